@@ -1,0 +1,58 @@
+# First commands on a fresh checkout: `make run` and `make test`.
+# Everything installs into .venv; nothing is installed system-wide.
+
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+TS := resources/i18n/gradacc_pt_BR.ts resources/i18n/gradacc_en.ts
+QM := $(TS:.ts=.qm)
+SOURCES := $(shell find gradacc_desktop -name '*.py' 2>/dev/null)
+
+.PHONY: run test lint typecheck check i18n i18n-update screenshots clean
+
+run: $(VENV)/.run-installed i18n
+	$(PY) -m gradacc_desktop
+
+test: $(VENV)/.test-installed i18n
+	$(PY) -m pytest
+
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.test-installed
+	$(BIN)/mypy
+
+check: lint typecheck test
+
+$(VENV)/bin/python:
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is required" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[test,dev]'
+	touch $@ $(VENV)/.run-installed
+
+# Compiled catalogues (.qm) are built from the committed .ts files.
+i18n: $(QM)
+
+resources/i18n/%.qm: resources/i18n/%.ts | $(VENV)/.run-installed
+	$(BIN)/pyside6-lrelease -silent $< -qm $@
+
+# Re-scan the sources for tr() strings after changing user-visible text.
+i18n-update: $(VENV)/.run-installed
+	$(BIN)/pyside6-lupdate -extensions py -no-obsolete -locations none gradacc_desktop -ts resources/i18n/gradacc_pt_BR.ts
+	$(BIN)/pyside6-lupdate -extensions py -no-obsolete -locations none -pluralonly gradacc_desktop -ts resources/i18n/gradacc_en.ts
+
+screenshots: $(VENV)/.run-installed i18n
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache resources/i18n/*.qm

@@ -1,0 +1,5 @@
+import sys
+
+from gradacc_desktop.app import main
+
+sys.exit(main())

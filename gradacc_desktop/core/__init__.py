@@ -1,0 +1,1 @@
+"""Pure-Python core: inputs, formulas, validation. Never imports Qt."""
