@@ -19,11 +19,11 @@ import enum
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-#: Decimal places accepted for "activation per sample" (GB).
+# Decimal places accepted for "activation per sample" (GB).
 ACTIVATION_DECIMALS = 3
 _ACTIVATION_QUANTUM = Decimal(1).scaleb(-ACTIVATION_DECIMALS)
 
-#: GPUs in the seed's data-parallel variant of the worked example, per GPU of the input.
+# GPUs in the seed's data-parallel variant of the worked example, per GPU of the input.
 DATA_PARALLEL_EXAMPLE_FACTOR = 4
 
 
@@ -43,7 +43,7 @@ class Limits:
     integer: bool
 
 
-#: Accepted ranges. Integers reach beyond any real cluster; activation reaches 10 000 GB.
+# Accepted ranges. Integers reach beyond any real cluster; activation reaches 10 000 GB.
 LIMITS: dict[Field, Limits] = {
     Field.MICRO_BATCH: Limits(Decimal(1), Decimal(1_000_000), integer=True),
     Field.ACCUMULATION_STEPS: Limits(Decimal(1), Decimal(1_000_000), integer=True),
@@ -68,20 +68,20 @@ class Inputs:
         return Inputs(**values)  # type: ignore[arg-type]
 
 
-#: The seed's defaults: 4 samples, 8 steps, 1 GPU, 0.5 GB per sample.
+# The seed's defaults: 4 samples, 8 steps, 1 GPU, 0.5 GB per sample.
 DEFAULTS = Inputs(micro_batch=4, accumulation_steps=8, gpus=1, activation_gb=Decimal("0.5"))
 
 
 @dataclass(frozen=True)
 class Result:
     inputs: Inputs
-    #: E = b * a * g
+    # E = b * a * g
     effective_batch: int
-    #: M = b * A, in GB, exact
+    # M = b * A, in GB, exact
     activation_per_gpu_gb: Decimal
-    #: b * a: samples each GPU processes per optimizer step
+    # b * a: samples each GPU processes per optimizer step
     samples_per_gpu_per_step: int
-    #: micro-batches (forward + backward passes) each GPU runs per optimizer step
+    # micro-batches (forward + backward passes) each GPU runs per optimizer step
     micro_batches_per_step: int
 
 
@@ -177,7 +177,7 @@ class WorkedExample:
     """The seed's worked example, recomputed from the user's inputs."""
 
     result: Result
-    #: the same configuration spread over more data-parallel GPUs
+    # the same configuration spread over more data-parallel GPUs
     data_parallel: Result
 
 

@@ -1,0 +1,1 @@
+"""Widgets only: they show view-model state and forward user edits."""

@@ -1,0 +1,48 @@
+"""The collapsible "Detalhes" panel: the seed's explanations, recomputed example and FAQ."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from gradacc_desktop.ui.collapsible import CollapsibleBox
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.details import DetailsContent
+
+
+class DetailsPanel(CollapsibleBox):
+    def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
+        self.browser = QTextBrowser()
+        self.browser.setObjectName("details_text")
+        self.browser.setOpenExternalLinks(False)
+        self.browser.setMinimumHeight(220)
+        super().__init__(self.browser, parent)
+        self._content = DetailsContent(vm, self)
+        self._stale = True
+        vm.stateChanged.connect(self._invalidate)
+        self.toggled.connect(lambda opened: opened and self._render())
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.set_title(self._content.toggle_label())
+        self.browser.setAccessibleName(self._content.toggle_label())
+        self._invalidate()
+
+    def text(self) -> str:
+        """The panel's plain text as the user reads it (renders if needed)."""
+        self._render()
+        return self.browser.toPlainText()
+
+    def _invalidate(self, *_args: object) -> None:
+        self._stale = True
+        if self.is_open():
+            self._render()
+
+    def _render(self) -> None:
+        """Build the HTML only when the panel is open: typing stays cheap while it is closed."""
+        if not self._stale:
+            return
+        bar = self.browser.verticalScrollBar()
+        position = bar.value()
+        self.browser.setHtml(self._content.html())
+        bar.setValue(position)
+        self._stale = False

@@ -1,0 +1,36 @@
+"""The calculator's inputs as a table: the input panel is built from it."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, Field
+
+
+class Group(enum.Enum):
+    BATCHES = "batches"
+    MEMORY = "memory"
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    field: Field
+    group: Group
+    decimals: int = 0
+    step: float = 1.0
+    unit_suffix: bool = False
+
+    @property
+    def object_name(self) -> str:
+        return f"input_{self.field.value}"
+
+
+FIELD_SPECS: tuple[FieldSpec, ...] = (
+    FieldSpec(Field.MICRO_BATCH, Group.BATCHES),
+    FieldSpec(Field.ACCUMULATION_STEPS, Group.BATCHES),
+    FieldSpec(Field.GPUS, Group.BATCHES),
+    FieldSpec(
+        Field.ACTIVATION_GB, Group.MEMORY, decimals=ACTIVATION_DECIMALS, step=0.1, unit_suffix=True
+    ),
+)

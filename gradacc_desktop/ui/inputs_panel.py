@@ -1,0 +1,94 @@
+"""The "Lotes" and "Memória" groups, built from ``FIELD_SPECS``."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from PySide6.QtCore import QLocale, Signal
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
+
+from gradacc_desktop.core.calculator import Field, Inputs
+from gradacc_desktop.ui.fields import FIELD_SPECS, FieldSpec, Group
+from gradacc_desktop.ui.spinboxes import DecimalSpinBox, IntSpinBox
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel, limits_for
+
+SpinBox = IntSpinBox | DecimalSpinBox
+
+
+class InputsPanel(QWidget):
+    copyRequested = Signal()
+
+    def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.boxes: dict[Field, SpinBox] = {}
+        self.labels: dict[Field, QLabel] = {}
+        self._groups: dict[Group, QGroupBox] = {}
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for spec in FIELD_SPECS:
+            group = self._groups.get(spec.group)
+            if group is None:
+                group = self._groups[spec.group] = QGroupBox(self)
+                form = QFormLayout(group)
+                form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+                layout.addWidget(group)
+            self._add_field(spec, group)
+        layout.addStretch(1)
+        vm.inputsReplaced.connect(self.show_inputs)
+        self.show_inputs(vm.last_valid_inputs)
+        self.retranslate()
+
+    def _add_field(self, spec: FieldSpec, group: QGroupBox) -> None:
+        box: SpinBox
+        minimum, maximum = limits_for(spec.field)
+        if spec.decimals:
+            box = DecimalSpinBox(group)
+            box.setDecimals(spec.decimals)
+            box.setRange(float(minimum), float(maximum))
+            box.setSingleStep(spec.step)
+        else:
+            box = IntSpinBox(group)
+            box.setRange(int(minimum), int(maximum))
+        box.setObjectName(spec.object_name)
+        box.copyRequested.connect(self.copyRequested)
+        box.lineEdit().textChanged.connect(
+            lambda _text, f=spec.field, b=box: self._vm.set_text(f, b.cleanText())
+        )
+        label = QLabel(group)
+        label.setBuddy(box)
+        form = group.layout()
+        assert isinstance(form, QFormLayout)
+        form.addRow(label, box)
+        self.boxes[spec.field] = box
+        self.labels[spec.field] = label
+
+    def show_inputs(self, inputs: Inputs) -> None:
+        for field, box in self.boxes.items():
+            value = inputs.value(field)
+            if isinstance(box, DecimalSpinBox):
+                box.setValue(float(Decimal(value)))
+            else:
+                box.setValue(int(value))
+            # setValue alone does not rewrite text the user left invalid or empty
+            box.lineEdit().setText(box.textFromValue(box.value()))
+
+    def set_locale(self, locale: QLocale) -> None:
+        """Re-display every value in ``locale`` (widgets keep the locale they were made with)."""
+        for box in self.boxes.values():
+            value = box.value()
+            box.setLocale(locale)
+            box.setValue(value)
+            box.lineEdit().setText(box.textFromValue(value))
+
+    def retranslate(self) -> None:
+        self._groups[Group.BATCHES].setTitle(self.tr("Batches"))
+        self._groups[Group.MEMORY].setTitle(self.tr("Memory"))
+        for field, box in self.boxes.items():
+            label = self._vm.field_label(field)
+            self.labels[field].setText(self._vm.field_label(field, mnemonic=True))
+            box.setAccessibleName(label)
+            box.setAccessibleDescription(self._vm.field_hint(field))
+            box.setToolTip(self._vm.field_hint(field))
+            if isinstance(box, DecimalSpinBox):
+                box.setSuffix(" " + self._vm.unit_gb())

@@ -1,0 +1,109 @@
+"""The results pane: two result cards, or the "enter a value" prompt."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QGroupBox,
+    QLabel,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gradacc_desktop.ui.fit_label import FitLabel
+from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
+
+
+class ResultCard(QFrame):
+    """A title, the number as the visual focus, and its substituted formula."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"card_{name}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.title = QLabel(self)
+        self.title.setWordWrap(True)
+        self.value = FitLabel(26, self)
+        self.value.setObjectName(f"result_{name}")
+        self.formula = QLabel(self)
+        self.formula.setObjectName(f"formula_{name}")
+        self.formula.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.formula.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.value)
+        layout.addWidget(self.formula)
+
+
+class ResultsPanel(QGroupBox):
+    def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.effective = ResultCard("effective_batch", self)
+        self.activation = ResultCard("activation", self)
+        self.per_gpu_note = QLabel(self)
+        self.per_gpu_note.setObjectName("note_per_gpu")
+        self.per_gpu_note.setWordWrap(True)
+        self.memory_note = QLabel(self)
+        self.memory_note.setObjectName("note_memory")
+        self.memory_note.setWordWrap(True)
+
+        results_page = QWidget(self)
+        rl = QVBoxLayout(results_page)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.effective)
+        rl.addWidget(self.activation)
+        rl.addWidget(self.per_gpu_note)
+        rl.addWidget(self.memory_note)
+        rl.addStretch(1)
+
+        self.prompt = QLabel(self)
+        self.prompt.setObjectName("results_prompt")
+        self.prompt.setWordWrap(True)
+        self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = self.prompt.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.prompt.setFont(font)
+        self.problems = QLabel(self)
+        self.problems.setObjectName("results_problems")
+        self.problems.setWordWrap(True)
+        self.problems.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        prompt_page = QWidget(self)
+        pl = QVBoxLayout(prompt_page)
+        pl.addStretch(1)
+        pl.addWidget(self.prompt)
+        pl.addWidget(self.problems)
+        pl.addStretch(1)
+
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(results_page)
+        self.pages.addWidget(prompt_page)
+        self._results_page, self._prompt_page = results_page, prompt_page
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+
+        vm.stateChanged.connect(self.show_state)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Results"))
+        self.effective.title.setText(self.tr("Effective batch size"))
+        self.activation.title.setText(self.tr("Peak activation memory per GPU"))
+        self.show_state(self._vm.state)
+
+    def show_state(self, state: CalculatorState) -> None:
+        view = state.results
+        if view is None:
+            self.prompt.setText(state.prompt)
+            self.problems.setText("\n".join(state.problems))
+            self.pages.setCurrentWidget(self._prompt_page)
+            return
+        self.effective.value.setText(view.effective_batch)
+        self.effective.formula.setText(view.effective_formula)
+        self.activation.value.setText(view.activation)
+        self.activation.formula.setText(view.activation_formula)
+        self.per_gpu_note.setText(view.per_gpu_note)
+        self.memory_note.setText(view.memory_note)
+        self.pages.setCurrentWidget(self._results_page)

@@ -1,0 +1,296 @@
+"""View-model of the calculator: holds the four inputs, calls the core, and
+emits display-ready, locale-formatted state. No widgets here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from html import escape
+
+from PySide6.QtCore import QLocale, QObject, Signal
+
+from gradacc_desktop.core.calculator import (
+    ACTIVATION_DECIMALS,
+    DEFAULTS,
+    LIMITS,
+    Field,
+    Inputs,
+    Problem,
+    Result,
+    check_value,
+    compute,
+    validate,
+)
+from gradacc_desktop.viewmodels.formatting import ParseError, format_number, parse_number
+
+# The multiplication sign used in every substituted formula.
+TIMES = "×"
+
+
+@dataclass(frozen=True)
+class ResultsView:
+    """Display strings for one valid result (and the raw result behind them)."""
+
+    effective_batch: str
+    effective_formula: str
+    activation: str
+    activation_formula: str
+    per_gpu_note: str
+    memory_note: str
+    result: Result
+
+
+@dataclass(frozen=True)
+class CalculatorState:
+    # ``None`` is the "no result" state: show ``prompt`` and ``problems`` instead.
+    results: ResultsView | None
+    prompt: str
+    problems: tuple[str, ...]
+
+    @property
+    def has_result(self) -> bool:
+        return self.results is not None
+
+
+class _Invalid:
+    """Marker for text that is not a number in the active locale."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+_Raw = Decimal | _Invalid | None
+
+
+class CalculatorViewModel(QObject):
+    # every change of inputs, results or language: carries a ``CalculatorState``
+    stateChanged = Signal(object)
+    # inputs set programmatically (restore defaults, settings, scenarios): carries ``Inputs``
+    inputsReplaced = Signal(object)
+
+    def __init__(
+        self,
+        locale: QLocale | None = None,
+        parent: QObject | None = None,
+        inputs: Inputs = DEFAULTS,
+    ) -> None:
+        super().__init__(parent)
+        self._locale = locale if locale is not None else QLocale()
+        self._raw: dict[Field, _Raw] = {f: Decimal(inputs.value(f)) for f in Field}
+        self._last_valid: Inputs = inputs
+        self._state = self._build_state()
+
+    # -- inputs -------------------------------------------------------------
+    @property
+    def locale(self) -> QLocale:
+        return self._locale
+
+    @property
+    def state(self) -> CalculatorState:
+        return self._state
+
+    @property
+    def inputs(self) -> Inputs | None:
+        """The current inputs when all four are valid, else ``None``."""
+        return self._state.results.result.inputs if self._state.results else None
+
+    @property
+    def last_valid_inputs(self) -> Inputs:
+        """The current value of each field, or its last valid value if it is empty/invalid now."""
+        return self._last_valid
+
+    def set_text(self, field: Field, text: str) -> None:
+        """The user edited ``field``; ``text`` is in the active locale, without suffix."""
+        raw: _Raw
+        if not text.strip():
+            raw = None
+        else:
+            try:
+                raw = parse_number(self._locale, text)
+            except ParseError:
+                raw = _Invalid(text)
+        if self._same(self._raw.get(field), raw):
+            return
+        self._raw[field] = raw
+        self._refresh()
+
+    def set_inputs(self, inputs: Inputs) -> None:
+        self._raw = {f: Decimal(inputs.value(f)) for f in Field}
+        self._refresh()
+        self.inputsReplaced.emit(inputs)
+
+    def restore_defaults(self) -> None:
+        self.set_inputs(DEFAULTS)
+
+    def set_locale(self, locale: QLocale) -> None:
+        """Re-render every string for ``locale`` (after a language switch)."""
+        self._locale = locale
+        self._refresh(force=True)
+
+    def retranslate(self) -> None:
+        self._refresh(force=True)
+
+    # -- labels shared by widgets, clipboard and messages ---------------------
+    def field_label(self, field: Field, mnemonic: bool = False) -> str:
+        text = {
+            Field.MICRO_BATCH: self.tr("&Micro-batch size"),
+            Field.ACCUMULATION_STEPS: self.tr("&Accumulation steps"),
+            Field.GPUS: self.tr("Data-parallel &GPUs"),
+            Field.ACTIVATION_GB: self.tr("Acti&vation per sample"),
+        }[field]
+        return text if mnemonic else text.replace("&", "")
+
+    def field_hint(self, field: Field) -> str:
+        return {
+            Field.MICRO_BATCH: self.tr(
+                "Samples each GPU processes in one forward and backward pass (b)."
+            ),
+            Field.ACCUMULATION_STEPS: self.tr(
+                "Micro-batches whose gradients are summed before one optimizer step (a)."
+            ),
+            Field.GPUS: self.tr("Data-parallel replicas, each with its own micro-batch (g)."),
+            Field.ACTIVATION_GB: self.tr(
+                "Activation memory one training sample needs, in gigabytes (A)."
+            ),
+        }[field]
+
+    def unit_gb(self) -> str:
+        return self.tr("GB")
+
+    def format(self, value: int | Decimal) -> str:
+        return format_number(self._locale, value)
+
+    def format_gb(self, value: Decimal) -> str:
+        return self.tr("{value} GB").format(value=self.format(value))
+
+    def with_count(self, translated: str, count: int) -> str:
+        """Locale-format the number Qt put in place of ``%n``.
+
+        Qt writes ``%n`` as plain digits ("1000000"); grouping it needs the
+        locale ("1.000.000"). Source strings put ``%n`` before any other digit,
+        so the first occurrence is the count.
+        """
+        return translated.replace(str(count), self.format(count), 1)
+
+    def input_text(self, inputs: Inputs, field: Field) -> str:
+        value = inputs.value(field)
+        return (
+            self.format_gb(Decimal(value)) if field is Field.ACTIVATION_GB else self.format(value)
+        )
+
+    # -- clipboard ------------------------------------------------------------
+    def summary_rows(self) -> list[tuple[str, str]] | None:
+        """(label, value) rows of inputs and results; ``None`` in the no-result state."""
+        view = self._state.results
+        if view is None:
+            return None
+        inputs = view.result.inputs
+        rows = [(self.field_label(f), self.input_text(inputs, f)) for f in Field]
+        rows.append((self.tr("Effective batch size"), view.effective_formula))
+        rows.append((self.tr("Peak activation memory per GPU"), view.activation_formula))
+        return rows
+
+    def clipboard_text(self) -> str | None:
+        rows = self.summary_rows()
+        if rows is None:
+            return None
+        lines = [self.tr("Gradient Accumulation Memory Calculator"), ""]
+        lines += [f"{label}: {value}" for label, value in rows]
+        return "\n".join(lines) + "\n"
+
+    def clipboard_html(self) -> str | None:
+        rows = self.summary_rows()
+        if rows is None:
+            return None
+        body = "".join(
+            f"<tr><th align='left'>{escape(label)}</th><td align='right'>{escape(value)}</td></tr>"
+            for label, value in rows
+        )
+        title = escape(self.tr("Gradient Accumulation Memory Calculator"))
+        return f"<table><caption>{title}</caption>{body}</table>"
+
+    # -- internals ------------------------------------------------------------
+    @staticmethod
+    def _same(a: _Raw, b: _Raw) -> bool:
+        if isinstance(a, _Invalid) or isinstance(b, _Invalid):
+            return isinstance(a, _Invalid) and isinstance(b, _Invalid) and a.text == b.text
+        # Decimal("2") == Decimal("2.0") but the displayed formula differs only by
+        # normalisation, which the core applies anyway.
+        return a == b
+
+    def _refresh(self, force: bool = False) -> None:
+        state = self._build_state()
+        if force or state != self._state:
+            self._state = state
+            self.stateChanged.emit(state)
+
+    def _build_state(self) -> CalculatorState:
+        problems = tuple(p for f in Field if (p := self._problem(f)) is not None)
+        prompt = self.tr("Enter a value to see the results.")
+        if problems:
+            return CalculatorState(results=None, prompt=prompt, problems=problems)
+        inputs = validate({f: self._raw[f] for f in Field})  # type: ignore[misc]
+        self._last_valid = inputs
+        return CalculatorState(
+            results=self._results_view(compute(inputs)), prompt=prompt, problems=()
+        )
+
+    def _problem(self, field: Field) -> str | None:
+        raw = self._raw.get(field)
+        label = self.field_label(field)
+        if isinstance(raw, _Invalid):
+            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
+        error = check_value(field, raw)
+        if error is None:
+            assert isinstance(raw, Decimal)
+            self._last_valid = self._last_valid.replace(
+                **{field.value: raw if field is Field.ACTIVATION_GB else int(raw)}
+            )
+            return None
+        limits = error.limits
+        if error.problem is Problem.MISSING:
+            return self.tr("{field}: enter a value.").format(field=label)
+        if error.problem is Problem.NOT_AN_INTEGER:
+            return self.tr("{field}: enter a whole number.").format(field=label)
+        if error.problem is Problem.TOO_PRECISE:
+            return self.tr("{field}: use at most {decimals} decimal places.").format(
+                field=label, decimals=ACTIVATION_DECIMALS
+            )
+        return self.tr("{field}: enter a value from {minimum} to {maximum}.").format(
+            field=label, minimum=self.format(limits.minimum), maximum=self.format(limits.maximum)
+        )
+
+    def _results_view(self, result: Result) -> ResultsView:
+        i = result.inputs
+        f = self.format
+        e = f(result.effective_batch)
+        m = self.format_gb(result.activation_per_gpu_gb)
+        a_gb = self.format_gb(i.activation_gb)
+        return ResultsView(
+            effective_batch=e,
+            effective_formula=" ".join(
+                ["E =", f(i.micro_batch), TIMES, f(i.accumulation_steps), TIMES, f(i.gpus), "=", e]
+            ),
+            activation=m,
+            activation_formula=f"M = {f(i.micro_batch)} {TIMES} {a_gb} = {m}",
+            per_gpu_note=self.with_count(
+                self.tr(
+                    "Each GPU processes %n sample(s) per optimizer step "
+                    "({micro_batch} {times} {steps}).",
+                    "",
+                    result.samples_per_gpu_per_step,
+                ),
+                result.samples_per_gpu_per_step,
+            ).format(micro_batch=f(i.micro_batch), steps=f(i.accumulation_steps), times=TIMES),
+            memory_note=self.tr(
+                "Activation memory depends only on the micro-batch: "
+                "accumulation steps and GPUs do not change it."
+            ),
+            result=result,
+        )
+
+
+def limits_for(field: Field) -> tuple[Decimal, Decimal]:
+    """(minimum, maximum) of a field, for widgets that set ranges."""
+    limits = LIMITS[field]
+    return limits.minimum, limits.maximum

@@ -1,0 +1,119 @@
+"""Typed, validating access to QSettings.
+
+QSettings hands back whatever is stored — on Linux every value is a string in a
+new process, and ``value(key, default, type=float)`` turns garbage into 0.0.
+Each setting here is described once (key, default, parser); a missing, corrupt
+or out-of-range value falls back to its default and never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Generic, TypeVar
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from gradacc_desktop.core.calculator import DEFAULTS, Field, Inputs, check_value, normalize
+
+T = TypeVar("T")
+
+LANGUAGES = ("pt_BR", "en")
+DEFAULT_LANGUAGE = "pt_BR"
+
+
+def _parse_bool(raw: object) -> bool | None:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in {"true", "1", "false", "0"}:
+        return raw.strip().lower() in {"true", "1"}
+    if isinstance(raw, int) and raw in (0, 1):
+        return bool(raw)
+    return None
+
+
+def _parse_language(raw: object) -> str | None:
+    return raw if isinstance(raw, str) and raw in LANGUAGES else None
+
+
+def _parse_bytes(raw: object) -> QByteArray | None:
+    if isinstance(raw, QByteArray) and not raw.isEmpty():
+        return raw
+    if isinstance(raw, bytes | bytearray) and raw:
+        return QByteArray(bytes(raw))
+    return None
+
+
+def _input_parser(field: Field) -> Callable[[object], Decimal | None]:
+    def parse(raw: object) -> Decimal | None:
+        if isinstance(raw, bool) or not isinstance(raw, str | int | Decimal):
+            return None
+        text = str(raw).strip()
+        if check_value(field, text) is not None:
+            return None
+        return normalize(Decimal(text))
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Setting(Generic[T]):
+    key: str
+    default: T
+    parse: Callable[[object], T | None]
+
+
+LANGUAGE = Setting("ui/language", DEFAULT_LANGUAGE, _parse_language)
+DETAILS_OPEN = Setting("ui/detailsOpen", False, _parse_bool)
+GEOMETRY: Setting[QByteArray | None] = Setting("window/geometry", None, _parse_bytes)
+INPUTS: dict[Field, Setting[Decimal]] = {
+    f: Setting(f"inputs/{f.value}", Decimal(DEFAULTS.value(f)), _input_parser(f)) for f in Field
+}
+
+
+class Settings:
+    """The app's settings, each read through its parser and written canonically."""
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        self._store = store if store is not None else QSettings()
+
+    @property
+    def store(self) -> QSettings:
+        return self._store
+
+    def get(self, setting: Setting[T]) -> T:
+        try:
+            raw = self._store.value(setting.key)
+        except Exception:  # a corrupt native value must not stop the app
+            return setting.default
+        if raw is None:
+            return setting.default
+        try:
+            parsed = setting.parse(raw)
+        except Exception:
+            parsed = None
+        return setting.default if parsed is None else parsed
+
+    def set(self, setting: Setting[T], value: T) -> None:
+        if isinstance(value, Decimal):
+            self._store.setValue(setting.key, format(normalize(value), "f"))
+        else:
+            self._store.setValue(setting.key, value)
+
+    # -- conveniences -------------------------------------------------------
+    def inputs(self) -> Inputs:
+        values = {f: self.get(INPUTS[f]) for f in Field}
+        return Inputs(
+            micro_batch=int(values[Field.MICRO_BATCH]),
+            accumulation_steps=int(values[Field.ACCUMULATION_STEPS]),
+            gpus=int(values[Field.GPUS]),
+            activation_gb=values[Field.ACTIVATION_GB],
+        )
+
+    def set_inputs(self, inputs: Inputs) -> None:
+        for f in Field:
+            self.set(INPUTS[f], Decimal(inputs.value(f)))
+
+    def sync(self) -> None:
+        self._store.sync()
