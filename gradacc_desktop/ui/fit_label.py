@@ -8,13 +8,15 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
 class FitLabel(QLabel):
-    def __init__(self, point_size: float, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, point_size: float, parent: QWidget | None = None, bold: bool = True
+    ) -> None:
         super().__init__(parent)
         self._max_point_size = point_size
         self._min_point_size = 9.0
         font = QFont(self.font())
         font.setPointSizeF(point_size)
-        font.setBold(True)
+        font.setBold(bold)
         self.setFont(font)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

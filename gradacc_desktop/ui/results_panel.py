@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QStackedWidget,
     QVBoxLayout,
@@ -43,9 +44,11 @@ class ResultsPanel(QGroupBox):
         self._vm = vm
         self.effective = ResultCard("effective_batch", self)
         self.activation = ResultCard("activation", self)
-        self.per_gpu_note = QLabel(self)
-        self.per_gpu_note.setObjectName("note_per_gpu")
-        self.per_gpu_note.setWordWrap(True)
+        self.per_gpu_title = QLabel(self)
+        self.per_gpu_title.setWordWrap(True)
+        self.per_gpu = FitLabel(self.font().pointSizeF(), self, bold=False)
+        self.per_gpu.setObjectName("result_samples_per_gpu")
+        self.per_gpu_title.setBuddy(self.per_gpu)
         self.memory_note = QLabel(self)
         self.memory_note.setObjectName("note_memory")
         self.memory_note.setWordWrap(True)
@@ -55,7 +58,10 @@ class ResultsPanel(QGroupBox):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.effective)
         rl.addWidget(self.activation)
-        rl.addWidget(self.per_gpu_note)
+        per_gpu_row = QHBoxLayout()
+        per_gpu_row.addWidget(self.per_gpu_title, 3)
+        per_gpu_row.addWidget(self.per_gpu, 2)
+        rl.addLayout(per_gpu_row)
         rl.addWidget(self.memory_note)
         rl.addStretch(1)
 
@@ -91,6 +97,7 @@ class ResultsPanel(QGroupBox):
         self.setTitle(self.tr("Results"))
         self.effective.title.setText(self.tr("Effective batch size"))
         self.activation.title.setText(self.tr("Peak activation memory per GPU"))
+        self.per_gpu_title.setText(self.tr("Samples per GPU per optimizer step (b × a):"))
         self.show_state(self._vm.state)
 
     def show_state(self, state: CalculatorState) -> None:
@@ -104,6 +111,6 @@ class ResultsPanel(QGroupBox):
         self.effective.formula.setText(view.effective_formula)
         self.activation.value.setText(view.activation)
         self.activation.formula.setText(view.activation_formula)
-        self.per_gpu_note.setText(view.per_gpu_note)
+        self.per_gpu.setText(view.samples_per_gpu)
         self.memory_note.setText(view.memory_note)
         self.pages.setCurrentWidget(self._results_page)

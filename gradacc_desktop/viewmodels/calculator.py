@@ -3,6 +3,7 @@ emits display-ready, locale-formatted state. No widgets here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from html import escape
@@ -23,6 +24,8 @@ from gradacc_desktop.core.calculator import (
 )
 from gradacc_desktop.viewmodels.formatting import ParseError, format_number, parse_number
 
+_QT_MAX_COUNT = 2**31 - 1
+
 # The multiplication sign used in every substituted formula.
 TIMES = "×"
 
@@ -35,7 +38,7 @@ class ResultsView:
     effective_formula: str
     activation: str
     activation_formula: str
-    per_gpu_note: str
+    samples_per_gpu: str
     memory_note: str
     result: Result
 
@@ -163,14 +166,16 @@ class CalculatorViewModel(QObject):
     def format_gb(self, value: Decimal) -> str:
         return self.tr("{value} GB").format(value=self.format(value))
 
-    def with_count(self, translated: str, count: int) -> str:
-        """Locale-format the number Qt put in place of ``%n``.
+    def counted(self, translate: Callable[[int], str], count: int) -> str:
+        """Translate a ``%n`` plural message for any ``count`` and locale-format the number.
 
-        Qt writes ``%n`` as plain digits ("1000000"); grouping it needs the
-        locale ("1.000.000"). Source strings put ``%n`` before any other digit,
-        so the first occurrence is the count.
+        Qt's ``n`` is a 32-bit int and writes ``%n`` as plain digits; larger
+        counts select the plural form with the largest int (same form in every
+        language the app ships) and the number is then written in full, grouped
+        for the locale. Source strings put ``%n`` before any other digit.
         """
-        return translated.replace(str(count), self.format(count), 1)
+        selector = min(count, _QT_MAX_COUNT)
+        return translate(selector).replace(str(selector), self.format(count), 1)
 
     def input_text(self, inputs: Inputs, field: Field) -> str:
         value = inputs.value(field)
@@ -273,15 +278,10 @@ class CalculatorViewModel(QObject):
             ),
             activation=m,
             activation_formula=f"M = {f(i.micro_batch)} {TIMES} {a_gb} = {m}",
-            per_gpu_note=self.with_count(
-                self.tr(
-                    "Each GPU processes %n sample(s) per optimizer step "
-                    "({micro_batch} {times} {steps}).",
-                    "",
-                    result.samples_per_gpu_per_step,
-                ),
-                result.samples_per_gpu_per_step,
-            ).format(micro_batch=f(i.micro_batch), steps=f(i.accumulation_steps), times=TIMES),
+            samples_per_gpu=(
+                f"{f(result.samples_per_gpu_per_step)} = {f(i.micro_batch)} {TIMES} "
+                f"{f(i.accumulation_steps)}"
+            ),
             memory_note=self.tr(
                 "Activation memory depends only on the micro-batch: "
                 "accumulation steps and GPUs do not change it."

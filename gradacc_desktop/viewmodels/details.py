@@ -146,7 +146,7 @@ class DetailsContent(QObject):
         r, dp = ex.result, ex.data_parallel
         e, m = f(r.effective_batch), vm.format_gb(r.activation_per_gpu_gb)
         b, a, g = f(inputs.micro_batch), f(inputs.accumulation_steps), f(inputs.gpus)
-        gpus = vm.with_count(self.tr("on %n GPU(s)", "", inputs.gpus), inputs.gpus)
+        gpus = vm.counted(lambda n: self.tr("on %n GPU(s)", "", n), inputs.gpus)
         setup = self.tr(
             "Consider a micro-batch of {b} samples, accumulated over {a} steps {gpus}, with "
             "each sample costing {A} of activations:"
@@ -164,12 +164,12 @@ class DetailsContent(QObject):
             "Training behaves as if the batch were {E}, while only {M} of activations are "
             "resident at any moment."
         ).format(E=e, M=m)
-        spread = vm.with_count(
-            self.tr(
+        spread = vm.counted(
+            lambda n: self.tr(
                 "Spreading the same configuration across %n data-parallel GPUs raises the "
                 "effective batch to {E}, and the activation memory per GPU is still {M}.",
                 "",
-                dp_gpus,
+                n,
             ),
             dp_gpus,
         ).format(E=f(dp.effective_batch), M=vm.format_gb(dp.activation_per_gpu_gb))

@@ -64,3 +64,10 @@ class LanguageController(QObject):
         for translator in self._translators:
             self._app.installTranslator(translator)
         self.languageChanged.emit(language)
+
+    def uninstall(self) -> None:
+        """Remove this controller's translators (tests, shutdown)."""
+        for translator in self._translators:
+            self._app.removeTranslator(translator)
+        self._translators = []
+        self._language = ""

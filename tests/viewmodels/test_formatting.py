@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PySide6.QtCore import QLocale
+
+from gradacc_desktop.viewmodels.formatting import ParseError, format_number, parse_number
+
+PT = QLocale("pt_BR")
+EN = QLocale("en")
+
+
+@pytest.mark.parametrize(
+    ("value", "pt", "en"),
+    [
+        (32, "32", "32"),
+        (1_000_000_000, "1.000.000.000", "1,000,000,000"),
+        (10**18, "1.000.000.000.000.000.000", "1,000,000,000,000,000,000"),
+        (10**30, "1" + ".000" * 10, "1" + ",000" * 10),
+        (Decimal("2"), "2", "2"),
+        (Decimal("2.000"), "2", "2"),
+        (Decimal("0.5"), "0,5", "0.5"),
+        (Decimal("0.3"), "0,3", "0.3"),
+        (Decimal("1234567.125"), "1.234.567,125", "1,234,567.125"),
+        (Decimal("1E+3"), "1.000", "1,000"),
+    ],
+)
+def test_format_groups_per_locale(value: int | Decimal, pt: str, en: str) -> None:
+    assert format_number(PT, value) == pt
+    assert format_number(EN, value) == en
+
+
+@pytest.mark.parametrize(
+    ("locale", "text", "expected"),
+    [
+        (PT, "0,5", Decimal("0.5")),
+        (PT, "1.000", Decimal(1000)),
+        (PT, "1.000.000", Decimal(1_000_000)),
+        (PT, " 12 ", Decimal(12)),
+        (EN, "0.5", Decimal("0.5")),
+        (EN, "1,000,000", Decimal(1_000_000)),
+        (EN, "0.1", Decimal("0.1")),
+    ],
+)
+def test_parse_reads_locale_text_exactly(locale: QLocale, text: str, expected: Decimal) -> None:
+    value = parse_number(locale, text)
+    assert value == expected
+    assert str(value) == str(expected) or value.normalize() == expected.normalize()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "abc", "1,2,3x", "--1", "1e5e5"])
+def test_parse_rejects_garbage(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse_number(PT, text)
+
+
+@given(st.decimals(min_value=0, max_value=10**12, places=3, allow_nan=False))
+def test_format_then_parse_round_trips(value: Decimal) -> None:
+    for locale in (PT, EN):
+        assert parse_number(locale, format_number(locale, value)) == value

@@ -1,0 +1,95 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QByteArray, QSettings
+
+from gradacc_desktop.core.calculator import DEFAULTS, Inputs
+from gradacc_desktop.viewmodels.settings import (
+    DETAILS_OPEN,
+    GEOMETRY,
+    INPUTS,
+    LANGUAGE,
+    Field,
+    Settings,
+)
+
+
+def _fresh(path: Path) -> Settings:
+    """A new QSettings object on the same file: values come back as strings, as after a restart."""
+    return Settings(QSettings(str(path), QSettings.Format.IniFormat))
+
+
+def test_defaults_when_nothing_is_stored(settings: Settings) -> None:
+    assert settings.inputs() == DEFAULTS
+    assert settings.get(LANGUAGE) == "pt_BR"
+    assert settings.get(DETAILS_OPEN) is False
+    assert settings.get(GEOMETRY) is None
+
+
+def test_round_trip_through_a_new_process(settings: Settings, settings_path: Path) -> None:
+    inputs = Inputs(16, 2, 8, Decimal("1.25"))
+    settings.set_inputs(inputs)
+    settings.set(LANGUAGE, "en")
+    settings.set(DETAILS_OPEN, True)
+    settings.set(GEOMETRY, QByteArray(b"\x01\x02geometry"))
+    settings.sync()
+    again = _fresh(settings_path)
+    assert again.inputs() == inputs
+    assert again.get(LANGUAGE) == "en"
+    assert again.get(DETAILS_OPEN) is True
+    assert again.get(GEOMETRY) == QByteArray(b"\x01\x02geometry")
+
+
+def test_decimals_are_stored_canonically(settings: Settings, settings_path: Path) -> None:
+    settings.set_inputs(DEFAULTS.replace(activation_gb=Decimal("0.500")))
+    settings.sync()
+    assert "activation_gb=0.5" in settings_path.read_text()
+
+
+@pytest.mark.parametrize(
+    ("key", "raw"),
+    [
+        ("inputs/micro_batch", "garbage"),
+        ("inputs/micro_batch", "0"),
+        ("inputs/micro_batch", "-4"),
+        ("inputs/micro_batch", "2.5"),
+        ("inputs/accumulation_steps", "99999999999999999999"),
+        ("inputs/gpus", ""),
+        ("inputs/activation_gb", "nan"),
+        ("inputs/activation_gb", "inf"),
+        ("inputs/activation_gb", "0.0001"),
+        ("inputs/activation_gb", "1e999"),
+        ("inputs/activation_gb", "true"),
+        ("ui/language", "klingon"),
+        ("ui/language", "42"),
+        ("ui/detailsOpen", "maybe"),
+        ("ui/detailsOpen", "7"),
+        ("window/geometry", "not bytes"),
+    ],
+)
+def test_corrupt_values_fall_back_to_defaults(settings_path: Path, key: str, raw: str) -> None:
+    path_settings = QSettings(str(settings_path), QSettings.Format.IniFormat)
+    path_settings.setValue(key, raw)
+    path_settings.sync()
+    again = _fresh(settings_path)
+    assert again.inputs() == DEFAULTS
+    assert again.get(LANGUAGE) == "pt_BR"
+    assert again.get(DETAILS_OPEN) is False
+    assert again.get(GEOMETRY) is None
+
+
+def test_only_the_bad_field_falls_back(settings: Settings, settings_path: Path) -> None:
+    settings.set_inputs(Inputs(16, 2, 8, Decimal("1.25")))
+    settings.store.setValue(INPUTS[Field.GPUS].key, "lots")
+    settings.sync()
+    assert _fresh(settings_path).inputs() == Inputs(16, 2, 1, Decimal("1.25"))
+
+
+def test_malformed_file_does_not_crash(settings_path: Path) -> None:
+    settings_path.write_bytes(b"\x00\xff[inputs\nmicro_batch=\xfe\xfe\n===\n[[[")
+    settings = _fresh(settings_path)
+    assert settings.inputs() == DEFAULTS
+    assert settings.get(LANGUAGE) == "pt_BR"
