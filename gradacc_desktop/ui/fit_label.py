@@ -8,9 +8,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
 class FitLabel(QLabel):
-    def __init__(
-        self, point_size: float, parent: QWidget | None = None, bold: bool = True
-    ) -> None:
+    def __init__(self, point_size: float, parent: QWidget | None = None, bold: bool = True) -> None:
         super().__init__(parent)
         self._max_point_size = point_size
         self._min_point_size = 9.0

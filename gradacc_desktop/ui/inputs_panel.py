@@ -52,9 +52,15 @@ class InputsPanel(QWidget):
             box.setRange(int(minimum), int(maximum))
         box.setObjectName(spec.object_name)
         box.copyRequested.connect(self.copyRequested)
-        box.lineEdit().textChanged.connect(
-            lambda _text, f=spec.field, b=box: self._vm.set_text(f, b.cleanText())
-        )
+
+        # Typing reaches the line edit's signal (also for empty or out-of-range text);
+        # stepping and setValue() update the editor with its signals blocked and
+        # announce themselves through the spin box's own textChanged.
+        def forward(_text: str, field: Field = spec.field, spin: SpinBox = box) -> None:
+            self._vm.set_text(field, spin.cleanText())
+
+        box.lineEdit().textChanged.connect(forward)
+        box.textChanged.connect(forward)
         label = QLabel(group)
         label.setBuddy(box)
         form = group.layout()

@@ -19,6 +19,11 @@ def _var(symbol: str) -> str:
     return f"<i>{symbol}</i>"
 
 
+def _display(*lines: str) -> str:
+    """Formulas set apart from the text, one per line, centred and larger."""
+    return "".join(f"<p align='center'><big>{line}</big></p>" for line in lines)
+
+
 class DetailsContent(QObject):
     """Builds the details HTML for the view-model's current state and language."""
 
@@ -106,21 +111,15 @@ class DetailsContent(QObject):
             f"<tr><td align='center' width='32'>{sym}</td><td>{escape(text)}</td></tr>"
             for sym, text in legend
         )
-        formulas = (
-            "<table align='center' cellpadding='2'>"
-            f"<tr><td align='right'><big>{e}</big></td><td><big>=</big></td>"
-            f"<td><big>{b}{dot}{a}{dot}{g}</big></td></tr>"
-            f"<tr><td align='right'><big>{m}</big></td><td><big>=</big></td>"
-            f"<td><big>{b}{dot}{big_a}</big></td></tr></table>"
-        )
+        formulas = _display(f"{e} = {b}{dot}{a}{dot}{g}", f"{m} = {b}{dot}{big_a}")
         return (
             self._h(self.tr("The formula"))
-            + self._p(
-                self.tr(
-                    "With micro-batch size b, accumulation steps a, data-parallel replicas g and "
-                    "activation cost per sample A in gigabytes:"
-                )
+            + "<p>"
+            + self.tr(
+                "With micro-batch size <i>b</i>, accumulation steps <i>a</i>, data-parallel "
+                "replicas <i>g</i> and activation cost per sample <i>A</i> in gigabytes:"
             )
+            + "</p>"
             + formulas
             + f"<table cellpadding='1'>{rows}</table>"
             + self._p(
@@ -151,13 +150,10 @@ class DetailsContent(QObject):
             "Consider a micro-batch of {b} samples, accumulated over {a} steps {gpus}, with "
             "each sample costing {A} of activations:"
         ).format(b=b, a=a, gpus=gpus, A=vm.format_gb(inputs.activation_gb))
-        formulas = (
-            "<table align='center' cellpadding='2'>"
-            f"<tr><td align='right'>{_var('E')}</td><td>=</td>"
-            f"<td>{b} {TIMES} {a} {TIMES} {g} = <b>{e}</b></td></tr>"
-            f"<tr><td align='right'>{_var('M')}</td><td>=</td>"
-            f"<td>{b} {TIMES} {escape(vm.format_gb(inputs.activation_gb))} = "
-            f"<b>{escape(m)}</b></td></tr></table>"
+        formulas = _display(
+            f"{_var('E')} = {b} {TIMES} {a} {TIMES} {g} = <b>{e}</b>",
+            f"{_var('M')} = {b} {TIMES} {escape(vm.format_gb(inputs.activation_gb))} = "
+            f"<b>{escape(m)}</b>",
         )
         dp_gpus = dp.inputs.gpus
         outcome = self.tr(

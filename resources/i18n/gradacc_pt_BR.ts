@@ -162,8 +162,8 @@
             <translation>A fórmula</translation>
         </message>
         <message>
-            <source>With micro-batch size b, accumulation steps a, data-parallel replicas g and activation cost per sample A in gigabytes:</source>
-            <translation>Com tamanho de micro-lote b, passos de acumulação a, réplicas em paralelismo de dados g e custo de ativação por amostra A em gigabytes:</translation>
+            <source>With micro-batch size &lt;i&gt;b&lt;/i&gt;, accumulation steps &lt;i&gt;a&lt;/i&gt;, data-parallel replicas &lt;i&gt;g&lt;/i&gt; and activation cost per sample &lt;i&gt;A&lt;/i&gt; in gigabytes:</source>
+            <translation>Com tamanho de micro-lote &lt;i&gt;b&lt;/i&gt;, passos de acumulação &lt;i&gt;a&lt;/i&gt;, réplicas em paralelismo de dados &lt;i&gt;g&lt;/i&gt; e custo de ativação por amostra &lt;i&gt;A&lt;/i&gt; em gigabytes:</translation>
         </message>
         <message>
             <source>The effective batch multiplies across every replica and every accumulation step, while the memory term depends only on the micro-batch. One gigabyte (GB) is 10⁹ bytes throughout the app.</source>

@@ -235,3 +235,19 @@ def test_quit_closes_and_saves(window: MainWindow, qtbot, settings) -> None:  # 
 
 def test_locale_of_widgets_is_portuguese(window: MainWindow) -> None:
     assert box(window, Field.ACTIVATION_GB).locale().name() == QLocale("pt_BR").name()
+
+
+def test_arrow_keys_and_page_keys_step_the_values(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    spin = box(window, Field.ACCUMULATION_STEPS)
+    spin.setFocus()
+    qtbot.keyClick(spin, Qt.Key.Key_Up)
+    assert spin.text() == "9"
+    assert shown(window) == ("36", "2 GB")
+    activation = box(window, Field.ACTIVATION_GB)
+    activation.setFocus()
+    qtbot.keyClick(activation, Qt.Key.Key_Up)
+    assert activation.text() == "0,6 GB"
+    assert shown(window) == ("36", "2,4 GB")
+    qtbot.keyClick(activation, Qt.Key.Key_Down)
+    qtbot.keyClick(activation, Qt.Key.Key_Down)
+    assert shown(window) == ("36", "1,6 GB")

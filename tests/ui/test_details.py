@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.ui.main_window import MainWindow
+from tests.ui.helpers import box, clear, type_into
+
+
+def test_details_closed_by_default_and_toggles(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    assert not window.details.browser.isVisible()
+    window.details.toggle.click()
+    assert window.details.browser.isVisible()
+    window.details.toggle.click()
+    assert not window.details.browser.isVisible()
+
+
+def test_details_hold_the_seed_content(window: MainWindow) -> None:
+    window.details.set_open(True)
+    text = window.details.text()
+    for heading in (
+        "Memória de acumulação de gradiente",
+        "O que a acumulação de gradiente faz",
+        "Por que a memória permanece constante",
+        "A fórmula",
+        "Exemplo resolvido",
+        "Lendo o resultado",
+        "Perguntas frequentes (FAQ)",
+        "Como funciona a acumulação de gradiente?",
+        "Por que a memória permanece constante conforme os passos de acumulação aumentam?",
+        "O que significa tamanho de lote efetivo?",
+        "Aviso legal",
+        "Próximas sugestões",
+        "Calculadora de VRAM para Treinamento de LLM",
+        "Calculadora de Parâmetros LoRA",
+    ):
+        assert heading in text, heading
+    # the formula with its symbols restored, and their legend
+    assert "E = b · a · g" in text
+    assert "M = b · A" in text
+    assert "passos de acumulação" in text
+
+
+def test_worked_example_is_the_seeds_for_the_defaults(window: MainWindow) -> None:
+    window.details.set_open(True)
+    text = window.details.text()
+    assert (
+        "Considere um micro-lote de 4 amostras, acumulado em 8 passos em uma única GPU, "
+        "com cada amostra custando 0,5 GB de ativações:"
+    ) in text
+    assert "4 × 8 × 1 = 32" in text
+    assert "4 × 0,5 GB = 2 GB" in text
+    assert "O treino se comporta como se o lote fosse 32, enquanto apenas 2 GB" in text
+    assert (
+        "Espalhar a mesma configuração por 4 GPUs em paralelismo de dados eleva o lote efetivo "
+        "para 128, e a memória de ativação por GPU continua sendo 2 GB."
+    ) in text
+
+
+def test_worked_example_follows_the_inputs(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.details.set_open(True)
+    type_into(qtbot, box(window, Field.MICRO_BATCH), "2")
+    type_into(qtbot, box(window, Field.GPUS), "2")
+    type_into(qtbot, box(window, Field.ACTIVATION_GB), "1.5")
+    text = window.details.text()
+    assert "micro-lote de 2 amostras, acumulado em 8 passos em 2 GPUs" in text
+    assert "2 × 8 × 2 = 32" in text
+    assert "2 × 1,5 GB = 3 GB" in text
+    assert "por 8 GPUs em paralelismo de dados eleva o lote efetivo para 128" in text
+
+
+def test_worked_example_shows_the_prompt_without_a_result(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.details.set_open(True)
+    clear(qtbot, box(window, Field.GPUS))
+    text = window.details.text()
+    assert "Exemplo resolvido" in text
+    assert "Insira um valor para ver os resultados." in text
+    assert "Considere um micro-lote" not in text
+
+
+def test_f1_opens_details(window: MainWindow) -> None:
+    window.details_action.trigger()
+    assert window.details.is_open()
+    assert window.details.browser.isVisible()
+
+
+def test_open_state_is_remembered(make_window, settings) -> None:  # type: ignore[no-untyped-def]
+    first = make_window()
+    first.details.set_open(True)
+    first.close()
+    first.language.uninstall()
+    second = make_window(settings)
+    assert second.details.is_open()
+    assert second.details.browser.isVisible()

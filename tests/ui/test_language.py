@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialogButtonBox
+
+from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.ui.main_window import MainWindow
+from tests.ui.helpers import box, shown, type_into
+
+
+def test_portuguese_on_first_start(window: MainWindow) -> None:
+    assert window.language.language == "pt_BR"
+    assert window.language_actions["pt_BR"].isChecked()
+    assert not window.language_actions["en"].isChecked()
+
+
+def test_switch_to_english_is_instant_and_keeps_inputs(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    type_into(qtbot, box(window, Field.MICRO_BATCH), "1000")
+    type_into(qtbot, box(window, Field.ACTIVATION_GB), "0.25")
+    assert shown(window) == ("8.000", "250 GB")
+    window.language_actions["en"].trigger()
+    assert window.windowTitle() == "Gradient Accumulation Memory Calculator"
+    assert window.inputs.labels[Field.MICRO_BATCH].text() == "&Micro-batch size"
+    assert window.results.effective.title.text() == "Effective batch size"
+    assert [m.title() for m in (window.file_menu, window.language_menu, window.help_menu)] == [
+        "&File",
+        "&Language",
+        "&Help",
+    ]
+    assert [box(window, f).text() for f in Field] == ["1,000", "8", "1", "0.25 GB"]
+    assert shown(window) == ("8,000", "250 GB")
+    assert window.results.activation.formula.text() == "M = 1,000 × 0.25 GB = 250 GB"
+    assert window.language_actions["en"].isChecked()
+
+
+def test_english_parses_english_numbers(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="en")
+    spin = box(window, Field.ACTIVATION_GB)
+    type_into(qtbot, spin, "1.5")
+    assert spin.value() == 1.5
+    assert shown(window) == ("32", "6 GB")
+    type_into(qtbot, box(window, Field.GPUS), "1,024")
+    assert shown(window) == ("32,768", "6 GB")
+
+
+def test_switch_back_to_portuguese(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.set_language("en")
+    window.set_language("pt_BR")
+    assert window.windowTitle() == "Calculadora de Memória de Acumulação de Gradiente"
+    assert box(window, Field.ACTIVATION_GB).text() == "0,5 GB"
+    type_into(qtbot, box(window, Field.ACTIVATION_GB), "0.5")
+    assert box(window, Field.ACTIVATION_GB).value() == 0.5
+
+
+def test_details_text_follows_the_language(window: MainWindow) -> None:
+    window.details.set_open(True)
+    assert "Perguntas frequentes (FAQ)" in window.details.text()
+    window.set_language("en")
+    assert window.details.toggle.text() == "Details"
+    text = window.details.text()
+    assert "Frequently asked questions (FAQ)" in text
+    assert "Perguntas frequentes" not in text
+
+
+def test_language_choice_is_remembered(make_window, settings) -> None:  # type: ignore[no-untyped-def]
+    first = make_window()
+    first.set_language("en")
+    first.close()
+    first.language.uninstall()
+    second = make_window(settings)
+    assert second.language.language == "en"
+    assert second.windowTitle() == "Gradient Accumulation Memory Calculator"
+
+
+def test_qt_standard_buttons_are_translated(window: MainWindow) -> None:
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    assert buttons.button(QDialogButtonBox.StandardButton.Cancel).text() == "Cancelar"
+    window.set_language("en")
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    assert buttons.button(QDialogButtonBox.StandardButton.Cancel).text() == "Cancel"
