@@ -1,0 +1,63 @@
+"""The ``gradacc`` command line: the calculator and the run planner without a window.
+
+Each subcommand lives in its own module exposing ``register(subparsers)``; the module
+sets ``handler`` (``Namespace -> int``) as a parser default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .. import __version__
+from ._common import PROG, UsageError
+
+#: Subcommand modules, in help order. "activation" is optional (written separately).
+COMMANDS = ("calc", "plan", "export", "activation")
+_OPTIONAL = {"activation"}
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Reports bad arguments as one line ("gradacc: error: --gpus: ...") and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("argument "):
+            message = message[len("argument ") :]
+        message = " ".join(message.split())
+        self.exit(2, f"{PROG}: error: {message}\n")
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog=PROG,
+        description="Gradient accumulation calculator and run planner "
+        "(memory in decimal GB, 1 GB = 10^9 bytes).",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        module_name = f"{__name__}.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if name in _OPTIONAL and exc.name == module_name:
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 2 bad arguments)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.handler(args))
+    except UsageError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    except SystemExit as exc:  # argparse: --help, --version, bad arguments
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)

@@ -1,0 +1,350 @@
+"""Save and load a scenario: the calculator's inputs plus the planner's settings.
+
+File format (UTF-8 JSON, version 1)::
+
+    {
+      "format": "gradacc-scenario",
+      "version": 1,
+      "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
+                     "activation_gb": "0.5"},
+      "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
+               "gpu_card": "custom", "gpu_memory_gb": null, "other_memory_gb": null,
+               "activation_gb": null, "seq_len": null, "dataset_samples": null}
+    }
+
+Integers are JSON integers; decimals (GB) are strings such as ``"0.5"`` so they stay
+exact. Every key is required, no other key is allowed, ``null`` only where shown as
+optional in ``PlanSettings``. ``load`` either returns a whole ``Scenario`` or raises
+``ScenarioError``: nothing is ever half-applied. ``gpu_card`` is only checked for
+shape (``custom`` or a table id); the UI falls back to "custom" for ids it lacks.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, NoReturn, TypeVar
+
+from .calculator import DEFAULTS, LIMITS, Field, Inputs, Limits, Problem, normalize
+from .planning import (
+    DATASET_LIMITS,
+    GPU_MEMORY_LIMITS,
+    OTHER_MEMORY_LIMITS,
+    SEQ_LEN_LIMITS,
+    TARGET_LIMITS,
+    Rounding,
+    check_number,
+)
+
+FORMAT = "gradacc-scenario"
+VERSION = 1
+#: Largest file accepted (bytes).
+MAX_BYTES = 64 * 1024
+#: Deepest nesting accepted (the schema needs 2).
+MAX_DEPTH = 8
+#: Longest JSON integer literal accepted (digits); real values have at most 16.
+MAX_INT_DIGITS = 20
+
+_DECIMAL_TEXT = re.compile(r"-?\d{1,20}(\.\d{1,20})?")
+_CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
+
+class Reason(enum.Enum):
+    TOO_LARGE = "too_large"  #: file over MAX_BYTES
+    NOT_UTF8 = "not_utf8"
+    BAD_JSON = "bad_json"  #: syntax error or empty file
+    TOO_DEEP = "too_deep"
+    DUPLICATE_KEY = "duplicate_key"
+    NOT_AN_OBJECT = "not_an_object"  #: root (or a section) is not a JSON object
+    WRONG_FORMAT = "wrong_format"  #: "format" is not "gradacc-scenario"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    MISSING_KEY = "missing_key"
+    UNKNOWN_KEY = "unknown_key"
+    WRONG_TYPE = "wrong_type"  #: e.g. string for an int, 4.0 for an int, true for an int
+    NOT_A_NUMBER = "not_a_number"  #: NaN, Infinity, "abc" for a decimal
+    NUMBER_TOO_LARGE = "number_too_large"  #: integer literal with too many digits
+    NOT_AN_INTEGER = "not_an_integer"
+    OUT_OF_RANGE = "out_of_range"
+    TOO_PRECISE = "too_precise"  #: more than 3 decimals
+    BAD_CHOICE = "bad_choice"  #: unknown rounding mode or malformed card id
+
+
+class ScenarioError(ValueError):
+    """The file cannot be loaded. ``path`` names the offending key ("plan.gpus")."""
+
+    def __init__(self, reason: Reason, path: str = "", detail: str = "") -> None:
+        where = f" at {path}" if path else ""
+        super().__init__(f"{reason.value}{where}: {detail}" if detail else f"{reason.value}{where}")
+        self.reason = reason
+        self.path = path
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class PlanSettings:
+    target_batch: int = 32
+    #: None: let the planner recommend one
+    micro_batch: int | None = None
+    gpus: int = 1
+    rounding: Rounding = Rounding.CEIL
+    #: "custom" or an id from the GPU table
+    gpu_card: str = "custom"
+    gpu_memory_gb: Decimal | None = None
+    other_memory_gb: Decimal | None = None
+    activation_gb: Decimal | None = None
+    seq_len: int | None = None
+    dataset_samples: int | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    calculator: Inputs = DEFAULTS
+    plan: PlanSettings = field(default_factory=PlanSettings)
+
+
+# --------------------------------------------------------------------------- saving
+
+
+def _dec(value: Decimal | None) -> str | None:
+    return None if value is None else format(normalize(value), "f")
+
+
+def to_dict(scenario: Scenario) -> dict[str, Any]:
+    c, p = scenario.calculator, scenario.plan
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "calculator": {
+            "micro_batch": c.micro_batch,
+            "accumulation_steps": c.accumulation_steps,
+            "gpus": c.gpus,
+            "activation_gb": _dec(c.activation_gb),
+        },
+        "plan": {
+            "target_batch": p.target_batch,
+            "micro_batch": p.micro_batch,
+            "gpus": p.gpus,
+            "rounding": p.rounding.value,
+            "gpu_card": p.gpu_card,
+            "gpu_memory_gb": _dec(p.gpu_memory_gb),
+            "other_memory_gb": _dec(p.other_memory_gb),
+            "activation_gb": _dec(p.activation_gb),
+            "seq_len": p.seq_len,
+            "dataset_samples": p.dataset_samples,
+        },
+    }
+
+
+def save(scenario: Scenario) -> bytes:
+    """The scenario as UTF-8 JSON bytes (indented, trailing newline)."""
+    return (json.dumps(to_dict(scenario), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+# --------------------------------------------------------------------------- loading
+
+
+class _Rejected(Exception):
+    def __init__(self, reason: Reason, detail: str = "") -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _Rejected(Reason.DUPLICATE_KEY, key)
+        result[key] = value
+    return result
+
+
+def _no_constants(name: str) -> NoReturn:
+    raise _Rejected(Reason.NOT_A_NUMBER, name)
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Rejected(Reason.NUMBER_TOO_LARGE, text[:24] + "…")
+    return int(text)
+
+
+def _depth(text: str) -> int:
+    """Deepest bracket nesting, ignoring brackets inside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _parse(data: bytes) -> Any:
+    if len(data) > MAX_BYTES:
+        raise ScenarioError(Reason.TOO_LARGE, detail=f"{len(data)} bytes > {MAX_BYTES}")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(Reason.NOT_UTF8, detail=str(exc)) from None
+    if _depth(text) > MAX_DEPTH:
+        raise ScenarioError(Reason.TOO_DEEP, detail=f"more than {MAX_DEPTH} levels")
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constants,
+            parse_int=_bounded_int,
+            parse_float=Decimal,
+        )
+    except _Rejected as exc:
+        raise ScenarioError(exc.reason, detail=exc.detail) from None
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+        raise ScenarioError(Reason.BAD_JSON, detail=str(exc)) from None
+
+
+def _object(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ScenarioError(Reason.NOT_AN_OBJECT, path)
+    for key in keys:
+        if key not in value:
+            raise ScenarioError(Reason.MISSING_KEY, f"{path}.{key}" if path else key)
+    for key in value:
+        if key not in keys:
+            raise ScenarioError(Reason.UNKNOWN_KEY, f"{path}.{key}" if path else key)
+    return value
+
+
+_PROBLEM_REASONS = {
+    Problem.NOT_A_NUMBER: Reason.NOT_A_NUMBER,
+    Problem.NOT_AN_INTEGER: Reason.NOT_AN_INTEGER,
+    Problem.TOO_SMALL: Reason.OUT_OF_RANGE,
+    Problem.TOO_LARGE: Reason.OUT_OF_RANGE,
+    Problem.TOO_PRECISE: Reason.TOO_PRECISE,
+    Problem.MISSING: Reason.MISSING_KEY,
+}
+
+
+def _int(section: dict[str, Any], key: str, path: str, limits: Limits) -> int:
+    value = section[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(Reason.WRONG_TYPE, f"{path}.{key}", "expected an integer")
+    problem = check_number(limits, value)
+    if problem is not None:
+        raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", str(value))
+    return value
+
+
+def _decimal(section: dict[str, Any], key: str, path: str, limits: Limits) -> Decimal:
+    value = section[key]
+    if not isinstance(value, str):
+        raise ScenarioError(Reason.WRONG_TYPE, f"{path}.{key}", 'expected a string like "0.5"')
+    if not _DECIMAL_TEXT.fullmatch(value):
+        raise ScenarioError(Reason.NOT_A_NUMBER, f"{path}.{key}", value[:24])
+    problem = check_number(limits, value)
+    if problem is not None:
+        raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", value)
+    return normalize(Decimal(value))
+
+
+_T = TypeVar("_T")
+
+
+def _optional(
+    read: Callable[[dict[str, Any], str, str, Limits], _T],
+    section: dict[str, Any],
+    key: str,
+    path: str,
+    limits: Limits,
+) -> _T | None:
+    return None if section[key] is None else read(section, key, path, limits)
+
+
+_CALC_KEYS = ("micro_batch", "accumulation_steps", "gpus", "activation_gb")
+_PLAN_KEYS = (
+    "target_batch",
+    "micro_batch",
+    "gpus",
+    "rounding",
+    "gpu_card",
+    "gpu_memory_gb",
+    "other_memory_gb",
+    "activation_gb",
+    "seq_len",
+    "dataset_samples",
+)
+
+
+def _calculator(raw: Any) -> Inputs:
+    c = _object(raw, "calculator", _CALC_KEYS)
+    return Inputs(
+        micro_batch=_int(c, "micro_batch", "calculator", LIMITS[Field.MICRO_BATCH]),
+        accumulation_steps=_int(
+            c, "accumulation_steps", "calculator", LIMITS[Field.ACCUMULATION_STEPS]
+        ),
+        gpus=_int(c, "gpus", "calculator", LIMITS[Field.GPUS]),
+        activation_gb=_decimal(c, "activation_gb", "calculator", LIMITS[Field.ACTIVATION_GB]),
+    )
+
+
+def _plan(raw: Any) -> PlanSettings:
+    p = _object(raw, "plan", _PLAN_KEYS)
+    rounding = p["rounding"]
+    if not isinstance(rounding, str):
+        raise ScenarioError(Reason.WRONG_TYPE, "plan.rounding", "expected a string")
+    if rounding not in {r.value for r in Rounding}:
+        raise ScenarioError(Reason.BAD_CHOICE, "plan.rounding", rounding[:24])
+    card = p["gpu_card"]
+    if not isinstance(card, str):
+        raise ScenarioError(Reason.WRONG_TYPE, "plan.gpu_card", "expected a string")
+    if not _CARD_ID.fullmatch(card):
+        raise ScenarioError(Reason.BAD_CHOICE, "plan.gpu_card", card[:24])
+    return PlanSettings(
+        target_batch=_int(p, "target_batch", "plan", TARGET_LIMITS),
+        micro_batch=_optional(_int, p, "micro_batch", "plan", LIMITS[Field.MICRO_BATCH]),
+        gpus=_int(p, "gpus", "plan", LIMITS[Field.GPUS]),
+        rounding=Rounding(rounding),
+        gpu_card=card,
+        gpu_memory_gb=_optional(_decimal, p, "gpu_memory_gb", "plan", GPU_MEMORY_LIMITS),
+        other_memory_gb=_optional(_decimal, p, "other_memory_gb", "plan", OTHER_MEMORY_LIMITS),
+        activation_gb=_optional(_decimal, p, "activation_gb", "plan", LIMITS[Field.ACTIVATION_GB]),
+        seq_len=_optional(_int, p, "seq_len", "plan", SEQ_LEN_LIMITS),
+        dataset_samples=_optional(_int, p, "dataset_samples", "plan", DATASET_LIMITS),
+    )
+
+
+def load(data: bytes) -> Scenario:
+    """Parse and validate a scenario file; raises ``ScenarioError`` on any defect."""
+    if not isinstance(data, bytes | bytearray):
+        raise TypeError("load() takes bytes")
+    root = _parse(bytes(data))
+    if not isinstance(root, dict):
+        raise ScenarioError(Reason.NOT_AN_OBJECT)
+    if "format" not in root:
+        raise ScenarioError(Reason.MISSING_KEY, "format")
+    if root["format"] != FORMAT:
+        raise ScenarioError(Reason.WRONG_FORMAT, "format")
+    if "version" not in root:
+        raise ScenarioError(Reason.MISSING_KEY, "version")
+    version = root["version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ScenarioError(Reason.WRONG_TYPE, "version", "expected an integer")
+    if version != VERSION:
+        raise ScenarioError(Reason.UNSUPPORTED_VERSION, "version", str(version))
+    top = _object(root, "", ("format", "version", "calculator", "plan"))
+    return Scenario(calculator=_calculator(top["calculator"]), plan=_plan(top["plan"]))

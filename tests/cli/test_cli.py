@@ -1,0 +1,422 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gradacc_desktop import __version__
+from gradacc_desktop.cli import COMMANDS, build_parser, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_calc_json(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "calc",
+        "--micro-batch",
+        "4",
+        "--accumulation-steps",
+        "8",
+        "--gpus",
+        "2",
+        "--activation-gb",
+        "0.5",
+    )
+    assert data["effective_batch"] == 64
+    assert data["activation_per_gpu_gb"] == "2"
+    assert data["micro_batch"] == 4 and data["accumulation_steps"] == 8
+    assert data["exact"] is True
+
+
+def test_calc_human(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            [
+                "calc",
+                "--micro-batch",
+                "4",
+                "--accumulation-steps",
+                "8",
+                "--gpus",
+                "1",
+                "--activation-gb",
+                "0.5",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "= 32" in out and "2 GB" in out
+
+
+def test_plan_with_micro_batch_and_fit(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "plan",
+        "--target-batch",
+        "100",
+        "--micro-batch",
+        "3",
+        "--gpus",
+        "2",
+        "--gpu-memory-gb",
+        "24",
+        "--other-memory-gb",
+        "20",
+        "--activation-gb",
+        "0.5",
+        "--seq-len",
+        "2048",
+        "--dataset-samples",
+        "10000",
+    )
+    assert data["accumulation_steps"] == 17 and data["effective_batch"] == 102
+    assert data["exact"] is False and data["difference"] == 2
+    assert data["fits"] is True and data["max_micro_batch"] == 8
+    assert data["total_gb"] == "21.5" and data["headroom_gb"] == "2.5"
+    assert data["deepspeed"]["ok"] is False
+    assert data["deepspeed"]["reason"] == "not_divisible"
+    assert data["exact_micro_batches"][0] == [1, 50]
+    assert data["tokens_per_step"] == 102 * 2048
+    assert data["steps_per_epoch"] == 99 and data["steps_per_epoch_drop_last"] == 98
+
+
+def test_plan_rounding(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "plan",
+        "--target-batch",
+        "100",
+        "--micro-batch",
+        "3",
+        "--gpus",
+        "2",
+        "--rounding",
+        "floor",
+    )
+    assert data["effective_batch"] == 96 and data["fits"] is None
+
+
+def test_plan_recommends(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "plan",
+        "--target-batch",
+        "512",
+        "--gpus",
+        "8",
+        "--gpu-memory-gb",
+        "80",
+        "--other-memory-gb",
+        "30",
+        "--activation-gb",
+        "1.5",
+    )
+    assert (data["micro_batch"], data["accumulation_steps"]) == (32, 2)
+    assert data["exact"] is True and data["fits"] is True and data["max_micro_batch"] == 33
+    assert any(c["micro_batch"] == 32 for c in data["candidates"])
+
+
+def test_plan_gpu_card(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "plan",
+        "--target-batch",
+        "64",
+        "--gpus",
+        "1",
+        "--gpu-card",
+        "t4-16gb",
+        "--other-memory-gb",
+        "10",
+        "--activation-gb",
+        "1",
+    )
+    assert data["gpu_memory_gb"] == "15" and data["max_micro_batch"] == 5
+    assert (
+        main(
+            [
+                "plan",
+                "--target-batch",
+                "64",
+                "--gpus",
+                "1",
+                "--gpu-card",
+                "t4-16gb",
+                "--gpu-memory-gb",
+                "16",
+                "--other-memory-gb",
+                "10",
+                "--activation-gb",
+                "1",
+            ]
+        )
+        == 2
+    )
+    assert "alternatives" in capsys.readouterr().err
+
+
+def test_plan_nothing_fits(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "plan",
+        "--target-batch",
+        "512",
+        "--gpus",
+        "8",
+        "--gpu-memory-gb",
+        "80",
+        "--other-memory-gb",
+        "90",
+        "--activation-gb",
+        "1.5",
+    )
+    assert data["fits"] is False and data["max_micro_batch"] == 0
+    assert data["micro_batch"] is None and data["shortfall_gb"] == "11.5"
+    assert "zero_sharding" in data["suggestions"]
+
+
+def test_plan_human(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", "--target-batch", "64", "--gpus", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Recommended: micro-batch 32 x 1" in out
+
+
+@pytest.mark.parametrize("fmt", ["deepspeed", "hf", "accelerate", "lightning"])
+def test_export(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    assert (
+        main(
+            [
+                "export",
+                "--format",
+                fmt,
+                "--micro-batch",
+                "4",
+                "--accumulation-steps",
+                "8",
+                "--gpus",
+                "2",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "8" in out and "4" in out
+    if fmt == "deepspeed":
+        assert json.loads(out)["train_batch_size"] == 64
+
+
+def test_export_json(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "export",
+        "--format",
+        "lightning",
+        "--micro-batch",
+        "4",
+        "--accumulation-steps",
+        "8",
+        "--gpus",
+        "2",
+    )
+    assert data["effective_batch"] == 64 and "accumulate_grad_batches=8" in data["snippet"]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"gradacc {__version__}"
+
+
+CALC = [
+    "calc",
+    "--micro-batch",
+    "4",
+    "--accumulation-steps",
+    "8",
+    "--gpus",
+    "1",
+    "--activation-gb",
+    "0.5",
+]
+
+
+def _replace(argv: list[str], flag: str, value: str) -> list[str]:
+    out = list(argv)
+    out[out.index(flag) + 1] = value
+    return out
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (
+            _replace(CALC, "--micro-batch", "0"),
+            "--micro-batch: must be an integer between 1 and 1000000",
+        ),
+        (_replace(CALC, "--micro-batch", "abc"), "--micro-batch: must be an integer"),
+        (_replace(CALC, "--micro-batch", "2.5"), "--micro-batch: must be an integer"),
+        (_replace(CALC, "--micro-batch", "4.0"), "--micro-batch: must be an integer"),
+        (_replace(CALC, "--micro-batch", "1e3"), "--micro-batch: must be an integer"),
+        (_replace(CALC, "--gpus", "1000001"), "--gpus: must be an integer"),
+        (_replace(CALC, "--activation-gb", "0"), "--activation-gb: must be a number"),
+        (_replace(CALC, "--activation-gb", "0.0001"), "--activation-gb: must be a number"),
+        (_replace(CALC, "--activation-gb", "nan"), "--activation-gb: must be a number"),
+        (_replace(CALC, "--activation-gb", "inf"), "--activation-gb: must be a number"),
+        (CALC[:-2], "--activation-gb"),
+        (["plan", "--target-batch", "0", "--gpus", "1"], "--target-batch: must be an integer"),
+        (["plan", "--target-batch", "1000000001", "--gpus", "1"], "--target-batch"),
+        (["plan", "--target-batch", "8", "--gpus", "1", "--rounding", "up"], "--rounding"),
+        (
+            ["plan", "--target-batch", "8", "--gpus", "1", "--gpu-memory-gb", "80"],
+            "--gpu-memory-gb, --other-memory-gb and --activation-gb go together",
+        ),
+        (
+            [
+                "plan",
+                "--target-batch",
+                "8",
+                "--gpus",
+                "1",
+                "--gpu-memory-gb",
+                "80",
+                "--other-memory-gb",
+                "-1",
+                "--activation-gb",
+                "1",
+            ],
+            "--other-memory-gb",
+        ),
+        (
+            [
+                "export",
+                "--format",
+                "keras",
+                "--micro-batch",
+                "1",
+                "--accumulation-steps",
+                "1",
+                "--gpus",
+                "1",
+            ],
+            "--format",
+        ),
+        (["frobnicate"], "invalid choice"),
+        ([], "required"),
+        ([*CALC, "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("gradacc: error: ")
+    assert err.count("\n") == 1
+    assert needle in err
+
+
+def test_commands_registered() -> None:
+    parser = build_parser()
+    help_text = parser.format_help()
+    for name in ("calc", "plan", "export"):
+        assert name in help_text
+    assert COMMANDS[:3] == ("calc", "plan", "export")
+
+
+def test_missing_activation_module_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def fake(name: str, package: str | None = None) -> Any:
+        if name == "gradacc_desktop.cli.activation":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", fake)
+    build_parser()  # does not raise
+
+
+def test_other_missing_module_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def fake(name: str, package: str | None = None) -> Any:
+        if name == "gradacc_desktop.cli.activation":
+            raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", fake)
+    with pytest.raises(ModuleNotFoundError):
+        build_parser()
+
+
+def _subprocess(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gradacc_desktop.cli", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_subprocess_json() -> None:
+    done = _subprocess(
+        "plan", "--target-batch", "256", "--gpus", "4", "--micro-batch", "8", "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    data = json.loads(done.stdout)
+    assert data["accumulation_steps"] == 8 and data["exact"] is True
+
+
+def test_subprocess_error() -> None:
+    done = _subprocess(
+        "calc",
+        "--micro-batch",
+        "0",
+        "--accumulation-steps",
+        "1",
+        "--gpus",
+        "1",
+        "--activation-gb",
+        "1",
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "gradacc: error: --micro-batch: must be an integer between 1 and 1000000\n"
+    )
+
+
+def test_cli_imports_no_qt() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, gradacc_desktop.cli, gradacc_desktop.core.scenario; "
+            "print(any(m.startswith('PySide6') for m in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == "False", done.stderr

@@ -1,0 +1,424 @@
+from __future__ import annotations
+
+import json
+import time
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTableError, custom_card, parse_gpu_table
+from gradacc_desktop.core.planning import (
+    UNIT_NOTE,
+    DeepSpeedReason,
+    NothingFits,
+    Recipe,
+    Recommendation,
+    Rounding,
+    Suggestion,
+    ZeroStage,
+    deepspeed_check,
+    divisors,
+    estimate_other_memory,
+    fit,
+    load_gpu_table,
+    lr_linear,
+    lr_sqrt,
+    recommend,
+    solve_accumulation,
+    steps_per_epoch,
+    tokens_per_step,
+)
+
+D = Decimal
+small = st.integers(min_value=1, max_value=2_000)
+roundings = st.sampled_from(list(Rounding))
+
+
+# --------------------------------------------------------------------------- solve
+
+
+def test_solve_ceil_floor_nearest() -> None:
+    ceil = solve_accumulation(100, 3, 2)
+    assert (ceil.accumulation_steps, ceil.effective_batch, ceil.difference) == (17, 102, 2)
+    assert not ceil.exact
+    assert (ceil.reachable_below, ceil.reachable_above) == (96, 102)
+    assert [(p.micro_batch, p.accumulation_steps) for p in ceil.exact_micro_batches] == [
+        (1, 50),
+        (2, 25),
+        (5, 10),
+        (10, 5),
+        (25, 2),
+        (50, 1),
+    ]
+    floor = solve_accumulation(100, 3, 2, Rounding.FLOOR)
+    assert (floor.accumulation_steps, floor.effective_batch, floor.difference) == (16, 96, -4)
+    nearest = solve_accumulation(100, 3, 2, Rounding.NEAREST)
+    assert nearest.effective_batch == 102
+
+
+def test_nearest_ties_go_up() -> None:
+    # 10 / 4 = 2.5 steps: the tie goes up to 3 steps (E = 12 >= T)
+    assert solve_accumulation(10, 4, 1, Rounding.NEAREST).accumulation_steps == 3
+    assert solve_accumulation(9, 4, 1, Rounding.NEAREST).accumulation_steps == 2
+
+
+def test_steps_never_below_one() -> None:
+    plan = solve_accumulation(5, 8, 2, Rounding.FLOOR)
+    assert plan.accumulation_steps == 1
+    assert plan.effective_batch == 16
+    assert plan.reachable_below is None
+    assert plan.reachable_above == 16
+
+
+def test_exact_pairs_empty_when_gpus_do_not_divide() -> None:
+    plan = solve_accumulation(10, 1, 3)
+    assert plan.exact_micro_batches == ()
+    assert not plan.exact
+
+
+def test_exact() -> None:
+    plan = solve_accumulation(512, 4, 8)
+    assert plan.exact and plan.difference == 0 and plan.accumulation_steps == 16
+    assert plan.reachable_below == plan.reachable_above == 512
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5])
+def test_solve_rejects_bad_values(bad: object) -> None:
+    with pytest.raises(ValueError):
+        solve_accumulation(bad, 1, 1)  # type: ignore[arg-type]
+
+
+def test_divisors() -> None:
+    assert divisors(1) == [1]
+    assert divisors(36) == [1, 2, 3, 4, 6, 9, 12, 18, 36]
+    assert divisors(97) == [1, 97]
+    assert len(divisors(735_134_400)) == 1344  # highly composite, < 10^9
+
+
+@given(small, small, small, roundings)
+def test_properties_of_solve(t: int, b: int, g: int, rounding: Rounding) -> None:
+    plan = solve_accumulation(t, b, g, rounding)
+    assert plan.effective_batch == b * plan.accumulation_steps * g
+    assert plan.difference == plan.effective_batch - t
+    assert plan.exact == (t % (b * g) == 0) == (plan.difference == 0)
+    assert plan.accumulation_steps >= 1
+    for pair in plan.exact_micro_batches:
+        assert pair.micro_batch * pair.accumulation_steps * g == t
+    assert [p.micro_batch for p in plan.exact_micro_batches] == sorted(
+        {d for d in range(1, t + 1) if t % g == 0 and (t // g) % d == 0}
+    )
+    if plan.reachable_below is not None:
+        assert plan.reachable_below <= t and plan.reachable_below % (b * g) == 0
+    assert plan.reachable_above >= t and plan.reachable_above % (b * g) == 0
+
+
+@given(small, small, small)
+def test_rounding_modes_bracket_the_target(t: int, b: int, g: int) -> None:
+    ceil = solve_accumulation(t, b, g, Rounding.CEIL).effective_batch
+    floor = solve_accumulation(t, b, g, Rounding.FLOOR).effective_batch
+    nearest = solve_accumulation(t, b, g, Rounding.NEAREST).effective_batch
+    assert ceil >= t
+    if t >= b * g:  # otherwise a would be 0 and is lifted to 1
+        assert floor <= t
+        assert abs(nearest - t) <= abs(ceil - t) and abs(nearest - t) <= abs(floor - t)
+    assert floor <= nearest <= ceil
+
+
+# --------------------------------------------------------------------------- DeepSpeed
+
+
+# Cases replay deepspeed/runtime/config.py (deepspeedai/DeepSpeed @ 029f12b):
+#   _set_batch_related_parameters: "grad_acc = train_batch // micro_batch;
+#   grad_acc //= self.world_size" when only train_batch and micro_batch are set, etc.;
+#   _batch_assertion: asserts train_batch > 0, micro_batch > 0, grad_acc > 0 and
+#   "train_batch == micro_batch * grad_acc * self.world_size".
+@pytest.mark.parametrize(
+    ("args", "reason", "derived"),
+    [
+        ((32, 4, 8, 1), DeepSpeedReason.OK, (32, 4, 8)),
+        ((64, 4, None, 2), DeepSpeedReason.OK, (64, 4, 8)),  # 64 // 4 // 2 = 8
+        ((10, 4, None, 1), DeepSpeedReason.NOT_DIVISIBLE, (10, 4, 2)),  # 2·4 != 10
+        ((100, 3, None, 2), DeepSpeedReason.NOT_DIVISIBLE, (100, 3, 16)),
+        ((2, 4, None, 1), DeepSpeedReason.DERIVED_ZERO_STEPS, (2, 4, 0)),
+        ((8, 4, None, 4), DeepSpeedReason.DERIVED_ZERO_STEPS, (8, 4, 0)),
+        ((32, 4, 4, 1), DeepSpeedReason.PRODUCT_MISMATCH, (32, 4, 4)),
+        ((64, None, 4, 4), DeepSpeedReason.OK, (64, 4, 4)),  # micro = 64 // 4 // 4
+        ((30, None, 4, 4), DeepSpeedReason.NOT_DIVISIBLE, (30, 1, 4)),
+        ((3, None, 4, 4), DeepSpeedReason.DERIVED_ZERO_MICRO_BATCH, (3, 0, 4)),
+        ((None, 4, 8, 2), DeepSpeedReason.OK, (64, 4, 8)),
+        ((16, None, None, 4), DeepSpeedReason.OK, (16, 4, 1)),
+        ((18, None, None, 4), DeepSpeedReason.NOT_DIVISIBLE, (18, 4, 1)),
+        ((2, None, None, 4), DeepSpeedReason.DERIVED_ZERO_MICRO_BATCH, (2, 0, 1)),
+        ((None, 4, None, 3), DeepSpeedReason.OK, (12, 4, 1)),
+        ((None, None, 8, 1), DeepSpeedReason.MISSING_BATCH_SIZE, (None, None, 8)),
+        ((None, None, None, 1), DeepSpeedReason.MISSING_BATCH_SIZE, (None, None, None)),
+        ((0, 4, 8, 1), DeepSpeedReason.NON_POSITIVE, (0, 4, 8)),
+        ((32, 0, None, 1), DeepSpeedReason.NON_POSITIVE, (32, 0, None)),  # ZeroDivisionError
+        ((-8, 2, None, 1), DeepSpeedReason.NON_POSITIVE, (-8, 2, -4)),
+    ],
+)
+def test_deepspeed_cases(
+    args: tuple[int | None, int | None, int | None, int],
+    reason: DeepSpeedReason,
+    derived: tuple[int | None, int | None, int | None],
+) -> None:
+    check = deepspeed_check(*args)
+    assert check.reason is reason
+    assert check.ok == (reason is DeepSpeedReason.OK)
+    assert (check.train_batch_size, check.micro_batch, check.grad_acc) == derived
+
+
+@given(small, small, small)
+def test_deepspeed_agrees_with_divisibility(t: int, b: int, g: int) -> None:
+    check = deepspeed_check(t, b, None, g)
+    assert check.ok == (t % (b * g) == 0)
+    assert check.grad_acc == t // (b * g)
+
+
+# --------------------------------------------------------------------------- fit
+
+
+def test_fit_basic() -> None:
+    result = fit(D("24"), D("20"), D("0.5"), 3)
+    assert result.activation_gb == D("1.5")
+    assert result.total_gb == D("21.5")
+    assert result.fits and result.headroom_gb == D("2.5")
+    assert result.max_micro_batch == 8
+    over = fit(D("24"), D("20"), D("0.5"), 9)
+    assert not over.fits and over.headroom_gb == D("-0.5")
+
+
+def test_fit_exact_boundary_and_nothing() -> None:
+    assert fit(D("10"), D("7"), D("0.3"), 10).fits  # 3.0 + 7 == 10 exactly
+    assert fit(D("10"), D("7"), D("0.3"), 10).max_micro_batch == 10
+    assert fit(D("10"), D("11"), D("1"), 1).max_micro_batch == 0
+
+
+@given(
+    st.decimals(min_value=D("0.001"), max_value=D(200), places=3),
+    st.decimals(min_value=D(0), max_value=D(200), places=3),
+    st.decimals(min_value=D("0.001"), max_value=D(50), places=3),
+)
+def test_max_micro_batch_is_the_boundary(c: Decimal, o: Decimal, a: Decimal) -> None:
+    m = fit(c, o, a, 1).max_micro_batch
+    if m:
+        assert fit(c, o, a, m).fits
+    assert not fit(c, o, a, m + 1).fits
+
+
+# --------------------------------------------------------------------------- recommend
+
+
+def test_recommend_exact_with_memory() -> None:
+    rec = recommend(512, 8, D(80), D(30), D("1.5"))
+    assert isinstance(rec, Recommendation)
+    assert rec.max_micro_batch == 33
+    assert (rec.recommended.micro_batch, rec.recommended.accumulation_steps) == (32, 2)
+    assert rec.recommended.exact
+    assert rec.fit is not None and rec.fit.fits
+
+
+def test_recommend_inexact_prefers_closest() -> None:
+    rec = recommend(100, 3, D(80), D(60), D(1))  # b <= 20
+    assert isinstance(rec, Recommendation)
+    assert rec.recommended.effective_batch == 102
+    assert rec.recommended.micro_batch == 17
+    floor = recommend(100, 3, D(80), D(60), D(1), Rounding.FLOOR)
+    assert isinstance(floor, Recommendation)
+    assert floor.recommended.effective_batch == 99  # 11 x 3 x 3
+
+
+def test_recommend_without_memory() -> None:
+    rec = recommend(1024, 4)
+    assert isinstance(rec, Recommendation)
+    assert rec.max_micro_batch is None and rec.fit is None
+    assert rec.recommended.micro_batch == 256 and rec.recommended.accumulation_steps == 1
+
+
+def test_recommend_nothing_fits() -> None:
+    result = recommend(64, 1, D(24), D(23), D(2))
+    assert isinstance(result, NothingFits)
+    assert result.shortfall_gb == D(1)
+    assert Suggestion.ACTIVATION_RECOMPUTATION in result.suggestions
+    assert not result.other_exceeds_capacity
+    model_too_big = recommend(64, 1, D(24), D(30), D(1))
+    assert isinstance(model_too_big, NothingFits)
+    assert model_too_big.other_exceeds_capacity
+    assert Suggestion.ZERO_SHARDING in model_too_big.suggestions
+
+
+def test_recommend_memory_args_go_together() -> None:
+    with pytest.raises(ValueError):
+        recommend(64, 1, D(24), None, D(1))
+
+
+def test_recommend_is_fast_for_a_billion() -> None:
+    start = time.perf_counter()
+    for rounding in Rounding:
+        recommend(999_999_937, 7, rounding=rounding)  # prime target, g does not divide
+        recommend(735_134_400, 1, D(192), D(10), D("0.001"), rounding)
+    assert time.perf_counter() - start < 5
+
+
+@settings(max_examples=150)
+@given(
+    st.integers(min_value=1, max_value=600),
+    st.integers(min_value=1, max_value=8),
+    st.decimals(min_value=D(1), max_value=D(80), places=1),
+    st.decimals(min_value=D(0), max_value=D(40), places=1),
+    st.decimals(min_value=D("0.1"), max_value=D(10), places=1),
+    roundings,
+)
+def test_recommendation_properties(
+    t: int, g: int, c: Decimal, o: Decimal, a: Decimal, rounding: Rounding
+) -> None:
+    result = recommend(t, g, c, o, a, rounding)
+    largest_fit = fit(c, o, a, 1).max_micro_batch
+    if largest_fit == 0:
+        assert isinstance(result, NothingFits)
+        return
+    assert isinstance(result, Recommendation)
+    pick = result.recommended
+    assert fit(c, o, a, pick.micro_batch).fits
+    assert pick.effective_batch == pick.micro_batch * pick.accumulation_steps * g
+    assert [p.micro_batch for p in result.pairs] == sorted({p.micro_batch for p in result.pairs})
+    # brute force over every fitting, useful micro-batch
+    useful = range(1, result.largest_useful_micro_batch + 1)
+    exact = [b for b in useful if t % (b * g) == 0]
+    if exact:
+        assert pick.exact and pick.micro_batch == max(exact)
+    else:
+        plans = [solve_accumulation(t, b, g, rounding) for b in useful]
+        best = min(abs(p.difference) for p in plans)
+        if rounding is Rounding.CEIL:
+            assert pick.difference >= 0
+        if rounding is Rounding.FLOOR and t >= g:
+            assert pick.difference <= 0
+        assert abs(pick.difference) == best
+
+
+# --------------------------------------------------------------------------- GPUs
+
+
+def test_gpu_table_loads_and_is_sane() -> None:
+    table = load_gpu_table()
+    assert "decimal GB" in table.assumption
+    ids = {card.id for card in table.cards}
+    for expected in ("a100-80gb", "h100-80gb", "h200-141gb", "t4-16gb", "mi300x-192gb"):
+        assert expected in ids
+    for card in table.cards:
+        assert D(0) < card.usable_gb <= card.vendor_gb
+        assert card.source
+    assert table.by_id("l4-24gb").usable_gb == D(24)
+    assert custom_card(D("12.5")).is_custom and CUSTOM_ID not in ids
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.update(version=2),
+        lambda d: d.update(format="x"),
+        lambda d: d["cards"][0].update(usable_gb=1),
+        lambda d: d["cards"][0].update(usable_gb="999"),
+        lambda d: d["cards"][0].update(id="custom"),
+        lambda d: d["cards"][0].pop("source"),
+        lambda d: d["cards"].append(dict(d["cards"][0])),
+        lambda d: d.update(cards=[]),
+    ],
+)
+def test_gpu_table_rejects_bad_data(mutate) -> None:  # type: ignore[no-untyped-def]
+    path = Path(__file__).resolve().parents[2] / "resources" / "data" / "gpus.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    mutate(data)
+    with pytest.raises(GpuTableError):
+        parse_gpu_table(json.dumps(data).encode())
+
+
+def test_gpu_table_rejects_garbage() -> None:
+    with pytest.raises(GpuTableError):
+        parse_gpu_table(b"\xff")
+    with pytest.raises(GpuTableError):
+        load_gpu_table(Path("/nonexistent/gpus.json"))
+
+
+# --------------------------------------------------------------------------- other memory
+
+
+def test_adam_mixed_is_16_bytes_per_param() -> None:
+    est = estimate_other_memory(7_000_000_000, Recipe.ADAM_MIXED, overhead_gb=D(0))
+    assert est.bytes_per_param == 16
+    assert est.states_gb == D(112)
+    assert est.total_gb == D(112)
+
+
+def test_zero_stages_shard_progressively() -> None:
+    per = {
+        stage: estimate_other_memory(10**9, Recipe.ADAM_MIXED, 8, stage).bytes_per_param
+        for stage in ZeroStage
+    }
+    assert per[ZeroStage.NONE] == 16
+    assert per[ZeroStage.OPTIMIZER] == D("5.5")  # 2 + 2 + 12/8
+    assert per[ZeroStage.GRADIENTS] == D("3.75")  # 2 + 14/8
+    assert per[ZeroStage.WEIGHTS] == 2  # 16/8
+
+
+def test_recipes() -> None:
+    p = 10**9
+    assert estimate_other_memory(p, Recipe.ADAM_8BIT).bytes_per_param == 10
+    assert estimate_other_memory(p, Recipe.SGD_MOMENTUM).bytes_per_param == 12
+    assert estimate_other_memory(p, Recipe.ADAM_FP32).bytes_per_param == 16
+    lora = estimate_other_memory(p, Recipe.LORA, trainable_fraction=D("0.01"))
+    assert lora.bytes_per_param == D("2.16")  # 2 base + 16 x 1%
+    assert lora.total_gb == D("3.16")  # + 1 GB default overhead
+    full = estimate_other_memory(p, Recipe.ADAM_MIXED, trainable_fraction=D("0.01"))
+    assert full.trainable_fraction == 1  # only LoRA uses the fraction
+
+
+def test_other_memory_rounds_up_to_a_megabyte() -> None:
+    est = estimate_other_memory(1_000_000_001, Recipe.ADAM_MIXED, 3, ZeroStage.WEIGHTS, D(1), D(0))
+    assert est.total_gb == D("5.334")  # 5.333333349... rounded up
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"parameters": 0},
+        {"gpus": 0},
+        {"trainable_fraction": D(0)},
+        {"trainable_fraction": D("1.5")},
+        {"overhead_gb": D(-1)},
+    ],
+)
+def test_other_memory_rejects(kwargs: dict[str, object]) -> None:
+    args: dict[str, object] = {"parameters": 10, "recipe": Recipe.ADAM_MIXED, **kwargs}
+    with pytest.raises(ValueError):
+        estimate_other_memory(**args)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- tokens, lr
+
+
+def test_tokens_and_steps() -> None:
+    assert tokens_per_step(512, 2048) == 1_048_576
+    steps = steps_per_epoch(10_000, 96)
+    assert (steps.keep_last, steps.drop_last, steps.remainder) == (105, 104, 16)
+    even = steps_per_epoch(960, 96)
+    assert (even.keep_last, even.drop_last, even.remainder) == (10, 10, 0)
+    assert steps_per_epoch(5, 96).drop_last == 0
+
+
+def test_lr_scaling() -> None:
+    assert lr_linear(D("3e-4"), 512, 256) == D("0.0006")
+    assert lr_sqrt(D("1e-4"), 1024, 256) == D("0.0002")
+    root2 = lr_sqrt(D("1"), 512, 256)
+    assert str(root2).startswith("1.414213562373095048801688724")
+    assert len(root2.as_tuple().digits) == 28
+    with pytest.raises(ValueError):
+        lr_linear(D(0), 1, 1)
+
+
+def test_unit_note() -> None:
+    assert "10^9" in UNIT_NOTE

@@ -1,0 +1,237 @@
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gradacc_desktop.core.calculator import DEFAULTS, Inputs
+from gradacc_desktop.core.planning import Rounding
+from gradacc_desktop.core.scenario import (
+    MAX_BYTES,
+    PlanSettings,
+    Reason,
+    Scenario,
+    ScenarioError,
+    load,
+    save,
+    to_dict,
+)
+
+FULL = Scenario(
+    calculator=Inputs(micro_batch=3, accumulation_steps=17, gpus=2, activation_gb=Decimal("0.125")),
+    plan=PlanSettings(
+        target_batch=100,
+        micro_batch=3,
+        gpus=2,
+        rounding=Rounding.NEAREST,
+        gpu_card="h100-80gb",
+        gpu_memory_gb=Decimal("80"),
+        other_memory_gb=Decimal("27.25"),
+        activation_gb=Decimal("1.5"),
+        seq_len=4096,
+        dataset_samples=1_000_000,
+    ),
+)
+
+
+def good() -> dict[str, Any]:
+    return copy.deepcopy(to_dict(FULL))
+
+
+def encode(obj: Any) -> bytes:
+    return json.dumps(obj).encode()
+
+
+def test_round_trip_default_and_full() -> None:
+    assert load(save(Scenario())) == Scenario()
+    assert load(save(FULL)) == FULL
+
+
+def test_saved_decimals_are_strings() -> None:
+    data = json.loads(save(FULL))
+    assert data["format"] == "gradacc-scenario" and data["version"] == 1
+    assert data["calculator"]["activation_gb"] == "0.125"
+    assert data["plan"]["other_memory_gb"] == "27.25"
+    assert data["plan"]["rounding"] == "nearest"
+    assert Scenario().calculator == DEFAULTS
+
+
+def test_accepts_bom_and_whitespace() -> None:
+    assert load(b"\xef\xbb\xbf  " + save(FULL) + b"\n\n") == FULL
+
+
+def _set(path: str, value: Any) -> bytes:
+    data = good()
+    *parents, last = path.split(".")
+    node = data
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    return encode(data)
+
+
+def _drop(path: str) -> bytes:
+    data = good()
+    *parents, last = path.split(".")
+    node = data
+    for key in parents:
+        node = node[key]
+    del node[last]
+    return encode(data)
+
+
+VALID = save(FULL).decode()
+
+BAD: dict[str, tuple[bytes, Reason]] = {
+    "empty file": (b"", Reason.BAD_JSON),
+    "whitespace only": (b"   \n", Reason.BAD_JSON),
+    "too large": (b" " * (MAX_BYTES + 1), Reason.TOO_LARGE),
+    "latin-1 bytes": ('{"format": "gradacc-scénario"}'.encode("latin-1"), Reason.NOT_UTF8),
+    "binary garbage": (bytes(range(256)), Reason.NOT_UTF8),
+    "truncated": (VALID[: len(VALID) // 2].encode(), Reason.BAD_JSON),
+    "trailing garbage": ((VALID + "}").encode(), Reason.BAD_JSON),
+    "single quotes": (VALID.replace('"', "'").encode(), Reason.BAD_JSON),
+    "deeply nested": (b"[" * 100_00 + b"]" * 100_00, Reason.TOO_DEEP),
+    "nested inside a value": (_set("plan.seq_len", [[[[[[[[[1]]]]]]]]]), Reason.TOO_DEEP),
+    "root is a list": (b"[]", Reason.NOT_AN_OBJECT),
+    "root is a number": (b"1", Reason.NOT_AN_OBJECT),
+    "root is null": (b"null", Reason.NOT_AN_OBJECT),
+    "duplicate key": (
+        VALID.replace('"version": 1,', '"version": 1, "version": 1,').encode(),
+        Reason.DUPLICATE_KEY,
+    ),
+    "duplicate nested key": (
+        VALID.replace('"gpus": 2,', '"gpus": 2, "gpus": 3,', 1).encode(),
+        Reason.DUPLICATE_KEY,
+    ),
+    "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
+    "format missing": (_drop("format"), Reason.MISSING_KEY),
+    "version missing": (_drop("version"), Reason.MISSING_KEY),
+    "future version": (_set("version", 2), Reason.UNSUPPORTED_VERSION),
+    "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
+    "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
+    "version as bool": (_set("version", True), Reason.WRONG_TYPE),
+    "version as float": (
+        VALID.replace('"version": 1', '"version": 1.0').encode(),
+        Reason.WRONG_TYPE,
+    ),
+    "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),
+    "plan missing": (_drop("plan"), Reason.MISSING_KEY),
+    "calculator not object": (_set("calculator", [1, 2]), Reason.NOT_AN_OBJECT),
+    "plan is null": (_set("plan", None), Reason.NOT_AN_OBJECT),
+    "unknown top-level key": (_set("extra", 1), Reason.UNKNOWN_KEY),
+    "unknown nested key": (_set("plan.extra", 1), Reason.UNKNOWN_KEY),
+    "missing nested key": (_drop("calculator.gpus"), Reason.MISSING_KEY),
+    "bool posing as int": (_set("calculator.micro_batch", True), Reason.WRONG_TYPE),
+    "string posing as int": (_set("calculator.micro_batch", "4"), Reason.WRONG_TYPE),
+    "float posing as int": (_set("calculator.gpus", 2.0), Reason.WRONG_TYPE),
+    "null for required int": (_set("calculator.gpus", None), Reason.WRONG_TYPE),
+    "number for decimal": (_set("calculator.activation_gb", 0.5), Reason.WRONG_TYPE),
+    "NaN literal": (
+        VALID.replace('"seq_len": 4096', '"seq_len": NaN').encode(),
+        Reason.NOT_A_NUMBER,
+    ),
+    "Infinity literal": (
+        VALID.replace('"seq_len": 4096', '"seq_len": Infinity').encode(),
+        Reason.NOT_A_NUMBER,
+    ),
+    "-Infinity literal": (
+        VALID.replace('"seq_len": 4096', '"seq_len": -Infinity').encode(),
+        Reason.NOT_A_NUMBER,
+    ),
+    "NaN string": (_set("calculator.activation_gb", "NaN"), Reason.NOT_A_NUMBER),
+    "exponent string": (_set("calculator.activation_gb", "1e3"), Reason.NOT_A_NUMBER),
+    "padded string": (_set("calculator.activation_gb", " 0.5"), Reason.NOT_A_NUMBER),
+    "comma decimal": (_set("calculator.activation_gb", "0,5"), Reason.NOT_A_NUMBER),
+    "huge integer": (
+        VALID.replace('"seq_len": 4096', '"seq_len": ' + "9" * 5000).encode(),
+        Reason.NUMBER_TOO_LARGE,
+    ),
+    "big but short integer": (_set("plan.target_batch", 10**18), Reason.OUT_OF_RANGE),
+    "huge float": (
+        VALID.replace('"seq_len": 4096', '"seq_len": 1e400').encode(),
+        Reason.WRONG_TYPE,
+    ),
+    "negative int": (_set("calculator.accumulation_steps", -1), Reason.OUT_OF_RANGE),
+    "zero gpus": (_set("plan.gpus", 0), Reason.OUT_OF_RANGE),
+    "negative decimal": (_set("plan.other_memory_gb", "-1"), Reason.OUT_OF_RANGE),
+    "activation too large": (_set("calculator.activation_gb", "100001"), Reason.OUT_OF_RANGE),
+    "activation zero": (_set("calculator.activation_gb", "0"), Reason.OUT_OF_RANGE),
+    "micro-batch over limit": (_set("calculator.micro_batch", 1_000_001), Reason.OUT_OF_RANGE),
+    "too precise": (_set("plan.gpu_memory_gb", "80.0001"), Reason.TOO_PRECISE),
+    "unknown rounding": (_set("plan.rounding", "up"), Reason.BAD_CHOICE),
+    "rounding as int": (_set("plan.rounding", 1), Reason.WRONG_TYPE),
+    "bad card id": (_set("plan.gpu_card", "../../etc/passwd"), Reason.BAD_CHOICE),
+    "card id as null": (_set("plan.gpu_card", None), Reason.WRONG_TYPE),
+    "optional int wrong type": (_set("plan.dataset_samples", "1000"), Reason.WRONG_TYPE),
+}
+
+
+def test_corpus_is_big_enough() -> None:
+    assert len(BAD) >= 20
+    assert len({reason for _, reason in BAD.values()}) >= 15
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_scenarios_fail_cleanly(name: str) -> None:
+    data, reason = BAD[name]
+    with pytest.raises(ScenarioError) as info:
+        load(data)
+    assert info.value.reason is reason, str(info.value)
+    assert str(info.value)
+
+
+def test_error_names_the_key() -> None:
+    with pytest.raises(ScenarioError) as info:
+        load(_set("plan.gpus", 0))
+    assert info.value.path == "plan.gpus"
+
+
+def test_nulls_allowed_where_optional() -> None:
+    data = good()
+    for key in (
+        "micro_batch",
+        "gpu_memory_gb",
+        "other_memory_gb",
+        "activation_gb",
+        "seq_len",
+        "dataset_samples",
+    ):
+        data["plan"][key] = None
+    loaded = load(encode(data))
+    assert loaded.plan.micro_batch is None and loaded.plan.seq_len is None
+    assert loaded.plan.target_batch == 100
+
+
+def test_rejects_str_input() -> None:
+    with pytest.raises(TypeError):
+        load(VALID)  # type: ignore[arg-type]
+
+
+@given(st.binary(max_size=300))
+def test_random_bytes_never_crash(data: bytes) -> None:
+    with contextlib.suppress(ScenarioError):
+        load(data)
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+        lambda children: (
+            st.lists(children, max_size=3)
+            | st.dictionaries(st.text(max_size=5), children, max_size=3)
+        ),
+        max_leaves=20,
+    )
+)
+def test_random_json_never_crashes(value: Any) -> None:
+    data = good()
+    data["plan"]["seq_len"] = value
+    with contextlib.suppress(ScenarioError):
+        load(json.dumps(data).encode())
