@@ -98,3 +98,7 @@ class InputsPanel(QWidget):
             box.setToolTip(self._vm.field_hint(field))
             if isinstance(box, DecimalSpinBox):
                 box.setSuffix(" " + self._vm.unit_gb())
+        # One label column across both groups, so the fields line up.
+        width = max(label.sizeHint().width() for label in self.labels.values())
+        for label in self.labels.values():
+            label.setMinimumWidth(width)

@@ -6,7 +6,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QStackedWidget,
     QVBoxLayout,
@@ -46,7 +45,7 @@ class ResultsPanel(QGroupBox):
         self.activation = ResultCard("activation", self)
         self.per_gpu_title = QLabel(self)
         self.per_gpu_title.setWordWrap(True)
-        self.per_gpu = FitLabel(self.font().pointSizeF(), self, bold=False)
+        self.per_gpu = FitLabel(self.font().pointSizeF() * 1.15, self)
         self.per_gpu.setObjectName("result_samples_per_gpu")
         self.per_gpu_title.setBuddy(self.per_gpu)
         self.memory_note = QLabel(self)
@@ -58,10 +57,13 @@ class ResultsPanel(QGroupBox):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.effective)
         rl.addWidget(self.activation)
-        per_gpu_row = QHBoxLayout()
-        per_gpu_row.addWidget(self.per_gpu_title, 3)
-        per_gpu_row.addWidget(self.per_gpu, 2)
-        rl.addLayout(per_gpu_row)
+        per_gpu_box = QVBoxLayout()
+        per_gpu_box.setSpacing(2)
+        per_gpu_box.setContentsMargins(10, 4, 10, 4)
+        per_gpu_box.addWidget(self.per_gpu_title)
+        per_gpu_box.addWidget(self.per_gpu)
+        rl.addLayout(per_gpu_box)
+        self.memory_note.setContentsMargins(10, 0, 10, 0)
         rl.addWidget(self.memory_note)
         rl.addStretch(1)
 
@@ -97,7 +99,7 @@ class ResultsPanel(QGroupBox):
         self.setTitle(self.tr("Results"))
         self.effective.title.setText(self.tr("Effective batch size"))
         self.activation.title.setText(self.tr("Peak activation memory per GPU"))
-        self.per_gpu_title.setText(self.tr("Samples per GPU per optimizer step (b × a):"))
+        self.per_gpu_title.setText(self.tr("Samples per GPU per optimizer step (b × a)"))
         self.show_state(self._vm.state)
 
     def show_state(self, state: CalculatorState) -> None:

@@ -376,8 +376,8 @@
             <translation>Pico de memória de ativação por GPU</translation>
         </message>
         <message>
-            <source>Samples per GPU per optimizer step (b × a):</source>
-            <translation>Amostras por GPU em cada passo do otimizador (b × a):</translation>
+            <source>Samples per GPU per optimizer step (b × a)</source>
+            <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
         </message>
     </context>
 </TS>
