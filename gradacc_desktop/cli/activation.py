@@ -1,0 +1,237 @@
+"""``gradacc activation``: activation memory per sample of a decoder-only transformer.
+
+Registered by the CLI package through ``register(subparsers)`` (the handler is set
+as both ``handler`` and ``func``). Bad arguments: argparse errors go through the
+parser's ``error``; combinations found after parsing raise ``UsageError`` (the CLI
+prints one line on stderr and exits 2, nothing on stdout). ``run`` prints a human
+summary or, with ``--json``, one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from decimal import ROUND_CEILING, Decimal
+from typing import Any, NoReturn, TextIO
+
+from gradacc_desktop.core.activation import (
+    ASSUMPTION_TEXT,
+    GB,
+    PART_TEXT,
+    Attention,
+    Device,
+    DType,
+    Family,
+    Inputs,
+    InvalidActivationInputs,
+    Item,
+    Profile,
+    Recompute,
+    Result,
+    estimate,
+)
+from gradacc_desktop.core.presets import PresetError, load_presets
+
+from ._common import UsageError
+
+#: GB decimals of ``activation_gb`` (what the calculator's field accepts)
+ACTIVATION_GB_DECIMALS = 3
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1: {text}")
+    return value
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``activation`` subcommand to an argparse ``subparsers`` object."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "activation",
+        help="estimate activation memory per sample (bytes) of a transformer",
+        description="Estimate the activation memory one sample needs in a training step "
+        "of a decoder-only transformer (GPT-2 or Llama family).",
+    )
+    model = parser.add_argument_group("model (a preset or the sizes)")
+    model.add_argument("--preset", metavar="NAME", help="model preset, e.g. gpt2, llama-3-8b")
+    model.add_argument("--family", choices=[f.value for f in Family])
+    model.add_argument("--hidden", type=_positive_int, metavar="N")
+    model.add_argument("--layers", type=_positive_int, metavar="N")
+    model.add_argument("--heads", type=_positive_int, metavar="N")
+    model.add_argument("--kv-heads", type=_positive_int, metavar="N", help="default: heads")
+    model.add_argument(
+        "--intermediate", type=_positive_int, metavar="N", help="MLP size (gpt2 default: 4h)"
+    )
+    model.add_argument("--vocab", type=_positive_int, metavar="N")
+    run_group = parser.add_argument_group("training step")
+    run_group.add_argument(
+        "--seq", type=_positive_int, metavar="N", help="sequence length (preset default)"
+    )
+    run_group.add_argument("--dtype", choices=[d.value for d in DType], default="bf16")
+    run_group.add_argument("--attention", choices=[a.value for a in Attention], default="sdpa")
+    run_group.add_argument("--recompute", choices=[r.value for r in Recompute], default="none")
+    run_group.add_argument(
+        "--tp", type=_positive_int, default=1, metavar="N", help="tensor-parallel size"
+    )
+    run_group.add_argument("--sp", action="store_true", help="sequence parallelism")
+    run_group.add_argument("--dropout", action="store_true", help="dropout enabled (p > 0)")
+    run_group.add_argument("--profile", choices=[p.value for p in Profile], default="hf")
+    run_group.add_argument(
+        "--device",
+        choices=[d.value for d in Device],
+        default="cuda",
+        help="hf profile: where the model runs (dropout masks differ)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run, func=run)
+    return parser
+
+
+def _fail(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+def inputs_from_args(args: argparse.Namespace) -> Inputs:
+    """Build ``Inputs``; bad combinations go through the parser's ``error``."""
+    sizes = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
+    options: dict[str, Any] = {
+        "dtype": DType(args.dtype),
+        "dropout": bool(args.dropout),
+        "attention": Attention(args.attention),
+        "recompute": Recompute(args.recompute),
+        "tensor_parallel": args.tp,
+        "sequence_parallel": bool(args.sp),
+        "profile": Profile(args.profile),
+        "device": Device(args.device),
+    }
+    if args.preset is not None:
+        given = [name for name in sizes if getattr(args, name) is not None]
+        if given:
+            _fail(f"--preset cannot be combined with --{given[0].replace('_', '-')}")
+        try:
+            presets = load_presets()
+        except PresetError as exc:
+            _fail(str(exc))
+        found = [p for p in presets if p.name.lower() == args.preset.lower()]
+        if not found:
+            names = ", ".join(p.name for p in presets)
+            _fail(f"unknown preset {args.preset!r} (choose from: {names})")
+        return found[0].inputs(args.seq, **options)
+
+    if args.family is None:
+        _fail("give --preset NAME or --family with the model sizes")
+    family = Family(args.family)
+    missing = [n for n in ("hidden", "layers", "heads", "vocab") if getattr(args, n) is None]
+    if family is Family.LLAMA and args.intermediate is None:
+        missing.append("intermediate")
+    if args.seq is None:
+        missing.append("seq")
+    if missing:
+        _fail("missing " + ", ".join("--" + n for n in missing))
+    intermediate = args.intermediate if args.intermediate is not None else 4 * args.hidden
+    return Inputs(
+        family=family,
+        hidden=args.hidden,
+        layers=args.layers,
+        heads=args.heads,
+        kv_heads=args.kv_heads if args.kv_heads is not None else args.heads,
+        intermediate=intermediate,
+        vocab=args.vocab,
+        seq=args.seq,
+        **options,
+    )
+
+
+def _gb(nbytes: int) -> str:
+    return str(Decimal(nbytes) / GB)
+
+
+def activation_gb(result: Result) -> Decimal:
+    """Peak per sample in GB, rounded up to the calculator's 3 decimals."""
+    quantum = Decimal(1).scaleb(-ACTIVATION_GB_DECIMALS)
+    return (Decimal(result.peak_bytes) / GB).quantize(quantum, rounding=ROUND_CEILING)
+
+
+def _item(item: Item) -> dict[str, Any]:
+    return {
+        "key": item.key.value,
+        "bytes": item.bytes,
+        "count": item.count,
+        "total_bytes": item.total,
+        "text": PART_TEXT[item.key],
+    }
+
+
+def to_json(result: Result) -> dict[str, Any]:
+    i = result.inputs
+    return {
+        "inputs": {
+            "family": i.family.value,
+            "hidden": i.hidden,
+            "layers": i.layers,
+            "heads": i.heads,
+            "kv_heads": i.kv_heads,
+            "intermediate": i.intermediate,
+            "vocab": i.vocab,
+            "seq": i.seq,
+            "dtype": i.dtype.value,
+            "dropout": i.dropout,
+            "attention": i.attention.value,
+            "recompute": i.recompute.value,
+            "tp": i.tensor_parallel,
+            "sp": i.sequence_parallel,
+            "profile": i.profile.value,
+            "device": i.device.value,
+        },
+        "saved_bytes_per_sample": result.saved_bytes,
+        "peak_bytes_per_sample": result.peak_bytes,
+        "per_layer_bytes": result.per_layer_bytes,
+        "saved_gb_per_sample": _gb(result.saved_bytes),
+        "peak_gb_per_sample": _gb(result.peak_bytes),
+        "activation_gb": str(activation_gb(result)),
+        "breakdown": [_item(item) for item in result.breakdown],
+        "peak_extra": [_item(item) for item in result.peak_extra],
+        "assumptions": [{"key": a.value, "text": ASSUMPTION_TEXT[a]} for a in result.assumptions],
+    }
+
+
+def _print_text(result: Result, out: TextIO) -> None:
+    i = result.inputs
+    sp = " sp" if i.sequence_parallel else ""
+    out.write(
+        f"{i.family.value} h={i.hidden} L={i.layers} a={i.heads} kv={i.kv_heads} "
+        f"i={i.intermediate} V={i.vocab} s={i.seq} {i.dtype.value} {i.attention.value} "
+        f"recompute={i.recompute.value} tp={i.tensor_parallel}{sp} profile={i.profile.value}\n"
+    )
+    out.write(f"saved for backward per sample: {result.saved_bytes} bytes ")
+    out.write(f"({_gb(result.saved_bytes)} GB)\n")
+    out.write(f"peak per sample:               {result.peak_bytes} bytes ")
+    out.write(f"({_gb(result.peak_bytes)} GB)\n")
+    out.write(f"activation per sample for the calculator: {activation_gb(result)} GB\n")
+    out.write("breakdown:\n")
+    for item in result.breakdown:
+        out.write(f"  {item.total:>16} = {item.bytes} x {item.count}  {PART_TEXT[item.key]}\n")
+    for item in result.peak_extra:
+        out.write(f"  {item.total:>16} (peak only)  {PART_TEXT[item.key]}\n")
+    out.write("assumptions:\n")
+    for a in result.assumptions:
+        out.write(f"  - {ASSUMPTION_TEXT[a]}\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``gradacc activation``; returns the exit status."""
+    inputs = inputs_from_args(args)
+    try:
+        result = estimate(inputs)
+    except InvalidActivationInputs as exc:
+        _fail(str(exc))
+    if args.json:
+        sys.stdout.write(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_text(result, sys.stdout)
+    return 0

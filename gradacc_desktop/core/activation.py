@@ -1,0 +1,653 @@
+"""Activation memory per sample of a decoder-only transformer in one training step.
+
+Pure Python, exact integer arithmetic in bytes; nothing here knows about Qt,
+``torch`` or locales. Two accounting *profiles*:
+
+``Profile.PAPER``
+    Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+    Models" (arXiv:2205.05198), Table 2: 16-bit activations (2 bytes; the
+    ``dtype`` scales them), 1-byte dropout masks, per layer and per sample (b = 1)::
+
+        no parallelism                      sbh(34 + 5as/h)
+        tensor parallel (t)                 sbh(10 + 24/t + 5as/(ht))
+        tensor + sequence parallel          sbh(34/t + 5as/(ht))
+        tensor + sequence + selective       sbh(34/t)
+        full recomputation                  2sbh
+
+    GPT-2 family uses exactly those terms (4h MLP). For the Llama family the same
+    accounting is applied to RMSNorm, GQA with ``kv_heads`` and SwiGLU with
+    ``intermediate`` size *i* (see ``_paper_layer``). Outside the layers the paper
+    (§4.3) adds the input-embedding dropout mask (sbh·p/t, p = 1 here), the final
+    layer norm input (2sbh/t), the output-projection input (2sbh/t) and the fp32
+    logits kept by the cross-entropy (4sbv/t): 4sbh/t·(1 + v/h) plus the mask.
+
+``Profile.HF``
+    What Hugging Face ``transformers`` 5.x PyTorch modules really save for backward
+    when the model runs in ``dtype`` (weights cast to it, no autocast), derived from
+    the module source and PyTorch's ``derivatives.yaml`` and checked against
+    ``gradacc_desktop.measure`` (docs/ACTIVATION.md has the table). See
+    ``_hf_layer`` for each tensor.
+
+Symbols: s sequence length, h hidden size, a attention heads, k key/value heads,
+d = h/a head size, i MLP intermediate size, V vocabulary, t tensor-parallel size,
+B bytes per activation element.
+
+The *peak* is a documented model, not a measurement: everything saved for backward,
+plus the recomputation transient (one whole layer re-materialised with FULL, one
+layer's attention core with SELECTIVE), plus the logits transient (HF: the logits in
+the model dtype, which the returned output keeps, and their fp32 copy/gradient;
+PAPER: the fp32 gradient of the logits). It is a conservative upper bound: in
+practice the logits are often freed before the first layer is recomputed.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+#: decimal gigabyte
+GB = 10**9
+
+
+class Family(enum.Enum):
+    #: LayerNorm, MLP with GeLU (4h), multi-head attention, learned positions
+    GPT2 = "gpt2"
+    #: RMSNorm, SwiGLU MLP (intermediate size), grouped-query attention, rotary positions
+    LLAMA = "llama"
+
+
+class DType(enum.Enum):
+    BF16 = "bf16"
+    FP16 = "fp16"
+    FP32 = "fp32"
+
+    @property
+    def bytes(self) -> int:
+        return 4 if self is DType.FP32 else 2
+
+
+class Attention(enum.Enum):
+    #: explicit softmax(QKᵀ)V: stores s² scores per head
+    EAGER = "eager"
+    #: fused SDPA / flash attention: stores Q, K, V, output and log-sum-exp, no s² term
+    SDPA = "sdpa"
+
+
+class Recompute(enum.Enum):
+    NONE = "none"
+    #: recompute the attention core (QKᵀ, softmax, dropout, ·V) in backward
+    SELECTIVE = "selective"
+    #: keep only each layer's input; recompute the whole layer in backward
+    FULL = "full"
+
+
+class Profile(enum.Enum):
+    PAPER = "paper"
+    HF = "hf"
+
+
+class Device(enum.Enum):
+    """Only the HF profile depends on it (dropout masks, SDPA with dropout, norm stats)."""
+
+    CUDA = "cuda"
+    CPU = "cpu"
+
+
+class Part(enum.Enum):
+    """Breakdown keys. Per-layer parts come first; the UI translates them."""
+
+    # per layer
+    ATTN_NORM = "attn_norm"
+    QKV_PROJ_INPUT = "qkv_proj_input"
+    ATTN_QKV = "attn_qkv"
+    ATTN_SOFTMAX = "attn_softmax"
+    ATTN_DROPOUT = "attn_dropout"
+    ATTN_FUSED = "attn_fused"
+    ATTN_OUT_PROJ_INPUT = "attn_out_proj_input"
+    ATTN_RESID_DROPOUT = "attn_resid_dropout"
+    MLP_NORM = "mlp_norm"
+    MLP_IN_PROJ_INPUT = "mlp_in_proj_input"
+    MLP_ACTIVATION = "mlp_activation"
+    MLP_OUT_PROJ_INPUT = "mlp_out_proj_input"
+    MLP_RESID_DROPOUT = "mlp_resid_dropout"
+    LAYER_CHECKPOINT = "layer_checkpoint"
+    # once per model
+    EMBEDDINGS = "embeddings"
+    ROTARY = "rotary"
+    CAUSAL_MASK = "causal_mask"
+    FINAL_NORM = "final_norm"
+    LM_HEAD_INPUT = "lm_head_input"
+    LOSS = "loss"
+    # peak only (transients, not saved for backward)
+    RECOMPUTED_LAYER = "recomputed_layer"
+    RECOMPUTED_ATTENTION = "recomputed_attention"
+    LOGITS_TRANSIENT = "logits_transient"
+
+
+PART_TEXT: dict[Part, str] = {
+    Part.ATTN_NORM: "attention norm (input and statistics)",
+    Part.QKV_PROJ_INPUT: "input of the Q/K/V projection",
+    Part.ATTN_QKV: "Q, K and V kept by attention",
+    Part.ATTN_SOFTMAX: "attention softmax output (s² per head)",
+    Part.ATTN_DROPOUT: "attention dropout mask and output (s² per head)",
+    Part.ATTN_FUSED: "fused attention output and log-sum-exp",
+    Part.ATTN_OUT_PROJ_INPUT: "input of the attention output projection",
+    Part.ATTN_RESID_DROPOUT: "attention residual dropout mask",
+    Part.MLP_NORM: "MLP norm (input and statistics)",
+    Part.MLP_IN_PROJ_INPUT: "input of the MLP up projection",
+    Part.MLP_ACTIVATION: "MLP activation function tensors",
+    Part.MLP_OUT_PROJ_INPUT: "input of the MLP down projection",
+    Part.MLP_RESID_DROPOUT: "MLP residual dropout mask",
+    Part.LAYER_CHECKPOINT: "layer input kept as checkpoint",
+    Part.EMBEDDINGS: "token/position ids and embedding dropout mask",
+    Part.ROTARY: "rotary cos/sin tables",
+    Part.CAUSAL_MASK: "causal attention mask kept as checkpoint input",
+    Part.FINAL_NORM: "final norm (input and statistics)",
+    Part.LM_HEAD_INPUT: "input of the output projection",
+    Part.LOSS: "fp32 logits / log-softmax and labels kept by the loss",
+    Part.RECOMPUTED_LAYER: "one layer re-materialised during backward",
+    Part.RECOMPUTED_ATTENTION: "one layer's attention core recomputed during backward",
+    Part.LOGITS_TRANSIENT: "logits and their fp32 copy/gradient around the loss",
+}
+
+
+class Assumption(enum.Enum):
+    PER_SAMPLE = "per_sample"
+    HEAD_DIM = "head_dim"
+    NO_PIPELINE = "no_pipeline"
+    PAPER_TABLE2 = "paper_table2"
+    PAPER_LLAMA_DERIVED = "paper_llama_derived"
+    PAPER_OUTSIDE_LAYERS = "paper_outside_layers"
+    PAPER_FULL_CHECKPOINT = "paper_full_checkpoint"
+    PAPER_NO_DROPOUT = "paper_no_dropout"
+    HF_PURE_DTYPE = "hf_pure_dtype"
+    HF_GELU_NEW = "hf_gelu_new"
+    HF_LAYERNORM = "hf_layernorm"
+    HF_RMSNORM_FP32 = "hf_rmsnorm_fp32"
+    HF_EAGER_GPT2 = "hf_eager_gpt2"
+    HF_EAGER_LLAMA = "hf_eager_llama"
+    HF_SDPA = "hf_sdpa"
+    HF_SDPA_DROPOUT_CPU = "hf_sdpa_dropout_cpu"
+    HF_ROTARY = "hf_rotary"
+    HF_SWIGLU = "hf_swiglu"
+    HF_LOSS_FP32 = "hf_loss_fp32"
+    HF_CHECKPOINTING = "hf_checkpointing"
+    HF_SELECTIVE_MODELLED = "hf_selective_modelled"
+    DROPOUT_MASK_CUDA = "dropout_mask_cuda"
+    DROPOUT_MASK_CPU = "dropout_mask_cpu"
+    TENSOR_PARALLEL = "tensor_parallel"
+    VOCAB_PADDED = "vocab_padded"
+    PEAK_MODEL = "peak_model"
+
+
+ASSUMPTION_TEXT: dict[Assumption, str] = {
+    Assumption.PER_SAMPLE: "Bytes per sample (micro-batch b = 1); tensors shared by a batch "
+    "(rotary tables, position ids, causal mask) are counted in full.",
+    Assumption.HEAD_DIM: "Head size is hidden / heads.",
+    Assumption.NO_PIPELINE: "No pipeline parallelism: one stage holds every layer.",
+    Assumption.PAPER_TABLE2: "Korthikanti et al. 2022, Table 2: 16-bit activations (scaled by "
+    "the chosen dtype) and 1-byte dropout masks.",
+    Assumption.PAPER_LLAMA_DERIVED: "Llama family in paper accounting: RMSNorm inputs, Q and "
+    "K/V with kv heads, SwiGLU keeps gate and up outputs, SiLU output and product "
+    "(8·s·i bytes); attention dropout only, no residual dropout.",
+    Assumption.PAPER_OUTSIDE_LAYERS: "Outside the layers (paper §4.3): embedding dropout mask "
+    "sbh/t, final norm input 2sbh/t, output projection input 2sbh/t, fp32 logits 4sbv/t.",
+    Assumption.PAPER_FULL_CHECKPOINT: "Full recomputation keeps 2sbh per layer (Table 2).",
+    Assumption.PAPER_NO_DROPOUT: "Without dropout the masks and the separate dropout output "
+    "are not stored (paper terms with dropout removed).",
+    Assumption.HF_PURE_DTYPE: "Model weights cast to the dtype (model.to(dtype)), no autocast.",
+    Assumption.HF_GELU_NEW: "GPT-2 uses gelu_new (tanh formula in Python): four tensors of "
+    "s·i kept by its element-wise ops, plus the input of c_proj.",
+    Assumption.HF_LAYERNORM: "LayerNorm keeps its input plus mean and rstd per token.",
+    Assumption.HF_RMSNORM_FP32: "LlamaRMSNorm upcasts to fp32: keeps the fp32 input, the fp32 "
+    "rsqrt per token and the normalised tensor in the model dtype.",
+    Assumption.HF_EAGER_GPT2: "GPT-2 eager attention: softmax in the model dtype, its output "
+    "(a·s² per layer) kept; the fused QKV output kept once for Q, K and V.",
+    Assumption.HF_EAGER_LLAMA: "Llama eager attention: softmax in fp32 (kept) then cast "
+    "(kept by the matmul with V); repeat_kv copies K and V to all heads.",
+    Assumption.HF_SDPA: "SDPA uses a fused (flash / memory-efficient) kernel: keeps Q, K, V, "
+    "the output and an fp32 log-sum-exp per head and token; GQA without copying K/V.",
+    Assumption.HF_SDPA_DROPOUT_CPU: "On CPU, SDPA with dropout falls back to the math path in "
+    "fp32: Q, K, V copies and three fp32 s² tensors per head.",
+    Assumption.HF_ROTARY: "Rotary embedding keeps only cos and sin, shared by all layers.",
+    Assumption.HF_SWIGLU: "SwiGLU: SiLU keeps its input; the product keeps SiLU output and "
+    "up projection; the down projection keeps the product.",
+    Assumption.HF_LOSS_FP32: "Loss: logits cast to fp32 (logits.float()), log_softmax output "
+    "kept in fp32 (4·s·V bytes) plus the int64 labels.",
+    Assumption.HF_CHECKPOINTING: "Full recomputation = gradient checkpointing of every "
+    "decoder layer (non-reentrant): each layer keeps its input hidden states.",
+    Assumption.HF_SELECTIVE_MODELLED: "Selective recomputation is not built into transformers: "
+    "modelled as dropping the attention core's internal tensors.",
+    Assumption.DROPOUT_MASK_CUDA: "CUDA dropout (fused native_dropout) keeps a 1-byte bool mask.",
+    Assumption.DROPOUT_MASK_CPU: "CPU dropout multiplies by a noise tensor kept in the "
+    "activation dtype.",
+    Assumption.TENSOR_PARALLEL: "Tensor parallelism as in Megatron-LM: attention heads, MLP "
+    "intermediate and vocabulary split over t; norms, projection inputs and residual "
+    "dropout masks split only with sequence parallelism.",
+    Assumption.VOCAB_PADDED: "Vocabulary padded up to a multiple of t for the logits.",
+    Assumption.PEAK_MODEL: "Peak = saved for backward + recomputation transient + logits "
+    "transient (a conservative upper bound).",
+}
+
+
+class Problem(enum.Enum):
+    NOT_POSITIVE = "not_positive"
+    NOT_DIVISIBLE = "not_divisible"
+    MISMATCH = "mismatch"
+
+
+class InvalidActivationInputs(ValueError):
+    def __init__(self, field_name: str, problem: Problem, detail: str) -> None:
+        super().__init__(f"{field_name}: {detail}")
+        self.field = field_name
+        self.problem = problem
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Inputs:
+    family: Family
+    hidden: int
+    layers: int
+    heads: int
+    kv_heads: int
+    intermediate: int
+    vocab: int
+    seq: int
+    dtype: DType = DType.BF16
+    dropout: bool = False
+    attention: Attention = Attention.SDPA
+    recompute: Recompute = Recompute.NONE
+    tensor_parallel: int = 1
+    sequence_parallel: bool = False
+    profile: Profile = Profile.HF
+    device: Device = Device.CUDA
+
+    @property
+    def head_dim(self) -> int:
+        return self.hidden // self.heads
+
+
+@dataclass(frozen=True)
+class Item:
+    """``count`` instances of ``bytes`` each (count = layers for per-layer parts)."""
+
+    key: Part
+    bytes: int
+    count: int
+
+    @property
+    def total(self) -> int:
+        return self.bytes * self.count
+
+
+@dataclass(frozen=True)
+class Result:
+    inputs: Inputs
+    #: bytes autograd holds from forward until backward, per sample
+    saved_bytes: int
+    #: modelled activation peak, per sample (see module docstring)
+    peak_bytes: int
+    #: bytes one layer keeps (after recomputation choice), per sample
+    per_layer_bytes: int
+    #: what ``saved_bytes`` is made of (sum of totals == saved_bytes)
+    breakdown: tuple[Item, ...]
+    #: transients added on top of ``saved_bytes`` to get ``peak_bytes``
+    peak_extra: tuple[Item, ...]
+    assumptions: tuple[Assumption, ...] = field(default=())
+
+    @property
+    def saved_gb(self) -> Decimal:
+        return Decimal(self.saved_bytes) / GB
+
+    @property
+    def peak_gb(self) -> Decimal:
+        return Decimal(self.peak_bytes) / GB
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def validate(inputs: Inputs) -> None:
+    """Raise ``InvalidActivationInputs`` for shapes the model cannot describe exactly."""
+    for name in ("hidden", "layers", "heads", "kv_heads", "intermediate", "vocab", "seq"):
+        if getattr(inputs, name) < 1:
+            raise InvalidActivationInputs(name, Problem.NOT_POSITIVE, "must be >= 1")
+    t = inputs.tensor_parallel
+    if t < 1:
+        raise InvalidActivationInputs("tensor_parallel", Problem.NOT_POSITIVE, "must be >= 1")
+    if inputs.hidden % inputs.heads:
+        raise InvalidActivationInputs("hidden", Problem.NOT_DIVISIBLE, "must divide by heads")
+    if inputs.heads % inputs.kv_heads:
+        raise InvalidActivationInputs("kv_heads", Problem.NOT_DIVISIBLE, "must divide heads")
+    if inputs.family is Family.GPT2 and inputs.kv_heads != inputs.heads:
+        raise InvalidActivationInputs("kv_heads", Problem.MISMATCH, "GPT-2 needs kv_heads = heads")
+    for name in ("heads", "kv_heads", "intermediate", "hidden"):
+        if getattr(inputs, name) % t:
+            raise InvalidActivationInputs(
+                name, Problem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+            )
+    if inputs.sequence_parallel and inputs.seq % t:
+        raise InvalidActivationInputs(
+            "seq", Problem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+        )
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+@dataclass(frozen=True)
+class _Dims:
+    """Sharded sizes: every split the model makes is exact after ``validate``."""
+
+    s: int  # full sequence
+    s_sp: int  # sequence as stored by sequence-parallel regions (s/t with SP)
+    h: int
+    a: int  # heads per rank
+    k: int  # kv heads per rank
+    d: int
+    i: int  # intermediate per rank
+    v: int  # vocabulary per rank (padded)
+
+
+def _dims(inputs: Inputs) -> _Dims:
+    t = inputs.tensor_parallel
+    return _Dims(
+        s=inputs.seq,
+        s_sp=inputs.seq // t if inputs.sequence_parallel else inputs.seq,
+        h=inputs.hidden,
+        a=inputs.heads // t,
+        k=inputs.kv_heads // t,
+        d=inputs.head_dim,
+        i=inputs.intermediate // t,
+        v=-(-inputs.vocab // t),
+    )
+
+
+_ATTENTION_CORE = (Part.ATTN_SOFTMAX, Part.ATTN_DROPOUT, Part.ATTN_FUSED)
+
+
+# --------------------------------------------------------------------------- paper profile
+
+
+def _paper_layer(inputs: Inputs, dims: _Dims) -> dict[Part, int]:
+    """One layer, no recomputation, Korthikanti et al. accounting (b = 1).
+
+    GPT-2 (i = 4h, k = a): attention 11sh + 5as², MLP 19sh, norms 4sh: sh(34 + 5as/h).
+    With tensor parallelism the 24sh inside the parallel regions and the 5as² split by t;
+    the remaining 10sh (norm inputs, projection inputs, two dropout masks) split only with
+    sequence parallelism.
+    """
+    p = inputs.dtype.bytes  # 2 in the paper
+    s, r, h, a, k, d, i = dims.s, dims.s_sp, dims.h, dims.a, dims.k, dims.d, dims.i
+    drop = inputs.dropout
+    gpt2 = inputs.family is Family.GPT2
+    parts: dict[Part, int] = {
+        Part.ATTN_NORM: p * r * h,  # norm input
+        Part.QKV_PROJ_INPUT: p * r * h,
+        # QKᵀ keeps Q and K; attention over V keeps V (k kv heads of size d)
+        Part.ATTN_QKV: p * s * a * d + 2 * p * s * k * d,
+        Part.ATTN_OUT_PROJ_INPUT: p * s * a * d,
+        Part.MLP_NORM: p * r * h,
+        Part.MLP_IN_PROJ_INPUT: p * r * h,
+    }
+    if inputs.attention is Attention.EAGER:
+        parts[Part.ATTN_SOFTMAX] = p * a * s * s
+        if drop:
+            # 1-byte mask plus the dropout output kept by the matmul with V
+            parts[Part.ATTN_DROPOUT] = a * s * s + p * a * s * s
+    else:
+        # flash-style kernel (as in Megatron-LM): no s² term; its output is the output
+        # projection input already counted; only the fp32 log-sum-exp is added
+        parts[Part.ATTN_FUSED] = 4 * a * s
+    if gpt2:
+        parts[Part.MLP_ACTIVATION] = p * s * i  # GeLU input
+        parts[Part.MLP_OUT_PROJ_INPUT] = p * s * i
+        if drop:
+            parts[Part.ATTN_RESID_DROPOUT] = r * h
+            parts[Part.MLP_RESID_DROPOUT] = r * h
+    else:
+        parts[Part.MLP_ACTIVATION] = 3 * p * s * i  # gate out, up out, SiLU out
+        parts[Part.MLP_OUT_PROJ_INPUT] = p * s * i
+    return parts
+
+
+def _paper_outside(inputs: Inputs, dims: _Dims) -> dict[Part, int]:
+    p = inputs.dtype.bytes
+    parts: dict[Part, int] = {
+        Part.FINAL_NORM: p * dims.s_sp * dims.h,
+        Part.LM_HEAD_INPUT: p * dims.s_sp * dims.h,
+        Part.LOSS: 4 * dims.s * dims.v,
+    }
+    if inputs.dropout and inputs.family is Family.GPT2:
+        parts[Part.EMBEDDINGS] = dims.s_sp * dims.h
+    return parts
+
+
+# --------------------------------------------------------------------------- HF profile
+
+
+def _hf_layer(inputs: Inputs, dims: _Dims) -> dict[Part, int]:
+    """One decoder layer as ``transformers`` 5.x + PyTorch autograd save it (b = 1)."""
+    p = inputs.dtype.bytes
+    cuda = inputs.device is Device.CUDA
+    m = 1 if cuda else p  # dropout mask: bool (fused native_dropout) vs noise tensor
+    s, r, h, a, k, d, i = dims.s, dims.s_sp, dims.h, dims.a, dims.k, dims.d, dims.i
+    drop = inputs.dropout
+    gpt2 = inputs.family is Family.GPT2
+    eager = inputs.attention is Attention.EAGER
+    cpu_math = not eager and drop and not cuda
+
+    parts: dict[Part, int] = {}
+    if gpt2:
+        stat = 4 if cuda else p  # native_layer_norm mean/rstd: fp32 on CUDA, dtype on CPU
+        norm = p * r * h + 2 * stat * r  # input, mean, rstd
+    else:
+        # x.to(fp32) kept by pow and mul; rsqrt (fp32, one per token); normalised x in dtype
+        # kept by ``weight * x``. With fp32 the casts are no-ops: same sizes.
+        norm = 4 * r * h + 4 * r + p * r * h
+    parts[Part.ATTN_NORM] = norm
+    parts[Part.MLP_NORM] = norm
+    # addmm / linear keeps its input (the norm output), shared by q/k/v and gate/up
+    parts[Part.QKV_PROJ_INPUT] = p * r * h
+    parts[Part.MLP_IN_PROJ_INPUT] = p * r * h
+
+    if cpu_math:
+        # math fallback in fp32: scaled Q, Kᵀ, V repeated to all heads, softmax output,
+        # dropout noise and dropout output
+        parts[Part.ATTN_QKV] = 3 * 4 * s * a * d
+        parts[Part.ATTN_SOFTMAX] = 4 * a * s * s
+        parts[Part.ATTN_DROPOUT] = 2 * 4 * a * s * s
+    elif gpt2:
+        # c_attn output (3h) split into views: one storage serves Q, K and V
+        parts[Part.ATTN_QKV] = p * s * (a + 2 * k) * d
+    elif eager:
+        # rotated Q; repeat_kv expands K and V to all heads (a copy when k < a)
+        parts[Part.ATTN_QKV] = 3 * p * s * a * d
+    else:
+        # SDPA with enable_gqa: Q (a heads), K and V (k heads) kept as they are
+        parts[Part.ATTN_QKV] = p * s * (a + 2 * k) * d
+
+    if eager:
+        if gpt2:
+            parts[Part.ATTN_SOFTMAX] = p * a * s * s
+        else:
+            # softmax(dtype=fp32) output kept; its cast to dtype kept by matmul with V unless
+            # dropout comes between (then the dropout output is kept instead)
+            cast = 0 if (drop or p == 4) else p * a * s * s
+            parts[Part.ATTN_SOFTMAX] = 4 * a * s * s + cast
+        if drop:
+            parts[Part.ATTN_DROPOUT] = m * a * s * s + p * a * s * s
+    elif not cpu_math:
+        # fused kernel: fp32 log-sum-exp (a per token). Its output is laid out (s, a, d),
+        # so the transpose(...).contiguous() before the output projection is a no-op and
+        # the output is the projection input counted below.
+        parts[Part.ATTN_FUSED] = 4 * a * s
+
+    parts[Part.ATTN_OUT_PROJ_INPUT] = p * s * a * d  # attention output, (s, a·d) contiguous
+    if gpt2:
+        # gelu_new: input (= c_fc output), 0.5·x, tanh(...), 1 + tanh(...)
+        parts[Part.MLP_ACTIVATION] = 4 * p * s * i
+        if drop:
+            parts[Part.ATTN_RESID_DROPOUT] = m * r * h
+            parts[Part.MLP_RESID_DROPOUT] = m * r * h
+    else:
+        # SiLU input (gate output), SiLU output and up output (both kept by the product)
+        parts[Part.MLP_ACTIVATION] = 3 * p * s * i
+    parts[Part.MLP_OUT_PROJ_INPUT] = p * s * i
+    return parts
+
+
+def _hf_outside(inputs: Inputs, dims: _Dims) -> dict[Part, int]:
+    p = inputs.dtype.bytes
+    cuda = inputs.device is Device.CUDA
+    gpt2 = inputs.family is Family.GPT2
+    s, r, h = dims.s, dims.s_sp, dims.h
+    parts: dict[Part, int] = {}
+    embeddings = 8 * s  # int64 token ids kept by the embedding
+    if gpt2:
+        embeddings += 8 * s  # int64 position ids (wpe)
+        if inputs.dropout:
+            embeddings += (1 if cuda else p) * r * h
+    parts[Part.EMBEDDINGS] = embeddings
+    if not gpt2 and inputs.recompute is not Recompute.FULL:
+        # cos and sin, computed once per forward and kept by q·cos, rotate_half(q)·sin, ...;
+        # with checkpointed layers they are recomputed instead
+        parts[Part.ROTARY] = 2 * p * s * dims.d
+    if gpt2 and inputs.attention is Attention.EAGER and inputs.recompute is Recompute.FULL:
+        # GPT2Block receives the additive causal mask positionally: the checkpoint keeps it
+        parts[Part.CAUSAL_MASK] = p * s * s
+    if gpt2:
+        parts[Part.FINAL_NORM] = p * r * h + 2 * (4 if cuda else p) * r
+    else:
+        parts[Part.FINAL_NORM] = 4 * r * h + 4 * r + p * r * h
+    parts[Part.LM_HEAD_INPUT] = p * r * h
+    # fp32 log_softmax output; labels padded by one and shifted (int64); total_weight scalar
+    parts[Part.LOSS] = 4 * s * dims.v + 8 * (s + 1) + 4
+    return parts
+
+
+# --------------------------------------------------------------------------- estimate
+
+
+def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
+    out = [Assumption.PER_SAMPLE, Assumption.HEAD_DIM, Assumption.NO_PIPELINE]
+    gpt2 = inputs.family is Family.GPT2
+    if inputs.profile is Profile.PAPER:
+        out.append(Assumption.PAPER_TABLE2)
+        if not gpt2:
+            out.append(Assumption.PAPER_LLAMA_DERIVED)
+        out.append(Assumption.PAPER_OUTSIDE_LAYERS)
+        if inputs.recompute is Recompute.FULL:
+            out.append(Assumption.PAPER_FULL_CHECKPOINT)
+        if not inputs.dropout:
+            out.append(Assumption.PAPER_NO_DROPOUT)
+    else:
+        out.append(Assumption.HF_PURE_DTYPE)
+        if gpt2:
+            out += [Assumption.HF_GELU_NEW, Assumption.HF_LAYERNORM]
+        else:
+            out += [Assumption.HF_RMSNORM_FP32, Assumption.HF_ROTARY, Assumption.HF_SWIGLU]
+        if inputs.attention is Attention.EAGER:
+            out.append(Assumption.HF_EAGER_GPT2 if gpt2 else Assumption.HF_EAGER_LLAMA)
+        else:
+            out.append(Assumption.HF_SDPA)
+            if inputs.dropout and inputs.device is Device.CPU:
+                out.append(Assumption.HF_SDPA_DROPOUT_CPU)
+        out.append(Assumption.HF_LOSS_FP32)
+        if inputs.recompute is Recompute.FULL:
+            out.append(Assumption.HF_CHECKPOINTING)
+        if inputs.recompute is Recompute.SELECTIVE:
+            out.append(Assumption.HF_SELECTIVE_MODELLED)
+        if inputs.dropout:
+            out.append(
+                Assumption.DROPOUT_MASK_CUDA
+                if inputs.device is Device.CUDA
+                else Assumption.DROPOUT_MASK_CPU
+            )
+    if inputs.tensor_parallel > 1:
+        out.append(Assumption.TENSOR_PARALLEL)
+        if inputs.vocab % inputs.tensor_parallel:
+            out.append(Assumption.VOCAB_PADDED)
+    out.append(Assumption.PEAK_MODEL)
+    return tuple(out)
+
+
+def estimate(inputs: Inputs) -> Result:
+    """Activation bytes per sample: saved for backward, modelled peak, breakdown."""
+    validate(inputs)
+    dims = _dims(inputs)
+    paper = inputs.profile is Profile.PAPER
+    full_layer = _paper_layer(inputs, dims) if paper else _hf_layer(inputs, dims)
+    outside = _paper_outside(inputs, dims) if paper else _hf_outside(inputs, dims)
+    L = inputs.layers
+    p = inputs.dtype.bytes
+
+    if inputs.recompute is Recompute.FULL:
+        # Table 2: 2sbh per layer (paper); HF: the hidden states entering each layer
+        checkpoint = p * dims.s * dims.h if paper else p * dims.s_sp * dims.h
+        layer = {Part.LAYER_CHECKPOINT: checkpoint}
+    elif inputs.recompute is Recompute.SELECTIVE:
+        layer = {k: v for k, v in full_layer.items() if k not in _ATTENTION_CORE}
+    else:
+        layer = dict(full_layer)
+
+    breakdown = tuple(
+        [Item(key, n, L) for key, n in sorted(layer.items(), key=_order) if n]
+        + [Item(key, n, 1) for key, n in sorted(outside.items(), key=_order) if n]
+    )
+    saved = sum(item.total for item in breakdown)
+
+    extra: list[Item] = []
+    if inputs.recompute is Recompute.FULL:
+        extra.append(Item(Part.RECOMPUTED_LAYER, sum(full_layer.values()), 1))
+    elif inputs.recompute is Recompute.SELECTIVE:
+        core = sum(n for k, n in full_layer.items() if k in _ATTENTION_CORE)
+        if core:
+            extra.append(Item(Part.RECOMPUTED_ATTENTION, core, 1))
+    # PAPER: fp32 gradient of the logits. HF: the logits in dtype (kept by the returned
+    # output) + their fp32 copy (forward) / fp32 gradient (backward).
+    logits = 4 * dims.s * dims.v + (0 if paper else p * dims.s * dims.v)
+    extra.append(Item(Part.LOGITS_TRANSIENT, logits, 1))
+    peak = saved + sum(item.total for item in extra)
+
+    return Result(
+        inputs=inputs,
+        saved_bytes=saved,
+        peak_bytes=peak,
+        per_layer_bytes=sum(layer.values()),
+        breakdown=breakdown,
+        peak_extra=tuple(extra),
+        assumptions=_assumptions(inputs),
+    )
+
+
+_PART_ORDER = {part: n for n, part in enumerate(Part)}
+
+
+def _order(entry: tuple[Part, int]) -> int:
+    return _PART_ORDER[entry[0]]
+
+
+def paper_table2_layer_bytes(
+    s: int, h: int, a: int, t: int = 1, *, sp: bool = False, recompute: Recompute = Recompute.NONE
+) -> int:
+    """Table 2 of Korthikanti et al. 2022 written literally (b = 1), for cross-checks.
+
+    Raises ``ValueError`` if the expression is not an integer for these sizes.
+    """
+    from fractions import Fraction
+
+    sbh = Fraction(s * h)
+    if recompute is Recompute.FULL:
+        value = 2 * sbh
+    elif recompute is Recompute.SELECTIVE:
+        value = sbh * (Fraction(34, t) if sp else 10 + Fraction(24, t))
+    elif sp:
+        value = sbh * (Fraction(34, t) + Fraction(5 * a * s, h * t))
+    else:
+        value = sbh * (10 + Fraction(24, t) + Fraction(5 * a * s, h * t))
+    if value.denominator != 1:
+        raise ValueError("Table 2 expression is not an integer for these sizes")
+    return int(value)
