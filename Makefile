@@ -10,13 +10,24 @@ TS := resources/i18n/gradacc_pt_BR.ts resources/i18n/gradacc_en.ts
 QM := $(TS:.ts=.qm)
 SOURCES := $(shell find gradacc_desktop -name '*.py' 2>/dev/null)
 
-.PHONY: run test lint typecheck check i18n i18n-update screenshots clean
+MEASURE_VENV := .venv-measure
+MEASURE_PYTHON ?= $(shell for p in python3.11 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
+
+.PHONY: run test test-measure lint typecheck check i18n i18n-update screenshots clean
 
 run: $(VENV)/.run-installed i18n
 	$(PY) -m gradacc_desktop
 
 test: $(VENV)/.test-installed i18n
 	$(PY) -m pytest
+
+# The activation estimator checked against what autograd really saves (needs torch).
+test-measure: i18n
+	@test -n "$(MEASURE_PYTHON)" || { echo "test-measure needs Python 3.11 (torch's CPU wheel)" >&2; exit 1; }
+	test -x $(MEASURE_VENV)/bin/python || $(MEASURE_PYTHON) -m venv $(MEASURE_VENV)
+	$(MEASURE_VENV)/bin/python -m pip install --quiet -e '.[test,measure]'
+	$(MEASURE_VENV)/bin/python -m pytest tests/measure
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
@@ -55,4 +66,4 @@ screenshots: $(VENV)/.run-installed i18n
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache resources/i18n/*.qm
+	rm -rf $(VENV) $(MEASURE_VENV) build dist .pytest_cache .mypy_cache .ruff_cache resources/i18n/*.qm

@@ -36,6 +36,11 @@ class ResultCard(QFrame):
         layout.addWidget(self.value)
         layout.addWidget(self.formula)
 
+    def set_accessible(self, value: str, formula: str) -> None:
+        """Screen readers announce the card as "<title>: <value>" with the formula as detail."""
+        self.value.setAccessibleName(f"{self.title.text()}: {value}")
+        self.value.setAccessibleDescription(formula)
+
 
 class ResultsPanel(QGroupBox):
     def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
@@ -100,6 +105,7 @@ class ResultsPanel(QGroupBox):
         self.effective.title.setText(self.tr("Effective batch size"))
         self.activation.title.setText(self.tr("Peak activation memory per GPU"))
         self.per_gpu_title.setText(self.tr("Samples per GPU per optimizer step (b × a)"))
+        self.per_gpu.setAccessibleName(self.per_gpu_title.text())
         self.show_state(self._vm.state)
 
     def show_state(self, state: CalculatorState) -> None:
@@ -109,6 +115,8 @@ class ResultsPanel(QGroupBox):
             self.problems.setText("\n".join(state.problems))
             self.pages.setCurrentWidget(self._prompt_page)
             return
+        self.effective.set_accessible(view.effective_batch, view.effective_formula)
+        self.activation.set_accessible(view.activation, view.activation_formula)
         self.effective.value.setText(view.effective_batch)
         self.effective.formula.setText(view.effective_formula)
         self.activation.value.setText(view.activation)

@@ -251,3 +251,27 @@ def test_arrow_keys_and_page_keys_step_the_values(window: MainWindow, qtbot) -> 
     qtbot.keyClick(activation, Qt.Key.Key_Down)
     qtbot.keyClick(activation, Qt.Key.Key_Down)
     assert shown(window) == ("36", "1,6 GB")
+
+
+def test_results_are_announced_to_screen_readers(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    type_into(qtbot, box(window, Field.GPUS), "2")
+    value = window.results.effective.value
+    assert value.accessibleName() == "Tamanho de lote efetivo: 64"
+    assert value.accessibleDescription() == "E = 4 × 8 × 2 = 64"
+
+
+def test_about_names_version_license_and_offline(window: MainWindow, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMessageBox
+
+    from gradacc_desktop import __version__
+
+    seen: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        QMessageBox, "about", lambda parent, title, text: seen.append((title, text))
+    )
+    window.about_action.trigger()
+    title, text = seen[0]
+    assert title == "Sobre a Calculadora de Memória de Acumulação de Gradiente"
+    assert f"Versão {__version__}" in text
+    assert "Funciona offline" in text
+    assert "licença MIT" in text
