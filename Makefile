@@ -67,3 +67,6 @@ screenshots: $(VENV)/.run-installed i18n
 
 clean:
 	rm -rf $(VENV) $(MEASURE_VENV) build dist .pytest_cache .mypy_cache .ruff_cache resources/i18n/*.qm
+
+# bundle, bundle-test, bundle-archive, install-desktop, bench, icons
+include packaging/Makefile.inc

@@ -1,0 +1,92 @@
+"""One input change to repainted results, in one process (from source).
+
+Usage: python benchmarks/input_latency.py [CHANGES]
+Prints key=value lines (changes, median_ms, p99_ms, max_ms) for benchmarks/run.py.
+
+Each change: ``setValue`` on the "input_micro_batch" spin box, wait until the
+"result_effective_batch" label's text differs (processing events only if the
+update is not synchronous), then ``processEvents()`` so the repaint runs.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen" if not os.environ.get("DISPLAY") else "xcb")
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QLabel, QSpinBox
+
+from gradacc_desktop.app import configure_application, create_window
+from gradacc_desktop.viewmodels.settings import Settings
+
+
+def main() -> int:
+    changes = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    app = QApplication([sys.argv[0]])
+    configure_application(app)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(QSettings(str(Path(tmp) / "b.ini"), QSettings.Format.IniFormat))
+        window = create_window(app, settings, "pt_BR")
+        window.show()
+        for _ in range(20):
+            app.processEvents()
+            time.sleep(0.01)
+        spin = window.findChild(QSpinBox, "input_micro_batch")
+        label = window.findChild(QLabel, "result_effective_batch")
+        if spin is None or label is None:
+            print("error: input_micro_batch / result_effective_batch not found", file=sys.stderr)
+            return 1
+        # setValue is the measured path. If the window does not react to it (Qt updates
+        # a spin box's line edit with signals blocked, so a window listening only to
+        # lineEdit().textChanged misses setValue, arrows and the wheel), fall back to
+        # the typing path, lineEdit().setText, and say so in the output.
+        method = "setValue"
+        before = label.text()
+        spin.setValue(spin.value() + 1)
+        app.processEvents()
+        if label.text() == before:
+            method = "lineEdit.setText"
+
+        def change(value: int) -> None:
+            if method == "setValue":
+                spin.setValue(value)
+            else:
+                spin.lineEdit().setText(spin.textFromValue(value))
+
+        samples: list[float] = []
+        for i in range(changes):
+            value = 2 + (i % 997)
+            if value == spin.value():
+                value += 1
+            before = label.text()
+            t0 = time.perf_counter()
+            change(value)
+            spins = 0
+            while label.text() == before:
+                app.processEvents()
+                spins += 1
+                if spins > 100_000:
+                    print(f"error: results did not update ({method})", file=sys.stderr)
+                    return 1
+            app.processEvents()
+            samples.append(time.perf_counter() - t0)
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+    ms = [s * 1000 for s in samples]
+    print(f"method={method}")
+    print(f"changes={len(ms)}")
+    print(f"median_ms={statistics.median(ms)}")
+    print(f"p99_ms={sorted(ms)[int(0.99 * (len(ms) - 1))]}")
+    print(f"max_ms={max(ms)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

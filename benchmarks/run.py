@@ -1,0 +1,343 @@
+"""Benchmarks for gradacc-desktop; writes docs/PERFORMANCE.md.
+
+Run with ``make bench`` (builds the bundle first and runs this under xvfb-run
+when available, so Qt uses the real xcb platform plugin), or directly::
+
+    xvfb-run -a -s '-screen 0 1280x900x24' .venv/bin/python benchmarks/run.py [--runs 12]
+
+What is measured
+* Start-up to first painted window: wall time from spawning the process to
+  the first ``QEvent.Paint`` of the main window (not ``show()``), written by
+  the process itself (``GRADACC_BENCH_PAINT_FILE``; the app does it in
+  gradacc_desktop/selftest.py, the baseline in benchmarks/bare_app.py).
+  Four variants, run alternately: the app and a bare QMainWindow with one
+  QLabel, each from source and from its PyInstaller bundle.
+* Peak RSS of those same processes (``ru_maxrss`` from ``os.wait4``).
+* One input change to repainted results: ``setValue`` on the micro-batch spin
+  box -> the effective-batch label's text has changed -> ``processEvents()``
+  (which runs the repaint), in one process, over --changes changes.
+* Bundle size: the onedir folder and its tar.gz, app vs a bare QMainWindow app
+  frozen with PyInstaller's defaults (``--windowed`` only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = Path(__file__).resolve().parent
+BUILD = ROOT / "build" / "bench"
+APP_BUNDLE = ROOT / "dist" / "gradacc-desktop" / "gradacc-desktop"
+BARE_BUNDLE = BUILD / "dist" / "bare-qmainwindow" / "bare-qmainwindow"
+OUT = ROOT / "docs" / "PERFORMANCE.md"
+PAINT_ENV = "GRADACC_BENCH_PAINT_FILE"
+
+
+# -- helpers -------------------------------------------------------------------
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def mib(n: float) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def tree_size(path: Path) -> int:
+    total = 0
+    for p in path.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            total += p.stat().st_size
+    return total
+
+
+def tgz_size(folder: Path) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "a.tar.gz"
+        with tarfile.open(out, "w:gz", compresslevel=6) as tf:
+            tf.add(folder, arcname=folder.name)
+        return out.stat().st_size
+
+
+def build_bare_bundle() -> None:
+    if BARE_BUNDLE.exists():
+        return
+    print("building the bare QMainWindow bundle (PyInstaller defaults, --windowed) ...")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--log-level",
+            "ERROR",
+            "--windowed",
+            "--name",
+            "bare-qmainwindow",
+            "--distpath",
+            str(BUILD / "dist"),
+            "--workpath",
+            str(BUILD / "work"),
+            "--specpath",
+            str(BUILD),
+            str(BENCH / "bare_app.py"),
+        ],
+        check=True,
+    )
+
+
+def build_unpruned_app() -> Path:
+    """The app frozen with the same spec but GRADACC_BUNDLE_PRUNE=0 / no strip (sizes only)."""
+    exe = BUILD / "unpruned" / "dist" / "gradacc-desktop" / "gradacc-desktop"
+    if not exe.exists():
+        print("building the app bundle without pruning (for the size comparison) ...")
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "PyInstaller",
+                "--noconfirm",
+                "--log-level",
+                "ERROR",
+                "--distpath",
+                str(exe.parent.parent),
+                "--workpath",
+                str(BUILD / "unpruned" / "work"),
+                str(ROOT / "packaging" / "gradacc-desktop.spec"),
+            ],
+            check=True,
+            env=dict(os.environ, GRADACC_BUNDLE_PRUNE="0", GRADACC_BUNDLE_STRIP="0"),
+        )
+    return exe
+
+
+def start_once(cmd: list[str]) -> tuple[float, float]:
+    """Seconds from spawn to first paint, and peak RSS in bytes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        stamp_file = Path(tmp) / "paint"
+        env = dict(os.environ, **{PAINT_ENV: str(stamp_file)})
+        t0 = time.time()
+        proc = subprocess.Popen(
+            cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0 or not stamp_file.exists():
+            raise RuntimeError(f"{cmd[0]} exited {proc.returncode} without a paint stamp")
+        painted = float(stamp_file.read_text().strip())
+        rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+        return painted - t0, float(rss)
+
+
+def input_latency(changes: int) -> dict[str, float | str]:
+    """Run benchmarks/input_latency.py in a fresh process; returns its numbers."""
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "input_latency.py"), str(changes)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    ).stdout
+    values: dict[str, float | str] = {}
+    for line in out.splitlines():
+        if "=" in line:
+            key, _, value = line.partition("=")
+            try:
+                values[key.strip()] = float(value)
+            except ValueError:
+                values[key.strip()] = value.strip()
+    return values
+
+
+def machine() -> dict[str, str]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram = ""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                ram = f"{int(line.split()[1]) / 2**20:.1f} GiB"
+    except OSError:
+        pass
+    from PySide6 import QtCore
+    from PySide6 import __version__ as pyside_version
+
+    try:
+        import PyInstaller
+
+        pyi = PyInstaller.__version__
+    except ImportError:
+        pyi = "not installed"
+    from gradacc_desktop import __version__ as app_version
+
+    return {
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "os": platform.platform(),
+        "cpu": f"{cpu}, {os.cpu_count()} logical cores",
+        "ram": ram or "?",
+        "python": platform.python_version(),
+        "pyside": f"PySide6-Essentials {pyside_version}, Qt {QtCore.qVersion()}",
+        "pyinstaller": pyi,
+        "app": app_version,
+        "qpa": os.environ.get("QT_QPA_PLATFORM")
+        or ("xcb (Xvfb)" if os.environ.get("DISPLAY") else "default"),
+    }
+
+
+# -- main ----------------------------------------------------------------------
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=12, help="start-ups per variant (>= 10)")
+    parser.add_argument("--changes", type=int, default=2000, help="input changes (>= 1000)")
+    parser.add_argument("--no-bundle", action="store_true", help="skip the frozen variants")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+
+    variants: dict[str, list[str]] = {
+        "app, source": [sys.executable, "-m", "gradacc_desktop", "--self-test"],
+        "bare, source": [sys.executable, str(BENCH / "bare_app.py")],
+    }
+    if not args.no_bundle:
+        if not APP_BUNDLE.exists():
+            raise SystemExit(f"no bundle at {APP_BUNDLE}: run `make bundle` (or --no-bundle)")
+        build_bare_bundle()
+        variants["app, bundle"] = [str(APP_BUNDLE), "--self-test"]
+        variants["bare, bundle"] = [str(BARE_BUNDLE)]
+
+    # one warm-up each (page cache), not recorded
+    for cmd in variants.values():
+        start_once(cmd)
+    times: dict[str, list[float]] = {k: [] for k in variants}
+    rss: dict[str, list[float]] = {k: [] for k in variants}
+    names = list(variants)
+    for i in range(args.runs):
+        order = names[i % len(names) :] + names[: i % len(names)]  # rotate the order
+        for name in order:
+            t, r = start_once(variants[name])
+            times[name].append(t)
+            rss[name].append(r)
+        print(f"start-up round {i + 1}/{args.runs} done", flush=True)
+
+    latency = input_latency(args.changes)
+    print(f"input latency: {latency}", flush=True)
+
+    sizes: dict[str, tuple[int, int]] = {}
+    if not args.no_bundle:
+        bundles = (
+            ("app (pruned, stripped: the shipped bundle)", APP_BUNDLE),
+            ("app, same spec without pruning or stripping", build_unpruned_app()),
+            ("bare QMainWindow, PyInstaller defaults", BARE_BUNDLE),
+        )
+        for name, exe in bundles:
+            folder = exe.parent
+            sizes[name] = (tree_size(folder), tgz_size(folder))
+
+    info = machine()
+    lines = [
+        "# Performance",
+        "",
+        "Generated by `make bench` (benchmarks/run.py); numbers from one machine, re-run",
+        "to compare. The baseline is benchmarks/bare_app.py: a PySide6 QMainWindow with",
+        "one QLabel.",
+        "",
+        "## Machine",
+        "",
+        f"- Date: {info['date']}",
+        f"- OS: {info['os']}",
+        f"- CPU: {info['cpu']}; RAM: {info['ram']}",
+        f"- Python {info['python']}; {info['pyside']}; PyInstaller {info['pyinstaller']}",
+        f"- gradacc-desktop {info['app']}; Qt platform plugin: {info['qpa']}",
+        "",
+        "## Start-up to first painted window",
+        "",
+        "Wall time from spawning the process to the first paint event of its main",
+        f"window. {args.runs} runs per variant, variants alternated in rotating order",
+        "after one unrecorded warm-up each. The app runs its normal start-up (argument",
+        "parsing, QApplication, settings, translators) and then builds and shows the",
+        "real main window through `create_window` (the `--self-test` start-up probe).",
+        "",
+        "| variant | median | p25-p75 | min | max | spread (max-min) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name in names:
+        ts = [t * 1000 for t in times[name]]
+        lines.append(
+            f"| {name} | {statistics.median(ts):.0f} ms | "
+            f"{percentile(ts, 0.25):.0f}-{percentile(ts, 0.75):.0f} ms | {min(ts):.0f} ms | "
+            f"{max(ts):.0f} ms | {max(ts) - min(ts):.0f} ms |"
+        )
+    lines += [
+        "",
+        "## Peak memory (RSS)",
+        "",
+        "Peak resident set size of the same start-up runs (window shown and painted).",
+        "",
+        "| variant | median peak RSS |",
+        "| --- | ---: |",
+    ]
+    for name in names:
+        lines.append(f"| {name} | {mib(statistics.median(rss[name]))} |")
+    lines += [
+        "",
+        "## One input change to repainted results",
+        "",
+        f"{int(latency['changes'])} changes in one process (from source): `setValue` on the",
+        "micro-batch spin box, check that the effective-batch label's text changed, then",
+        "`processEvents()` (which delivers the repaint).",
+        *(
+            []
+            if latency.get("method") == "setValue"
+            else [
+                "Note: the window did not react to `setValue` (see benchmarks/input_latency.py),",
+                "so each change was made as typing does, with `lineEdit().setText()`.",
+            ]
+        ),
+        "",
+        "| median | p99 | max |",
+        "| ---: | ---: | ---: |",
+        f"| {latency['median_ms']:.3f} ms | {latency['p99_ms']:.3f} ms | "
+        f"{latency['max_ms']:.3f} ms |",
+    ]
+    if sizes:
+        lines += [
+            "",
+            "## Bundle size",
+            "",
+            "Onedir folder (files, symlinks not counted twice) and the same folder as",
+            "tar.gz (gzip level 6). The app's spec prunes what the app does not use (see",
+            "packaging/gradacc-desktop.spec); the baseline uses PyInstaller's defaults.",
+            "Which system libraries get bundled depends on the build host (e.g. the GTK3",
+            "theme stack is collected only where GTK3 is installed), so compare sizes from",
+            "one host.",
+            "",
+            "| bundle | folder | tar.gz |",
+            "| --- | ---: | ---: |",
+        ]
+        for name, (folder_size, archive_size) in sizes.items():
+            lines.append(f"| {name} | {mib(folder_size)} | {mib(archive_size)} |")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""``gradacc-desktop --self-test``: prove that an installed or frozen app works.
+
+Called by :func:`gradacc_desktop.app.main` after the ``QApplication`` exists.
+It checks what a broken bundle typically loses (translations, Qt's own
+catalogue, the SVG/ICO image plugins, icons, data files) and then drives the
+real main window: first paint, the default example (32 and 2 GB), language
+switch to English and back, copy to the clipboard and read it back.
+
+Result: exit code 0, or 1 with a one-line reason. The line goes to stdout when
+there is one (windowed Windows builds have ``sys.stdout = None``) and always to
+``selftest.log`` in ``QStandardPaths.AppDataLocation`` (next to the crash log).
+The user's settings are never touched: the window gets a temporary INI store.
+
+Benchmark hook: with ``GRADACC_BENCH_PAINT_FILE=/path`` set, the self-test
+instead builds the window, writes ``time.time()`` of its first paint event to
+that file and exits 0 (benchmarks/run.py measures start-up this way, from
+source and from the bundle alike).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QEvent,
+    QEventLoop,
+    QLibraryInfo,
+    QObject,
+    QSettings,
+    QStandardPaths,
+    QTimer,
+    QTranslator,
+)
+from PySide6.QtGui import QIcon, QImageReader
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLabel, QWidget
+
+from gradacc_desktop import __version__
+from gradacc_desktop.paths import resource_path
+
+LOG_NAME = "selftest.log"
+# Qt's own message, kept out of tr()-scanning so it stays out of the app's catalogue.
+_QT_CANCEL = ("QPlatformTheme", "Cancel")
+BENCH_ENV = "GRADACC_BENCH_PAINT_FILE"
+PAINT_TIMEOUT_MS = 10_000
+
+
+class SelfTestError(Exception):
+    """A failed check; the message is the one-line reason."""
+
+
+def _check(condition: object, reason: str) -> None:
+    if not condition:
+        raise SelfTestError(reason)
+
+
+# -- checks that need no window ------------------------------------------------
+def check_translations() -> None:
+    for language in ("pt_BR", "en"):
+        path = resource_path("i18n", f"gradacc_{language}.qm")
+        translator = QTranslator()
+        _check(translator.load(str(path)), f"cannot load app catalogue {path}")
+        _check(not translator.isEmpty(), f"app catalogue {path} is empty")
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    translator = QTranslator()
+    _check(
+        translator.load("qtbase_pt_BR", qt_dir),
+        f"cannot load qtbase_pt_BR.qm from Qt's translations path {qt_dir!r}",
+    )
+    _check(
+        translator.translate(*_QT_CANCEL) not in ("", _QT_CANCEL[1]),
+        "qtbase_pt_BR.qm does not translate 'Cancel'",
+    )
+
+
+def check_icons() -> None:
+    svg = resource_path("icons", "gradacc.svg")
+    _check(svg.is_file(), f"missing icon {svg}")
+    _check(QSvgRenderer(str(svg)).isValid(), f"QSvgRenderer cannot parse {svg}")
+    icon = QIcon(str(svg))
+    _check(not icon.isNull(), f"QIcon({svg.name}) is null")
+    _check(
+        not icon.pixmap(32, 32).isNull(), "SVG icon renders no pixmap (svg icon engine missing?)"
+    )
+    for size in (16, 32, 256):
+        png = resource_path("icons", "hicolor", f"{size}x{size}", "apps", "gradacc-desktop.png")
+        _check(not QIcon(str(png)).isNull(), f"cannot load {png}")
+    ico = resource_path("icons", "gradacc.ico")
+    reader = QImageReader(str(ico))
+    _check(not reader.read().isNull(), f"cannot read {ico.name}: {reader.errorString()}")
+
+
+def check_data() -> None:
+    data = resource_path("data")
+    if data.is_dir():
+        import json
+
+        for path in sorted(data.glob("*.json")):
+            try:
+                json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise SelfTestError(f"bad data file {path.name}: {exc}") from exc
+
+
+# -- window --------------------------------------------------------------------
+class _FirstPaint(QObject):
+    """Application event filter: notes the first paint event of ``window``."""
+
+    def __init__(self, window: QWidget, on_paint: Callable[[float], None]) -> None:
+        super().__init__(window)
+        self._window = window
+        self._on_paint = on_paint
+        self.painted = False
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            not self.painted
+            and event.type() == QEvent.Type.Paint
+            and isinstance(obj, QWidget)
+            and obj.window() is self._window
+        ):
+            self.painted = True
+            self._on_paint(time.time())
+        return False
+
+
+def _temporary_settings(folder: str) -> object:
+    from gradacc_desktop.viewmodels.settings import Settings
+
+    return Settings(QSettings(str(Path(folder) / "selftest.ini"), QSettings.Format.IniFormat))
+
+
+def _create_window(app: QApplication, folder: str, language: str) -> QWidget:
+    from gradacc_desktop.app import create_window
+
+    return create_window(app, _temporary_settings(folder), language)  # type: ignore[arg-type]
+
+
+def _wait(app: QApplication, condition: Callable[[], bool], timeout_ms: int) -> bool:
+    deadline = time.monotonic() + timeout_ms / 1000
+    loop = QEventLoop()
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        QTimer.singleShot(10, loop.quit)
+        loop.exec()
+    return True
+
+
+def _label(window: QWidget, name: str) -> str:
+    label = window.findChild(QLabel, name)
+    _check(label is not None, f"no QLabel named {name!r} in the main window")
+    assert label is not None
+    return label.text()
+
+
+def _dispose(app: QApplication, window: QWidget) -> None:
+    # PySide6 6.11.3 offscreen: a QMimeData still on the clipboard at exit segfaults
+    # in teardown (exit code 139 after a passing self-test). Clear what we copied.
+    QApplication.clipboard().clear()
+    window.close()
+    window.deleteLater()
+    app.processEvents()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    app.processEvents()
+
+
+def check_window(app: QApplication, folder: str) -> None:
+    window = _create_window(app, folder, "pt_BR")
+    try:
+        probe = _FirstPaint(window, lambda _t: None)
+        app.installEventFilter(probe)
+        window.show()
+        painted = _wait(app, lambda: probe.painted, PAINT_TIMEOUT_MS)
+        app.removeEventFilter(probe)
+        _check(painted, f"main window not painted within {PAINT_TIMEOUT_MS} ms")
+
+        effective = _label(window, "result_effective_batch")
+        activation = _label(window, "result_activation")
+        _check(re.search(r"(?<!\d)32(?!\d)", effective), f"effective batch shows {effective!r}")
+        _check(
+            re.search(r"(?<![\d.,])2(?![\d.,]*\d)", activation) and "GB" in activation,
+            f"activation shows {activation!r}, expected 2 GB",
+        )
+
+        # The spin box's arrows (stepBy) must update the results, like typing does.
+        spin = window.findChild(QAbstractSpinBox, "input_micro_batch")
+        _check(spin is not None, "no spin box named 'input_micro_batch'")
+        assert spin is not None
+        spin.stepBy(1)
+        app.processEvents()
+        stepped = _label(window, "result_effective_batch")
+        spin.stepBy(-1)
+        app.processEvents()
+        _check(
+            re.search(r"(?<!\d)40(?!\d)", stepped),
+            f"micro-batch 4 -> 5 by arrow: effective batch shows {stepped!r}, expected 40",
+        )
+
+        title_pt = window.windowTitle()
+        window.set_language("en")  # type: ignore[attr-defined]
+        app.processEvents()
+        title_en = window.windowTitle()
+        _check(
+            title_en == "Gradient Accumulation Memory Calculator",
+            f"English title is {title_en!r}",
+        )
+        _check(title_pt != title_en, "window title is not translated to pt-BR")
+        window.set_language("pt_BR")  # type: ignore[attr-defined]
+        app.processEvents()
+        _check(window.windowTitle() == title_pt, "switching back to pt-BR did not retranslate")
+
+        clipboard = QApplication.clipboard()
+        clipboard.clear()
+        window.copy_results()  # type: ignore[attr-defined]
+        app.processEvents()
+        text = clipboard.text()
+        _check(re.search(r"(?<!\d)32(?!\d)", text), f"clipboard holds {text[:60]!r}")
+    finally:
+        _dispose(app, window)
+
+
+def bench_first_paint(app: QApplication, folder: str, out_path: str) -> None:
+    """Start-up probe for benchmarks: write time of the first paint, then return."""
+    window = _create_window(app, folder, "pt_BR")
+    stamps: list[float] = []
+    probe = _FirstPaint(window, stamps.append)
+    app.installEventFilter(probe)
+    window.show()
+    painted = _wait(app, lambda: probe.painted, PAINT_TIMEOUT_MS)
+    app.removeEventFilter(probe)
+    _check(painted, "main window not painted")
+    Path(out_path).write_text(f"{stamps[0]!r}\n", encoding="utf-8")
+    _dispose(app, window)
+
+
+# -- entry point ---------------------------------------------------------------
+def log_file() -> Path:
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    folder = Path(location) if location else Path.home() / ".gradacc-desktop"
+    return folder / LOG_NAME
+
+
+def _report(line: str) -> None:
+    if sys.stdout is not None:
+        with contextlib.suppress(OSError):
+            print(line, flush=True)
+    path = log_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.datetime.now().isoformat(timespec="seconds")
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(f"[{stamp}] {line}\n")
+    except OSError:
+        pass
+
+
+CHECKS: tuple[tuple[str, Callable[[], None]], ...] = (
+    ("translations", check_translations),
+    ("icons", check_icons),
+    ("data", check_data),
+)
+
+
+def run_self_test(app: QApplication) -> int:
+    frozen = "frozen" if getattr(sys, "frozen", False) else "source"
+    where = f"{app.platformName()}, {frozen}, {__version__}"
+    with tempfile.TemporaryDirectory(prefix="gradacc-selftest-") as folder:
+        try:
+            bench_out = os.environ.get(BENCH_ENV)
+            if bench_out:
+                bench_first_paint(app, folder, bench_out)
+                return 0
+            for _name, check in CHECKS:
+                check()
+            check_window(app, folder)
+        except SelfTestError as exc:
+            _report(f"self-test FAILED ({where}): {exc}")
+            return 1
+        except Exception as exc:  # any crash is a failure with a reason, not a traceback
+            last = traceback.extract_tb(exc.__traceback__)[-1]
+            _report(
+                f"self-test FAILED ({where}): {type(exc).__name__}: {exc} "
+                f"at {Path(last.filename).name}:{last.lineno}"
+            )
+            return 1
+    _report(
+        f"self-test OK ({where}): translations, icons, data, window, arrows, language, clipboard"
+    )
+    return 0
