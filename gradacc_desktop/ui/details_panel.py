@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from gradacc_desktop.ui.collapsible import CollapsibleBox
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.details import DetailsContent
+
+
+RENDER_DELAY_MS = 80
 
 
 class DetailsPanel(CollapsibleBox):
@@ -18,6 +22,12 @@ class DetailsPanel(CollapsibleBox):
         super().__init__(self.browser, parent)
         self._content = DetailsContent(vm, self)
         self._stale = True
+        # The long document is re-laid out after typing pauses, not on every keystroke:
+        # the results pane stays instant while the panel is open.
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(RENDER_DELAY_MS)
+        self._render_timer.timeout.connect(self._render)
         vm.stateChanged.connect(self._invalidate)
         self.toggled.connect(lambda opened: opened and self._render())
         self.retranslate()
@@ -35,10 +45,11 @@ class DetailsPanel(CollapsibleBox):
     def _invalidate(self, *_args: object) -> None:
         self._stale = True
         if self.is_open():
-            self._render()
+            self._render_timer.start()
 
     def _render(self) -> None:
         """Build the HTML only when the panel is open: typing stays cheap while it is closed."""
+        self._render_timer.stop()
         if not self._stale:
             return
         bar = self.browser.verticalScrollBar()

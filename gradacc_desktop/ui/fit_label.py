@@ -1,50 +1,91 @@
-"""A label for a big number that shrinks its font instead of resizing the layout."""
+"""One line of text that shrinks its font to fit instead of resizing the layout.
+
+Results change on every keystroke. A ``QLabel`` asks its parent layouts to
+recompute on each ``setText`` and repaints the whole results pane; this widget
+keeps a fixed size hint, never requests a layout, and repaints only itself.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+_MIN_POINT_SIZE = 7.0
 
 
-class FitLabel(QLabel):
-    def __init__(self, point_size: float, parent: QWidget | None = None, bold: bool = True) -> None:
+class FitLabel(QWidget):
+    def __init__(
+        self,
+        point_size: float | None = None,
+        parent: QWidget | None = None,
+        bold: bool = True,
+        alignment: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft,
+    ) -> None:
         super().__init__(parent)
-        self._max_point_size = point_size
-        self._min_point_size = 9.0
-        font = QFont(self.font())
-        font.setPointSizeF(point_size)
-        font.setBold(bold)
-        self.setFont(font)
+        self._text = ""
+        self._alignment = alignment | Qt.AlignmentFlag.AlignVCenter
+        base = QFont(self.font())
+        if point_size is not None:
+            base.setPointSizeF(point_size)
+        base.setBold(bold)
+        self._base = base
+        self._fitted = QFont(base)
+        super().setFont(base)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._height = QFontMetrics(font).height()
-        # The number never changes the layout: fixed height, font shrinks to fit the width.
-        self.setFixedHeight(self._height)
+        self._update_height()
 
+    # -- QLabel-like API ------------------------------------------------------
+    def text(self) -> str:
+        return self._text
+
+    def setText(self, text: str) -> None:
+        if text == self._text:
+            return
+        self._text = text
+        self._fit()
+        self.update()
+
+    def fitted_font(self) -> QFont:
+        """The font the text is drawn with (smaller than the base font when it must fit)."""
+        return QFont(self._fitted)
+
+    # -- geometry ---------------------------------------------------------------
     def sizeHint(self) -> QSize:
         return QSize(120, self._height)
 
     def minimumSizeHint(self) -> QSize:
         return QSize(40, self._height)
 
-    def setText(self, text: str) -> None:
-        super().setText(text)
-        self._fit()
+    def _update_height(self) -> None:
+        self._height = QFontMetrics(self._base).height() + 2
+        self.setFixedHeight(self._height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit()
 
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._base = QFont(self.font())
+            self._update_height()
+            self._fit()
+        super().changeEvent(event)
+
     def _fit(self) -> None:
-        font = QFont(self.font())
-        size = self._max_point_size
+        font = QFont(self._base)
         available = max(self.contentsRect().width(), 1)
-        while size > self._min_point_size:
-            font.setPointSizeF(size)
-            if QFontMetrics(font).horizontalAdvance(self.text()) <= available:
-                break
+        size = self._base.pointSizeF()
+        while (
+            size > _MIN_POINT_SIZE and QFontMetrics(font).horizontalAdvance(self._text) > available
+        ):
             size -= 1.0
-        font.setPointSizeF(max(size, self._min_point_size))
-        if font != self.font():
-            super().setFont(font)
+            font.setPointSizeF(max(size, _MIN_POINT_SIZE))
+        self._fitted = font
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setFont(self._fitted)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        rect: QRect = self.contentsRect()
+        painter.drawText(rect, int(self._alignment) | int(Qt.TextFlag.TextSingleLine), self._text)

@@ -36,6 +36,7 @@ class InputsPanel(QWidget):
             self._add_field(spec, group)
         layout.addStretch(1)
         vm.inputsReplaced.connect(self.show_inputs)
+        vm.fieldReplaced.connect(self.show_value)
         self.show_inputs(vm.last_valid_inputs)
         self.retranslate()
 
@@ -78,6 +79,15 @@ class InputsPanel(QWidget):
                 box.setValue(int(value))
             # setValue alone does not rewrite text the user left invalid or empty
             box.lineEdit().setText(box.textFromValue(box.value()))
+
+    def show_value(self, field: Field, value: int | Decimal) -> None:
+        """One field was set elsewhere (the planner): show it without disturbing the others."""
+        box = self.boxes[field]
+        if isinstance(box, DecimalSpinBox):
+            box.setValue(float(Decimal(value)))
+        else:
+            box.setValue(int(value))
+        box.lineEdit().setText(box.textFromValue(box.value()))
 
     def set_locale(self, locale: QLocale) -> None:
         """Re-display every value in ``locale`` (widgets keep the locale they were made with)."""

@@ -70,3 +70,27 @@ class DecimalSpinBox(QDoubleSpinBox):
         if locale.decimalPoint() in text:
             text = text.rstrip("0").rstrip(locale.decimalPoint())
         return text
+
+
+class BigIntSpinBox(QDoubleSpinBox):
+    """A whole-number spin box for counts beyond 32 bits (parameters, dataset samples).
+
+    ``QSpinBox`` stops at 2^31 - 1; a double holds every integer up to 2^53 exactly,
+    so this box keeps no decimals and shows group separators ("7.000.000.000" in
+    pt-BR, where the period is typed as a group separator, not a decimal point).
+    """
+
+    copyRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setDecimals(0)
+        self.setGroupSeparatorShown(True)
+        self.setAccelerated(True)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if _wants_window_copy(self, event):
+            self.copyRequested.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)

@@ -90,3 +90,9 @@ def test_open_state_is_remembered(make_window, settings) -> None:  # type: ignor
     second = make_window(settings)
     assert second.details.is_open()
     assert second.details.browser.isVisible()
+
+
+def test_open_panel_catches_up_after_typing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.details.set_open(True)
+    type_into(qtbot, box(window, Field.MICRO_BATCH), "3")
+    qtbot.waitUntil(lambda: "micro-lote de 3 amostras" in window.details.browser.toPlainText())

@@ -128,8 +128,11 @@ def test_huge_values_are_grouped_and_fit(window: MainWindow, qtbot) -> None:  # 
     type_into(qtbot, box(window, Field.ACTIVATION_GB), "10000")
     assert box(window, Field.MICRO_BATCH).text() == "1.000.000"
     assert shown(window) == ("1.000.000.000.000.000.000", "10.000.000.000 GB")
-    value = window.results.effective.value
-    assert value.fontMetrics().horizontalAdvance(value.text()) <= value.contentsRect().width()
+    from PySide6.QtGui import QFontMetrics
+
+    for label in (window.results.effective.value, window.results.effective.formula):
+        width = QFontMetrics(label.fitted_font()).horizontalAdvance(label.text())
+        assert width <= label.contentsRect().width()
     assert window.results.width() == card_width
 
 
