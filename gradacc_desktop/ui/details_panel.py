@@ -9,7 +9,6 @@ from gradacc_desktop.ui.collapsible import CollapsibleBox
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.details import DetailsContent
 
-
 RENDER_DELAY_MS = 80
 
 
