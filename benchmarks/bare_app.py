@@ -3,7 +3,7 @@
 Run from source or frozen with PyInstaller defaults (benchmarks/run.py does
 both). With GRADACC_BENCH_PAINT_FILE set, it writes ``time.time()`` of the
 first paint event of its window to that file and quits, like the app's
-``--self-test`` start-up probe (gradacc_desktop/selftest.py).
+start-up probe (gradacc_desktop/startup_probe.py).
 """
 
 from __future__ import annotations

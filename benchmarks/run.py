@@ -9,7 +9,8 @@ What is measured
 * Start-up to first painted window: wall time from spawning the process to
   the first ``QEvent.Paint`` of the main window (not ``show()``), written by
   the process itself (``GRADACC_BENCH_PAINT_FILE``; the app does it in
-  gradacc_desktop/selftest.py, the baseline in benchmarks/bare_app.py).
+  gradacc_desktop/startup_probe.py on its normal start-up path, the baseline
+  in benchmarks/bare_app.py).
   Four variants, run alternately: the app and a bare QMainWindow with one
   QLabel, each from source and from its PyInstaller bundle.
 * Peak RSS of those same processes (``ru_maxrss`` from ``os.wait4``).
@@ -127,7 +128,14 @@ def start_once(cmd: list[str]) -> tuple[float, float]:
     """Seconds from spawn to first paint, and peak RSS in bytes."""
     with tempfile.TemporaryDirectory() as tmp:
         stamp_file = Path(tmp) / "paint"
-        env = dict(os.environ, **{PAINT_ENV: str(stamp_file)})
+        # a fresh home: default settings, nothing remembered between runs
+        env = dict(
+            os.environ,
+            HOME=tmp,
+            XDG_CONFIG_HOME=str(Path(tmp) / "config"),
+            XDG_DATA_HOME=str(Path(tmp) / "data"),
+            **{PAINT_ENV: str(stamp_file)},
+        )
         t0 = time.time()
         proc = subprocess.Popen(
             cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -212,14 +220,14 @@ def main() -> int:
     args = parser.parse_args()
 
     variants: dict[str, list[str]] = {
-        "app, source": [sys.executable, "-m", "gradacc_desktop", "--self-test"],
+        "app, source": [sys.executable, "-m", "gradacc_desktop"],
         "bare, source": [sys.executable, str(BENCH / "bare_app.py")],
     }
     if not args.no_bundle:
         if not APP_BUNDLE.exists():
             raise SystemExit(f"no bundle at {APP_BUNDLE}: run `make bundle` (or --no-bundle)")
         build_bare_bundle()
-        variants["app, bundle"] = [str(APP_BUNDLE), "--self-test"]
+        variants["app, bundle"] = [str(APP_BUNDLE)]
         variants["bare, bundle"] = [str(BARE_BUNDLE)]
 
     # one warm-up each (page cache), not recorded
@@ -272,7 +280,7 @@ def main() -> int:
         f"window. {args.runs} runs per variant, variants alternated in rotating order",
         "after one unrecorded warm-up each. The app runs its normal start-up (argument",
         "parsing, QApplication, settings, translators) and then builds and shows the",
-        "real main window through `create_window` (the `--self-test` start-up probe).",
+        "real main window (gradacc_desktop/startup_probe.py records the first paint).",
         "",
         "| variant | median | p25-p75 | min | max | spread (max-min) |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -68,6 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_self_test(app)
     window = create_window(app, settings, args.lang)
+    probe_file = os.environ.get("GRADACC_BENCH_PAINT_FILE")
+    if probe_file:
+        from gradacc_desktop import startup_probe
+
+        startup_probe.install(app, window, probe_file)
     window.show()
     code = app.exec()
     window.deleteLater()

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import datetime
 import sys
-import traceback
 from pathlib import Path
 from types import TracebackType
 
@@ -28,6 +26,8 @@ def log_path() -> Path:
 
 def write_log(text: str) -> Path | None:
     """Append ``text`` to the log file (trimmed when it grows large); ``None`` if impossible."""
+    import datetime  # only when something is logged: keeps start-up lean
+
     path = log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -60,6 +60,8 @@ class CrashHandler:
         if issubclass(exc_type, KeyboardInterrupt):
             QCoreApplication.quit()
             return
+        import traceback
+
         report = "".join(traceback.format_exception(exc_type, exc, tb))
         self.last_report = report
         path = write_log(report)

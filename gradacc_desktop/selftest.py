@@ -11,17 +11,12 @@ there is one (windowed Windows builds have ``sys.stdout = None``) and always to
 ``selftest.log`` in ``QStandardPaths.AppDataLocation`` (next to the crash log).
 The user's settings are never touched: the window gets a temporary INI store.
 
-Benchmark hook: with ``GRADACC_BENCH_PAINT_FILE=/path`` set, the self-test
-instead builds the window, writes ``time.time()`` of its first paint event to
-that file and exits 0 (benchmarks/run.py measures start-up this way, from
-source and from the bundle alike).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime
-import os
 import re
 import sys
 import tempfile
@@ -50,7 +45,6 @@ from gradacc_desktop.paths import resource_path
 LOG_NAME = "selftest.log"
 # Qt's own message, kept out of tr()-scanning so it stays out of the app's catalogue.
 _QT_CANCEL = ("QPlatformTheme", "Cancel")
-BENCH_ENV = "GRADACC_BENCH_PAINT_FILE"
 PAINT_TIMEOUT_MS = 10_000
 
 
@@ -229,20 +223,6 @@ def check_window(app: QApplication, folder: str) -> None:
         _dispose(app, window)
 
 
-def bench_first_paint(app: QApplication, folder: str, out_path: str) -> None:
-    """Start-up probe for benchmarks: write time of the first paint, then return."""
-    window = _create_window(app, folder, "pt_BR")
-    stamps: list[float] = []
-    probe = _FirstPaint(window, stamps.append)
-    app.installEventFilter(probe)
-    window.show()
-    painted = _wait(app, lambda: probe.painted, PAINT_TIMEOUT_MS)
-    app.removeEventFilter(probe)
-    _check(painted, "main window not painted")
-    Path(out_path).write_text(f"{stamps[0]!r}\n", encoding="utf-8")
-    _dispose(app, window)
-
-
 # -- entry point ---------------------------------------------------------------
 def log_file() -> Path:
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
@@ -276,10 +256,6 @@ def run_self_test(app: QApplication) -> int:
     where = f"{app.platformName()}, {frozen}, {__version__}"
     with tempfile.TemporaryDirectory(prefix="gradacc-selftest-") as folder:
         try:
-            bench_out = os.environ.get(BENCH_ENV)
-            if bench_out:
-                bench_first_paint(app, folder, bench_out)
-                return 0
             for _name, check in CHECKS:
                 check()
             check_window(app, folder)
