@@ -20,7 +20,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen" if not os.environ.get("DISPLAY") else "xcb")
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QLabel, QSpinBox
+from PySide6.QtWidgets import QApplication, QSpinBox, QWidget
 
 from gradacc_desktop.app import configure_application, create_window
 from gradacc_desktop.viewmodels.settings import Settings
@@ -38,7 +38,7 @@ def main() -> int:
             app.processEvents()
             time.sleep(0.01)
         spin = window.findChild(QSpinBox, "input_micro_batch")
-        label = window.findChild(QLabel, "result_effective_batch")
+        label = window.findChild(QWidget, "result_effective_batch")
         if spin is None or label is None:
             print("error: input_micro_batch / result_effective_batch not found", file=sys.stderr)
             return 1

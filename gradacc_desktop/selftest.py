@@ -37,7 +37,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QIcon, QImageReader
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QWidget
 
 from gradacc_desktop import __version__
 from gradacc_desktop.paths import resource_path
@@ -151,8 +151,11 @@ def _wait(app: QApplication, condition: Callable[[], bool], timeout_ms: int) -> 
 
 
 def _label(window: QWidget, name: str) -> str:
-    label = window.findChild(QLabel, name)
-    _check(label is not None, f"no QLabel named {name!r} in the main window")
+    label = window.findChild(QWidget, name)
+    _check(
+        label is not None and callable(getattr(label, "text", None)),
+        f"no text widget named {name!r} in the main window",
+    )
     assert label is not None
     return label.text()
 
