@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import subprocess
@@ -163,6 +164,7 @@ def test_soak_twenty_thousand_edits(make_window, language: str) -> None:  # type
     window = make_window(language=language)
     spins = [box(window, f) for f in (Field.MICRO_BATCH, Field.ACCUMULATION_STEPS, Field.GPUS)]
     activation = box(window, Field.ACTIVATION_GB)
+    gc.collect()
     none_refs = sys.getrefcount(None)
     edits = 0
     for i in range(5_000):
@@ -181,5 +183,8 @@ def test_soak_twenty_thousand_edits(make_window, language: str) -> None:  # type
     spins[2].setValue(1)
     activation.setValue(0.5)
     assert shown(window) == ("32", "2 GB")
-    # On an immortal-None interpreter the count is fixed; elsewhere it must not drain.
-    assert sys.getrefcount(None) >= none_refs - 1000
+    # The leak dropped None's count by one per C++ call returning nothing — hundreds of
+    # thousands here. Objects freed during the session may release a few thousand
+    # legitimate references; an immortal None (3.12+) never moves.
+    gc.collect()
+    assert sys.getrefcount(None) >= none_refs - 10_000

@@ -20,6 +20,8 @@ class FieldSpec:
     decimals: int = 0
     step: float = 1.0
     unit_suffix: bool = False
+    # a button under the field opens the estimator ("Estimar a partir do modelo…")
+    estimator: bool = False
 
     @property
     def object_name(self) -> str:
@@ -31,6 +33,11 @@ FIELD_SPECS: tuple[FieldSpec, ...] = (
     FieldSpec(Field.ACCUMULATION_STEPS, Group.BATCHES),
     FieldSpec(Field.GPUS, Group.BATCHES),
     FieldSpec(
-        Field.ACTIVATION_GB, Group.MEMORY, decimals=ACTIVATION_DECIMALS, step=0.1, unit_suffix=True
+        Field.ACTIVATION_GB,
+        Group.MEMORY,
+        decimals=ACTIVATION_DECIMALS,
+        step=0.1,
+        unit_suffix=True,
+        estimator=True,
     ),
 )

@@ -5,7 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 
 from PySide6.QtCore import QLocale, Signal
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gradacc_desktop.core.calculator import Field, Inputs
 from gradacc_desktop.ui.fields import FIELD_SPECS, FieldSpec, Group
@@ -17,6 +25,8 @@ SpinBox = IntSpinBox | DecimalSpinBox
 
 class InputsPanel(QWidget):
     copyRequested = Signal()
+    # "Estimar a partir do modelo…" under "Ativação por amostra"
+    estimateRequested = Signal()
 
     def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -24,6 +34,7 @@ class InputsPanel(QWidget):
         self.boxes: dict[Field, SpinBox] = {}
         self.labels: dict[Field, QLabel] = {}
         self._groups: dict[Group, QGroupBox] = {}
+        self.estimate_button: QPushButton | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for spec in FIELD_SPECS:
@@ -67,6 +78,12 @@ class InputsPanel(QWidget):
         form = group.layout()
         assert isinstance(form, QFormLayout)
         form.addRow(label, box)
+        if spec.estimator:
+            self.estimate_button = QPushButton(group)
+            self.estimate_button.setObjectName("estimate_activation")
+            self.estimate_button.clicked.connect(self.estimateRequested)
+            self.estimate_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+            form.addRow("", self.estimate_button)
         self.boxes[spec.field] = box
         self.labels[spec.field] = label
 
@@ -97,6 +114,15 @@ class InputsPanel(QWidget):
             box.setValue(value)
             box.lineEdit().setText(box.textFromValue(value))
 
+    def focus_chain(self) -> list[QWidget]:
+        """The panel's focusable widgets in reading order."""
+        chain: list[QWidget] = []
+        for spec in FIELD_SPECS:
+            chain.append(self.boxes[spec.field])
+            if spec.estimator and self.estimate_button is not None:
+                chain.append(self.estimate_button)
+        return chain
+
     def retranslate(self) -> None:
         self._groups[Group.BATCHES].setTitle(self.tr("Batches"))
         self._groups[Group.MEMORY].setTitle(self.tr("Memory"))
@@ -108,6 +134,11 @@ class InputsPanel(QWidget):
             box.setToolTip(self._vm.field_hint(field))
             if isinstance(box, DecimalSpinBox):
                 box.setSuffix(" " + self._vm.unit_gb())
+        if self.estimate_button is not None:
+            self.estimate_button.setText(self.tr("&Estimate from the model…"))
+            self.estimate_button.setToolTip(
+                self.tr("Estimate the activation per sample from the model's shape")
+            )
         # One label column across both groups, so the fields line up.
         width = max(label.sizeHint().width() for label in self.labels.values())
         for label in self.labels.values():

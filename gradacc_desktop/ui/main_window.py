@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QMimeData, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QHBoxLayout,
     QMainWindow,
     QMessageBox,
-    QPushButton,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from gradacc_desktop import __version__
-from gradacc_desktop.ui.details_panel import DetailsPanel
-from gradacc_desktop.ui.header import Header
-from gradacc_desktop.ui.inputs_panel import InputsPanel
-from gradacc_desktop.ui.results_panel import ResultsPanel
+from gradacc_desktop.ui.calculator_page import CalculatorPage
+from gradacc_desktop.ui.lazy_page import LazyPage
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES, LanguageController
 from gradacc_desktop.viewmodels.settings import DETAILS_OPEN, GEOMETRY, LANGUAGE, Settings
+from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
+
+if TYPE_CHECKING:  # imported lazily at run time
+    from gradacc_desktop.ui.activation_dialog import ActivationDialog
+    from gradacc_desktop.ui.planner.view import PlannerView
+    from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
 
 STATUS_TIMEOUT_MS = 5000
 
@@ -40,52 +45,56 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.setObjectName("main_window")
 
-        self.header = Header(self)
-        self.inputs = InputsPanel(vm, self)
-        self.results = ResultsPanel(vm, self)
-        self.copy_button = QPushButton(self)
-        self.copy_button.setObjectName("copy_button")
-        self.details = DetailsPanel(vm, self)
+        self.calculator = CalculatorPage(vm, self)
+        self.header = self.calculator.header
+        self.tradeoff_vm = TradeoffViewModel(vm, self)
+        # The planner and the chart (QtCharts) are built when first needed.
+        self.planner_page: LazyPage[PlannerView] = LazyPage(
+            self._make_planner, "planner_page", self
+        )
+        self.chart_page: LazyPage[TradeoffChart] = LazyPage(self._make_chart, "chart_page", self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("main_tabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.calculator, "")
+        self.tabs.addTab(self.planner_page, "")
+        self.tabs.addTab(self.chart_page, "")
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(16, 12, 16, 8)
-        layout.setSpacing(12)
-        layout.addWidget(self.header)
-        body = QHBoxLayout()
-        body.setSpacing(16)
-        body.addWidget(self.inputs, 4)
-        results_column = QVBoxLayout()
-        results_column.addWidget(self.results, 1)
-        copy_row = QHBoxLayout()
-        copy_row.addStretch(1)
-        copy_row.addWidget(self.copy_button)
-        results_column.addLayout(copy_row)
-        body.addLayout(results_column, 5)
-        layout.addLayout(body)
-        layout.addWidget(self.details, 1)
-        self._bottom_stretch = layout.count()
-        layout.addStretch(0)
-        self._layout = layout
+        layout.setSpacing(10)
+        layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
         self._build_actions()
         self._build_menus()
         self.copy_button.clicked.connect(self.copy_results)
         self.inputs.copyRequested.connect(self.copy_results)
+        self.inputs.estimateRequested.connect(self.open_activation_estimator)
         self.details.toggled.connect(self._on_details_toggled)
         language.languageChanged.connect(self._on_language_changed)
-
-        # Tab order follows the layout: inputs top to bottom, copy, details.
-        boxes = list(self.inputs.boxes.values())
-        for first, second in zip(boxes, [*boxes[1:], self.copy_button], strict=True):
-            self.setTabOrder(first, second)
-        self.setTabOrder(self.copy_button, self.details.toggle)
-        self.setTabOrder(self.details.toggle, self.details.browser)
 
         self.retranslate()
         self._restore()
         self.statusBar()
+
+    # -- the calculator tab's parts ------------------------------------------
+    @property
+    def inputs(self):  # type: ignore[no-untyped-def]
+        return self.calculator.inputs
+
+    @property
+    def results(self):  # type: ignore[no-untyped-def]
+        return self.calculator.results
+
+    @property
+    def copy_button(self):  # type: ignore[no-untyped-def]
+        return self.calculator.copy_button
+
+    @property
+    def details(self):  # type: ignore[no-untyped-def]
+        return self.calculator.details
 
     # -- construction -------------------------------------------------------
     def _build_actions(self) -> None:
@@ -103,6 +112,14 @@ class MainWindow(QMainWindow):
         self.details_action = QAction(self)
         self.details_action.setShortcut(QKeySequence.StandardKey.HelpContents)
         self.details_action.triggered.connect(self._open_details)
+        self.estimate_action = QAction(self)
+        self.estimate_action.triggered.connect(self.open_activation_estimator)
+        self.save_scenario_action = QAction(self)
+        self.save_scenario_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_scenario_action.triggered.connect(lambda: self.planner.save_scenario_dialog())
+        self.open_scenario_action = QAction(self)
+        self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_scenario_action.triggered.connect(lambda: self.planner.open_scenario_dialog())
         self.about_action = QAction(self)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
@@ -122,7 +139,11 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
+        self.file_menu.addAction(self.open_scenario_action)
+        self.file_menu.addAction(self.save_scenario_action)
+        self.file_menu.addSeparator()
         self.file_menu.addAction(self.copy_action)
+        self.file_menu.addAction(self.estimate_action)
         self.file_menu.addAction(self.restore_action)
         self.file_menu.addSeparator()
         self.file_menu.addAction(self.quit_action)
@@ -141,6 +162,12 @@ class MainWindow(QMainWindow):
         self.language_menu.setTitle(self.tr("&Language"))
         self.help_menu.setTitle(self.tr("&Help"))
         self.copy_action.setText(self.tr("&Copy results"))
+        self.estimate_action.setText(self.tr("&Estimate activation from the model…"))
+        self.open_scenario_action.setText(self.tr("&Open scenario…"))
+        self.save_scenario_action.setText(self.tr("Sa&ve scenario…"))
+        self.tabs.setTabText(0, self.tr("Calculator"))
+        self.tabs.setTabText(1, self.tr("Plan a run"))
+        self.tabs.setTabText(2, self.tr("Trade-off chart"))
         self.restore_action.setText(self.tr("&Restore defaults"))
         self.quit_action.setText(self.tr("&Quit"))
         self.details_action.setText(self.tr("&Details"))
@@ -153,10 +180,10 @@ class MainWindow(QMainWindow):
                 shortcut=shortcut
             )
         )
-        self.header.retranslate()
-        self.inputs.retranslate()
-        self.results.retranslate()
-        self.details.retranslate()
+        self.calculator.retranslate()
+        if self.planner_page.built is not None:
+            self.planner_page.built.retranslate()
+        self.tradeoff_vm.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -174,6 +201,10 @@ class MainWindow(QMainWindow):
         self.setLocale(locale)
         self.vm.set_locale(locale)
         self.inputs.set_locale(locale)
+        if self.planner_page.built is not None:
+            self.planner_page.built.set_locale(locale)
+        if self.chart_page.built is not None:
+            self.chart_page.built.set_locale(locale)
         for c, action in self.language_actions.items():
             action.setChecked(c == code)
         self.retranslate()
@@ -192,6 +223,55 @@ class MainWindow(QMainWindow):
         QApplication.clipboard().setMimeData(mime)
         self.statusBar().showMessage(self.tr("Results copied to the clipboard."), STATUS_TIMEOUT_MS)
 
+    def _show_status(self, message: str) -> None:
+        self.statusBar().showMessage(message, STATUS_TIMEOUT_MS)
+
+    def open_activation_estimator(self) -> ActivationDialog:
+        from gradacc_desktop.ui.activation_dialog import open_activation_dialog
+
+        return open_activation_dialog(self.vm, self)
+
+    # -- lazily built tabs ------------------------------------------------------
+    @property
+    def planner(self) -> PlannerView:
+        """The planner (built on first use: its tab, a scenario action or the chart)."""
+        return self.planner_page.content()
+
+    @property
+    def chart(self) -> TradeoffChart | None:
+        return self.chart_page.built
+
+    def show_chart(self) -> TradeoffChart:
+        """Switch to the chart tab, building the chart on first use."""
+        self.tabs.setCurrentWidget(self.chart_page)
+        return self.chart_page.content()
+
+    def _make_planner(self, parent: QWidget) -> PlannerView:
+        from gradacc_desktop.ui.planner import create_planner
+
+        planner = create_planner(self.vm, parent)
+        planner.statusMessage.connect(self._show_status)
+        planner.useConfigurationRequested.connect(
+            lambda: self.tabs.setCurrentWidget(self.calculator)
+        )
+        planner.vm.stateChanged.connect(self._update_available_memory)
+        planner.retranslate()
+        return planner
+
+    def _make_chart(self, parent: QWidget) -> TradeoffChart:
+        from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
+
+        _ = self.planner  # the GPU's available-memory line comes from the planner
+        self._update_available_memory()
+        chart = TradeoffChart(self.tradeoff_vm, parent)
+        chart.set_locale(self.language.locale())
+        return chart
+
+    def _update_available_memory(self, _state: object = None) -> None:
+        planner = self.planner_page.built
+        if planner is not None:
+            self.tradeoff_vm.set_available_gb(planner.vm.available_for_activations())
+
     def restore_defaults(self) -> None:
         self.vm.restore_defaults()
         self.statusBar().showMessage(self.tr("Default values restored."), STATUS_TIMEOUT_MS)
@@ -201,10 +281,7 @@ class MainWindow(QMainWindow):
         self.details.browser.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _on_details_toggled(self, opened: bool) -> None:
-        self._layout.setStretch(self._bottom_stretch, 0 if opened else 1)
         self.settings.set(DETAILS_OPEN, opened)
-        if opened and self.height() < 640:
-            self.resize(self.width(), 720)
 
     def show_about(self) -> None:
         QMessageBox.about(
@@ -222,7 +299,7 @@ class MainWindow(QMainWindow):
     def _restore(self) -> None:
         geometry = self.settings.get(GEOMETRY)
         if geometry is None or not self.restoreGeometry(geometry):
-            self.resize(920, 560)
+            self.resize(1100, 780)
         self.details.set_open(self.settings.get(DETAILS_OPEN))
 
     def save_state(self) -> None:

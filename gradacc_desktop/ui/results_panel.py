@@ -30,6 +30,7 @@ class ResultCard(QFrame):
         self.formula = FitLabel(parent=self, bold=False)
         self.formula.setObjectName(f"formula_{name}")
         layout = QVBoxLayout(self)
+        layout.setSpacing(6)
         layout.addWidget(self.title)
         layout.addWidget(self.value)
         layout.addWidget(self.formula)

@@ -22,9 +22,12 @@ from gradacc_desktop.core.calculator import (
     compute,
     validate,
 )
-from gradacc_desktop.viewmodels.formatting import ParseError, format_number, parse_number
-
-_QT_MAX_COUNT = 2**31 - 1
+from gradacc_desktop.viewmodels.formatting import (
+    ParseError,
+    format_counted,
+    format_number,
+    parse_number,
+)
 
 # The multiplication sign used in every substituted formula.
 TIMES = "×"
@@ -70,6 +73,8 @@ class CalculatorViewModel(QObject):
     stateChanged = Signal(object)
     # inputs set programmatically (restore defaults, settings, scenarios): carries ``Inputs``
     inputsReplaced = Signal(object)
+    # one input set programmatically (e.g. by the planner): carries ``(Field, value)``
+    fieldReplaced = Signal(object, object)
 
     def __init__(
         self,
@@ -122,6 +127,15 @@ class CalculatorViewModel(QObject):
         self._refresh()
         self.inputsReplaced.emit(inputs)
 
+    def set_value(self, field: Field, value: int | Decimal) -> None:
+        """Set one field from elsewhere in the app (the planner's shared activation)."""
+        raw = Decimal(value)
+        if self._same(self._raw.get(field), raw):
+            return
+        self._raw[field] = raw
+        self._refresh()
+        self.fieldReplaced.emit(field, value)
+
     def restore_defaults(self) -> None:
         self.set_inputs(DEFAULTS)
 
@@ -167,15 +181,8 @@ class CalculatorViewModel(QObject):
         return self.tr("{value} GB").format(value=self.format(value))
 
     def counted(self, translate: Callable[[int], str], count: int) -> str:
-        """Translate a ``%n`` plural message for any ``count`` and locale-format the number.
-
-        Qt's ``n`` is a 32-bit int and writes ``%n`` as plain digits; larger
-        counts select the plural form with the largest int (same form in every
-        language the app ships) and the number is then written in full, grouped
-        for the locale. Source strings put ``%n`` before any other digit.
-        """
-        selector = min(count, _QT_MAX_COUNT)
-        return translate(selector).replace(str(selector), self.format(count), 1)
+        """Translate a ``%n`` plural message for any ``count`` (see ``format_counted``)."""
+        return format_counted(self._locale, translate, count)
 
     def input_text(self, inputs: Inputs, field: Field) -> str:
         value = inputs.value(field)

@@ -8,7 +8,8 @@ locale text -> ``Decimal`` without passing through a float.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from collections.abc import Callable
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 
 from PySide6.QtCore import QLocale
 
@@ -29,6 +30,42 @@ def format_number(locale: QLocale, value: int | Decimal) -> str:
         text = f"{value:,d}"
     text = text.replace(",", "\0").replace(".", point).replace("\0", group)
     return text.replace("-", locale.negativeSign())
+
+
+# Qt's ``%n`` is a 32-bit int.
+_QT_MAX_COUNT = 2**31 - 1
+
+
+def format_counted(locale: QLocale, translate: Callable[[int], str], count: int) -> str:
+    """Translate a ``%n`` plural message for any ``count`` and locale-format the number.
+
+    Qt's ``n`` is a 32-bit int and writes ``%n`` as plain digits; larger
+    counts select the plural form with the largest int (same form in every
+    language the app ships) and the number is then written in full, grouped
+    for the locale. Source strings put ``%n`` before any other digit.
+    """
+    selector = min(count, _QT_MAX_COUNT)
+    return translate(selector).replace(str(selector), format_number(locale, count), 1)
+
+
+def round_significant(value: Decimal, digits: int) -> Decimal:
+    """``value`` with at most ``digits`` significant digits after the point (display only).
+
+    Whole parts are never rounded: 123456.789 with 3 digits stays 123457.
+    """
+    if value == 0 or not value.is_finite():
+        return value
+    exponent = min(value.adjusted() - digits + 1, 0)
+    with localcontext() as ctx:
+        ctx.prec = max(value.adjusted() + 1, 0) + digits + 2
+        return normalize(value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_EVEN))
+
+
+def format_approx(locale: QLocale, value: Decimal, digits: int = 6) -> str:
+    """Like ``format_number`` but rounded to ``digits`` significant digits, with "≈" if rounded."""
+    rounded = round_significant(value, digits)
+    text = format_number(locale, rounded)
+    return text if rounded == value else f"≈ {text}"
 
 
 class ParseError(ValueError):

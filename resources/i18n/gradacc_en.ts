@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>ActivationViewModel</name>
+    <message numerus="yes">
+        <source>%n byte(s)</source>
+        <translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Per layer × %n layer(s)</source>
+        <translation>
+            <numerusform>Per layer × %n layer</numerusform>
+            <numerusform>Per layer × %n layers</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DetailsContent</name>
     <message numerus="yes">
         <source>on %n GPU(s)</source>
@@ -15,6 +32,61 @@
         <translation>
             <numerusform>Spreading the same configuration across %n data-parallel GPU raises the effective batch to {E}, and the activation memory per GPU is still {M}.</numerusform>
             <numerusform>Spreading the same configuration across %n data-parallel GPUs raises the effective batch to {E}, and the activation memory per GPU is still {M}.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>OtherMemoryViewModel</name>
+    <message numerus="yes">
+        <source>Sharded over the planner&apos;s %n data-parallel GPU(s).</source>
+        <translation>
+            <numerusform>Sharded over the planner&apos;s %n data-parallel GPU.</numerusform>
+            <numerusform>Sharded over the planner&apos;s %n data-parallel GPUs.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PlannerViewModel</name>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) above the target of {target}.</source>
+        <translation>
+            <numerusform>%n sample above the target of {target}.</numerusform>
+            <numerusform>%n samples above the target of {target}.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) below the target of {target}.</source>
+        <translation>
+            <numerusform>%n sample below the target of {target}.</numerusform>
+            <numerusform>%n samples below the target of {target}.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>…and %n more</source>
+        <translation>
+            <numerusform>…and %n more</numerusform>
+            <numerusform>…and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tokens per optimizer step ({batch} × {length}).</source>
+        <translation>
+            <numerusform>%n token per optimizer step ({batch} × {length}).</numerusform>
+            <numerusform>%n tokens per optimizer step ({batch} × {length}).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n optimizer step(s) per epoch</source>
+        <translation>
+            <numerusform>%n optimizer step per epoch</numerusform>
+            <numerusform>%n optimizer steps per epoch</numerusform>
         </translation>
     </message>
 </context>

@@ -1,383 +1,1823 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="pt_BR">
-    <context>
-        <name>CalculatorViewModel</name>
-        <message>
-            <source>&amp;Micro-batch size</source>
-            <translation>Tamanho do &amp;micro-lote</translation>
-        </message>
-        <message>
-            <source>&amp;Accumulation steps</source>
-            <translation>&amp;Passos de acumulação</translation>
-        </message>
-        <message>
-            <source>Data-parallel &amp;GPUs</source>
-            <translation>&amp;GPUs em paralelismo de dados</translation>
-        </message>
-        <message>
-            <source>Acti&amp;vation per sample</source>
-            <translation>Ati&amp;vação por amostra</translation>
-        </message>
-        <message>
-            <source>Samples each GPU processes in one forward and backward pass (b).</source>
-            <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
-        </message>
-        <message>
-            <source>Micro-batches whose gradients are summed before one optimizer step (a).</source>
-            <translation>Micro-lotes cujos gradientes são somados antes de um passo do otimizador (a).</translation>
-        </message>
-        <message>
-            <source>Data-parallel replicas, each with its own micro-batch (g).</source>
-            <translation>Réplicas em paralelismo de dados, cada uma com seu próprio micro-lote (g).</translation>
-        </message>
-        <message>
-            <source>Activation memory one training sample needs, in gigabytes (A).</source>
-            <translation>Memória de ativação que uma amostra de treino exige, em gigabytes (A).</translation>
-        </message>
-        <message>
-            <source>GB</source>
-            <translation>GB</translation>
-        </message>
-        <message>
-            <source>{value} GB</source>
-            <translation>{value} GB</translation>
-        </message>
-        <message>
-            <source>Effective batch size</source>
-            <translation>Tamanho de lote efetivo</translation>
-        </message>
-        <message>
-            <source>Peak activation memory per GPU</source>
-            <translation>Pico de memória de ativação por GPU</translation>
-        </message>
-        <message>
-            <source>Gradient Accumulation Memory Calculator</source>
-            <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
-        </message>
-        <message>
-            <source>Enter a value to see the results.</source>
-            <translation>Insira um valor para ver os resultados.</translation>
-        </message>
-        <message>
-            <source>{field}: “{text}” is not a number.</source>
-            <translation>{field}: “{text}” não é um número.</translation>
-        </message>
-        <message>
-            <source>{field}: enter a value.</source>
-            <translation>{field}: insira um valor.</translation>
-        </message>
-        <message>
-            <source>{field}: enter a whole number.</source>
-            <translation>{field}: insira um número inteiro.</translation>
-        </message>
-        <message>
-            <source>{field}: use at most {decimals} decimal places.</source>
-            <translation>{field}: use no máximo {decimals} casas decimais.</translation>
-        </message>
-        <message>
-            <source>{field}: enter a value from {minimum} to {maximum}.</source>
-            <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
-        </message>
-        <message>
-            <source>Activation memory depends only on the micro-batch: accumulation steps and GPUs do not change it.</source>
-            <translation>A memória de ativação depende apenas do micro-lote: passos de acumulação e GPUs não a alteram.</translation>
-        </message>
-    </context>
-    <context>
-        <name>CrashHandler</name>
-        <message>
-            <source>Unexpected error</source>
-            <translation>Erro inesperado</translation>
-        </message>
-        <message>
-            <source>Something went wrong. Your inputs are kept and you can go on working.</source>
-            <translation>Algo deu errado. Suas entradas foram mantidas e você pode continuar trabalhando.</translation>
-        </message>
-        <message>
-            <source>Details were saved to {path}.</source>
-            <translation>Os detalhes foram salvos em {path}.</translation>
-        </message>
-        <message>
-            <source>The log file could not be written.</source>
-            <translation>Não foi possível gravar o arquivo de registro.</translation>
-        </message>
-    </context>
-    <context>
-        <name>DetailsContent</name>
-        <message>
-            <source>Details</source>
-            <translation>Detalhes</translation>
-        </message>
-        <message>
-            <source>Gradient accumulation memory</source>
-            <translation>Memória de acumulação de gradiente</translation>
-        </message>
-        <message>
-            <source>Large language models train best with large batches, but a large batch means many samples held in memory at once — and activation memory is often the first thing to overflow a GPU. Gradient accumulation resolves the tension: it reaches a large effective batch while peak activation memory stays at the size of a single small micro-batch. This calculator shows both sides of that trade-off — the effective batch a configuration reaches and the activation memory it actually holds.</source>
-            <translation>Modelos de linguagem grandes treinam melhor com lotes grandes, mas um lote grande significa muitas amostras mantidas na memória de uma vez — e a memória de ativação costuma ser a primeira coisa a estourar uma GPU. A acumulação de gradiente resolve a tensão: ela alcança um grande lote efetivo enquanto o pico de memória de ativação permanece no tamanho de um único micro-lote pequeno. Esta calculadora mostra os dois lados desse compromisso — o lote efetivo que uma configuração alcança e a memória de ativação que ela de fato mantém.</translation>
-        </message>
-        <message>
-            <source>What gradient accumulation does</source>
-            <translation>O que a acumulação de gradiente faz</translation>
-        </message>
-        <message>
-            <source>Normally a trainer updates the weights after every batch. With accumulation, it runs several micro-batches in sequence, sums their gradients and applies a single optimizer step only once the desired number of micro-batches has been processed. The summed gradient is identical to the one a single batch of that combined size would have produced, so the update is mathematically the same — only the timing changes. The weights move once per accumulation cycle instead of once per micro-batch.</source>
-            <translation>Normalmente, um treinador atualiza os pesos após cada lote. Com acumulação, ele executa vários micro-lotes em sequência, soma seus gradientes e aplica um único passo do otimizador apenas quando o número desejado de micro-lotes é processado. O gradiente somado é idêntico ao que um único lote desse tamanho combinado teria produzido, então a atualização é matematicamente a mesma — apenas o momento muda. Os pesos se movem uma vez por ciclo de acumulação, em vez de uma vez por micro-lote.</translation>
-        </message>
-        <message>
-            <source>Why memory stays constant</source>
-            <translation>Por que a memória permanece constante</translation>
-        </message>
-        <message>
-            <source>Peak activation memory is governed by the largest forward and backward pass alive at one moment, and that is a single micro-batch. Accumulation processes one micro-batch at a time and keeps only a running sum of gradients, whose size matches the model's parameters and does not grow with the number of steps. So raising the accumulation count raises the effective batch while leaving activation memory untouched. That is the whole point: a large effective batch on a memory budget that could never hold it all at once.</source>
-            <translation>O pico de memória de ativação é governado pela maior passagem direta e reversa viva em um momento, e isso é um único micro-lote. A acumulação processa um micro-lote por vez e mantém apenas uma soma corrente de gradientes, cujo tamanho corresponde aos parâmetros do modelo e não cresce com o número de passos. Assim, aumentar a contagem de acumulação eleva o lote efetivo deixando a memória de ativação intocada. Esse é todo o propósito: um grande lote efetivo em um orçamento de memória que nunca o manteria todo de uma vez.</translation>
-        </message>
-        <message>
-            <source>micro-batch size (samples per GPU per forward and backward pass)</source>
-            <translation>tamanho do micro-lote (amostras por GPU em cada passagem direta e reversa)</translation>
-        </message>
-        <message>
-            <source>accumulation steps</source>
-            <translation>passos de acumulação</translation>
-        </message>
-        <message>
-            <source>data-parallel replicas (GPUs)</source>
-            <translation>réplicas em paralelismo de dados (GPUs)</translation>
-        </message>
-        <message>
-            <source>activation cost per sample, in gigabytes (GB)</source>
-            <translation>custo de ativação por amostra, em gigabytes (GB)</translation>
-        </message>
-        <message>
-            <source>effective batch size</source>
-            <translation>tamanho de lote efetivo</translation>
-        </message>
-        <message>
-            <source>peak activation memory on one GPU, in gigabytes (GB)</source>
-            <translation>pico de memória de ativação em uma GPU, em gigabytes (GB)</translation>
-        </message>
-        <message>
-            <source>The formula</source>
-            <translation>A fórmula</translation>
-        </message>
-        <message>
-            <source>With micro-batch size &lt;i&gt;b&lt;/i&gt;, accumulation steps &lt;i&gt;a&lt;/i&gt;, data-parallel replicas &lt;i&gt;g&lt;/i&gt; and activation cost per sample &lt;i&gt;A&lt;/i&gt; in gigabytes:</source>
-            <translation>Com tamanho de micro-lote &lt;i&gt;b&lt;/i&gt;, passos de acumulação &lt;i&gt;a&lt;/i&gt;, réplicas em paralelismo de dados &lt;i&gt;g&lt;/i&gt; e custo de ativação por amostra &lt;i&gt;A&lt;/i&gt; em gigabytes:</translation>
-        </message>
-        <message>
-            <source>The effective batch multiplies across every replica and every accumulation step, while the memory term depends only on the micro-batch. One gigabyte (GB) is 10⁹ bytes throughout the app.</source>
-            <translation>O lote efetivo multiplica em cada réplica e em cada passo de acumulação, enquanto o termo de memória depende apenas do micro-lote. Um gigabyte (GB) é 10⁹ bytes em todo o aplicativo.</translation>
-        </message>
-        <message>
-            <source>Worked example (your inputs)</source>
-            <translation>Exemplo resolvido (com suas entradas)</translation>
-        </message>
-        <message numerus="yes">
-            <source>on %n GPU(s)</source>
-            <translation>
-                <numerusform>em uma única GPU</numerusform>
-                <numerusform>em %n GPUs</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Consider a micro-batch of {b} samples, accumulated over {a} steps {gpus}, with each sample costing {A} of activations:</source>
-            <translation>Considere um micro-lote de {b} amostras, acumulado em {a} passos {gpus}, com cada amostra custando {A} de ativações:</translation>
-        </message>
-        <message>
-            <source>Training behaves as if the batch were {E}, while only {M} of activations are resident at any moment.</source>
-            <translation>O treino se comporta como se o lote fosse {E}, enquanto apenas {M} de ativações ficam residentes a qualquer momento.</translation>
-        </message>
-        <message numerus="yes">
-            <source>Spreading the same configuration across %n data-parallel GPUs raises the effective batch to {E}, and the activation memory per GPU is still {M}.</source>
-            <translation>
-                <numerusform>Espalhar a mesma configuração por %n GPU em paralelismo de dados eleva o lote efetivo para {E}, e a memória de ativação por GPU continua sendo {M}.</numerusform>
-                <numerusform>Espalhar a mesma configuração por %n GPUs em paralelismo de dados eleva o lote efetivo para {E}, e a memória de ativação por GPU continua sendo {M}.</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Reading the result</source>
-            <translation>Lendo o resultado</translation>
-        </message>
-        <message>
-            <source>The effective batch size is the value that learning-rate schedules and other hyperparameters are tuned against, not the micro-batch. Note that activation memory is only one part of the training budget: optimizer state, gradients and the parameters themselves usually dominate, and this calculator deliberately isolates the activation term to make the batching trade-off visible. For the full memory picture, see the LLM Training VRAM Calculator, and to reduce the number of trainable parameters with low-rank adapters, the LoRA Parameter Calculator.</source>
-            <translation>O tamanho de lote efetivo é o valor em relação ao qual os cronogramas de taxa de aprendizado e outros hiperparâmetros são ajustados, não o micro-lote. Note que a memória de ativação é apenas uma parte do orçamento de treinamento: o estado do otimizador, os gradientes e os próprios parâmetros geralmente dominam, e esta calculadora isola deliberadamente o termo de ativação para tornar visível o compromisso dos lotes. Para o quadro completo de memória, veja a Calculadora de VRAM para Treinamento de LLM, e para reduzir o número de parâmetros treináveis com adaptadores de baixo posto, a Calculadora de Parâmetros LoRA.</translation>
-        </message>
-        <message>
-            <source>How does gradient accumulation work?</source>
-            <translation>Como funciona a acumulação de gradiente?</translation>
-        </message>
-        <message>
-            <source>Instead of updating the weights after every micro-batch, the trainer runs several micro-batches in sequence, sums their gradients and applies a single optimizer step once the desired number of micro-batches is reached.</source>
-            <translation>Em vez de atualizar os pesos após cada micro-lote, o treinador executa vários micro-lotes em sequência, soma seus gradientes e aplica um único passo do otimizador assim que o número desejado de micro-lotes é alcançado.</translation>
-        </message>
-        <message>
-            <source>The summed gradient is identical to what a single large batch of the same total size would produce, so the math of the update does not change — only the timing differs. The weights move once per accumulation cycle instead of once per micro-batch.</source>
-            <translation>O gradiente somado é idêntico ao que um único lote grande do mesmo tamanho total produziria, então a matemática da atualização não muda — apenas o momento difere. Os pesos se movem uma vez por ciclo de acumulação, em vez de uma vez por micro-lote.</translation>
-        </message>
-        <message>
-            <source>Why does memory stay constant as accumulation steps increase?</source>
-            <translation>Por que a memória permanece constante conforme os passos de acumulação aumentam?</translation>
-        </message>
-        <message>
-            <source>Peak activation memory is set by the largest forward and backward pass held in memory at once, which is a single micro-batch. Accumulation processes one micro-batch at a time and keeps only a running sum of gradients, whose size equals the model's parameters and does not grow with the number of steps.</source>
-            <translation>O pico de memória de ativação é definido pela maior passagem direta e reversa mantida na memória de uma vez, que é um único micro-lote. A acumulação processa um micro-lote por vez e mantém apenas uma soma corrente de gradientes, cujo tamanho equivale aos parâmetros do modelo e não cresce com o número de passos.</translation>
-        </message>
-        <message>
-            <source>So doubling the accumulation steps doubles the effective batch while activation memory stays unchanged — the central trade-off that makes large effective batches feasible on limited memory.</source>
-            <translation>Assim, dobrar os passos de acumulação dobra o lote efetivo enquanto a memória de ativação permanece inalterada — o compromisso central que torna grandes lotes efetivos viáveis em memória limitada.</translation>
-        </message>
-        <message>
-            <source>What does effective batch size mean?</source>
-            <translation>O que significa tamanho de lote efetivo?</translation>
-        </message>
-        <message>
-            <source>The effective batch size is the number of samples that influence a single weight update. With data parallelism each replica contributes its micro-batch, and with accumulation each replica contributes several micro-batches per update, so the effective batch is the product of the micro-batch, the accumulation steps and the number of replicas.</source>
-            <translation>O tamanho de lote efetivo é o número de amostras que influenciam uma única atualização de pesos. Com paralelismo de dados, cada réplica contribui com seu micro-lote, e com acumulação cada réplica contribui com vários micro-lotes por vez, então o lote efetivo é o produto do micro-lote, dos passos de acumulação e do número de réplicas.</translation>
-        </message>
-        <message>
-            <source>Learning-rate schedules and other hyperparameters are tuned against this effective value, not the micro-batch.</source>
-            <translation>Os cronogramas de taxa de aprendizado e outros hiperparâmetros são ajustados em relação a esse valor efetivo, não ao micro-lote.</translation>
-        </message>
-        <message>
-            <source>Frequently asked questions (FAQ)</source>
-            <translation>Perguntas frequentes (FAQ)</translation>
-        </message>
-        <message>
-            <source>Disclaimer</source>
-            <translation>Aviso legal</translation>
-        </message>
-        <message>
-            <source>This estimate models activation memory from the micro-batch alone and omits optimizer state, gradients, parameters and framework overhead, which dominate total training memory. Use it to reason about the batching trade-off, not as a complete memory budget.</source>
-            <translation>Esta estimativa modela a memória de ativação apenas a partir do micro-lote e omite o estado do otimizador, os gradientes, os parâmetros e a sobrecarga do framework, que dominam a memória total de treinamento. Use-a para raciocinar sobre o compromisso dos lotes, não como um orçamento completo de memória.</translation>
-        </message>
-        <message>
-            <source>LLM Training VRAM Calculator</source>
-            <translation>Calculadora de VRAM para Treinamento de LLM</translation>
-        </message>
-        <message>
-            <source>Estimate the GPU VRAM needed for full fine-tuning of a large language model from the parameter count, the choice of optimizer and activation memory, using the mixed-precision Adam rule of 16 bytes per parameter.</source>
-            <translation>Estime a VRAM de GPU necessária para fazer fine-tuning completo de um modelo de linguagem grande a partir do número de parâmetros, da escolha do otimizador e da memória de ativações, usando a regra do Adam em precisão mista de 16 bytes por parâmetro.</translation>
-        </message>
-        <message>
-            <source>LoRA Parameter Calculator</source>
-            <translation>Calculadora de Parâmetros LoRA</translation>
-        </message>
-        <message>
-            <source>Count the trainable parameters that low-rank adapters add to a model, to shrink the gradients and optimizer state you have to hold.</source>
-            <translation>Conte os parâmetros treináveis que adaptadores de baixo posto acrescentam a um modelo, para reduzir os gradientes e o estado do otimizador que você precisa manter.</translation>
-        </message>
-        <message>
-            <source>Next suggestions</source>
-            <translation>Próximas sugestões</translation>
-        </message>
-    </context>
-    <context>
-        <name>Header</name>
-        <message>
-            <source>Gradient Accumulation Memory Calculator</source>
-            <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
-        </message>
-        <message>
-            <source>Calculate the effective batch size reached through gradient accumulation and the activation memory it requires, from the micro-batch size, the accumulation steps, the data-parallel replicas and the activation cost per sample.</source>
-            <translation>Calcule o tamanho de lote efetivo alcançado pela acumulação de gradiente e a memória de ativação que ele exige, a partir do tamanho do micro-lote, dos passos de acumulação, das réplicas de paralelismo de dados e do custo de ativação por amostra.</translation>
-        </message>
-    </context>
-    <context>
-        <name>InputsPanel</name>
-        <message>
-            <source>Batches</source>
-            <translation>Lotes</translation>
-        </message>
-        <message>
-            <source>Memory</source>
-            <translation>Memória</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>Gradient Accumulation Memory Calculator</source>
-            <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
-        </message>
-        <message>
-            <source>&amp;File</source>
-            <translation>&amp;Arquivo</translation>
-        </message>
-        <message>
-            <source>&amp;Language</source>
-            <translation>&amp;Idioma</translation>
-        </message>
-        <message>
-            <source>&amp;Help</source>
-            <translation>A&amp;juda</translation>
-        </message>
-        <message>
-            <source>&amp;Copy results</source>
-            <translation>&amp;Copiar resultados</translation>
-        </message>
-        <message>
-            <source>&amp;Restore defaults</source>
-            <translation>&amp;Restaurar padrões</translation>
-        </message>
-        <message>
-            <source>&amp;Quit</source>
-            <translation>&amp;Sair</translation>
-        </message>
-        <message>
-            <source>&amp;Details</source>
-            <translation>&amp;Detalhes</translation>
-        </message>
-        <message>
-            <source>&amp;About</source>
-            <translation>&amp;Sobre</translation>
-        </message>
-        <message>
-            <source>About &amp;Qt</source>
-            <translation>Sobre o &amp;Qt</translation>
-        </message>
-        <message>
-            <source>Copy inputs and results to the clipboard ({shortcut})</source>
-            <translation>Copiar entradas e resultados para a área de transferência ({shortcut})</translation>
-        </message>
-        <message>
-            <source>Nothing copied: enter a value to see the results.</source>
-            <translation>Nada foi copiado: insira um valor para ver os resultados.</translation>
-        </message>
-        <message>
-            <source>Results copied to the clipboard.</source>
-            <translation>Resultados copiados para a área de transferência.</translation>
-        </message>
-        <message>
-            <source>Default values restored.</source>
-            <translation>Valores padrão restaurados.</translation>
-        </message>
-        <message>
-            <source>About {app}</source>
-            <translation>Sobre a {app}</translation>
-        </message>
-        <message>
-            <source>&lt;h3&gt;{app}&lt;/h3&gt;&lt;p&gt;Version {version}&lt;/p&gt;&lt;p&gt;Effective batch size and activation memory per GPU for gradient accumulation.&lt;/p&gt;&lt;p&gt;Works offline: the app never connects to the network.&lt;/p&gt;&lt;p&gt;Free software under the MIT license.&lt;/p&gt;</source>
-            <translation>&lt;h3&gt;{app}&lt;/h3&gt;&lt;p&gt;Versão {version}&lt;/p&gt;&lt;p&gt;Tamanho de lote efetivo e memória de ativação por GPU com acumulação de gradiente.&lt;/p&gt;&lt;p&gt;Funciona offline: o aplicativo nunca se conecta à rede.&lt;/p&gt;&lt;p&gt;Software livre sob a licença MIT.&lt;/p&gt;</translation>
-        </message>
-    </context>
-    <context>
-        <name>ResultsPanel</name>
-        <message>
-            <source>Results</source>
-            <translation>Resultados</translation>
-        </message>
-        <message>
-            <source>Effective batch size</source>
-            <translation>Tamanho de lote efetivo</translation>
-        </message>
-        <message>
-            <source>Peak activation memory per GPU</source>
-            <translation>Pico de memória de ativação por GPU</translation>
-        </message>
-        <message>
-            <source>Samples per GPU per optimizer step (b × a)</source>
-            <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
-        </message>
-    </context>
+<context>
+    <name>ActivationDialog</name>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>Passo de treino</translation>
+    </message>
+    <message>
+        <source>Estimate per sample</source>
+        <translation>Estimativa por amostra</translation>
+    </message>
+    <message>
+        <source>Saved for the backward pass</source>
+        <translation>Guardado para a retropropagação</translation>
+    </message>
+    <message>
+        <source>Peak during the training step</source>
+        <translation>Pico durante o passo de treino</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Parte</translation>
+    </message>
+    <message>
+        <source>Per layer</source>
+        <translation>Por camada</translation>
+    </message>
+    <message>
+        <source>Per sample</source>
+        <translation>Por amostra</translation>
+    </message>
+    <message>
+        <source>Breakdown</source>
+        <translation>Detalhamento</translation>
+    </message>
+    <message>
+        <source>Assumptions and sour&amp;ces</source>
+        <translation>Pr&amp;emissas e fontes</translation>
+    </message>
+    <message>
+        <source>Assumptions and sources</source>
+        <translation>Premissas e fontes</translation>
+    </message>
+    <message>
+        <source>Measure instead of estimating</source>
+        <translation>Medir em vez de estimar</translation>
+    </message>
+    <message>
+        <source>With PyTorch and transformers installed, this command builds your model from its config.json with random weights (nothing is downloaded) and prints the bytes autograd keeps for the backward pass, per sample:</source>
+        <translation>Com PyTorch e transformers instalados, este comando monta o seu modelo a partir do config.json com pesos aleatórios (nada é baixado) e mostra os bytes que o autograd guarda para a retropropagação, por amostra:</translation>
+    </message>
+    <message>
+        <source>Measuring command</source>
+        <translation>Comando de medição</translation>
+    </message>
+    <message>
+        <source>Cop&amp;y command</source>
+        <translation>&amp;Copiar comando</translation>
+    </message>
+    <message>
+        <source>&amp;Use this value</source>
+        <translation>&amp;Usar este valor</translation>
+    </message>
+    <message>
+        <source>Put the peak per sample in the calculator&apos;s activation per sample.</source>
+        <translation>Coloca o pico por amostra na ativação por amostra da calculadora.</translation>
+    </message>
+    <message>
+        <source>Assumptions</source>
+        <translation>Premissas</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>Fontes</translation>
+    </message>
+</context>
+<context>
+    <name>ActivationViewModel</name>
+    <message>
+        <source>Estimate activation from the model</source>
+        <extracomment>the paper behind the PAPER profile (a title: not translated) the example the measuring tool documents, completed from the dialog&apos;s options the fields a preset fills and compares against (with the family) accepted ranges (the core takes any positive integer; these keep spin boxes sane) sizes used when no preset file can be read (GPT-2 small) GB per layer (per-layer parts and the per-layer heading), else &quot;&quot; GB for the whole sample, &quot;&quot; on headings what &quot;Use this value&quot; puts in the calculator (&quot;&quot; if out of its range) name of the chosen preset, ``None`` for custom sizes the preset&apos;s label, with &quot;(modified)&quot; once a size differs; &quot;Custom&quot; without one GPT-2 uses one key/value head per attention head: the field follows &quot;heads&quot;</extracomment>
+        <translation>Estimar ativação a partir do modelo</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>&amp;Modelo</translation>
+    </message>
+    <message>
+        <source>&amp;Family</source>
+        <translation>&amp;Família</translation>
+    </message>
+    <message>
+        <source>&amp;Hidden size</source>
+        <translation>Dimensão &amp;oculta</translation>
+    </message>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>Camad&amp;as</translation>
+    </message>
+    <message>
+        <source>Attention h&amp;eads</source>
+        <translation>Ca&amp;beças de atenção</translation>
+    </message>
+    <message>
+        <source>&amp;Key/value heads</source>
+        <translation>Cabeças de c&amp;have/valor</translation>
+    </message>
+    <message>
+        <source>MLP &amp;intermediate size</source>
+        <translation>Dimensão &amp;intermediária da MLP</translation>
+    </message>
+    <message>
+        <source>&amp;Vocabulary size</source>
+        <translation>Tamanho do &amp;vocabulário</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length</source>
+        <translation>Comprimento da &amp;sequência</translation>
+    </message>
+    <message>
+        <source>&amp;Data type</source>
+        <translation>Tipo de &amp;dado</translation>
+    </message>
+    <message>
+        <source>&amp;Attention</source>
+        <translation>Ate&amp;nção</translation>
+    </message>
+    <message>
+        <source>&amp;Recomputation</source>
+        <translation>&amp;Recomputação</translation>
+    </message>
+    <message>
+        <source>&amp;Tensor-parallel size</source>
+        <translation>Paralelismo de &amp;tensor</translation>
+    </message>
+    <message>
+        <source>Se&amp;quence parallelism</source>
+        <translation>Paralelismo de se&amp;quência</translation>
+    </message>
+    <message>
+        <source>Dro&amp;pout enabled</source>
+        <translation>Dro&amp;pout ativado</translation>
+    </message>
+    <message>
+        <source>Accounting pr&amp;ofile</source>
+        <translation>Perfi&amp;l de contagem</translation>
+    </message>
+    <message>
+        <source>Fills the sizes from the model&apos;s Hugging Face config.json; every field stays editable.</source>
+        <translation>Preenche as dimensões a partir do config.json do modelo no Hugging Face; todos os campos continuam editáveis.</translation>
+    </message>
+    <message>
+        <source>GPT-2: LayerNorm, GeLU MLP, one key/value head per attention head. Llama: RMSNorm, SwiGLU MLP, grouped-query attention, rotary positions.</source>
+        <translation>GPT-2: LayerNorm, MLP com GeLU, uma cabeça de chave/valor por cabeça de atenção. Llama: RMSNorm, MLP SwiGLU, atenção com consultas agrupadas (GQA), posições rotativas.</translation>
+    </message>
+    <message>
+        <source>Width of the residual stream (hidden_size, h).</source>
+        <translation>Largura do fluxo residual (hidden_size, h).</translation>
+    </message>
+    <message>
+        <source>Transformer layers (num_hidden_layers, L).</source>
+        <translation>Camadas do transformer (num_hidden_layers, L).</translation>
+    </message>
+    <message>
+        <source>Attention heads (num_attention_heads, a); they must divide the hidden size.</source>
+        <translation>Cabeças de atenção (num_attention_heads, a); devem dividir a dimensão oculta.</translation>
+    </message>
+    <message>
+        <source>Key/value heads of grouped-query attention (num_key_value_heads, k); they must divide the attention heads. GPT-2 has one per attention head.</source>
+        <translation>Cabeças de chave/valor da atenção com consultas agrupadas (num_key_value_heads, k); devem dividir as cabeças de atenção. O GPT-2 tem uma por cabeça de atenção.</translation>
+    </message>
+    <message>
+        <source>Width of the MLP (intermediate_size, i); GPT-2 uses 4 × hidden size.</source>
+        <translation>Largura da MLP (intermediate_size, i); o GPT-2 usa 4 × a dimensão oculta.</translation>
+    </message>
+    <message>
+        <source>Tokens in the vocabulary (vocab_size, V): the logits and the loss grow with it.</source>
+        <translation>Tokens do vocabulário (vocab_size, V): os logits e a perda crescem com ele.</translation>
+    </message>
+    <message>
+        <source>Tokens in one training sample (s).</source>
+        <translation>Tokens em uma amostra de treino (s).</translation>
+    </message>
+    <message>
+        <source>Precision the activations are stored in.</source>
+        <translation>Precisão em que as ativações são guardadas.</translation>
+    </message>
+    <message>
+        <source>Eager attention stores the s² attention scores of every head; fused kernels (SDPA, FlashAttention) do not.</source>
+        <translation>A atenção eager guarda os s² escores de atenção de cada cabeça; kernels fundidos (SDPA, FlashAttention) não.</translation>
+    </message>
+    <message>
+        <source>Selective recomputes the attention core during the backward pass; full (gradient checkpointing) keeps only each layer&apos;s input.</source>
+        <translation>A seletiva recalcula o núcleo da atenção durante a retropropagação; a completa (gradient checkpointing) guarda apenas a entrada de cada camada.</translation>
+    </message>
+    <message>
+        <source>GPUs that split every layer (Megatron-style tensor parallelism, t); 1 without it.</source>
+        <translation>GPUs que dividem cada camada (paralelismo de tensor no estilo Megatron, t); 1 sem ele.</translation>
+    </message>
+    <message>
+        <source>Also splits norms, dropout and projection inputs along the sequence across the tensor-parallel GPUs.</source>
+        <translation>Divide também normalizações, dropout e entradas das projeções ao longo da sequência entre as GPUs do paralelismo de tensor.</translation>
+    </message>
+    <message>
+        <source>Dropout probability above zero: its masks are kept for the backward pass.</source>
+        <translation>Probabilidade de dropout acima de zero: suas máscaras são guardadas para a retropropagação.</translation>
+    </message>
+    <message>
+        <source>Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what the transformers modules really keep in PyTorch.</source>
+        <translation>Artigo: a contagem de Korthikanti et al. 2022 (Tabela 2). Hugging Face: o que os módulos do transformers realmente guardam no PyTorch.</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Personalizado</translation>
+    </message>
+    <message>
+        <source>GPT-2 (LayerNorm, GeLU)</source>
+        <translation>GPT-2 (LayerNorm, GeLU)</translation>
+    </message>
+    <message>
+        <source>Llama (RMSNorm, SwiGLU, GQA)</source>
+        <translation>Llama (RMSNorm, SwiGLU, GQA)</translation>
+    </message>
+    <message>
+        <source>Eager (stores the s² scores)</source>
+        <translation>Eager (guarda os escores s²)</translation>
+    </message>
+    <message>
+        <source>Fused/Flash (SDPA)</source>
+        <translation>Fused/Flash (SDPA)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Nenhuma</translation>
+    </message>
+    <message>
+        <source>Selective (attention core)</source>
+        <translation>Seletiva (núcleo da atenção)</translation>
+    </message>
+    <message>
+        <source>Full (gradient checkpointing)</source>
+        <translation>Completa (gradient checkpointing)</translation>
+    </message>
+    <message>
+        <source>Paper (Korthikanti et al.)</source>
+        <translation>Artigo (Korthikanti et al.)</translation>
+    </message>
+    <message>
+        <source>Hugging Face transformers</source>
+        <translation>Hugging Face transformers</translation>
+    </message>
+    <message>
+        <source>Attention norm</source>
+        <translation>Normalização da atenção</translation>
+    </message>
+    <message>
+        <source>Q/K/V projection input</source>
+        <translation>Entrada da projeção Q/K/V</translation>
+    </message>
+    <message>
+        <source>Q, K and V</source>
+        <translation>Q, K e V</translation>
+    </message>
+    <message>
+        <source>Attention scores (softmax)</source>
+        <translation>Escores de atenção (softmax)</translation>
+    </message>
+    <message>
+        <source>Attention dropout</source>
+        <translation>Dropout da atenção</translation>
+    </message>
+    <message>
+        <source>Fused attention log-sum-exp</source>
+        <translation>Log-sum-exp da atenção fundida</translation>
+    </message>
+    <message>
+        <source>Attention output projection input</source>
+        <translation>Entrada da projeção de saída da atenção</translation>
+    </message>
+    <message>
+        <source>Attention residual dropout mask</source>
+        <translation>Máscara de dropout residual da atenção</translation>
+    </message>
+    <message>
+        <source>MLP norm</source>
+        <translation>Normalização da MLP</translation>
+    </message>
+    <message>
+        <source>MLP up projection input</source>
+        <translation>Entrada da projeção de subida da MLP</translation>
+    </message>
+    <message>
+        <source>MLP activation function</source>
+        <translation>Função de ativação da MLP</translation>
+    </message>
+    <message>
+        <source>MLP down projection input</source>
+        <translation>Entrada da projeção de descida da MLP</translation>
+    </message>
+    <message>
+        <source>MLP residual dropout mask</source>
+        <translation>Máscara de dropout residual da MLP</translation>
+    </message>
+    <message>
+        <source>Layer input (checkpoint)</source>
+        <translation>Entrada da camada (checkpoint)</translation>
+    </message>
+    <message>
+        <source>Embeddings</source>
+        <translation>Embeddings</translation>
+    </message>
+    <message>
+        <source>Rotary cos/sin tables</source>
+        <translation>Tabelas cos/sen rotativas</translation>
+    </message>
+    <message>
+        <source>Causal mask (checkpoint input)</source>
+        <translation>Máscara causal (entrada do checkpoint)</translation>
+    </message>
+    <message>
+        <source>Final norm</source>
+        <translation>Normalização final</translation>
+    </message>
+    <message>
+        <source>Output projection input</source>
+        <translation>Entrada da projeção de saída</translation>
+    </message>
+    <message>
+        <source>Logits and loss</source>
+        <translation>Logits e perda</translation>
+    </message>
+    <message>
+        <source>One layer recomputed in the backward pass</source>
+        <translation>Uma camada recalculada na retropropagação</translation>
+    </message>
+    <message>
+        <source>One attention core recomputed in the backward pass</source>
+        <translation>Um núcleo de atenção recalculado na retropropagação</translation>
+    </message>
+    <message>
+        <source>Logits around the loss</source>
+        <translation>Logits em torno da perda</translation>
+    </message>
+    <message>
+        <source>Bytes per sample (micro-batch b = 1); tensors shared by a batch (rotary tables, position ids, causal mask) are counted in full.</source>
+        <translation>Bytes por amostra (micro-lote b = 1); tensores compartilhados por um lote (tabelas rotativas, ids de posição, máscara causal) são contados por inteiro.</translation>
+    </message>
+    <message>
+        <source>Head size is hidden size / heads.</source>
+        <translation>O tamanho de cada cabeça é dimensão oculta / cabeças.</translation>
+    </message>
+    <message>
+        <source>No pipeline parallelism: one stage holds every layer.</source>
+        <translation>Sem paralelismo de pipeline: um estágio contém todas as camadas.</translation>
+    </message>
+    <message>
+        <source>Korthikanti et al. 2022, Table 2: 16-bit activations (scaled by the chosen data type) and 1-byte dropout masks.</source>
+        <translation>Korthikanti et al. 2022, Tabela 2: ativações de 16 bits (escaladas pelo tipo de dado escolhido) e máscaras de dropout de 1 byte.</translation>
+    </message>
+    <message>
+        <source>Llama family in the paper&apos;s accounting: RMSNorm inputs, Q and K/V with the key/value heads, SwiGLU keeps the gate and up outputs, the SiLU output and the product (8·s·i bytes); attention dropout only, no residual dropout.</source>
+        <translation>Família Llama na contagem do artigo: entradas das RMSNorm, Q e K/V com as cabeças de chave/valor, a SwiGLU guarda as saídas de gate e up, a saída da SiLU e o produto (8·s·i bytes); só dropout de atenção, sem dropout residual.</translation>
+    </message>
+    <message>
+        <source>Outside the layers (paper §4.3): embedding dropout mask sbh/t, final norm input 2sbh/t, output projection input 2sbh/t, fp32 logits 4sbv/t.</source>
+        <translation>Fora das camadas (artigo §4.3): máscara de dropout dos embeddings sbh/t, entrada da normalização final 2sbh/t, entrada da projeção de saída 2sbh/t, logits em fp32 4sbv/t.</translation>
+    </message>
+    <message>
+        <source>Full recomputation keeps 2sbh per layer (Table 2).</source>
+        <translation>A recomputação completa guarda 2sbh por camada (Tabela 2).</translation>
+    </message>
+    <message>
+        <source>Without dropout the masks and the separate dropout output are not stored (the paper&apos;s terms with dropout removed).</source>
+        <translation>Sem dropout, as máscaras e a saída separada do dropout não são guardadas (os termos do artigo sem o dropout).</translation>
+    </message>
+    <message>
+        <source>Model weights cast to the data type (model.to(dtype)), no autocast.</source>
+        <translation>Pesos do modelo convertidos para o tipo de dado (model.to(dtype)), sem autocast.</translation>
+    </message>
+    <message>
+        <source>GPT-2 uses gelu_new (tanh formula in Python): its element-wise operations keep four tensors of s·i, plus the input of c_proj.</source>
+        <translation>O GPT-2 usa gelu_new (fórmula com tanh em Python): suas operações elemento a elemento guardam quatro tensores de s·i, mais a entrada de c_proj.</translation>
+    </message>
+    <message>
+        <source>LayerNorm keeps its input plus the mean and rstd of every token.</source>
+        <translation>A LayerNorm guarda sua entrada mais a média e o rstd de cada token.</translation>
+    </message>
+    <message>
+        <source>LlamaRMSNorm upcasts to fp32: it keeps the fp32 input, the fp32 rsqrt of every token and the normalised tensor in the model&apos;s data type.</source>
+        <translation>A LlamaRMSNorm converte para fp32: guarda a entrada em fp32, o rsqrt em fp32 de cada token e o tensor normalizado no tipo de dado do modelo.</translation>
+    </message>
+    <message>
+        <source>GPT-2 eager attention: softmax in the model&apos;s data type, its output (a·s² per layer) kept; the fused QKV output kept once for Q, K and V.</source>
+        <translation>Atenção eager do GPT-2: softmax no tipo de dado do modelo, sua saída (a·s² por camada) guardada; a saída fundida de QKV guardada uma vez para Q, K e V.</translation>
+    </message>
+    <message>
+        <source>Llama eager attention: softmax in fp32 (kept) then cast (kept by the product with V); repeat_kv copies K and V to every head.</source>
+        <translation>Atenção eager do Llama: softmax em fp32 (guardado) e depois convertido (guardado pelo produto com V); repeat_kv copia K e V para todas as cabeças.</translation>
+    </message>
+    <message>
+        <source>SDPA uses a fused (flash / memory-efficient) kernel: it keeps Q, K, V, the output and an fp32 log-sum-exp per head and token; GQA without copying K/V.</source>
+        <translation>O SDPA usa um kernel fundido (flash / memory-efficient): guarda Q, K, V, a saída e um log-sum-exp em fp32 por cabeça e token; GQA sem copiar K/V.</translation>
+    </message>
+    <message>
+        <source>On CPU, SDPA with dropout falls back to the math path in fp32: copies of Q, K and V and three fp32 s² tensors per head.</source>
+        <translation>Na CPU, o SDPA com dropout recorre ao caminho matemático em fp32: cópias de Q, K e V e três tensores s² em fp32 por cabeça.</translation>
+    </message>
+    <message>
+        <source>The rotary embedding keeps only cos and sin, shared by every layer.</source>
+        <translation>O embedding rotativo guarda apenas cos e sen, compartilhados por todas as camadas.</translation>
+    </message>
+    <message>
+        <source>SwiGLU: SiLU keeps its input; the product keeps the SiLU output and the up projection; the down projection keeps the product.</source>
+        <translation>SwiGLU: a SiLU guarda sua entrada; o produto guarda a saída da SiLU e a projeção de subida; a projeção de descida guarda o produto.</translation>
+    </message>
+    <message>
+        <source>Loss: logits cast to fp32 (logits.float()), the log_softmax output kept in fp32 (4·s·V bytes) plus the int64 labels.</source>
+        <translation>Perda: logits convertidos para fp32 (logits.float()), a saída do log_softmax guardada em fp32 (4·s·V bytes) mais os rótulos int64.</translation>
+    </message>
+    <message>
+        <source>Full recomputation = gradient checkpointing of every decoder layer (non-reentrant): each layer keeps its input hidden states.</source>
+        <translation>Recomputação completa = gradient checkpointing de todas as camadas do decodificador (não reentrante): cada camada guarda os estados ocultos de entrada.</translation>
+    </message>
+    <message>
+        <source>Selective recomputation is not built into transformers: modelled as dropping the attention core&apos;s internal tensors.</source>
+        <translation>A recomputação seletiva não existe no transformers: modelada como o descarte dos tensores internos do núcleo da atenção.</translation>
+    </message>
+    <message>
+        <source>CUDA dropout (fused native_dropout) keeps a 1-byte boolean mask.</source>
+        <translation>O dropout em CUDA (native_dropout fundido) guarda uma máscara booleana de 1 byte.</translation>
+    </message>
+    <message>
+        <source>CPU dropout multiplies by a noise tensor kept in the activation data type.</source>
+        <translation>O dropout na CPU multiplica por um tensor de ruído guardado no tipo de dado das ativações.</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism as in Megatron-LM: attention heads, MLP intermediate size and vocabulary split over t; norms, projection inputs and residual dropout masks split only with sequence parallelism.</source>
+        <translation>Paralelismo de tensor como no Megatron-LM: cabeças de atenção, dimensão intermediária da MLP e vocabulário divididos por t; normalizações, entradas das projeções e máscaras de dropout residual divididas só com paralelismo de sequência.</translation>
+    </message>
+    <message>
+        <source>Vocabulary padded up to a multiple of t for the logits.</source>
+        <translation>Vocabulário completado até um múltiplo de t para os logits.</translation>
+    </message>
+    <message>
+        <source>Peak = saved for the backward pass + recomputation transient + logits transient (a conservative upper bound).</source>
+        <translation>Pico = guardado para a retropropagação + transitório da recomputação + transitório dos logits (um limite superior conservador).</translation>
+    </message>
+    <message>
+        <source>{value} GB</source>
+        <translation>{value} GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n byte(s)</source>
+        <translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{model} (modified)</source>
+        <translation>{model} (modificado)</translation>
+    </message>
+    <message>
+        <source>Correct the highlighted fields to see the estimate.</source>
+        <translation>Corrija os campos destacados para ver a estimativa.</translation>
+    </message>
+    <message>
+        <source>{field}: “{text}” is not a number.</source>
+        <translation>{field}: “{text}” não é um número.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value.</source>
+        <translation>{field}: insira um valor.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a whole number.</source>
+        <translation>{field}: insira um número inteiro.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value from {minimum} to {maximum}.</source>
+        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
+    </message>
+    <message>
+        <source>{field}: the GPT-2 family has as many as the attention heads ({heads}).</source>
+        <translation>{field}: a família GPT-2 tem tantas quanto as cabeças de atenção ({heads}).</translation>
+    </message>
+    <message>
+        <source>{field}: must be a multiple of the attention heads ({heads}).</source>
+        <translation>{field}: deve ser múltiplo das cabeças de atenção ({heads}).</translation>
+    </message>
+    <message>
+        <source>{field}: must divide the attention heads ({heads}).</source>
+        <translation>{field}: deve dividir as cabeças de atenção ({heads}).</translation>
+    </message>
+    <message>
+        <source>{field}: with sequence parallelism, must be a multiple of the tensor-parallel size ({size}).</source>
+        <translation>{field}: com paralelismo de sequência, deve ser múltiplo do paralelismo de tensor ({size}).</translation>
+    </message>
+    <message>
+        <source>{field}: must be a multiple of the tensor-parallel size ({size}).</source>
+        <translation>{field}: deve ser múltiplo do paralelismo de tensor ({size}).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Per layer × %n layer(s)</source>
+        <translation>
+            <numerusform>Por camada × %n camada</numerusform>
+            <numerusform>Por camada × %n camadas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Once per sample</source>
+        <translation>Uma vez por amostra</translation>
+    </message>
+    <message>
+        <source>Saved for the backward pass</source>
+        <translation>Guardado para a retropropagação</translation>
+    </message>
+    <message>
+        <source>Only at the peak</source>
+        <translation>Só no pico</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Pico</translation>
+    </message>
+    <message>
+        <source>The sequence is longer than {model} accepts ({maximum} positions).</source>
+        <translation>A sequência é mais longa do que o {model} aceita ({maximum} posições).</translation>
+    </message>
+    <message>
+        <source>The peak is above the calculator&apos;s maximum of {maximum}.</source>
+        <translation>O pico passa do máximo da calculadora, {maximum}.</translation>
+    </message>
+    <message>
+        <source>“Use this value” puts {value} in the calculator&apos;s activation per sample: the peak rounded up to {decimals} decimal places.</source>
+        <translation>“Usar este valor” coloca {value} na ativação por amostra da calculadora: o pico arredondado para cima com {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>Model sizes: {model}, {url}</source>
+        <translation>Dimensões do modelo: {model}, {url}</translation>
+    </message>
+    <message>
+        <source>Paper profile: {citation}, {url}</source>
+        <translation>Perfil do artigo: {citation}, {url}</translation>
+    </message>
+    <message>
+        <source>Hugging Face profile: the transformers 5 modules and PyTorch&apos;s autograd, checked against gradacc_desktop.measure (docs/ACTIVATION.md).</source>
+        <translation>Perfil Hugging Face: os módulos do transformers 5 e o autograd do PyTorch, conferidos com gradacc_desktop.measure (docs/ACTIVATION.md).</translation>
+    </message>
+</context>
+<context>
+    <name>CalculatorViewModel</name>
+    <message>
+        <source>&amp;Micro-batch size</source>
+        <translation>Tamanho do &amp;micro-lote</translation>
+    </message>
+    <message>
+        <source>&amp;Accumulation steps</source>
+        <translation>&amp;Passos de acumulação</translation>
+    </message>
+    <message>
+        <source>Data-parallel &amp;GPUs</source>
+        <translation>&amp;GPUs em paralelismo de dados</translation>
+    </message>
+    <message>
+        <source>Acti&amp;vation per sample</source>
+        <translation>Ati&amp;vação por amostra</translation>
+    </message>
+    <message>
+        <source>Samples each GPU processes in one forward and backward pass (b).</source>
+        <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
+    </message>
+    <message>
+        <source>Micro-batches whose gradients are summed before one optimizer step (a).</source>
+        <translation>Micro-lotes cujos gradientes são somados antes de um passo do otimizador (a).</translation>
+    </message>
+    <message>
+        <source>Data-parallel replicas, each with its own micro-batch (g).</source>
+        <translation>Réplicas em paralelismo de dados, cada uma com seu próprio micro-lote (g).</translation>
+    </message>
+    <message>
+        <source>Activation memory one training sample needs, in gigabytes (A).</source>
+        <translation>Memória de ativação que uma amostra de treino exige, em gigabytes (A).</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
+    </message>
+    <message>
+        <source>{value} GB</source>
+        <translation>{value} GB</translation>
+    </message>
+    <message>
+        <source>Effective batch size</source>
+        <translation>Tamanho de lote efetivo</translation>
+    </message>
+    <message>
+        <source>Peak activation memory per GPU</source>
+        <translation>Pico de memória de ativação por GPU</translation>
+    </message>
+    <message>
+        <source>Gradient Accumulation Memory Calculator</source>
+        <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
+    </message>
+    <message>
+        <source>Enter a value to see the results.</source>
+        <translation>Insira um valor para ver os resultados.</translation>
+    </message>
+    <message>
+        <source>{field}: “{text}” is not a number.</source>
+        <translation>{field}: “{text}” não é um número.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value.</source>
+        <translation>{field}: insira um valor.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a whole number.</source>
+        <translation>{field}: insira um número inteiro.</translation>
+    </message>
+    <message>
+        <source>{field}: use at most {decimals} decimal places.</source>
+        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value from {minimum} to {maximum}.</source>
+        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
+    </message>
+    <message>
+        <source>Activation memory depends only on the micro-batch: accumulation steps and GPUs do not change it.</source>
+        <translation>A memória de ativação depende apenas do micro-lote: passos de acumulação e GPUs não a alteram.</translation>
+    </message>
+</context>
+<context>
+    <name>CrashHandler</name>
+    <message>
+        <source>Unexpected error</source>
+        <translation>Erro inesperado</translation>
+    </message>
+    <message>
+        <source>Something went wrong. Your inputs are kept and you can go on working.</source>
+        <translation>Algo deu errado. Suas entradas foram mantidas e você pode continuar trabalhando.</translation>
+    </message>
+    <message>
+        <source>Details were saved to {path}.</source>
+        <translation>Os detalhes foram salvos em {path}.</translation>
+    </message>
+    <message>
+        <source>The log file could not be written.</source>
+        <translation>Não foi possível gravar o arquivo de registro.</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsContent</name>
+    <message>
+        <source>Details</source>
+        <translation>Detalhes</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation memory</source>
+        <translation>Memória de acumulação de gradiente</translation>
+    </message>
+    <message>
+        <source>Large language models train best with large batches, but a large batch means many samples held in memory at once — and activation memory is often the first thing to overflow a GPU. Gradient accumulation resolves the tension: it reaches a large effective batch while peak activation memory stays at the size of a single small micro-batch. This calculator shows both sides of that trade-off — the effective batch a configuration reaches and the activation memory it actually holds.</source>
+        <translation>Modelos de linguagem grandes treinam melhor com lotes grandes, mas um lote grande significa muitas amostras mantidas na memória de uma vez — e a memória de ativação costuma ser a primeira coisa a estourar uma GPU. A acumulação de gradiente resolve a tensão: ela alcança um grande lote efetivo enquanto o pico de memória de ativação permanece no tamanho de um único micro-lote pequeno. Esta calculadora mostra os dois lados desse compromisso — o lote efetivo que uma configuração alcança e a memória de ativação que ela de fato mantém.</translation>
+    </message>
+    <message>
+        <source>What gradient accumulation does</source>
+        <translation>O que a acumulação de gradiente faz</translation>
+    </message>
+    <message>
+        <source>Normally a trainer updates the weights after every batch. With accumulation, it runs several micro-batches in sequence, sums their gradients and applies a single optimizer step only once the desired number of micro-batches has been processed. The summed gradient is identical to the one a single batch of that combined size would have produced, so the update is mathematically the same — only the timing changes. The weights move once per accumulation cycle instead of once per micro-batch.</source>
+        <translation>Normalmente, um treinador atualiza os pesos após cada lote. Com acumulação, ele executa vários micro-lotes em sequência, soma seus gradientes e aplica um único passo do otimizador apenas quando o número desejado de micro-lotes é processado. O gradiente somado é idêntico ao que um único lote desse tamanho combinado teria produzido, então a atualização é matematicamente a mesma — apenas o momento muda. Os pesos se movem uma vez por ciclo de acumulação, em vez de uma vez por micro-lote.</translation>
+    </message>
+    <message>
+        <source>Why memory stays constant</source>
+        <translation>Por que a memória permanece constante</translation>
+    </message>
+    <message>
+        <source>Peak activation memory is governed by the largest forward and backward pass alive at one moment, and that is a single micro-batch. Accumulation processes one micro-batch at a time and keeps only a running sum of gradients, whose size matches the model&apos;s parameters and does not grow with the number of steps. So raising the accumulation count raises the effective batch while leaving activation memory untouched. That is the whole point: a large effective batch on a memory budget that could never hold it all at once.</source>
+        <translation>O pico de memória de ativação é governado pela maior passagem direta e reversa viva em um momento, e isso é um único micro-lote. A acumulação processa um micro-lote por vez e mantém apenas uma soma corrente de gradientes, cujo tamanho corresponde aos parâmetros do modelo e não cresce com o número de passos. Assim, aumentar a contagem de acumulação eleva o lote efetivo deixando a memória de ativação intocada. Esse é todo o propósito: um grande lote efetivo em um orçamento de memória que nunca o manteria todo de uma vez.</translation>
+    </message>
+    <message>
+        <source>micro-batch size (samples per GPU per forward and backward pass)</source>
+        <translation>tamanho do micro-lote (amostras por GPU em cada passagem direta e reversa)</translation>
+    </message>
+    <message>
+        <source>accumulation steps</source>
+        <translation>passos de acumulação</translation>
+    </message>
+    <message>
+        <source>data-parallel replicas (GPUs)</source>
+        <translation>réplicas em paralelismo de dados (GPUs)</translation>
+    </message>
+    <message>
+        <source>activation cost per sample, in gigabytes (GB)</source>
+        <translation>custo de ativação por amostra, em gigabytes (GB)</translation>
+    </message>
+    <message>
+        <source>effective batch size</source>
+        <translation>tamanho de lote efetivo</translation>
+    </message>
+    <message>
+        <source>peak activation memory on one GPU, in gigabytes (GB)</source>
+        <translation>pico de memória de ativação em uma GPU, em gigabytes (GB)</translation>
+    </message>
+    <message>
+        <source>The formula</source>
+        <translation>A fórmula</translation>
+    </message>
+    <message>
+        <source>With micro-batch size &lt;i&gt;b&lt;/i&gt;, accumulation steps &lt;i&gt;a&lt;/i&gt;, data-parallel replicas &lt;i&gt;g&lt;/i&gt; and activation cost per sample &lt;i&gt;A&lt;/i&gt; in gigabytes:</source>
+        <translation>Com tamanho de micro-lote &lt;i&gt;b&lt;/i&gt;, passos de acumulação &lt;i&gt;a&lt;/i&gt;, réplicas em paralelismo de dados &lt;i&gt;g&lt;/i&gt; e custo de ativação por amostra &lt;i&gt;A&lt;/i&gt; em gigabytes:</translation>
+    </message>
+    <message>
+        <source>The effective batch multiplies across every replica and every accumulation step, while the memory term depends only on the micro-batch. One gigabyte (GB) is 10⁹ bytes throughout the app.</source>
+        <translation>O lote efetivo multiplica em cada réplica e em cada passo de acumulação, enquanto o termo de memória depende apenas do micro-lote. Um gigabyte (GB) é 10⁹ bytes em todo o aplicativo.</translation>
+    </message>
+    <message>
+        <source>Worked example (your inputs)</source>
+        <translation>Exemplo resolvido (com suas entradas)</translation>
+    </message>
+    <message numerus="yes">
+        <source>on %n GPU(s)</source>
+        <translation>
+            <numerusform>em uma única GPU</numerusform>
+            <numerusform>em %n GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Consider a micro-batch of {b} samples, accumulated over {a} steps {gpus}, with each sample costing {A} of activations:</source>
+        <translation>Considere um micro-lote de {b} amostras, acumulado em {a} passos {gpus}, com cada amostra custando {A} de ativações:</translation>
+    </message>
+    <message>
+        <source>Training behaves as if the batch were {E}, while only {M} of activations are resident at any moment.</source>
+        <translation>O treino se comporta como se o lote fosse {E}, enquanto apenas {M} de ativações ficam residentes a qualquer momento.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Spreading the same configuration across %n data-parallel GPUs raises the effective batch to {E}, and the activation memory per GPU is still {M}.</source>
+        <translation>
+            <numerusform>Espalhar a mesma configuração por %n GPU em paralelismo de dados eleva o lote efetivo para {E}, e a memória de ativação por GPU continua sendo {M}.</numerusform>
+            <numerusform>Espalhar a mesma configuração por %n GPUs em paralelismo de dados eleva o lote efetivo para {E}, e a memória de ativação por GPU continua sendo {M}.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reading the result</source>
+        <translation>Lendo o resultado</translation>
+    </message>
+    <message>
+        <source>The effective batch size is the value that learning-rate schedules and other hyperparameters are tuned against, not the micro-batch. Note that activation memory is only one part of the training budget: optimizer state, gradients and the parameters themselves usually dominate, and this calculator deliberately isolates the activation term to make the batching trade-off visible. For the full memory picture, see the LLM Training VRAM Calculator, and to reduce the number of trainable parameters with low-rank adapters, the LoRA Parameter Calculator.</source>
+        <translation>O tamanho de lote efetivo é o valor em relação ao qual os cronogramas de taxa de aprendizado e outros hiperparâmetros são ajustados, não o micro-lote. Note que a memória de ativação é apenas uma parte do orçamento de treinamento: o estado do otimizador, os gradientes e os próprios parâmetros geralmente dominam, e esta calculadora isola deliberadamente o termo de ativação para tornar visível o compromisso dos lotes. Para o quadro completo de memória, veja a Calculadora de VRAM para Treinamento de LLM, e para reduzir o número de parâmetros treináveis com adaptadores de baixo posto, a Calculadora de Parâmetros LoRA.</translation>
+    </message>
+    <message>
+        <source>How does gradient accumulation work?</source>
+        <translation>Como funciona a acumulação de gradiente?</translation>
+    </message>
+    <message>
+        <source>Instead of updating the weights after every micro-batch, the trainer runs several micro-batches in sequence, sums their gradients and applies a single optimizer step once the desired number of micro-batches is reached.</source>
+        <translation>Em vez de atualizar os pesos após cada micro-lote, o treinador executa vários micro-lotes em sequência, soma seus gradientes e aplica um único passo do otimizador assim que o número desejado de micro-lotes é alcançado.</translation>
+    </message>
+    <message>
+        <source>The summed gradient is identical to what a single large batch of the same total size would produce, so the math of the update does not change — only the timing differs. The weights move once per accumulation cycle instead of once per micro-batch.</source>
+        <translation>O gradiente somado é idêntico ao que um único lote grande do mesmo tamanho total produziria, então a matemática da atualização não muda — apenas o momento difere. Os pesos se movem uma vez por ciclo de acumulação, em vez de uma vez por micro-lote.</translation>
+    </message>
+    <message>
+        <source>Why does memory stay constant as accumulation steps increase?</source>
+        <translation>Por que a memória permanece constante conforme os passos de acumulação aumentam?</translation>
+    </message>
+    <message>
+        <source>Peak activation memory is set by the largest forward and backward pass held in memory at once, which is a single micro-batch. Accumulation processes one micro-batch at a time and keeps only a running sum of gradients, whose size equals the model&apos;s parameters and does not grow with the number of steps.</source>
+        <translation>O pico de memória de ativação é definido pela maior passagem direta e reversa mantida na memória de uma vez, que é um único micro-lote. A acumulação processa um micro-lote por vez e mantém apenas uma soma corrente de gradientes, cujo tamanho equivale aos parâmetros do modelo e não cresce com o número de passos.</translation>
+    </message>
+    <message>
+        <source>So doubling the accumulation steps doubles the effective batch while activation memory stays unchanged — the central trade-off that makes large effective batches feasible on limited memory.</source>
+        <translation>Assim, dobrar os passos de acumulação dobra o lote efetivo enquanto a memória de ativação permanece inalterada — o compromisso central que torna grandes lotes efetivos viáveis em memória limitada.</translation>
+    </message>
+    <message>
+        <source>What does effective batch size mean?</source>
+        <translation>O que significa tamanho de lote efetivo?</translation>
+    </message>
+    <message>
+        <source>The effective batch size is the number of samples that influence a single weight update. With data parallelism each replica contributes its micro-batch, and with accumulation each replica contributes several micro-batches per update, so the effective batch is the product of the micro-batch, the accumulation steps and the number of replicas.</source>
+        <translation>O tamanho de lote efetivo é o número de amostras que influenciam uma única atualização de pesos. Com paralelismo de dados, cada réplica contribui com seu micro-lote, e com acumulação cada réplica contribui com vários micro-lotes por vez, então o lote efetivo é o produto do micro-lote, dos passos de acumulação e do número de réplicas.</translation>
+    </message>
+    <message>
+        <source>Learning-rate schedules and other hyperparameters are tuned against this effective value, not the micro-batch.</source>
+        <translation>Os cronogramas de taxa de aprendizado e outros hiperparâmetros são ajustados em relação a esse valor efetivo, não ao micro-lote.</translation>
+    </message>
+    <message>
+        <source>Frequently asked questions (FAQ)</source>
+        <translation>Perguntas frequentes (FAQ)</translation>
+    </message>
+    <message>
+        <source>Disclaimer</source>
+        <translation>Aviso legal</translation>
+    </message>
+    <message>
+        <source>This estimate models activation memory from the micro-batch alone and omits optimizer state, gradients, parameters and framework overhead, which dominate total training memory. Use it to reason about the batching trade-off, not as a complete memory budget.</source>
+        <translation>Esta estimativa modela a memória de ativação apenas a partir do micro-lote e omite o estado do otimizador, os gradientes, os parâmetros e a sobrecarga do framework, que dominam a memória total de treinamento. Use-a para raciocinar sobre o compromisso dos lotes, não como um orçamento completo de memória.</translation>
+    </message>
+    <message>
+        <source>LLM Training VRAM Calculator</source>
+        <translation>Calculadora de VRAM para Treinamento de LLM</translation>
+    </message>
+    <message>
+        <source>Estimate the GPU VRAM needed for full fine-tuning of a large language model from the parameter count, the choice of optimizer and activation memory, using the mixed-precision Adam rule of 16 bytes per parameter.</source>
+        <translation>Estime a VRAM de GPU necessária para fazer fine-tuning completo de um modelo de linguagem grande a partir do número de parâmetros, da escolha do otimizador e da memória de ativações, usando a regra do Adam em precisão mista de 16 bytes por parâmetro.</translation>
+    </message>
+    <message>
+        <source>LoRA Parameter Calculator</source>
+        <translation>Calculadora de Parâmetros LoRA</translation>
+    </message>
+    <message>
+        <source>Count the trainable parameters that low-rank adapters add to a model, to shrink the gradients and optimizer state you have to hold.</source>
+        <translation>Conte os parâmetros treináveis que adaptadores de baixo posto acrescentam a um modelo, para reduzir os gradientes e o estado do otimizador que você precisa manter.</translation>
+    </message>
+    <message>
+        <source>Next suggestions</source>
+        <translation>Próximas sugestões</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPanel</name>
+    <message>
+        <source>Export configuration</source>
+        <translation>Exportar configuração</translation>
+    </message>
+    <message>
+        <source>E&amp;xport as</source>
+        <translation>E&amp;xportar como</translation>
+    </message>
+    <message>
+        <source>Co&amp;py configuration</source>
+        <translation>Co&amp;piar configuração</translation>
+    </message>
+    <message>
+        <source>Copy the configuration below to the clipboard</source>
+        <translation>Copiar a configuração abaixo para a área de transferência</translation>
+    </message>
+    <message>
+        <source>Configuration preview</source>
+        <translation>Prévia da configuração</translation>
+    </message>
+    <message>
+        <source>{format} configuration copied to the clipboard.</source>
+        <translation>Configuração para {format} copiada para a área de transferência.</translation>
+    </message>
+</context>
+<context>
+    <name>Header</name>
+    <message>
+        <source>Gradient Accumulation Memory Calculator</source>
+        <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
+    </message>
+    <message>
+        <source>Calculate the effective batch size reached through gradient accumulation and the activation memory it requires, from the micro-batch size, the accumulation steps, the data-parallel replicas and the activation cost per sample.</source>
+        <translation>Calcule o tamanho de lote efetivo alcançado pela acumulação de gradiente e a memória de ativação que ele exige, a partir do tamanho do micro-lote, dos passos de acumulação, das réplicas de paralelismo de dados e do custo de ativação por amostra.</translation>
+    </message>
+</context>
+<context>
+    <name>InputsPanel</name>
+    <message>
+        <source>Batches</source>
+        <translation>Lotes</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memória</translation>
+    </message>
+    <message>
+        <source>&amp;Estimate from the model…</source>
+        <translation>&amp;Estimar a partir do modelo…</translation>
+    </message>
+    <message>
+        <source>Estimate the activation per sample from the model&apos;s shape</source>
+        <translation>Estimar a ativação por amostra a partir da forma do modelo</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Gradient Accumulation Memory Calculator</source>
+        <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Arquivo</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Idioma</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>A&amp;juda</translation>
+    </message>
+    <message>
+        <source>&amp;Copy results</source>
+        <translation>&amp;Copiar resultados</translation>
+    </message>
+    <message>
+        <source>&amp;Estimate activation from the model…</source>
+        <translation>&amp;Estimar ativação a partir do modelo…</translation>
+    </message>
+    <message>
+        <source>&amp;Open scenario…</source>
+        <translation>A&amp;brir cenário…</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve scenario…</source>
+        <translation>Sal&amp;var cenário…</translation>
+    </message>
+    <message>
+        <source>Calculator</source>
+        <translation>Calculadora</translation>
+    </message>
+    <message>
+        <source>Plan a run</source>
+        <translation>Planejar execução</translation>
+    </message>
+    <message>
+        <source>Trade-off chart</source>
+        <translation>Gráfico do compromisso</translation>
+    </message>
+    <message>
+        <source>&amp;Restore defaults</source>
+        <translation>&amp;Restaurar padrões</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Sair</translation>
+    </message>
+    <message>
+        <source>&amp;Details</source>
+        <translation>&amp;Detalhes</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>&amp;Sobre</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Sobre o &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Copy inputs and results to the clipboard ({shortcut})</source>
+        <translation>Copiar entradas e resultados para a área de transferência ({shortcut})</translation>
+    </message>
+    <message>
+        <source>Nothing copied: enter a value to see the results.</source>
+        <translation>Nada foi copiado: insira um valor para ver os resultados.</translation>
+    </message>
+    <message>
+        <source>Results copied to the clipboard.</source>
+        <translation>Resultados copiados para a área de transferência.</translation>
+    </message>
+    <message>
+        <source>Default values restored.</source>
+        <translation>Valores padrão restaurados.</translation>
+    </message>
+    <message>
+        <source>About {app}</source>
+        <translation>Sobre a {app}</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;{app}&lt;/h3&gt;&lt;p&gt;Version {version}&lt;/p&gt;&lt;p&gt;Effective batch size and activation memory per GPU for gradient accumulation.&lt;/p&gt;&lt;p&gt;Works offline: the app never connects to the network.&lt;/p&gt;&lt;p&gt;Free software under the MIT license.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;{app}&lt;/h3&gt;&lt;p&gt;Versão {version}&lt;/p&gt;&lt;p&gt;Tamanho de lote efetivo e memória de ativação por GPU com acumulação de gradiente.&lt;/p&gt;&lt;p&gt;Funciona offline: o aplicativo nunca se conecta à rede.&lt;/p&gt;&lt;p&gt;Software livre sob a licença MIT.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>OtherMemoryDialog</name>
+    <message>
+        <source>Estimate other memory per GPU</source>
+        <translation>Estimar a outra memória por GPU</translation>
+    </message>
+    <message>
+        <source>Bytes per parameter on one GPU</source>
+        <translation>Bytes por parâmetro em uma GPU</translation>
+    </message>
+    <message>
+        <source>Source: {source}</source>
+        <translation>Fonte: {source}</translation>
+    </message>
+</context>
+<context>
+    <name>OtherMemoryViewModel</name>
+    <message>
+        <source>Model &amp;parameters</source>
+        <translation>&amp;Parâmetros do modelo</translation>
+    </message>
+    <message>
+        <source>&amp;Trainable fraction (LoRA)</source>
+        <translation>&amp;Fração treinável (LoRA)</translation>
+    </message>
+    <message>
+        <source>Framework o&amp;verhead</source>
+        <translation>&amp;Sobrecarga do framework</translation>
+    </message>
+    <message>
+        <source>Parameters in the model, in full: a 7B model is 7,000,000,000.</source>
+        <translation>Parâmetros do modelo, por extenso: um modelo de 7B tem 7.000.000.000.</translation>
+    </message>
+    <message>
+        <source>Share of the parameters LoRA trains, from 0.001 to 1 (0.01 = 1%).</source>
+        <translation>Parcela dos parâmetros que o LoRA treina, de 0,001 a 1 (0,01 = 1%).</translation>
+    </message>
+    <message>
+        <source>CUDA context and allocator slack per GPU; about 1 GB is a cautious figure.</source>
+        <translation>Contexto CUDA e folga do alocador por GPU; cerca de 1 GB é um valor prudente.</translation>
+    </message>
+    <message>
+        <source>Training &amp;recipe</source>
+        <translation>&amp;Receita de treino</translation>
+    </message>
+    <message>
+        <source>&amp;ZeRO stage</source>
+        <translation>Estágio &amp;ZeRO</translation>
+    </message>
+    <message>
+        <source>Adam, mixed precision</source>
+        <translation>Adam, precisão mista</translation>
+    </message>
+    <message>
+        <source>8-bit Adam (bitsandbytes)</source>
+        <translation>Adam de 8 bits (bitsandbytes)</translation>
+    </message>
+    <message>
+        <source>SGD with momentum, mixed precision</source>
+        <translation>SGD com momento, precisão mista</translation>
+    </message>
+    <message>
+        <source>LoRA (frozen base, trained adapters)</source>
+        <translation>LoRA (base congelada, adaptadores treinados)</translation>
+    </message>
+    <message>
+        <source>Adam, full fp32</source>
+        <translation>Adam, tudo em fp32</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Nenhum</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (optimizer states)</source>
+        <translation>ZeRO-1 (estados do otimizador)</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (+ gradients)</source>
+        <translation>ZeRO-2 (+ gradientes)</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 (+ weights)</source>
+        <translation>ZeRO-3 (+ pesos)</translation>
+    </message>
+    <message>
+        <source>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12</source>
+        <translation>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ com K = 12</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of two fp32 states; fp32 master weights kept as in {zero}</source>
+        <translation>Adam de 8 bits do bitsandbytes (Dettmers et al. 2022): dois estados de 1 byte em vez de dois estados fp32; pesos mestres fp32 mantidos como em {zero}</translation>
+    </message>
+    <message>
+        <source>Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO&apos;s terms)</source>
+        <translation>SGD com momento em precisão mista: um buffer de momento fp32 (K = 8 nos termos do ZeRO)</translation>
+    </message>
+    <message>
+        <source>LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained with mixed-precision Adam (16 bytes per trainable param, {zero})</source>
+        <translation>LoRA (Hu et al. 2021): base congelada em 16 bits (2 bytes/parâmetro); adaptadores treinados com Adam em precisão mista (16 bytes por parâmetro treinável, {zero})</translation>
+    </message>
+    <message>
+        <source>fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy</source>
+        <translation>Adam em fp32: 4 de pesos + 4 de gradientes + 8 de momento e variância; sem cópia mestre</translation>
+    </message>
+    <message>
+        <source>{field}: “{text}” is not a number.</source>
+        <translation>{field}: “{text}” não é um número.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value.</source>
+        <translation>{field}: insira um valor.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a whole number.</source>
+        <translation>{field}: insira um número inteiro.</translation>
+    </message>
+    <message>
+        <source>{field}: use at most {decimals} decimal places.</source>
+        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value from {minimum} to {maximum}.</source>
+        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
+    </message>
+    <message>
+        <source>{value} bytes</source>
+        <translation>{value} bytes</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>Pesos</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradientes</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>Estados do otimizador</translation>
+    </message>
+    <message>
+        <source>fp32 master weights</source>
+        <translation>Pesos mestres fp32</translation>
+    </message>
+    <message>
+        <source>Total per parameter</source>
+        <translation>Total por parâmetro</translation>
+    </message>
+    <message>
+        <source>{parameters} parameters × {bytes} = {gb}</source>
+        <translation>{parameters} parâmetros × {bytes} = {gb}</translation>
+    </message>
+    <message>
+        <source>Other memory per GPU: {states} + {overhead} overhead = {total}</source>
+        <translation>Outra memória por GPU: {states} + {overhead} de sobrecarga = {total}</translation>
+    </message>
+    <message>
+        <source>No sharding: every GPU holds a full copy.</source>
+        <translation>Sem particionamento: cada GPU guarda uma cópia completa.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sharded over the planner&apos;s %n data-parallel GPU(s).</source>
+        <translation>
+            <numerusform>Particionado entre a %n GPU em paralelismo de dados do planejamento.</numerusform>
+            <numerusform>Particionado entre as %n GPUs em paralelismo de dados do planejamento.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PairsPanel</name>
+    <message>
+        <source>Micro-batch and accumulation steps</source>
+        <translation>Micro-lote e passos de acumulação</translation>
+    </message>
+    <message>
+        <source>Micro-batch (b)</source>
+        <translation>Micro-lote (b)</translation>
+    </message>
+    <message>
+        <source>Steps (a)</source>
+        <translation>Passos (a)</translation>
+    </message>
+    <message>
+        <source>Batch (E)</source>
+        <translation>Lote (E)</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>Cabe</translation>
+    </message>
+    <message>
+        <source>Micro-batch size (b)</source>
+        <translation>Tamanho do micro-lote (b)</translation>
+    </message>
+    <message>
+        <source>Accumulation steps (a)</source>
+        <translation>Passos de acumulação (a)</translation>
+    </message>
+    <message>
+        <source>Effective batch size (E)</source>
+        <translation>Tamanho de lote efetivo (E)</translation>
+    </message>
+    <message>
+        <source>Fits in GPU memory</source>
+        <translation>Cabe na memória da GPU</translation>
+    </message>
+</context>
+<context>
+    <name>PlannerInputsPanel</name>
+    <message>
+        <source>Target and GPUs</source>
+        <translation>Meta e GPUs</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memória</translation>
+    </message>
+    <message>
+        <source>Tokens and steps</source>
+        <translation>Tokens e passos</translation>
+    </message>
+    <message>
+        <source>E&amp;stimate…</source>
+        <translation>E&amp;stimar…</translation>
+    </message>
+    <message>
+        <source>Estimate the other memory from the model size and training recipe</source>
+        <translation>Estimar a outra memória a partir do tamanho do modelo e da receita de treino</translation>
+    </message>
+</context>
+<context>
+    <name>PlannerResultsPanel</name>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>Memória por GPU</translation>
+    </message>
+    <message>
+        <source>Recommendation</source>
+        <translation>Recomendação</translation>
+    </message>
+    <message>
+        <source>DeepSpeed check</source>
+        <translation>Verificação do DeepSpeed</translation>
+    </message>
+    <message>
+        <source>Tokens, steps and learning rate</source>
+        <translation>Tokens, passos e taxa de aprendizado</translation>
+    </message>
+    <message>
+        <source>Use th&amp;is configuration</source>
+        <translation>Usar esta con&amp;figuração</translation>
+    </message>
+    <message>
+        <source>Fill the calculator with this micro-batch, accumulation steps and GPUs</source>
+        <translation>Preencher a calculadora com este micro-lote, passos de acumulação e GPUs</translation>
+    </message>
+</context>
+<context>
+    <name>PlannerView</name>
+    <message>
+        <source>Other memory set from the estimate.</source>
+        <translation>Outra memória definida pela estimativa.</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>Salvar cenário</translation>
+    </message>
+    <message>
+        <source>scenario.json</source>
+        <translation>cenario.json</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>Abrir cenário</translation>
+    </message>
+    <message>
+        <source>Scenarios (*.json)</source>
+        <translation>Cenários (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>PlannerViewModel</name>
+    <message>
+        <source>&amp;Target effective batch</source>
+        <translation>Lote efe&amp;tivo alvo</translation>
+    </message>
+    <message>
+        <source>Data-parallel &amp;GPUs</source>
+        <translation>&amp;GPUs em paralelismo de dados</translation>
+    </message>
+    <message>
+        <source>&amp;Micro-batch size</source>
+        <translation>Tamanho do &amp;micro-lote</translation>
+    </message>
+    <message>
+        <source>&amp;Usable memory per GPU</source>
+        <translation>Memória &amp;utilizável por GPU</translation>
+    </message>
+    <message>
+        <source>&amp;Other memory per GPU</source>
+        <translation>&amp;Outra memória por GPU</translation>
+    </message>
+    <message>
+        <source>Acti&amp;vation per sample</source>
+        <translation>Ati&amp;vação por amostra</translation>
+    </message>
+    <message>
+        <source>Se&amp;quence length</source>
+        <translation>Comprimento da se&amp;quência</translation>
+    </message>
+    <message>
+        <source>&amp;Dataset size</source>
+        <translation>Tamanho do conjunto de &amp;dados</translation>
+    </message>
+    <message>
+        <source>Reference learning r&amp;ate</source>
+        <translation>Taxa de aprendi&amp;zado de referência</translation>
+    </message>
+    <message>
+        <source>Reference &amp;batch size</source>
+        <translation>&amp;Lote de referência</translation>
+    </message>
+    <message>
+        <source>Effective batch you want per optimizer step (T), summed over all GPUs.</source>
+        <translation>Lote efetivo desejado por passo do otimizador (T), somado em todas as GPUs.</translation>
+    </message>
+    <message>
+        <source>Data-parallel replicas, each with its own micro-batch (g).</source>
+        <translation>Réplicas em paralelismo de dados, cada uma com seu próprio micro-lote (g).</translation>
+    </message>
+    <message>
+        <source>Samples each GPU processes in one forward and backward pass (b).</source>
+        <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
+    </message>
+    <message>
+        <source>Memory one GPU can use for training, in decimal gigabytes (C).</source>
+        <translation>Memória que uma GPU pode usar no treino, em gigabytes decimais (C).</translation>
+    </message>
+    <message>
+        <source>Everything on one GPU except activations: weights, gradients, optimizer states and framework overhead (O). Estimate… computes it from the model size.</source>
+        <translation>Tudo o que ocupa uma GPU além das ativações: pesos, gradientes, estados do otimizador e sobrecarga do framework (O). Estimar… calcula a partir do tamanho do modelo.</translation>
+    </message>
+    <message>
+        <source>Activation memory one training sample needs (A); shared with the calculator.</source>
+        <translation>Memória de ativação que uma amostra de treino exige (A); compartilhada com a calculadora.</translation>
+    </message>
+    <message>
+        <source>Tokens per sample (optional): gives the tokens per optimizer step.</source>
+        <translation>Tokens por amostra (opcional): dá os tokens por passo do otimizador.</translation>
+    </message>
+    <message>
+        <source>Training samples in one epoch (optional): gives the optimizer steps per epoch.</source>
+        <translation>Amostras de treino em uma época (opcional): dá os passos do otimizador por época.</translation>
+    </message>
+    <message>
+        <source>A learning rate known to work (optional), at the reference batch size.</source>
+        <translation>Uma taxa de aprendizado que já funciona (opcional), no lote de referência.</translation>
+    </message>
+    <message>
+        <source>The effective batch the reference learning rate was tuned for (optional).</source>
+        <translation>O lote efetivo para o qual a taxa de referência foi ajustada (opcional).</translation>
+    </message>
+    <message>
+        <source>&amp;Recommend</source>
+        <translation>&amp;Recomendar</translation>
+    </message>
+    <message>
+        <source>Let the planner choose the largest micro-batch that fits and reaches the target.</source>
+        <translation>Deixar o planejador escolher o maior micro-lote que cabe e atinge a meta.</translation>
+    </message>
+    <message>
+        <source>Rou&amp;nding</source>
+        <translation>Arredo&amp;ndamento</translation>
+    </message>
+    <message>
+        <source>Round up (at least the target)</source>
+        <translation>Para cima (pelo menos a meta)</translation>
+    </message>
+    <message>
+        <source>Round down (at most the target)</source>
+        <translation>Para baixo (no máximo a meta)</translation>
+    </message>
+    <message>
+        <source>Nearest (ties round up)</source>
+        <translation>Mais próximo (empates para cima)</translation>
+    </message>
+    <message>
+        <source>GPU mod&amp;el</source>
+        <translation>Mod&amp;elo da GPU</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Personalizada</translation>
+    </message>
+    <message>
+        <source>Type the usable memory of your GPU below.</source>
+        <translation>Digite abaixo a memória utilizável da sua GPU.</translation>
+    </message>
+    <message>
+        <source>{name}: {usable} usable (vendor figure: {vendor}).</source>
+        <translation>{name}: {usable} utilizáveis (valor do fabricante: {vendor}).</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
+    </message>
+    <message>
+        <source>Memory is in decimal gigabytes everywhere: 1 GB = 10^9 bytes (not GiB = 2^30 bytes; 1 GiB ≈ 1.074 GB).</source>
+        <translation>A memória está sempre em gigabytes decimais: 1 GB = 10^9 bytes (não GiB = 2^30 bytes; 1 GiB ≈ 1,074 GB).</translation>
+    </message>
+    <message>
+        <source>{value} GB</source>
+        <translation>{value} GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Configuration sent to the calculator: {formula}.</source>
+        <translation>Configuração enviada para a calculadora: {formula}.</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: the planner has no configuration.</source>
+        <translation>Nada para exportar ainda: o planejamento não tem configuração.</translation>
+    </message>
+    <message>
+        <source>Could not save the scenario to “{name}”: {error}</source>
+        <translation>Não foi possível salvar o cenário em “{name}”: {error}</translation>
+    </message>
+    <message>
+        <source>Scenario saved to “{name}”.</source>
+        <translation>Cenário salvo em “{name}”.</translation>
+    </message>
+    <message>
+        <source>Scenario opened from “{name}”.</source>
+        <translation>Cenário aberto de “{name}”.</translation>
+    </message>
+    <message>
+        <source>the file is larger than {limit} bytes.</source>
+        <translation>o arquivo tem mais de {limit} bytes.</translation>
+    </message>
+    <message>
+        <source>the file is not UTF-8 text.</source>
+        <translation>o arquivo não é texto UTF-8.</translation>
+    </message>
+    <message>
+        <source>the file is not valid JSON (it may be truncated or damaged).</source>
+        <translation>o arquivo não é um JSON válido (pode estar truncado ou danificado).</translation>
+    </message>
+    <message>
+        <source>the file nests its data too deeply to be a scenario.</source>
+        <translation>o arquivo aninha os dados fundo demais para ser um cenário.</translation>
+    </message>
+    <message>
+        <source>the key “{key}” appears more than once.</source>
+        <translation>a chave “{key}” aparece mais de uma vez.</translation>
+    </message>
+    <message>
+        <source>“{key}” is not a group of settings.</source>
+        <translation>“{key}” não é um grupo de configurações.</translation>
+    </message>
+    <message>
+        <source>the file does not contain a scenario.</source>
+        <translation>o arquivo não contém um cenário.</translation>
+    </message>
+    <message>
+        <source>this is not a scenario file of this app.</source>
+        <translation>este não é um arquivo de cenário deste aplicativo.</translation>
+    </message>
+    <message>
+        <source>the file uses scenario version {key}, which this app does not know.</source>
+        <translation>o arquivo usa a versão de cenário {key}, que este aplicativo não conhece.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” is missing.</source>
+        <translation>falta a configuração “{key}”.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” is unknown.</source>
+        <translation>a configuração “{key}” é desconhecida.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” has the wrong type.</source>
+        <translation>a configuração “{key}” tem o tipo errado.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” is not a number.</source>
+        <translation>a configuração “{key}” não é um número.</translation>
+    </message>
+    <message>
+        <source>the file contains a number with too many digits.</source>
+        <translation>o arquivo contém um número com dígitos demais.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” must be a whole number.</source>
+        <translation>a configuração “{key}” deve ser um número inteiro.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” is out of range.</source>
+        <translation>a configuração “{key}” está fora do intervalo permitido.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” has more than {decimals} decimal places.</source>
+        <translation>a configuração “{key}” tem mais de {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>the setting “{key}” has a value this app does not know.</source>
+        <translation>a configuração “{key}” tem um valor que este aplicativo não conhece.</translation>
+    </message>
+    <message>
+        <source>Could not open the scenario “{name}”: {reason} Nothing was changed.</source>
+        <translation>Não foi possível abrir o cenário “{name}”: {reason} Nada foi alterado.</translation>
+    </message>
+    <message>
+        <source>{field}: “{text}” is not a number.</source>
+        <translation>{field}: “{text}” não é um número.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value.</source>
+        <translation>{field}: insira um valor.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a whole number.</source>
+        <translation>{field}: insira um número inteiro.</translation>
+    </message>
+    <message>
+        <source>{field}: use at most {decimals} decimal places.</source>
+        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value from {minimum} to {maximum}.</source>
+        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
+    </message>
+    <message>
+        <source>Enter a value to see the plan.</source>
+        <translation>Insira um valor para ver o planejamento.</translation>
+    </message>
+    <message>
+        <source>Exactly the target of {target}.</source>
+        <translation>Exatamente a meta de {target}.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) above the target of {target}.</source>
+        <translation>
+            <numerusform>%n amostra acima da meta de {target}.</numerusform>
+            <numerusform>%n amostras acima da meta de {target}.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) below the target of {target}.</source>
+        <translation>
+            <numerusform>%n amostra abaixo da meta de {target}.</numerusform>
+            <numerusform>%n amostras abaixo da meta de {target}.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>With micro-batch {micro} on {gpus}, the smallest reachable batch is {above}: a single step already passes the target.</source>
+        <translation>Com micro-lote {micro} em {gpus}, o menor lote possível é {above}: um único passo já passa da meta.</translation>
+    </message>
+    <message>
+        <source>With micro-batch {micro} on {gpus}, the nearest batches reached exactly are {below} (below) and {above} (above).</source>
+        <translation>Com micro-lote {micro} em {gpus}, os lotes mais próximos atingidos exatamente são {below} (abaixo) e {above} (acima).</translation>
+    </message>
+    <message>
+        <source>Micro-batches that reach {target} exactly on {gpus}:</source>
+        <translation>Micro-lotes que atingem exatamente {target} em {gpus}:</translation>
+    </message>
+    <message numerus="yes">
+        <source>…and %n more</source>
+        <translation>
+            <numerusform>…e mais %n</numerusform>
+            <numerusform>…e mais %n</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No micro-batch reaches {target} exactly on {gpus}: the target is not a multiple of the number of GPUs.</source>
+        <translation>Nenhum micro-lote atinge exatamente {target} em {gpus}: a meta não é múltipla do número de GPUs.</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits and reaches the target exactly.</source>
+        <translation>O maior micro-lote que cabe e atinge a meta exatamente.</translation>
+    </message>
+    <message>
+        <source>No micro-batch that fits reaches the target exactly: this one comes closest on the side the rounding mode allows.</source>
+        <translation>Nenhum micro-lote que cabe atinge a meta exatamente: este é o que chega mais perto, do lado que o arredondamento permite.</translation>
+    </message>
+    <message>
+        <source>The calculator accepts at most {maximum} for micro-batch, accumulation steps and GPUs.</source>
+        <translation>A calculadora aceita no máximo {maximum} para micro-lote, passos de acumulação e GPUs.</translation>
+    </message>
+    <message>
+        <source>Recommended configuration</source>
+        <translation>Configuração recomendada</translation>
+    </message>
+    <message>
+        <source>Your configuration</source>
+        <translation>Sua configuração</translation>
+    </message>
+    <message>
+        <source>Micro-batch {micro} · accumulation steps {steps} · {gpus}</source>
+        <translation>Micro-lote {micro} · passos de acumulação {steps} · {gpus}</translation>
+    </message>
+    <message>
+        <source>Exact</source>
+        <translation>Exato</translation>
+    </message>
+    <message>
+        <source>Not exact</source>
+        <translation>Não exato</translation>
+    </message>
+    <message>
+        <source>DeepSpeed accepts these values</source>
+        <translation>O DeepSpeed aceita estes valores</translation>
+    </message>
+    <message>
+        <source>DeepSpeed would refuse to start</source>
+        <translation>O DeepSpeed se recusaria a iniciar</translation>
+    </message>
+    <message>
+        <source>With train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} and gradient_accumulation_steps = {steps} on {on_gpus}, the batch sizes agree: {micro} × {steps} × {gpus} = {target}.</source>
+        <translation>Com train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} e gradient_accumulation_steps = {steps} em {on_gpus}, os tamanhos de lote conferem: {micro} × {steps} × {gpus} = {target}.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed requires train_batch_size = micro-batch × accumulation steps × GPUs. With train_batch_size = {target} it stops, because {micro} × {steps} × {gpus} = {product}. Give it train_batch_size = {product} (the exported configuration does) or choose a micro-batch that reaches {target} exactly.</source>
+        <translation>O DeepSpeed exige train_batch_size = micro-lote × passos de acumulação × GPUs. Com train_batch_size = {target} ele para, porque {micro} × {steps} × {gpus} = {product}. Use train_batch_size = {product} (como faz a configuração exportada) ou escolha um micro-lote que atinja {target} exatamente.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed derives a missing batch value by whole-number division; here the division does not come out even, so the values no longer multiply to train_batch_size and it stops.</source>
+        <translation>O DeepSpeed deduz um valor de lote ausente por divisão inteira; aqui a divisão não é exata, então os valores deixam de multiplicar até train_batch_size e ele para.</translation>
+    </message>
+    <message>
+        <source>train_batch_size = {target} is smaller than micro-batch × GPUs, so the accumulation steps DeepSpeed derives come out as 0 and it stops.</source>
+        <translation>train_batch_size = {target} é menor que micro-lote × GPUs, então os passos de acumulação que o DeepSpeed deduz dão 0 e ele para.</translation>
+    </message>
+    <message>
+        <source>train_batch_size = {target} is smaller than accumulation steps × GPUs, so the micro-batch DeepSpeed derives comes out as 0 and it stops.</source>
+        <translation>train_batch_size = {target} é menor que passos de acumulação × GPUs, então o micro-lote que o DeepSpeed deduz dá 0 e ele para.</translation>
+    </message>
+    <message>
+        <source>Every batch value DeepSpeed receives must be at least 1.</source>
+        <translation>Todo valor de lote que o DeepSpeed recebe precisa ser pelo menos 1.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed needs train_batch_size or train_micro_batch_size_per_gpu.</source>
+        <translation>O DeepSpeed precisa de train_batch_size ou de train_micro_batch_size_per_gpu.</translation>
+    </message>
+    <message>
+        <source>Activations {micro} × {per_sample} = {activation}, plus {other} other memory: {total} of {capacity}.</source>
+        <translation>Ativações {micro} × {per_sample} = {activation}, mais {other} de outra memória: {total} de {capacity}.</translation>
+    </message>
+    <message>
+        <source>Headroom: {free} free.</source>
+        <translation>Folga: {free} livres.</translation>
+    </message>
+    <message>
+        <source>Over capacity by {excess}.</source>
+        <translation>Passa da capacidade em {excess}.</translation>
+    </message>
+    <message>
+        <source>Largest micro-batch that fits: {largest}.</source>
+        <translation>Maior micro-lote que cabe: {largest}.</translation>
+    </message>
+    <message>
+        <source>Not even a micro-batch of 1 fits.</source>
+        <translation>Nem um micro-lote de 1 cabe.</translation>
+    </message>
+    <message>
+        <source>Fits in GPU memory</source>
+        <translation>Cabe na memória da GPU</translation>
+    </message>
+    <message>
+        <source>Does not fit in GPU memory</source>
+        <translation>Não cabe na memória da GPU</translation>
+    </message>
+    <message>
+        <source>Nothing fits: the other memory alone ({other}) is more than this GPU&apos;s {capacity}, before any activations.</source>
+        <translation>Nada cabe: só a outra memória ({other}) já passa dos {capacity} desta GPU, antes de qualquer ativação.</translation>
+    </message>
+    <message>
+        <source>Nothing fits: even a micro-batch of 1 needs {total} ({activation} of activations + {other} other memory), {shortfall} more than this GPU&apos;s {capacity}.</source>
+        <translation>Nada cabe: mesmo um micro-lote de 1 precisa de {total} ({activation} de ativações + {other} de outra memória), {shortfall} a mais que os {capacity} desta GPU.</translation>
+    </message>
+    <message>
+        <source>Turn on activation recomputation (gradient checkpointing) to cut the activation memory per sample.</source>
+        <translation>Ative a recomputação de ativações (gradient checkpointing) para reduzir a memória de ativação por amostra.</translation>
+    </message>
+    <message>
+        <source>Use shorter sequences: activation memory grows with the sequence length.</source>
+        <translation>Use sequências mais curtas: a memória de ativação cresce com o comprimento da sequência.</translation>
+    </message>
+    <message>
+        <source>Shard optimizer states, gradients and weights across the GPUs with ZeRO or FSDP (Estimate… shows the effect).</source>
+        <translation>Particione estados do otimizador, gradientes e pesos entre as GPUs com ZeRO ou FSDP (Estimar… mostra o efeito).</translation>
+    </message>
+    <message>
+        <source>Add data-parallel GPUs: with ZeRO sharding each one holds a smaller share.</source>
+        <translation>Acrescente GPUs em paralelismo de dados: com o particionamento ZeRO cada uma guarda uma parte menor.</translation>
+    </message>
+    <message>
+        <source>Choose a GPU with more memory.</source>
+        <translation>Escolha uma GPU com mais memória.</translation>
+    </message>
+    <message>
+        <source>Train fewer parameters, for example with LoRA.</source>
+        <translation>Treine menos parâmetros, por exemplo com LoRA.</translation>
+    </message>
+    <message>
+        <source>Use a smaller model.</source>
+        <translation>Use um modelo menor.</translation>
+    </message>
+    <message>
+        <source>What would help:</source>
+        <translation>O que ajudaria:</translation>
+    </message>
+    <message>
+        <source>Yes</source>
+        <translation>Sim</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>Não</translation>
+    </message>
+    <message>
+        <source>{batch} (exact)</source>
+        <translation>{batch} (exato)</translation>
+    </message>
+    <message>
+        <source>{batch} ({difference})</source>
+        <translation>{batch} ({difference})</translation>
+    </message>
+    <message>
+        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is selected. Double-click a row to use its micro-batch.</source>
+        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso fica selecionada. Clique duas vezes em uma linha para usar o micro-lote dela.</translation>
+    </message>
+    <message>
+        <source>Enter a sequence length to see the tokens per optimizer step.</source>
+        <translation>Insira o comprimento da sequência para ver os tokens por passo do otimizador.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tokens per optimizer step ({batch} × {length}).</source>
+        <translation>
+            <numerusform>%n token por passo do otimizador ({batch} × {length}).</numerusform>
+            <numerusform>%n tokens por passo do otimizador ({batch} × {length}).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Enter the dataset size to see the optimizer steps per epoch.</source>
+        <translation>Insira o tamanho do conjunto de dados para ver os passos do otimizador por época.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n optimizer step(s) per epoch</source>
+        <translation>
+            <numerusform>%n passo do otimizador por época</numerusform>
+            <numerusform>%n passos do otimizador por época</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(keeping the last, partial step of {remainder} samples; {drop} with drop_last).</source>
+        <translation>(mantendo o último passo, parcial, de {remainder} amostras; {drop} com drop_last).</translation>
+    </message>
+    <message>
+        <source>(the dataset divides evenly: no partial step).</source>
+        <translation>(o conjunto de dados divide-se por igual: nenhum passo parcial).</translation>
+    </message>
+    <message>
+        <source>Heuristics, not guarantees: linear scaling (Goyal et al. 2017) is the usual rule for SGD, square-root scaling is common with Adam. Start there and tune.</source>
+        <translation>Heurísticas, não garantias: a escala linear (Goyal et al. 2017) é a regra usual para SGD, a escala pela raiz quadrada é comum com Adam. Comece por elas e ajuste.</translation>
+    </message>
+    <message>
+        <source>Enter a reference learning rate and its batch size to scale the learning rate.</source>
+        <translation>Insira uma taxa de aprendizado de referência e o lote dela para escalar a taxa de aprendizado.</translation>
+    </message>
+    <message>
+        <source>Linear scaling: {lr}</source>
+        <translation>Escala linear: {lr}</translation>
+    </message>
+    <message>
+        <source>Square-root scaling: {lr}</source>
+        <translation>Escala pela raiz quadrada: {lr}</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsPanel</name>
+    <message>
+        <source>Results</source>
+        <translation>Resultados</translation>
+    </message>
+    <message>
+        <source>Effective batch size</source>
+        <translation>Tamanho de lote efetivo</translation>
+    </message>
+    <message>
+        <source>Peak activation memory per GPU</source>
+        <translation>Pico de memória de ativação por GPU</translation>
+    </message>
+    <message>
+        <source>Samples per GPU per optimizer step (b × a)</source>
+        <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
+    </message>
+</context>
+<context>
+    <name>TradeoffViewModel</name>
+    <message>
+        <source>Activation memory per GPU against effective batch</source>
+        <translation>Memória de ativação por GPU em função do lote efetivo</translation>
+    </message>
+    <message>
+        <source>Effective batch size (E)</source>
+        <translation>Tamanho de lote efetivo (E)</translation>
+    </message>
+    <message>
+        <source>Activation memory per GPU (GB)</source>
+        <translation>Memória de ativação por GPU (GB)</translation>
+    </message>
+    <message>
+        <source>Micro-batch grows (a = 1)</source>
+        <translation>Micro-lote cresce (a = 1)</translation>
+    </message>
+    <message>
+        <source>Accumulation (b = {b})</source>
+        <translation>Acumulação (b = {b})</translation>
+    </message>
+    <message>
+        <source>Yours (E = {E})</source>
+        <translation>Sua configuração (E = {E})</translation>
+    </message>
+    <message>
+        <source>Available ({M})</source>
+        <translation>Disponível ({M})</translation>
+    </message>
+    <message>
+        <source>Growing the micro-batch to reach E = {E} without accumulation would need {grown} per GPU; accumulating keeps it at {M}.</source>
+        <translation>Aumentar o micro-lote para chegar a E = {E} sem acumulação exigiria {grown} por GPU; a acumulação mantém {M}.</translation>
+    </message>
+</context>
+<context>
+    <name>self._vm</name>
+    <message>
+        <source>Enter a value to see the results.</source>
+        <translation>Insira um valor para ver os resultados.</translation>
+    </message>
+</context>
 </TS>

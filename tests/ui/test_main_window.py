@@ -50,7 +50,7 @@ def test_mnemonics_are_unique_in_the_window(window: MainWindow) -> None:
         return text[text.index("&") + 1].lower()
 
     texts = [window.inputs.labels[f].text() for f in Field]
-    texts += [window.copy_button.text()]
+    texts += [window.copy_button.text(), window.inputs.estimate_button.text()]
     texts += [m.title() for m in (window.file_menu, window.language_menu, window.help_menu)]
     keys = [mnemonic(t) for t in texts]
     assert len(keys) == len(set(keys)), texts
@@ -73,7 +73,12 @@ def test_tab_order_follows_the_layout(window: MainWindow, qtbot) -> None:  # typ
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         widget = QApplication.focusWidget()
         order.append(widget.parentWidget() if widget.parentWidget() in order else widget)
-    expected = [box(window, f) for f in Field] + [window.copy_button, window.details.toggle]
+    expected = [
+        *[box(window, f) for f in Field][:4],
+        window.inputs.estimate_button,
+        window.copy_button,
+        window.details.toggle,
+    ][:6]
     assert [o.objectName() for o in order] == [e.objectName() for e in expected]
 
 
@@ -224,7 +229,14 @@ def test_menus(window: MainWindow) -> None:
         "&Idioma",
         "A&juda",
     ]
-    assert texts(window.file_menu) == ["&Copiar resultados", "&Restaurar padrões", "&Sair"]
+    assert texts(window.file_menu) == [
+        "A&brir cenário…",
+        "Sal&var cenário…",
+        "&Copiar resultados",
+        "&Estimar ativação a partir do modelo…",
+        "&Restaurar padrões",
+        "&Sair",
+    ]
     assert texts(window.language_menu) == ["Português (Brasil)", "English"]
     assert texts(window.help_menu) == ["&Detalhes", "&Sobre", "Sobre o &Qt"]
 

@@ -13,13 +13,13 @@ def test_inputs_and_geometry_are_remembered(make_window, settings, qtbot) -> Non
     first = make_window()
     type_into(qtbot, box(first, Field.MICRO_BATCH), "16")
     type_into(qtbot, box(first, Field.ACTIVATION_GB), "0.125")
-    first.resize(760, 540)
+    first.resize(790, 590)
     first.close()
     first.language.uninstall()
     second = make_window(settings)
     assert [box(second, f).text() for f in Field] == ["16", "8", "1", "0,125 GB"]
     assert shown(second) == ("128", "2 GB")
-    assert (second.width(), second.height()) == (760, 540)
+    assert (second.width(), second.height()) == (790, 590)
 
 
 def test_an_empty_field_saves_its_last_value(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,62 @@
+"""The calculator tab: the seed's page — inputs, live results, copy, details."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from gradacc_desktop.ui.details_panel import DetailsPanel
+from gradacc_desktop.ui.header import Header
+from gradacc_desktop.ui.inputs_panel import InputsPanel
+from gradacc_desktop.ui.results_panel import ResultsPanel
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+
+
+class CalculatorPage(QWidget):
+    def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("calculator_page")
+        self.header = Header(self)
+        self.inputs = InputsPanel(vm, self)
+        self.results = ResultsPanel(vm, self)
+        self.copy_button = QPushButton(self)
+        self.copy_button.setObjectName("copy_button")
+        self.details = DetailsPanel(vm, self)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.setSpacing(12)
+        layout.addWidget(self.header)
+        body = QHBoxLayout()
+        body.setSpacing(16)
+        body.addWidget(self.inputs, 4)
+        results_column = QVBoxLayout()
+        results_column.addWidget(self.results, 1)
+        copy_row = QHBoxLayout()
+        copy_row.addStretch(1)
+        copy_row.addWidget(self.copy_button)
+        results_column.addLayout(copy_row)
+        body.addLayout(results_column, 5)
+        layout.addLayout(body)
+        layout.addWidget(self.details, 1)
+        self._bottom_stretch = layout.count()
+        layout.addStretch(0)
+        self._layout = layout
+        self.details.toggled.connect(self._on_details_toggled)
+
+        # Tab order follows the layout: inputs top to bottom, copy, details.
+        chain = [*self.inputs.focus_chain(), self.copy_button, self.details.toggle]
+        for first, second in pairwise(chain):
+            self.setTabOrder(first, second)
+        self.setTabOrder(self.details.toggle, self.details.browser)
+
+    def _on_details_toggled(self, opened: bool) -> None:
+        # closed: the empty space goes below the toggle; open: to the document
+        self._layout.setStretch(self._bottom_stretch, 0 if opened else 1)
+
+    def retranslate(self) -> None:
+        self.header.retranslate()
+        self.inputs.retranslate()
+        self.results.retranslate()
+        self.details.retranslate()

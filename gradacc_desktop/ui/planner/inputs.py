@@ -1,0 +1,310 @@
+"""The planner's input groups ("Meta e GPUs", "Memória", "Tokens e passos"), built
+from ``PLANNER_FIELD_SPECS``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+
+from PySide6.QtCore import QLocale, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gradacc_desktop.core.planning import Rounding
+from gradacc_desktop.ui.planner.fields import (
+    PLANNER_FIELD_SPECS,
+    Extra,
+    Kind,
+    PlanGroup,
+    PlannerFieldSpec,
+)
+from gradacc_desktop.ui.spinboxes import BigIntSpinBox, DecimalSpinBox, IntSpinBox
+from gradacc_desktop.viewmodels.planner import (
+    CHOICES,
+    PlanField,
+    PlannerState,
+    PlannerViewModel,
+    limits_for,
+)
+
+SpinBox = IntSpinBox | DecimalSpinBox | BigIntSpinBox
+EMPTY = "—"
+
+
+class PlannerInputsPanel(QWidget):
+    copyRequested = Signal()
+    estimateRequested = Signal()
+
+    def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self._quiet = False
+        self.boxes: dict[PlanField, SpinBox] = {}
+        self.labels: dict[PlanField | Kind, QLabel] = {}
+        self._groups: dict[PlanGroup, QGroupBox] = {}
+        self.recommend = QCheckBox(self)
+        self.recommend.setObjectName("plan_recommend")
+        self.rounding = QComboBox(self)
+        self.rounding.setObjectName("plan_rounding")
+        self.card = QComboBox(self)
+        self.card.setObjectName("plan_card")
+        self.estimate = QPushButton(self)
+        self.estimate.setObjectName("plan_estimate")
+        self.unit_note = QLabel(self)
+        self.unit_note.setObjectName("plan_unit_note")
+        self.unit_note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for spec in PLANNER_FIELD_SPECS:
+            group = self._groups.get(spec.group)
+            if group is None:
+                group = self._groups[spec.group] = QGroupBox(self)
+                form = QFormLayout(group)
+                form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+                layout.addWidget(group)
+            self._add_row(spec, group)
+        memory_form = self._groups[PlanGroup.MEMORY].layout()
+        assert isinstance(memory_form, QFormLayout)
+        memory_form.addRow(self.unit_note)
+        layout.addStretch(1)
+
+        self.recommend.toggled.connect(self._on_recommend)
+        self.rounding.currentIndexChanged.connect(self._on_rounding)
+        self.card.currentIndexChanged.connect(self._on_card)
+        self.estimate.clicked.connect(self.estimateRequested)
+        vm.inputsReplaced.connect(self.show_inputs)
+        vm.stateChanged.connect(self._on_state)
+        self.retranslate()
+        self.show_inputs(None)
+
+    # -- construction -----------------------------------------------------------
+    def _add_row(self, spec: PlannerFieldSpec, group: QGroupBox) -> None:
+        form = group.layout()
+        assert isinstance(form, QFormLayout)
+        label = QLabel(group)
+        if spec.field is None:
+            combo = self.rounding if spec.kind is Kind.ROUNDING else self.card
+            combo.setParent(group)
+            label.setBuddy(combo)
+            form.addRow(label, combo)
+            self.labels[spec.kind] = label
+            return
+        box = self._make_box(spec, group)
+        label.setBuddy(box)
+        self.boxes[spec.field] = box
+        self.labels[spec.field] = label
+        if spec.extra is None:
+            form.addRow(label, box)
+            return
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(box, 1)
+        extra = self.recommend if spec.extra is Extra.RECOMMEND else self.estimate
+        extra.setParent(group)
+        row.addWidget(extra)
+        form.addRow(label, row)
+
+    def _make_box(self, spec: PlannerFieldSpec, group: QGroupBox) -> SpinBox:
+        assert spec.field is not None
+        minimum, maximum = limits_for(spec.field)
+        low = 0 if spec.optional else minimum
+        box: SpinBox
+        if spec.kind is Kind.DECIMAL:
+            box = DecimalSpinBox(group)
+            box.setDecimals(spec.decimals)
+            box.setRange(float(low), float(maximum))
+            box.setSingleStep(spec.step)
+        elif spec.kind is Kind.BIG_INT:
+            box = BigIntSpinBox(group)
+            box.setRange(float(low), float(maximum))
+        else:
+            box = IntSpinBox(group)
+            box.setRange(int(low), int(maximum))
+        if spec.optional:
+            box.setSpecialValueText(EMPTY)
+        box.setObjectName(spec.object_name)
+        box.copyRequested.connect(self.copyRequested)
+
+        def forward(_text: str, field: PlanField = spec.field, spin: SpinBox = box) -> None:
+            if self._quiet or not spin.isEnabled():
+                return
+            self._vm.set_text(field, self.box_text(spin))
+
+        box.lineEdit().textChanged.connect(forward)
+        box.textChanged.connect(forward)
+        return box
+
+    @staticmethod
+    def box_text(spin: SpinBox) -> str:
+        """The number the user typed, "" for an empty or "—" optional field."""
+        special = spin.specialValueText()
+        if special and spin.text() == special:
+            return ""
+        return spin.cleanText()
+
+    @contextmanager
+    def _silently(self) -> Iterator[None]:
+        quiet, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+
+    # -- showing values -----------------------------------------------------------
+    def _show(self, box: SpinBox, value: Decimal | None) -> None:
+        with self._silently():
+            if value is None:
+                box.setValue(box.minimum())
+            elif isinstance(box, IntSpinBox):
+                box.setValue(int(value))
+            else:
+                box.setValue(float(value))
+            box.lineEdit().setText(box.textFromValue(box.value()) if value is not None else "")
+            if value is None and box.specialValueText():
+                box.lineEdit().setText(box.specialValueText())
+
+    def show_inputs(self, fields: frozenset[object] | None) -> None:
+        """Re-read ``fields`` from the view-model (``None``: everything)."""
+        for field, box in self.boxes.items():
+            if fields is None or field in fields:
+                if field is PlanField.GPU_MEMORY and self._vm.card() is not None:
+                    continue
+                value = self._vm.value(field)
+                if value is not None or field in (
+                    PlanField.SEQ_LEN,
+                    PlanField.DATASET,
+                    PlanField.REFERENCE_LR,
+                    PlanField.REFERENCE_BATCH,
+                ):
+                    self._show(box, value)
+        if fields is None or CHOICES in fields:
+            with self._silently():
+                self.recommend.setChecked(self._vm.recommending)
+                index = self.rounding.findData(self._vm.rounding.value)
+                self.rounding.setCurrentIndex(max(index, 0))
+                self.card.setCurrentIndex(max(self.card.findData(self._vm.card_id), 0))
+            self._update_enabled()
+            self._on_state(self._vm.state)
+
+    def _update_enabled(self) -> None:
+        micro = self.boxes[PlanField.MICRO_BATCH]
+        micro.setEnabled(not self._vm.recommending)
+        capacity = self.boxes[PlanField.GPU_MEMORY]
+        custom = self._vm.card() is None
+        capacity.setEnabled(custom)
+        self._show(capacity, self._vm.capacity() if not custom else self._custom_capacity())
+        self.card.setToolTip(self._vm.card_hint(self._vm.card_id))
+
+    def _custom_capacity(self) -> Decimal | None:
+        return self._vm.value(PlanField.GPU_MEMORY) or self._vm.last_valid(PlanField.GPU_MEMORY)
+
+    def _on_state(self, state: PlannerState) -> None:
+        """While recommending, the disabled micro-batch box shows the recommended value."""
+        if not self._vm.recommending:
+            return
+        config = state.results.configuration if state.results else None
+        if config is not None:
+            self._show(self.boxes[PlanField.MICRO_BATCH], Decimal(config.micro_batch))
+
+    # -- user choices ---------------------------------------------------------------
+    def _on_recommend(self, on: bool) -> None:
+        if self._quiet:
+            return
+        if not on:
+            # the recommended micro-batch shown in the box becomes the user's own
+            micro = self.boxes[PlanField.MICRO_BATCH]
+            self._vm.set_text(PlanField.MICRO_BATCH, micro.cleanText())
+        self._vm.set_recommend(on)
+        self._update_enabled()
+
+    def _on_rounding(self, index: int) -> None:
+        data = self.rounding.itemData(index)
+        if not self._quiet and isinstance(data, str):
+            self._vm.set_rounding(Rounding(data))
+
+    def _on_card(self, index: int) -> None:
+        data = self.card.itemData(index)
+        if self._quiet or not isinstance(data, str):
+            return
+        self._vm.set_card(data)
+        self._update_enabled()
+
+    # -- language -----------------------------------------------------------------
+    def set_locale(self, locale: QLocale) -> None:
+        """Re-display every value in ``locale`` (widgets keep the locale they were made with)."""
+        with self._silently():
+            for box in self.boxes.values():
+                value = box.value()
+                special = box.specialValueText() and box.text() == box.specialValueText()
+                box.setLocale(locale)
+                box.setValue(value)
+                if not special:
+                    box.lineEdit().setText(box.textFromValue(value))
+
+    def retranslate(self) -> None:
+        vm = self._vm
+        self._groups[PlanGroup.TARGET].setTitle(self.tr("Target and GPUs"))
+        self._groups[PlanGroup.MEMORY].setTitle(self.tr("Memory"))
+        self._groups[PlanGroup.TOKENS].setTitle(self.tr("Tokens and steps"))
+        for field, box in self.boxes.items():
+            label = vm.field_label(field)
+            self.labels[field].setText(vm.field_label(field, mnemonic=True))
+            box.setAccessibleName(label)
+            box.setAccessibleDescription(vm.field_hint(field))
+            box.setToolTip(vm.field_hint(field))
+            if isinstance(box, DecimalSpinBox) and field not in (PlanField.REFERENCE_LR,):
+                box.setSuffix(" " + vm.unit_gb())
+        self.labels[Kind.ROUNDING].setText(vm.rounding_label(mnemonic=True))
+        self.rounding.setAccessibleName(vm.rounding_label())
+        self.labels[Kind.CARD].setText(vm.card_label(mnemonic=True))
+        self.card.setAccessibleName(vm.card_label())
+        self.recommend.setText(vm.recommend_label())
+        self.recommend.setToolTip(vm.recommend_hint())
+        self.estimate.setText(self.tr("E&stimate…"))
+        self.estimate.setToolTip(
+            self.tr("Estimate the other memory from the model size and training recipe")
+        )
+        self.unit_note.setText(vm.unit_note())
+        with self._silently():
+            rounding = [(r.value, text) for r, text in vm.rounding_options()]
+            self._fill(self.rounding, rounding, vm.rounding.value)
+            self._fill(self.card, vm.card_options(), vm.card_id)
+        self.card.setToolTip(vm.card_hint(vm.card_id))
+        labels = list(self.labels.values())
+        width = max(label.sizeHint().width() for label in labels)
+        for label in labels:
+            label.setMinimumWidth(width)
+
+    @staticmethod
+    def _fill(combo: QComboBox, options: list[tuple[str, str]], current: str) -> None:
+        combo.clear()
+        for data, text in options:
+            combo.addItem(text, data)
+        combo.setCurrentIndex(max(combo.findData(current), 0))
+
+    def first_widget(self) -> QWidget:
+        return self.boxes[PlanField.TARGET]
+
+    def tab_chain(self) -> list[QWidget]:
+        """Focus order, top to bottom."""
+        chain: list[QWidget] = []
+        for spec in PLANNER_FIELD_SPECS:
+            if spec.field is None:
+                chain.append(self.rounding if spec.kind is Kind.ROUNDING else self.card)
+                continue
+            chain.append(self.boxes[spec.field])
+            if spec.extra is Extra.RECOMMEND:
+                chain.append(self.recommend)
+            elif spec.extra is Extra.ESTIMATE:
+                chain.append(self.estimate)
+        return chain

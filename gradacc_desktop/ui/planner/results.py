@@ -1,0 +1,265 @@
+"""The planner's result cards: configuration, memory fit, DeepSpeed, tokens and steps."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gradacc_desktop.ui.fit_label import FitLabel
+from gradacc_desktop.ui.planner.verdict import VerdictLabel
+from gradacc_desktop.viewmodels.planner import (
+    ConfigurationView,
+    DeepSpeedView,
+    ExtrasView,
+    FitView,
+    NothingFitsView,
+    PlannerState,
+    PlannerViewModel,
+)
+
+
+def _text(parent: QWidget, name: str, selectable: bool = True) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class Card(QFrame):
+    """A framed section with a bold title."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"plan_card_{name}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.title = QLabel(self)
+        self.title.setObjectName(f"plan_title_{name}")
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.body = QVBoxLayout(self)
+        self.body.setSpacing(4)
+        self.body.addWidget(self.title)
+
+
+class ConfigurationCard(Card):
+    useRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("configuration", parent)
+        self.badge = VerdictLabel(self)
+        self.badge.setObjectName("plan_exact_badge")
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        self.body.removeWidget(self.title)
+        self.body.addLayout(head)
+        self.value = FitLabel(26, self)
+        self.value.setObjectName("plan_achieved")
+        self.formula = _text(self, "plan_formula")
+        self.summary = _text(self, "plan_summary")
+        self.difference = _text(self, "plan_difference")
+        self.note = _text(self, "plan_note")
+        self.reachable = _text(self, "plan_reachable")
+        self.exact_title = _text(self, "plan_exact_title")
+        self.exact_pairs = _text(self, "plan_exact_pairs")
+        self.use_button = QPushButton(self)
+        self.use_button.setObjectName("plan_use")
+        self.use_hint = _text(self, "plan_use_hint")
+        for widget in (
+            self.value,
+            self.formula,
+            self.summary,
+            self.difference,
+            self.note,
+            self.reachable,
+            self.exact_title,
+            self.exact_pairs,
+        ):
+            self.body.addWidget(widget)
+        row = QHBoxLayout()
+        row.addWidget(self.use_hint, 1)
+        row.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.body.addLayout(row)
+        self.use_button.clicked.connect(self.useRequested)
+
+    def show_view(self, view: ConfigurationView) -> None:
+        self.title.setText(view.title)
+        self.badge.set_verdict(view.exact, view.exact_badge)
+        self.value.setText(view.achieved)
+        self.formula.setText(view.formula)
+        self.summary.setText(view.summary)
+        self.difference.setText(view.difference)
+        self.note.setText(view.note)
+        self.note.setVisible(bool(view.note))
+        self.reachable.setText(view.reachable)
+        self.reachable.setVisible(bool(view.reachable))
+        self.exact_title.setText(view.exact_pairs_title)
+        self.exact_pairs.setText(view.exact_pairs)
+        self.exact_pairs.setVisible(bool(view.exact_pairs))
+        self.use_button.setEnabled(view.can_use)
+        self.use_hint.setText(view.use_hint)
+        self.use_hint.setVisible(bool(view.use_hint))
+
+
+class NothingFitsCard(Card):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("nothing_fits", parent)
+        self.verdict = VerdictLabel(self)
+        self.verdict.setObjectName("plan_nothing_fits_verdict")
+        self.message = _text(self, "plan_nothing_fits")
+        self.suggestions = _text(self, "plan_suggestions")
+        for widget in (self.verdict, self.message, self.suggestions):
+            self.body.addWidget(widget)
+
+    def show_view(self, view: NothingFitsView, verdict: str) -> None:
+        self.verdict.set_verdict(False, verdict)
+        self.message.setText(view.message)
+        self.suggestions.setText(
+            view.suggestions_title + "\n" + "\n".join(f"• {s}" for s in view.suggestions)
+        )
+
+
+class FitCard(Card):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("fit", parent)
+        self.verdict = VerdictLabel(self)
+        self.verdict.setObjectName("plan_fit_verdict")
+        self.usage = _text(self, "plan_fit_usage")
+        self.headroom = _text(self, "plan_headroom")
+        self.largest = _text(self, "plan_largest")
+        for widget in (self.verdict, self.usage, self.headroom, self.largest):
+            self.body.addWidget(widget)
+
+    def show_view(self, view: FitView) -> None:
+        self.verdict.set_verdict(view.fits, view.verdict)
+        self.usage.setText(view.usage)
+        self.headroom.setText(view.headroom)
+        self.largest.setText(view.largest)
+
+
+class DeepSpeedCard(Card):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("deepspeed", parent)
+        self.verdict = VerdictLabel(self)
+        self.verdict.setObjectName("plan_deepspeed_verdict")
+        self.explanation = _text(self, "plan_deepspeed")
+        self.body.addWidget(self.verdict)
+        self.body.addWidget(self.explanation)
+
+    def show_view(self, view: DeepSpeedView) -> None:
+        self.verdict.set_verdict(view.ok, view.verdict)
+        self.explanation.setText(view.explanation)
+
+
+class ExtrasCard(Card):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("extras", parent)
+        self.tokens = _text(self, "plan_tokens")
+        self.steps = _text(self, "plan_steps")
+        self.lr_linear = _text(self, "plan_lr_linear")
+        self.lr_sqrt = _text(self, "plan_lr_sqrt")
+        self.lr_note = _text(self, "plan_lr_note")
+        font = self.lr_note.font()
+        font.setItalic(True)
+        self.lr_note.setFont(font)
+        for widget in (self.tokens, self.steps, self.lr_linear, self.lr_sqrt, self.lr_note):
+            self.body.addWidget(widget)
+
+    def show_view(self, view: ExtrasView) -> None:
+        self.tokens.setText(view.tokens)
+        self.steps.setText(view.steps)
+        self.lr_linear.setText(view.lr_linear)
+        self.lr_sqrt.setText(view.lr_sqrt)
+        self.lr_sqrt.setVisible(bool(view.lr_sqrt))
+        self.lr_note.setText(view.lr_note)
+
+
+class PlannerResultsPanel(QWidget):
+    useRequested = Signal()
+
+    def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._vm = vm
+        self.configuration = ConfigurationCard(self)
+        self.nothing_fits = NothingFitsCard(self)
+        self.fit = FitCard(self)
+        self.deepspeed = DeepSpeedCard(self)
+        self.extras = ExtrasCard(self)
+        results_page = QWidget(self)
+        rl = QVBoxLayout(results_page)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.setSpacing(8)
+        for card in (self.configuration, self.nothing_fits, self.fit, self.deepspeed, self.extras):
+            rl.addWidget(card)
+        rl.addStretch(1)
+
+        self.prompt = _text(self, "plan_prompt", selectable=False)
+        self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = self.prompt.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.prompt.setFont(font)
+        self.problems = _text(self, "plan_problems")
+        self.problems.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        prompt_page = QWidget(self)
+        pl = QVBoxLayout(prompt_page)
+        pl.addStretch(1)
+        pl.addWidget(self.prompt)
+        pl.addWidget(self.problems)
+        pl.addStretch(2)
+
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(results_page)
+        self.pages.addWidget(prompt_page)
+        self._results_page, self._prompt_page = results_page, prompt_page
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pages)
+        self.configuration.useRequested.connect(self.useRequested)
+        vm.stateChanged.connect(self.show_state)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.fit.title.setText(self.tr("Memory per GPU"))
+        self.nothing_fits.title.setText(self.tr("Recommendation"))
+        self.deepspeed.title.setText(self.tr("DeepSpeed check"))
+        self.extras.title.setText(self.tr("Tokens, steps and learning rate"))
+        self.configuration.use_button.setText(self.tr("Use th&is configuration"))
+        self.configuration.use_button.setToolTip(
+            self.tr("Fill the calculator with this micro-batch, accumulation steps and GPUs")
+        )
+        self.show_state(self._vm.state)
+
+    def show_state(self, state: PlannerState) -> None:
+        view = state.results
+        if view is None:
+            self.prompt.setText(state.prompt)
+            self.problems.setText("\n".join(state.problems))
+            self.pages.setCurrentWidget(self._prompt_page)
+            return
+        config = view.configuration
+        self.configuration.setVisible(config is not None)
+        if config is not None:
+            self.configuration.show_view(config)
+        self.nothing_fits.setVisible(view.nothing_fits is not None)
+        if view.nothing_fits is not None:
+            self.nothing_fits.show_view(view.nothing_fits, view.fit.verdict)
+        self.fit.show_view(view.fit)
+        self.deepspeed.setVisible(view.deepspeed is not None)
+        if view.deepspeed is not None:
+            self.deepspeed.show_view(view.deepspeed)
+        self.extras.setVisible(view.extras is not None)
+        if view.extras is not None:
+            self.extras.show_view(view.extras)
+        self.pages.setCurrentWidget(self._results_page)

@@ -1,0 +1,175 @@
+"""The "Planejar execução" view: inputs, result cards, the pairs table and export."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gradacc_desktop.ui.planner.export import ExportPanel
+from gradacc_desktop.ui.planner.inputs import PlannerInputsPanel
+from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
+from gradacc_desktop.ui.planner.pairs import PairsPanel
+from gradacc_desktop.ui.planner.results import PlannerResultsPanel
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.other_memory import OtherMemoryViewModel
+from gradacc_desktop.viewmodels.planner import PlannerViewModel
+
+
+def _scrolling(widget: QWidget, parent: QWidget) -> QScrollArea:
+    area = QScrollArea(parent)
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return area
+
+
+class PlannerView(QWidget):
+    # a short message for the main window's status bar
+    statusMessage = Signal(str)
+    # "Usar esta configuração" filled the calculator (the window may switch tabs)
+    useConfigurationRequested = Signal()
+
+    def __init__(self, calculator_vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("planner_view")
+        self.vm = PlannerViewModel(calculator_vm, self)
+        self.other_memory_vm = OtherMemoryViewModel(self.vm, self)
+        self.inputs = PlannerInputsPanel(self.vm, self)
+        self.results = PlannerResultsPanel(self.vm, self)
+        self.pairs = PairsPanel(self.vm, self)
+        self.export = ExportPanel(self.vm, self)
+
+        top = QWidget(self)
+        top_layout = QHBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setSpacing(16)
+        self.inputs_area = _scrolling(self.inputs, top)
+        self.results_area = _scrolling(self.results, top)
+        # the form never clips: its column is at least as wide as the form needs
+        self.inputs_area.setMinimumWidth(
+            self.inputs.minimumSizeHint().width()
+            + self.inputs_area.verticalScrollBar().sizeHint().width()
+        )
+        top_layout.addWidget(self.inputs_area, 4)
+        top_layout.addWidget(self.results_area, 5)
+        bottom = QWidget(self)
+        bottom_layout = QHBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.setSpacing(16)
+        bottom_layout.addWidget(self.pairs, 4)
+        bottom_layout.addWidget(self.export, 5)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(bottom)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self.inputs.estimateRequested.connect(self.open_other_memory_dialog)
+        self.results.useRequested.connect(self.use_configuration)
+        self.export.statusMessage.connect(self.statusMessage)
+        self.vm.localeChanged.connect(self.set_locale)
+
+        chain = [
+            *self.inputs.tab_chain(),
+            self.results.configuration.use_button,
+            self.pairs.table,
+            self.export.format,
+            self.export.copy_button,
+            self.export.preview,
+        ]
+        for first, second in pairwise(chain):
+            self.setTabOrder(first, second)
+
+    # -- actions ----------------------------------------------------------------
+    def use_configuration(self) -> None:
+        message = self.vm.use_configuration()
+        if message is not None:
+            self.statusMessage.emit(message)
+            self.useConfigurationRequested.emit()
+
+    def open_other_memory_dialog(self) -> OtherMemoryDialog:
+        """Open the "Estimar…" dialog (non-blocking; returns it for tests)."""
+        dialog = OtherMemoryDialog(self.other_memory_vm, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.accepted.connect(
+            lambda: self.statusMessage.emit(self.tr("Other memory set from the estimate."))
+        )
+        dialog.open()
+        return dialog
+
+    def save_scenario_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save scenario"), self.tr("scenario.json"), self._filter()
+        )
+        if path:
+            if not path.lower().endswith(".json"):
+                path += ".json"
+            self.save_scenario(Path(path))
+
+    def open_scenario_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open scenario"), "", self._filter())
+        if path:
+            self.open_scenario(Path(path))
+
+    def save_scenario(self, path: Path) -> bool:
+        outcome = self.vm.save_scenario(path)
+        self._report(outcome.ok, outcome.message, self.tr("Save scenario"))
+        return outcome.ok
+
+    def open_scenario(self, path: Path) -> bool:
+        outcome = self.vm.open_scenario(path)
+        self._report(outcome.ok, outcome.message, self.tr("Open scenario"))
+        return outcome.ok
+
+    def _report(self, ok: bool, message: str, title: str) -> None:
+        self.statusMessage.emit(message)
+        if not ok:
+            box = QMessageBox(QMessageBox.Icon.Warning, title, message, parent=self)
+            box.setObjectName("scenario_error")
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()
+
+    def _filter(self) -> str:
+        return self.tr("Scenarios (*.json)")
+
+    # -- language ---------------------------------------------------------------
+    def set_locale(self, locale: QLocale) -> None:
+        self.setLocale(locale)
+        self.inputs.set_locale(locale)
+
+    def retranslate(self) -> None:
+        self.vm.retranslate()
+        self.inputs.retranslate()
+        self.results.retranslate()
+        self.pairs.retranslate()
+        self.export.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+def create_planner(
+    calculator_vm: CalculatorViewModel, parent: QWidget | None = None
+) -> PlannerView:
+    """The planner tab around the calculator's view-model (they share the activation)."""
+    return PlannerView(calculator_vm, parent)

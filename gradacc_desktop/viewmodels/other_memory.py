@@ -1,0 +1,287 @@
+"""View-model of the "other memory" helper: weights, gradients, optimizer states and
+overhead per GPU from the parameter count and a training recipe (``core.memory``)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from decimal import Decimal
+
+from PySide6.QtCore import QLocale, QObject, Signal
+
+from gradacc_desktop.core.calculator import Limits, Problem
+from gradacc_desktop.core.memory import (
+    DEFAULT_OVERHEAD_GB,
+    OtherMemoryEstimate,
+    Recipe,
+    ZeroStage,
+    estimate_other_memory,
+)
+from gradacc_desktop.core.planning import OTHER_MEMORY_LIMITS, check_number
+from gradacc_desktop.viewmodels.formatting import ParseError, format_approx, parse_number
+from gradacc_desktop.viewmodels.planner import DEFAULT_PARAMETERS, PlanField, PlannerViewModel
+
+# Significant digits of a bytes-per-parameter figure (ZeRO shares can repeat forever).
+BYTES_DIGITS = 6
+
+
+class MemoryField(enum.Enum):
+    PARAMETERS = "parameters"
+    TRAINABLE_FRACTION = "trainable_fraction"
+    OVERHEAD = "overhead_gb"
+
+
+FIELD_LIMITS: dict[MemoryField, Limits] = {
+    MemoryField.PARAMETERS: Limits(Decimal(1), Decimal(10**13), integer=True),
+    MemoryField.TRAINABLE_FRACTION: Limits(Decimal("0.001"), Decimal(1), integer=False),
+    MemoryField.OVERHEAD: OTHER_MEMORY_LIMITS,
+}
+
+
+def limits_for(field: MemoryField) -> tuple[Decimal, Decimal]:
+    limits = FIELD_LIMITS[field]
+    return limits.minimum, limits.maximum
+
+
+@dataclass(frozen=True)
+class OtherMemoryView:
+    # (component, bytes per parameter) rows, then the total row
+    rows: tuple[tuple[str, str], ...]
+    states: str
+    total: str
+    source: str
+    sharding: str
+    estimate: OtherMemoryEstimate
+
+
+@dataclass(frozen=True)
+class OtherMemoryState:
+    results: OtherMemoryView | None
+    problems: tuple[str, ...]
+
+
+class OtherMemoryViewModel(QObject):
+    stateChanged = Signal(object)
+
+    def __init__(self, planner: PlannerViewModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._planner = planner
+        self._recipe = Recipe.ADAM_MIXED
+        self._zero = ZeroStage.NONE
+        self._raw: dict[MemoryField, Decimal | str | None] = {
+            MemoryField.PARAMETERS: Decimal(DEFAULT_PARAMETERS),
+            MemoryField.TRAINABLE_FRACTION: Decimal("0.01"),
+            MemoryField.OVERHEAD: DEFAULT_OVERHEAD_GB,
+        }
+        self._state = self._build_state()
+
+    @property
+    def state(self) -> OtherMemoryState:
+        return self._state
+
+    @property
+    def locale(self) -> QLocale:
+        return self._planner.locale
+
+    def unit_gb(self) -> str:
+        return self._planner.unit_gb()
+
+    @property
+    def recipe(self) -> Recipe:
+        return self._recipe
+
+    @property
+    def zero_stage(self) -> ZeroStage:
+        return self._zero
+
+    def value(self, field: MemoryField) -> Decimal | None:
+        raw = self._raw[field]
+        return raw if isinstance(raw, Decimal) else None
+
+    # -- editing --------------------------------------------------------------
+    def set_text(self, field: MemoryField, text: str) -> None:
+        raw: Decimal | str | None
+        if not text.strip():
+            raw = None
+        else:
+            try:
+                raw = parse_number(self._planner.locale, text)
+            except ParseError:
+                raw = text
+        self._raw[field] = raw
+        self.refresh()
+
+    def set_recipe(self, recipe: Recipe) -> None:
+        self._recipe = recipe
+        self.refresh()
+
+    def set_zero_stage(self, stage: ZeroStage) -> None:
+        self._zero = stage
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._state = self._build_state()
+        self.stateChanged.emit(self._state)
+
+    def apply(self) -> bool:
+        """Put the estimate into the planner's "other memory"; False when there is none."""
+        view = self._state.results
+        if view is None:
+            return False
+        self._planner.set_other_memory(view.estimate.total_gb)
+        return True
+
+    # -- labels ---------------------------------------------------------------
+    def field_label(self, field: MemoryField, mnemonic: bool = False) -> str:
+        text = {
+            MemoryField.PARAMETERS: self.tr("Model &parameters"),
+            MemoryField.TRAINABLE_FRACTION: self.tr("&Trainable fraction (LoRA)"),
+            MemoryField.OVERHEAD: self.tr("Framework o&verhead"),
+        }[field]
+        return text if mnemonic else text.replace("&", "")
+
+    def field_hint(self, field: MemoryField) -> str:
+        return {
+            MemoryField.PARAMETERS: self.tr(
+                "Parameters in the model, in full: a 7B model is 7,000,000,000."
+            ),
+            MemoryField.TRAINABLE_FRACTION: self.tr(
+                "Share of the parameters LoRA trains, from 0.001 to 1 (0.01 = 1%)."
+            ),
+            MemoryField.OVERHEAD: self.tr(
+                "CUDA context and allocator slack per GPU; about 1 GB is a cautious figure."
+            ),
+        }[field]
+
+    def recipe_label(self, mnemonic: bool = False) -> str:
+        text = self.tr("Training &recipe")
+        return text if mnemonic else text.replace("&", "")
+
+    def zero_label(self, mnemonic: bool = False) -> str:
+        text = self.tr("&ZeRO stage")
+        return text if mnemonic else text.replace("&", "")
+
+    def recipe_options(self) -> list[tuple[Recipe, str]]:
+        return [
+            (Recipe.ADAM_MIXED, self.tr("Adam, mixed precision")),
+            (Recipe.ADAM_8BIT, self.tr("8-bit Adam (bitsandbytes)")),
+            (Recipe.SGD_MOMENTUM, self.tr("SGD with momentum, mixed precision")),
+            (Recipe.LORA, self.tr("LoRA (frozen base, trained adapters)")),
+            (Recipe.ADAM_FP32, self.tr("Adam, full fp32")),
+        ]
+
+    def zero_options(self) -> list[tuple[ZeroStage, str]]:
+        return [
+            (ZeroStage.NONE, self.tr("None")),
+            (ZeroStage.OPTIMIZER, self.tr("ZeRO-1 (optimizer states)")),
+            (ZeroStage.GRADIENTS, self.tr("ZeRO-2 (+ gradients)")),
+            (ZeroStage.WEIGHTS, self.tr("ZeRO-3 (+ weights)")),
+        ]
+
+    def source(self, recipe: Recipe) -> str:
+        """Where the recipe's bytes per parameter come from (``RecipeRule.source``, translated)."""
+        zero = self.tr("Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12")
+        return {
+            Recipe.ADAM_MIXED: zero,
+            Recipe.ADAM_8BIT: self.tr(
+                "bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of "
+                "two fp32 states; fp32 master weights kept as in {zero}"
+            ).format(zero=zero),
+            Recipe.SGD_MOMENTUM: self.tr(
+                "Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO's "
+                "terms)"
+            ),
+            Recipe.LORA: self.tr(
+                "LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained "
+                "with mixed-precision Adam (16 bytes per trainable param, {zero})"
+            ).format(zero=zero),
+            Recipe.ADAM_FP32: self.tr(
+                "fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy"
+            ),
+        }[recipe]
+
+    # -- internals --------------------------------------------------------------
+    def _problem(self, field: MemoryField) -> str | None:
+        raw = self._raw[field]
+        label = self.field_label(field)
+        if isinstance(raw, str):
+            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw)
+        limits = FIELD_LIMITS[field]
+        problem = check_number(limits, raw)
+        if problem is None:
+            return None
+        if problem is Problem.MISSING:
+            return self.tr("{field}: enter a value.").format(field=label)
+        if problem is Problem.NOT_AN_INTEGER:
+            return self.tr("{field}: enter a whole number.").format(field=label)
+        if problem is Problem.TOO_PRECISE:
+            return self.tr("{field}: use at most {decimals} decimal places.").format(
+                field=label, decimals=3
+            )
+        fmt = self._planner.format
+        return self.tr("{field}: enter a value from {minimum} to {maximum}.").format(
+            field=label, minimum=fmt(limits.minimum), maximum=fmt(limits.maximum)
+        )
+
+    def _build_state(self) -> OtherMemoryState:
+        fields = [MemoryField.PARAMETERS, MemoryField.OVERHEAD]
+        if self._recipe is Recipe.LORA:
+            fields.insert(1, MemoryField.TRAINABLE_FRACTION)
+        problems = tuple(p for f in fields if (p := self._problem(f)) is not None)
+        if problems:
+            return OtherMemoryState(None, problems)
+        parameters = self.value(MemoryField.PARAMETERS)
+        overhead = self.value(MemoryField.OVERHEAD)
+        fraction = self.value(MemoryField.TRAINABLE_FRACTION)
+        assert parameters is not None and overhead is not None
+        gpus_value = self._planner.last_valid(PlanField.GPUS)
+        gpus = int(gpus_value) if gpus_value is not None else 1
+        estimate = estimate_other_memory(
+            int(parameters),
+            self._recipe,
+            gpus=gpus,
+            zero_stage=self._zero,
+            trainable_fraction=fraction
+            if self._recipe is Recipe.LORA and fraction is not None
+            else Decimal(1),
+            overhead_gb=overhead,
+        )
+        return OtherMemoryState(self._view(estimate), ())
+
+    def _bytes(self, value: Decimal) -> str:
+        return self.tr("{value} bytes").format(
+            value=format_approx(self._planner.locale, value, BYTES_DIGITS)
+        )
+
+    def _view(self, e: OtherMemoryEstimate) -> OtherMemoryView:
+        gb = self._planner.format_gb
+        rows = (
+            (self.tr("Weights"), self._bytes(e.weights_bytes_per_param)),
+            (self.tr("Gradients"), self._bytes(e.gradients_bytes_per_param)),
+            (self.tr("Optimizer states"), self._bytes(e.optimizer_bytes_per_param)),
+            (self.tr("fp32 master weights"), self._bytes(e.master_bytes_per_param)),
+            (self.tr("Total per parameter"), self._bytes(e.bytes_per_param)),
+        )
+        states = self.tr("{parameters} parameters × {bytes} = {gb}").format(
+            parameters=self._planner.format(e.parameters),
+            bytes=self._bytes(e.bytes_per_param),
+            gb=gb(e.states_gb),
+        )
+        total = self.tr("Other memory per GPU: {states} + {overhead} overhead = {total}").format(
+            states=gb(e.states_gb), overhead=gb(e.overhead_gb), total=gb(e.total_gb)
+        )
+        if e.zero_stage is ZeroStage.NONE:
+            sharding = self.tr("No sharding: every GPU holds a full copy.")
+        else:
+            sharding = self._planner.counted(
+                lambda n: self.tr("Sharded over the planner's %n data-parallel GPU(s).", "", n),
+                e.gpus,
+            )
+        return OtherMemoryView(
+            rows=rows,
+            states=states,
+            total=total,
+            source=self.source(e.recipe),
+            sharding=sharding,
+            estimate=e,
+        )

@@ -1,0 +1,375 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from PySide6.QtCore import QLocale
+
+from gradacc_desktop.core.activation import (
+    ASSUMPTION_TEXT,
+    Assumption,
+    Attention,
+    Family,
+    Part,
+    Profile,
+    Recompute,
+    estimate,
+)
+from gradacc_desktop.core.calculator import DEFAULTS
+from gradacc_desktop.core.presets import load_presets, preset_by_name
+from gradacc_desktop.viewmodels.activation import (
+    PAPER_CITATION,
+    ActivationField,
+    ActivationState,
+    ActivationViewModel,
+    RowKind,
+)
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+
+F = ActivationField
+GPT2 = preset_by_name("gpt2")
+LLAMA_8B = preset_by_name("llama-3-8b")
+
+
+@pytest.fixture(autouse=True)
+def english(catalogue) -> None:  # type: ignore[no-untyped-def]
+    catalogue("en")
+
+
+def _vm(locale: str = "en", preset: str | None = "gpt2") -> ActivationViewModel:
+    return ActivationViewModel(QLocale(locale), preset=preset)
+
+
+def _estimate(vm: ActivationViewModel):  # type: ignore[no-untyped-def]
+    view = vm.state.estimate
+    assert view is not None, vm.state.problems
+    return view
+
+
+def test_starts_with_gpt2_and_the_core_numbers(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    expected = estimate(GPT2.inputs())
+    assert expected.saved_bytes == 738_299_916
+    assert expected.peak_bytes == 1_047_078_924
+    view = _estimate(vm)
+    assert view.result == expected
+    assert view.saved == "0.738 GB"
+    assert view.peak == "1.047 GB"
+    assert view.saved_bytes.startswith("738,299,916 byte")
+    assert view.peak_bytes.startswith("1,047,078,924 byte")
+    assert view.calculator_value == "1.048 GB"
+    assert vm.state.preset == "gpt2"
+    assert vm.state.preset_label == "GPT-2 small (124M)"
+    assert [vm.value(f) for f in F] == [768, 12, 12, 12, 3072, 50257, 1024, 1]
+
+
+def test_choosing_a_preset_fills_every_size(qtbot) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm(preset=None)
+    assert vm.state.preset is None
+    assert vm.state.preset_label == "Custom"
+    with qtbot.waitSignal(vm.valuesReplaced) as blocker:
+        vm.select_preset("llama-3-8b")
+    assert blocker.args[0] == {
+        F.HIDDEN: 4096,
+        F.LAYERS: 32,
+        F.HEADS: 32,
+        F.KV_HEADS: 8,
+        F.INTERMEDIATE: 14336,
+        F.VOCAB: 128256,
+        F.SEQ: 8192,
+    }
+    assert vm.options.family is Family.LLAMA
+    assert vm.inputs == LLAMA_8B.inputs()
+    vm.select_preset("gpt2")
+    assert vm.inputs == GPT2.inputs()
+    assert vm.options.family is Family.GPT2
+
+
+def test_editing_a_size_marks_the_preset_modified(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.set_text(F.LAYERS, "24")
+    assert vm.state.preset == "gpt2"
+    assert vm.state.preset_label == "GPT-2 small (124M) (modified)"
+    assert any("(modified)" in s for s in vm.state.sources)
+    vm.set_text(F.LAYERS, "12")
+    assert vm.state.preset_label == "GPT-2 small (124M)"
+    # the sequence length is a training choice, not part of the model
+    vm.set_text(F.SEQ, "512")
+    assert vm.state.preset_label == "GPT-2 small (124M)"
+    vm.set_text(F.LAYERS, "6")
+    vm.select_preset(None)
+    assert vm.state.preset_label == "Custom"
+    assert vm.value(F.LAYERS) == 6
+    assert not any("huggingface.co" in s for s in vm.state.sources)
+
+
+def test_sequence_length_updates_the_figures(qtbot) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    with qtbot.waitSignal(vm.stateChanged) as blocker:
+        vm.set_text(F.SEQ, "512")
+    state = blocker.args[0]
+    assert isinstance(state, ActivationState)
+    assert state.estimate is not None
+    assert state.estimate.result == estimate(GPT2.inputs(seq=512))
+    assert state.estimate.peak == "0.524 GB"
+
+
+def test_same_text_emits_nothing(qtbot) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    with qtbot.assertNotEmitted(vm.stateChanged):
+        vm.set_text(F.SEQ, "1024")
+        vm.set_text(F.SEQ, "1,024")
+
+
+def test_full_recomputation_lowers_what_is_saved(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    before = _estimate(vm).result.saved_bytes
+    vm.set_recompute(Recompute.FULL)
+    after = _estimate(vm).result
+    assert after.saved_bytes < before
+    assert after == estimate(GPT2.inputs(recompute=Recompute.FULL))
+    labels = [row.label for row in _estimate(vm).breakdown]
+    assert "Layer input (checkpoint)" in labels
+    assert "One layer recomputed in the backward pass" in labels
+
+
+def test_eager_attention_stores_the_scores(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    sdpa = _estimate(vm)
+    vm.set_attention(Attention.EAGER)
+    eager = _estimate(vm)
+    assert eager.result.saved_bytes > sdpa.result.saved_bytes
+    assert eager.result == estimate(GPT2.inputs(attention=Attention.EAGER))
+    assert "Attention scores (softmax)" in [r.label for r in eager.breakdown]
+    assert "Attention scores (softmax)" not in [r.label for r in sdpa.breakdown]
+    assert "Fused attention log-sum-exp" in [r.label for r in sdpa.breakdown]
+
+
+def test_options_reach_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.select_preset("llama-3-8b")
+    vm.set_profile(Profile.PAPER)
+    vm.set_dropout(True)
+    vm.set_text(F.TENSOR_PARALLEL, "8")
+    vm.set_sequence_parallel(True)
+    from gradacc_desktop.core.activation import DType
+
+    vm.set_dtype(DType.FP32)
+    assert vm.inputs == LLAMA_8B.inputs(
+        profile=Profile.PAPER,
+        dropout=True,
+        tensor_parallel=8,
+        sequence_parallel=True,
+        dtype=DType.FP32,
+    )
+
+
+def test_breakdown_rows(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    rows = _estimate(vm).breakdown
+    first = rows[0]
+    assert first.kind is RowKind.SECTION
+    assert first.label.startswith("Per layer × 12 layer")
+    assert first.per_layer == "0.0441 GB"
+    assert rows[1].label == "Attention norm"
+    assert rows[1].per_layer == "0.00158 GB"  # 3 significant digits below 1 GB
+    by_label = {row.label: row for row in rows}
+    assert by_label["Embeddings"].total == "0.0000164 GB"
+    assert by_label["Logits and loss"].total == "0.206 GB"
+    assert by_label["Saved for the backward pass"].kind is RowKind.TOTAL
+    assert by_label["Saved for the backward pass"].total == "0.738 GB"
+    assert rows[-1].label == "Peak"
+    assert rows[-1].total == "1.047 GB"
+    assert [r.label for r in rows if r.kind is RowKind.SECTION][1:] == [
+        "Once per sample",
+        "Only at the peak",
+    ]
+
+
+def test_every_part_and_assumption_is_translated(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    assert set(vm.part_texts()) == set(Part)
+    assert set(vm.assumption_texts()) == set(Assumption)
+    assert all(vm.assumption_texts().values())
+
+
+def test_unmapped_assumption_falls_back_to_the_core_text(qapp, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    monkeypatch.setattr(vm, "assumption_texts", dict)
+    assert vm.assumption_text(Assumption.HEAD_DIM) == ASSUMPTION_TEXT[Assumption.HEAD_DIM]
+
+
+def test_assumptions_and_sources(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    view = _estimate(vm)
+    assert len(view.assumptions) == len(view.result.assumptions)
+    assert "Head size is hidden size / heads." in view.assumptions
+    assert view.assumptions[-1].startswith("Peak = saved for the backward pass")
+    sources = vm.state.sources
+    assert sources[0] == f"Model sizes: GPT-2 small (124M), {GPT2.source}"
+    assert any(PAPER_CITATION in s and "arxiv.org/abs/2205.05198" in s for s in sources)
+    assert (
+        PAPER_CITATION
+        == "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer "
+        "Models, Table 2"
+    )
+
+
+def test_value_for_calculator_rounds_the_peak_up(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    assert vm.value_for_calculator() == Decimal("1.048")  # 1.047078924 GB
+    for field, text in ((F.HIDDEN, "8"), (F.HEADS, "1"), (F.LAYERS, "1"), (F.VOCAB, "2")):
+        vm.set_text(field, text)
+    vm.set_text(F.INTERMEDIATE, "8")
+    vm.set_text(F.SEQ, "1")
+    assert _estimate(vm).result.peak_bytes < 10_000
+    assert vm.value_for_calculator() == Decimal("0.001")  # never 0
+
+
+def test_use_value_sets_the_calculator(qtbot) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    calculator = CalculatorViewModel(QLocale("en"))
+    with qtbot.waitSignal(calculator.inputsReplaced) as blocker:
+        assert vm.use_value(calculator)
+    assert blocker.args == [DEFAULTS.replace(activation_gb=Decimal("1.048"))]
+    assert calculator.state.results is not None
+    assert calculator.state.results.activation == "4.192 GB"
+
+
+def test_heads_must_divide_the_hidden_size(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.select_preset("llama-3-8b")
+    vm.set_text(F.HEADS, "30")
+    state = vm.state
+    assert state.estimate is None
+    assert state.prompt == "Correct the highlighted fields to see the estimate."
+    assert state.problems == ("Hidden size: must be a multiple of the attention heads (30).",)
+    assert state.invalid == {F.HIDDEN, F.HEADS}
+    assert not state.can_use
+    assert vm.value_for_calculator() is None
+    assert not vm.use_value(CalculatorViewModel(QLocale("en")))
+
+
+def test_kv_heads_must_divide_the_heads(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.select_preset("llama-3-8b")
+    vm.set_text(F.KV_HEADS, "5")
+    assert vm.state.problems == ("Key/value heads: must divide the attention heads (32).",)
+    assert vm.state.invalid == {F.KV_HEADS, F.HEADS}
+
+
+def test_tensor_parallel_must_divide_the_sizes(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.select_preset("llama-3-8b")
+    vm.set_text(F.TENSOR_PARALLEL, "3")
+    assert vm.state.problems == (
+        "Attention heads: must be a multiple of the tensor-parallel size (3).",
+    )
+    assert vm.state.invalid == {F.HEADS, F.TENSOR_PARALLEL}
+    vm.set_text(F.TENSOR_PARALLEL, "8")
+    vm.set_text(F.SEQ, "8191")
+    assert vm.state.has_result
+    vm.set_sequence_parallel(True)
+    assert vm.state.problems == (
+        "Sequence length: with sequence parallelism, must be a multiple of the "
+        "tensor-parallel size (8).",
+    )
+
+
+def test_field_problems_name_the_field(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.set_text(F.LAYERS, "0")
+    vm.set_text(F.VOCAB, "")
+    vm.set_text(F.SEQ, "x")
+    vm.set_text(F.HIDDEN, "1.5")
+    assert vm.state.problems == (
+        "Hidden size: enter a whole number.",
+        "Layers: enter a value from 1 to 10,000.",
+        "Vocabulary size: enter a value.",
+        "Sequence length: “x” is not a number.",
+    )
+    assert vm.state.invalid == {F.HIDDEN, F.LAYERS, F.VOCAB, F.SEQ}
+    assert vm.inputs is None
+
+
+def test_gpt2_key_value_heads_follow_the_heads(qtbot) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    assert vm.state.kv_heads_follow_heads
+    with qtbot.waitSignal(vm.valuesReplaced) as blocker:
+        vm.set_text(F.HEADS, "16")
+    assert blocker.args[0] == {F.KV_HEADS: 16}
+    assert vm.inputs is not None
+    assert vm.inputs.kv_heads == 16
+    vm.set_text(F.KV_HEADS, "4")  # ignored: the field is disabled for GPT-2
+    assert vm.value(F.KV_HEADS) == 16
+    vm.set_family(Family.LLAMA)
+    assert not vm.state.kv_heads_follow_heads
+    vm.set_text(F.KV_HEADS, "4")
+    assert vm.inputs is not None
+    assert vm.inputs.kv_heads == 4
+    with qtbot.waitSignal(vm.valuesReplaced) as blocker:
+        vm.set_family(Family.GPT2)
+    assert blocker.args[0] == {F.KV_HEADS: 16}
+    assert vm.inputs is not None
+    assert vm.inputs.kv_heads == 16
+
+
+def test_warnings(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.set_text(F.SEQ, "2048")
+    assert _estimate(vm).warnings == (
+        "The sequence is longer than GPT-2 small (124M) accepts (1,024 positions).",
+    )
+    vm.select_preset("llama-3-70b")
+    vm.set_attention(Attention.EAGER)
+    vm.set_text(F.SEQ, "1000000")
+    view = _estimate(vm)
+    assert view.calculator_value == ""
+    assert "The peak is above the calculator's maximum of 100,000 GB." in view.warnings
+    assert not vm.state.can_use
+    assert vm.value_for_calculator() is None
+
+
+def test_portuguese_numbers(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm("pt_BR")
+    view = _estimate(vm)
+    assert view.saved.startswith("0,738")
+    assert view.peak.startswith("1,047")
+    assert view.peak_bytes.startswith("1.047.078.924")
+    vm.set_text(F.SEQ, "2.048")
+    assert vm.inputs is not None
+    assert vm.inputs.seq == 2048
+
+
+def test_locale_switch_rerenders(qtbot) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm("pt_BR")
+    with qtbot.waitSignal(vm.stateChanged):
+        vm.set_locale(QLocale("en"))
+    assert _estimate(vm).peak_bytes.startswith("1,047,078,924")
+
+
+def test_measure_command_follows_the_options(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    assert vm.state.measure_command == (
+        "python -m gradacc_desktop.measure --model-config config.json --seq 1024 "
+        "--dtype bf16 --attention sdpa --no-dropout"
+    )
+    vm.set_recompute(Recompute.FULL)
+    vm.set_attention(Attention.EAGER)
+    vm.set_dropout(True)
+    vm.set_text(F.SEQ, "2048")
+    assert vm.state.measure_command == (
+        "python -m gradacc_desktop.measure --model-config config.json --seq 2048 "
+        "--dtype bf16 --attention eager --checkpointing"
+    )
+
+
+def test_every_preset_gives_an_estimate(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    for preset in load_presets():
+        vm.select_preset(preset.name)
+        assert vm.state.has_result, preset.name
+        assert vm.value_for_calculator() is not None
+    names = [name for name, _label in vm.preset_choices()]
+    assert names[-1] is None
+    assert names[:-1] == [p.name for p in load_presets()]
