@@ -222,6 +222,21 @@ def check_window(app: QApplication, folder: str) -> None:
         app.processEvents()
         text = clipboard.text()
         _check(re.search(r"(?<!\d)32(?!\d)", text), f"clipboard holds {text[:60]!r}")
+
+        # The planner and the chart are built on demand: QtCharts must be in the bundle.
+        chart = window.show_chart()  # type: ignore[attr-defined]
+        app.processEvents()
+        _check(chart is not None and chart.isVisible(), "trade-off chart did not open")
+        points = chart.current.points()
+        _check(
+            len(points) == 1 and points[0].x() == 32,
+            "trade-off chart does not mark the current configuration (E = 32)",
+        )
+        dialog = window.open_activation_estimator()  # type: ignore[attr-defined]
+        app.processEvents()
+        _check(dialog.isVisible(), "activation estimator did not open")
+        dialog.reject()
+        app.processEvents()
     finally:
         _dispose(app, window)
 
@@ -273,6 +288,7 @@ def run_self_test(app: QApplication) -> int:
             )
             return 1
     _report(
-        f"self-test OK ({where}): translations, icons, data, window, arrows, language, clipboard"
+        f"self-test OK ({where}): translations, icons, data, window, arrows, language, "
+        "clipboard, planner, chart, estimator"
     )
     return 0

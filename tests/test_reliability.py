@@ -188,3 +188,31 @@ def test_soak_twenty_thousand_edits(make_window, language: str) -> None:  # type
     # legitimate references; an immortal None (3.12+) never moves.
     gc.collect()
     assert sys.getrefcount(None) >= none_refs - 10_000
+
+
+def test_exit_after_opening_every_tab_is_clean(tmp_path: Path) -> None:
+    """QtCharts has crashed at interpreter exit (PySide's teardown); main() deletes the
+    window before returning, and a run that opened the chart must still exit 0."""
+    script = (
+        "import sys\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication(sys.argv[:1])\n"
+        "def visit():\n"
+        "    window = next(w for w in app.topLevelWidgets() if w.objectName() == 'main_window')\n"
+        "    window.tabs.setCurrentIndex(1)\n"
+        "    window.show_chart()\n"
+        "    QTimer.singleShot(200, app.quit)\n"
+        "QTimer.singleShot(300, visit)\n"
+        "from gradacc_desktop.app import main\n"
+        "sys.exit(main([]))\n"
+    )
+    for _ in range(3):
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            env=_isolated_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
