@@ -2,8 +2,10 @@
 
     QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--scale 2] [--out docs]
 
-Writes docs/screenshot-pt.png and docs/screenshot-en.png (and, with --scale,
--<scale>x variants for checking high-DPI layout). Settings are not touched.
+Writes, for pt and en: docs/screenshot-<lang>.png (calculator),
+screenshot-planner-<lang>.png, screenshot-chart-<lang>.png and
+screenshot-activation-<lang>.png (and, with --scale, -<scale>x variants for
+checking high-DPI layout). Settings are not touched.
 """
 
 from __future__ import annotations
@@ -42,15 +44,29 @@ def main() -> int:
         for language in ("pt", "en"):
             store = QSettings(str(Path(tmp) / f"{language}.ini"), QSettings.Format.IniFormat)
             window = create_window(app, Settings(store), "pt_BR" if language == "pt" else "en")
-            window.resize(920, 560)
+            window.resize(1100, 780)
             window.show()
             app.processEvents()
-            window.grab().save(str(args.out / f"screenshot-{language}{suffix}.png"))
+
+            def shoot(widget, name: str) -> None:  # type: ignore[no-untyped-def]
+                app.processEvents()
+                widget.grab().save(str(args.out / f"{name}{suffix}.png"))
+
+            shoot(window, f"screenshot-{language}")
             if args.details:
                 window.details.set_open(True)
-                window.resize(920, 900)
-                app.processEvents()
-                window.grab().save(str(args.out / f"screenshot-{language}-details{suffix}.png"))
+                shoot(window, f"screenshot-{language}-details")
+                window.details.set_open(False)
+            window.tabs.setCurrentIndex(1)
+            shoot(window, f"screenshot-planner-{language}")
+            window.show_chart()
+            shoot(window, f"screenshot-chart-{language}")
+            window.tabs.setCurrentIndex(0)
+            dialog = window.open_activation_estimator()
+            dialog.resize(980, 760)
+            app.processEvents()
+            shoot(dialog, f"screenshot-activation-{language}")
+            dialog.reject()
             window.language.uninstall()
             window.close()
             window.deleteLater()

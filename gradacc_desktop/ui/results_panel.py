@@ -33,6 +33,7 @@ class ResultCard(QFrame):
         layout.setSpacing(6)
         layout.addWidget(self.title)
         layout.addWidget(self.value)
+        layout.addSpacing(4)
         layout.addWidget(self.formula)
 
     def set_accessible(self, value: str, formula: str) -> None:
