@@ -136,6 +136,8 @@ def start_once(cmd: list[str]) -> tuple[float, float]:
             XDG_DATA_HOME=str(Path(tmp) / "data"),
             **{PAINT_ENV: str(stamp_file)},
         )
+        # users' interpreters cache bytecode; measuring recompilation would be unfair
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         t0 = time.time()
         proc = subprocess.Popen(
             cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

@@ -420,3 +420,81 @@ def test_cli_imports_no_qt() -> None:
         check=False,
     )
     assert done.stdout.strip() == "False", done.stderr
+
+
+def _installed_gradacc() -> str:
+    """The console script pip installed beside this interpreter."""
+    import shutil
+
+    folder = Path(sys.executable).parent
+    found = shutil.which("gradacc", path=str(folder))
+    assert found, f"the gradacc entry point is not installed in {folder}"
+    return found
+
+
+def test_installed_entry_point_calc_json() -> None:
+    done = subprocess.run(
+        [
+            _installed_gradacc(),
+            "calc",
+            "--micro-batch",
+            "4",
+            "--accumulation-steps",
+            "8",
+            "--gpus",
+            "1",
+            "--activation-gb",
+            "0.5",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["effective_batch"] == 32
+    assert data["micro_batch"] == 4
+    assert data["accumulation_steps"] == 8
+
+
+def test_installed_entry_point_plan_recommends_and_rejects() -> None:
+    gradacc = _installed_gradacc()
+    done = subprocess.run(
+        [
+            gradacc,
+            "plan",
+            "--target-batch",
+            "512",
+            "--gpus",
+            "8",
+            "--gpu-memory-gb",
+            "80",
+            "--other-memory-gb",
+            "30",
+            "--activation-gb",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["fits"] is True
+    assert data["max_micro_batch"] == 25
+    assert data["micro_batch"] * data["accumulation_steps"] * 8 == 512
+    bad = subprocess.run(
+        [gradacc, "export", "--format", "yaml"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert len(bad.stderr.strip().splitlines()) == 1
+    assert "--format" in bad.stderr
