@@ -34,8 +34,8 @@ from .memory import (
 )
 
 UNIT_NOTE = (
-    "Memory is in decimal gigabytes everywhere: 1 GB = 10^9 bytes "
-    "(not GiB = 2^30 bytes; 1 GiB ≈ 1.074 GB)."
+    "Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes "
+    "(not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB)."
 )
 
 # Largest target batch the planner accepts; divisor enumeration stays under ~32k steps.

@@ -475,8 +475,8 @@ class PlannerViewModel(QObject):
     def unit_note(self) -> str:
         # The English text is ``core.planning.UNIT_NOTE`` (a test keeps them equal).
         return self.tr(
-            "Memory is in decimal gigabytes everywhere: 1 GB = 10^9 bytes "
-            "(not GiB = 2^30 bytes; 1 GiB ≈ 1.074 GB)."
+            "Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes "
+            "(not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB)."
         )
 
     @staticmethod

@@ -1381,8 +1381,8 @@
         <translation>GB</translation>
     </message>
     <message>
-        <source>Memory is in decimal gigabytes everywhere: 1 GB = 10^9 bytes (not GiB = 2^30 bytes; 1 GiB ≈ 1.074 GB).</source>
-        <translation>A memória está sempre em gigabytes decimais: 1 GB = 10^9 bytes (não GiB = 2^30 bytes; 1 GiB ≈ 1,074 GB).</translation>
+        <source>Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes (not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB).</source>
+        <translation>A memória está sempre em gigabytes decimais: 1 GB = 10⁹ bytes (não GiB = 2³⁰ bytes; 1 GiB ≈ 1,074 GB).</translation>
     </message>
     <message>
         <source>{value} GB</source>

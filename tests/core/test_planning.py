@@ -421,4 +421,4 @@ def test_lr_scaling() -> None:
 
 
 def test_unit_note() -> None:
-    assert "10^9" in UNIT_NOTE
+    assert "10⁹" in UNIT_NOTE
