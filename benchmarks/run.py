@@ -212,6 +212,46 @@ def machine() -> dict[str, str]:
     }
 
 
+def goals_table(
+    times: dict[str, list[float]],
+    rss: dict[str, list[float]],
+    latency: dict[str, float | str],
+    sizes: dict[str, tuple[int, int]],
+) -> list[str]:
+    """Each goal of the issue against this run's medians."""
+    rows: list[tuple[str, str, str, bool]] = []
+
+    def ratio_row(label: str, app: float, bare: float, goal: float) -> None:
+        value = app / bare
+        rows.append((label, f"{value:.2f}×", f"≤ {goal:.2f}×", value <= goal))
+
+    med = statistics.median
+    for where in ("source", "bundle"):
+        if f"app, {where}" in times:
+            ratio_row(
+                f"start-up to first paint, {where} (app / bare)",
+                med(times[f"app, {where}"]),
+                med(times[f"bare, {where}"]),
+                1.2,
+            )
+            ratio_row(
+                f"peak RSS, {where} (app / bare)",
+                med(rss[f"app, {where}"]),
+                med(rss[f"bare, {where}"]),
+                1.15,
+            )
+    p99 = float(latency["p99_ms"])
+    rows.append(("input change to repaint, p99", f"{p99:.2f} ms", "≤ 1 ms", p99 <= 1.0))
+    app_size = sizes.get("app (pruned, stripped: the shipped bundle)")
+    bare_size = sizes.get("bare QMainWindow, PyInstaller defaults")
+    if app_size and bare_size:
+        ratio_row("bundle folder (app / default bare)", app_size[0], bare_size[0], 0.75)
+        ratio_row("bundle archive (app / default bare)", app_size[1], bare_size[1], 0.75)
+    out = ["", "## Goals", "", "| measure | this run | goal | |", "| --- | ---: | ---: | --- |"]
+    out += [f"| {m} | {v} | {g} | {'met' if ok else 'missed'} |" for m, v, g, ok in rows]
+    return out
+
+
 # -- main ----------------------------------------------------------------------
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -343,6 +383,10 @@ def main() -> int:
         ]
         for name, (folder_size, archive_size) in sizes.items():
             lines.append(f"| {name} | {mib(folder_size)} | {mib(archive_size)} |")
+    lines += goals_table(times, rss, latency, sizes)
+    findings = BENCH / "FINDINGS.md"
+    if findings.exists():
+        lines += ["", findings.read_text(encoding="utf-8").rstrip()]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

@@ -11,7 +11,7 @@ from PySide6.QtCharts import (
     QValueAxis,
 )
 from PySide6.QtCore import QEvent, QLocale, QMargins, QPointF, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QHideEvent, QPainter, QPalette, QPen, QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from gradacc_desktop.viewmodels.tradeoff import ChartView, TradeoffViewModel
@@ -62,6 +62,14 @@ class TradeoffChart(QWidget):
         self._apply_palette()
         vm.changed.connect(self.show_view)
         self.show_view(vm.view())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._vm.set_active(True)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self._vm.set_active(False)
+        super().hideEvent(event)
 
     def set_locale(self, locale: QLocale) -> None:
         self.setLocale(locale)

@@ -45,7 +45,17 @@ class TradeoffViewModel(QObject):
         super().__init__(parent)
         self._calculator = calculator
         self._available: Decimal | None = None
+        # Recomputed only while a chart is on screen: typing in the calculator must
+        # not pay for a chart nobody sees.
+        self._active = False
+        self._stale = True
         calculator.stateChanged.connect(self._on_state)
+
+    def set_active(self, active: bool) -> None:
+        """The chart became visible (catch up now) or hidden (stop recomputing)."""
+        self._active = active
+        if active and self._stale:
+            self._emit()
 
     def set_available_gb(self, available: Decimal | None) -> None:
         """Memory a GPU has for activations (capacity − other memory), from the planner."""
@@ -64,6 +74,10 @@ class TradeoffViewModel(QObject):
         self._emit()
 
     def _emit(self) -> None:
+        if not self._active:
+            self._stale = True
+            return
+        self._stale = False
         self.changed.emit(self.view())
 
     def _build(self, inputs: Inputs) -> ChartView:

@@ -61,3 +61,14 @@ def test_numbers_follow_the_language(chart, window: MainWindow) -> None:  # type
     chart.set_locale(window.language.locale())
     assert chart.chart.locale().name().startswith("en")
     assert chart.chart.title() == "Activation memory per GPU against effective batch"
+
+
+def test_hidden_chart_costs_nothing_and_catches_up(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    vm = TradeoffViewModel(window.vm)
+    seen: list[object] = []
+    vm.changed.connect(seen.append)
+    type_into(qtbot, box(window, Field.MICRO_BATCH), "6")
+    assert seen == []  # nothing on screen: nothing computed
+    vm.set_active(True)
+    assert len(seen) == 1
+    assert "E = 48" in seen[0].current_name  # type: ignore[attr-defined]
