@@ -38,10 +38,11 @@ from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, Field
 from gradacc_desktop.core.presets import Preset, PresetError, load_presets
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel, limits_for
 from gradacc_desktop.viewmodels.formatting import (
-    ParseError,
+    Entry,
+    Unparsed,
     format_counted,
     format_number,
-    parse_number,
+    read_entry,
 )
 
 #: the paper behind the PAPER profile (a title: not translated)
@@ -206,22 +207,6 @@ class ActivationState:
         return self.estimate is not None
 
 
-class _Invalid:
-    """Marker for text that is not a number in the active locale."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Invalid) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-
-_Raw = Decimal | _Invalid | None
-
-
 class ActivationViewModel(QObject):
     # every change of inputs, results or language: carries an ``ActivationState``
     stateChanged = Signal(object)
@@ -246,7 +231,7 @@ class ActivationViewModel(QObject):
         self._presets = presets
         self._preset: Preset | None = None
         self._options = Options()
-        self._raw: dict[ActivationField, _Raw] = {
+        self._raw: dict[ActivationField, Entry] = {
             f: Decimal(v) for f, v in _FALLBACK_VALUES.items()
         }
         found = self._find(preset)
@@ -299,14 +284,7 @@ class ActivationViewModel(QObject):
 
     def set_text(self, field: ActivationField, text: str) -> None:
         """The user edited ``field``; ``text`` is in the active locale."""
-        raw: _Raw
-        if not text.strip():
-            raw = None
-        else:
-            try:
-                raw = parse_number(self._locale, text)
-            except ParseError:
-                raw = _Invalid(text)
+        raw = read_entry(self._locale, text)
         if field is ActivationField.KV_HEADS and self._kv_follows_heads():
             return
         if self._raw[field] == raw and type(self._raw[field]) is type(raw):
@@ -747,7 +725,7 @@ class ActivationViewModel(QObject):
     def _problem(self, field: ActivationField) -> str | None:
         raw = self._raw[field]
         label = self.label(field)
-        if isinstance(raw, _Invalid):
+        if isinstance(raw, Unparsed):
             return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
         if raw is None:
             return self.tr("{field}: enter a value.").format(field=label)

@@ -23,10 +23,11 @@ from gradacc_desktop.core.calculator import (
     validate,
 )
 from gradacc_desktop.viewmodels.formatting import (
-    ParseError,
+    Entry,
+    Unparsed,
     format_counted,
     format_number,
-    parse_number,
+    read_entry,
 )
 
 # The multiplication sign used in every substituted formula.
@@ -58,16 +59,6 @@ class CalculatorState:
         return self.results is not None
 
 
-class _Invalid:
-    """Marker for text that is not a number in the active locale."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-
-_Raw = Decimal | _Invalid | None
-
-
 class CalculatorViewModel(QObject):
     # every change of inputs, results or language: carries a ``CalculatorState``
     stateChanged = Signal(object)
@@ -84,7 +75,7 @@ class CalculatorViewModel(QObject):
     ) -> None:
         super().__init__(parent)
         self._locale = locale if locale is not None else QLocale()
-        self._raw: dict[Field, _Raw] = {f: Decimal(inputs.value(f)) for f in Field}
+        self._raw: dict[Field, Entry] = {f: Decimal(inputs.value(f)) for f in Field}
         self._last_valid: Inputs = inputs
         self._state = self._build_state()
 
@@ -109,15 +100,8 @@ class CalculatorViewModel(QObject):
 
     def set_text(self, field: Field, text: str) -> None:
         """The user edited ``field``; ``text`` is in the active locale, without suffix."""
-        raw: _Raw
-        if not text.strip():
-            raw = None
-        else:
-            try:
-                raw = parse_number(self._locale, text)
-            except ParseError:
-                raw = _Invalid(text)
-        if self._same(self._raw.get(field), raw):
+        raw = read_entry(self._locale, text)
+        if self._raw.get(field) == raw:  # 2 and 2.0 are the same value: the core normalises
             return
         self._raw[field] = raw
         self._refresh()
@@ -130,7 +114,7 @@ class CalculatorViewModel(QObject):
     def set_value(self, field: Field, value: int | Decimal) -> None:
         """Set one field from elsewhere in the app (the planner's shared activation)."""
         raw = Decimal(value)
-        if self._same(self._raw.get(field), raw):
+        if self._raw.get(field) == raw:  # 2 and 2.0 are the same value: the core normalises
             return
         self._raw[field] = raw
         self._refresh()
@@ -222,14 +206,6 @@ class CalculatorViewModel(QObject):
         return f"<table><caption>{title}</caption>{body}</table>"
 
     # -- internals ------------------------------------------------------------
-    @staticmethod
-    def _same(a: _Raw, b: _Raw) -> bool:
-        if isinstance(a, _Invalid) or isinstance(b, _Invalid):
-            return isinstance(a, _Invalid) and isinstance(b, _Invalid) and a.text == b.text
-        # Decimal("2") == Decimal("2.0") but the displayed formula differs only by
-        # normalisation, which the core applies anyway.
-        return a == b
-
     def _refresh(self, force: bool = False) -> None:
         state = self._build_state()
         if force or state != self._state:
@@ -250,7 +226,7 @@ class CalculatorViewModel(QObject):
     def _problem(self, field: Field) -> str | None:
         raw = self._raw.get(field)
         label = self.field_label(field)
-        if isinstance(raw, _Invalid):
+        if isinstance(raw, Unparsed):
             return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
         error = check_value(field, raw)
         if error is None:

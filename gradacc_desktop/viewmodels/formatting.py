@@ -9,6 +9,7 @@ locale text -> ``Decimal`` without passing through a float.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
 
 from PySide6.QtCore import QLocale
@@ -70,6 +71,27 @@ def format_approx(locale: QLocale, value: Decimal, digits: int = 6) -> str:
 
 class ParseError(ValueError):
     pass
+
+
+@dataclass(frozen=True)
+class Unparsed:
+    """Text that is not a number in the active locale, kept to name it in a message."""
+
+    text: str
+
+
+# What an input field holds: a number, text that is not one, or nothing.
+Entry = Decimal | Unparsed | None
+
+
+def read_entry(locale: QLocale, text: str) -> Entry:
+    """Read what the user typed into a field: empty, a number, or unparsable text."""
+    if not text.strip():
+        return None
+    try:
+        return parse_number(locale, text)
+    except ParseError:
+        return Unparsed(text)
 
 
 def parse_number(locale: QLocale, text: str) -> Decimal:

@@ -52,10 +52,11 @@ from gradacc_desktop.core.scenario import PlanSettings, Reason, Scenario, Scenar
 from gradacc_desktop.core.tradeoff import available_for_activations
 from gradacc_desktop.viewmodels.calculator import TIMES, CalculatorState, CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import (
-    ParseError,
+    Entry,
+    Unparsed,
     format_approx,
     format_number,
-    parse_number,
+    read_entry,
 )
 
 # Exact micro-batches listed before "…and N more".
@@ -215,22 +216,6 @@ class ScenarioOutcome:
     message: str
 
 
-class _Invalid:
-    """Marker for text that is not a number in the active locale."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Invalid) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-
-_Raw = Decimal | _Invalid | None
-
-
 # --------------------------------------------------------------------------- view-model
 
 
@@ -264,7 +249,7 @@ class PlannerViewModel(QObject):
         activation = calculator.last_valid_inputs.activation_gb
         self._seen_activation = activation
         default_other = estimate_other_memory(DEFAULT_PARAMETERS, Recipe.ADAM_MIXED).total_gb
-        self._raw: dict[PlanField, _Raw] = {
+        self._raw: dict[PlanField, Entry] = {
             PlanField.TARGET: Decimal(32),
             PlanField.GPUS: Decimal(1),
             PlanField.MICRO_BATCH: Decimal(calculator.last_valid_inputs.micro_batch),
@@ -336,14 +321,7 @@ class PlannerViewModel(QObject):
     # -- editing --------------------------------------------------------------
     def set_text(self, field: PlanField, text: str) -> None:
         """The user edited ``field``; ``text`` is in the active locale, without suffix."""
-        raw: _Raw
-        if not text.strip():
-            raw = None
-        else:
-            try:
-                raw = parse_number(self.locale, text)
-            except ParseError:
-                raw = _Invalid(text)
+        raw = read_entry(self.locale, text)
         old = self._raw.get(field)
         if raw == old and (raw is None) == (old is None):
             return
@@ -707,7 +685,7 @@ class PlannerViewModel(QObject):
     def _problem(self, field: PlanField) -> str | None:
         raw = self._raw.get(field)
         label = self.field_label(field)
-        if isinstance(raw, _Invalid):
+        if isinstance(raw, Unparsed):
             return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
         limits = FIELD_LIMITS[field]
         lr = field is PlanField.REFERENCE_LR
@@ -1162,11 +1140,11 @@ class PlannerViewModel(QObject):
         return ExtrasView(tokens=tokens, steps=steps, lr_linear=linear, lr_sqrt=root, lr_note=note)
 
 
-def _check_lr(value: _Raw) -> Problem | None:
+def _check_lr(value: Entry) -> Problem | None:
     """Like ``check_number`` but with ``LR_DECIMALS`` decimal places."""
     if value is None:
         return Problem.MISSING
-    if isinstance(value, _Invalid) or not value.is_finite():
+    if isinstance(value, Unparsed) or not value.is_finite():
         return Problem.NOT_A_NUMBER
     if value < LR_LIMITS.minimum:
         return Problem.TOO_SMALL
