@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
+import linecache
 import os
 import sys
 from collections.abc import Sequence
+from types import SimpleNamespace
 
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -19,7 +20,11 @@ from gradacc_desktop.viewmodels.language import LanguageController
 from gradacc_desktop.viewmodels.settings import LANGUAGE, LANGUAGES, Settings
 
 
-def parse_args(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
+def parse_args(argv: Sequence[str]) -> tuple[SimpleNamespace, list[str]]:
+    if not argv:  # a double-click: no flags, and no need to load argparse
+        return SimpleNamespace(lang=None, reset_settings=False, self_test=False), []
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog=APP_NAME, description="Gradient accumulation memory calculator."
     )
@@ -29,7 +34,8 @@ def parse_args(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
         "--reset-settings", action="store_true", help="forget remembered inputs and window state"
     )
     parser.add_argument("--self-test", action="store_true", help="check the app works, then exit")
-    return parser.parse_known_args(list(argv))
+    args, rest = parser.parse_known_args(list(argv))
+    return SimpleNamespace(**vars(args)), rest
 
 
 def configure_application(app: QApplication) -> None:
@@ -39,9 +45,21 @@ def configure_application(app: QApplication) -> None:
     app.setApplicationDisplayName("")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_NAME)
-    icon_path = resource_path("icons", "gradacc.svg")
-    if icon_path.exists():
-        app.setWindowIcon(QIcon(str(icon_path)))
+    app.setWindowIcon(app_icon())
+
+
+# Rendered sizes of resources/icons/gradacc.svg (scripts/make_icons.py). PNGs need no
+# SVG library at start-up; Qt picks the closest size for each use.
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
+
+
+def app_icon() -> QIcon:
+    icon = QIcon()
+    for size in ICON_SIZES:
+        path = resource_path("icons", "hicolor", f"{size}x{size}", "apps", f"{APP_NAME}.png")
+        if path.exists():
+            icon.addFile(str(path))
+    return icon
 
 
 def create_window(
@@ -56,6 +74,9 @@ def create_window(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # PySide6 reads the source of every module that imports it (to look for
+    # ``from __feature__``) and linecache keeps it all: ~2.6 MB we never need.
+    linecache.clearcache()
     args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     assert isinstance(app, QApplication)

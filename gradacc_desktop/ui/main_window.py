@@ -21,12 +21,17 @@ from gradacc_desktop.ui.lazy_page import LazyPage
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES, LanguageController
 from gradacc_desktop.viewmodels.settings import DETAILS_OPEN, GEOMETRY, LANGUAGE, Settings
-from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 
-if TYPE_CHECKING:  # imported lazily at run time
+if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
+    from PySide6.QtWidgets import QPushButton
+
     from gradacc_desktop.ui.activation_dialog import ActivationDialog
+    from gradacc_desktop.ui.details_panel import DetailsPanel
+    from gradacc_desktop.ui.inputs_panel import InputsPanel
     from gradacc_desktop.ui.planner.view import PlannerView
+    from gradacc_desktop.ui.results_panel import ResultsPanel
     from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
+    from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 
 STATUS_TIMEOUT_MS = 5000
 
@@ -47,7 +52,7 @@ class MainWindow(QMainWindow):
 
         self.calculator = CalculatorPage(vm, self)
         self.header = self.calculator.header
-        self.tradeoff_vm = TradeoffViewModel(vm, self)
+        self.tradeoff_vm: TradeoffViewModel | None = None  # with the chart
         # The planner and the chart (QtCharts) are built when first needed.
         self.planner_page: LazyPage[PlannerView] = LazyPage(
             self._make_planner, "planner_page", self
@@ -81,19 +86,19 @@ class MainWindow(QMainWindow):
 
     # -- the calculator tab's parts ------------------------------------------
     @property
-    def inputs(self):  # type: ignore[no-untyped-def]
+    def inputs(self) -> InputsPanel:
         return self.calculator.inputs
 
     @property
-    def results(self):  # type: ignore[no-untyped-def]
+    def results(self) -> ResultsPanel:
         return self.calculator.results
 
     @property
-    def copy_button(self):  # type: ignore[no-untyped-def]
+    def copy_button(self) -> QPushButton:
         return self.calculator.copy_button
 
     @property
-    def details(self):  # type: ignore[no-untyped-def]
+    def details(self) -> DetailsPanel:
         return self.calculator.details
 
     # -- construction -------------------------------------------------------
@@ -183,7 +188,8 @@ class MainWindow(QMainWindow):
         self.calculator.retranslate()
         if self.planner_page.built is not None:
             self.planner_page.built.retranslate()
-        self.tradeoff_vm.retranslate()
+        if self.tradeoff_vm is not None:
+            self.tradeoff_vm.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -260,7 +266,9 @@ class MainWindow(QMainWindow):
 
     def _make_chart(self, parent: QWidget) -> TradeoffChart:
         from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
+        from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 
+        self.tradeoff_vm = TradeoffViewModel(self.vm, self)
         _ = self.planner  # the GPU's available-memory line comes from the planner
         self._update_available_memory()
         chart = TradeoffChart(self.tradeoff_vm, parent)
@@ -269,7 +277,7 @@ class MainWindow(QMainWindow):
 
     def _update_available_memory(self, _state: object = None) -> None:
         planner = self.planner_page.built
-        if planner is not None:
+        if planner is not None and self.tradeoff_vm is not None:
             self.tradeoff_vm.set_available_gb(planner.vm.available_for_activations())
 
     def restore_defaults(self) -> None:
