@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
@@ -23,6 +24,9 @@ class ResultCard(QFrame):
         super().__init__(parent)
         self.setObjectName(f"card_{name}")
         self.setFrameShape(QFrame.Shape.StyledPanel)
+        # An opaque card: repainting a number does not repaint the panes beneath it.
+        self.setBackgroundRole(QPalette.ColorRole.Base)
+        self.setAutoFillBackground(True)
         self.title = QLabel(self)
         self.title.setWordWrap(True)
         self.value = FitLabel(26, self)
@@ -62,12 +66,18 @@ class ResultsPanel(QGroupBox):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.effective)
         rl.addWidget(self.activation)
-        per_gpu_box = QVBoxLayout()
+        per_gpu_card = QFrame(self)
+        per_gpu_card.setObjectName("card_samples_per_gpu")
+        per_gpu_card.setFrameShape(QFrame.Shape.StyledPanel)
+        per_gpu_card.setBackgroundRole(QPalette.ColorRole.Base)
+        per_gpu_card.setAutoFillBackground(True)
+        self.per_gpu_title.setParent(per_gpu_card)
+        self.per_gpu.setParent(per_gpu_card)
+        per_gpu_box = QVBoxLayout(per_gpu_card)
         per_gpu_box.setSpacing(2)
-        per_gpu_box.setContentsMargins(10, 4, 10, 4)
         per_gpu_box.addWidget(self.per_gpu_title)
         per_gpu_box.addWidget(self.per_gpu)
-        rl.addLayout(per_gpu_box)
+        rl.addWidget(per_gpu_card)
         self.memory_note.setContentsMargins(10, 0, 10, 0)
         rl.addWidget(self.memory_note)
         rl.addStretch(1)
