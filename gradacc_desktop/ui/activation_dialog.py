@@ -50,6 +50,7 @@ from gradacc_desktop.viewmodels.activation import (
     RowKind,
 )
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.settings import Settings
 
 
 class Section(enum.Enum):
@@ -530,17 +531,32 @@ class ActivationDialog(QDialog):
             super().accept()
 
 
+SETTINGS_GROUP = "estimator"
+
+
 def open_activation_dialog(
-    calculator_vm: CalculatorViewModel, parent: QWidget | None = None
+    calculator_vm: CalculatorViewModel,
+    parent: QWidget | None = None,
+    settings: Settings | None = None,
 ) -> ActivationDialog:
-    """Show the dialog (non-modal; one per parent: an open one is raised instead)."""
+    """Show the dialog (non-modal; one per parent: an open one is raised instead).
+
+    With ``settings``, it opens with the setup it had when last closed and
+    remembers the new one when it closes.
+    """
     if parent is not None:
         for existing in parent.findChildren(ActivationDialog):
             if existing.isVisible():
                 existing.raise_()
                 existing.activateWindow()
                 return existing
-    dialog = ActivationDialog(calculator_vm, parent)
+    vm = ActivationViewModel(calculator_vm.locale)
+    if settings is not None:
+        vm.restore(settings.read_group(SETTINGS_GROUP))
+    dialog = ActivationDialog(calculator_vm, parent, vm=vm)
+    vm.setParent(dialog)
+    if settings is not None:
+        dialog.finished.connect(lambda _result: settings.write_group(SETTINGS_GROUP, vm.snapshot()))
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     dialog.raise_()

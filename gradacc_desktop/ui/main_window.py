@@ -235,7 +235,7 @@ class MainWindow(QMainWindow):
     def open_activation_estimator(self) -> ActivationDialog:
         from gradacc_desktop.ui.activation_dialog import open_activation_dialog
 
-        return open_activation_dialog(self.vm, self)
+        return open_activation_dialog(self.vm, self, self.settings)
 
     # -- lazily built tabs ------------------------------------------------------
     @property

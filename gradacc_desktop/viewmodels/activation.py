@@ -10,8 +10,10 @@ does it; bytes become decimal GB (10^9 bytes) only for display.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from typing import TypeVar
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -207,6 +209,9 @@ class ActivationState:
         return self.estimate is not None
 
 
+_E = TypeVar("_E", bound=enum.Enum)
+
+
 class ActivationViewModel(QObject):
     # every change of inputs, results or language: carries an ``ActivationState``
     stateChanged = Signal(object)
@@ -336,6 +341,73 @@ class ActivationViewModel(QObject):
 
     def retranslate(self) -> None:
         self._refresh(force=True)
+
+    # -- remembering the last setup ---------------------------------------------
+    def snapshot(self) -> dict[str, str]:
+        """The dialog's current setup as plain strings (for the settings store)."""
+        saved = {"preset": self._preset.name if self._preset is not None else ""}
+        for field in ActivationField:
+            value = self.value(field)
+            if value is not None:
+                saved[field.value] = str(value)
+        options = self._options
+        for key, member in (
+            ("family", options.family),
+            ("dtype", options.dtype),
+            ("attention", options.attention),
+            ("recompute", options.recompute),
+            ("profile", options.profile),
+        ):
+            saved[key] = member.value
+        saved["sequence_parallel"] = "true" if options.sequence_parallel else "false"
+        saved["dropout"] = "true" if options.dropout else "false"
+        return saved
+
+    def restore(self, saved: Mapping[str, object]) -> None:
+        """Apply a ``snapshot``; a missing, unknown or out-of-range value keeps what is
+        there (settings files can be edited or damaged)."""
+
+        def text(key: str) -> str | None:
+            raw = saved.get(key)
+            return raw.strip() if isinstance(raw, str) else None
+
+        def member(key: str, enum_type: type[_E], default: _E) -> _E:
+            raw = text(key)
+            try:
+                return enum_type(raw) if raw is not None else default
+            except ValueError:
+                return default
+
+        def flag(key: str, default: bool) -> bool:
+            raw = text(key)
+            return {"true": True, "false": False}.get(raw or "", default)
+
+        preset = self._find(text("preset"))
+        if preset is not None:
+            self._apply_preset(preset)
+        elif text("preset") == "":
+            self._preset = None
+        current = self._options
+        self._options = Options(
+            family=member("family", Family, current.family),
+            dtype=member("dtype", DType, current.dtype),
+            attention=member("attention", Attention, current.attention),
+            recompute=member("recompute", Recompute, current.recompute),
+            sequence_parallel=flag("sequence_parallel", current.sequence_parallel),
+            dropout=flag("dropout", current.dropout),
+            profile=member("profile", Profile, current.profile),
+        )
+        for field in ActivationField:
+            raw = text(field.value)
+            if raw is None or not raw.isdigit():
+                continue
+            low, high = FIELD_LIMITS[field]
+            if low <= int(raw) <= high:
+                self._raw[field] = Decimal(int(raw))
+        if self._kv_follows_heads():
+            self._raw[ActivationField.KV_HEADS] = self._raw[ActivationField.HEADS]
+        self._refresh(force=True)
+        self.valuesReplaced.emit({f: self.value(f) for f in ActivationField})
 
     # -- the calculator -------------------------------------------------------
     def value_for_calculator(self) -> Decimal | None:

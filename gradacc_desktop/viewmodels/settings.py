@@ -8,7 +8,7 @@ or out-of-range value falls back to its default and never raises.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Generic, TypeVar
@@ -117,3 +117,22 @@ class Settings:
 
     def sync(self) -> None:
         self._store.sync()
+
+    # -- a free-form group, validated by its owner (e.g. the estimator's last setup) --
+    def read_group(self, prefix: str) -> dict[str, object]:
+        """Every value under ``prefix/`` as stored; the caller validates each one."""
+        values: dict[str, object] = {}
+        try:
+            self._store.beginGroup(prefix)
+            for key in self._store.childKeys():
+                values[key] = self._store.value(key)
+        except Exception:  # a corrupt native value must not stop the app
+            values = {}
+        finally:
+            self._store.endGroup()
+        return values
+
+    def write_group(self, prefix: str, values: Mapping[str, str]) -> None:
+        self._store.remove(prefix)
+        for key, value in values.items():
+            self._store.setValue(f"{prefix}/{key}", value)

@@ -241,3 +241,38 @@ def test_follows_a_language_switch(window: MainWindow, qtbot) -> None:  # type: 
     assert _texts(dialog)[-3:] == ["50,257", "1,024", "1"]
     assert dialog.combos[Option.RECOMPUTE].currentData() is Recompute.SELECTIVE
     assert dialog.combos[Option.RECOMPUTE].currentText() == "Selective (attention core)"
+
+
+def test_reopens_with_the_last_setup(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]
+    from gradacc_desktop.core.activation import DType
+
+    dialog = window.open_activation_estimator()
+    qtbot.waitExposed(dialog)
+    _choose(dialog.combos[Option.PRESET], "llama-3-8b")
+    _choose(dialog.combos[Option.DTYPE], DType.FP32)
+    type_into(qtbot, dialog.spins[F.SEQ], "2048")
+    dialog.reject()
+    again = window.open_activation_estimator()
+    qtbot.waitExposed(again)
+    assert again is not dialog
+    assert again.combos[Option.PRESET].currentData() == "llama-3-8b"
+    assert again.combos[Option.DTYPE].currentData() == DType.FP32
+    assert _texts(again)[:7] == ["4.096", "32", "32", "8", "14.336", "128.256", "2.048"]
+
+
+def test_damaged_remembered_setup_falls_back(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]
+    for key, value in {
+        "preset": "no-such-model",
+        "dtype": "fp8",
+        "attention": 42,
+        "hidden": "-5",
+        "layers": "lots",
+        "seq": "99999999999",
+        "dropout": "maybe",
+    }.items():
+        settings.store.setValue(f"estimator/{key}", value)
+    dialog = window.open_activation_estimator()
+    qtbot.waitExposed(dialog)
+    assert dialog.combos[Option.PRESET].currentText() == "GPT-2 small (124M)"
+    assert _texts(dialog) == ["768", "12", "12", "12", "3.072", "50.257", "1.024", "1"]
+    assert dialog.use_button.isEnabled()

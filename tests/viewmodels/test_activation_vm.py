@@ -373,3 +373,24 @@ def test_every_preset_gives_an_estimate(qapp) -> None:  # type: ignore[no-untype
     names = [name for name, _label in vm.preset_choices()]
     assert names[-1] is None
     assert names[:-1] == [p.name for p in load_presets()]
+
+
+def test_snapshot_round_trip(qapp) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QLocale
+
+    from gradacc_desktop.core.activation import Attention, Recompute
+    from gradacc_desktop.viewmodels.activation import ActivationField, ActivationViewModel
+
+    first = ActivationViewModel(QLocale("en"))
+    first.select_preset("mistral-7b")
+    first.set_attention(Attention.EAGER)
+    first.set_recompute(Recompute.FULL)
+    first.set_dropout(True)
+    first.set_value(ActivationField.SEQ, 4096)
+    saved = first.snapshot()
+    second = ActivationViewModel(QLocale("en"))
+    second.restore(saved)
+    assert second.snapshot() == saved
+    assert second.options == first.options
+    assert second.state.estimate is not None and first.state.estimate is not None
+    assert second.state.estimate.result == first.state.estimate.result
