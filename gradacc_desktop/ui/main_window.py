@@ -20,7 +20,14 @@ from gradacc_desktop.ui.calculator_page import CalculatorPage
 from gradacc_desktop.ui.lazy_page import LazyPage
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES, LanguageController
-from gradacc_desktop.viewmodels.settings import DETAILS_OPEN, GEOMETRY, LANGUAGE, Settings
+from gradacc_desktop.viewmodels.settings import (
+    DETAILS_OPEN,
+    GEOMETRY,
+    LANGUAGE,
+    PLANNER,
+    TAB,
+    Settings,
+)
 
 if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
     from PySide6.QtWidgets import QPushButton
@@ -256,6 +263,9 @@ class MainWindow(QMainWindow):
         from gradacc_desktop.ui.planner import create_planner
 
         planner = create_planner(self.vm, parent)
+        remembered = self.settings.get(PLANNER)
+        if remembered is not None:
+            planner.vm.restore_remembered(remembered)
         planner.statusMessage.connect(self._show_status)
         planner.useConfigurationRequested.connect(
             lambda: self.tabs.setCurrentWidget(self.calculator)
@@ -309,12 +319,17 @@ class MainWindow(QMainWindow):
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1100, 780)
         self.details.set_open(self.settings.get(DETAILS_OPEN))
+        self.tabs.setCurrentIndex(self.settings.get(TAB))
 
     def save_state(self) -> None:
         self.settings.set_inputs(self.vm.last_valid_inputs)
         self.settings.set(GEOMETRY, self.saveGeometry())
         self.settings.set(DETAILS_OPEN, self.details.is_open())
         self.settings.set(LANGUAGE, self.language.language)
+        self.settings.set(TAB, self.tabs.currentIndex())
+        planner = self.planner_page.built
+        if planner is not None:
+            self.settings.set(PLANNER, planner.vm.remembered())
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -570,7 +570,9 @@ class PlannerViewModel(QObject):
             True, self.tr("Scenario opened from “{name}”.").format(name=path.name)
         )
 
-    def apply_scenario(self, loaded: Scenario) -> None:
+    def apply_scenario(self, loaded: Scenario, with_calculator: bool = True) -> None:
+        """Apply a validated scenario; ``with_calculator=False`` leaves the calculator's
+        inputs alone (restoring the planner at start-up: the calculator has its own)."""
         plan = loaded.plan
         self._recommend = plan.micro_batch is None
         self._rounding = plan.rounding
@@ -593,8 +595,22 @@ class PlannerViewModel(QObject):
             values[PlanField.GPU_MEMORY] = plan.gpu_memory_gb
         self._replace(values, choices=True, refresh=False)
         # The calculator's activation is the shared one: the planner follows it.
-        self._calc.set_inputs(loaded.calculator)
+        if with_calculator:
+            self._calc.set_inputs(loaded.calculator)
         self._refresh(force=True)
+
+    def remembered(self) -> str:
+        """The planner's settings as scenario JSON, for the settings store."""
+        return scenario_io.save(self.scenario()).decode("utf-8")
+
+    def restore_remembered(self, text: str) -> bool:
+        """Apply what ``remembered`` stored; anything invalid is ignored (False)."""
+        try:
+            loaded = scenario_io.load(text.encode("utf-8"))
+        except (ScenarioError, UnicodeError):
+            return False
+        self.apply_scenario(loaded, with_calculator=False)
+        return True
 
     def scenario_problem(self, error: ScenarioError) -> str:
         key = error.path or error.detail

@@ -64,7 +64,22 @@ class Setting(Generic[T]):
     parse: Callable[[object], T | None]
 
 
+def _parse_tab(raw: object) -> int | None:
+    text = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
+    return int(text) if text.isdigit() and int(text) < TAB_COUNT else None
+
+
+def _parse_text(raw: object) -> str | None:
+    # bounded: a settings file is not a place for megabytes
+    return raw if isinstance(raw, str) and 0 < len(raw) <= 65_536 else None
+
+
+TAB_COUNT = 3
+
 LANGUAGE = Setting("ui/language", DEFAULT_LANGUAGE, _parse_language)
+TAB = Setting("ui/tab", 0, _parse_tab)
+# The planner's last settings as scenario JSON (validated by the scenario loader).
+PLANNER: Setting[str | None] = Setting("planner/scenario", None, _parse_text)
 DETAILS_OPEN = Setting("ui/detailsOpen", False, _parse_bool)
 GEOMETRY: Setting[QByteArray | None] = Setting("window/geometry", None, _parse_bytes)
 INPUTS: dict[Field, Setting[Decimal]] = {

@@ -43,3 +43,33 @@ def test_corrupt_settings_open_with_defaults(make_window, settings_path) -> None
     assert shown(window) == ("32", "2 GB")
     assert window.language.language == "pt_BR"
     assert not window.details.is_open()
+
+
+def test_planner_and_tab_are_remembered(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from gradacc_desktop.viewmodels.planner import PlanField
+
+    first = make_window()
+    first.tabs.setCurrentIndex(1)
+    planner = first.planner
+    type_into(qtbot, planner.inputs.boxes[PlanField.TARGET], "512")
+    type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "8")
+    planner.inputs.card.setCurrentIndex(planner.inputs.card.findData("h100-80gb"))
+    first.close()
+    first.language.uninstall()
+    second = make_window(settings)
+    assert second.tabs.currentIndex() == 1
+    restored = second.planner
+    assert restored.inputs.boxes[PlanField.TARGET].text() == "512"
+    assert restored.inputs.boxes[PlanField.GPUS].text() == "8"
+    assert restored.inputs.card.currentData() == "h100-80gb"
+
+
+def test_damaged_planner_memory_is_ignored(make_window, settings_path) -> None:  # type: ignore[no-untyped-def]
+    raw = QSettings(str(settings_path), QSettings.Format.IniFormat)
+    raw.setValue("planner/scenario", '{"format": "gradacc-scenario", "version": 99}')
+    raw.setValue("ui/tab", "7")
+    raw.sync()
+    window = make_window(Settings(QSettings(str(settings_path), QSettings.Format.IniFormat)))
+    assert window.tabs.currentIndex() == 0
+    window.tabs.setCurrentIndex(1)
+    assert window.planner.vm.state.has_result
