@@ -102,6 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         startup_probe.install(app, window, probe_file)
     window.show()
     code = app.exec()
-    window.deleteLater()
-    app.processEvents()
+    # Destroy the window (and QtCharts' objects with it) now, while the application
+    # is intact: left to interpreter shutdown, QtCharts has crashed the exit.
+    # deleteLater() would not run once the event loop has stopped.
+    import shiboken6
+
+    shiboken6.delete(window)
     return int(code)
