@@ -58,7 +58,8 @@ class FitLabel(QWidget):
         return QSize(40, self._height)
 
     def _update_height(self) -> None:
-        self._height = QFontMetrics(self._base).height() + 2
+        self._base_metrics = QFontMetrics(self._base)
+        self._height = self._base_metrics.height() + 2
         self.setFixedHeight(self._height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -73,8 +74,11 @@ class FitLabel(QWidget):
         super().changeEvent(event)
 
     def _fit(self) -> None:
-        font = QFont(self._base)
         available = max(self.contentsRect().width(), 1)
+        if self._base_metrics.horizontalAdvance(self._text) <= available:
+            self._fitted = self._base  # the common case: no new font, no new metrics
+            return
+        font = QFont(self._base)
         size = self._base.pointSizeF()
         while (
             size > _MIN_POINT_SIZE and QFontMetrics(font).horizontalAdvance(self._text) > available
