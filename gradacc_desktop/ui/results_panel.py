@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -14,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.fit_label import FitLabel
+from gradacc_desktop.ui.prompt_page import PromptPage
 from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
 
 
@@ -82,23 +82,8 @@ class ResultsPanel(QGroupBox):
         rl.addWidget(self.memory_note)
         rl.addStretch(1)
 
-        self.prompt = QLabel(self)
-        self.prompt.setObjectName("results_prompt")
-        self.prompt.setWordWrap(True)
-        self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        font = self.prompt.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        self.prompt.setFont(font)
-        self.problems = QLabel(self)
-        self.problems.setObjectName("results_problems")
-        self.problems.setWordWrap(True)
-        self.problems.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        prompt_page = QWidget(self)
-        pl = QVBoxLayout(prompt_page)
-        pl.addStretch(1)
-        pl.addWidget(self.prompt)
-        pl.addWidget(self.problems)
-        pl.addStretch(1)
+        prompt_page = PromptPage("results", self)
+        self.prompt, self.problems = prompt_page.prompt, prompt_page.problems
 
         self.pages = QStackedWidget(self)
         self.pages.addWidget(results_page)
@@ -121,8 +106,7 @@ class ResultsPanel(QGroupBox):
     def show_state(self, state: CalculatorState) -> None:
         view = state.results
         if view is None:
-            self.prompt.setText(state.prompt)
-            self.problems.setText("\n".join(state.problems))
+            self._prompt_page.show_problems(state.prompt, state.problems)
             self.pages.setCurrentWidget(self._prompt_page)
             return
         self.effective.set_accessible(view.effective_batch, view.effective_formula)

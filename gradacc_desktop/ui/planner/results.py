@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.ui.fit_label import FitLabel
 from gradacc_desktop.ui.planner.verdict import VerdictLabel
+from gradacc_desktop.ui.prompt_page import PromptPage
 from gradacc_desktop.viewmodels.planner import (
     ConfigurationView,
     DeepSpeedView,
@@ -205,19 +206,8 @@ class PlannerResultsPanel(QWidget):
             rl.addWidget(card)
         rl.addStretch(1)
 
-        self.prompt = _text(self, "plan_prompt", selectable=False)
-        self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        font = self.prompt.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        self.prompt.setFont(font)
-        self.problems = _text(self, "plan_problems")
-        self.problems.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        prompt_page = QWidget(self)
-        pl = QVBoxLayout(prompt_page)
-        pl.addStretch(1)
-        pl.addWidget(self.prompt)
-        pl.addWidget(self.problems)
-        pl.addStretch(2)
+        prompt_page = PromptPage("plan", self, selectable=True)
+        self.prompt, self.problems = prompt_page.prompt, prompt_page.problems
 
         self.pages = QStackedWidget(self)
         self.pages.addWidget(results_page)
@@ -244,8 +234,7 @@ class PlannerResultsPanel(QWidget):
     def show_state(self, state: PlannerState) -> None:
         view = state.results
         if view is None:
-            self.prompt.setText(state.prompt)
-            self.problems.setText("\n".join(state.problems))
+            self._prompt_page.show_problems(state.prompt, state.problems)
             self.pages.setCurrentWidget(self._prompt_page)
             return
         config = view.configuration
