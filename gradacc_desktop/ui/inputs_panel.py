@@ -63,6 +63,8 @@ class InputsPanel(QWidget):
             box = IntSpinBox(group)
             box.setRange(int(minimum), int(maximum))
         box.setObjectName(spec.object_name)
+        # Opaque: a changed value repaints the box, not the group and panel beneath it.
+        box.setAutoFillBackground(True)
         box.copyRequested.connect(self.copyRequested)
 
         # Typing reaches the line edit's signal (also for empty or out-of-range text);
