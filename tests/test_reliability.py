@@ -31,6 +31,17 @@ def _isolated_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def _run_python(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run this interpreter with ``args`` in an isolated home, offscreen."""
+    return subprocess.run(
+        [sys.executable, *args],
+        env=_isolated_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_unhandled_exception_is_logged_and_shown(window, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     shown_boxes: list[QMessageBox] = []
     monkeypatch.setattr(crash, "log_dir", lambda: tmp_path / "logs")
@@ -75,13 +86,7 @@ def test_exception_in_a_slot_is_logged_by_the_running_app(tmp_path: Path) -> Non
         "print('SHOWN', len(shown))\n"
         "print('ALIVE', window.results.effective.value.text())\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        env=_isolated_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _run_python(["-c", script], tmp_path)
     assert result.returncode == 0, result.stderr
     lines = dict(line.split(" ", 1) for line in result.stdout.splitlines())
     assert lines["SHOWN"] == "1"
@@ -134,24 +139,12 @@ def test_app_starts_and_exits_cleanly(tmp_path: Path) -> None:
         "from gradacc_desktop.app import main\n"
         "sys.exit(main([]))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        env=_isolated_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _run_python(["-c", script], tmp_path)
     assert result.returncode == 0, result.stderr
 
 
 def test_module_entry_point_reports_version(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "gradacc_desktop", "--version"],
-        env=_isolated_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _run_python(["-m", "gradacc_desktop", "--version"], tmp_path)
     assert result.returncode == 0
     assert result.stdout.startswith("gradacc-desktop ")
 
@@ -208,11 +201,5 @@ def test_exit_after_opening_every_tab_is_clean(tmp_path: Path) -> None:
         "sys.exit(main([]))\n"
     )
     for _ in range(3):
-        result = subprocess.run(
-            [sys.executable, "-c", script],
-            env=_isolated_env(tmp_path),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        result = _run_python(["-c", script], tmp_path)
         assert result.returncode == 0, result.stderr
