@@ -6,8 +6,9 @@ Pure Python and exact; the chart widget only draws these points.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_CEILING, Decimal
 
 from .calculator import normalize
 
@@ -16,6 +17,17 @@ from .calculator import normalize
 class Point:
     effective_batch: int
     activation_gb: Decimal
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One effective batch reached both ways: memory per GPU for each."""
+
+    effective_batch: int
+    # the micro-batch alone reaches the batch (b' = E / g, a = 1)
+    no_accumulation_gb: Decimal
+    # the current micro-batch, accumulating (a' = E / (b·g)): stays at b·A
+    accumulation_gb: Decimal
 
 
 @dataclass(frozen=True)
@@ -32,6 +44,8 @@ class Tradeoff:
     max_effective_batch: int
     # activation per GPU if the current batch came from the micro-batch alone (b·a·A)
     without_accumulation_gb: Decimal
+    # both ways side by side at the accumulation curve's batches (for a table)
+    comparison: tuple[Comparison, ...]
 
 
 def tradeoff(
@@ -71,6 +85,14 @@ def tradeoff(
     accumulate = tuple(
         Point(k * micro_batch * gpus, flat_memory) for k in spread(micro_batch * gpus)
     )
+    comparison = tuple(
+        Comparison(
+            p.effective_batch,
+            normalize(p.effective_batch // gpus * activation_gb),
+            flat_memory,
+        )
+        for p in accumulate
+    )
     return Tradeoff(
         no_accumulation=grow,
         accumulation=accumulate,
@@ -78,9 +100,60 @@ def tradeoff(
         available_gb=None if available_gb is None else normalize(available_gb),
         max_effective_batch=max(reach, current_e),
         without_accumulation_gb=normalize(micro_batch * accumulation_steps * activation_gb),
+        comparison=comparison,
     )
 
 
 def available_for_activations(capacity_gb: Decimal, other_gb: Decimal) -> Decimal:
     """What one GPU has left for activations: capacity − other memory, never below zero."""
     return normalize(max(capacity_gb - other_gb, Decimal(0)))
+
+
+# Tick steps are 1, 2 or 5 times a power of ten.
+_NICE_MANTISSAS = (1, 2, 5)
+
+
+@dataclass(frozen=True)
+class AxisScale:
+    """An axis from 0 to ``step · intervals`` with a tick (and a label) at every step."""
+
+    step: Decimal
+    intervals: int
+
+    @property
+    def top(self) -> Decimal:
+        return normalize(self.step * self.intervals)
+
+    @property
+    def decimals(self) -> int:
+        """Decimal places every tick label needs (0 for whole steps)."""
+        exponent = normalize(self.step).as_tuple().exponent
+        assert isinstance(exponent, int)
+        return max(-exponent, 0)
+
+    def ticks(self) -> tuple[Decimal, ...]:
+        return tuple(normalize(self.step * i) for i in range(self.intervals + 1))
+
+
+def axis_scales(maximum: Decimal, max_intervals: int, integer: bool = False) -> Iterator[AxisScale]:
+    """Ways to label an axis from 0 to at least ``maximum``, densest first.
+
+    Steps of 1, 2 or 5 × 10ᵏ (at least 1 for an ``integer`` axis), from the
+    smallest that needs at most ``max_intervals`` intervals up to the first
+    that covers ``maximum`` in one: a view takes the densest whose labels fit.
+    """
+    if maximum <= 0 or max_intervals < 1:
+        raise ValueError("maximum must be > 0 and max_intervals >= 1")
+    exponent = (maximum / max_intervals).adjusted()
+    if integer:
+        exponent = max(exponent, 0)
+    while True:
+        for mantissa in _NICE_MANTISSAS:
+            step = Decimal(mantissa).scaleb(exponent)
+            intervals = int((maximum / step).to_integral_value(rounding=ROUND_CEILING))
+            if intervals > max_intervals:
+                continue
+            yield AxisScale(normalize(step), max(intervals, 1))
+            if intervals <= 1:
+                return
+        exponent += 1

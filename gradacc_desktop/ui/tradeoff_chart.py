@@ -10,15 +10,75 @@ from PySide6.QtCharts import (
     QScatterSeries,
     QValueAxis,
 )
-from PySide6.QtCore import QEvent, QLocale, QMargins, QPointF, Qt
-from PySide6.QtGui import QColor, QHideEvent, QPainter, QPalette, QPen, QShowEvent
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QLocale, QMargins, QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontMetricsF,
+    QHideEvent,
+    QPainter,
+    QPalette,
+    QPen,
+    QPixmap,
+    QShowEvent,
+)
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from gradacc_desktop.viewmodels.tradeoff import ChartView, TradeoffViewModel
+from gradacc_desktop.viewmodels.tradeoff import (
+    MAX_X_INTERVALS,
+    MAX_Y_INTERVALS,
+    AxisView,
+    ChartView,
+    TradeoffViewModel,
+)
+
+# Okabe & Ito's colour-blind-safe palette: one colour per series, a darker
+# set for light backgrounds and a lighter one for dark backgrounds.
+LIGHT_COLOURS = {"grow": "#d55e00", "accumulate": "#0072b2", "current": "#cc79a7"}
+DARK_COLOURS = {"grow": "#e69f00", "accumulate": "#56b4e9", "current": "#cc79a7"}
+LINE_WIDTH = 2.5
+LIMIT_WIDTH = 1.5
+MARKER_SIZE = 12.0
+SWATCH_WIDTH, SWATCH_HEIGHT = 28, 14
+# where a legend swatch draws its line and its marker
+SWATCH_LINE_Y = 7.0
+SWATCH_DOT = QRectF(9.0, 2.0, 10.0, 10.0)
 
 
 def _is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+class LegendEntry(QWidget):
+    """A swatch drawn like its series (line, dashed line or marker) and its name."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.swatch = QLabel(self)
+        self.swatch.setFixedSize(SWATCH_WIDTH, SWATCH_HEIGHT)
+        self.text = QLabel(self)
+        self.text.setWordWrap(True)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.swatch, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.text, 1)
+
+    def draw(self, pen: QPen, marker: QBrush | None = None) -> None:
+        ratio = self.devicePixelRatioF()
+        pixmap = QPixmap(self.swatch.size() * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(pen)
+        if marker is None:
+            painter.drawLine(QPointF(0.0, SWATCH_LINE_Y), QPointF(SWATCH_WIDTH, SWATCH_LINE_Y))
+        else:
+            painter.setBrush(marker)
+            painter.drawEllipse(SWATCH_DOT)
+        painter.end()
+        self.swatch.setPixmap(pixmap)
 
 
 class TradeoffChart(QWidget):
@@ -26,21 +86,25 @@ class TradeoffChart(QWidget):
         super().__init__(parent)
         self.setObjectName("tradeoff_chart")
         self._vm = vm
+        self._shown: ChartView | None = None
+        self._axes: tuple[AxisView, AxisView] | None = None
         self.chart = QChart()
         self.chart.setLocalizeNumbers(True)
-        self.chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        # QtCharts' legend cuts long names short: a wrapping legend below the chart
+        self.chart.legend().setVisible(False)
         self.chart.setMargins(QMargins(4, 4, 4, 4))
         self.grow = QLineSeries()
         self.accumulate = QLineSeries()
         self.available = QLineSeries()
         self.current = QScatterSeries()
-        self.current.setMarkerSize(12.0)
+        self.current.setMarkerSize(MARKER_SIZE)
         for series in (self.grow, self.accumulate, self.available, self.current):
             self.chart.addSeries(series)
         self.x_axis = QValueAxis()
         self.y_axis = QValueAxis()
-        self.x_axis.setLabelFormat("%.0f")
-        self.y_axis.setLabelFormat("%.1f")
+        for axis in (self.x_axis, self.y_axis):
+            axis.setTickType(QValueAxis.TickType.TicksFixed)
+            axis.setMinorTickCount(0)
         self.chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
         self.chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
         for series in (self.grow, self.accumulate, self.available, self.current):
@@ -49,6 +113,16 @@ class TradeoffChart(QWidget):
         self.view = QChartView(self.chart, self)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.view.setMinimumHeight(260)
+        self.legend = QWidget(self)
+        self.legend.setObjectName("tradeoff_legend")
+        self.legend_entries = {
+            key: LegendEntry(f"legend_{key}", self.legend)
+            for key in ("grow", "accumulate", "available", "current")
+        }
+        grid = QGridLayout(self.legend)
+        grid.setContentsMargins(8, 0, 8, 0)
+        for index, entry in enumerate(self.legend_entries.values()):
+            grid.addWidget(entry, index // 2, index % 2)
         self.summary = QLabel(self)
         self.summary.setObjectName("tradeoff_summary")
         self.summary.setWordWrap(True)
@@ -57,9 +131,11 @@ class TradeoffChart(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.legend)
         layout.addWidget(self.summary)
         layout.addWidget(self.empty)
         self._apply_palette()
+        self.chart.plotAreaChanged.connect(lambda _area: self._fit_axes())
         vm.changed.connect(self.show_view)
         self.show_view(vm.view())
 
@@ -81,6 +157,15 @@ class TradeoffChart(QWidget):
             self._apply_palette()
         super().changeEvent(event)
 
+    def series_colours(self) -> dict[str, QColor]:
+        """The colour that tells each series apart (line, limit line, marker)."""
+        return {
+            "grow": self.grow.pen().color(),
+            "accumulate": self.accumulate.pen().color(),
+            "available": self.available.pen().color(),
+            "current": self.current.color(),
+        }
+
     def _apply_palette(self) -> None:
         """Follow the light/dark palette instead of QtCharts' fixed white theme."""
         palette = self.palette()
@@ -91,52 +176,100 @@ class TradeoffChart(QWidget):
         self.chart.setBackgroundBrush(palette.color(QPalette.ColorRole.Base))
         text = palette.color(QPalette.ColorRole.Text)
         self.chart.setTitleBrush(text)
-        self.chart.legend().setLabelColor(text)
         for axis in (self.x_axis, self.y_axis):
             axis.setLabelsColor(text)
             axis.setTitleBrush(text)
-        rising = QColor("#e4572e") if not dark else QColor("#ff8a65")
-        flat = palette.color(QPalette.ColorRole.Highlight)
-        self.grow.setPen(QPen(rising, 2.5))
-        self.accumulate.setPen(QPen(flat, 2.5))
-        limit = QPen(text, 1.5, Qt.PenStyle.DashLine)
+        colours = {
+            key: QColor(name) for key, name in (DARK_COLOURS if dark else LIGHT_COLOURS).items()
+        }
+        grow = QPen(colours["grow"], LINE_WIDTH)
+        accumulate = QPen(colours["accumulate"], LINE_WIDTH)
+        limit = QPen(text, LIMIT_WIDTH, Qt.PenStyle.DashLine)
+        self.grow.setPen(grow)
+        self.accumulate.setPen(accumulate)
         self.available.setPen(limit)
-        self.current.setColor(flat)
+        self.current.setColor(colours["current"])
         self.current.setBorderColor(text)
+        self.legend_entries["grow"].draw(grow)
+        self.legend_entries["accumulate"].draw(accumulate)
+        self.legend_entries["available"].draw(limit)
+        self.legend_entries["current"].draw(QPen(text, 1.0), QBrush(colours["current"]))
+        # the chart's theme resets axis ranges and formats: label them again
+        self._axes = None
+        self._fit_axes()
 
     def show_view(self, view: ChartView | None) -> None:
+        self._shown = view
         self.view.setVisible(view is not None)
+        self.legend.setVisible(view is not None)
         self.summary.setVisible(view is not None)
         self.empty.setVisible(view is None)
         if view is None:
-            self.empty.setText(self._vm.tr("Enter a value to see the results."))
+            self.empty.setText(self._vm.empty_text())
             return
         self.chart.setTitle(view.title)
         self.x_axis.setTitleText(view.x_title)
         self.y_axis.setTitleText(view.y_title)
+        names = {
+            "grow": view.grow_name,
+            "accumulate": view.accumulate_name,
+            "current": view.current_name,
+            "available": view.available_name or "",
+        }
         self.grow.setName(view.grow_name)
         self.accumulate.setName(view.accumulate_name)
         self.current.setName(view.current_name)
+        for key, name in names.items():
+            self.legend_entries[key].text.setText(name)
+        self.legend_entries["available"].setVisible(view.available_name is not None)
         self.grow.replace([QPointF(x, y) for x, y in view.grow])
-        self.accumulate.replace([QPointF(x, y) for x, y in view.accumulate])
         self.current.replace([QPointF(*view.current)])
-        self.x_axis.setRange(0.0, view.x_max)
-        self.y_axis.setRange(0.0, view.y_max)
-        self.x_axis.applyNiceNumbers()
-        self.y_axis.applyNiceNumbers()
-        # horizontal lines run to the axis' end, whatever rounding the axis applied
-        right = self.x_axis.max()
-        if view.accumulate:
-            self.accumulate.append(QPointF(right, view.accumulate[-1][1]))
         if view.available_gb is None or view.available_name is None:
             self.available.clear()
             self.available.setVisible(False)
         else:
             self.available.setVisible(True)
             self.available.setName(view.available_name)
-            self.available.replace(
-                [QPointF(0.0, view.available_gb), QPointF(right, view.available_gb)]
-            )
+        self._axes = None
+        self._fit_axes()
         self.summary.setText(view.summary)
         self.view.setAccessibleName(view.title)
         self.view.setAccessibleDescription(view.summary)
+
+    def _fit_axes(self) -> None:
+        """Label both axes as densely as their labels fit the plot area's size."""
+        view = self._shown
+        if view is None:
+            return
+        area = self.chart.plotArea()
+        x_metrics = QFontMetricsF(self.x_axis.labelsFont())
+        y_metrics = QFontMetricsF(self.y_axis.labelsFont())
+        line = y_metrics.height()
+        x = self._vm.axis(
+            view.x_max,
+            True,
+            area.width(),
+            x_metrics.horizontalAdvance,
+            x_metrics.height(),
+            MAX_X_INTERVALS,
+        )
+        y = self._vm.axis(
+            view.y_max, False, area.height(), lambda _label: line, line, MAX_Y_INTERVALS
+        )
+        if self._axes == (x, y):
+            return
+        self._axes = (x, y)
+        for axis, labels in ((self.x_axis, x), (self.y_axis, y)):
+            axis.setLabelFormat(labels.label_format)
+            axis.setRange(0.0, labels.top)
+            axis.setTickCount(labels.tick_count)
+        # horizontal lines run to the axis' end
+        right = x.top
+        flat = [QPointF(px, py) for px, py in view.accumulate]
+        if view.accumulate:
+            flat.append(QPointF(right, view.accumulate[-1][1]))
+        self.accumulate.replace(flat)
+        if view.available_gb is not None:
+            self.available.replace(
+                [QPointF(0.0, view.available_gb), QPointF(right, view.available_gb)]
+            )

@@ -3,14 +3,21 @@ batch, for the calculator's current configuration (and the planner's GPU)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from PySide6.QtCore import QObject, Signal
 
 from gradacc_desktop.core.calculator import Inputs
-from gradacc_desktop.core.tradeoff import Point, tradeoff
+from gradacc_desktop.core.tradeoff import AxisScale, Point, Tradeoff, axis_scales, tradeoff
 from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
+
+# Most ticks an axis gets, however much room it has.
+MAX_X_INTERVALS = 10
+MAX_Y_INTERVALS = 8
+# Columns of the copied table are this many spaces apart.
+COLUMN_GAP = 3
 
 
 @dataclass(frozen=True)
@@ -28,9 +35,22 @@ class ChartView:
     accumulate: tuple[tuple[float, float], ...]
     current: tuple[float, float]
     available_gb: float | None
-    x_max: float
-    y_max: float
+    # exact extents the axes must reach (see ``TradeoffViewModel.axis``)
+    x_max: int
+    y_max: Decimal
     summary: str
+
+
+@dataclass(frozen=True)
+class AxisView:
+    """How a chart axis is labelled: range 0..top, ``tick_count`` ticks, each labelled."""
+
+    top: float
+    tick_count: int
+    # printf-style format for the chart's own (localised) labels, e.g. "%.1f"
+    label_format: str
+    # the labels as the locale writes them, bottom/left first
+    labels: tuple[str, ...]
 
 
 def _xy(points: tuple[Point, ...]) -> tuple[tuple[float, float], ...]:
@@ -67,6 +87,76 @@ class TradeoffViewModel(QObject):
         inputs = self._calculator.inputs
         return None if inputs is None else self._build(inputs)
 
+    def axis(
+        self,
+        maximum: int | Decimal,
+        integer: bool,
+        room: float,
+        extent: Callable[[str], float],
+        gap: float,
+        max_intervals: int,
+    ) -> AxisView:
+        """The densest labelling of an axis from 0 to ``maximum`` whose labels do not collide.
+
+        ``room`` is the axis length and ``extent(label)`` a label's size along the
+        axis, both in pixels; neighbouring labels keep ``gap`` between them. When
+        nothing denser fits, the axis keeps two labels: 0 and its top.
+        """
+        chosen: AxisView | None = None
+        for scale in axis_scales(Decimal(maximum), max_intervals, integer):
+            chosen = self._axis_view(scale)
+            widest = max(extent(label) for label in chosen.labels)
+            if widest + gap <= room / scale.intervals:
+                return chosen
+        assert chosen is not None
+        return chosen
+
+    def clipboard_text(self) -> str | None:
+        """The chart's data as plain text: title, a table of both curves, the available
+        memory and the current configuration; ``None`` when there is no chart."""
+        inputs = self._calculator.inputs
+        if inputs is None:
+            return None
+        vm = self._calculator
+        data = self._data(inputs)
+        view = self._build(inputs, data)
+        header = (view.x_title, view.grow_name, view.accumulate_name)
+        rows = [
+            (
+                vm.format(c.effective_batch),
+                vm.format_gb(c.no_accumulation_gb),
+                vm.format_gb(c.accumulation_gb),
+            )
+            for c in data.comparison
+        ]
+        widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+        gap = " " * COLUMN_GAP
+
+        def line(cells: tuple[str, ...], align: Callable[[str, int], str]) -> str:
+            return gap.join(align(cell, width) for cell, width in zip(cells, widths, strict=True))
+
+        lines = [view.title, "", line(header, str.ljust)]
+        lines += [line(row, str.rjust) for row in rows]
+        lines.append("")
+        if data.available_gb is not None:
+            lines.append(
+                self.tr("Available for activations per GPU: {M}").format(
+                    M=vm.format_gb(data.available_gb)
+                )
+            )
+        lines.append(
+            self.tr("Your configuration: E = {E}, {M} per GPU").format(
+                E=vm.format(data.current.effective_batch),
+                M=vm.format_gb(data.current.activation_gb),
+            )
+        )
+        lines.append(view.summary)
+        return "\n".join(line.rstrip() for line in lines) + "\n"
+
+    def empty_text(self) -> str:
+        """What the chart's place says while there is nothing to draw."""
+        return self.tr("Enter a value to see the results.")
+
     def retranslate(self) -> None:
         self._emit()
 
@@ -80,20 +170,40 @@ class TradeoffViewModel(QObject):
         self._stale = False
         self.changed.emit(self.view())
 
-    def _build(self, inputs: Inputs) -> ChartView:
-        vm = self._calculator
-        data = tradeoff(
+    def _axis_view(self, scale: AxisScale) -> AxisView:
+        decimals = scale.decimals
+        locale = self._calculator.locale
+        group, point = locale.groupSeparator(), locale.decimalPoint()
+
+        def label(value: Decimal) -> str:
+            text = f"{value:,.{decimals}f}"
+            return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+        return AxisView(
+            top=float(scale.top),
+            tick_count=scale.intervals + 1,
+            label_format=f"%.{decimals}f",
+            labels=tuple(label(tick) for tick in scale.ticks()),
+        )
+
+    def _data(self, inputs: Inputs) -> Tradeoff:
+        return tradeoff(
             inputs.micro_batch,
             inputs.accumulation_steps,
             inputs.gpus,
             inputs.activation_gb,
             self._available,
         )
+
+    def _build(self, inputs: Inputs, data: Tradeoff | None = None) -> ChartView:
+        vm = self._calculator
+        if data is None:
+            data = self._data(inputs)
         available = data.available_gb
         y_candidates = [data.current.activation_gb * 2, Decimal(1)]
         if available is not None and available > 0:
             y_candidates.append(available * Decimal("1.15"))
-        y_max = float(max(y_candidates))
+        y_max = max(y_candidates)
         current = data.current
         return ChartView(
             title=self.tr("Activation memory per GPU against effective batch"),
@@ -111,7 +221,7 @@ class TradeoffViewModel(QObject):
             accumulate=_xy(data.accumulation),
             current=(float(current.effective_batch), float(current.activation_gb)),
             available_gb=None if available is None else float(available),
-            x_max=float(data.max_effective_batch),
+            x_max=data.max_effective_batch,
             y_max=y_max,
             summary=self.tr(
                 "Growing the micro-batch to reach E = {E} without accumulation would need "

@@ -1781,6 +1781,18 @@
 <context>
     <name>TradeoffViewModel</name>
     <message>
+        <source>Available for activations per GPU: {M}</source>
+        <translation>Disponível para ativações por GPU: {M}</translation>
+    </message>
+    <message>
+        <source>Your configuration: E = {E}, {M} per GPU</source>
+        <translation>Sua configuração: E = {E}, {M} por GPU</translation>
+    </message>
+    <message>
+        <source>Enter a value to see the results.</source>
+        <translation>Insira um valor para ver os resultados.</translation>
+    </message>
+    <message>
         <source>Activation memory per GPU against effective batch</source>
         <translation>Memória de ativação por GPU em função do lote efetivo</translation>
     </message>
@@ -1811,13 +1823,6 @@
     <message>
         <source>Growing the micro-batch to reach E = {E} without accumulation would need {grown} per GPU; accumulating keeps it at {M}.</source>
         <translation>Aumentar o micro-lote para chegar a E = {E} sem acumulação exigiria {grown} por GPU; a acumulação mantém {M}.</translation>
-    </message>
-</context>
-<context>
-    <name>self._vm</name>
-    <message>
-        <source>Enter a value to see the results.</source>
-        <translation>Insira um valor para ver os resultados.</translation>
     </message>
 </context>
 </TS>

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.tradeoff import tradeoff
+from gradacc_desktop.core.tradeoff import axis_scales, tradeoff
 
 
 def test_seed_configuration() -> None:
@@ -51,3 +51,55 @@ def test_rejects_nonsense() -> None:
         tradeoff(0, 1, 1, Decimal(1))
     with pytest.raises(ValueError):
         tradeoff(1, 1, 1, Decimal(0))
+
+
+def test_comparison_puts_both_ways_side_by_side() -> None:
+    t = tradeoff(4, 8, 2, Decimal("0.5"))
+    first = t.comparison[0]
+    assert (first.effective_batch, first.no_accumulation_gb, first.accumulation_gb) == (
+        8,
+        Decimal(2),
+        Decimal(2),
+    )
+    row = next(c for c in t.comparison if c.effective_batch == 64)
+    assert row.no_accumulation_gb == Decimal(16)  # b' = 64 / 2 = 32 samples of 0.5 GB
+    assert row.accumulation_gb == Decimal(2)
+    assert [c.effective_batch for c in t.comparison] == [p.effective_batch for p in t.accumulation]
+
+
+def test_axis_scales_densest_first_with_round_steps() -> None:
+    scales = list(axis_scales(Decimal(64), 10, integer=True))
+    assert [(s.step, s.intervals, s.top) for s in scales] == [
+        (Decimal(10), 7, Decimal(70)),
+        (Decimal(20), 4, Decimal(80)),
+        (Decimal(50), 2, Decimal(100)),
+        (Decimal(100), 1, Decimal(100)),
+    ]
+    small = next(axis_scales(Decimal("0.0023"), 8))
+    assert (small.step, small.intervals, small.decimals) == (Decimal("0.0005"), 5, 4)
+    assert small.ticks()[:3] == (Decimal(0), Decimal("0.0005"), Decimal("0.001"))
+    # an integer axis never steps by less than 1
+    assert next(axis_scales(Decimal(2), 10, integer=True)).step == 1
+
+
+@given(
+    st.decimals(Decimal("0.001"), Decimal(10**19), places=3),
+    st.integers(1, 12),
+    st.booleans(),
+)
+def test_axis_scales_cover_the_range(maximum: Decimal, max_intervals: int, integer: bool) -> None:
+    scales = list(axis_scales(maximum, max_intervals, integer))
+    assert scales[-1].intervals == 1
+    for scale in scales:
+        assert scale.top >= maximum
+        assert scale.top - scale.step < maximum  # no empty interval at the top
+        assert scale.intervals <= max_intervals
+        assert scale.step.normalize().as_tuple().digits[0] in (1, 2, 5)
+        assert not integer or scale.step == scale.step.to_integral_value()
+    steps = [s.step for s in scales]
+    assert steps == sorted(steps)
+
+
+def test_axis_scales_reject_nonsense() -> None:
+    with pytest.raises(ValueError):
+        next(axis_scales(Decimal(0), 5))

@@ -3,8 +3,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+import shiboken6
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QGraphicsTextItem
 
-from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.core.calculator import Field, Inputs
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 from tests.ui.helpers import box, clear, type_into
@@ -45,6 +49,7 @@ def test_chart_follows_the_inputs(chart, window: MainWindow, qtbot) -> None:  # 
     clear(qtbot, box(window, Field.GPUS))
     assert not chart.view.isVisible()
     assert chart.empty.isVisible()
+    assert chart.empty.text() == "Insira um valor para ver os resultados."
 
 
 def test_available_memory_line(chart) -> None:  # type: ignore[no-untyped-def]
@@ -72,3 +77,96 @@ def test_hidden_chart_costs_nothing_and_catches_up(window: MainWindow, qtbot) ->
     vm.set_active(True)
     assert len(seen) == 1
     assert "E = 48" in seen[0].current_name  # type: ignore[attr-defined]
+
+
+def _texts(chart) -> list[tuple[str, QRectF]]:  # type: ignore[no-untyped-def]
+    """Every piece of text the chart draws (titles, tick labels), where it is drawn.
+
+    QtCharts' labels are private QGraphicsTextItem subclasses: reach them through
+    their QGraphicsObject."""
+    found = []
+    for item in chart.view.scene().items():
+        obj = item.toGraphicsObject()
+        if obj is None or not obj.inherits("QGraphicsTextItem") or not item.isVisible():
+            continue
+        text_item = shiboken6.wrapInstance(shiboken6.getCppPointer(obj)[0], QGraphicsTextItem)
+        text = text_item.toPlainText()
+        if text:
+            found.append((text, text_item.sceneBoundingRect()))
+    return found
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "en"])
+@pytest.mark.parametrize("size", [(800, 600), (780, 574)])
+@pytest.mark.parametrize(
+    ("inputs", "available"),
+    [
+        (Inputs(4, 8, 1, Decimal("0.5")), None),
+        (Inputs(99999, 99999, 99999, Decimal("99999.5")), Decimal(100_000)),
+        (Inputs(12345, 1, 1, Decimal("0.001")), Decimal("100000")),
+        (Inputs(1, 1, 1, Decimal("0.001")), Decimal("0.125")),
+    ],
+)
+def test_axis_labels_never_collide(make_window, qtbot, language, size, inputs, available) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language=language)
+    chart = window.show_chart()
+    window.resize(*size)
+    window.vm.set_inputs(inputs)
+    assert window.tradeoff_vm is not None
+    window.tradeoff_vm.set_available_gb(available)
+
+    def labelled() -> None:  # the chart lays itself out in passes: plot area, then labels
+        x, y = chart._axes
+        assert set(x.labels) | set(y.labels) <= {text for text, _rect in _texts(chart)}
+
+    qtbot.waitUntil(labelled, timeout=3000)
+    texts = _texts(chart)
+    labels = [text for text, _rect in texts]
+    assert chart.chart.title() in labels
+    assert "0" in labels  # both axes start at 0
+    assert not [t for t in labels if t.endswith(("...", "…"))]  # nothing cut short
+    for index, (text, rect) in enumerate(texts):
+        for other, other_rect in texts[index + 1 :]:
+            # boxes include the glyphs' side bearings: corners may touch by a pixel or two
+            overlap = rect.intersected(other_rect)
+            assert overlap.width() <= 2 or overlap.height() <= 2, (text, other)
+    assert chart.x_axis.tickCount() >= 2 and chart.y_axis.tickCount() >= 3
+
+
+def test_labels_follow_the_scale(chart) -> None:  # type: ignore[no-untyped-def]
+    # whole numbers where the steps are whole, decimals only where the steps need them
+    assert chart.y_axis.labelFormat() == "%.0f"
+    assert chart.x_axis.labelFormat() == "%.0f"
+    chart._vm.set_available_gb(Decimal("0.125"))
+    window_vm = chart._vm._calculator
+    window_vm.set_inputs(Inputs(1, 1, 1, Decimal("0.001")))
+    assert chart.y_axis.labelFormat() == "%.1f"
+    assert chart.y_axis.max() >= 1.0
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_every_series_has_its_own_colour(chart, dark: bool) -> None:  # type: ignore[no-untyped-def]
+    palette = QPalette(chart.palette())
+    if dark:
+        palette.setColor(QPalette.ColorRole.Window, QColor("#202020"))
+        palette.setColor(QPalette.ColorRole.Base, QColor("#181818"))
+        palette.setColor(QPalette.ColorRole.Text, QColor("#f0f0f0"))
+    chart.setPalette(palette)
+    colours = chart.series_colours()
+    names = {key: colour.name() for key, colour in colours.items()}
+    assert len(set(names.values())) == 4, names
+    base = chart.chart.backgroundBrush().color()
+    for colour in colours.values():
+        # each stands out from the background it is drawn on
+        assert abs(colour.lightness() - base.lightness()) > 60, (colour.name(), base.name())
+
+
+def test_legend_names_every_series_in_full(chart) -> None:  # type: ignore[no-untyped-def]
+    chart._vm.set_available_gb(Decimal("12.5"))
+    entries = chart.legend_entries
+    assert entries["grow"].text.text() == chart.grow.name()
+    assert entries["accumulate"].text.text() == chart.accumulate.name()
+    assert entries["available"].text.text() == chart.available.name()
+    assert entries["current"].text.text() == chart.current.name()
+    assert entries["available"].isVisible()
+    assert not chart.chart.legend().isVisible()  # QtCharts' own legend cuts names short
