@@ -40,6 +40,9 @@ def make_window(qapp: QApplication, qtbot, settings: Settings) -> Iterator:  # t
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)
+        # focus, Tab and editingFinished need an active window, as on a desktop
+        window.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
         made.append(window)
         return window
 

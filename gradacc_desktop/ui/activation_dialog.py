@@ -39,9 +39,8 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.ui.collapsible import CollapsibleBox
 from gradacc_desktop.ui.results_panel import ResultCard
-from gradacc_desktop.ui.spinboxes import IntSpinBox
+from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.viewmodels.activation import (
-    FIELD_LIMITS,
     ActivationField,
     ActivationState,
     ActivationViewModel,
@@ -111,7 +110,7 @@ class ActivationDialog(QDialog):
         self.vm = vm if vm is not None else ActivationViewModel(calculator_vm.locale, self)
         self.setLocale(self.vm.locale)
 
-        self.spins: dict[ActivationField, IntSpinBox] = {}
+        self.spins: dict[ActivationField, NumberField] = {}
         self.combos: dict[Option, QComboBox] = {}
         self.checks: dict[Option, QCheckBox] = {}
         self.labels: dict[Control, QLabel] = {}
@@ -185,19 +184,11 @@ class ActivationDialog(QDialog):
             form.addRow(label, widget)
         widget.setObjectName(spec.object_name)
 
-    def _spin(self, field: ActivationField, parent: QWidget) -> IntSpinBox:
-        spin = IntSpinBox(parent)
+    def _spin(self, field: ActivationField, parent: QWidget) -> NumberField:
+        spin = NumberField(self.vm.number_input(field), parent)
         spin.setLocale(self.vm.locale)
-        minimum, maximum = FIELD_LIMITS[field]
-        spin.setRange(minimum, maximum)
-
-        # Typing reaches the line edit's signal (also for empty or out-of-range text);
-        # stepping and setValue() announce themselves through the spin box's textChanged.
-        def forward(_text: str) -> None:
-            self.vm.set_text(field, spin.cleanText())
-
-        spin.lineEdit().textChanged.connect(forward)
-        spin.textChanged.connect(forward)
+        # every change of the text (typed, pasted, stepped, set) reaches the view-model
+        spin.textChanged.connect(lambda text: self.vm.set_text(field, text))
         self.spins[field] = spin
         return spin
 
@@ -400,14 +391,14 @@ class ActivationDialog(QDialog):
         self.show_state(vm.state)
 
     def set_locale(self, locale: QLocale) -> None:
-        """Re-display every value in ``locale`` (widgets keep the locale they were made with)."""
+        """Re-display every field in ``locale``: a number keeps its value, unreadable
+        text stays as typed (widgets keep the locale they were made with)."""
         self.setLocale(locale)
         self.vm.set_locale(locale)
-        for spin in self.spins.values():
-            value = spin.value()
+        for field, spin in self.spins.items():
+            spin.number.locale = locale
             spin.setLocale(locale)
-            spin.setValue(value)
-            spin.lineEdit().setText(spin.textFromValue(value))
+            spin.set_text(self.vm.display_text(field))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -419,13 +410,8 @@ class ActivationDialog(QDialog):
 
     # -- state ----------------------------------------------------------------
     def show_values(self, values: dict[ActivationField, int | None]) -> None:
-        for field, value in values.items():
-            if value is None:
-                continue
-            spin = self.spins[field]
-            spin.setValue(value)
-            # setValue alone does not rewrite text the user left invalid or empty
-            spin.lineEdit().setText(spin.textFromValue(spin.value()))
+        for field in values:
+            self.spins[field].set_text(self.vm.display_text(field))
 
     def show_state(self, state: ActivationState) -> None:
         self._show_options(state)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from PySide6.QtCore import QLocale, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -15,12 +13,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gradacc_desktop.core.calculator import Field, Inputs
+from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.fields import FIELD_SPECS, FieldSpec, Group
-from gradacc_desktop.ui.spinboxes import DecimalSpinBox, IntSpinBox
-from gradacc_desktop.viewmodels.calculator import CalculatorViewModel, limits_for
-
-SpinBox = IntSpinBox | DecimalSpinBox
+from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.verdict import VerdictLabel
+from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
 
 
 class InputsPanel(QWidget):
@@ -31,8 +28,10 @@ class InputsPanel(QWidget):
     def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._vm = vm
-        self.boxes: dict[Field, SpinBox] = {}
+        self.boxes: dict[Field, NumberField] = {}
         self.labels: dict[Field, QLabel] = {}
+        # the view-model's message for a refused entry, under its field
+        self.errors: dict[Field, VerdictLabel] = {}
         self._groups: dict[Group, QGroupBox] = {}
         self.estimate_button: QPushButton | None = None
         layout = QVBoxLayout(self)
@@ -46,40 +45,30 @@ class InputsPanel(QWidget):
                 layout.addWidget(group)
             self._add_field(spec, group)
         layout.addStretch(1)
-        vm.inputsReplaced.connect(self.show_inputs)
-        vm.fieldReplaced.connect(self.show_value)
-        self.show_inputs(vm.last_valid_inputs)
+        vm.inputsReplaced.connect(lambda _inputs: self.show_inputs())
+        vm.fieldReplaced.connect(self.show_field)
+        vm.stateChanged.connect(self.show_problems)
+        self.show_inputs()
         self.retranslate()
+        self.show_problems(vm.state)
 
     def _add_field(self, spec: FieldSpec, group: QGroupBox) -> None:
-        box: SpinBox
-        minimum, maximum = limits_for(spec.field)
-        if spec.decimals:
-            box = DecimalSpinBox(group)
-            box.setDecimals(spec.decimals)
-            box.setRange(float(minimum), float(maximum))
-            box.setSingleStep(spec.step)
-        else:
-            box = IntSpinBox(group)
-            box.setRange(int(minimum), int(maximum))
+        box = NumberField(self._vm.number_input(spec.field), group)
         box.setObjectName(spec.object_name)
         # Opaque: a changed value repaints the box, not the group and panel beneath it.
         box.setAutoFillBackground(True)
         box.copyRequested.connect(self.copyRequested)
-
-        # Typing reaches the line edit's signal (also for empty or out-of-range text);
-        # stepping and setValue() update the editor with its signals blocked and
-        # announce themselves through the spin box's own textChanged.
-        def forward(_text: str, field: Field = spec.field, spin: SpinBox = box) -> None:
-            self._vm.set_text(field, spin.cleanText())
-
-        box.lineEdit().textChanged.connect(forward)
-        box.textChanged.connect(forward)
+        # Every change of the text (typed, pasted, stepped, set) reaches the view-model.
+        box.textChanged.connect(lambda text, field=spec.field: self._vm.set_text(field, text))
         label = QLabel(group)
         label.setBuddy(box)
         form = group.layout()
         assert isinstance(form, QFormLayout)
         form.addRow(label, box)
+        error = VerdictLabel(group)
+        error.setObjectName(f"{spec.object_name}_error")
+        form.addRow("", error)
+        form.setRowVisible(error, False)
         if spec.estimator:
             self.estimate_button = QPushButton(group)
             self.estimate_button.setObjectName("estimate_activation")
@@ -88,33 +77,34 @@ class InputsPanel(QWidget):
             form.addRow("", self.estimate_button)
         self.boxes[spec.field] = box
         self.labels[spec.field] = label
+        self.errors[spec.field] = error
 
-    def show_inputs(self, inputs: Inputs) -> None:
-        for field, box in self.boxes.items():
-            value = inputs.value(field)
-            if isinstance(box, DecimalSpinBox):
-                box.setValue(float(Decimal(value)))
-            else:
-                box.setValue(int(value))
-            # setValue alone does not rewrite text the user left invalid or empty
-            box.lineEdit().setText(box.textFromValue(box.value()))
+    def show_inputs(self) -> None:
+        """Show what the view-model holds in every field (defaults, settings, scenarios)."""
+        for field in self.boxes:
+            self.show_field(field)
 
-    def show_value(self, field: Field, value: int | Decimal) -> None:
-        """One field was set elsewhere (the planner): show it without disturbing the others."""
-        box = self.boxes[field]
-        if isinstance(box, DecimalSpinBox):
-            box.setValue(float(Decimal(value)))
-        else:
-            box.setValue(int(value))
-        box.lineEdit().setText(box.textFromValue(box.value()))
+    def show_field(self, field: Field) -> None:
+        """One field was set elsewhere (the planner's shared activation)."""
+        self.boxes[field].set_text(self._vm.display_text(field))
+
+    def show_problems(self, state: CalculatorState) -> None:
+        for field, error in self.errors.items():
+            message = state.problem(field)
+            form = error.parentWidget().layout()
+            assert isinstance(form, QFormLayout)
+            if message is None:
+                form.setRowVisible(error, False)
+                continue
+            error.set_verdict(False, message)
+            form.setRowVisible(error, True)
 
     def set_locale(self, locale: QLocale) -> None:
-        """Re-display every value in ``locale`` (widgets keep the locale they were made with)."""
-        for box in self.boxes.values():
-            value = box.value()
+        """Re-display every field in ``locale``: a number keeps its value, unreadable
+        text stays as typed (the view-model already reads in ``locale``)."""
+        for field, box in self.boxes.items():
             box.setLocale(locale)
-            box.setValue(value)
-            box.lineEdit().setText(box.textFromValue(value))
+            box.set_text(self._vm.display_text(field))
 
     def focus_chain(self) -> list[QWidget]:
         """The panel's focusable widgets in reading order."""
@@ -134,8 +124,6 @@ class InputsPanel(QWidget):
             box.setAccessibleName(label)
             box.setAccessibleDescription(self._vm.field_hint(field))
             box.setToolTip(self._vm.field_hint(field))
-            if isinstance(box, DecimalSpinBox):
-                box.setSuffix(" " + self._vm.unit_gb())
         if self.estimate_button is not None:
             self.estimate_button.setText(self.tr("&Estimate from the model…"))
             self.estimate_button.setToolTip(

@@ -1,96 +1,113 @@
-"""Spin boxes that behave as users expect in Portuguese and English."""
+"""The number field every input of the app uses.
+
+``QSpinBox``/``QDoubleSpinBox`` own a value of their own and rewrite the text
+to match it — on focus-out, on a language change, when a paste reads "0.5" as
+5 in Portuguese — without the view-model hearing of it, so the field and the
+results could disagree. ``NumberField`` keeps no value: the text the user
+typed is the field's truth, every change of it reaches the view-model, and
+the view-model's ``NumberInput`` says what the text means, how to step it and
+how to show a value. Nothing is fixed up silently: a valid entry is re-shown
+in the locale's own form (same value) when editing ends; anything else stays
+exactly as typed, with the view-model's message beside it.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator, QWheelEvent
+from PySide6.QtWidgets import QAbstractSpinBox, QStyle, QStyleOptionSpinBox, QWidget
+
+from gradacc_desktop.viewmodels.number_input import NumberInput
+
+# Longest text a field accepts (a pasted page is refused at the door, not parsed).
+MAX_LENGTH = 64
 
 
-def _wants_window_copy(box: QSpinBox | QDoubleSpinBox, event: QKeyEvent) -> bool:
-    """The platform's Copy shortcut with nothing selected copies the results."""
-    return event.matches(QKeySequence.StandardKey.Copy) and not box.lineEdit().hasSelectedText()
-
-
-class IntSpinBox(QSpinBox):
-    # Copy pressed with no text selected: the window copies the results.
+class NumberField(QAbstractSpinBox):
+    # Copy pressed with no text selected: the window copies the current tab's results.
     copyRequested = Signal()
+    # Every change of the text, typed, pasted, stepped or set: carries the text.
+    textChanged = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, number: NumberInput, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setGroupSeparatorShown(True)
+        self.number = number
         self.setAccelerated(True)
+        self.setKeyboardTracking(True)
+        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
+        # the wheel changes a value only in the field that has focus
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.lineEdit().setMaxLength(MAX_LENGTH)
+        self.lineEdit().textChanged.connect(self.textChanged)
+        self.editingFinished.connect(self.tidy)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if _wants_window_copy(self, event):
-            self.copyRequested.emit()
-            event.accept()
-            return
-        super().keyPressEvent(event)
+    # -- the text is the field ------------------------------------------------------
+    def text(self) -> str:  # type: ignore[override]
+        return self.lineEdit().text()
 
+    def set_text(self, text: str) -> None:
+        """Show ``text`` (a value set elsewhere: defaults, a scenario, a language switch)."""
+        if self.lineEdit().text() != text:
+            self.lineEdit().setText(text)
 
-class DecimalSpinBox(QDoubleSpinBox):
-    """A decimal spin box where a typed period is a decimal point in every locale.
+    def tidy(self) -> None:
+        """Editing ended: show a valid entry in the locale's own form (same value)."""
+        canonical = self.number.canonical(self.text())
+        if canonical is not None and canonical != self.text():
+            self.lineEdit().setText(canonical)
 
-    In pt-BR the period is the group separator, so ``QDoubleSpinBox`` reads
-    "0.5" as 5. Brazilians type a period (main keyboard or keypad) meaning a
-    decimal point; this box turns it into the locale's decimal separator.
-    Values are shown without trailing zeros (0,5 rather than 0,500).
-    """
+    # -- QAbstractSpinBox's hooks ------------------------------------------------------
+    def validate(self, text: str, pos: int) -> object:
+        # Every text is accepted as typed; what it means is the view-model's business.
+        return QValidator.State.Acceptable, text, pos
 
-    copyRequested = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setAccelerated(True)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if _wants_window_copy(self, event):
-            self.copyRequested.emit()
-            event.accept()
-            return
-        point = self.locale().decimalPoint()
-        if event.key() == Qt.Key.Key_Period and event.text() == "." and point != ".":
-            event = QKeyEvent(
-                event.type(),
-                Qt.Key.Key_Comma if point == "," else event.key(),
-                event.modifiers(),
-                point,
-                event.isAutoRepeat(),
-                event.count(),
-            )
-        super().keyPressEvent(event)
-
-    def textFromValue(self, value: float) -> str:
-        options = self.locale().numberOptions()
-        locale = QLocale(self.locale())
-        if not self.isGroupSeparatorShown():
-            locale.setNumberOptions(options | QLocale.NumberOption.OmitGroupSeparator)
-        text = locale.toString(value, "f", self.decimals())
-        if locale.decimalPoint() in text:
-            text = text.rstrip("0").rstrip(locale.decimalPoint())
+    def fixup(self, text: str) -> str:
         return text
 
+    def stepBy(self, steps: int) -> None:
+        stepped = self.number.stepped(self.text(), steps)
+        if stepped is not None:
+            self.lineEdit().setText(stepped)
+            self.selectAll()
 
-class BigIntSpinBox(QDoubleSpinBox):
-    """A whole-number spin box for counts beyond 32 bits (parameters, dataset samples).
+    def stepEnabled(self) -> QAbstractSpinBox.StepEnabledFlag:
+        flags = QAbstractSpinBox.StepEnabledFlag.StepNone
+        if self.isReadOnly() or not self.isEnabled():
+            return flags
+        up, down = self.number.step_enabled(self.text())
+        if up:
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepUpEnabled
+        if down:
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepDownEnabled
+        return flags
 
-    ``QSpinBox`` stops at 2^31 - 1; a double holds every integer up to 2^53 exactly,
-    so this box keeps no decimals and shows group separators ("7.000.000.000" in
-    pt-BR, where the period is typed as a group separator, not a decimal point).
-    """
-
-    copyRequested = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setDecimals(0)
-        self.setGroupSeparatorShown(True)
-        self.setAccelerated(True)
-
+    # -- keyboard, clipboard and wheel -------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if _wants_window_copy(self, event):
+        if event.matches(QKeySequence.StandardKey.Copy) and not self.lineEdit().hasSelectedText():
             self.copyRequested.emit()
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        # A wheel over a field the user is not editing scrolls the page instead.
+        if not self.hasFocus():
+            event.ignore()
+            return
+        super().wheelEvent(event)
+
+    # -- size ---------------------------------------------------------------------------
+    def sizeHint(self) -> QSize:
+        self.ensurePolished()
+        metrics = self.fontMetrics()
+        texts = [self.number.widest(), self.lineEdit().placeholderText()]
+        width = max(metrics.horizontalAdvance(t) for t in texts) + metrics.horizontalAdvance("  ")
+        height = self.lineEdit().sizeHint().height()
+        option = QStyleOptionSpinBox()
+        self.initStyleOption(option)
+        return self.style().sizeFromContents(
+            QStyle.ContentsType.CT_SpinBox, option, QSize(width, height), self
+        )
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()

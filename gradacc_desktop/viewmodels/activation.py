@@ -36,7 +36,7 @@ from gradacc_desktop.core.activation import (
     validate,
 )
 from gradacc_desktop.core.activation import Problem as CoreProblem
-from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, Field
+from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, Field, Limits
 from gradacc_desktop.core.presets import Preset, PresetError, load_presets
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel, limits_for
 from gradacc_desktop.viewmodels.formatting import (
@@ -44,8 +44,8 @@ from gradacc_desktop.viewmodels.formatting import (
     Unparsed,
     format_counted,
     format_number,
-    read_entry,
 )
+from gradacc_desktop.viewmodels.number_input import NumberInput
 
 #: the paper behind the PAPER profile (a title: not translated)
 PAPER_CITATION = (
@@ -287,9 +287,20 @@ class ActivationViewModel(QObject):
         self._refresh()
         self.valuesReplaced.emit({f: self.value(f) for f in (*SHAPE_FIELDS, ActivationField.SEQ)})
 
+    def number_input(self, field: ActivationField) -> NumberInput:
+        """How ``field`` reads, shows and steps its text (for its widget)."""
+        minimum, maximum = FIELD_LIMITS[field]
+        return NumberInput(
+            Limits(Decimal(minimum), Decimal(maximum), integer=True), locale=self._locale
+        )
+
+    def display_text(self, field: ActivationField) -> str:
+        """The text ``field`` shows for what it holds (unreadable text stays as typed)."""
+        return self.number_input(field).show_entry(self._raw[field])
+
     def set_text(self, field: ActivationField, text: str) -> None:
         """The user edited ``field``; ``text`` is in the active locale."""
-        raw = read_entry(self._locale, text)
+        raw = self.number_input(field).read(text)
         if field is ActivationField.KV_HEADS and self._kv_follows_heads():
             return
         if self._raw[field] == raw and type(self._raw[field]) is type(raw):
@@ -303,7 +314,7 @@ class ActivationViewModel(QObject):
         self._refresh()
 
     def set_value(self, field: ActivationField, value: int) -> None:
-        self.set_text(field, format_number(self._locale, value))
+        self.set_text(field, self.number_input(field).show(value))
 
     def set_family(self, family: Family) -> None:
         self._set_options(replace(self._options, family=family))

@@ -27,8 +27,9 @@ from gradacc_desktop.viewmodels.formatting import (
     Unparsed,
     format_counted,
     format_number,
-    read_entry,
+    same_entry,
 )
+from gradacc_desktop.viewmodels.number_input import NumberInput
 
 # The multiplication sign used in every substituted formula.
 TIMES = "×"
@@ -53,10 +54,15 @@ class CalculatorState:
     results: ResultsView | None
     prompt: str
     problems: tuple[str, ...]
+    # the same problems by field, shown beside each field: ``(Field, message)`` pairs
+    field_problems: tuple[tuple[Field, str], ...] = ()
 
     @property
     def has_result(self) -> bool:
         return self.results is not None
+
+    def problem(self, field: Field) -> str | None:
+        return next((message for f, message in self.field_problems if f is field), None)
 
 
 class CalculatorViewModel(QObject):
@@ -64,8 +70,9 @@ class CalculatorViewModel(QObject):
     stateChanged = Signal(object)
     # inputs set programmatically (restore defaults, settings, scenarios): carries ``Inputs``
     inputsReplaced = Signal(object)
-    # one input set programmatically (e.g. by the planner): carries ``(Field, value)``
-    fieldReplaced = Signal(object, object)
+    # one input set elsewhere (the planner's shared activation): carries the ``Field``;
+    # the field shows ``display_text(field)``
+    fieldReplaced = Signal(object)
 
     def __init__(
         self,
@@ -77,6 +84,16 @@ class CalculatorViewModel(QObject):
         self._locale = locale if locale is not None else QLocale()
         self._raw: dict[Field, Entry] = {f: Decimal(inputs.value(f)) for f in Field}
         self._last_valid: Inputs = inputs
+        self._numbers: dict[Field, NumberInput] = {
+            f: NumberInput(
+                LIMITS[f],
+                step=Decimal("0.1") if f is Field.ACTIVATION_GB else Decimal(1),
+                decimals=ACTIVATION_DECIMALS if f is Field.ACTIVATION_GB else 0,
+                unit=self.unit_gb() if f is Field.ACTIVATION_GB else "",
+                locale=self._locale,
+            )
+            for f in Field
+        }
         self._state = self._build_state()
 
     # -- inputs -------------------------------------------------------------
@@ -98,13 +115,35 @@ class CalculatorViewModel(QObject):
         """The current value of each field, or its last valid value if it is empty/invalid now."""
         return self._last_valid
 
+    def number_input(self, field: Field) -> NumberInput:
+        """How ``field`` reads, shows and steps its text (for its widget)."""
+        return self._numbers[field]
+
+    def entry(self, field: Field) -> Entry:
+        """What ``field`` holds now: a number, unreadable text, or nothing."""
+        return self._raw.get(field)
+
+    def display_text(self, field: Field) -> str:
+        """The text ``field`` shows for what it holds (unreadable text stays as typed)."""
+        return self._numbers[field].show_entry(self._raw.get(field))
+
     def set_text(self, field: Field, text: str) -> None:
-        """The user edited ``field``; ``text`` is in the active locale, without suffix."""
-        raw = read_entry(self._locale, text)
-        if self._raw.get(field) == raw:  # 2 and 2.0 are the same value: the core normalises
+        """The user edited ``field``; ``text`` is in the active locale (unit allowed)."""
+        raw = self._numbers[field].read(text)
+        if same_entry(self._raw.get(field), raw):
             return
         self._raw[field] = raw
         self._refresh()
+
+    def set_shared_text(self, field: Field, text: str) -> None:
+        """Another tab edited an input it shares with the calculator (the activation):
+        the calculator takes the same text, valid or not, and its field shows it."""
+        raw = self._numbers[field].read(text)
+        if same_entry(self._raw.get(field), raw):
+            return
+        self._raw[field] = raw
+        self._refresh()
+        self.fieldReplaced.emit(field)
 
     def set_inputs(self, inputs: Inputs) -> None:
         self._raw = {f: Decimal(inputs.value(f)) for f in Field}
@@ -114,11 +153,11 @@ class CalculatorViewModel(QObject):
     def set_value(self, field: Field, value: int | Decimal) -> None:
         """Set one field from elsewhere in the app (the planner's shared activation)."""
         raw = Decimal(value)
-        if self._raw.get(field) == raw:  # 2 and 2.0 are the same value: the core normalises
+        if same_entry(self._raw.get(field), raw):
             return
         self._raw[field] = raw
         self._refresh()
-        self.fieldReplaced.emit(field, value)
+        self.fieldReplaced.emit(field)
 
     def restore_defaults(self) -> None:
         self.set_inputs(DEFAULTS)
@@ -126,9 +165,12 @@ class CalculatorViewModel(QObject):
     def set_locale(self, locale: QLocale) -> None:
         """Re-render every string for ``locale`` (after a language switch)."""
         self._locale = locale
+        for number in self._numbers.values():
+            number.locale = locale
         self._refresh(force=True)
 
     def retranslate(self) -> None:
+        self._numbers[Field.ACTIVATION_GB].unit = self.unit_gb()
         self._refresh(force=True)
 
     # -- labels shared by widgets, clipboard and messages ---------------------
@@ -184,6 +226,7 @@ class CalculatorViewModel(QObject):
         rows = [(self.field_label(f), self.input_text(inputs, f)) for f in Field]
         rows.append((self.tr("Effective batch size"), view.effective_formula))
         rows.append((self.tr("Peak activation memory per GPU"), view.activation_formula))
+        rows.append((self.tr("Samples per GPU per optimizer step (b × a)"), view.samples_per_gpu))
         return rows
 
     def clipboard_text(self) -> str | None:
@@ -213,10 +256,13 @@ class CalculatorViewModel(QObject):
             self.stateChanged.emit(state)
 
     def _build_state(self) -> CalculatorState:
-        problems = tuple(p for f in Field if (p := self._problem(f)) is not None)
+        by_field = tuple((f, p) for f in Field if (p := self._problem(f)) is not None)
         prompt = self.tr("Enter a value to see the results.")
-        if problems:
-            return CalculatorState(results=None, prompt=prompt, problems=problems)
+        if by_field:
+            problems = tuple(p for _f, p in by_field)
+            return CalculatorState(
+                results=None, prompt=prompt, problems=problems, field_problems=by_field
+            )
         inputs = validate({f: self._raw[f] for f in Field})  # type: ignore[misc]
         self._last_valid = inputs
         return CalculatorState(

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation, localcontext
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 from PySide6.QtCore import QLocale
 
+from gradacc_desktop.core import numbers
 from gradacc_desktop.core.calculator import normalize
 
 
@@ -84,34 +85,39 @@ class Unparsed:
 Entry = Decimal | Unparsed | None
 
 
-def read_entry(locale: QLocale, text: str) -> Entry:
-    """Read what the user typed into a field: empty, a number, or unparsable text."""
+def same_entry(old: Entry, new: Entry) -> bool:
+    """Whether a field's entry is unchanged: 2 and 2.0 are the same value (the core
+    normalises), text is compared as text, empty is empty."""
+    if isinstance(old, Decimal) and isinstance(new, Decimal):
+        return old == new
+    return old == new and type(old) is type(new)
+
+
+def read_entry(
+    locale: QLocale, text: str, *, whole: bool = False, units: tuple[str, ...] = ()
+) -> Entry:
+    """Read what the user typed into a field: empty, a number, or unparsable text.
+
+    The rule (``core.numbers``) is the same for typed and pasted text in every field.
+    """
     if not text.strip():
         return None
     try:
-        return parse_number(locale, text)
+        return parse_number(locale, text, whole=whole, units=units)
     except ParseError:
         return Unparsed(text)
 
 
-def parse_number(locale: QLocale, text: str) -> Decimal:
-    """Read a number typed in ``locale`` (group separators allowed) exactly.
+def parse_number(
+    locale: QLocale, text: str, *, whole: bool = False, units: tuple[str, ...] = ()
+) -> Decimal:
+    """Read a number typed in ``locale`` exactly (see ``core.numbers.parse_number``).
 
     Raises ``ParseError`` for empty or malformed text.
     """
-    cleaned = text.strip().replace("\u00a0", "").replace("\u202f", "")
-    if not cleaned:
-        raise ParseError("empty")
-    group, point = _separators(locale)
-    _, ok = locale.toDouble(cleaned)
-    if not ok:
-        raise ParseError(cleaned)
-    canonical = cleaned.replace(group, "").replace(point, ".")
-    canonical = canonical.replace(locale.negativeSign(), "-").replace(locale.positiveSign(), "")
     try:
-        number = Decimal(canonical)
-    except InvalidOperation as exc:
-        raise ParseError(cleaned) from exc
-    if not number.is_finite():
-        raise ParseError(cleaned)
-    return number
+        return numbers.parse_number(
+            text, locale.decimalPoint(), locale.groupSeparator(), whole=whole, units=units
+        )
+    except numbers.NotANumber as exc:
+        raise ParseError(text) from exc

@@ -18,7 +18,8 @@ from gradacc_desktop.core.memory import (
     estimate_other_memory,
 )
 from gradacc_desktop.core.planning import OTHER_MEMORY_LIMITS, check_number
-from gradacc_desktop.viewmodels.formatting import ParseError, format_approx, parse_number
+from gradacc_desktop.viewmodels.formatting import Entry, Unparsed, format_approx
+from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.planner import DEFAULT_PARAMETERS, PlanField, PlannerViewModel
 
 # Significant digits of a bytes-per-parameter figure (ZeRO shares can repeat forever).
@@ -68,12 +69,29 @@ class OtherMemoryViewModel(QObject):
         self._planner = planner
         self._recipe = Recipe.ADAM_MIXED
         self._zero = ZeroStage.NONE
-        self._raw: dict[MemoryField, Decimal | str | None] = {
+        self._raw: dict[MemoryField, Entry] = {
             MemoryField.PARAMETERS: Decimal(DEFAULT_PARAMETERS),
             MemoryField.TRAINABLE_FRACTION: Decimal("0.01"),
             MemoryField.OVERHEAD: DEFAULT_OVERHEAD_GB,
         }
+        steps = {
+            MemoryField.PARAMETERS: Decimal(10**9),
+            MemoryField.TRAINABLE_FRACTION: Decimal("0.01"),
+            MemoryField.OVERHEAD: Decimal("0.5"),
+        }
+        self._numbers = {
+            f: NumberInput(
+                FIELD_LIMITS[f],
+                step=steps[f],
+                unit=self.unit_gb() if f is MemoryField.OVERHEAD else "",
+                locale=planner.locale,
+            )
+            for f in MemoryField
+        }
+        self._gpus = self._planner_gpus()
         self._state = self._build_state()
+        # ZeRO shards over the planner's data-parallel GPUs: follow their changes
+        planner.stateChanged.connect(self._on_planner_state)
 
     @property
     def state(self) -> OtherMemoryState:
@@ -98,17 +116,21 @@ class OtherMemoryViewModel(QObject):
         raw = self._raw[field]
         return raw if isinstance(raw, Decimal) else None
 
+    def number_input(self, field: MemoryField) -> NumberInput:
+        """How ``field`` reads, shows and steps its text (for its widget), in the
+        planner's current locale."""
+        number = self._numbers[field]
+        number.locale = self._planner.locale
+        if field is MemoryField.OVERHEAD:
+            number.unit = self.unit_gb()
+        return number
+
+    def display_text(self, field: MemoryField) -> str:
+        return self.number_input(field).show_entry(self._raw[field])
+
     # -- editing --------------------------------------------------------------
     def set_text(self, field: MemoryField, text: str) -> None:
-        raw: Decimal | str | None
-        if not text.strip():
-            raw = None
-        else:
-            try:
-                raw = parse_number(self._planner.locale, text)
-            except ParseError:
-                raw = text
-        self._raw[field] = raw
+        self._raw[field] = self.number_input(field).read(text)
         self.refresh()
 
     def set_recipe(self, recipe: Recipe) -> None:
@@ -204,8 +226,8 @@ class OtherMemoryViewModel(QObject):
     def _problem(self, field: MemoryField) -> str | None:
         raw = self._raw[field]
         label = self.field_label(field)
-        if isinstance(raw, str):
-            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw)
+        if isinstance(raw, Unparsed):
+            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
         limits = FIELD_LIMITS[field]
         problem = check_number(limits, raw)
         if problem is None:
@@ -223,7 +245,17 @@ class OtherMemoryViewModel(QObject):
             field=label, minimum=fmt(limits.minimum), maximum=fmt(limits.maximum)
         )
 
+    def _planner_gpus(self) -> int:
+        """The planner's data-parallel GPUs (its last valid count while the field is not)."""
+        gpus = self._planner.last_valid(PlanField.GPUS)
+        return int(gpus) if gpus is not None else 1
+
+    def _on_planner_state(self, _state: object) -> None:
+        if self._planner_gpus() != self._gpus:
+            self.refresh()
+
     def _build_state(self) -> OtherMemoryState:
+        self._gpus = self._planner_gpus()
         fields = [MemoryField.PARAMETERS, MemoryField.OVERHEAD]
         if self._recipe is Recipe.LORA:
             fields.insert(1, MemoryField.TRAINABLE_FRACTION)
@@ -234,8 +266,7 @@ class OtherMemoryViewModel(QObject):
         overhead = self.value(MemoryField.OVERHEAD)
         fraction = self.value(MemoryField.TRAINABLE_FRACTION)
         assert parameters is not None and overhead is not None
-        gpus_value = self._planner.last_valid(PlanField.GPUS)
-        gpus = int(gpus_value) if gpus_value is not None else 1
+        gpus = self._planner_gpus()
         estimate = estimate_other_memory(
             int(parameters),
             self._recipe,

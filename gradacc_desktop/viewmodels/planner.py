@@ -8,7 +8,7 @@ calculator's value and sends its own edits there, so both always agree.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -56,8 +56,9 @@ from gradacc_desktop.viewmodels.formatting import (
     Unparsed,
     format_approx,
     format_number,
-    read_entry,
+    same_entry,
 )
+from gradacc_desktop.viewmodels.number_input import NumberInput
 
 # Exact micro-batches listed before "…and N more".
 MAX_EXACT_SHOWN = 12
@@ -107,6 +108,15 @@ FIELD_LIMITS: dict[PlanField, Limits] = {
 
 # Everything the view can be told to re-read after a programmatic change.
 CHOICES = "choices"  # recommend, rounding and card
+
+
+# Fields measured in gigabytes (they show and accept the unit).
+GB_FIELDS = frozenset({PlanField.GPU_MEMORY, PlanField.OTHER_MEMORY, PlanField.ACTIVATION})
+# One press of an arrow key.
+FIELD_STEPS: dict[PlanField, Decimal] = {
+    PlanField.ACTIVATION: Decimal("0.1"),
+    PlanField.REFERENCE_LR: Decimal("0.0001"),
+}
 
 
 def limits_for(field: PlanField) -> tuple[Decimal, Decimal]:
@@ -247,7 +257,6 @@ class PlannerViewModel(QObject):
         self._recommend = True
         self._rounding = Rounding.CEIL
         activation = calculator.last_valid_inputs.activation_gb
-        self._seen_activation = activation
         default_other = estimate_other_memory(DEFAULT_PARAMETERS, Recipe.ADAM_MIXED).total_gb
         self._raw: dict[PlanField, Entry] = {
             PlanField.TARGET: Decimal(32),
@@ -255,7 +264,7 @@ class PlannerViewModel(QObject):
             PlanField.MICRO_BATCH: Decimal(calculator.last_valid_inputs.micro_batch),
             PlanField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
             PlanField.OTHER_MEMORY: default_other,
-            PlanField.ACTIVATION: activation,
+            PlanField.ACTIVATION: calculator.entry(Field.ACTIVATION_GB),
             PlanField.SEQ_LEN: None,
             PlanField.DATASET: None,
             PlanField.REFERENCE_LR: None,
@@ -263,6 +272,17 @@ class PlannerViewModel(QObject):
         }
         self._last_valid: dict[PlanField, Decimal] = {
             f: v for f, v in self._raw.items() if isinstance(v, Decimal)
+        }
+        self._last_valid.setdefault(PlanField.ACTIVATION, activation)
+        self._numbers: dict[PlanField, NumberInput] = {
+            f: NumberInput(
+                FIELD_LIMITS[f],
+                step=FIELD_STEPS.get(f, Decimal(1)),
+                unit=self.unit_gb() if f in GB_FIELDS else "",
+                optional=f in OPTIONAL_FIELDS,
+                locale=calculator.locale,
+            )
+            for f in PlanField
         }
         self._locale_name = calculator.locale.name()
         self._state = self._build_state()
@@ -319,18 +339,28 @@ class PlannerViewModel(QObject):
         return available_for_activations(capacity, other)
 
     # -- editing --------------------------------------------------------------
+    def number_input(self, field: PlanField) -> NumberInput:
+        """How ``field`` reads, shows and steps its text (for its widget)."""
+        return self._numbers[field]
+
+    def entry(self, field: PlanField) -> Entry:
+        return self._raw.get(field)
+
+    def display_text(self, field: PlanField) -> str:
+        """The text ``field`` shows for what it holds (unreadable text stays as typed)."""
+        return self._numbers[field].show_entry(self._raw.get(field))
+
     def set_text(self, field: PlanField, text: str) -> None:
-        """The user edited ``field``; ``text`` is in the active locale, without suffix."""
-        raw = read_entry(self.locale, text)
+        """The user edited ``field``; ``text`` is in the active locale (unit allowed)."""
+        raw = self._numbers[field].read(text)
         old = self._raw.get(field)
-        if raw == old and (raw is None) == (old is None):
+        if same_entry(old, raw):
             return
         self._raw[field] = raw
-        shared = field is PlanField.ACTIVATION and isinstance(raw, Decimal)
-        if shared and isinstance(raw, Decimal) and check_value(Field.ACTIVATION_GB, raw) is None:
-            # Shared with the calculator: its box follows, and its echo is ignored.
-            self._seen_activation = raw
-            self._calc.set_value(Field.ACTIVATION_GB, raw)
+        if field is PlanField.ACTIVATION:
+            # One input shared with the calculator: it takes the same text, valid or
+            # not (its echo finds nothing new here).
+            self._calc.set_shared_text(Field.ACTIVATION_GB, text)
         self._refresh()
 
     def set_recommend(self, on: bool) -> None:
@@ -359,6 +389,8 @@ class PlannerViewModel(QObject):
         self._replace({PlanField.MICRO_BATCH: Decimal(micro_batch)}, choices=True)
 
     def retranslate(self) -> None:
+        for field in GB_FIELDS:
+            self._numbers[field].unit = self.unit_gb()
         self._refresh(force=True)
 
     # -- labels shared by widgets and messages ----------------------------------
@@ -663,7 +695,7 @@ class PlannerViewModel(QObject):
 
     def _replace(
         self,
-        values: dict[PlanField, Decimal | None],
+        values: Mapping[PlanField, Entry],
         choices: bool = False,
         refresh: bool = True,
     ) -> None:
@@ -682,11 +714,12 @@ class PlannerViewModel(QObject):
         changed = False
         if self._calc.locale.name() != self._locale_name:
             self._locale_name = self._calc.locale.name()
+            for number in self._numbers.values():
+                number.locale = self._calc.locale
             self.localeChanged.emit(self._calc.locale)
             changed = True
-        activation = self._calc.last_valid_inputs.activation_gb
-        if activation != self._seen_activation:
-            self._seen_activation = activation
+        activation = self._calc.entry(Field.ACTIVATION_GB)
+        if not same_entry(activation, self._raw.get(PlanField.ACTIVATION)):
             self._replace({PlanField.ACTIVATION: activation}, refresh=False)
             changed = True
         if changed:

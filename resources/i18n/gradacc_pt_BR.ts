@@ -605,6 +605,10 @@
         <translation>Pico de memória de ativação por GPU</translation>
     </message>
     <message>
+        <source>Samples per GPU per optimizer step (b × a)</source>
+        <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
+    </message>
+    <message>
         <source>Gradient Accumulation Memory Calculator</source>
         <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
     </message>

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel
@@ -114,15 +116,17 @@ def test_zero_is_explained_not_computed(window: MainWindow, qtbot) -> None:  # t
 def test_period_is_a_decimal_point_in_portuguese(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     spin = box(window, Field.ACTIVATION_GB)
     type_into(qtbot, spin, "0.5")
-    assert spin.text() == "0,5 GB"
-    assert spin.value() == 0.5
+    assert spin.text() == "0.5"  # as typed while editing
+    assert shown(window) == ("32", "2 GB")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert spin.text() == "0,5 GB"  # the same value in the locale's form once editing ends
     type_into(qtbot, spin, "1")
     qtbot.keyClick(spin, Qt.Key.Key_Period, Qt.KeyboardModifier.KeypadModifier)
     qtbot.keyClicks(spin, "25")
-    assert spin.value() == 1.25
+    assert window.vm.entry(Field.ACTIVATION_GB) == Decimal("1.25")
     assert shown(window) == ("32", "5 GB")
     type_into(qtbot, spin, "0,75")
-    assert spin.value() == 0.75
+    assert shown(window) == ("32", "3 GB")
     assert shown(window) == ("32", "3 GB")
 
 
@@ -166,6 +170,7 @@ def test_copy_button_puts_text_and_html_on_clipboard(window: MainWindow, qtbot) 
         "Ativação por amostra: 0,5 GB",
         "Tamanho de lote efetivo: E = 4 × 8 × 1 = 32",
         "Pico de memória de ativação por GPU: M = 4 × 0,5 GB = 2 GB",
+        "Amostras por GPU em cada passo do otimizador (b × a): 32 = 4 × 8",
     ]
     assert mime.hasHtml()
     assert "<table>" in mime.html()

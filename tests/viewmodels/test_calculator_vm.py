@@ -119,6 +119,7 @@ def test_clipboard_text_and_html(qapp) -> None:  # type: ignore[no-untyped-def]
         "Activation per sample: 0.5 GB",
         "Effective batch size: E = 4 × 8 × 1 = 32",
         "Peak activation memory per GPU: M = 4 × 0.5 GB = 2 GB",
+        "Samples per GPU per optimizer step (b × a): 32 = 4 × 8",
     ]
     html = vm.clipboard_html()
     assert html is not None

@@ -16,9 +16,9 @@ class PlanGroup(enum.Enum):
 
 
 class Kind(enum.Enum):
-    INT = "int"  # IntSpinBox
-    BIG_INT = "big_int"  # BigIntSpinBox (beyond 32 bits)
-    DECIMAL = "decimal"  # DecimalSpinBox
+    INT = "int"  # whole numbers (NumberField)
+    BIG_INT = "big_int"  # whole numbers beyond 32 bits (NumberField)
+    DECIMAL = "decimal"  # decimal numbers (NumberField)
     ROUNDING = "rounding"  # combo of rounding modes
     CARD = "card"  # combo of GPU cards
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from decimal import Decimal
 
 from PySide6.QtCore import QLocale, Signal
 from PySide6.QtWidgets import (
@@ -28,16 +27,15 @@ from gradacc_desktop.ui.planner.fields import (
     PlanGroup,
     PlannerFieldSpec,
 )
-from gradacc_desktop.ui.spinboxes import BigIntSpinBox, DecimalSpinBox, IntSpinBox
+from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.viewmodels.planner import (
     CHOICES,
     PlanField,
     PlannerState,
     PlannerViewModel,
-    limits_for,
 )
 
-SpinBox = IntSpinBox | DecimalSpinBox | BigIntSpinBox
+# shown in an empty optional field
 EMPTY = "—"
 
 
@@ -49,7 +47,7 @@ class PlannerInputsPanel(QWidget):
         super().__init__(parent)
         self._vm = vm
         self._quiet = False
-        self.boxes: dict[PlanField, SpinBox] = {}
+        self.boxes: dict[PlanField, NumberField] = {}
         self.labels: dict[PlanField | Kind, QLabel] = {}
         self._groups: dict[PlanGroup, QGroupBox] = {}
         self.recommend = QCheckBox(self)
@@ -114,43 +112,26 @@ class PlannerInputsPanel(QWidget):
         row.addWidget(extra)
         form.addRow(label, row)
 
-    def _make_box(self, spec: PlannerFieldSpec, group: QGroupBox) -> SpinBox:
+    def _make_box(self, spec: PlannerFieldSpec, group: QGroupBox) -> NumberField:
         assert spec.field is not None
-        minimum, maximum = limits_for(spec.field)
-        low = 0 if spec.optional else minimum
-        box: SpinBox
-        if spec.kind is Kind.DECIMAL:
-            box = DecimalSpinBox(group)
-            box.setDecimals(spec.decimals)
-            box.setRange(float(low), float(maximum))
-            box.setSingleStep(spec.step)
-        elif spec.kind is Kind.BIG_INT:
-            box = BigIntSpinBox(group)
-            box.setRange(float(low), float(maximum))
-        else:
-            box = IntSpinBox(group)
-            box.setRange(int(low), int(maximum))
+        box = NumberField(self._vm.number_input(spec.field), group)
         if spec.optional:
-            box.setSpecialValueText(EMPTY)
+            box.lineEdit().setPlaceholderText(EMPTY)
         box.setObjectName(spec.object_name)
         box.copyRequested.connect(self.copyRequested)
 
-        def forward(_text: str, field: PlanField = spec.field, spin: SpinBox = box) -> None:
+        def forward(text: str, field: PlanField = spec.field, spin: NumberField = box) -> None:
             if self._quiet or not spin.isEnabled():
                 return
-            self._vm.set_text(field, self.box_text(spin))
+            self._vm.set_text(field, text)
 
-        box.lineEdit().textChanged.connect(forward)
         box.textChanged.connect(forward)
         return box
 
     @staticmethod
-    def box_text(spin: SpinBox) -> str:
-        """The number the user typed, "" for an empty or "—" optional field."""
-        special = spin.specialValueText()
-        if special and spin.text() == special:
-            return ""
-        return spin.cleanText()
+    def box_text(spin: NumberField) -> str:
+        """The text the user typed ("" for an empty optional field)."""
+        return spin.text()
 
     @contextmanager
     def _silently(self) -> Iterator[None]:
@@ -161,32 +142,19 @@ class PlannerInputsPanel(QWidget):
             self._quiet = quiet
 
     # -- showing values -----------------------------------------------------------
-    def _show(self, box: SpinBox, value: Decimal | None) -> None:
+    def _show(self, field: PlanField, text: str) -> None:
         with self._silently():
-            if value is None:
-                box.setValue(box.minimum())
-            elif isinstance(box, IntSpinBox):
-                box.setValue(int(value))
-            else:
-                box.setValue(float(value))
-            box.lineEdit().setText(box.textFromValue(box.value()) if value is not None else "")
-            if value is None and box.specialValueText():
-                box.lineEdit().setText(box.specialValueText())
+            self.boxes[field].set_text(text)
 
     def show_inputs(self, fields: frozenset[object] | None) -> None:
         """Re-read ``fields`` from the view-model (``None``: everything)."""
-        for field, box in self.boxes.items():
+        for field in self.boxes:
             if fields is None or field in fields:
                 if field is PlanField.GPU_MEMORY and self._vm.card() is not None:
                     continue
-                value = self._vm.value(field)
-                if value is not None or field in (
-                    PlanField.SEQ_LEN,
-                    PlanField.DATASET,
-                    PlanField.REFERENCE_LR,
-                    PlanField.REFERENCE_BATCH,
-                ):
-                    self._show(box, value)
+                if field is PlanField.MICRO_BATCH and self._vm.recommending:
+                    continue
+                self._show(field, self._vm.display_text(field))
         if fields is None or CHOICES in fields:
             with self._silently():
                 self.recommend.setChecked(self._vm.recommending)
@@ -200,13 +168,13 @@ class PlannerInputsPanel(QWidget):
         micro = self.boxes[PlanField.MICRO_BATCH]
         micro.setEnabled(not self._vm.recommending)
         capacity = self.boxes[PlanField.GPU_MEMORY]
-        custom = self._vm.card() is None
-        capacity.setEnabled(custom)
-        self._show(capacity, self._vm.capacity() if not custom else self._custom_capacity())
+        card = self._vm.card()
+        capacity.setEnabled(card is None)
+        number = self._vm.number_input(PlanField.GPU_MEMORY)
+        # a card from the table shows its usable memory; the custom card, what was typed
+        shown = number.show(card.usable_gb) if card else self._vm.display_text(PlanField.GPU_MEMORY)
+        self._show(PlanField.GPU_MEMORY, shown)
         self.card.setToolTip(self._vm.card_hint(self._vm.card_id))
-
-    def _custom_capacity(self) -> Decimal | None:
-        return self._vm.value(PlanField.GPU_MEMORY) or self._vm.last_valid(PlanField.GPU_MEMORY)
 
     def _on_state(self, state: PlannerState) -> None:
         """While recommending, the disabled micro-batch box shows the recommended value."""
@@ -214,7 +182,8 @@ class PlannerInputsPanel(QWidget):
             return
         config = state.results.configuration if state.results else None
         if config is not None:
-            self._show(self.boxes[PlanField.MICRO_BATCH], Decimal(config.micro_batch))
+            number = self._vm.number_input(PlanField.MICRO_BATCH)
+            self._show(PlanField.MICRO_BATCH, number.show(config.micro_batch))
 
     # -- user choices ---------------------------------------------------------------
     def _on_recommend(self, on: bool) -> None:
@@ -223,7 +192,7 @@ class PlannerInputsPanel(QWidget):
         if not on:
             # the recommended micro-batch shown in the box becomes the user's own
             micro = self.boxes[PlanField.MICRO_BATCH]
-            self._vm.set_text(PlanField.MICRO_BATCH, micro.cleanText())
+            self._vm.set_text(PlanField.MICRO_BATCH, micro.text())
         self._vm.set_recommend(on)
         self._update_enabled()
 
@@ -241,15 +210,11 @@ class PlannerInputsPanel(QWidget):
 
     # -- language -----------------------------------------------------------------
     def set_locale(self, locale: QLocale) -> None:
-        """Re-display every value in ``locale`` (widgets keep the locale they were made with)."""
-        with self._silently():
-            for box in self.boxes.values():
-                value = box.value()
-                special = box.specialValueText() and box.text() == box.specialValueText()
-                box.setLocale(locale)
-                box.setValue(value)
-                if not special:
-                    box.lineEdit().setText(box.textFromValue(value))
+        """Re-display every field in ``locale``: a number keeps its value, unreadable
+        text stays as typed (the view-model already reads in ``locale``)."""
+        for box in self.boxes.values():
+            box.setLocale(locale)
+        self.show_inputs(None)
 
     def retranslate(self) -> None:
         vm = self._vm
@@ -262,8 +227,6 @@ class PlannerInputsPanel(QWidget):
             box.setAccessibleName(label)
             box.setAccessibleDescription(vm.field_hint(field))
             box.setToolTip(vm.field_hint(field))
-            if isinstance(box, DecimalSpinBox) and field not in (PlanField.REFERENCE_LR,):
-                box.setSuffix(" " + vm.unit_gb())
         self.labels[Kind.ROUNDING].setText(vm.rounding_label(mnemonic=True))
         self.rounding.setAccessibleName(vm.rounding_label())
         self.labels[Kind.CARD].setText(vm.card_label(mnemonic=True))

@@ -15,12 +15,11 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.core.memory import Recipe, ZeroStage
-from gradacc_desktop.ui.spinboxes import BigIntSpinBox, DecimalSpinBox
+from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.viewmodels.other_memory import (
     MemoryField,
     OtherMemoryState,
     OtherMemoryViewModel,
-    limits_for,
 )
 
 
@@ -30,22 +29,11 @@ class OtherMemoryDialog(QDialog):
         self.setObjectName("other_memory_dialog")
         self._vm = vm
         self._quiet = True
-        self.parameters = BigIntSpinBox(self)
-        low, high = limits_for(MemoryField.PARAMETERS)
-        self.parameters.setRange(float(low), float(high))
-        self.parameters.setSingleStep(1e9)
+        self.parameters = NumberField(vm.number_input(MemoryField.PARAMETERS), self)
         self.recipe = QComboBox(self)
-        self.fraction = DecimalSpinBox(self)
-        low, high = limits_for(MemoryField.TRAINABLE_FRACTION)
-        self.fraction.setDecimals(3)
-        self.fraction.setRange(float(low), float(high))
-        self.fraction.setSingleStep(0.01)
+        self.fraction = NumberField(vm.number_input(MemoryField.TRAINABLE_FRACTION), self)
         self.zero = QComboBox(self)
-        self.overhead = DecimalSpinBox(self)
-        low, high = limits_for(MemoryField.OVERHEAD)
-        self.overhead.setDecimals(3)
-        self.overhead.setRange(float(low), float(high))
-        self.overhead.setSingleStep(0.5)
+        self.overhead = NumberField(vm.number_input(MemoryField.OVERHEAD), self)
         self.boxes = {
             MemoryField.PARAMETERS: self.parameters,
             MemoryField.TRAINABLE_FRACTION: self.fraction,
@@ -54,16 +42,12 @@ class OtherMemoryDialog(QDialog):
         for field, box in self.boxes.items():
             box.setObjectName(f"memory_{field.value}")
             box.setLocale(vm.locale)
-            value = vm.value(field)
-            if value is not None:
-                box.setValue(float(value))
+            box.set_text(vm.display_text(field))
 
-            def forward(_text: str, f: MemoryField = field, spin: QWidget = box) -> None:
+            def forward(text: str, f: MemoryField = field) -> None:
                 if not self._quiet:
-                    assert isinstance(spin, BigIntSpinBox | DecimalSpinBox)
-                    self._vm.set_text(f, spin.cleanText())
+                    self._vm.set_text(f, text)
 
-            box.lineEdit().textChanged.connect(forward)
             box.textChanged.connect(forward)
         self.labels = {
             key: QLabel(self) for key in ("parameters", "recipe", "fraction", "zero", "overhead")
@@ -135,7 +119,6 @@ class OtherMemoryDialog(QDialog):
         for field, box in self.boxes.items():
             box.setAccessibleName(vm.field_label(field))
             box.setToolTip(vm.field_hint(field))
-        self.overhead.setSuffix(" " + vm.unit_gb())
         self.recipe.setAccessibleName(vm.recipe_label())
         self.zero.setAccessibleName(vm.zero_label())
         quiet, self._quiet = self._quiet, True
