@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 TS := resources/i18n/gradacc_pt_BR.ts resources/i18n/gradacc_en.ts
+# Translations of Qt's own strings that Qt's catalogue lacks (hand-written; not lupdate's)
+TS += resources/i18n/qt_extra_pt_BR.ts
 QM := $(TS:.ts=.qm)
 SOURCES := $(shell find gradacc_desktop -name '*.py' 2>/dev/null)
 

@@ -1,5 +1,6 @@
 """Switches the interface language at run time: the app's catalogue, Qt's own
-``qtbase`` catalogue and the default ``QLocale`` change together."""
+``qtbase`` catalogue, the app's supplement to it and the default ``QLocale``
+change together."""
 
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ LANGUAGE_NAMES = {"pt_BR": "Português (Brasil)", "en": "English"}
 
 def app_catalogue(language: str) -> str:
     return str(resource_path("i18n", f"gradacc_{language}.qm"))
+
+
+def qt_extra_catalogue(language: str) -> str:
+    """Translations of Qt's own strings that ``qtbase_<lang>.qm`` lacks.
+
+    Qt changed some source strings (e.g. the file dialog's "&Look in:", the
+    About Qt text) without the Portuguese catalogue following, so those show in
+    English; this catalogue, searched before qtbase, supplies them.
+    """
+    return str(resource_path("i18n", f"qt_extra_{language}.qm"))
 
 
 def qt_catalogue_dir() -> str:
@@ -36,6 +47,11 @@ class LanguageController(QObject):
     def language(self) -> str:
         return self._language
 
+    @property
+    def translators(self) -> tuple[QTranslator, ...]:
+        """The installed translators, in installation order (the last wins)."""
+        return tuple(self._translators)
+
     def locale(self) -> QLocale:
         return QLocale(self._language or DEFAULT_LANGUAGE)
 
@@ -46,28 +62,35 @@ class LanguageController(QObject):
             return
         self._language = language
         QLocale.setDefault(QLocale(language))
-        for old in self._translators:
-            self._app.removeTranslator(old)
-        self._translators = []
+        self._remove_translators()
         self.missing = []
-        app_tr = QTranslator(self._app)
-        if app_tr.load(app_catalogue(language)):
-            self._translators.append(app_tr)
-        else:
-            self.missing.append(app_catalogue(language))
-        if language != "en":
-            qt_tr = QTranslator(self._app)
-            if qt_tr.load(f"qtbase_{language}", qt_catalogue_dir()):
-                self._translators.append(qt_tr)
-            else:
-                self.missing.append(f"qtbase_{language}")
+        self._load(app_catalogue(language))
+        if language != "en":  # Qt's source strings are English
+            self._load(f"qtbase_{language}", qt_catalogue_dir())
+            # installed after qtbase, so it is searched first: it wins where it
+            # has a translation and qtbase answers everything else
+            self._load(qt_extra_catalogue(language))
         for translator in self._translators:
             self._app.installTranslator(translator)
         self.languageChanged.emit(language)
 
     def uninstall(self) -> None:
         """Remove this controller's translators (tests, shutdown)."""
+        self._remove_translators()
+        self._language = ""
+
+    def _load(self, name: str, directory: str = "") -> None:
+        translator = QTranslator(self)
+        if translator.load(name, directory):
+            self._translators.append(translator)
+        else:
+            translator.deleteLater()
+            self.missing.append(name)
+
+    def _remove_translators(self) -> None:
+        # removeTranslator does not delete: without deleteLater every switch
+        # would leave its translators behind for the application's lifetime
         for translator in self._translators:
             self._app.removeTranslator(translator)
+            translator.deleteLater()
         self._translators = []
-        self._language = ""
