@@ -263,6 +263,7 @@ class MainWindow(QMainWindow):
         from gradacc_desktop.ui.planner import create_planner
 
         planner = create_planner(self.vm, parent)
+        planner.settings = self.settings  # its file dialogs remember the last folder
         remembered = self.settings.get(PLANNER)
         if remembered is not None:
             planner.vm.restore_remembered(remembered)

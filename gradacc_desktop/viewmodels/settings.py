@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 from typing import Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
@@ -85,6 +86,21 @@ GEOMETRY: Setting[QByteArray | None] = Setting("window/geometry", None, _parse_b
 INPUTS: dict[Field, Setting[Decimal]] = {
     f: Setting(f"inputs/{f.value}", Decimal(DEFAULTS.value(f)), _input_parser(f)) for f in Field
 }
+
+
+def _parse_folder(raw: object) -> str | None:
+    """An absolute path of a directory that exists now (it may have gone since)."""
+    if not isinstance(raw, str) or not 0 < len(raw) <= 4096:
+        return None
+    try:
+        path = Path(raw)
+        return str(path) if path.is_absolute() and path.is_dir() else None
+    except (OSError, ValueError):  # e.g. a NUL byte, a path too long for the system
+        return None
+
+
+# The folder of the last file opened or saved through a file dialog.
+LAST_FOLDER = Setting("files/last_folder", "", _parse_folder)
 
 
 class Settings:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFrame,
     QHBoxLayout,
     QMessageBox,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gradacc_desktop.ui.file_dialogs import ask_open_path, ask_save_path
 from gradacc_desktop.ui.planner.export import ExportPanel
 from gradacc_desktop.ui.planner.inputs import PlannerInputsPanel
 from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
@@ -116,18 +116,26 @@ class PlannerView(QWidget):
         return dialog
 
     def save_scenario_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Save scenario"), self.tr("scenario.json"), self._filter()
+        # the main window hands over its settings: the dialog starts in the last folder used
+        path = ask_save_path(
+            self,
+            self.tr("Save scenario"),
+            self.tr("scenario.json"),
+            self._filter(),
+            getattr(self, "settings", None),
+            default_suffix="json",
         )
-        if path:
-            if not path.lower().endswith(".json"):
-                path += ".json"
-            self.save_scenario(Path(path))
+        if path is not None:
+            if path.suffix.lower() != ".json":
+                path = path.with_name(path.name + ".json")
+            self.save_scenario(path)
 
     def open_scenario_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open scenario"), "", self._filter())
-        if path:
-            self.open_scenario(Path(path))
+        path = ask_open_path(
+            self, self.tr("Open scenario"), self._filter(), getattr(self, "settings", None)
+        )
+        if path is not None:
+            self.open_scenario(path)
 
     def save_scenario(self, path: Path) -> bool:
         outcome = self.vm.save_scenario(path)
