@@ -280,9 +280,12 @@ class OtherMemoryViewModel(QObject):
         return OtherMemoryState(self._view(estimate), ())
 
     def _bytes(self, value: Decimal) -> str:
-        return self.tr("{value} bytes").format(
-            value=format_approx(self._planner.locale, value, BYTES_DIGITS)
-        )
+        """A byte count in the plural form it takes: "1 byte", "2 bytes", "≈ 1,33333 bytes"."""
+        # %n picks the form: a whole count by itself, a fraction by a plural count
+        selector = int(value) if value == value.to_integral_value() else 2
+        text = self.tr("%n byte(s)", "", selector)
+        shown = format_approx(self._planner.locale, value, BYTES_DIGITS)
+        return text.replace(str(selector), shown, 1)
 
     def _view(self, e: OtherMemoryEstimate) -> OtherMemoryView:
         gb = self._planner.format_gb
@@ -293,8 +296,9 @@ class OtherMemoryViewModel(QObject):
             (self.tr("fp32 master weights"), self._bytes(e.master_bytes_per_param)),
             (self.tr("Total per parameter"), self._bytes(e.bytes_per_param)),
         )
-        states = self.tr("{parameters} parameters × {bytes} = {gb}").format(
-            parameters=self._planner.format(e.parameters),
+        states = self._planner.counted(
+            lambda n: self.tr("%n parameter(s) × {bytes} = {gb}", "", n), e.parameters
+        ).format(
             bytes=self._bytes(e.bytes_per_param),
             gb=gb(e.states_gb),
         )

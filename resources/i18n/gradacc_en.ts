@@ -38,6 +38,20 @@
 <context>
     <name>OtherMemoryViewModel</name>
     <message numerus="yes">
+        <source>%n byte(s)</source>
+        <translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s) × {bytes} = {gb}</source>
+        <translation>
+            <numerusform>%n parameter × {bytes} = {gb}</numerusform>
+            <numerusform>%n parameters × {bytes} = {gb}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Sharded over the planner&apos;s %n data-parallel GPU(s).</source>
         <translation>
             <numerusform>Sharded over the planner&apos;s %n data-parallel GPU.</numerusform>

@@ -1102,9 +1102,19 @@
         <source>{field}: enter a value from {minimum} to {maximum}.</source>
         <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
     </message>
-    <message>
-        <source>{value} bytes</source>
-        <translation>{value} bytes</translation>
+    <message numerus="yes">
+        <source>%n byte(s)</source>
+        <translation>
+            <numerusform>%n byte</numerusform>
+            <numerusform>%n bytes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s) × {bytes} = {gb}</source>
+        <translation>
+            <numerusform>%n parâmetro × {bytes} = {gb}</numerusform>
+            <numerusform>%n parâmetros × {bytes} = {gb}</numerusform>
+        </translation>
     </message>
     <message>
         <source>Weights</source>
@@ -1125,10 +1135,6 @@
     <message>
         <source>Total per parameter</source>
         <translation>Total por parâmetro</translation>
-    </message>
-    <message>
-        <source>{parameters} parameters × {bytes} = {gb}</source>
-        <translation>{parameters} parâmetros × {bytes} = {gb}</translation>
     </message>
     <message>
         <source>Other memory per GPU: {states} + {overhead} overhead = {total}</source>

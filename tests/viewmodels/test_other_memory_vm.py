@@ -1,0 +1,77 @@
+"""Byte and parameter counts of the "other memory" estimate take the right plural form."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QLocale
+
+from gradacc_desktop.core.memory import ZeroStage
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.other_memory import MemoryField, OtherMemoryViewModel
+from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel
+
+
+def _helper(language: str) -> tuple[PlannerViewModel, OtherMemoryViewModel]:
+    planner = PlannerViewModel(CalculatorViewModel(QLocale(language)))
+    helper = OtherMemoryViewModel(planner)
+    helper.set_zero_stage(ZeroStage.WEIGHTS)  # mixed-precision Adam: 16 bytes, all sharded
+    return planner, helper
+
+
+def _rows(helper: OtherMemoryViewModel) -> dict[str, str]:
+    view = helper.state.results
+    assert view is not None
+    return dict(view.rows)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            {
+                "2": ("1 byte", "8 bytes"),
+                "3": ("≈ 0.666667 bytes", "≈ 5.33333 bytes"),
+                "16": ("0.125 bytes", "1 byte"),
+            },
+        ),
+        (
+            "pt_BR",
+            {
+                "2": ("1 byte", "8 bytes"),
+                "3": ("≈ 0,666667 bytes", "≈ 5,33333 bytes"),
+                "16": ("0,125 bytes", "1 byte"),
+            },
+        ),
+    ],
+)
+def test_byte_counts_take_their_plural_form(  # type: ignore[no-untyped-def]
+    qapp, catalogue, language: str, expected: dict[str, tuple[str, str]]
+) -> None:
+    catalogue(language)
+    planner, helper = _helper(language)
+    for gpus, (weights, total) in expected.items():
+        planner.set_text(PlanField.GPUS, gpus)
+        rows = list(_rows(helper).values())
+        assert (rows[0], rows[-1]) == (weights, total), gpus
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "many"),
+    [
+        ("en", "1 parameter × 16 bytes = ", "7,000,000,000 parameters × 16 bytes = 112 GB"),
+        ("pt_BR", "1 parâmetro × 16 bytes = ", "7.000.000.000 parâmetros × 16 bytes = 112 GB"),
+    ],
+)
+def test_parameter_count_takes_its_plural_form(  # type: ignore[no-untyped-def]
+    qapp, catalogue, language: str, one: str, many: str
+) -> None:
+    catalogue(language)
+    _planner, helper = _helper(language)
+    helper.set_zero_stage(ZeroStage.NONE)
+    helper.set_text(MemoryField.PARAMETERS, "1")
+    view = helper.state.results
+    assert view is not None and view.states.startswith(one)
+    helper.set_text(MemoryField.PARAMETERS, many.split(" ")[0])
+    view = helper.state.results
+    assert view is not None and view.states == many
