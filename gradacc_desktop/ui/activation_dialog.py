@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from gradacc_desktop.ui.collapsible import CollapsibleBox
 from gradacc_desktop.ui.results_panel import ResultCard
 from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.activation import (
     ActivationField,
     ActivationState,
@@ -175,6 +176,7 @@ class ActivationDialog(QDialog):
             else:
                 assert isinstance(spec.control, Option)
                 combo = QComboBox(group)
+                guard_wheel(combo)
                 combo.currentIndexChanged.connect(self._choice_setter(spec.control, combo))
                 self.combos[spec.control] = combo
                 widget = combo

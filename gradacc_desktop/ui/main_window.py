@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop import __version__
 from gradacc_desktop.ui.calculator_page import CalculatorPage
+from gradacc_desktop.ui.clipboard import copy_selection
 from gradacc_desktop.ui.lazy_page import LazyPage
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES, LanguageController
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
 
     from gradacc_desktop.ui.activation_dialog import ActivationDialog
     from gradacc_desktop.ui.details_panel import DetailsPanel
+    from gradacc_desktop.ui.help_dialog import HelpDialog
     from gradacc_desktop.ui.inputs_panel import InputsPanel
     from gradacc_desktop.ui.planner.view import PlannerView
     from gradacc_desktop.ui.results_panel import ResultsPanel
@@ -60,6 +62,7 @@ class MainWindow(QMainWindow):
         self.calculator = CalculatorPage(vm, self)
         self.header = self.calculator.header
         self.tradeoff_vm: TradeoffViewModel | None = None  # with the chart
+        self.help_dialog: HelpDialog | None = None  # on the first F1 outside the calculator
         # The planner and the chart (QtCharts) are built when first needed.
         self.planner_page: LazyPage[PlannerView] = LazyPage(
             self._make_planner, "planner_page", self
@@ -82,7 +85,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self.copy_button.clicked.connect(self.copy_results)
-        self.inputs.copyRequested.connect(self.copy_results)
+        self.inputs.copyRequested.connect(self.copy_current)
         self.inputs.estimateRequested.connect(self.open_activation_estimator)
         self.details.toggled.connect(self._on_details_toggled)
         language.languageChanged.connect(self._on_language_changed)
@@ -112,17 +115,22 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         self.copy_action = QAction(self)
         self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
-        self.copy_action.triggered.connect(self.copy_results)
+        # the selection where text is selected, else the current tab's results
+        self.copy_action.triggered.connect(self.copy_current)
         self.restore_action = QAction(self)
         self.restore_action.triggered.connect(self.restore_defaults)
         self.quit_action = QAction(self)
-        self.quit_action.setShortcuts(
-            [*QKeySequence.keyBindings(QKeySequence.StandardKey.Quit), QKeySequence("Ctrl+Q")]
-        )
+        # One binding per shortcut: Quit already is Ctrl+Q where the platform has it
+        # (adding it again makes an ambiguous shortcut that never fires); Windows has
+        # none, so Ctrl+Q is added only there.
+        quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
+        self.quit_action.setShortcuts(quit_keys or [QKeySequence("Ctrl+Q")])
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         self.quit_action.triggered.connect(self.close)
+        self.help_action = QAction(self)
+        self.help_action.setShortcut(QKeySequence.StandardKey.HelpContents)
+        self.help_action.triggered.connect(self.show_help)
         self.details_action = QAction(self)
-        self.details_action.setShortcut(QKeySequence.StandardKey.HelpContents)
         self.details_action.triggered.connect(self._open_details)
         self.estimate_action = QAction(self)
         self.estimate_action.triggered.connect(self.open_activation_estimator)
@@ -142,7 +150,8 @@ class MainWindow(QMainWindow):
         self.language_group.setExclusive(True)
         self.language_actions: dict[str, QAction] = {}
         for code, name in LANGUAGE_NAMES.items():
-            action = QAction(name, self.language_group)
+            # each language's own name, with its first letter as the mnemonic (P, E)
+            action = QAction("&" + name, self.language_group)
             action.setCheckable(True)
             action.setChecked(code == self.language.language)
             action.triggered.connect(lambda _checked=False, c=code: self.set_language(c))
@@ -163,6 +172,7 @@ class MainWindow(QMainWindow):
         for action in self.language_actions.values():
             self.language_menu.addAction(action)
         self.help_menu = bar.addMenu("")
+        self.help_menu.addAction(self.help_action)
         self.help_menu.addAction(self.details_action)
         self.help_menu.addSeparator()
         self.help_menu.addAction(self.about_action)
@@ -182,6 +192,7 @@ class MainWindow(QMainWindow):
         self.tabs.setTabText(2, self.tr("Trade-off chart"))
         self.restore_action.setText(self.tr("&Restore defaults"))
         self.quit_action.setText(self.tr("&Quit"))
+        self.help_action.setText(self.tr("&Help for this tab"))
         self.details_action.setText(self.tr("&Details"))
         self.about_action.setText(self.tr("&About"))
         self.about_qt_action.setText(self.tr("About &Qt"))
@@ -197,6 +208,8 @@ class MainWindow(QMainWindow):
             self.planner_page.built.retranslate()
         if self.tradeoff_vm is not None:
             self.tradeoff_vm.retranslate()
+        if self.help_dialog is not None:
+            self.help_dialog.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -221,6 +234,50 @@ class MainWindow(QMainWindow):
         for c, action in self.language_actions.items():
             action.setChecked(c == code)
         self.retranslate()
+
+    def copy_current(self) -> None:
+        """Copy (Ctrl+C): the selection where text is selected, else the current tab's
+        results — the calculator's, the planner's plan with its pairs, the chart's data."""
+        if copy_selection(QApplication.focusWidget()):
+            self.statusBar().showMessage(self.tr("Selection copied."), STATUS_TIMEOUT_MS)
+            return
+        current = self.tabs.currentWidget()
+        if current is self.planner_page:
+            planner = self.planner
+            text = planner.pairs.selected_text() if planner.pairs.table.hasFocus() else None
+            if text is None:
+                text = planner.vm.clipboard_text()
+            self._copy_text(text, self.tr("Plan copied to the clipboard."))
+        elif current is self.chart_page:
+            _ = self.chart_page.content()
+            assert self.tradeoff_vm is not None
+            text = self.tradeoff_vm.clipboard_text()
+            self._copy_text(text, self.tr("Chart data copied to the clipboard."))
+        else:
+            self.copy_results()
+
+    def _copy_text(self, text: str | None, done: str) -> None:
+        if text is None:
+            self.statusBar().showMessage(
+                self.tr("Nothing copied: enter a value to see the results."), STATUS_TIMEOUT_MS
+            )
+            return
+        QApplication.clipboard().setText(text)
+        self.statusBar().showMessage(done, STATUS_TIMEOUT_MS)
+
+    def show_help(self) -> None:
+        """F1: help for the current tab, on screen (the calculator's is its Details)."""
+        current = self.tabs.currentWidget()
+        if current is self.calculator:
+            self._open_details()
+            return
+        from gradacc_desktop.ui.help_dialog import HelpDialog
+        from gradacc_desktop.viewmodels.help import HelpTopic
+
+        if self.help_dialog is None:
+            self.help_dialog = HelpDialog(self)
+        topic = HelpTopic.PLANNER if current is self.planner_page else HelpTopic.CHART
+        self.help_dialog.show_topic(topic)
 
     def copy_results(self) -> None:
         text = self.vm.clipboard_text()
@@ -268,6 +325,7 @@ class MainWindow(QMainWindow):
         if remembered is not None:
             planner.vm.restore_remembered(remembered)
         planner.statusMessage.connect(self._show_status)
+        planner.inputs.copyRequested.connect(self.copy_current)
         planner.useConfigurationRequested.connect(
             lambda: self.tabs.setCurrentWidget(self.calculator)
         )
@@ -296,6 +354,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Default values restored."), STATUS_TIMEOUT_MS)
 
     def _open_details(self) -> None:
+        self.tabs.setCurrentWidget(self.calculator)
         self.details.set_open(True)
         self.details.browser.setFocus(Qt.FocusReason.ShortcutFocusReason)
 

@@ -11,8 +11,9 @@ from html import escape
 
 from PySide6.QtCore import QObject
 
-from gradacc_desktop.core.calculator import Inputs, worked_example
+from gradacc_desktop.core.calculator import Field, Inputs, worked_example
 from gradacc_desktop.viewmodels.calculator import TIMES, CalculatorViewModel
+from gradacc_desktop.viewmodels.help import HelpContent
 
 
 def _var(symbol: str) -> str:
@@ -30,6 +31,8 @@ class DetailsContent(QObject):
     def __init__(self, vm: CalculatorViewModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._vm = vm
+        # how every field reads typed and pasted numbers: the same text as F1's help
+        self._help = HelpContent(self)
 
     def toggle_label(self) -> str:
         return self.tr("Details")
@@ -42,6 +45,7 @@ class DetailsContent(QObject):
             self._formula(),
             self._example(),
             self._reading(),
+            self._help.numbers_rule_html(),
             self._faq(),
             self._disclaimer(),
             self._suggestions(),
@@ -179,10 +183,11 @@ class DetailsContent(QObject):
                 "activation memory is only one part of the training budget: optimizer state, "
                 "gradients and the parameters themselves usually dominate, and this "
                 "calculator deliberately isolates the activation term to make the batching "
-                "trade-off visible. For the full memory picture, see the LLM Training VRAM "
-                "Calculator, and to reduce the number of trainable parameters with low-rank "
-                "adapters, the LoRA Parameter Calculator."
-            )
+                "trade-off visible. For the full memory picture, the “{planner}” tab adds them "
+                "to the activations on your GPU: its “{other}” button works out weights, "
+                "gradients and optimizer state from the parameter count, the optimizer, "
+                "low-rank adapters (LoRA) and ZeRO sharding."
+            ).format(planner=self._planner_name(), other=self.tr("Estimate…"))
         )
 
     def _faq(self) -> str:
@@ -254,21 +259,37 @@ class DetailsContent(QObject):
             )
         )
 
+    def _planner_name(self) -> str:
+        return self.tr("Plan a run")  # the tab's name
+
     def _suggestions(self) -> str:
+        """Where to go next in this app (the seed points to its sibling calculators)."""
+        activation = self._vm.field_label(Field.ACTIVATION_GB)
         items = [
             (
-                self.tr("LLM Training VRAM Calculator"),
+                self._planner_name(),
                 self.tr(
-                    "Estimate the GPU VRAM needed for full fine-tuning of a large language model "
-                    "from the parameter count, the choice of optimizer and activation memory, "
-                    "using the mixed-precision Adam rule of 16 bytes per parameter."
+                    "The second tab. Start from your recipe's target batch and your GPU: it "
+                    "finds the micro-batch and accumulation steps that reach the target and fit "
+                    "in memory, adds the weights, gradients and optimizer state this calculator "
+                    "leaves out, scales the learning rate and writes the settings for DeepSpeed, "
+                    "Hugging Face, Accelerate or Lightning."
                 ),
             ),
             (
-                self.tr("LoRA Parameter Calculator"),
+                self.tr("Estimate from the model…"),
                 self.tr(
-                    "Count the trainable parameters that low-rank adapters add to a model, "
-                    "to shrink the gradients and optimizer state you have to hold."
+                    "The button under “{field}”. Works out the activation memory per sample from "
+                    "the model's shape (layers, hidden size, attention heads, sequence length, "
+                    "data type), with presets for common models, and puts the value here."
+                ).format(field=activation),
+            ),
+            (
+                self.tr("Trade-off chart"),  # the tab's name
+                self.tr(
+                    "The third tab. Activation memory per GPU against the effective batch for "
+                    "your inputs: growing the micro-batch climbs towards your GPU's memory, "
+                    "accumulating stays flat."
                 ),
             ),
         ]

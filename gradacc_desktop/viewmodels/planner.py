@@ -572,7 +572,30 @@ class PlannerViewModel(QObject):
             ),
         )
 
+    def unsaved_problems(self) -> tuple[str, ...]:
+        """Why the scenario cannot be saved now: a field holds a value it refuses.
+
+        A saved scenario is what the fields show; one that cannot be read as a value
+        is never replaced by a remembered one behind the user's back.
+        """
+        fields = [
+            *self._required(),
+            *(f for f in PlanField if f in OPTIONAL_FIELDS and self._raw.get(f) is not None),
+        ]
+        mine = tuple(p for f in fields if (p := self._problem(f)) is not None)
+        return self._calc.state.problems + tuple(
+            p for p in mine if p not in self._calc.state.problems
+        )
+
     def save_scenario(self, path: Path) -> ScenarioOutcome:
+        problems = self.unsaved_problems()
+        if problems:
+            return ScenarioOutcome(
+                False,
+                self.tr("Nothing saved: correct these fields first. {problems}").format(
+                    problems=" ".join(problems)
+                ),
+            )
         data = scenario_io.save(self.scenario())
         try:
             path.write_bytes(data)

@@ -868,6 +868,77 @@
     </message>
 </context>
 <context>
+    <name>HelpContent</name>
+    <message>
+        <source>Help: Calculator</source>
+        <translation>Ajuda: Calculadora</translation>
+    </message>
+    <message>
+        <source>Help: Plan a run</source>
+        <translation>Ajuda: Planejar execução</translation>
+    </message>
+    <message>
+        <source>Help: Trade-off chart</source>
+        <translation>Ajuda: Gráfico do compromisso</translation>
+    </message>
+    <message>
+        <source>Type or paste numbers the way you write them: surrounding spaces and a trailing unit (“0,5 GB”) are fine, and pasting gives the same value as typing.</source>
+        <translation>Digite ou cole os números como você os escreve: espaços em volta e a unidade no final (“0,5 GB”) são aceitos, e colar dá o mesmo valor que digitar.</translation>
+    </message>
+    <message>
+        <source>In Portuguese the comma is the decimal separator (0,5). A single period is also read as a decimal point, because numbers pasted from papers and terminals use it (0.25 is 0,25) — except in whole-number fields, where 1.024 is 1024. Periods before a comma, or several periods, group thousands: 1.234,5 and 1.000.000.</source>
+        <translation>Em português a vírgula separa os decimais (0,5). Um ponto sozinho também é lido como separador decimal, porque os números colados de artigos e terminais o usam (0.25 é 0,25) — exceto nos campos de números inteiros, onde 1.024 é 1024. Pontos antes de uma vírgula, ou vários pontos, separam os milhares: 1.234,5 e 1.000.000.</translation>
+    </message>
+    <message>
+        <source>In English the period is the decimal separator (0.5) and commas group thousands in threes (1,024). A comma that cannot group thousands is a decimal separator: 0,5 is 0.5, never 5.</source>
+        <translation>Em inglês o ponto separa os decimais (0.5) e vírgulas agrupam os milhares de três em três (1,024). Uma vírgula que não pode separar milhares é lida como separador decimal: 0,5 é 0.5, nunca 5.</translation>
+    </message>
+    <message>
+        <source>When both appear, the last one is the decimal separator (1,234.5 and 1.234,5 are the same number). A power of ten may follow: 3e-4.</source>
+        <translation>Quando aparecem os dois, o último é o separador decimal (1,234.5 e 1.234,5 são o mesmo número). Pode vir uma potência de dez no final: 3e-4.</translation>
+    </message>
+    <message>
+        <source>Text that is not a number, or a value out of range, stays in the field as you typed it, with a message; no result is computed from it until you correct it.</source>
+        <translation>Um texto que não é número, ou um valor fora do intervalo, fica no campo como você digitou, com uma mensagem; nenhum resultado é calculado a partir dele até você corrigi-lo.</translation>
+    </message>
+    <message>
+        <source>Typing numbers</source>
+        <translation>Como digitar números</translation>
+    </message>
+    <message>
+        <source>Enter the micro-batch size, the accumulation steps, the data-parallel GPUs and the activation memory per sample. The effective batch size (E = b × a × g) and the peak activation memory per GPU (M = b × A) follow as you type.</source>
+        <translation>Informe o tamanho do micro-lote, os passos de acumulação, as GPUs em paralelismo de dados e a memória de ativação por amostra. O tamanho de lote efetivo (E = b × a × g) e o pico de memória de ativação por GPU (M = b × A) acompanham o que você digita.</translation>
+    </message>
+    <message>
+        <source>Details (below the results) explains the formula, recomputes the worked example from your inputs and answers the common questions.</source>
+        <translation>Detalhes (abaixo dos resultados) explica a fórmula, recalcula o exemplo resolvido com os seus valores e responde às perguntas frequentes.</translation>
+    </message>
+    <message>
+        <source>Give the target effective batch of your recipe and the data-parallel GPUs. The planner solves the accumulation steps for your micro-batch — or recommends the largest micro-batch that fits — and shows the batch you really get, whether it is exact, and whether DeepSpeed accepts it.</source>
+        <translation>Informe o lote efetivo alvo da sua receita e as GPUs em paralelismo de dados. O planejador calcula os passos de acumulação para o seu micro-lote — ou recomenda o maior micro-lote que cabe — e mostra o lote que você realmente obtém, se é exato e se o DeepSpeed o aceita.</translation>
+    </message>
+    <message>
+        <source>Choose your GPU and the other memory per GPU (Estimate… derives it from the model size, the optimizer recipe and ZeRO) to see whether the configuration fits and how much headroom is left.</source>
+        <translation>Escolha a sua GPU e a outra memória por GPU (Estimar… a deduz do tamanho do modelo, da receita do otimizador e do ZeRO) para ver se a configuração cabe e quanta folga sobra.</translation>
+    </message>
+    <message>
+        <source>The table lists the micro-batch and accumulation-step pairs near the target: arrow keys move through it, Enter or a double-click uses a pair. Export configuration previews the lines to paste into your trainer.</source>
+        <translation>A tabela lista os pares de micro-lote e passos de acumulação próximos do alvo: as setas percorrem a tabela, Enter ou um clique duplo usa o par. Exportar configuração mostra as linhas para colar no seu treinador.</translation>
+    </message>
+    <message>
+        <source>Ctrl+C copies the plan with its pairs as text (or the selected text). File ▸ Save scenario keeps the whole setup in a file.</source>
+        <translation>Ctrl+C copia o plano com os seus pares como texto (ou o texto selecionado). Arquivo ▸ Salvar cenário guarda toda a configuração num arquivo.</translation>
+    </message>
+    <message>
+        <source>Activation memory per GPU against the effective batch: growing the micro-batch makes memory rise, accumulating at your micro-batch keeps it flat. The horizontal line is the memory your GPU has left for activations (from the planner); your configuration is marked.</source>
+        <translation>Memória de ativação por GPU em função do lote efetivo: aumentar o micro-lote faz a memória subir, acumular com o seu micro-lote a mantém constante. A linha horizontal é a memória que sobra na sua GPU para ativações (do planejador); a sua configuração está marcada.</translation>
+    </message>
+    <message>
+        <source>Ctrl+C copies the chart&apos;s data as text.</source>
+        <translation>Ctrl+C copia os dados do gráfico como texto.</translation>
+    </message>
+</context>
+<context>
     <name>InputsPanel</name>
     <message>
         <source>Batches</source>
@@ -902,7 +973,7 @@
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation>A&amp;juda</translation>
+        <translation>Aj&amp;uda</translation>
     </message>
     <message>
         <source>&amp;Copy results</source>
@@ -941,6 +1012,10 @@
         <translation>&amp;Sair</translation>
     </message>
     <message>
+        <source>&amp;Help for this tab</source>
+        <translation>&amp;Ajuda desta aba</translation>
+    </message>
+    <message>
         <source>&amp;Details</source>
         <translation>&amp;Detalhes</translation>
     </message>
@@ -955,6 +1030,18 @@
     <message>
         <source>Copy inputs and results to the clipboard ({shortcut})</source>
         <translation>Copiar entradas e resultados para a área de transferência ({shortcut})</translation>
+    </message>
+    <message>
+        <source>Selection copied.</source>
+        <translation>Seleção copiada.</translation>
+    </message>
+    <message>
+        <source>Plan copied to the clipboard.</source>
+        <translation>Plano copiado para a área de transferência.</translation>
+    </message>
+    <message>
+        <source>Chart data copied to the clipboard.</source>
+        <translation>Dados do gráfico copiados para a área de transferência.</translation>
     </message>
     <message>
         <source>Nothing copied: enter a value to see the results.</source>
@@ -1412,6 +1499,10 @@
     <message>
         <source>Nothing to export yet: the planner has no configuration.</source>
         <translation>Nada para exportar ainda: o planejamento não tem configuração.</translation>
+    </message>
+    <message>
+        <source>Nothing saved: correct these fields first. {problems}</source>
+        <translation>Nada foi salvo: corrija primeiro estes campos. {problems}</translation>
     </message>
     <message>
         <source>Could not save the scenario to “{name}”: {error}</source>

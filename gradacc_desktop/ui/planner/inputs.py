@@ -28,6 +28,7 @@ from gradacc_desktop.ui.planner.fields import (
     PlannerFieldSpec,
 )
 from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.planner import (
     CHOICES,
     PlanField,
@@ -76,6 +77,7 @@ class PlannerInputsPanel(QWidget):
         memory_form.addRow(self.unit_note)
         layout.addStretch(1)
 
+        guard_wheel(self.rounding, self.card)
         self.recommend.toggled.connect(self._on_recommend)
         self.rounding.currentIndexChanged.connect(self._on_rounding)
         self.card.currentIndexChanged.connect(self._on_card)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.core.memory import Recipe, ZeroStage
 from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.other_memory import (
     MemoryField,
     OtherMemoryState,
@@ -93,6 +94,7 @@ class OtherMemoryDialog(QDialog):
         layout.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        guard_wheel(self.recipe, self.zero)
         self.recipe.currentIndexChanged.connect(self._on_recipe)
         self.zero.currentIndexChanged.connect(self._on_zero)
         vm.stateChanged.connect(self.show_state)

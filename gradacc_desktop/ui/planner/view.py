@@ -116,6 +116,9 @@ class PlannerView(QWidget):
         return dialog
 
     def save_scenario_dialog(self) -> None:
+        if self.vm.unsaved_problems():  # say why before asking where
+            self.save_scenario(Path())
+            return
         # the main window hands over its settings: the dialog starts in the last folder used
         path = ask_save_path(
             self,

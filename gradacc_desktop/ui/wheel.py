@@ -1,0 +1,38 @@
+"""A mouse wheel over a combo box the user is not using scrolls the page instead.
+
+Qt gives wheel events to whatever is under the pointer: scrolling a form would
+change the GPU model or the rounding mode on the way. ``guard_wheel`` makes a
+widget take focus only by click or Tab and hands an unfocused wheel to the
+scroll area around it. (``NumberField`` does the same for number fields.)
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
+
+
+class _WheelGuard(QObject):
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.Wheel or not isinstance(watched, QWidget):
+            return False
+        if watched.hasFocus():
+            return False
+        parent = watched.parentWidget()
+        while parent is not None and not isinstance(parent, QAbstractScrollArea):
+            parent = parent.parentWidget()
+        if parent is not None:
+            QApplication.sendEvent(parent.verticalScrollBar(), event)
+        return True
+
+
+_GUARD: _WheelGuard | None = None
+
+
+def guard_wheel(*widgets: QWidget) -> None:
+    global _GUARD
+    if _GUARD is None:
+        _GUARD = _WheelGuard()
+    for widget in widgets:
+        widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        widget.installEventFilter(_GUARD)

@@ -1,0 +1,108 @@
+"""Help for each tab (F1), translated, as HTML for a text browser. No widgets here."""
+
+from __future__ import annotations
+
+import enum
+from html import escape
+
+from PySide6.QtCore import QObject
+
+
+class HelpTopic(enum.Enum):
+    CALCULATOR = "calculator"
+    PLANNER = "planner"
+    CHART = "chart"
+
+
+class HelpContent(QObject):
+    """The on-screen help of each tab, and the rule for typing numbers that all share."""
+
+    def title(self, topic: HelpTopic) -> str:
+        return {
+            HelpTopic.CALCULATOR: self.tr("Help: Calculator"),
+            HelpTopic.PLANNER: self.tr("Help: Plan a run"),
+            HelpTopic.CHART: self.tr("Help: Trade-off chart"),
+        }[topic]
+
+    def numbers_rule(self) -> list[str]:
+        """How every field reads what is typed or pasted (the same rule everywhere)."""
+        return [
+            self.tr(
+                "Type or paste numbers the way you write them: surrounding spaces and a "
+                "trailing unit (“0,5 GB”) are fine, and pasting gives the same value as typing."
+            ),
+            self.tr(
+                "In Portuguese the comma is the decimal separator (0,5). A single period is "
+                "also read as a decimal point, because numbers pasted from papers and terminals "
+                "use it (0.25 is 0,25) — except in whole-number fields, where 1.024 is 1024. "
+                "Periods before a comma, or several periods, group thousands: 1.234,5 and "
+                "1.000.000."
+            ),
+            self.tr(
+                "In English the period is the decimal separator (0.5) and commas group "
+                "thousands in threes (1,024). A comma that cannot group thousands is a decimal "
+                "separator: 0,5 is 0.5, never 5."
+            ),
+            self.tr(
+                "When both appear, the last one is the decimal separator (1,234.5 and 1.234,5 "
+                "are the same number). A power of ten may follow: 3e-4."
+            ),
+            self.tr(
+                "Text that is not a number, or a value out of range, stays in the field as you "
+                "typed it, with a message; no result is computed from it until you correct it."
+            ),
+        ]
+
+    def numbers_rule_html(self) -> str:
+        items = "".join(f"<li>{escape(line)}</li>" for line in self.numbers_rule())
+        heading = self.tr("Typing numbers")
+        return f"<h3>{escape(heading)}</h3><ul>{items}</ul>"
+
+    def html(self, topic: HelpTopic) -> str:
+        paragraphs = {
+            HelpTopic.CALCULATOR: [
+                self.tr(
+                    "Enter the micro-batch size, the accumulation steps, the data-parallel GPUs "
+                    "and the activation memory per sample. The effective batch size "
+                    "(E = b × a × g) and the peak activation memory per GPU (M = b × A) follow "
+                    "as you type."
+                ),
+                self.tr(
+                    "Details (below the results) explains the formula, recomputes the worked "
+                    "example from your inputs and answers the common questions."
+                ),
+            ],
+            HelpTopic.PLANNER: [
+                self.tr(
+                    "Give the target effective batch of your recipe and the data-parallel GPUs. "
+                    "The planner solves the accumulation steps for your micro-batch — or "
+                    "recommends the largest micro-batch that fits — and shows the batch you "
+                    "really get, whether it is exact, and whether DeepSpeed accepts it."
+                ),
+                self.tr(
+                    "Choose your GPU and the other memory per GPU (Estimate… derives it from "
+                    "the model size, the optimizer recipe and ZeRO) to see whether the "
+                    "configuration fits and how much headroom is left."
+                ),
+                self.tr(
+                    "The table lists the micro-batch and accumulation-step pairs near the "
+                    "target: arrow keys move through it, Enter or a double-click uses a pair. "
+                    "Export configuration previews the lines to paste into your trainer."
+                ),
+                self.tr(
+                    "Ctrl+C copies the plan with its pairs as text (or the selected text). "
+                    "File ▸ Save scenario keeps the whole setup in a file."
+                ),
+            ],
+            HelpTopic.CHART: [
+                self.tr(
+                    "Activation memory per GPU against the effective batch: growing the "
+                    "micro-batch makes memory rise, accumulating at your micro-batch keeps it "
+                    "flat. The horizontal line is the memory your GPU has left for activations "
+                    "(from the planner); your configuration is marked."
+                ),
+                self.tr("Ctrl+C copies the chart's data as text."),
+            ],
+        }[topic]
+        body = "".join(f"<p>{escape(p)}</p>" for p in paragraphs)
+        return f"<h2>{escape(self.title(topic))}</h2>{body}{self.numbers_rule_html()}"

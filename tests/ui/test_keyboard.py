@@ -1,0 +1,135 @@
+"""Keyboard, clipboard and menus as in any well-made desktop app, through events."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor, QWheelEvent
+from PySide6.QtWidgets import QApplication, QMenu
+
+from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.ui.main_window import MainWindow
+from tests.ui.helpers import box, type_into
+
+
+def _press_copy(window: MainWindow) -> None:
+    widget = QApplication.focusWidget() or window
+    from PySide6.QtTest import QTest
+
+    QTest.keySequence(widget, QKeySequence.StandardKey.Copy)
+
+
+def test_copy_with_a_selection_in_the_details_copies_the_selection(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    browser = window.details.browser
+    qtbot.waitUntil(browser.hasFocus)
+    cursor = browser.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.Start)
+    cursor.movePosition(QTextCursor.MoveOperation.NextWord, QTextCursor.MoveMode.KeepAnchor, 2)
+    browser.setTextCursor(cursor)
+    selected = cursor.selectedText()
+    assert selected.strip()
+    QGuiApplication.clipboard().setText("sentinel")
+    _press_copy(window)
+    assert QGuiApplication.clipboard().text() == selected
+
+
+def test_copy_in_a_field_without_selection_copies_the_results(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    micro = box(window, Field.MICRO_BATCH)
+    type_into(qtbot, micro, "6")
+    micro.lineEdit().deselect()
+    QGuiApplication.clipboard().setText("sentinel")
+    qtbot.keySequence(micro, QKeySequence.StandardKey.Copy)
+    text = QGuiApplication.clipboard().text()
+    assert "Tamanho de lote efetivo: E = 6 × 8 × 1 = 48" in text
+    assert "Amostras por GPU em cada passo do otimizador (b × a): 48 = 6 × 8" in text
+
+
+def test_copy_on_the_planner_copies_the_plan_not_the_calculator(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.tabs.setCurrentWidget(window.planner_page)
+    planner = window.planner
+    QGuiApplication.clipboard().setText("sentinel")
+    first = planner.inputs.first_widget()
+    first.setFocus()
+    qtbot.waitUntil(first.hasFocus)
+    qtbot.keySequence(first, QKeySequence.StandardKey.Copy)
+    text = QGuiApplication.clipboard().text()
+    assert text == planner.vm.clipboard_text()
+    assert "Calculadora de Memória" not in text.splitlines()[0]
+
+
+def test_copy_on_the_chart_copies_its_data(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.show_chart()
+    QGuiApplication.clipboard().setText("sentinel")
+    window.copy_action.trigger()
+    assert window.tradeoff_vm is not None
+    assert QGuiApplication.clipboard().text() == window.tradeoff_vm.clipboard_text()
+
+
+def test_ctrl_q_quits(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    assert len(window.quit_action.shortcuts()) == 1
+    box(window, Field.MICRO_BATCH).setFocus()
+    qtbot.keyClick(box(window, Field.MICRO_BATCH), Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.isVisible())
+
+
+def test_f1_shows_the_current_tabs_help(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.tabs.setCurrentWidget(window.planner_page)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    assert window.help_dialog is not None
+    qtbot.waitUntil(window.help_dialog.isVisible)
+    assert window.tabs.currentWidget() is window.planner_page  # it stays on the planner
+    assert window.help_dialog.windowTitle() == "Ajuda: Planejar execução"
+    assert "0.25 é 0,25" in window.help_dialog.text()
+    window.help_dialog.close()
+    window.tabs.setCurrentWidget(window.calculator)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    assert window.details.is_open()
+    assert "Como digitar números" in window.details.text()
+
+
+def _mnemonic(text: str) -> str | None:
+    found = re.findall(r"&([^&])", text.replace("&&", ""))
+    assert len(found) <= 1, text
+    return found[0].lower() if found else None
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "en"])
+def test_every_menu_and_item_has_a_unique_mnemonic(make_window, language: str) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow = make_window(language=language)
+    menus = [a.menu() for a in window.menuBar().actions()]
+    titles = [_mnemonic(m.title()) for m in menus if isinstance(m, QMenu)]
+    assert None not in titles
+    assert len(set(titles)) == len(titles)
+    for menu in menus:
+        assert isinstance(menu, QMenu)
+        items = [a for a in menu.actions() if not a.isSeparator()]
+        keys = [_mnemonic(a.text()) for a in items]
+        assert None not in keys, [a.text() for a in items]
+        assert len(set(keys)) == len(keys), [a.text() for a in items]
+
+
+def test_the_wheel_over_an_unfocused_combo_scrolls_instead_of_choosing(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.tabs.setCurrentWidget(window.planner_page)
+    card = window.planner.inputs.card
+    before = card.currentText()
+    window.planner.inputs.first_widget().setFocus()
+    pos = QPointF(card.rect().center())
+    event = QWheelEvent(
+        pos,
+        QPointF(card.mapToGlobal(pos.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, -120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(card, event)
+    assert card.currentText() == before
