@@ -16,13 +16,26 @@ MEASURE_VENV := .venv-measure
 MEASURE_PYTHON ?= $(shell for p in python3.11 python3; do \
 	$$p -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
 
-.PHONY: run test test-measure lint typecheck check i18n i18n-update screenshots clean
+.PHONY: run test test-desktop test-desktop-bundle test-measure lint typecheck check i18n \
+	i18n-update screenshots clean
 
 run: $(VENV)/.run-installed i18n
 	$(PY) -m gradacc_desktop
 
 test: $(VENV)/.test-installed i18n
-	$(PY) -m pytest
+	$(PY) -m pytest --ignore=tests/desktop
+
+# The desktop tier: the real app on Xvfb + openbox, driven only through X input
+# (xdotool keys, typing, clicks, wheel; the X clipboard through xclip; screenshots with
+# ImageMagick). Needs: xvfb openbox xdotool xclip x11-utils imagemagick.
+# GRADACC_SAVE_SCREENSHOTS=1 also keeps screenshots for a human look in docs/desktop/.
+test-desktop: $(VENV)/.test-installed i18n
+	GRADACC_DESKTOP_TESTS=1 $(PY) -m pytest tests/desktop
+
+# The same scenarios against the built bundle (after make bundle).
+test-desktop-bundle: $(VENV)/.test-installed
+	@test -x $(BUNDLE_EXE) || { echo "no bundle at $(BUNDLE_EXE): run make bundle" >&2; exit 1; }
+	GRADACC_DESKTOP_TESTS=1 GRADACC_BUNDLE=$(BUNDLE_EXE) $(PY) -m pytest tests/desktop
 
 # The activation estimator checked against what autograd really saves (needs torch).
 test-measure: i18n
