@@ -757,8 +757,36 @@
         <translation>Lendo o resultado</translation>
     </message>
     <message>
-        <source>The effective batch size is the value that learning-rate schedules and other hyperparameters are tuned against, not the micro-batch. Note that activation memory is only one part of the training budget: optimizer state, gradients and the parameters themselves usually dominate, and this calculator deliberately isolates the activation term to make the batching trade-off visible. For the full memory picture, see the LLM Training VRAM Calculator, and to reduce the number of trainable parameters with low-rank adapters, the LoRA Parameter Calculator.</source>
-        <translation>O tamanho de lote efetivo é o valor em relação ao qual os cronogramas de taxa de aprendizado e outros hiperparâmetros são ajustados, não o micro-lote. Note que a memória de ativação é apenas uma parte do orçamento de treinamento: o estado do otimizador, os gradientes e os próprios parâmetros geralmente dominam, e esta calculadora isola deliberadamente o termo de ativação para tornar visível o compromisso dos lotes. Para o quadro completo de memória, veja a Calculadora de VRAM para Treinamento de LLM, e para reduzir o número de parâmetros treináveis com adaptadores de baixo posto, a Calculadora de Parâmetros LoRA.</translation>
+        <source>The effective batch size is the value that learning-rate schedules and other hyperparameters are tuned against, not the micro-batch. Note that activation memory is only one part of the training budget: optimizer state, gradients and the parameters themselves usually dominate, and this calculator deliberately isolates the activation term to make the batching trade-off visible. For the full memory picture, the “{planner}” tab adds them to the activations on your GPU: its “{other}” button works out weights, gradients and optimizer state from the parameter count, the optimizer, low-rank adapters (LoRA) and ZeRO sharding.</source>
+        <translation>O tamanho de lote efetivo é o valor em relação ao qual os cronogramas de taxa de aprendizado e outros hiperparâmetros são ajustados, não o micro-lote. Note que a memória de ativação é apenas uma parte do orçamento de treinamento: o estado do otimizador, os gradientes e os próprios parâmetros geralmente dominam, e esta calculadora isola deliberadamente o termo de ativação para tornar visível o compromisso dos lotes. Para o quadro completo de memória, a aba “{planner}” soma tudo isso às ativações na sua GPU: o botão “{other}” dela calcula pesos, gradientes e estado do otimizador a partir do número de parâmetros, do otimizador, de adaptadores de baixo posto (LoRA) e do particionamento ZeRO.</translation>
+    </message>
+    <message>
+        <source>Estimate…</source>
+        <translation>Estimar…</translation>
+    </message>
+    <message>
+        <source>Plan a run</source>
+        <translation>Planejar execução</translation>
+    </message>
+    <message>
+        <source>The second tab. Start from your recipe&apos;s target batch and your GPU: it finds the micro-batch and accumulation steps that reach the target and fit in memory, adds the weights, gradients and optimizer state this calculator leaves out, scales the learning rate and writes the settings for DeepSpeed, Hugging Face, Accelerate or Lightning.</source>
+        <translation>A segunda aba. Parta do lote efetivo alvo da sua receita e da sua GPU: ela encontra o micro-lote e os passos de acumulação que atingem a meta e cabem na memória, soma os pesos, gradientes e estado do otimizador que esta calculadora deixa de fora, ajusta a taxa de aprendizado e escreve as configurações para DeepSpeed, Hugging Face, Accelerate ou Lightning.</translation>
+    </message>
+    <message>
+        <source>Estimate from the model…</source>
+        <translation>Estimar a partir do modelo…</translation>
+    </message>
+    <message>
+        <source>The button under “{field}”. Works out the activation memory per sample from the model&apos;s shape (layers, hidden size, attention heads, sequence length, data type), with presets for common models, and puts the value here.</source>
+        <translation>O botão sob “{field}”. Calcula a memória de ativação por amostra a partir da forma do modelo (camadas, dimensão oculta, cabeças de atenção, comprimento da sequência, tipo de dado), com modelos comuns prontos para escolher, e coloca o valor aqui.</translation>
+    </message>
+    <message>
+        <source>Trade-off chart</source>
+        <translation>Gráfico do compromisso</translation>
+    </message>
+    <message>
+        <source>The third tab. Activation memory per GPU against the effective batch for your inputs: growing the micro-batch climbs towards your GPU&apos;s memory, accumulating stays flat.</source>
+        <translation>A terceira aba. A memória de ativação por GPU em função do lote efetivo para as suas entradas: aumentar o micro-lote sobe em direção à memória da sua GPU, acumular a mantém constante.</translation>
     </message>
     <message>
         <source>How does gradient accumulation work?</source>
@@ -807,22 +835,6 @@
     <message>
         <source>This estimate models activation memory from the micro-batch alone and omits optimizer state, gradients, parameters and framework overhead, which dominate total training memory. Use it to reason about the batching trade-off, not as a complete memory budget.</source>
         <translation>Esta estimativa modela a memória de ativação apenas a partir do micro-lote e omite o estado do otimizador, os gradientes, os parâmetros e a sobrecarga do framework, que dominam a memória total de treinamento. Use-a para raciocinar sobre o compromisso dos lotes, não como um orçamento completo de memória.</translation>
-    </message>
-    <message>
-        <source>LLM Training VRAM Calculator</source>
-        <translation>Calculadora de VRAM para Treinamento de LLM</translation>
-    </message>
-    <message>
-        <source>Estimate the GPU VRAM needed for full fine-tuning of a large language model from the parameter count, the choice of optimizer and activation memory, using the mixed-precision Adam rule of 16 bytes per parameter.</source>
-        <translation>Estime a VRAM de GPU necessária para fazer fine-tuning completo de um modelo de linguagem grande a partir do número de parâmetros, da escolha do otimizador e da memória de ativações, usando a regra do Adam em precisão mista de 16 bytes por parâmetro.</translation>
-    </message>
-    <message>
-        <source>LoRA Parameter Calculator</source>
-        <translation>Calculadora de Parâmetros LoRA</translation>
-    </message>
-    <message>
-        <source>Count the trainable parameters that low-rank adapters add to a model, to shrink the gradients and optimizer state you have to hold.</source>
-        <translation>Conte os parâmetros treináveis que adaptadores de baixo posto acrescentam a um modelo, para reduzir os gradientes e o estado do otimizador que você precisa manter.</translation>
     </message>
     <message>
         <source>Next suggestions</source>

@@ -29,8 +29,6 @@ def test_details_hold_the_seed_content(window: MainWindow) -> None:
         "O que significa tamanho de lote efetivo?",
         "Aviso legal",
         "Próximas sugestões",
-        "Calculadora de VRAM para Treinamento de LLM",
-        "Calculadora de Parâmetros LoRA",
     ):
         assert heading in text, heading
     # the formula with its symbols restored, and their legend
@@ -96,3 +94,50 @@ def test_open_panel_catches_up_after_typing(window: MainWindow, qtbot) -> None: 
     window.details.set_open(True)
     type_into(qtbot, box(window, Field.MICRO_BATCH), "3")
     qtbot.waitUntil(lambda: "micro-lote de 3 amostras" in window.details.browser.toPlainText())
+
+
+def _names(window: MainWindow) -> list[str]:
+    """How the window names the planner, the activation estimator and the chart."""
+    assert window.inputs.estimate_button is not None
+    window.tabs.setCurrentIndex(1)
+    planner = window.planner
+    window.tabs.setCurrentIndex(0)
+    return [
+        window.tabs.tabText(1),
+        window.inputs.estimate_button.text().replace("&", ""),
+        window.tabs.tabText(2),
+        planner.inputs.estimate.text().replace("&", ""),
+        window.vm.field_label(Field.ACTIVATION_GB),
+    ]
+
+
+def test_suggestions_point_to_what_the_app_has(window: MainWindow) -> None:
+    window.details.set_open(True)
+    names = _names(window)
+    assert names[:3] == [
+        "Planejar execução",
+        "Estimar a partir do modelo…",
+        "Gráfico do compromisso",
+    ]
+    text = window.details.text()
+    suggestions = text[text.index("Próximas sugestões") :]
+    for name in names[:3]:
+        assert f"\n{name}\n" in suggestions, name  # each one a heading of its own
+    assert f"O botão sob “{names[4]}”" in suggestions
+    reading = text[text.index("Lendo o resultado") : text.index("Perguntas frequentes")]
+    assert f"a aba “{names[0]}”" in reading and f"o botão “{names[3]}”" in reading
+    for elsewhere in ("VRAM", "Calculadora de Parâmetros", "LLM Training", "LoRA Parameter"):
+        assert elsewhere not in text
+
+
+def test_suggestions_in_english(window: MainWindow) -> None:
+    window.set_language("en")
+    window.details.set_open(True)
+    names = _names(window)
+    assert names[:3] == ["Plan a run", "Estimate from the model…", "Trade-off chart"]
+    text = window.details.text()
+    suggestions = text[text.index("Next suggestions") :]
+    for name in names[:3]:
+        assert f"\n{name}\n" in suggestions, name
+    assert f"The button under “{names[4]}”" in suggestions
+    assert f"the “{names[0]}” tab" in text and f"its “{names[3]}” button" in text
