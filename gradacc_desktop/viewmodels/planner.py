@@ -51,6 +51,7 @@ from gradacc_desktop.core.planning import (
 from gradacc_desktop.core.scenario import PlanSettings, Reason, Scenario, ScenarioError
 from gradacc_desktop.core.tradeoff import available_for_activations
 from gradacc_desktop.viewmodels.calculator import TIMES, CalculatorState, CalculatorViewModel
+from gradacc_desktop.viewmodels.files import write_file_atomically
 from gradacc_desktop.viewmodels.formatting import (
     Entry,
     Unparsed,
@@ -597,14 +598,14 @@ class PlannerViewModel(QObject):
                 ),
             )
         data = scenario_io.save(self.scenario())
-        try:
-            path.write_bytes(data)
-        except OSError as exc:
+        # all or nothing: a failed save leaves the file that was there untouched
+        error = write_file_atomically(path, data)
+        if error is not None:
             return ScenarioOutcome(
                 False,
-                self.tr("Could not save the scenario to “{name}”: {error}").format(
-                    name=path.name, error=exc.strerror or exc
-                ),
+                self.tr(
+                    "Could not save the scenario to “{name}”: {error}. Nothing was changed."
+                ).format(name=path.name, error=error),
             )
         return ScenarioOutcome(True, self.tr("Scenario saved to “{name}”.").format(name=path.name))
 

@@ -1517,8 +1517,8 @@
         <translation>Nada foi salvo: corrija primeiro estes campos. {problems}</translation>
     </message>
     <message>
-        <source>Could not save the scenario to “{name}”: {error}</source>
-        <translation>Não foi possível salvar o cenário em “{name}”: {error}</translation>
+        <source>Could not save the scenario to “{name}”: {error}. Nothing was changed.</source>
+        <translation>Não foi possível salvar o cenário em “{name}”: {error}. Nada foi alterado.</translation>
     </message>
     <message>
         <source>Scenario saved to “{name}”.</source>

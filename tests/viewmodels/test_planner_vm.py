@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from gradacc_desktop.core import scenario as scenario_io
 from gradacc_desktop.core.calculator import Field
@@ -245,6 +248,85 @@ def test_bad_scenario_changes_nothing(qapp, tmp_path: Path) -> None:  # type: ig
         assert vm.scenario() == before
     missing = vm.open_scenario(tmp_path / "missing.json")
     assert not missing.ok
+
+
+def _saved(tmp_path: Path) -> tuple[PlannerViewModel, bytes]:
+    """A planner whose scenario differs from the one saved before (``previous``)."""
+    vm = _planner()
+    _solve(vm, "512", "8", "4")
+    assert vm.save_scenario(tmp_path / "plan.json").ok
+    previous = (tmp_path / "plan.json").read_bytes()
+    vm.set_text(PlanField.TARGET, "1024")
+    return vm, previous
+
+
+def test_failed_save_keeps_the_previous_scenario(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm, previous = _saved(tmp_path)
+    (tmp_path / "folder.json").mkdir()
+    (tmp_path / "notes").write_bytes(previous)
+    failures = {
+        tmp_path / "folder.json": "Filename refers to a directory",
+        tmp_path / "notes" / "plan.json": "Not a directory",
+        tmp_path / "gone" / "plan.json": "No such file or directory",
+    }
+    for path, reason in failures.items():
+        outcome = vm.save_scenario(path)
+        assert not outcome.ok
+        assert outcome.message == (
+            f"Could not save the scenario to “{path.name}”: {reason}. Nothing was changed."
+        )
+    assert (tmp_path / "notes").read_bytes() == previous
+    assert (tmp_path / "plan.json").read_bytes() == previous
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.json", "notes", "plan.json"]
+    assert vm.save_scenario(tmp_path / "plan.json").ok  # and a good save still replaces it
+    assert scenario_io.load((tmp_path / "plan.json").read_bytes()).plan.target_batch == 1024
+
+
+_SAVE_UNDER_A_LIMIT = """
+import resource, signal, sys
+from pathlib import Path
+from PySide6.QtCore import QLocale
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.planner import PlannerViewModel
+vm = PlannerViewModel(CalculatorViewModel(QLocale("en")))
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))  # a scenario is larger than this
+print(vm.save_scenario(Path(sys.argv[1])).message)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="resource limits are POSIX")
+def test_save_past_a_file_size_limit_keeps_the_previous_scenario(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _vm, previous = _saved(tmp_path)
+    path = tmp_path / "plan.json"
+    # in a child process: its output goes through a pipe, which the limit leaves alone
+    result = subprocess.run(
+        [sys.executable, "-c", _SAVE_UNDER_A_LIMIT, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "Could not save the scenario to “plan.json”: File too large. Nothing was changed."
+    )
+    assert path.read_bytes() == previous
+    assert [p.name for p in tmp_path.iterdir()] == ["plan.json"]
+
+
+def test_failed_save_in_portuguese(qapp, catalogue, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    catalogue("pt_BR")
+    vm = PlannerViewModel(CalculatorViewModel(QLocale("pt_BR")))
+    outcome = vm.save_scenario(tmp_path / "sumiu" / "plano.json")
+    assert not outcome.ok
+    # the system's reason comes through Qt, which has its own Portuguese for it
+    reason = QCoreApplication.translate("QIODevice", "No such file or directory")
+    assert reason == "Não existe o arquivo ou pasta"
+    assert outcome.message == (
+        f"Não foi possível salvar o cenário em “plano.json”: {reason}. Nada foi alterado."
+    )
 
 
 def test_every_scenario_reason_has_a_message(qapp) -> None:  # type: ignore[no-untyped-def]
