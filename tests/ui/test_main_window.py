@@ -232,7 +232,7 @@ def test_menus(window: MainWindow) -> None:
     assert [m.title() for m in (window.file_menu, window.language_menu, window.help_menu)] == [
         "&Arquivo",
         "&Idioma",
-        "A&juda",
+        "Aj&uda",
     ]
     assert texts(window.file_menu) == [
         "A&brir cenário…",
