@@ -23,9 +23,12 @@ from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES, LanguageController
 from gradacc_desktop.viewmodels.settings import (
     DETAILS_OPEN,
+    EXPORT_FORMAT,
     GEOMETRY,
     LANGUAGE,
     PLANNER,
+    REFERENCE_BATCH,
+    REFERENCE_LR,
     TAB,
     Settings,
 )
@@ -324,6 +327,11 @@ class MainWindow(QMainWindow):
         remembered = self.settings.get(PLANNER)
         if remembered is not None:
             planner.vm.restore_remembered(remembered)
+        planner.vm.set_reference(
+            self.settings.get(REFERENCE_LR), self.settings.get(REFERENCE_BATCH)
+        )
+        if (export_format := self.settings.get(EXPORT_FORMAT)) is not None:
+            planner.export.set_format(export_format)
         planner.statusMessage.connect(self._show_status)
         planner.inputs.copyRequested.connect(self.copy_current)
         planner.useConfigurationRequested.connect(
@@ -390,6 +398,10 @@ class MainWindow(QMainWindow):
         planner = self.planner_page.built
         if planner is not None:
             self.settings.set(PLANNER, planner.vm.remembered())
+            lr, batch = planner.vm.reference()
+            self.settings.set(REFERENCE_LR, lr)
+            self.settings.set(REFERENCE_BATCH, batch)
+            self.settings.set(EXPORT_FORMAT, planner.export.current_format())
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -384,6 +384,22 @@ class PlannerViewModel(QObject):
     def set_other_memory(self, gb: Decimal) -> None:
         self._replace({PlanField.OTHER_MEMORY: gb})
 
+    def reference(self) -> tuple[Decimal | None, int | None]:
+        """The learning-rate reference (rate, batch) the fields hold: ``None`` where a
+        field is empty or not valid. Remembered between sessions (not in scenarios)."""
+        lr = self._current_or_last(PlanField.REFERENCE_LR)
+        batch = self._current_or_last(PlanField.REFERENCE_BATCH)
+        return lr, None if batch is None else int(batch)
+
+    def set_reference(self, lr: Decimal | None, batch: int | None) -> None:
+        """Put a remembered learning-rate reference back (``None`` leaves a field empty)."""
+        self._replace(
+            {
+                PlanField.REFERENCE_LR: lr,
+                PlanField.REFERENCE_BATCH: None if batch is None else Decimal(batch),
+            }
+        )
+
     def choose_pair(self, micro_batch: int) -> None:
         """Take a micro-batch from the pairs table as the user's own."""
         self._recommend = False

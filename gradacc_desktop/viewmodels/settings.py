@@ -8,15 +8,19 @@ or out-of-range value falls back to its default and never raises.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from gradacc_desktop.core.calculator import DEFAULTS, Field, Inputs, check_value, normalize
+
+if TYPE_CHECKING:  # imported by its parser, when the planner is built
+    from gradacc_desktop.core.export import ExportFormat
 
 T = TypeVar("T")
 
@@ -103,6 +107,58 @@ def _parse_folder(raw: object) -> str | None:
 LAST_FOLDER = Setting("files/last_folder", "", _parse_folder)
 
 
+# The planner's learning-rate reference and export format (not part of a scenario).
+# Their rules live with the planner, imported only when the planner is built.
+
+
+def _stored_decimal(raw: object) -> Decimal | None:
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        return None
+    text = str(raw).strip()
+    if not 0 < len(text) <= 64:
+        return None
+    try:
+        number = Decimal(text)
+    except ArithmeticError:
+        return None
+    return number if number.is_finite() else None
+
+
+def _parse_reference_lr(raw: object) -> Decimal | None:
+    from gradacc_desktop.viewmodels.planner import LR_LIMITS
+
+    number = _stored_decimal(raw)
+    if number is None or not LR_LIMITS.minimum <= number <= LR_LIMITS.maximum:
+        return None
+    return normalize(number) if number == number.quantize(LR_LIMITS.minimum) else None
+
+
+def _parse_reference_batch(raw: object) -> int | None:
+    from gradacc_desktop.core.planning import TARGET_LIMITS, check_number
+
+    number = _stored_decimal(raw)
+    return (
+        int(number) if number is not None and check_number(TARGET_LIMITS, number) is None else None
+    )
+
+
+def _parse_export_format(raw: object) -> ExportFormat | None:
+    from gradacc_desktop.core.export import ExportFormat
+
+    known = {f.value: f for f in ExportFormat}
+    return known.get(raw.strip()) if isinstance(raw, str) else None
+
+
+# ``None``: the planner's own default (no reference: an empty field; the first format)
+REFERENCE_LR: Setting[Decimal | None] = Setting("planner/referenceLr", None, _parse_reference_lr)
+REFERENCE_BATCH: Setting[int | None] = Setting(
+    "planner/referenceBatch", None, _parse_reference_batch
+)
+EXPORT_FORMAT: Setting[ExportFormat | None] = Setting(
+    "planner/exportFormat", None, _parse_export_format
+)
+
+
 class Settings:
     """The app's settings, each read through its parser and written canonically."""
 
@@ -129,6 +185,8 @@ class Settings:
     def set(self, setting: Setting[T], value: T) -> None:
         if isinstance(value, Decimal):
             self._store.setValue(setting.key, format(normalize(value), "f"))
+        elif isinstance(value, enum.Enum):  # by its value, as its parser reads it
+            self._store.setValue(setting.key, value.value)
         else:
             self._store.setValue(setting.key, value)
 

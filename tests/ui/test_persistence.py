@@ -73,3 +73,55 @@ def test_damaged_planner_memory_is_ignored(make_window, settings_path) -> None: 
     assert window.tabs.currentIndex() == 0
     window.tabs.setCurrentIndex(1)
     assert window.planner.vm.state.has_result
+
+
+def test_planner_reference_and_export_format_are_remembered(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from gradacc_desktop.viewmodels.planner import PlanField
+
+    first = make_window()
+    first.tabs.setCurrentIndex(1)
+    planner = first.planner
+    type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_LR], "0,0003")
+    type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_BATCH], "256")
+    planner.export.format.setCurrentIndex(planner.export.format.findData("hf"))
+    first.close()
+    first.language.uninstall()
+    second = make_window(settings)
+    restored = second.planner
+    assert restored.inputs.boxes[PlanField.REFERENCE_LR].text() == "0,0003"
+    assert restored.inputs.boxes[PlanField.REFERENCE_BATCH].text() == "256"
+    assert restored.export.format.currentData() == "hf"
+    assert "per_device_train_batch_size" in restored.export.preview.toPlainText()
+    # and the planner holds them as values, not just as text
+    assert restored.vm.reference() == (Decimal("0.0003"), 256)
+
+
+def test_cleared_planner_reference_stays_cleared(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from gradacc_desktop.viewmodels.planner import PlanField
+
+    first = make_window()
+    planner = first.planner
+    type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_LR], "0,0003")
+    first.save_state()
+    clear(qtbot, planner.inputs.boxes[PlanField.REFERENCE_LR])
+    first.close()
+    first.language.uninstall()
+    second = make_window(settings)
+    assert second.planner.inputs.boxes[PlanField.REFERENCE_LR].text() == ""
+
+
+def test_damaged_planner_reference_is_ignored(make_window, settings_path) -> None:  # type: ignore[no-untyped-def]
+    from gradacc_desktop.viewmodels.planner import PlanField
+
+    raw = QSettings(str(settings_path), QSettings.Format.IniFormat)
+    raw.setValue("planner/referenceLr", "-3")
+    raw.setValue("planner/referenceBatch", "a lot")
+    raw.setValue("planner/exportFormat", "yaml")
+    raw.sync()
+    window = make_window(Settings(QSettings(str(settings_path), QSettings.Format.IniFormat)))
+    window.tabs.setCurrentIndex(1)
+    planner = window.planner
+    assert planner.inputs.boxes[PlanField.REFERENCE_LR].text() == ""
+    assert planner.inputs.boxes[PlanField.REFERENCE_BATCH].text() == ""
+    assert planner.export.format.currentData() == "deepspeed"
+    assert planner.vm.state.has_result

@@ -9,10 +9,14 @@ from PySide6.QtCore import QByteArray, QSettings
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
 from gradacc_desktop.viewmodels.settings import (
     DETAILS_OPEN,
+    EXPORT_FORMAT,
     GEOMETRY,
     INPUTS,
     LANGUAGE,
+    REFERENCE_BATCH,
+    REFERENCE_LR,
     Field,
+    Setting,
     Settings,
 )
 
@@ -93,3 +97,66 @@ def test_malformed_file_does_not_crash(settings_path: Path) -> None:
     settings = _fresh(settings_path)
     assert settings.inputs() == DEFAULTS
     assert settings.get(LANGUAGE) == "pt_BR"
+
+
+def test_planner_reference_and_export_format_round_trip(
+    settings: Settings, settings_path: Path
+) -> None:
+    from gradacc_desktop.core.export import ExportFormat
+
+    assert settings.get(REFERENCE_LR) is None
+    assert settings.get(REFERENCE_BATCH) is None
+    assert settings.get(EXPORT_FORMAT) is None
+    settings.set(REFERENCE_LR, Decimal("0.00030"))
+    settings.set(REFERENCE_BATCH, 256)
+    settings.set(EXPORT_FORMAT, ExportFormat.LIGHTNING)
+    settings.sync()
+    text = settings_path.read_text()
+    assert "referenceLr=0.0003" in text and "exportFormat=lightning" in text
+    again = _fresh(settings_path)
+    assert again.get(REFERENCE_LR) == Decimal("0.0003")
+    assert again.get(REFERENCE_BATCH) == 256
+    assert again.get(EXPORT_FORMAT) is ExportFormat.LIGHTNING
+    again.set(REFERENCE_LR, None)  # an empty field is remembered as empty
+    again.sync()
+    assert _fresh(settings_path).get(REFERENCE_LR) is None
+
+
+@pytest.mark.parametrize(
+    ("setting", "raw"),
+    [
+        (REFERENCE_LR, "garbage"),
+        (REFERENCE_LR, "0"),
+        (REFERENCE_LR, "-0.001"),
+        (REFERENCE_LR, "1001"),
+        (REFERENCE_LR, "0.000000001"),  # 9 decimals: the planner takes 8
+        (REFERENCE_LR, "nan"),
+        (REFERENCE_LR, "1e999999"),
+        (REFERENCE_LR, "1" * 100),
+        (REFERENCE_LR, "true"),
+        (REFERENCE_BATCH, "lots"),
+        (REFERENCE_BATCH, "0"),
+        (REFERENCE_BATCH, "2.5"),
+        (REFERENCE_BATCH, "99999999999999999999999999"),
+        (EXPORT_FORMAT, "xml"),
+        (EXPORT_FORMAT, "DeepSpeed (JSON)"),
+        (EXPORT_FORMAT, ""),
+    ],
+)
+def test_bad_planner_values_fall_back_to_defaults(
+    settings_path: Path, setting: Setting[object], raw: str
+) -> None:
+    store = QSettings(str(settings_path), QSettings.Format.IniFormat)
+    store.setValue(setting.key, raw)
+    store.sync()
+    assert _fresh(settings_path).get(setting) is None
+
+
+def test_planner_values_at_their_limits(settings_path: Path) -> None:
+    store = QSettings(str(settings_path), QSettings.Format.IniFormat)
+    store.setValue(REFERENCE_LR.key, " 0.00000001 ")
+    store.setValue(REFERENCE_BATCH.key, "1")
+    store.sync()
+    again = _fresh(settings_path)
+    assert again.get(REFERENCE_LR) == Decimal("0.00000001")
+    assert again.get(REFERENCE_BATCH) == 1
