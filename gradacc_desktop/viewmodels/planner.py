@@ -559,6 +559,20 @@ class PlannerViewModel(QObject):
     def export_unavailable(self) -> str:
         return self.tr("Nothing to export yet: the planner has no configuration.")
 
+    # -- titles shared by the view and the copied plan ----------------------------
+    def pairs_title(self, mnemonic: bool = False) -> str:
+        text = self.tr("Micro-batch and a&ccumulation steps")
+        return text if mnemonic else text.replace("&", "")
+
+    def pairs_headers(self) -> list[tuple[str, str]]:
+        """(column heading, its full wording) of the pairs table."""
+        return [
+            (self.tr("Micro-batch (b)"), self.tr("Micro-batch size (b)")),
+            (self.tr("Steps (a)"), self.tr("Accumulation steps (a)")),
+            (self.tr("Batch (E)"), self.tr("Effective batch size (E)")),
+            (self.tr("Fits"), self.tr("Fits in GPU memory")),
+        ]
+
     # -- scenarios ----------------------------------------------------------------
     def scenario(self) -> Scenario:
         """The calculator's and the planner's settings (last valid values where invalid now)."""
@@ -1169,7 +1183,7 @@ class PlannerViewModel(QObject):
             )
         note = self.tr(
             "Exact divisors, powers of two and the largest useful micro-batch; the row in use "
-            "is selected. Double-click a row to use its micro-batch."
+            "is in bold. Return or a double-click uses the selected row."
         )
         return tuple(rows), note
 

@@ -1252,45 +1252,6 @@
     </message>
 </context>
 <context>
-    <name>PairsPanel</name>
-    <message>
-        <source>Micro-batch and accumulation steps</source>
-        <translation>Micro-lote e passos de acumulação</translation>
-    </message>
-    <message>
-        <source>Micro-batch (b)</source>
-        <translation>Micro-lote (b)</translation>
-    </message>
-    <message>
-        <source>Steps (a)</source>
-        <translation>Passos (a)</translation>
-    </message>
-    <message>
-        <source>Batch (E)</source>
-        <translation>Lote (E)</translation>
-    </message>
-    <message>
-        <source>Fits</source>
-        <translation>Cabe</translation>
-    </message>
-    <message>
-        <source>Micro-batch size (b)</source>
-        <translation>Tamanho do micro-lote (b)</translation>
-    </message>
-    <message>
-        <source>Accumulation steps (a)</source>
-        <translation>Passos de acumulação (a)</translation>
-    </message>
-    <message>
-        <source>Effective batch size (E)</source>
-        <translation>Tamanho de lote efetivo (E)</translation>
-    </message>
-    <message>
-        <source>Fits in GPU memory</source>
-        <translation>Cabe na memória da GPU</translation>
-    </message>
-</context>
-<context>
     <name>PlannerInputsPanel</name>
     <message>
         <source>Target and GPUs</source>
@@ -1362,6 +1323,10 @@
         <source>Scenarios (*.json)</source>
         <translation>Cenários (*.json)</translation>
     </message>
+    <message>
+        <source>Plan</source>
+        <translation>Plano</translation>
+    </message>
 </context>
 <context>
     <name>PlannerViewModel</name>
@@ -1379,7 +1344,7 @@
     </message>
     <message>
         <source>&amp;Usable memory per GPU</source>
-        <translation>Memória &amp;utilizável por GPU</translation>
+        <translation>Memória uti&amp;lizável por GPU</translation>
     </message>
     <message>
         <source>&amp;Other memory per GPU</source>
@@ -1395,7 +1360,7 @@
     </message>
     <message>
         <source>&amp;Dataset size</source>
-        <translation>Tamanho do conjunto de &amp;dados</translation>
+        <translation>Taman&amp;ho do conjunto de dados</translation>
     </message>
     <message>
         <source>Reference learning r&amp;ate</source>
@@ -1403,7 +1368,7 @@
     </message>
     <message>
         <source>Reference &amp;batch size</source>
-        <translation>&amp;Lote de referência</translation>
+        <translation>Lote &amp;de referência</translation>
     </message>
     <message>
         <source>Effective batch you want per optimizer step (T), summed over all GPUs.</source>
@@ -1511,6 +1476,38 @@
     <message>
         <source>Nothing to export yet: the planner has no configuration.</source>
         <translation>Nada para exportar ainda: o planejamento não tem configuração.</translation>
+    </message>
+    <message>
+        <source>Micro-batch and a&amp;ccumulation steps</source>
+        <translation>Micro-lote e passos de a&amp;cumulação</translation>
+    </message>
+    <message>
+        <source>Micro-batch (b)</source>
+        <translation>Micro-lote (b)</translation>
+    </message>
+    <message>
+        <source>Micro-batch size (b)</source>
+        <translation>Tamanho do micro-lote (b)</translation>
+    </message>
+    <message>
+        <source>Steps (a)</source>
+        <translation>Passos (a)</translation>
+    </message>
+    <message>
+        <source>Accumulation steps (a)</source>
+        <translation>Passos de acumulação (a)</translation>
+    </message>
+    <message>
+        <source>Batch (E)</source>
+        <translation>Lote (E)</translation>
+    </message>
+    <message>
+        <source>Effective batch size (E)</source>
+        <translation>Tamanho de lote efetivo (E)</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>Cabe</translation>
     </message>
     <message>
         <source>Nothing saved: correct these fields first. {problems}</source>
@@ -1758,6 +1755,10 @@
         <translation>Nem um micro-lote de 1 cabe.</translation>
     </message>
     <message>
+        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is in bold. Return or a double-click uses the selected row.</source>
+        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso está em negrito. Enter ou um clique duplo usa a linha selecionada.</translation>
+    </message>
+    <message>
         <source>Fits in GPU memory</source>
         <translation>Cabe na memória da GPU</translation>
     </message>
@@ -1820,10 +1821,6 @@
     <message>
         <source>{batch} ({difference})</source>
         <translation>{batch} ({difference})</translation>
-    </message>
-    <message>
-        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is selected. Double-click a row to use its micro-batch.</source>
-        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso fica selecionada. Clique duas vezes em uma linha para usar o micro-lote dela.</translation>
     </message>
     <message>
         <source>Enter a sequence length to see the tokens per optimizer step.</source>

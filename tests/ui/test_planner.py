@@ -224,7 +224,7 @@ def test_language_switch_rerenders_the_planner(
     assert planner.results.configuration.difference.text() == "Exactly the target of 1,024."
     assert _field(planner, PlanField.TARGET).text() == "1,024"
     assert planner.inputs.card.itemText(planner.inputs.card.count() - 1) == "Custom"
-    assert planner.pairs.title() == "Micro-batch and accumulation steps"
+    assert planner.pairs.title() == "Micro-batch and a&ccumulation steps"
 
 
 def test_period_is_a_decimal_point_in_portuguese(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]

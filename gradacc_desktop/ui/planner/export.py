@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QApplication,
@@ -20,6 +20,20 @@ from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.viewmodels.planner import PlannerState, PlannerViewModel
 
 
+class PreviewEdit(QPlainTextEdit):
+    """The read-only preview: Tab leaves it and the keyboard selects text in it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setTabChangesFocus(True)
+        # read-only, but selectable from the keyboard too (Shift+arrows, Ctrl+A)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+
+
 class ExportPanel(QGroupBox):
     statusMessage = Signal(str)
 
@@ -34,9 +48,8 @@ class ExportPanel(QGroupBox):
         self.format_label.setBuddy(self.format)
         self.copy_button = QPushButton(self)
         self.copy_button.setObjectName("plan_copy_config")
-        self.preview = QPlainTextEdit(self)
+        self.preview = PreviewEdit(self)
         self.preview.setObjectName("plan_export_preview")
-        self.preview.setReadOnly(True)
         self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         row = QHBoxLayout()

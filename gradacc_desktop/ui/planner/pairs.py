@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -18,56 +18,65 @@ from PySide6.QtWidgets import (
 from gradacc_desktop.viewmodels.planner import PairRow, PlannerState, PlannerViewModel
 
 
+class PairsTable(QTableWidget):
+    """One stop in the tab chain (arrows move inside); Return uses the current row."""
+
+    rowChosen = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, 4, parent)
+        self.setTabKeyNavigation(False)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.verticalHeader().setVisible(False)
+        self.setAlternatingRowColors(True)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.cellDoubleClicked.connect(lambda row, _column: self.rowChosen.emit(row))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
+            self.rowChosen.emit(self.currentRow())
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class PairsPanel(QGroupBox):
     def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._vm = vm
         self._rows: tuple[PairRow, ...] = ()
-        self.table = QTableWidget(0, 4, self)
+        self.table = PairsTable(self)
         self.table.setObjectName("plan_pairs")
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setAlternatingRowColors(True)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.note = QLabel(self)
         self.note.setObjectName("plan_pairs_note")
         self.note.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.note)
-        self.table.cellDoubleClicked.connect(self._on_double_click)
+        self.table.rowChosen.connect(self.choose_row)
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.setTitle(self.tr("Micro-batch and accumulation steps"))
-        short = [
-            self.tr("Micro-batch (b)"),
-            self.tr("Steps (a)"),
-            self.tr("Batch (E)"),
-            self.tr("Fits"),
-        ]
-        full = [
-            self.tr("Micro-batch size (b)"),
-            self.tr("Accumulation steps (a)"),
-            self.tr("Effective batch size (E)"),
-            self.tr("Fits in GPU memory"),
-        ]
-        for column, (text, tip) in enumerate(zip(short, full, strict=True)):
+        # the title's mnemonic moves the focus to the table
+        self.setTitle(self._vm.pairs_title(mnemonic=True))
+        for column, (text, tip) in enumerate(self._vm.pairs_headers()):
             item = QTableWidgetItem(text)
             item.setToolTip(tip)
             self.table.setHorizontalHeaderItem(column, item)
-        self.table.setAccessibleName(self.title())
+        self.table.setAccessibleName(self._vm.pairs_title())
         self._rows = ()
         self.show_state(self._vm.state)
 
     def show_state(self, state: PlannerState) -> None:
         view = state.results
         rows = view.pairs if view is not None else ()
-        self.note.setText(view.pairs_note if view is not None else "")
+        note = view.pairs_note if view is not None else ""
+        if self.note.text() != note:
+            self.note.setText(note)
+            self.table.setAccessibleDescription(note)
         if rows == self._rows:
             return
         self._rows = rows
@@ -92,13 +101,15 @@ class PairsPanel(QGroupBox):
                 current = r
         table.setUpdatesEnabled(True)
         if current >= 0:
+            table.setCurrentCell(current, 0)
             table.selectRow(current)
-            table.scrollToItem(
-                table.item(current, 0), QAbstractItemView.ScrollHint.PositionAtCenter
-            )
+            in_use = table.item(current, 0)
+            if in_use is not None:
+                table.scrollToItem(in_use, QAbstractItemView.ScrollHint.PositionAtCenter)
         else:
             table.clearSelection()
 
-    def _on_double_click(self, row: int, _column: int) -> None:
+    def choose_row(self, row: int) -> None:
+        """Use the micro-batch of ``row`` (double-click or Return)."""
         if 0 <= row < len(self._rows):
             self._vm.choose_pair(self._rows[row].micro_batch)

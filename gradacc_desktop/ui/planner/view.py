@@ -6,6 +6,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -27,13 +28,42 @@ from gradacc_desktop.viewmodels.other_memory import OtherMemoryViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 
 
-def _scrolling(widget: QWidget, parent: QWidget) -> QScrollArea:
-    area = QScrollArea(parent)
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    return area
+class ScrollArea(QScrollArea):
+    """A frameless, vertically scrolling area. When it takes the keyboard focus (to
+    scroll text that has no control of its own) it draws a focus frame."""
+
+    FOCUS_MARGIN = 2
+
+    def __init__(self, widget: QWidget, parent: QWidget, focusable: bool) -> None:
+        super().__init__(parent)
+        self.setWidget(widget)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if focusable:
+            m = self.FOCUS_MARGIN
+            self.setViewportMargins(m, m, m, m)
+        else:
+            self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() == QEvent.Type.Paint and self.hasFocus():
+            painter = QPainter(self)
+            pen = QPen(self.palette().color(QPalette.ColorRole.Highlight))
+            pen.setWidth(self.FOCUS_MARGIN)
+            painter.setPen(pen)
+            half = self.FOCUS_MARGIN // 2
+            painter.drawRect(self.rect().adjusted(half, half, -half, -half))
+        return handled
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.update()
 
 
 class PlannerView(QWidget):
@@ -56,8 +86,12 @@ class PlannerView(QWidget):
         top_layout = QHBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.setSpacing(16)
-        self.inputs_area = _scrolling(self.inputs, top)
-        self.results_area = _scrolling(self.results, top)
+        # Every input is a control, so the form needs no focus of its own; the cards
+        # are mostly text, so their area is a tab stop that scrolls with the keyboard.
+        self.inputs_area = ScrollArea(self.inputs, top, focusable=False)
+        self.inputs_area.setObjectName("plan_inputs_area")
+        self.results_area = ScrollArea(self.results, top, focusable=True)
+        self.results_area.setObjectName("plan_results_area")
         # the form never clips: its column is at least as wide as the form needs
         self.inputs_area.setMinimumWidth(
             self.inputs.minimumSizeHint().width()
@@ -86,16 +120,22 @@ class PlannerView(QWidget):
         self.export.statusMessage.connect(self.statusMessage)
         self.vm.localeChanged.connect(self.set_locale)
 
-        chain = [
+        for first, second in pairwise(self.tab_chain()):
+            self.setTabOrder(first, second)
+        self._retranslate_own()
+
+    def tab_chain(self) -> list[QWidget]:
+        """Every control of the page in reading order: the form top to bottom, the
+        result cards, the pairs table, then the export controls."""
+        return [
             *self.inputs.tab_chain(),
+            self.results_area,
             self.results.configuration.use_button,
             self.pairs.table,
             self.export.format,
             self.export.copy_button,
             self.export.preview,
         ]
-        for first, second in pairwise(chain):
-            self.setTabOrder(first, second)
 
     # -- actions ----------------------------------------------------------------
     def use_configuration(self) -> None:
@@ -166,7 +206,11 @@ class PlannerView(QWidget):
         self.setLocale(locale)
         self.inputs.set_locale(locale)
 
+    def _retranslate_own(self) -> None:
+        self.results_area.setAccessibleName(self.tr("Plan"))
+
     def retranslate(self) -> None:
+        self._retranslate_own()
         self.vm.retranslate()
         self.inputs.retranslate()
         self.results.retranslate()
