@@ -51,11 +51,16 @@ def start_app(xserver: XServer, tmp_path: Path) -> Iterator[StartApp]:
         return app.start()
 
     yield start
+    crashes = []
     for app in apps:
         app.stop()
         output = app.output().strip()
         if output:  # shown by pytest when the test failed
             print(f"--- app output ({app.home}) ---\n{output}")
+        if app.crash_log():
+            crashes.append(app.crash_log())
+    if crashes:  # the app showed its "unexpected error" dialog: always a bug
+        pytest.fail("the app logged an unexpected error:\n" + "\n".join(crashes), pytrace=False)
 
 
 @pytest.fixture

@@ -360,6 +360,12 @@ class App:
                 return
         raise RuntimeError(f"the app never answered a key press:\n{self.output()}")
 
+    def crash_log(self) -> str:
+        """What the app's crash handler logged (an "unexpected error" dialog), if anything."""
+        return "".join(
+            path.read_text(errors="replace") for path in self.home.rglob("gradacc-desktop.log")
+        )
+
     def output(self) -> str:
         path = self.home / "app.log"
         return path.read_text(errors="replace") if path.exists() else ""
@@ -447,9 +453,20 @@ class App:
         self.key(*["Down"] * LANGUAGE_ITEMS.index(lang), "Return")
         self.lang = lang
 
+    def mouse_position(self) -> tuple[int, int]:
+        out = self._xdotool("getmouselocation", "--shell")
+        values = dict(line.split("=", 1) for line in out.split() if "=" in line)
+        return int(values["X"]), int(values["Y"])
+
     def mouse_move(self, x: int, y: int) -> None:
         """Move the pointer to (x, y) on the screen."""
-        self._xdotool("mousemove", "--sync", str(x), str(y))
+        # `mousemove --sync` to where the pointer already is waits ~15 s for a motion
+        if self.mouse_position() != (x, y):
+            self._xdotool("mousemove", "--sync", str(x), str(y))
+
+    def click(self, x: int, y: int, button: int = 1) -> None:
+        self.mouse_move(x, y)
+        self._xdotool("click", str(button))
 
     def drag(self, start: tuple[int, int], end: tuple[int, int]) -> None:
         self.mouse_move(*start)
@@ -523,6 +540,10 @@ class App:
                 # the owner changed: give a slow owner time to answer in full
                 return text
             if time.monotonic() > deadline:
+                active = self.active_window()
+                if self.window and active and active != self.window:
+                    name = self._xdotool("getwindowname", active, check=False).strip()
+                    raise RuntimeError(f"keys go to another window: {name!r}\n{self.crash_log()}")
                 return None
             time.sleep(0.03)
 
