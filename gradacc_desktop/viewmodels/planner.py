@@ -573,6 +573,118 @@ class PlannerViewModel(QObject):
             (self.tr("Fits"), self.tr("Fits in GPU memory")),
         ]
 
+    def fit_title(self) -> str:
+        return self.tr("Memory per GPU")
+
+    def nothing_fits_title(self) -> str:
+        return self.tr("Recommendation")
+
+    def deepspeed_title(self) -> str:
+        return self.tr("DeepSpeed check")
+
+    def extras_title(self) -> str:
+        return self.tr("Tokens, steps and learning rate")
+
+    # -- the plan as text -----------------------------------------------------------
+    def clipboard_text(self) -> str | None:
+        """The whole plan as plain text (inputs, configuration, checks, extras and the
+        pairs table), or ``None`` in the "no result" state."""
+        view = self._state.results
+        if view is None:
+            return None
+        lines = [self.tr("Run plan: gradient accumulation"), ""]
+        lines.append(self.tr("Inputs"))
+        lines += [f"{label}: {value}" for label, value in self._input_rows(view)]
+        config = view.configuration
+        if config is not None:
+            lines += ["", config.title]
+            lines.append(config.formula)
+            lines.append(config.summary)
+            lines.append(f"{config.exact_badge}: {config.difference}")
+            lines += [text for text in (config.reachable, config.note) if text]
+        if view.nothing_fits is not None:
+            nothing = view.nothing_fits
+            lines += ["", self.nothing_fits_title(), nothing.message, nothing.suggestions_title]
+            lines += [f"- {suggestion}" for suggestion in nothing.suggestions]
+        fit_view = view.fit
+        lines += ["", self.fit_title(), fit_view.verdict, fit_view.usage, fit_view.headroom]
+        lines.append(fit_view.largest)
+        if view.deepspeed is not None:
+            lines += ["", self.deepspeed_title(), view.deepspeed.verdict]
+            lines.append(view.deepspeed.explanation)
+        extras = self._filled_extras(view.extras)
+        if extras:
+            lines += ["", self.extras_title(), *extras]
+        lines += ["", self.pairs_title(), *self._pairs_table(view.pairs)]
+        return "\n".join(lines) + "\n"
+
+    def _input_rows(self, view: PlanView) -> list[tuple[str, str]]:
+        config = view.configuration
+        if not self._recommend:
+            micro = self.format(self._number(PlanField.MICRO_BATCH))
+        elif config is not None:
+            micro = self.tr("{value} (recommended)").format(value=self.format(config.micro_batch))
+        else:
+            micro = self.tr("recommended")
+        rounding = dict(self.rounding_options())[self._rounding]
+        card = self.card()
+        capacity = self.capacity()
+        assert capacity is not None
+        rows = [
+            (self.field_label(PlanField.TARGET), self.format(self._number(PlanField.TARGET))),
+            (self.field_label(PlanField.GPUS), self.format(self._number(PlanField.GPUS))),
+            (self.field_label(PlanField.MICRO_BATCH), micro),
+            (self.rounding_label(), rounding),
+            (self.card_label(), card.name if card is not None else self.tr("Custom")),
+            (self.field_label(PlanField.GPU_MEMORY), self.format_gb(capacity)),
+        ]
+        for field in (PlanField.OTHER_MEMORY, PlanField.ACTIVATION):
+            rows.append((self.field_label(field), self.format_gb(self._number(field))))
+        for field in (
+            PlanField.SEQ_LEN,
+            PlanField.DATASET,
+            PlanField.REFERENCE_LR,
+            PlanField.REFERENCE_BATCH,
+        ):
+            value, problem = self._optional(field)
+            if value is not None and problem is None:
+                rows.append((self.field_label(field), self.format(value)))
+        return rows
+
+    def _filled_extras(self, extras: ExtrasView | None) -> list[str]:
+        """The extras whose inputs were given (valid or with their problem)."""
+        if extras is None:
+            return []
+        given = {field: self._raw.get(field) is not None for field in OPTIONAL_FIELDS}
+        lines = []
+        if given[PlanField.SEQ_LEN]:
+            lines.append(extras.tokens)
+        if given[PlanField.DATASET]:
+            lines.append(extras.steps)
+        if given[PlanField.REFERENCE_LR] or given[PlanField.REFERENCE_BATCH]:
+            lines += [text for text in (extras.lr_linear, extras.lr_sqrt) if text]
+            lines.append(extras.lr_note)
+        return lines
+
+    def _pairs_table(self, pairs: tuple[PairRow, ...]) -> list[str]:
+        """The pairs table as aligned rows under its heading (numbers to the right)."""
+        heading = [short for short, _full in self.pairs_headers()]
+        rows = [list(row.cells) for row in pairs]
+        widths = [max(len(cells[c]) for cells in [heading, *rows]) for c in range(len(heading))]
+        in_use = self.tr("← in use")
+
+        def line(cells: list[str], current: bool = False) -> str:
+            *numbers, fits = cells
+            text = "  ".join(
+                [cell.rjust(width) for cell, width in zip(numbers, widths[:-1], strict=True)]
+                + [fits.ljust(widths[-1])]
+            )
+            return (text + "  " + in_use if current else text).rstrip()
+
+        return [line(heading)] + [
+            line(cells, row.current) for cells, row in zip(rows, pairs, strict=True)
+        ]
+
     # -- scenarios ----------------------------------------------------------------
     def scenario(self) -> Scenario:
         """The calculator's and the planner's settings (last valid values where invalid now)."""

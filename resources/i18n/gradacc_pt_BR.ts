@@ -1252,6 +1252,13 @@
     </message>
 </context>
 <context>
+    <name>PairsPanel</name>
+    <message>
+        <source>Selected cells copied to the clipboard.</source>
+        <translation>Células selecionadas copiadas para a área de transferência.</translation>
+    </message>
+</context>
+<context>
     <name>PlannerInputsPanel</name>
     <message>
         <source>Target and GPUs</source>
@@ -1276,22 +1283,6 @@
 </context>
 <context>
     <name>PlannerResultsPanel</name>
-    <message>
-        <source>Memory per GPU</source>
-        <translation>Memória por GPU</translation>
-    </message>
-    <message>
-        <source>Recommendation</source>
-        <translation>Recomendação</translation>
-    </message>
-    <message>
-        <source>DeepSpeed check</source>
-        <translation>Verificação do DeepSpeed</translation>
-    </message>
-    <message>
-        <source>Tokens, steps and learning rate</source>
-        <translation>Tokens, passos e taxa de aprendizado</translation>
-    </message>
     <message>
         <source>Use th&amp;is configuration</source>
         <translation>Usar esta con&amp;figuração</translation>
@@ -1508,6 +1499,38 @@
     <message>
         <source>Fits</source>
         <translation>Cabe</translation>
+    </message>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>Memória por GPU</translation>
+    </message>
+    <message>
+        <source>Recommendation</source>
+        <translation>Recomendação</translation>
+    </message>
+    <message>
+        <source>DeepSpeed check</source>
+        <translation>Verificação do DeepSpeed</translation>
+    </message>
+    <message>
+        <source>Tokens, steps and learning rate</source>
+        <translation>Tokens, passos e taxa de aprendizado</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>Entradas</translation>
+    </message>
+    <message>
+        <source>{value} (recommended)</source>
+        <translation>{value} (recomendado)</translation>
+    </message>
+    <message>
+        <source>recommended</source>
+        <translation>recomendado</translation>
+    </message>
+    <message>
+        <source>← in use</source>
+        <translation>← em uso</translation>
     </message>
     <message>
         <source>Nothing saved: correct these fields first. {problems}</source>
@@ -1761,6 +1784,10 @@
     <message>
         <source>Fits in GPU memory</source>
         <translation>Cabe na memória da GPU</translation>
+    </message>
+    <message>
+        <source>Run plan: gradient accumulation</source>
+        <translation>Plano de execução: acumulação de gradiente</translation>
     </message>
     <message>
         <source>Does not fit in GPU memory</source>

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -21,7 +21,8 @@ from gradacc_desktop.viewmodels.planner import PlannerState, PlannerViewModel
 
 
 class PreviewEdit(QPlainTextEdit):
-    """The read-only preview: Tab leaves it and the keyboard selects text in it."""
+    """The read-only preview: Tab leaves it, the keyboard selects text in it, and with
+    text selected the copy shortcut copies that text (not the window's results)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -32,6 +33,14 @@ class PreviewEdit(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride:
+            assert isinstance(event, QKeyEvent)
+            if event.matches(QKeySequence.StandardKey.Copy) and self.textCursor().hasSelection():
+                event.accept()
+                return True
+        return super().event(event)
 
 
 class ExportPanel(QGroupBox):

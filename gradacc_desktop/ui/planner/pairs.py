@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPalette
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QGroupBox,
     QHeaderView,
     QLabel,
@@ -19,30 +20,47 @@ from gradacc_desktop.viewmodels.planner import PairRow, PlannerState, PlannerVie
 
 
 class PairsTable(QTableWidget):
-    """One stop in the tab chain (arrows move inside); Return uses the current row."""
+    """One stop in the tab chain (arrows move inside); Return uses the current row and
+    the copy shortcut copies the selected cells."""
 
     rowChosen = Signal(int)
+    copyRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, 4, parent)
         self.setTabKeyNavigation(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
         self.verticalHeader().setVisible(False)
         self.setAlternatingRowColors(True)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.cellDoubleClicked.connect(lambda row, _column: self.rowChosen.emit(row))
+
+    def event(self, event: QEvent) -> bool:
+        # claim the copy shortcut from the window's "copy results" action
+        if event.type() == QEvent.Type.ShortcutOverride:
+            assert isinstance(event, QKeyEvent)
+            if event.matches(QKeySequence.StandardKey.Copy) and self.selectedRanges():
+                event.accept()
+                return True
+        return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
             self.rowChosen.emit(self.currentRow())
             event.accept()
             return
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copyRequested.emit()
+            event.accept()
+            return
         super().keyPressEvent(event)
 
 
 class PairsPanel(QGroupBox):
+    statusMessage = Signal(str)
+
     def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._vm = vm
@@ -56,6 +74,7 @@ class PairsPanel(QGroupBox):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.note)
         self.table.rowChosen.connect(self.choose_row)
+        self.table.copyRequested.connect(self.copy_selection)
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
 
@@ -113,3 +132,28 @@ class PairsPanel(QGroupBox):
         """Use the micro-batch of ``row`` (double-click or Return)."""
         if 0 <= row < len(self._rows):
             self._vm.choose_pair(self._rows[row].micro_batch)
+
+    def selected_text(self) -> str | None:
+        """The selected cells as tab-separated rows, or ``None`` when nothing is selected."""
+        ranges = self.table.selectedRanges()
+        if not ranges:
+            return None
+        top = min(r.topRow() for r in ranges)
+        bottom = max(r.bottomRow() for r in ranges)
+        left = min(r.leftColumn() for r in ranges)
+        right = max(r.rightColumn() for r in ranges)
+        lines = []
+        for row in range(top, bottom + 1):
+            cells = []
+            for column in range(left, right + 1):
+                item = self.table.item(row, column)
+                cells.append(item.text() if item is not None and item.isSelected() else "")
+            lines.append("\t".join(cells))
+        return "\n".join(lines)
+
+    def copy_selection(self) -> None:
+        text = self.selected_text()
+        if text is None:
+            return
+        QApplication.clipboard().setText(text)
+        self.statusMessage.emit(self.tr("Selected cells copied to the clipboard."))

@@ -221,10 +221,10 @@ class PlannerResultsPanel(QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.fit.title.setText(self.tr("Memory per GPU"))
-        self.nothing_fits.title.setText(self.tr("Recommendation"))
-        self.deepspeed.title.setText(self.tr("DeepSpeed check"))
-        self.extras.title.setText(self.tr("Tokens, steps and learning rate"))
+        self.fit.title.setText(self._vm.fit_title())
+        self.nothing_fits.title.setText(self._vm.nothing_fits_title())
+        self.deepspeed.title.setText(self._vm.deepspeed_title())
+        self.extras.title.setText(self._vm.extras_title())
         self.configuration.use_button.setText(self.tr("Use th&is configuration"))
         self.configuration.use_button.setToolTip(
             self.tr("Fill the calculator with this micro-batch, accumulation steps and GPUs")

@@ -118,6 +118,7 @@ class PlannerView(QWidget):
         self.inputs.estimateRequested.connect(self.open_other_memory_dialog)
         self.results.useRequested.connect(self.use_configuration)
         self.export.statusMessage.connect(self.statusMessage)
+        self.pairs.statusMessage.connect(self.statusMessage)
         self.vm.localeChanged.connect(self.set_locale)
 
         for first, second in pairwise(self.tab_chain()):
