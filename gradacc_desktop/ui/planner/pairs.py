@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QPalette
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -17,6 +17,42 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.viewmodels.planner import PairRow, PlannerState, PlannerViewModel
+
+# Rows the table always has room for, whatever the window's size.
+MIN_VISIBLE_ROWS = 3
+
+
+class WrappedLabel(QLabel):
+    """A word-wrapped label that asks for the height its text needs at its width.
+
+    Splitters and most layouts size a label from its size hint and ignore
+    height-for-width, so a long wrapped text would be cut at a narrow width.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit_height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        # QLabel.heightForWidth never answers less than the minimum height set here,
+        # so measure the text itself, the way QLabel lays it out.
+        height = 0
+        if self.text():
+            margins = self.contentsMargins()
+            width = self.contentsRect().width() - 2 * self.margin()
+            flags = int(self.alignment()) | int(Qt.TextFlag.TextWordWrap)
+            text = self.fontMetrics().boundingRect(0, 0, max(width, 1), 100_000, flags, self.text())
+            height = text.height() + margins.top() + margins.bottom() + 2 * self.margin()
+        if height != self.minimumHeight():
+            self.setMinimumHeight(height)
 
 
 class PairsTable(QTableWidget):
@@ -32,10 +68,15 @@ class PairsTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
-        self.verticalHeader().setVisible(False)
+        self.setWordWrap(False)
         self.setAlternatingRowColors(True)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().setHighlightSections(False)
         self.cellDoubleClicked.connect(lambda row, _column: self.rowChosen.emit(row))
+        self._needed: list[int] = []
+        self._fit_rows()
 
     def event(self, event: QEvent) -> bool:
         # claim the copy shortcut from the window's "copy results" action
@@ -57,6 +98,56 @@ class PairsTable(QTableWidget):
             return
         super().keyPressEvent(event)
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_rows()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+        item = self.currentItem()
+        if item is not None:  # the row in use stays in sight
+            self.scrollToItem(item, QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def _fit_rows(self) -> None:
+        """Rows one line high; room for ``MIN_VISIBLE_ROWS`` of them and the heading."""
+        rows = self.verticalHeader()
+        height = max(rows.minimumSectionSize(), self.fontMetrics().height() + 8)
+        rows.setDefaultSectionSize(height)
+        frame = 2 * self.frameWidth()
+        scroll_bar = self.horizontalScrollBar().sizeHint().height()
+        heading = self.horizontalHeader().sizeHint().height()
+        self.setMinimumHeight(heading + MIN_VISIBLE_ROWS * height + scroll_bar + frame)
+
+    def minimumSizeHint(self) -> QSize:
+        """Wide enough for every column: no cell or heading is ever cut."""
+        width = sum(self._needed_widths()) + self.verticalScrollBar().sizeHint().width()
+        return QSize(width + 2 * self.frameWidth(), super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.minimumSizeHint().width(), super().sizeHint().height())
+
+    def _needed_widths(self) -> list[int]:
+        header = self.horizontalHeader()
+        return [
+            max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
+            for c in range(self.columnCount())
+        ]
+
+    def fit_columns(self) -> None:
+        """Every column as wide as its heading and cells; spare width is shared out."""
+        header = self.horizontalHeader()
+        columns = self.columnCount()
+        needed = self._needed_widths()
+        if needed != self._needed:
+            self._needed = needed
+            self.updateGeometry()
+        spare = max(self.viewport().width() - sum(needed), 0)
+        for c, width in enumerate(needed):
+            share = spare // columns + (spare % columns if c == columns - 1 else 0)
+            header.resizeSection(c, width + share)
+
 
 class PairsPanel(QGroupBox):
     statusMessage = Signal(str)
@@ -67,9 +158,8 @@ class PairsPanel(QGroupBox):
         self._rows: tuple[PairRow, ...] = ()
         self.table = PairsTable(self)
         self.table.setObjectName("plan_pairs")
-        self.note = QLabel(self)
+        self.note = WrappedLabel(self)
         self.note.setObjectName("plan_pairs_note")
-        self.note.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.note)
@@ -118,6 +208,7 @@ class PairsPanel(QGroupBox):
                 table.setItem(r, c, item)
             if row.current:
                 current = r
+        table.fit_columns()
         table.setUpdatesEnabled(True)
         if current >= 0:
             table.setCurrentCell(current, 0)

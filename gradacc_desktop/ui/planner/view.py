@@ -27,6 +27,10 @@ from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.other_memory import OtherMemoryViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 
+# The form and the result cards keep at least this height when the table and the
+# export below take the rest of a small window.
+TOP_MINIMUM_HEIGHT = 160
+
 
 class ScrollArea(QScrollArea):
     """A frameless, vertically scrolling area. When it takes the keyboard focus (to
@@ -82,12 +86,13 @@ class PlannerView(QWidget):
         self.pairs = PairsPanel(self.vm, self)
         self.export = ExportPanel(self.vm, self)
 
+        # Top: the form and the result cards, each scrolling on its own. Every input
+        # is a control, so the form needs no focus of its own; the cards are mostly
+        # text, so their area is a tab stop that scrolls with the keyboard.
         top = QWidget(self)
         top_layout = QHBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.setSpacing(16)
-        # Every input is a control, so the form needs no focus of its own; the cards
-        # are mostly text, so their area is a tab stop that scrolls with the keyboard.
+        top_layout.setSpacing(12)
         self.inputs_area = ScrollArea(self.inputs, top, focusable=False)
         self.inputs_area.setObjectName("plan_inputs_area")
         self.results_area = ScrollArea(self.results, top, focusable=True)
@@ -97,15 +102,20 @@ class PlannerView(QWidget):
             self.inputs.minimumSizeHint().width()
             + self.inputs_area.verticalScrollBar().sizeHint().width()
         )
+        # the cards stay readable: about 36 characters a line
+        self.results_area.setMinimumWidth(36 * self.fontMetrics().averageCharWidth())
+        top.setMinimumHeight(TOP_MINIMUM_HEIGHT)
         top_layout.addWidget(self.inputs_area, 4)
         top_layout.addWidget(self.results_area, 5)
+        # Bottom: the pairs table (as wide as its columns) and the export beside it.
         bottom = QWidget(self)
         bottom_layout = QHBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
-        bottom_layout.setSpacing(16)
-        bottom_layout.addWidget(self.pairs, 4)
-        bottom_layout.addWidget(self.export, 5)
+        bottom_layout.setSpacing(12)
+        bottom_layout.addWidget(self.pairs)
+        bottom_layout.addWidget(self.export, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("plan_splitter")
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(top)
         self.splitter.addWidget(bottom)
@@ -134,8 +144,8 @@ class PlannerView(QWidget):
             self.results.configuration.use_button,
             self.pairs.table,
             self.export.format,
-            self.export.copy_button,
             self.export.preview,
+            self.export.copy_button,
         ]
 
     # -- actions ----------------------------------------------------------------
