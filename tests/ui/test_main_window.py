@@ -242,8 +242,8 @@ def test_menus(window: MainWindow) -> None:
         "&Restaurar padrões",
         "&Sair",
     ]
-    assert texts(window.language_menu) == ["Português (Brasil)", "English"]
-    assert texts(window.help_menu) == ["&Detalhes", "&Sobre", "Sobre o &Qt"]
+    assert texts(window.language_menu) == ["&Português (Brasil)", "&English"]
+    assert texts(window.help_menu) == ["&Ajuda desta aba", "&Detalhes", "&Sobre", "Sobre o &Qt"]
 
 
 def test_quit_closes_and_saves(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]
