@@ -21,7 +21,7 @@ from typing import IO
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREEN = (1280, 900)
-TOOLS = ("Xvfb", "openbox", "xdotool", "xclip", "xprop", "import", "convert")
+TOOLS = ("Xvfb", "openbox", "xdotool", "xclip", "xprop", "xwininfo", "import", "convert")
 APT_PACKAGES = "xvfb openbox xdotool xclip x11-utils imagemagick"
 
 # On the clipboard before each copy: still there afterwards means nothing was copied.
@@ -50,10 +50,10 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "plan_activation": "v",
         "recommend": "r",
         "export_format": "x",
-        # menus: "&Arquivo", "&Idioma", "A&juda"
+        # menus: "&Arquivo", "&Idioma", "Aj&uda"
         "file_menu": "a",
         "language_menu": "i",
-        "help_menu": "j",
+        "help_menu": "u",
     },
     "en": {
         "micro_batch": "m",
@@ -491,9 +491,26 @@ class App:
         return self.geometry()[2:]
 
     def geometry(self) -> Region:
-        out = self._xdotool("getwindowgeometry", "--shell", self.window)
-        values = dict(line.split("=", 1) for line in out.split() if "=" in line)
-        return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
+        """The window's inside on the screen (xwininfo: under openbox, `xdotool
+        getwindowgeometry` adds the frame's offset a second time)."""
+        out = subprocess.run(
+            ["xwininfo", "-id", self.window],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout
+        values = {
+            key.strip(): value.strip()
+            for key, _, value in (line.partition(":") for line in out.splitlines())
+        }
+        return (
+            int(values["Absolute upper-left X"]),
+            int(values["Absolute upper-left Y"]),
+            int(values["Width"]),
+            int(values["Height"]),
+        )
 
     def window_name(self) -> str:
         return self._xdotool("getwindowname", self.window).strip()
