@@ -73,9 +73,9 @@ MNEMONICS: dict[str, dict[str, str]] = {
     },
 }
 
-# The Language menu's items in menu order: an item is reached with Down from the first
-# (a menu opened from the keyboard highlights its first item).
-LANGUAGE_ITEMS = ("pt_BR", "en")
+# The Language menu's items: each language's own name with its first letter underlined
+# ("&Português (Brasil)", "&English"), the same in both interface languages.
+LANGUAGE_ITEMS = {"pt_BR": "p", "en": "e"}
 
 # Labels of the copied calculator results (the text before ": ").
 RESULT_LABELS: dict[str, dict[str, str]] = {
@@ -448,9 +448,9 @@ class App:
         self.key("ctrl+shift+Tab")
 
     def choose_language(self, lang: str) -> None:
-        """Idioma/Language menu from the keyboard, then the item."""
+        """Alt + the Idioma/Language menu's mnemonic, then the item's."""
         self.mnemonic("language_menu")
-        self.key(*["Down"] * LANGUAGE_ITEMS.index(lang), "Return")
+        self.key(LANGUAGE_ITEMS[lang])
         self.lang = lang
 
     def mouse_position(self) -> tuple[int, int]:
