@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -19,6 +19,9 @@ from PySide6.QtWidgets import (
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.viewmodels.planner import PlannerState, PlannerViewModel
 
+# Lines of configuration the preview asks room for.
+PREVIEW_LINES = 9
+
 
 class PreviewEdit(QPlainTextEdit):
     """The read-only preview: Tab leaves it, the keyboard selects text in it, and with
@@ -33,6 +36,12 @@ class PreviewEdit(QPlainTextEdit):
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
+
+    def sizeHint(self) -> QSize:
+        """Tall enough for the longer configurations (about nine lines)."""
+        margin = 2 * (self.frameWidth() + int(self.document().documentMargin()))
+        height = PREVIEW_LINES * self.fontMetrics().lineSpacing() + margin
+        return QSize(super().sizeHint().width(), height)
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride:

@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.viewmodels.planner import PairRow, PlannerState, PlannerViewModel
 
-# Rows the table always has room for, whatever the window's size.
+# Rows the table always has room for, whatever the window's size, and the rows it
+# asks for when there is room.
 MIN_VISIBLE_ROWS = 3
+PREFERRED_ROWS = 6
 
 
 class WrappedLabel(QLabel):
@@ -126,7 +128,11 @@ class PairsTable(QTableWidget):
         return QSize(width + 2 * self.frameWidth(), super().minimumSizeHint().height())
 
     def sizeHint(self) -> QSize:
-        return QSize(self.minimumSizeHint().width(), super().sizeHint().height())
+        """As wide as the columns, and tall enough for ``PREFERRED_ROWS`` rows."""
+        rows = PREFERRED_ROWS * self.verticalHeader().defaultSectionSize()
+        frame = 2 * self.frameWidth() + 2  # and a little slack: no half row at the edge
+        height = self.horizontalHeader().sizeHint().height() + rows + frame
+        return QSize(self.minimumSizeHint().width(), height)
 
     def _needed_widths(self) -> list[int]:
         header = self.horizontalHeader()
