@@ -1,11 +1,19 @@
-"""Regenerate the README screenshots from the real window (offscreen is fine).
+"""Regenerate the screenshots from the real window (offscreen is fine).
 
     QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--scale 2] [--out docs]
 
-Writes, for pt and en: docs/screenshot-<lang>.png (calculator),
-screenshot-planner-<lang>.png, screenshot-chart-<lang>.png and
-screenshot-activation-<lang>.png (and, with --scale, -<scale>x variants for
-checking high-DPI layout). Settings are not touched.
+Writes, for pt and en:
+
+- the README images: docs/screenshot-<lang>.png (calculator),
+  screenshot-planner-<lang>.png, screenshot-chart-<lang>.png and
+  screenshot-activation-<lang>.png, at a comfortable size;
+- the layout check: docs/screenshots/<view>-<lang>-<size>.png for every tab and
+  dialog (calculator, calculator with the details open, planner, planner with
+  extreme values, trade-off chart, activation estimator, other-memory estimate)
+  at 800x600 and at the smallest size the window or dialog allows ("min").
+
+With --scale, -<scale>x variants of the README images only (for checking
+high-DPI layout). Settings are not touched.
 """
 
 from __future__ import annotations
@@ -14,10 +22,14 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+README_SIZE = (1100, 780)
+SMALL_SIZE = (800, 600)
 
 
 def main() -> int:
@@ -31,46 +43,119 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QWidget
 
     from gradacc_desktop.app import configure_application, create_window
+    from gradacc_desktop.viewmodels.planner import PlanField
     from gradacc_desktop.viewmodels.settings import Settings
 
     app = QApplication(sys.argv[:1])
     configure_application(app)
     args.out.mkdir(parents=True, exist_ok=True)
+    sizes_dir = args.out / "screenshots"
+    with_sizes = args.scale == 1.0
+    if with_sizes:
+        sizes_dir.mkdir(parents=True, exist_ok=True)
     suffix = "" if args.scale == 1.0 else f"-{args.scale:g}x"
+
+    def settle() -> None:
+        for _ in range(3):
+            app.processEvents()
+
+    def shoot(widget: QWidget, path: Path) -> None:
+        settle()
+        widget.grab().save(str(path))
+
+    def shoot_sizes(widget: QWidget, name: str, language: str) -> None:
+        """``widget`` at 800x600 (or its minimum, if larger) and at its minimum."""
+        if not with_sizes:
+            return
+        widget.resize(*SMALL_SIZE)
+        shoot(widget, sizes_dir / f"{name}-{language}-800x600.png")
+        for _ in range(2):  # the minimum can grow once the content is laid out
+            widget.resize(1, 1)
+            settle()
+        shoot(widget, sizes_dir / f"{name}-{language}-min.png")
+
     with tempfile.TemporaryDirectory() as tmp:
         for language in ("pt", "en"):
             store = QSettings(str(Path(tmp) / f"{language}.ini"), QSettings.Format.IniFormat)
             window = create_window(app, Settings(store), "pt_BR" if language == "pt" else "en")
-            window.resize(1100, 780)
+            window.resize(*README_SIZE)
             window.show()
-            app.processEvents()
+            settle()
 
-            def shoot(widget, name: str) -> None:  # type: ignore[no-untyped-def]
-                app.processEvents()
-                widget.grab().save(str(args.out / f"{name}{suffix}.png"))
+            def readme(name: str, widget: QWidget = window) -> None:
+                shoot(widget, args.out / f"{name}{suffix}.png")
 
-            shoot(window, f"screenshot-{language}")
+            def tab(index: int, then: Callable[[], object] | None = None, w=window) -> None:  # type: ignore[no-untyped-def]
+                w.tabs.setCurrentIndex(index)
+                settle()  # the minimum size follows the tab shown
+                w.resize(*README_SIZE)
+                if then is not None:
+                    then()
+                settle()
+
+            # calculator
+            tab(0)
+            readme(f"screenshot-{language}")
+            shoot_sizes(window, "calculator", language)
+            window.details.set_open(True)
             if args.details:
-                window.details.set_open(True)
-                shoot(window, f"screenshot-{language}-details")
-                window.details.set_open(False)
-            window.tabs.setCurrentIndex(1)
-            shoot(window, f"screenshot-planner-{language}")
-            window.show_chart()
-            shoot(window, f"screenshot-chart-{language}")
-            window.tabs.setCurrentIndex(0)
-            dialog = window.open_activation_estimator()
-            dialog.resize(980, 760)
-            app.processEvents()
-            shoot(dialog, f"screenshot-activation-{language}")
-            dialog.reject()
+                window.resize(*README_SIZE)
+                readme(f"screenshot-{language}-details")
+            shoot_sizes(window, "calculator-details", language)
+            window.details.set_open(False)
+
+            # planner, then the same with extreme values
+            tab(1)
+            readme(f"screenshot-planner-{language}")
+            shoot_sizes(window, "planner", language)
+            planner = window.planner
+            remembered = planner.vm.remembered()
+            vm = planner.vm
+            vm.set_recommend(False)
+            vm.set_card("custom")
+            point = "," if language == "pt" else "."
+            for field, text in (
+                (PlanField.TARGET, "65536"),
+                (PlanField.GPUS, "1024"),
+                (PlanField.MICRO_BATCH, "3"),
+                (PlanField.GPU_MEMORY, "100000"),
+                (PlanField.OTHER_MEMORY, "99999"),
+                (PlanField.SEQ_LEN, "32768"),
+                (PlanField.DATASET, "99999999999"),
+                (PlanField.REFERENCE_LR, f"0{point}0003"),
+                (PlanField.REFERENCE_BATCH, "65536"),
+            ):
+                vm.set_text(field, text)
+            planner.inputs.show_inputs(None)
+            shoot_sizes(window, "planner-extreme", language)
+
+            # the other-memory estimate ("Estimar…") over the planner
+            window.resize(*README_SIZE)
+            other_memory = planner.open_other_memory_dialog()
+            shoot_sizes(other_memory, "other-memory", language)
+            other_memory.reject()
+            vm.restore_remembered(remembered)
+
+            # trade-off chart
+            tab(2, window.show_chart)
+            readme(f"screenshot-chart-{language}")
+            shoot_sizes(window, "chart", language)
+
+            # activation estimator
+            tab(0)
+            activation = window.open_activation_estimator()
+            activation.resize(980, 760)
+            readme(f"screenshot-activation-{language}", activation)
+            shoot_sizes(activation, "activation", language)
+            activation.reject()
+
             window.language.uninstall()
             window.close()
             window.deleteLater()
-            app.processEvents()
+            settle()
     return 0
 
 
