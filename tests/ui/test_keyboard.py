@@ -73,7 +73,9 @@ def test_copy_on_the_chart_copies_its_data(window: MainWindow, qtbot) -> None:  
 def test_ctrl_q_quits(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     assert len(window.quit_action.shortcuts()) == 1
     box(window, Field.MICRO_BATCH).setFocus()
-    qtbot.keyClick(box(window, Field.MICRO_BATCH), Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(
+        box(window, Field.MICRO_BATCH), Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier
+    )
     qtbot.waitUntil(lambda: not window.isVisible())
 
 
