@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gradacc_desktop.ui.details_panel import DetailsPanel
 from gradacc_desktop.ui.header import Header
@@ -24,7 +32,24 @@ class CalculatorPage(QWidget):
         self.copy_button.setObjectName("copy_button")
         self.details = DetailsPanel(vm, self)
 
-        layout = QVBoxLayout(self)
+        # The page scrolls rather than squeezing: at 800×600 with Details open, or at
+        # the window's minimum, nothing is cut or drawn over something else.
+        content = QWidget(self)
+        content.setObjectName("calculator_content")
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("calculator_scroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        # a window smaller than this scrolls the page rather than shrinking further
+        self.scroll_area.setMinimumSize(560, 420)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll_area)
+        # the result cards keep room for their big numbers and formulas side by side
+        self.results.setMinimumWidth(self.fontMetrics().averageCharWidth() * 40)
+
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.setSpacing(12)
         layout.addWidget(self.header)
@@ -43,6 +68,7 @@ class CalculatorPage(QWidget):
         self._bottom_stretch = layout.count()
         layout.addStretch(0)
         self._layout = layout
+        self.scroll_area.setWidget(content)
         self.details.toggled.connect(self._on_details_toggled)
 
         # Tab order follows the layout: inputs top to bottom, copy, details.
