@@ -135,3 +135,14 @@ def test_the_wheel_over_an_unfocused_combo_scrolls_instead_of_choosing(
     )
     QApplication.sendEvent(card, event)
     assert card.currentText() == before
+
+
+def test_ctrl_page_down_in_a_field_switches_tabs_and_keeps_the_value(
+    window: MainWindow, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    micro = box(window, Field.MICRO_BATCH)
+    micro.setFocus()
+    qtbot.waitUntil(micro.hasFocus)
+    qtbot.keyClick(micro, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert micro.text() == "4"
+    assert window.tabs.currentWidget() is window.planner_page
