@@ -143,6 +143,15 @@ class MainWindow(QMainWindow):
         self.open_scenario_action = QAction(self)
         self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
         self.open_scenario_action.triggered.connect(lambda: self.planner.open_scenario_dialog())
+        # Ctrl+PgDown / Ctrl+PgUp walk the tabs from anywhere in the window (a number
+        # field would otherwise take them as "step by ten"); Ctrl+Tab is the tab widget's.
+        self.next_tab_action = QAction(self)
+        self.next_tab_action.setShortcut(QKeySequence("Ctrl+PgDown"))
+        self.next_tab_action.triggered.connect(lambda: self._step_tab(1))
+        self.previous_tab_action = QAction(self)
+        self.previous_tab_action.setShortcut(QKeySequence("Ctrl+PgUp"))
+        self.previous_tab_action.triggered.connect(lambda: self._step_tab(-1))
+        self.addActions([self.next_tab_action, self.previous_tab_action])
         self.about_action = QAction(self)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
@@ -237,6 +246,9 @@ class MainWindow(QMainWindow):
         for c, action in self.language_actions.items():
             action.setChecked(c == code)
         self.retranslate()
+
+    def _step_tab(self, step: int) -> None:
+        self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
 
     def copy_current(self) -> None:
         """Copy (Ctrl+C): the selection where text is selected, else the current tab's

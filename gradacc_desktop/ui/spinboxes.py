@@ -15,13 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator, QWheelEvent
-from PySide6.QtWidgets import (
-    QAbstractSpinBox,
-    QStyle,
-    QStyleOptionSpinBox,
-    QTabWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractSpinBox, QStyle, QStyleOptionSpinBox, QWidget
 
 from gradacc_desktop.viewmodels.number_input import NumberInput
 
@@ -91,17 +85,6 @@ class NumberField(QAbstractSpinBox):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy) and not self.lineEdit().hasSelectedText():
             self.copyRequested.emit()
-            event.accept()
-            return
-        paging = event.key() in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
-        if paging and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            # Ctrl+PgUp/PgDown switch tabs; the field must not step by ten instead
-            tabs = self.parentWidget()
-            while tabs is not None and not isinstance(tabs, QTabWidget):
-                tabs = tabs.parentWidget()
-            if tabs is not None and tabs.count() > 1:
-                step = 1 if event.key() == Qt.Key.Key_PageDown else -1
-                tabs.setCurrentIndex((tabs.currentIndex() + step) % tabs.count())
             event.accept()
             return
         super().keyPressEvent(event)
