@@ -398,7 +398,6 @@ class ActivationDialog(QDialog):
         self.setLocale(locale)
         self.vm.set_locale(locale)
         for field, spin in self.spins.items():
-            spin.number.locale = locale
             spin.setLocale(locale)
             spin.set_text(self.vm.display_text(field))
 

@@ -228,6 +228,7 @@ class ActivationViewModel(QObject):
     ) -> None:
         super().__init__(parent)
         self._locale = locale if locale is not None else QLocale()
+        self._numbers: dict[ActivationField, NumberInput] = {}
         if presets is None:
             try:
                 presets = load_presets()
@@ -288,11 +289,14 @@ class ActivationViewModel(QObject):
         self.valuesReplaced.emit({f: self.value(f) for f in (*SHAPE_FIELDS, ActivationField.SEQ)})
 
     def number_input(self, field: ActivationField) -> NumberInput:
-        """How ``field`` reads, shows and steps its text (for its widget)."""
-        minimum, maximum = FIELD_LIMITS[field]
-        return NumberInput(
-            Limits(Decimal(minimum), Decimal(maximum), integer=True), locale=self._locale
-        )
+        """How ``field`` reads, shows and steps its text (for its widget); it follows
+        ``set_locale``."""
+        number = self._numbers.get(field)
+        if number is None:
+            minimum, maximum = FIELD_LIMITS[field]
+            limits = Limits(Decimal(minimum), Decimal(maximum), integer=True)
+            number = self._numbers[field] = NumberInput(limits, locale=self._locale)
+        return number
 
     def display_text(self, field: ActivationField) -> str:
         """The text ``field`` shows for what it holds (unreadable text stays as typed)."""
@@ -348,6 +352,8 @@ class ActivationViewModel(QObject):
     def set_locale(self, locale: QLocale) -> None:
         """Re-render every string for ``locale`` (after a language switch)."""
         self._locale = locale
+        for number in self._numbers.values():
+            number.locale = locale
         self._refresh(force=True)
 
     def retranslate(self) -> None:
@@ -434,7 +440,8 @@ class ActivationViewModel(QObject):
         value = self.value_for_calculator()
         if value is None:
             return False
-        calculator_vm.set_inputs(calculator_vm.last_valid_inputs.replace(activation_gb=value))
+        # only this field: the others keep what they show, even a value they refuse
+        calculator_vm.set_value(Field.ACTIVATION_GB, value)
         return True
 
     # -- labels shared by widgets ---------------------------------------------

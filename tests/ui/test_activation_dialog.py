@@ -105,6 +105,15 @@ def test_use_this_value_fills_the_calculator(window: MainWindow, qtbot) -> None:
     assert window.results.activation.formula.text() == "M = 4 × 1,048 GB = 4,192 GB"
 
 
+def test_use_this_value_changes_only_the_activation(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    type_into(qtbot, box(window, Field.MICRO_BATCH), "0")  # refused: must stay as typed
+    dialog = _open(window, qtbot)
+    qtbot.mouseClick(dialog.use_button, Qt.MouseButton.LeftButton)
+    assert box(window, Field.ACTIVATION_GB).text() == "1,048 GB"
+    assert box(window, Field.MICRO_BATCH).text() == "0"
+    assert not window.vm.state.has_result
+
+
 def test_escape_cancels(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     dialog = _open(window, qtbot)
     type_into(qtbot, dialog.spins[F.SEQ], "512")

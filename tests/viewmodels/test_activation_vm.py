@@ -15,7 +15,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.calculator import DEFAULTS
+from gradacc_desktop.core.calculator import DEFAULTS, Field
 from gradacc_desktop.core.presets import load_presets, preset_by_name
 from gradacc_desktop.viewmodels.activation import (
     PAPER_CITATION,
@@ -229,9 +229,10 @@ def test_value_for_calculator_rounds_the_peak_up(qapp) -> None:  # type: ignore[
 def test_use_value_sets_the_calculator(qtbot) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     calculator = CalculatorViewModel(QLocale("en"))
-    with qtbot.waitSignal(calculator.inputsReplaced) as blocker:
+    with qtbot.waitSignal(calculator.fieldReplaced) as blocker:
         assert vm.use_value(calculator)
-    assert blocker.args == [DEFAULTS.replace(activation_gb=Decimal("1.048"))]
+    assert blocker.args == [Field.ACTIVATION_GB]  # only the activation changes
+    assert calculator.inputs == DEFAULTS.replace(activation_gb=Decimal("1.048"))
     assert calculator.state.results is not None
     assert calculator.state.results.activation == "4.192 GB"
 
