@@ -129,21 +129,13 @@ class CalculatorViewModel(QObject):
 
     def set_text(self, field: Field, text: str) -> None:
         """The user edited ``field``; ``text`` is in the active locale (unit allowed)."""
-        raw = self._numbers[field].read(text)
-        if same_entry(self._raw.get(field), raw):
-            return
-        self._raw[field] = raw
-        self._refresh()
+        self._set_entry(field, self._numbers[field].read(text))
 
     def set_shared_text(self, field: Field, text: str) -> None:
         """Another tab edited an input it shares with the calculator (the activation):
         the calculator takes the same text, valid or not, and its field shows it."""
-        raw = self._numbers[field].read(text)
-        if same_entry(self._raw.get(field), raw):
-            return
-        self._raw[field] = raw
-        self._refresh()
-        self.fieldReplaced.emit(field)
+        if self._set_entry(field, self._numbers[field].read(text)):
+            self.fieldReplaced.emit(field)
 
     def set_inputs(self, inputs: Inputs) -> None:
         self._raw = {f: Decimal(inputs.value(f)) for f in Field}
@@ -151,13 +143,17 @@ class CalculatorViewModel(QObject):
         self.inputsReplaced.emit(inputs)
 
     def set_value(self, field: Field, value: int | Decimal) -> None:
-        """Set one field from elsewhere in the app (the planner's shared activation)."""
-        raw = Decimal(value)
+        """Set one field from elsewhere in the app (the estimator's "Use this value")."""
+        if self._set_entry(field, Decimal(value)):
+            self.fieldReplaced.emit(field)
+
+    def _set_entry(self, field: Field, raw: Entry) -> bool:
+        """Hold ``raw`` for ``field`` and recompute; False when nothing changed."""
         if same_entry(self._raw.get(field), raw):
-            return
+            return False
         self._raw[field] = raw
         self._refresh()
-        self.fieldReplaced.emit(field)
+        return True
 
     def restore_defaults(self) -> None:
         self.set_inputs(DEFAULTS)
