@@ -351,6 +351,19 @@ class PlannerViewModel(QObject):
         """The text ``field`` shows for what it holds (unreadable text stays as typed)."""
         return self._numbers[field].show_entry(self._raw.get(field))
 
+    def shown_text(self, field: PlanField) -> str:
+        """What the field shows: what it holds, except where the planner decides the
+        value — a card from the table shows its usable memory, and while recommending
+        the micro-batch shows the recommended one."""
+        card = self.card()
+        if field is PlanField.GPU_MEMORY and card is not None:
+            return self._numbers[field].show(card.usable_gb)
+        if field is PlanField.MICRO_BATCH and self._recommend:
+            config = self.configuration()
+            if config is not None:
+                return self._numbers[field].show(config.micro_batch)
+        return self.display_text(field)
+
     def set_text(self, field: PlanField, text: str) -> None:
         """The user edited ``field``; ``text`` is in the active locale (unit allowed)."""
         raw = self._numbers[field].read(text)

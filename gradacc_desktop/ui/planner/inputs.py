@@ -152,11 +152,7 @@ class PlannerInputsPanel(QWidget):
         """Re-read ``fields`` from the view-model (``None``: everything)."""
         for field in self.boxes:
             if fields is None or field in fields:
-                if field is PlanField.GPU_MEMORY and self._vm.card() is not None:
-                    continue
-                if field is PlanField.MICRO_BATCH and self._vm.recommending:
-                    continue
-                self._show(field, self._vm.display_text(field))
+                self._show(field, self._vm.shown_text(field))
         if fields is None or CHOICES in fields:
             with self._silently():
                 self.recommend.setChecked(self._vm.recommending)
@@ -169,23 +165,17 @@ class PlannerInputsPanel(QWidget):
     def _update_enabled(self) -> None:
         micro = self.boxes[PlanField.MICRO_BATCH]
         micro.setEnabled(not self._vm.recommending)
-        capacity = self.boxes[PlanField.GPU_MEMORY]
-        card = self._vm.card()
-        capacity.setEnabled(card is None)
-        number = self._vm.number_input(PlanField.GPU_MEMORY)
         # a card from the table shows its usable memory; the custom card, what was typed
-        shown = number.show(card.usable_gb) if card else self._vm.display_text(PlanField.GPU_MEMORY)
-        self._show(PlanField.GPU_MEMORY, shown)
+        self.boxes[PlanField.GPU_MEMORY].setEnabled(self._vm.card() is None)
+        self._show(PlanField.GPU_MEMORY, self._vm.shown_text(PlanField.GPU_MEMORY))
         self.card.setToolTip(self._vm.card_hint(self._vm.card_id))
 
     def _on_state(self, state: PlannerState) -> None:
         """While recommending, the disabled micro-batch box shows the recommended value."""
         if not self._vm.recommending:
             return
-        config = state.results.configuration if state.results else None
-        if config is not None:
-            number = self._vm.number_input(PlanField.MICRO_BATCH)
-            self._show(PlanField.MICRO_BATCH, number.show(config.micro_batch))
+        if state.results is not None and state.results.configuration is not None:
+            self._show(PlanField.MICRO_BATCH, self._vm.shown_text(PlanField.MICRO_BATCH))
 
     # -- user choices ---------------------------------------------------------------
     def _on_recommend(self, on: bool) -> None:
