@@ -8,7 +8,7 @@ locale text -> ``Decimal`` without passing through a float.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
@@ -68,6 +68,19 @@ def format_approx(locale: QLocale, value: Decimal, digits: int = 6) -> str:
     rounded = round_significant(value, digits)
     text = format_number(locale, rounded)
     return text if rounded == value else f"≈ {text}"
+
+
+def column_widths(rows: Sequence[Sequence[str]]) -> list[int]:
+    """The width of each column of a plain-text table (the longest cell)."""
+    return [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+
+
+def align_row(cells: Sequence[str], widths: Sequence[int], right: Sequence[bool], gap: str) -> str:
+    """One row of a plain-text table: each cell padded to its column, left or right."""
+    return gap.join(
+        cell.rjust(width) if to_right else cell.ljust(width)
+        for cell, width, to_right in zip(cells, widths, right, strict=True)
+    )
 
 
 class ParseError(ValueError):

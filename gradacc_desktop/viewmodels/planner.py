@@ -55,6 +55,8 @@ from gradacc_desktop.viewmodels.files import write_file_atomically
 from gradacc_desktop.viewmodels.formatting import (
     Entry,
     Unparsed,
+    align_row,
+    column_widths,
     format_approx,
     format_number,
     same_entry,
@@ -683,15 +685,12 @@ class PlannerViewModel(QObject):
         """The pairs table as aligned rows under its heading (numbers to the right)."""
         heading = [short for short, _full in self.pairs_headers()]
         rows = [list(row.cells) for row in pairs]
-        widths = [max(len(cells[c]) for cells in [heading, *rows]) for c in range(len(heading))]
+        widths = column_widths([heading, *rows])
+        right = [True] * (len(heading) - 1) + [False]  # numbers right, "Fits" left
         in_use = self.tr("← in use")
 
         def line(cells: list[str], current: bool = False) -> str:
-            *numbers, fits = cells
-            text = "  ".join(
-                [cell.rjust(width) for cell, width in zip(numbers, widths[:-1], strict=True)]
-                + [fits.ljust(widths[-1])]
-            )
+            text = align_row(cells, widths, right, "  ")
             return (text + "  " + in_use if current else text).rstrip()
 
         return [line(heading)] + [

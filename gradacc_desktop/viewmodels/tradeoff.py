@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from gradacc_desktop.core.calculator import Inputs
 from gradacc_desktop.core.tradeoff import AxisScale, Point, Tradeoff, axis_scales, tradeoff
 from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
+from gradacc_desktop.viewmodels.formatting import align_row, column_widths
 
 # Most ticks an axis gets, however much room it has.
 MAX_X_INTERVALS = 10
@@ -129,14 +130,10 @@ class TradeoffViewModel(QObject):
             )
             for c in data.comparison
         ]
-        widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+        widths = column_widths([header, *rows])
         gap = " " * COLUMN_GAP
-
-        def line(cells: tuple[str, ...], align: Callable[[str, int], str]) -> str:
-            return gap.join(align(cell, width) for cell, width in zip(cells, widths, strict=True))
-
-        lines = [view.title, "", line(header, str.ljust)]
-        lines += [line(row, str.rjust) for row in rows]
+        lines = [view.title, "", align_row(header, widths, (False,) * len(header), gap)]
+        lines += [align_row(row, widths, (True,) * len(row), gap) for row in rows]
         lines.append("")
         if data.available_gb is not None:
             lines.append(
