@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, QSignalBlocker, Qt
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication, QTextOption
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -23,12 +23,14 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
+    QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -140,13 +142,33 @@ class ActivationDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
+        # Everything but the buttons scrolls: at 800×600, or on a small screen, nothing
+        # is squeezed or cut, and "Usar este valor" stays in reach.
+        content = QWidget(self)
+        content.setObjectName("activation_content")
         body = QHBoxLayout()
         body.setSpacing(16)
         body.addLayout(inputs_column, 0)
         body.addWidget(results, 1)
+        # the cards keep room for their numbers; the breakdown spans the whole width
+        # below, so the part names are never cut
+        results.setMinimumWidth(self.fontMetrics().averageCharWidth() * 56)
+        self.table.setMinimumHeight(self.fontMetrics().height() * 12)
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(body)
+        content_layout.addWidget(self.table, 1)
+        # "measure instead" sits under the cards, in the room the inputs column leaves
+        self._results_layout.insertWidget(1, self.measure)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("activation_scroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setWidget(content)
+        # a dialog smaller than this scrolls rather than shrinking further
+        self.scroll_area.setMinimumSize(560, 400)
         layout = QVBoxLayout(self)
-        layout.addLayout(body, 1)
-        layout.addWidget(self.measure)
+        layout.addWidget(self.scroll_area, 1)
         layout.addWidget(self.buttons)
 
         self._set_tab_order()
@@ -155,6 +177,9 @@ class ActivationDialog(QDialog):
         self.show_values({f: self.vm.value(f) for f in ActivationField})
         self.retranslate()
         self.resize(1000, 780)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None:
+            self.resize(min(self.width(), screen.width()), min(self.height(), screen.height()))
 
     # -- construction ---------------------------------------------------------
     def _add_control(self, spec: ControlSpec) -> None:
@@ -262,7 +287,7 @@ class ActivationDialog(QDialog):
         rl.addLayout(cards)
         rl.addWidget(self.calculator_note)
         rl.addWidget(self.warnings)
-        rl.addWidget(self.table, 1)
+        rl.addStretch(1)
 
         self.prompt = QLabel(box)
         self.prompt.setObjectName("activation_prompt")
@@ -298,22 +323,29 @@ class ActivationDialog(QDialog):
         box.setObjectName("activation_measure")
         self.measure_text = QLabel(box)
         self.measure_text.setWordWrap(True)
-        self.measure_command = QLineEdit(box)
+        # the whole command, wrapped: never a field that shows only its start
+        self.measure_command = QPlainTextEdit(box)
         self.measure_command.setObjectName("activation_measure_command")
         self.measure_command.setReadOnly(True)
+        self.measure_command.setTabChangesFocus(True)
+        self.measure_command.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         font = QFont("monospace")
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.measure_command.setFont(font)
+        lines = 5  # the longest command wraps to about four lines at 800 × 600
+        self.measure_command.setFixedHeight(
+            self.measure_command.fontMetrics().lineSpacing() * lines
+            + 2 * self.measure_command.frameWidth()
+            + 8
+        )
         self.copy_command = QPushButton(box)
         self.copy_command.setObjectName("activation_copy_command")
         self.copy_command.setAutoDefault(False)
         self.copy_command.clicked.connect(self.copy_measure_command)
-        row = QHBoxLayout()
-        row.addWidget(self.measure_command, 1)
-        row.addWidget(self.copy_command)
         layout = QVBoxLayout(box)
         layout.addWidget(self.measure_text)
-        layout.addLayout(row)
+        layout.addWidget(self.measure_command)
+        layout.addWidget(self.copy_command, 0, Qt.AlignmentFlag.AlignRight)
         return box
 
     def _set_tab_order(self) -> None:
@@ -421,15 +453,15 @@ class ActivationDialog(QDialog):
             self.labels[field].setStyleSheet(_INVALID_STYLE if field in state.invalid else "")
         self.spins[ActivationField.KV_HEADS].setEnabled(not state.kv_heads_follow_heads)
         self.use_button.setEnabled(state.can_use)
-        if self.measure_command.text() != state.measure_command:
-            self.measure_command.setText(state.measure_command)
-            self.measure_command.setCursorPosition(0)
+        if self.measure_command.toPlainText() != state.measure_command:
+            self.measure_command.setPlainText(state.measure_command)
         self._show_assumptions(state)
         view = state.estimate
         if view is None:
             self.prompt.setText(state.prompt)
             self.problems.setText("\n".join(state.problems))
             self.pages.setCurrentWidget(self._prompt_page)
+            self.table.setVisible(False)
             return
         self.saved.value.setText(view.saved)
         self.saved.formula.setText(view.saved_bytes)
@@ -442,6 +474,7 @@ class ActivationDialog(QDialog):
         self.warnings.setText("\n".join(view.warnings))
         self.warnings.setVisible(bool(view.warnings))
         self._show_breakdown(state)
+        self.table.setVisible(True)
         self.pages.setCurrentWidget(self._results_page)
 
     def _show_options(self, state: ActivationState) -> None:
@@ -485,6 +518,8 @@ class ActivationDialog(QDialog):
                 item = QTableWidgetItem(text)
                 if c:
                     item.setTextAlignment(right)
+                else:
+                    item.setToolTip(row.label)
                 if row.kind is not RowKind.ITEM:
                     item.setFont(bold)
                 self.table.setItem(r, c, item)
@@ -511,7 +546,7 @@ class ActivationDialog(QDialog):
 
     # -- behaviour ------------------------------------------------------------
     def copy_measure_command(self) -> None:
-        QGuiApplication.clipboard().setText(self.measure_command.text())
+        QGuiApplication.clipboard().setText(self.measure_command.toPlainText())
 
     def accept(self) -> None:
         if self.vm.use_value(self._calculator):

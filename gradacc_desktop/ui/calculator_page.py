@@ -46,8 +46,9 @@ class CalculatorPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.scroll_area)
-        # the result cards keep room for their big numbers and formulas side by side
-        self.results.setMinimumWidth(self.fontMetrics().averageCharWidth() * 40)
+        # the result cards keep room for their numbers and the longest formula (5-digit
+        # inputs, 100 000 GB) at the smallest size their labels shrink to
+        self.results.setMinimumWidth(self.fontMetrics().averageCharWidth() * 52)
 
         layout = QVBoxLayout(content)
         layout.setContentsMargins(8, 8, 8, 4)

@@ -164,11 +164,11 @@ def test_measure_command_can_be_copied(window: MainWindow, qtbot) -> None:  # ty
     dialog = _open(window, qtbot)
     command = dialog.measure_command
     assert command.isReadOnly()
-    assert command.text().startswith(
+    assert command.toPlainText().startswith(
         "python -m gradacc_desktop.measure --model-config config.json --seq 1024"
     )
     qtbot.mouseClick(dialog.copy_command, Qt.MouseButton.LeftButton)
-    assert QApplication.clipboard().text() == command.text()
+    assert QApplication.clipboard().text() == command.toPlainText()
     assert dialog.isVisible()
 
 

@@ -1,0 +1,99 @@
+"""Checks that a view is readable: no two visible widgets overlap, no text is cut."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QWidget,
+)
+
+from gradacc_desktop.ui.fit_label import FitLabel
+
+
+def settle() -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def _window_rect(widget: QWidget, window: QWidget) -> QRect:
+    """Where ``widget`` is seen in ``window``: its rectangle cut by every ancestor's."""
+    rect = QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        rect = rect.intersected(QRect(parent.mapTo(window, QPoint(0, 0)), parent.size()))
+        parent = parent.parentWidget()
+    return rect
+
+
+def _shown_leaves(root: QWidget, window: QWidget) -> Iterator[tuple[QWidget, QRect]]:
+    for widget in root.findChildren(QWidget):
+        if not widget.isVisible() or widget.isWindow():
+            continue
+        if any(isinstance(c, QWidget) and c.isVisible() for c in widget.children()):
+            continue
+        rect = _window_rect(widget, window)
+        if not rect.isEmpty():
+            yield widget, rect
+
+
+def _describe(widget: QWidget) -> str:
+    text = getattr(widget, "text", None)
+    shown = text() if callable(text) else ""
+    return f"{type(widget).__name__} {widget.objectName()!r} {str(shown)[:40]!r}"
+
+
+def _cut_text(widget: QWidget) -> str | None:
+    """Why the widget's text does not fit in it, or None."""
+    if isinstance(widget, QLabel) and widget.text():
+        if widget.wordWrap():
+            needed = widget.heightForWidth(widget.width())
+            if widget.height() < needed:
+                return f"{widget.height()} px high, needs {needed} at {widget.width()} wide"
+        else:
+            hint = widget.sizeHint()
+            if widget.width() < hint.width() or widget.height() < hint.height():
+                return f"{widget.size().toTuple()} smaller than {hint.toTuple()}"
+    if isinstance(widget, QAbstractButton | QComboBox):
+        hint = widget.minimumSizeHint()
+        if widget.width() < hint.width() or widget.height() < hint.height():
+            return f"{widget.size().toTuple()} smaller than {hint.toTuple()}"
+    if isinstance(widget, QLineEdit) and widget.text():
+        needed = widget.fontMetrics().horizontalAdvance(widget.text()) + 8
+        if widget.width() < needed:
+            return f"{widget.width()} px wide, text needs {needed}"
+    if isinstance(widget, FitLabel):
+        width = QFontMetrics(widget.fitted_font()).horizontalAdvance(widget.text())
+        if width > widget.contentsRect().width():
+            return f"text {width} px wide in {widget.contentsRect().width()}"
+    return None
+
+
+def layout_problems(view: QWidget, window: QWidget) -> list[str]:
+    found = []
+    leaves = list(_shown_leaves(view, window))
+    for i, (first, first_rect) in enumerate(leaves):
+        for second, second_rect in leaves[i + 1 :]:
+            if first_rect.intersects(second_rect):
+                found.append(f"{_describe(first)} overlaps {_describe(second)}")
+    for widget in [view, *view.findChildren(QWidget)]:
+        if not widget.isVisible() or _window_rect(widget, window).isEmpty():
+            continue
+        reason = _cut_text(widget)
+        if reason:
+            found.append(f"{_describe(widget)}: {reason}")
+        if isinstance(widget, QTableView):
+            header = widget.horizontalHeader()
+            for column in range(header.count()):
+                needed = max(header.sectionSizeHint(column), widget.sizeHintForColumn(column))
+                if header.sectionSize(column) < needed:
+                    found.append(f"{_describe(widget)}: column {column} cut")
+    return found
