@@ -14,8 +14,9 @@ What is measured
   Four variants, run alternately: the app and a bare QMainWindow with one
   QLabel, each from source and from its PyInstaller bundle.
 * Peak RSS of those same processes (``ru_maxrss`` from ``os.wait4``).
-* One input change to repainted results: ``setValue`` on the micro-batch spin
-  box -> the effective-batch label's text has changed -> ``processEvents()``
+* One input change to repainted results: the micro-batch field's text is set as
+  typing sets it (``lineEdit().setText``) -> the effective-batch label's text
+  has changed -> ``processEvents()``
   (which runs the repaint), in one process, over --changes changes.
 * Bundle size: the onedir folder and its tar.gz, app vs a bare QMainWindow app
   frozen with PyInstaller's defaults (``--windowed`` only).
@@ -349,17 +350,10 @@ def main() -> int:
         "",
         "## One input change to repainted results",
         "",
-        f"{int(latency['changes'])} changes in one process (from source): `setValue` on the",
-        "micro-batch spin box, check that the effective-batch label's text changed, then",
-        "`processEvents()` (which delivers the repaint).",
-        *(
-            []
-            if latency.get("method") == "setValue"
-            else [
-                "Note: the window did not react to `setValue` (see benchmarks/input_latency.py),",
-                "so each change was made as typing does, with `lineEdit().setText()`.",
-            ]
-        ),
+        f"{int(latency['changes'])} changes in one process (from source): the micro-batch",
+        "field's text set as typing sets it (`lineEdit().setText()`), check that the",
+        "effective-batch label's text changed, then `processEvents()` (which delivers the",
+        "repaint).",
         "",
         "| median | p99 | max |",
         "| ---: | ---: | ---: |",
