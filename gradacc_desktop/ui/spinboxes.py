@@ -13,10 +13,11 @@ exactly as typed, with the view-model's message beside it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator, QWheelEvent
+from PySide6.QtCore import QSize, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QStyle, QStyleOptionSpinBox, QWidget
 
+from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.number_input import NumberInput
 
 # Longest text a field accepts (a pasted page is refused at the door, not parsed).
@@ -36,7 +37,7 @@ class NumberField(QAbstractSpinBox):
         self.setKeyboardTracking(True)
         self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
         # the wheel changes a value only in the field that has focus
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        guard_wheel(self)
         self.lineEdit().setMaxLength(MAX_LENGTH)
         self.lineEdit().textChanged.connect(self.textChanged)
         self.editingFinished.connect(self.tidy)
@@ -88,13 +89,6 @@ class NumberField(QAbstractSpinBox):
             event.accept()
             return
         super().keyPressEvent(event)
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        # A wheel over a field the user is not editing scrolls the page instead.
-        if not self.hasFocus():
-            event.ignore()
-            return
-        super().wheelEvent(event)
 
     # -- size ---------------------------------------------------------------------------
     def sizeHint(self) -> QSize:

@@ -1,9 +1,9 @@
-"""A mouse wheel over a combo box the user is not using scrolls the page instead.
+"""A mouse wheel over a field or combo box the user is not using scrolls the page.
 
 Qt gives wheel events to whatever is under the pointer: scrolling a form would
-change the GPU model or the rounding mode on the way. ``guard_wheel`` makes a
-widget take focus only by click or Tab and hands an unfocused wheel to the
-scroll area around it. (``NumberField`` does the same for number fields.)
+change a number, the GPU model or the rounding mode on the way. ``guard_wheel``
+makes a widget take focus only by click or Tab and hands an unfocused wheel to
+the scroll area around it. Number fields and combo boxes all use it.
 """
 
 from __future__ import annotations
