@@ -32,6 +32,7 @@ class InputsPanel(QWidget):
         self.labels: dict[Field, QLabel] = {}
         # the view-model's message for a refused entry, under its field
         self.errors: dict[Field, VerdictLabel] = {}
+        self._errors_shown: set[Field] = set()
         self._groups: dict[Group, QGroupBox] = {}
         self.estimate_button: QPushButton | None = None
         layout = QVBoxLayout(self)
@@ -89,15 +90,18 @@ class InputsPanel(QWidget):
         self.boxes[field].set_text(self._vm.display_text(field))
 
     def show_problems(self, state: CalculatorState) -> None:
+        """Each refused entry's message under its field (rows change only when needed)."""
+        if not state.field_problems and not self._errors_shown:
+            return  # the usual keystroke: everything valid before and after
         for field, error in self.errors.items():
             message = state.problem(field)
-            form = error.parentWidget().layout()
-            assert isinstance(form, QFormLayout)
-            if message is None:
-                form.setRowVisible(error, False)
-                continue
-            error.set_verdict(False, message)
-            form.setRowVisible(error, True)
+            if message is not None:
+                error.set_verdict(False, message)
+            if (message is not None) != (field in self._errors_shown):
+                form = error.parentWidget().layout()
+                assert isinstance(form, QFormLayout)
+                form.setRowVisible(error, message is not None)
+                self._errors_shown ^= {field}
 
     def set_locale(self, locale: QLocale) -> None:
         """Re-display every field in ``locale``: a number keeps its value, unreadable

@@ -13,7 +13,7 @@ exactly as typed, with the view-model's message beside it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Signal
+from PySide6.QtCore import QEvent, QSize, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QStyle, QStyleOptionSpinBox, QWidget
 
@@ -33,6 +33,7 @@ class NumberField(QAbstractSpinBox):
     def __init__(self, number: NumberInput, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.number = number
+        self._steps_for: tuple[str | None, tuple[bool, bool]] = (None, (False, False))
         self.setAccelerated(True)
         self.setKeyboardTracking(True)
         self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
@@ -75,12 +76,20 @@ class NumberField(QAbstractSpinBox):
         flags = QAbstractSpinBox.StepEnabledFlag.StepNone
         if self.isReadOnly() or not self.isEnabled():
             return flags
-        up, down = self.number.step_enabled(self.text())
+        text = self.text()
+        if self._steps_for[0] != text:  # Qt asks on every change and every paint
+            self._steps_for = (text, self.number.step_enabled(text))
+        up, down = self._steps_for[1]
         if up:
             flags |= QAbstractSpinBox.StepEnabledFlag.StepUpEnabled
         if down:
             flags |= QAbstractSpinBox.StepEnabledFlag.StepDownEnabled
         return flags
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LocaleChange:  # the same text may mean another number
+            self._steps_for = (None, (False, False))
+        super().changeEvent(event)
 
     # -- keyboard, clipboard and wheel -------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:

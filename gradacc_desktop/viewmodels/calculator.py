@@ -267,16 +267,16 @@ class CalculatorViewModel(QObject):
 
     def _problem(self, field: Field) -> str | None:
         raw = self._raw.get(field)
-        label = self.field_label(field)
+        error = None if isinstance(raw, Unparsed) else check_value(field, raw)
+        if error is None and isinstance(raw, Decimal):
+            value = raw if field is Field.ACTIVATION_GB else int(raw)
+            if self._last_valid.value(field) != value:  # typing costs no copy otherwise
+                self._last_valid = self._last_valid.replace(**{field.value: value})
+            return None
+        label = self.field_label(field)  # only a problem needs the field's name
         if isinstance(raw, Unparsed):
             return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
-        error = check_value(field, raw)
-        if error is None:
-            assert isinstance(raw, Decimal)
-            self._last_valid = self._last_valid.replace(
-                **{field.value: raw if field is Field.ACTIVATION_GB else int(raw)}
-            )
-            return None
+        assert error is not None
         limits = error.limits
         if error.problem is Problem.MISSING:
             return self.tr("{field}: enter a value.").format(field=label)
