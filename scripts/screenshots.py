@@ -46,6 +46,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication, QWidget
 
     from gradacc_desktop.app import configure_application, create_window
+    from gradacc_desktop.core.calculator import Field
     from gradacc_desktop.viewmodels.planner import PlanField
     from gradacc_desktop.viewmodels.settings import Settings
 
@@ -143,6 +144,20 @@ def main() -> int:
             tab(2, window.show_chart)
             readme(f"screenshot-chart-{language}")
             shoot_sizes(window, "chart", language)
+
+            # F1 on the planner: its help, with the rule for typing numbers
+            tab(1)
+            window.show_help()
+            assert window.help_dialog is not None
+            shoot(window.help_dialog, sizes_dir / f"help-planner-{language}.png")
+            window.help_dialog.close()
+
+            # a refused entry: kept as typed, its message under the field
+            tab(0)
+            micro = window.inputs.boxes[Field.MICRO_BATCH]
+            micro.set_text("0")
+            shoot_sizes(window, "calculator-refused", language)
+            micro.set_text("4")
 
             # activation estimator
             tab(0)
