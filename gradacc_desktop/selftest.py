@@ -74,6 +74,14 @@ def check_translations() -> None:
         translator.translate(*_QT_CANCEL) not in ("", _QT_CANCEL[1]),
         "qtbase_pt_BR.qm does not translate 'Cancel'",
     )
+    # the strings the app supplies where Qt's own catalogue is out of date
+    extra = resource_path("i18n", "qt_extra_pt_BR.qm")
+    translator = QTranslator()
+    _check(translator.load(str(extra)), f"cannot load {extra}")
+    _check(
+        translator.translate("QFileDialog", "&Look in:") not in ("", "&Look in:"),
+        f"{extra.name} does not translate the file dialog's '&Look in:'",
+    )
 
 
 def check_icons() -> None:
