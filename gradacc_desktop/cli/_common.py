@@ -9,8 +9,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from ..core.calculator import LIMITS, Field, Limits
-from ..core.planning import check_number
+from ..core.calculator import LIMITS, Field
+from ..core.limits import Limits, check
 
 PROG = "gradacc"
 
@@ -33,7 +33,7 @@ def int_type(limits: Limits) -> Callable[[str], int]:
     """An argparse ``type`` accepting a whole number within ``limits``."""
 
     def parse(text: str) -> int:
-        if check_number(limits, text) is not None or "." in text or "e" in text.lower():
+        if check(limits, text) is not None or "." in text or "e" in text.lower():
             raise argparse.ArgumentTypeError(f"must be an integer {_range_text(limits)}")
         return int(text.strip())
 
@@ -41,12 +41,12 @@ def int_type(limits: Limits) -> Callable[[str], int]:
 
 
 def decimal_type(limits: Limits) -> Callable[[str], Decimal]:
-    """An argparse ``type`` accepting a decimal (at most 3 decimals) within ``limits``."""
+    """An argparse ``type`` accepting a decimal within ``limits`` (and their decimal places)."""
 
     def parse(text: str) -> Decimal:
-        if check_number(limits, text) is not None:
+        if check(limits, text) is not None:
             raise argparse.ArgumentTypeError(
-                f"must be a number {_range_text(limits)} with at most 3 decimals"
+                f"must be a number {_range_text(limits)} with at most {limits.places} decimals"
             )
         return Decimal(text.strip()).normalize()
 

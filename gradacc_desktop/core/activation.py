@@ -46,6 +46,8 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from gradacc_desktop.core.limits import Limits, whole
+
 #: decimal gigabyte
 GB = 10**9
 
@@ -228,6 +230,20 @@ ASSUMPTION_TEXT: dict[Assumption, str] = {
     Assumption.VOCAB_PADDED: "Vocabulary padded up to a multiple of t for the logits.",
     Assumption.PEAK_MODEL: "Peak = saved for backward + recomputation transient + logits "
     "transient (a conservative upper bound).",
+}
+
+
+# What the estimator accepts for each shape input (the formulas take any positive
+# integer; these bounds keep the fields sane), by ``Inputs`` field name.
+SHAPE_LIMITS: dict[str, Limits] = {
+    "hidden": whole(1, 1_000_000),
+    "layers": whole(1, 10_000),
+    "heads": whole(1, 100_000),
+    "kv_heads": whole(1, 100_000),
+    "intermediate": whole(1, 10_000_000),
+    "vocab": whole(1, 10_000_000),
+    "seq": whole(1, 10_000_000),
+    "tensor_parallel": whole(1, 1_024),
 }
 
 

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+
+from .limits import DEFAULT_DECIMALS, Limits, Problem, check, whole
+
+__all__ = ["Limits", "Problem"]  # re-exported: the calculator's inputs are checked with them
 
 # Decimal places accepted for "activation per sample" (GB).
-ACTIVATION_DECIMALS = 3
-_ACTIVATION_QUANTUM = Decimal(1).scaleb(-ACTIVATION_DECIMALS)
+ACTIVATION_DECIMALS = DEFAULT_DECIMALS
 
 # GPUs in the seed's data-parallel variant of the worked example, per GPU of the input.
 DATA_PARALLEL_EXAMPLE_FACTOR = 4
@@ -36,19 +39,14 @@ class Field(enum.Enum):
     ACTIVATION_GB = "activation_gb"
 
 
-@dataclass(frozen=True)
-class Limits:
-    minimum: Decimal
-    maximum: Decimal
-    integer: bool
-
-
 # Accepted ranges. Integers reach beyond any real cluster; activation reaches 10 000 GB.
 LIMITS: dict[Field, Limits] = {
-    Field.MICRO_BATCH: Limits(Decimal(1), Decimal(1_000_000), integer=True),
-    Field.ACCUMULATION_STEPS: Limits(Decimal(1), Decimal(1_000_000), integer=True),
-    Field.GPUS: Limits(Decimal(1), Decimal(1_000_000), integer=True),
-    Field.ACTIVATION_GB: Limits(_ACTIVATION_QUANTUM, Decimal(100_000), integer=False),
+    Field.MICRO_BATCH: whole(1, 1_000_000),
+    Field.ACCUMULATION_STEPS: whole(1, 1_000_000),
+    Field.GPUS: whole(1, 1_000_000),
+    Field.ACTIVATION_GB: Limits(
+        Decimal(1).scaleb(-ACTIVATION_DECIMALS), Decimal(100_000), False, ACTIVATION_DECIMALS
+    ),
 }
 
 
@@ -85,15 +83,6 @@ class Result:
     micro_batches_per_step: int
 
 
-class Problem(enum.Enum):
-    MISSING = "missing"
-    NOT_A_NUMBER = "not_a_number"
-    NOT_AN_INTEGER = "not_an_integer"
-    TOO_SMALL = "too_small"
-    TOO_LARGE = "too_large"
-    TOO_PRECISE = "too_precise"
-
-
 @dataclass(frozen=True)
 class ValidationError:
     field: Field
@@ -117,25 +106,8 @@ def normalize(value: Decimal) -> Decimal:
 def check_value(field: Field, value: int | Decimal | str | None) -> ValidationError | None:
     """Check one input. Strings are parsed in the C locale ("0.5")."""
     limits = LIMITS[field]
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return ValidationError(field, Problem.MISSING, limits)
-    if isinstance(value, bool):
-        return ValidationError(field, Problem.NOT_A_NUMBER, limits)
-    try:
-        number = value if isinstance(value, Decimal) else Decimal(str(value).strip())
-    except InvalidOperation:
-        return ValidationError(field, Problem.NOT_A_NUMBER, limits)
-    if not number.is_finite():
-        return ValidationError(field, Problem.NOT_A_NUMBER, limits)
-    if limits.integer and number != number.to_integral_value():
-        return ValidationError(field, Problem.NOT_AN_INTEGER, limits)
-    if number < limits.minimum:
-        return ValidationError(field, Problem.TOO_SMALL, limits)
-    if number > limits.maximum:
-        return ValidationError(field, Problem.TOO_LARGE, limits)
-    if not limits.integer and number.quantize(_ACTIVATION_QUANTUM) != number:
-        return ValidationError(field, Problem.TOO_PRECISE, limits)
-    return None
+    problem = check(limits, value)
+    return None if problem is None else ValidationError(field, problem, limits)
 
 
 def validate(values: dict[Field, int | Decimal | str | None]) -> Inputs:

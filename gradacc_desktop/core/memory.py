@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal, localcontext
 
 from .calculator import ACTIVATION_DECIMALS, normalize
+from .limits import Limits, whole
 
 # Default framework overhead per GPU: CUDA context plus caching-allocator slack.
 # A CUDA context alone takes roughly 0.3-1 GB depending on GPU and libraries
@@ -26,6 +27,12 @@ DEFAULT_OVERHEAD_GB = Decimal(1)
 
 _BYTES_PER_GB = Decimal(10**9)
 _GB_QUANTUM = Decimal(1).scaleb(-ACTIVATION_DECIMALS)
+
+
+# What the "other memory" helper accepts: up to 10 trillion parameters; LoRA's
+# trainable fraction from 0.001 (0.1 %) to 1.
+PARAMETERS_LIMITS = whole(1, 10**13)
+TRAINABLE_FRACTION_LIMITS = Limits(Decimal("0.001"), Decimal(1), integer=False)
 
 
 class Recipe(enum.Enum):

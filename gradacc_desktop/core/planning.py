@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from .calculator import Limits, Problem, normalize
+from .calculator import normalize
 from .gpus import GpuCard, GpuTableError, custom_card, load_gpu_table
+from .limits import Limits, whole
 from .memory import (
     DEFAULT_OVERHEAD_GB,
     RECIPES,
@@ -42,11 +43,14 @@ UNIT_NOTE = (
 MAX_TARGET_BATCH = 1_000_000_000
 
 # Ranges for the planner's own inputs (batch-size fields reuse calculator.LIMITS).
-TARGET_LIMITS = Limits(Decimal(1), Decimal(MAX_TARGET_BATCH), integer=True)
+TARGET_LIMITS = whole(1, MAX_TARGET_BATCH)
 GPU_MEMORY_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False)
 OTHER_MEMORY_LIMITS = Limits(Decimal(0), Decimal(100_000), integer=False)
-SEQ_LEN_LIMITS = Limits(Decimal(1), Decimal(100_000_000), integer=True)
-DATASET_LIMITS = Limits(Decimal(1), Decimal(10**15), integer=True)
+SEQ_LEN_LIMITS = whole(1, 100_000_000)
+DATASET_LIMITS = whole(1, 10**15)
+# The reference learning rate: 0.00000001 .. 1000, to the 8th decimal place.
+LR_DECIMALS = 8
+LR_LIMITS = Limits(Decimal(1).scaleb(-LR_DECIMALS), Decimal(1000), False, LR_DECIMALS)
 
 # Precision (significant digits) for the learning-rate scaling rules.
 LR_PRECISION = 28
@@ -55,6 +59,8 @@ __all__ = [
     "DATASET_LIMITS",
     "DEFAULT_OVERHEAD_GB",
     "GPU_MEMORY_LIMITS",
+    "LR_DECIMALS",
+    "LR_LIMITS",
     "LR_PRECISION",
     "MAX_TARGET_BATCH",
     "OTHER_MEMORY_LIMITS",
@@ -79,7 +85,6 @@ __all__ = [
     "StepsPerEpoch",
     "Suggestion",
     "ZeroStage",
-    "check_number",
     "custom_card",
     "deepspeed_check",
     "divisors",
@@ -97,29 +102,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- checks
-
-
-def check_number(limits: Limits, value: int | Decimal | str | None) -> Problem | None:
-    """Like ``calculator.check_value`` but for any ``Limits`` (3 decimals for non-integers)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return Problem.MISSING
-    if isinstance(value, bool):
-        return Problem.NOT_A_NUMBER
-    try:
-        number = value if isinstance(value, Decimal) else Decimal(str(value).strip())
-    except ArithmeticError:
-        return Problem.NOT_A_NUMBER
-    if not number.is_finite():
-        return Problem.NOT_A_NUMBER
-    if limits.integer and number != number.to_integral_value():
-        return Problem.NOT_AN_INTEGER
-    if number < limits.minimum:
-        return Problem.TOO_SMALL
-    if number > limits.maximum:
-        return Problem.TOO_LARGE
-    if not limits.integer and number.quantize(Decimal("0.001")) != number:
-        return Problem.TOO_PRECISE
-    return None
 
 
 def _positive_int(name: str, value: int) -> None:

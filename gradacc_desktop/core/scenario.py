@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
-from .calculator import DEFAULTS, LIMITS, Field, Inputs, Limits, Problem, normalize
+from .calculator import DEFAULTS, LIMITS, Field, Inputs, normalize
+from .limits import Limits, Problem, check
 from .planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
@@ -37,7 +38,6 @@ from .planning import (
     SEQ_LEN_LIMITS,
     TARGET_LIMITS,
     Rounding,
-    check_number,
 )
 
 FORMAT = "gradacc-scenario"
@@ -76,12 +76,16 @@ class Reason(enum.Enum):
 class ScenarioError(ValueError):
     """The file cannot be loaded. ``path`` names the offending key ("plan.gpus")."""
 
-    def __init__(self, reason: Reason, path: str = "", detail: str = "") -> None:
+    def __init__(
+        self, reason: Reason, path: str = "", detail: str = "", limits: Limits | None = None
+    ) -> None:
         where = f" at {path}" if path else ""
         super().__init__(f"{reason.value}{where}: {detail}" if detail else f"{reason.value}{where}")
         self.reason = reason
         self.path = path
         self.detail = detail
+        # the limits a number broke (out of range, too precise), for the message
+        self.limits = limits
 
 
 @dataclass(frozen=True)
@@ -244,9 +248,9 @@ def _int(section: dict[str, Any], key: str, path: str, limits: Limits) -> int:
     value = section[key]
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScenarioError(Reason.WRONG_TYPE, f"{path}.{key}", "expected an integer")
-    problem = check_number(limits, value)
+    problem = check(limits, value)
     if problem is not None:
-        raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", str(value))
+        raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", str(value), limits)
     return value
 
 
@@ -256,9 +260,9 @@ def _decimal(section: dict[str, Any], key: str, path: str, limits: Limits) -> De
         raise ScenarioError(Reason.WRONG_TYPE, f"{path}.{key}", 'expected a string like "0.5"')
     if not _DECIMAL_TEXT.fullmatch(value):
         raise ScenarioError(Reason.NOT_A_NUMBER, f"{path}.{key}", value[:24])
-    problem = check_number(limits, value)
+    problem = check(limits, value)
     if problem is not None:
-        raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", value)
+        raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", value, limits)
     return normalize(Decimal(value))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, Field
+from gradacc_desktop.core.calculator import Field
 
 
 class Group(enum.Enum):
@@ -17,9 +17,6 @@ class Group(enum.Enum):
 class FieldSpec:
     field: Field
     group: Group
-    decimals: int = 0
-    step: float = 1.0
-    unit_suffix: bool = False
     # a button under the field opens the estimator ("Estimar a partir do modelo…")
     estimator: bool = False
 
@@ -32,12 +29,5 @@ FIELD_SPECS: tuple[FieldSpec, ...] = (
     FieldSpec(Field.MICRO_BATCH, Group.BATCHES),
     FieldSpec(Field.ACCUMULATION_STEPS, Group.BATCHES),
     FieldSpec(Field.GPUS, Group.BATCHES),
-    FieldSpec(
-        Field.ACTIVATION_GB,
-        Group.MEMORY,
-        decimals=ACTIVATION_DECIMALS,
-        step=0.1,
-        unit_suffix=True,
-        estimator=True,
-    ),
+    FieldSpec(Field.ACTIVATION_GB, Group.MEMORY, estimator=True),
 )

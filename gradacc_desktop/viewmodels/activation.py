@@ -21,6 +21,7 @@ from gradacc_desktop.core.activation import (
     ASSUMPTION_TEXT,
     GB,
     PART_TEXT,
+    SHAPE_LIMITS,
     Assumption,
     Attention,
     DType,
@@ -36,16 +37,17 @@ from gradacc_desktop.core.activation import (
     validate,
 )
 from gradacc_desktop.core.activation import Problem as CoreProblem
-from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, Field, Limits
+from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, LIMITS, Field
+from gradacc_desktop.core.limits import Limits, check
 from gradacc_desktop.core.presets import Preset, PresetError, load_presets
-from gradacc_desktop.viewmodels.calculator import CalculatorViewModel, limits_for
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import (
     Entry,
-    Unparsed,
     format_counted,
     format_number,
 )
 from gradacc_desktop.viewmodels.number_input import NumberInput
+from gradacc_desktop.viewmodels.problems import describe, out_of_range
 
 #: the paper behind the PAPER profile (a title: not translated)
 PAPER_CITATION = (
@@ -81,17 +83,8 @@ SHAPE_FIELDS = (
     ActivationField.VOCAB,
 )
 
-#: accepted ranges (the core takes any positive integer; these keep spin boxes sane)
-FIELD_LIMITS: dict[ActivationField, tuple[int, int]] = {
-    ActivationField.HIDDEN: (1, 1_000_000),
-    ActivationField.LAYERS: (1, 10_000),
-    ActivationField.HEADS: (1, 100_000),
-    ActivationField.KV_HEADS: (1, 100_000),
-    ActivationField.INTERMEDIATE: (1, 10_000_000),
-    ActivationField.VOCAB: (1, 10_000_000),
-    ActivationField.SEQ: (1, 10_000_000),
-    ActivationField.TENSOR_PARALLEL: (1, 1_024),
-}
+#: accepted ranges (the core's)
+FIELD_LIMITS: dict[ActivationField, Limits] = {f: SHAPE_LIMITS[f.value] for f in ActivationField}
 
 
 class Option(enum.Enum):
@@ -293,9 +286,7 @@ class ActivationViewModel(QObject):
         ``set_locale``."""
         number = self._numbers.get(field)
         if number is None:
-            minimum, maximum = FIELD_LIMITS[field]
-            limits = Limits(Decimal(minimum), Decimal(maximum), integer=True)
-            number = self._numbers[field] = NumberInput(limits, locale=self._locale)
+            number = self._numbers[field] = NumberInput(FIELD_LIMITS[field], locale=self._locale)
         return number
 
     def display_text(self, field: ActivationField) -> str:
@@ -418,8 +409,7 @@ class ActivationViewModel(QObject):
             raw = text(field.value)
             if raw is None or not raw.isdigit():
                 continue
-            low, high = FIELD_LIMITS[field]
-            if low <= int(raw) <= high:
+            if check(FIELD_LIMITS[field], raw) is None:
                 self._raw[field] = Decimal(int(raw))
         if self._kv_follows_heads():
             self._raw[ActivationField.KV_HEADS] = self._raw[ActivationField.HEADS]
@@ -813,20 +803,8 @@ class ActivationViewModel(QObject):
         )
 
     def _problem(self, field: ActivationField) -> str | None:
-        raw = self._raw[field]
-        label = self.label(field)
-        if isinstance(raw, Unparsed):
-            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
-        if raw is None:
-            return self.tr("{field}: enter a value.").format(field=label)
-        if raw != raw.to_integral_value():
-            return self.tr("{field}: enter a whole number.").format(field=label)
-        minimum, maximum = FIELD_LIMITS[field]
-        if not minimum <= raw <= maximum:
-            return self.tr("{field}: enter a value from {minimum} to {maximum}.").format(
-                field=label, minimum=self.format(minimum), maximum=self.format(maximum)
-            )
-        return None
+        """Why ``field``'s entry is refused (``None``: it is accepted)."""
+        return describe(self.label(field), self._raw[field], self.number_input(field))
 
     def _core_problem(
         self, exc: InvalidActivationInputs, inputs: Inputs
@@ -867,11 +845,7 @@ class ActivationViewModel(QObject):
                 field,
                 ActivationField.TENSOR_PARALLEL,
             }
-        minimum, maximum = FIELD_LIMITS[field]
-        message = self.tr("{field}: enter a value from {minimum} to {maximum}.")
-        return message.format(
-            field=label, minimum=self.format(minimum), maximum=self.format(maximum)
-        ), {field}
+        return out_of_range(label, self.number_input(field)), {field}
 
     @staticmethod
     def _gb(nbytes: int) -> Decimal:
@@ -890,7 +864,7 @@ class ActivationViewModel(QObject):
     def _calculator_value(self, result: Result) -> Decimal | None:
         quantum = Decimal(1).scaleb(-ACTIVATION_DECIMALS)
         value = max(self._gb(result.peak_bytes).quantize(quantum, rounding=ROUND_CEILING), quantum)
-        minimum, maximum = limits_for(Field.ACTIVATION_GB)
+        minimum, maximum = LIMITS[Field.ACTIVATION_GB].minimum, LIMITS[Field.ACTIVATION_GB].maximum
         return value if minimum <= value <= maximum else None
 
     def _row(self, item: Item) -> BreakdownRow:
@@ -941,7 +915,7 @@ class ActivationViewModel(QObject):
                 ).format(model=preset.label, maximum=self.format(preset.max_position_embeddings))
             )
         if self._calculator_value(result) is None:
-            _minimum, maximum = limits_for(Field.ACTIVATION_GB)
+            maximum = LIMITS[Field.ACTIVATION_GB].maximum
             warnings.append(
                 self.tr("The peak is above the calculator's maximum of {maximum}.").format(
                     maximum=self.format_gb(maximum)

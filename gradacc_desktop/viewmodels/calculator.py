@@ -11,25 +11,22 @@ from html import escape
 from PySide6.QtCore import QLocale, QObject, Signal
 
 from gradacc_desktop.core.calculator import (
-    ACTIVATION_DECIMALS,
     DEFAULTS,
     LIMITS,
     Field,
     Inputs,
-    Problem,
     Result,
-    check_value,
     compute,
     validate,
 )
 from gradacc_desktop.viewmodels.formatting import (
     Entry,
-    Unparsed,
     format_counted,
     format_number,
     same_entry,
 )
 from gradacc_desktop.viewmodels.number_input import NumberInput
+from gradacc_desktop.viewmodels.problems import describe, problem_of
 
 # The multiplication sign used in every substituted formula.
 TIMES = "×"
@@ -88,7 +85,6 @@ class CalculatorViewModel(QObject):
             f: NumberInput(
                 LIMITS[f],
                 step=Decimal("0.1") if f is Field.ACTIVATION_GB else Decimal(1),
-                decimals=ACTIVATION_DECIMALS if f is Field.ACTIVATION_GB else 0,
                 unit=self.unit_gb() if f is Field.ACTIVATION_GB else "",
                 locale=self._locale,
             )
@@ -139,6 +135,7 @@ class CalculatorViewModel(QObject):
 
     def set_inputs(self, inputs: Inputs) -> None:
         self._raw = {f: Decimal(inputs.value(f)) for f in Field}
+        self._last_valid = inputs
         self._refresh()
         self.inputsReplaced.emit(inputs)
 
@@ -152,6 +149,9 @@ class CalculatorViewModel(QObject):
         if same_entry(self._raw.get(field), raw):
             return False
         self._raw[field] = raw
+        if isinstance(raw, Decimal) and problem_of(raw, self._numbers[field]) is None:
+            value = raw if field is Field.ACTIVATION_GB else int(raw)
+            self._last_valid = self._last_valid.replace(**{field.value: value})
         self._refresh()
         return True
 
@@ -260,35 +260,17 @@ class CalculatorViewModel(QObject):
                 results=None, prompt=prompt, problems=problems, field_problems=by_field
             )
         inputs = validate({f: self._raw[f] for f in Field})  # type: ignore[misc]
-        self._last_valid = inputs
         return CalculatorState(
             results=self._results_view(compute(inputs)), prompt=prompt, problems=()
         )
 
     def _problem(self, field: Field) -> str | None:
+        """Why ``field``'s entry is refused (``None``: it is accepted)."""
+        number = self._numbers[field]
         raw = self._raw.get(field)
-        error = None if isinstance(raw, Unparsed) else check_value(field, raw)
-        if error is None and isinstance(raw, Decimal):
-            value = raw if field is Field.ACTIVATION_GB else int(raw)
-            if self._last_valid.value(field) != value:  # typing costs no copy otherwise
-                self._last_valid = self._last_valid.replace(**{field.value: value})
+        if problem_of(raw, number) is None:
             return None
-        label = self.field_label(field)  # only a problem needs the field's name
-        if isinstance(raw, Unparsed):
-            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
-        assert error is not None
-        limits = error.limits
-        if error.problem is Problem.MISSING:
-            return self.tr("{field}: enter a value.").format(field=label)
-        if error.problem is Problem.NOT_AN_INTEGER:
-            return self.tr("{field}: enter a whole number.").format(field=label)
-        if error.problem is Problem.TOO_PRECISE:
-            return self.tr("{field}: use at most {decimals} decimal places.").format(
-                field=label, decimals=ACTIVATION_DECIMALS
-            )
-        return self.tr("{field}: enter a value from {minimum} to {maximum}.").format(
-            field=label, minimum=self.format(limits.minimum), maximum=self.format(limits.maximum)
-        )
+        return describe(self.field_label(field), raw, number)  # only a problem needs the label
 
     def _results_view(self, result: Result) -> ResultsView:
         i = result.inputs
@@ -313,9 +295,3 @@ class CalculatorViewModel(QObject):
             ),
             result=result,
         )
-
-
-def limits_for(field: Field) -> tuple[Decimal, Decimal]:
-    """(minimum, maximum) of a field, for widgets that set ranges."""
-    limits = LIMITS[field]
-    return limits.minimum, limits.maximum

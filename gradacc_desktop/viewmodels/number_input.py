@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.calculator import Limits
+from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.numbers import NotANumber, format_for_field, parse_number
 from gradacc_desktop.viewmodels.formatting import Entry, Unparsed
 
@@ -27,7 +27,6 @@ class NumberInput:
         limits: Limits,
         *,
         step: Decimal = Decimal(1),
-        decimals: int = 0,
         unit: str = "",
         optional: bool = False,
         locale: QLocale | None = None,
@@ -35,7 +34,6 @@ class NumberInput:
         self.limits = limits
         self.whole = limits.integer
         self.step = step
-        self.decimals = decimals
         self.unit = unit
         self.optional = optional
         self.locale = locale if locale is not None else QLocale()

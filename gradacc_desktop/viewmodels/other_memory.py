@@ -9,18 +9,21 @@ from decimal import Decimal
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-from gradacc_desktop.core.calculator import Limits, Problem
+from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.memory import (
     DEFAULT_OVERHEAD_GB,
+    PARAMETERS_LIMITS,
+    TRAINABLE_FRACTION_LIMITS,
     OtherMemoryEstimate,
     Recipe,
     ZeroStage,
     estimate_other_memory,
 )
-from gradacc_desktop.core.planning import OTHER_MEMORY_LIMITS, check_number
-from gradacc_desktop.viewmodels.formatting import Entry, Unparsed, format_approx
+from gradacc_desktop.core.planning import OTHER_MEMORY_LIMITS
+from gradacc_desktop.viewmodels.formatting import Entry, format_approx
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.planner import DEFAULT_PARAMETERS, PlanField, PlannerViewModel
+from gradacc_desktop.viewmodels.problems import describe
 
 # Significant digits of a bytes-per-parameter figure (ZeRO shares can repeat forever).
 BYTES_DIGITS = 6
@@ -33,15 +36,10 @@ class MemoryField(enum.Enum):
 
 
 FIELD_LIMITS: dict[MemoryField, Limits] = {
-    MemoryField.PARAMETERS: Limits(Decimal(1), Decimal(10**13), integer=True),
-    MemoryField.TRAINABLE_FRACTION: Limits(Decimal("0.001"), Decimal(1), integer=False),
+    MemoryField.PARAMETERS: PARAMETERS_LIMITS,
+    MemoryField.TRAINABLE_FRACTION: TRAINABLE_FRACTION_LIMITS,
     MemoryField.OVERHEAD: OTHER_MEMORY_LIMITS,
 }
-
-
-def limits_for(field: MemoryField) -> tuple[Decimal, Decimal]:
-    limits = FIELD_LIMITS[field]
-    return limits.minimum, limits.maximum
 
 
 @dataclass(frozen=True)
@@ -224,26 +222,8 @@ class OtherMemoryViewModel(QObject):
 
     # -- internals --------------------------------------------------------------
     def _problem(self, field: MemoryField) -> str | None:
-        raw = self._raw[field]
-        label = self.field_label(field)
-        if isinstance(raw, Unparsed):
-            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
-        limits = FIELD_LIMITS[field]
-        problem = check_number(limits, raw)
-        if problem is None:
-            return None
-        if problem is Problem.MISSING:
-            return self.tr("{field}: enter a value.").format(field=label)
-        if problem is Problem.NOT_AN_INTEGER:
-            return self.tr("{field}: enter a whole number.").format(field=label)
-        if problem is Problem.TOO_PRECISE:
-            return self.tr("{field}: use at most {decimals} decimal places.").format(
-                field=label, decimals=3
-            )
-        fmt = self._planner.format
-        return self.tr("{field}: enter a value from {minimum} to {maximum}.").format(
-            field=label, minimum=fmt(limits.minimum), maximum=fmt(limits.maximum)
-        )
+        """Why ``field``'s entry is refused (``None``: it is accepted)."""
+        return describe(self.field_label(field), self._raw[field], self._numbers[field])
 
     def _planner_gpus(self) -> int:
         """The planner's data-parallel GPUs (its last valid count while the field is not)."""

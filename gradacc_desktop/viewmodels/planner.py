@@ -16,12 +16,14 @@ from pathlib import Path
 from PySide6.QtCore import QLocale, QObject, Signal
 
 from gradacc_desktop.core import scenario as scenario_io
-from gradacc_desktop.core.calculator import LIMITS, Field, Inputs, Limits, Problem, check_value
+from gradacc_desktop.core.calculator import LIMITS, Field, Inputs, check_value
 from gradacc_desktop.core.export import ExportFormat, render
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTable
+from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
+    LR_LIMITS,
     OTHER_MEMORY_LIMITS,
     SEQ_LEN_LIMITS,
     TARGET_LIMITS,
@@ -35,7 +37,6 @@ from gradacc_desktop.core.planning import (
     Recommendation,
     Rounding,
     Suggestion,
-    check_number,
     deepspeed_check,
     estimate_other_memory,
     fit,
@@ -54,7 +55,6 @@ from gradacc_desktop.viewmodels.calculator import TIMES, CalculatorState, Calcul
 from gradacc_desktop.viewmodels.files import write_file_atomically
 from gradacc_desktop.viewmodels.formatting import (
     Entry,
-    Unparsed,
     align_row,
     column_widths,
     format_approx,
@@ -62,12 +62,10 @@ from gradacc_desktop.viewmodels.formatting import (
     same_entry,
 )
 from gradacc_desktop.viewmodels.number_input import NumberInput
+from gradacc_desktop.viewmodels.problems import describe, problem_of
 
 # Exact micro-batches listed before "…and N more".
 MAX_EXACT_SHOWN = 12
-# Decimal places of the reference learning rate (0.00000001 .. 1000).
-LR_DECIMALS = 8
-LR_LIMITS = Limits(Decimal(1).scaleb(-LR_DECIMALS), Decimal(1000), integer=False)
 # Significant digits shown for the scaled learning rates.
 LR_DIGITS = 6
 # Card chosen on first start (falls back to the first card, then to "custom").
@@ -120,11 +118,6 @@ FIELD_STEPS: dict[PlanField, Decimal] = {
     PlanField.ACTIVATION: Decimal("0.1"),
     PlanField.REFERENCE_LR: Decimal("0.0001"),
 }
-
-
-def limits_for(field: PlanField) -> tuple[Decimal, Decimal]:
-    limits = FIELD_LIMITS[field]
-    return limits.minimum, limits.maximum
 
 
 # --------------------------------------------------------------------------- state
@@ -372,7 +365,7 @@ class PlannerViewModel(QObject):
         old = self._raw.get(field)
         if same_entry(old, raw):
             return
-        self._raw[field] = raw
+        self._hold(field, raw)
         if field is PlanField.ACTIVATION:
             # One input shared with the calculator: it takes the same text, valid or
             # not (its echo finds nothing new here).
@@ -855,7 +848,8 @@ class PlannerViewModel(QObject):
         }
         if error.reason is Reason.UNSUPPORTED_VERSION:
             key = error.detail
-        return messages[error.reason].format(key=key, decimals=3)
+        places = error.limits.places if error.limits is not None else 0
+        return messages[error.reason].format(key=key, decimals=places)
 
     def _open_failed(self, path: Path, reason: str) -> str:
         return self.tr(
@@ -863,6 +857,12 @@ class PlannerViewModel(QObject):
         ).format(name=path.name, reason=reason)
 
     # -- internals --------------------------------------------------------------
+    def _hold(self, field: PlanField, raw: Entry) -> None:
+        """Keep ``raw`` as ``field``'s entry; an accepted number is also its last valid one."""
+        self._raw[field] = raw
+        if isinstance(raw, Decimal) and problem_of(raw, self._numbers[field]) is None:
+            self._last_valid[field] = raw
+
     def _current_or_last(self, field: PlanField) -> Decimal | None:
         current = self.value(field)
         if current is not None and self._problem(field) is None:
@@ -878,7 +878,7 @@ class PlannerViewModel(QObject):
         refresh: bool = True,
     ) -> None:
         for field, value in values.items():
-            self._raw[field] = value
+            self._hold(field, value)
         changed: set[object] = set(values)
         if choices:
             changed.add(CHOICES)
@@ -910,31 +910,8 @@ class PlannerViewModel(QObject):
             self.stateChanged.emit(state)
 
     def _problem(self, field: PlanField) -> str | None:
-        raw = self._raw.get(field)
-        label = self.field_label(field)
-        if isinstance(raw, Unparsed):
-            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw.text)
-        limits = FIELD_LIMITS[field]
-        lr = field is PlanField.REFERENCE_LR
-        problem = _check_lr(raw) if lr else check_number(limits, raw)
-        if problem is None:
-            assert isinstance(raw, Decimal)
-            self._last_valid[field] = raw
-            return None
-        if problem is Problem.MISSING:
-            return self.tr("{field}: enter a value.").format(field=label)
-        if problem is Problem.NOT_AN_INTEGER:
-            return self.tr("{field}: enter a whole number.").format(field=label)
-        if problem is Problem.TOO_PRECISE:
-            decimals = LR_DECIMALS if field is PlanField.REFERENCE_LR else 3
-            return self.tr("{field}: use at most {decimals} decimal places.").format(
-                field=label, decimals=decimals
-            )
-        if problem is Problem.NOT_A_NUMBER:
-            return self.tr("{field}: “{text}” is not a number.").format(field=label, text=raw)
-        return self.tr("{field}: enter a value from {minimum} to {maximum}.").format(
-            field=label, minimum=self.format(limits.minimum), maximum=self.format(limits.maximum)
-        )
+        """Why ``field``'s entry is refused (``None``: it is accepted)."""
+        return describe(self.field_label(field), self._raw.get(field), self._numbers[field])
 
     def _required(self) -> list[PlanField]:
         fields = [PlanField.TARGET, PlanField.GPUS]
@@ -1365,18 +1342,3 @@ class PlannerViewModel(QObject):
                 lr=format_approx(self.locale, lr_sqrt(lr, effective, int(reference)), LR_DIGITS)
             )
         return ExtrasView(tokens=tokens, steps=steps, lr_linear=linear, lr_sqrt=root, lr_note=note)
-
-
-def _check_lr(value: Entry) -> Problem | None:
-    """Like ``check_number`` but with ``LR_DECIMALS`` decimal places."""
-    if value is None:
-        return Problem.MISSING
-    if isinstance(value, Unparsed) or not value.is_finite():
-        return Problem.NOT_A_NUMBER
-    if value < LR_LIMITS.minimum:
-        return Problem.TOO_SMALL
-    if value > LR_LIMITS.maximum:
-        return Problem.TOO_LARGE
-    if value != value.quantize(LR_LIMITS.minimum):
-        return Problem.TOO_PRECISE
-    return None

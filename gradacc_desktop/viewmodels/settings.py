@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from PySide6.QtCore import QByteArray, QSettings
 
 from gradacc_desktop.core.calculator import DEFAULTS, Field, Inputs, check_value, normalize
+from gradacc_desktop.core.limits import check
 
 if TYPE_CHECKING:  # imported by its parser, when the planner is built
     from gradacc_desktop.core.export import ExportFormat
@@ -125,21 +126,17 @@ def _stored_decimal(raw: object) -> Decimal | None:
 
 
 def _parse_reference_lr(raw: object) -> Decimal | None:
-    from gradacc_desktop.viewmodels.planner import LR_LIMITS
+    from gradacc_desktop.core.planning import LR_LIMITS
 
     number = _stored_decimal(raw)
-    if number is None or not LR_LIMITS.minimum <= number <= LR_LIMITS.maximum:
-        return None
-    return normalize(number) if number == number.quantize(LR_LIMITS.minimum) else None
+    return normalize(number) if number is not None and check(LR_LIMITS, number) is None else None
 
 
 def _parse_reference_batch(raw: object) -> int | None:
-    from gradacc_desktop.core.planning import TARGET_LIMITS, check_number
+    from gradacc_desktop.core.planning import TARGET_LIMITS
 
     number = _stored_decimal(raw)
-    return (
-        int(number) if number is not None and check_number(TARGET_LIMITS, number) is None else None
-    )
+    return int(number) if number is not None and check(TARGET_LIMITS, number) is None else None
 
 
 def _parse_export_format(raw: object) -> ExportFormat | None:

@@ -84,7 +84,7 @@
     <name>ActivationViewModel</name>
     <message>
         <source>Estimate activation from the model</source>
-        <extracomment>the paper behind the PAPER profile (a title: not translated) the example the measuring tool documents, completed from the dialog&apos;s options the fields a preset fills and compares against (with the family) accepted ranges (the core takes any positive integer; these keep spin boxes sane) sizes used when no preset file can be read (GPT-2 small) GB per layer (per-layer parts and the per-layer heading), else &quot;&quot; GB for the whole sample, &quot;&quot; on headings what &quot;Use this value&quot; puts in the calculator (&quot;&quot; if out of its range) name of the chosen preset, ``None`` for custom sizes the preset&apos;s label, with &quot;(modified)&quot; once a size differs; &quot;Custom&quot; without one GPT-2 uses one key/value head per attention head: the field follows &quot;heads&quot;</extracomment>
+        <extracomment>the paper behind the PAPER profile (a title: not translated) the example the measuring tool documents, completed from the dialog&apos;s options the fields a preset fills and compares against (with the family) accepted ranges (the core&apos;s) sizes used when no preset file can be read (GPT-2 small) GB per layer (per-layer parts and the per-layer heading), else &quot;&quot; GB for the whole sample, &quot;&quot; on headings what &quot;Use this value&quot; puts in the calculator (&quot;&quot; if out of its range) name of the chosen preset, ``None`` for custom sizes the preset&apos;s label, with &quot;(modified)&quot; once a size differs; &quot;Custom&quot; without one GPT-2 uses one key/value head per attention head: the field follows &quot;heads&quot;</extracomment>
         <translation>Estimar ativação a partir do modelo</translation>
     </message>
     <message>
@@ -471,22 +471,6 @@
         <translation>Corrija os campos destacados para ver a estimativa.</translation>
     </message>
     <message>
-        <source>{field}: “{text}” is not a number.</source>
-        <translation>{field}: “{text}” não é um número.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value.</source>
-        <translation>{field}: insira um valor.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a whole number.</source>
-        <translation>{field}: insira um número inteiro.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value from {minimum} to {maximum}.</source>
-        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
-    </message>
-    <message>
         <source>{field}: the GPT-2 family has as many as the attention heads ({heads}).</source>
         <translation>{field}: a família GPT-2 tem tantas quanto as cabeças de atenção ({heads}).</translation>
     </message>
@@ -615,26 +599,6 @@
     <message>
         <source>Enter a value to see the results.</source>
         <translation>Insira um valor para ver os resultados.</translation>
-    </message>
-    <message>
-        <source>{field}: “{text}” is not a number.</source>
-        <translation>{field}: “{text}” não é um número.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value.</source>
-        <translation>{field}: insira um valor.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a whole number.</source>
-        <translation>{field}: insira um número inteiro.</translation>
-    </message>
-    <message>
-        <source>{field}: use at most {decimals} decimal places.</source>
-        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value from {minimum} to {maximum}.</source>
-        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
     </message>
     <message>
         <source>Activation memory depends only on the micro-batch: accumulation steps and GPUs do not change it.</source>
@@ -1181,26 +1145,6 @@
         <source>fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy</source>
         <translation>Adam em fp32: 4 de pesos + 4 de gradientes + 8 de momento e variância; sem cópia mestre</translation>
     </message>
-    <message>
-        <source>{field}: “{text}” is not a number.</source>
-        <translation>{field}: “{text}” não é um número.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value.</source>
-        <translation>{field}: insira um valor.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a whole number.</source>
-        <translation>{field}: insira um número inteiro.</translation>
-    </message>
-    <message>
-        <source>{field}: use at most {decimals} decimal places.</source>
-        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value from {minimum} to {maximum}.</source>
-        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
-    </message>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
@@ -1625,26 +1569,6 @@
         <translation>Não foi possível abrir o cenário “{name}”: {reason} Nada foi alterado.</translation>
     </message>
     <message>
-        <source>{field}: “{text}” is not a number.</source>
-        <translation>{field}: “{text}” não é um número.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value.</source>
-        <translation>{field}: insira um valor.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a whole number.</source>
-        <translation>{field}: insira um número inteiro.</translation>
-    </message>
-    <message>
-        <source>{field}: use at most {decimals} decimal places.</source>
-        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value from {minimum} to {maximum}.</source>
-        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
-    </message>
-    <message>
         <source>Enter a value to see the plan.</source>
         <translation>Insira um valor para ver o planejamento.</translation>
     </message>
@@ -1894,6 +1818,29 @@
     <message>
         <source>Square-root scaling: {lr}</source>
         <translation>Escala pela raiz quadrada: {lr}</translation>
+    </message>
+</context>
+<context>
+    <name>Problems</name>
+    <message>
+        <source>{field}: “{text}” is not a number.</source>
+        <translation>{field}: “{text}” não é um número.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value.</source>
+        <translation>{field}: insira um valor.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a whole number.</source>
+        <translation>{field}: insira um número inteiro.</translation>
+    </message>
+    <message>
+        <source>{field}: use at most {decimals} decimal places.</source>
+        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value from {minimum} to {maximum}.</source>
+        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
     </message>
 </context>
 <context>

@@ -5,8 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS
-from gradacc_desktop.viewmodels.planner import LR_DECIMALS, PlanField
+from gradacc_desktop.viewmodels.planner import PlanField
 
 
 class PlanGroup(enum.Enum):
@@ -35,11 +34,6 @@ class PlannerFieldSpec:
     group: PlanGroup
     kind: Kind
     field: PlanField | None = None  # None for the two combos
-    decimals: int = 0
-    step: float = 1.0
-    unit_suffix: bool = False
-    # empty is allowed: shown as "—"
-    optional: bool = False
     extra: Extra | None = None
 
     @property
@@ -48,33 +42,17 @@ class PlannerFieldSpec:
         return f"plan_{name}"
 
 
-_GB = ACTIVATION_DECIMALS
-
 PLANNER_FIELD_SPECS: tuple[PlannerFieldSpec, ...] = (
     PlannerFieldSpec(PlanGroup.TARGET, Kind.INT, PlanField.TARGET),
     PlannerFieldSpec(PlanGroup.TARGET, Kind.INT, PlanField.GPUS),
     PlannerFieldSpec(PlanGroup.TARGET, Kind.INT, PlanField.MICRO_BATCH, extra=Extra.RECOMMEND),
     PlannerFieldSpec(PlanGroup.TARGET, Kind.ROUNDING),
     PlannerFieldSpec(PlanGroup.MEMORY, Kind.CARD),
-    PlannerFieldSpec(
-        PlanGroup.MEMORY, Kind.DECIMAL, PlanField.GPU_MEMORY, _GB, 1.0, unit_suffix=True
-    ),
-    PlannerFieldSpec(
-        PlanGroup.MEMORY,
-        Kind.DECIMAL,
-        PlanField.OTHER_MEMORY,
-        _GB,
-        1.0,
-        unit_suffix=True,
-        extra=Extra.ESTIMATE,
-    ),
-    PlannerFieldSpec(
-        PlanGroup.MEMORY, Kind.DECIMAL, PlanField.ACTIVATION, _GB, 0.1, unit_suffix=True
-    ),
-    PlannerFieldSpec(PlanGroup.TOKENS, Kind.INT, PlanField.SEQ_LEN, optional=True),
-    PlannerFieldSpec(PlanGroup.TOKENS, Kind.BIG_INT, PlanField.DATASET, optional=True),
-    PlannerFieldSpec(
-        PlanGroup.TOKENS, Kind.DECIMAL, PlanField.REFERENCE_LR, LR_DECIMALS, 0.0001, optional=True
-    ),
-    PlannerFieldSpec(PlanGroup.TOKENS, Kind.INT, PlanField.REFERENCE_BATCH, optional=True),
+    PlannerFieldSpec(PlanGroup.MEMORY, Kind.DECIMAL, PlanField.GPU_MEMORY),
+    PlannerFieldSpec(PlanGroup.MEMORY, Kind.DECIMAL, PlanField.OTHER_MEMORY, extra=Extra.ESTIMATE),
+    PlannerFieldSpec(PlanGroup.MEMORY, Kind.DECIMAL, PlanField.ACTIVATION),
+    PlannerFieldSpec(PlanGroup.TOKENS, Kind.INT, PlanField.SEQ_LEN),
+    PlannerFieldSpec(PlanGroup.TOKENS, Kind.BIG_INT, PlanField.DATASET),
+    PlannerFieldSpec(PlanGroup.TOKENS, Kind.DECIMAL, PlanField.REFERENCE_LR),
+    PlannerFieldSpec(PlanGroup.TOKENS, Kind.INT, PlanField.REFERENCE_BATCH),
 )

@@ -116,8 +116,9 @@ class PlannerInputsPanel(QWidget):
 
     def _make_box(self, spec: PlannerFieldSpec, group: QGroupBox) -> NumberField:
         assert spec.field is not None
-        box = NumberField(self._vm.number_input(spec.field), group)
-        if spec.optional:
+        number = self._vm.number_input(spec.field)
+        box = NumberField(number, group)
+        if number.optional:
             box.lineEdit().setPlaceholderText(EMPTY)
         box.setObjectName(spec.object_name)
         box.copyRequested.connect(self.copyRequested)
