@@ -74,8 +74,8 @@ resources/i18n/%.qm: resources/i18n/%.ts | $(VENV)/.run-installed
 
 # Re-scan the sources for tr() strings after changing user-visible text.
 i18n-update: $(VENV)/.run-installed
-	$(BIN)/pyside6-lupdate -extensions py -no-obsolete -locations none gradacc_desktop -ts resources/i18n/gradacc_pt_BR.ts
-	$(BIN)/pyside6-lupdate -extensions py -no-obsolete -locations none -pluralonly gradacc_desktop -ts resources/i18n/gradacc_en.ts
+	$(BIN)/pyside6-lupdate -extensions py -tr-function-alias QT_TRANSLATE_NOOP+=trans_late -no-obsolete -locations none gradacc_desktop -ts resources/i18n/gradacc_pt_BR.ts
+	$(BIN)/pyside6-lupdate -extensions py -tr-function-alias QT_TRANSLATE_NOOP+=trans_late -no-obsolete -locations none -pluralonly gradacc_desktop -ts resources/i18n/gradacc_en.ts
 
 screenshots: $(VENV)/.run-installed i18n
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py

@@ -35,6 +35,8 @@ def _lupdate(tmp_path: Path, name: str, *extra: str) -> Path:
             _tool("lupdate"),
             "-extensions",
             "py",
+            "-tr-function-alias",
+            "QT_TRANSLATE_NOOP+=trans_late",
             "-no-obsolete",
             "-locations",
             "none",
