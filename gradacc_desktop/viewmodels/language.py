@@ -4,10 +4,15 @@ change together."""
 
 from __future__ import annotations
 
+import logging
+
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
 
 from gradacc_desktop.paths import resource_path
 from gradacc_desktop.viewmodels.settings import DEFAULT_LANGUAGE, LANGUAGES
+
+_log = logging.getLogger(__name__)
 
 # Menu label of each language, always in its own language.
 LANGUAGE_NAMES = {"pt_BR": "Português (Brasil)", "en": "English"}
@@ -41,7 +46,6 @@ class LanguageController(QObject):
         self._app = app
         self._language = ""
         self._translators: list[QTranslator] = []
-        self.missing: list[str] = []
 
     @property
     def language(self) -> str:
@@ -63,7 +67,6 @@ class LanguageController(QObject):
         self._language = language
         QLocale.setDefault(QLocale(language))
         self._remove_translators()
-        self.missing = []
         self._load(app_catalogue(language))
         if language != "en":  # Qt's source strings are English
             self._load(f"qtbase_{language}", qt_catalogue_dir())
@@ -84,13 +87,14 @@ class LanguageController(QObject):
         if translator.load(name, directory):
             self._translators.append(translator)
         else:
-            translator.deleteLater()
-            self.missing.append(name)
+            _log.warning("translation catalogue not found: %s", name)
+            shiboken6.delete(translator)
 
     def _remove_translators(self) -> None:
-        # removeTranslator does not delete: without deleteLater every switch
-        # would leave its translators behind for the application's lifetime
+        # removeTranslator does not delete, and deleteLater waits for an event loop
+        # that tests and start-up do not run: delete each one now, so a switch never
+        # leaves translators behind
         for translator in self._translators:
             self._app.removeTranslator(translator)
-            translator.deleteLater()
+            shiboken6.delete(translator)
         self._translators = []
