@@ -28,8 +28,12 @@ class DetailsPanel(CollapsibleBox):
         self._render_timer.setInterval(RENDER_DELAY_MS)
         self._render_timer.timeout.connect(self._render)
         vm.stateChanged.connect(self._invalidate)
-        self.toggled.connect(lambda opened: opened and self._render())
+        self.toggled.connect(self._render_if_open)
         self.retranslate()
+
+    def _render_if_open(self, opened: bool) -> None:
+        if opened:
+            self._render()
 
     def retranslate(self) -> None:
         self.set_title(self._content.toggle_label())

@@ -98,7 +98,8 @@ class InputsPanel(QWidget):
             if message is not None:
                 error.set_verdict(False, message)
             if (message is not None) != (field in self._errors_shown):
-                form = error.parentWidget().layout()
+                group = error.parentWidget()
+                form = group.layout() if group is not None else None
                 assert isinstance(form, QFormLayout)
                 form.setRowVisible(error, message is not None)
                 self._errors_shown ^= {field}
@@ -123,9 +124,8 @@ class InputsPanel(QWidget):
         self._groups[Group.BATCHES].setTitle(self.tr("Batches"))
         self._groups[Group.MEMORY].setTitle(self.tr("Memory"))
         for field, box in self.boxes.items():
-            label = self._vm.field_label(field)
             self.labels[field].setText(self._vm.field_label(field, mnemonic=True))
-            box.setAccessibleName(label)
+            box.setAccessibleName(self._vm.field_label(field))
             box.setAccessibleDescription(self._vm.field_hint(field))
             box.setToolTip(self._vm.field_hint(field))
         if self.estimate_button is not None:

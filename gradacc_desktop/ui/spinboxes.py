@@ -44,7 +44,7 @@ class NumberField(QAbstractSpinBox):
         self.editingFinished.connect(self.tidy)
 
     # -- the text is the field ------------------------------------------------------
-    def text(self) -> str:  # type: ignore[override]
+    def text(self) -> str:
         return self.lineEdit().text()
 
     def set_text(self, text: str) -> None:
@@ -59,7 +59,7 @@ class NumberField(QAbstractSpinBox):
             self.lineEdit().setText(canonical)
 
     # -- QAbstractSpinBox's hooks ------------------------------------------------------
-    def validate(self, text: str, pos: int) -> object:
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         # Every text is accepted as typed; what it means is the view-model's business.
         return QValidator.State.Acceptable, text, pos
 
