@@ -8,6 +8,7 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractScrollArea,
     QApplication,
     QComboBox,
     QLabel,
@@ -45,6 +46,28 @@ def _shown_leaves(root: QWidget, window: QWidget) -> Iterator[tuple[QWidget, QRe
             yield widget, rect
 
 
+def _scrolls(widget: QWidget, horizontal: bool) -> bool:
+    """Whether a scroll area around ``widget`` lets the user reach what is hidden."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea):
+            bar = parent.horizontalScrollBar() if horizontal else parent.verticalScrollBar()
+            if bar.isVisible() and bar.maximum() > 0:
+                return True
+        parent = parent.parentWidget()
+    return False
+
+
+def _clipped(widget: QWidget, window: QWidget) -> str | None:
+    """Why part of ``widget`` cannot be seen: an ancestor cuts it with no way to scroll."""
+    seen = _window_rect(widget, window)
+    if seen.width() < widget.width() and not _scrolls(widget, horizontal=True):
+        return f"only {seen.width()} of {widget.width()} px wide can be seen"
+    if seen.height() < widget.height() and not _scrolls(widget, horizontal=False):
+        return f"only {seen.height()} of {widget.height()} px high can be seen"
+    return None
+
+
 def _describe(widget: QWidget) -> str:
     text = getattr(widget, "text", None)
     shown = text() if callable(text) else ""
@@ -80,6 +103,10 @@ def _cut_text(widget: QWidget) -> str | None:
 def layout_problems(view: QWidget, window: QWidget) -> list[str]:
     found = []
     leaves = list(_shown_leaves(view, window))
+    for leaf, _rect in leaves:
+        reason = _clipped(leaf, window)
+        if reason:
+            found.append(f"{_describe(leaf)}: {reason}")
     for i, (first, first_rect) in enumerate(leaves):
         for second, second_rect in leaves[i + 1 :]:
             if first_rect.intersects(second_rect):
