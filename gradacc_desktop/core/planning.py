@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import math
+from bisect import bisect_right
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -69,6 +70,7 @@ __all__ = [
     "TARGET_LIMITS",
     "UNIT_NOTE",
     "AccumulationPlan",
+    "Candidates",
     "DeepSpeedCheck",
     "DeepSpeedReason",
     "ExactPair",
@@ -95,6 +97,7 @@ __all__ = [
     "lr_sqrt",
     "max_micro_batch",
     "recommend",
+    "recommend_with_pairs",
     "solve_accumulation",
     "steps_per_epoch",
     "tokens_per_step",
@@ -441,10 +444,42 @@ class Recommendation:
     fit: FitResult | None
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """What the planner shows, from one pass: the recommendation within the memory
+    limit and every pair worth listing with or without it."""
+
+    # ``recommend`` with the memory figures
+    outcome: Recommendation | NothingFits
+    # the pairs of ``recommend`` without memory figures, plus the outcome's own pairs
+    # (which add the largest fitting micro-batch and the one chosen under the limit),
+    # ascending by micro-batch, each micro-batch once
+    pairs: tuple[PlanPair, ...]
+
+
 def _pair(target: int, micro_batch: int, gpus: int, rounding: Rounding) -> PlanPair:
     steps = _round_steps(target, micro_batch * gpus, rounding)
     effective = micro_batch * steps * gpus
     return PlanPair(micro_batch, steps, effective, effective - target, effective == target)
+
+
+Memory = tuple[Decimal, Decimal, Decimal]
+
+
+def _memory(
+    gpu_memory_gb: Decimal | None, other_memory_gb: Decimal | None, activation_gb: Decimal | None
+) -> Memory | None:
+    """The three memory figures together, or ``None`` when none is given."""
+    if gpu_memory_gb is not None and other_memory_gb is not None and activation_gb is not None:
+        return gpu_memory_gb, other_memory_gb, activation_gb
+    if gpu_memory_gb is None and other_memory_gb is None and activation_gb is None:
+        return None
+    raise ValueError("gpu_memory_gb, other_memory_gb and activation_gb go together")
+
+
+def _exact_sizes(target: int, gpus: int) -> list[int]:
+    """Every micro-batch that reaches ``target`` exactly on ``gpus``, ascending."""
+    return divisors(target // gpus) if target % gpus == 0 else []
 
 
 def recommend(
@@ -475,14 +510,48 @@ def recommend(
     """
     _positive_int("target", target)
     _positive_int("gpus", gpus)
-    memory = (gpu_memory_gb, other_memory_gb, activation_gb)
-    if any(m is None for m in memory) and not all(m is None for m in memory):
-        raise ValueError("gpu_memory_gb, other_memory_gb and activation_gb go together")
+    memory = _memory(gpu_memory_gb, other_memory_gb, activation_gb)
+    return _recommend(target, gpus, rounding, memory, _exact_sizes(target, gpus), {})
+
+
+def recommend_with_pairs(
+    target: int,
+    gpus: int,
+    gpu_memory_gb: Decimal,
+    other_memory_gb: Decimal,
+    activation_gb: Decimal,
+    rounding: Rounding = Rounding.CEIL,
+) -> Candidates:
+    """``recommend`` with the memory figures, and the pairs of ``recommend`` without
+    them merged with its own (see ``Candidates``), sharing the divisors and the pairs
+    the two have in common."""
+    _positive_int("target", target)
+    _positive_int("gpus", gpus)
+    memory = _memory(gpu_memory_gb, other_memory_gb, activation_gb)
+    if memory is None:
+        raise ValueError("recommend_with_pairs needs the memory figures")
+    exact_sizes = _exact_sizes(target, gpus)
+    made: dict[int, PlanPair] = {}
+    _recommend(target, gpus, rounding, None, exact_sizes, made)
+    outcome = _recommend(target, gpus, rounding, memory, exact_sizes, made)
+    return Candidates(outcome=outcome, pairs=tuple(made[b] for b in sorted(made)))
+
+
+def _recommend(
+    target: int,
+    gpus: int,
+    rounding: Rounding,
+    memory: Memory | None,
+    exact_sizes: list[int],
+    made: dict[int, PlanPair],
+) -> Recommendation | NothingFits:
+    """``recommend`` for checked arguments; every candidate pair goes into ``made``
+    (reused when it is already there)."""
     largest_fit: int | None = None
-    if gpu_memory_gb is not None and other_memory_gb is not None and activation_gb is not None:
-        largest_fit = max_micro_batch(gpu_memory_gb, other_memory_gb, activation_gb)
+    if memory is not None:
+        largest_fit = max_micro_batch(*memory)
         if largest_fit == 0:
-            return _nothing_fits(fit(gpu_memory_gb, other_memory_gb, activation_gb, 1))
+            return _nothing_fits(fit(*memory, 1))
 
     cap = target // gpus if rounding is Rounding.FLOOR else -(-target // gpus)
     cap = max(cap, 1)
@@ -490,19 +559,18 @@ def recommend(
 
     candidates = {largest}
     candidates.update(1 << k for k in range(largest.bit_length()) if 1 << k <= largest)
-    exact_sizes: list[int] = []
-    if target % gpus == 0:
-        exact_sizes = [d for d in divisors(target // gpus) if d <= largest]
-        candidates.update(exact_sizes)
+    fitting_exact = exact_sizes[: bisect_right(exact_sizes, largest)]
+    candidates.update(fitting_exact)
     chosen_b = (
-        exact_sizes[-1] if exact_sizes else _closest_micro_batch(target, gpus, largest, rounding)
+        fitting_exact[-1]
+        if fitting_exact
+        else _closest_micro_batch(target, gpus, largest, rounding)
     )
     candidates.add(chosen_b)
-    pairs = tuple(_pair(target, b, gpus, rounding) for b in sorted(candidates))
-    chosen = next(p for p in pairs if p.micro_batch == chosen_b)
-    chosen_fit = None
-    if gpu_memory_gb is not None and other_memory_gb is not None and activation_gb is not None:
-        chosen_fit = fit(gpu_memory_gb, other_memory_gb, activation_gb, chosen_b)
+    for b in candidates:
+        if b not in made:
+            made[b] = _pair(target, b, gpus, rounding)
+    pairs = tuple(made[b] for b in sorted(candidates))
     return Recommendation(
         target=target,
         gpus=gpus,
@@ -510,8 +578,8 @@ def recommend(
         max_micro_batch=largest_fit,
         largest_useful_micro_batch=largest,
         pairs=pairs,
-        recommended=chosen,
-        fit=chosen_fit,
+        recommended=made[chosen_b],
+        fit=None if memory is None else fit(*memory, chosen_b),
     )
 
 

@@ -14,6 +14,7 @@ from gradacc_desktop.core.planning import (
     UNIT_NOTE,
     DeepSpeedReason,
     NothingFits,
+    PlanPair,
     Recipe,
     Recommendation,
     Rounding,
@@ -27,6 +28,7 @@ from gradacc_desktop.core.planning import (
     lr_linear,
     lr_sqrt,
     recommend,
+    recommend_with_pairs,
     solve_accumulation,
     steps_per_epoch,
     tokens_per_step,
@@ -298,6 +300,71 @@ def test_recommendation_properties(
         if rounding is Rounding.FLOOR and t >= g:
             assert pick.difference <= 0
         assert abs(pick.difference) == best
+
+
+def _separate_calls(
+    t: int, g: int, c: Decimal, o: Decimal, a: Decimal, rounding: Rounding
+) -> tuple[Recommendation | NothingFits, tuple[PlanPair, ...]]:
+    """What the planner computed with three ``recommend`` calls before
+    ``recommend_with_pairs``: the constrained outcome, and the unconstrained pairs
+    merged with the constrained ones."""
+    constrained = recommend(t, g, c, o, a, rounding)
+    everything = recommend(t, g, rounding=rounding)
+    assert isinstance(everything, Recommendation)
+    by_micro = {p.micro_batch: p for p in everything.pairs}
+    again = recommend(t, g, c, o, a, rounding)
+    if isinstance(again, Recommendation):
+        by_micro.update({p.micro_batch: p for p in again.pairs})
+    return constrained, tuple(by_micro[b] for b in sorted(by_micro))
+
+
+@settings(max_examples=400)
+@given(
+    st.one_of(
+        st.integers(min_value=1, max_value=600),
+        st.integers(min_value=1, max_value=10**7),
+        st.sampled_from([720_720, 735_134_400, 999_999_937, 2**20, 3**12]),
+    ),
+    st.integers(min_value=1, max_value=64),
+    st.decimals(min_value=D("0.001"), max_value=D(200), places=3),
+    st.decimals(min_value=D(0), max_value=D(200), places=3),
+    st.decimals(min_value=D("0.001"), max_value=D(20), places=3),
+    roundings,
+)
+def test_recommend_with_pairs_equals_the_separate_calls(
+    t: int, g: int, c: Decimal, o: Decimal, a: Decimal, rounding: Rounding
+) -> None:
+    both = recommend_with_pairs(t, g, c, o, a, rounding)
+    outcome, pairs = _separate_calls(t, g, c, o, a, rounding)
+    assert both.outcome == outcome
+    assert both.pairs == pairs
+
+
+@pytest.mark.parametrize(
+    ("t", "g", "c", "o", "a"),
+    [
+        (512, 8, D(80), D(17), D("0.5")),  # everything fits: the same pairs
+        (100, 3, D(80), D(60), D(1)),  # b <= 20 adds 17 and 20
+        (64, 1, D(24), D(23), D(2)),  # nothing fits: the unconstrained pairs only
+        (1, 1, D(1), D(0), D(1)),
+        (10**9, 1, D(100_000), D(0), D("0.001")),
+    ],
+)
+def test_recommend_with_pairs_examples(t: int, g: int, c: Decimal, o: Decimal, a: Decimal) -> None:
+    for rounding in Rounding:
+        both = recommend_with_pairs(t, g, c, o, a, rounding)
+        assert (both.outcome, both.pairs) == _separate_calls(t, g, c, o, a, rounding)
+        micro = [p.micro_batch for p in both.pairs]
+        assert micro == sorted(set(micro))
+
+
+def test_recommend_with_pairs_needs_the_memory_figures() -> None:
+    with pytest.raises(ValueError):
+        recommend_with_pairs(64, 1, D(24), None, D(1))  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        recommend_with_pairs(64, 1, None, None, None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        recommend_with_pairs(0, 1, D(24), D(1), D(1))
 
 
 # --------------------------------------------------------------------------- GPUs
