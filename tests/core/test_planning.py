@@ -318,12 +318,12 @@ def _separate_calls(
     return constrained, tuple(by_micro[b] for b in sorted(by_micro))
 
 
-@settings(max_examples=400)
+@settings(max_examples=300, deadline=None)
 @given(
     st.one_of(
         st.integers(min_value=1, max_value=600),
         st.integers(min_value=1, max_value=10**7),
-        st.sampled_from([720_720, 735_134_400, 999_999_937, 2**20, 3**12]),
+        st.sampled_from([720_720, 2**20, 3**12, 1_000_003, 99_999_989]),
     ),
     st.integers(min_value=1, max_value=64),
     st.decimals(min_value=D("0.001"), max_value=D(200), places=3),
