@@ -34,10 +34,13 @@ from .memory import (
     ZeroStage,
     estimate_other_memory,
 )
+from .text import trans_late
 
-UNIT_NOTE = (
+# Shown under the planner's memory inputs; translated where it is shown.
+UNIT_NOTE = trans_late(
+    "Planner",
     "Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes "
-    "(not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB)."
+    "(not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB).",
 )
 
 # Largest target batch the planner accepts; divisor enumeration stays under ~32k steps.

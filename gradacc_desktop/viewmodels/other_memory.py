@@ -81,13 +81,13 @@ class OtherMemoryViewModel(QObject):
             f: NumberInput(
                 FIELD_LIMITS[f],
                 step=steps[f],
-                unit=self.unit_gb() if f is MemoryField.OVERHEAD else "",
+                unit=planner.formats.unit_gb() if f is MemoryField.OVERHEAD else "",
                 locale=planner.locale,
             )
             for f in MemoryField
         }
         self._gpus = self._planner_gpus()
-        self._state = self._build_state()
+        self._state = self._build_state(self._gpus)
         # ZeRO shards over the planner's data-parallel GPUs: follow their changes
         planner.stateChanged.connect(self._on_planner_state)
 
@@ -98,9 +98,6 @@ class OtherMemoryViewModel(QObject):
     @property
     def locale(self) -> QLocale:
         return self._planner.locale
-
-    def unit_gb(self) -> str:
-        return self._planner.unit_gb()
 
     @property
     def recipe(self) -> Recipe:
@@ -115,13 +112,8 @@ class OtherMemoryViewModel(QObject):
         return raw if isinstance(raw, Decimal) else None
 
     def number_input(self, field: MemoryField) -> NumberInput:
-        """How ``field`` reads, shows and steps its text (for its widget), in the
-        planner's current locale."""
-        number = self._numbers[field]
-        number.locale = self._planner.locale
-        if field is MemoryField.OVERHEAD:
-            number.unit = self.unit_gb()
-        return number
+        """How ``field`` reads, shows and steps its text (for its widget)."""
+        return self._numbers[field]
 
     def display_text(self, field: MemoryField) -> str:
         return self.number_input(field).show_entry(self._raw[field])
@@ -140,8 +132,19 @@ class OtherMemoryViewModel(QObject):
         self.refresh()
 
     def refresh(self) -> None:
-        self._state = self._build_state()
+        """Rebuild the state for the planner's current GPUs and emit it."""
+        self._gpus = self._planner_gpus()
+        self._state = self._build_state(self._gpus)
         self.stateChanged.emit(self._state)
+
+    def set_language(self, locale: QLocale) -> None:
+        """After the planner's ``set_language``: read and show numbers in ``locale``,
+        words in the new language; the state is rebuilt and emitted once."""
+        for field, number in self._numbers.items():
+            number.locale = locale
+            if field is MemoryField.OVERHEAD:
+                number.unit = self._planner.formats.unit_gb()
+        self.refresh()
 
     def apply(self) -> bool:
         """Put the estimate into the planner's "other memory"; False when there is none."""
@@ -234,8 +237,7 @@ class OtherMemoryViewModel(QObject):
         if self._planner_gpus() != self._gpus:
             self.refresh()
 
-    def _build_state(self) -> OtherMemoryState:
-        self._gpus = self._planner_gpus()
+    def _build_state(self, gpus: int) -> OtherMemoryState:
         fields = [MemoryField.PARAMETERS, MemoryField.OVERHEAD]
         if self._recipe is Recipe.LORA:
             fields.insert(1, MemoryField.TRAINABLE_FRACTION)
@@ -246,7 +248,6 @@ class OtherMemoryViewModel(QObject):
         overhead = self.value(MemoryField.OVERHEAD)
         fraction = self.value(MemoryField.TRAINABLE_FRACTION)
         assert parameters is not None and overhead is not None
-        gpus = self._planner_gpus()
         estimate = estimate_other_memory(
             int(parameters),
             self._recipe,
@@ -268,7 +269,7 @@ class OtherMemoryViewModel(QObject):
         return text.replace(str(selector), shown, 1)
 
     def _view(self, e: OtherMemoryEstimate) -> OtherMemoryView:
-        gb = self._planner.format_gb
+        gb = self._planner.formats.format_gb
         rows = (
             (self.tr("Weights"), self._bytes(e.weights_bytes_per_param)),
             (self.tr("Gradients"), self._bytes(e.gradients_bytes_per_param)),
@@ -276,7 +277,7 @@ class OtherMemoryViewModel(QObject):
             (self.tr("fp32 master weights"), self._bytes(e.master_bytes_per_param)),
             (self.tr("Total per parameter"), self._bytes(e.bytes_per_param)),
         )
-        states = self._planner.counted(
+        states = self._planner.formats.counted(
             lambda n: self.tr("%n parameter(s) × {bytes} = {gb}", "", n), e.parameters
         ).format(
             bytes=self._bytes(e.bytes_per_param),
@@ -288,7 +289,7 @@ class OtherMemoryViewModel(QObject):
         if e.zero_stage is ZeroStage.NONE:
             sharding = self.tr("No sharding: every GPU holds a full copy.")
         else:
-            sharding = self._planner.counted(
+            sharding = self._planner.formats.counted(
                 lambda n: self.tr("Sharded over the planner's %n data-parallel GPU(s).", "", n),
                 e.gpus,
             )

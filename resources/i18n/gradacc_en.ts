@@ -19,6 +19,30 @@
     </message>
 </context>
 <context>
+    <name>ConfigurationTexts</name>
+    <message numerus="yes">
+        <source>%n sample(s) above the target of {target}.</source>
+        <translation>
+            <numerusform>%n sample above the target of {target}.</numerusform>
+            <numerusform>%n samples above the target of {target}.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) below the target of {target}.</source>
+        <translation>
+            <numerusform>%n sample below the target of {target}.</numerusform>
+            <numerusform>%n samples below the target of {target}.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>…and %n more</source>
+        <translation>
+            <numerusform>…and %n more</numerusform>
+            <numerusform>…and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DetailsContent</name>
     <message numerus="yes">
         <source>on %n GPU(s)</source>
@@ -32,6 +56,23 @@
         <translation>
             <numerusform>Spreading the same configuration across %n data-parallel GPU raises the effective batch to {E}, and the activation memory per GPU is still {M}.</numerusform>
             <numerusform>Spreading the same configuration across %n data-parallel GPUs raises the effective batch to {E}, and the activation memory per GPU is still {M}.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ExtrasTexts</name>
+    <message numerus="yes">
+        <source>%n tokens per optimizer step ({batch} × {length}).</source>
+        <translation>
+            <numerusform>%n token per optimizer step ({batch} × {length}).</numerusform>
+            <numerusform>%n tokens per optimizer step ({batch} × {length}).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n optimizer step(s) per epoch</source>
+        <translation>
+            <numerusform>%n optimizer step per epoch</numerusform>
+            <numerusform>%n optimizer steps per epoch</numerusform>
         </translation>
     </message>
 </context>
@@ -60,47 +101,12 @@
     </message>
 </context>
 <context>
-    <name>PlannerViewModel</name>
+    <name>PlanFormats</name>
     <message numerus="yes">
         <source>%n GPU(s)</source>
         <translation>
             <numerusform>%n GPU</numerusform>
             <numerusform>%n GPUs</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n sample(s) above the target of {target}.</source>
-        <translation>
-            <numerusform>%n sample above the target of {target}.</numerusform>
-            <numerusform>%n samples above the target of {target}.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n sample(s) below the target of {target}.</source>
-        <translation>
-            <numerusform>%n sample below the target of {target}.</numerusform>
-            <numerusform>%n samples below the target of {target}.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>…and %n more</source>
-        <translation>
-            <numerusform>…and %n more</numerusform>
-            <numerusform>…and %n more</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tokens per optimizer step ({batch} × {length}).</source>
-        <translation>
-            <numerusform>%n token per optimizer step ({batch} × {length}).</numerusform>
-            <numerusform>%n tokens per optimizer step ({batch} × {length}).</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n optimizer step(s) per epoch</source>
-        <translation>
-            <numerusform>%n optimizer step per epoch</numerusform>
-            <numerusform>%n optimizer steps per epoch</numerusform>
         </translation>
     </message>
 </context>

@@ -606,6 +606,82 @@
     </message>
 </context>
 <context>
+    <name>ConfigurationTexts</name>
+    <message>
+        <source>Recommended configuration</source>
+        <translation>Configuração recomendada</translation>
+    </message>
+    <message>
+        <source>Your configuration</source>
+        <translation>Sua configuração</translation>
+    </message>
+    <message>
+        <source>Micro-batch {micro} · accumulation steps {steps} · {gpus}</source>
+        <translation>Micro-lote {micro} · passos de acumulação {steps} · {gpus}</translation>
+    </message>
+    <message>
+        <source>Exact</source>
+        <translation>Exato</translation>
+    </message>
+    <message>
+        <source>Not exact</source>
+        <translation>Não exato</translation>
+    </message>
+    <message>
+        <source>The calculator accepts at most {maximum} for micro-batch, accumulation steps and GPUs.</source>
+        <translation>A calculadora aceita no máximo {maximum} para micro-lote, passos de acumulação e GPUs.</translation>
+    </message>
+    <message>
+        <source>Exactly the target of {target}.</source>
+        <translation>Exatamente a meta de {target}.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) above the target of {target}.</source>
+        <translation>
+            <numerusform>%n amostra acima da meta de {target}.</numerusform>
+            <numerusform>%n amostras acima da meta de {target}.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) below the target of {target}.</source>
+        <translation>
+            <numerusform>%n amostra abaixo da meta de {target}.</numerusform>
+            <numerusform>%n amostras abaixo da meta de {target}.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>With micro-batch {micro} on {gpus}, the smallest reachable batch is {above}: a single step already passes the target.</source>
+        <translation>Com micro-lote {micro} em {gpus}, o menor lote possível é {above}: um único passo já passa da meta.</translation>
+    </message>
+    <message>
+        <source>With micro-batch {micro} on {gpus}, the nearest batches reached exactly are {below} (below) and {above} (above).</source>
+        <translation>Com micro-lote {micro} em {gpus}, os lotes mais próximos atingidos exatamente são {below} (abaixo) e {above} (acima).</translation>
+    </message>
+    <message>
+        <source>No micro-batch reaches {target} exactly on {gpus}: the target is not a multiple of the number of GPUs.</source>
+        <translation>Nenhum micro-lote atinge exatamente {target} em {gpus}: a meta não é múltipla do número de GPUs.</translation>
+    </message>
+    <message>
+        <source>Micro-batches that reach {target} exactly on {gpus}:</source>
+        <translation>Micro-lotes que atingem exatamente {target} em {gpus}:</translation>
+    </message>
+    <message numerus="yes">
+        <source>…and %n more</source>
+        <translation>
+            <numerusform>…e mais %n</numerusform>
+            <numerusform>…e mais %n</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits and reaches the target exactly.</source>
+        <translation>O maior micro-lote que cabe e atinge a meta exatamente.</translation>
+    </message>
+    <message>
+        <source>No micro-batch that fits reaches the target exactly: this one comes closest on the side the rounding mode allows.</source>
+        <translation>Nenhum micro-lote que cabe atinge a meta exatamente: este é o que chega mais perto, do lado que o arredondamento permite.</translation>
+    </message>
+</context>
+<context>
     <name>CrashHandler</name>
     <message>
         <source>Unexpected error</source>
@@ -622,6 +698,45 @@
     <message>
         <source>The log file could not be written.</source>
         <translation>Não foi possível gravar o arquivo de registro.</translation>
+    </message>
+</context>
+<context>
+    <name>DeepSpeedTexts</name>
+    <message>
+        <source>DeepSpeed accepts these values</source>
+        <translation>O DeepSpeed aceita estes valores</translation>
+    </message>
+    <message>
+        <source>DeepSpeed would refuse to start</source>
+        <translation>O DeepSpeed se recusaria a iniciar</translation>
+    </message>
+    <message>
+        <source>With train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} and gradient_accumulation_steps = {steps} on {on_gpus}, the batch sizes agree: {micro} × {steps} × {gpus} = {target}.</source>
+        <translation>Com train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} e gradient_accumulation_steps = {steps} em {on_gpus}, os tamanhos de lote conferem: {micro} × {steps} × {gpus} = {target}.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed requires train_batch_size = micro-batch × accumulation steps × GPUs. With train_batch_size = {target} it stops, because {micro} × {steps} × {gpus} = {product}. Give it train_batch_size = {product} (the exported configuration does) or choose a micro-batch that reaches {target} exactly.</source>
+        <translation>O DeepSpeed exige train_batch_size = micro-lote × passos de acumulação × GPUs. Com train_batch_size = {target} ele para, porque {micro} × {steps} × {gpus} = {product}. Use train_batch_size = {product} (como faz a configuração exportada) ou escolha um micro-lote que atinja {target} exatamente.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed derives a missing batch value by whole-number division; here the division does not come out even, so the values no longer multiply to train_batch_size and it stops.</source>
+        <translation>O DeepSpeed deduz um valor de lote ausente por divisão inteira; aqui a divisão não é exata, então os valores deixam de multiplicar até train_batch_size e ele para.</translation>
+    </message>
+    <message>
+        <source>train_batch_size = {target} is smaller than micro-batch × GPUs, so the accumulation steps DeepSpeed derives come out as 0 and it stops.</source>
+        <translation>train_batch_size = {target} é menor que micro-lote × GPUs, então os passos de acumulação que o DeepSpeed deduz dão 0 e ele para.</translation>
+    </message>
+    <message>
+        <source>train_batch_size = {target} is smaller than accumulation steps × GPUs, so the micro-batch DeepSpeed derives comes out as 0 and it stops.</source>
+        <translation>train_batch_size = {target} é menor que passos de acumulação × GPUs, então o micro-lote que o DeepSpeed deduz dá 0 e ele para.</translation>
+    </message>
+    <message>
+        <source>Every batch value DeepSpeed receives must be at least 1.</source>
+        <translation>Todo valor de lote que o DeepSpeed recebe precisa ser pelo menos 1.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed needs train_batch_size or train_micro_batch_size_per_gpu.</source>
+        <translation>O DeepSpeed precisa de train_batch_size ou de train_micro_batch_size_per_gpu.</translation>
     </message>
 </context>
 <context>
@@ -830,6 +945,126 @@
     <message>
         <source>{format} configuration copied to the clipboard.</source>
         <translation>Configuração para {format} copiada para a área de transferência.</translation>
+    </message>
+</context>
+<context>
+    <name>ExtrasTexts</name>
+    <message>
+        <source>Heuristics, not guarantees: linear scaling (Goyal et al. 2017) is the usual rule for SGD, square-root scaling is common with Adam. Start there and tune.</source>
+        <translation>Heurísticas, não garantias: a escala linear (Goyal et al. 2017) é a regra usual para SGD, a escala pela raiz quadrada é comum com Adam. Comece por elas e ajuste.</translation>
+    </message>
+    <message>
+        <source>Enter a reference learning rate and its batch size to scale the learning rate.</source>
+        <translation>Insira uma taxa de aprendizado de referência e o lote dela para escalar a taxa de aprendizado.</translation>
+    </message>
+    <message>
+        <source>Linear scaling: {lr}</source>
+        <translation>Escala linear: {lr}</translation>
+    </message>
+    <message>
+        <source>Square-root scaling: {lr}</source>
+        <translation>Escala pela raiz quadrada: {lr}</translation>
+    </message>
+    <message>
+        <source>Enter a sequence length to see the tokens per optimizer step.</source>
+        <translation>Insira o comprimento da sequência para ver os tokens por passo do otimizador.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tokens per optimizer step ({batch} × {length}).</source>
+        <translation>
+            <numerusform>%n token por passo do otimizador ({batch} × {length}).</numerusform>
+            <numerusform>%n tokens por passo do otimizador ({batch} × {length}).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Enter the dataset size to see the optimizer steps per epoch.</source>
+        <translation>Insira o tamanho do conjunto de dados para ver os passos do otimizador por época.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n optimizer step(s) per epoch</source>
+        <translation>
+            <numerusform>%n passo do otimizador por época</numerusform>
+            <numerusform>%n passos do otimizador por época</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(keeping the last, partial step of {remainder} samples; {drop} with drop_last).</source>
+        <translation>(mantendo o último passo, parcial, de {remainder} amostras; {drop} com drop_last).</translation>
+    </message>
+    <message>
+        <source>(the dataset divides evenly: no partial step).</source>
+        <translation>(o conjunto de dados divide-se por igual: nenhum passo parcial).</translation>
+    </message>
+</context>
+<context>
+    <name>FitTexts</name>
+    <message>
+        <source>Activations {micro} × {per_sample} = {activation}, plus {other} other memory: {total} of {capacity}.</source>
+        <translation>Ativações {micro} × {per_sample} = {activation}, mais {other} de outra memória: {total} de {capacity}.</translation>
+    </message>
+    <message>
+        <source>Headroom: {free} free.</source>
+        <translation>Folga: {free} livres.</translation>
+    </message>
+    <message>
+        <source>Over capacity by {excess}.</source>
+        <translation>Passa da capacidade em {excess}.</translation>
+    </message>
+    <message>
+        <source>Largest micro-batch that fits: {largest}.</source>
+        <translation>Maior micro-lote que cabe: {largest}.</translation>
+    </message>
+    <message>
+        <source>Not even a micro-batch of 1 fits.</source>
+        <translation>Nem um micro-lote de 1 cabe.</translation>
+    </message>
+    <message>
+        <source>Fits in GPU memory</source>
+        <translation>Cabe na memória da GPU</translation>
+    </message>
+    <message>
+        <source>Does not fit in GPU memory</source>
+        <translation>Não cabe na memória da GPU</translation>
+    </message>
+    <message>
+        <source>Nothing fits: the other memory alone ({other}) is more than this GPU&apos;s {capacity}, before any activations.</source>
+        <translation>Nada cabe: só a outra memória ({other}) já passa dos {capacity} desta GPU, antes de qualquer ativação.</translation>
+    </message>
+    <message>
+        <source>Nothing fits: even a micro-batch of 1 needs {total} ({activation} of activations + {other} other memory), {shortfall} more than this GPU&apos;s {capacity}.</source>
+        <translation>Nada cabe: mesmo um micro-lote de 1 precisa de {total} ({activation} de ativações + {other} de outra memória), {shortfall} a mais que os {capacity} desta GPU.</translation>
+    </message>
+    <message>
+        <source>What would help:</source>
+        <translation>O que ajudaria:</translation>
+    </message>
+    <message>
+        <source>Turn on activation recomputation (gradient checkpointing) to cut the activation memory per sample.</source>
+        <translation>Ative a recomputação de ativações (gradient checkpointing) para reduzir a memória de ativação por amostra.</translation>
+    </message>
+    <message>
+        <source>Use shorter sequences: activation memory grows with the sequence length.</source>
+        <translation>Use sequências mais curtas: a memória de ativação cresce com o comprimento da sequência.</translation>
+    </message>
+    <message>
+        <source>Shard optimizer states, gradients and weights across the GPUs with ZeRO or FSDP (Estimate… shows the effect).</source>
+        <translation>Particione estados do otimizador, gradientes e pesos entre as GPUs com ZeRO ou FSDP (Estimar… mostra o efeito).</translation>
+    </message>
+    <message>
+        <source>Add data-parallel GPUs: with ZeRO sharding each one holds a smaller share.</source>
+        <translation>Acrescente GPUs em paralelismo de dados: com o particionamento ZeRO cada uma guarda uma parte menor.</translation>
+    </message>
+    <message>
+        <source>Choose a GPU with more memory.</source>
+        <translation>Escolha uma GPU com mais memória.</translation>
+    </message>
+    <message>
+        <source>Train fewer parameters, for example with LoRA.</source>
+        <translation>Treine menos parâmetros, por exemplo com LoRA.</translation>
+    </message>
+    <message>
+        <source>Use a smaller model.</source>
+        <translation>Use um modelo menor.</translation>
     </message>
 </context>
 <context>
@@ -1203,6 +1438,77 @@
     </message>
 </context>
 <context>
+    <name>PairsTexts</name>
+    <message>
+        <source>Yes</source>
+        <translation>Sim</translation>
+    </message>
+    <message>
+        <source>No</source>
+        <translation>Não</translation>
+    </message>
+    <message>
+        <source>{batch} (exact)</source>
+        <translation>{batch} (exato)</translation>
+    </message>
+    <message>
+        <source>{batch} ({difference})</source>
+        <translation>{batch} ({difference})</translation>
+    </message>
+    <message>
+        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is in bold. Return or a double-click uses the selected row.</source>
+        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso está em negrito. Enter ou um clique duplo usa a linha selecionada.</translation>
+    </message>
+</context>
+<context>
+    <name>PlanClipboard</name>
+    <message>
+        <source>Run plan: gradient accumulation</source>
+        <translation>Plano de execução: acumulação de gradiente</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>Entradas</translation>
+    </message>
+    <message>
+        <source>{value} (recommended)</source>
+        <translation>{value} (recomendado)</translation>
+    </message>
+    <message>
+        <source>recommended</source>
+        <translation>recomendado</translation>
+    </message>
+    <message>
+        <source>← in use</source>
+        <translation>← em uso</translation>
+    </message>
+</context>
+<context>
+    <name>PlanFormats</name>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
+    </message>
+    <message>
+        <source>{value} GB</source>
+        <translation>{value} GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Planner</name>
+    <message>
+        <source>Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes (not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB).</source>
+        <translation>A memória está sempre em gigabytes decimais: 1 GB = 10⁹ bytes (não GiB = 2³⁰ bytes; 1 GiB ≈ 1,074 GB).</translation>
+    </message>
+</context>
+<context>
     <name>PlannerInputsPanel</name>
     <message>
         <source>Target and GPUs</source>
@@ -1237,34 +1543,7 @@
     </message>
 </context>
 <context>
-    <name>PlannerView</name>
-    <message>
-        <source>Other memory set from the estimate.</source>
-        <translation>Outra memória definida pela estimativa.</translation>
-    </message>
-    <message>
-        <source>Save scenario</source>
-        <translation>Salvar cenário</translation>
-    </message>
-    <message>
-        <source>scenario.json</source>
-        <translation>cenario.json</translation>
-    </message>
-    <message>
-        <source>Open scenario</source>
-        <translation>Abrir cenário</translation>
-    </message>
-    <message>
-        <source>Scenarios (*.json)</source>
-        <translation>Cenários (*.json)</translation>
-    </message>
-    <message>
-        <source>Plan</source>
-        <translation>Plano</translation>
-    </message>
-</context>
-<context>
-    <name>PlannerViewModel</name>
+    <name>PlannerTexts</name>
     <message>
         <source>&amp;Target effective batch</source>
         <translation>Lote efe&amp;tivo alvo</translation>
@@ -1386,31 +1665,8 @@
         <translation>{name}: {usable} utilizáveis (valor do fabricante: {vendor}).</translation>
     </message>
     <message>
-        <source>GB</source>
-        <translation>GB</translation>
-    </message>
-    <message>
-        <source>Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes (not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB).</source>
-        <translation>A memória está sempre em gigabytes decimais: 1 GB = 10⁹ bytes (não GiB = 2³⁰ bytes; 1 GiB ≈ 1,074 GB).</translation>
-    </message>
-    <message>
-        <source>{value} GB</source>
-        <translation>{value} GB</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n GPU(s)</source>
-        <translation>
-            <numerusform>%n GPU</numerusform>
-            <numerusform>%n GPUs</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Configuration sent to the calculator: {formula}.</source>
-        <translation>Configuração enviada para a calculadora: {formula}.</translation>
-    </message>
-    <message>
-        <source>Nothing to export yet: the planner has no configuration.</source>
-        <translation>Nada para exportar ainda: o planejamento não tem configuração.</translation>
+        <source>Enter a value to see the plan.</source>
+        <translation>Insira um valor para ver o planejamento.</translation>
     </message>
     <message>
         <source>Micro-batch and a&amp;ccumulation steps</source>
@@ -1445,6 +1701,10 @@
         <translation>Cabe</translation>
     </message>
     <message>
+        <source>Fits in GPU memory</source>
+        <translation>Cabe na memória da GPU</translation>
+    </message>
+    <message>
         <source>Memory per GPU</source>
         <translation>Memória por GPU</translation>
     </message>
@@ -1460,22 +1720,89 @@
         <source>Tokens, steps and learning rate</source>
         <translation>Tokens, passos e taxa de aprendizado</translation>
     </message>
+</context>
+<context>
+    <name>PlannerView</name>
     <message>
-        <source>Inputs</source>
-        <translation>Entradas</translation>
+        <source>Other memory set from the estimate.</source>
+        <translation>Outra memória definida pela estimativa.</translation>
     </message>
     <message>
-        <source>{value} (recommended)</source>
-        <translation>{value} (recomendado)</translation>
+        <source>Save scenario</source>
+        <translation>Salvar cenário</translation>
     </message>
     <message>
-        <source>recommended</source>
-        <translation>recomendado</translation>
+        <source>scenario.json</source>
+        <translation>cenario.json</translation>
     </message>
     <message>
-        <source>← in use</source>
-        <translation>← em uso</translation>
+        <source>Open scenario</source>
+        <translation>Abrir cenário</translation>
     </message>
+    <message>
+        <source>Scenarios (*.json)</source>
+        <translation>Cenários (*.json)</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Plano</translation>
+    </message>
+</context>
+<context>
+    <name>PlannerViewModel</name>
+    <message>
+        <source>Configuration sent to the calculator: {formula}.</source>
+        <translation>Configuração enviada para a calculadora: {formula}.</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: the planner has no configuration.</source>
+        <translation>Nada para exportar ainda: o planejamento não tem configuração.</translation>
+    </message>
+</context>
+<context>
+    <name>Problems</name>
+    <message>
+        <source>{field}: “{text}” is not a number.</source>
+        <translation>{field}: “{text}” não é um número.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value.</source>
+        <translation>{field}: insira um valor.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a whole number.</source>
+        <translation>{field}: insira um número inteiro.</translation>
+    </message>
+    <message>
+        <source>{field}: use at most {decimals} decimal places.</source>
+        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>{field}: enter a value from {minimum} to {maximum}.</source>
+        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsPanel</name>
+    <message>
+        <source>Results</source>
+        <translation>Resultados</translation>
+    </message>
+    <message>
+        <source>Effective batch size</source>
+        <translation>Tamanho de lote efetivo</translation>
+    </message>
+    <message>
+        <source>Peak activation memory per GPU</source>
+        <translation>Pico de memória de ativação por GPU</translation>
+    </message>
+    <message>
+        <source>Samples per GPU per optimizer step (b × a)</source>
+        <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioFiles</name>
     <message>
         <source>Nothing saved: correct these fields first. {problems}</source>
         <translation>Nada foi salvo: corrija primeiro estes campos. {problems}</translation>
@@ -1567,299 +1894,6 @@
     <message>
         <source>Could not open the scenario “{name}”: {reason} Nothing was changed.</source>
         <translation>Não foi possível abrir o cenário “{name}”: {reason} Nada foi alterado.</translation>
-    </message>
-    <message>
-        <source>Enter a value to see the plan.</source>
-        <translation>Insira um valor para ver o planejamento.</translation>
-    </message>
-    <message>
-        <source>Exactly the target of {target}.</source>
-        <translation>Exatamente a meta de {target}.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n sample(s) above the target of {target}.</source>
-        <translation>
-            <numerusform>%n amostra acima da meta de {target}.</numerusform>
-            <numerusform>%n amostras acima da meta de {target}.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n sample(s) below the target of {target}.</source>
-        <translation>
-            <numerusform>%n amostra abaixo da meta de {target}.</numerusform>
-            <numerusform>%n amostras abaixo da meta de {target}.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>With micro-batch {micro} on {gpus}, the smallest reachable batch is {above}: a single step already passes the target.</source>
-        <translation>Com micro-lote {micro} em {gpus}, o menor lote possível é {above}: um único passo já passa da meta.</translation>
-    </message>
-    <message>
-        <source>With micro-batch {micro} on {gpus}, the nearest batches reached exactly are {below} (below) and {above} (above).</source>
-        <translation>Com micro-lote {micro} em {gpus}, os lotes mais próximos atingidos exatamente são {below} (abaixo) e {above} (acima).</translation>
-    </message>
-    <message>
-        <source>Micro-batches that reach {target} exactly on {gpus}:</source>
-        <translation>Micro-lotes que atingem exatamente {target} em {gpus}:</translation>
-    </message>
-    <message numerus="yes">
-        <source>…and %n more</source>
-        <translation>
-            <numerusform>…e mais %n</numerusform>
-            <numerusform>…e mais %n</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>No micro-batch reaches {target} exactly on {gpus}: the target is not a multiple of the number of GPUs.</source>
-        <translation>Nenhum micro-lote atinge exatamente {target} em {gpus}: a meta não é múltipla do número de GPUs.</translation>
-    </message>
-    <message>
-        <source>The largest micro-batch that fits and reaches the target exactly.</source>
-        <translation>O maior micro-lote que cabe e atinge a meta exatamente.</translation>
-    </message>
-    <message>
-        <source>No micro-batch that fits reaches the target exactly: this one comes closest on the side the rounding mode allows.</source>
-        <translation>Nenhum micro-lote que cabe atinge a meta exatamente: este é o que chega mais perto, do lado que o arredondamento permite.</translation>
-    </message>
-    <message>
-        <source>The calculator accepts at most {maximum} for micro-batch, accumulation steps and GPUs.</source>
-        <translation>A calculadora aceita no máximo {maximum} para micro-lote, passos de acumulação e GPUs.</translation>
-    </message>
-    <message>
-        <source>Recommended configuration</source>
-        <translation>Configuração recomendada</translation>
-    </message>
-    <message>
-        <source>Your configuration</source>
-        <translation>Sua configuração</translation>
-    </message>
-    <message>
-        <source>Micro-batch {micro} · accumulation steps {steps} · {gpus}</source>
-        <translation>Micro-lote {micro} · passos de acumulação {steps} · {gpus}</translation>
-    </message>
-    <message>
-        <source>Exact</source>
-        <translation>Exato</translation>
-    </message>
-    <message>
-        <source>Not exact</source>
-        <translation>Não exato</translation>
-    </message>
-    <message>
-        <source>DeepSpeed accepts these values</source>
-        <translation>O DeepSpeed aceita estes valores</translation>
-    </message>
-    <message>
-        <source>DeepSpeed would refuse to start</source>
-        <translation>O DeepSpeed se recusaria a iniciar</translation>
-    </message>
-    <message>
-        <source>With train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} and gradient_accumulation_steps = {steps} on {on_gpus}, the batch sizes agree: {micro} × {steps} × {gpus} = {target}.</source>
-        <translation>Com train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} e gradient_accumulation_steps = {steps} em {on_gpus}, os tamanhos de lote conferem: {micro} × {steps} × {gpus} = {target}.</translation>
-    </message>
-    <message>
-        <source>DeepSpeed requires train_batch_size = micro-batch × accumulation steps × GPUs. With train_batch_size = {target} it stops, because {micro} × {steps} × {gpus} = {product}. Give it train_batch_size = {product} (the exported configuration does) or choose a micro-batch that reaches {target} exactly.</source>
-        <translation>O DeepSpeed exige train_batch_size = micro-lote × passos de acumulação × GPUs. Com train_batch_size = {target} ele para, porque {micro} × {steps} × {gpus} = {product}. Use train_batch_size = {product} (como faz a configuração exportada) ou escolha um micro-lote que atinja {target} exatamente.</translation>
-    </message>
-    <message>
-        <source>DeepSpeed derives a missing batch value by whole-number division; here the division does not come out even, so the values no longer multiply to train_batch_size and it stops.</source>
-        <translation>O DeepSpeed deduz um valor de lote ausente por divisão inteira; aqui a divisão não é exata, então os valores deixam de multiplicar até train_batch_size e ele para.</translation>
-    </message>
-    <message>
-        <source>train_batch_size = {target} is smaller than micro-batch × GPUs, so the accumulation steps DeepSpeed derives come out as 0 and it stops.</source>
-        <translation>train_batch_size = {target} é menor que micro-lote × GPUs, então os passos de acumulação que o DeepSpeed deduz dão 0 e ele para.</translation>
-    </message>
-    <message>
-        <source>train_batch_size = {target} is smaller than accumulation steps × GPUs, so the micro-batch DeepSpeed derives comes out as 0 and it stops.</source>
-        <translation>train_batch_size = {target} é menor que passos de acumulação × GPUs, então o micro-lote que o DeepSpeed deduz dá 0 e ele para.</translation>
-    </message>
-    <message>
-        <source>Every batch value DeepSpeed receives must be at least 1.</source>
-        <translation>Todo valor de lote que o DeepSpeed recebe precisa ser pelo menos 1.</translation>
-    </message>
-    <message>
-        <source>DeepSpeed needs train_batch_size or train_micro_batch_size_per_gpu.</source>
-        <translation>O DeepSpeed precisa de train_batch_size ou de train_micro_batch_size_per_gpu.</translation>
-    </message>
-    <message>
-        <source>Activations {micro} × {per_sample} = {activation}, plus {other} other memory: {total} of {capacity}.</source>
-        <translation>Ativações {micro} × {per_sample} = {activation}, mais {other} de outra memória: {total} de {capacity}.</translation>
-    </message>
-    <message>
-        <source>Headroom: {free} free.</source>
-        <translation>Folga: {free} livres.</translation>
-    </message>
-    <message>
-        <source>Over capacity by {excess}.</source>
-        <translation>Passa da capacidade em {excess}.</translation>
-    </message>
-    <message>
-        <source>Largest micro-batch that fits: {largest}.</source>
-        <translation>Maior micro-lote que cabe: {largest}.</translation>
-    </message>
-    <message>
-        <source>Not even a micro-batch of 1 fits.</source>
-        <translation>Nem um micro-lote de 1 cabe.</translation>
-    </message>
-    <message>
-        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is in bold. Return or a double-click uses the selected row.</source>
-        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso está em negrito. Enter ou um clique duplo usa a linha selecionada.</translation>
-    </message>
-    <message>
-        <source>Fits in GPU memory</source>
-        <translation>Cabe na memória da GPU</translation>
-    </message>
-    <message>
-        <source>Run plan: gradient accumulation</source>
-        <translation>Plano de execução: acumulação de gradiente</translation>
-    </message>
-    <message>
-        <source>Does not fit in GPU memory</source>
-        <translation>Não cabe na memória da GPU</translation>
-    </message>
-    <message>
-        <source>Nothing fits: the other memory alone ({other}) is more than this GPU&apos;s {capacity}, before any activations.</source>
-        <translation>Nada cabe: só a outra memória ({other}) já passa dos {capacity} desta GPU, antes de qualquer ativação.</translation>
-    </message>
-    <message>
-        <source>Nothing fits: even a micro-batch of 1 needs {total} ({activation} of activations + {other} other memory), {shortfall} more than this GPU&apos;s {capacity}.</source>
-        <translation>Nada cabe: mesmo um micro-lote de 1 precisa de {total} ({activation} de ativações + {other} de outra memória), {shortfall} a mais que os {capacity} desta GPU.</translation>
-    </message>
-    <message>
-        <source>Turn on activation recomputation (gradient checkpointing) to cut the activation memory per sample.</source>
-        <translation>Ative a recomputação de ativações (gradient checkpointing) para reduzir a memória de ativação por amostra.</translation>
-    </message>
-    <message>
-        <source>Use shorter sequences: activation memory grows with the sequence length.</source>
-        <translation>Use sequências mais curtas: a memória de ativação cresce com o comprimento da sequência.</translation>
-    </message>
-    <message>
-        <source>Shard optimizer states, gradients and weights across the GPUs with ZeRO or FSDP (Estimate… shows the effect).</source>
-        <translation>Particione estados do otimizador, gradientes e pesos entre as GPUs com ZeRO ou FSDP (Estimar… mostra o efeito).</translation>
-    </message>
-    <message>
-        <source>Add data-parallel GPUs: with ZeRO sharding each one holds a smaller share.</source>
-        <translation>Acrescente GPUs em paralelismo de dados: com o particionamento ZeRO cada uma guarda uma parte menor.</translation>
-    </message>
-    <message>
-        <source>Choose a GPU with more memory.</source>
-        <translation>Escolha uma GPU com mais memória.</translation>
-    </message>
-    <message>
-        <source>Train fewer parameters, for example with LoRA.</source>
-        <translation>Treine menos parâmetros, por exemplo com LoRA.</translation>
-    </message>
-    <message>
-        <source>Use a smaller model.</source>
-        <translation>Use um modelo menor.</translation>
-    </message>
-    <message>
-        <source>What would help:</source>
-        <translation>O que ajudaria:</translation>
-    </message>
-    <message>
-        <source>Yes</source>
-        <translation>Sim</translation>
-    </message>
-    <message>
-        <source>No</source>
-        <translation>Não</translation>
-    </message>
-    <message>
-        <source>{batch} (exact)</source>
-        <translation>{batch} (exato)</translation>
-    </message>
-    <message>
-        <source>{batch} ({difference})</source>
-        <translation>{batch} ({difference})</translation>
-    </message>
-    <message>
-        <source>Enter a sequence length to see the tokens per optimizer step.</source>
-        <translation>Insira o comprimento da sequência para ver os tokens por passo do otimizador.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n tokens per optimizer step ({batch} × {length}).</source>
-        <translation>
-            <numerusform>%n token por passo do otimizador ({batch} × {length}).</numerusform>
-            <numerusform>%n tokens por passo do otimizador ({batch} × {length}).</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Enter the dataset size to see the optimizer steps per epoch.</source>
-        <translation>Insira o tamanho do conjunto de dados para ver os passos do otimizador por época.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n optimizer step(s) per epoch</source>
-        <translation>
-            <numerusform>%n passo do otimizador por época</numerusform>
-            <numerusform>%n passos do otimizador por época</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>(keeping the last, partial step of {remainder} samples; {drop} with drop_last).</source>
-        <translation>(mantendo o último passo, parcial, de {remainder} amostras; {drop} com drop_last).</translation>
-    </message>
-    <message>
-        <source>(the dataset divides evenly: no partial step).</source>
-        <translation>(o conjunto de dados divide-se por igual: nenhum passo parcial).</translation>
-    </message>
-    <message>
-        <source>Heuristics, not guarantees: linear scaling (Goyal et al. 2017) is the usual rule for SGD, square-root scaling is common with Adam. Start there and tune.</source>
-        <translation>Heurísticas, não garantias: a escala linear (Goyal et al. 2017) é a regra usual para SGD, a escala pela raiz quadrada é comum com Adam. Comece por elas e ajuste.</translation>
-    </message>
-    <message>
-        <source>Enter a reference learning rate and its batch size to scale the learning rate.</source>
-        <translation>Insira uma taxa de aprendizado de referência e o lote dela para escalar a taxa de aprendizado.</translation>
-    </message>
-    <message>
-        <source>Linear scaling: {lr}</source>
-        <translation>Escala linear: {lr}</translation>
-    </message>
-    <message>
-        <source>Square-root scaling: {lr}</source>
-        <translation>Escala pela raiz quadrada: {lr}</translation>
-    </message>
-</context>
-<context>
-    <name>Problems</name>
-    <message>
-        <source>{field}: “{text}” is not a number.</source>
-        <translation>{field}: “{text}” não é um número.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value.</source>
-        <translation>{field}: insira um valor.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a whole number.</source>
-        <translation>{field}: insira um número inteiro.</translation>
-    </message>
-    <message>
-        <source>{field}: use at most {decimals} decimal places.</source>
-        <translation>{field}: use no máximo {decimals} casas decimais.</translation>
-    </message>
-    <message>
-        <source>{field}: enter a value from {minimum} to {maximum}.</source>
-        <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
-    </message>
-</context>
-<context>
-    <name>ResultsPanel</name>
-    <message>
-        <source>Results</source>
-        <translation>Resultados</translation>
-    </message>
-    <message>
-        <source>Effective batch size</source>
-        <translation>Tamanho de lote efetivo</translation>
-    </message>
-    <message>
-        <source>Peak activation memory per GPU</source>
-        <translation>Pico de memória de ativação por GPU</translation>
-    </message>
-    <message>
-        <source>Samples per GPU per optimizer step (b × a)</source>
-        <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
     </message>
 </context>
 <context>

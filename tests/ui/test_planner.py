@@ -211,13 +211,13 @@ def test_malformed_scenario_shows_a_message_and_changes_nothing(
     assert _field(planner, PlanField.TARGET).text() == "512"
 
 
-def test_language_switch_rerenders_the_planner(
-    planner: PlannerView, window: MainWindow, qtbot
-) -> None:  # type: ignore[no-untyped-def]
+def test_language_switch_rerenders_the_planner(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.tabs.setCurrentIndex(1)
+    planner = window.planner  # the window tells its own planner of a switch
     _solve(qtbot, planner, "1024", "8", "4")
     assert planner.inputs.labels[PlanField.TARGET].text() == "Lote efe&tivo alvo"
     window.set_language("en")
-    QApplication.processEvents()  # LanguageChange reaches the (not yet wired) planner
+    QApplication.processEvents()  # and Qt's LanguageChange changes nothing more
     assert planner.inputs.labels[PlanField.TARGET].text() == "&Target effective batch"
     assert planner.inputs._groups[next(iter(planner.inputs._groups))].title() == "Target and GPUs"
     assert planner.results.configuration.formula.text() == "E = 4 × 32 × 8 = 1,024"

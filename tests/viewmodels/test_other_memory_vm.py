@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from PySide6.QtCore import QLocale
 
@@ -75,3 +77,24 @@ def test_parameter_count_takes_its_plural_form(  # type: ignore[no-untyped-def]
     helper.set_text(MemoryField.PARAMETERS, many.split(" ")[0])
     view = helper.state.results
     assert view is not None and view.states == many
+
+
+def test_set_language_rebuilds_once(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
+    portuguese = catalogue("pt_BR")
+    planner, helper = _helper("pt_BR")
+    helper.set_text(MemoryField.OVERHEAD, "1,5")
+    number = helper.number_input(MemoryField.OVERHEAD)
+    assert helper.number_input(MemoryField.OVERHEAD) is number  # asking changes nothing
+    emitted: list[object] = []
+    helper.stateChanged.connect(emitted.append)
+    portuguese.uninstall()
+    catalogue("en")
+    planner.set_language(QLocale("en"))
+    assert emitted == []  # the helper's words follow its own set_language
+    helper.set_language(QLocale("en"))
+    assert emitted == [helper.state]
+    view = helper.state.results
+    assert view is not None
+    assert view.total == "Other memory per GPU: 16 GB + 1.5 GB overhead = 17.5 GB"
+    assert helper.display_text(MemoryField.OVERHEAD) == "1.5 GB"
+    assert number.read("2.5") == Decimal("2.5")

@@ -9,16 +9,18 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, QLocale
 
+from gradacc_desktop.core import planning
 from gradacc_desktop.core import scenario as scenario_io
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.core.memory import Recipe, ZeroStage
-from gradacc_desktop.core.planning import UNIT_NOTE, Rounding
+from gradacc_desktop.core.planning import UNIT_NOTE, Candidates, Rounding
 from gradacc_desktop.core.scenario import Reason, ScenarioError
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import format_approx
 from gradacc_desktop.viewmodels.other_memory import MemoryField, OtherMemoryViewModel
 from gradacc_desktop.viewmodels.planner import PlanField, PlannerState, PlannerViewModel
+from gradacc_desktop.viewmodels.planner import results as results_module
 
 
 @pytest.fixture(autouse=True)
@@ -199,8 +201,70 @@ def test_invalid_required_input_is_the_no_result_state(qapp) -> None:  # type: i
     )
 
 
-def test_unit_note_matches_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
-    assert _planner().unit_note() == UNIT_NOTE
+def test_unit_note_is_the_cores_translated(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
+    assert _planner().texts.unit_note() == UNIT_NOTE
+    catalogue("pt_BR")
+    assert _planner("pt_BR").texts.unit_note() == (
+        "A memória está sempre em gigabytes decimais: 1 GB = 10⁹ bytes "
+        "(não GiB = 2³⁰ bytes; 1 GiB ≈ 1,074 GB)."
+    )
+
+
+def test_one_core_recommendation_per_refresh(qapp, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    calls: list[tuple[object, ...]] = []
+    real = results_module.recommend_with_pairs
+
+    def counted(*args: object) -> Candidates:
+        calls.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the planner asks recommend_with_pairs, once")
+
+    monkeypatch.setattr(results_module, "recommend_with_pairs", counted)
+    monkeypatch.setattr(planning, "recommend", refused)
+    vm = _planner()
+    assert len(calls) == 1  # the first state
+    emitted: list[PlannerState] = []
+    vm.stateChanged.connect(emitted.append)
+    edits = [
+        lambda: vm.set_text(PlanField.TARGET, "1000"),
+        lambda: vm.set_text(PlanField.GPUS, "3"),
+        lambda: vm.set_rounding(Rounding.NEAREST),
+        lambda: vm.set_card("t4-16gb"),
+        lambda: vm.set_text(PlanField.OTHER_MEMORY, "20"),  # nothing fits
+        lambda: vm.set_recommend(False),
+        lambda: vm.choose_pair(8),
+        lambda: vm.set_text(PlanField.SEQ_LEN, "2048"),
+        lambda: vm.calculator.set_text(Field.ACTIVATION_GB, "0.25"),  # the shared field
+        lambda: vm.set_language(QLocale("en")),
+    ]
+    for number, edit in enumerate(edits, start=2):
+        edit()
+        assert len(calls) == number, number
+    assert len(emitted) == len(edits)
+    vm.set_text(PlanField.TARGET, "")  # the no-result state asks nothing
+    assert len(calls) == len(edits) + 1
+
+
+def test_set_language_rebuilds_once_and_the_calculator_locale_is_not_followed(  # type: ignore[no-untyped-def]
+    qapp, catalogue
+) -> None:
+    vm = _planner()
+    _solve(vm, "1024", "2", "8")
+    emitted: list[PlannerState] = []
+    vm.stateChanged.connect(emitted.append)
+    catalogue("pt_BR")
+    vm.calculator.set_locale(QLocale("pt_BR"))
+    assert emitted == [] and vm.locale.name() == "en_US"
+    vm.set_language(QLocale("pt_BR"))
+    assert emitted == [vm.state]
+    config = vm.configuration()
+    assert config is not None
+    assert config.formula == "E = 8 × 64 × 2 = 1.024"
+    assert config.exact_badge == "Exato"
+    assert vm.shown_text(PlanField.OTHER_MEMORY) == "17 GB"
+    assert vm.number_input(PlanField.TARGET).read("2.048") == Decimal(2048)
 
 
 def test_portuguese_numbers(catalogue, qapp) -> None:  # type: ignore[no-untyped-def]

@@ -61,7 +61,7 @@ class ExportPanel(QGroupBox):
         self.format_label = QLabel(self)
         self.format = QComboBox(self)
         self.format.setObjectName("plan_export_format")
-        for fmt, name in vm.export_formats():
+        for fmt, name in vm.texts.export_formats():
             self.format.addItem(name, fmt.value)
         self.format_label.setBuddy(self.format)
         self.copy_button = QPushButton(self)

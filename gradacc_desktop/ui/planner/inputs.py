@@ -131,11 +131,6 @@ class PlannerInputsPanel(QWidget):
         box.textChanged.connect(forward)
         return box
 
-    @staticmethod
-    def box_text(spin: NumberField) -> str:
-        """The text the user typed ("" for an empty optional field)."""
-        return spin.text()
-
     @contextmanager
     def _silently(self) -> Iterator[None]:
         quiet, self._quiet = self._quiet, True
@@ -202,7 +197,7 @@ class PlannerInputsPanel(QWidget):
         self._update_enabled()
 
     # -- language -----------------------------------------------------------------
-    def set_locale(self, locale: QLocale) -> None:
+    def set_language(self, locale: QLocale) -> None:
         """Re-display every field in ``locale``: a number keeps its value, unreadable
         text stays as typed (the view-model already reads in ``locale``)."""
         for box in self.boxes.values():
@@ -210,36 +205,35 @@ class PlannerInputsPanel(QWidget):
         self.show_inputs(None)
 
     def retranslate(self) -> None:
-        vm = self._vm
+        vm, texts = self._vm, self._vm.texts
         self._groups[PlanGroup.TARGET].setTitle(self.tr("Target and GPUs"))
         self._groups[PlanGroup.MEMORY].setTitle(self.tr("Memory"))
         self._groups[PlanGroup.TOKENS].setTitle(self.tr("Tokens and steps"))
         for field, box in self.boxes.items():
-            label = vm.field_label(field)
-            self.labels[field].setText(vm.field_label(field, mnemonic=True))
-            box.setAccessibleName(label)
-            box.setAccessibleDescription(vm.field_hint(field))
-            box.setToolTip(vm.field_hint(field))
-        self.labels[Kind.ROUNDING].setText(vm.rounding_label(mnemonic=True))
-        self.rounding.setAccessibleName(vm.rounding_label())
-        self.labels[Kind.CARD].setText(vm.card_label(mnemonic=True))
-        self.card.setAccessibleName(vm.card_label())
-        self.recommend.setText(vm.recommend_label())
-        self.recommend.setToolTip(vm.recommend_hint())
+            self.labels[field].setText(texts.field_label(field, mnemonic=True))
+            box.setAccessibleName(texts.field_label(field))
+            box.setAccessibleDescription(texts.field_hint(field))
+            box.setToolTip(texts.field_hint(field))
+        self.labels[Kind.ROUNDING].setText(texts.rounding_label(mnemonic=True))
+        self.rounding.setAccessibleName(texts.rounding_label())
+        self.labels[Kind.CARD].setText(texts.card_label(mnemonic=True))
+        self.card.setAccessibleName(texts.card_label())
+        self.recommend.setText(texts.recommend_label())
+        self.recommend.setToolTip(texts.recommend_hint())
         self.estimate.setText(self.tr("E&stimate…"))
         self.estimate.setToolTip(
             self.tr("Estimate the other memory from the model size and training recipe")
         )
-        self.unit_note.setText(vm.unit_note())
+        self.unit_note.setText(texts.unit_note())
         with self._silently():
-            rounding = [(r.value, text) for r, text in vm.rounding_options()]
+            rounding = [(r.value, text) for r, text in texts.rounding_options()]
             self._fill(self.rounding, rounding, vm.rounding.value)
             self._fill(self.card, vm.card_options(), vm.card_id)
         self.card.setToolTip(vm.card_hint(vm.card_id))
         labels = list(self.labels.values())
         width = max(label.sizeHint().width() for label in labels)
-        for label in labels:
-            label.setMinimumWidth(width)
+        for each in labels:
+            each.setMinimumWidth(width)
 
     @staticmethod
     def _fill(combo: QComboBox, options: list[tuple[str, str]], current: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -135,6 +135,16 @@ class OtherMemoryDialog(QDialog):
         self._quiet = quiet
         self.breakdown.setTitle(self.tr("Bytes per parameter on one GPU"))
         self.show_state(vm.state)
+
+    def set_language(self, locale: QLocale) -> None:
+        """After the view-model's ``set_language``: the fields re-show their entries in
+        ``locale`` and the dialog retranslates."""
+        quiet, self._quiet = self._quiet, True
+        for field, box in self.boxes.items():
+            box.setLocale(locale)
+            box.set_text(self._vm.display_text(field))
+        self._quiet = quiet
+        self.retranslate()
 
     def _on_recipe(self, index: int) -> None:
         if not self._quiet and index >= 0:

@@ -173,17 +173,19 @@ class PairsPanel(QGroupBox):
         self.table.copyRequested.connect(self.copy_selection)
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
+        self.show_state(vm.state)
 
     def retranslate(self) -> None:
+        """The title and the column headings (the rows come with the state)."""
+        texts = self._vm.texts
         # the title's mnemonic moves the focus to the table
-        self.setTitle(self._vm.pairs_title(mnemonic=True))
-        for column, (text, tip) in enumerate(self._vm.pairs_headers()):
+        self.setTitle(texts.pairs_title(mnemonic=True))
+        for column, (text, tip) in enumerate(texts.pairs_headers()):
             item = QTableWidgetItem(text)
             item.setToolTip(tip)
             self.table.setHorizontalHeaderItem(column, item)
-        self.table.setAccessibleName(self._vm.pairs_title())
-        self._rows = ()
-        self.show_state(self._vm.state)
+        self.table.setAccessibleName(texts.pairs_title())
+        self.table.fit_columns()
 
     def show_state(self, state: PlannerState) -> None:
         view = state.results

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.fit_label import FitLabel
-from gradacc_desktop.ui.planner.verdict import VerdictLabel
 from gradacc_desktop.ui.prompt_page import PromptPage
+from gradacc_desktop.ui.verdict import VerdictLabel
 from gradacc_desktop.viewmodels.planner import (
     ConfigurationView,
     DeepSpeedView,
@@ -219,17 +219,19 @@ class PlannerResultsPanel(QWidget):
         self.configuration.useRequested.connect(self.useRequested)
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
+        self.show_state(vm.state)
 
     def retranslate(self) -> None:
-        self.fit.title.setText(self._vm.fit_title())
-        self.nothing_fits.title.setText(self._vm.nothing_fits_title())
-        self.deepspeed.title.setText(self._vm.deepspeed_title())
-        self.extras.title.setText(self._vm.extras_title())
+        """The cards' fixed words (what they show comes with the state)."""
+        texts = self._vm.texts
+        self.fit.title.setText(texts.fit_title())
+        self.nothing_fits.title.setText(texts.nothing_fits_title())
+        self.deepspeed.title.setText(texts.deepspeed_title())
+        self.extras.title.setText(texts.extras_title())
         self.configuration.use_button.setText(self.tr("Use th&is configuration"))
         self.configuration.use_button.setToolTip(
             self.tr("Fill the calculator with this micro-batch, accumulation steps and GPUs")
         )
-        self.show_state(self._vm.state)
 
     def show_state(self, state: PlannerState) -> None:
         view = state.results

@@ -130,7 +130,6 @@ class PlannerView(QWidget):
         self.results.useRequested.connect(self.use_configuration)
         self.export.statusMessage.connect(self.statusMessage)
         self.pairs.statusMessage.connect(self.statusMessage)
-        self.vm.localeChanged.connect(self.set_locale)
 
         for first, second in pairwise(self.tab_chain()):
             self.setTabOrder(first, second)
@@ -214,25 +213,34 @@ class PlannerView(QWidget):
         return self.tr("Scenarios (*.json)")
 
     # -- language ---------------------------------------------------------------
-    def set_locale(self, locale: QLocale) -> None:
+    def set_language(self, locale: QLocale) -> None:
+        """The one route of a language switch, called once the new catalogues are
+        installed: the widgets take ``locale``, the view-models rebuild their state
+        once, the fields re-read their text and every part retranslates once."""
         self.setLocale(locale)
-        self.inputs.set_locale(locale)
+        self.vm.set_language(locale)
+        self.other_memory_vm.set_language(locale)
+        self.inputs.set_language(locale)
+        self.retranslate()
+        for dialog in self.findChildren(OtherMemoryDialog):
+            if dialog.isVisible():
+                dialog.set_language(locale)
 
-    def _retranslate_own(self) -> None:
-        self.results_area.setAccessibleName(self.tr("Plan"))
+    def set_locale(self, locale: QLocale) -> None:
+        """The old name of ``set_language``, for a main window that still calls it."""
+        self.set_language(locale)
 
     def retranslate(self) -> None:
+        """Every part's fixed words in the current language (on the first build and
+        from ``set_language``); what the view-model's state says comes with the state."""
         self._retranslate_own()
-        self.vm.retranslate()
         self.inputs.retranslate()
         self.results.retranslate()
         self.pairs.retranslate()
         self.export.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
+    def _retranslate_own(self) -> None:
+        self.results_area.setAccessibleName(self.tr("Plan"))
 
 
 def create_planner(

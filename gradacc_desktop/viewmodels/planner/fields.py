@@ -1,0 +1,72 @@
+"""The planner's inputs: which fields there are, their ranges, steps and first values."""
+
+from __future__ import annotations
+
+import enum
+from decimal import Decimal
+
+from gradacc_desktop.core.calculator import LIMITS, Field
+from gradacc_desktop.core.limits import Limits
+from gradacc_desktop.core.planning import (
+    DATASET_LIMITS,
+    GPU_MEMORY_LIMITS,
+    LR_LIMITS,
+    OTHER_MEMORY_LIMITS,
+    SEQ_LEN_LIMITS,
+    TARGET_LIMITS,
+)
+
+
+class PlanField(enum.Enum):
+    """The planner's typed inputs, in the order the view shows them."""
+
+    TARGET = "target_batch"
+    GPUS = "gpus"
+    MICRO_BATCH = "micro_batch"
+    GPU_MEMORY = "gpu_memory_gb"  # the custom card's capacity
+    OTHER_MEMORY = "other_memory_gb"
+    ACTIVATION = "activation_gb"  # shared with the calculator
+    SEQ_LEN = "seq_len"
+    DATASET = "dataset_samples"
+    REFERENCE_LR = "reference_lr"
+    REFERENCE_BATCH = "reference_batch"
+
+
+OPTIONAL_FIELDS = frozenset(
+    {PlanField.SEQ_LEN, PlanField.DATASET, PlanField.REFERENCE_LR, PlanField.REFERENCE_BATCH}
+)
+
+FIELD_LIMITS: dict[PlanField, Limits] = {
+    PlanField.TARGET: TARGET_LIMITS,
+    PlanField.GPUS: LIMITS[Field.GPUS],
+    PlanField.MICRO_BATCH: LIMITS[Field.MICRO_BATCH],
+    PlanField.GPU_MEMORY: GPU_MEMORY_LIMITS,
+    PlanField.OTHER_MEMORY: OTHER_MEMORY_LIMITS,
+    PlanField.ACTIVATION: LIMITS[Field.ACTIVATION_GB],
+    PlanField.SEQ_LEN: SEQ_LEN_LIMITS,
+    PlanField.DATASET: DATASET_LIMITS,
+    PlanField.REFERENCE_LR: LR_LIMITS,
+    PlanField.REFERENCE_BATCH: TARGET_LIMITS,
+}
+
+# Fields measured in gigabytes (they show and accept the unit).
+GB_FIELDS = frozenset({PlanField.GPU_MEMORY, PlanField.OTHER_MEMORY, PlanField.ACTIVATION})
+
+# One press of an arrow key (1 where not listed).
+FIELD_STEPS: dict[PlanField, Decimal] = {
+    PlanField.ACTIVATION: Decimal("0.1"),
+    PlanField.REFERENCE_LR: Decimal("0.0001"),
+}
+
+# Besides the fields, what the view can be told to re-read after a programmatic
+# change (``inputsReplaced``): the recommend check box, the rounding and the card.
+CHOICES = "choices"
+
+# First values: a target of 32 on one GPU.
+DEFAULT_TARGET = Decimal(32)
+DEFAULT_GPUS = Decimal(1)
+# Card chosen on first start (falls back to the first card, then to "custom").
+DEFAULT_CARD = "a100-80gb"
+DEFAULT_CUSTOM_GB = Decimal(24)
+# Model size the "other memory" helper starts from (1B parameters, mixed-precision Adam).
+DEFAULT_PARAMETERS = 1_000_000_000

@@ -1,0 +1,50 @@
+"""Translation and locale formatting for the planner's text builders.
+
+The builders are plain classes, not ``QObject``s: ``Translating`` gives them the
+``self.tr`` a ``QObject`` has. lupdate files a ``self.tr`` string under the name of
+the class it is written in, and ``tr`` looks it up under the name of the object's
+class, so a builder that writes strings is never subclassed (``@final``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import final
+
+from PySide6.QtCore import QCoreApplication, QLocale
+
+from gradacc_desktop.viewmodels.formatting import format_counted, format_number
+
+
+class Translating:
+    def tr(self, source: str, disambiguation: str | None = None, n: int = -1) -> str:
+        return QCoreApplication.translate(type(self).__name__, source, disambiguation, n)
+
+
+@final
+class PlanFormats(Translating):
+    """Numbers, gigabytes and counts in the planner's locale (set on a language switch)."""
+
+    def __init__(self, locale: QLocale) -> None:
+        self.locale = locale
+
+    def format(self, value: int | Decimal) -> str:
+        return format_number(self.locale, value)
+
+    def unit_gb(self) -> str:
+        return self.tr("GB")
+
+    def format_gb(self, value: Decimal) -> str:
+        return self.tr("{value} GB").format(value=self.format(value))
+
+    def signed(self, value: int) -> str:
+        sign = self.locale.positiveSign() if value > 0 else ""
+        return sign + self.format(value)
+
+    def counted(self, translate: Callable[[int], str], count: int) -> str:
+        """Translate a ``%n`` plural message for any ``count`` (see ``format_counted``)."""
+        return format_counted(self.locale, translate, count)
+
+    def gpus_text(self, gpus: int) -> str:
+        return self.counted(lambda n: self.tr("%n GPU(s)", "", n), gpus)

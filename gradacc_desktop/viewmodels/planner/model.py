@@ -1,0 +1,407 @@
+"""The view-model of "Plan a run": holds what the planner's fields and choices hold,
+asks ``results`` for the plan and emits it as ``PlannerState``.
+
+The activation per sample is shared with the calculator: the planner follows the
+calculator's entry and sends its own edits there, so both always agree.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from decimal import Decimal
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, QObject, Signal
+
+from gradacc_desktop.core.calculator import Field, Inputs
+from gradacc_desktop.core.export import ExportFormat, render
+from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTable
+from gradacc_desktop.core.planning import (
+    GpuCard,
+    GpuTableError,
+    Recipe,
+    Rounding,
+    estimate_other_memory,
+    load_gpu_table,
+)
+from gradacc_desktop.core.scenario import Scenario, ScenarioError
+from gradacc_desktop.core.tradeoff import available_for_activations
+from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
+from gradacc_desktop.viewmodels.formatting import Entry, same_entry
+from gradacc_desktop.viewmodels.number_input import NumberInput
+from gradacc_desktop.viewmodels.planner import scenarios
+from gradacc_desktop.viewmodels.planner.clipboard import PlanClipboard
+from gradacc_desktop.viewmodels.planner.entries import PlanEntries
+from gradacc_desktop.viewmodels.planner.extras import OptionalValue
+from gradacc_desktop.viewmodels.planner.fields import (
+    CHOICES,
+    DEFAULT_CARD,
+    DEFAULT_CUSTOM_GB,
+    DEFAULT_GPUS,
+    DEFAULT_PARAMETERS,
+    DEFAULT_TARGET,
+    OPTIONAL_FIELDS,
+    PlanField,
+)
+from gradacc_desktop.viewmodels.planner.formats import PlanFormats
+from gradacc_desktop.viewmodels.planner.results import PlanRequest, PlanResults
+from gradacc_desktop.viewmodels.planner.texts import PlannerTexts
+from gradacc_desktop.viewmodels.planner.views import (
+    ConfigurationView,
+    PlannerState,
+    ScenarioOutcome,
+)
+
+_log = logging.getLogger(__name__)
+
+
+class PlannerViewModel(QObject):
+    # every change of inputs, results or language: carries a ``PlannerState``
+    stateChanged = Signal(object)
+    # inputs set programmatically: carries a frozenset of ``PlanField`` (and/or ``CHOICES``)
+    inputsReplaced = Signal(object)
+
+    def __init__(
+        self,
+        calculator: CalculatorViewModel,
+        parent: QObject | None = None,
+        gpu_table: GpuTable | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._calc = calculator
+        if gpu_table is None:
+            try:
+                gpu_table = load_gpu_table()
+            except GpuTableError as exc:  # a broken bundle leaves the custom card
+                _log.warning("GPU table not usable, only the custom card is offered: %s", exc)
+        self._cards: tuple[GpuCard, ...] = gpu_table.cards if gpu_table else ()
+        ids = [c.id for c in self._cards]
+        self._card_id = DEFAULT_CARD if DEFAULT_CARD in ids else (ids[0] if ids else CUSTOM_ID)
+        self._recommend = True
+        self._rounding = Rounding.CEIL
+        self._formats = PlanFormats(calculator.locale)
+        self._texts = PlannerTexts(self._formats)
+        self._results = PlanResults(self._formats)
+        self._files = scenarios.ScenarioFiles(self._formats)
+        self._clipboard = PlanClipboard(self._texts, self._formats)
+        first: dict[PlanField, Entry] = {
+            PlanField.TARGET: DEFAULT_TARGET,
+            PlanField.GPUS: DEFAULT_GPUS,
+            PlanField.MICRO_BATCH: Decimal(calculator.last_valid_inputs.micro_batch),
+            PlanField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
+            PlanField.OTHER_MEMORY: estimate_other_memory(
+                DEFAULT_PARAMETERS, Recipe.ADAM_MIXED
+            ).total_gb,
+            PlanField.ACTIVATION: calculator.entry(Field.ACTIVATION_GB),
+            **dict.fromkeys(OPTIONAL_FIELDS),
+        }
+        self._entries = PlanEntries(
+            first,
+            {PlanField.ACTIVATION: calculator.last_valid_inputs.activation_gb},
+            self._texts.field_label,
+            calculator.locale,
+            self._formats.unit_gb(),
+        )
+        self._state = self._build_state()
+        calculator.stateChanged.connect(self._on_calculator_state)
+
+    # -- access ---------------------------------------------------------------
+    @property
+    def calculator(self) -> CalculatorViewModel:
+        return self._calc
+
+    @property
+    def locale(self) -> QLocale:
+        return self._formats.locale
+
+    @property
+    def formats(self) -> PlanFormats:
+        """Numbers, gigabytes and counts in the planner's locale."""
+        return self._formats
+
+    @property
+    def texts(self) -> PlannerTexts:
+        """Labels, hints, choices and titles."""
+        return self._texts
+
+    @property
+    def state(self) -> PlannerState:
+        return self._state
+
+    @property
+    def recommending(self) -> bool:
+        return self._recommend
+
+    @property
+    def rounding(self) -> Rounding:
+        return self._rounding
+
+    @property
+    def card_id(self) -> str:
+        return self._card_id
+
+    def value(self, field: PlanField) -> Decimal | None:
+        """The field's current number, or ``None`` when it is empty or not a number."""
+        return self._entries.value(field)
+
+    def last_valid(self, field: PlanField) -> Decimal | None:
+        return self._entries.last_valid(field)
+
+    def optional_value(self, field: PlanField) -> OptionalValue:
+        """(value, problem) of an optional field: (None, None) when it is empty."""
+        return self._entries.optional_value(field)
+
+    def card(self) -> GpuCard | None:
+        """The chosen card from the table (``None`` for the custom card)."""
+        return next((c for c in self._cards if c.id == self._card_id), None)
+
+    def card_options(self) -> list[tuple[str, str]]:
+        """(id, name) of every card, then the custom card."""
+        return self._texts.card_options(self._cards)
+
+    def card_hint(self, card_id: str) -> str:
+        return self._texts.card_hint(next((c for c in self._cards if c.id == card_id), None))
+
+    def capacity(self) -> Decimal | None:
+        """Usable memory of the chosen card, or the custom value typed in."""
+        card = self.card()
+        return card.usable_gb if card is not None else self.value(PlanField.GPU_MEMORY)
+
+    def available_for_activations(self) -> Decimal | None:
+        """Capacity minus other memory (for the trade-off chart), if both are known."""
+        capacity = self.capacity()
+        other = self.value(PlanField.OTHER_MEMORY)
+        if capacity is None or other is None:
+            return None
+        return available_for_activations(capacity, other)
+
+    def configuration(self) -> ConfigurationView | None:
+        view = self._state.results
+        return view.configuration if view is not None else None
+
+    # -- fields ---------------------------------------------------------------
+    def number_input(self, field: PlanField) -> NumberInput:
+        """How ``field`` reads, shows and steps its text (for its widget)."""
+        return self._entries.number_input(field)
+
+    def shown_text(self, field: PlanField) -> str:
+        """What the field shows: what it holds (unreadable text as typed), except where
+        the planner decides the value — a card from the table shows its usable memory,
+        and while recommending the micro-batch shows the recommended one."""
+        number = self._entries.number_input(field)
+        card = self.card()
+        if field is PlanField.GPU_MEMORY and card is not None:
+            return number.show(card.usable_gb)
+        if field is PlanField.MICRO_BATCH and self._recommend:
+            config = self.configuration()
+            if config is not None:
+                return number.show(config.micro_batch)
+        return number.show_entry(self._entries.entry(field))
+
+    # -- editing --------------------------------------------------------------
+    def set_text(self, field: PlanField, text: str) -> None:
+        """The user edited ``field``; ``text`` is in the active locale (unit allowed)."""
+        raw = self._entries.number_input(field).read(text)
+        if same_entry(self._entries.entry(field), raw):
+            return
+        self._entries.hold(field, raw)
+        if field is PlanField.ACTIVATION:
+            # One input shared with the calculator: it takes the same text, valid or
+            # not (its echo finds nothing new here).
+            self._calc.set_shared_text(Field.ACTIVATION_GB, text)
+        self._refresh()
+
+    def set_recommend(self, on: bool) -> None:
+        if on != self._recommend:
+            self._recommend = on
+            self._refresh()
+
+    def set_rounding(self, rounding: Rounding) -> None:
+        if rounding is not self._rounding:
+            self._rounding = rounding
+            self._refresh()
+
+    def set_card(self, card_id: str) -> None:
+        if card_id not in {c.id for c in self._cards}:
+            card_id = CUSTOM_ID
+        if card_id != self._card_id:
+            self._card_id = card_id
+            self._refresh()
+
+    def set_other_memory(self, gb: Decimal) -> None:
+        self._replace({PlanField.OTHER_MEMORY: gb})
+
+    def reference(self) -> tuple[Decimal | None, int | None]:
+        """The learning-rate reference (rate, batch) the fields hold: ``None`` where a
+        field is empty or not valid. Remembered between sessions (not in scenarios)."""
+        lr = self._entries.current_or_last(PlanField.REFERENCE_LR)
+        batch = self._entries.current_or_last(PlanField.REFERENCE_BATCH)
+        return lr, None if batch is None else int(batch)
+
+    def set_reference(self, lr: Decimal | None, batch: int | None) -> None:
+        """Put a remembered learning-rate reference back (``None`` leaves a field empty)."""
+        self._replace(
+            {
+                PlanField.REFERENCE_LR: lr,
+                PlanField.REFERENCE_BATCH: None if batch is None else Decimal(batch),
+            }
+        )
+
+    def choose_pair(self, micro_batch: int) -> None:
+        """Take a micro-batch from the pairs table as the user's own."""
+        self._recommend = False
+        self._replace({PlanField.MICRO_BATCH: Decimal(micro_batch)}, choices=True)
+
+    def set_language(self, locale: QLocale) -> None:
+        """After a language switch, once the new catalogues are installed: numbers are
+        read and shown in ``locale``, units and texts are in the new language. The state
+        is rebuilt and emitted once."""
+        self._formats.locale = locale
+        self._entries.set_language(locale, self._formats.unit_gb())
+        self._refresh(force=True)
+
+    # -- actions ----------------------------------------------------------------
+    def use_configuration(self) -> str | None:
+        """Fill the calculator with the planned configuration; returns a status message."""
+        config = self.configuration()
+        if config is None or not config.can_use:
+            return None
+        self._calc.set_inputs(
+            Inputs(config.micro_batch, config.accumulation_steps, config.gpus, config.activation_gb)
+        )
+        return self.tr("Configuration sent to the calculator: {formula}.").format(
+            formula=config.formula
+        )
+
+    def export_text(self, fmt: ExportFormat) -> str | None:
+        config = self.configuration()
+        if config is None:
+            return None
+        return render(fmt, config.micro_batch, config.accumulation_steps, config.gpus)
+
+    def export_unavailable(self) -> str:
+        return self.tr("Nothing to export yet: the planner has no configuration.")
+
+    def clipboard_text(self) -> str | None:
+        """The whole plan as plain text, or ``None`` in the "no result" state."""
+        return self._clipboard.text(self)
+
+    # -- scenarios ----------------------------------------------------------------
+    def scenario(self) -> Scenario:
+        """The calculator's and the planner's settings (last valid values where invalid now)."""
+
+        inputs = self._calc.last_valid_inputs
+        plan = scenarios.plan_settings(
+            self._entries, self._recommend, self._rounding, self.card(), inputs.activation_gb
+        )
+        return Scenario(calculator=inputs, plan=plan)
+
+    def unsaved_problems(self) -> tuple[str, ...]:
+        """Why the scenario cannot be saved now: a field holds a value it refuses.
+
+        A saved scenario is what the fields show; one that cannot be read as a value
+        is never replaced by a remembered one behind the user's back.
+        """
+        fields = [
+            *self._required(),
+            *(f for f in PlanField if f in OPTIONAL_FIELDS and self._entries.entry(f) is not None),
+        ]
+        mine = tuple(p for f in fields if (p := self._entries.problem(f)) is not None)
+        theirs = self._calc.state.problems
+        return theirs + tuple(p for p in mine if p not in theirs)
+
+    def save_scenario(self, path: Path) -> ScenarioOutcome:
+        return self._files.save(path, self.scenario(), self.unsaved_problems())
+
+    def open_scenario(self, path: Path) -> ScenarioOutcome:
+        """Read, validate and apply a scenario file; on any problem nothing changes."""
+        return self._files.open(path, self.apply_scenario)
+
+    def scenario_problem(self, error: ScenarioError) -> str:
+        return self._files.problem(error)
+
+    def apply_scenario(self, loaded: Scenario, with_calculator: bool = True) -> None:
+        """Apply a validated scenario; ``with_calculator=False`` leaves the calculator's
+        inputs alone (restoring the planner at start-up: the calculator has its own)."""
+        plan = loaded.plan
+        self._recommend = plan.micro_batch is None
+        self._rounding = plan.rounding
+        known = {c.id for c in self._cards}
+        self._card_id = plan.gpu_card if plan.gpu_card in known else CUSTOM_ID
+        self._replace(scenarios.field_values(plan, self._card_id), choices=True, refresh=False)
+        # The calculator's activation is the shared one: the planner follows it.
+        if with_calculator:
+            self._calc.set_inputs(loaded.calculator)
+        self._refresh(force=True)
+
+    def remembered(self) -> str:
+        """The planner's settings as scenario JSON, for the settings store."""
+        return scenarios.remembered_text(self.scenario())
+
+    def restore_remembered(self, text: str) -> bool:
+        """Apply what ``remembered`` stored; anything invalid is ignored (False)."""
+        loaded = scenarios.read_remembered(text)
+        if loaded is None:
+            return False
+        self.apply_scenario(loaded, with_calculator=False)
+        return True
+
+    # -- internals --------------------------------------------------------------
+    def _replace(
+        self,
+        values: Mapping[PlanField, Entry],
+        choices: bool = False,
+        refresh: bool = True,
+    ) -> None:
+        for field, value in values.items():
+            self._entries.hold(field, value)
+        changed: set[object] = set(values)
+        if choices:
+            changed.add(CHOICES)
+        self.inputsReplaced.emit(frozenset(changed))
+        if refresh:
+            self._refresh()
+
+    def _on_calculator_state(self, _state: CalculatorState) -> None:
+        """Follow the calculator's activation; its other inputs do not concern the
+        planner, so typing there costs the planner nothing."""
+        activation = self._calc.entry(Field.ACTIVATION_GB)
+        if not same_entry(activation, self._entries.entry(PlanField.ACTIVATION)):
+            self._replace({PlanField.ACTIVATION: activation}, refresh=False)
+            self._refresh(force=True)
+
+    def _refresh(self, force: bool = False) -> None:
+        state = self._build_state()
+        if force or state != self._state:
+            self._state = state
+            self.stateChanged.emit(state)
+
+    def _required(self) -> list[PlanField]:
+        fields = [PlanField.TARGET, PlanField.GPUS]
+        if not self._recommend:
+            fields.append(PlanField.MICRO_BATCH)
+        if self._card_id == CUSTOM_ID:
+            fields.append(PlanField.GPU_MEMORY)
+        fields += [PlanField.OTHER_MEMORY, PlanField.ACTIVATION]
+        return fields
+
+    def _build_state(self) -> PlannerState:
+        prompt = self._texts.prompt()
+        entries = self._entries
+        problems = tuple(p for f in self._required() if (p := entries.problem(f)) is not None)
+        if problems:
+            return PlannerState(None, prompt, problems)
+        capacity = self.capacity()
+        assert capacity is not None
+        request = PlanRequest(
+            target=int(entries.number(PlanField.TARGET)),
+            gpus=int(entries.number(PlanField.GPUS)),
+            micro_batch=None if self._recommend else int(entries.number(PlanField.MICRO_BATCH)),
+            capacity=capacity,
+            other_gb=entries.number(PlanField.OTHER_MEMORY),
+            activation_gb=entries.number(PlanField.ACTIVATION),
+            rounding=self._rounding,
+            optional={f: entries.optional_value(f) for f in OPTIONAL_FIELDS},
+        )
+        return PlannerState(self._results.view(request), prompt, ())

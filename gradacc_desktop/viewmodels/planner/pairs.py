@@ -1,0 +1,66 @@
+"""The pairs table: candidate (micro-batch, accumulation steps) pairs and whether
+each fits in one GPU."""
+
+from __future__ import annotations
+
+from typing import final
+
+from gradacc_desktop.core.planning import AccumulationPlan, PlanPair
+from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+from gradacc_desktop.viewmodels.planner.views import PairRow
+
+
+@final
+class PairsTexts(Translating):
+    def __init__(self, formats: PlanFormats) -> None:
+        self._formats = formats
+
+    def rows(
+        self, pairs: tuple[PlanPair, ...], largest_fit: int, current: AccumulationPlan | None
+    ) -> tuple[PairRow, ...]:
+        """``pairs`` (ascending) as rows, the configuration in use (``current``) among
+        them; a pair fits up to the micro-batch ``largest_fit``."""
+        by_micro = {p.micro_batch: p for p in pairs}
+        if current is not None and current.micro_batch not in by_micro:
+            by_micro[current.micro_batch] = PlanPair(
+                current.micro_batch,
+                current.accumulation_steps,
+                current.effective_batch,
+                current.difference,
+                current.exact,
+            )
+        f = self._formats.format
+        yes, no = self.tr("Yes"), self.tr("No")
+        rows = []
+        for micro in sorted(by_micro):
+            pair = by_micro[micro]
+            fits = pair.micro_batch <= largest_fit
+            if pair.exact:
+                achieved = self.tr("{batch} (exact)").format(batch=f(pair.effective_batch))
+            else:
+                achieved = self.tr("{batch} ({difference})").format(
+                    batch=f(pair.effective_batch),
+                    difference=self._formats.signed(pair.difference),
+                )
+            rows.append(
+                PairRow(
+                    micro_batch=pair.micro_batch,
+                    accumulation_steps=pair.accumulation_steps,
+                    cells=(
+                        f(pair.micro_batch),
+                        f(pair.accumulation_steps),
+                        achieved,
+                        yes if fits else no,
+                    ),
+                    fits=fits,
+                    exact=pair.exact,
+                    current=current is not None and pair.micro_batch == current.micro_batch,
+                )
+            )
+        return tuple(rows)
+
+    def note(self) -> str:
+        return self.tr(
+            "Exact divisors, powers of two and the largest useful micro-batch; the row in use "
+            "is in bold. Return or a double-click uses the selected row."
+        )

@@ -1,0 +1,152 @@
+"""The planner's fixed words: field labels and hints, choices, titles and notes,
+shared by the widgets, the messages and the copied plan."""
+
+from __future__ import annotations
+
+from typing import final
+
+from PySide6.QtCore import QCoreApplication
+
+from gradacc_desktop.core.export import ExportFormat
+from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
+from gradacc_desktop.core.planning import UNIT_NOTE, Rounding
+from gradacc_desktop.viewmodels.planner.fields import PlanField
+from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+
+
+def _plain(text: str, mnemonic: bool) -> str:
+    return text if mnemonic else text.replace("&", "")
+
+
+@final
+class PlannerTexts(Translating):
+    def __init__(self, formats: PlanFormats) -> None:
+        self._formats = formats
+
+    # -- inputs -----------------------------------------------------------------
+    def field_label(self, field: PlanField, mnemonic: bool = False) -> str:
+        text = {
+            PlanField.TARGET: self.tr("&Target effective batch"),
+            PlanField.GPUS: self.tr("Data-parallel &GPUs"),
+            PlanField.MICRO_BATCH: self.tr("&Micro-batch size"),
+            PlanField.GPU_MEMORY: self.tr("&Usable memory per GPU"),
+            PlanField.OTHER_MEMORY: self.tr("&Other memory per GPU"),
+            PlanField.ACTIVATION: self.tr("Acti&vation per sample"),
+            PlanField.SEQ_LEN: self.tr("Se&quence length"),
+            PlanField.DATASET: self.tr("&Dataset size"),
+            PlanField.REFERENCE_LR: self.tr("Reference learning r&ate"),
+            PlanField.REFERENCE_BATCH: self.tr("Reference &batch size"),
+        }[field]
+        return _plain(text, mnemonic)
+
+    def field_hint(self, field: PlanField) -> str:
+        return {
+            PlanField.TARGET: self.tr(
+                "Effective batch you want per optimizer step (T), summed over all GPUs."
+            ),
+            PlanField.GPUS: self.tr("Data-parallel replicas, each with its own micro-batch (g)."),
+            PlanField.MICRO_BATCH: self.tr(
+                "Samples each GPU processes in one forward and backward pass (b)."
+            ),
+            PlanField.GPU_MEMORY: self.tr(
+                "Memory one GPU can use for training, in decimal gigabytes (C)."
+            ),
+            PlanField.OTHER_MEMORY: self.tr(
+                "Everything on one GPU except activations: weights, gradients, optimizer "
+                "states and framework overhead (O). Estimate… computes it from the model size."
+            ),
+            PlanField.ACTIVATION: self.tr(
+                "Activation memory one training sample needs (A); shared with the calculator."
+            ),
+            PlanField.SEQ_LEN: self.tr(
+                "Tokens per sample (optional): gives the tokens per optimizer step."
+            ),
+            PlanField.DATASET: self.tr(
+                "Training samples in one epoch (optional): gives the optimizer steps per epoch."
+            ),
+            PlanField.REFERENCE_LR: self.tr(
+                "A learning rate known to work (optional), at the reference batch size."
+            ),
+            PlanField.REFERENCE_BATCH: self.tr(
+                "The effective batch the reference learning rate was tuned for (optional)."
+            ),
+        }[field]
+
+    def recommend_label(self) -> str:
+        return self.tr("&Recommend")
+
+    def recommend_hint(self) -> str:
+        return self.tr(
+            "Let the planner choose the largest micro-batch that fits and reaches the target."
+        )
+
+    def rounding_label(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("Rou&nding"), mnemonic)
+
+    def rounding_options(self) -> list[tuple[Rounding, str]]:
+        return [
+            (Rounding.CEIL, self.tr("Round up (at least the target)")),
+            (Rounding.FLOOR, self.tr("Round down (at most the target)")),
+            (Rounding.NEAREST, self.tr("Nearest (ties round up)")),
+        ]
+
+    def card_label(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("GPU mod&el"), mnemonic)
+
+    def card_options(self, cards: tuple[GpuCard, ...]) -> list[tuple[str, str]]:
+        """(id, name) of every card, then the custom card."""
+        return [(c.id, c.name) for c in cards] + [(CUSTOM_ID, self.card_name(None))]
+
+    def card_name(self, card: GpuCard | None) -> str:
+        """A card's name; ``None`` is the custom card."""
+        return card.name if card is not None else self.tr("Custom")
+
+    def card_hint(self, card: GpuCard | None) -> str:
+        if card is None:
+            return self.tr("Type the usable memory of your GPU below.")
+        gb = self._formats.format_gb
+        return self.tr("{name}: {usable} usable (vendor figure: {vendor}).").format(
+            name=card.name, usable=gb(card.usable_gb), vendor=gb(card.vendor_gb)
+        )
+
+    @staticmethod
+    def unit_note() -> str:
+        return QCoreApplication.translate("Planner", UNIT_NOTE)
+
+    def prompt(self) -> str:
+        return self.tr("Enter a value to see the plan.")
+
+    @staticmethod
+    def export_formats() -> list[tuple[ExportFormat, str]]:
+        # Product names: the same in every language.
+        return [
+            (ExportFormat.DEEPSPEED, "DeepSpeed (JSON)"),
+            (ExportFormat.HF, "Hugging Face TrainingArguments"),
+            (ExportFormat.ACCELERATE, "Hugging Face Accelerate"),
+            (ExportFormat.LIGHTNING, "PyTorch Lightning"),
+        ]
+
+    # -- titles shared by the view and the copied plan --------------------------
+    def pairs_title(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("Micro-batch and a&ccumulation steps"), mnemonic)
+
+    def pairs_headers(self) -> list[tuple[str, str]]:
+        """(column heading, its full wording) of the pairs table."""
+        return [
+            (self.tr("Micro-batch (b)"), self.tr("Micro-batch size (b)")),
+            (self.tr("Steps (a)"), self.tr("Accumulation steps (a)")),
+            (self.tr("Batch (E)"), self.tr("Effective batch size (E)")),
+            (self.tr("Fits"), self.tr("Fits in GPU memory")),
+        ]
+
+    def fit_title(self) -> str:
+        return self.tr("Memory per GPU")
+
+    def nothing_fits_title(self) -> str:
+        return self.tr("Recommendation")
+
+    def deepspeed_title(self) -> str:
+        return self.tr("DeepSpeed check")
+
+    def extras_title(self) -> str:
+        return self.tr("Tokens, steps and learning rate")

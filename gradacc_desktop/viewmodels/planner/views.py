@@ -1,0 +1,104 @@
+"""What the planner shows: frozen, display-ready views of one state of the planner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class ConfigurationView:
+    """The configuration the planner settled on (the user's micro-batch or the recommended one)."""
+
+    title: str
+    recommended: bool
+    micro_batch: int
+    accumulation_steps: int
+    gpus: int
+    activation_gb: Decimal
+    effective_batch: int
+    achieved: str
+    formula: str
+    summary: str
+    difference: str
+    exact: bool
+    exact_badge: str
+    reachable: str
+    exact_pairs_title: str
+    exact_pairs: str
+    note: str
+    # the calculator accepts these values ("Usar esta configuração" is enabled)
+    can_use: bool
+    use_hint: str
+
+
+@dataclass(frozen=True)
+class FitView:
+    fits: bool
+    verdict: str
+    usage: str
+    headroom: str
+    largest: str
+
+
+@dataclass(frozen=True)
+class DeepSpeedView:
+    ok: bool
+    verdict: str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class NothingFitsView:
+    message: str
+    suggestions_title: str
+    suggestions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PairRow:
+    micro_batch: int
+    accumulation_steps: int
+    cells: tuple[str, str, str, str]
+    fits: bool
+    exact: bool
+    # the row of the configuration shown in the results
+    current: bool
+
+
+@dataclass(frozen=True)
+class ExtrasView:
+    tokens: str
+    steps: str
+    lr_linear: str
+    lr_sqrt: str
+    lr_note: str
+
+
+@dataclass(frozen=True)
+class PlanView:
+    configuration: ConfigurationView | None
+    fit: FitView
+    nothing_fits: NothingFitsView | None
+    deepspeed: DeepSpeedView | None
+    pairs: tuple[PairRow, ...]
+    pairs_note: str
+    extras: ExtrasView | None
+
+
+@dataclass(frozen=True)
+class PlannerState:
+    # ``None`` is the "no result" state: show ``prompt`` and ``problems`` instead.
+    results: PlanView | None
+    prompt: str
+    problems: tuple[str, ...]
+
+    @property
+    def has_result(self) -> bool:
+        return self.results is not None
+
+
+@dataclass(frozen=True)
+class ScenarioOutcome:
+    ok: bool
+    message: str
