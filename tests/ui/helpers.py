@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractSpinBox
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QWidget
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
@@ -30,3 +31,27 @@ def shown(window: MainWindow) -> tuple[str, str]:
 
 def results_visible(window: MainWindow) -> bool:
     return window.results.effective.value.isVisible()
+
+
+def flush_deletions() -> None:
+    """Run the pending ``deleteLater`` calls now.
+
+    Qt deletes such objects when control returns to an event loop, which a test that
+    never waits may not do; meanwhile they stay alive and every language switch of a
+    later test retranslates them. Deleting a window can post more deletions (its
+    children's), hence the second round.
+    """
+    for _ in range(2):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QApplication.processEvents()
+
+
+def dispose(*objects: QObject) -> None:
+    """Close each widget and delete each object (and its children) now."""
+    for obj in objects:
+        if not shiboken6.isValid(obj):  # deleted already, e.g. with its parent
+            continue
+        if isinstance(obj, QWidget):
+            obj.close()
+        obj.deleteLater()
+    flush_deletions()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,17 +17,18 @@ from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner import PlannerView, create_planner
 from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
 from gradacc_desktop.viewmodels.planner import PlanField
-from tests.ui.helpers import box, type_into
+from tests.ui.helpers import box, dispose, type_into
 
 
 @pytest.fixture
-def planner(window: MainWindow, qtbot) -> PlannerView:  # type: ignore[no-untyped-def]
-    view = create_planner(window.vm)
+def planner(window: MainWindow, qtbot) -> Iterator[PlannerView]:  # type: ignore[no-untyped-def]
+    view = create_planner(window.vm)  # a window of its own, beside the main window
     qtbot.addWidget(view)
     view.resize(1100, 800)
     view.show()
     qtbot.waitExposed(view)
-    return view
+    yield view
+    dispose(view)
 
 
 def _field(view: PlannerView, field: PlanField):  # type: ignore[no-untyped-def]

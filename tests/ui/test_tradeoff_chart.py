@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsTextItem
 from gradacc_desktop.core.calculator import Field, Inputs
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
-from tests.ui.helpers import box, clear, type_into
+from tests.ui.helpers import box, clear, dispose, type_into
 
 
 @pytest.fixture
@@ -23,7 +23,8 @@ def chart(window: MainWindow, qtbot):  # type: ignore[no-untyped-def]
     widget.set_locale(window.language.locale())
     qtbot.addWidget(widget)
     widget.show()
-    return widget
+    yield widget
+    dispose(widget, vm)
 
 
 def _points(series) -> list[tuple[float, float]]:  # type: ignore[no-untyped-def]
