@@ -324,20 +324,27 @@ def test_soak_twenty_thousand_edits(make_window, language: str) -> None:  # type
     window = make_window(language=language)
     spins = [box(window, f) for f in (Field.MICRO_BATCH, Field.ACCUMULATION_STEPS, Field.GPUS)]
     activation = box(window, Field.ACTIVATION_GB)
+    fields = (*spins, activation)
+    texts = [field.text() for field in fields]
+    computed: list[str] = []  # the effective batch of each state the view-model sends
+    window.vm.stateChanged.connect(lambda state: computed.append(state.results.effective_batch))
+    expected: list[str] = []
     gc.collect()
     none_refs = sys.getrefcount(None)
-    edits = 0
     for i in range(5_000):
         b, a, g = 1 + i % 97, 1 + i % 13, 1 + i % 5
-        spins[0].set_text(str(b))
-        spins[1].set_text(str(a))
-        spins[2].set_text(str(g))
-        activation.set_text(("0,25", "0,5", "0,75")[i % 3])
-        edits += 4
+        for k, text in enumerate((str(b), str(a), str(g), ("0,25", "0,5", "0,75")[i % 3])):
+            fields[k].set_text(text)
+            if text != texts[k]:  # a changed field: the view-model computes once
+                texts[k] = text
+                product = int(texts[0]) * int(texts[1]) * int(texts[2])
+                expected.append(f"{product:,}".replace(",", "."))
         if i % 500 == 0:
-            expected = f"{b * a * g:,}".replace(",", ".")
-            assert window.results.effective.value.text() == expected
-    assert edits >= 20_000
+            assert window.results.effective.value.text() == expected[-1]
+    # One result per changed field (every one of the 20 000 edits but the first GPU
+    # count, which was 1 already), each the product of the fields at that moment.
+    assert len(computed) == 19_999
+    assert computed == expected
     spins[0].set_text("4")
     spins[1].set_text("8")
     spins[2].set_text("1")
