@@ -43,12 +43,17 @@ def test_format_groups_per_locale(value: int | Decimal, pt: str, en: str) -> Non
         (EN, "0.5", Decimal("0.5")),
         (EN, "1,000,000", Decimal(1_000_000)),
         (EN, "0.1", Decimal("0.1")),
+        (PT, "0,1", Decimal("0.1")),
+        # more digits than a float holds: 12345678901234567.89 as a float is ...568
+        (EN, "12,345,678,901,234,567.89", Decimal("12345678901234567.89")),
+        (PT, "12.345.678.901.234.567,89", Decimal("12345678901234567.89")),
     ],
 )
 def test_parse_reads_locale_text_exactly(locale: QLocale, text: str, expected: Decimal) -> None:
     value = parse_number(locale, text)
+    # a Decimal, not a float or an int that only compares equal (0.5 == Decimal("0.5"))
+    assert type(value) is Decimal
     assert value == expected
-    assert str(value) == str(expected) or value.normalize() == expected.normalize()
 
 
 @pytest.mark.parametrize("text", ["", "   ", "abc", "1,2,3x", "--1", "1e5e5"])
