@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import json
-import time
+import math
 from decimal import Decimal
 from pathlib import Path
 
@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gradacc_desktop.core import planning
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTableError, custom_card, parse_gpu_table
 from gradacc_desktop.core.planning import (
     UNIT_NOTE,
@@ -257,12 +258,48 @@ def test_recommend_memory_args_go_together() -> None:
         recommend(64, 1, D(24), None, D(1))
 
 
-def test_recommend_is_fast_for_a_billion() -> None:
-    start = time.perf_counter()
+def test_recommend_for_a_billion_builds_few_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No walk over every micro-batch up to T/g: the work is counted in pairs built."""
+    built: list[int] = []
+    make_pair = planning._pair
+
+    def counted(target: int, micro_batch: int, gpus: int, rounding: Rounding) -> PlanPair:
+        built.append(micro_batch)
+        return make_pair(target, micro_batch, gpus, rounding)
+
+    monkeypatch.setattr(planning, "_pair", counted)
+
+    # A prime target that g does not divide: no exact pair, the closest one is searched
+    # at the ends of the blocks of b that share one accumulation count, fewer than
+    # 2·√(T/g) of them per side of T (NEAREST looks at both sides).
+    t, g = 999_999_937, 7
+    q, r = divmod(t, g)  # g·q < T < g·(q + 1): the closest effective batches
+    best = {
+        Rounding.CEIL: PlanPair(q + 1, 1, g * (q + 1), g - r, False),
+        Rounding.FLOOR: PlanPair(q, 1, g * q, -r, False),
+        Rounding.NEAREST: PlanPair(q + 1, 1, g * (q + 1), g - r, False),  # 1 above, 6 below
+    }
     for rounding in Rounding:
-        recommend(999_999_937, 7, rounding=rounding)  # prime target, g does not divide
-        recommend(735_134_400, 1, D(192), D(10), D("0.001"), rounding)
-    assert time.perf_counter() - start < 5
+        built.clear()
+        rec = recommend(t, g, rounding=rounding)
+        assert isinstance(rec, Recommendation)
+        assert rec.recommended == best[rounding]
+        assert 0 < len(built) <= 4 * math.isqrt(t // g)  # q is 142 857 133
+
+    # A highly composite target with a memory limit: the largest fitting divisor is
+    # exact, and only the listed pairs are built (every fitting divisor, the powers
+    # of two, the limit itself).
+    t = 735_134_400
+    largest_fit = 182_000  # (192 - 10) / 0.001
+    exact = max(b for b in range(1, largest_fit + 1) if t % b == 0)
+    for rounding in Rounding:
+        built.clear()
+        rec = recommend(t, 1, D(192), D(10), D("0.001"), rounding)
+        assert isinstance(rec, Recommendation)
+        assert rec.max_micro_batch == largest_fit
+        assert rec.recommended == PlanPair(exact, t // exact, t, 0, True)
+        assert sorted(built) == [p.micro_batch for p in rec.pairs]
+        assert len(rec.pairs) < 2_000
 
 
 @settings(max_examples=150)
