@@ -3,17 +3,21 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import math
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
-from gradacc_desktop.core.planning import Rounding
+from gradacc_desktop.core.planning import SEQ_LEN_LIMITS, Rounding
 from gradacc_desktop.core.scenario import (
     MAX_BYTES,
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
     PlanSettings,
     Reason,
     Scenario,
@@ -220,6 +224,37 @@ def test_random_bytes_never_crash(data: bytes) -> None:
         load(data)
 
 
+def _refusal(value: Any) -> Reason | None:
+    """Why a scenario whose ``plan.seq_len`` is ``value`` must be refused, or None.
+
+    In the order ``load`` checks: nesting, then the first constant or overlong integer
+    in the text, then the type and range of the value itself.
+    """
+
+    def depth(v: Any) -> int:
+        children = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        return 1 + max(map(depth, children), default=0) if isinstance(v, dict | list) else 0
+
+    def first_token_problem(v: Any) -> Reason | None:
+        if isinstance(v, float) and not math.isfinite(v):
+            return Reason.NOT_A_NUMBER  # NaN, Infinity
+        if isinstance(v, int) and not isinstance(v, bool) and len(str(abs(v))) > MAX_INT_DIGITS:
+            return Reason.NUMBER_TOO_LARGE
+        children = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        return next(filter(None, map(first_token_problem, children)), None)
+
+    if 2 + depth(value) > MAX_DEPTH:  # the file and its "plan" hold the value
+        return Reason.TOO_DEEP
+    if (problem := first_token_problem(value)) is not None:
+        return problem
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        return Reason.WRONG_TYPE
+    in_range = SEQ_LEN_LIMITS.minimum <= value <= SEQ_LEN_LIMITS.maximum
+    return None if in_range else Reason.OUT_OF_RANGE
+
+
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
@@ -230,8 +265,25 @@ def test_random_bytes_never_crash(data: bytes) -> None:
         max_leaves=20,
     )
 )
-def test_random_json_never_crashes(value: Any) -> None:
+# each outcome at least once, whatever the draw
+@example(2048)
+@example(None)
+@example(0)
+@example(10**21)
+@example(float("nan"))
+@example([[[[[[1]]]]]])  # the deepest nesting accepted, then one more level
+@example([[[[[[[1]]]]]]])
+def test_random_json_is_refused_for_its_reason_or_loads(value: Any) -> None:
     data = good()
     data["plan"]["seq_len"] = value
-    with contextlib.suppress(ScenarioError):
-        load(json.dumps(data).encode())
+    expected = _refusal(value)
+    try:
+        loaded = load(json.dumps(data).encode())
+    except ScenarioError as error:
+        assert error.reason is expected, (value, error)
+        if expected in (Reason.WRONG_TYPE, Reason.OUT_OF_RANGE):
+            assert error.path == "plan.seq_len"
+    else:
+        assert expected is None, (value, loaded)
+        assert loaded == replace(FULL, plan=replace(FULL.plan, seq_len=value))
+        assert load(save(loaded)) == loaded
