@@ -34,7 +34,8 @@ TOP_MINIMUM_HEIGHT = 160
 
 class ScrollArea(QScrollArea):
     """A frameless, vertically scrolling area. When it takes the keyboard focus (to
-    scroll text that has no control of its own) it draws a focus frame."""
+    scroll text that has no control of its own) it draws a focus frame. It scrolls
+    sideways only when a translation makes a line wider than the area can grow."""
 
     FOCUS_MARGIN = 2
 
@@ -43,7 +44,7 @@ class ScrollArea(QScrollArea):
         self.setWidget(widget)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         if focusable:
             m = self.FOCUS_MARGIN
             self.setViewportMargins(m, m, m, m)
@@ -225,10 +226,6 @@ class PlannerView(QWidget):
         for dialog in self.findChildren(OtherMemoryDialog):
             if dialog.isVisible():
                 dialog.set_language(locale)
-
-    def set_locale(self, locale: QLocale) -> None:
-        """The old name of ``set_language``, for a main window that still calls it."""
-        self.set_language(locale)
 
     def retranslate(self) -> None:
         """Every part's fixed words in the current language (on the first build and
