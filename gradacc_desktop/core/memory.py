@@ -19,6 +19,7 @@ from decimal import ROUND_CEILING, Decimal, localcontext
 
 from .calculator import ACTIVATION_DECIMALS, normalize
 from .limits import Limits, whole
+from .text import trans_late
 
 # Default framework overhead per GPU: CUDA context plus caching-allocator slack.
 # A CUDA context alone takes roughly 0.3-1 GB depending on GPU and libraries
@@ -58,6 +59,7 @@ class RecipeRule:
     gradients: Decimal
     optimizer_states: Decimal
     master_weights: Decimal
+    # where the numbers come from: English text with "{zero}" for ZERO_SOURCE
     source: str
 
     @property
@@ -65,39 +67,53 @@ class RecipeRule:
         return self.weights + self.gradients + self.optimizer_states + self.master_weights
 
 
-_ZERO = "Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12"
+# Where each recipe's bytes come from, in English; "{zero}" stands for ZERO_SOURCE.
+# Marked for translation here, translated by the view-model that shows them.
+ZERO_SOURCE = trans_late("Recipes", "Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12")
 
 RECIPES: dict[Recipe, RecipeRule] = {
-    Recipe.ADAM_MIXED: RecipeRule(Decimal(2), Decimal(2), Decimal(8), Decimal(4), _ZERO),
+    Recipe.ADAM_MIXED: RecipeRule(Decimal(2), Decimal(2), Decimal(8), Decimal(4), "{zero}"),
     Recipe.ADAM_8BIT: RecipeRule(
         Decimal(2),
         Decimal(2),
         Decimal(2),
         Decimal(4),
-        "bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of "
-        "two fp32 states; fp32 master weights kept as in " + _ZERO,
+        trans_late(
+            "Recipes",
+            "bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of "
+            "two fp32 states; fp32 master weights kept as in {zero}",
+        ),
     ),
     Recipe.SGD_MOMENTUM: RecipeRule(
         Decimal(2),
         Decimal(2),
         Decimal(4),
         Decimal(4),
-        "Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO's terms)",
+        trans_late(
+            "Recipes",
+            "Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO's terms)",
+        ),
     ),
     Recipe.LORA: RecipeRule(
         Decimal(2),
         Decimal(2),
         Decimal(8),
         Decimal(4),
-        "LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained "
-        "with mixed-precision Adam (16 bytes per trainable param, " + _ZERO + ")",
+        trans_late(
+            "Recipes",
+            "LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained "
+            "with mixed-precision Adam (16 bytes per trainable param, {zero})",
+        ),
     ),
     Recipe.ADAM_FP32: RecipeRule(
         Decimal(4),
         Decimal(4),
         Decimal(8),
         Decimal(0),
-        "fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy",
+        trans_late(
+            "Recipes",
+            "fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy",
+        ),
     ),
 }
 

@@ -7,13 +7,15 @@ import enum
 from dataclasses import dataclass
 from decimal import Decimal
 
-from PySide6.QtCore import QLocale, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 
 from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.memory import (
     DEFAULT_OVERHEAD_GB,
     PARAMETERS_LIMITS,
+    RECIPES,
     TRAINABLE_FRACTION_LIMITS,
+    ZERO_SOURCE,
     OtherMemoryEstimate,
     Recipe,
     ZeroStage,
@@ -202,26 +204,9 @@ class OtherMemoryViewModel(QObject):
         ]
 
     def source(self, recipe: Recipe) -> str:
-        """Where the recipe's bytes per parameter come from (``RecipeRule.source``, translated)."""
-        zero = self.tr("Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12")
-        return {
-            Recipe.ADAM_MIXED: zero,
-            Recipe.ADAM_8BIT: self.tr(
-                "bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of "
-                "two fp32 states; fp32 master weights kept as in {zero}"
-            ).format(zero=zero),
-            Recipe.SGD_MOMENTUM: self.tr(
-                "Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO's "
-                "terms)"
-            ),
-            Recipe.LORA: self.tr(
-                "LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained "
-                "with mixed-precision Adam (16 bytes per trainable param, {zero})"
-            ).format(zero=zero),
-            Recipe.ADAM_FP32: self.tr(
-                "fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy"
-            ),
-        }[recipe]
+        """Where the recipe's bytes per parameter come from (the core's text, translated)."""
+        zero = QCoreApplication.translate("Recipes", ZERO_SOURCE)
+        return QCoreApplication.translate("Recipes", RECIPES[recipe].source).format(zero=zero)
 
     # -- internals --------------------------------------------------------------
     def _problem(self, field: MemoryField) -> str | None:

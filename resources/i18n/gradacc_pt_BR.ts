@@ -1360,26 +1360,6 @@
         <source>ZeRO-3 (+ weights)</source>
         <translation>ZeRO-3 (+ pesos)</translation>
     </message>
-    <message>
-        <source>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12</source>
-        <translation>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ com K = 12</translation>
-    </message>
-    <message>
-        <source>bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of two fp32 states; fp32 master weights kept as in {zero}</source>
-        <translation>Adam de 8 bits do bitsandbytes (Dettmers et al. 2022): dois estados de 1 byte em vez de dois estados fp32; pesos mestres fp32 mantidos como em {zero}</translation>
-    </message>
-    <message>
-        <source>Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO&apos;s terms)</source>
-        <translation>SGD com momento em precisão mista: um buffer de momento fp32 (K = 8 nos termos do ZeRO)</translation>
-    </message>
-    <message>
-        <source>LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained with mixed-precision Adam (16 bytes per trainable param, {zero})</source>
-        <translation>LoRA (Hu et al. 2021): base congelada em 16 bits (2 bytes/parâmetro); adaptadores treinados com Adam em precisão mista (16 bytes por parâmetro treinável, {zero})</translation>
-    </message>
-    <message>
-        <source>fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy</source>
-        <translation>Adam em fp32: 4 de pesos + 4 de gradientes + 8 de momento e variância; sem cópia mestre</translation>
-    </message>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
@@ -1780,6 +1760,29 @@
     <message>
         <source>{field}: enter a value from {minimum} to {maximum}.</source>
         <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
+    </message>
+</context>
+<context>
+    <name>Recipes</name>
+    <message>
+        <source>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12</source>
+        <translation>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ com K = 12</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of two fp32 states; fp32 master weights kept as in {zero}</source>
+        <translation>Adam de 8 bits do bitsandbytes (Dettmers et al. 2022): dois estados de 1 byte em vez de dois estados fp32; pesos mestres fp32 mantidos como em {zero}</translation>
+    </message>
+    <message>
+        <source>Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO&apos;s terms)</source>
+        <translation>SGD com momento em precisão mista: um buffer de momento fp32 (K = 8 nos termos do ZeRO)</translation>
+    </message>
+    <message>
+        <source>LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained with mixed-precision Adam (16 bytes per trainable param, {zero})</source>
+        <translation>LoRA (Hu et al. 2021): base congelada em 16 bits (2 bytes/parâmetro); adaptadores treinados com Adam em precisão mista (16 bytes por parâmetro treinável, {zero})</translation>
+    </message>
+    <message>
+        <source>fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy</source>
+        <translation>Adam em fp32: 4 de pesos + 4 de gradientes + 8 de momento e variância; sem cópia mestre</translation>
     </message>
 </context>
 <context>

@@ -98,3 +98,22 @@ def test_set_language_rebuilds_once(qapp, catalogue) -> None:  # type: ignore[no
     assert view.total == "Other memory per GPU: 16 GB + 1.5 GB overhead = 17.5 GB"
     assert helper.display_text(MemoryField.OVERHEAD) == "1.5 GB"
     assert number.read("2.5") == Decimal("2.5")
+
+
+def test_each_recipe_names_its_source_from_the_core(catalogue) -> None:  # type: ignore[no-untyped-def]
+    from gradacc_desktop.core.memory import RECIPES, ZERO_SOURCE, Recipe
+
+    catalogue("en")
+    _planner, helper = _helper("en")
+    for recipe, rule in RECIPES.items():
+        assert helper.source(recipe) == rule.source.format(zero=ZERO_SOURCE)
+    assert helper.source(Recipe.LORA).endswith(f", {ZERO_SOURCE})")
+
+    catalogue("pt_BR")
+    _planner, helper = _helper("pt_BR")
+    zero_pt = helper.source(Recipe.ADAM_MIXED)
+    assert zero_pt != ZERO_SOURCE and "ZeRO" in zero_pt
+    for recipe, rule in RECIPES.items():
+        english = rule.source.format(zero=ZERO_SOURCE)
+        assert recipe is Recipe.ADAM_MIXED or helper.source(recipe) != english
+        assert ("{zero}" in rule.source) == (zero_pt in helper.source(recipe))
