@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QMimeData, Qt
+from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -216,18 +216,6 @@ class MainWindow(QMainWindow):
             )
         )
         self.calculator.retranslate()
-        if self.planner_page.built is not None:
-            self.planner_page.built.retranslate()
-        if self.tradeoff_vm is not None:
-            self.tradeoff_vm.retranslate()
-        if self.help_dialog is not None:
-            self.help_dialog.retranslate()
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.vm.retranslate()
-            self.retranslate()
-        super().changeEvent(event)
 
     # -- behaviour ----------------------------------------------------------
     def set_language(self, code: str) -> None:
@@ -235,17 +223,23 @@ class MainWindow(QMainWindow):
         self.settings.set(LANGUAGE, self.language.language)
 
     def _on_language_changed(self, code: str) -> None:
+        """The one route of a language switch (the new translators are installed):
+        each part is told once. Widgets do not also react to Qt's LanguageChange."""
         locale = self.language.locale()
         self.setLocale(locale)
-        self.vm.set_locale(locale)
+        chart = self.chart_page.built
+        if chart is not None:  # its axes' numbers, before the view it is sent
+            chart.set_locale(locale)
+        # one new calculator state; the chart's view-model follows it
+        self.vm.set_language(locale)
         self.inputs.set_locale(locale)
-        if self.planner_page.built is not None:
-            self.planner_page.built.set_locale(locale)
-        if self.chart_page.built is not None:
-            self.chart_page.built.set_locale(locale)
         for c, action in self.language_actions.items():
             action.setChecked(c == code)
         self.retranslate()
+        if self.planner_page.built is not None:
+            self.planner_page.built.set_language(locale)
+        if self.help_dialog is not None:
+            self.help_dialog.retranslate()
 
     def _step_tab(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
@@ -361,7 +355,7 @@ class MainWindow(QMainWindow):
         _ = self.planner  # the GPU's available-memory line comes from the planner
         self._update_available_memory()
         chart = TradeoffChart(self.tradeoff_vm, parent)
-        chart.set_locale(self.language.locale())
+        chart.set_locale(self.language.locale())  # before its first view is drawn
         return chart
 
     def _update_available_memory(self, _state: object = None) -> None:

@@ -148,9 +148,10 @@ class TradeoffChart(QWidget):
         super().hideEvent(event)
 
     def set_locale(self, locale: QLocale) -> None:
+        """Number formatting of the axes; the view-model re-sends its view itself
+        when the calculator's language changes."""
         self.setLocale(locale)
         self.chart.setLocale(locale)
-        self.show_view(self._vm.view())
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:

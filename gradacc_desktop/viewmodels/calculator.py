@@ -158,14 +158,12 @@ class CalculatorViewModel(QObject):
     def restore_defaults(self) -> None:
         self.set_inputs(DEFAULTS)
 
-    def set_locale(self, locale: QLocale) -> None:
-        """Re-render every string for ``locale`` (after a language switch)."""
+    def set_language(self, locale: QLocale) -> None:
+        """After a language switch (the new translators are installed): read and
+        show numbers in ``locale`` and re-render every string, in one new state."""
         self._locale = locale
         for number in self._numbers.values():
             number.locale = locale
-        self._refresh(force=True)
-
-    def retranslate(self) -> None:
         self._numbers[Field.ACTIVATION_GB].unit = self.unit_gb()
         self._refresh(force=True)
 

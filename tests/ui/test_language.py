@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
@@ -80,3 +80,26 @@ def test_qt_standard_buttons_are_translated(window: MainWindow) -> None:
     window.set_language("en")
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
     assert buttons.button(QDialogButtonBox.StandardButton.Cancel).text() == "Cancel"
+
+
+def test_one_switch_tells_each_part_once(window: MainWindow) -> None:
+    """One route: the calculator, the planner and the chart each get one new state
+    per switch, and what they show is in the new language."""
+    window.show_chart()
+    planner, chart_vm = window.planner, window.tradeoff_vm
+    assert chart_vm is not None
+    counts = {"calculator": 0, "planner": 0, "chart": 0}
+
+    def count(name: str) -> object:
+        return lambda *_args: counts.__setitem__(name, counts[name] + 1)
+
+    window.vm.stateChanged.connect(count("calculator"))
+    planner.vm.stateChanged.connect(count("planner"))
+    chart_vm.changed.connect(count("chart"))
+    window.language_actions["en"].trigger()
+    QApplication.processEvents()  # Qt's own LanguageChange events change nothing more
+    assert counts == {"calculator": 1, "planner": 1, "chart": 1}
+    assert window.tabs.tabText(1) == "Plan a run"
+    assert window.chart is not None
+    assert window.chart.summary.text() == chart_vm.view().summary
+    assert planner.results.configuration.title.text() == "Recommended configuration"

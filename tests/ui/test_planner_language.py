@@ -110,13 +110,3 @@ def test_set_language_rewords_an_open_estimate_dialog(window: MainWindow, qtbot)
     # let the closed dialog's deferred deletion run before the view is deleted: a
     # stand-alone planner deleted with it still pending aborts Qt (so before too)
     QApplication.processEvents()
-
-
-def test_set_locale_is_the_same_route(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    view = _planner(window, qtbot)
-    emitted: list[object] = []
-    view.vm.stateChanged.connect(emitted.append)
-    window.set_language("en")
-    view.set_locale(QLocale("en"))
-    assert len(emitted) == 1
-    assert view.inputs.labels[PlanField.TARGET].text() == "&Target effective batch"

@@ -89,8 +89,10 @@ def test_portuguese_formatting(qapp) -> None:  # type: ignore[no-untyped-def]
 def test_locale_switch_rerenders_without_losing_values(qtbot) -> None:  # type: ignore[no-untyped-def]
     vm = _vm("pt_BR")
     vm.set_text(Field.MICRO_BATCH, "1.000")
-    with qtbot.waitSignal(vm.stateChanged):
-        vm.set_locale(QLocale("en"))
+    states: list[CalculatorState] = []
+    vm.stateChanged.connect(states.append)
+    vm.set_language(QLocale("en"))
+    assert len(states) == 1  # one new state per switch, not one per concern
     assert vm.state.results is not None
     assert vm.state.results.effective_batch == "8,000"
 

@@ -255,7 +255,7 @@ def test_set_language_rebuilds_once_and_the_calculator_locale_is_not_followed(  
     emitted: list[PlannerState] = []
     vm.stateChanged.connect(emitted.append)
     catalogue("pt_BR")
-    vm.calculator.set_locale(QLocale("pt_BR"))
+    vm.calculator.set_language(QLocale("pt_BR"))
     assert emitted == [] and vm.locale.name() == "en_US"
     vm.set_language(QLocale("pt_BR"))
     assert emitted == [vm.state]
