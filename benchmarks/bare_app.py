@@ -2,40 +2,18 @@
 
 Run from source or frozen with PyInstaller defaults (benchmarks/run.py does
 both). With GRADACC_BENCH_PAINT_FILE set, it writes ``time.time()`` of the
-first paint event of its window to that file and quits, like the app's
-start-up probe (gradacc_desktop/startup_probe.py).
+first paint event of its window to that file and quits, through the app's own
+probe (gradacc_desktop/startup_probe.py: PySide6 and the standard library only).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import time
 
-from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
-
-class _FirstPaint(QObject):
-    def __init__(self, window: QMainWindow, path: str) -> None:
-        super().__init__(window)
-        self._window = window
-        self._path = path
-        self._done = False
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if (
-            not self._done
-            and event.type() == QEvent.Type.Paint
-            and hasattr(obj, "window")
-            and obj.window() is self._window
-        ):
-            self._done = True
-            stamp = time.time()
-            with open(self._path, "w", encoding="utf-8") as fh:
-                fh.write(f"{stamp!r}\n")
-            QTimer.singleShot(0, QApplication.quit)
-        return False
+from gradacc_desktop.startup_probe import stamp_first_paint
 
 
 def main() -> int:
@@ -46,7 +24,7 @@ def main() -> int:
     window.resize(400, 200)
     path = os.environ.get("GRADACC_BENCH_PAINT_FILE")
     if path:
-        app.installEventFilter(_FirstPaint(window, path))
+        stamp_first_paint(app, window, path)
     window.show()
     return app.exec()
 

@@ -1,9 +1,11 @@
-"""Start-up: QApplication, names, translators, settings, crash handler, flags."""
+"""Start-up: QApplication, names, logging, crash handler, settings, translators, window,
+flags."""
 
 from __future__ import annotations
 
 import gc
 import linecache
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -14,11 +16,14 @@ from PySide6.QtWidgets import QApplication
 
 from gradacc_desktop import APP_NAME, ORGANIZATION_DOMAIN, ORGANIZATION_NAME, __version__
 from gradacc_desktop.crash import CrashHandler
+from gradacc_desktop.logs import setup_logging
 from gradacc_desktop.paths import resource_path
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.language import LanguageController
 from gradacc_desktop.viewmodels.settings import LANGUAGE, LANGUAGES, Settings
+
+_log = logging.getLogger(__name__)
 
 
 def parse_args(argv: Sequence[str]) -> tuple[SimpleNamespace, list[str]]:
@@ -68,13 +73,12 @@ def create_window(
 ) -> MainWindow:
     """Build the whole app around an existing QApplication (used by main, tests, self-test)."""
     settings = settings if settings is not None else Settings()
-    controller = LanguageController(app, app)
+    controller = LanguageController(app)
     controller.set_language(language or settings.get(LANGUAGE))
     vm = CalculatorViewModel(controller.locale(), inputs=settings.inputs())
     window = MainWindow(vm, controller, settings)
-    # Everything built so far lives as long as the app: keep it out of the cyclic
-    # garbage collector's way, so its passes stay short while the user types.
-    gc.freeze()
+    # the translators live as long as the window that shows their words
+    controller.setParent(window)
     return window
 
 
@@ -85,7 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     assert isinstance(app, QApplication)
-    configure_application(app)
+    configure_application(app)  # the names also name the log folder
+    setup_logging()
+    _log.info("%s %s starting on %s", APP_NAME, __version__, app.platformName())
     CrashHandler().install()
     settings = Settings()
     if args.reset_settings:
@@ -93,13 +99,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.self_test:
         from gradacc_desktop.selftest import run_self_test
 
-        return run_self_test(app)
+        return run_self_test(app, create_window)
     window = create_window(app, settings, args.lang)
+    # Everything built so far lives as long as the app: keep it out of the cyclic
+    # garbage collector's way, so its passes stay short while the user types.
+    gc.freeze()
     probe_file = os.environ.get("GRADACC_BENCH_PAINT_FILE")
     if probe_file:
         from gradacc_desktop import startup_probe
 
-        startup_probe.install(app, window, probe_file)
+        startup_probe.stamp_first_paint(app, window, probe_file)
     window.show()
     code = app.exec()
     # Destroy the window (and QtCharts' objects with it) now, while the application

@@ -2,43 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import sys
-from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QCoreApplication, QStandardPaths
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gradacc_desktop import __version__
+from gradacc_desktop.logs import current_log_file
 
-LOG_NAME = "gradacc-desktop.log"
-MAX_LOG_BYTES = 512 * 1024
-
-
-def log_dir() -> Path:
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(location) if location else Path.home() / ".gradacc-desktop"
-
-
-def log_path() -> Path:
-    return log_dir() / LOG_NAME
-
-
-def write_log(text: str) -> Path | None:
-    """Append ``text`` to the log file (trimmed when it grows large); ``None`` if impossible."""
-    import datetime  # only when something is logged: keeps start-up lean
-
-    path = log_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
-            path.replace(path.with_suffix(".log.1"))
-        stamp = datetime.datetime.now().isoformat(timespec="seconds")
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(f"[{stamp}] gradacc-desktop {__version__}\n{text}\n")
-    except OSError:
-        return None
-    return path
+_log = logging.getLogger(__name__)
 
 
 class CrashHandler:
@@ -64,9 +38,9 @@ class CrashHandler:
 
         report = "".join(traceback.format_exception(exc_type, exc, tb))
         self.last_report = report
-        path = write_log(report)
-        if sys.stderr is not None:
-            sys.stderr.write(report)
+        # the log file (set up at start-up) and standard error
+        _log.error("unhandled exception (version %s)\n%s", __version__, report.rstrip())
+        path = current_log_file()
         if self._showing or QApplication.instance() is None:
             return
         self._showing = True

@@ -1,6 +1,7 @@
 """``gradacc-desktop --self-test``: prove that an installed or frozen app works.
 
-Called by :func:`gradacc_desktop.app.main` after the ``QApplication`` exists.
+Called by :func:`gradacc_desktop.app.main` after the ``QApplication`` exists, with
+start-up's own ``create_window`` (so this module never imports ``app``).
 It checks what a broken bundle typically loses (translations, Qt's own
 catalogue, the SVG/ICO image plugins, icons, data files) and then drives the
 real main window: first paint, the default example (32 and 2 GB), language
@@ -8,7 +9,7 @@ switch to English and back, copy to the clipboard and read it back.
 
 Result: exit code 0, or 1 with a one-line reason. The line goes to stdout when
 there is one (windowed Windows builds have ``sys.stdout = None``) and always to
-``selftest.log`` in ``QStandardPaths.AppDataLocation`` (next to the crash log).
+``selftest.log`` in the app's log folder (``logs.log_dir``, next to the app's log).
 The user's settings are never touched: the window gets a temporary INI store.
 
 """
@@ -24,14 +25,13 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QEvent,
     QEventLoop,
     QLibraryInfo,
-    QObject,
     QSettings,
-    QStandardPaths,
     QTimer,
     QTranslator,
 )
@@ -40,7 +40,16 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QWidget
 
 from gradacc_desktop import __version__
+from gradacc_desktop.logs import log_dir
 from gradacc_desktop.paths import resource_path
+from gradacc_desktop.startup_probe import FirstPaintProbe
+from gradacc_desktop.viewmodels.settings import Settings
+
+if TYPE_CHECKING:
+    from gradacc_desktop.ui.main_window import MainWindow
+
+# start-up's window factory: (app, settings, language) -> the main window
+CreateWindow = Callable[[QApplication, Settings, str], "MainWindow"]
 
 LOG_NAME = "selftest.log"
 # Qt's own message, kept out of tr()-scanning so it stays out of the app's catalogue.
@@ -117,37 +126,8 @@ def check_data() -> None:
 
 
 # -- window --------------------------------------------------------------------
-class _FirstPaint(QObject):
-    """Application event filter: notes the first paint event of ``window``."""
-
-    def __init__(self, window: QWidget, on_paint: Callable[[float], None]) -> None:
-        super().__init__(window)
-        self._window = window
-        self._on_paint = on_paint
-        self.painted = False
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if (
-            not self.painted
-            and event.type() == QEvent.Type.Paint
-            and isinstance(obj, QWidget)
-            and obj.window() is self._window
-        ):
-            self.painted = True
-            self._on_paint(time.time())
-        return False
-
-
-def _temporary_settings(folder: str) -> object:
-    from gradacc_desktop.viewmodels.settings import Settings
-
+def _temporary_settings(folder: str) -> Settings:
     return Settings(QSettings(str(Path(folder) / "selftest.ini"), QSettings.Format.IniFormat))
-
-
-def _create_window(app: QApplication, folder: str, language: str) -> QWidget:
-    from gradacc_desktop.app import create_window
-
-    return create_window(app, _temporary_settings(folder), language)  # type: ignore[arg-type]
 
 
 def _wait(app: QApplication, condition: Callable[[], bool], timeout_ms: int) -> bool:
@@ -162,13 +142,12 @@ def _wait(app: QApplication, condition: Callable[[], bool], timeout_ms: int) -> 
 
 
 def _label(window: QWidget, name: str) -> str:
-    label = window.findChild(QWidget, name)
-    _check(
-        label is not None and callable(getattr(label, "text", None)),
-        f"no text widget named {name!r} in the main window",
-    )
-    assert label is not None
-    return label.text()
+    """The text a widget named ``name`` shows (a QLabel or the results' FitLabel)."""
+    text = getattr(window.findChild(QWidget, name), "text", None)
+    value = text() if callable(text) else None
+    _check(isinstance(value, str), f"no text widget named {name!r} in the main window")
+    assert isinstance(value, str)
+    return value
 
 
 def _dispose(app: QApplication, window: QWidget) -> None:
@@ -182,10 +161,10 @@ def _dispose(app: QApplication, window: QWidget) -> None:
     app.processEvents()
 
 
-def check_window(app: QApplication, folder: str) -> None:
-    window = _create_window(app, folder, "pt_BR")
+def check_window(app: QApplication, folder: str, create_window: CreateWindow) -> None:
+    window = create_window(app, _temporary_settings(folder), "pt_BR")
     try:
-        probe = _FirstPaint(window, lambda _t: None)
+        probe = FirstPaintProbe(window, lambda _t: None)
         app.installEventFilter(probe)
         window.show()
         painted = _wait(app, lambda: probe.painted, PAINT_TIMEOUT_MS)
@@ -215,7 +194,7 @@ def check_window(app: QApplication, folder: str) -> None:
         )
 
         title_pt = window.windowTitle()
-        window.set_language("en")  # type: ignore[attr-defined]
+        window.set_language("en")
         app.processEvents()
         title_en = window.windowTitle()
         _check(
@@ -223,19 +202,19 @@ def check_window(app: QApplication, folder: str) -> None:
             f"English title is {title_en!r}",
         )
         _check(title_pt != title_en, "window title is not translated to pt-BR")
-        window.set_language("pt_BR")  # type: ignore[attr-defined]
+        window.set_language("pt_BR")
         app.processEvents()
         _check(window.windowTitle() == title_pt, "switching back to pt-BR did not retranslate")
 
         clipboard = QApplication.clipboard()
         clipboard.clear()
-        window.copy_results()  # type: ignore[attr-defined]
+        window.copy_results()
         app.processEvents()
         text = clipboard.text()
         _check(re.search(r"(?<!\d)32(?!\d)", text), f"clipboard holds {text[:60]!r}")
 
         # The planner and the chart are built on demand: QtCharts must be in the bundle.
-        chart = window.show_chart()  # type: ignore[attr-defined]
+        chart = window.show_chart()
         app.processEvents()
         _check(chart is not None and chart.isVisible(), "trade-off chart did not open")
         points = chart.current.points()
@@ -243,7 +222,7 @@ def check_window(app: QApplication, folder: str) -> None:
             len(points) == 1 and points[0].x() == 32,
             "trade-off chart does not mark the current configuration (E = 32)",
         )
-        dialog = window.open_activation_estimator()  # type: ignore[attr-defined]
+        dialog = window.open_activation_estimator()
         app.processEvents()
         _check(dialog.isVisible(), "activation estimator did not open")
         dialog.reject()
@@ -254,9 +233,7 @@ def check_window(app: QApplication, folder: str) -> None:
 
 # -- entry point ---------------------------------------------------------------
 def log_file() -> Path:
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    folder = Path(location) if location else Path.home() / ".gradacc-desktop"
-    return folder / LOG_NAME
+    return log_dir() / LOG_NAME
 
 
 def _report(line: str) -> None:
@@ -280,14 +257,15 @@ CHECKS: tuple[tuple[str, Callable[[], None]], ...] = (
 )
 
 
-def run_self_test(app: QApplication) -> int:
+def run_self_test(app: QApplication, create_window: CreateWindow) -> int:
+    """Run every check; ``create_window`` is start-up's own (``app.create_window``)."""
     frozen = "frozen" if getattr(sys, "frozen", False) else "source"
     where = f"{app.platformName()}, {frozen}, {__version__}"
     with tempfile.TemporaryDirectory(prefix="gradacc-selftest-") as folder:
         try:
             for _name, check in CHECKS:
                 check()
-            check_window(app, folder)
+            check_window(app, folder, create_window)
         except SelfTestError as exc:
             _report(f"self-test FAILED ({where}): {exc}")
             return 1

@@ -1,14 +1,18 @@
-"""Start-up benchmark probe (``GRADACC_BENCH_PAINT_FILE``).
+"""The first paint of a window: the one probe the self-test and the benchmarks use.
 
-With the variable set, the app starts normally and, at the first paint event
-of its main window, writes ``time.time()`` to that file and quits. The
-benchmarks (benchmarks/run.py) time the real start-up path this way, from
-source and from the bundle. Imported only when the variable is set.
+``FirstPaintProbe`` is an application event filter that notes the first paint
+event of a window. With ``GRADACC_BENCH_PAINT_FILE`` set, the app starts
+normally and ``stamp_first_paint`` writes ``time.time()`` to that file at the
+first paint of its main window and quits: the benchmarks (benchmarks/run.py)
+time the real start-up path this way, from source and from the bundle, and
+``benchmarks/bare_app.py`` does the same for a bare PySide6 window. Imported
+only when needed.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
@@ -17,26 +21,34 @@ ENV = "GRADACC_BENCH_PAINT_FILE"
 
 
 class FirstPaintProbe(QObject):
-    def __init__(self, window: QWidget, path: str) -> None:
+    """Calls ``on_paint(time.time())`` at the first paint event of ``window``."""
+
+    def __init__(self, window: QWidget, on_paint: Callable[[float], None]) -> None:
         super().__init__(window)
         self._window = window
-        self._path = path
-        self._done = False
+        self._on_paint = on_paint
+        self.painted = False
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if (
-            not self._done
+            not self.painted
             and event.type() == QEvent.Type.Paint
             and isinstance(obj, QWidget)
             and obj.window() is self._window
         ):
-            self._done = True
-            stamp = time.time()
-            with open(self._path, "w", encoding="utf-8") as handle:
-                handle.write(f"{stamp!r}\n")
-            QTimer.singleShot(0, QApplication.quit)
+            self.painted = True
+            self._on_paint(time.time())
         return False
 
 
-def install(app: QApplication, window: QWidget, path: str) -> None:
-    app.installEventFilter(FirstPaintProbe(window, path))
+def stamp_first_paint(app: QApplication, window: QWidget, path: str) -> FirstPaintProbe:
+    """Write the time of ``window``'s first paint to ``path``, then quit the app."""
+
+    def stamp(when: float) -> None:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(f"{when!r}\n")
+        QTimer.singleShot(0, QApplication.quit)
+
+    probe = FirstPaintProbe(window, stamp)
+    app.installEventFilter(probe)
+    return probe

@@ -7,7 +7,6 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -101,6 +100,18 @@ def nothing_outlives_the_test() -> Iterator[None]:
 
 
 @pytest.fixture
+def app_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The app's logging set up as at start-up, into ``tmp_path/logs``; the log file."""
+    from gradacc_desktop import logs
+
+    monkeypatch.setattr(logs, "log_dir", lambda: tmp_path / "logs")
+    path = logs.setup_logging()
+    assert path is not None
+    yield path
+    logs.reset_logging()
+
+
+@pytest.fixture
 def settings_path(tmp_path: Path) -> Path:
     return tmp_path / "settings.ini"
 
@@ -129,15 +140,9 @@ def make_window(qapp: QApplication, qtbot, settings: Settings) -> Iterator:  # t
         return window
 
     yield make
-    # The windows go first, so removing the catalogues retranslates none of them.
+    # Each window takes its language controller (and the translators) with it.
     dispose(*made)
-    for controller in controllers:
-        if shiboken6.isValid(controller):
-            controller.uninstall()
-    dispose(*controllers)  # a child of the application: it would live on
-    # create_window freezes what is alive as the app's for good (gc.freeze); in a test
-    # run the window dies here, and what it held must be collectable again.
-    gc.unfreeze()
+    assert not any(shiboken6.isValid(c) for c in controllers), "a controller outlived its window"
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtNetwork import QNetworkProxy, QNetworkProxyFactory, QNetworkProxyQuery, QTcpSocket
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
-from gradacc_desktop import crash
+from gradacc_desktop import crash, logs
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.planner import PlanField
@@ -49,23 +49,22 @@ def _run_python(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[
     )
 
 
-def test_unhandled_exception_is_logged_and_shown(window, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_unhandled_exception_is_logged_and_shown(window, app_log, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     shown_boxes: list[QMessageBox] = []
-    monkeypatch.setattr(crash, "log_dir", lambda: tmp_path / "logs")
     monkeypatch.setattr(QMessageBox, "exec", lambda self: shown_boxes.append(self) or 0)
     handler = crash.CrashHandler()
     try:
         raise RuntimeError("boom")
     except RuntimeError as exc:
         handler(type(exc), exc, exc.__traceback__)
-    log = (tmp_path / "logs" / crash.LOG_NAME).read_text(encoding="utf-8")
+    log = app_log.read_text(encoding="utf-8")
     assert "RuntimeError: boom" in log
     assert len(shown_boxes) == 1
     dialog = shown_boxes[0]
     assert dialog.windowTitle() == "Erro inesperado"
     assert "Suas entradas foram mantidas" in dialog.text()
     assert "RuntimeError: boom" in dialog.informativeText()
-    assert str(tmp_path / "logs") in dialog.informativeText()
+    assert str(app_log) in dialog.informativeText()
     # the window is still there with the user's inputs
     assert window.isVisible()
     assert shown(window) == ("32", "2 GB")
@@ -77,10 +76,11 @@ def test_exception_in_a_slot_is_logged_by_the_running_app(tmp_path: Path) -> Non
     script = (
         "import sys\n"
         "from PySide6.QtWidgets import QApplication, QMessageBox\n"
-        "from gradacc_desktop import crash\n"
+        "from gradacc_desktop import crash, logs\n"
         "from gradacc_desktop.app import configure_application, create_window\n"
         "app = QApplication(sys.argv[:1])\n"
         "configure_application(app)\n"
+        "logs.setup_logging()\n"
         "crash.CrashHandler().install()\n"
         "shown = []\n"
         "QMessageBox.exec = lambda self: shown.append(self.text()) or 0\n"
@@ -89,7 +89,7 @@ def test_exception_in_a_slot_is_logged_by_the_running_app(tmp_path: Path) -> Non
         "    raise ValueError('slot failed')\n"
         "window.details.toggled.connect(explode)\n"
         "window.details.toggle.click()\n"
-        "print('LOG', crash.log_path())\n"
+        "print('LOG', logs.log_path())\n"
         "print('SHOWN', len(shown))\n"
         "print('ALIVE', window.results.effective.value.text())\n"
     )
@@ -106,12 +106,16 @@ def test_exception_in_a_slot_is_logged_by_the_running_app(tmp_path: Path) -> Non
 def test_unwritable_log_still_shows_the_dialog(window, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    monkeypatch.setattr(crash, "log_dir", lambda: blocker / "logs")
+    monkeypatch.setattr(logs, "log_dir", lambda: blocker / "logs")
+    assert logs.setup_logging() is None
     seen: list[str] = []
     monkeypatch.setattr(QMessageBox, "exec", lambda self: seen.append(self.informativeText()) or 0)
     handler = crash.CrashHandler()
     exc = OSError("disk")
-    handler(type(exc), exc, None)
+    try:
+        handler(type(exc), exc, None)
+    finally:
+        logs.reset_logging()
     assert "Não foi possível gravar o arquivo de registro." in seen[0]
 
 

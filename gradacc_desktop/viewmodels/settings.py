@@ -9,6 +9,7 @@ or out-of-range value falls back to its default and never raises.
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -19,6 +20,8 @@ from PySide6.QtCore import QByteArray, QSettings
 
 from gradacc_desktop.core.calculator import DEFAULTS, Field, Inputs, check_value, normalize
 from gradacc_desktop.core.limits import check
+
+_log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # imported by its parser, when the planner is built
     from gradacc_desktop.core.export import ExportFormat
@@ -167,17 +170,23 @@ class Settings:
         return self._store
 
     def get(self, setting: Setting[T]) -> T:
+        """The stored value, or the default when it is missing or not valid (logged)."""
         try:
             raw = self._store.value(setting.key)
-        except Exception:  # a corrupt native value must not stop the app
+        except Exception as exc:  # a corrupt native value must not stop the app
+            _log.warning("setting %s cannot be read (%r): default used", setting.key, exc)
             return setting.default
         if raw is None:
             return setting.default
         try:
             parsed = setting.parse(raw)
-        except Exception:
+        except Exception as exc:  # a parser must never stop the app either
+            _log.warning("setting %s = %r fails its check (%r)", setting.key, raw, exc)
             parsed = None
-        return setting.default if parsed is None else parsed
+        if parsed is None:
+            _log.warning("setting %s = %r is not valid: default used", setting.key, raw)
+            return setting.default
+        return parsed
 
     def set(self, setting: Setting[T], value: T) -> None:
         if isinstance(value, Decimal):
@@ -212,7 +221,8 @@ class Settings:
             self._store.beginGroup(prefix)
             for key in self._store.childKeys():
                 values[key] = self._store.value(key)
-        except Exception:  # a corrupt native value must not stop the app
+        except Exception as exc:  # a corrupt native value must not stop the app
+            _log.warning("settings group %s cannot be read (%r): ignored", prefix, exc)
             values = {}
         finally:
             self._store.endGroup()

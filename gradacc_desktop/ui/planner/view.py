@@ -26,6 +26,7 @@ from gradacc_desktop.ui.planner.results import PlannerResultsPanel
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.other_memory import OtherMemoryViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
+from gradacc_desktop.viewmodels.settings import Settings
 
 # The form and the result cards keep at least this height when the table and the
 # export below take the rest of a small window.
@@ -126,6 +127,8 @@ class PlannerView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
+        # the main window hands over its settings: file dialogs start in the last folder
+        self.settings: Settings | None = None
 
         self.inputs.estimateRequested.connect(self.open_other_memory_dialog)
         self.results.useRequested.connect(self.use_configuration)
@@ -171,13 +174,12 @@ class PlannerView(QWidget):
         if self.vm.unsaved_problems():  # say why before asking where
             self.save_scenario(Path())
             return
-        # the main window hands over its settings: the dialog starts in the last folder used
         path = ask_save_path(
             self,
             self.tr("Save scenario"),
             self.tr("scenario.json"),
             self._filter(),
-            getattr(self, "settings", None),
+            self.settings,
             default_suffix="json",
         )
         if path is not None:
@@ -186,9 +188,7 @@ class PlannerView(QWidget):
             self.save_scenario(path)
 
     def open_scenario_dialog(self) -> None:
-        path = ask_open_path(
-            self, self.tr("Open scenario"), self._filter(), getattr(self, "settings", None)
-        )
+        path = ask_open_path(self, self.tr("Open scenario"), self._filter(), self.settings)
         if path is not None:
             self.open_scenario(path)
 

@@ -1,0 +1,74 @@
+"""Where the app leaves a trace: one log folder, one rotating log file.
+
+``log_dir`` is the only place that knows the folder (the crash handler, the
+self-test and start-up all use it). ``setup_logging`` runs once at start-up,
+after the application's names are set (they name the folder); if the folder
+cannot be written, messages go to standard error only and the app starts anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+
+LOG_NAME = "gradacc-desktop.log"
+# Small: a few crashes and warnings, never a disk filler (current file + 3 old ones).
+MAX_LOG_BYTES = 256 * 1024
+BACKUPS = 3
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def log_dir() -> Path:
+    """The user's folder for the app's logs (the app-data folder Qt names)."""
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(location) if location else Path.home() / ".gradacc-desktop"
+
+
+def log_path() -> Path:
+    return log_dir() / LOG_NAME
+
+
+def setup_logging(level: int = logging.INFO) -> Path | None:
+    """Send the package's log records to the rotating log file (and warnings to
+    standard error). Returns the file, or ``None`` when it cannot be written."""
+    logger = logging.getLogger("gradacc_desktop")
+    logger.setLevel(level)
+    reset_logging()  # set up again (tests): no duplicate handlers
+    if sys.stderr is not None:  # a windowed app on Windows has no standard error
+        console = logging.StreamHandler()
+        console.setLevel(logging.WARNING)
+        console.setFormatter(logging.Formatter(FORMAT))
+        logger.addHandler(console)
+    path = log_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # opened now: a folder that cannot be written shows here, not at the first record
+        handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=MAX_LOG_BYTES, backupCount=BACKUPS, encoding="utf-8"
+        )
+    except OSError as exc:
+        logger.warning("log file %s cannot be written: %s", path, exc)
+        return None
+    handler.setFormatter(logging.Formatter(FORMAT))
+    logger.addHandler(handler)
+    return path
+
+
+def reset_logging() -> None:
+    """Close and remove the handlers ``setup_logging`` added."""
+    logger = logging.getLogger("gradacc_desktop")
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+        handler.close()
+
+
+def current_log_file() -> Path | None:
+    """The file the package's records go to, or ``None`` when there is none."""
+    for handler in logging.getLogger("gradacc_desktop").handlers:
+        if isinstance(handler, logging.FileHandler):
+            return Path(handler.baseFilename)
+    return None

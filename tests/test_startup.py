@@ -1,0 +1,45 @@
+"""Start-up's order of things: imports only go downward, and building a window (as
+tests and the self-test do) leaves the process as it found it."""
+
+from __future__ import annotations
+
+import ast
+import gc
+from pathlib import Path
+
+import shiboken6
+
+from gradacc_desktop.app import create_window
+
+PACKAGE = Path(__file__).resolve().parents[1] / "gradacc_desktop"
+
+
+def _imported(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_nothing_below_start_up_imports_it() -> None:
+    importers = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.name not in {"app.py", "__main__.py"} and "gradacc_desktop.app" in _imported(path)
+    ]
+    assert importers == []
+
+
+def test_create_window_freezes_nothing_and_the_window_owns_its_translators(qapp, settings) -> None:  # type: ignore[no-untyped-def]
+    frozen = gc.get_freeze_count()
+    window = create_window(qapp, settings, "pt_BR")
+    assert gc.get_freeze_count() == frozen  # gc.freeze() is main()'s, after start-up
+    controller, translators = window.language, window.language.translators
+    assert controller.parent() is window
+    assert len(translators) == 3
+    shiboken6.delete(window)
+    assert not shiboken6.isValid(controller)
+    assert not any(shiboken6.isValid(t) for t in translators)
