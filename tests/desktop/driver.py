@@ -361,10 +361,13 @@ class App:
         raise RuntimeError(f"the app never answered a key press:\n{self.output()}")
 
     def crash_log(self) -> str:
-        """What the app's crash handler logged (an "unexpected error" dialog), if anything."""
-        return "".join(
+        """What the app's crash handler logged (an "unexpected error" dialog), if anything:
+        the log's ERROR records with their tracebacks (INFO and WARNING lines are normal)."""
+        text = "".join(
             path.read_text(errors="replace") for path in self.home.rglob("gradacc-desktop.log")
         )
+        records = re.split(r"(?m)^(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ )", text)
+        return "".join(r for r in records if re.match(r"\S+ \S+ (ERROR|CRITICAL) ", r))
 
     def output(self) -> str:
         path = self.home / "app.log"
