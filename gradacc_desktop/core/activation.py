@@ -47,15 +47,16 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from gradacc_desktop.core.limits import Limits, whole
+from gradacc_desktop.core.text import trans_late
 
-#: decimal gigabyte
+# decimal gigabyte
 GB = 10**9
 
 
 class Family(enum.Enum):
-    #: LayerNorm, MLP with GeLU (4h), multi-head attention, learned positions
+    # LayerNorm, MLP with GeLU (4h), multi-head attention, learned positions
     GPT2 = "gpt2"
-    #: RMSNorm, SwiGLU MLP (intermediate size), grouped-query attention, rotary positions
+    # RMSNorm, SwiGLU MLP (intermediate size), grouped-query attention, rotary positions
     LLAMA = "llama"
 
 
@@ -70,17 +71,17 @@ class DType(enum.Enum):
 
 
 class Attention(enum.Enum):
-    #: explicit softmax(QKᵀ)V: stores s² scores per head
+    # explicit softmax(QKᵀ)V: stores s² scores per head
     EAGER = "eager"
-    #: fused SDPA / flash attention: stores Q, K, V, output and log-sum-exp, no s² term
+    # fused SDPA / flash attention: stores Q, K, V, output and log-sum-exp, no s² term
     SDPA = "sdpa"
 
 
 class Recompute(enum.Enum):
     NONE = "none"
-    #: recompute the attention core (QKᵀ, softmax, dropout, ·V) in backward
+    # recompute the attention core (QKᵀ, softmax, dropout, ·V) in backward
     SELECTIVE = "selective"
-    #: keep only each layer's input; recompute the whole layer in backward
+    # keep only each layer's input; recompute the whole layer in backward
     FULL = "full"
 
 
@@ -127,30 +128,38 @@ class Part(enum.Enum):
     LOGITS_TRANSIENT = "logits_transient"
 
 
+# Short names of the parts and the assumptions, in English; the view-model translates
+# them (context "Activation"), the command line prints them as they are.
 PART_TEXT: dict[Part, str] = {
-    Part.ATTN_NORM: "attention norm (input and statistics)",
-    Part.QKV_PROJ_INPUT: "input of the Q/K/V projection",
-    Part.ATTN_QKV: "Q, K and V kept by attention",
-    Part.ATTN_SOFTMAX: "attention softmax output (s² per head)",
-    Part.ATTN_DROPOUT: "attention dropout mask and output (s² per head)",
-    Part.ATTN_FUSED: "fused attention output and log-sum-exp",
-    Part.ATTN_OUT_PROJ_INPUT: "input of the attention output projection",
-    Part.ATTN_RESID_DROPOUT: "attention residual dropout mask",
-    Part.MLP_NORM: "MLP norm (input and statistics)",
-    Part.MLP_IN_PROJ_INPUT: "input of the MLP up projection",
-    Part.MLP_ACTIVATION: "MLP activation function tensors",
-    Part.MLP_OUT_PROJ_INPUT: "input of the MLP down projection",
-    Part.MLP_RESID_DROPOUT: "MLP residual dropout mask",
-    Part.LAYER_CHECKPOINT: "layer input kept as checkpoint",
-    Part.EMBEDDINGS: "token/position ids and embedding dropout mask",
-    Part.ROTARY: "rotary cos/sin tables",
-    Part.CAUSAL_MASK: "causal attention mask kept as checkpoint input",
-    Part.FINAL_NORM: "final norm (input and statistics)",
-    Part.LM_HEAD_INPUT: "input of the output projection",
-    Part.LOSS: "fp32 logits / log-softmax and labels kept by the loss",
-    Part.RECOMPUTED_LAYER: "one layer re-materialised during backward",
-    Part.RECOMPUTED_ATTENTION: "one layer's attention core recomputed during backward",
-    Part.LOGITS_TRANSIENT: "logits and their fp32 copy/gradient around the loss",
+    Part.ATTN_NORM: trans_late("Activation", "Attention norm"),
+    Part.QKV_PROJ_INPUT: trans_late("Activation", "Q/K/V projection input"),
+    Part.ATTN_QKV: trans_late("Activation", "Q, K and V"),
+    Part.ATTN_SOFTMAX: trans_late("Activation", "Attention scores (softmax)"),
+    Part.ATTN_DROPOUT: trans_late("Activation", "Attention dropout"),
+    Part.ATTN_FUSED: trans_late("Activation", "Fused attention log-sum-exp"),
+    Part.ATTN_OUT_PROJ_INPUT: trans_late("Activation", "Attention output projection input"),
+    Part.ATTN_RESID_DROPOUT: trans_late("Activation", "Attention residual dropout mask"),
+    Part.MLP_NORM: trans_late("Activation", "MLP norm"),
+    Part.MLP_IN_PROJ_INPUT: trans_late("Activation", "MLP up projection input"),
+    Part.MLP_ACTIVATION: trans_late("Activation", "MLP activation function"),
+    Part.MLP_OUT_PROJ_INPUT: trans_late("Activation", "MLP down projection input"),
+    Part.MLP_RESID_DROPOUT: trans_late("Activation", "MLP residual dropout mask"),
+    Part.LAYER_CHECKPOINT: trans_late("Activation", "Layer input (checkpoint)"),
+    Part.EMBEDDINGS: trans_late("Activation", "Embeddings"),
+    Part.ROTARY: trans_late("Activation", "Rotary cos/sin tables"),
+    Part.CAUSAL_MASK: trans_late("Activation", "Causal mask (checkpoint input)"),
+    Part.FINAL_NORM: trans_late("Activation", "Final norm"),
+    Part.LM_HEAD_INPUT: trans_late("Activation", "Output projection input"),
+    Part.LOSS: trans_late("Activation", "Logits and loss"),
+    Part.RECOMPUTED_LAYER: trans_late(
+        "Activation",
+        "One layer recomputed in the backward pass",
+    ),
+    Part.RECOMPUTED_ATTENTION: trans_late(
+        "Activation",
+        "One attention core recomputed in the backward pass",
+    ),
+    Part.LOGITS_TRANSIENT: trans_late("Activation", "Logits around the loss"),
 }
 
 
@@ -184,52 +193,128 @@ class Assumption(enum.Enum):
 
 
 ASSUMPTION_TEXT: dict[Assumption, str] = {
-    Assumption.PER_SAMPLE: "Bytes per sample (micro-batch b = 1); tensors shared by a batch "
-    "(rotary tables, position ids, causal mask) are counted in full.",
-    Assumption.HEAD_DIM: "Head size is hidden / heads.",
-    Assumption.NO_PIPELINE: "No pipeline parallelism: one stage holds every layer.",
-    Assumption.PAPER_TABLE2: "Korthikanti et al. 2022, Table 2: 16-bit activations (scaled by "
-    "the chosen dtype) and 1-byte dropout masks.",
-    Assumption.PAPER_LLAMA_DERIVED: "Llama family in paper accounting: RMSNorm inputs, Q and "
-    "K/V with kv heads, SwiGLU keeps gate and up outputs, SiLU output and product "
-    "(8·s·i bytes); attention dropout only, no residual dropout.",
-    Assumption.PAPER_OUTSIDE_LAYERS: "Outside the layers (paper §4.3): embedding dropout mask "
-    "sbh/t, final norm input 2sbh/t, output projection input 2sbh/t, fp32 logits 4sbv/t.",
-    Assumption.PAPER_FULL_CHECKPOINT: "Full recomputation keeps 2sbh per layer (Table 2).",
-    Assumption.PAPER_NO_DROPOUT: "Without dropout the masks and the separate dropout output "
-    "are not stored (paper terms with dropout removed).",
-    Assumption.HF_PURE_DTYPE: "Model weights cast to the dtype (model.to(dtype)), no autocast.",
-    Assumption.HF_GELU_NEW: "GPT-2 uses gelu_new (tanh formula in Python): four tensors of "
-    "s·i kept by its element-wise ops, plus the input of c_proj.",
-    Assumption.HF_LAYERNORM: "LayerNorm keeps its input plus mean and rstd per token.",
-    Assumption.HF_RMSNORM_FP32: "LlamaRMSNorm upcasts to fp32: keeps the fp32 input, the fp32 "
-    "rsqrt per token and the normalised tensor in the model dtype.",
-    Assumption.HF_EAGER_GPT2: "GPT-2 eager attention: softmax in the model dtype, its output "
-    "(a·s² per layer) kept; the fused QKV output kept once for Q, K and V.",
-    Assumption.HF_EAGER_LLAMA: "Llama eager attention: softmax in fp32 (kept) then cast "
-    "(kept by the matmul with V); repeat_kv copies K and V to all heads.",
-    Assumption.HF_SDPA: "SDPA uses a fused (flash / memory-efficient) kernel: keeps Q, K, V, "
-    "the output and an fp32 log-sum-exp per head and token; GQA without copying K/V.",
-    Assumption.HF_SDPA_DROPOUT_CPU: "On CPU, SDPA with dropout falls back to the math path in "
-    "fp32: Q, K, V copies and three fp32 s² tensors per head.",
-    Assumption.HF_ROTARY: "Rotary embedding keeps only cos and sin, shared by all layers.",
-    Assumption.HF_SWIGLU: "SwiGLU: SiLU keeps its input; the product keeps SiLU output and "
-    "up projection; the down projection keeps the product.",
-    Assumption.HF_LOSS_FP32: "Loss: logits cast to fp32 (logits.float()), log_softmax output "
-    "kept in fp32 (4·s·V bytes) plus the int64 labels.",
-    Assumption.HF_CHECKPOINTING: "Full recomputation = gradient checkpointing of every "
-    "decoder layer (non-reentrant): each layer keeps its input hidden states.",
-    Assumption.HF_SELECTIVE_MODELLED: "Selective recomputation is not built into transformers: "
-    "modelled as dropping the attention core's internal tensors.",
-    Assumption.DROPOUT_MASK_CUDA: "CUDA dropout (fused native_dropout) keeps a 1-byte bool mask.",
-    Assumption.DROPOUT_MASK_CPU: "CPU dropout multiplies by a noise tensor kept in the "
-    "activation dtype.",
-    Assumption.TENSOR_PARALLEL: "Tensor parallelism as in Megatron-LM: attention heads, MLP "
-    "intermediate and vocabulary split over t; norms, projection inputs and residual "
-    "dropout masks split only with sequence parallelism.",
-    Assumption.VOCAB_PADDED: "Vocabulary padded up to a multiple of t for the logits.",
-    Assumption.PEAK_MODEL: "Peak = saved for backward + recomputation transient + logits "
-    "transient (a conservative upper bound).",
+    Assumption.PER_SAMPLE: trans_late(
+        "Activation",
+        "Bytes per sample (micro-batch b = 1); tensors shared by a batch (rotary "
+        "tables, position ids, causal mask) are counted in full.",
+    ),
+    Assumption.HEAD_DIM: trans_late("Activation", "Head size is hidden size / heads."),
+    Assumption.NO_PIPELINE: trans_late(
+        "Activation",
+        "No pipeline parallelism: one stage holds every layer.",
+    ),
+    Assumption.PAPER_TABLE2: trans_late(
+        "Activation",
+        "Korthikanti et al. 2022, Table 2: 16-bit activations (scaled by the "
+        "chosen data type) and 1-byte dropout masks.",
+    ),
+    Assumption.PAPER_LLAMA_DERIVED: trans_late(
+        "Activation",
+        "Llama family in the paper's accounting: RMSNorm inputs, Q and K/V with "
+        "the key/value heads, SwiGLU keeps the gate and up outputs, the SiLU "
+        "output and the product (8·s·i bytes); attention dropout only, no "
+        "residual dropout.",
+    ),
+    Assumption.PAPER_OUTSIDE_LAYERS: trans_late(
+        "Activation",
+        "Outside the layers (paper §4.3): embedding dropout mask sbh/t, final "
+        "norm input 2sbh/t, output projection input 2sbh/t, fp32 logits 4sbv/t.",
+    ),
+    Assumption.PAPER_FULL_CHECKPOINT: trans_late(
+        "Activation",
+        "Full recomputation keeps 2sbh per layer (Table 2).",
+    ),
+    Assumption.PAPER_NO_DROPOUT: trans_late(
+        "Activation",
+        "Without dropout the masks and the separate dropout output are not "
+        "stored (the paper's terms with dropout removed).",
+    ),
+    Assumption.HF_PURE_DTYPE: trans_late(
+        "Activation",
+        "Model weights cast to the data type (model.to(dtype)), no autocast.",
+    ),
+    Assumption.HF_GELU_NEW: trans_late(
+        "Activation",
+        "GPT-2 uses gelu_new (tanh formula in Python): its element-wise "
+        "operations keep four tensors of s·i, plus the input of c_proj.",
+    ),
+    Assumption.HF_LAYERNORM: trans_late(
+        "Activation",
+        "LayerNorm keeps its input plus the mean and rstd of every token.",
+    ),
+    Assumption.HF_RMSNORM_FP32: trans_late(
+        "Activation",
+        "LlamaRMSNorm upcasts to fp32: it keeps the fp32 input, the fp32 rsqrt "
+        "of every token and the normalised tensor in the model's data type.",
+    ),
+    Assumption.HF_EAGER_GPT2: trans_late(
+        "Activation",
+        "GPT-2 eager attention: softmax in the model's data type, its output "
+        "(a·s² per layer) kept; the fused QKV output kept once for Q, K and V.",
+    ),
+    Assumption.HF_EAGER_LLAMA: trans_late(
+        "Activation",
+        "Llama eager attention: softmax in fp32 (kept) then cast (kept by the "
+        "product with V); repeat_kv copies K and V to every head.",
+    ),
+    Assumption.HF_SDPA: trans_late(
+        "Activation",
+        "SDPA uses a fused (flash / memory-efficient) kernel: it keeps Q, K, V, "
+        "the output and an fp32 log-sum-exp per head and token; GQA without "
+        "copying K/V.",
+    ),
+    Assumption.HF_SDPA_DROPOUT_CPU: trans_late(
+        "Activation",
+        "On CPU, SDPA with dropout falls back to the math path in fp32: copies "
+        "of Q, K and V and three fp32 s² tensors per head.",
+    ),
+    Assumption.HF_ROTARY: trans_late(
+        "Activation",
+        "The rotary embedding keeps only cos and sin, shared by every layer.",
+    ),
+    Assumption.HF_SWIGLU: trans_late(
+        "Activation",
+        "SwiGLU: SiLU keeps its input; the product keeps the SiLU output and the "
+        "up projection; the down projection keeps the product.",
+    ),
+    Assumption.HF_LOSS_FP32: trans_late(
+        "Activation",
+        "Loss: logits cast to fp32 (logits.float()), the log_softmax output kept "
+        "in fp32 (4·s·V bytes) plus the int64 labels.",
+    ),
+    Assumption.HF_CHECKPOINTING: trans_late(
+        "Activation",
+        "Full recomputation = gradient checkpointing of every decoder layer "
+        "(non-reentrant): each layer keeps its input hidden states.",
+    ),
+    Assumption.HF_SELECTIVE_MODELLED: trans_late(
+        "Activation",
+        "Selective recomputation is not built into transformers: modelled as "
+        "dropping the attention core's internal tensors.",
+    ),
+    Assumption.DROPOUT_MASK_CUDA: trans_late(
+        "Activation",
+        "CUDA dropout (fused native_dropout) keeps a 1-byte boolean mask.",
+    ),
+    Assumption.DROPOUT_MASK_CPU: trans_late(
+        "Activation",
+        "CPU dropout multiplies by a noise tensor kept in the activation data type.",
+    ),
+    Assumption.TENSOR_PARALLEL: trans_late(
+        "Activation",
+        "Tensor parallelism as in Megatron-LM: attention heads, MLP intermediate "
+        "size and vocabulary split over t; norms, projection inputs and residual "
+        "dropout masks split only with sequence parallelism.",
+    ),
+    Assumption.VOCAB_PADDED: trans_late(
+        "Activation",
+        "Vocabulary padded up to a multiple of t for the logits.",
+    ),
+    Assumption.PEAK_MODEL: trans_late(
+        "Activation",
+        "Peak = saved for the backward pass + recomputation transient + logits "
+        "transient (a conservative upper bound).",
+    ),
 }
 
 

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from gradacc_desktop.ui.collapsible import CollapsibleBox
 from gradacc_desktop.ui.results_panel import ResultCard
 from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.activation import (
     ActivationField,
@@ -97,7 +98,6 @@ CONTROL_SPECS: tuple[ControlSpec, ...] = (
 )
 
 _COLUMNS = 3
-_INVALID_STYLE = "color: #b3261e;"
 
 
 class ActivationDialog(QDialog):
@@ -368,13 +368,13 @@ class ActivationDialog(QDialog):
 
     # -- language -------------------------------------------------------------
     def retranslate(self) -> None:
-        vm = self.vm
-        self.setWindowTitle(vm.title())
+        vm, texts = self.vm, self.vm.texts
+        self.setWindowTitle(texts.title())
         self.groups[Section.MODEL].setTitle(self.tr("Model"))
         self.groups[Section.STEP].setTitle(self.tr("Training step"))
         self.results_group.setTitle(self.tr("Estimate per sample"))
         for control, label in self.labels.items():
-            label.setText(vm.label(control, mnemonic=True))
+            label.setText(texts.label(control, mnemonic=True))
         # One label column across both groups, so the fields line up.
         width = max(label.sizeHint().width() for label in self.labels.values())
         for label in self.labels.values():
@@ -382,18 +382,18 @@ class ActivationDialog(QDialog):
         for spec in CONTROL_SPECS:
             widget = self.findChild(QWidget, spec.object_name)
             assert widget is not None
-            widget.setAccessibleName(vm.label(spec.control))
-            widget.setAccessibleDescription(vm.hint(spec.control))
-            widget.setToolTip(vm.hint(spec.control))
+            widget.setAccessibleName(texts.label(spec.control))
+            widget.setAccessibleDescription(texts.hint(spec.control))
+            widget.setToolTip(texts.hint(spec.control))
         for option, check in self.checks.items():
-            check.setText(vm.label(option, mnemonic=True))
+            check.setText(texts.label(option, mnemonic=True))
         choices: dict[Option, tuple[tuple[Any, str], ...]] = {
             Option.PRESET: vm.preset_choices(),
-            Option.FAMILY: vm.family_choices(),
-            Option.DTYPE: vm.dtype_choices(),
-            Option.ATTENTION: vm.attention_choices(),
-            Option.RECOMPUTE: vm.recompute_choices(),
-            Option.PROFILE: vm.profile_choices(),
+            Option.FAMILY: texts.family_choices(),
+            Option.DTYPE: texts.dtype_choices(),
+            Option.ATTENTION: texts.attention_choices(),
+            Option.RECOMPUTE: texts.recompute_choices(),
+            Option.PROFILE: texts.profile_choices(),
         }
         for option, combo in self.combos.items():
             with QSignalBlocker(combo):
@@ -424,22 +424,21 @@ class ActivationDialog(QDialog):
         )
         self.show_state(vm.state)
 
-    def set_locale(self, locale: QLocale) -> None:
-        """Re-display every field in ``locale``: a number keeps its value, unreadable
-        text stays as typed (widgets keep the locale they were made with)."""
+    def set_language(self, locale: QLocale) -> None:
+        """After a language switch (the main window's one route): the view-model's new
+        state, every field re-shown in ``locale`` (a number keeps its value, unreadable
+        text stays as typed), and the dialog's words."""
         self.setLocale(locale)
-        self.vm.set_locale(locale)
+        self.vm.set_language(locale)
         for field, spin in self.spins.items():
             spin.setLocale(locale)
             spin.set_text(self.vm.display_text(field))
+        self.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            # The language controller sets the default locale before it installs
-            # the translators that send this event.
-            self.set_locale(QLocale())
-            self.retranslate()
         super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # a light or dark theme's red
+            self.show_state(self.vm.state)
 
     # -- state ----------------------------------------------------------------
     def show_values(self, values: dict[ActivationField, int | None]) -> None:
@@ -448,9 +447,10 @@ class ActivationDialog(QDialog):
 
     def show_state(self, state: ActivationState) -> None:
         self._show_options(state)
+        invalid = f"color: {verdict_colour(self.palette(), ok=False).name()};"
         for field in self.spins:
             # the field's label turns red while its value is the problem
-            self.labels[field].setStyleSheet(_INVALID_STYLE if field in state.invalid else "")
+            self.labels[field].setStyleSheet(invalid if field in state.invalid else "")
         self.spins[ActivationField.KV_HEADS].setEnabled(not state.kv_heads_follow_heads)
         self.use_button.setEnabled(state.can_use)
         if self.measure_command.toPlainText() != state.measure_command:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData, Qt
@@ -240,6 +241,17 @@ class MainWindow(QMainWindow):
             self.planner_page.built.set_language(locale)
         if self.help_dialog is not None:
             self.help_dialog.retranslate()
+        for dialog in self._activation_dialogs():
+            dialog.set_language(locale)
+
+    def _activation_dialogs(self) -> list[ActivationDialog]:
+        """The estimator dialogs open over this window (none, and their module not even
+        imported, before the first one)."""
+        if "gradacc_desktop.ui.activation_dialog" not in sys.modules:
+            return []
+        from gradacc_desktop.ui.activation_dialog import ActivationDialog
+
+        return self.findChildren(ActivationDialog)
 
     def _step_tab(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())

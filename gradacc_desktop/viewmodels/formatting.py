@@ -12,10 +12,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from gradacc_desktop.core import numbers
 from gradacc_desktop.core.calculator import normalize
+
+
+class Translating:
+    """``self.tr`` for a plain (non-``QObject``) text builder: the context is the name
+    of the class the string is written in, as lupdate files it, so a builder that
+    writes strings is never subclassed."""
+
+    def tr(self, source: str, disambiguation: str | None = None, n: int = -1) -> str:
+        return QCoreApplication.translate(type(self).__name__, source, disambiguation, n)
 
 
 def _separators(locale: QLocale) -> tuple[str, str]:

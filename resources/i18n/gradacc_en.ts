@@ -2,19 +2,12 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
-    <name>ActivationViewModel</name>
+    <name>ActivationTexts</name>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
             <numerusform>%n byte</numerusform>
             <numerusform>%n bytes</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Per layer × %n layer(s)</source>
-        <translation>
-            <numerusform>Per layer × %n layer</numerusform>
-            <numerusform>Per layer × %n layers</numerusform>
         </translation>
     </message>
 </context>
@@ -56,6 +49,16 @@
         <translation>
             <numerusform>Spreading the same configuration across %n data-parallel GPU raises the effective batch to {E}, and the activation memory per GPU is still {M}.</numerusform>
             <numerusform>Spreading the same configuration across %n data-parallel GPUs raises the effective batch to {E}, and the activation memory per GPU is still {M}.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EstimateTexts</name>
+    <message numerus="yes">
+        <source>Per layer × %n layer(s)</source>
+        <translation>
+            <numerusform>Per layer × %n layer</numerusform>
+            <numerusform>Per layer × %n layers</numerusform>
         </translation>
     </message>
 </context>

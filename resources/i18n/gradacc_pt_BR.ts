@@ -2,259 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="pt_BR">
 <context>
-    <name>ActivationDialog</name>
-    <message>
-        <source>Model</source>
-        <translation>Modelo</translation>
-    </message>
-    <message>
-        <source>Training step</source>
-        <translation>Passo de treino</translation>
-    </message>
-    <message>
-        <source>Estimate per sample</source>
-        <translation>Estimativa por amostra</translation>
-    </message>
-    <message>
-        <source>Saved for the backward pass</source>
-        <translation>Guardado para a retropropagação</translation>
-    </message>
-    <message>
-        <source>Peak during the training step</source>
-        <translation>Pico durante o passo de treino</translation>
-    </message>
-    <message>
-        <source>Part</source>
-        <translation>Parte</translation>
-    </message>
-    <message>
-        <source>Per layer</source>
-        <translation>Por camada</translation>
-    </message>
-    <message>
-        <source>Per sample</source>
-        <translation>Por amostra</translation>
-    </message>
-    <message>
-        <source>Breakdown</source>
-        <translation>Detalhamento</translation>
-    </message>
-    <message>
-        <source>Assumptions and sour&amp;ces</source>
-        <translation>Pr&amp;emissas e fontes</translation>
-    </message>
-    <message>
-        <source>Assumptions and sources</source>
-        <translation>Premissas e fontes</translation>
-    </message>
-    <message>
-        <source>Measure instead of estimating</source>
-        <translation>Medir em vez de estimar</translation>
-    </message>
-    <message>
-        <source>With PyTorch and transformers installed, this command builds your model from its config.json with random weights (nothing is downloaded) and prints the bytes autograd keeps for the backward pass, per sample:</source>
-        <translation>Com PyTorch e transformers instalados, este comando monta o seu modelo a partir do config.json com pesos aleatórios (nada é baixado) e mostra os bytes que o autograd guarda para a retropropagação, por amostra:</translation>
-    </message>
-    <message>
-        <source>Measuring command</source>
-        <translation>Comando de medição</translation>
-    </message>
-    <message>
-        <source>Cop&amp;y command</source>
-        <translation>&amp;Copiar comando</translation>
-    </message>
-    <message>
-        <source>&amp;Use this value</source>
-        <translation>&amp;Usar este valor</translation>
-    </message>
-    <message>
-        <source>Put the peak per sample in the calculator&apos;s activation per sample.</source>
-        <translation>Coloca o pico por amostra na ativação por amostra da calculadora.</translation>
-    </message>
-    <message>
-        <source>Assumptions</source>
-        <translation>Premissas</translation>
-    </message>
-    <message>
-        <source>Sources</source>
-        <translation>Fontes</translation>
-    </message>
-</context>
-<context>
-    <name>ActivationViewModel</name>
-    <message>
-        <source>Estimate activation from the model</source>
-        <extracomment>the paper behind the PAPER profile (a title: not translated) the example the measuring tool documents, completed from the dialog&apos;s options the fields a preset fills and compares against (with the family) accepted ranges (the core&apos;s) sizes used when no preset file can be read (GPT-2 small) GB per layer (per-layer parts and the per-layer heading), else &quot;&quot; GB for the whole sample, &quot;&quot; on headings what &quot;Use this value&quot; puts in the calculator (&quot;&quot; if out of its range) name of the chosen preset, ``None`` for custom sizes the preset&apos;s label, with &quot;(modified)&quot; once a size differs; &quot;Custom&quot; without one GPT-2 uses one key/value head per attention head: the field follows &quot;heads&quot;</extracomment>
-        <translation>Estimar ativação a partir do modelo</translation>
-    </message>
-    <message>
-        <source>&amp;Model</source>
-        <translation>&amp;Modelo</translation>
-    </message>
-    <message>
-        <source>&amp;Family</source>
-        <translation>&amp;Família</translation>
-    </message>
-    <message>
-        <source>&amp;Hidden size</source>
-        <translation>Dimensão &amp;oculta</translation>
-    </message>
-    <message>
-        <source>&amp;Layers</source>
-        <translation>Camad&amp;as</translation>
-    </message>
-    <message>
-        <source>Attention h&amp;eads</source>
-        <translation>Ca&amp;beças de atenção</translation>
-    </message>
-    <message>
-        <source>&amp;Key/value heads</source>
-        <translation>Cabeças de c&amp;have/valor</translation>
-    </message>
-    <message>
-        <source>MLP &amp;intermediate size</source>
-        <translation>Dimensão &amp;intermediária da MLP</translation>
-    </message>
-    <message>
-        <source>&amp;Vocabulary size</source>
-        <translation>Tamanho do &amp;vocabulário</translation>
-    </message>
-    <message>
-        <source>&amp;Sequence length</source>
-        <translation>Comprimento da &amp;sequência</translation>
-    </message>
-    <message>
-        <source>&amp;Data type</source>
-        <translation>Tipo de &amp;dado</translation>
-    </message>
-    <message>
-        <source>&amp;Attention</source>
-        <translation>Ate&amp;nção</translation>
-    </message>
-    <message>
-        <source>&amp;Recomputation</source>
-        <translation>&amp;Recomputação</translation>
-    </message>
-    <message>
-        <source>&amp;Tensor-parallel size</source>
-        <translation>Paralelismo de &amp;tensor</translation>
-    </message>
-    <message>
-        <source>Se&amp;quence parallelism</source>
-        <translation>Paralelismo de se&amp;quência</translation>
-    </message>
-    <message>
-        <source>Dro&amp;pout enabled</source>
-        <translation>Dro&amp;pout ativado</translation>
-    </message>
-    <message>
-        <source>Accounting pr&amp;ofile</source>
-        <translation>Perfi&amp;l de contagem</translation>
-    </message>
-    <message>
-        <source>Fills the sizes from the model&apos;s Hugging Face config.json; every field stays editable.</source>
-        <translation>Preenche as dimensões a partir do config.json do modelo no Hugging Face; todos os campos continuam editáveis.</translation>
-    </message>
-    <message>
-        <source>GPT-2: LayerNorm, GeLU MLP, one key/value head per attention head. Llama: RMSNorm, SwiGLU MLP, grouped-query attention, rotary positions.</source>
-        <translation>GPT-2: LayerNorm, MLP com GeLU, uma cabeça de chave/valor por cabeça de atenção. Llama: RMSNorm, MLP SwiGLU, atenção com consultas agrupadas (GQA), posições rotativas.</translation>
-    </message>
-    <message>
-        <source>Width of the residual stream (hidden_size, h).</source>
-        <translation>Largura do fluxo residual (hidden_size, h).</translation>
-    </message>
-    <message>
-        <source>Transformer layers (num_hidden_layers, L).</source>
-        <translation>Camadas do transformer (num_hidden_layers, L).</translation>
-    </message>
-    <message>
-        <source>Attention heads (num_attention_heads, a); they must divide the hidden size.</source>
-        <translation>Cabeças de atenção (num_attention_heads, a); devem dividir a dimensão oculta.</translation>
-    </message>
-    <message>
-        <source>Key/value heads of grouped-query attention (num_key_value_heads, k); they must divide the attention heads. GPT-2 has one per attention head.</source>
-        <translation>Cabeças de chave/valor da atenção com consultas agrupadas (num_key_value_heads, k); devem dividir as cabeças de atenção. O GPT-2 tem uma por cabeça de atenção.</translation>
-    </message>
-    <message>
-        <source>Width of the MLP (intermediate_size, i); GPT-2 uses 4 × hidden size.</source>
-        <translation>Largura da MLP (intermediate_size, i); o GPT-2 usa 4 × a dimensão oculta.</translation>
-    </message>
-    <message>
-        <source>Tokens in the vocabulary (vocab_size, V): the logits and the loss grow with it.</source>
-        <translation>Tokens do vocabulário (vocab_size, V): os logits e a perda crescem com ele.</translation>
-    </message>
-    <message>
-        <source>Tokens in one training sample (s).</source>
-        <translation>Tokens em uma amostra de treino (s).</translation>
-    </message>
-    <message>
-        <source>Precision the activations are stored in.</source>
-        <translation>Precisão em que as ativações são guardadas.</translation>
-    </message>
-    <message>
-        <source>Eager attention stores the s² attention scores of every head; fused kernels (SDPA, FlashAttention) do not.</source>
-        <translation>A atenção eager guarda os s² escores de atenção de cada cabeça; kernels fundidos (SDPA, FlashAttention) não.</translation>
-    </message>
-    <message>
-        <source>Selective recomputes the attention core during the backward pass; full (gradient checkpointing) keeps only each layer&apos;s input.</source>
-        <translation>A seletiva recalcula o núcleo da atenção durante a retropropagação; a completa (gradient checkpointing) guarda apenas a entrada de cada camada.</translation>
-    </message>
-    <message>
-        <source>GPUs that split every layer (Megatron-style tensor parallelism, t); 1 without it.</source>
-        <translation>GPUs que dividem cada camada (paralelismo de tensor no estilo Megatron, t); 1 sem ele.</translation>
-    </message>
-    <message>
-        <source>Also splits norms, dropout and projection inputs along the sequence across the tensor-parallel GPUs.</source>
-        <translation>Divide também normalizações, dropout e entradas das projeções ao longo da sequência entre as GPUs do paralelismo de tensor.</translation>
-    </message>
-    <message>
-        <source>Dropout probability above zero: its masks are kept for the backward pass.</source>
-        <translation>Probabilidade de dropout acima de zero: suas máscaras são guardadas para a retropropagação.</translation>
-    </message>
-    <message>
-        <source>Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what the transformers modules really keep in PyTorch.</source>
-        <translation>Artigo: a contagem de Korthikanti et al. 2022 (Tabela 2). Hugging Face: o que os módulos do transformers realmente guardam no PyTorch.</translation>
-    </message>
-    <message>
-        <source>Custom</source>
-        <translation>Personalizado</translation>
-    </message>
-    <message>
-        <source>GPT-2 (LayerNorm, GeLU)</source>
-        <translation>GPT-2 (LayerNorm, GeLU)</translation>
-    </message>
-    <message>
-        <source>Llama (RMSNorm, SwiGLU, GQA)</source>
-        <translation>Llama (RMSNorm, SwiGLU, GQA)</translation>
-    </message>
-    <message>
-        <source>Eager (stores the s² scores)</source>
-        <translation>Eager (guarda os escores s²)</translation>
-    </message>
-    <message>
-        <source>Fused/Flash (SDPA)</source>
-        <translation>Fused/Flash (SDPA)</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>Nenhuma</translation>
-    </message>
-    <message>
-        <source>Selective (attention core)</source>
-        <translation>Seletiva (núcleo da atenção)</translation>
-    </message>
-    <message>
-        <source>Full (gradient checkpointing)</source>
-        <translation>Completa (gradient checkpointing)</translation>
-    </message>
-    <message>
-        <source>Paper (Korthikanti et al.)</source>
-        <translation>Artigo (Korthikanti et al.)</translation>
-    </message>
-    <message>
-        <source>Hugging Face transformers</source>
-        <translation>Hugging Face transformers</translation>
-    </message>
+    <name>Activation</name>
     <message>
         <source>Attention norm</source>
         <translation>Normalização da atenção</translation>
@@ -451,6 +199,260 @@
         <source>Peak = saved for the backward pass + recomputation transient + logits transient (a conservative upper bound).</source>
         <translation>Pico = guardado para a retropropagação + transitório da recomputação + transitório dos logits (um limite superior conservador).</translation>
     </message>
+</context>
+<context>
+    <name>ActivationDialog</name>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>Passo de treino</translation>
+    </message>
+    <message>
+        <source>Estimate per sample</source>
+        <translation>Estimativa por amostra</translation>
+    </message>
+    <message>
+        <source>Saved for the backward pass</source>
+        <translation>Guardado para a retropropagação</translation>
+    </message>
+    <message>
+        <source>Peak during the training step</source>
+        <translation>Pico durante o passo de treino</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Parte</translation>
+    </message>
+    <message>
+        <source>Per layer</source>
+        <translation>Por camada</translation>
+    </message>
+    <message>
+        <source>Per sample</source>
+        <translation>Por amostra</translation>
+    </message>
+    <message>
+        <source>Breakdown</source>
+        <translation>Detalhamento</translation>
+    </message>
+    <message>
+        <source>Assumptions and sour&amp;ces</source>
+        <translation>Pr&amp;emissas e fontes</translation>
+    </message>
+    <message>
+        <source>Assumptions and sources</source>
+        <translation>Premissas e fontes</translation>
+    </message>
+    <message>
+        <source>Measure instead of estimating</source>
+        <translation>Medir em vez de estimar</translation>
+    </message>
+    <message>
+        <source>With PyTorch and transformers installed, this command builds your model from its config.json with random weights (nothing is downloaded) and prints the bytes autograd keeps for the backward pass, per sample:</source>
+        <translation>Com PyTorch e transformers instalados, este comando monta o seu modelo a partir do config.json com pesos aleatórios (nada é baixado) e mostra os bytes que o autograd guarda para a retropropagação, por amostra:</translation>
+    </message>
+    <message>
+        <source>Measuring command</source>
+        <translation>Comando de medição</translation>
+    </message>
+    <message>
+        <source>Cop&amp;y command</source>
+        <translation>&amp;Copiar comando</translation>
+    </message>
+    <message>
+        <source>&amp;Use this value</source>
+        <translation>&amp;Usar este valor</translation>
+    </message>
+    <message>
+        <source>Put the peak per sample in the calculator&apos;s activation per sample.</source>
+        <translation>Coloca o pico por amostra na ativação por amostra da calculadora.</translation>
+    </message>
+    <message>
+        <source>Assumptions</source>
+        <translation>Premissas</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>Fontes</translation>
+    </message>
+</context>
+<context>
+    <name>ActivationTexts</name>
+    <message>
+        <source>Estimate activation from the model</source>
+        <translation>Estimar ativação a partir do modelo</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>&amp;Modelo</translation>
+    </message>
+    <message>
+        <source>&amp;Family</source>
+        <translation>&amp;Família</translation>
+    </message>
+    <message>
+        <source>&amp;Hidden size</source>
+        <translation>Dimensão &amp;oculta</translation>
+    </message>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>Camad&amp;as</translation>
+    </message>
+    <message>
+        <source>Attention h&amp;eads</source>
+        <translation>Ca&amp;beças de atenção</translation>
+    </message>
+    <message>
+        <source>&amp;Key/value heads</source>
+        <translation>Cabeças de c&amp;have/valor</translation>
+    </message>
+    <message>
+        <source>MLP &amp;intermediate size</source>
+        <translation>Dimensão &amp;intermediária da MLP</translation>
+    </message>
+    <message>
+        <source>&amp;Vocabulary size</source>
+        <translation>Tamanho do &amp;vocabulário</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence length</source>
+        <translation>Comprimento da &amp;sequência</translation>
+    </message>
+    <message>
+        <source>&amp;Data type</source>
+        <translation>Tipo de &amp;dado</translation>
+    </message>
+    <message>
+        <source>&amp;Attention</source>
+        <translation>Ate&amp;nção</translation>
+    </message>
+    <message>
+        <source>&amp;Recomputation</source>
+        <translation>&amp;Recomputação</translation>
+    </message>
+    <message>
+        <source>&amp;Tensor-parallel size</source>
+        <translation>Paralelismo de &amp;tensor</translation>
+    </message>
+    <message>
+        <source>Se&amp;quence parallelism</source>
+        <translation>Paralelismo de se&amp;quência</translation>
+    </message>
+    <message>
+        <source>Dro&amp;pout enabled</source>
+        <translation>Dro&amp;pout ativado</translation>
+    </message>
+    <message>
+        <source>Accounting pr&amp;ofile</source>
+        <translation>Perfi&amp;l de contagem</translation>
+    </message>
+    <message>
+        <source>Fills the sizes from the model&apos;s Hugging Face config.json; every field stays editable.</source>
+        <translation>Preenche as dimensões a partir do config.json do modelo no Hugging Face; todos os campos continuam editáveis.</translation>
+    </message>
+    <message>
+        <source>GPT-2: LayerNorm, GeLU MLP, one key/value head per attention head. Llama: RMSNorm, SwiGLU MLP, grouped-query attention, rotary positions.</source>
+        <translation>GPT-2: LayerNorm, MLP com GeLU, uma cabeça de chave/valor por cabeça de atenção. Llama: RMSNorm, MLP SwiGLU, atenção com consultas agrupadas (GQA), posições rotativas.</translation>
+    </message>
+    <message>
+        <source>Width of the residual stream (hidden_size, h).</source>
+        <translation>Largura do fluxo residual (hidden_size, h).</translation>
+    </message>
+    <message>
+        <source>Transformer layers (num_hidden_layers, L).</source>
+        <translation>Camadas do transformer (num_hidden_layers, L).</translation>
+    </message>
+    <message>
+        <source>Attention heads (num_attention_heads, a); they must divide the hidden size.</source>
+        <translation>Cabeças de atenção (num_attention_heads, a); devem dividir a dimensão oculta.</translation>
+    </message>
+    <message>
+        <source>Key/value heads of grouped-query attention (num_key_value_heads, k); they must divide the attention heads. GPT-2 has one per attention head.</source>
+        <translation>Cabeças de chave/valor da atenção com consultas agrupadas (num_key_value_heads, k); devem dividir as cabeças de atenção. O GPT-2 tem uma por cabeça de atenção.</translation>
+    </message>
+    <message>
+        <source>Width of the MLP (intermediate_size, i); GPT-2 uses 4 × hidden size.</source>
+        <translation>Largura da MLP (intermediate_size, i); o GPT-2 usa 4 × a dimensão oculta.</translation>
+    </message>
+    <message>
+        <source>Tokens in the vocabulary (vocab_size, V): the logits and the loss grow with it.</source>
+        <translation>Tokens do vocabulário (vocab_size, V): os logits e a perda crescem com ele.</translation>
+    </message>
+    <message>
+        <source>Tokens in one training sample (s).</source>
+        <translation>Tokens em uma amostra de treino (s).</translation>
+    </message>
+    <message>
+        <source>Precision the activations are stored in.</source>
+        <translation>Precisão em que as ativações são guardadas.</translation>
+    </message>
+    <message>
+        <source>Eager attention stores the s² attention scores of every head; fused kernels (SDPA, FlashAttention) do not.</source>
+        <translation>A atenção eager guarda os s² escores de atenção de cada cabeça; kernels fundidos (SDPA, FlashAttention) não.</translation>
+    </message>
+    <message>
+        <source>Selective recomputes the attention core during the backward pass; full (gradient checkpointing) keeps only each layer&apos;s input.</source>
+        <translation>A seletiva recalcula o núcleo da atenção durante a retropropagação; a completa (gradient checkpointing) guarda apenas a entrada de cada camada.</translation>
+    </message>
+    <message>
+        <source>GPUs that split every layer (Megatron-style tensor parallelism, t); 1 without it.</source>
+        <translation>GPUs que dividem cada camada (paralelismo de tensor no estilo Megatron, t); 1 sem ele.</translation>
+    </message>
+    <message>
+        <source>Also splits norms, dropout and projection inputs along the sequence across the tensor-parallel GPUs.</source>
+        <translation>Divide também normalizações, dropout e entradas das projeções ao longo da sequência entre as GPUs do paralelismo de tensor.</translation>
+    </message>
+    <message>
+        <source>Dropout probability above zero: its masks are kept for the backward pass.</source>
+        <translation>Probabilidade de dropout acima de zero: suas máscaras são guardadas para a retropropagação.</translation>
+    </message>
+    <message>
+        <source>Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what the transformers modules really keep in PyTorch.</source>
+        <translation>Artigo: a contagem de Korthikanti et al. 2022 (Tabela 2). Hugging Face: o que os módulos do transformers realmente guardam no PyTorch.</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Personalizado</translation>
+    </message>
+    <message>
+        <source>GPT-2 (LayerNorm, GeLU)</source>
+        <translation>GPT-2 (LayerNorm, GeLU)</translation>
+    </message>
+    <message>
+        <source>Llama (RMSNorm, SwiGLU, GQA)</source>
+        <translation>Llama (RMSNorm, SwiGLU, GQA)</translation>
+    </message>
+    <message>
+        <source>Eager (stores the s² scores)</source>
+        <translation>Eager (guarda os escores s²)</translation>
+    </message>
+    <message>
+        <source>Fused/Flash (SDPA)</source>
+        <translation>Fused/Flash (SDPA)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Nenhuma</translation>
+    </message>
+    <message>
+        <source>Selective (attention core)</source>
+        <translation>Seletiva (núcleo da atenção)</translation>
+    </message>
+    <message>
+        <source>Full (gradient checkpointing)</source>
+        <translation>Completa (gradient checkpointing)</translation>
+    </message>
+    <message>
+        <source>Paper (Korthikanti et al.)</source>
+        <translation>Artigo (Korthikanti et al.)</translation>
+    </message>
+    <message>
+        <source>Hugging Face transformers</source>
+        <translation>Hugging Face transformers</translation>
+    </message>
     <message>
         <source>{value} GB</source>
         <translation>{value} GB</translation>
@@ -462,6 +464,9 @@
             <numerusform>%n bytes</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>ActivationViewModel</name>
     <message>
         <source>{model} (modified)</source>
         <translation>{model} (modificado)</translation>
@@ -489,53 +494,6 @@
     <message>
         <source>{field}: must be a multiple of the tensor-parallel size ({size}).</source>
         <translation>{field}: deve ser múltiplo do paralelismo de tensor ({size}).</translation>
-    </message>
-    <message numerus="yes">
-        <source>Per layer × %n layer(s)</source>
-        <translation>
-            <numerusform>Por camada × %n camada</numerusform>
-            <numerusform>Por camada × %n camadas</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Once per sample</source>
-        <translation>Uma vez por amostra</translation>
-    </message>
-    <message>
-        <source>Saved for the backward pass</source>
-        <translation>Guardado para a retropropagação</translation>
-    </message>
-    <message>
-        <source>Only at the peak</source>
-        <translation>Só no pico</translation>
-    </message>
-    <message>
-        <source>Peak</source>
-        <translation>Pico</translation>
-    </message>
-    <message>
-        <source>The sequence is longer than {model} accepts ({maximum} positions).</source>
-        <translation>A sequência é mais longa do que o {model} aceita ({maximum} posições).</translation>
-    </message>
-    <message>
-        <source>The peak is above the calculator&apos;s maximum of {maximum}.</source>
-        <translation>O pico passa do máximo da calculadora, {maximum}.</translation>
-    </message>
-    <message>
-        <source>“Use this value” puts {value} in the calculator&apos;s activation per sample: the peak rounded up to {decimals} decimal places.</source>
-        <translation>“Usar este valor” coloca {value} na ativação por amostra da calculadora: o pico arredondado para cima com {decimals} casas decimais.</translation>
-    </message>
-    <message>
-        <source>Model sizes: {model}, {url}</source>
-        <translation>Dimensões do modelo: {model}, {url}</translation>
-    </message>
-    <message>
-        <source>Paper profile: {citation}, {url}</source>
-        <translation>Perfil do artigo: {citation}, {url}</translation>
-    </message>
-    <message>
-        <source>Hugging Face profile: the transformers 5 modules and PyTorch&apos;s autograd, checked against gradacc_desktop.measure (docs/ACTIVATION.md).</source>
-        <translation>Perfil Hugging Face: os módulos do transformers 5 e o autograd do PyTorch, conferidos com gradacc_desktop.measure (docs/ACTIVATION.md).</translation>
     </message>
 </context>
 <context>
@@ -918,6 +876,56 @@
     <message>
         <source>Next suggestions</source>
         <translation>Próximas sugestões</translation>
+    </message>
+</context>
+<context>
+    <name>EstimateTexts</name>
+    <message numerus="yes">
+        <source>Per layer × %n layer(s)</source>
+        <translation>
+            <numerusform>Por camada × %n camada</numerusform>
+            <numerusform>Por camada × %n camadas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Once per sample</source>
+        <translation>Uma vez por amostra</translation>
+    </message>
+    <message>
+        <source>Saved for the backward pass</source>
+        <translation>Guardado para a retropropagação</translation>
+    </message>
+    <message>
+        <source>Only at the peak</source>
+        <translation>Só no pico</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>Pico</translation>
+    </message>
+    <message>
+        <source>The sequence is longer than {model} accepts ({maximum} positions).</source>
+        <translation>A sequência é mais longa do que o {model} aceita ({maximum} posições).</translation>
+    </message>
+    <message>
+        <source>The peak is above the calculator&apos;s maximum of {maximum}.</source>
+        <translation>O pico passa do máximo da calculadora, {maximum}.</translation>
+    </message>
+    <message>
+        <source>“Use this value” puts {value} in the calculator&apos;s activation per sample: the peak rounded up to {decimals} decimal places.</source>
+        <translation>“Usar este valor” coloca {value} na ativação por amostra da calculadora: o pico arredondado para cima com {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>Model sizes: {model}, {url}</source>
+        <translation>Dimensões do modelo: {model}, {url}</translation>
+    </message>
+    <message>
+        <source>Paper profile: {citation}, {url}</source>
+        <translation>Perfil do artigo: {citation}, {url}</translation>
+    </message>
+    <message>
+        <source>Hugging Face profile: the transformers 5 modules and PyTorch&apos;s autograd, checked against gradacc_desktop.measure (docs/ACTIVATION.md).</source>
+        <translation>Perfil Hugging Face: os módulos do transformers 5 e o autograd do PyTorch, conferidos com gradacc_desktop.measure (docs/ACTIVATION.md).</translation>
     </message>
 </context>
 <context>

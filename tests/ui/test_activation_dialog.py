@@ -243,9 +243,12 @@ def test_english_texts(make_window, qtbot) -> None:  # type: ignore[no-untyped-d
 def test_follows_a_language_switch(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     dialog = _open(window, qtbot)
     _choose(dialog.combos[Option.RECOMPUTE], Recompute.SELECTIVE)
+    states: list[object] = []
+    dialog.vm.stateChanged.connect(states.append)
     window.set_language("en")
-    # the language change reaches the dialog as an event
-    qtbot.waitUntil(lambda: dialog.peak.value.text() == "1.047 GB")
+    # the main window's one route reaches the open dialog: one new state, at once
+    assert len(states) == 1
+    assert dialog.peak.value.text() == "1.047 GB"
     assert dialog.windowTitle() == "Estimate activation from the model"
     assert _texts(dialog)[-3:] == ["50,257", "1,024", "1"]
     assert dialog.combos[Option.RECOMPUTE].currentData() is Recompute.SELECTIVE

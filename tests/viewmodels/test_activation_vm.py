@@ -7,6 +7,7 @@ from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.activation import (
     ASSUMPTION_TEXT,
+    PART_TEXT,
     Assumption,
     Attention,
     Family,
@@ -18,7 +19,6 @@ from gradacc_desktop.core.activation import (
 from gradacc_desktop.core.calculator import DEFAULTS, Field
 from gradacc_desktop.core.presets import load_presets, preset_by_name
 from gradacc_desktop.viewmodels.activation import (
-    PAPER_CITATION,
     ActivationField,
     ActivationState,
     ActivationViewModel,
@@ -186,17 +186,22 @@ def test_breakdown_rows(qapp) -> None:  # type: ignore[no-untyped-def]
     ]
 
 
-def test_every_part_and_assumption_is_translated(qapp) -> None:  # type: ignore[no-untyped-def]
-    vm = _vm()
-    assert set(vm.part_texts()) == set(Part)
-    assert set(vm.assumption_texts()) == set(Assumption)
-    assert all(vm.assumption_texts().values())
-
-
-def test_unmapped_assumption_falls_back_to_the_core_text(qapp, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    vm = _vm()
-    monkeypatch.setattr(vm, "assumption_texts", dict)
-    assert vm.assumption_text(Assumption.HEAD_DIM) == ASSUMPTION_TEXT[Assumption.HEAD_DIM]
+def test_parts_and_assumptions_show_the_cores_text_translated(catalogue) -> None:  # type: ignore[no-untyped-def]
+    """One English source (the core's), shown as is in English and translated in
+    Portuguese — every part and every assumption."""
+    texts = _vm().texts
+    assert [texts.part_text(p) for p in Part] == [PART_TEXT[p] for p in Part]
+    assert [texts.assumption_text(a) for a in Assumption] == [
+        ASSUMPTION_TEXT[a] for a in Assumption
+    ]
+    catalogue("pt_BR")
+    texts = _vm("pt_BR").texts
+    untranslated = [p for p in Part if texts.part_text(p) == PART_TEXT[p]]
+    untranslated += [a for a in Assumption if texts.assumption_text(a) == ASSUMPTION_TEXT[a]]
+    assert untranslated == [Part.EMBEDDINGS]  # the same word in Portuguese
+    assert texts.assumption_text(Assumption.HEAD_DIM) == (
+        "O tamanho de cada cabeça é dimensão oculta / cabeças."
+    )
 
 
 def test_assumptions_and_sources(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -207,11 +212,9 @@ def test_assumptions_and_sources(qapp) -> None:  # type: ignore[no-untyped-def]
     assert view.assumptions[-1].startswith("Peak = saved for the backward pass")
     sources = vm.state.sources
     assert sources[0] == f"Model sizes: GPT-2 small (124M), {GPT2.source}"
-    assert any(PAPER_CITATION in s and "arxiv.org/abs/2205.05198" in s for s in sources)
-    assert (
-        PAPER_CITATION
-        == "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer "
-        "Models, Table 2"
+    assert sources[1] == (
+        "Paper profile: Korthikanti et al. 2022, Reducing Activation Recomputation in Large "
+        "Transformer Models, Table 2, https://arxiv.org/abs/2205.05198"
     )
 
 
@@ -344,8 +347,10 @@ def test_portuguese_numbers(qapp) -> None:  # type: ignore[no-untyped-def]
 
 def test_locale_switch_rerenders(qtbot) -> None:  # type: ignore[no-untyped-def]
     vm = _vm("pt_BR")
-    with qtbot.waitSignal(vm.stateChanged):
-        vm.set_locale(QLocale("en"))
+    states: list[object] = []
+    vm.stateChanged.connect(states.append)
+    vm.set_language(QLocale("en"))
+    assert len(states) == 1
     assert _estimate(vm).peak_bytes.startswith("1,047,078,924")
 
 

@@ -1,7 +1,8 @@
 """Translation and locale formatting for the planner's text builders.
 
-The builders are plain classes, not ``QObject``s: ``Translating`` gives them the
-``self.tr`` a ``QObject`` has. lupdate files a ``self.tr`` string under the name of
+The builders are plain classes, not ``QObject``s: ``Translating`` (in
+``viewmodels.formatting``, shared with the estimator) gives them the ``self.tr`` a
+``QObject`` has. lupdate files a ``self.tr`` string under the name of
 the class it is written in, and ``tr`` looks it up under the name of the object's
 class, so a builder that writes strings is never subclassed (``@final``).
 """
@@ -12,14 +13,11 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import final
 
-from PySide6.QtCore import QCoreApplication, QLocale
+from PySide6.QtCore import QLocale
 
-from gradacc_desktop.viewmodels.formatting import format_counted, format_number
+from gradacc_desktop.viewmodels.formatting import Translating, format_counted, format_number
 
-
-class Translating:
-    def tr(self, source: str, disambiguation: str | None = None, n: int = -1) -> str:
-        return QCoreApplication.translate(type(self).__name__, source, disambiguation, n)
+__all__ = ["PlanFormats", "Translating"]
 
 
 @final

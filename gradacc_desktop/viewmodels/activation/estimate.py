@@ -1,0 +1,164 @@
+"""One estimate in words: sizes in GB and bytes, the breakdown rows, warnings, the
+value "Use this value" hands to the calculator, sources and the measuring command."""
+
+from __future__ import annotations
+
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from typing import final
+
+from gradacc_desktop.core.activation import GB, Item, Recompute, Result
+from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, LIMITS, Field
+from gradacc_desktop.core.presets import Preset
+from gradacc_desktop.viewmodels.activation.fields import (
+    MEASURE_COMMAND,
+    PAPER_CITATION,
+    PAPER_URL,
+    PER_LAYER_PARTS,
+    Options,
+)
+from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
+from gradacc_desktop.viewmodels.activation.views import BreakdownRow, EstimateView, RowKind
+from gradacc_desktop.viewmodels.formatting import Translating, format_counted
+
+
+@final
+class EstimateTexts(Translating):
+    def __init__(self, texts: ActivationTexts) -> None:
+        self._texts = texts
+
+    @staticmethod
+    def _gb(nbytes: int) -> Decimal:
+        """Exact decimal GB."""
+        return Decimal(nbytes) / GB
+
+    def _shown_gb(self, nbytes: int) -> str:
+        """GB to 3 decimal places, or 3 significant digits below 1 GB."""
+        value = self._gb(nbytes)
+        if value.is_zero():
+            return self._texts.format_gb(Decimal(0))
+        places = max(ACTIVATION_DECIMALS, ACTIVATION_DECIMALS - 1 - value.adjusted())
+        rounded = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        return self._texts.format_gb(rounded)
+
+    def calculator_value(self, result: Result) -> Decimal | None:
+        """The peak rounded up to the calculator's places; ``None`` beyond its range."""
+        quantum = Decimal(1).scaleb(-ACTIVATION_DECIMALS)
+        value = max(self._gb(result.peak_bytes).quantize(quantum, rounding=ROUND_CEILING), quantum)
+        minimum, maximum = LIMITS[Field.ACTIVATION_GB].minimum, LIMITS[Field.ACTIVATION_GB].maximum
+        return value if minimum <= value <= maximum else None
+
+    def _row(self, item: Item) -> BreakdownRow:
+        per_layer = self._shown_gb(item.bytes) if item.key in PER_LAYER_PARTS else ""
+        return BreakdownRow(
+            label=self._texts.part_text(item.key),
+            per_layer=per_layer,
+            total=self._shown_gb(item.total),
+            kind=RowKind.ITEM,
+        )
+
+    def _breakdown(self, result: Result) -> tuple[BreakdownRow, ...]:
+        layers = [item for item in result.breakdown if item.key in PER_LAYER_PARTS]
+        outside = [item for item in result.breakdown if item.key not in PER_LAYER_PARTS]
+        per_layer = format_counted(
+            self._texts.locale,
+            lambda n: self.tr("Per layer × %n layer(s)", "", n),
+            result.inputs.layers,
+        )
+        rows = [
+            BreakdownRow(per_layer, self._shown_gb(result.per_layer_bytes), "", RowKind.SECTION)
+        ]
+        rows += [self._row(item) for item in layers]
+        rows.append(BreakdownRow(self.tr("Once per sample"), "", "", RowKind.SECTION))
+        rows += [self._row(item) for item in outside]
+        rows.append(
+            BreakdownRow(
+                self.tr("Saved for the backward pass"),
+                "",
+                self._shown_gb(result.saved_bytes),
+                RowKind.TOTAL,
+            )
+        )
+        rows.append(BreakdownRow(self.tr("Only at the peak"), "", "", RowKind.SECTION))
+        rows += [self._row(item) for item in result.peak_extra]
+        rows.append(
+            BreakdownRow(self.tr("Peak"), "", self._shown_gb(result.peak_bytes), RowKind.TOTAL)
+        )
+        return tuple(rows)
+
+    def _warnings(self, result: Result, preset: Preset | None) -> tuple[str, ...]:
+        warnings: list[str] = []
+        if preset is not None and result.inputs.seq > preset.max_position_embeddings:
+            warnings.append(
+                self.tr(
+                    "The sequence is longer than {model} accepts ({maximum} positions)."
+                ).format(
+                    model=preset.label, maximum=self._texts.format(preset.max_position_embeddings)
+                )
+            )
+        if self.calculator_value(result) is None:
+            maximum = LIMITS[Field.ACTIVATION_GB].maximum
+            warnings.append(
+                self.tr("The peak is above the calculator's maximum of {maximum}.").format(
+                    maximum=self._texts.format_gb(maximum)
+                )
+            )
+        return tuple(warnings)
+
+    def view(self, result: Result, preset: Preset | None) -> EstimateView:
+        """Every display string of one valid estimate."""
+        value = self.calculator_value(result)
+        if value is None:
+            calculator_value = ""
+            note = ""
+        else:
+            calculator_value = self._texts.format_gb(value)
+            note = self.tr(
+                "“Use this value” puts {value} in the calculator's activation per sample: the "
+                "peak rounded up to {decimals} decimal places."
+            ).format(value=calculator_value, decimals=ACTIVATION_DECIMALS)
+        return EstimateView(
+            saved=self._shown_gb(result.saved_bytes),
+            saved_bytes=self._texts.format_bytes(result.saved_bytes),
+            peak=self._shown_gb(result.peak_bytes),
+            peak_bytes=self._texts.format_bytes(result.peak_bytes),
+            calculator_value=calculator_value,
+            calculator_note=note,
+            breakdown=self._breakdown(result),
+            assumptions=tuple(self._texts.assumption_text(a) for a in result.assumptions),
+            warnings=self._warnings(result, preset),
+            result=result,
+        )
+
+    def sources(self, preset: Preset | None, preset_label: str) -> tuple[str, ...]:
+        sources: list[str] = []
+        if preset is not None:
+            sources.append(
+                self.tr("Model sizes: {model}, {url}").format(model=preset_label, url=preset.source)
+            )
+        sources.append(
+            self.tr("Paper profile: {citation}, {url}").format(
+                citation=PAPER_CITATION, url=PAPER_URL
+            )
+        )
+        sources.append(
+            self.tr(
+                "Hugging Face profile: the transformers 5 modules and PyTorch's autograd, "
+                "checked against gradacc_desktop.measure (docs/ACTIVATION.md)."
+            )
+        )
+        return tuple(sources)
+
+    def measure_command(self, o: Options, seq: int | None) -> str:
+        """The measuring tool's command for these options (sequence 2048 when unknown)."""
+        seq = seq or 2048
+        parts = [
+            MEASURE_COMMAND,
+            f"--seq {seq}",
+            f"--dtype {o.dtype.value}",
+            f"--attention {o.attention.value}",
+        ]
+        if o.recompute is Recompute.FULL:
+            parts.append("--checkpointing")
+        if not o.dropout:
+            parts.append("--no-dropout")
+        return " ".join(parts)

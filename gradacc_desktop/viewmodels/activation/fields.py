@@ -1,0 +1,114 @@
+"""The estimator's inputs: its number fields with their ranges, its other controls,
+the options they set, and the first values (GPT-2 small without a preset file)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from gradacc_desktop.core.activation import (
+    SHAPE_LIMITS,
+    Attention,
+    DType,
+    Family,
+    Part,
+    Profile,
+    Recompute,
+)
+from gradacc_desktop.core.limits import Limits
+
+#: the paper behind the PAPER profile (a title: not translated)
+PAPER_CITATION = (
+    "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, "
+    "Table 2"
+)
+PAPER_URL = "https://arxiv.org/abs/2205.05198"
+DEFAULT_PRESET = "gpt2"
+#: the example the measuring tool documents, completed from the dialog's options
+MEASURE_COMMAND = "python -m gradacc_desktop.measure --model-config config.json"
+
+
+class ActivationField(enum.Enum):
+    """The integer inputs; values are the names of ``core.activation.Inputs`` fields."""
+
+    HIDDEN = "hidden"
+    LAYERS = "layers"
+    HEADS = "heads"
+    KV_HEADS = "kv_heads"
+    INTERMEDIATE = "intermediate"
+    VOCAB = "vocab"
+    SEQ = "seq"
+    TENSOR_PARALLEL = "tensor_parallel"
+
+
+#: the fields a preset fills and compares against (with the family)
+SHAPE_FIELDS = (
+    ActivationField.HIDDEN,
+    ActivationField.LAYERS,
+    ActivationField.HEADS,
+    ActivationField.KV_HEADS,
+    ActivationField.INTERMEDIATE,
+    ActivationField.VOCAB,
+)
+
+#: accepted ranges (the core's)
+FIELD_LIMITS: dict[ActivationField, Limits] = {f: SHAPE_LIMITS[f.value] for f in ActivationField}
+
+
+class Option(enum.Enum):
+    """The other labelled controls of the dialog."""
+
+    PRESET = "preset"
+    FAMILY = "family"
+    DTYPE = "dtype"
+    ATTENTION = "attention"
+    RECOMPUTE = "recompute"
+    SEQUENCE_PARALLEL = "sequence_parallel"
+    DROPOUT = "dropout"
+    PROFILE = "profile"
+
+
+Control = ActivationField | Option
+
+
+@dataclass(frozen=True)
+class Options:
+    family: Family = Family.GPT2
+    dtype: DType = DType.BF16
+    attention: Attention = Attention.SDPA
+    recompute: Recompute = Recompute.NONE
+    sequence_parallel: bool = False
+    dropout: bool = False
+    profile: Profile = Profile.HF
+
+
+#: sizes used when no preset file can be read (GPT-2 small)
+FALLBACK_VALUES: dict[ActivationField, int] = {
+    ActivationField.HIDDEN: 768,
+    ActivationField.LAYERS: 12,
+    ActivationField.HEADS: 12,
+    ActivationField.KV_HEADS: 12,
+    ActivationField.INTERMEDIATE: 3072,
+    ActivationField.VOCAB: 50257,
+    ActivationField.SEQ: 1024,
+    ActivationField.TENSOR_PARALLEL: 1,
+}
+
+PER_LAYER_PARTS = frozenset(
+    {
+        Part.ATTN_NORM,
+        Part.QKV_PROJ_INPUT,
+        Part.ATTN_QKV,
+        Part.ATTN_SOFTMAX,
+        Part.ATTN_DROPOUT,
+        Part.ATTN_FUSED,
+        Part.ATTN_OUT_PROJ_INPUT,
+        Part.ATTN_RESID_DROPOUT,
+        Part.MLP_NORM,
+        Part.MLP_IN_PROJ_INPUT,
+        Part.MLP_ACTIVATION,
+        Part.MLP_OUT_PROJ_INPUT,
+        Part.MLP_RESID_DROPOUT,
+        Part.LAYER_CHECKPOINT,
+    }
+)

@@ -1,0 +1,449 @@
+"""The estimator's view-model: holds its inputs (a preset or custom sizes and the
+training-step options), calls ``core.activation.estimate`` and emits one
+``ActivationState`` per change. Words come from ``texts`` and ``estimate``; no
+model arithmetic here: bytes become decimal GB (10^9 bytes) only for display.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Mapping
+from dataclasses import replace
+from decimal import Decimal
+from typing import TypeVar
+
+from PySide6.QtCore import QLocale, QObject, Signal
+
+from gradacc_desktop.core.activation import (
+    Attention,
+    DType,
+    Family,
+    Inputs,
+    InvalidActivationInputs,
+    Profile,
+    Recompute,
+    estimate,
+    validate,
+)
+from gradacc_desktop.core.activation import Problem as CoreProblem
+from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.core.limits import check
+from gradacc_desktop.core.presets import Preset, PresetError, load_presets
+from gradacc_desktop.viewmodels.activation.estimate import EstimateTexts
+from gradacc_desktop.viewmodels.activation.fields import (
+    DEFAULT_PRESET,
+    FALLBACK_VALUES,
+    FIELD_LIMITS,
+    SHAPE_FIELDS,
+    ActivationField,
+    Options,
+)
+from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
+from gradacc_desktop.viewmodels.activation.views import ActivationState, EstimateView
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.formatting import Entry
+from gradacc_desktop.viewmodels.number_input import NumberInput
+from gradacc_desktop.viewmodels.problems import describe, out_of_range
+
+_log = logging.getLogger(__name__)
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+class ActivationViewModel(QObject):
+    # every change of inputs, results or language: carries an ``ActivationState``
+    stateChanged = Signal(object)
+    # field values set by the view-model (a preset, GPT-2's key/value heads):
+    # carries ``dict[ActivationField, int]`` of the fields whose text should change
+    valuesReplaced = Signal(object)
+
+    def __init__(
+        self,
+        locale: QLocale | None = None,
+        parent: QObject | None = None,
+        presets: tuple[Preset, ...] | None = None,
+        preset: str | None = DEFAULT_PRESET,
+    ) -> None:
+        super().__init__(parent)
+        self._locale = locale if locale is not None else QLocale()
+        self._texts = ActivationTexts(self._locale)
+        self._estimate = EstimateTexts(self._texts)
+        self._numbers: dict[ActivationField, NumberInput] = {}
+        if presets is None:
+            try:
+                presets = load_presets()
+            except PresetError as exc:  # the fields start from GPT-2 small instead
+                _log.warning("presets not loaded: %s", exc)
+                presets = ()
+        self._presets = presets
+        self._preset: Preset | None = None
+        self._options = Options()
+        self._raw: dict[ActivationField, Entry] = {
+            f: Decimal(v) for f, v in FALLBACK_VALUES.items()
+        }
+        found = self._find(preset)
+        if found is None and preset is not None and presets:
+            found = presets[0]
+        if found is not None:
+            self._apply_preset(found)
+        self._state = self._build_state()
+
+    # -- inputs ---------------------------------------------------------------
+    @property
+    def locale(self) -> QLocale:
+        return self._locale
+
+    @property
+    def state(self) -> ActivationState:
+        return self._state
+
+    @property
+    def presets(self) -> tuple[Preset, ...]:
+        return self._presets
+
+    @property
+    def texts(self) -> ActivationTexts:
+        """Labels, hints and choices for the widgets, in the current language."""
+        return self._texts
+
+    def preset_choices(self) -> tuple[tuple[str | None, str], ...]:
+        """(name, label) of every preset, then (``None``, "Custom")."""
+        return self._texts.preset_choices(self._presets)
+
+    @property
+    def options(self) -> Options:
+        return self._options
+
+    @property
+    def inputs(self) -> Inputs | None:
+        """The estimator's inputs when every field is valid, else ``None``."""
+        return self._state.estimate.result.inputs if self._state.estimate else None
+
+    def value(self, field: ActivationField) -> int | None:
+        """The field's current value, ``None`` if it is empty, not a number or not whole."""
+        raw = self._raw[field]
+        if isinstance(raw, Decimal) and raw == raw.to_integral_value():
+            return int(raw)
+        return None
+
+    def select_preset(self, name: str | None) -> None:
+        """Fill the sizes and sequence length from preset ``name``; ``None`` means custom
+        (the current values stay)."""
+        preset = self._find(name)
+        if preset is None:
+            self._preset = None
+            self._refresh()
+            return
+        self._apply_preset(preset)
+        self._refresh()
+        self.valuesReplaced.emit({f: self.value(f) for f in (*SHAPE_FIELDS, ActivationField.SEQ)})
+
+    def number_input(self, field: ActivationField) -> NumberInput:
+        """How ``field`` reads, shows and steps its text (for its widget); it follows
+        ``set_language``."""
+        number = self._numbers.get(field)
+        if number is None:
+            number = self._numbers[field] = NumberInput(FIELD_LIMITS[field], locale=self._locale)
+        return number
+
+    def display_text(self, field: ActivationField) -> str:
+        """The text ``field`` shows for what it holds (unreadable text stays as typed)."""
+        return self.number_input(field).show_entry(self._raw[field])
+
+    def set_text(self, field: ActivationField, text: str) -> None:
+        """The user edited ``field``; ``text`` is in the active locale."""
+        raw = self.number_input(field).read(text)
+        if field is ActivationField.KV_HEADS and self._kv_follows_heads():
+            return
+        if self._raw[field] == raw and type(self._raw[field]) is type(raw):
+            return
+        self._raw[field] = raw
+        if field is ActivationField.HEADS and self._kv_follows_heads():
+            self._raw[ActivationField.KV_HEADS] = raw
+            self._refresh()
+            self.valuesReplaced.emit({ActivationField.KV_HEADS: self.value(field)})
+            return
+        self._refresh()
+
+    def set_value(self, field: ActivationField, value: int) -> None:
+        self.set_text(field, self.number_input(field).show(value))
+
+    def set_family(self, family: Family) -> None:
+        self._set_options(replace(self._options, family=family))
+        if self._kv_follows_heads():
+            heads = self._raw[ActivationField.HEADS]
+            if self._raw[ActivationField.KV_HEADS] != heads:
+                self._raw[ActivationField.KV_HEADS] = heads
+                self._refresh()
+                self.valuesReplaced.emit(
+                    {ActivationField.KV_HEADS: self.value(ActivationField.HEADS)}
+                )
+
+    def set_dtype(self, dtype: DType) -> None:
+        self._set_options(replace(self._options, dtype=dtype))
+
+    def set_attention(self, attention: Attention) -> None:
+        self._set_options(replace(self._options, attention=attention))
+
+    def set_recompute(self, recompute: Recompute) -> None:
+        self._set_options(replace(self._options, recompute=recompute))
+
+    def set_sequence_parallel(self, enabled: bool) -> None:
+        self._set_options(replace(self._options, sequence_parallel=enabled))
+
+    def set_dropout(self, enabled: bool) -> None:
+        self._set_options(replace(self._options, dropout=enabled))
+
+    def set_profile(self, profile: Profile) -> None:
+        self._set_options(replace(self._options, profile=profile))
+
+    def set_language(self, locale: QLocale) -> None:
+        """After a language switch (the new translators are installed): read and show
+        numbers in ``locale`` and re-render every string, in one new state."""
+        self._locale = self._texts.locale = locale
+        for number in self._numbers.values():
+            number.locale = locale
+        self._refresh(force=True)
+
+    # -- remembering the last setup ---------------------------------------------
+    def snapshot(self) -> dict[str, str]:
+        """The dialog's current setup as plain strings (for the settings store)."""
+        saved = {"preset": self._preset.name if self._preset is not None else ""}
+        for field in ActivationField:
+            value = self.value(field)
+            if value is not None:
+                saved[field.value] = str(value)
+        options = self._options
+        for key, member in (
+            ("family", options.family),
+            ("dtype", options.dtype),
+            ("attention", options.attention),
+            ("recompute", options.recompute),
+            ("profile", options.profile),
+        ):
+            saved[key] = member.value
+        saved["sequence_parallel"] = "true" if options.sequence_parallel else "false"
+        saved["dropout"] = "true" if options.dropout else "false"
+        return saved
+
+    def restore(self, saved: Mapping[str, object]) -> None:
+        """Apply a ``snapshot``; a missing, unknown or out-of-range value keeps what is
+        there (settings files can be edited or damaged)."""
+
+        def text(key: str) -> str | None:
+            raw = saved.get(key)
+            return raw.strip() if isinstance(raw, str) else None
+
+        def member(key: str, enum_type: type[_E], default: _E) -> _E:
+            raw = text(key)
+            try:
+                return enum_type(raw) if raw is not None else default
+            except ValueError:
+                return default
+
+        def flag(key: str, default: bool) -> bool:
+            raw = text(key)
+            return {"true": True, "false": False}.get(raw or "", default)
+
+        preset = self._find(text("preset"))
+        if preset is not None:
+            self._apply_preset(preset)
+        elif text("preset") == "":
+            self._preset = None
+        current = self._options
+        self._options = Options(
+            family=member("family", Family, current.family),
+            dtype=member("dtype", DType, current.dtype),
+            attention=member("attention", Attention, current.attention),
+            recompute=member("recompute", Recompute, current.recompute),
+            sequence_parallel=flag("sequence_parallel", current.sequence_parallel),
+            dropout=flag("dropout", current.dropout),
+            profile=member("profile", Profile, current.profile),
+        )
+        for field in ActivationField:
+            raw = text(field.value)
+            if raw is None or not raw.isdigit():
+                continue
+            if check(FIELD_LIMITS[field], raw) is None:
+                self._raw[field] = Decimal(int(raw))
+        if self._kv_follows_heads():
+            self._raw[ActivationField.KV_HEADS] = self._raw[ActivationField.HEADS]
+        self._refresh(force=True)
+        self.valuesReplaced.emit({f: self.value(f) for f in ActivationField})
+
+    # -- the calculator -------------------------------------------------------
+    def value_for_calculator(self) -> Decimal | None:
+        """Peak per sample in GB rounded up to the calculator's decimals (never 0);
+        ``None`` without an estimate or beyond the calculator's range."""
+        view = self._state.estimate
+        if view is None:
+            return None
+        return self._estimate.calculator_value(view.result)
+
+    def use_value(self, calculator_vm: CalculatorViewModel) -> bool:
+        """Put the peak per sample in the calculator's "activation per sample"."""
+        value = self.value_for_calculator()
+        if value is None:
+            return False
+        # only this field: the others keep what they show, even a value they refuse
+        calculator_vm.set_value(Field.ACTIVATION_GB, value)
+        return True
+
+    # -- internals ------------------------------------------------------------
+    def _find(self, name: str | None) -> Preset | None:
+        if name is None:
+            return None
+        for preset in self._presets:
+            if preset.name.lower() == name.lower():
+                return preset
+        return None
+
+    def _apply_preset(self, preset: Preset) -> None:
+        self._preset = preset
+        self._options = replace(self._options, family=preset.family)
+        for field in (*SHAPE_FIELDS, ActivationField.SEQ):
+            self._raw[field] = Decimal(
+                preset.default_seq if field is ActivationField.SEQ else getattr(preset, field.value)
+            )
+
+    def _kv_follows_heads(self) -> bool:
+        return self._options.family is Family.GPT2
+
+    def _set_options(self, options: Options) -> None:
+        if options != self._options:
+            self._options = options
+            self._refresh()
+
+    def _modified(self) -> bool:
+        preset = self._preset
+        if preset is None:
+            return False
+        if self._options.family is not preset.family:
+            return True
+        return any(self.value(f) != getattr(preset, f.value) for f in SHAPE_FIELDS)
+
+    def _refresh(self, force: bool = False) -> None:
+        state = self._build_state()
+        if force or state != self._state:
+            self._state = state
+            self.stateChanged.emit(state)
+
+    def _build_state(self) -> ActivationState:
+        problems: list[str] = []
+        invalid: set[ActivationField] = set()
+        values: dict[ActivationField, int] = {}
+        follows = self._kv_follows_heads()
+        for field in ActivationField:
+            if follows and field is ActivationField.KV_HEADS:
+                continue
+            problem = self._problem(field)
+            if problem is None:
+                value = self.value(field)
+                assert value is not None
+                values[field] = value
+            else:
+                problems.append(problem)
+                invalid.add(field)
+        if follows and ActivationField.HEADS in values:
+            values[ActivationField.KV_HEADS] = values[ActivationField.HEADS]
+
+        view: EstimateView | None = None
+        if not problems:
+            inputs = self._inputs(values)
+            try:
+                result = estimate(inputs)
+            except InvalidActivationInputs as exc:
+                message, fields = self._core_problem(exc, inputs)
+                problems.append(message)
+                invalid.update(fields)
+            else:
+                view = self._estimate.view(result, self._preset)
+
+        preset = self._preset
+        if preset is None:
+            preset_label = self._texts.custom_label()
+        elif self._modified():
+            preset_label = self.tr("{model} (modified)").format(model=preset.label)
+        else:
+            preset_label = preset.label
+        return ActivationState(
+            estimate=view,
+            prompt=self.tr("Correct the highlighted fields to see the estimate."),
+            problems=tuple(problems),
+            invalid=frozenset(invalid),
+            options=self._options,
+            preset=preset.name if preset is not None else None,
+            preset_label=preset_label,
+            kv_heads_follow_heads=follows,
+            sources=self._estimate.sources(preset, preset_label),
+            measure_command=self._estimate.measure_command(
+                self._options, self.value(ActivationField.SEQ)
+            ),
+            can_use=view is not None and self._estimate.calculator_value(view.result) is not None,
+        )
+
+    def _inputs(self, values: dict[ActivationField, int]) -> Inputs:
+        o = self._options
+        return Inputs(
+            family=o.family,
+            hidden=values[ActivationField.HIDDEN],
+            layers=values[ActivationField.LAYERS],
+            heads=values[ActivationField.HEADS],
+            kv_heads=values[ActivationField.KV_HEADS],
+            intermediate=values[ActivationField.INTERMEDIATE],
+            vocab=values[ActivationField.VOCAB],
+            seq=values[ActivationField.SEQ],
+            dtype=o.dtype,
+            dropout=o.dropout,
+            attention=o.attention,
+            recompute=o.recompute,
+            tensor_parallel=values[ActivationField.TENSOR_PARALLEL],
+            sequence_parallel=o.sequence_parallel,
+            profile=o.profile,
+        )
+
+    def _problem(self, field: ActivationField) -> str | None:
+        """Why ``field``'s entry is refused (``None``: it is accepted)."""
+        return describe(self._texts.label(field), self._raw[field], self.number_input(field))
+
+    def _core_problem(
+        self, exc: InvalidActivationInputs, inputs: Inputs
+    ) -> tuple[str, set[ActivationField]]:
+        """The core's first objection: a message and the fields involved."""
+        field = ActivationField(exc.field)
+        label = self._texts.label(field)
+        heads = self._texts.format(inputs.heads)
+        size = self._texts.format(inputs.tensor_parallel)
+        both = {field, ActivationField.HEADS}
+        if exc.problem is CoreProblem.MISMATCH:
+            message = self.tr(
+                "{field}: the GPT-2 family has as many as the attention heads ({heads})."
+            )
+            return message.format(field=label, heads=heads), both
+        if exc.problem is CoreProblem.NOT_DIVISIBLE:
+            # Without tensor parallelism only the head checks remain: which one failed?
+            try:
+                validate(replace(inputs, tensor_parallel=1, sequence_parallel=False))
+            except InvalidActivationInputs:
+                if field is ActivationField.HIDDEN:
+                    message = self.tr(
+                        "{field}: must be a multiple of the attention heads ({heads})."
+                    )
+                else:
+                    message = self.tr("{field}: must divide the attention heads ({heads}).")
+                return message.format(field=label, heads=heads), both
+            if field is ActivationField.SEQ:
+                message = self.tr(
+                    "{field}: with sequence parallelism, must be a multiple of the "
+                    "tensor-parallel size ({size})."
+                )
+            else:
+                message = self.tr(
+                    "{field}: must be a multiple of the tensor-parallel size ({size})."
+                )
+            return message.format(field=label, size=size), {
+                field,
+                ActivationField.TENSOR_PARALLEL,
+            }
+        return out_of_range(label, self.number_input(field)), {field}

@@ -1,0 +1,158 @@
+"""The estimator's fixed words — labels, hints, choices — and its numbers in the
+active locale; the names of the parts and assumptions come from the core."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import final
+
+from PySide6.QtCore import QCoreApplication, QLocale
+
+from gradacc_desktop.core.activation import (
+    ASSUMPTION_TEXT,
+    PART_TEXT,
+    Assumption,
+    Attention,
+    DType,
+    Family,
+    Part,
+    Profile,
+    Recompute,
+)
+from gradacc_desktop.core.presets import Preset
+from gradacc_desktop.viewmodels.activation.fields import ActivationField, Control, Option
+from gradacc_desktop.viewmodels.formatting import Translating, format_counted, format_number
+
+
+@final
+class ActivationTexts(Translating):
+    def __init__(self, locale: QLocale) -> None:
+        self.locale = locale
+
+    def title(self) -> str:
+        return self.tr("Estimate activation from the model")
+
+    def label(self, control: Control, mnemonic: bool = False) -> str:
+        text = {
+            Option.PRESET: self.tr("&Model"),
+            Option.FAMILY: self.tr("&Family"),
+            ActivationField.HIDDEN: self.tr("&Hidden size"),
+            ActivationField.LAYERS: self.tr("&Layers"),
+            ActivationField.HEADS: self.tr("Attention h&eads"),
+            ActivationField.KV_HEADS: self.tr("&Key/value heads"),
+            ActivationField.INTERMEDIATE: self.tr("MLP &intermediate size"),
+            ActivationField.VOCAB: self.tr("&Vocabulary size"),
+            ActivationField.SEQ: self.tr("&Sequence length"),
+            Option.DTYPE: self.tr("&Data type"),
+            Option.ATTENTION: self.tr("&Attention"),
+            Option.RECOMPUTE: self.tr("&Recomputation"),
+            ActivationField.TENSOR_PARALLEL: self.tr("&Tensor-parallel size"),
+            Option.SEQUENCE_PARALLEL: self.tr("Se&quence parallelism"),
+            Option.DROPOUT: self.tr("Dro&pout enabled"),
+            Option.PROFILE: self.tr("Accounting pr&ofile"),
+        }[control]
+        return text if mnemonic else text.replace("&", "")
+
+    def hint(self, control: Control) -> str:
+        return {
+            Option.PRESET: self.tr(
+                "Fills the sizes from the model's Hugging Face config.json; every field stays "
+                "editable."
+            ),
+            Option.FAMILY: self.tr(
+                "GPT-2: LayerNorm, GeLU MLP, one key/value head per attention head. Llama: "
+                "RMSNorm, SwiGLU MLP, grouped-query attention, rotary positions."
+            ),
+            ActivationField.HIDDEN: self.tr("Width of the residual stream (hidden_size, h)."),
+            ActivationField.LAYERS: self.tr("Transformer layers (num_hidden_layers, L)."),
+            ActivationField.HEADS: self.tr(
+                "Attention heads (num_attention_heads, a); they must divide the hidden size."
+            ),
+            ActivationField.KV_HEADS: self.tr(
+                "Key/value heads of grouped-query attention (num_key_value_heads, k); they must "
+                "divide the attention heads. GPT-2 has one per attention head."
+            ),
+            ActivationField.INTERMEDIATE: self.tr(
+                "Width of the MLP (intermediate_size, i); GPT-2 uses 4 × hidden size."
+            ),
+            ActivationField.VOCAB: self.tr(
+                "Tokens in the vocabulary (vocab_size, V): the logits and the loss grow with it."
+            ),
+            ActivationField.SEQ: self.tr("Tokens in one training sample (s)."),
+            Option.DTYPE: self.tr("Precision the activations are stored in."),
+            Option.ATTENTION: self.tr(
+                "Eager attention stores the s² attention scores of every head; fused kernels "
+                "(SDPA, FlashAttention) do not."
+            ),
+            Option.RECOMPUTE: self.tr(
+                "Selective recomputes the attention core during the backward pass; full "
+                "(gradient checkpointing) keeps only each layer's input."
+            ),
+            ActivationField.TENSOR_PARALLEL: self.tr(
+                "GPUs that split every layer (Megatron-style tensor parallelism, t); 1 without it."
+            ),
+            Option.SEQUENCE_PARALLEL: self.tr(
+                "Also splits norms, dropout and projection inputs along the sequence across the "
+                "tensor-parallel GPUs."
+            ),
+            Option.DROPOUT: self.tr(
+                "Dropout probability above zero: its masks are kept for the backward pass."
+            ),
+            Option.PROFILE: self.tr(
+                "Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what "
+                "the transformers modules really keep in PyTorch."
+            ),
+        }[control]
+
+    def custom_label(self) -> str:
+        return self.tr("Custom")
+
+    def preset_choices(self, presets: tuple[Preset, ...]) -> tuple[tuple[str | None, str], ...]:
+        """(name, label) of every preset, then (``None``, "Custom")."""
+        return (*((p.name, p.label) for p in presets), (None, self.custom_label()))
+
+    def family_choices(self) -> tuple[tuple[Family, str], ...]:
+        return (
+            (Family.GPT2, self.tr("GPT-2 (LayerNorm, GeLU)")),
+            (Family.LLAMA, self.tr("Llama (RMSNorm, SwiGLU, GQA)")),
+        )
+
+    def dtype_choices(self) -> tuple[tuple[DType, str], ...]:
+        return tuple((d, d.value) for d in DType)
+
+    def attention_choices(self) -> tuple[tuple[Attention, str], ...]:
+        return (
+            (Attention.EAGER, self.tr("Eager (stores the s² scores)")),
+            (Attention.SDPA, self.tr("Fused/Flash (SDPA)")),
+        )
+
+    def recompute_choices(self) -> tuple[tuple[Recompute, str], ...]:
+        return (
+            (Recompute.NONE, self.tr("None")),
+            (Recompute.SELECTIVE, self.tr("Selective (attention core)")),
+            (Recompute.FULL, self.tr("Full (gradient checkpointing)")),
+        )
+
+    def profile_choices(self) -> tuple[tuple[Profile, str], ...]:
+        return (
+            (Profile.PAPER, self.tr("Paper (Korthikanti et al.)")),
+            (Profile.HF, self.tr("Hugging Face transformers")),
+        )
+
+    def part_text(self, part: Part) -> str:
+        """The translated short name of a breakdown part (the core's text)."""
+        return QCoreApplication.translate("Activation", PART_TEXT[part])
+
+    def assumption_text(self, assumption: Assumption) -> str:
+        """The translated text of an assumption the core reports (the core's text)."""
+        return QCoreApplication.translate("Activation", ASSUMPTION_TEXT[assumption])
+
+    # -- numbers ----------------------------------------------------------------
+    def format(self, value: int | Decimal) -> str:
+        return format_number(self.locale, value)
+
+    def format_gb(self, value: Decimal) -> str:
+        return self.tr("{value} GB").format(value=self.format(value))
+
+    def format_bytes(self, count: int) -> str:
+        return format_counted(self.locale, lambda n: self.tr("%n byte(s)", "", n), count)

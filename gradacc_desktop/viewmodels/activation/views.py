@@ -1,0 +1,65 @@
+"""The display-ready state the estimator's widgets show (frozen: compared, not edited)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from gradacc_desktop.core.activation import Result
+from gradacc_desktop.viewmodels.activation.fields import ActivationField, Options
+
+
+class RowKind(enum.Enum):
+    SECTION = "section"
+    ITEM = "item"
+    TOTAL = "total"
+
+
+@dataclass(frozen=True)
+class BreakdownRow:
+    label: str
+    #: GB per layer (per-layer parts and the per-layer heading), else ""
+    per_layer: str
+    #: GB for the whole sample, "" on headings
+    total: str
+    kind: RowKind
+
+
+@dataclass(frozen=True)
+class EstimateView:
+    """Display strings for one valid estimate (and the raw result behind them)."""
+
+    saved: str
+    saved_bytes: str
+    peak: str
+    peak_bytes: str
+    #: what "Use this value" puts in the calculator ("" if out of its range)
+    calculator_value: str
+    calculator_note: str
+    breakdown: tuple[BreakdownRow, ...]
+    assumptions: tuple[str, ...]
+    warnings: tuple[str, ...]
+    result: Result
+
+
+@dataclass(frozen=True)
+class ActivationState:
+    # ``None`` is the "no result" state: show ``prompt`` and ``problems`` instead.
+    estimate: EstimateView | None
+    prompt: str
+    problems: tuple[str, ...]
+    invalid: frozenset[ActivationField]
+    options: Options
+    #: name of the chosen preset, ``None`` for custom sizes
+    preset: str | None
+    #: the preset's label, with "(modified)" once a size differs; "Custom" without one
+    preset_label: str
+    #: GPT-2 uses one key/value head per attention head: the field follows "heads"
+    kv_heads_follow_heads: bool
+    sources: tuple[str, ...]
+    measure_command: str
+    can_use: bool
+
+    @property
+    def has_result(self) -> bool:
+        return self.estimate is not None
