@@ -35,9 +35,9 @@ def log_path() -> Path:
 def setup_logging(level: int = logging.INFO) -> Path | None:
     """Send the package's log records to the rotating log file (and warnings to
     standard error). Returns the file, or ``None`` when it cannot be written."""
+    reset_logging()  # set up again (tests): no duplicate handlers
     logger = logging.getLogger("gradacc_desktop")
     logger.setLevel(level)
-    reset_logging()  # set up again (tests): no duplicate handlers
     if sys.stderr is not None:  # a windowed app on Windows has no standard error
         console = logging.StreamHandler()
         console.setLevel(logging.WARNING)
@@ -59,11 +59,12 @@ def setup_logging(level: int = logging.INFO) -> Path | None:
 
 
 def reset_logging() -> None:
-    """Close and remove the handlers ``setup_logging`` added."""
+    """Undo ``setup_logging``: close and remove its handlers, drop its level."""
     logger = logging.getLogger("gradacc_desktop")
     for handler in list(logger.handlers):
         logger.removeHandler(handler)
         handler.close()
+    logger.setLevel(logging.NOTSET)
 
 
 def current_log_file() -> Path | None:

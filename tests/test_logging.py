@@ -4,15 +4,20 @@ start-up, and a warning for every stored setting it had to ignore."""
 from __future__ import annotations
 
 import logging
+import logging.handlers
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
+from gradacc_desktop import app as start_up
 from gradacc_desktop import logs
-from gradacc_desktop.viewmodels.settings import INPUTS, LANGUAGE, Settings
+from gradacc_desktop.viewmodels.settings import INPUTS, LANGUAGE, TAB, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,3 +87,95 @@ def test_set_up_twice_adds_no_second_file_handler(app_log: Path) -> None:
     handlers = logging.getLogger("gradacc_desktop").handlers
     assert sum(isinstance(h, logging.FileHandler) for h in handlers) == 1
     assert logs.current_log_file() == app_log
+
+
+# -- start-up, in this process, with the log folder moved -----------------------
+@pytest.mark.parametrize("writable", [True, False], ids=["folder", "unwritable-folder"])
+def test_main_sets_up_the_log_in_the_log_folder(
+    qapp: QApplication,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    writable: bool,
+) -> None:
+    if writable:
+        folder = tmp_path / "logs"
+    else:
+        (tmp_path / "file").write_text("a file where the log folder's parent should be")
+        folder = tmp_path / "file" / "logs"
+    monkeypatch.setattr(logs, "log_dir", lambda: folder)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # main() installs its own
+    try:
+        # --self-test: the real start-up up to the window, which it drives and closes
+        assert start_up.main(["--self-test"]) == 0
+        handlers = logging.getLogger("gradacc_desktop").handlers
+        files = [h for h in handlers if isinstance(h, logging.FileHandler)]
+        if writable:
+            assert len(files) == 1
+            handler = files[0]
+            assert isinstance(handler, logging.handlers.RotatingFileHandler)
+            assert Path(handler.baseFilename) == folder / logs.LOG_NAME
+            assert (handler.maxBytes, handler.backupCount) == (256 * 1024, 3)
+            handler.flush()
+            assert "INFO gradacc_desktop.app:" in (folder / logs.LOG_NAME).read_text("utf-8")
+        else:
+            assert files == []
+            assert logs.current_log_file() is None
+    finally:
+        logs.reset_logging()
+    out, err = capsys.readouterr()
+    assert out.startswith("self-test OK")
+    assert ("cannot be written" in err) is not writable
+
+
+# -- what settings swallow, as log records --------------------------------------
+def _variant(type_name: str) -> str:
+    """An INI value ``@Variant(...)`` naming ``type_name`` with no data, every byte
+    escaped (what a foreign or hand-edited settings file can hold)."""
+    name = type_name.encode() + b"\0"
+    raw = struct.pack(">II", 127, len(name)) + name + b"\0"
+    return "@Variant(" + "".join(f"\\x{byte:x}" for byte in raw) + ")"
+
+
+def _ini(tmp_path: Path, text: str) -> Settings:
+    path = tmp_path / "corrupt.ini"
+    path.write_text(text, encoding="utf-8")
+    return Settings(QSettings(str(path), QSettings.Format.IniFormat))
+
+
+@pytest.mark.parametrize("type_name", ["QVariantPair", "QCborTag"])
+def test_a_value_qsettings_cannot_convert_is_logged_and_the_default_used(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, type_name: str
+) -> None:
+    settings = _ini(tmp_path, f"[ui]\nlanguage={_variant(type_name)}\n")
+    with pytest.raises((RuntimeError, TypeError)):  # what Settings must not let through
+        settings.store.value(LANGUAGE.key)
+    with caplog.at_level(logging.WARNING, logger="gradacc_desktop"):
+        assert settings.get(LANGUAGE) == LANGUAGE.default
+    [record] = caplog.records
+    assert record.levelno == logging.WARNING
+    assert record.name == "gradacc_desktop.viewmodels.settings"
+    assert LANGUAGE.key in record.getMessage() and "default used" in record.getMessage()
+
+
+def test_a_parser_that_raises_is_one_warning_and_the_default(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # "²".isdigit() is true, int("²") raises: the tab's parser lets a ValueError out
+    settings = _ini(tmp_path, "[ui]\ntab=\u00b2\n")
+    with caplog.at_level(logging.WARNING, logger="gradacc_desktop"):
+        assert settings.get(TAB) == TAB.default
+    [record] = caplog.records
+    assert record.levelno == logging.WARNING
+    assert TAB.key in record.getMessage() and "ValueError" in record.getMessage()
+
+
+def test_an_unreadable_settings_group_is_logged_and_ignored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = _ini(tmp_path, f"[estimator]\ngood=1\nbad={_variant('QVariantPair')}\n")
+    with caplog.at_level(logging.WARNING, logger="gradacc_desktop"):
+        assert settings.read_group("estimator") == {}
+    [record] = caplog.records
+    assert record.levelno == logging.WARNING
+    assert "estimator" in record.getMessage() and "QVariantPair" in record.getMessage()
