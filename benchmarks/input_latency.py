@@ -10,6 +10,7 @@ update is not synchronous), then ``processEvents()`` so the repaint runs.
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
 import sys
@@ -20,9 +21,10 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen" if not os.environ.get("DISPLAY") else "xcb")
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication
 
 from gradacc_desktop.app import configure_application, create_window
+from gradacc_desktop.ui.fit_label import FitLabel
 from gradacc_desktop.viewmodels.settings import Settings
 
 
@@ -33,12 +35,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(QSettings(str(Path(tmp) / "b.ini"), QSettings.Format.IniFormat))
         window = create_window(app, settings, "pt_BR")
+        # as app.main does once the window is built: typing is measured with the
+        # collector in the state the running app has (create_window leaves it alone)
+        gc.freeze()
         window.show()
         for _ in range(20):
             app.processEvents()
             time.sleep(0.01)
         spin = window.findChild(QAbstractSpinBox, "input_micro_batch")
-        label = window.findChild(QWidget, "result_effective_batch")
+        label = window.findChild(FitLabel, "result_effective_batch")
         if spin is None or label is None:
             print("error: input_micro_batch / result_effective_batch not found", file=sys.stderr)
             return 1
