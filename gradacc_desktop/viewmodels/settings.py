@@ -75,7 +75,8 @@ class Setting(Generic[T]):
 
 def _parse_tab(raw: object) -> int | None:
     text = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
-    return int(text) if text.isdigit() and int(text) < TAB_COUNT else None
+    # isdigit() also accepts "²" and other digits int() refuses: ASCII digits only
+    return int(text) if text.isascii() and text.isdigit() and int(text) < TAB_COUNT else None
 
 
 def _parse_text(raw: object) -> str | None:

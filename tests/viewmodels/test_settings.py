@@ -4,6 +4,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PySide6.QtCore import QByteArray, QSettings
 
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
@@ -160,3 +162,25 @@ def test_planner_values_at_their_limits(settings_path: Path) -> None:
     again = _fresh(settings_path)
     assert again.get(REFERENCE_LR) == Decimal("0.00000001")
     assert again.get(REFERENCE_BATCH) == 1
+
+
+@given(st.one_of(st.text(max_size=30), st.integers(), st.booleans(), st.none()))
+def test_every_parser_answers_and_never_raises(raw: object) -> None:
+    """A stored value is any text a hand edit left: each parser gives a value or None
+    (a raising parser would be caught and logged, but is a bug: '²' once was one)."""
+    from gradacc_desktop.viewmodels import settings as module
+
+    for setting in (
+        module.LANGUAGE,
+        module.TAB,
+        module.PLANNER,
+        module.DETAILS_OPEN,
+        module.GEOMETRY,
+        module.LAST_FOLDER,
+        module.REFERENCE_LR,
+        module.REFERENCE_BATCH,
+        module.EXPORT_FORMAT,
+        *module.INPUTS.values(),
+    ):
+        setting.parse(raw)
+    assert module.TAB.parse("²") is None
