@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from gradacc_desktop import app as start_up
 from gradacc_desktop import logs
-from gradacc_desktop.viewmodels.settings import INPUTS, LANGUAGE, TAB, Settings
+from gradacc_desktop.viewmodels.settings import INPUTS, LANGUAGE, TAB, Setting, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -161,10 +161,11 @@ def test_a_value_qsettings_cannot_convert_is_logged_and_the_default_used(
 def test_a_parser_that_raises_is_one_warning_and_the_default(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # "²".isdigit() is true, int("²") raises: the tab's parser lets a ValueError out
+    # a parser with a bug (as the tab's once was, with "²") must not stop the app
+    broken = Setting(TAB.key, TAB.default, lambda raw: int(str(raw)))
     settings = _ini(tmp_path, "[ui]\ntab=\u00b2\n")
     with caplog.at_level(logging.WARNING, logger="gradacc_desktop"):
-        assert settings.get(TAB) == TAB.default
+        assert settings.get(broken) == TAB.default
     [record] = caplog.records
     assert record.levelno == logging.WARNING
     assert TAB.key in record.getMessage() and "ValueError" in record.getMessage()

@@ -7,17 +7,12 @@ in the calculator's "activation per sample". All text and numbers come from
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass
-from html import escape
 from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, QSignalBlocker, Qt
-from PySide6.QtGui import QFont, QGuiApplication, QTextOption
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -26,21 +21,15 @@ from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QPlainTextEdit,
-    QPushButton,
     QScrollArea,
-    QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from gradacc_desktop.ui.collapsible import CollapsibleBox
-from gradacc_desktop.ui.results_panel import ResultCard
+from gradacc_desktop.ui.activation_fields import CONTROL_SPECS, ControlSpec, Kind, Section
+from gradacc_desktop.ui.activation_parts import MeasurePanel
+from gradacc_desktop.ui.activation_results import EstimatePanel
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
@@ -50,54 +39,9 @@ from gradacc_desktop.viewmodels.activation import (
     ActivationViewModel,
     Control,
     Option,
-    RowKind,
 )
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.settings import Settings
-
-
-class Section(enum.Enum):
-    MODEL = "model"
-    STEP = "step"
-
-
-class Kind(enum.Enum):
-    NUMBER = "number"
-    CHOICE = "choice"
-    CHECK = "check"
-
-
-@dataclass(frozen=True)
-class ControlSpec:
-    control: Control
-    section: Section
-    kind: Kind
-
-    @property
-    def object_name(self) -> str:
-        return f"activation_{self.control.value}"
-
-
-CONTROL_SPECS: tuple[ControlSpec, ...] = (
-    ControlSpec(Option.PRESET, Section.MODEL, Kind.CHOICE),
-    ControlSpec(Option.FAMILY, Section.MODEL, Kind.CHOICE),
-    ControlSpec(ActivationField.HIDDEN, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.LAYERS, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.HEADS, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.KV_HEADS, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.INTERMEDIATE, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.VOCAB, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.SEQ, Section.STEP, Kind.NUMBER),
-    ControlSpec(Option.DTYPE, Section.STEP, Kind.CHOICE),
-    ControlSpec(Option.ATTENTION, Section.STEP, Kind.CHOICE),
-    ControlSpec(Option.RECOMPUTE, Section.STEP, Kind.CHOICE),
-    ControlSpec(ActivationField.TENSOR_PARALLEL, Section.STEP, Kind.NUMBER),
-    ControlSpec(Option.SEQUENCE_PARALLEL, Section.STEP, Kind.CHECK),
-    ControlSpec(Option.DROPOUT, Section.STEP, Kind.CHECK),
-    ControlSpec(Option.PROFILE, Section.STEP, Kind.CHOICE),
-)
-
-_COLUMNS = 3
 
 
 class ActivationDialog(QDialog):
@@ -129,8 +73,16 @@ class ActivationDialog(QDialog):
         for spec in CONTROL_SPECS:
             self._add_control(spec)
 
-        results = self._build_results()
-        self.measure = self._build_measure()
+        results = self.results_group = EstimatePanel(self)
+        # the parts tests and the tab order reach through the dialog
+        self.saved, self.peak, self.table = results.saved, results.peak, results.table
+        self.prompt, self.problems, self.pages = results.prompt, results.problems, results.pages
+        self.assumptions, self.assumptions_text = results.assumptions, results.assumptions_text
+        self.calculator_note, self.warnings = results.calculator_note, results.warnings
+        self.measure = MeasurePanel(self)
+        self.measure_text = self.measure.text
+        self.measure_command = self.measure.command
+        self.copy_command = self.measure.copy_button
 
         self.buttons = QDialogButtonBox(self)
         self.use_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
@@ -159,7 +111,7 @@ class ActivationDialog(QDialog):
         content_layout.addLayout(body)
         content_layout.addWidget(self.table, 1)
         # "measure instead" sits under the cards, in the room the inputs column leaves
-        self._results_layout.insertWidget(1, self.measure)
+        results.add_below_cards(self.measure)
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setObjectName("activation_scroll")
         self.scroll_area.setWidgetResizable(True)
@@ -242,112 +194,6 @@ class ActivationDialog(QDialog):
             Option.DROPOUT: self.vm.set_dropout,
         }[option]
 
-    def _build_results(self) -> QGroupBox:
-        box = QGroupBox(self)
-        self.results_group = box
-        self.saved = ResultCard("saved", box)
-        self.peak = ResultCard("peak", box)
-        self.calculator_note = QLabel(box)
-        self.calculator_note.setObjectName("activation_calculator_note")
-        self.calculator_note.setWordWrap(True)
-        self.calculator_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.warnings = QLabel(box)
-        self.warnings.setObjectName("activation_warnings")
-        self.warnings.setWordWrap(True)
-
-        self.table = QTableWidget(0, _COLUMNS, box)
-        self.table.setObjectName("activation_breakdown")
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setTabKeyNavigation(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setShowGrid(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-
-        self.assumptions_text = QTextBrowser()
-        self.assumptions_text.setObjectName("activation_assumptions")
-        self.assumptions_text.setOpenExternalLinks(False)
-        self.assumptions_text.setOpenLinks(False)
-        self.assumptions = CollapsibleBox(self.assumptions_text, box)
-        self.assumptions.toggle.setObjectName("activation_assumptions_toggle")
-        self.assumptions.toggled.connect(self._on_assumptions_toggled)
-
-        cards = QHBoxLayout()
-        cards.addWidget(self.saved, 1)
-        cards.addWidget(self.peak, 1)
-        results_page = QWidget(box)
-        rl = QVBoxLayout(results_page)
-        rl.setContentsMargins(0, 0, 0, 0)
-        rl.addLayout(cards)
-        rl.addWidget(self.calculator_note)
-        rl.addWidget(self.warnings)
-        rl.addStretch(1)
-
-        self.prompt = QLabel(box)
-        self.prompt.setObjectName("activation_prompt")
-        self.prompt.setWordWrap(True)
-        self.prompt.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        font = self.prompt.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        self.prompt.setFont(font)
-        self.problems = QLabel(box)
-        self.problems.setObjectName("activation_problems")
-        self.problems.setWordWrap(True)
-        self.problems.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        prompt_page = QWidget(box)
-        pl = QVBoxLayout(prompt_page)
-        pl.addStretch(1)
-        pl.addWidget(self.prompt)
-        pl.addWidget(self.problems)
-        pl.addStretch(1)
-
-        self.pages = QStackedWidget(box)
-        self.pages.addWidget(results_page)
-        self.pages.addWidget(prompt_page)
-        self._results_page, self._prompt_page = results_page, prompt_page
-        layout = QVBoxLayout(box)
-        layout.addWidget(self.pages, 3)
-        layout.addWidget(self.assumptions, 0)
-        self._results_layout = layout
-        return box
-
-    def _build_measure(self) -> QGroupBox:
-        box = QGroupBox(self)
-        box.setObjectName("activation_measure")
-        self.measure_text = QLabel(box)
-        self.measure_text.setWordWrap(True)
-        # the whole command, wrapped: never a field that shows only its start
-        self.measure_command = QPlainTextEdit(box)
-        self.measure_command.setObjectName("activation_measure_command")
-        self.measure_command.setReadOnly(True)
-        self.measure_command.setTabChangesFocus(True)
-        self.measure_command.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        font = QFont("monospace")
-        font.setStyleHint(QFont.StyleHint.Monospace)
-        self.measure_command.setFont(font)
-        lines = 5  # the longest command wraps to about four lines at 800 × 600
-        self.measure_command.setFixedHeight(
-            self.measure_command.fontMetrics().lineSpacing() * lines
-            + 2 * self.measure_command.frameWidth()
-            + 8
-        )
-        self.copy_command = QPushButton(box)
-        self.copy_command.setObjectName("activation_copy_command")
-        self.copy_command.setAutoDefault(False)
-        self.copy_command.clicked.connect(self.copy_measure_command)
-        layout = QVBoxLayout(box)
-        layout.addWidget(self.measure_text)
-        layout.addWidget(self.measure_command)
-        layout.addWidget(self.copy_command, 0, Qt.AlignmentFlag.AlignRight)
-        return box
-
     def _set_tab_order(self) -> None:
         chain: list[QWidget] = []
         for spec in CONTROL_SPECS:
@@ -372,7 +218,6 @@ class ActivationDialog(QDialog):
         self.setWindowTitle(texts.title())
         self.groups[Section.MODEL].setTitle(self.tr("Model"))
         self.groups[Section.STEP].setTitle(self.tr("Training step"))
-        self.results_group.setTitle(self.tr("Estimate per sample"))
         for control, label in self.labels.items():
             label.setText(texts.label(control, mnemonic=True))
         # One label column across both groups, so the fields line up.
@@ -400,14 +245,7 @@ class ActivationDialog(QDialog):
                 combo.clear()
                 for data, text in choices[option]:
                     combo.addItem(text, data)
-        self.saved.title.setText(self.tr("Saved for the backward pass"))
-        self.peak.title.setText(self.tr("Peak during the training step"))
-        self.table.setHorizontalHeaderLabels(
-            [self.tr("Part"), self.tr("Per layer"), self.tr("Per sample")]
-        )
-        self.table.setAccessibleName(self.tr("Breakdown"))
-        self.assumptions.set_title(self.tr("Assumptions and sour&ces"))
-        self.assumptions_text.setAccessibleName(self.tr("Assumptions and sources"))
+        self.results_group.retranslate()
         self.measure.setTitle(self.tr("Measure instead of estimating"))
         self.measure_text.setText(
             self.tr(
@@ -453,29 +291,8 @@ class ActivationDialog(QDialog):
             self.labels[field].setStyleSheet(invalid if field in state.invalid else "")
         self.spins[ActivationField.KV_HEADS].setEnabled(not state.kv_heads_follow_heads)
         self.use_button.setEnabled(state.can_use)
-        if self.measure_command.toPlainText() != state.measure_command:
-            self.measure_command.setPlainText(state.measure_command)
-        self._show_assumptions(state)
-        view = state.estimate
-        if view is None:
-            self.prompt.setText(state.prompt)
-            self.problems.setText("\n".join(state.problems))
-            self.pages.setCurrentWidget(self._prompt_page)
-            self.table.setVisible(False)
-            return
-        self.saved.value.setText(view.saved)
-        self.saved.formula.setText(view.saved_bytes)
-        self.saved.set_accessible(view.saved, view.saved_bytes)
-        self.peak.value.setText(view.peak)
-        self.peak.formula.setText(view.peak_bytes)
-        self.peak.set_accessible(view.peak, view.peak_bytes)
-        self.calculator_note.setText(view.calculator_note)
-        self.calculator_note.setVisible(bool(view.calculator_note))
-        self.warnings.setText("\n".join(view.warnings))
-        self.warnings.setVisible(bool(view.warnings))
-        self._show_breakdown(state)
-        self.table.setVisible(True)
-        self.pages.setCurrentWidget(self._results_page)
+        self.measure.show_command(state.measure_command)
+        self.results_group.show_state(state)
 
     def _show_options(self, state: ActivationState) -> None:
         o = state.options
@@ -505,49 +322,7 @@ class ActivationDialog(QDialog):
             with QSignalBlocker(self.checks[option]):
                 self.checks[option].setChecked(enabled)
 
-    def _show_breakdown(self, state: ActivationState) -> None:
-        assert state.estimate is not None
-        rows = state.estimate.breakdown
-        self.table.setRowCount(len(rows))
-        bold = QFont(self.table.font())
-        bold.setBold(True)
-        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-        for r, row in enumerate(rows):
-            label = row.label if row.kind is not RowKind.ITEM else "    " + row.label
-            for c, text in enumerate((label, row.per_layer, row.total)):
-                item = QTableWidgetItem(text)
-                if c:
-                    item.setTextAlignment(right)
-                else:
-                    item.setToolTip(row.label)
-                if row.kind is not RowKind.ITEM:
-                    item.setFont(bold)
-                self.table.setItem(r, c, item)
-
-    def _show_assumptions(self, state: ActivationState) -> None:
-        assumptions = escape(self.tr("Assumptions"))
-        sources = escape(self.tr("Sources"))
-        html = []
-        if state.estimate is not None:
-            html.append(f"<h4>{assumptions}</h4><ul>")
-            html += [f"<li>{escape(text)}</li>" for text in state.estimate.assumptions]
-            html.append("</ul>")
-        html.append(f"<h4>{sources}</h4><ul>")
-        html += [f"<li>{escape(text)}</li>" for text in state.sources]
-        html.append("</ul>")
-        bar = self.assumptions_text.verticalScrollBar()
-        position = bar.value()
-        self.assumptions_text.setHtml("".join(html))
-        bar.setValue(position)
-
-    def _on_assumptions_toggled(self, opened: bool) -> None:
-        # Opened, the assumptions share the column with the breakdown.
-        self._results_layout.setStretch(1, 2 if opened else 0)
-
     # -- behaviour ------------------------------------------------------------
-    def copy_measure_command(self) -> None:
-        QGuiApplication.clipboard().setText(self.measure_command.toPlainText())
-
     def accept(self) -> None:
         if self.vm.use_value(self._calculator):
             super().accept()

@@ -211,42 +211,6 @@
         <translation>Passo de treino</translation>
     </message>
     <message>
-        <source>Estimate per sample</source>
-        <translation>Estimativa por amostra</translation>
-    </message>
-    <message>
-        <source>Saved for the backward pass</source>
-        <translation>Guardado para a retropropagação</translation>
-    </message>
-    <message>
-        <source>Peak during the training step</source>
-        <translation>Pico durante o passo de treino</translation>
-    </message>
-    <message>
-        <source>Part</source>
-        <translation>Parte</translation>
-    </message>
-    <message>
-        <source>Per layer</source>
-        <translation>Por camada</translation>
-    </message>
-    <message>
-        <source>Per sample</source>
-        <translation>Por amostra</translation>
-    </message>
-    <message>
-        <source>Breakdown</source>
-        <translation>Detalhamento</translation>
-    </message>
-    <message>
-        <source>Assumptions and sour&amp;ces</source>
-        <translation>Pr&amp;emissas e fontes</translation>
-    </message>
-    <message>
-        <source>Assumptions and sources</source>
-        <translation>Premissas e fontes</translation>
-    </message>
-    <message>
         <source>Measure instead of estimating</source>
         <translation>Medir em vez de estimar</translation>
     </message>
@@ -269,14 +233,6 @@
     <message>
         <source>Put the peak per sample in the calculator&apos;s activation per sample.</source>
         <translation>Coloca o pico por amostra na ativação por amostra da calculadora.</translation>
-    </message>
-    <message>
-        <source>Assumptions</source>
-        <translation>Premissas</translation>
-    </message>
-    <message>
-        <source>Sources</source>
-        <translation>Fontes</translation>
     </message>
 </context>
 <context>
@@ -876,6 +832,53 @@
     <message>
         <source>Next suggestions</source>
         <translation>Próximas sugestões</translation>
+    </message>
+</context>
+<context>
+    <name>EstimatePanel</name>
+    <message>
+        <source>Estimate per sample</source>
+        <translation>Estimativa por amostra</translation>
+    </message>
+    <message>
+        <source>Saved for the backward pass</source>
+        <translation>Guardado para a retropropagação</translation>
+    </message>
+    <message>
+        <source>Peak during the training step</source>
+        <translation>Pico durante o passo de treino</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Parte</translation>
+    </message>
+    <message>
+        <source>Per layer</source>
+        <translation>Por camada</translation>
+    </message>
+    <message>
+        <source>Per sample</source>
+        <translation>Por amostra</translation>
+    </message>
+    <message>
+        <source>Breakdown</source>
+        <translation>Detalhamento</translation>
+    </message>
+    <message>
+        <source>Assumptions and sour&amp;ces</source>
+        <translation>Pr&amp;emissas e fontes</translation>
+    </message>
+    <message>
+        <source>Assumptions and sources</source>
+        <translation>Premissas e fontes</translation>
+    </message>
+    <message>
+        <source>Assumptions</source>
+        <translation>Premissas</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>Fontes</translation>
     </message>
 </context>
 <context>

@@ -127,7 +127,7 @@ def test_bad_sizes_show_a_message_and_disable_use(window: MainWindow, qtbot) -> 
     _choose(dialog.combos[Option.PRESET], "llama-3-8b")
     type_into(qtbot, dialog.spins[F.HEADS], "30")
     assert not dialog.use_button.isEnabled()
-    assert dialog.pages.currentWidget() is dialog._prompt_page
+    assert dialog.prompt.isVisible() and not dialog.saved.isVisible()
     assert "(30)" in dialog.problems.text()
     assert dialog.labels[F.HIDDEN].styleSheet()
     assert dialog.labels[F.HEADS].styleSheet()
