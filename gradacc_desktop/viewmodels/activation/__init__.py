@@ -5,7 +5,8 @@
 * ``views`` — the frozen, display-ready state the widgets show;
 * ``texts`` — labels, hints and choices; the core's part and assumption names,
   translated; numbers in the active locale;
-* ``estimate`` — one estimate in words (sizes, breakdown, warnings, sources).
+* ``estimate`` — one estimate in words (sizes, breakdown, warnings, sources);
+* ``remembered`` — the last setup in the settings store, validated on the way back.
 """
 
 from gradacc_desktop.viewmodels.activation.fields import (

@@ -6,12 +6,10 @@ model arithmetic here: bytes become decimal GB (10^9 bytes) only for display.
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import TypeVar
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -28,7 +26,6 @@ from gradacc_desktop.core.activation import (
 )
 from gradacc_desktop.core.activation import Problem as CoreProblem
 from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.core.limits import check
 from gradacc_desktop.core.presets import Preset, PresetError, load_presets
 from gradacc_desktop.viewmodels.activation.estimate import EstimateTexts
 from gradacc_desktop.viewmodels.activation.fields import (
@@ -39,6 +36,7 @@ from gradacc_desktop.viewmodels.activation.fields import (
     ActivationField,
     Options,
 )
+from gradacc_desktop.viewmodels.activation.remembered import read_setup, setup_snapshot
 from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
 from gradacc_desktop.viewmodels.activation.views import ActivationState, EstimateView
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
@@ -47,8 +45,6 @@ from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.problems import describe, out_of_range
 
 _log = logging.getLogger(__name__)
-
-_E = TypeVar("_E", bound=enum.Enum)
 
 
 class ActivationViewModel(QObject):
@@ -209,64 +205,20 @@ class ActivationViewModel(QObject):
     # -- remembering the last setup ---------------------------------------------
     def snapshot(self) -> dict[str, str]:
         """The dialog's current setup as plain strings (for the settings store)."""
-        saved = {"preset": self._preset.name if self._preset is not None else ""}
-        for field in ActivationField:
-            value = self.value(field)
-            if value is not None:
-                saved[field.value] = str(value)
-        options = self._options
-        for key, member in (
-            ("family", options.family),
-            ("dtype", options.dtype),
-            ("attention", options.attention),
-            ("recompute", options.recompute),
-            ("profile", options.profile),
-        ):
-            saved[key] = member.value
-        saved["sequence_parallel"] = "true" if options.sequence_parallel else "false"
-        saved["dropout"] = "true" if options.dropout else "false"
-        return saved
+        values = {f: self.value(f) for f in ActivationField}
+        return setup_snapshot(self._preset, values, self._options)
 
     def restore(self, saved: Mapping[str, object]) -> None:
         """Apply a ``snapshot``; a missing, unknown or out-of-range value keeps what is
         there (settings files can be edited or damaged)."""
-
-        def text(key: str) -> str | None:
-            raw = saved.get(key)
-            return raw.strip() if isinstance(raw, str) else None
-
-        def member(key: str, enum_type: type[_E], default: _E) -> _E:
-            raw = text(key)
-            try:
-                return enum_type(raw) if raw is not None else default
-            except ValueError:
-                return default
-
-        def flag(key: str, default: bool) -> bool:
-            raw = text(key)
-            return {"true": True, "false": False}.get(raw or "", default)
-
-        preset = self._find(text("preset"))
+        setup = read_setup(saved, self._options)
+        preset = self._find(setup.preset)
         if preset is not None:
             self._apply_preset(preset)
-        elif text("preset") == "":
+        elif setup.preset == "":
             self._preset = None
-        current = self._options
-        self._options = Options(
-            family=member("family", Family, current.family),
-            dtype=member("dtype", DType, current.dtype),
-            attention=member("attention", Attention, current.attention),
-            recompute=member("recompute", Recompute, current.recompute),
-            sequence_parallel=flag("sequence_parallel", current.sequence_parallel),
-            dropout=flag("dropout", current.dropout),
-            profile=member("profile", Profile, current.profile),
-        )
-        for field in ActivationField:
-            raw = text(field.value)
-            if raw is None or not raw.isdigit():
-                continue
-            if check(FIELD_LIMITS[field], raw) is None:
-                self._raw[field] = Decimal(int(raw))
+        self._options = setup.options
+        self._raw.update(setup.values)
         if self._kv_follows_heads():
             self._raw[ActivationField.KV_HEADS] = self._raw[ActivationField.HEADS]
         self._refresh(force=True)

@@ -1,0 +1,84 @@
+"""The estimator's last setup, as plain strings in the settings store and back.
+
+A stored setup may have been edited or damaged: ``read_setup`` keeps only what is
+valid (a known choice, a whole number in its field's range) and leaves the rest
+as it is now.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TypeVar
+
+from gradacc_desktop.core.activation import Attention, DType, Family, Profile, Recompute
+from gradacc_desktop.core.limits import check
+from gradacc_desktop.core.presets import Preset
+from gradacc_desktop.viewmodels.activation.fields import FIELD_LIMITS, ActivationField, Options
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def setup_snapshot(
+    preset: Preset | None, values: Mapping[ActivationField, int | None], options: Options
+) -> dict[str, str]:
+    """The setup as plain strings ("" for no preset; fields without a value left out)."""
+    saved = {"preset": preset.name if preset is not None else ""}
+    saved.update({f.value: str(v) for f, v in values.items() if v is not None})
+    for key, member in (
+        ("family", options.family),
+        ("dtype", options.dtype),
+        ("attention", options.attention),
+        ("recompute", options.recompute),
+        ("profile", options.profile),
+    ):
+        saved[key] = member.value
+    saved["sequence_parallel"] = "true" if options.sequence_parallel else "false"
+    saved["dropout"] = "true" if options.dropout else "false"
+    return saved
+
+
+@dataclass(frozen=True)
+class Setup:
+    #: the stored preset name; "" means custom sizes, ``None`` that none was stored
+    preset: str | None
+    options: Options
+    #: the fields whose stored value is valid
+    values: dict[ActivationField, Decimal] = field(default_factory=dict)
+
+
+def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
+    """What of ``saved`` is valid; every option that is not keeps ``current``'s."""
+
+    def text(key: str) -> str | None:
+        raw = saved.get(key)
+        return raw.strip() if isinstance(raw, str) else None
+
+    def member(key: str, enum_type: type[_E], default: _E) -> _E:
+        raw = text(key)
+        try:
+            return enum_type(raw) if raw is not None else default
+        except ValueError:
+            return default
+
+    def flag(key: str, default: bool) -> bool:
+        return {"true": True, "false": False}.get(text(key) or "", default)
+
+    options = Options(
+        family=member("family", Family, current.family),
+        dtype=member("dtype", DType, current.dtype),
+        attention=member("attention", Attention, current.attention),
+        recompute=member("recompute", Recompute, current.recompute),
+        sequence_parallel=flag("sequence_parallel", current.sequence_parallel),
+        dropout=flag("dropout", current.dropout),
+        profile=member("profile", Profile, current.profile),
+    )
+    values: dict[ActivationField, Decimal] = {}
+    for f in ActivationField:
+        raw = text(f.value)
+        whole = raw is not None and raw.isascii() and raw.isdigit()
+        if whole and raw is not None and check(FIELD_LIMITS[f], raw) is None:
+            values[f] = Decimal(int(raw))
+    return Setup(text("preset"), options, values)
