@@ -10,7 +10,9 @@ Writes, for pt and en:
 - the layout check: docs/screenshots/<view>-<lang>-<size>.png for every tab and
   dialog (calculator, calculator with the details open, planner, planner with
   extreme values, trade-off chart, activation estimator, other-memory estimate)
-  at 800x600 and at the smallest size the window or dialog allows ("min").
+  at 800x600 and at the smallest size the window or dialog allows ("min");
+- the same on a dark palette (tests/ui/palettes.py), at 800x600:
+  docs/screenshots/<view>-<lang>-dark-800x600.png.
 
 With --scale, -<scale>x variants of the README images only (for checking
 high-DPI layout). Settings are not touched.
@@ -171,6 +173,41 @@ def main() -> int:
             window.close()
             window.deleteLater()
             settle()
+
+        # the same app on a dark desktop theme: every tab and the estimator, at 800x600,
+        # with a refused entry so the theme-aware reds show
+        if with_sizes:
+            from gradacc_desktop.viewmodels.activation import ActivationField
+            from tests.ui.palettes import dark_palette
+
+            light = app.palette()
+            app.setPalette(dark_palette())
+            for language in ("pt", "en"):
+                store = QSettings(
+                    str(Path(tmp) / f"dark-{language}.ini"), QSettings.Format.IniFormat
+                )
+                window = create_window(app, Settings(store), "pt_BR" if language == "pt" else "en")
+                window.show()
+                window.inputs.boxes[Field.MICRO_BATCH].set_text("0")
+                for index, name in ((0, "calculator-refused"), (1, "planner"), (2, "chart")):
+                    window.tabs.setCurrentIndex(index)
+                    if index == 2:
+                        window.inputs.boxes[Field.MICRO_BATCH].set_text("4")
+                        window.show_chart()
+                    settle()
+                    window.resize(*SMALL_SIZE)
+                    shoot(window, sizes_dir / f"{name}-{language}-dark-800x600.png")
+                window.tabs.setCurrentIndex(0)
+                activation = window.open_activation_estimator()
+                activation.vm.set_text(ActivationField.HEADS, "7")
+                activation.resize(*SMALL_SIZE)
+                shoot(activation, sizes_dir / f"activation-refused-{language}-dark-800x600.png")
+                activation.reject()
+                window.language.uninstall()
+                window.close()
+                window.deleteLater()
+                settle()
+            app.setPalette(light)
     return 0
 
 

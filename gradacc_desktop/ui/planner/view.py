@@ -105,7 +105,14 @@ class PlannerView(QWidget):
             + self.inputs_area.verticalScrollBar().sizeHint().width()
         )
         # the cards stay readable: about 36 characters a line
-        self.results_area.setMinimumWidth(36 * self.fontMetrics().averageCharWidth())
+        self.results_area.setMinimumWidth(
+            max(
+                36 * self.fontMetrics().averageCharWidth(),
+                self.results.minimumSizeHint().width()
+                + self.results_area.verticalScrollBar().sizeHint().width()
+                + 2 * ScrollArea.FOCUS_MARGIN,
+            )
+        )
         top.setMinimumHeight(TOP_MINIMUM_HEIGHT)
         top_layout.addWidget(self.inputs_area, 4)
         top_layout.addWidget(self.results_area, 5)
