@@ -230,7 +230,7 @@ def _close_when_shown(open_it: Callable[[], object]) -> str:
 def _drive_every_tab_and_dialog(window: MainWindow, qtbot) -> list[str]:  # type: ignore[no-untyped-def]
     """Use each part of the app once; the titles of the blocking dialogs seen."""
     type_into(qtbot, box(window, Field.MICRO_BATCH), "12")
-    window.copy_action.trigger()
+    window.menus.copy_action.trigger()
     window.details.set_open(True)
     estimator = window.open_activation_estimator()
     qtbot.waitUntil(estimator.isVisible)
@@ -243,20 +243,20 @@ def _drive_every_tab_and_dialog(window: MainWindow, qtbot) -> list[str]:  # type
     other = [d for d in planner.findChildren(QDialog) if d.isVisible()]
     assert len(other) == 1
     other[0].reject()
-    window.copy_action.trigger()
+    window.menus.copy_action.trigger()
     window.show_help()
     assert window.help_dialog is not None and window.help_dialog.isVisible()
     window.help_dialog.close()
 
     chart = window.show_chart()
     qtbot.waitUntil(chart.isVisible)
-    window.copy_action.trigger()
+    window.menus.copy_action.trigger()
 
     titles = [
-        _close_when_shown(window.open_scenario_action.trigger),
-        _close_when_shown(window.save_scenario_action.trigger),
-        _close_when_shown(window.about_action.trigger),
-        _close_when_shown(window.about_qt_action.trigger),
+        _close_when_shown(window.menus.open_scenario_action.trigger),
+        _close_when_shown(window.menus.save_scenario_action.trigger),
+        _close_when_shown(window.menus.about_action.trigger),
+        _close_when_shown(window.menus.about_qt_action.trigger),
     ]
     window.set_language("en")
     window.set_language("pt_BR")

@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -20,8 +20,9 @@ from gradacc_desktop import __version__
 from gradacc_desktop.ui.calculator_page import CalculatorPage
 from gradacc_desktop.ui.clipboard import copy_selection
 from gradacc_desktop.ui.lazy_page import LazyPage
+from gradacc_desktop.ui.window_menus import WindowMenus
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
-from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES, LanguageController
+from gradacc_desktop.viewmodels.language import LanguageController
 from gradacc_desktop.viewmodels.settings import (
     DETAILS_OPEN,
     EXPORT_FORMAT,
@@ -86,8 +87,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
-        self._build_actions()
-        self._build_menus()
+        self.menus = WindowMenus(self)
         self.copy_button.clicked.connect(self.copy_results)
         self.inputs.copyRequested.connect(self.copy_current)
         self.inputs.estimateRequested.connect(self.open_activation_estimator)
@@ -116,101 +116,16 @@ class MainWindow(QMainWindow):
         return self.calculator.details
 
     # -- construction -------------------------------------------------------
-    def _build_actions(self) -> None:
-        self.copy_action = QAction(self)
-        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
-        # the selection where text is selected, else the current tab's results
-        self.copy_action.triggered.connect(self.copy_current)
-        self.restore_action = QAction(self)
-        self.restore_action.triggered.connect(self.restore_defaults)
-        self.quit_action = QAction(self)
-        # One binding per shortcut: Quit already is Ctrl+Q where the platform has it
-        # (adding it again makes an ambiguous shortcut that never fires); Windows has
-        # none, so Ctrl+Q is added only there.
-        quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
-        self.quit_action.setShortcuts(quit_keys or [QKeySequence("Ctrl+Q")])
-        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        self.quit_action.triggered.connect(self.close)
-        self.help_action = QAction(self)
-        self.help_action.setShortcut(QKeySequence.StandardKey.HelpContents)
-        self.help_action.triggered.connect(self.show_help)
-        self.details_action = QAction(self)
-        self.details_action.triggered.connect(self._open_details)
-        self.estimate_action = QAction(self)
-        self.estimate_action.triggered.connect(self.open_activation_estimator)
-        self.save_scenario_action = QAction(self)
-        self.save_scenario_action.setShortcut(QKeySequence.StandardKey.Save)
-        self.save_scenario_action.triggered.connect(lambda: self.planner.save_scenario_dialog())
-        self.open_scenario_action = QAction(self)
-        self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_scenario_action.triggered.connect(lambda: self.planner.open_scenario_dialog())
-        # Ctrl+PgDown / Ctrl+PgUp walk the tabs from anywhere in the window (a number
-        # field would otherwise take them as "step by ten"); Ctrl+Tab is the tab widget's.
-        self.next_tab_action = QAction(self)
-        self.next_tab_action.setShortcut(QKeySequence("Ctrl+PgDown"))
-        self.next_tab_action.triggered.connect(lambda: self._step_tab(1))
-        self.previous_tab_action = QAction(self)
-        self.previous_tab_action.setShortcut(QKeySequence("Ctrl+PgUp"))
-        self.previous_tab_action.triggered.connect(lambda: self._step_tab(-1))
-        self.addActions([self.next_tab_action, self.previous_tab_action])
-        self.about_action = QAction(self)
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-        self.about_action.triggered.connect(self.show_about)
-        self.about_qt_action = QAction(self)
-        self.about_qt_action.setMenuRole(QAction.MenuRole.AboutQtRole)
-        self.about_qt_action.triggered.connect(QApplication.aboutQt)
-        self.language_group = QActionGroup(self)
-        self.language_group.setExclusive(True)
-        self.language_actions: dict[str, QAction] = {}
-        for code, name in LANGUAGE_NAMES.items():
-            # each language's own name, with its first letter as the mnemonic (P, E)
-            action = QAction("&" + name, self.language_group)
-            action.setCheckable(True)
-            action.setChecked(code == self.language.language)
-            action.triggered.connect(lambda _checked=False, c=code: self.set_language(c))
-            self.language_actions[code] = action
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        self.file_menu = bar.addMenu("")
-        self.file_menu.addAction(self.open_scenario_action)
-        self.file_menu.addAction(self.save_scenario_action)
-        self.file_menu.addSeparator()
-        self.file_menu.addAction(self.copy_action)
-        self.file_menu.addAction(self.estimate_action)
-        self.file_menu.addAction(self.restore_action)
-        self.file_menu.addSeparator()
-        self.file_menu.addAction(self.quit_action)
-        self.language_menu = bar.addMenu("")
-        for action in self.language_actions.values():
-            self.language_menu.addAction(action)
-        self.help_menu = bar.addMenu("")
-        self.help_menu.addAction(self.help_action)
-        self.help_menu.addAction(self.details_action)
-        self.help_menu.addSeparator()
-        self.help_menu.addAction(self.about_action)
-        self.help_menu.addAction(self.about_qt_action)
-
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Gradient Accumulation Memory Calculator"))
-        self.file_menu.setTitle(self.tr("&File"))
-        self.language_menu.setTitle(self.tr("&Language"))
-        self.help_menu.setTitle(self.tr("&Help"))
-        self.copy_action.setText(self.tr("&Copy results"))
-        self.estimate_action.setText(self.tr("&Estimate activation from the model…"))
-        self.open_scenario_action.setText(self.tr("&Open scenario…"))
-        self.save_scenario_action.setText(self.tr("Sa&ve scenario…"))
+        self.menus.retranslate()
         self.tabs.setTabText(0, self.tr("Calculator"))
         self.tabs.setTabText(1, self.tr("Plan a run"))
         self.tabs.setTabText(2, self.tr("Trade-off chart"))
-        self.restore_action.setText(self.tr("&Restore defaults"))
-        self.quit_action.setText(self.tr("&Quit"))
-        self.help_action.setText(self.tr("&Help for this tab"))
-        self.details_action.setText(self.tr("&Details"))
-        self.about_action.setText(self.tr("&About"))
-        self.about_qt_action.setText(self.tr("About &Qt"))
         self.copy_button.setText(self.tr("&Copy results"))
-        shortcut = self.copy_action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        shortcut = self.menus.copy_action.shortcut().toString(
+            QKeySequence.SequenceFormat.NativeText
+        )
         self.copy_button.setToolTip(
             self.tr("Copy inputs and results to the clipboard ({shortcut})").format(
                 shortcut=shortcut
@@ -234,7 +149,7 @@ class MainWindow(QMainWindow):
         # one new calculator state; the chart's view-model follows it
         self.vm.set_language(locale)
         self.inputs.set_locale(locale)
-        for c, action in self.language_actions.items():
+        for c, action in self.menus.language_actions.items():
             action.setChecked(c == code)
         self.retranslate()
         if self.planner_page.built is not None:
@@ -253,7 +168,7 @@ class MainWindow(QMainWindow):
 
         return self.findChildren(ActivationDialog)
 
-    def _step_tab(self, step: int) -> None:
+    def step_tab(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
 
     def copy_current(self) -> None:
@@ -290,7 +205,7 @@ class MainWindow(QMainWindow):
         """F1: help for the current tab, on screen (the calculator's is its Details)."""
         current = self.tabs.currentWidget()
         if current is self.calculator:
-            self._open_details()
+            self.open_details()
             return
         from gradacc_desktop.ui.help_dialog import HelpDialog
         from gradacc_desktop.viewmodels.help import HelpTopic
@@ -379,7 +294,7 @@ class MainWindow(QMainWindow):
         self.vm.restore_defaults()
         self.statusBar().showMessage(self.tr("Default values restored."), STATUS_TIMEOUT_MS)
 
-    def _open_details(self) -> None:
+    def open_details(self) -> None:
         self.tabs.setCurrentWidget(self.calculator)
         self.details.set_open(True)
         self.details.browser.setFocus(Qt.FocusReason.ShortcutFocusReason)

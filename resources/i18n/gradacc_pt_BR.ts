@@ -1186,32 +1186,8 @@
         <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>&amp;Arquivo</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Idioma</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>Aj&amp;uda</translation>
-    </message>
-    <message>
         <source>&amp;Copy results</source>
         <translation>&amp;Copiar resultados</translation>
-    </message>
-    <message>
-        <source>&amp;Estimate activation from the model…</source>
-        <translation>&amp;Estimar ativação a partir do modelo…</translation>
-    </message>
-    <message>
-        <source>&amp;Open scenario…</source>
-        <translation>A&amp;brir cenário…</translation>
-    </message>
-    <message>
-        <source>Sa&amp;ve scenario…</source>
-        <translation>Sal&amp;var cenário…</translation>
     </message>
     <message>
         <source>Calculator</source>
@@ -1224,30 +1200,6 @@
     <message>
         <source>Trade-off chart</source>
         <translation>Gráfico do compromisso</translation>
-    </message>
-    <message>
-        <source>&amp;Restore defaults</source>
-        <translation>&amp;Restaurar padrões</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Sair</translation>
-    </message>
-    <message>
-        <source>&amp;Help for this tab</source>
-        <translation>&amp;Ajuda desta aba</translation>
-    </message>
-    <message>
-        <source>&amp;Details</source>
-        <translation>&amp;Detalhes</translation>
-    </message>
-    <message>
-        <source>&amp;About</source>
-        <translation>&amp;Sobre</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>Sobre o &amp;Qt</translation>
     </message>
     <message>
         <source>Copy inputs and results to the clipboard ({shortcut})</source>
@@ -1955,6 +1907,61 @@
     <message>
         <source>Growing the micro-batch to reach E = {E} without accumulation would need {grown} per GPU; accumulating keeps it at {M}.</source>
         <translation>Aumentar o micro-lote para chegar a E = {E} sem acumulação exigiria {grown} por GPU; a acumulação mantém {M}.</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Arquivo</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Idioma</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Aj&amp;uda</translation>
+    </message>
+    <message>
+        <source>&amp;Copy results</source>
+        <translation>&amp;Copiar resultados</translation>
+    </message>
+    <message>
+        <source>&amp;Estimate activation from the model…</source>
+        <translation>&amp;Estimar ativação a partir do modelo…</translation>
+    </message>
+    <message>
+        <source>&amp;Open scenario…</source>
+        <translation>A&amp;brir cenário…</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve scenario…</source>
+        <translation>Sal&amp;var cenário…</translation>
+    </message>
+    <message>
+        <source>&amp;Restore defaults</source>
+        <translation>&amp;Restaurar padrões</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Sair</translation>
+    </message>
+    <message>
+        <source>&amp;Help for this tab</source>
+        <translation>&amp;Ajuda desta aba</translation>
+    </message>
+    <message>
+        <source>&amp;Details</source>
+        <translation>&amp;Detalhes</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>&amp;Sobre</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Sobre o &amp;Qt</translation>
     </message>
 </context>
 </TS>

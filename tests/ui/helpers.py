@@ -55,3 +55,8 @@ def dispose(*objects: QObject) -> None:
             obj.close()
         obj.deleteLater()
     flush_deletions()
+
+
+def menus_of(window):  # type: ignore[no-untyped-def]
+    """The menu bar's menus, in order (File, Language, Help)."""
+    return (window.menus.file_menu, window.menus.language_menu, window.menus.help_menu)

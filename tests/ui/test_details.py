@@ -75,7 +75,7 @@ def test_worked_example_shows_the_prompt_without_a_result(window: MainWindow, qt
 
 
 def test_f1_opens_details(window: MainWindow) -> None:
-    window.details_action.trigger()
+    window.menus.details_action.trigger()
     assert window.details.is_open()
     assert window.details.browser.isVisible()
 

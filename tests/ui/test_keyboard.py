@@ -65,13 +65,13 @@ def test_copy_on_the_planner_copies_the_plan_not_the_calculator(window: MainWind
 def test_copy_on_the_chart_copies_its_data(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.show_chart()
     QGuiApplication.clipboard().setText("sentinel")
-    window.copy_action.trigger()
+    window.menus.copy_action.trigger()
     assert window.tradeoff_vm is not None
     assert QGuiApplication.clipboard().text() == window.tradeoff_vm.clipboard_text()
 
 
 def test_ctrl_q_quits(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    assert len(window.quit_action.shortcuts()) == 1
+    assert len(window.menus.quit_action.shortcuts()) == 1
     box(window, Field.MICRO_BATCH).setFocus()
     qtbot.keyClick(
         box(window, Field.MICRO_BATCH), Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier

@@ -6,24 +6,24 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import box, shown, type_into
+from tests.ui.helpers import box, menus_of, shown, type_into
 
 
 def test_portuguese_on_first_start(window: MainWindow) -> None:
     assert window.language.language == "pt_BR"
-    assert window.language_actions["pt_BR"].isChecked()
-    assert not window.language_actions["en"].isChecked()
+    assert window.menus.language_actions["pt_BR"].isChecked()
+    assert not window.menus.language_actions["en"].isChecked()
 
 
 def test_switch_to_english_is_instant_and_keeps_inputs(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     type_into(qtbot, box(window, Field.MICRO_BATCH), "1000")
     type_into(qtbot, box(window, Field.ACTIVATION_GB), "0.25")
     assert shown(window) == ("8.000", "250 GB")
-    window.language_actions["en"].trigger()
+    window.menus.language_actions["en"].trigger()
     assert window.windowTitle() == "Gradient Accumulation Memory Calculator"
     assert window.inputs.labels[Field.MICRO_BATCH].text() == "&Micro-batch size"
     assert window.results.effective.title.text() == "Effective batch size"
-    assert [m.title() for m in (window.file_menu, window.language_menu, window.help_menu)] == [
+    assert [m.title() for m in menus_of(window)] == [
         "&File",
         "&Language",
         "&Help",
@@ -31,7 +31,7 @@ def test_switch_to_english_is_instant_and_keeps_inputs(window: MainWindow, qtbot
     assert [box(window, f).text() for f in Field] == ["1,000", "8", "1", "0.25 GB"]
     assert shown(window) == ("8,000", "250 GB")
     assert window.results.activation.formula.text() == "M = 1,000 × 0.25 GB = 250 GB"
-    assert window.language_actions["en"].isChecked()
+    assert window.menus.language_actions["en"].isChecked()
 
 
 def test_english_parses_english_numbers(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -96,7 +96,7 @@ def test_one_switch_tells_each_part_once(window: MainWindow) -> None:
     window.vm.stateChanged.connect(count("calculator"))
     planner.vm.stateChanged.connect(count("planner"))
     chart_vm.changed.connect(count("chart"))
-    window.language_actions["en"].trigger()
+    window.menus.language_actions["en"].trigger()
     QApplication.processEvents()  # Qt's own LanguageChange events change nothing more
     assert counts == {"calculator": 1, "planner": 1, "chart": 1}
     assert window.tabs.tabText(1) == "Plan a run"

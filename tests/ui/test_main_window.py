@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import box, clear, results_visible, shown, type_into
+from tests.ui.helpers import box, clear, menus_of, results_visible, shown, type_into
 
 
 def test_opens_with_the_seed_defaults(window: MainWindow) -> None:
@@ -53,7 +53,7 @@ def test_mnemonics_are_unique_in_the_window(window: MainWindow) -> None:
 
     texts = [window.inputs.labels[f].text() for f in Field]
     texts += [window.copy_button.text(), window.inputs.estimate_button.text()]
-    texts += [m.title() for m in (window.file_menu, window.language_menu, window.help_menu)]
+    texts += [m.title() for m in menus_of(window)]
     keys = [mnemonic(t) for t in texts]
     assert len(keys) == len(set(keys)), texts
 
@@ -203,13 +203,13 @@ def test_ctrl_c_with_a_selection_copies_the_selection(window: MainWindow, qtbot)
 
 
 def test_copy_action_uses_the_platform_shortcut(window: MainWindow) -> None:
-    assert window.copy_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Copy)
+    assert window.menus.copy_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Copy)
 
 
 def test_nothing_is_copied_without_a_result(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     QGuiApplication.clipboard().setText("keep me")
     clear(qtbot, box(window, Field.MICRO_BATCH))
-    window.copy_action.trigger()
+    window.menus.copy_action.trigger()
     assert QGuiApplication.clipboard().text() == "keep me"
     assert window.statusBar().currentMessage() == (
         "Nada foi copiado: insira um valor para ver os resultados."
@@ -219,7 +219,7 @@ def test_nothing_is_copied_without_a_result(window: MainWindow, qtbot) -> None: 
 def test_restore_defaults(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     type_into(qtbot, box(window, Field.MICRO_BATCH), "64")
     clear(qtbot, box(window, Field.GPUS))
-    window.restore_action.trigger()
+    window.menus.restore_action.trigger()
     assert [box(window, f).text() for f in Field] == ["4", "8", "1", "0,5 GB"]
     assert shown(window) == ("32", "2 GB")
     assert results_visible(window)
@@ -229,12 +229,12 @@ def test_menus(window: MainWindow) -> None:
     def texts(menu) -> list[str]:  # type: ignore[no-untyped-def]
         return [a.text() for a in menu.actions() if not a.isSeparator()]
 
-    assert [m.title() for m in (window.file_menu, window.language_menu, window.help_menu)] == [
+    assert [m.title() for m in menus_of(window)] == [
         "&Arquivo",
         "&Idioma",
         "Aj&uda",
     ]
-    assert texts(window.file_menu) == [
+    assert texts(window.menus.file_menu) == [
         "A&brir cenário…",
         "Sal&var cenário…",
         "&Copiar resultados",
@@ -242,13 +242,18 @@ def test_menus(window: MainWindow) -> None:
         "&Restaurar padrões",
         "&Sair",
     ]
-    assert texts(window.language_menu) == ["&Português (Brasil)", "&English"]
-    assert texts(window.help_menu) == ["&Ajuda desta aba", "&Detalhes", "&Sobre", "Sobre o &Qt"]
+    assert texts(window.menus.language_menu) == ["&Português (Brasil)", "&English"]
+    assert texts(window.menus.help_menu) == [
+        "&Ajuda desta aba",
+        "&Detalhes",
+        "&Sobre",
+        "Sobre o &Qt",
+    ]
 
 
 def test_quit_closes_and_saves(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]
     type_into(qtbot, box(window, Field.MICRO_BATCH), "6")
-    window.quit_action.trigger()
+    window.menus.quit_action.trigger()
     assert not window.isVisible()
     assert settings.inputs().micro_batch == 6
 
@@ -289,7 +294,7 @@ def test_about_names_version_license_and_offline(window: MainWindow, monkeypatch
     monkeypatch.setattr(
         QMessageBox, "about", lambda parent, title, text: seen.append((title, text))
     )
-    window.about_action.trigger()
+    window.menus.about_action.trigger()
     title, text = seen[0]
     assert title == "Sobre a Calculadora de Memória de Acumulação de Gradiente"
     assert f"Versão {__version__}" in text

@@ -17,7 +17,7 @@ from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner import PlannerView, create_planner
 from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
 from gradacc_desktop.viewmodels.planner import PlanField
-from tests.ui.helpers import box, dispose, type_into
+from tests.ui.helpers import box, dispose, menus_of, type_into
 
 
 @pytest.fixture
@@ -265,7 +265,7 @@ def test_mnemonics_are_unique_in_the_planner(planner: PlannerView, window: MainW
         planner.export.format_label.text(),
         planner.export.copy_button.text(),
     ]
-    texts += [m.title() for m in (window.file_menu, window.language_menu, window.help_menu)]
+    texts += [m.title() for m in menus_of(window)]
     keys = [mnemonic(t) for t in texts]
     assert len(keys) == len(set(keys)), texts
     for field, label in planner.inputs.labels.items():

@@ -260,7 +260,7 @@ def _about_qt(window: MainWindow) -> tuple[str, str, str]:
         assert isinstance(box, QMessageBox)
         return box.windowTitle(), box.text(), box.informativeText()
 
-    got = _while_modal(window.about_qt_action.trigger, read)
+    got = _while_modal(window.menus.about_qt_action.trigger, read)
     assert isinstance(got, tuple)
     return got
 

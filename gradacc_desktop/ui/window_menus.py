@@ -1,0 +1,115 @@
+"""The main window's actions and menus: File, Language, Help, and the window-wide
+shortcuts (copy, quit, help, tab switching)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, final
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from gradacc_desktop.viewmodels.formatting import Translating
+from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES
+
+if TYPE_CHECKING:
+    from gradacc_desktop.ui.main_window import MainWindow
+
+
+@final
+class WindowMenus(Translating):
+    """Built once on the window; ``retranslate`` renames everything (context
+    "WindowMenus", as lupdate files this class's ``self.tr``)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._build_actions(window)
+        self._build_menus(window)
+
+    def _build_actions(self, window: MainWindow) -> None:
+        self.copy_action = QAction(window)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        # the selection where text is selected, else the current tab's results
+        self.copy_action.triggered.connect(window.copy_current)
+        self.restore_action = QAction(window)
+        self.restore_action.triggered.connect(window.restore_defaults)
+        self.quit_action = QAction(window)
+        # One binding per shortcut: Quit already is Ctrl+Q where the platform has it
+        # (adding it again makes an ambiguous shortcut that never fires); Windows has
+        # none, so Ctrl+Q is added only there.
+        quit_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit)
+        self.quit_action.setShortcuts(quit_keys or [QKeySequence("Ctrl+Q")])
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.quit_action.triggered.connect(window.close)
+        self.help_action = QAction(window)
+        self.help_action.setShortcut(QKeySequence.StandardKey.HelpContents)
+        self.help_action.triggered.connect(window.show_help)
+        self.details_action = QAction(window)
+        self.details_action.triggered.connect(window.open_details)
+        self.estimate_action = QAction(window)
+        self.estimate_action.triggered.connect(window.open_activation_estimator)
+        self.save_scenario_action = QAction(window)
+        self.save_scenario_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_scenario_action.triggered.connect(lambda: window.planner.save_scenario_dialog())
+        self.open_scenario_action = QAction(window)
+        self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_scenario_action.triggered.connect(lambda: window.planner.open_scenario_dialog())
+        # Ctrl+PgDown / Ctrl+PgUp walk the tabs from anywhere in the window (a number
+        # field would otherwise take them as "step by ten"); Ctrl+Tab is the tab widget's.
+        self.next_tab_action = QAction(window)
+        self.next_tab_action.setShortcut(QKeySequence("Ctrl+PgDown"))
+        self.next_tab_action.triggered.connect(lambda: window.step_tab(1))
+        self.previous_tab_action = QAction(window)
+        self.previous_tab_action.setShortcut(QKeySequence("Ctrl+PgUp"))
+        self.previous_tab_action.triggered.connect(lambda: window.step_tab(-1))
+        window.addActions([self.next_tab_action, self.previous_tab_action])
+        self.about_action = QAction(window)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(window.show_about)
+        self.about_qt_action = QAction(window)
+        self.about_qt_action.setMenuRole(QAction.MenuRole.AboutQtRole)
+        self.about_qt_action.triggered.connect(QApplication.aboutQt)
+        self.language_group = QActionGroup(window)
+        self.language_group.setExclusive(True)
+        self.language_actions: dict[str, QAction] = {}
+        for code, name in LANGUAGE_NAMES.items():
+            # each language's own name, with its first letter as the mnemonic (P, E)
+            action = QAction("&" + name, self.language_group)
+            action.setCheckable(True)
+            action.setChecked(code == window.language.language)
+            action.triggered.connect(lambda _checked=False, c=code: window.set_language(c))
+            self.language_actions[code] = action
+
+    def _build_menus(self, window: MainWindow) -> None:
+        bar = window.menuBar()
+        self.file_menu = bar.addMenu("")
+        self.file_menu.addAction(self.open_scenario_action)
+        self.file_menu.addAction(self.save_scenario_action)
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.copy_action)
+        self.file_menu.addAction(self.estimate_action)
+        self.file_menu.addAction(self.restore_action)
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.quit_action)
+        self.language_menu = bar.addMenu("")
+        for action in self.language_actions.values():
+            self.language_menu.addAction(action)
+        self.help_menu = bar.addMenu("")
+        self.help_menu.addAction(self.help_action)
+        self.help_menu.addAction(self.details_action)
+        self.help_menu.addSeparator()
+        self.help_menu.addAction(self.about_action)
+        self.help_menu.addAction(self.about_qt_action)
+
+    def retranslate(self) -> None:
+        self.file_menu.setTitle(self.tr("&File"))
+        self.language_menu.setTitle(self.tr("&Language"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.copy_action.setText(self.tr("&Copy results"))
+        self.estimate_action.setText(self.tr("&Estimate activation from the model…"))
+        self.open_scenario_action.setText(self.tr("&Open scenario…"))
+        self.save_scenario_action.setText(self.tr("Sa&ve scenario…"))
+        self.restore_action.setText(self.tr("&Restore defaults"))
+        self.quit_action.setText(self.tr("&Quit"))
+        self.help_action.setText(self.tr("&Help for this tab"))
+        self.details_action.setText(self.tr("&Details"))
+        self.about_action.setText(self.tr("&About"))
+        self.about_qt_action.setText(self.tr("About &Qt"))
