@@ -1,19 +1,18 @@
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QLabel
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QSignalBlocker, Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QWidget
 
 from gradacc_desktop.core.activation import Attention, Recompute
 from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.ui.activation_dialog import (
-    CONTROL_SPECS,
-    ActivationDialog,
-    Kind,
-    open_activation_dialog,
-)
+from gradacc_desktop.ui.activation_dialog import ActivationDialog, open_activation_dialog
+from gradacc_desktop.ui.activation_fields import CONTROL_SPECS, Kind
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.activation import ActivationField, Option
 from tests.ui.helpers import box, shown, type_into
+from tests.ui.palettes import contrast, dark_palette
 
 F = ActivationField
 
@@ -36,10 +35,12 @@ def _texts(dialog: ActivationDialog) -> list[str]:
 
 def _table(dialog: ActivationDialog) -> list[list[str]]:
     table = dialog.table
-    return [
-        [table.item(r, c).text().strip() for c in range(table.columnCount())]
-        for r in range(table.rowCount())
-    ]
+    rows = []
+    for r in range(table.rowCount()):
+        items = [table.item(r, c) for c in range(table.columnCount())]
+        assert all(item is not None for item in items)
+        rows.append([item.text().strip() for item in items if item is not None])
+    return rows
 
 
 def test_opens_with_gpt2_in_portuguese_numbers(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -175,6 +176,7 @@ def test_measure_command_can_be_copied(window: MainWindow, qtbot) -> None:  # ty
 def test_every_control_has_a_label_and_an_accessible_name(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     dialog = _open(window, qtbot)
     texts = []
+    widget: QWidget | None
     for spec in CONTROL_SPECS:
         if spec.kind is Kind.CHECK:
             assert isinstance(spec.control, Option)
@@ -202,7 +204,7 @@ def test_keyboard_reaches_every_control_in_order(window: MainWindow, qtbot) -> N
     dialog = _open(window, qtbot)
     first = dialog.combos[Option.PRESET]
     first.setFocus()
-    seen = [first]
+    seen: list[QWidget] = [first]
     for _ in range(len(CONTROL_SPECS) - 1):
         dialog.focusNextChild()
         seen.append(dialog.focusWidget())
@@ -253,6 +255,65 @@ def test_follows_a_language_switch(window: MainWindow, qtbot) -> None:  # type: 
     assert _texts(dialog)[-3:] == ["50,257", "1,024", "1"]
     assert dialog.combos[Option.RECOMPUTE].currentData() is Recompute.SELECTIVE
     assert dialog.combos[Option.RECOMPUTE].currentText() == "Selective (attention core)"
+
+
+def test_set_language_is_the_one_route(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The main window's contract: ``set_language(locale)`` re-shows the fields and the
+    words in one new state; Qt's LanguageChange event alone changes nothing."""
+    dialog = _open(window, qtbot)
+    type_into(qtbot, dialog.spins[F.LAYERS], "x1")  # unreadable text stays as typed
+    states: list[object] = []
+    dialog.vm.stateChanged.connect(states.append)
+    # the English catalogue installed without telling the main window (so without
+    # its route): Qt posts LanguageChange to every widget, the dialog ignores it
+    with QSignalBlocker(window.language):
+        window.language.set_language("en")
+    QCoreApplication.sendEvent(dialog, QEvent(QEvent.Type.LanguageChange))
+    QCoreApplication.processEvents()
+    assert states == []
+    assert dialog.windowTitle() != "Estimate activation from the model"
+    dialog.set_language(QLocale("en"))
+    assert len(states) == 1
+    assert dialog.locale().name() == dialog.vm.locale.name() == "en_US"
+    assert dialog.windowTitle() == "Estimate activation from the model"
+    assert _texts(dialog) == ["768", "x1", "12", "12", "3,072", "50,257", "1,024", "1"]
+    assert dialog.labels[F.LAYERS].text() == "&Layers"
+    assert "Layers" in dialog.problems.text()
+
+
+def _drawn_colour(label: QLabel) -> QColor:
+    """The colour a label's text is drawn in: its style sheet's, else its palette's."""
+    sheet = label.styleSheet()
+    if sheet.startswith("color:"):
+        return QColor(sheet.removeprefix("color:").strip(" ;"))
+    return label.palette().color(QPalette.ColorRole.WindowText)
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_refusals_and_warnings_are_readable(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, qapp, dark: bool
+) -> None:
+    """WCAG's 4.5:1 against the dialog's background for every text that signals a
+    problem, on a light and on a dark palette."""
+    light = qapp.palette()
+    if dark:
+        qapp.setPalette(dark_palette())
+    try:
+        dialog = _open(window, qtbot)
+        background = dialog.palette().color(QPalette.ColorRole.Window)
+        assert (background.lightness() < 128) is dark
+        type_into(qtbot, dialog.spins[F.SEQ], "2000")  # beyond GPT-2's 1.024 positions
+        assert dialog.warnings.isVisible()
+        assert contrast(_drawn_colour(dialog.warnings), background) >= 4.5
+        type_into(qtbot, dialog.spins[F.HEADS], "7")  # does not divide the hidden size
+        refused = [dialog.labels[F.HIDDEN], dialog.labels[F.HEADS], dialog.problems]
+        assert dialog.labels[F.HEADS].styleSheet()
+        for label in refused:
+            assert contrast(_drawn_colour(label), background) >= 4.5, label.text()
+        # a red, not the ordinary text colour
+        assert _drawn_colour(dialog.labels[F.HEADS]) != _drawn_colour(dialog.labels[F.LAYERS])
+    finally:
+        qapp.setPalette(light)
 
 
 def test_reopens_with_the_last_setup(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]

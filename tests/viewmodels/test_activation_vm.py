@@ -82,7 +82,8 @@ def test_choosing_a_preset_fills_every_size(qtbot) -> None:  # type: ignore[no-u
     assert vm.inputs == LLAMA_8B.inputs()
     vm.select_preset("gpt2")
     assert vm.inputs == GPT2.inputs()
-    assert vm.options.family is Family.GPT2
+    family: Family = vm.options.family  # (mypy narrowed it to LLAMA above)
+    assert family is Family.GPT2
 
 
 def test_editing_a_size_marks_the_preset_modified(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -196,7 +197,7 @@ def test_parts_and_assumptions_show_the_cores_text_translated(catalogue) -> None
     ]
     catalogue("pt_BR")
     texts = _vm("pt_BR").texts
-    untranslated = [p for p in Part if texts.part_text(p) == PART_TEXT[p]]
+    untranslated: list[Part | Assumption] = [p for p in Part if texts.part_text(p) == PART_TEXT[p]]
     untranslated += [a for a in Assumption if texts.assumption_text(a) == ASSUMPTION_TEXT[a]]
     assert untranslated == [Part.EMBEDDINGS]  # the same word in Portuguese
     assert texts.assumption_text(Assumption.HEAD_DIM) == (
