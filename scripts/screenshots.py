@@ -199,8 +199,11 @@ def main() -> int:
                     shoot(window, sizes_dir / f"{name}-{language}-dark-800x600.png")
                 window.tabs.setCurrentIndex(0)
                 activation = window.open_activation_estimator()
-                activation.vm.set_text(ActivationField.HEADS, "7")
                 activation.resize(*SMALL_SIZE)
+                # the estimate itself: the cards and the note on "Use this value"
+                shoot(activation, sizes_dir / f"activation-{language}-dark-800x600.png")
+                # typed into the field, so it shows the value it refuses
+                activation.spins[ActivationField.HEADS].set_text("7")
                 shoot(activation, sizes_dir / f"activation-refused-{language}-dark-800x600.png")
                 activation.reject()
                 window.language.uninstall()
