@@ -110,13 +110,51 @@ def outputs() -> dict[Path, bytes]:
     return files
 
 
+# Qt's rasterizer picks SIMD paths by CPU (SSE4, AVX2, AVX-512), so anti-aliased edges
+# can differ by a few levels between machines: --check compares pixels, not bytes.
+PIXEL_TOLERANCE = 8
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _pngs_in(blob: bytes) -> list[bytes]:
+    """The PNG images inside a PNG, ICO or ICNS file, in order."""
+    found = []
+    start = blob.find(PNG_MAGIC)
+    while start != -1:
+        end = blob.find(b"IEND", start) + 8  # chunk type + CRC
+        found.append(blob[start:end])
+        start = blob.find(PNG_MAGIC, end)
+    return found
+
+
+def _same_pixels(a: bytes, b: bytes) -> bool:
+    first, second = QImage.fromData(a), QImage.fromData(b)
+    if first.isNull() or second.isNull() or first.size() != second.size():
+        return False
+    first = first.convertToFormat(QImage.Format.Format_RGBA8888)
+    second = second.convertToFormat(QImage.Format.Format_RGBA8888)
+    one, two = bytes(first.constBits()), bytes(second.constBits())
+    return all(abs(x - y) <= PIXEL_TOLERANCE for x, y in zip(one, two, strict=True))
+
+
+def matches(committed: bytes, fresh: bytes) -> bool:
+    """Same bytes, or the same images pixel by pixel within the tolerance."""
+    if committed == fresh:
+        return True
+    old, new = _pngs_in(committed), _pngs_in(fresh)
+    if not new or len(old) != len(new):
+        return False
+    # ICO/ICNS headers hold the payload sizes, which may differ; compare the images only
+    return all(_same_pixels(x, y) for x, y in zip(old, new, strict=True))
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     _app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     stale = []
     for path, blob in outputs().items():
         if check:
-            if not path.exists() or path.read_bytes() != blob:
+            if not path.exists() or not matches(path.read_bytes(), blob):
                 stale.append(path)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)

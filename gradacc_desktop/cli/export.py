@@ -1,44 +1,158 @@
-"""``gradacc export``: a ready-to-paste config for DeepSpeed, HF, Accelerate or Lightning."""
+"""``gradacc export``: each framework's own files for a training setup.
+
+Contract (scripts depend on it)::
+
+    gradacc export --format {deepspeed,hf,hf-deepspeed,accelerate,lightning,torchrun,megatron}
+        --micro-batch B --accumulation-steps A --gpus G [--nodes N] [--zero-stage {0,1,2,3}]
+        [--precision {bf16,fp16,fp32}] [--offload {none,optimizer,all}] [--json] [--out DIR]
+
+``--gpus`` is the total of data-parallel GPUs and ``--nodes`` splits them evenly. Without
+``--json`` the files are printed (a ``# ==> name <==`` line before each when there are
+several); ``--json`` prints one object whose ``files`` maps each file name to its
+content; ``--out DIR`` writes the files into DIR.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
-from ..core.export import ExportFormat, render
-from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, print_json
+from ..core.export import ExportFormat, export
+from ..core.frameworks import batch_verdicts
+from ..core.limits import whole
+from ..core.memory import ZeroStage
+from ..core.planning import TARGET_LIMITS
+from ..core.setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
+from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, UsageError, int_type, print_json
+
+NODES = int_type(whole(1, 1_000_000))
+
+
+def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
+    """--nodes, --zero-stage, --precision and --offload (shared with ``check``)."""
+    parser.add_argument(
+        "--nodes", type=NODES, default=1, metavar="N", help="split --gpus evenly over N nodes"
+    )
+    parser.add_argument(
+        "--zero-stage",
+        type=int,
+        choices=[int(z) for z in ZeroStage],
+        default=0,
+        metavar="{0,1,2,3}",
+    )
+    parser.add_argument(
+        "--precision", choices=[p.value for p in Precision], default=Precision.BF16.value
+    )
+    parser.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "export",
-        help="print a ready-to-paste framework config",
-        description="Print a ready-to-paste config for a training framework.",
+        help="write a framework's own config files for a training setup",
+        description="Print (or write with --out) the files a training framework reads for "
+        "this micro-batch, accumulation steps and GPU layout.",
     )
     parser.add_argument("--format", required=True, choices=[f.value for f in ExportFormat])
     parser.add_argument("--micro-batch", type=MICRO_BATCH, required=True, metavar="B")
     parser.add_argument("--accumulation-steps", type=ACCUMULATION_STEPS, required=True, metavar="A")
-    parser.add_argument("--gpus", type=GPUS, required=True, metavar="G")
-    parser.add_argument("--json", action="store_true", help="wrap the snippet in a JSON object")
+    parser.add_argument(
+        "--gpus", type=GPUS, required=True, metavar="G", help="data-parallel GPUs in all"
+    )
+    add_setup_arguments(parser)
+    parser.add_argument(
+        "--target-batch",
+        type=int_type(TARGET_LIMITS),
+        metavar="T",
+        help="the recipe's batch: report whether the setup reaches it and whether DeepSpeed "
+        "and Megatron would accept it as train_batch_size / --global-batch-size",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--out", metavar="DIR", help="write the files into DIR")
     parser.set_defaults(handler=run)
 
 
+def setup_from(args: argparse.Namespace) -> TrainingSetup:
+    setup = TrainingSetup(
+        micro_batch=args.micro_batch,
+        accumulation_steps=args.accumulation_steps,
+        gpus=args.gpus,
+        nodes=args.nodes,
+        zero_stage=ZeroStage(args.zero_stage),
+        precision=Precision(args.precision),
+        offload=Offload(args.offload),
+    )
+    problem = setup_problem(setup)
+    if problem is not None:
+        raise UsageError(problem_text(problem, setup))
+    return setup
+
+
+def verdicts_dict(setup: TrainingSetup, target: int | None) -> dict[str, Any]:
+    """DeepSpeed's and Megatron's verdicts on ``target`` (the effective batch without one)."""
+    batch = setup.effective_batch if target is None else target
+    v = batch_verdicts(batch, setup.micro_batch, setup.accumulation_steps, setup.gpus)
+    return {
+        "deepspeed": {
+            "ok": v.deepspeed.ok,
+            "reason": v.deepspeed.reason.value,
+            "train_batch_size": batch,
+        },
+        "megatron": {
+            "ok": v.megatron.ok,
+            "global_batch_size": batch,
+            "derived_accumulation_steps": v.megatron.derived_steps,
+            "same_accumulation_steps": v.megatron.derived_steps == setup.accumulation_steps,
+        },
+    }
+
+
+def _write(out: str, files: dict[str, str]) -> None:
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, content in files.items():
+            path = folder / name
+            path.write_text(content, encoding="utf-8")
+            if name.endswith(".sh"):
+                path.chmod(0o755)
+    except OSError as exc:
+        raise UsageError(f"--out: cannot write into {out}: {exc.strerror or exc}") from exc
+
+
 def run(args: argparse.Namespace) -> int:
-    fmt = ExportFormat(args.format)
-    text = render(fmt, args.micro_batch, args.accumulation_steps, args.gpus)
+    setup = setup_from(args)
+    exported = export(ExportFormat(args.format), setup)
+    if args.out is not None:
+        _write(args.out, exported.files)
+    target = args.target_batch
     if args.json:
         print_json(
             {
-                "format": fmt.value,
-                "micro_batch": args.micro_batch,
-                "accumulation_steps": args.accumulation_steps,
-                "gpus": args.gpus,
-                "effective_batch": args.micro_batch * args.accumulation_steps * args.gpus,
-                "exact": True,
-                "snippet": text,
+                "format": exported.format.value,
+                "micro_batch": setup.micro_batch,
+                "accumulation_steps": setup.accumulation_steps,
+                "gpus": setup.gpus,
+                "nodes": setup.nodes,
+                "gpus_per_node": setup.gpus_per_node,
+                "zero_stage": int(setup.zero_stage),
+                "precision": setup.precision.value,
+                "offload": setup.offload.value,
+                "effective_batch": setup.effective_batch,
+                "target_batch": target,
+                "exact": None if target is None else setup.effective_batch == target,
+                "verdicts": verdicts_dict(setup, target),
+                "files": exported.files,
+                # every file as one text (what the window's preview shows)
+                "snippet": exported.text,
             }
         )
+    elif args.out is not None:
+        for name in exported.files:
+            sys.stdout.write(f"wrote {os.path.join(args.out, name)}\n")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(exported.text)
     return 0

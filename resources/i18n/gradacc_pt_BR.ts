@@ -1239,6 +1239,21 @@
     </message>
 </context>
 <context>
+    <name>ModelStates</name>
+    <message>
+        <source>DeepSpeed&apos;s estimate_zero{stage}_model_states_mem_needs (deepspeed 0.19.8)</source>
+        <translation>estimate_zero{stage}_model_states_mem_needs do DeepSpeed (deepspeed 0.19.8)</translation>
+    </message>
+    <message>
+        <source>ZeRO paper (Rajbhandari et al. 2020, §5.1), fp32 gradients counted as DeepSpeed does</source>
+        <translation>Artigo do ZeRO (Rajbhandari et al. 2020, §5.1), com os gradientes fp32 contados como o DeepSpeed conta</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s estimator layout with fp32 weights and gradients and no master copy</source>
+        <translation>Estrutura do estimador do DeepSpeed com pesos e gradientes fp32 e sem cópia mestra</translation>
+    </message>
+</context>
+<context>
     <name>OtherMemoryDialog</name>
     <message>
         <source>Estimate other memory per GPU</source>
@@ -1860,6 +1875,21 @@
     <message>
         <source>Could not open the scenario “{name}”: {reason} Nothing was changed.</source>
         <translation>Não foi possível abrir o cenário “{name}”: {reason} Nada foi alterado.</translation>
+    </message>
+</context>
+<context>
+    <name>Setup</name>
+    <message>
+        <source>{gpus} GPUs cannot be split evenly over {nodes} nodes.</source>
+        <translation>{gpus} GPUs não se dividem igualmente entre {nodes} nós.</translation>
+    </message>
+    <message>
+        <source>CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO).</source>
+        <translation>O offload para a CPU exige ZeRO estágio 1, 2 ou 3 (sem ZeRO o DeepSpeed o ignora).</translation>
+    </message>
+    <message>
+        <source>Offloading the parameters needs ZeRO stage 3 (DeepSpeed&apos;s offload_param).</source>
+        <translation>O offload dos parâmetros exige ZeRO estágio 3 (offload_param do DeepSpeed).</translation>
     </message>
 </context>
 <context>

@@ -196,7 +196,9 @@ def test_plan_human(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Recommended: micro-batch 32 x 1" in out
 
 
-@pytest.mark.parametrize("fmt", ["deepspeed", "hf", "accelerate", "lightning"])
+@pytest.mark.parametrize(
+    "fmt", ["deepspeed", "hf", "hf-deepspeed", "accelerate", "lightning", "torchrun", "megatron"]
+)
 def test_export(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
     assert (
         main(
@@ -233,7 +235,102 @@ def test_export_json(capsys: pytest.CaptureFixture[str]) -> None:
         "--gpus",
         "2",
     )
-    assert data["effective_batch"] == 64 and "accumulate_grad_batches=8" in data["snippet"]
+    assert data["effective_batch"] == 64
+    assert "accumulate_grad_batches=8" in data["files"]["train.py"]
+    assert data["exact"] is None  # no --target-batch: nothing to be exact to
+    assert data["verdicts"]["deepspeed"]["ok"] and data["verdicts"]["megatron"]["ok"]
+
+
+def test_export_json_reports_real_exactness_and_verdicts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = run_json(
+        capsys,
+        "export",
+        "--format",
+        "deepspeed",
+        "--micro-batch",
+        "19",
+        "--accumulation-steps",
+        "9",
+        "--gpus",
+        "3",
+        "--target-batch",
+        "512",
+    )
+    assert data["effective_batch"] == 513 and data["exact"] is False
+    assert data["verdicts"]["deepspeed"] == {
+        "ok": False,
+        "reason": "product_mismatch",
+        "train_batch_size": 512,
+    }
+    assert data["verdicts"]["megatron"]["ok"] is False
+    config = json.loads(data["files"]["ds_config.json"])
+    assert config["train_batch_size"] == 513
+
+
+def test_export_multi_node_and_zero(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "cfg"
+    args = ["export", "--format", "hf-deepspeed", "--micro-batch", "2", "--accumulation-steps"]
+    args += ["4", "--gpus", "64", "--nodes", "8", "--zero-stage", "3", "--offload", "all"]
+    args += ["--precision", "fp16", "--out", str(out)]
+    assert main(args) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["ds_config.json", "launch.sh", "train.py"]
+    launch = (out / "launch.sh").read_text(encoding="utf-8")
+    assert "--nnodes 8 --nproc_per_node 8" in launch
+    assert (out / "launch.sh").stat().st_mode & 0o100
+    config = json.loads((out / "ds_config.json").read_text(encoding="utf-8"))
+    assert config["zero_optimization"]["offload_param"]["device"] == "cpu"
+    assert "fp16=True," in (out / "train.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--gpus", "6", "--nodes", "4"], "cannot be split evenly over 4 nodes"),
+        (["--gpus", "2", "--offload", "optimizer"], "needs ZeRO stage 1, 2 or 3"),
+        (["--gpus", "2", "--zero-stage", "2", "--offload", "all"], "needs ZeRO stage 3"),
+    ],
+)
+def test_export_refuses_impossible_setups(
+    capsys: pytest.CaptureFixture[str], extra: list[str], needle: str
+) -> None:
+    argv = ["export", "--format", "deepspeed", "--micro-batch", "1", "--accumulation-steps", "1"]
+    assert main(argv + extra) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("gradacc: error: ") and needle in err
+
+
+def test_memory_json_llama2_7b(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "memory", "--params", "6738415616", "--gpus", "8", "--zero-stage", "2")
+    assert data["gpu_bytes"] == 28_638_266_368  # DeepSpeed's estimator for Llama-2-7B
+    assert data["cpu_bytes"] == 323_443_949_568
+    parts = {(c["where"], c["part"]) for c in data["breakdown"]}
+    assert ("gpu", "fp32_gradients") in parts and ("cpu", "cpu_buffer") in parts
+    assert "estimate_zero2_model_states_mem_needs" in data["source"]
+
+
+def test_memory_human_and_offload(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["memory", "--params", "1000000000", "--largest-layer-params", "100000000"]
+    argv += ["--gpus", "16", "--nodes", "2", "--zero-stage", "3", "--offload", "all"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Per GPU:  400000000 bytes (0.400 GB)" in out
+    assert "Per node (CPU): 13500000000 bytes (13.500 GB)" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--zero-stage", "2", "--offload", "all"], "parameter offload needs ZeRO stage 3"),
+        (["--zero-stage", "2", "--recipe", "lora"], "--trainable-params"),
+        (["--zero-stage", "2", "--nodes", "3"], "cannot be split evenly"),
+    ],
+)
+def test_memory_refuses(capsys: pytest.CaptureFixture[str], extra: list[str], needle: str) -> None:
+    assert main(["memory", "--params", "1000", "--gpus", "4", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and needle in err
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,3 +1,5 @@
+"""The files of each export format, read back as their formats (JSON, YAML-ish, Python)."""
+
 from __future__ import annotations
 
 import ast
@@ -9,46 +11,131 @@ from hypothesis import strategies as st
 
 from gradacc_desktop.core.export import (
     ExportFormat,
-    accelerate_snippet,
-    deepspeed_json,
-    hf_training_arguments,
-    lightning_snippet,
+    accelerate_config,
+    export,
+    megatron_arguments,
     render,
+)
+from gradacc_desktop.core.memory import ZeroStage
+from gradacc_desktop.core.setup import (
+    Offload,
+    Precision,
+    SetupProblem,
+    TrainingSetup,
+    setup_problem,
 )
 
 ints = st.integers(min_value=1, max_value=1_000_000)
 
+EXPECTED_FILES = {
+    ExportFormat.DEEPSPEED: ["ds_config.json"],
+    ExportFormat.HF: ["train.py", "launch.sh"],
+    ExportFormat.HF_DEEPSPEED: ["ds_config.json", "train.py", "launch.sh"],
+    ExportFormat.ACCELERATE: ["accelerate_config.yaml", "train.py", "launch.sh"],
+    ExportFormat.LIGHTNING: ["train.py", "launch.sh"],
+    ExportFormat.TORCHRUN: ["train.py", "launch.sh"],
+    ExportFormat.MEGATRON: ["megatron_args.sh", "launch.sh"],
+}
 
-def test_deepspeed_json_is_consistent() -> None:
-    config = json.loads(deepspeed_json(4, 8, 2))
+
+def _setup(**kw: object) -> TrainingSetup:
+    values: dict[str, object] = {"micro_batch": 4, "accumulation_steps": 8, "gpus": 16}
+    values.update(kw)
+    return TrainingSetup(**values)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("fmt", list(ExportFormat))
+def test_each_format_writes_its_own_files(fmt: ExportFormat) -> None:
+    files = export(fmt, _setup()).files
+    assert list(files) == EXPECTED_FILES[fmt]
+    for name, content in files.items():
+        assert content.endswith("\n")
+        if name.endswith(".py"):
+            ast.parse(content)
+        if name.endswith(".json"):
+            json.loads(content)
+
+
+def test_deepspeed_json_is_complete() -> None:
+    config = json.loads(export(ExportFormat.DEEPSPEED, _setup(zero_stage=ZeroStage(2))).text)
     assert config == {
-        "train_batch_size": 64,
+        "train_batch_size": 512,
         "train_micro_batch_size_per_gpu": 4,
         "gradient_accumulation_steps": 8,
+        "zero_optimization": {"stage": 2},
+        "bf16": {"enabled": True},
+        "fp16": {"enabled": False},
     }
 
 
-def test_hf_training_arguments() -> None:
-    text = hf_training_arguments(4, 8, 2)
-    assert "per_device_train_batch_size=4," in text
-    assert "gradient_accumulation_steps=8," in text
-    assert "= 64" in text
-    ast.parse(text)
+def test_deepspeed_offload_sections() -> None:
+    setup = _setup(zero_stage=ZeroStage(3), offload=Offload.ALL, precision=Precision.FP16)
+    config = json.loads(export(ExportFormat.DEEPSPEED, setup).text)
+    zero = config["zero_optimization"]
+    assert zero["offload_optimizer"]["device"] == "cpu"
+    assert zero["offload_param"]["device"] == "cpu"
+    assert config["fp16"] == {"enabled": True} and config["bf16"] == {"enabled": False}
 
 
-def test_accelerate() -> None:
-    text = accelerate_snippet(4, 8, 2)
-    assert "Accelerator(gradient_accumulation_steps=8)" in text
-    assert "batch_size=4" in text
-    assert "accelerator.accumulate(model)" in text
-    ast.parse(text)
+def test_hf_deepspeed_leaves_batch_to_the_trainer() -> None:
+    files = export(ExportFormat.HF_DEEPSPEED, _setup(zero_stage=ZeroStage(2))).files
+    config = json.loads(files["ds_config.json"])
+    assert config["train_batch_size"] == "auto"
+    assert config["gradient_accumulation_steps"] == "auto"
+    assert config["bf16"] == {"enabled": "auto"}
+    assert 'deepspeed="ds_config.json"' in files["train.py"]
+    assert "per_device_train_batch_size=4," in files["train.py"]
 
 
-def test_lightning() -> None:
-    text = lightning_snippet(4, 8, 2)
-    assert "Trainer(accumulate_grad_batches=8, devices=2)" in text
-    assert "batch_size=4" in text
-    ast.parse(text)
+def test_multi_node_launch_lines() -> None:
+    setup = _setup(gpus=64, nodes=8)
+    hf = export(ExportFormat.HF, setup).files["launch.sh"]
+    assert "torchrun --nnodes 8 --nproc_per_node 8 " in hf
+    assert '--node_rank "$NODE_RANK"' in hf
+    lightning = export(ExportFormat.LIGHTNING, setup).files["train.py"]
+    assert "devices=8," in lightning and "num_nodes=8," in lightning
+    assert "devices=64" not in lightning
+
+
+def test_accelerate_yaml_has_no_top_level_accumulation() -> None:
+    plain = accelerate_config(_setup())
+    assert "gradient_accumulation_steps" not in plain
+    assert plain["distributed_type"] == "MULTI_GPU" and plain["num_processes"] == 16
+    files = export(ExportFormat.ACCELERATE, _setup()).files
+    assert "export ACCELERATE_GRADIENT_ACCUMULATION_STEPS=8" in files["launch.sh"]
+    zero = accelerate_config(_setup(zero_stage=ZeroStage(3), offload=Offload.OPTIMIZER))
+    assert zero["distributed_type"] == "DEEPSPEED"
+    assert zero["deepspeed_config"] == {
+        "gradient_accumulation_steps": 8,
+        "zero_stage": 3,
+        "offload_optimizer_device": "cpu",
+        "offload_param_device": "none",
+        "zero3_init_flag": True,
+    }
+
+
+def test_megatron_gets_global_batch() -> None:
+    args = megatron_arguments(_setup(zero_stage=ZeroStage(1)))
+    assert "--micro-batch-size 4" in args and "--global-batch-size 512" in args
+    assert "--use-distributed-optimizer" in args and "--bf16" in args
+
+
+@pytest.mark.parametrize(
+    ("kw", "problem"),
+    [
+        ({"gpus": 6, "nodes": 4}, SetupProblem.UNEVEN_NODES),
+        ({"offload": Offload.OPTIMIZER}, SetupProblem.OFFLOAD_NEEDS_ZERO),
+        (
+            {"zero_stage": ZeroStage(2), "offload": Offload.ALL},
+            SetupProblem.PARAMETER_OFFLOAD_NEEDS_ZERO3,
+        ),
+    ],
+)
+def test_refused_setups(kw: dict[str, object], problem: SetupProblem) -> None:
+    setup = _setup(**kw)
+    assert setup_problem(setup) is problem
+    with pytest.raises(ValueError):
+        export(ExportFormat.DEEPSPEED, setup)
 
 
 @given(ints, ints, ints, st.sampled_from(list(ExportFormat)))
@@ -59,12 +146,10 @@ def test_every_format_renders_valid_text(b: int, a: int, g: int, fmt: ExportForm
         config = json.loads(text)
         assert config["train_batch_size"] == b * a * g
     else:
-        ast.parse(text)
         assert str(b * a * g) in text
 
 
 @pytest.mark.parametrize("bad", [0, -3, True])
 def test_rejects_bad_values(bad: int) -> None:
-    for fmt in ExportFormat:
-        with pytest.raises(ValueError):
-            render(fmt, bad, 1, 1)
+    with pytest.raises(ValueError):
+        TrainingSetup(bad, 1, 1)

@@ -135,8 +135,8 @@ def test_activation_follows_both_ways(planner: PlannerView, window: MainWindow, 
     [
         (ExportFormat.DEEPSPEED, '"gradient_accumulation_steps": 16'),
         (ExportFormat.HF, "gradient_accumulation_steps=16,"),
-        (ExportFormat.ACCELERATE, "Accelerator(gradient_accumulation_steps=16)"),
-        (ExportFormat.LIGHTNING, "L.Trainer(accumulate_grad_batches=16, devices=8)"),
+        (ExportFormat.ACCELERATE, "export ACCELERATE_GRADIENT_ACCUMULATION_STEPS=16"),
+        (ExportFormat.LIGHTNING, "accumulate_grad_batches=16,"),
     ],
 )
 def test_export_preview_and_copy(
