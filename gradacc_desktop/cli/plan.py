@@ -6,6 +6,7 @@ import argparse
 from decimal import Decimal
 from typing import Any
 
+from ..core.frameworks import BatchVerdicts, batch_verdicts
 from ..core.planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
@@ -106,6 +107,42 @@ def _deepspeed_dict(check: DeepSpeedCheck) -> dict[str, Any]:
     }
 
 
+def _verdicts(v: BatchVerdicts) -> dict[str, Any]:
+    """DeepSpeed's and Megatron's verdicts on the recipe's batch with this pair."""
+    return {
+        "deepspeed": {"ok": v.deepspeed.ok, "reason": v.deepspeed.reason},
+        "megatron": {
+            "ok": v.megatron.ok,
+            "derived_accumulation_steps": v.megatron.derived_steps,
+        },
+    }
+
+
+def _print_verdicts(v: BatchVerdicts, effective: int) -> None:
+    if v.both_accept:
+        print(
+            f"DeepSpeed (train_batch_size={v.target}) and Megatron "
+            f"(--global-batch-size {v.target}) accept this pair."
+        )
+        return
+    per_step = v.micro_batch * v.gpus
+    print(
+        f"DeepSpeed refuses train_batch_size={v.target} with this pair "
+        f"({v.micro_batch} x {v.accumulation_steps} x {v.gpus} = {effective}); "
+        f"give it train_batch_size={effective} (gradacc export does)."
+    )
+    if v.megatron.ok:
+        print(
+            f"Megatron accepts --global-batch-size {v.target} but derives "
+            f"{v.megatron.derived_steps} accumulation step(s), not {v.accumulation_steps}."
+        )
+    else:
+        print(
+            f"Megatron refuses --global-batch-size {v.target}: it is not a multiple of "
+            f"micro-batch x GPUs = {per_step}."
+        )
+
+
 def _extras(args: argparse.Namespace, effective: int | None) -> dict[str, Any]:
     extras: dict[str, Any] = {}
     if effective is None:
@@ -134,6 +171,7 @@ def _run_solve(
     result = fit(*memory, args.micro_batch) if memory else None
     # DeepSpeed given train_batch_size = T and the micro-batch derives grad_acc itself.
     check = deepspeed_check(args.target_batch, args.micro_batch, None, args.gpus)
+    verdicts = batch_verdicts(plan.target, plan.micro_batch, plan.accumulation_steps, plan.gpus)
     extras = _extras(args, plan.effective_batch)
     if args.json:
         _print_json(
@@ -151,8 +189,11 @@ def _run_solve(
                 "exact_micro_batches": [
                     [p.micro_batch, p.accumulation_steps] for p in plan.exact_micro_batches
                 ],
+                "floor_unreachable": plan.floor_unreachable,
+                "largest_micro_batch_within": plan.largest_micro_batch_within,
                 **_fit_dict(result),
                 "deepspeed": _deepspeed_dict(check),
+                "verdicts": _verdicts(verdicts),
                 **extras,
             }
         )
@@ -163,6 +204,17 @@ def _run_solve(
         f"Micro-batch {b} x {a} accumulation step(s) x {g} GPU(s) = {plan.effective_batch}"
         f" ({_difference(plan.difference)})"
     )
+    if plan.floor_unreachable:
+        within = plan.largest_micro_batch_within
+        hint = (
+            f"use a micro-batch of at most {within}"
+            if within is not None
+            else f"use at most {plan.target} GPU(s)"
+        )
+        print(
+            f"No accumulation steps keep {b} x {g} below the target of {plan.target}: "
+            f"even 1 step gives {plan.effective_batch}; {hint}."
+        )
     below = "none" if plan.reachable_below is None else str(plan.reachable_below)
     print(f"Reachable with micro-batch {b}: {below} below, {plan.reachable_above} above")
     if plan.exact_micro_batches:
@@ -175,11 +227,7 @@ def _run_solve(
         print(f"No micro-batch reaches {plan.target} exactly on {g} GPU(s).")
     if result is not None:
         _print_fit(result)
-    if not check.ok:
-        print(
-            f"DeepSpeed with train_batch_size={plan.target} would fail: "
-            f"{check.reason.value} (derived gradient_accumulation_steps={check.grad_acc})"
-        )
+    _print_verdicts(verdicts, plan.effective_batch)
     _print_extras(extras)
     return 0
 
@@ -199,6 +247,7 @@ def _run_recommend(
 def _print_recommendation(args: argparse.Namespace, rec: Recommendation) -> int:
     pick = rec.recommended
     extras = _extras(args, pick.effective_batch)
+    verdicts = batch_verdicts(rec.target, pick.micro_batch, pick.accumulation_steps, rec.gpus)
     if args.json:
         _print_json(
             {
@@ -210,14 +259,21 @@ def _print_recommendation(args: argparse.Namespace, rec: Recommendation) -> int:
                 "effective_batch": pick.effective_batch,
                 "difference": pick.difference,
                 "exact": pick.exact,
+                "floor_unreachable": rec.floor_unreachable,
                 **_fit_dict(rec.fit),
                 "max_micro_batch": rec.max_micro_batch,
+                "verdicts": _verdicts(verdicts),
                 "candidates": [
                     {
                         "micro_batch": p.micro_batch,
                         "accumulation_steps": p.accumulation_steps,
                         "effective_batch": p.effective_batch,
                         "exact": p.exact,
+                        "verdicts": _verdicts(
+                            batch_verdicts(
+                                rec.target, p.micro_batch, p.accumulation_steps, rec.gpus
+                            )
+                        ),
                     }
                     for p in rec.pairs
                 ],
@@ -233,8 +289,16 @@ def _print_recommendation(args: argparse.Namespace, rec: Recommendation) -> int:
         f"accumulation step(s) x {rec.gpus} GPU(s) = {pick.effective_batch} "
         f"({_difference(pick.difference)})"
     )
+    if rec.floor_unreachable:
+        print(
+            f"No micro-batch keeps {rec.gpus} GPU(s) at or below the target of {rec.target}: "
+            f"use at most {rec.target} GPU(s)."
+        )
+    elif not pick.exact:
+        print(f"No micro-batch reaches {rec.target} exactly on {rec.gpus} GPU(s).")
     if rec.fit is not None:
         _print_fit(rec.fit)
+    _print_verdicts(verdicts, pick.effective_batch)
     _print_extras(extras)
     return 0
 

@@ -183,6 +183,10 @@ class AccumulationPlan:
     reachable_above: int
     # every micro-batch that hits T exactly with these GPUs, ascending (empty if g ∤ T)
     exact_micro_batches: tuple[ExactPair, ...]
+    # FLOOR asked never to exceed T, but b·g > T: even a = 1 overshoots (a is then 1)
+    floor_unreachable: bool = False
+    # the largest micro-batch with b·g <= T (None when even b = 1 exceeds T: fewer GPUs)
+    largest_micro_batch_within: int | None = None
 
 
 def solve_accumulation(
@@ -213,6 +217,8 @@ def solve_accumulation(
         reachable_below=below if below >= per_step else None,
         reachable_above=above,
         exact_micro_batches=exact_pairs,
+        floor_unreachable=rounding is Rounding.FLOOR and per_step > target,
+        largest_micro_batch_within=(target // gpus) or None,
     )
 
 
@@ -445,6 +451,8 @@ class Recommendation:
     recommended: PlanPair
     # the fit of the recommended pair (None when no memory figures were given)
     fit: FitResult | None
+    # FLOOR rounding with T < g: no micro-batch stays at or below T (use fewer GPUs)
+    floor_unreachable: bool = False
 
 
 @dataclass(frozen=True)
@@ -583,6 +591,7 @@ def _recommend(
         pairs=pairs,
         recommended=made[chosen_b],
         fit=None if memory is None else fit(*memory, chosen_b),
+        floor_unreachable=rounding is Rounding.FLOOR and target < gpus,
     )
 
 

@@ -595,3 +595,33 @@ def test_installed_entry_point_plan_recommends_and_rejects() -> None:
     assert bad.stdout == ""
     assert len(bad.stderr.strip().splitlines()) == 1
     assert "--format" in bad.stderr
+
+
+def test_plan_without_exact_pair_names_both_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "plan", "--target-batch", "512", "--gpus", "3")
+    assert data["effective_batch"] == 513 and data["exact"] is False
+    assert data["verdicts"]["deepspeed"] == {"ok": False, "reason": "product_mismatch"}
+    assert data["verdicts"]["megatron"]["ok"] is False
+    assert main(["plan", "--target-batch", "512", "--gpus", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "DeepSpeed refuses train_batch_size=512" in out
+    assert "give it train_batch_size=513" in out
+
+
+def test_plan_candidates_carry_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "plan", "--target-batch", "512", "--gpus", "8")
+    assert data["verdicts"]["megatron"] == {"ok": True, "derived_accumulation_steps": 1}
+    for pair in data["candidates"]:
+        assert pair["verdicts"]["deepspeed"]["ok"] is pair["exact"]
+        assert pair["verdicts"]["megatron"]["ok"] is pair["exact"]
+
+
+def test_plan_floor_never_exceeds_silently(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["plan", "--target-batch", "10", "--gpus", "4", "--micro-batch", "4"]
+    data = run_json(capsys, *argv, "--rounding", "floor")
+    assert data["floor_unreachable"] is True and data["largest_micro_batch_within"] == 2
+    assert main([*argv, "--rounding", "floor"]) == 0
+    assert "use a micro-batch of at most 2" in capsys.readouterr().out
+    # when the floor can be respected it is
+    data = run_json(capsys, "plan", "--target-batch", "100", "--gpus", "3", "--rounding", "floor")
+    assert data["effective_batch"] <= 100 and data["floor_unreachable"] is False
