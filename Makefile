@@ -16,14 +16,14 @@ MEASURE_VENV := .venv-measure
 MEASURE_PYTHON ?= $(shell for p in python3.11 python3; do \
 	$$p -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
 
-.PHONY: run test test-desktop test-desktop-bundle test-measure lint typecheck check i18n \
+.PHONY: run test test-desktop test-desktop-bundle test-measure test-trainers lint typecheck check i18n \
 	i18n-update screenshots clean
 
 run: $(VENV)/.run-installed i18n
 	$(PY) -m gradacc_desktop
 
 test: $(VENV)/.test-installed i18n
-	$(PY) -m pytest --ignore=tests/desktop
+	$(PY) -m pytest --ignore=tests/desktop --ignore=tests/trainers
 
 # The desktop tier: the real app on Xvfb + openbox, driven only through X input
 # (xdotool keys, typing, clicks, wheel; the X clipboard through xclip; screenshots with
@@ -43,6 +43,17 @@ test-measure: i18n
 	test -x $(MEASURE_VENV)/bin/python || $(MEASURE_PYTHON) -m venv $(MEASURE_VENV)
 	$(MEASURE_VENV)/bin/python -m pip install --quiet -e '.[test,measure]'
 	$(MEASURE_VENV)/bin/python -m pytest tests/measure
+
+# The trainer tier: every export read by DeepSpeed, transformers, accelerate, Lightning
+# and megatron-core themselves, and real two-process CPU (gloo) runs (needs Python 3.11,
+# for torch's CPU wheel). DeepSpeed's optional C++ ops are not built (DS_BUILD_OPS=0).
+TRAINERS_VENV := .venv-trainers
+test-trainers:
+	@test -n "$(MEASURE_PYTHON)" || { echo "test-trainers needs Python 3.11 (torch's CPU wheel)" >&2; exit 1; }
+	test -x $(TRAINERS_VENV)/bin/python || $(MEASURE_PYTHON) -m venv $(TRAINERS_VENV)
+	$(TRAINERS_VENV)/bin/python -m pip install --quiet torch==2.13.0
+	DS_BUILD_OPS=0 $(TRAINERS_VENV)/bin/python -m pip install --quiet -e '.[test,trainers]'
+	$(TRAINERS_VENV)/bin/python -m pytest -p no:cacheprovider tests/trainers
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

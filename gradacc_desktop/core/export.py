@@ -21,8 +21,8 @@ Deliberate choices:
   ``accelerate launch`` turns ``ACCELERATE_GRADIENT_ACCUMULATION_STEPS`` into the
   Accelerator's steps and that variable beats the constructor argument. The launch
   line sets it explicitly and ``train.py`` asserts the value it ended up with.
-* ZeRO without DeepSpeed: Hugging Face's native path uses FSDP (stage 2:
-  ``shard_grad_op``, stage 3: ``full_shard``); plain PyTorch uses
+* ZeRO without DeepSpeed: Hugging Face's native path uses FSDP2 (stage 2:
+  ``reshard_after_forward=False``, stage 3: ``True``); plain PyTorch uses
   ``ZeroRedundancyOptimizer`` for stage 1 and FSDP for 2 and 3; Megatron uses its
   distributed optimizer (stage 1) and Megatron-FSDP (stages 2 and 3).
 """
@@ -193,10 +193,12 @@ def _hf_train(setup: TrainingSetup, deepspeed: bool) -> str:
     if deepspeed:
         lines.append('    deepspeed="ds_config.json",')
     elif s.zero_stage >= ZeroStage.GRADIENTS:
-        strategy = "shard_grad_op" if s.zero_stage is ZeroStage.GRADIENTS else "full_shard"
+        # FSDP2: keeping the weights gathered after forward is ZeRO-2, resharding ZeRO-3
+        config = f'"reshard_after_forward": {s.zero_stage is ZeroStage.WEIGHTS}'
         if s.offload is Offload.ALL:
-            strategy += " offload"
-        lines.append(f'    fsdp="{strategy}",  # ZeRO-{int(s.zero_stage)} with PyTorch FSDP')
+            config += ', "cpu_offload": True'
+        lines.append(f"    fsdp=True,  # ZeRO-{int(s.zero_stage)} with PyTorch FSDP")
+        lines.append(f"    fsdp_config={{{config}}},")
     lines += [
         ")",
         "",
@@ -260,12 +262,18 @@ def accelerate_config(setup: TrainingSetup) -> dict[str, object]:
     return config
 
 
+# Strings YAML 1.1 (PyYAML, what accelerate reads with) would turn into booleans or
+# null; accelerate itself writes mixed_precision: 'no'.
+_YAML_SPECIAL = {"no", "yes", "on", "off", "true", "false", "null", "y", "n", "~"}
+
+
 def _yaml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return str(value)
+    text = str(value)
+    return f"'{text}'" if text.lower() in _YAML_SPECIAL else text
 
 
 def _yaml(config: dict[str, object], indent: str = "") -> list[str]:
