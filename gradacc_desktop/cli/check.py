@@ -1,0 +1,263 @@
+"""``gradacc check``: read an existing training config and say what it means.
+
+Contract (scripts depend on it)::
+
+    gradacc check FILE [--gpus G] [--json]
+
+FILE is a DeepSpeed JSON, an ``accelerate config`` YAML or an axolotl YAML, recognised
+by its content. The output names the kind, every value read, the effective batch when
+it is known, DeepSpeed's and Megatron's verdicts on the batch values, the keys set to
+"auto" (the trainer fills them), each key that could not be read and why, and what is
+still missing for a whole training setup. ``--gpus`` is the number of GPUs in all when
+the file does not say it (a DeepSpeed JSON or an axolotl YAML); it overrides
+accelerate's ``num_processes``.
+
+``--json`` prints one object: ``kind``, ``values``, ``effective_batch`` (int or null),
+``verdicts`` (``{"deepspeed": …, "megatron": …}`` or null), ``auto_keys``, ``unread``
+(``[{key, value, reason}]``), ``missing`` (names), plus ``file``, ``keys``, ``gpus``,
+``gpus_from``, ``derived``, ``problem``, ``followed`` and ``setup``. A missing or
+unreadable file, or one of no known kind, is exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.config_import import (
+    KIND_NAMES,
+    ConfigImportError,
+    ConfigKind,
+    Derived,
+    ImportedConfig,
+    deepspeed_text,
+    read_config,
+)
+from ..core.frameworks import MegatronCheck
+from ..core.setup import TrainingSetup
+from ._common import GPUS, UsageError, print_json
+
+LABELS = {
+    "micro_batch": "micro-batch per GPU",
+    "accumulation_steps": "accumulation steps",
+    "train_batch_size": "train batch size",
+    "batch_per_gpu": "batch per GPU (micro-batch x steps)",
+    "gpus": "GPUs",
+    "nodes": "nodes",
+    "zero_stage": "ZeRO stage",
+    "precision": "precision",
+    "offload": "offload",
+    "distributed_type": "distributed type",
+    "adapter": "adapter",
+    "lora_rank": "LoRA rank",
+    "lora_targets": "LoRA target modules",
+    "base_4bit": "base model in 4 bits",
+    "sequence_length": "sequence length",
+    "base_model": "base model",
+}
+
+
+# What an "auto" precision becomes.
+PRECISION_AUTO = {
+    ConfigKind.AXOLOTL: '"auto": axolotl uses bf16 where the GPUs support it, else fp16',
+    ConfigKind.DEEPSPEED: '"auto": the Hugging Face Trainer or accelerate sets it from its own '
+    "arguments",
+    ConfigKind.ACCELERATE: '"auto" in the DeepSpeed file: accelerate sets it from mixed_precision',
+}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="read a DeepSpeed, accelerate or axolotl config and say what it means",
+        description="Read an existing training config (a DeepSpeed JSON, an accelerate "
+        "config YAML or an axolotl YAML) and report its values, the effective batch, "
+        "DeepSpeed's and Megatron's verdicts, the keys left to the trainer (\"auto\") "
+        "and the keys that could not be read.",
+    )
+    parser.add_argument("file", metavar="FILE", help="the config file")
+    parser.add_argument(
+        "--gpus",
+        type=GPUS,
+        metavar="G",
+        help="GPUs in all (a DeepSpeed or axolotl file does not say; overrides "
+        "accelerate's num_processes)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def _read(file: str) -> ImportedConfig:
+    path = Path(file)
+    try:
+        return read_config(path, name=file)
+    except ConfigImportError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _verdicts(d: Derived) -> dict[str, Any] | None:
+    if d.deepspeed is None:
+        return None
+    ds = d.deepspeed
+    mg = d.megatron
+    return {
+        "deepspeed": {
+            "ok": ds.ok,
+            "reason": ds.reason.value,
+            "train_batch_size": ds.train_batch_size,
+            "micro_batch": ds.micro_batch,
+            "accumulation_steps": ds.grad_acc,
+            "gpus": ds.world_size,
+            "derived": [{"grad_acc": "accumulation_steps"}.get(name, name) for name in ds.derived],
+            "text": deepspeed_text(ds),
+        },
+        "megatron": None
+        if mg is None
+        else {
+            "ok": mg.ok,
+            "global_batch_size": mg.global_batch_size,
+            "micro_batch": mg.micro_batch,
+            "data_parallel": mg.data_parallel,
+            "derived_accumulation_steps": mg.derived_steps,
+            "same_accumulation_steps": mg.derived_steps is not None
+            and mg.derived_steps == d.accumulation_steps,
+            "text": _megatron_text(mg, d.accumulation_steps),
+        },
+    }
+
+
+def _megatron_text(mg: MegatronCheck, steps: int | None) -> str:
+    given = f"--global-batch-size {mg.global_batch_size} --micro-batch-size {mg.micro_batch}"
+    if not mg.ok:
+        per_step = mg.micro_batch * mg.data_parallel
+        return (
+            f"Megatron refuses {given} on {mg.data_parallel} GPU(s): the global batch is not "
+            f"a multiple of micro-batch x GPUs = {per_step}."
+        )
+    if steps is not None and mg.derived_steps != steps:
+        return (
+            f"Megatron accepts {given} but derives {mg.derived_steps} accumulation step(s), "
+            f"not {steps}."
+        )
+    return f"Megatron accepts {given} and derives {mg.derived_steps} accumulation step(s)."
+
+
+def _setup_dict(setup: TrainingSetup | None) -> dict[str, Any] | None:
+    if setup is None:
+        return None
+    return {
+        "micro_batch": setup.micro_batch,
+        "accumulation_steps": setup.accumulation_steps,
+        "gpus": setup.gpus,
+        "nodes": setup.nodes,
+        "zero_stage": int(setup.zero_stage),
+        "precision": setup.precision.value,
+        "offload": setup.offload.value,
+        "effective_batch": setup.effective_batch,
+    }
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "(none)"
+    return str(value)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = _read(args.file)
+    d = config.derived(args.gpus)
+    setup, reasons = config.setup(args.gpus)
+    missing = [] if d.problem is not None else config.missing(args.gpus)
+    problem = d.problem
+    if setup is None and not missing and reasons:
+        problem = reasons[0]  # a setup no framework runs (nodes, offload without ZeRO)
+    values = config.values()
+    if args.json:
+        print_json(
+            {
+                "file": config.source,
+                "kind": config.kind.value,
+                "values": values,
+                "keys": dict(config.keys),
+                "gpus": d.gpus,
+                "gpus_from": d.gpus_from,
+                "derived": {
+                    "micro_batch": d.micro_batch,
+                    "accumulation_steps": d.accumulation_steps,
+                    "train_batch_size": d.train_batch_size,
+                    "gpus": d.gpus,
+                    "names": list(d.derived),
+                    "notes": list(d.notes),
+                },
+                "effective_batch": d.effective_batch,
+                "verdicts": _verdicts(d),
+                "auto_keys": list(config.auto_keys),
+                "unread": [
+                    {"key": u.key, "value": u.value, "reason": u.reason} for u in config.unread
+                ],
+                "missing": missing,
+                "problem": problem,
+                "followed": list(config.followed),
+                "setup": _setup_dict(setup),
+            }
+        )
+        return 0
+    out = sys.stdout
+    out.write(f"{config.source}: {KIND_NAMES[config.kind]}\n")
+    read = [(name, value) for name, value in values.items() if value is not None]
+    if read:
+        out.write("Values read:\n")
+        for name, value in read:
+            key = config.key_of(name)
+            source = f"  ({key})" if key is not None else ""
+            out.write(f"  {LABELS[name]}: {_shown(value)}{source}\n")
+    else:
+        out.write("Values read: none\n")
+    for path in config.followed:
+        out.write(f"Also read: {path}\n")
+    if d.gpus is None:
+        out.write("GPUs: unknown (give --gpus)\n")
+    elif d.gpus_from == "argument":
+        note = (
+            f"; the file says {config.gpus}"
+            if config.gpus is not None and config.gpus != d.gpus
+            else ""
+        )
+        out.write(f"GPUs: {d.gpus} (from --gpus{note})\n")
+    for note in d.notes:
+        out.write(f"Derived: {note}\n")
+    if d.effective_batch is not None:
+        out.write(
+            f"Effective batch: {d.micro_batch} (micro-batch) x {d.accumulation_steps} "
+            f"(accumulation steps) x {d.gpus} GPU(s) = {d.effective_batch}\n"
+        )
+    else:
+        out.write("Effective batch: unknown\n")
+    if d.deepspeed is not None:
+        out.write(deepspeed_text(d.deepspeed) + "\n")
+    if d.megatron is not None:
+        out.write(_megatron_text(d.megatron, d.accumulation_steps) + "\n")
+    if config.auto_keys:
+        out.write('Set to "auto" (the trainer fills them): ' + ", ".join(config.auto_keys) + "\n")
+    if "precision" in config.auto_fields:
+        out.write(f"Precision: {PRECISION_AUTO[config.kind]}\n")
+    if config.unread:
+        out.write("Not read:\n")
+        for u in config.unread:
+            out.write(f"  {u.key} = {u.value}: {u.reason}\n")
+    if problem is not None:
+        out.write(f"Problem: {problem}\n")
+    if missing:
+        out.write("Missing for a whole setup: " + ", ".join(missing) + "\n")
+    if setup is not None:
+        out.write(
+            f"Setup: micro-batch {setup.micro_batch}, {setup.accumulation_steps} accumulation "
+            f"step(s), {setup.gpus} GPU(s) on {setup.nodes} node(s), "
+            f"ZeRO-{int(setup.zero_stage)}, {setup.precision.value}, "
+            f"offload {setup.offload.value}\n"
+        )
+    return 0

@@ -1,0 +1,1216 @@
+"""Read an existing training config and say what it sets: "check my config".
+
+``read_config(path_or_text)`` recognises, by content rather than by file name:
+
+* a DeepSpeed JSON (``ds_config.json``): the batch triple, ``zero_optimization`` (stage
+  and offload devices) and ``bf16`` / ``fp16``;
+* an ``accelerate config`` YAML: processes, machines, ``mixed_precision``,
+  ``distributed_type`` and ``deepspeed_config`` (following its
+  ``deepspeed_config_file`` when that file is there);
+* an axolotl YAML: micro-batch, accumulation steps, precision, LoRA / QLoRA settings,
+  sequence length, base model and the DeepSpeed JSON named by ``deepspeed``.
+
+Every value it reads is an ``int``, an enum, a string or ``None`` when the file does not
+give it; a key set to ``"auto"`` (the trainer fills it) is listed in ``auto_keys``, and a
+key it found but could not use (wrong type, out of range, unknown device, a file it
+could not follow, a value conflicting with another file) is listed in ``unread`` with
+the reason. ``derived(gpus)`` replays DeepSpeed's own derivation of a missing batch value
+(``planning.deepspeed_check``) and Megatron's rule, and ``setup(gpus)`` gives the
+``TrainingSetup`` once enough is known, or names what is missing.
+
+Pure Python (no Qt); the parser is PyYAML's ``safe_load`` (JSON is read by ``json``).
+Messages are plain English: the command line prints them as they are.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import yaml  # type: ignore[import-untyped, unused-ignore]
+
+from .calculator import LIMITS, Field
+from .frameworks import MegatronCheck, megatron_check
+from .memory import ZeroStage
+from .planning import (
+    MAX_TARGET_BATCH,
+    SEQ_LEN_LIMITS,
+    DeepSpeedCheck,
+    DeepSpeedReason,
+    deepspeed_check,
+)
+from .setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
+
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "MISSING_NAMES",
+    "Adapter",
+    "ConfigImportError",
+    "ConfigKind",
+    "Derived",
+    "ImportedConfig",
+    "Unread",
+    "deepspeed_text",
+    "read_config",
+]
+
+# Config files are a few kilobytes; anything larger is not one.
+MAX_CONFIG_BYTES = 2_000_000
+# How deep and how many "auto" keys are listed.
+_MAX_DEPTH = 16
+_MAX_AUTO_KEYS = 500
+
+_MAX_MICRO = int(LIMITS[Field.MICRO_BATCH].maximum)
+_MAX_STEPS = int(LIMITS[Field.ACCUMULATION_STEPS].maximum)
+_MAX_GPUS = int(LIMITS[Field.GPUS].maximum)
+_MAX_NODES = 1_000_000
+_MAX_RANK = 1_000_000
+_MAX_SEQ = int(SEQ_LEN_LIMITS.maximum)
+
+
+class ConfigImportError(ValueError):
+    """The file cannot be read, is not JSON or YAML, or is of no recognised kind."""
+
+
+class ConfigKind(enum.Enum):
+    DEEPSPEED = "deepspeed"
+    ACCELERATE = "accelerate"
+    AXOLOTL = "axolotl"
+
+
+KIND_NAMES = {
+    ConfigKind.DEEPSPEED: "DeepSpeed config",
+    ConfigKind.ACCELERATE: "accelerate config",
+    ConfigKind.AXOLOTL: "axolotl config",
+}
+
+
+class Adapter(enum.Enum):
+    LORA = "lora"
+    QLORA = "qlora"
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A key that was found but could not be used."""
+
+    key: str
+    # the value as found, shortened ("nvme", -1, "a list of 3 items")
+    value: str
+    reason: str
+
+
+# What ``setup`` and ``derived`` call each value when it is missing.
+MISSING_NAMES = {
+    "micro_batch": "micro-batch",
+    "accumulation_steps": "accumulation steps",
+    "train_batch_size": "train batch size",
+    "gpus": "GPU count",
+    "nodes": "node count",
+    "zero_stage": "ZeRO stage",
+    "precision": "precision",
+    "offload": "offload",
+}
+
+# The batch values, as DeepSpeed names them in its check.
+_BATCH_FIELDS = ("micro_batch", "accumulation_steps", "train_batch_size")
+_CHECK_NAMES = {
+    "micro_batch": "micro_batch",
+    "grad_acc": "accumulation_steps",
+    "train_batch_size": "train_batch_size",
+}
+
+
+@dataclass(frozen=True)
+class Derived:
+    """The batch values once the GPU count is known, as the frameworks resolve them."""
+
+    micro_batch: int | None
+    accumulation_steps: int | None
+    train_batch_size: int | None
+    gpus: int | None
+    # "argument" (given by the caller), "file", "derived" (train / (micro x steps)) or None
+    gpus_from: str | None
+    # values the file does not give, taken from DeepSpeed's derivation or the
+    # framework's default (field names, e.g. "accumulation_steps", "gpus")
+    derived: tuple[str, ...]
+    # one English sentence per derived value
+    notes: tuple[str, ...]
+    # DeepSpeed's resolution of the batch values (None until they and the GPUs are known)
+    deepspeed: DeepSpeedCheck | None
+    # Megatron given the train batch as --global-batch-size and the micro-batch
+    megatron: MegatronCheck | None
+    # micro x steps x GPUs, when known and accepted
+    effective_batch: int | None
+    # English names of the batch values still missing (MISSING_NAMES)
+    missing: tuple[str, ...]
+    # why these values cannot run at all (one English sentence), or None
+    problem: str | None
+
+
+@dataclass(frozen=True)
+class ImportedConfig:
+    kind: ConfigKind
+    # what messages call the file (its path, or the name the caller gave)
+    source: str = "config"
+    micro_batch: int | None = None
+    accumulation_steps: int | None = None
+    # DeepSpeed's train_batch_size (micro x steps x GPUs)
+    train_batch_size: int | None = None
+    # axolotl's batch_size: micro-batch x accumulation steps on one GPU
+    batch_per_gpu: int | None = None
+    # processes in all (accelerate's num_processes)
+    gpus: int | None = None
+    nodes: int | None = None
+    zero_stage: ZeroStage | None = None
+    precision: Precision | None = None
+    offload: Offload | None = None
+    # accelerate's distributed_type (NO, MULTI_GPU, DEEPSPEED, FSDP, ...)
+    distributed_type: str | None = None
+    adapter: Adapter | None = None
+    lora_rank: int | None = None
+    lora_targets: tuple[str, ...] | None = None
+    # the frozen base model loaded in 4 bits (QLoRA)
+    base_4bit: bool | None = None
+    sequence_length: int | None = None
+    base_model: str | None = None
+    # keys set to "auto", which the trainer fills
+    auto_keys: tuple[str, ...] = ()
+    # keys found but not used, each with its reason
+    unread: tuple[Unread, ...] = ()
+    # fields whose key is present but "auto" or unread: no framework default stands in
+    unresolved: tuple[str, ...] = ()
+    # the subset of ``unresolved`` that is "auto"
+    auto_fields: tuple[str, ...] = ()
+    # the key each value was read from (field name, key), in reading order
+    keys: tuple[tuple[str, str], ...] = ()
+    # other files read on the way (DeepSpeed JSONs named by the config)
+    followed: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ reading out
+
+    def key_of(self, field: str) -> str | None:
+        """The key ``field`` was read from ("micro_batch_size"), or None."""
+        for name, key in self.keys:
+            if name == field:
+                return key
+        return None
+
+    def values(self) -> dict[str, Any]:
+        """Every value as read (JSON types: ints, strings, booleans, lists, None)."""
+        out: dict[str, Any] = {}
+        for name in _VALUE_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, ZeroStage):
+                value = int(value)
+            elif isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[name] = value
+        return out
+
+    # ------------------------------------------------------------------ resolving
+
+    def derived(self, gpus: int | None = None) -> Derived:
+        """The batch values with ``gpus`` GPUs (None: the file's count, or the count the
+        DeepSpeed triple implies), resolved as the framework that reads them would.
+
+        * a DeepSpeed JSON alone: DeepSpeed derives a missing batch value from the two
+          others (``planning.deepspeed_check``) and refuses values that do not agree;
+        * axolotl: a missing ``gradient_accumulation_steps`` is ``batch_size //
+          micro_batch_size``, or 1 without ``batch_size``;
+        * accelerate: the micro-batch (and, without DeepSpeed, the accumulation steps)
+          are given to the script, not the config file: they stay missing unless a
+          followed DeepSpeed JSON gives them.
+
+        A value set to "auto" is not derived (the trainer fills it from its own
+        arguments), except ``train_batch_size`` next to an explicit micro-batch and
+        accumulation steps: the trainer computes it as DeepSpeed would.
+        """
+        if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 1):
+            raise ValueError(f"gpus must be an integer >= 1, got {gpus!r}")
+        return _resolve(self, gpus)
+
+    def missing(self, gpus: int | None = None) -> list[str]:
+        """English names of what ``setup(gpus)`` still needs (empty when nothing is)."""
+        names = list(self.derived(gpus).missing)
+        for name in ("nodes", "zero_stage", "precision", "offload"):
+            if name in self.unresolved:
+                names.append(MISSING_NAMES[name])
+        return names
+
+    def setup(self, gpus: int | None = None) -> tuple[TrainingSetup | None, list[str]]:
+        """The training setup this config describes on ``gpus`` GPUs (see ``derived``).
+
+        Returns ``(setup, [])`` when enough is known. Otherwise ``(None, reasons)``:
+        the English names of the missing values (``MISSING_NAMES``), or, when every
+        value is known but they cannot run, the one sentence saying why (DeepSpeed
+        refuses the batch values, GPUs not split evenly over the nodes, ...).
+
+        A key the file does not have takes the framework's default: one node, no ZeRO,
+        no offload, fp32 (DeepSpeed without ``bf16``/``fp16`` sections, accelerate
+        without ``mixed_precision``, axolotl without ``bf16``/``fp16``). A key set to
+        "auto" or unreadable has no default: it is missing.
+        """
+        d = self.derived(gpus)
+        if d.problem is not None:
+            return None, [d.problem]
+        missing = self.missing(gpus)
+        if missing:
+            return None, missing
+        assert d.micro_batch is not None and d.accumulation_steps is not None
+        assert d.gpus is not None
+        setup = TrainingSetup(
+            micro_batch=d.micro_batch,
+            accumulation_steps=d.accumulation_steps,
+            gpus=d.gpus,
+            nodes=self.nodes or 1,
+            zero_stage=ZeroStage.NONE if self.zero_stage is None else self.zero_stage,
+            precision=self.precision or Precision.FP32,
+            offload=self.offload or Offload.NONE,
+        )
+        problem = setup_problem(setup)
+        if problem is not None:
+            return None, [problem_text(problem, setup)]
+        return setup, []
+
+
+_VALUE_FIELDS = tuple(
+    f.name
+    for f in fields(ImportedConfig)
+    if f.name
+    not in {
+        "kind",
+        "source",
+        "auto_keys",
+        "unread",
+        "unresolved",
+        "auto_fields",
+        "keys",
+        "followed",
+    }
+)
+
+
+# --------------------------------------------------------------------------- resolving
+
+
+def deepspeed_text(check: DeepSpeedCheck) -> str:
+    """DeepSpeed's verdict on the batch values, as one English sentence."""
+    t, b, a, g = check.train_batch_size, check.micro_batch, check.grad_acc, check.world_size
+    r = DeepSpeedReason
+    if check.reason is r.OK:
+        return f"DeepSpeed accepts train_batch_size {t} = {b} x {a} x {g} GPU(s)."
+    if check.reason is r.MISSING_BATCH_SIZE:
+        return "DeepSpeed refuses it: neither train_batch_size nor train_micro_batch_size_per_gpu."
+    if check.reason is r.NON_POSITIVE:
+        return "DeepSpeed refuses a batch value that is zero or negative."
+    if check.reason is r.PRODUCT_MISMATCH:
+        return (
+            f"DeepSpeed refuses train_batch_size {t}: {b} (micro-batch) x {a} (accumulation "
+            f"steps) x {g} GPU(s) = {check.product}."
+        )
+    if check.reason is r.NOT_DIVISIBLE:
+        names = " and ".join(MISSING_NAMES[_CHECK_NAMES[n]] for n in check.derived)
+        return (
+            f"DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it derives the {names} "
+            f"by whole division, and {b} x {a} x {g} = {check.product}, not {t}."
+        )
+    if check.reason is r.DERIVED_ZERO_STEPS:
+        return (
+            f"DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than "
+            f"micro-batch x GPUs ({b} x {g}), so the derived accumulation steps are 0."
+        )
+    return (
+        f"DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than "
+        f"accumulation steps x GPUs ({a} x {g}), so the derived micro-batch is 0."
+    )
+
+
+def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
+    b, a, t = config.micro_batch, config.accumulation_steps, config.train_batch_size
+    unresolved = set(config.unresolved)
+    derived: list[str] = []
+    notes: list[str] = []
+    missing: list[str] = []
+    problem: str | None = None
+    ds_check: DeepSpeedCheck | None = None
+    mg_check: MegatronCheck | None = None
+    effective: int | None = None
+
+    # A train_batch_size left "auto" next to an explicit micro-batch and steps is what
+    # DeepSpeed would derive without it: the trainer computes micro x steps x GPUs.
+    blocked = [f for f in _BATCH_FIELDS if f in unresolved]
+    if (
+        blocked == ["train_batch_size"]
+        and "train_batch_size" in config.auto_fields
+        and b is not None
+        and a is not None
+    ):
+        blocked = []
+
+    # axolotl's defaults for the accumulation steps
+    if (
+        config.kind is ConfigKind.AXOLOTL
+        and a is None
+        and b is not None
+        and "accumulation_steps" not in blocked
+    ):
+        if config.batch_per_gpu is not None:
+            a = config.batch_per_gpu // b
+            derived.append("accumulation_steps")
+            notes.append(
+                f"accumulation steps = batch_size // micro_batch_size = "
+                f"{config.batch_per_gpu} // {b} = {a} (axolotl's rule)"
+            )
+            if a == 0:
+                problem = (
+                    f"batch_size {config.batch_per_gpu} is smaller than micro_batch_size {b}: "
+                    "axolotl derives 0 accumulation steps."
+                )
+                a = None
+        else:
+            a = 1
+            derived.append("accumulation_steps")
+            notes.append("accumulation steps = 1 (axolotl's default without the key)")
+
+    # the GPU count: the caller's, the file's, or what DeepSpeed's triple implies
+    g: int | None = None
+    gpus_from: str | None = None
+    if gpus is not None:
+        g, gpus_from = gpus, "argument"
+    elif config.gpus is not None:
+        g, gpus_from = config.gpus, "file"
+    elif t is not None and b is not None and a is not None and not blocked:
+        if t % (b * a) == 0:
+            g, gpus_from = t // (b * a), "derived"
+            derived.append("gpus")
+            notes.append(
+                f"GPUs = train_batch_size / (micro-batch x accumulation steps) = "
+                f"{t} / ({b} x {a}) = {g}"
+            )
+        elif problem is None:
+            problem = (
+                f"train_batch_size {t} is not a multiple of micro-batch x accumulation "
+                f"steps ({b} x {a} = {b * a}): DeepSpeed refuses it on any number of GPUs."
+            )
+
+    deepspeed_reads = config.kind is ConfigKind.DEEPSPEED
+    if blocked:
+        # no derivation through a value the trainer fills or that could not be read
+        if b is None:
+            missing.append(MISSING_NAMES["micro_batch"])
+        if a is None:
+            missing.append(MISSING_NAMES["accumulation_steps"])
+        if "train_batch_size" in blocked and "train_batch_size" not in config.auto_fields:
+            missing.append(MISSING_NAMES["train_batch_size"])
+        if g is None and problem is None:
+            missing.append(MISSING_NAMES["gpus"])
+    elif deepspeed_reads:
+        if t is None and b is None:
+            missing.append(MISSING_NAMES["micro_batch"])
+        if g is None:
+            if problem is None:
+                missing.append(MISSING_NAMES["gpus"])
+        elif t is not None or b is not None:
+            ds_check = deepspeed_check(t, b, a, g)
+            if ds_check.ok:
+                assert ds_check.micro_batch is not None and ds_check.grad_acc is not None
+                for name in ds_check.derived:
+                    field = _CHECK_NAMES[name]
+                    derived.append(field)
+                    value = {
+                        "micro_batch": ds_check.micro_batch,
+                        "accumulation_steps": ds_check.grad_acc,
+                        "train_batch_size": ds_check.train_batch_size,
+                    }[field]
+                    notes.append(f"{MISSING_NAMES[field]} = {value} (DeepSpeed's derivation)")
+                b, a, t = ds_check.micro_batch, ds_check.grad_acc, ds_check.train_batch_size
+                effective = t
+            else:
+                problem = deepspeed_text(ds_check)
+    else:
+        if b is None:
+            missing.append(MISSING_NAMES["micro_batch"])
+        if a is None and problem is None:
+            missing.append(MISSING_NAMES["accumulation_steps"])
+        if g is None and problem is None:
+            missing.append(MISSING_NAMES["gpus"])
+        if b is not None and a is not None and g is not None and problem is None:
+            ds_check = deepspeed_check(t, b, a, g)
+            if ds_check.ok:
+                if t is None:
+                    derived.append("train_batch_size")
+                t = effective = b * a * g
+            else:
+                problem = (
+                    f"train_batch_size {t} in the DeepSpeed config is not {b} (micro-batch) "
+                    f"x {a} (accumulation steps) x {g} GPU(s) = {b * a * g}: the trainer "
+                    "refuses the mismatch."
+                )
+    if b is not None and g is not None and t is not None and min(b, g, t) >= 1 and not blocked:
+        mg_check = megatron_check(t, b, g)
+    return Derived(
+        micro_batch=b,
+        accumulation_steps=a,
+        train_batch_size=t,
+        gpus=g,
+        gpus_from=gpus_from,
+        derived=tuple(derived),
+        notes=tuple(notes),
+        deepspeed=ds_check,
+        megatron=mg_check,
+        effective_batch=effective if problem is None else None,
+        missing=tuple(dict.fromkeys(missing)),
+        problem=problem,
+    )
+
+
+# --------------------------------------------------------------------------- showing
+
+
+def _clean(text: str, limit: int = 200) -> str:
+    """``text`` shortened to ``limit`` characters, control characters escaped."""
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+
+
+def _show(value: Any) -> str:
+    """A short text of any parsed value (never the repr of a whole structure)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if value.bit_length() > 64:
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + _clean(value, 60) + '"'
+    if isinstance(value, dict):
+        return f"a mapping of {len(value)} key(s)"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item(s)"
+    return f"a value of type {type(value).__name__}"
+
+
+def _show_field(value: Any) -> str:
+    if isinstance(value, ZeroStage):
+        return str(int(value))
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return ", ".join(value)
+    return _show(value)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class _Bad:
+    """A value that was present but unreadable (already reported)."""
+
+
+_BAD = _Bad()
+
+
+class _Reader:
+    """Collects values, "auto" keys and unread keys; ``prefix`` names a followed file."""
+
+    def __init__(self, folder: Path | None, prefix: str = "") -> None:
+        self.folder = folder
+        self.prefix = prefix
+        self.values: dict[str, Any] = {}
+        self.keys: dict[str, str] = {}
+        self.auto: list[str] = []
+        self.unread: list[Unread] = []
+        self.unresolved: set[str] = set()
+        self.auto_fields: set[str] = set()
+        self.followed: list[str] = []
+
+    def name(self, key: str) -> str:
+        return f"{self.prefix}{key}"
+
+    def set(self, field: str, key: str, value: Any) -> None:
+        self.values[field] = value
+        self.keys[field] = self.name(key)
+
+    def refuse(self, key: str, value: Any, reason: str, *affected: str) -> _Bad:
+        self.unread.append(Unread(self.name(key), _show(value), reason))
+        self.unresolved.update(affected)
+        return _BAD
+
+    def mark_auto(self, key: str, *affected: str) -> None:
+        """``key`` is "auto" (``scan`` lists it): the fields it sets stay open."""
+        del key
+        self.unresolved.update(affected)
+        self.auto_fields.update(affected)
+
+    def scan(self, data: dict[Any, Any]) -> None:
+        """List every key set to "auto", in file order (dotted paths through mappings)."""
+        stack: list[tuple[str, Iterator[tuple[Any, Any]]]] = [("", iter(data.items()))]
+        seen = {id(data)}
+        while stack and len(self.auto) < _MAX_AUTO_KEYS:
+            path, items = stack[-1]
+            item = next(items, None)
+            if item is None:
+                stack.pop()
+                continue
+            key, value = item
+            name = f"{path}{_clean(str(key), 80)}"
+            if isinstance(value, str) and value == "auto":
+                self.auto.append(self.name(name))
+            elif isinstance(value, dict) and id(value) not in seen and len(stack) < _MAX_DEPTH:
+                seen.add(id(value))
+                stack.append((f"{name}.", iter(value.items())))
+
+    def mapping(self, key: str, value: Any, *affected: str) -> dict[Any, Any] | None:
+        """``value`` when it is a mapping; None when absent; reported otherwise."""
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            return value
+        self.refuse(key, value, "must be a mapping of keys", *affected)
+        return None
+
+    def integer(
+        self, field: str, key: str, value: Any, low: int, high: int, *, auto: bool = True
+    ) -> None:
+        if value is None:
+            return
+        if auto and isinstance(value, str) and value == "auto":
+            self.mark_auto(key, field)
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            choices = 'a whole number or "auto"' if auto else "a whole number"
+            self.refuse(key, value, f"must be {choices}", field)
+            return
+        if not low <= value <= high:
+            self.refuse(key, value, f"must be between {low} and {high}", field)
+            return
+        self.set(field, key, value)
+
+    def text(self, field: str, key: str, value: Any, what: str) -> None:
+        if value is None:
+            return
+        if not isinstance(value, str) or not value.strip():
+            self.refuse(key, value, f"must be {what}", field)
+            return
+        self.set(field, key, _clean(value.strip(), 500))
+
+    def boolean(self, field: str, key: str, value: Any) -> None:
+        if value is None:
+            return
+        if not isinstance(value, bool):
+            self.refuse(key, value, "must be true or false", field)
+            return
+        self.set(field, key, value)
+
+    def zero_stage(self, key: str, value: Any) -> None:
+        if value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+            self.refuse(key, value, "must be 0, 1, 2 or 3", "zero_stage")
+            return
+        self.set("zero_stage", key, ZeroStage(value))
+
+    def offload(self, keys: tuple[str, str], devices: tuple[Any, Any]) -> None:
+        """Combine the optimizer's and the parameters' offload devices ("none", "cpu")."""
+        opt, param = devices
+        if opt is _BAD or param is _BAD:
+            self.unresolved.add("offload")
+            return
+        if opt is None and param is None:
+            return
+        if param == "cpu" and opt != "cpu":
+            self.refuse(
+                keys[1],
+                param,
+                "parameters offloaded without the optimizer are not modelled "
+                "(gradacc models no offload, the optimizer, or the optimizer and parameters)",
+                "offload",
+            )
+            return
+        value = (
+            Offload.ALL if param == "cpu" else Offload.OPTIMIZER if opt == "cpu" else Offload.NONE
+        )
+        key = keys[1] if value is Offload.ALL else keys[0]
+        self.set("offload", key, value)
+
+    def device(self, key: str, value: Any, known: str) -> str | _Bad | None:
+        """An offload device: "none", "cpu", None when absent, _BAD when unusable."""
+        if value is None:
+            return None
+        if isinstance(value, str) and value in ("none", "cpu"):
+            return value
+        if isinstance(value, str) and value == "nvme":
+            return self.refuse(
+                key, value, "NVMe offload is not modelled (only none and cpu)", "offload"
+            )
+        return self.refuse(key, value, f"unknown device: {known}", "offload")
+
+    def precision(self, states: list[tuple[str, Any]]) -> None:
+        """Combine ``(key, enabled)`` of bf16 then fp16: True, False, "auto" or _BAD."""
+        if any(state is _BAD for _, state in states):
+            self.unresolved.add("precision")
+            return
+        on = [key for key, state in states if state is True]
+        if len(on) > 1:
+            self.refuse(
+                on[1],
+                True,
+                f"enabled together with {on[0]}: bf16 and fp16 cannot both be on",
+                "precision",
+            )
+            return
+        if on:
+            bf16 = on[0].startswith(("bf16", "bfloat16"))
+            self.set("precision", on[0], Precision.BF16 if bf16 else Precision.FP16)
+            return
+        if any(state == "auto" for _, state in states):
+            return  # marked "auto" already
+        if states:
+            self.set("precision", "/".join(key for key, _ in states), Precision.FP32)
+
+    def follow(self, key: str, ref: Any) -> None:
+        """Read the DeepSpeed JSON ``ref`` names (relative to the config's folder)."""
+        if not isinstance(ref, str) or not ref.strip():
+            self.refuse(key, ref, "must be the path of a DeepSpeed JSON")
+            return
+        if self.folder is None:
+            self.refuse(key, ref, "not followed: the config was given as text, not as a file")
+            return
+        path = self.folder / os.path.expanduser(ref.strip())
+        shown = _clean(str(path), 300)
+        try:
+            text = _read_file(path, shown)
+            data, _ = _parse(text, shown)
+        except ConfigImportError as exc:
+            reason = str(exc)
+            if not path.exists():
+                reason = f"file not found: {shown}"
+            self.refuse(key, ref, reason)
+            return
+        if not isinstance(data, dict):
+            self.refuse(key, ref, f"{shown} does not hold a mapping of DeepSpeed keys")
+            return
+        inner = _Reader(None, prefix=f"{_clean(ref.strip())}:")
+        inner.scan(data)
+        _read_deepspeed(data, inner)
+        self.followed.append(shown)
+        self.merge(inner)
+
+    def merge(self, inner: _Reader) -> None:
+        """Take the followed file's values where this file has none; report conflicts."""
+        self.auto += inner.auto
+        self.unread += inner.unread
+        for field, value in inner.values.items():
+            mine = self.values.get(field)
+            if mine is None:
+                self.values[field] = value
+                self.keys[field] = inner.keys[field]
+            elif mine != value:
+                self.unread.append(
+                    Unread(
+                        inner.keys[field],
+                        _show_field(value),
+                        f"conflicts with {self.keys[field]} ({_show_field(mine)})",
+                    )
+                )
+        self.unresolved |= inner.unresolved
+        self.auto_fields |= inner.auto_fields
+
+    def build(self, kind: ConfigKind, source: str) -> ImportedConfig:
+        unresolved = {f for f in self.unresolved if self.values.get(f) is None}
+        return ImportedConfig(
+            kind=kind,
+            source=source,
+            **{f: v for f, v in self.values.items() if v is not None},
+            auto_keys=tuple(dict.fromkeys(self.auto)),
+            unread=tuple(self.unread),
+            unresolved=tuple(sorted(unresolved)),
+            auto_fields=tuple(sorted(unresolved & self.auto_fields)),
+            keys=tuple((f, k) for f, k in self.keys.items() if self.values.get(f) is not None),
+            followed=tuple(self.followed),
+        )
+
+
+_DEVICES_DEEPSPEED = 'DeepSpeed accepts "none", "cpu" or "nvme"'
+
+
+def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
+    r.integer(
+        "train_batch_size", "train_batch_size", data.get("train_batch_size"), 1, MAX_TARGET_BATCH
+    )
+    r.integer(
+        "micro_batch",
+        "train_micro_batch_size_per_gpu",
+        data.get("train_micro_batch_size_per_gpu"),
+        1,
+        _MAX_MICRO,
+    )
+    r.integer(
+        "accumulation_steps",
+        "gradient_accumulation_steps",
+        data.get("gradient_accumulation_steps"),
+        1,
+        _MAX_STEPS,
+    )
+    _read_zero(data, r)
+    states: list[tuple[str, Any]] = []
+    for names in (("bf16", "bfloat16"), ("fp16",)):
+        name = next((n for n in names if data.get(n) is not None), None)
+        if name is None:
+            continue
+        section = r.mapping(name, data[name], "precision")
+        if section is None:
+            states.append((f"{name}.enabled", _BAD))
+            continue
+        key = f"{name}.enabled"
+        enabled = section.get("enabled", False)  # DeepSpeed's default
+        if enabled is None or isinstance(enabled, bool):
+            states.append((key, bool(enabled)))
+        elif isinstance(enabled, str) and enabled == "auto":
+            r.mark_auto(key, "precision")
+            states.append((key, "auto"))
+        else:
+            states.append(
+                (key, r.refuse(key, enabled, 'must be true, false or "auto"', "precision"))
+            )
+    r.precision(states)
+
+
+def _read_zero(data: dict[Any, Any], r: _Reader) -> None:
+    value = data.get("zero_optimization")
+    if value is None:
+        return
+    if isinstance(value, bool):  # DeepSpeed's old form: true is stage 1
+        r.set("zero_stage", "zero_optimization", ZeroStage(1 if value else 0))
+        return
+    zero = r.mapping("zero_optimization", value, "zero_stage", "offload")
+    if zero is None:
+        return
+    r.zero_stage("zero_optimization.stage", zero.get("stage"))
+    devices: list[Any] = []
+    for part, legacy in (
+        ("offload_optimizer", "cpu_offload"),
+        ("offload_param", "cpu_offload_param"),
+    ):
+        key = f"zero_optimization.{part}"
+        section = zero.get(part)
+        if section is not None:
+            sub = r.mapping(key, section, "offload")
+            if sub is None:
+                devices.append(_BAD)
+            else:
+                device = sub.get("device")
+                # a section without a device is DeepSpeed's default, "none"
+                devices.append(
+                    "none"
+                    if device is None
+                    else r.device(f"{key}.device", device, _DEVICES_DEEPSPEED)
+                )
+        elif zero.get(legacy) is not None:  # DeepSpeed's deprecated booleans
+            flag = zero[legacy]
+            if isinstance(flag, bool):
+                devices.append("cpu" if flag else "none")
+            else:
+                devices.append(
+                    r.refuse(
+                        f"zero_optimization.{legacy}", flag, "must be true or false", "offload"
+                    )
+                )
+        else:
+            devices.append(None)
+    keys = (
+        "zero_optimization.offload_optimizer.device",
+        "zero_optimization.offload_param.device",
+    )
+    r.offload(keys, (devices[0], devices[1]))
+
+
+# accelerate's DistributedType names
+_DISTRIBUTED_TYPES = frozenset(
+    {
+        "NO",
+        "MULTI_CPU",
+        "MULTI_GPU",
+        "MULTI_NPU",
+        "MULTI_MLU",
+        "MULTI_SDAA",
+        "MULTI_MUSA",
+        "MULTI_XPU",
+        "MULTI_HPU",
+        "DEEPSPEED",
+        "FSDP",
+        "XLA",
+        "TPU",
+        "MEGATRON_LM",
+    }
+)
+_DEVICES_ACCELERATE = 'accelerate accepts "none", "cpu" or "nvme"'
+
+
+def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
+    r.integer("gpus", "num_processes", data.get("num_processes"), 1, _MAX_GPUS, auto=False)
+    r.integer("nodes", "num_machines", data.get("num_machines"), 1, _MAX_NODES, auto=False)
+    mixed = data.get("mixed_precision")
+    if mixed is False or mixed == "no":  # YAML reads an unquoted no as false
+        r.set("precision", "mixed_precision", Precision.FP32)
+    elif isinstance(mixed, str) and mixed in ("bf16", "fp16"):
+        r.set("precision", "mixed_precision", Precision(mixed))
+    elif isinstance(mixed, str) and mixed == "fp8":
+        r.refuse(
+            "mixed_precision", mixed, "fp8 is not modelled (only no, fp16 and bf16)", "precision"
+        )
+    elif mixed is not None:
+        r.refuse("mixed_precision", mixed, 'must be "no", "fp16", "bf16" or "fp8"', "precision")
+
+    kind = data.get("distributed_type")
+    if kind is not None:
+        if isinstance(kind, str) and kind in _DISTRIBUTED_TYPES:
+            r.set("distributed_type", "distributed_type", kind)
+        else:
+            r.refuse("distributed_type", kind, "unknown distributed type")
+    distributed = r.values.get("distributed_type")
+
+    ds = r.mapping("deepspeed_config", data.get("deepspeed_config"), "zero_stage", "offload")
+    if ds and distributed is not None and distributed != "DEEPSPEED":
+        for key in sorted(str(k) for k in ds if isinstance(k, str)):
+            if key in _ACCELERATE_DS_KEYS and ds[key] is not None:
+                r.refuse(
+                    f"deepspeed_config.{key}",
+                    ds[key],
+                    f"ignored: distributed_type is {distributed}, not DEEPSPEED",
+                )
+    elif ds is not None:
+        r.integer(
+            "accumulation_steps",
+            "deepspeed_config.gradient_accumulation_steps",
+            ds.get("gradient_accumulation_steps"),
+            1,
+            _MAX_STEPS,
+        )
+        r.zero_stage("deepspeed_config.zero_stage", ds.get("zero_stage"))
+        keys = (
+            "deepspeed_config.offload_optimizer_device",
+            "deepspeed_config.offload_param_device",
+        )
+        devices = tuple(r.device(k, ds.get(k.split(".")[1]), _DEVICES_ACCELERATE) for k in keys)
+        r.offload(keys, (devices[0], devices[1]))
+        if ds.get("deepspeed_config_file") is not None:
+            r.follow("deepspeed_config.deepspeed_config_file", ds["deepspeed_config_file"])
+    if distributed == "DEEPSPEED" and r.values.get("zero_stage") is None:
+        # accelerate's own default stage comes from its environment, not the file
+        r.unresolved.add("zero_stage")
+    if distributed == "FSDP":
+        _fsdp(data.get("fsdp_config"), "fsdp_config", r)
+
+
+_ACCELERATE_DS_KEYS = frozenset(
+    {
+        "gradient_accumulation_steps",
+        "zero_stage",
+        "offload_optimizer_device",
+        "offload_param_device",
+        "deepspeed_config_file",
+    }
+)
+
+
+def _fsdp(value: Any, key: str, r: _Reader) -> None:
+    """FSDP shards like ZeRO but its settings are not read: stage and offload stay open."""
+    r.unresolved.update(("zero_stage", "offload"))
+    if value:
+        r.refuse(key, value, "FSDP settings are not read (gradacc reads DeepSpeed's ZeRO settings)")
+
+
+def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
+    r.integer(
+        "micro_batch", "micro_batch_size", data.get("micro_batch_size"), 1, _MAX_MICRO, auto=False
+    )
+    r.integer(
+        "accumulation_steps",
+        "gradient_accumulation_steps",
+        data.get("gradient_accumulation_steps"),
+        1,
+        _MAX_STEPS,
+        auto=False,
+    )
+    r.integer(
+        "batch_per_gpu", "batch_size", data.get("batch_size"), 1, MAX_TARGET_BATCH, auto=False
+    )
+    states: list[tuple[str, Any]] = []
+    for key in ("bf16", "fp16"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            states.append((key, value))
+        elif isinstance(value, str) and value == "auto":
+            # axolotl: bf16 when the GPU supports it, else fp16
+            r.mark_auto(key, "precision")
+            states.append((key, "auto"))
+        else:
+            states.append((key, r.refuse(key, value, 'must be true, false or "auto"', "precision")))
+    r.precision(states)
+
+    adapter = data.get("adapter")
+    if isinstance(adapter, str) and adapter in ("lora", "qlora"):
+        r.set("adapter", "adapter", Adapter(adapter))
+    elif adapter is not None and adapter != "":
+        r.refuse("adapter", adapter, 'unknown adapter: gradacc reads "lora" and "qlora"')
+    r.integer("lora_rank", "lora_r", data.get("lora_r"), 1, _MAX_RANK, auto=False)
+    targets = data.get("lora_target_modules")
+    if isinstance(targets, str) and targets.strip():
+        r.set("lora_targets", "lora_target_modules", (_clean(targets.strip()),))
+    elif isinstance(targets, list) and all(isinstance(t, str) and t.strip() for t in targets):
+        r.set("lora_targets", "lora_target_modules", tuple(_clean(t.strip()) for t in targets))
+    elif targets is not None:
+        r.refuse("lora_target_modules", targets, "must be a list of module names")
+    r.boolean("base_4bit", "load_in_4bit", data.get("load_in_4bit"))
+    r.text("base_model", "base_model", data.get("base_model"), "a model name or path")
+    r.integer("sequence_length", "sequence_len", data.get("sequence_len"), 1, _MAX_SEQ, auto=False)
+    if data.get("deepspeed") is not None:
+        r.follow("deepspeed", data["deepspeed"])
+    elif data.get("fsdp") or data.get("fsdp_config"):
+        key = "fsdp_config" if data.get("fsdp_config") else "fsdp"
+        _fsdp(data[key], key, r)
+
+
+_READERS: dict[ConfigKind, Callable[[dict[Any, Any], _Reader], None]] = {
+    ConfigKind.DEEPSPEED: _read_deepspeed,
+    ConfigKind.ACCELERATE: _read_accelerate,
+    ConfigKind.AXOLOTL: _read_axolotl,
+}
+
+
+# --------------------------------------------------------------------------- recognising
+
+_DEEPSPEED_KEYS = frozenset(
+    {
+        "train_batch_size",
+        "train_micro_batch_size_per_gpu",
+        "zero_optimization",
+        "gradient_clipping",
+        "steps_per_print",
+        "wall_clock_breakdown",
+        "zero_allow_untested_optimizer",
+        "bfloat16",
+        "amp",
+        "activation_checkpointing",
+        "flops_profiler",
+        "prescale_gradients",
+        "communication_data_type",
+        "zero_force_ds_cpu_optimizer",
+    }
+)
+# DeepSpeed's only when they are sections (axolotl's bf16/fp16 are booleans, its
+# optimizer a name)
+_DEEPSPEED_SECTIONS = frozenset({"bf16", "fp16", "optimizer", "scheduler"})
+_ACCELERATE_KEYS = frozenset(
+    {
+        "compute_environment",
+        "distributed_type",
+        "num_processes",
+        "num_machines",
+        "machine_rank",
+        "mixed_precision",
+        "use_cpu",
+        "main_training_function",
+        "deepspeed_config",
+        "fsdp_config",
+        "downcast_bf16",
+        "rdzv_backend",
+        "same_network",
+        "main_process_ip",
+        "main_process_port",
+        "gpu_ids",
+        "tpu_env",
+        "dynamo_config",
+        "megatron_lm_config",
+        "enable_cpu_affinity",
+    }
+)
+_AXOLOTL_KEYS = frozenset(
+    {
+        "base_model",
+        "base_model_config",
+        "micro_batch_size",
+        "sequence_len",
+        "adapter",
+        "lora_r",
+        "lora_alpha",
+        "lora_dropout",
+        "lora_target_modules",
+        "lora_target_linear",
+        "load_in_4bit",
+        "load_in_8bit",
+        "datasets",
+        "dataset_prepared_path",
+        "num_epochs",
+        "sample_packing",
+        "model_type",
+        "tokenizer_type",
+        "val_set_size",
+        "deepspeed",
+        "flash_attention",
+        "special_tokens",
+        "lr_scheduler",
+        "wandb_project",
+    }
+)
+
+
+def _detect(data: dict[Any, Any], is_json: bool, name: str) -> ConfigKind:
+    keys = {k for k in data if isinstance(k, str)}
+    scores = {
+        ConfigKind.DEEPSPEED: len(keys & _DEEPSPEED_KEYS)
+        + sum(1 for k in keys & _DEEPSPEED_SECTIONS if isinstance(data[k], dict)),
+        ConfigKind.ACCELERATE: len(keys & _ACCELERATE_KEYS),
+        ConfigKind.AXOLOTL: len(keys & _AXOLOTL_KEYS),
+    }
+    order = (
+        [ConfigKind.DEEPSPEED, ConfigKind.ACCELERATE, ConfigKind.AXOLOTL]
+        if is_json
+        else [ConfigKind.AXOLOTL, ConfigKind.ACCELERATE, ConfigKind.DEEPSPEED]
+    )
+    best = max(order, key=lambda k: scores[k])  # the first of equals
+    if scores[best] > 0:
+        return best
+    if "gradient_accumulation_steps" in keys:  # shared by DeepSpeed and axolotl
+        return ConfigKind.DEEPSPEED if is_json else ConfigKind.AXOLOTL
+    raise ConfigImportError(
+        f"{name}: not a DeepSpeed, accelerate or axolotl config (none of their keys, "
+        "such as train_batch_size, distributed_type or micro_batch_size)"
+    )
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _read_file(path: Path, name: str) -> str:
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        raise ConfigImportError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigImportError(f"{name}: is a folder, not a file") from None
+    except OSError as exc:
+        raise ConfigImportError(f"{name}: cannot read it: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigImportError(
+            f"{name}: too large for a config file (over {MAX_CONFIG_BYTES // 1_000_000} MB)"
+        )
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigImportError(f"{name}: not a text file (not UTF-8)") from None
+
+
+def _parse(text: str, name: str) -> tuple[Any, bool]:
+    """The parsed content and whether it was JSON."""
+    text = text.removeprefix("\ufeff")
+    if len(text) > MAX_CONFIG_BYTES:
+        raise ConfigImportError(f"{name}: too large for a config file")
+    try:
+        return json.loads(text), True
+    except json.JSONDecodeError as exc:
+        json_error = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+    except (ValueError, RecursionError) as exc:  # integers too long, nesting too deep
+        raise ConfigImportError(f"{name}: cannot read it as JSON: {_why(exc)}") from None
+    if text.lstrip().startswith(("{", "[")):
+        # meant as JSON (DeepSpeed reads it with json.load): no YAML leniency
+        raise ConfigImportError(f"{name}: not valid JSON: {json_error}")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        where = ""
+        if exc.problem_mark is not None:
+            where = f" at line {exc.problem_mark.line + 1}, column {exc.problem_mark.column + 1}"
+        problem = exc.problem or exc.context or "syntax error"
+        raise ConfigImportError(f"{name}: not valid YAML: {_one_line(problem)}{where}") from None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError, OverflowError) as exc:
+        raise ConfigImportError(f"{name}: cannot read it as YAML: {_why(exc)}") from None
+    return data, False
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if "integer string conversion" in str(exc):
+        return "a number has too many digits"
+    return _one_line(str(exc))[:200] or type(exc).__name__
+
+
+def read_config(
+    path_or_text: str | os.PathLike[str],
+    name: str | None = None,
+    *,
+    folder: str | os.PathLike[str] | None = None,
+) -> ImportedConfig:
+    """Read a DeepSpeed JSON, an accelerate YAML or an axolotl YAML.
+
+    ``path_or_text`` is a path (a ``PathLike``, or a one-line string naming an existing
+    file) or the config's text; without ``name``, a one-line string that cannot be a
+    config (no ``:``, ``{`` or ``[``) is taken for a missing file. ``name`` is what
+    messages call it (the path by default). A DeepSpeed JSON the config names is read
+    relative to the config's folder, or to ``folder`` when the text is given.
+
+    Raises ``ConfigImportError`` (a ``ValueError``) with one English line when the
+    source cannot be read, is neither JSON nor YAML, holds no mapping, or is of no
+    recognised kind. Keys that are present but unusable never raise: they are listed
+    in ``unread``.
+    """
+    base = None if folder is None else Path(folder)
+    if isinstance(path_or_text, os.PathLike) or (
+        isinstance(path_or_text, str)
+        and "\n" not in path_or_text
+        and path_or_text.strip()
+        and os.path.isfile(path_or_text)
+    ):
+        path = Path(path_or_text)
+        source = _clean(name or str(path), 300)
+        text = _read_file(path, source)
+        if base is None:
+            base = path.parent
+    elif isinstance(path_or_text, str):
+        text = path_or_text
+        source = name or "config"
+        one_line = "\n" not in text.strip()
+        looks_like_path = not any(c in text for c in "{[:#")
+        if name is None and one_line and text.strip() and looks_like_path:
+            shown = _clean(text.strip(), 300)
+            if os.path.isdir(text.strip()):
+                raise ConfigImportError(f"{shown}: is a folder, not a file")
+            raise ConfigImportError(f"{shown}: no such file")
+    else:
+        raise TypeError(f"read_config needs a path or text, got {type(path_or_text).__name__}")
+    source = _clean(source, 300)
+    data, is_json = _parse(text, source)
+    if data is None:
+        raise ConfigImportError(f"{source}: the file is empty")
+    if not isinstance(data, dict):
+        what = "a list" if isinstance(data, list) else "a single value"
+        raise ConfigImportError(f"{source}: holds {what}, not a mapping of config keys")
+    kind = _detect(data, is_json, source)
+    reader = _Reader(base)
+    reader.scan(data)
+    _READERS[kind](data, reader)
+    return reader.build(kind, source)

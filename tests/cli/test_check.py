@@ -1,0 +1,289 @@
+"""``gradacc check FILE [--gpus G] [--json]``: a config file's meaning, for people and scripts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gradacc_desktop.cli import COMMANDS, build_parser, main
+from gradacc_desktop.core.export import ExportFormat, export
+from gradacc_desktop.core.memory import ZeroStage
+from gradacc_desktop.core.setup import Offload, Precision, TrainingSetup
+
+ROOT = Path(__file__).resolve().parents[2]
+
+REQUIRED_KEYS = {
+    "kind",
+    "values",
+    "effective_batch",
+    "verdicts",
+    "auto_keys",
+    "unread",
+    "missing",
+}
+
+
+def write(folder: Path, name: str, content: str | dict[str, Any]) -> str:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content), "utf-8")
+    return str(path)
+
+
+def check_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main(["check", *argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    assert set(data) >= REQUIRED_KEYS
+    return data
+
+
+def check_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["check", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("gradacc: error: ")
+    assert err.count("\n") == 1
+    return err
+
+
+def test_registered_after_memory() -> None:
+    assert COMMANDS.index("check") == COMMANDS.index("memory") + 1
+    assert "check" in build_parser().format_help()
+
+
+def test_deepspeed_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    setup = TrainingSetup(4, 8, 8, zero_stage=ZeroStage(2), offload=Offload.OPTIMIZER)
+    file = write(tmp_path, "ds_config.json", export(ExportFormat.DEEPSPEED, setup).text)
+    data = check_json(capsys, file)
+    assert data["kind"] == "deepspeed"
+    assert data["file"] == file
+    values = data["values"]
+    assert values["micro_batch"] == 4 and values["accumulation_steps"] == 8
+    assert values["train_batch_size"] == 256 and values["gpus"] is None
+    assert values["zero_stage"] == 2 and values["offload"] == "optimizer"
+    assert values["precision"] == "bf16"
+    assert data["gpus"] == 8 and data["gpus_from"] == "derived"
+    assert data["effective_batch"] == 256
+    ds = data["verdicts"]["deepspeed"]
+    assert ds["ok"] is True and ds["reason"] == "ok" and ds["train_batch_size"] == 256
+    mg = data["verdicts"]["megatron"]
+    assert mg["ok"] is True and mg["derived_accumulation_steps"] == 8
+    assert mg["same_accumulation_steps"] is True
+    assert data["auto_keys"] == [] and data["unread"] == [] and data["missing"] == []
+    assert data["problem"] is None
+    assert data["setup"] == {
+        "micro_batch": 4,
+        "accumulation_steps": 8,
+        "gpus": 8,
+        "nodes": 1,
+        "zero_stage": 2,
+        "precision": "bf16",
+        "offload": "optimizer",
+        "effective_batch": 256,
+    }
+
+
+def test_deepspeed_human(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    setup = TrainingSetup(4, 8, 8, precision=Precision.FP16)
+    file = write(tmp_path, "ds_config.json", export(ExportFormat.DEEPSPEED, setup).text)
+    assert main(["check", file]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.startswith(f"{file}: DeepSpeed config\n")
+    assert "  micro-batch per GPU: 4  (train_micro_batch_size_per_gpu)\n" in out
+    assert "  precision: fp16  (fp16.enabled)\n" in out
+    assert "Derived: GPUs = train_batch_size / (micro-batch x accumulation steps)" in out
+    assert "Effective batch: 4 (micro-batch) x 8 (accumulation steps) x 8 GPU(s) = 256\n" in out
+    assert "DeepSpeed accepts train_batch_size 256 = 4 x 8 x 8 GPU(s).\n" in out
+    assert "Megatron accepts --global-batch-size 256 --micro-batch-size 4" in out
+    assert "Setup: micro-batch 4, 8 accumulation step(s), 8 GPU(s) on 1 node(s)" in out
+    assert "Not read" not in out and "Missing" not in out
+
+
+def test_gpus_drive_deepspeeds_derivation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = write(
+        tmp_path, "ds.json", {"train_batch_size": 100, "train_micro_batch_size_per_gpu": 4}
+    )
+    data = check_json(capsys, file)
+    assert data["verdicts"] is None and data["effective_batch"] is None
+    assert data["missing"] == ["GPU count"]
+    data = check_json(capsys, file, "--gpus", "5")
+    assert data["effective_batch"] == 100
+    assert data["derived"]["accumulation_steps"] == 5
+    assert data["derived"]["names"] == ["accumulation_steps"]
+    data = check_json(capsys, file, "--gpus", "8")
+    assert data["effective_batch"] is None
+    ds = data["verdicts"]["deepspeed"]
+    assert ds["ok"] is False and ds["reason"] == "not_divisible"
+    assert data["verdicts"]["megatron"]["ok"] is False
+    assert data["problem"].startswith("DeepSpeed refuses train_batch_size 100 on 8 GPU(s)")
+    assert data["missing"] == [] and data["setup"] is None
+    # and in words
+    assert main(["check", file, "--gpus", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "Effective batch: unknown\n" in out
+    assert "Problem: DeepSpeed refuses train_batch_size 100 on 8 GPU(s)" in out
+    assert "Megatron refuses --global-batch-size 100 --micro-batch-size 4 on 8 GPU(s)" in out
+
+
+def test_auto_and_unread_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = write(
+        tmp_path,
+        "ds.json",
+        {
+            "train_batch_size": "auto",
+            "train_micro_batch_size_per_gpu": True,
+            "gradient_accumulation_steps": 4,
+            "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}},
+            "bf16": {"enabled": "auto"},
+        },
+    )
+    data = check_json(capsys, file, "--gpus", "2")
+    assert data["auto_keys"] == ["train_batch_size", "bf16.enabled"]
+    assert data["unread"] == [
+        {
+            "key": "train_micro_batch_size_per_gpu",
+            "value": "true",
+            "reason": 'must be a whole number or "auto"',
+        },
+        {
+            "key": "zero_optimization.offload_param.device",
+            "value": '"nvme"',
+            "reason": "NVMe offload is not modelled (only none and cpu)",
+        },
+    ]
+    assert data["missing"] == ["micro-batch", "precision", "offload"]
+    assert data["verdicts"] is None
+    assert main(["check", file]) == 0
+    out = capsys.readouterr().out
+    assert 'Set to "auto" (the trainer fills them): train_batch_size, bf16.enabled\n' in out
+    assert "Not read:\n" in out
+    assert (
+        '  zero_optimization.offload_param.device = "nvme": '
+        "NVMe offload is not modelled (only none and cpu)\n" in out
+    )
+    assert "GPUs: unknown (give --gpus)\n" in out
+    assert "Missing for a whole setup: micro-batch, GPU count, precision, offload\n" in out
+
+
+def test_axolotl_qlora(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(
+        tmp_path,
+        "deepspeed_configs/zero2.json",
+        {
+            "zero_optimization": {"stage": 2},
+            "bf16": {"enabled": "auto"},
+            "train_micro_batch_size_per_gpu": "auto",
+            "gradient_accumulation_steps": "auto",
+            "train_batch_size": "auto",
+        },
+    )
+    file = write(
+        tmp_path,
+        "qlora.yml",
+        "base_model: NousResearch/Meta-Llama-3-8B\nmicro_batch_size: 2\n"
+        "gradient_accumulation_steps: 4\nadapter: qlora\nlora_r: 32\nload_in_4bit: true\n"
+        "bf16: auto\nsequence_len: 4096\ndeepspeed: deepspeed_configs/zero2.json\n",
+    )
+    data = check_json(capsys, file, "--gpus", "4")
+    assert data["kind"] == "axolotl"
+    assert data["values"]["adapter"] == "qlora" and data["values"]["lora_rank"] == 32
+    assert data["values"]["base_4bit"] is True and data["values"]["zero_stage"] == 2
+    assert data["effective_batch"] == 32
+    assert data["verdicts"]["deepspeed"]["ok"] is True
+    assert data["missing"] == ["precision"]
+    assert data["followed"] == [str(tmp_path / "deepspeed_configs/zero2.json")]
+    assert main(["check", file, "--gpus", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{file}: axolotl config\n")
+    assert "GPUs: 4 (from --gpus)\n" in out
+    assert 'Precision: "auto": axolotl uses bf16 where the GPUs support it, else fp16\n' in out
+
+
+def test_accelerate_gpus_override(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    setup = TrainingSetup(2, 4, 8, 2, ZeroStage(3), Precision.BF16, Offload.ALL)
+    file = write(
+        tmp_path,
+        "accelerate_config.yaml",
+        export(ExportFormat.ACCELERATE, setup).files["accelerate_config.yaml"],
+    )
+    data = check_json(capsys, file)
+    assert data["kind"] == "accelerate"
+    assert data["values"]["gpus"] == 8 and data["values"]["nodes"] == 2
+    assert data["values"]["distributed_type"] == "DEEPSPEED"
+    assert data["gpus_from"] == "file"
+    assert data["missing"] == ["micro-batch"]
+    assert main(["check", file, "--gpus", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "GPUs: 3 (from --gpus; the file says 8)\n" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (
+            "{not json",
+            "not valid JSON: Expecting property name enclosed in double quotes at line 1",
+        ),
+        ("a: [1\nb: 2\n", "not valid YAML:"),
+        ("learning_rate: 0.1\n", "not a DeepSpeed, accelerate or axolotl config"),
+        ("[1, 2, 3]\n", "holds a list"),
+        ("", "the file is empty"),
+    ],
+)
+def test_unusable_files_are_exit_code_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, needle: str
+) -> None:
+    file = write(tmp_path, "config.yaml", content)
+    err = check_error(capsys, file)
+    assert err.startswith(f"gradacc: error: {file}: ")
+    assert needle in err
+
+
+def test_missing_file_and_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = str(tmp_path / "nowhere.json")
+    assert check_error(capsys, missing) == f"gradacc: error: {missing}: no such file\n"
+    assert "is a folder" in check_error(capsys, str(tmp_path))
+    assert check_error(capsys, missing, "--json").startswith("gradacc: error: ")
+
+
+def test_bad_gpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = write(tmp_path, "ds.json", {"train_batch_size": 8})
+    err = check_error(capsys, file, "--gpus", "0")
+    assert "--gpus: must be an integer between 1 and 1000000" in err
+
+
+def test_subprocess(tmp_path: Path) -> None:
+    file = write(
+        tmp_path, "ds.json", {"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 3}
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "gradacc_desktop.cli", "check", file, "--gpus", "4", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["effective_batch"] == 24
+    done = subprocess.run(
+        [sys.executable, "-m", "gradacc_desktop.cli", "check", str(tmp_path / "no.json")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"gradacc: error: {tmp_path / 'no.json'}: no such file\n"
