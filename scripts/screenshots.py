@@ -5,7 +5,8 @@
 Writes, for pt and en:
 
 - the README images: docs/screenshot-<lang>.png (calculator),
-  screenshot-planner-<lang>.png, screenshot-chart-<lang>.png and
+  screenshot-planner-<lang>.png, screenshot-trainer-<lang>.png,
+  screenshot-chart-<lang>.png and
   screenshot-activation-<lang>.png, at a comfortable size;
 - the layout check: docs/screenshots/<view>-<lang>-<size>.png for every tab and
   dialog (calculator, calculator with the details open, planner, planner with
@@ -142,8 +143,25 @@ def main() -> int:
             other_memory.reject()
             vm.restore_remembered(remembered)
 
+            # trainer configs: ZeRO-3 with offload on 2 nodes, the accelerate files
+            tab(2)
+            from gradacc_desktop.core.export import ExportFormat
+            from gradacc_desktop.core.setup import Offload, ZeroStage
+
+            trainer = window.trainer
+            vm.set_text(PlanField.GPUS, "16")
+            vm.set_text(PlanField.NODES, "2")
+            vm.set_zero_stage(ZeroStage.WEIGHTS)
+            vm.set_offload(Offload.OPTIMIZER)
+            trainer.setup.show_inputs(None)
+            trainer.export.set_format(ExportFormat.ACCELERATE)
+            readme(f"screenshot-trainer-{language}")
+            shoot_sizes(window, "trainer", language)
+            vm.restore_remembered(remembered)
+            trainer.setup.show_inputs(None)
+
             # trade-off chart
-            tab(2, window.show_chart)
+            tab(3, window.show_chart)
             readme(f"screenshot-chart-{language}")
             shoot_sizes(window, "chart", language)
 
@@ -189,9 +207,14 @@ def main() -> int:
                 window = create_window(app, Settings(store), "pt_BR" if language == "pt" else "en")
                 window.show()
                 window.inputs.boxes[Field.MICRO_BATCH].set_text("0")
-                for index, name in ((0, "calculator-refused"), (1, "planner"), (2, "chart")):
+                for index, name in (
+                    (0, "calculator-refused"),
+                    (1, "planner"),
+                    (2, "trainer"),
+                    (3, "chart"),
+                ):
                     window.tabs.setCurrentIndex(index)
-                    if index == 2:
+                    if index == 3:
                         window.inputs.boxes[Field.MICRO_BATCH].set_text("4")
                         window.show_chart()
                     settle()

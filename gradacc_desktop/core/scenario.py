@@ -1,16 +1,21 @@
 """Save and load a scenario: the calculator's inputs plus the planner's settings.
 
-File format (UTF-8 JSON, version 1)::
+File format (UTF-8 JSON, version 2)::
 
     {
       "format": "gradacc-scenario",
-      "version": 1,
+      "version": 2,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
                "gpu_card": "custom", "gpu_memory_gb": null, "other_memory_gb": null,
-               "activation_gb": null, "seq_len": null, "dataset_samples": null}
+               "activation_gb": null, "seq_len": null, "dataset_samples": null,
+               "nodes": 1, "zero_stage": 0, "precision": "bf16", "offload": "none"}
     }
+
+Version 2 added the training setup the exports describe (``nodes`` over which the
+GPUs are split, ZeRO stage, precision, CPU offload). Version 1 files (without those
+four keys) still open, with one node, no ZeRO, bf16 and no offload.
 
 Integers are JSON integers; decimals (GB) are strings such as ``"0.5"`` so they stay
 exact. Every key is required, no other key is allowed, ``null`` only where shown as
@@ -39,9 +44,13 @@ from .planning import (
     TARGET_LIMITS,
     Rounding,
 )
+from .setup import Offload, Precision, ZeroStage
 
 FORMAT = "gradacc-scenario"
-VERSION = 1
+VERSION = 2
+#: Versions ``load`` reads.
+READABLE_VERSIONS = (1, 2)
+NODES_LIMITS = LIMITS[Field.GPUS]
 #: Largest file accepted (bytes).
 MAX_BYTES = 64 * 1024
 #: Deepest nesting accepted (the schema needs 2).
@@ -102,6 +111,11 @@ class PlanSettings:
     activation_gb: Decimal | None = None
     seq_len: int | None = None
     dataset_samples: int | None = None
+    # the training setup of the exports (version 2)
+    nodes: int = 1
+    zero_stage: ZeroStage = ZeroStage.NONE
+    precision: Precision = Precision.BF16
+    offload: Offload = Offload.NONE
 
 
 @dataclass(frozen=True)
@@ -139,6 +153,10 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "activation_gb": _dec(p.activation_gb),
             "seq_len": p.seq_len,
             "dataset_samples": p.dataset_samples,
+            "nodes": p.nodes,
+            "zero_stage": int(p.zero_stage),
+            "precision": p.precision.value,
+            "offload": p.offload.value,
         },
     }
 
@@ -292,6 +310,7 @@ _PLAN_KEYS = (
     "seq_len",
     "dataset_samples",
 )
+_SETUP_KEYS = ("nodes", "zero_stage", "precision", "offload")
 
 
 def _calculator(raw: Any) -> Inputs:
@@ -306,8 +325,17 @@ def _calculator(raw: Any) -> Inputs:
     )
 
 
-def _plan(raw: Any) -> PlanSettings:
-    p = _object(raw, "plan", _PLAN_KEYS)
+def _choice(section: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    value = section[key]
+    if not isinstance(value, str):
+        raise ScenarioError(Reason.WRONG_TYPE, f"plan.{key}", "expected a string")
+    if value not in choices:
+        raise ScenarioError(Reason.BAD_CHOICE, f"plan.{key}", value[:24])
+    return value
+
+
+def _plan(raw: Any, version: int) -> PlanSettings:
+    p = _object(raw, "plan", _PLAN_KEYS + (_SETUP_KEYS if version >= 2 else ()))
     rounding = p["rounding"]
     if not isinstance(rounding, str):
         raise ScenarioError(Reason.WRONG_TYPE, "plan.rounding", "expected a string")
@@ -329,7 +357,20 @@ def _plan(raw: Any) -> PlanSettings:
         activation_gb=_optional(_decimal, p, "activation_gb", "plan", LIMITS[Field.ACTIVATION_GB]),
         seq_len=_optional(_int, p, "seq_len", "plan", SEQ_LEN_LIMITS),
         dataset_samples=_optional(_int, p, "dataset_samples", "plan", DATASET_LIMITS),
+        **(_setup(p) if version >= 2 else {}),
     )
+
+
+def _setup(p: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "nodes": _int(p, "nodes", "plan", NODES_LIMITS),
+        "zero_stage": ZeroStage(_int(p, "zero_stage", "plan", ZERO_LIMITS)),
+        "precision": Precision(_choice(p, "precision", tuple(x.value for x in Precision))),
+        "offload": Offload(_choice(p, "offload", tuple(x.value for x in Offload))),
+    }
+
+
+ZERO_LIMITS = Limits(Decimal(0), Decimal(3), integer=True)
 
 
 def load(data: bytes) -> Scenario:
@@ -348,7 +389,7 @@ def load(data: bytes) -> Scenario:
     version = root["version"]
     if isinstance(version, bool) or not isinstance(version, int):
         raise ScenarioError(Reason.WRONG_TYPE, "version", "expected an integer")
-    if version != VERSION:
+    if version not in READABLE_VERSIONS:
         raise ScenarioError(Reason.UNSUPPORTED_VERSION, "version", str(version))
     top = _object(root, "", ("format", "version", "calculator", "plan"))
-    return Scenario(calculator=_calculator(top["calculator"]), plan=_plan(top["plan"]))
+    return Scenario(calculator=_calculator(top["calculator"]), plan=_plan(top["plan"], version))

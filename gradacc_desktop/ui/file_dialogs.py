@@ -84,3 +84,24 @@ def ask_save_path(
     if file_name:
         dialog.selectFile(file_name)
     return _run(dialog, settings)
+
+
+def ask_folder(parent: QWidget | None, title: str, settings: Settings | None) -> Path | None:
+    """A folder the user picked (to save several files into), or None when cancelled."""
+    dialog = QFileDialog(parent, title, start_folder(settings))
+    dialog.setObjectName("folder_dialog")
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+    dialog.setFileMode(QFileDialog.FileMode.Directory)
+    dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        files = dialog.selectedFiles()
+    finally:
+        dialog.deleteLater()
+    if not files or not files[0]:
+        return None
+    chosen = Path(files[0])
+    if settings is not None and chosen.is_dir():
+        settings.set(LAST_FOLDER, str(chosen))
+    return chosen

@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
     from gradacc_desktop.ui.planner.view import PlannerView
     from gradacc_desktop.ui.results_panel import ResultsPanel
     from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
+    from gradacc_desktop.ui.trainer import TrainerPage
     from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 
 STATUS_TIMEOUT_MS = 5000
@@ -72,12 +73,16 @@ class MainWindow(QMainWindow):
         self.planner_page: LazyPage[PlannerView] = LazyPage(
             self._make_planner, "planner_page", self
         )
+        self.trainer_page: LazyPage[TrainerPage] = LazyPage(
+            self._make_trainer, "trainer_page", self
+        )
         self.chart_page: LazyPage[TradeoffChart] = LazyPage(self._make_chart, "chart_page", self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("main_tabs")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.calculator, "")
         self.tabs.addTab(self.planner_page, "")
+        self.tabs.addTab(self.trainer_page, "")
         self.tabs.addTab(self.chart_page, "")
 
         central = QWidget(self)
@@ -121,7 +126,8 @@ class MainWindow(QMainWindow):
         self.menus.retranslate()
         self.tabs.setTabText(0, self.tr("Calculator"))
         self.tabs.setTabText(1, self.tr("Plan a run"))
-        self.tabs.setTabText(2, self.tr("Trade-off chart"))
+        self.tabs.setTabText(2, self.tr("Trainer configs"))
+        self.tabs.setTabText(3, self.tr("Trade-off chart"))
         self.copy_button.setText(self.tr("&Copy results"))
         shortcut = self.menus.copy_action.shortcut().toString(
             QKeySequence.SequenceFormat.NativeText
@@ -154,6 +160,8 @@ class MainWindow(QMainWindow):
         self.retranslate()
         if self.planner_page.built is not None:
             self.planner_page.built.set_language(locale)
+        if self.trainer_page.built is not None:
+            self.trainer_page.built.set_language(locale)
         if self.help_dialog is not None:
             self.help_dialog.retranslate()
         for dialog in self._activation_dialogs():
@@ -173,7 +181,8 @@ class MainWindow(QMainWindow):
 
     def copy_current(self) -> None:
         """Copy (Ctrl+C): the selection where text is selected, else the current tab's
-        results — the calculator's, the planner's plan with its pairs, the chart's data."""
+        results — the calculator's, the planner's plan with its pairs, the export file
+        shown, the chart's data."""
         if copy_selection(QApplication.focusWidget()):
             self.statusBar().showMessage(self.tr("Selection copied."), STATUS_TIMEOUT_MS)
             return
@@ -184,6 +193,8 @@ class MainWindow(QMainWindow):
             if text is None:
                 text = planner.vm.clipboard_text()
             self._copy_text(text, self.tr("Plan copied to the clipboard."))
+        elif current is self.trainer_page:
+            self.trainer.export.copy()
         elif current is self.chart_page:
             _ = self.chart_page.content()
             assert self.tradeoff_vm is not None
@@ -212,7 +223,10 @@ class MainWindow(QMainWindow):
 
         if self.help_dialog is None:
             self.help_dialog = HelpDialog(self)
-        topic = HelpTopic.PLANNER if current is self.planner_page else HelpTopic.CHART
+        topic = {
+            self.planner_page: HelpTopic.PLANNER,
+            self.trainer_page: HelpTopic.TRAINER,
+        }.get(current, HelpTopic.CHART)
         self.help_dialog.show_topic(topic)
 
     def copy_results(self) -> None:
@@ -263,8 +277,6 @@ class MainWindow(QMainWindow):
         planner.vm.set_reference(
             self.settings.get(REFERENCE_LR), self.settings.get(REFERENCE_BATCH)
         )
-        if (export_format := self.settings.get(EXPORT_FORMAT)) is not None:
-            planner.export.set_format(export_format)
         planner.statusMessage.connect(self._show_status)
         planner.inputs.copyRequested.connect(self.copy_current)
         planner.useConfigurationRequested.connect(
@@ -273,6 +285,22 @@ class MainWindow(QMainWindow):
         planner.vm.stateChanged.connect(self._update_available_memory)
         planner.retranslate()
         return planner
+
+    @property
+    def trainer(self) -> TrainerPage:
+        """The trainer configs tab (built on first use; it builds the planner too)."""
+        return self.trainer_page.content()
+
+    def _make_trainer(self, parent: QWidget) -> TrainerPage:
+        from gradacc_desktop.ui.trainer import TrainerPage
+
+        page = TrainerPage(self.planner.vm, parent)
+        page.settings = self.settings
+        if (export_format := self.settings.get(EXPORT_FORMAT)) is not None:
+            page.export.set_format(export_format)
+        page.statusMessage.connect(self._show_status)
+        page.setup.copyRequested.connect(self.copy_current)
+        return page
 
     def _make_chart(self, parent: QWidget) -> TradeoffChart:
         from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
@@ -334,7 +362,9 @@ class MainWindow(QMainWindow):
             lr, batch = planner.vm.reference()
             self.settings.set(REFERENCE_LR, lr)
             self.settings.set(REFERENCE_BATCH, batch)
-            self.settings.set(EXPORT_FORMAT, planner.export.current_format())
+        trainer = self.trainer_page.built
+        if trainer is not None:
+            self.settings.set(EXPORT_FORMAT, trainer.export.current_format())
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 class HelpTopic(enum.Enum):
     CALCULATOR = "calculator"
     PLANNER = "planner"
+    TRAINER = "trainer"
     CHART = "chart"
 
 
@@ -21,6 +22,7 @@ class HelpContent(QObject):
         return {
             HelpTopic.CALCULATOR: self.tr("Help: Calculator"),
             HelpTopic.PLANNER: self.tr("Help: Plan a run"),
+            HelpTopic.TRAINER: self.tr("Help: Trainer configs"),
             HelpTopic.CHART: self.tr("Help: Trade-off chart"),
         }[topic]
 
@@ -87,11 +89,38 @@ class HelpContent(QObject):
                 self.tr(
                     "The table lists the micro-batch and accumulation-step pairs near the "
                     "target: arrow keys move through it, Enter or a double-click uses a pair. "
-                    "Export configuration previews the lines to paste into your trainer."
+                    "DeepSpeed and Megatron, given the target as their batch size, accept only "
+                    "the pairs that reach it exactly. The Trainer configs tab turns the plan "
+                    "into your framework's files."
                 ),
                 self.tr(
                     "Ctrl+C copies the plan with its pairs as text (or the selected text). "
                     "File ▸ Save scenario keeps the whole setup in a file."
+                ),
+            ],
+            HelpTopic.TRAINER: [
+                self.tr(
+                    "The planner's configuration as each framework's own files: a complete "
+                    "ds_config.json for DeepSpeed, the Hugging Face Trainer (with or without "
+                    "DeepSpeed, whose JSON then leaves the batch values to the Trainer as "
+                    '"auto"), the accelerate config YAML, PyTorch Lightning, a plain PyTorch '
+                    "DDP loop launched with torchrun, and Megatron-LM's arguments."
+                ),
+                self.tr(
+                    "Training setup: the data-parallel GPUs of the planner split evenly over "
+                    "the nodes (the launch lines run on each node), the ZeRO stage, the "
+                    "precision and what is offloaded to CPU memory. Each file carries the "
+                    "effective batch it trains at."
+                ),
+                self.tr(
+                    "Copy file copies the file shown; Save files… writes every file of the "
+                    "export into a folder (asking before it replaces any)."
+                ),
+                self.tr(
+                    "Check my config reads an existing DeepSpeed JSON, accelerate YAML or "
+                    "axolotl YAML (open it or drop it on the box): the planner takes its "
+                    "batch, GPUs and setup, and the report names each framework's verdict, "
+                    'the values left to the trainer ("auto") and every key it could not use.'
                 ),
             ],
             HelpTopic.CHART: [

@@ -84,7 +84,7 @@ def _parse_text(raw: object) -> str | None:
     return raw if isinstance(raw, str) and 0 < len(raw) <= 65_536 else None
 
 
-TAB_COUNT = 3
+TAB_COUNT = 4
 
 LANGUAGE = Setting("ui/language", DEFAULT_LANGUAGE, _parse_language)
 TAB = Setting("ui/tab", 0, _parse_tab)

@@ -520,6 +520,104 @@
     </message>
 </context>
 <context>
+    <name>CheckPanel</name>
+    <message>
+        <source>Check my config</source>
+        <translation>Verificar minha configuração</translation>
+    </message>
+    <message>
+        <source>Open or drop a DeepSpeed JSON, an accelerate config YAML or an axolotl YAML: the planner takes its batch, GPUs and setup, and every framework&apos;s verdict is shown.</source>
+        <translation>Abra ou solte aqui um JSON do DeepSpeed, um YAML do accelerate config ou um YAML do axolotl: o planejador assume o lote, as GPUs e a configuração, e o veredito de cada framework aparece.</translation>
+    </message>
+    <message>
+        <source>Chec&amp;k a file…</source>
+        <translation>&amp;Verificar um arquivo…</translation>
+    </message>
+    <message>
+        <source>Read an existing training configuration</source>
+        <translation>Ler uma configuração de treino existente</translation>
+    </message>
+    <message>
+        <source>Check a config file</source>
+        <translation>Verificar um arquivo de configuração</translation>
+    </message>
+    <message>
+        <source>Training configs (*.json *.yaml *.yml);;All files (*)</source>
+        <translation>Configurações de treino (*.json *.yaml *.yml);;Todos os arquivos (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ConfigCheckTexts</name>
+    <message>
+        <source>DeepSpeed configuration (JSON)</source>
+        <translation>configuração do DeepSpeed (JSON)</translation>
+    </message>
+    <message>
+        <source>accelerate config file (YAML)</source>
+        <translation>arquivo do accelerate config (YAML)</translation>
+    </message>
+    <message>
+        <source>axolotl configuration (YAML)</source>
+        <translation>configuração do axolotl (YAML)</translation>
+    </message>
+    <message>
+        <source>Could not read “{name}”: {reason}</source>
+        <translation>Não foi possível ler “{name}”: {reason}</translation>
+    </message>
+    <message>
+        <source>“{name}”: {kind}.</source>
+        <translation>“{name}”: {kind}.</translation>
+    </message>
+    <message>
+        <source>Filled in by the trainer (&quot;auto&quot;): {keys}.</source>
+        <translation>Preenchidos pelo treinador (&quot;auto&quot;): {keys}.</translation>
+    </message>
+    <message>
+        <source>Could not use {key} = {value}: {reason}</source>
+        <translation>Não foi possível usar {key} = {value}: {reason}</translation>
+    </message>
+    <message>
+        <source>Not put into the planner: {what}.</source>
+        <translation>Não levado ao planejador: {what}.</translation>
+    </message>
+    <message>
+        <source>“{name}” read; the planner needs more to use it.</source>
+        <translation>“{name}” lido; o planejador precisa de mais dados para usá-lo.</translation>
+    </message>
+    <message>
+        <source>Put into the planner and the export.</source>
+        <translation>Levado ao planejador e à exportação.</translation>
+    </message>
+    <message>
+        <source>Configuration read from “{name}”.</source>
+        <translation>Configuração lida de “{name}”.</translation>
+    </message>
+    <message>
+        <source>Effective batch {e} = {b} × {a} × {g} on {nodes} node(s), ZeRO-{zero}, {precision}, offload: {offload}.</source>
+        <translation>Lote efetivo {e} = {b} × {a} × {g} em {nodes} nó(s), ZeRO-{zero}, {precision}, offload: {offload}.</translation>
+    </message>
+    <message>
+        <source>Values read: {values}.</source>
+        <translation>Valores lidos: {values}.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed accepts these batch values.</source>
+        <translation>O DeepSpeed aceita esses valores de lote.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed would refuse these batch values ({reason}).</source>
+        <translation>O DeepSpeed recusaria esses valores de lote ({reason}).</translation>
+    </message>
+    <message>
+        <source>Megatron accepts --global-batch-size {batch}.</source>
+        <translation>O Megatron aceita --global-batch-size {batch}.</translation>
+    </message>
+    <message>
+        <source>Megatron would refuse --global-batch-size {batch}.</source>
+        <translation>O Megatron recusaria --global-batch-size {batch}.</translation>
+    </message>
+</context>
+<context>
     <name>ConfigurationTexts</name>
     <message>
         <source>Recommended configuration</source>
@@ -623,6 +721,30 @@
     <message>
         <source>DeepSpeed would refuse to start</source>
         <translation>O DeepSpeed se recusaria a iniciar</translation>
+    </message>
+    <message>
+        <source>Megatron accepts these values</source>
+        <translation>O Megatron aceita esses valores</translation>
+    </message>
+    <message>
+        <source>With --global-batch-size {target} and --micro-batch-size {micro} on {on_gpus}, Megatron derives {steps} accumulation steps, as planned.</source>
+        <translation>Com --global-batch-size {target} e --micro-batch-size {micro} em {on_gpus}, o Megatron deduz {steps} passos de acumulação, como planejado.</translation>
+    </message>
+    <message>
+        <source>Megatron starts, with other accumulation steps</source>
+        <translation>O Megatron inicia, com outros passos de acumulação</translation>
+    </message>
+    <message>
+        <source>With --global-batch-size {target} Megatron derives {derived} accumulation steps, not {steps}: give it --global-batch-size {product} (the export does).</source>
+        <translation>Com --global-batch-size {target} o Megatron deduz {derived} passos de acumulação, não {steps}: informe --global-batch-size {product} (a exportação faz isso).</translation>
+    </message>
+    <message>
+        <source>Megatron would refuse to start</source>
+        <translation>O Megatron se recusaria a iniciar</translation>
+    </message>
+    <message>
+        <source>Megatron requires the global batch to be a multiple of micro-batch × GPUs ({per_step}); {target} is not. Give it --global-batch-size {product} (the export does) or choose a micro-batch that reaches {target} exactly.</source>
+        <translation>O Megatron exige que o lote global seja múltiplo de micro-lote × GPUs ({per_step}); {target} não é. Informe --global-batch-size {product} (a exportação faz isso) ou escolha um micro-lote que chegue exatamente a {target}.</translation>
     </message>
     <message>
         <source>With train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} and gradient_accumulation_steps = {steps} on {on_gpus}, the batch sizes agree: {micro} × {steps} × {gpus} = {target}.</source>
@@ -942,20 +1064,48 @@
         <translation>E&amp;xportar como</translation>
     </message>
     <message>
-        <source>Co&amp;py configuration</source>
-        <translation>Co&amp;piar configuração</translation>
+        <source>Files of this export</source>
+        <translation>Arquivos desta exportação</translation>
     </message>
     <message>
-        <source>Copy the configuration below to the clipboard</source>
-        <translation>Copiar a configuração abaixo para a área de transferência</translation>
+        <source>Copy the file shown below to the clipboard</source>
+        <translation>Copiar para a área de transferência o arquivo mostrado abaixo</translation>
+    </message>
+    <message>
+        <source>&amp;Copy file</source>
+        <translation>&amp;Copiar arquivo</translation>
+    </message>
+    <message>
+        <source>&amp;Save files…</source>
+        <translation>&amp;Salvar arquivos…</translation>
+    </message>
+    <message>
+        <source>Save every file of this export into a folder</source>
+        <translation>Salvar todos os arquivos desta exportação em uma pasta</translation>
+    </message>
+    <message>
+        <source>{file} ({format}) copied to the clipboard.</source>
+        <translation>{file} ({format}) copiado para a área de transferência.</translation>
+    </message>
+    <message>
+        <source>Save the export files into</source>
+        <translation>Salvar os arquivos da exportação em</translation>
+    </message>
+    <message>
+        <source>Replace files?</source>
+        <translation>Substituir arquivos?</translation>
+    </message>
+    <message>
+        <source>“{folder}” already has {names}. Replace them?</source>
+        <translation>“{folder}” já tem {names}. Substituir?</translation>
+    </message>
+    <message>
+        <source>Save files</source>
+        <translation>Salvar arquivos</translation>
     </message>
     <message>
         <source>Configuration preview</source>
         <translation>Prévia da configuração</translation>
-    </message>
-    <message>
-        <source>{format} configuration copied to the clipboard.</source>
-        <translation>Configuração para {format} copiada para a área de transferência.</translation>
     </message>
 </context>
 <context>
@@ -1100,6 +1250,10 @@
         <translation>Ajuda: Planejar execução</translation>
     </message>
     <message>
+        <source>Help: Trainer configs</source>
+        <translation>Ajuda: Configurações de treino</translation>
+    </message>
+    <message>
         <source>Help: Trade-off chart</source>
         <translation>Ajuda: Gráfico do compromisso</translation>
     </message>
@@ -1144,12 +1298,28 @@
         <translation>Escolha a sua GPU e a outra memória por GPU (Estimar… a deduz do tamanho do modelo, da receita do otimizador e do ZeRO) para ver se a configuração cabe e quanta folga sobra.</translation>
     </message>
     <message>
-        <source>The table lists the micro-batch and accumulation-step pairs near the target: arrow keys move through it, Enter or a double-click uses a pair. Export configuration previews the lines to paste into your trainer.</source>
-        <translation>A tabela lista os pares de micro-lote e passos de acumulação próximos do alvo: as setas percorrem a tabela, Enter ou um clique duplo usa o par. Exportar configuração mostra as linhas para colar no seu treinador.</translation>
+        <source>The table lists the micro-batch and accumulation-step pairs near the target: arrow keys move through it, Enter or a double-click uses a pair. DeepSpeed and Megatron, given the target as their batch size, accept only the pairs that reach it exactly. The Trainer configs tab turns the plan into your framework&apos;s files.</source>
+        <translation>A tabela lista os pares de micro-lote e passos de acumulação próximos da meta: as setas percorrem a tabela, Enter ou um clique duplo usa um par. O DeepSpeed e o Megatron, recebendo a meta como tamanho de lote, só aceitam os pares que chegam exatamente a ela. A aba Configurações de treino transforma o plano nos arquivos do seu framework.</translation>
     </message>
     <message>
         <source>Ctrl+C copies the plan with its pairs as text (or the selected text). File ▸ Save scenario keeps the whole setup in a file.</source>
         <translation>Ctrl+C copia o plano com os seus pares como texto (ou o texto selecionado). Arquivo ▸ Salvar cenário guarda toda a configuração num arquivo.</translation>
+    </message>
+    <message>
+        <source>The planner&apos;s configuration as each framework&apos;s own files: a complete ds_config.json for DeepSpeed, the Hugging Face Trainer (with or without DeepSpeed, whose JSON then leaves the batch values to the Trainer as &quot;auto&quot;), the accelerate config YAML, PyTorch Lightning, a plain PyTorch DDP loop launched with torchrun, and Megatron-LM&apos;s arguments.</source>
+        <translation>A configuração do planejador nos arquivos de cada framework: um ds_config.json completo para o DeepSpeed, o Trainer do Hugging Face (com ou sem DeepSpeed, cujo JSON então deixa os valores de lote para o Trainer como &quot;auto&quot;), o YAML do accelerate config, o PyTorch Lightning, um laço simples de DDP do PyTorch lançado com torchrun e os argumentos do Megatron-LM.</translation>
+    </message>
+    <message>
+        <source>Training setup: the data-parallel GPUs of the planner split evenly over the nodes (the launch lines run on each node), the ZeRO stage, the precision and what is offloaded to CPU memory. Each file carries the effective batch it trains at.</source>
+        <translation>Configuração de treino: as GPUs em paralelismo de dados do planejador divididas igualmente entre os nós (as linhas de lançamento rodam em cada nó), o estágio ZeRO, a precisão e o que vai para a memória da CPU (offload). Cada arquivo traz o lote efetivo com que treina.</translation>
+    </message>
+    <message>
+        <source>Copy file copies the file shown; Save files… writes every file of the export into a folder (asking before it replaces any).</source>
+        <translation>Copiar arquivo copia o arquivo mostrado; Salvar arquivos… grava todos os arquivos da exportação em uma pasta (perguntando antes de substituir algum).</translation>
+    </message>
+    <message>
+        <source>Check my config reads an existing DeepSpeed JSON, accelerate YAML or axolotl YAML (open it or drop it on the box): the planner takes its batch, GPUs and setup, and the report names each framework&apos;s verdict, the values left to the trainer (&quot;auto&quot;) and every key it could not use.</source>
+        <translation>Verificar minha configuração lê um JSON do DeepSpeed, um YAML do accelerate ou um YAML do axolotl existente (abra-o ou solte-o na caixa): o planejador assume o lote, as GPUs e a configuração, e o relatório traz o veredito de cada framework, os valores deixados para o treinador (&quot;auto&quot;) e cada chave que não pôde ser usada.</translation>
     </message>
     <message>
         <source>Activation memory per GPU against the effective batch: growing the micro-batch makes memory rise, accumulating at your micro-batch keeps it flat. The horizontal line is the memory your GPU has left for activations (from the planner); your configuration is marked.</source>
@@ -1196,6 +1366,10 @@
     <message>
         <source>Plan a run</source>
         <translation>Planejar execução</translation>
+    </message>
+    <message>
+        <source>Trainer configs</source>
+        <translation>Configurações de treino</translation>
     </message>
     <message>
         <source>Trade-off chart</source>
@@ -1406,6 +1580,14 @@
         <translation>Não</translation>
     </message>
     <message>
+        <source>Both accept</source>
+        <translation>Ambos aceitam</translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation>Recusado</translation>
+    </message>
+    <message>
         <source>{batch} (exact)</source>
         <translation>{batch} (exato)</translation>
     </message>
@@ -1414,8 +1596,8 @@
         <translation>{batch} ({difference})</translation>
     </message>
     <message>
-        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is in bold. Return or a double-click uses the selected row.</source>
-        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso está em negrito. Enter ou um clique duplo usa a linha selecionada.</translation>
+        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is in bold. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given the target accept only the pairs that reach it exactly. Return or a double-click uses the selected row.</source>
+        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso está em negrito. O DeepSpeed (train_batch_size) e o Megatron (--global-batch-size), recebendo a meta, só aceitam os pares que chegam exatamente a ela. Enter ou um clique duplo usa a linha selecionada.</translation>
     </message>
 </context>
 <context>
@@ -1583,12 +1765,76 @@
         <translation>O lote efetivo para o qual a taxa de referência foi ajustada (opcional).</translation>
     </message>
     <message>
+        <source>Machines the data-parallel GPUs are spread over, evenly (for the exported launch lines and configurations).</source>
+        <translation>Máquinas entre as quais as GPUs em paralelismo de dados se dividem igualmente (para as linhas de lançamento e configurações exportadas).</translation>
+    </message>
+    <message>
         <source>&amp;Recommend</source>
         <translation>&amp;Recomendar</translation>
     </message>
     <message>
         <source>Let the planner choose the largest micro-batch that fits and reaches the target.</source>
         <translation>Deixar o planejador escolher o maior micro-lote que cabe e atinge a meta.</translation>
+    </message>
+    <message>
+        <source>&amp;ZeRO stage</source>
+        <translation>Estágio &amp;ZeRO</translation>
+    </message>
+    <message>
+        <source>None (plain data parallel)</source>
+        <translation>Nenhum (paralelismo de dados simples)</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (optimizer states)</source>
+        <translation>ZeRO-1 (estados do otimizador)</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (+ gradients)</source>
+        <translation>ZeRO-2 (+ gradientes)</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 (+ weights)</source>
+        <translation>ZeRO-3 (+ pesos)</translation>
+    </message>
+    <message>
+        <source>bf16 mixed precision</source>
+        <translation>precisão mista bf16</translation>
+    </message>
+    <message>
+        <source>fp16 mixed precision</source>
+        <translation>precisão mista fp16</translation>
+    </message>
+    <message>
+        <source>fp32 (full precision)</source>
+        <translation>fp32 (precisão total)</translation>
+    </message>
+    <message>
+        <source>&amp;Nodes (machines)</source>
+        <translation>&amp;Nós (máquinas)</translation>
+    </message>
+    <message>
+        <source>&amp;Precision</source>
+        <translation>&amp;Precisão</translation>
+    </message>
+    <message>
+        <source>CPU &amp;offload</source>
+        <translation>&amp;Offload para a CPU</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Nenhum</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>Estados do otimizador</translation>
+    </message>
+    <message>
+        <source>Optimizer states and parameters (ZeRO-3)</source>
+        <translation>Estados do otimizador e parâmetros (ZeRO-3)</translation>
+    </message>
+    <message>
+        <source>How the exported configuration runs: the GPUs above split evenly over the nodes, the ZeRO stage, the precision and what is offloaded to CPU memory.</source>
+        <translation>Como a configuração exportada roda: as GPUs divididas igualmente entre os nós, o estágio ZeRO, a precisão e o que vai para a memória da CPU.</translation>
     </message>
     <message>
         <source>Rou&amp;nding</source>
@@ -1663,6 +1909,14 @@
         <translation>Cabe na memória da GPU</translation>
     </message>
     <message>
+        <source>DeepSpeed · Megatron</source>
+        <translation>DeepSpeed · Megatron</translation>
+    </message>
+    <message>
+        <source>Whether DeepSpeed (train_batch_size) and Megatron (--global-batch-size) start with the target and this pair</source>
+        <translation>Se o DeepSpeed (train_batch_size) e o Megatron (--global-batch-size) iniciam com a meta e este par</translation>
+    </message>
+    <message>
         <source>Memory per GPU</source>
         <translation>Memória por GPU</translation>
     </message>
@@ -1671,8 +1925,8 @@
         <translation>Recomendação</translation>
     </message>
     <message>
-        <source>DeepSpeed check</source>
-        <translation>Verificação do DeepSpeed</translation>
+        <source>DeepSpeed and Megatron check</source>
+        <translation>Verificação do DeepSpeed e do Megatron</translation>
     </message>
     <message>
         <source>Tokens, steps and learning rate</source>
@@ -1797,6 +2051,18 @@
         <translation>Cenário salvo em “{name}”.</translation>
     </message>
     <message>
+        <source>Could not save “{name}” in “{folder}”: {error}.</source>
+        <translation>Não foi possível salvar “{name}” em “{folder}”: {error}.</translation>
+    </message>
+    <message>
+        <source>Already saved: {names}.</source>
+        <translation>Já salvos: {names}.</translation>
+    </message>
+    <message>
+        <source>Saved {names} in “{folder}”.</source>
+        <translation>{names} salvos em “{folder}”.</translation>
+    </message>
+    <message>
         <source>Scenario opened from “{name}”.</source>
         <translation>Cenário aberto de “{name}”.</translation>
     </message>
@@ -1893,6 +2159,13 @@
     </message>
 </context>
 <context>
+    <name>SetupPanel</name>
+    <message>
+        <source>Training setup</source>
+        <translation>Configuração de treino</translation>
+    </message>
+</context>
+<context>
     <name>TradeoffViewModel</name>
     <message>
         <source>Available for activations per GPU: {M}</source>
@@ -1937,6 +2210,17 @@
     <message>
         <source>Growing the micro-batch to reach E = {E} without accumulation would need {grown} per GPU; accumulating keeps it at {M}.</source>
         <translation>Aumentar o micro-lote para chegar a E = {E} sem acumulação exigiria {grown} por GPU; a acumulação mantém {M}.</translation>
+    </message>
+</context>
+<context>
+    <name>TrainerPage</name>
+    <message>
+        <source>The planner has no configuration yet: fill in “Plan a run”.</source>
+        <translation>O planejador ainda não tem configuração: preencha “Planejar execução”.</translation>
+    </message>
+    <message>
+        <source>Exporting the planner’s configuration: {formula}.</source>
+        <translation>Exportando a configuração do planejador: {formula}.</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,7 @@ from gradacc_desktop.core.scenario import (
     save,
     to_dict,
 )
+from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 
 FULL = Scenario(
     calculator=Inputs(micro_batch=3, accumulation_steps=17, gpus=2, activation_gb=Decimal("0.125")),
@@ -40,6 +41,10 @@ FULL = Scenario(
         activation_gb=Decimal("1.5"),
         seq_len=4096,
         dataset_samples=1_000_000,
+        nodes=2,
+        zero_stage=ZeroStage.WEIGHTS,
+        precision=Precision.FP16,
+        offload=Offload.ALL,
     ),
 )
 
@@ -57,9 +62,27 @@ def test_round_trip_default_and_full() -> None:
     assert load(save(FULL)) == FULL
 
 
+def test_version_1_files_still_open() -> None:
+    data = good()
+    data["version"] = 1
+    for key in ("nodes", "zero_stage", "precision", "offload"):
+        del data["plan"][key]
+    loaded = load(encode(data))
+    assert loaded.plan.target_batch == 100 and loaded.plan.gpus == 2
+    assert loaded.plan.nodes == 1 and loaded.plan.zero_stage is ZeroStage.NONE
+    assert loaded.plan.precision is Precision.BF16 and loaded.plan.offload is Offload.NONE
+    # a version 1 file cannot carry version 2 keys
+    data["plan"]["nodes"] = 2
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is Reason.UNKNOWN_KEY
+
+
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 1
+    assert data["format"] == "gradacc-scenario" and data["version"] == 2
+    assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
+    assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
     assert data["plan"]["other_memory_gb"] == "27.25"
     assert data["plan"]["rounding"] == "nearest"
@@ -107,7 +130,7 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "root is a number": (b"1", Reason.NOT_AN_OBJECT),
     "root is null": (b"null", Reason.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 1,', '"version": 1, "version": 1,').encode(),
+        VALID.replace('"version": 2,', '"version": 2, "version": 2,').encode(),
         Reason.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -117,15 +140,21 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
     "format missing": (_drop("format"), Reason.MISSING_KEY),
     "version missing": (_drop("version"), Reason.MISSING_KEY),
-    "future version": (_set("version", 2), Reason.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 3), Reason.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
     "version as bool": (_set("version", True), Reason.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 1', '"version": 1.0').encode(),
+        VALID.replace('"version": 2', '"version": 2.0').encode(),
         Reason.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),
+    "version 2 without nodes": (_drop("plan.nodes"), Reason.MISSING_KEY),
+    "zero stage 4": (_set("plan.zero_stage", 4), Reason.OUT_OF_RANGE),
+    "zero stage as string": (_set("plan.zero_stage", "3"), Reason.WRONG_TYPE),
+    "unknown precision": (_set("plan.precision", "fp8"), Reason.BAD_CHOICE),
+    "unknown offload": (_set("plan.offload", "nvme"), Reason.BAD_CHOICE),
+    "zero nodes": (_set("plan.nodes", 0), Reason.OUT_OF_RANGE),
     "plan missing": (_drop("plan"), Reason.MISSING_KEY),
     "calculator not object": (_set("calculator", [1, 2]), Reason.NOT_AN_OBJECT),
     "plan is null": (_set("plan", None), Reason.NOT_AN_OBJECT),

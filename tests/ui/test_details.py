@@ -105,7 +105,7 @@ def _names(window: MainWindow) -> list[str]:
     return [
         window.tabs.tabText(1),
         window.inputs.estimate_button.text().replace("&", ""),
-        window.tabs.tabText(2),
+        window.tabs.tabText(3),
         planner.inputs.estimate.text().replace("&", ""),
         window.vm.field_label(Field.ACTIVATION_GB),
     ]

@@ -83,15 +83,16 @@ def test_planner_reference_and_export_format_are_remembered(make_window, setting
     planner = first.planner
     type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_LR], "0,0003")
     type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_BATCH], "256")
-    planner.export.format.setCurrentIndex(planner.export.format.findData("hf"))
+    export = first.trainer.export
+    export.format.setCurrentIndex(export.format.findData("hf"))
     first.close()
     first.language.uninstall()
     second = make_window(settings)
     restored = second.planner
     assert restored.inputs.boxes[PlanField.REFERENCE_LR].text() == "0,0003"
     assert restored.inputs.boxes[PlanField.REFERENCE_BATCH].text() == "256"
-    assert restored.export.format.currentData() == "hf"
-    assert "per_device_train_batch_size" in restored.export.preview.toPlainText()
+    assert second.trainer.export.format.currentData() == "hf"
+    assert "per_device_train_batch_size" in second.trainer.export.preview.toPlainText()
     # and the planner holds them as values, not just as text
     assert restored.vm.reference() == (Decimal("0.0003"), 256)
 
@@ -123,5 +124,5 @@ def test_damaged_planner_reference_is_ignored(make_window, settings_path) -> Non
     planner = window.planner
     assert planner.inputs.boxes[PlanField.REFERENCE_LR].text() == ""
     assert planner.inputs.boxes[PlanField.REFERENCE_BATCH].text() == ""
-    assert planner.export.format.currentData() == "deepspeed"
+    assert window.trainer.export.format.currentData() == "deepspeed"
     assert planner.vm.state.has_result

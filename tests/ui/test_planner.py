@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gradacc_desktop.core.calculator import Field
@@ -103,7 +102,7 @@ def test_nothing_fits_says_what_would_help(planner: PlannerView, qtbot) -> None:
     assert card.message.text().startswith("Nada cabe: só a outra memória (20 GB)")
     assert "ZeRO" in card.suggestions.text()
     assert planner.results.fit.verdict.text() == "✘ Não cabe na memória da GPU"
-    assert not planner.export.copy_button.isEnabled()
+    assert planner.vm.exported(ExportFormat.DEEPSPEED) is None
 
 
 def test_use_configuration_fills_the_calculator(
@@ -128,28 +127,6 @@ def test_activation_follows_both_ways(planner: PlannerView, window: MainWindow, 
     assert box(window, Field.ACTIVATION_GB).text() == "abc"
     assert not window.vm.state.has_result
     assert not planner.vm.state.has_result
-
-
-@pytest.mark.parametrize(
-    ("fmt", "expected"),
-    [
-        (ExportFormat.DEEPSPEED, '"gradient_accumulation_steps": 16'),
-        (ExportFormat.HF, "gradient_accumulation_steps=16,"),
-        (ExportFormat.ACCELERATE, "export ACCELERATE_GRADIENT_ACCUMULATION_STEPS=16"),
-        (ExportFormat.LIGHTNING, "accumulate_grad_batches=16,"),
-    ],
-)
-def test_export_preview_and_copy(
-    planner: PlannerView, qtbot, fmt: ExportFormat, expected: str
-) -> None:  # type: ignore[no-untyped-def]
-    _solve(qtbot, planner, "512", "8", "4")
-    planner.export.set_format(fmt)
-    text = planner.export.preview.toPlainText()
-    assert expected in text
-    assert planner.export.preview.isReadOnly()
-    QGuiApplication.clipboard().clear()
-    qtbot.mouseClick(planner.export.copy_button, Qt.MouseButton.LeftButton)
-    assert QGuiApplication.clipboard().text() == text
 
 
 def test_pairs_table_and_double_click(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -262,8 +239,6 @@ def test_mnemonics_are_unique_in_the_planner(planner: PlannerView, window: MainW
         planner.inputs.recommend.text(),
         planner.inputs.estimate.text(),
         planner.results.configuration.use_button.text(),
-        planner.export.format_label.text(),
-        planner.export.copy_button.text(),
     ]
     texts += [m.title() for m in menus_of(window)]
     keys = [mnemonic(t) for t in texts]

@@ -66,12 +66,25 @@ def test_the_plan_as_text_in_portuguese(planner: PlannerView, qtbot) -> None:  #
     assert lines[extras + 2] == ""
     # the pairs table, aligned under its heading, the row in use marked
     table = lines[lines.index("Micro-lote e passos de acumulação") + 1 :]
-    assert table[0].split() == ["Micro-lote", "(b)", "Passos", "(a)", "Lote", "(E)", "Cabe"]
+    assert table[0].split() == [
+        "Micro-lote",
+        "(b)",
+        "Passos",
+        "(a)",
+        "Lote",
+        "(E)",
+        "Cabe",
+        "DeepSpeed",
+        "·",
+        "Megatron",
+    ]
     in_use = [row for row in table if row.endswith("← em uso")]
-    assert in_use == ["             3          22  67.584 (+2.048)  Sim   ← em uso"]
-    assert table[1] == "             1          64   65.536 (exato)  Sim"
+    assert len(in_use) == 1
+    assert in_use[0].split()[:5] == ["3", "22", "67.584", "(+2.048)", "Sim"]
+    assert in_use[0].split()[5] == "Recusado"
+    assert table[1].split() == ["1", "64", "65.536", "(exato)", "Sim", "Ambos", "aceitam"]
     assert {len(row) for row in table if "em uso" not in row} <= {len(table[0]), len(table[1])}
-    assert text.endswith("Sim\n")
+    assert text.endswith("Ambos aceitam\n")
 
 
 def test_the_plan_follows_the_language(planner: PlannerView, window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -81,8 +94,10 @@ def test_the_plan_follows_the_language(planner: PlannerView, window: MainWindow,
     text = planner.vm.clipboard_text()
     assert text is not None
     assert "Target effective batch: 65,536" in text.splitlines()
-    assert "Micro-batch (b)  Steps (a)        Batch (E)  Fits" in text
-    assert "              3         22  67,584 (+2,048)  Yes   ← in use" in text
+    assert "Micro-batch (b)  Steps (a)        Batch (E)  Fits  DeepSpeed · Megatron" in text
+    assert (
+        "              3         22  67,584 (+2,048)   Yes  Refused               ← in use" in text
+    )
 
 
 def test_nothing_fits_and_no_result(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -105,7 +120,7 @@ def test_selected_cells_as_tab_separated_text(planner: PlannerView, qtbot) -> No
     _type(qtbot, planner, PlanField.GPUS, "8")
     table = planner.pairs.table
     # the row in use is selected at first: all of its cells
-    assert planner.pairs.selected_text() == "64\t1\t512 (exato)\tSim"
+    assert planner.pairs.selected_text() == "64\t1\t512 (exato)\tSim\tAmbos aceitam"
     rect = table.visualItemRect(table.item(1, 1))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     rect = table.visualItemRect(table.item(2, 2))
@@ -121,12 +136,3 @@ def test_selected_cells_as_tab_separated_text(planner: PlannerView, qtbot) -> No
     assert QGuiApplication.clipboard().text() == "32\t512 (exato)\n16\t512 (exato)"
     table.clearSelection()
     assert planner.pairs.selected_text() is None
-
-
-def test_copy_in_the_preview_copies_its_selection(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
-    preview = planner.export.preview
-    preview.setFocus(Qt.FocusReason.TabFocusReason)
-    qtbot.keyClick(preview, Qt.Key.Key_End, Qt.KeyboardModifier.ShiftModifier)
-    QGuiApplication.clipboard().clear()
-    qtbot.keySequence(preview, QKeySequence(QKeySequence.StandardKey.Copy))
-    assert QGuiApplication.clipboard().text() == "{"

@@ -190,7 +190,7 @@ def test_file_dialog_speaks_portuguese_then_english(window: MainWindow) -> None:
 
 def test_text_context_menus_speak_the_language(window: MainWindow) -> None:
     line = window.inputs.boxes[Field.MICRO_BATCH].lineEdit()
-    plain = window.planner.export.preview  # read-only: copy and select all
+    plain = window.trainer.export.preview  # read-only: copy and select all
     browser = QTextBrowser(window)
     browser.setHtml('<a href="https://example.org/">link</a> text')
     browser.show()

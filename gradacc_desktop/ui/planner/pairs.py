@@ -65,7 +65,7 @@ class PairsTable(QTableWidget):
     copyRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(0, 4, parent)
+        super().__init__(0, 5, parent)
         self.setTabKeyNavigation(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)

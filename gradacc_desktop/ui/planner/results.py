@@ -156,12 +156,19 @@ class DeepSpeedCard(Card):
         self.verdict = VerdictLabel(self)
         self.verdict.setObjectName("plan_deepspeed_verdict")
         self.explanation = _text(self, "plan_deepspeed")
+        self.megatron_verdict = VerdictLabel(self)
+        self.megatron_verdict.setObjectName("plan_megatron_verdict")
+        self.megatron_explanation = _text(self, "plan_megatron")
         self.body.addWidget(self.verdict)
         self.body.addWidget(self.explanation)
+        self.body.addWidget(self.megatron_verdict)
+        self.body.addWidget(self.megatron_explanation)
 
     def show_view(self, view: DeepSpeedView) -> None:
         self.verdict.set_verdict(view.ok, view.verdict)
         self.explanation.setText(view.explanation)
+        self.megatron_verdict.set_verdict(view.megatron_ok, view.megatron_verdict)
+        self.megatron_explanation.setText(view.megatron_explanation)
 
 
 class ExtrasCard(Card):

@@ -1,13 +1,14 @@
-"""The "Planejar execução" view: inputs, result cards, the pairs table and export."""
+"""The "Planejar execução" view: inputs, result cards and the pairs table."""
 
 from __future__ import annotations
 
 from itertools import pairwise
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
+from PySide6.QtCore import QEvent, QLocale, QPoint, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QMessageBox,
@@ -18,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.file_dialogs import ask_open_path, ask_save_path
-from gradacc_desktop.ui.planner.export import ExportPanel
 from gradacc_desktop.ui.planner.inputs import PlannerInputsPanel
 from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
 from gradacc_desktop.ui.planner.pairs import PairsPanel
@@ -51,6 +51,26 @@ class ScrollArea(QScrollArea):
             self.setViewportMargins(m, m, m, m)
         else:
             self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # Tab between fields is handled by the window, not by this area: scroll the
+        # field that takes the focus into view here
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """The whole control comes into view (``ensureWidgetVisible`` settles for a line
+        edit's text cursor, leaving a field cut at the edge)."""
+        inner = self.widget()
+        if new is None or inner is None or not inner.isAncestorOf(new):
+            return
+        margin = 8
+        top = new.mapTo(inner, QPoint(0, 0)).y()
+        bar = self.verticalScrollBar()
+        height = self.viewport().height()
+        if top - margin < bar.value():
+            bar.setValue(top - margin)
+        elif top + new.height() + margin > bar.value() + height:
+            bar.setValue(top + new.height() + margin - height)
 
     def event(self, event: QEvent) -> bool:
         handled = super().event(event)
@@ -86,7 +106,6 @@ class PlannerView(QWidget):
         self.inputs = PlannerInputsPanel(self.vm, self)
         self.results = PlannerResultsPanel(self.vm, self)
         self.pairs = PairsPanel(self.vm, self)
-        self.export = ExportPanel(self.vm, self)
 
         # Top: the form and the result cards, each scrolling on its own. Every input
         # is a control, so the form needs no focus of its own; the cards are mostly
@@ -116,13 +135,11 @@ class PlannerView(QWidget):
         top.setMinimumHeight(TOP_MINIMUM_HEIGHT)
         top_layout.addWidget(self.inputs_area, 4)
         top_layout.addWidget(self.results_area, 5)
-        # Bottom: the pairs table (as wide as its columns) and the export beside it.
+        # Bottom: the pairs table (the exports have their own tab, "Treino").
         bottom = QWidget(self)
         bottom_layout = QHBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
-        bottom_layout.setSpacing(12)
-        bottom_layout.addWidget(self.pairs)
-        bottom_layout.addWidget(self.export, 1)
+        bottom_layout.addWidget(self.pairs, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("plan_splitter")
         self.splitter.setChildrenCollapsible(False)
@@ -139,7 +156,6 @@ class PlannerView(QWidget):
 
         self.inputs.estimateRequested.connect(self.open_other_memory_dialog)
         self.results.useRequested.connect(self.use_configuration)
-        self.export.statusMessage.connect(self.statusMessage)
         self.pairs.statusMessage.connect(self.statusMessage)
 
         for first, second in pairwise(self.tab_chain()):
@@ -148,15 +164,12 @@ class PlannerView(QWidget):
 
     def tab_chain(self) -> list[QWidget]:
         """Every control of the page in reading order: the form top to bottom, the
-        result cards, the pairs table, then the export controls."""
+        result cards, then the pairs table."""
         return [
             *self.inputs.tab_chain(),
             self.results_area,
             self.results.configuration.use_button,
             self.pairs.table,
-            self.export.format,
-            self.export.preview,
-            self.export.copy_button,
         ]
 
     # -- actions ----------------------------------------------------------------
@@ -241,7 +254,6 @@ class PlannerView(QWidget):
         self.inputs.retranslate()
         self.results.retranslate()
         self.pairs.retranslate()
-        self.export.retranslate()
 
     def _retranslate_own(self) -> None:
         self.results_area.setAccessibleName(self.tr("Plan"))

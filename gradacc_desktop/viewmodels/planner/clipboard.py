@@ -55,6 +55,7 @@ class PlanClipboard(Translating):
         if view.deepspeed is not None:
             lines += ["", texts.deepspeed_title(), view.deepspeed.verdict]
             lines.append(view.deepspeed.explanation)
+            lines += [view.deepspeed.megatron_verdict, view.deepspeed.megatron_explanation]
         extras = self._filled_extras(model, view.extras)
         if extras:
             lines += ["", texts.extras_title(), *extras]

@@ -1,9 +1,11 @@
-"""The DeepSpeed card: would DeepSpeed accept the configuration, and why (not)."""
+"""The framework card: would DeepSpeed and Megatron accept the configuration with the
+target as their batch size, and why (not)."""
 
 from __future__ import annotations
 
 from typing import final
 
+from gradacc_desktop.core.frameworks import megatron_check
 from gradacc_desktop.core.planning import DeepSpeedReason, deepspeed_check
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import ConfigurationView, DeepSpeedView
@@ -31,7 +33,36 @@ class DeepSpeedTexts(Translating):
         else:
             verdict = self.tr("DeepSpeed would refuse to start")
         explanation = self._explanation(check.reason).format(**values)
-        return DeepSpeedView(ok=check.ok, verdict=verdict, explanation=explanation)
+        megatron = megatron_check(target, b, g)
+        values["per_step"] = f(b * g)
+        if megatron.ok and megatron.derived_steps == a:
+            m_verdict = self.tr("Megatron accepts these values")
+            m_text = self.tr(
+                "With --global-batch-size {target} and --micro-batch-size {micro} on {on_gpus}, "
+                "Megatron derives {steps} accumulation steps, as planned."
+            )
+        elif megatron.ok:
+            m_verdict = self.tr("Megatron starts, with other accumulation steps")
+            values["derived"] = f(megatron.derived_steps or 0)
+            m_text = self.tr(
+                "With --global-batch-size {target} Megatron derives {derived} accumulation "
+                "steps, not {steps}: give it --global-batch-size {product} (the export does)."
+            )
+        else:
+            m_verdict = self.tr("Megatron would refuse to start")
+            m_text = self.tr(
+                "Megatron requires the global batch to be a multiple of micro-batch × GPUs "
+                "({per_step}); {target} is not. Give it --global-batch-size {product} (the "
+                "export does) or choose a micro-batch that reaches {target} exactly."
+            )
+        return DeepSpeedView(
+            ok=check.ok,
+            verdict=verdict,
+            explanation=explanation,
+            megatron_ok=megatron.ok and megatron.derived_steps == a,
+            megatron_verdict=m_verdict,
+            megatron_explanation=m_text.format(**values),
+        )
 
     def _explanation(self, reason: DeepSpeedReason) -> str:
         return {

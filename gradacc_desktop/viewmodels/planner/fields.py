@@ -15,6 +15,7 @@ from gradacc_desktop.core.planning import (
     SEQ_LEN_LIMITS,
     TARGET_LIMITS,
 )
+from gradacc_desktop.core.scenario import NODES_LIMITS
 
 
 class PlanField(enum.Enum):
@@ -30,6 +31,7 @@ class PlanField(enum.Enum):
     DATASET = "dataset_samples"
     REFERENCE_LR = "reference_lr"
     REFERENCE_BATCH = "reference_batch"
+    NODES = "nodes"  # the GPUs split over nodes (for the exports)
 
 
 OPTIONAL_FIELDS = frozenset(
@@ -47,6 +49,7 @@ FIELD_LIMITS: dict[PlanField, Limits] = {
     PlanField.DATASET: DATASET_LIMITS,
     PlanField.REFERENCE_LR: LR_LIMITS,
     PlanField.REFERENCE_BATCH: TARGET_LIMITS,
+    PlanField.NODES: NODES_LIMITS,
 }
 
 # Fields measured in gigabytes (they show and accept the unit).
@@ -65,6 +68,7 @@ CHOICES = "choices"
 # First values: a target of 32 on one GPU.
 DEFAULT_TARGET = Decimal(32)
 DEFAULT_GPUS = Decimal(1)
+DEFAULT_NODES = Decimal(1)
 # Card chosen on first start (falls back to the first card, then to "custom").
 DEFAULT_CARD = "a100-80gb"
 DEFAULT_CUSTOM_GB = Decimal(24)

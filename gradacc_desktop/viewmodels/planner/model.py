@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 
 from gradacc_desktop.core.calculator import Field, Inputs
-from gradacc_desktop.core.export import ExportFormat, render
+from gradacc_desktop.core.export import Exported, ExportFormat, export
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTable
 from gradacc_desktop.core.planning import (
     GpuCard,
@@ -26,12 +26,21 @@ from gradacc_desktop.core.planning import (
     load_gpu_table,
 )
 from gradacc_desktop.core.scenario import Scenario, ScenarioError
+from gradacc_desktop.core.setup import (
+    PROBLEM_TEXT,
+    Offload,
+    Precision,
+    TrainingSetup,
+    ZeroStage,
+    setup_problem,
+)
 from gradacc_desktop.core.tradeoff import available_for_activations
 from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import Entry, same_entry
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.planner import scenarios
 from gradacc_desktop.viewmodels.planner.clipboard import PlanClipboard
+from gradacc_desktop.viewmodels.planner.config_check import CheckOutcome, ConfigCheckTexts
 from gradacc_desktop.viewmodels.planner.entries import PlanEntries
 from gradacc_desktop.viewmodels.planner.extras import OptionalValue
 from gradacc_desktop.viewmodels.planner.fields import (
@@ -39,6 +48,7 @@ from gradacc_desktop.viewmodels.planner.fields import (
     DEFAULT_CARD,
     DEFAULT_CUSTOM_GB,
     DEFAULT_GPUS,
+    DEFAULT_NODES,
     DEFAULT_PARAMETERS,
     DEFAULT_TARGET,
     OPTIONAL_FIELDS,
@@ -80,14 +90,19 @@ class PlannerViewModel(QObject):
         self._card_id = DEFAULT_CARD if DEFAULT_CARD in ids else (ids[0] if ids else CUSTOM_ID)
         self._recommend = True
         self._rounding = Rounding.CEIL
+        self._zero = ZeroStage.NONE
+        self._precision = Precision.BF16
+        self._offload = Offload.NONE
         self._formats = PlanFormats(calculator.locale)
         self._texts = PlannerTexts(self._formats)
         self._results = PlanResults(self._formats)
         self._files = scenarios.ScenarioFiles(self._formats)
         self._clipboard = PlanClipboard(self._texts, self._formats)
+        self._checks = ConfigCheckTexts(self._formats)
         first: dict[PlanField, Entry] = {
             PlanField.TARGET: DEFAULT_TARGET,
             PlanField.GPUS: DEFAULT_GPUS,
+            PlanField.NODES: DEFAULT_NODES,
             PlanField.MICRO_BATCH: Decimal(calculator.last_valid_inputs.micro_batch),
             PlanField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
             PlanField.OTHER_MEMORY: estimate_other_memory(
@@ -140,6 +155,18 @@ class PlannerViewModel(QObject):
     @property
     def card_id(self) -> str:
         return self._card_id
+
+    @property
+    def zero_stage(self) -> ZeroStage:
+        return self._zero
+
+    @property
+    def precision(self) -> Precision:
+        return self._precision
+
+    @property
+    def offload(self) -> Offload:
+        return self._offload
 
     def value(self, field: PlanField) -> Decimal | None:
         """The field's current number, or ``None`` when it is empty or not a number."""
@@ -210,7 +237,8 @@ class PlannerViewModel(QObject):
             # One input shared with the calculator: it takes the same text, valid or
             # not (its echo finds nothing new here).
             self._calc.set_shared_text(Field.ACTIVATION_GB, text)
-        self._refresh()
+        # the nodes change only the exports: they are told even when the plan is the same
+        self._refresh(force=field is PlanField.NODES)
 
     def set_recommend(self, on: bool) -> None:
         if on != self._recommend:
@@ -228,6 +256,21 @@ class PlannerViewModel(QObject):
         if card_id != self._card_id:
             self._card_id = card_id
             self._refresh()
+
+    def set_zero_stage(self, stage: ZeroStage) -> None:
+        if stage is not self._zero:
+            self._zero = stage
+            self._refresh(force=True)
+
+    def set_precision(self, precision: Precision) -> None:
+        if precision is not self._precision:
+            self._precision = precision
+            self._refresh(force=True)
+
+    def set_offload(self, offload: Offload) -> None:
+        if offload is not self._offload:
+            self._offload = offload
+            self._refresh(force=True)
 
     def set_other_memory(self, gb: Decimal) -> None:
         self._replace({PlanField.OTHER_MEMORY: gb})
@@ -274,14 +317,91 @@ class PlannerViewModel(QObject):
             formula=config.formula
         )
 
-    def export_text(self, fmt: ExportFormat) -> str | None:
+    def export_setup(self) -> TrainingSetup | None:
+        """The whole training setup the exports describe, or ``None`` when there is no
+        configuration, the nodes field holds no valid number, or no framework would
+        run the combination (see ``export_unavailable``)."""
         config = self.configuration()
-        if config is None:
+        nodes = self._entries.value(PlanField.NODES)
+        if config is None or nodes is None or self._entries.problem(PlanField.NODES):
             return None
-        return render(fmt, config.micro_batch, config.accumulation_steps, config.gpus)
+        setup = TrainingSetup(
+            config.micro_batch,
+            config.accumulation_steps,
+            config.gpus,
+            nodes=int(nodes),
+            zero_stage=self._zero,
+            precision=self._precision,
+            offload=self._offload,
+        )
+        return setup if setup_problem(setup) is None else None
+
+    def exported(self, fmt: ExportFormat) -> Exported | None:
+        """The files of ``fmt`` for the current setup (``None``: see ``export_unavailable``)."""
+        setup = self.export_setup()
+        return None if setup is None else export(fmt, setup)
+
+    def export_text(self, fmt: ExportFormat) -> str | None:
+        """Every file of ``fmt`` as one text."""
+        files = self.exported(fmt)
+        return None if files is None else files.text
 
     def export_unavailable(self) -> str:
-        return self.tr("Nothing to export yet: the planner has no configuration.")
+        """Why there is nothing to export, in words."""
+        config = self.configuration()
+        if config is None:
+            return self.tr("Nothing to export yet: the planner has no configuration.")
+        problem = self._entries.problem(PlanField.NODES)
+        if problem is not None:
+            return problem
+        nodes = self._entries.value(PlanField.NODES)
+        assert nodes is not None
+        setup = TrainingSetup(
+            config.micro_batch,
+            config.accumulation_steps,
+            config.gpus,
+            nodes=int(nodes),
+            zero_stage=self._zero,
+            precision=self._precision,
+            offload=self._offload,
+        )
+        reason = setup_problem(setup)
+        if reason is None:
+            return ""
+        f = self._formats.format
+        return QCoreApplication.translate("Setup", PROBLEM_TEXT[reason]).format(
+            gpus=f(setup.gpus), nodes=f(setup.nodes)
+        )
+
+    def save_export(self, fmt: ExportFormat, folder: Path) -> ScenarioOutcome:
+        """Write the files of ``fmt`` into ``folder`` (replacing files of the same names)."""
+        return self._files.save_export(self.exported(fmt), folder, self.export_unavailable())
+
+    def check_config(self, path: Path) -> CheckOutcome:
+        """Read an existing DeepSpeed, accelerate or axolotl file; when it gives a whole
+        setup, the planner takes it (target = its effective batch, its micro-batch,
+        GPUs, nodes, ZeRO stage, precision and offload). Files that do not give the
+        GPU count use the planner's."""
+        gpus = self._entries.value(PlanField.GPUS)
+        outcome = self._checks.check(path, None if gpus is None else int(gpus))
+        setup = outcome.setup
+        if setup is not None:
+            self._recommend = False
+            self._zero, self._precision, self._offload = (
+                setup.zero_stage,
+                setup.precision,
+                setup.offload,
+            )
+            self._replace(
+                {
+                    PlanField.TARGET: Decimal(setup.effective_batch),
+                    PlanField.GPUS: Decimal(setup.gpus),
+                    PlanField.MICRO_BATCH: Decimal(setup.micro_batch),
+                    PlanField.NODES: Decimal(setup.nodes),
+                },
+                choices=True,
+            )
+        return outcome
 
     def clipboard_text(self) -> str | None:
         """The whole plan as plain text, or ``None`` in the "no result" state."""
@@ -293,7 +413,12 @@ class PlannerViewModel(QObject):
 
         inputs = self._calc.last_valid_inputs
         plan = scenarios.plan_settings(
-            self._entries, self._recommend, self._rounding, self.card(), inputs.activation_gb
+            self._entries,
+            self._recommend,
+            self._rounding,
+            self.card(),
+            inputs.activation_gb,
+            (self._zero, self._precision, self._offload),
         )
         return Scenario(calculator=inputs, plan=plan)
 
@@ -327,6 +452,7 @@ class PlannerViewModel(QObject):
         plan = loaded.plan
         self._recommend = plan.micro_batch is None
         self._rounding = plan.rounding
+        self._zero, self._precision, self._offload = plan.zero_stage, plan.precision, plan.offload
         known = {c.id for c in self._cards}
         self._card_id = plan.gpu_card if plan.gpu_card in known else CUSTOM_ID
         self._replace(scenarios.field_values(plan, self._card_id), choices=True, refresh=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import final
 
+from gradacc_desktop.core.frameworks import batch_verdicts
 from gradacc_desktop.core.planning import AccumulationPlan, PlanPair
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import PairRow
@@ -16,10 +17,16 @@ class PairsTexts(Translating):
         self._formats = formats
 
     def rows(
-        self, pairs: tuple[PlanPair, ...], largest_fit: int, current: AccumulationPlan | None
+        self,
+        pairs: tuple[PlanPair, ...],
+        largest_fit: int,
+        current: AccumulationPlan | None,
+        gpus: int = 1,
     ) -> tuple[PairRow, ...]:
         """``pairs`` (ascending) as rows, the configuration in use (``current``) among
-        them; a pair fits up to the micro-batch ``largest_fit``."""
+        them; a pair fits up to the micro-batch ``largest_fit``. Each row carries
+        DeepSpeed's and Megatron's verdict on the target with that pair."""
+        self._gpus = gpus
         by_micro = {p.micro_batch: p for p in pairs}
         if current is not None and current.micro_batch not in by_micro:
             by_micro[current.micro_batch] = PlanPair(
@@ -31,6 +38,7 @@ class PairsTexts(Translating):
             )
         f = self._formats.format
         yes, no = self.tr("Yes"), self.tr("No")
+        both, neither = self.tr("Both accept"), self.tr("Refused")
         rows = []
         for micro in sorted(by_micro):
             pair = by_micro[micro]
@@ -42,6 +50,12 @@ class PairsTexts(Translating):
                     batch=f(pair.effective_batch),
                     difference=self._formats.signed(pair.difference),
                 )
+            verdicts = batch_verdicts(
+                current.target if current is not None else pair.effective_batch - pair.difference,
+                pair.micro_batch,
+                pair.accumulation_steps,
+                current.gpus if current is not None else self._gpus,
+            )
             rows.append(
                 PairRow(
                     micro_batch=pair.micro_batch,
@@ -51,9 +65,11 @@ class PairsTexts(Translating):
                         f(pair.accumulation_steps),
                         achieved,
                         yes if fits else no,
+                        both if verdicts.both_accept else neither,
                     ),
                     fits=fits,
                     exact=pair.exact,
+                    accepted=verdicts.both_accept,
                     current=current is not None and pair.micro_batch == current.micro_batch,
                 )
             )
@@ -62,5 +78,7 @@ class PairsTexts(Translating):
     def note(self) -> str:
         return self.tr(
             "Exact divisors, powers of two and the largest useful micro-batch; the row in use "
-            "is in bold. Return or a double-click uses the selected row."
+            "is in bold. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given "
+            "the target accept only the pairs that reach it exactly. Return or a double-click "
+            "uses the selected row."
         )

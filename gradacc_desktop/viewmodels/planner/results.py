@@ -77,7 +77,7 @@ class PlanResults:
             fit=self._fit.fit(fit_result),
             nothing_fits=self._fit.nothing_fits(nothing) if nothing is not None else None,
             deepspeed=deepspeed,
-            pairs=self._pairs.rows(candidates.pairs, fit_result.max_micro_batch, plan),
+            pairs=self._pairs.rows(candidates.pairs, fit_result.max_micro_batch, plan, r.gpus),
             pairs_note=self._pairs.note(),
             extras=extras,
         )

@@ -3,15 +3,18 @@ store), with a message for every way a file can be refused."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import final
 
 from gradacc_desktop.core import scenario as scenario_io
+from gradacc_desktop.core.export import Exported
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
 from gradacc_desktop.core.planning import Rounding
 from gradacc_desktop.core.scenario import PlanSettings, Reason, Scenario, ScenarioError
+from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.viewmodels.files import write_file_atomically
 from gradacc_desktop.viewmodels.planner.entries import PlanEntries
 from gradacc_desktop.viewmodels.planner.fields import PlanField
@@ -25,6 +28,7 @@ def plan_settings(
     rounding: Rounding,
     card: GpuCard | None,
     activation_gb: Decimal,
+    setup: tuple[ZeroStage, Precision, Offload] = (ZeroStage.NONE, Precision.BF16, Offload.NONE),
 ) -> PlanSettings:
     """The planner's settings from what its fields hold (the last valid values where
     they hold none now); ``card`` ``None`` is the custom card."""
@@ -48,6 +52,10 @@ def plan_settings(
         activation_gb=activation_gb,
         seq_len=integer(PlanField.SEQ_LEN),
         dataset_samples=integer(PlanField.DATASET),
+        nodes=integer(PlanField.NODES) or 1,
+        zero_stage=setup[0],
+        precision=setup[1],
+        offload=setup[2],
     )
 
 
@@ -57,6 +65,7 @@ def field_values(plan: PlanSettings, card_id: str) -> dict[PlanField, Decimal | 
     values: dict[PlanField, Decimal | None] = {
         PlanField.TARGET: Decimal(plan.target_batch),
         PlanField.GPUS: Decimal(plan.gpus),
+        PlanField.NODES: Decimal(plan.nodes),
         PlanField.SEQ_LEN: None if plan.seq_len is None else Decimal(plan.seq_len),
         PlanField.DATASET: (
             None if plan.dataset_samples is None else Decimal(plan.dataset_samples)
@@ -109,6 +118,38 @@ class ScenarioFiles(Translating):
                 ).format(name=path.name, error=error),
             )
         return ScenarioOutcome(True, self.tr("Scenario saved to “{name}”.").format(name=path.name))
+
+    def save_export(
+        self, exported: Exported | None, folder: Path, unavailable: str
+    ) -> ScenarioOutcome:
+        """Write every file of ``exported`` into ``folder``, each all or nothing."""
+        if exported is None:
+            return ScenarioOutcome(False, unavailable)
+        written: list[str] = []
+        for name, content in exported.files.items():
+            error = write_file_atomically(folder / name, content.encode("utf-8"))
+            if error is not None:
+                return ScenarioOutcome(
+                    False,
+                    self.tr("Could not save “{name}” in “{folder}”: {error}.").format(
+                        name=name, folder=folder.name or str(folder), error=error
+                    )
+                    + (
+                        " " + self.tr("Already saved: {names}.").format(names=", ".join(written))
+                        if written
+                        else ""
+                    ),
+                )
+            if name.endswith(".sh"):
+                with contextlib.suppress(OSError):  # a launch script is meant to be run
+                    (folder / name).chmod(0o755)
+            written.append(name)
+        return ScenarioOutcome(
+            True,
+            self.tr("Saved {names} in “{folder}”.").format(
+                names=", ".join(written), folder=folder.name or str(folder)
+            ),
+        )
 
     def open(self, path: Path, apply: Callable[[Scenario], None]) -> ScenarioOutcome:
         """Read and validate ``path`` and hand the scenario to ``apply``; on any

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
 from gradacc_desktop.core.planning import UNIT_NOTE, Rounding
+from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.viewmodels.planner.fields import PlanField
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
 
@@ -36,6 +37,7 @@ class PlannerTexts(Translating):
             PlanField.DATASET: self.tr("&Dataset size"),
             PlanField.REFERENCE_LR: self.tr("Reference learning r&ate"),
             PlanField.REFERENCE_BATCH: self.tr("Reference &batch size"),
+            PlanField.NODES: self.tr("&Nodes (machines)"),
         }[field]
         return _plain(text, mnemonic)
 
@@ -70,6 +72,10 @@ class PlannerTexts(Translating):
             PlanField.REFERENCE_BATCH: self.tr(
                 "The effective batch the reference learning rate was tuned for (optional)."
             ),
+            PlanField.NODES: self.tr(
+                "Machines the data-parallel GPUs are spread over, evenly (for the exported "
+                "launch lines and configurations)."
+            ),
         }[field]
 
     def recommend_label(self) -> str:
@@ -78,6 +84,43 @@ class PlannerTexts(Translating):
     def recommend_hint(self) -> str:
         return self.tr(
             "Let the planner choose the largest micro-batch that fits and reaches the target."
+        )
+
+    def zero_label(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("&ZeRO stage"), mnemonic)
+
+    def zero_options(self) -> list[tuple[ZeroStage, str]]:
+        return [
+            (ZeroStage.NONE, self.tr("None (plain data parallel)")),
+            (ZeroStage.OPTIMIZER, self.tr("ZeRO-1 (optimizer states)")),
+            (ZeroStage.GRADIENTS, self.tr("ZeRO-2 (+ gradients)")),
+            (ZeroStage.WEIGHTS, self.tr("ZeRO-3 (+ weights)")),
+        ]
+
+    def precision_label(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("&Precision"), mnemonic)
+
+    def precision_options(self) -> list[tuple[Precision, str]]:
+        return [
+            (Precision.BF16, self.tr("bf16 mixed precision")),
+            (Precision.FP16, self.tr("fp16 mixed precision")),
+            (Precision.FP32, self.tr("fp32 (full precision)")),
+        ]
+
+    def offload_label(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("CPU &offload"), mnemonic)
+
+    def offload_options(self) -> list[tuple[Offload, str]]:
+        return [
+            (Offload.NONE, self.tr("None")),
+            (Offload.OPTIMIZER, self.tr("Optimizer states")),
+            (Offload.ALL, self.tr("Optimizer states and parameters (ZeRO-3)")),
+        ]
+
+    def setup_hint(self) -> str:
+        return self.tr(
+            "How the exported configuration runs: the GPUs above split evenly over the "
+            "nodes, the ZeRO stage, the precision and what is offloaded to CPU memory."
         )
 
     def rounding_label(self, mnemonic: bool = False) -> str:
@@ -120,10 +163,13 @@ class PlannerTexts(Translating):
     def export_formats() -> list[tuple[ExportFormat, str]]:
         # Product names: the same in every language.
         return [
-            (ExportFormat.DEEPSPEED, "DeepSpeed (JSON)"),
-            (ExportFormat.HF, "Hugging Face TrainingArguments"),
+            (ExportFormat.DEEPSPEED, "DeepSpeed (ds_config.json)"),
+            (ExportFormat.HF, "Hugging Face Trainer"),
+            (ExportFormat.HF_DEEPSPEED, "Hugging Face Trainer + DeepSpeed"),
             (ExportFormat.ACCELERATE, "Hugging Face Accelerate"),
             (ExportFormat.LIGHTNING, "PyTorch Lightning"),
+            (ExportFormat.TORCHRUN, "PyTorch DDP (torchrun)"),
+            (ExportFormat.MEGATRON, "Megatron-LM"),
         ]
 
     # -- titles shared by the view and the copied plan --------------------------
@@ -137,6 +183,13 @@ class PlannerTexts(Translating):
             (self.tr("Steps (a)"), self.tr("Accumulation steps (a)")),
             (self.tr("Batch (E)"), self.tr("Effective batch size (E)")),
             (self.tr("Fits"), self.tr("Fits in GPU memory")),
+            (
+                self.tr("DeepSpeed · Megatron"),
+                self.tr(
+                    "Whether DeepSpeed (train_batch_size) and Megatron (--global-batch-size) "
+                    "start with the target and this pair"
+                ),
+            ),
         ]
 
     def fit_title(self) -> str:
@@ -146,7 +199,7 @@ class PlannerTexts(Translating):
         return self.tr("Recommendation")
 
     def deepspeed_title(self) -> str:
-        return self.tr("DeepSpeed check")
+        return self.tr("DeepSpeed and Megatron check")
 
     def extras_title(self) -> str:
         return self.tr("Tokens, steps and learning rate")

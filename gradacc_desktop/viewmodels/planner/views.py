@@ -46,6 +46,10 @@ class DeepSpeedView:
     ok: bool
     verdict: str
     explanation: str
+    # Megatron, given the target as --global-batch-size
+    megatron_ok: bool = True
+    megatron_verdict: str = ""
+    megatron_explanation: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,9 +63,11 @@ class NothingFitsView:
 class PairRow:
     micro_batch: int
     accumulation_steps: int
-    cells: tuple[str, str, str, str]
+    cells: tuple[str, str, str, str, str]
     fits: bool
     exact: bool
+    # DeepSpeed and Megatron both accept the target with this pair
+    accepted: bool
     # the row of the configuration shown in the results
     current: bool
 

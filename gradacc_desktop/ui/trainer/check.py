@@ -1,0 +1,87 @@
+""" "Check my config": open (or drop) an existing DeepSpeed, accelerate or axolotl file;
+the planner takes what it sets and the report says what was read, each framework's
+verdict and which keys could not be used."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
+
+from gradacc_desktop.ui.file_dialogs import ask_open_path
+from gradacc_desktop.ui.planner.pairs import WrappedLabel
+from gradacc_desktop.viewmodels.planner import PlannerViewModel
+from gradacc_desktop.viewmodels.settings import Settings
+
+
+class CheckPanel(QGroupBox):
+    statusMessage = Signal(str)
+
+    def __init__(
+        self,
+        vm: PlannerViewModel,
+        parent: QWidget | None = None,
+        settings: Callable[[], Settings | None] = lambda: None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("trainer_check")
+        self._vm = vm
+        self._settings = settings
+        self.setAcceptDrops(True)
+        self.hint = WrappedLabel(self)
+        self.hint.setObjectName("trainer_check_hint")
+        self.open_button = QPushButton(self)
+        self.open_button.setObjectName("trainer_check_open")
+        self.report = WrappedLabel(self)
+        self.report.setObjectName("trainer_check_report")
+        self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.open_button)
+        layout.addWidget(self.report)
+        self.open_button.clicked.connect(self.open_dialog)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Check my config"))
+        self.hint.setText(
+            self.tr(
+                "Open or drop a DeepSpeed JSON, an accelerate config YAML or an axolotl YAML: "
+                "the planner takes its batch, GPUs and setup, and every framework's verdict "
+                "is shown."
+            )
+        )
+        self.open_button.setText(self.tr("Chec&k a file…"))
+        self.open_button.setToolTip(self.tr("Read an existing training configuration"))
+
+    def open_dialog(self) -> None:
+        path = ask_open_path(
+            self,
+            self.tr("Check a config file"),
+            self.tr("Training configs (*.json *.yaml *.yml);;All files (*)"),
+            self._settings(),
+        )
+        if path is not None:
+            self.check(path)
+
+    def check(self, path: Path) -> bool:
+        outcome = self._vm.check_config(path)
+        self.report.setText(outcome.report)
+        self.statusMessage.emit(outcome.message)
+        return outcome.ok
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if len(urls) == 1 and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            return
+        event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            self.check(Path(urls[0].toLocalFile()))

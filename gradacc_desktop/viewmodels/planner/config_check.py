@@ -1,0 +1,135 @@
+""" "Check my config": an existing DeepSpeed, accelerate or axolotl file read by
+``core.config_import``, put into the planner and described in words.
+
+The values and verdicts are worded here (translated); the reasons the reader gives for
+a key it could not use come from the core in English and are shown as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import final
+
+from gradacc_desktop.core.config_import import (
+    ConfigImportError,
+    ConfigKind,
+    ImportedConfig,
+    read_config,
+)
+from gradacc_desktop.core.setup import TrainingSetup
+from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    ok: bool
+    # one line for the status bar
+    message: str
+    # the report shown under the check button (plain text, one item per line)
+    report: str
+    # the setup to put into the planner (None: nothing is applied)
+    setup: TrainingSetup | None
+
+
+@final
+class ConfigCheckTexts(Translating):
+    def __init__(self, formats: PlanFormats) -> None:
+        self._formats = formats
+
+    def kind(self, kind: ConfigKind) -> str:
+        return {
+            ConfigKind.DEEPSPEED: self.tr("DeepSpeed configuration (JSON)"),
+            ConfigKind.ACCELERATE: self.tr("accelerate config file (YAML)"),
+            ConfigKind.AXOLOTL: self.tr("axolotl configuration (YAML)"),
+        }[kind]
+
+    def check(self, path: Path, gpus: int | None) -> CheckOutcome:
+        """Read ``path``; ``gpus``: the planner's GPUs, for files that do not say."""
+        try:
+            config = read_config(path)
+        except ConfigImportError as exc:
+            message = self.tr("Could not read “{name}”: {reason}").format(
+                name=path.name, reason=str(exc)
+            )
+            return CheckOutcome(False, message, message, None)
+        file_gpus = config.derived(None).gpus
+        setup, missing = config.setup(None if file_gpus is not None else gpus)
+        lines = [self.tr("“{name}”: {kind}.").format(name=path.name, kind=self.kind(config.kind))]
+        lines += self._values(config, setup)
+        lines += self._verdicts(config, None if file_gpus is not None else gpus)
+        if config.auto_keys:
+            lines.append(
+                self.tr('Filled in by the trainer ("auto"): {keys}.').format(
+                    keys=", ".join(config.auto_keys)
+                )
+            )
+        for item in config.unread:
+            lines.append(
+                self.tr("Could not use {key} = {value}: {reason}").format(
+                    key=item.key, value=item.value, reason=item.reason
+                )
+            )
+        if setup is None:
+            lines.append(
+                self.tr("Not put into the planner: {what}.").format(what="; ".join(missing))
+            )
+            message = self.tr("“{name}” read; the planner needs more to use it.").format(
+                name=path.name
+            )
+            return CheckOutcome(True, message, "\n".join(lines), None)
+        lines.append(self.tr("Put into the planner and the export."))
+        message = self.tr("Configuration read from “{name}”.").format(name=path.name)
+        return CheckOutcome(True, message, "\n".join(lines), setup)
+
+    def _values(self, config: ImportedConfig, setup: TrainingSetup | None) -> list[str]:
+        f = self._formats.format
+        if setup is not None:
+            return [
+                self.tr(
+                    "Effective batch {e} = {b} × {a} × {g} on {nodes} node(s), ZeRO-{zero}, "
+                    "{precision}, offload: {offload}."
+                ).format(
+                    e=f(setup.effective_batch),
+                    b=f(setup.micro_batch),
+                    a=f(setup.accumulation_steps),
+                    g=self._formats.gpus_text(setup.gpus),
+                    nodes=f(setup.nodes),
+                    zero=int(setup.zero_stage),
+                    precision=setup.precision.value,
+                    offload=setup.offload.value,
+                )
+            ]
+        known = []
+        for name, value in config.values().items():
+            if value is not None and name not in {"lora_targets"}:
+                known.append(f"{name} = {value}")
+        return [self.tr("Values read: {values}.").format(values=", ".join(known) or "—")]
+
+    def _verdicts(self, config: ImportedConfig, gpus: int | None) -> list[str]:
+        derived = config.derived(gpus)
+        if derived.deepspeed is None or derived.megatron is None:
+            return []
+        f = self._formats.format
+        lines = []
+        if derived.deepspeed.ok:
+            lines.append(self.tr("DeepSpeed accepts these batch values."))
+        else:
+            lines.append(
+                self.tr("DeepSpeed would refuse these batch values ({reason}).").format(
+                    reason=derived.deepspeed.reason.value.replace("_", " ")
+                )
+            )
+        if derived.megatron.ok:
+            lines.append(
+                self.tr("Megatron accepts --global-batch-size {batch}.").format(
+                    batch=f(derived.megatron.global_batch_size)
+                )
+            )
+        else:
+            lines.append(
+                self.tr("Megatron would refuse --global-batch-size {batch}.").format(
+                    batch=f(derived.megatron.global_batch_size)
+                )
+            )
+        return lines
