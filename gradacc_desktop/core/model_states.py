@@ -127,6 +127,7 @@ def model_states(
     largest_layer: int = 0,
     optimizer_state_bytes: int = 8,
     trainable: int | None = None,
+    frozen_weight_bytes: Fraction | None = None,
 ) -> ModelStates:
     """Bytes of weights, gradients and optimizer states per GPU and per node's CPU.
 
@@ -136,7 +137,9 @@ def model_states(
 
     ``optimizer_state_bytes`` is 8 for Adam (DeepSpeed's estimators), 4 for SGD with
     momentum, 2 for 8-bit Adam. ``trainable`` parameters (all by default) carry
-    gradients and optimizer states; the others are frozen weights only.
+    gradients and optimizer states; the others are frozen weights only, at the
+    training precision's bytes unless ``frozen_weight_bytes`` gives their total (a
+    4-bit QLoRA base: ``lora.frozen_weight_bytes``).
     """
     for name, value in (("parameters", parameters), ("gpus", gpus), ("nodes", nodes)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -164,6 +167,12 @@ def model_states(
     p, layer, per_node = Fraction(parameters), Fraction(largest_layer), gpus // nodes
     t = Fraction(trainable)
     w, g, g32, master, states = _bytes(precision, optimizer_state_bytes)
+    if frozen_weight_bytes is not None and (
+        not isinstance(frozen_weight_bytes, Fraction | int) or frozen_weight_bytes < 0
+    ):
+        raise ValueError("frozen_weight_bytes must be a non-negative number of bytes")
+    # bytes of every weight: the trained ones at w, the frozen ones as given
+    all_weights = w * p if frozen_weight_bytes is None else Fraction(frozen_weight_bytes) + w * t
     optimizer_side = g32 + master + states  # what ZeRO-1 partitions and offload moves
     gpu: list[tuple[Part, Fraction]] = []
     cpu: list[tuple[Part, Fraction]] = []
@@ -181,19 +190,19 @@ def model_states(
     if stage is ZeroStage.WEIGHTS:
         gpu.append((Part.LARGEST_LAYER, (w + g) * layer))
         if offload is Offload.NONE:
-            sharded += [(Part.WEIGHTS, w * p / gpus), *opt_parts(t / gpus)]
+            sharded += [(Part.WEIGHTS, all_weights / gpus), *opt_parts(t / gpus)]
             if precision is Precision.FP32:  # the fp32 gradients are the training copy
                 sharded.append((Part.GRADIENTS, g * t / gpus))
             cpu.append((Part.CPU_MODEL, 4 * layer * per_node))
         elif offload is Offload.OPTIMIZER:
-            sharded.append((Part.WEIGHTS, w * p / gpus))
+            sharded.append((Part.WEIGHTS, all_weights / gpus))
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
             cpu.append((Part.CPU_OFFLOAD, cpu_opt * t / nodes))
         else:
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, (cpu_opt * t + w * p) / nodes))
+            cpu.append((Part.CPU_OFFLOAD, (cpu_opt * t + all_weights) / nodes))
     else:
-        gpu.append((Part.WEIGHTS, w * p))
+        gpu.append((Part.WEIGHTS, all_weights))
         if offload is Offload.NONE:
             if stage is ZeroStage.NONE:
                 gpu.append((Part.GRADIENTS, g * t))
@@ -226,6 +235,7 @@ def model_states(
         and stage >= ZeroStage.GRADIENTS
         and optimizer_state_bytes == 8
         and trainable == parameters
+        and frozen_weight_bytes is None
     )
     source = SOURCE_DEEPSPEED if from_deepspeed else SOURCE_PAPER if mixed else SOURCE_FP32
     return ModelStates(

@@ -1,27 +1,38 @@
 """View-model of the "other memory" helper: weights, gradients, optimizer states and
-overhead per GPU from the parameter count and a training recipe (``core.memory``)."""
+overhead per GPU, as DeepSpeed computes them (``core.model_states``), from the model
+size, the training recipe and the planner's setup (GPUs, nodes, ZeRO, offload); LoRA
+and QLoRA from a model's shape (``core.lora``)."""
 
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_CEILING, Decimal
+from fractions import Fraction
 
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 
-from gradacc_desktop.core.limits import Limits
+from gradacc_desktop.core import lora
+from gradacc_desktop.core.limits import Limits, whole
 from gradacc_desktop.core.memory import (
     DEFAULT_OVERHEAD_GB,
     PARAMETERS_LIMITS,
     RECIPES,
     TRAINABLE_FRACTION_LIMITS,
     ZERO_SOURCE,
-    OtherMemoryEstimate,
     Recipe,
     ZeroStage,
-    estimate_other_memory,
+)
+from gradacc_desktop.core.model_states import (
+    LARGEST_LAYER_LIMITS,
+    ModelStates,
+    Part,
+    model_states,
 )
 from gradacc_desktop.core.planning import OTHER_MEMORY_LIMITS
+from gradacc_desktop.core.presets import Preset, PresetError, load_presets
+from gradacc_desktop.core.setup import Offload, Precision
 from gradacc_desktop.viewmodels.formatting import Entry, format_approx
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.planner import DEFAULT_PARAMETERS, PlanField, PlannerViewModel
@@ -29,30 +40,73 @@ from gradacc_desktop.viewmodels.problems import describe
 
 # Significant digits of a bytes-per-parameter figure (ZeRO shares can repeat forever).
 BYTES_DIGITS = 6
+_GB = Fraction(10**9)
+_GB_QUANTUM = Decimal("0.001")
+# Bytes of optimizer state per trained parameter by recipe (DeepSpeed's estimators: 8).
+STATE_BYTES = {
+    Recipe.ADAM_MIXED: 8,
+    Recipe.ADAM_FP32: 8,
+    Recipe.ADAM_8BIT: 2,
+    Recipe.SGD_MOMENTUM: 4,
+    Recipe.LORA: 8,
+}
+# "Custom" in the model choice: LoRA from the trainable fraction, no shape
+CUSTOM_MODEL = ""
 
 
 class MemoryField(enum.Enum):
     PARAMETERS = "parameters"
+    LARGEST_LAYER = "largest_layer"
     TRAINABLE_FRACTION = "trainable_fraction"
+    LORA_RANK = "lora_rank"
     OVERHEAD = "overhead_gb"
 
 
 FIELD_LIMITS: dict[MemoryField, Limits] = {
     MemoryField.PARAMETERS: PARAMETERS_LIMITS,
+    MemoryField.LARGEST_LAYER: LARGEST_LAYER_LIMITS,
     MemoryField.TRAINABLE_FRACTION: TRAINABLE_FRACTION_LIMITS,
+    MemoryField.LORA_RANK: whole(1, 4096),
     MemoryField.OVERHEAD: OTHER_MEMORY_LIMITS,
+}
+OPTIONAL_FIELDS = frozenset({MemoryField.LARGEST_LAYER})
+
+
+class LoraTargets(enum.Enum):
+    """Which projections LoRA adapts (PEFT's ``target_modules``)."""
+
+    QUERY_VALUE = "query_value"  # the LoRA paper's choice: q and v
+    ATTENTION = "attention"  # every attention projection
+    ALL_LINEAR = "all_linear"  # every linear layer (QLoRA's choice)
+
+
+_TARGETS: dict[LoraTargets, dict[str, tuple[str, ...]]] = {
+    LoraTargets.QUERY_VALUE: {
+        "llama": ("q_proj", "v_proj"),
+        "gpt2": ("c_attn",),
+    },
+    LoraTargets.ATTENTION: {
+        "llama": ("q_proj", "k_proj", "v_proj", "o_proj"),
+        "gpt2": ("c_attn", "attn.c_proj"),
+    },
+    LoraTargets.ALL_LINEAR: {"llama": ("all-linear",), "gpt2": ("all-linear",)},
 }
 
 
 @dataclass(frozen=True)
 class OtherMemoryView:
-    # (component, bytes per parameter) rows, then the total row
-    rows: tuple[tuple[str, str], ...]
+    # (component, GB on one GPU, bytes per parameter) rows, the total row last
+    rows: tuple[tuple[str, str, str], ...]
     states: str
     total: str
+    cpu: str
     source: str
     sharding: str
-    estimate: OtherMemoryEstimate
+    # what goes into the planner: model states + overhead, rounded up to 0.001 GB
+    total_gb: Decimal
+    # the parameters LoRA trains and the model's total (LoRA with a model), in words
+    lora: str
+    estimate: ModelStates
 
 
 @dataclass(frozen=True)
@@ -68,15 +122,25 @@ class OtherMemoryViewModel(QObject):
         super().__init__(parent)
         self._planner = planner
         self._recipe = Recipe.ADAM_MIXED
-        self._zero = ZeroStage.NONE
+        self._model = CUSTOM_MODEL
+        self._targets = LoraTargets.QUERY_VALUE
+        self._base = lora.BaseFormat.BF16
+        try:
+            self._presets: tuple[Preset, ...] = load_presets()
+        except PresetError:  # a broken bundle leaves the custom model
+            self._presets = ()
         self._raw: dict[MemoryField, Entry] = {
             MemoryField.PARAMETERS: Decimal(DEFAULT_PARAMETERS),
+            MemoryField.LARGEST_LAYER: None,
             MemoryField.TRAINABLE_FRACTION: Decimal("0.01"),
+            MemoryField.LORA_RANK: Decimal(16),
             MemoryField.OVERHEAD: DEFAULT_OVERHEAD_GB,
         }
         steps = {
             MemoryField.PARAMETERS: Decimal(10**9),
+            MemoryField.LARGEST_LAYER: Decimal(10**6),
             MemoryField.TRAINABLE_FRACTION: Decimal("0.01"),
+            MemoryField.LORA_RANK: Decimal(8),
             MemoryField.OVERHEAD: Decimal("0.5"),
         }
         self._numbers = {
@@ -84,13 +148,15 @@ class OtherMemoryViewModel(QObject):
                 FIELD_LIMITS[f],
                 step=steps[f],
                 unit=planner.formats.unit_gb() if f is MemoryField.OVERHEAD else "",
+                optional=f in OPTIONAL_FIELDS,
                 locale=planner.locale,
             )
             for f in MemoryField
         }
-        self._gpus = self._planner_gpus()
-        self._state = self._build_state(self._gpus)
-        # ZeRO shards over the planner's data-parallel GPUs: follow their changes
+        self._layout = self._planner_layout()
+        self._state = self._build_state()
+        # ZeRO shards over the planner's GPUs, and its setup (nodes, ZeRO, offload,
+        # precision) is the one the exports describe: follow their changes
         planner.stateChanged.connect(self._on_planner_state)
 
     @property
@@ -107,7 +173,24 @@ class OtherMemoryViewModel(QObject):
 
     @property
     def zero_stage(self) -> ZeroStage:
-        return self._zero
+        return self._planner.zero_stage
+
+    @property
+    def offload(self) -> Offload:
+        return self._planner.offload
+
+    @property
+    def model(self) -> str:
+        """The preset LoRA is sized from ("" for a custom model and fraction)."""
+        return self._model
+
+    @property
+    def lora_targets(self) -> LoraTargets:
+        return self._targets
+
+    @property
+    def base_format(self) -> lora.BaseFormat:
+        return self._base
 
     def value(self, field: MemoryField) -> Decimal | None:
         raw = self._raw[field]
@@ -118,7 +201,15 @@ class OtherMemoryViewModel(QObject):
         return self._numbers[field]
 
     def display_text(self, field: MemoryField) -> str:
+        if field is MemoryField.PARAMETERS and self._shape() is not None:
+            shape = self._shape()
+            assert shape is not None
+            return self.number_input(field).show(Decimal(lora.total_parameters(shape)))
         return self.number_input(field).show_entry(self._raw[field])
+
+    def uses_shape(self) -> bool:
+        """LoRA sized from a model preset: the parameter count comes from its shape."""
+        return self._shape() is not None
 
     # -- editing --------------------------------------------------------------
     def set_text(self, field: MemoryField, text: str) -> None:
@@ -130,13 +221,31 @@ class OtherMemoryViewModel(QObject):
         self.refresh()
 
     def set_zero_stage(self, stage: ZeroStage) -> None:
-        self._zero = stage
+        """The planner's ZeRO stage (the exports use the same one)."""
+        self._planner.set_zero_stage(stage)
+        self.refresh()
+
+    def set_offload(self, offload: Offload) -> None:
+        self._planner.set_offload(offload)
+        self.refresh()
+
+    def set_model(self, preset_id: str) -> None:
+        known = {p.name for p in self._presets}
+        self._model = preset_id if preset_id in known else CUSTOM_MODEL
+        self.refresh()
+
+    def set_lora_targets(self, targets: LoraTargets) -> None:
+        self._targets = targets
+        self.refresh()
+
+    def set_base_format(self, fmt: lora.BaseFormat) -> None:
+        self._base = fmt
         self.refresh()
 
     def refresh(self) -> None:
-        """Rebuild the state for the planner's current GPUs and emit it."""
-        self._gpus = self._planner_gpus()
-        self._state = self._build_state(self._gpus)
+        """Rebuild the state for the planner's current layout and emit it."""
+        self._layout = self._planner_layout()
+        self._state = self._build_state()
         self.stateChanged.emit(self._state)
 
     def set_language(self, locale: QLocale) -> None:
@@ -153,14 +262,16 @@ class OtherMemoryViewModel(QObject):
         view = self._state.results
         if view is None:
             return False
-        self._planner.set_other_memory(view.estimate.total_gb)
+        self._planner.set_other_memory(view.total_gb)
         return True
 
     # -- labels ---------------------------------------------------------------
     def field_label(self, field: MemoryField, mnemonic: bool = False) -> str:
         text = {
             MemoryField.PARAMETERS: self.tr("Model &parameters"),
+            MemoryField.LARGEST_LAYER: self.tr("&Largest layer (parameters)"),
             MemoryField.TRAINABLE_FRACTION: self.tr("&Trainable fraction (LoRA)"),
+            MemoryField.LORA_RANK: self.tr("LoRA ra&nk"),
             MemoryField.OVERHEAD: self.tr("Framework o&verhead"),
         }[field]
         return text if mnemonic else text.replace("&", "")
@@ -170,8 +281,16 @@ class OtherMemoryViewModel(QObject):
             MemoryField.PARAMETERS: self.tr(
                 "Parameters in the model, in full: a 7B model is 7,000,000,000."
             ),
+            MemoryField.LARGEST_LAYER: self.tr(
+                "ZeRO-3 gathers one layer at a time: the parameters of the largest one "
+                "(often the embedding, vocabulary × hidden size). Optional."
+            ),
             MemoryField.TRAINABLE_FRACTION: self.tr(
                 "Share of the parameters LoRA trains, from 0.001 to 1 (0.01 = 1%)."
+            ),
+            MemoryField.LORA_RANK: self.tr(
+                "The rank r of the adapters: each adapted projection gains r × (in + out) "
+                "trained parameters per layer."
             ),
             MemoryField.OVERHEAD: self.tr(
                 "CUDA context and allocator slack per GPU; about 1 GB is a cautious figure."
@@ -186,21 +305,52 @@ class OtherMemoryViewModel(QObject):
         text = self.tr("&ZeRO stage")
         return text if mnemonic else text.replace("&", "")
 
+    def offload_label(self, mnemonic: bool = False) -> str:
+        text = self.tr("CPU &offload")
+        return text if mnemonic else text.replace("&", "")
+
+    def model_label(self, mnemonic: bool = False) -> str:
+        text = self.tr("&Model (for LoRA)")
+        return text if mnemonic else text.replace("&", "")
+
+    def targets_label(self, mnemonic: bool = False) -> str:
+        text = self.tr("&Adapted layers")
+        return text if mnemonic else text.replace("&", "")
+
+    def base_label(self, mnemonic: bool = False) -> str:
+        text = self.tr("&Base weights")
+        return text if mnemonic else text.replace("&", "")
+
     def recipe_options(self) -> list[tuple[Recipe, str]]:
         return [
             (Recipe.ADAM_MIXED, self.tr("Adam, mixed precision")),
             (Recipe.ADAM_8BIT, self.tr("8-bit Adam (bitsandbytes)")),
             (Recipe.SGD_MOMENTUM, self.tr("SGD with momentum, mixed precision")),
-            (Recipe.LORA, self.tr("LoRA (frozen base, trained adapters)")),
+            (Recipe.LORA, self.tr("LoRA / QLoRA (frozen base, trained adapters)")),
             (Recipe.ADAM_FP32, self.tr("Adam, full fp32")),
         ]
 
     def zero_options(self) -> list[tuple[ZeroStage, str]]:
+        return self._planner.texts.zero_options()
+
+    def offload_options(self) -> list[tuple[Offload, str]]:
+        return self._planner.texts.offload_options()
+
+    def model_options(self) -> list[tuple[str, str]]:
+        custom = self.tr("Other model (trainable fraction)")
+        return [(CUSTOM_MODEL, custom)] + [(p.name, p.label) for p in self._presets]
+
+    def target_options(self) -> list[tuple[LoraTargets, str]]:
         return [
-            (ZeroStage.NONE, self.tr("None")),
-            (ZeroStage.OPTIMIZER, self.tr("ZeRO-1 (optimizer states)")),
-            (ZeroStage.GRADIENTS, self.tr("ZeRO-2 (+ gradients)")),
-            (ZeroStage.WEIGHTS, self.tr("ZeRO-3 (+ weights)")),
+            (LoraTargets.QUERY_VALUE, self.tr("Query and value (the LoRA paper)")),
+            (LoraTargets.ATTENTION, self.tr("All attention projections")),
+            (LoraTargets.ALL_LINEAR, self.tr("All linear layers (QLoRA)")),
+        ]
+
+    def base_options(self) -> list[tuple[lora.BaseFormat, str]]:
+        return [
+            (lora.BaseFormat.BF16, self.tr("16-bit (LoRA)")),
+            (lora.BaseFormat.NF4, self.tr("4-bit NF4 (QLoRA)")),
         ]
 
     def source(self, recipe: Recipe) -> str:
@@ -208,42 +358,126 @@ class OtherMemoryViewModel(QObject):
         zero = QCoreApplication.translate("Recipes", ZERO_SOURCE)
         return QCoreApplication.translate("Recipes", RECIPES[recipe].source).format(zero=zero)
 
+    def part_name(self, part: Part) -> str:
+        return {
+            Part.WEIGHTS: self.tr("Weights"),
+            Part.GRADIENTS: self.tr("Gradients"),
+            Part.FP32_GRADIENTS: self.tr("fp32 gradients"),
+            Part.MASTER_WEIGHTS: self.tr("fp32 master weights"),
+            Part.OPTIMIZER_STATES: self.tr("Optimizer states"),
+            Part.LARGEST_LAYER: self.tr("Largest layer, gathered"),
+            Part.CPU_MODEL: self.tr("fp32 model while loading"),
+            Part.CPU_OFFLOAD: self.tr("Offloaded states"),
+            Part.CPU_BUFFER: self.tr("DeepSpeed's 1.5× buffer"),
+        }[part]
+
     # -- internals --------------------------------------------------------------
     def _problem(self, field: MemoryField) -> str | None:
         """Why ``field``'s entry is refused (``None``: it is accepted)."""
         return describe(self.field_label(field), self._raw[field], self._numbers[field])
 
-    def _planner_gpus(self) -> int:
-        """The planner's data-parallel GPUs (its last valid count while the field is not)."""
+    def _planner_layout(self) -> tuple[int, int, ZeroStage, Offload, Precision]:
+        """The planner's GPUs and nodes (last valid counts while a field is not), its
+        ZeRO stage, offload and precision."""
         gpus = self._planner.last_valid(PlanField.GPUS)
-        return int(gpus) if gpus is not None else 1
+        nodes = self._planner.last_valid(PlanField.NODES)
+        return (
+            int(gpus) if gpus is not None else 1,
+            int(nodes) if nodes is not None else 1,
+            self._planner.zero_stage,
+            self._planner.offload,
+            self._planner.precision,
+        )
 
     def _on_planner_state(self, _state: object) -> None:
-        if self._planner_gpus() != self._gpus:
+        if self._planner_layout() != self._layout:
             self.refresh()
 
-    def _build_state(self, gpus: int) -> OtherMemoryState:
-        fields = [MemoryField.PARAMETERS, MemoryField.OVERHEAD]
+    def _shape(self) -> lora.ModelShape | None:
+        if self._recipe is not Recipe.LORA or not self._model:
+            return None
+        preset = next((p for p in self._presets if p.name == self._model), None)
+        return lora.ModelShape.from_preset(preset) if preset is not None else None
+
+    def _build_state(self) -> OtherMemoryState:
+        shape = self._shape()
+        fields = [MemoryField.OVERHEAD, MemoryField.LARGEST_LAYER]
+        if shape is None:
+            fields.insert(0, MemoryField.PARAMETERS)
         if self._recipe is Recipe.LORA:
-            fields.insert(1, MemoryField.TRAINABLE_FRACTION)
-        problems = tuple(p for f in fields if (p := self._problem(f)) is not None)
+            fields.append(
+                MemoryField.LORA_RANK if shape is not None else MemoryField.TRAINABLE_FRACTION
+            )
+        if self._raw[MemoryField.LARGEST_LAYER] is None:  # optional: empty is fine
+            fields.remove(MemoryField.LARGEST_LAYER)
+        problems = [p for f in fields if (p := self._problem(f)) is not None]
+        gpus, nodes, zero, offload, precision = self._layout
+        if gpus % nodes:
+            problems.append(
+                self.tr(
+                    "The planner's {gpus} GPUs cannot be split evenly over {nodes} nodes."
+                ).format(gpus=gpus, nodes=nodes)
+            )
+        if offload is not Offload.NONE and zero is ZeroStage.NONE:
+            problems.append(self.tr("CPU offload needs ZeRO stage 1, 2 or 3."))
+        if offload is Offload.ALL and zero is not ZeroStage.WEIGHTS:
+            problems.append(self.tr("Offloading the parameters needs ZeRO stage 3."))
         if problems:
-            return OtherMemoryState(None, problems)
-        parameters = self.value(MemoryField.PARAMETERS)
+            return OtherMemoryState(None, tuple(problems))
         overhead = self.value(MemoryField.OVERHEAD)
-        fraction = self.value(MemoryField.TRAINABLE_FRACTION)
-        assert parameters is not None and overhead is not None
-        estimate = estimate_other_memory(
-            int(parameters),
-            self._recipe,
-            gpus=gpus,
-            zero_stage=self._zero,
-            trainable_fraction=fraction
-            if self._recipe is Recipe.LORA and fraction is not None
-            else Decimal(1),
-            overhead_gb=overhead,
+        assert overhead is not None
+        largest = self.value(MemoryField.LARGEST_LAYER)
+        frozen: Fraction | None = None
+        lora_text = ""
+        if shape is not None:
+            rank = self.value(MemoryField.LORA_RANK)
+            assert rank is not None
+            targets = _TARGETS[self._targets]["gpt2" if shape.family.value == "gpt2" else "llama"]
+            base = lora.total_parameters(shape)
+            trained = lora.lora_trainable_parameters(shape, int(rank), targets)
+            parameters = base + trained
+            frozen = lora.frozen_weight_bytes(shape, self._base)
+            if largest is None:
+                largest = Decimal(
+                    max(
+                        shape.vocab * shape.hidden,
+                        *(i * o for i, o in lora.linear_shapes(shape).values()),
+                    )
+                )
+            f = self._planner.formats.format
+            lora_text = self.tr("LoRA trains {trained} of {total} parameters ({share} %).").format(
+                trained=f(trained),
+                total=f(parameters),
+                share=format_approx(self.locale, Decimal(trained * 100) / parameters, 3),
+            )
+        else:
+            value = self.value(MemoryField.PARAMETERS)
+            assert value is not None
+            parameters = int(value)
+            trained = parameters
+            if self._recipe is Recipe.LORA:
+                fraction = self.value(MemoryField.TRAINABLE_FRACTION)
+                assert fraction is not None
+                trained = max(1, math.ceil(Fraction(fraction) * parameters))
+                if self._base.quantized:
+                    # no shape: every frozen weight counted at the 4-bit rate
+                    rate = lora.base_weight_bytes_per_param(self._base)
+                    frozen = rate * (parameters - trained)
+                else:
+                    frozen = Fraction(2 * (parameters - trained))
+        estimate = model_states(
+            parameters,
+            gpus,
+            zero,
+            offload,
+            Precision.FP32 if self._recipe is Recipe.ADAM_FP32 else precision,
+            nodes=nodes,
+            largest_layer=int(largest) if largest is not None else 0,
+            optimizer_state_bytes=STATE_BYTES[self._recipe],
+            trainable=trained,
+            frozen_weight_bytes=frozen,
         )
-        return OtherMemoryState(self._view(estimate), ())
+        return OtherMemoryState(self._view(estimate, overhead, lora_text), ())
 
     def _bytes(self, value: Decimal) -> str:
         """A byte count in the plural form it takes: "1 byte", "2 bytes", "≈ 1,33333 bytes"."""
@@ -253,23 +487,50 @@ class OtherMemoryViewModel(QObject):
         shown = format_approx(self._planner.locale, value, BYTES_DIGITS)
         return text.replace(str(selector), shown, 1)
 
-    def _view(self, e: OtherMemoryEstimate) -> OtherMemoryView:
+    def _per_param(self, amount: Fraction, parameters: int) -> Decimal:
+        share = amount / parameters
+        return Decimal(share.numerator) / Decimal(share.denominator)
+
+    def _gb(self, amount: Fraction) -> Decimal:
+        gb = amount / _GB
+        return (Decimal(gb.numerator) / Decimal(gb.denominator)).quantize(
+            _GB_QUANTUM, rounding=ROUND_CEILING
+        )
+
+    def _view(self, e: ModelStates, overhead: Decimal, lora_text: str) -> OtherMemoryView:
         gb = self._planner.formats.format_gb
-        rows = (
-            (self.tr("Weights"), self._bytes(e.weights_bytes_per_param)),
-            (self.tr("Gradients"), self._bytes(e.gradients_bytes_per_param)),
-            (self.tr("Optimizer states"), self._bytes(e.optimizer_bytes_per_param)),
-            (self.tr("fp32 master weights"), self._bytes(e.master_bytes_per_param)),
-            (self.tr("Total per parameter"), self._bytes(e.bytes_per_param)),
+        gpu = [c for c in e.components if c.where == "gpu" and c.bytes]
+        rows = tuple(
+            (
+                self.part_name(c.part),
+                gb(self._gb(c.bytes)),
+                self._bytes(self._per_param(c.bytes, e.parameters)),
+            )
+            for c in gpu
         )
+        states_gb = self._gb(Fraction(e.gpu_bytes))
+        rows += (
+            (
+                self.tr("Model states per GPU"),
+                gb(states_gb),
+                self._bytes(self._per_param(Fraction(e.gpu_bytes), e.parameters)),
+            ),
+        )
+        total_gb = (states_gb + overhead).quantize(_GB_QUANTUM, rounding=ROUND_CEILING)
         states = self._planner.formats.counted(
-            lambda n: self.tr("%n parameter(s) × {bytes} = {gb}", "", n), e.parameters
-        ).format(
-            bytes=self._bytes(e.bytes_per_param),
-            gb=gb(e.states_gb),
-        )
+            lambda n: self.tr("%n parameter(s): {gb} of model states on each GPU", "", n),
+            e.parameters,
+        ).format(gb=gb(states_gb))
         total = self.tr("Other memory per GPU: {states} + {overhead} overhead = {total}").format(
-            states=gb(e.states_gb), overhead=gb(e.overhead_gb), total=gb(e.total_gb)
+            states=gb(states_gb), overhead=gb(overhead), total=gb(total_gb)
+        )
+        cpu_parts = ", ".join(
+            f"{self.part_name(c.part)} {gb(self._gb(c.bytes))}"
+            for c in e.components
+            if c.where == "cpu" and c.bytes
+        )
+        cpu = self.tr("CPU memory per node: {total} ({parts}).").format(
+            total=gb(self._gb(Fraction(e.cpu_bytes))), parts=cpu_parts
         )
         if e.zero_stage is ZeroStage.NONE:
             sharding = self.tr("No sharding: every GPU holds a full copy.")
@@ -278,11 +539,17 @@ class OtherMemoryViewModel(QObject):
                 lambda n: self.tr("Sharded over the planner's %n data-parallel GPU(s).", "", n),
                 e.gpus,
             )
+        source = QCoreApplication.translate("ModelStates", e.source).format(stage=int(e.zero_stage))
+        if self._recipe is not Recipe.ADAM_MIXED:
+            source += " · " + self.source(self._recipe)
         return OtherMemoryView(
             rows=rows,
             states=states,
             total=total,
-            source=self.source(e.recipe),
+            cpu=cpu,
+            source=source,
             sharding=sharding,
+            total_gb=total_gb,
+            lora=lora_text,
             estimate=e,
         )

@@ -89,10 +89,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n parameter(s) × {bytes} = {gb}</source>
+        <source>%n parameter(s): {gb} of model states on each GPU</source>
         <translation>
-            <numerusform>%n parameter × {bytes} = {gb}</numerusform>
-            <numerusform>%n parameters × {bytes} = {gb}</numerusform>
+            <numerusform>%n parameter: {gb} of model states on each GPU</numerusform>
+            <numerusform>%n parameters: {gb} of model states on each GPU</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -1434,8 +1434,8 @@
         <translation>Estimar a outra memória por GPU</translation>
     </message>
     <message>
-        <source>Bytes per parameter on one GPU</source>
-        <translation>Bytes por parâmetro em uma GPU</translation>
+        <source>Model states on one GPU</source>
+        <translation>Estados do modelo em uma GPU</translation>
     </message>
     <message>
         <source>Source: {source}</source>
@@ -1449,8 +1449,16 @@
         <translation>&amp;Parâmetros do modelo</translation>
     </message>
     <message>
+        <source>&amp;Largest layer (parameters)</source>
+        <translation>&amp;Maior camada (parâmetros)</translation>
+    </message>
+    <message>
         <source>&amp;Trainable fraction (LoRA)</source>
         <translation>&amp;Fração treinável (LoRA)</translation>
+    </message>
+    <message>
+        <source>LoRA ra&amp;nk</source>
+        <translation>Ran&amp;k do LoRA</translation>
     </message>
     <message>
         <source>Framework o&amp;verhead</source>
@@ -1461,8 +1469,16 @@
         <translation>Parâmetros do modelo, por extenso: um modelo de 7B tem 7.000.000.000.</translation>
     </message>
     <message>
+        <source>ZeRO-3 gathers one layer at a time: the parameters of the largest one (often the embedding, vocabulary × hidden size). Optional.</source>
+        <translation>O ZeRO-3 reúne uma camada por vez: os parâmetros da maior delas (muitas vezes o embedding, vocabulário × dimensão oculta). Opcional.</translation>
+    </message>
+    <message>
         <source>Share of the parameters LoRA trains, from 0.001 to 1 (0.01 = 1%).</source>
         <translation>Parcela dos parâmetros que o LoRA treina, de 0,001 a 1 (0,01 = 1%).</translation>
+    </message>
+    <message>
+        <source>The rank r of the adapters: each adapted projection gains r × (in + out) trained parameters per layer.</source>
+        <translation>O rank r dos adaptadores: cada projeção adaptada ganha r × (entrada + saída) parâmetros treinados por camada.</translation>
     </message>
     <message>
         <source>CUDA context and allocator slack per GPU; about 1 GB is a cautious figure.</source>
@@ -1477,6 +1493,22 @@
         <translation>Estágio &amp;ZeRO</translation>
     </message>
     <message>
+        <source>CPU &amp;offload</source>
+        <translation>&amp;Offload para a CPU</translation>
+    </message>
+    <message>
+        <source>&amp;Model (for LoRA)</source>
+        <translation>Mo&amp;delo (para LoRA)</translation>
+    </message>
+    <message>
+        <source>&amp;Adapted layers</source>
+        <translation>Camadas &amp;adaptadas</translation>
+    </message>
+    <message>
+        <source>&amp;Base weights</source>
+        <translation>Pesos da &amp;base</translation>
+    </message>
+    <message>
         <source>Adam, mixed precision</source>
         <translation>Adam, precisão mista</translation>
     </message>
@@ -1489,41 +1521,85 @@
         <translation>SGD com momento, precisão mista</translation>
     </message>
     <message>
-        <source>LoRA (frozen base, trained adapters)</source>
-        <translation>LoRA (base congelada, adaptadores treinados)</translation>
+        <source>LoRA / QLoRA (frozen base, trained adapters)</source>
+        <translation>LoRA / QLoRA (base congelada, adaptadores treinados)</translation>
+    </message>
+    <message>
+        <source>Other model (trainable fraction)</source>
+        <translation>Outro modelo (fração treinável)</translation>
+    </message>
+    <message>
+        <source>Query and value (the LoRA paper)</source>
+        <translation>Query e value (o artigo do LoRA)</translation>
+    </message>
+    <message>
+        <source>All attention projections</source>
+        <translation>Todas as projeções de atenção</translation>
+    </message>
+    <message>
+        <source>All linear layers (QLoRA)</source>
+        <translation>Todas as camadas lineares (QLoRA)</translation>
+    </message>
+    <message>
+        <source>16-bit (LoRA)</source>
+        <translation>16 bits (LoRA)</translation>
+    </message>
+    <message>
+        <source>4-bit NF4 (QLoRA)</source>
+        <translation>4 bits NF4 (QLoRA)</translation>
+    </message>
+    <message>
+        <source>Largest layer, gathered</source>
+        <translation>Maior camada, reunida</translation>
+    </message>
+    <message>
+        <source>fp32 model while loading</source>
+        <translation>Modelo fp32 durante o carregamento</translation>
+    </message>
+    <message>
+        <source>Offloaded states</source>
+        <translation>Estados no offload</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s 1.5× buffer</source>
+        <translation>Folga de 1,5× do DeepSpeed</translation>
+    </message>
+    <message>
+        <source>The planner&apos;s {gpus} GPUs cannot be split evenly over {nodes} nodes.</source>
+        <translation>As {gpus} GPUs do planejamento não se dividem igualmente entre {nodes} nós.</translation>
+    </message>
+    <message>
+        <source>CPU offload needs ZeRO stage 1, 2 or 3.</source>
+        <translation>O offload para a CPU exige ZeRO estágio 1, 2 ou 3.</translation>
+    </message>
+    <message>
+        <source>Offloading the parameters needs ZeRO stage 3.</source>
+        <translation>O offload dos parâmetros exige ZeRO estágio 3.</translation>
+    </message>
+    <message>
+        <source>LoRA trains {trained} of {total} parameters ({share} %).</source>
+        <translation>O LoRA treina {trained} de {total} parâmetros ({share} %).</translation>
+    </message>
+    <message>
+        <source>Model states per GPU</source>
+        <translation>Estados do modelo por GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s): {gb} of model states on each GPU</source>
+        <translation>
+            <numerusform>%n parâmetro: {gb} de estados do modelo em cada GPU</numerusform>
+            <numerusform>%n parâmetros: {gb} de estados do modelo em cada GPU</numerusform>
+        </translation>
     </message>
     <message>
         <source>Adam, full fp32</source>
         <translation>Adam, tudo em fp32</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>Nenhum</translation>
-    </message>
-    <message>
-        <source>ZeRO-1 (optimizer states)</source>
-        <translation>ZeRO-1 (estados do otimizador)</translation>
-    </message>
-    <message>
-        <source>ZeRO-2 (+ gradients)</source>
-        <translation>ZeRO-2 (+ gradientes)</translation>
-    </message>
-    <message>
-        <source>ZeRO-3 (+ weights)</source>
-        <translation>ZeRO-3 (+ pesos)</translation>
     </message>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
             <numerusform>%n byte</numerusform>
             <numerusform>%n bytes</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n parameter(s) × {bytes} = {gb}</source>
-        <translation>
-            <numerusform>%n parâmetro × {bytes} = {gb}</numerusform>
-            <numerusform>%n parâmetros × {bytes} = {gb}</numerusform>
         </translation>
     </message>
     <message>
@@ -1535,6 +1611,10 @@
         <translation>Gradientes</translation>
     </message>
     <message>
+        <source>fp32 gradients</source>
+        <translation>Gradientes fp32</translation>
+    </message>
+    <message>
         <source>Optimizer states</source>
         <translation>Estados do otimizador</translation>
     </message>
@@ -1543,12 +1623,12 @@
         <translation>Pesos mestres fp32</translation>
     </message>
     <message>
-        <source>Total per parameter</source>
-        <translation>Total por parâmetro</translation>
-    </message>
-    <message>
         <source>Other memory per GPU: {states} + {overhead} overhead = {total}</source>
         <translation>Outra memória por GPU: {states} + {overhead} de sobrecarga = {total}</translation>
+    </message>
+    <message>
+        <source>CPU memory per node: {total} ({parts}).</source>
+        <translation>Memória de CPU por nó: {total} ({parts}).</translation>
     </message>
     <message>
         <source>No sharding: every GPU holds a full copy.</source>

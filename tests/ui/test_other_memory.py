@@ -9,6 +9,7 @@ from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner import PlannerView
 from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
+from gradacc_desktop.viewmodels.other_memory import MemoryField
 from gradacc_desktop.viewmodels.planner import PlanField
 from tests.ui.helpers import type_into
 
@@ -37,17 +38,17 @@ def test_open_dialog_follows_a_change_of_gpus(window: MainWindow, qtbot) -> None
     assert dialog.sharding.text() == (
         "Particionado entre a 1 GPU em paralelismo de dados do planejamento."
     )
-    assert dialog.rows[-1][1].text() == "16 bytes"
-    # 1B parameters × 16 bytes on one GPU + 1 GB overhead
-    assert dialog.total.text() == "Outra memória por GPU: 16 GB + 1 GB de sobrecarga = 17 GB"
+    assert dialog.rows[-1][2].text() == "18 bytes"
+    # 1B parameters × 18 bytes on one GPU (DeepSpeed's ZeRO-3 count) + 1 GB overhead
+    assert dialog.total.text() == "Outra memória por GPU: 18 GB + 1 GB de sobrecarga = 19 GB"
     type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "8")
     assert dialog.sharding.text() == (
         "Particionado entre as 8 GPUs em paralelismo de dados do planejamento."
     )
-    assert dialog.rows[-1][1].text() == "2 bytes"  # 16 bytes / 8 GPUs
-    assert dialog.total.text() == "Outra memória por GPU: 2 GB + 1 GB de sobrecarga = 3 GB"
+    assert dialog.rows[-1][2].text() == "2,25 bytes"  # 18 bytes / 8 GPUs
+    assert dialog.total.text() == ("Outra memória por GPU: 2,25 GB + 1 GB de sobrecarga = 3,25 GB")
     dialog.accept()
-    assert planner.inputs.boxes[PlanField.OTHER_MEMORY].text() == "3 GB"
+    assert planner.inputs.boxes[PlanField.OTHER_MEMORY].text() == "3,25 GB"
 
 
 def test_reopened_dialog_uses_the_current_gpus(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -57,14 +58,37 @@ def test_reopened_dialog_uses_the_current_gpus(window: MainWindow, qtbot) -> Non
     dialog.reject()
     type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "4")
     dialog = _open(qtbot, planner)
-    assert dialog.zero.currentData() == int(ZeroStage.WEIGHTS)  # the dialog kept its setup
+    assert dialog.zero.currentData() == int(ZeroStage.WEIGHTS)  # the planner's setup
     assert dialog.sharding.text() == (
         "Particionado entre as 4 GPUs em paralelismo de dados do planejamento."
     )
-    assert dialog.rows[-1][1].text() == "4 bytes"
+    assert dialog.rows[-1][2].text() == "4,5 bytes"
     # an unfinished GPU count keeps the last one the planner could use
     type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "")
     assert "4 GPUs" in dialog.sharding.text()
     type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "2")
     assert "2 GPUs" in dialog.sharding.text()
-    assert dialog.rows[-1][1].text() == "8 bytes"
+    assert dialog.rows[-1][2].text() == "9 bytes"
+
+
+def test_zero3_asks_for_the_largest_layer_and_lora_for_its_shape(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    planner = _planner(window)
+    dialog = _open(qtbot, planner)
+    largest = dialog.boxes[MemoryField.LARGEST_LAYER]
+    assert not largest.isVisible()
+    _zero3(dialog)
+    assert largest.isVisible()
+    type_into(qtbot, largest, "250000000")  # 4 bytes each, gathered: 1 GB
+    assert dialog.total.text() == "Outra memória por GPU: 19 GB + 1 GB de sobrecarga = 20 GB"
+    rank = dialog.boxes[MemoryField.LORA_RANK]
+    assert not rank.isVisible()
+    dialog.recipe.setCurrentIndex(dialog.recipe.findData("lora"))
+    assert dialog.fraction.isVisible() and not rank.isVisible()
+    model = dialog.combos["model"]
+    model.setCurrentIndex(model.findData("llama-3-8b"))
+    assert rank.isVisible() and not dialog.fraction.isVisible()
+    assert not dialog.parameters.isEnabled()
+    assert dialog.parameters.text() == "8.030.261.248"
+    assert dialog.lora.text().startswith("O LoRA treina ")
+    # the exports follow the dialog's ZeRO stage: one setup for the whole app
+    assert planner.vm.zero_stage is ZeroStage.WEIGHTS

@@ -223,11 +223,12 @@ def test_other_memory_dialog_sets_other_memory(planner: PlannerView, qtbot) -> N
     dialog = planner.findChild(OtherMemoryDialog, "other_memory_dialog")
     assert dialog is not None
     type_into(qtbot, dialog.parameters, "7000000000")
-    assert dialog.total.text() == "Outra memória por GPU: 112 GB + 1 GB de sobrecarga = 113 GB"
-    assert dialog.source.text().startswith("Fonte: Rajbhandari et al. 2020")
-    assert dialog.rows[-1][1].text() == "16 bytes"
+    assert dialog.total.text() == "Outra memória por GPU: 140 GB + 1 GB de sobrecarga = 141 GB"
+    assert dialog.source.text().startswith("Fonte: Artigo do ZeRO (Rajbhandari et al. 2020")
+    assert dialog.rows[-1][2].text() == "20 bytes"
+    assert dialog.cpu.text().startswith("Memória de CPU por nó:")
     dialog.accept()
-    assert _field(planner, PlanField.OTHER_MEMORY).text() == "113 GB"
+    assert _field(planner, PlanField.OTHER_MEMORY).text() == "141 GB"
 
 
 def test_mnemonics_are_unique_in_the_planner(planner: PlannerView, window: MainWindow) -> None:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner import PlannerView, create_planner
 from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
+from gradacc_desktop.viewmodels.other_memory import MemoryField
 from gradacc_desktop.viewmodels.planner import PlanField
 
 INPUTS = {PlanField.TARGET: "1000", PlanField.GPUS: "3", PlanField.SEQ_LEN: "2048"}
@@ -98,14 +99,14 @@ def test_set_language_rewords_an_open_estimate_dialog(window: MainWindow, qtbot)
     view = _planner(window, qtbot)
     dialog = view.open_other_memory_dialog()
     assert isinstance(dialog, OtherMemoryDialog)
-    assert dialog.total.text() == "Outra memória por GPU: 16 GB + 1 GB de sobrecarga = 17 GB"
+    assert dialog.total.text() == "Outra memória por GPU: 20 GB + 1 GB de sobrecarga = 21 GB"
     dialog.overhead.set_text("1,5")
     window.set_language("en")
     view.set_language(QLocale("en"))
     assert dialog.windowTitle() == "Estimate other memory per GPU"
-    assert dialog.total.text() == "Other memory per GPU: 16 GB + 1.5 GB overhead = 17.5 GB"
+    assert dialog.total.text() == "Other memory per GPU: 20 GB + 1.5 GB overhead = 21.5 GB"
     assert dialog.overhead.text() == "1.5 GB"
-    assert dialog.labels["parameters"].text() == "Model &parameters"
+    assert dialog.labels[MemoryField.PARAMETERS].text() == "Model &parameters"
     dialog.reject()
     # let the closed dialog's deferred deletion run before the view is deleted: a
     # stand-alone planner deleted with it still pending aborts Qt (so before too)

@@ -407,18 +407,20 @@ def test_other_memory_helper(qapp) -> None:  # type: ignore[no-untyped-def]
     helper.set_text(MemoryField.PARAMETERS, "7,000,000,000")
     view = helper.state.results
     assert view is not None
-    assert view.rows[-1] == ("Total per parameter", "16 bytes")
-    assert view.states == "7,000,000,000 parameters × 16 bytes = 112 GB"
-    assert view.total == "Other memory per GPU: 112 GB + 1 GB overhead = 113 GB"
-    assert view.source.startswith("Rajbhandari et al. 2020")
+    # no ZeRO: 2 + 2 + 4 + 4 + 8 = 20 bytes per parameter (the fp32 gradients counted)
+    assert view.rows[-1] == ("Model states per GPU", "140 GB", "20 bytes")
+    assert view.states == "7,000,000,000 parameters: 140 GB of model states on each GPU"
+    assert view.total == "Other memory per GPU: 140 GB + 1 GB overhead = 141 GB"
+    assert view.source.startswith("ZeRO paper (Rajbhandari et al. 2020")
     helper.set_zero_stage(ZeroStage.WEIGHTS)
     view = helper.state.results
-    assert view is not None and view.rows[-1] == ("Total per parameter", "4 bytes")
+    # ZeRO-3 on 4 GPUs: 18 / 4 bytes (DeepSpeed's estimator)
+    assert view is not None and view.rows[-1] == ("Model states per GPU", "31.5 GB", "4.5 bytes")
     assert view.sharding == "Sharded over the planner's 4 data-parallel GPUs."
     helper.set_recipe(Recipe.LORA)
     assert helper.state.results is not None
     assert helper.apply()
-    assert vm.value(PlanField.OTHER_MEMORY) == helper.state.results.estimate.total_gb
+    assert vm.value(PlanField.OTHER_MEMORY) == helper.state.results.total_gb
     helper.set_text(MemoryField.PARAMETERS, "")
     assert helper.state.results is None and not helper.apply()
     for recipe, _ in helper.recipe_options():

@@ -1,27 +1,51 @@
-"""The "Estimar…" dialog: other memory per GPU from the model size and training recipe."""
+"""The "Estimar…" dialog: other memory per GPU (and CPU memory per node) from the model
+size, the training recipe and the planner's setup, as DeepSpeed computes it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import shiboken6
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGridLayout,
     QGroupBox,
     QLabel,
     QVBoxLayout,
     QWidget,
 )
 
+from gradacc_desktop.core.lora import BaseFormat
 from gradacc_desktop.core.memory import Recipe, ZeroStage
+from gradacc_desktop.core.setup import Offload
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.other_memory import (
+    LoraTargets,
     MemoryField,
     OtherMemoryState,
     OtherMemoryViewModel,
 )
+
+# The form, top to bottom: a number field (MemoryField) or a choice (its key).
+FORM: tuple[MemoryField | str, ...] = (
+    MemoryField.PARAMETERS,
+    "recipe",
+    "model",
+    MemoryField.LORA_RANK,
+    "targets",
+    "base",
+    MemoryField.TRAINABLE_FRACTION,
+    "zero",
+    "offload",
+    MemoryField.LARGEST_LAYER,
+    MemoryField.OVERHEAD,
+)
+LORA_ROWS: frozenset[MemoryField | str] = frozenset({"model", "targets", "base"})
 
 
 class OtherMemoryDialog(QDialog):
@@ -30,55 +54,55 @@ class OtherMemoryDialog(QDialog):
         self.setObjectName("other_memory_dialog")
         self._vm = vm
         self._quiet = True
-        self.parameters = NumberField(vm.number_input(MemoryField.PARAMETERS), self)
-        self.recipe = QComboBox(self)
-        self.fraction = NumberField(vm.number_input(MemoryField.TRAINABLE_FRACTION), self)
-        self.zero = QComboBox(self)
-        self.overhead = NumberField(vm.number_input(MemoryField.OVERHEAD), self)
-        self.boxes = {
-            MemoryField.PARAMETERS: self.parameters,
-            MemoryField.TRAINABLE_FRACTION: self.fraction,
-            MemoryField.OVERHEAD: self.overhead,
-        }
-        for field, box in self.boxes.items():
-            box.setObjectName(f"memory_{field.value}")
-            box.setLocale(vm.locale)
-            box.set_text(vm.display_text(field))
+        self.boxes: dict[MemoryField, NumberField] = {}
+        self.combos: dict[str, QComboBox] = {}
+        self.labels: dict[MemoryField | str, QLabel] = {}
+        self.form = QFormLayout()
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        for key in FORM:
+            label = QLabel(self)
+            widget: QWidget
+            if isinstance(key, MemoryField):
+                box = NumberField(vm.number_input(key), self)
+                box.setObjectName(f"memory_{key.value}")
+                box.setLocale(vm.locale)
+                if key is MemoryField.LARGEST_LAYER:
+                    box.lineEdit().setPlaceholderText("—")
 
-            def forward(text: str, f: MemoryField = field) -> None:
-                if not self._quiet:
-                    self._vm.set_text(f, text)
+                def forward(text: str, f: MemoryField = key) -> None:
+                    # a field may still speak while the window tears down
+                    if not self._quiet and shiboken6.isValid(self._vm):
+                        self._vm.set_text(f, text)
 
-            box.textChanged.connect(forward)
-        self.labels = {
-            key: QLabel(self) for key in ("parameters", "recipe", "fraction", "zero", "overhead")
-        }
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        for key, widget in (
-            ("parameters", self.parameters),
-            ("recipe", self.recipe),
-            ("fraction", self.fraction),
-            ("zero", self.zero),
-            ("overhead", self.overhead),
-        ):
-            self.labels[key].setBuddy(widget)
-            form.addRow(self.labels[key], widget)
+                box.textChanged.connect(forward)
+                self.boxes[key] = box
+                widget = box
+            else:
+                combo = QComboBox(self)
+                combo.setObjectName(f"memory_{key}")
+                combo.currentIndexChanged.connect(self._on_choice)
+                self.combos[key] = combo
+                widget = combo
+            label.setBuddy(widget)
+            self.labels[key] = label
+            self.form.addRow(label, widget)
+        # compatibility names used by the planner view and its tests
+        self.parameters = self.boxes[MemoryField.PARAMETERS]
+        self.fraction = self.boxes[MemoryField.TRAINABLE_FRACTION]
+        self.overhead = self.boxes[MemoryField.OVERHEAD]
+        self.recipe = self.combos["recipe"]
+        self.zero = self.combos["zero"]
 
         self.breakdown = QGroupBox(self)
-        self.breakdown_form = QFormLayout(self.breakdown)
-        self.rows: list[tuple[QLabel, QLabel]] = []
-        for _ in range(5):
-            name, value = QLabel(self.breakdown), QLabel(self.breakdown)
-            value.setAlignment(Qt.AlignmentFlag.AlignRight)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            self.breakdown_form.addRow(name, value)
-            self.rows.append((name, value))
+        self.grid = QGridLayout(self.breakdown)
+        self.rows: list[tuple[QLabel, QLabel, QLabel]] = []
+        self.lora = self._note("memory_lora")
         self.states = self._note("memory_states")
         self.total = self._note("memory_total")
         font = self.total.font()
         font.setBold(True)
         self.total.setFont(font)
+        self.cpu = self._note("memory_cpu")
         self.sharding = self._note("memory_sharding")
         self.source = self._note("memory_source")
         self.problems = self._note("memory_problems")
@@ -86,22 +110,29 @@ class OtherMemoryDialog(QDialog):
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addLayout(self.form)
+        layout.addWidget(self.lora)
         layout.addWidget(self.breakdown)
-        for label in (self.states, self.total, self.sharding, self.source, self.problems):
+        for label in (
+            self.states,
+            self.total,
+            self.cpu,
+            self.sharding,
+            self.source,
+            self.problems,
+        ):
             layout.addWidget(label)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        guard_wheel(self.recipe, self.zero)
-        self.recipe.currentIndexChanged.connect(self._on_recipe)
-        self.zero.currentIndexChanged.connect(self._on_zero)
+        guard_wheel(*self.combos.values())
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
+        self._show_fields()
         self._quiet = False
         vm.refresh()
-        self.setMinimumWidth(520)
+        self.setMinimumWidth(560)
 
     def _note(self, name: str) -> QLabel:
         label = QLabel(self)
@@ -110,30 +141,55 @@ class OtherMemoryDialog(QDialog):
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         return label
 
+    def _choices(self) -> dict[str, tuple[Callable[[bool], str], list[tuple[object, str]], object]]:
+        vm = self._vm
+        return {
+            "recipe": (
+                vm.recipe_label,
+                [(r.value, t) for r, t in vm.recipe_options()],
+                vm.recipe.value,
+            ),
+            "model": (vm.model_label, list(vm.model_options()), vm.model),
+            "targets": (
+                vm.targets_label,
+                [(t.value, text) for t, text in vm.target_options()],
+                vm.lora_targets.value,
+            ),
+            "base": (
+                vm.base_label,
+                [(b.value, text) for b, text in vm.base_options()],
+                vm.base_format.value,
+            ),
+            "zero": (
+                vm.zero_label,
+                [(int(z), t) for z, t in vm.zero_options()],
+                int(vm.zero_stage),
+            ),
+            "offload": (
+                vm.offload_label,
+                [(o.value, t) for o, t in vm.offload_options()],
+                vm.offload.value,
+            ),
+        }
+
     def retranslate(self) -> None:
         vm = self._vm
         self.setWindowTitle(self.tr("Estimate other memory per GPU"))
-        self.labels["parameters"].setText(vm.field_label(MemoryField.PARAMETERS, True))
-        self.labels["fraction"].setText(vm.field_label(MemoryField.TRAINABLE_FRACTION, True))
-        self.labels["overhead"].setText(vm.field_label(MemoryField.OVERHEAD, True))
-        self.labels["recipe"].setText(vm.recipe_label(True))
-        self.labels["zero"].setText(vm.zero_label(True))
         for field, box in self.boxes.items():
+            self.labels[field].setText(vm.field_label(field, True))
             box.setAccessibleName(vm.field_label(field))
             box.setToolTip(vm.field_hint(field))
-        self.recipe.setAccessibleName(vm.recipe_label())
-        self.zero.setAccessibleName(vm.zero_label())
         quiet, self._quiet = self._quiet, True
-        self.recipe.clear()
-        for recipe, text in vm.recipe_options():
-            self.recipe.addItem(text, recipe.value)
-        self.recipe.setCurrentIndex(self.recipe.findData(vm.recipe.value))
-        self.zero.clear()
-        for stage, text in vm.zero_options():
-            self.zero.addItem(text, int(stage))
-        self.zero.setCurrentIndex(self.zero.findData(int(vm.zero_stage)))
+        for key, (label, options, current) in self._choices().items():
+            self.labels[key].setText(label(True))
+            combo = self.combos[key]
+            combo.setAccessibleName(label(False))
+            combo.clear()
+            for data, text in options:
+                combo.addItem(text, data)
+            combo.setCurrentIndex(max(combo.findData(current), 0))
         self._quiet = quiet
-        self.breakdown.setTitle(self.tr("Bytes per parameter on one GPU"))
+        self.breakdown.setTitle(self.tr("Model states on one GPU"))
         self.show_state(vm.state)
 
     def set_language(self, locale: QLocale) -> None:
@@ -146,31 +202,91 @@ class OtherMemoryDialog(QDialog):
         self._quiet = quiet
         self.retranslate()
 
-    def _on_recipe(self, index: int) -> None:
-        if not self._quiet and index >= 0:
-            self._vm.set_recipe(Recipe(self.recipe.itemData(index)))
+    def _on_choice(self, _index: int) -> None:
+        if self._quiet:
+            return
+        data = {key: combo.currentData() for key, combo in self.combos.items()}
+        vm = self._vm
+        if isinstance(data["recipe"], str):
+            vm.set_recipe(Recipe(data["recipe"]))
+        if isinstance(data["model"], str):
+            vm.set_model(data["model"])
+        if isinstance(data["targets"], str):
+            vm.set_lora_targets(LoraTargets(data["targets"]))
+        if isinstance(data["base"], str):
+            vm.set_base_format(BaseFormat(data["base"]))
+        if isinstance(data["zero"], int) and data["zero"] != int(vm.zero_stage):
+            vm.set_zero_stage(ZeroStage(data["zero"]))
+        if isinstance(data["offload"], str) and data["offload"] != vm.offload.value:
+            vm.set_offload(Offload(data["offload"]))
+        self._show_fields()
 
-    def _on_zero(self, index: int) -> None:
-        if not self._quiet and index >= 0:
-            self._vm.set_zero_stage(ZeroStage(self.zero.itemData(index)))
+    def _show_fields(self) -> None:
+        """Which rows the recipe and the setup need, and what the model's shape fixes."""
+        vm = self._vm
+        lora = vm.recipe is Recipe.LORA
+        shaped = vm.uses_shape()
+        visible = {
+            MemoryField.LORA_RANK: lora and shaped,
+            MemoryField.TRAINABLE_FRACTION: lora and not shaped,
+            MemoryField.LARGEST_LAYER: vm.zero_stage is ZeroStage.WEIGHTS,
+            **{key: lora for key in LORA_ROWS},
+        }
+        for key, shown in visible.items():
+            self.form.setRowVisible(self.labels[key], shown)
+        quiet, self._quiet = self._quiet, True
+        self.parameters.setEnabled(not shaped)
+        self.parameters.set_text(vm.display_text(MemoryField.PARAMETERS))
+        self._quiet = quiet
+
+    def _set_rows(self, count: int) -> None:
+        while len(self.rows) < count:
+            row = len(self.rows)
+            cells = (QLabel(self.breakdown), QLabel(self.breakdown), QLabel(self.breakdown))
+            for column, cell in enumerate(cells):
+                if column:
+                    cell.setAlignment(Qt.AlignmentFlag.AlignRight)
+                cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                self.grid.addWidget(cell, row, column)
+            self.rows.append(cells)
+        while len(self.rows) > count:  # a breakdown with fewer parts: drop the rest
+            for cell in self.rows.pop():
+                self.grid.removeWidget(cell)
+                cell.setParent(None)
+                cell.deleteLater()
 
     def show_state(self, state: OtherMemoryState) -> None:
-        lora = self._vm.recipe is Recipe.LORA
-        self.fraction.setEnabled(lora)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         view = state.results
         ok.setEnabled(view is not None)
         self.problems.setText("\n".join(state.problems))
         self.problems.setVisible(bool(state.problems))
-        for widget in (self.breakdown, self.states, self.total, self.sharding, self.source):
+        for widget in (
+            self.breakdown,
+            self.states,
+            self.total,
+            self.cpu,
+            self.sharding,
+            self.source,
+        ):
             widget.setVisible(view is not None)
+        self.lora.setVisible(view is not None and bool(view.lora))
         if view is None:
             return
-        for (name, value), (text, amount) in zip(self.rows, view.rows, strict=True):
-            name.setText(text)
-            value.setText(amount)
+        self.lora.setText(view.lora)
+        self._set_rows(len(view.rows))
+        last = len(view.rows) - 1
+        for index, ((name, gb, per_param), cells) in enumerate(
+            zip(view.rows, self.rows, strict=False)
+        ):
+            for cell, text in zip(cells, (name, gb, per_param), strict=True):
+                cell.setText(text)
+                font = cell.font()
+                font.setBold(index == last)
+                cell.setFont(font)
         self.states.setText(view.states)
         self.total.setText(view.total)
+        self.cpu.setText(view.cpu)
         self.sharding.setText(view.sharding)
         self.source.setText(self.tr("Source: {source}").format(source=view.source))
 
