@@ -18,8 +18,11 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
+from ..core import lora
+from ..core.limits import whole
 from ..core.memory import PARAMETERS_LIMITS, Recipe, ZeroStage
 from ..core.model_states import LARGEST_LAYER_LIMITS, model_states
+from ..core.presets import PresetError, load_presets
 from ..core.setup import Offload, Precision
 from ._common import GPUS, UsageError, int_type, print_json
 from .export import NODES
@@ -54,7 +57,12 @@ def register(subparsers: Any) -> None:
         "each node's CPU memory, for ZeRO stages 0-3 with or without CPU offload. "
         "Activations are not included (see gradacc activation).",
     )
-    parser.add_argument("--params", type=int_type(PARAMETERS_LIMITS), required=True, metavar="P")
+    parser.add_argument(
+        "--params",
+        type=int_type(PARAMETERS_LIMITS),
+        metavar="P",
+        help="parameters of the model (required unless --model gives them)",
+    )
     parser.add_argument(
         "--largest-layer-params",
         type=int_type(LARGEST_LAYER_LIMITS),
@@ -83,16 +91,63 @@ def register(subparsers: Any) -> None:
         metavar="T",
         help="parameters that are trained (LoRA adapters); the rest are frozen weights",
     )
+    parser.add_argument(
+        "--model",
+        metavar="PRESET",
+        help="LoRA/QLoRA sized from a known model's shape (gpt2, llama-3-8b, mistral-7b, ...): "
+        "its parameters, the adapters' and the frozen base weights",
+    )
+    parser.add_argument(
+        "--lora-rank", type=int_type(whole(1, 4096)), default=16, metavar="R", help="with --model"
+    )
+    parser.add_argument(
+        "--lora-targets",
+        default="q_proj,v_proj",
+        metavar="NAMES",
+        help="PEFT target_modules, comma-separated (q_proj,v_proj; all-linear; c_attn ...)",
+    )
+    parser.add_argument(
+        "--base-bits",
+        type=int,
+        choices=[16, 4],
+        default=16,
+        help="frozen base weights: 16-bit (LoRA) or 4-bit NF4 with double quantization (QLoRA)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     recipe = Recipe(args.recipe)
-    if recipe is Recipe.LORA and args.trainable_params is None:
-        raise UsageError("--recipe lora needs --trainable-params (the adapters' parameters)")
+    params, largest = args.params, args.largest_layer_params
     trainable = args.trainable_params
-    if trainable is not None and trainable > args.params:
+    frozen: Fraction | None = None
+    if args.model is not None:
+        shape = _shape(args.model)
+        if recipe is not Recipe.LORA:
+            raise UsageError("--model: sizes LoRA adapters; use it with --recipe lora")
+        try:
+            trained = lora.lora_trainable_parameters(
+                shape, args.lora_rank, [t.strip() for t in args.lora_targets.split(",")]
+            )
+        except ValueError as exc:
+            raise UsageError(f"--lora-targets: {exc}") from exc
+        base = lora.total_parameters(shape)
+        params, trainable = base + trained, trained
+        fmt = lora.BaseFormat.NF4 if args.base_bits == 4 else lora.BaseFormat.BF16
+        frozen = lora.frozen_weight_bytes(shape, fmt)
+        if not largest:
+            linears = lora.linear_shapes(shape).values()
+            largest = max(shape.vocab * shape.hidden, *(i * o for i, o in linears))
+    elif params is None:
+        raise UsageError("the following arguments are required: --params (or --model)")
+    elif recipe is Recipe.LORA and trainable is None:
+        raise UsageError(
+            "--recipe lora needs --trainable-params (the adapters' parameters) or --model"
+        )
+    elif recipe is Recipe.LORA and args.base_bits == 4 and trainable is not None:
+        frozen = lora.base_weight_bytes_per_param(lora.BaseFormat.NF4) * (params - trainable)
+    if trainable is not None and trainable > params:
         raise UsageError("--trainable-params: must not exceed --params")
     precision = Precision.FP32 if recipe is Recipe.ADAM_FP32 else Precision(args.precision)
     if args.gpus % args.nodes:
@@ -101,15 +156,16 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         result = model_states(
-            args.params,
+            params,
             args.gpus,
             ZeroStage(args.zero_stage),
             Offload(args.offload),
             precision,
             nodes=args.nodes,
-            largest_layer=args.largest_layer_params,
+            largest_layer=largest,
             optimizer_state_bytes=RECIPE_STATES[recipe],
             trainable=trainable,
+            frozen_weight_bytes=frozen,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
@@ -127,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
                 "offload": result.offload.value,
                 "recipe": recipe.value,
                 "precision": result.precision.value,
+                "base_bits": args.base_bits if recipe is Recipe.LORA else None,
+                "model": args.model,
                 "gpu_bytes": result.gpu_bytes,
                 "cpu_bytes": result.cpu_bytes,
                 "breakdown": [
@@ -157,6 +215,18 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"  {where} {PART_NAMES[c.part.value]}: {_gb_fraction(c.bytes)}\n")
     out.write(f"Source: {source}\n")
     return 0
+
+
+def _shape(name: str) -> lora.ModelShape:
+    try:
+        presets = load_presets()
+    except PresetError as exc:
+        raise UsageError(f"--model: the model presets cannot be read: {exc}") from exc
+    for preset in presets:
+        if preset.name == name:
+            return lora.ModelShape.from_preset(preset)
+    known = ", ".join(p.name for p in presets)
+    raise UsageError(f"--model: unknown model {name!r} (known: {known})")
 
 
 def _gb(value: int) -> str:

@@ -32,8 +32,6 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import yaml  # type: ignore[import-untyped, unused-ignore]
-
 from .calculator import LIMITS, Field
 from .frameworks import MegatronCheck, megatron_check
 from .memory import ZeroStage
@@ -1138,6 +1136,9 @@ def _parse(text: str, name: str) -> tuple[Any, bool]:
     if text.lstrip().startswith(("{", "[")):
         # meant as JSON (DeepSpeed reads it with json.load): no YAML leniency
         raise ConfigImportError(f"{name}: not valid JSON: {json_error}")
+    # imported here: the app pays for the YAML parser only when a config is checked
+    import yaml  # type: ignore[import-untyped, unused-ignore]
+
     try:
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:

@@ -125,10 +125,7 @@ class OtherMemoryViewModel(QObject):
         self._model = CUSTOM_MODEL
         self._targets = LoraTargets.QUERY_VALUE
         self._base = lora.BaseFormat.BF16
-        try:
-            self._presets: tuple[Preset, ...] = load_presets()
-        except PresetError:  # a broken bundle leaves the custom model
-            self._presets = ()
+        self._loaded: tuple[Preset, ...] | None = None  # read on first use
         self._raw: dict[MemoryField, Entry] = {
             MemoryField.PARAMETERS: Decimal(DEFAULT_PARAMETERS),
             MemoryField.LARGEST_LAYER: None,
@@ -335,6 +332,15 @@ class OtherMemoryViewModel(QObject):
 
     def offload_options(self) -> list[tuple[Offload, str]]:
         return self._planner.texts.offload_options()
+
+    @property
+    def _presets(self) -> tuple[Preset, ...]:
+        if self._loaded is None:
+            try:
+                self._loaded = load_presets()
+            except PresetError:  # a broken bundle leaves the custom model
+                self._loaded = ()
+        return self._loaded
 
     def model_options(self) -> list[tuple[str, str]]:
         custom = self.tr("Other model (trainable fraction)")

@@ -625,3 +625,46 @@ def test_plan_floor_never_exceeds_silently(capsys: pytest.CaptureFixture[str]) -
     # when the floor can be respected it is
     data = run_json(capsys, "plan", "--target-batch", "100", "--gpus", "3", "--rounding", "floor")
     assert data["effective_batch"] <= 100 and data["floor_unreachable"] is False
+
+
+def test_memory_qlora_from_a_model(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["memory", "--gpus", "1", "--zero-stage", "0", "--recipe", "lora"]
+    argv += ["--model", "llama-3-8b", "--lora-targets", "all-linear", "--lora-rank", "16"]
+    four = run_json(capsys, *argv, "--base-bits", "4")
+    sixteen = run_json(capsys, *argv, "--base-bits", "16")
+    assert four["trainable_params"] == sixteen["trainable_params"] == 41_943_040
+    assert four["params"] == 8_030_261_248 + 41_943_040
+    weights = {c["part"]: int(c["bytes"]) for c in four["breakdown"] if c["where"] == "gpu"}
+    # NF4 linears with double quantization + 16-bit embeddings, head and norms, and
+    # the 16-bit adapters
+    assert weights["weights"] == 5_702_295_552 + 2 * 41_943_040
+    assert four["gpu_bytes"] < sixteen["gpu_bytes"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--zero-stage", "0"], "--params"),
+        (["--zero-stage", "0", "--recipe", "lora", "--model", "gpt-5"], "unknown model"),
+        (["--zero-stage", "0", "--model", "gpt2"], "use it with --recipe lora"),
+        (
+            [
+                "--zero-stage",
+                "0",
+                "--recipe",
+                "lora",
+                "--model",
+                "gpt2",
+                "--lora-targets",
+                "q_proj",
+            ],
+            "--lora-targets",
+        ),
+    ],
+)
+def test_memory_lora_refusals(
+    capsys: pytest.CaptureFixture[str], extra: list[str], needle: str
+) -> None:
+    assert main(["memory", "--gpus", "1", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and needle in err and err.count("\n") == 1

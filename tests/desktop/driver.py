@@ -43,13 +43,18 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "activation": "v",
         "copy_results": "c",
         # planner: "Lote efe&tivo alvo", "Tamanho do &micro-lote", "&Recomendar",
-        # "&Outra memória por GPU", "Ati&vação por amostra", "E&xportar como"
+        # "&Outra memória por GPU", "Ati&vação por amostra", the pairs table's title
+        # "Micro-lote e passos de a&cumulação"; trainer configs: "E&xportar como"
         "target_batch": "t",
         "plan_micro_batch": "m",
         "other_memory": "o",
         "plan_activation": "v",
         "recommend": "r",
+        "pairs_table": "c",
         "export_format": "x",
+        # trainer configs: "&Copiar arquivo", "&Nós (máquinas)"
+        "copy_file": "c",
+        "nodes": "n",
         # menus: "&Arquivo", "&Idioma", "Aj&uda"
         "file_menu": "a",
         "language_menu": "i",
@@ -66,7 +71,10 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "other_memory": "o",
         "plan_activation": "v",
         "recommend": "r",
+        "pairs_table": "c",
         "export_format": "x",
+        "copy_file": "c",
+        "nodes": "n",
         "file_menu": "f",
         "language_menu": "l",
         "help_menu": "h",

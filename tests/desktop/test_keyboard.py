@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 
 from tests.desktop.conftest import StartApp
-from tests.desktop.driver import App, changed_region, plain_number
+from tests.desktop.driver import MNEMONICS, App, changed_region, plain_number
 
 CALCULATOR_SUMMARY = "E = 4 × 8 × 1 = 32"  # the default calculator's effective batch line
 
@@ -104,12 +105,40 @@ def test_return_in_the_pairs_table_uses_the_pair(app: App) -> None:
     app.press_button("recommend")  # untick "Recomendar": the micro-batch is the user's own
     before = plain_number(app.field_text("plan_micro_batch"), app.lang)
     assert before is not None and before.isdigit(), f"micro-batch field: {before!r}"
-    # the pairs table comes just before "Exportar como" in the focus order
-    app.mnemonic("export_format")
-    app.key("shift+Tab", "Up")
+    # the pairs table's title takes the focus to the table, on the row in use
+    app.mnemonic("pairs_table")
+    app.key("Up")
     app.screenshot("pairs-row-chosen")
     app.key("Return")
     time.sleep(0.2)
     after = plain_number(app.field_text("plan_micro_batch"), app.lang)
     app.screenshot("pairs-row-used")
     assert after is not None and after.isdigit() and after != before, (before, after)
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "en"])
+def test_trainer_tab_copies_the_file_a_framework_reads(start_app: StartApp, lang: str) -> None:
+    """The planner's GPUs and the trainer tab's nodes typed on the real keyboard, the
+    files copied through the X clipboard: what the user pastes is what runs."""
+    app = start_app(lang)
+    app.next_tab()
+    app.type_into("gpus", "2")  # the planner's data-parallel GPUs
+    app.next_tab()
+    time.sleep(0.5)
+    app.type_into("nodes", "2")
+    time.sleep(0.3)
+    copied = app.copy("alt+" + MNEMONICS[app.lang]["copy_file"])
+    assert copied is not None and copied.startswith("{"), copied
+    config = json.loads(copied)
+    # the first plan: a target of 32 on 2 GPUs, the micro-batch recommended (16 x 1 x 2)
+    assert config["train_batch_size"] == 32
+    assert config["train_micro_batch_size_per_gpu"] == 16
+    assert config["zero_optimization"] == {"stage": 0}
+    # the last format (Megatron), its second file: the launch line for 2 nodes of 1 GPU
+    app.mnemonic("export_format")
+    app.key("End", "Tab", "Right")
+    time.sleep(0.3)
+    app.screenshot(f"trainer-launch-{lang}")
+    launch = app.copy("alt+" + MNEMONICS[app.lang]["copy_file"])
+    assert launch is not None and "--nnodes 2 --nproc_per_node 1 " in launch, launch
+    assert "pretrain_gpt.py" in launch

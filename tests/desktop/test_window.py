@@ -26,7 +26,7 @@ def test_wheel_over_an_unfocused_spin_box_scrolls_the_planner(app: App) -> None:
     assert changed_region(still, scrolled) is not None, "the wheel did not scroll the page"
 
 
-TABS = ("calculator", "planner", "chart")
+TABS = ("calculator", "planner", "trainer", "chart")
 
 
 @pytest.mark.parametrize("lang", ["pt_BR", "en"])

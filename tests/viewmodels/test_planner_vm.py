@@ -263,7 +263,7 @@ def test_set_language_rebuilds_once_and_the_calculator_locale_is_not_followed(  
     assert config is not None
     assert config.formula == "E = 8 × 64 × 2 = 1.024"
     assert config.exact_badge == "Exato"
-    assert vm.shown_text(PlanField.OTHER_MEMORY) == "17 GB"
+    assert vm.shown_text(PlanField.OTHER_MEMORY) == "21 GB"
     assert vm.number_input(PlanField.TARGET).read("2.048") == Decimal(2048)
 
 

@@ -17,12 +17,12 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 from gradacc_desktop.core.calculator import Field, Inputs
 from gradacc_desktop.core.export import Exported, ExportFormat, export
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTable
+from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB
+from gradacc_desktop.core.model_states import model_states
 from gradacc_desktop.core.planning import (
     GpuCard,
     GpuTableError,
-    Recipe,
     Rounding,
-    estimate_other_memory,
     load_gpu_table,
 )
 from gradacc_desktop.core.scenario import Scenario, ScenarioError
@@ -66,6 +66,14 @@ from gradacc_desktop.viewmodels.planner.views import (
 _log = logging.getLogger(__name__)
 
 
+def default_other_memory_gb() -> Decimal:
+    """The first "other memory": a 1B-parameter model trained with mixed-precision Adam
+    on one GPU, as the Estimate dialog counts it (DeepSpeed's 20 bytes per parameter
+    without ZeRO) plus the default overhead."""
+    states = model_states(DEFAULT_PARAMETERS, 1, ZeroStage.NONE)
+    return Decimal(states.gpu_bytes) / 10**9 + DEFAULT_OVERHEAD_GB
+
+
 class PlannerViewModel(QObject):
     # every change of inputs, results or language: carries a ``PlannerState``
     stateChanged = Signal(object)
@@ -105,9 +113,7 @@ class PlannerViewModel(QObject):
             PlanField.NODES: DEFAULT_NODES,
             PlanField.MICRO_BATCH: Decimal(calculator.last_valid_inputs.micro_batch),
             PlanField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
-            PlanField.OTHER_MEMORY: estimate_other_memory(
-                DEFAULT_PARAMETERS, Recipe.ADAM_MIXED
-            ).total_gb,
+            PlanField.OTHER_MEMORY: default_other_memory_gb(),
             PlanField.ACTIVATION: calculator.entry(Field.ACTIVATION_GB),
             **dict.fromkeys(OPTIONAL_FIELDS),
         }
