@@ -92,3 +92,12 @@ def test_zero3_asks_for_the_largest_layer_and_lora_for_its_shape(window: MainWin
     assert dialog.lora.text().startswith("O LoRA treina ")
     # the exports follow the dialog's ZeRO stage: one setup for the whole app
     assert planner.vm.zero_stage is ZeroStage.WEIGHTS
+
+
+def test_every_field_opens_with_its_value(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = _open(qtbot, _planner(window))
+    assert dialog.parameters.text() == "1.000.000.000"
+    assert dialog.overhead.text() == "1 GB"
+    assert dialog.boxes[MemoryField.LORA_RANK].text() == "16"
+    assert dialog.fraction.text() == "0,01"
+    assert dialog.boxes[MemoryField.LARGEST_LAYER].text() == ""  # optional, empty

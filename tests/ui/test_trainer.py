@@ -280,3 +280,13 @@ def test_the_setup_is_saved_in_scenarios(window: MainWindow, qtbot, tmp_path: Pa
     assert window.planner.open_scenario(path)
     assert page.setup.nodes.text() == "2"
     assert page.setup.combos[Choice.ZERO].currentData() == 1
+
+
+def test_a_fresh_tab_shows_the_planners_setup(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window()
+    window.planner.vm.set_text(PlanField.NODES, "1")
+    window.tabs.setCurrentIndex(2)
+    page = window.trainer
+    assert page.setup.nodes.text() == "1"
+    assert page.setup.combos[Choice.ZERO].currentData() == 0
+    assert page.summary.text().endswith("E = 32 × 1 × 1 = 32.".replace(" ", "\u00a0"))

@@ -68,6 +68,7 @@ class OtherMemoryDialog(QDialog):
                 box.setLocale(vm.locale)
                 if key is MemoryField.LARGEST_LAYER:
                     box.lineEdit().setPlaceholderText("—")
+                box.set_text(vm.display_text(key))
 
                 def forward(text: str, f: MemoryField = key) -> None:
                     # a field may still speak while the window tears down

@@ -54,8 +54,9 @@ class TrainerPage(QWidget):
         if config is None:
             text = self.tr("The planner has no configuration yet: fill in “Plan a run”.")
         else:
+            # the formula never breaks across lines
             text = self.tr("Exporting the planner’s configuration: {formula}.").format(
-                formula=config.formula
+                formula=config.formula.replace(" ", "\u00a0")
             )
         self.summary.setText(text)
 

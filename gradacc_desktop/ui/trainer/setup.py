@@ -74,6 +74,7 @@ class SetupPanel(QGroupBox):
         guard_wheel(*self.combos.values())
         vm.inputsReplaced.connect(self.show_inputs)
         self.retranslate()
+        self.show_inputs(None)
 
     def _options(
         self,
