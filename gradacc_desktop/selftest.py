@@ -222,6 +222,23 @@ def check_window(app: QApplication, folder: str, create_window: CreateWindow) ->
             len(points) == 1 and points[0].x() == 32,
             "trade-off chart does not mark the current configuration (E = 32)",
         )
+        # The trainer configs tab: an export, and a YAML config read back (PyYAML
+        # must be in the bundle).
+        window.tabs.setCurrentIndex(2)
+        app.processEvents()
+        trainer = window.trainer
+        preview = trainer.export.preview.toPlainText()
+        _check('"train_batch_size": 32' in preview, f"DeepSpeed export shows {preview[:60]!r}")
+        config = Path(folder) / "accelerate_config.yaml"
+        config.write_text(
+            "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\n"
+            "num_machines: 1\nnum_processes: 4\nmixed_precision: bf16\n"
+            "deepspeed_config:\n  gradient_accumulation_steps: 2\n  zero_stage: 2\n",
+            encoding="utf-8",
+        )
+        trainer.check.check(config)
+        report = trainer.check.report.text()
+        _check("accelerate" in report, f"config check says {report[:80]!r}")
         dialog = window.open_activation_estimator()
         app.processEvents()
         _check(dialog.isVisible(), "activation estimator did not open")
@@ -278,6 +295,6 @@ def run_self_test(app: QApplication, create_window: CreateWindow) -> int:
             return 1
     _report(
         f"self-test OK ({where}): translations, icons, data, window, arrows, language, "
-        "clipboard, planner, chart, estimator"
+        "clipboard, planner, chart, trainer configs, config check, estimator"
     )
     return 0
