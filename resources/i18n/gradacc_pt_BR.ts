@@ -654,6 +654,14 @@
             <numerusform>%n amostras acima da meta de {target}.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Rounding down cannot stay within it: use a micro-batch of at most {b}.</source>
+        <translation>Arredondando para baixo não dá para ficar dentro dela: use um micro-lote de no máximo {b}.</translation>
+    </message>
+    <message>
+        <source>Rounding down cannot stay within it: use at most {g} GPUs.</source>
+        <translation>Arredondando para baixo não dá para ficar dentro dela: use no máximo {g} GPUs.</translation>
+    </message>
     <message numerus="yes">
         <source>%n sample(s) below the target of {target}.</source>
         <translation>

@@ -205,8 +205,10 @@ LIGHTNING_PRECISION = {
 
 @pytest.mark.parametrize("setup", GRID, ids=_id)
 def test_lightning_trainer_reads_its_arguments(setup: TrainingSetup, in_tmp: Path) -> None:
-    """The Trainer call, evaluated by Lightning with ``accelerator="cpu"`` in place of
-    the GPUs it would find (everything else as exported)."""
+    """The exported ``Trainer(...)`` call, built by Lightning itself with
+    ``accelerator="cpu"`` in place of ``"auto"`` (no GPUs here; fp16 AMP then becomes
+    bf16, which Lightning says); everything else exactly as exported."""
+    import lightning as L
     from lightning.pytorch.strategies import DeepSpeedStrategy
 
     files = _write(ExportFormat.LIGHTNING, setup, in_tmp)
@@ -216,17 +218,21 @@ def test_lightning_trainer_reads_its_arguments(setup: TrainingSetup, in_tmp: Pat
         for node in tree.body
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "trainer"
     )
-    kwargs = {kw.arg: kw.value for kw in call.keywords}
-    assert ast.literal_eval(kwargs["devices"]) == setup.gpus_per_node
-    assert ast.literal_eval(kwargs["num_nodes"]) == setup.nodes
-    assert ast.literal_eval(kwargs["accumulate_grad_batches"]) == setup.accumulation_steps
-    assert ast.literal_eval(kwargs["precision"]) == LIGHTNING_PRECISION[setup.precision]
-    strategy_src = ast.unparse(kwargs["strategy"])
+    source = ast.unparse(call).replace("accelerator='auto'", "accelerator='cpu'")
+    assert "accelerator='cpu'" in source
+    trainer = eval(source, {"L": L, "DeepSpeedStrategy": DeepSpeedStrategy})
+    assert trainer.num_devices == setup.gpus_per_node
+    assert trainer.num_nodes == setup.nodes
+    assert trainer.accumulate_grad_batches == setup.accumulation_steps
+    expected = LIGHTNING_PRECISION[setup.precision]
+    if setup.zero_stage is ZeroStage.NONE and expected == "16-mixed":
+        assert trainer.precision == "bf16-mixed"  # plain AMP on a CPU has no fp16
+    else:
+        assert trainer.precision == expected
     if setup.zero_stage is ZeroStage.NONE:
-        assert ast.literal_eval(kwargs["strategy"]) == "ddp"
+        assert type(trainer.strategy).__name__ == "DDPStrategy"
         return
-    strategy = eval(strategy_src, {"DeepSpeedStrategy": DeepSpeedStrategy})
-    zero = strategy.config["zero_optimization"]
+    zero = trainer.strategy.config["zero_optimization"]
     assert zero["stage"] == int(setup.zero_stage)
     opt, param = _expected_offload(setup)
     assert ("offload_optimizer" in zero) is (opt == "cpu")

@@ -290,3 +290,18 @@ def test_a_fresh_tab_shows_the_planners_setup(make_window, qtbot) -> None:  # ty
     assert page.setup.nodes.text() == "1"
     assert page.setup.combos[Choice.ZERO].currentData() == 0
     assert page.summary.text().endswith("E = 32 × 1 × 1 = 32.".replace(" ", "\u00a0"))
+
+
+def test_check_reports_the_memory_the_imported_setup_needs(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    page = _open(window, qtbot)
+    path = tmp_path / "ds_config.json"
+    path.write_text(json.dumps(DS_CONFIG), encoding="utf-8")
+    page.check.check(path)
+    last = page.check.report.text().splitlines()[-1]
+    # 3 samples × 0,5 GB + the planner's other memory, on its GPU
+    assert last == (
+        "Cabe na memória da GPU: Ativações 3 × 0,5 GB = 1,5 GB, mais 21 GB de outra "
+        "memória: 22,5 GB de 80 GB."
+    )

@@ -425,3 +425,18 @@ def test_other_memory_helper(qapp) -> None:  # type: ignore[no-untyped-def]
     assert helper.state.results is None and not helper.apply()
     for recipe, _ in helper.recipe_options():
         assert helper.source(recipe)
+
+
+def test_rounding_down_that_cannot_stay_within_the_target_says_so(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _planner()
+    vm.set_rounding(Rounding.FLOOR)
+    _solve(vm, "10", "4", "4")
+    config = vm.configuration()
+    assert config is not None
+    assert config.difference == (
+        "6 samples above the target of 10. Rounding down cannot stay within it: "
+        "use a micro-batch of at most 2."
+    )
+    _solve(vm, "10", "4", "2")
+    config = vm.configuration()
+    assert config is not None and config.difference == "2 samples below the target of 10."

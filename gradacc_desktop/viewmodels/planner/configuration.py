@@ -76,10 +76,23 @@ class ConfigurationTexts(Translating):
         if plan.exact:
             return self.tr("Exactly the target of {target}.").format(target=target)
         if plan.difference > 0:
-            return counted(
+            above = counted(
                 lambda n: self.tr("%n sample(s) above the target of {target}.", "", n),
                 plan.difference,
             ).format(target=target)
+            if plan.floor_unreachable:  # rounding down, yet even one step overshoots
+                within = plan.largest_micro_batch_within
+                hint = (
+                    self.tr(
+                        "Rounding down cannot stay within it: use a micro-batch of at most {b}."
+                    ).format(b=self._formats.format(within))
+                    if within is not None
+                    else self.tr(
+                        "Rounding down cannot stay within it: use at most {g} GPUs."
+                    ).format(g=target)
+                )
+                return f"{above} {hint}"
+            return above
         return counted(
             lambda n: self.tr("%n sample(s) below the target of {target}.", "", n),
             abs(plan.difference),

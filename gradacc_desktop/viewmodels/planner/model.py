@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -407,6 +408,9 @@ class PlannerViewModel(QObject):
                 },
                 choices=True,
             )
+            fit = self._state.results.fit if self._state.results is not None else None
+            if fit is not None:  # what the imported setup needs on the planner's GPU
+                outcome = replace(outcome, report=f"{outcome.report}\n{fit.verdict}: {fit.usage}")
         return outcome
 
     def clipboard_text(self) -> str | None:
