@@ -305,3 +305,23 @@ def test_check_reports_the_memory_the_imported_setup_needs(  # type: ignore[no-u
         "Cabe na memória da GPU: Ativações 3 × 0,5 GB = 1,5 GB, mais 21 GB de outra "
         "memória: 22,5 GB de 80 GB."
     )
+
+
+@pytest.mark.parametrize("fmt", list(ExportFormat), ids=lambda f: f.value)
+def test_saved_files_are_the_ones_previewed(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path, fmt: ExportFormat
+) -> None:
+    page = _open(window, qtbot)
+    page.export.set_format(fmt)
+    previewed = {}
+    for index in range(page.export.files.count()):
+        page.export.files.setCurrentIndex(index)
+        previewed[page.export.current_file()] = page.export.preview.toPlainText()
+    assert page.export.save_into(tmp_path, confirm=False)
+    saved = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()}
+    assert saved == previewed
+    assert all(
+        "512" in text
+        for text in saved.values()
+        if not text.startswith('{\n  "train_batch_size": "auto"')
+    )
