@@ -569,6 +569,10 @@
         <translation>“{name}”: {kind}.</translation>
     </message>
     <message>
+        <source>Precision &quot;auto&quot;: taken as bf16 (fp16 on GPUs without bf16).</source>
+        <translation>Precisão &quot;auto&quot;: considerada bf16 (fp16 em GPUs sem bf16).</translation>
+    </message>
+    <message>
         <source>Filled in by the trainer (&quot;auto&quot;): {keys}.</source>
         <translation>Preenchidos pelo treinador (&quot;auto&quot;): {keys}.</translation>
     </message>

@@ -325,3 +325,22 @@ def test_saved_files_are_the_ones_previewed(  # type: ignore[no-untyped-def]
         for text in saved.values()
         if not text.startswith('{\n  "train_batch_size": "auto"')
     )
+
+
+def test_an_axolotl_qlora_config_with_auto_precision_is_taken_as_bf16(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    page = _open(window, qtbot)
+    path = tmp_path / "qlora.yml"
+    path.write_text(
+        "base_model: meta-llama/Meta-Llama-3-8B\nadapter: qlora\nload_in_4bit: true\n"
+        "lora_r: 32\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\nbf16: auto\n",
+        encoding="utf-8",
+    )
+    assert page.check.check(path)
+    report = page.check.report.text()
+    assert "configuração do axolotl (YAML)" in report
+    assert 'Precisão "auto": considerada bf16' in report
+    assert "Lote efetivo 64 = 2 × 4 × 8 GPUs em 1 nó(s), ZeRO-0, bf16" in report
+    assert window.planner.inputs.boxes[PlanField.TARGET].text() == "64"
+    assert page.setup.combos[Choice.PRECISION].currentData() == "bf16"

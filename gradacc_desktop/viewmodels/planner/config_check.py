@@ -7,7 +7,7 @@ a key it could not use come from the core in English and are shown as they are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import final
 
@@ -17,7 +17,7 @@ from gradacc_desktop.core.config_import import (
     ImportedConfig,
     read_config,
 )
-from gradacc_desktop.core.setup import TrainingSetup
+from gradacc_desktop.core.setup import Precision, TrainingSetup
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
 
 
@@ -56,6 +56,22 @@ class ConfigCheckTexts(Translating):
         file_gpus = config.derived(None).gpus
         setup, missing = config.setup(None if file_gpus is not None else gpus)
         lines = [self.tr("“{name}”: {kind}.").format(name=path.name, kind=self.kind(config.kind))]
+        if setup is None and "precision" in config.auto_fields:
+            # "auto" precision (axolotl's default) is bf16 on every GPU that has it: the
+            # planner takes bf16 and says so, rather than nothing at all
+            assumed = replace(
+                config,
+                precision=Precision.BF16,
+                unresolved=tuple(f for f in config.unresolved if f != "precision"),
+                auto_fields=tuple(f for f in config.auto_fields if f != "precision"),
+            )
+            setup, still = assumed.setup(None if file_gpus is not None else gpus)
+            if setup is not None:
+                lines.append(
+                    self.tr('Precision "auto": taken as bf16 (fp16 on GPUs without bf16).')
+                )
+            else:
+                missing = still
         lines += self._values(config, setup)
         lines += self._verdicts(config, None if file_gpus is not None else gpus)
         if config.auto_keys:
