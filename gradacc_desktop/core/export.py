@@ -180,6 +180,7 @@ def _hf_train(setup: TrainingSetup, deepspeed: bool) -> str:
     s = setup
     lines = [
         _header(s).rstrip("\n"),
+        "import torch",
         "from transformers import Trainer, TrainingArguments",
         "",
         f"from {MODULE} import build_model, train_dataset  # your model and data",
@@ -204,6 +205,8 @@ def _hf_train(setup: TrainingSetup, deepspeed: bool) -> str:
         "",
         'if __name__ == "__main__":',
         "    Trainer(model=build_model(), args=args, train_dataset=train_dataset).train()",
+        "    if torch.distributed.is_initialized():",
+        "        torch.distributed.destroy_process_group()  # a clean exit for every process",
     ]
     return "\n".join(lines) + "\n"
 
@@ -323,6 +326,7 @@ def _accelerate(setup: TrainingSetup) -> dict[str, str]:
             "            accelerator.backward(loss)",
             "            optimizer.step()",
             "            optimizer.zero_grad()",
+            "    accelerator.end_training()  # closes the process group cleanly",
             "",
             "",
             'if __name__ == "__main__":',

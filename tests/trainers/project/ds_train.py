@@ -17,3 +17,5 @@ for batch in loader:
     loss = compute_loss(engine, batch)
     engine.backward(loss)
     engine.step()
+# a clean exit: no process group left for the interpreter's teardown
+torch.distributed.destroy_process_group()
