@@ -37,7 +37,9 @@ def remember_folder(settings: Settings | None, chosen: Path) -> None:
             settings.set(LAST_FOLDER, str(folder))
 
 
-def _run(dialog: QFileDialog, settings: Settings | None) -> Path | None:
+def _run(dialog: QFileDialog, settings: Settings | None, is_folder: bool = False) -> Path | None:
+    """Show ``dialog``; the chosen path, remembering its folder (or itself, for a
+    folder picker) for the next dialog."""
     try:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
@@ -47,7 +49,11 @@ def _run(dialog: QFileDialog, settings: Settings | None) -> Path | None:
     if not files or not files[0]:
         return None
     chosen = Path(files[0])
-    remember_folder(settings, chosen)
+    if is_folder:
+        if settings is not None and chosen.is_dir():
+            settings.set(LAST_FOLDER, str(chosen))
+    else:
+        remember_folder(settings, chosen)
     return chosen
 
 
@@ -93,15 +99,4 @@ def ask_folder(parent: QWidget | None, title: str, settings: Settings | None) ->
     dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
     dialog.setFileMode(QFileDialog.FileMode.Directory)
     dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
-    try:
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return None
-        files = dialog.selectedFiles()
-    finally:
-        dialog.deleteLater()
-    if not files or not files[0]:
-        return None
-    chosen = Path(files[0])
-    if settings is not None and chosen.is_dir():
-        settings.set(LAST_FOLDER, str(chosen))
-    return chosen
+    return _run(dialog, settings, is_folder=True)

@@ -32,7 +32,13 @@ from gradacc_desktop.core.model_states import (
 )
 from gradacc_desktop.core.planning import OTHER_MEMORY_LIMITS
 from gradacc_desktop.core.presets import Preset, PresetError, load_presets
-from gradacc_desktop.core.setup import Offload, Precision
+from gradacc_desktop.core.setup import (
+    Offload,
+    Precision,
+    SetupProblem,
+    TrainingSetup,
+    setup_problem,
+)
 from gradacc_desktop.viewmodels.formatting import Entry, format_approx
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.planner import DEFAULT_PARAMETERS, PlanField, PlannerViewModel
@@ -418,15 +424,18 @@ class OtherMemoryViewModel(QObject):
             fields.remove(MemoryField.LARGEST_LAYER)
         problems = [p for f in fields if (p := self._problem(f)) is not None]
         gpus, nodes, zero, offload, precision = self._layout
-        if gpus % nodes:
+        # the same rule as the exports (core.setup), worded for this dialog
+        layout = TrainingSetup(1, 1, gpus, nodes=nodes, zero_stage=zero, offload=offload)
+        reason = setup_problem(layout)
+        if reason is SetupProblem.UNEVEN_NODES:
             problems.append(
                 self.tr(
                     "The planner's {gpus} GPUs cannot be split evenly over {nodes} nodes."
                 ).format(gpus=gpus, nodes=nodes)
             )
-        if offload is not Offload.NONE and zero is ZeroStage.NONE:
+        elif reason is SetupProblem.OFFLOAD_NEEDS_ZERO:
             problems.append(self.tr("CPU offload needs ZeRO stage 1, 2 or 3."))
-        if offload is Offload.ALL and zero is not ZeroStage.WEIGHTS:
+        elif reason is SetupProblem.PARAMETER_OFFLOAD_NEEDS_ZERO3:
             problems.append(self.tr("Offloading the parameters needs ZeRO stage 3."))
         if problems:
             return OtherMemoryState(None, tuple(problems))

@@ -324,15 +324,14 @@ class PlannerViewModel(QObject):
             formula=config.formula
         )
 
-    def export_setup(self) -> TrainingSetup | None:
-        """The whole training setup the exports describe, or ``None`` when there is no
-        configuration, the nodes field holds no valid number, or no framework would
-        run the combination (see ``export_unavailable``)."""
+    def _requested_setup(self) -> TrainingSetup | None:
+        """The setup the planner's configuration and choices ask for, whether or not a
+        framework would run it (``None``: no configuration or no valid node count)."""
         config = self.configuration()
         nodes = self._entries.value(PlanField.NODES)
         if config is None or nodes is None or self._entries.problem(PlanField.NODES):
             return None
-        setup = TrainingSetup(
+        return TrainingSetup(
             config.micro_batch,
             config.accumulation_steps,
             config.gpus,
@@ -341,7 +340,13 @@ class PlannerViewModel(QObject):
             precision=self._precision,
             offload=self._offload,
         )
-        return setup if setup_problem(setup) is None else None
+
+    def export_setup(self) -> TrainingSetup | None:
+        """The whole training setup the exports describe, or ``None`` when there is no
+        configuration, the nodes field holds no valid number, or no framework would
+        run the combination (see ``export_unavailable``)."""
+        setup = self._requested_setup()
+        return setup if setup is not None and setup_problem(setup) is None else None
 
     def exported(self, fmt: ExportFormat) -> Exported | None:
         """The files of ``fmt`` for the current setup (``None``: see ``export_unavailable``)."""
@@ -361,17 +366,8 @@ class PlannerViewModel(QObject):
         problem = self._entries.problem(PlanField.NODES)
         if problem is not None:
             return problem
-        nodes = self._entries.value(PlanField.NODES)
-        assert nodes is not None
-        setup = TrainingSetup(
-            config.micro_batch,
-            config.accumulation_steps,
-            config.gpus,
-            nodes=int(nodes),
-            zero_stage=self._zero,
-            precision=self._precision,
-            offload=self._offload,
-        )
+        setup = self._requested_setup()
+        assert setup is not None
         reason = setup_problem(setup)
         if reason is None:
             return ""
