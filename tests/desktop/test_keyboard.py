@@ -102,8 +102,14 @@ def test_tab_walks_the_planner_and_leaves_the_pairs_table(app: App) -> None:
 
 def test_return_in_the_pairs_table_uses_the_pair(app: App) -> None:
     app.next_tab()
+    time.sleep(0.5)  # the planner is built on its first show
     app.press_button("recommend")  # untick "Recomendar": the micro-batch is the user's own
-    before = plain_number(app.field_text("plan_micro_batch"), app.lang)
+    before = None
+    for _ in range(5):  # the field takes the focus once the box is unticked
+        before = plain_number(app.field_text("plan_micro_batch"), app.lang)
+        if before is not None and before.isdigit():
+            break
+        time.sleep(0.3)
     assert before is not None and before.isdigit(), f"micro-batch field: {before!r}"
     # the pairs table's title takes the focus to the table, on the row in use
     app.mnemonic("pairs_table")
