@@ -45,19 +45,52 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from gradacc_desktop.core.limits import Limits, whole
 from gradacc_desktop.core.text import trans_late
+
+if TYPE_CHECKING:
+    from gradacc_desktop.core.families import Architecture, Layout
 
 # decimal gigabyte
 GB = 10**9
 
 
 class Family(enum.Enum):
+    """The profile that estimates a model. GPT-2 and Llama can be typed as sizes alone;
+    the others come from a ``config.json`` (``core.families``)."""
+
     # LayerNorm, MLP with GeLU (4h), multi-head attention, learned positions
     GPT2 = "gpt2"
     # RMSNorm, SwiGLU MLP (intermediate size), grouped-query attention, rotary positions
+    # (Llama, Mistral, Qwen2, Qwen3)
     LLAMA = "llama"
+    GEMMA = "gemma"
+    PHI3 = "phi3"
+    GPT_NEOX = "gpt_neox"
+    FALCON = "falcon"
+    OPT = "opt"
+    MOE = "moe"
+    BERT = "bert"
+    T5 = "t5"
+
+    @property
+    def typed_sizes(self) -> bool:
+        """Whether the sizes alone (no config.json) describe a model of this family."""
+        return self in (Family.GPT2, Family.LLAMA)
+
+
+class StackKind(enum.Enum):
+    """Which layers a group of per-layer breakdown items stands for."""
+
+    LAYERS = "layers"
+    SLIDING = "sliding"
+    GLOBAL = "global"
+    DENSE = "dense"
+    SPARSE = "sparse"
+    ENCODER = "encoder"
+    DECODER = "decoder"
 
 
 class DType(enum.Enum):
@@ -114,6 +147,23 @@ class Part(enum.Enum):
     MLP_ACTIVATION = "mlp_activation"
     MLP_OUT_PROJ_INPUT = "mlp_out_proj_input"
     MLP_RESID_DROPOUT = "mlp_resid_dropout"
+    ATTN_QK_NORM = "attn_qk_norm"
+    ATTN_ROTARY = "attn_rotary"
+    ATTN_MASK = "attn_mask"
+    ATTN_SOFTCAP = "attn_softcap"
+    ATTN_POSITION_BIAS = "attn_position_bias"
+    ATTN_POST_NORM = "attn_post_norm"
+    MLP_POST_NORM = "mlp_post_norm"
+    CROSS_ATTN_NORM = "cross_attn_norm"
+    CROSS_ATTN_QKV = "cross_attn_qkv"
+    CROSS_ATTN_SCORES = "cross_attn_scores"
+    CROSS_ATTN_OUT_PROJ_INPUT = "cross_attn_out_proj_input"
+    ROUTER = "router"
+    EXPERT_DISPATCH = "expert_dispatch"
+    EXPERT_MLP = "expert_mlp"
+    SHARED_EXPERT = "shared_expert"
+    RESIDUAL = "residual"
+    OTHER_LAYER = "other_layer"
     LAYER_CHECKPOINT = "layer_checkpoint"
     # once per model
     EMBEDDINGS = "embeddings"
@@ -121,12 +171,26 @@ class Part(enum.Enum):
     CAUSAL_MASK = "causal_mask"
     FINAL_NORM = "final_norm"
     LM_HEAD_INPUT = "lm_head_input"
+    ENCODER_OUTPUT = "encoder_output"
+    MLM_HEAD = "mlm_head"
+    LOGIT_SOFTCAP = "logit_softcap"
+    OTHER = "other"
     LOSS = "loss"
     # peak only (transients, not saved for backward)
     RECOMPUTED_LAYER = "recomputed_layer"
     RECOMPUTED_ATTENTION = "recomputed_attention"
     LOGITS_TRANSIENT = "logits_transient"
 
+
+STACK_TEXT: dict[StackKind, str] = {
+    StackKind.LAYERS: trans_late("Activation", "every layer"),
+    StackKind.SLIDING: trans_late("Activation", "sliding-window layers"),
+    StackKind.GLOBAL: trans_late("Activation", "full-attention layers"),
+    StackKind.DENSE: trans_late("Activation", "dense layers"),
+    StackKind.SPARSE: trans_late("Activation", "mixture-of-experts layers"),
+    StackKind.ENCODER: trans_late("Activation", "encoder layers"),
+    StackKind.DECODER: trans_late("Activation", "decoder layers"),
+}
 
 # Short names of the parts and the assumptions, in English; the view-model translates
 # them (context "Activation"), the command line prints them as they are.
@@ -144,12 +208,35 @@ PART_TEXT: dict[Part, str] = {
     Part.MLP_ACTIVATION: trans_late("Activation", "MLP activation function"),
     Part.MLP_OUT_PROJ_INPUT: trans_late("Activation", "MLP down projection input"),
     Part.MLP_RESID_DROPOUT: trans_late("Activation", "MLP residual dropout mask"),
+    Part.ATTN_QK_NORM: trans_late("Activation", "Q and K norms"),
+    Part.ATTN_ROTARY: trans_late("Activation", "Rotary embedding (per layer)"),
+    Part.ATTN_MASK: trans_late("Activation", "Attention mask (per layer)"),
+    Part.ATTN_SOFTCAP: trans_late("Activation", "Attention soft-capping"),
+    Part.ATTN_POSITION_BIAS: trans_late("Activation", "Position bias (per layer)"),
+    Part.ATTN_POST_NORM: trans_late("Activation", "Post-attention norm"),
+    Part.MLP_POST_NORM: trans_late("Activation", "Post-MLP norm"),
+    Part.CROSS_ATTN_NORM: trans_late("Activation", "Cross-attention norm"),
+    Part.CROSS_ATTN_QKV: trans_late("Activation", "Cross-attention Q, K and V"),
+    Part.CROSS_ATTN_SCORES: trans_late("Activation", "Cross-attention scores"),
+    Part.CROSS_ATTN_OUT_PROJ_INPUT: trans_late(
+        "Activation", "Cross-attention output projection input"
+    ),
+    Part.ROUTER: trans_late("Activation", "Router logits and top-k"),
+    Part.EXPERT_DISPATCH: trans_late("Activation", "Tokens dispatched to experts"),
+    Part.EXPERT_MLP: trans_late("Activation", "Expert MLPs"),
+    Part.SHARED_EXPERT: trans_late("Activation", "Shared expert"),
+    Part.RESIDUAL: trans_late("Activation", "Residual and scaling copies"),
+    Part.OTHER_LAYER: trans_late("Activation", "Other tensors of the layer"),
     Part.LAYER_CHECKPOINT: trans_late("Activation", "Layer input (checkpoint)"),
     Part.EMBEDDINGS: trans_late("Activation", "Embeddings"),
     Part.ROTARY: trans_late("Activation", "Rotary cos/sin tables"),
     Part.CAUSAL_MASK: trans_late("Activation", "Causal mask (checkpoint input)"),
     Part.FINAL_NORM: trans_late("Activation", "Final norm"),
     Part.LM_HEAD_INPUT: trans_late("Activation", "Output projection input"),
+    Part.ENCODER_OUTPUT: trans_late("Activation", "Encoder output"),
+    Part.MLM_HEAD: trans_late("Activation", "Masked-LM head transform"),
+    Part.LOGIT_SOFTCAP: trans_late("Activation", "Final logit soft-capping"),
+    Part.OTHER: trans_late("Activation", "Other tensors"),
     Part.LOSS: trans_late("Activation", "Logits and loss"),
     Part.RECOMPUTED_LAYER: trans_late(
         "Activation",
@@ -336,6 +423,8 @@ class Problem(enum.Enum):
     NOT_POSITIVE = "not_positive"
     NOT_DIVISIBLE = "not_divisible"
     MISMATCH = "mismatch"
+    # the choice is not modelled for this family (the detail says which)
+    NOT_MODELLED = "not_modelled"
 
 
 class InvalidActivationInputs(ValueError):
@@ -364,10 +453,21 @@ class Inputs:
     sequence_parallel: bool = False
     profile: Profile = Profile.HF
     device: Device = Device.CUDA
+    #: the model read from a config.json (None: the sizes above, GPT-2 or Llama)
+    arch: Architecture | None = None
+    #: encoder-decoders: target (decoder) length; None = ``seq``
+    target_seq: int | None = None
+    #: the batch is padded (an attention mask is passed): SDPA then gets a mask
+    padded: bool = False
 
     @property
     def head_dim(self) -> int:
-        return self.hidden // self.heads
+        return self.arch.head_dim if self.arch is not None else self.hidden // self.heads
+
+    @property
+    def decoder_seq(self) -> int:
+        """Target length of an encoder-decoder (``seq`` unless given)."""
+        return self.seq if self.target_seq is None else self.target_seq
 
 
 @dataclass(frozen=True)
@@ -377,6 +477,8 @@ class Item:
     key: Part
     bytes: int
     count: int
+    #: which layers, when a model has several kinds (None: every layer, or once)
+    stack: StackKind | None = None
 
     @property
     def total(self) -> int:
@@ -397,6 +499,8 @@ class Result:
     #: transients added on top of ``saved_bytes`` to get ``peak_bytes``
     peak_extra: tuple[Item, ...]
     assumptions: tuple[Assumption, ...] = field(default=())
+    #: a config-read family's own assumptions (English; context "Activation")
+    notes: tuple[str, ...] = field(default=())
 
     @property
     def saved_gb(self) -> Decimal:
@@ -418,7 +522,16 @@ def validate(inputs: Inputs) -> None:
     t = inputs.tensor_parallel
     if t < 1:
         raise InvalidActivationInputs("tensor_parallel", Problem.NOT_POSITIVE, "must be >= 1")
-    if inputs.hidden % inputs.heads:
+    if inputs.target_seq is not None and inputs.target_seq < 1:
+        raise InvalidActivationInputs("target_seq", Problem.NOT_POSITIVE, "must be >= 1")
+    arch = inputs.arch
+    if arch is not None:
+        _validate_arch(inputs, arch)
+    elif not inputs.family.typed_sizes:
+        raise InvalidActivationInputs(
+            "family", Problem.NOT_MODELLED, "this family is read from a config.json"
+        )
+    if arch is None and inputs.hidden % inputs.heads:
         raise InvalidActivationInputs("hidden", Problem.NOT_DIVISIBLE, "must divide by heads")
     if inputs.heads % inputs.kv_heads:
         raise InvalidActivationInputs("kv_heads", Problem.NOT_DIVISIBLE, "must divide heads")
@@ -432,6 +545,30 @@ def validate(inputs: Inputs) -> None:
     if inputs.sequence_parallel and inputs.seq % t:
         raise InvalidActivationInputs(
             "seq", Problem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+        )
+
+
+def _validate_arch(inputs: Inputs, arch: Architecture) -> None:
+    shape = ("hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
+    if inputs.family is not arch.family or any(
+        getattr(inputs, name) != getattr(arch, name) for name in shape
+    ):
+        raise InvalidActivationInputs(
+            "family", Problem.MISMATCH, "the sizes differ from the configuration's"
+        )
+    if inputs.profile is Profile.PAPER and (
+        not arch.family.typed_sizes or arch.head_dim * arch.heads != arch.hidden
+    ):
+        raise InvalidActivationInputs(
+            "profile",
+            Problem.NOT_MODELLED,
+            "the paper profile covers GPT-2 and Llama-shaped models only",
+        )
+    if inputs.tensor_parallel > 1 and not arch.family.typed_sizes:
+        raise InvalidActivationInputs(
+            "tensor_parallel",
+            Problem.NOT_MODELLED,
+            "tensor parallelism is modelled for GPT-2 and Llama-like models only",
         )
 
 
@@ -466,7 +603,13 @@ def _dims(inputs: Inputs) -> _Dims:
     )
 
 
-_ATTENTION_CORE = (Part.ATTN_SOFTMAX, Part.ATTN_DROPOUT, Part.ATTN_FUSED)
+_ATTENTION_CORE = (
+    Part.ATTN_SOFTMAX,
+    Part.ATTN_DROPOUT,
+    Part.ATTN_FUSED,
+    Part.ATTN_SOFTCAP,
+    Part.CROSS_ATTN_SCORES,
+)
 
 
 # --------------------------------------------------------------------------- paper profile
@@ -633,8 +776,26 @@ def _hf_outside(inputs: Inputs, dims: _Dims) -> dict[Part, int]:
 
 
 def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
-    out = [Assumption.PER_SAMPLE, Assumption.HEAD_DIM, Assumption.NO_PIPELINE]
+    out = [Assumption.PER_SAMPLE]
+    if inputs.head_dim * inputs.heads == inputs.hidden:
+        out.append(Assumption.HEAD_DIM)
+    out.append(Assumption.NO_PIPELINE)
     gpt2 = inputs.family is Family.GPT2
+    if not inputs.family.typed_sizes:
+        # the family module's notes say what its layers keep
+        out.append(Assumption.HF_PURE_DTYPE)
+        if inputs.recompute is Recompute.FULL:
+            out.append(Assumption.HF_CHECKPOINTING)
+        if inputs.recompute is Recompute.SELECTIVE:
+            out.append(Assumption.HF_SELECTIVE_MODELLED)
+        if inputs.dropout:
+            out.append(
+                Assumption.DROPOUT_MASK_CUDA
+                if inputs.device is Device.CUDA
+                else Assumption.DROPOUT_MASK_CPU
+            )
+        out.append(Assumption.PEAK_MODEL)
+        return tuple(out)
     if inputs.profile is Profile.PAPER:
         out.append(Assumption.PAPER_TABLE2)
         if not gpt2:
@@ -675,52 +836,86 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
     return tuple(out)
 
 
-def estimate(inputs: Inputs) -> Result:
-    """Activation bytes per sample: saved for backward, modelled peak, breakdown."""
-    validate(inputs)
+def _typed_layout(inputs: Inputs) -> Layout:
+    """GPT-2 and Llama from their sizes (both profiles): one stack of identical layers."""
+    from gradacc_desktop.core.families import Layout, Stack
+
     dims = _dims(inputs)
     paper = inputs.profile is Profile.PAPER
-    full_layer = _paper_layer(inputs, dims) if paper else _hf_layer(inputs, dims)
+    layer = _paper_layer(inputs, dims) if paper else _hf_layer(inputs, dims)
     outside = _paper_outside(inputs, dims) if paper else _hf_outside(inputs, dims)
-    L = inputs.layers
     p = inputs.dtype.bytes
-
-    if inputs.recompute is Recompute.FULL:
-        # Table 2: 2sbh per layer (paper); HF: the hidden states entering each layer
-        checkpoint = p * dims.s * dims.h if paper else p * dims.s_sp * dims.h
-        layer = {Part.LAYER_CHECKPOINT: checkpoint}
-    elif inputs.recompute is Recompute.SELECTIVE:
-        layer = {k: v for k, v in full_layer.items() if k not in _ATTENTION_CORE}
-    else:
-        layer = dict(full_layer)
-
-    breakdown = tuple(
-        [Item(key, n, L) for key, n in sorted(layer.items(), key=_order) if n]
-        + [Item(key, n, 1) for key, n in sorted(outside.items(), key=_order) if n]
-    )
-    saved = sum(item.total for item in breakdown)
-
-    extra: list[Item] = []
-    if inputs.recompute is Recompute.FULL:
-        extra.append(Item(Part.RECOMPUTED_LAYER, sum(full_layer.values()), 1))
-    elif inputs.recompute is Recompute.SELECTIVE:
-        core = sum(n for k, n in full_layer.items() if k in _ATTENTION_CORE)
-        if core:
-            extra.append(Item(Part.RECOMPUTED_ATTENTION, core, 1))
+    # Table 2: 2sbh per layer (paper); HF: the hidden states entering each layer
+    checkpoint = p * dims.s * dims.h if paper else p * dims.s_sp * dims.h
     # PAPER: fp32 gradient of the logits. HF: the logits in dtype (kept by the returned
     # output) + their fp32 copy (forward) / fp32 gradient (backward).
     logits = 4 * dims.s * dims.v + (0 if paper else p * dims.s * dims.v)
-    extra.append(Item(Part.LOGITS_TRANSIENT, logits, 1))
+    return Layout(
+        stacks=(
+            Stack(StackKind.LAYERS, inputs.layers, layer, {Part.LAYER_CHECKPOINT: checkpoint}),
+        ),
+        outside=outside,
+        logits=logits,
+    )
+
+
+def layout(inputs: Inputs) -> Layout:
+    """Per-layer and once-per-model bytes of ``inputs`` before the recomputation choice."""
+    if inputs.arch is not None and inputs.profile is Profile.HF:
+        from gradacc_desktop.core import families
+
+        return families.layout(inputs.arch, inputs)
+    return _typed_layout(inputs)
+
+
+def estimate(inputs: Inputs) -> Result:
+    """Activation bytes per sample: saved for backward, modelled peak, breakdown."""
+    validate(inputs)
+    shape = layout(inputs)
+    several = len(shape.stacks) > 1
+    per_layer: list[Item] = []
+    extra: list[Item] = []
+    recomputed = 0
+    attention_core = 0
+    largest_layer = 0
+    for stack in shape.stacks:
+        if stack.count < 1:
+            continue
+        if inputs.recompute is Recompute.FULL:
+            kept = dict(stack.checkpoint)
+        elif inputs.recompute is Recompute.SELECTIVE:
+            kept = {k: v for k, v in stack.parts.items() if k not in _ATTENTION_CORE}
+        else:
+            kept = dict(stack.parts)
+        kind = stack.kind if several else None
+        per_layer += [
+            Item(key, n, stack.count, kind) for key, n in sorted(kept.items(), key=_order) if n
+        ]
+        largest_layer = max(largest_layer, sum(kept.values()))
+        recomputed = max(recomputed, sum(stack.parts.values()))
+        attention_core = max(
+            attention_core, sum(n for k, n in stack.parts.items() if k in _ATTENTION_CORE)
+        )
+    outside = [Item(key, n, 1) for key, n in sorted(shape.outside.items(), key=_order) if n]
+    breakdown = tuple(per_layer + outside)
+    saved = sum(item.total for item in breakdown)
+
+    if inputs.recompute is Recompute.FULL:
+        extra.append(Item(Part.RECOMPUTED_LAYER, recomputed, 1))
+    elif inputs.recompute is Recompute.SELECTIVE and attention_core:
+        extra.append(Item(Part.RECOMPUTED_ATTENTION, attention_core, 1))
+    extra.append(Item(Part.LOGITS_TRANSIENT, shape.logits, 1))
     peak = saved + sum(item.total for item in extra)
 
     return Result(
         inputs=inputs,
         saved_bytes=saved,
         peak_bytes=peak,
-        per_layer_bytes=sum(layer.values()),
+        per_layer_bytes=largest_layer,
         breakdown=breakdown,
         peak_extra=tuple(extra),
         assumptions=_assumptions(inputs),
+        notes=shape.notes,
     )
 
 

@@ -1,0 +1,389 @@
+"""Model families read from a Hugging Face ``config.json``: shape, parameters, activations.
+
+Pure Python, no Qt and no ``torch``. A ``config.json`` (already decoded, or read from
+a local file by ``read_model_config``; nothing is ever downloaded) becomes an
+``Architecture``: its ``model_type``, the family profile that estimates it, the head
+(causal LM, masked LM, sequence-to-sequence LM), the sizes every family has and the
+family's own details (``spec``). Each family lives in one module of this package with
+four names:
+
+``MODEL_TYPES``
+    the ``model_type`` values it reads;
+``parse(config: ConfigReader) -> Architecture``
+    the sizes, with the defaults of the ``transformers`` configuration class where a
+    key is absent (the same model ``transformers`` would build);
+``parameters(arch) -> int``
+    the exact number of parameters (``model.num_parameters()``: tied weights once);
+``layout(arch, inputs) -> Layout``
+    what autograd keeps for backward, in bytes per sample (``activation.Part`` keys):
+    per layer (one ``Stack`` per kind of layer) and once per model.
+
+``activation.estimate`` turns a ``Layout`` into a ``Result`` the same way for every
+family (full recomputation keeps each stack's ``checkpoint``; selective drops the
+attention core; the peak adds one recomputed layer and the logits transient).
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from gradacc_desktop.core.activation import Family, Part, StackKind
+from gradacc_desktop.core.text import trans_late
+
+if TYPE_CHECKING:
+    from gradacc_desktop.core.activation import Inputs
+
+#: a config.json larger than this is not a model configuration (real ones are < 20 kB)
+MAX_CONFIG_BYTES = 2_000_000
+
+
+class Head(enum.Enum):
+    """What the model is trained as (the loss the measure tool and the estimate use)."""
+
+    CAUSAL_LM = "causal-lm"
+    MASKED_LM = "masked-lm"
+    SEQ2SEQ_LM = "seq2seq-lm"
+
+
+FAMILY_TEXT: dict[Family, str] = {
+    Family.GPT2: trans_late("Activation", "GPT-2"),
+    Family.LLAMA: trans_late("Activation", "Llama-like (Llama, Mistral, Qwen2, Qwen3)"),
+    Family.GEMMA: trans_late("Activation", "Gemma (1, 2, 3)"),
+    Family.PHI3: trans_late("Activation", "Phi-3"),
+    Family.GPT_NEOX: trans_late("Activation", "GPT-NeoX / Pythia"),
+    Family.FALCON: trans_late("Activation", "Falcon"),
+    Family.OPT: trans_late("Activation", "OPT"),
+    Family.MOE: trans_late("Activation", "Mixture of experts (Mixtral, Qwen-MoE)"),
+    Family.BERT: trans_late("Activation", "BERT / RoBERTa encoder"),
+    Family.T5: trans_late("Activation", "T5 encoder-decoder"),
+}
+
+
+@dataclass(frozen=True)
+class Stack:
+    """``count`` layers that keep the same tensors.
+
+    ``parts``: one layer without recomputation. ``checkpoint``: what one layer keeps
+    when every layer is recomputed (the checkpoint's inputs).
+    """
+
+    kind: StackKind
+    count: int
+    parts: Mapping[Part, int]
+    checkpoint: Mapping[Part, int]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Bytes per sample autograd keeps, as one family builds them for ``inputs``."""
+
+    stacks: tuple[Stack, ...]
+    #: once per model (already reflecting the recomputation choice)
+    outside: Mapping[Part, int]
+    #: peak transient around the loss (logits in the model dtype, fp32 copy/gradient)
+    logits: int
+    #: the family's own assumptions, English, marked with ``trans_late("Activation", …)``
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """One model as its ``config.json`` describes it.
+
+    ``layers`` is the number of decoder layers (encoder layers for encoders; T5: the
+    encoder's, the decoder's count is in ``spec``). ``head_dim`` may differ from
+    hidden / heads (Gemma, Qwen3). ``max_positions`` is None where positions are
+    relative (T5). ``spec`` is the family module's own frozen dataclass.
+    """
+
+    model_type: str
+    family: Family
+    head: Head
+    hidden: int
+    layers: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    intermediate: int
+    vocab: int
+    max_positions: int | None
+    spec: Any = field(default=None, compare=True)
+    #: ``architectures[0]`` of the file, when it names one
+    architecture: str = ""
+
+    @property
+    def default_seq(self) -> int:
+        """A sequence length to start from: the context length, at most 4 096."""
+        return min(self.max_positions or 512, 4096)
+
+    @property
+    def encoder_decoder(self) -> bool:
+        return self.head is Head.SEQ2SEQ_LM
+
+    def inputs(self, seq: int | None = None, **options: Any) -> Inputs:
+        """``activation.Inputs`` for this model (the other Inputs fields in ``options``)."""
+        from gradacc_desktop.core.activation import Inputs
+
+        return Inputs(
+            family=self.family,
+            hidden=self.hidden,
+            layers=self.layers,
+            heads=self.heads,
+            kv_heads=self.kv_heads,
+            intermediate=self.intermediate,
+            vocab=self.vocab,
+            seq=self.default_seq if seq is None else seq,
+            arch=self,
+            **options,
+        )
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ConfigProblem(enum.Enum):
+    UNREADABLE = "unreadable"
+    TOO_LARGE = "too_large"
+    NOT_JSON = "not_json"
+    NOT_OBJECT = "not_object"
+    NO_MODEL_TYPE = "no_model_type"
+    UNKNOWN_MODEL_TYPE = "unknown_model_type"
+    BAD_VALUE = "bad_value"
+    UNSUPPORTED = "unsupported"
+
+
+class ModelConfigError(ValueError):
+    """The file is not a configuration this app can estimate; ``detail`` says why."""
+
+    def __init__(self, problem: ConfigProblem, detail: str, key: str = "") -> None:
+        super().__init__(detail)
+        self.problem = problem
+        self.detail = detail
+        self.key = key
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class ConfigReader:
+    """Typed, validating access to the keys of one decoded ``config.json``."""
+
+    def __init__(self, raw: Mapping[str, Any], model_type: str) -> None:
+        self.raw = raw
+        self.model_type = model_type
+
+    def has(self, key: str) -> bool:
+        return key in self.raw and self.raw[key] is not None
+
+    def _bad(self, key: str, what: str) -> ModelConfigError:
+        return ModelConfigError(
+            ConfigProblem.BAD_VALUE, f"{key} must be {what}, got {self.raw.get(key)!r}", key
+        )
+
+    def integer(self, key: str, default: int | None = None, *, minimum: int = 1) -> int:
+        """A whole number >= ``minimum``; ``default`` when absent (or null)."""
+        if not self.has(key):
+            if default is None:
+                raise ModelConfigError(ConfigProblem.BAD_VALUE, f"{key} is missing", key)
+            return default
+        value = self.raw[key]
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise self._bad(key, f"a whole number >= {minimum}")
+        if value > 10**9:
+            raise self._bad(key, "at most 1 000 000 000")
+        return value
+
+    def first_int(self, keys: Iterable[str], default: int | None = None) -> int:
+        """The first of ``keys`` present (configs name the same size differently)."""
+        names = tuple(keys)
+        for key in names:
+            if self.has(key):
+                return self.integer(key)
+        if default is None:
+            raise ModelConfigError(
+                ConfigProblem.BAD_VALUE, f"{' or '.join(names)} is missing", names[0]
+            )
+        return default
+
+    def optional_int(self, key: str) -> int | None:
+        return self.integer(key) if self.has(key) else None
+
+    def flag(self, key: str, default: bool) -> bool:
+        if not self.has(key):
+            return default
+        value = self.raw[key]
+        if not isinstance(value, bool):
+            raise self._bad(key, "true or false")
+        return value
+
+    def number(self, key: str, default: float | None) -> float | None:
+        if not self.has(key):
+            return default
+        value = self.raw[key]
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise self._bad(key, "a number")
+        return float(value)
+
+    def text(self, key: str, default: str) -> str:
+        if not self.has(key):
+            return default
+        value = self.raw[key]
+        if not isinstance(value, str):
+            raise self._bad(key, "a string")
+        return value
+
+    def str_list(self, key: str) -> tuple[str, ...] | None:
+        if not self.has(key):
+            return None
+        value = self.raw[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self._bad(key, "a list of strings")
+        return tuple(value)
+
+    def unsupported(self, what: str, key: str = "") -> ModelConfigError:
+        return ModelConfigError(ConfigProblem.UNSUPPORTED, what, key)
+
+    def architecture(self) -> str:
+        names = self.str_list("architectures")
+        return names[0] if names else ""
+
+
+# --------------------------------------------------------------------------- registry
+
+
+class FamilyModule(Protocol):
+    MODEL_TYPES: tuple[str, ...]
+
+    def parse(self, config: ConfigReader) -> Architecture: ...
+
+    def parameters(self, arch: Architecture) -> int: ...
+
+    def layout(self, arch: Architecture, inputs: Inputs) -> Layout: ...
+
+
+# one module per family profile, in the order the app lists them
+_MODULES = (
+    "gpt2",
+    "llama",
+    "gemma",
+    "phi3",
+    "gpt_neox",
+    "falcon",
+    "opt",
+    "moe",
+    "bert",
+    "t5",
+)
+
+
+def _load() -> dict[str, ModuleType]:
+    table: dict[str, ModuleType] = {}
+    for name in _MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        for model_type in module.MODEL_TYPES:
+            table[model_type] = module
+    return table
+
+
+_REGISTRY: dict[str, ModuleType] | None = None
+
+
+def _registry() -> dict[str, ModuleType]:
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = _load()
+    return _REGISTRY
+
+
+def supported_model_types() -> tuple[str, ...]:
+    """Every ``model_type`` a config may have, sorted."""
+    return tuple(sorted(_registry()))
+
+
+def family_module(arch_or_type: Architecture | str) -> FamilyModule:
+    model_type = arch_or_type if isinstance(arch_or_type, str) else arch_or_type.model_type
+    module: FamilyModule = _registry()[model_type]
+    return module
+
+
+def parse_model_config(raw: Any) -> Architecture:
+    """The ``Architecture`` of a decoded ``config.json``; ``ModelConfigError`` if not one."""
+    if not isinstance(raw, Mapping):
+        raise ModelConfigError(ConfigProblem.NOT_OBJECT, "the file is not a JSON object")
+    model_type = raw.get("model_type")
+    if not isinstance(model_type, str) or not model_type:
+        raise ModelConfigError(
+            ConfigProblem.NO_MODEL_TYPE,
+            "no model_type: supported types are " + ", ".join(supported_model_types()),
+            "model_type",
+        )
+    try:
+        module = family_module(model_type)
+    except KeyError:
+        raise ModelConfigError(
+            ConfigProblem.UNKNOWN_MODEL_TYPE,
+            f"model_type {model_type!r} is not supported; supported types are "
+            + ", ".join(supported_model_types()),
+            "model_type",
+        ) from None
+    arch = module.parse(ConfigReader(raw, model_type))
+    if not arch.architecture:
+        arch = replace(arch, architecture=ConfigReader(raw, model_type).architecture())
+    return arch
+
+
+def read_model_config(path: str | Path) -> Architecture:
+    """Read a local ``config.json`` (never a download) and parse it."""
+    file = Path(path)
+    try:
+        with file.open("rb") as fh:
+            data = fh.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ModelConfigError(
+            ConfigProblem.UNREADABLE, f"cannot read {file.name}: {exc.strerror or exc}"
+        ) from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ModelConfigError(
+            ConfigProblem.TOO_LARGE, f"{file.name} is larger than a model configuration"
+        )
+    return parse_model_config_text(data)
+
+
+def parse_model_config_text(data: bytes | str) -> Architecture:
+    try:
+        raw = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise ModelConfigError(ConfigProblem.NOT_JSON, f"not valid JSON: {exc}") from None
+    return parse_model_config(raw)
+
+
+def parameters(arch: Architecture) -> int:
+    """Exact parameter count (``num_parameters()`` of the model ``transformers`` builds)."""
+    return family_module(arch).parameters(arch)
+
+
+def layout(arch: Architecture, inputs: Inputs) -> Layout:
+    return family_module(arch).layout(arch, inputs)
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def linear(n_in: int, n_out: int, bias: bool) -> int:
+    """Parameters of ``nn.Linear(n_in, n_out, bias)``."""
+    return n_in * n_out + (n_out if bias else 0)
+
+
+def single_stack(
+    count: int, parts: Mapping[Part, int], checkpoint: Mapping[Part, int]
+) -> tuple[Stack, ...]:
+    return (Stack(StackKind.LAYERS, count, parts, checkpoint),)

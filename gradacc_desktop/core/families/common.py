@@ -1,0 +1,68 @@
+"""Pieces several families share: what one PyTorch / ``transformers`` building block
+keeps for backward, in bytes per sample (b = 1), and small config helpers.
+
+Symbols as in ``core.activation``: s sequence, h hidden, a heads, k key/value heads,
+d head size, i MLP intermediate size, V vocabulary, p bytes per element of the
+activation dtype. Each function names the PyTorch operations whose saved tensors it
+counts.
+"""
+
+from __future__ import annotations
+
+from gradacc_desktop.core.activation import Attention, Device, Inputs
+
+#: hidden activations a family may use, as ``transformers.activations.ACT2FN`` names them
+#: -> how many s·i tensors the activation function keeps besides its output (SiLU, exact
+#: GELU and the C++ tanh GELU keep their input; ReLU keeps its output, which the next
+#: operation keeps anyway; ``gelu_new``, written in Python, keeps four)
+ACTIVATION_KEEPS: dict[str, int] = {
+    "silu": 1,
+    "swish": 1,
+    "gelu": 1,
+    "gelu_pytorch_tanh": 1,
+    "relu": 0,
+    "gelu_new": 4,
+    "gelu_fast": 4,
+}
+
+
+def rms_norm_fp32(p: int, s: int, width: int, groups: int = 1) -> int:
+    """``LlamaRMSNorm``-style: ``x.to(fp32)`` (kept by ``pow`` and ``mul``), the fp32
+    ``rsqrt`` (one per normalised vector) and the normalised tensor in the dtype (kept by
+    ``weight * x``). ``groups`` vectors of ``width`` per token (q/k norms: heads)."""
+    return 4 * s * groups * width + 4 * s * groups + p * s * groups * width
+
+
+def layer_norm(inputs: Inputs, s: int, width: int) -> int:
+    """``nn.LayerNorm``: its input plus mean and rstd per token (fp32 on CUDA, the dtype
+    on CPU)."""
+    p = inputs.dtype.bytes
+    stat = 4 if inputs.device is Device.CUDA else p
+    return p * s * width + 2 * stat * s
+
+
+def dropout_mask(inputs: Inputs, elements: int) -> int:
+    """CUDA ``native_dropout`` keeps a 1-byte mask; CPU keeps a noise tensor in the dtype."""
+    return elements * (1 if inputs.device is Device.CUDA else inputs.dtype.bytes)
+
+
+def sdpa_needs_mask(inputs: Inputs, seq: int, window: int | None) -> bool:
+    """``transformers`` passes SDPA an explicit mask (instead of ``is_causal``) when the
+    batch is padded or a sliding window is shorter than the sequence."""
+    return inputs.padded or (window is not None and window < seq)
+
+
+def causal_lm_loss(s: int, v: int) -> int:
+    """``ForCausalLMLoss``: ``logits.float()`` then ``cross_entropy``: the fp32
+    log-softmax (4·s·V), the int64 labels padded by one, the scalar total weight."""
+    return 4 * s * v + 8 * (s + 1) + 4
+
+
+def logits_transient(inputs: Inputs, s: int, v: int) -> int:
+    """Peak around the loss: the logits in the dtype (the returned output keeps them) and
+    their fp32 copy (forward) / fp32 gradient (backward)."""
+    return 4 * s * v + inputs.dtype.bytes * s * v
+
+
+def eager(inputs: Inputs) -> bool:
+    return inputs.attention is Attention.EAGER

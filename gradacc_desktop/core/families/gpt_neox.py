@@ -1,0 +1,3 @@
+"""Family profile (to be written)."""
+
+MODEL_TYPES: tuple[str, ...] = ()
