@@ -19,6 +19,7 @@ from gradacc_desktop.core.activation import (
     ASSUMPTION_TEXT,
     GB,
     PART_TEXT,
+    STACK_TEXT,
     Attention,
     Device,
     DType,
@@ -31,7 +32,14 @@ from gradacc_desktop.core.activation import (
     Result,
     estimate,
 )
-from gradacc_desktop.core.presets import PresetError, load_presets
+from gradacc_desktop.core.families import (
+    FAMILY_TEXT,
+    Architecture,
+    ModelConfigError,
+    parameters,
+    read_model_config,
+)
+from gradacc_desktop.core.presets import Preset, PresetError, load_presets
 
 from ._common import UsageError
 
@@ -55,11 +63,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "activation",
         help="estimate activation memory per sample (bytes) of a transformer",
         description="Estimate the activation memory one sample needs in a training step "
-        "of a decoder-only transformer (GPT-2 or Llama family).",
+        "of a transformer: from a Hugging Face config.json (Llama, Mistral, Qwen, Gemma, "
+        "Phi-3, GPT-NeoX, Falcon, OPT, Mixtral, Qwen-MoE, BERT, RoBERTa, T5, GPT-2), a "
+        "preset, or the sizes of a GPT-2 or Llama model.",
     )
-    model = parser.add_argument_group("model (a preset or the sizes)")
+    model = parser.add_argument_group("model (a config.json, a preset or the sizes)")
+    model.add_argument(
+        "--model-config",
+        metavar="PATH",
+        help="the model's Hugging Face config.json (a local file; nothing is downloaded)",
+    )
     model.add_argument("--preset", metavar="NAME", help="model preset, e.g. gpt2, llama-3-8b")
-    model.add_argument("--family", choices=[f.value for f in Family])
+    model.add_argument("--family", choices=[f.value for f in Family if f.typed_sizes])
     model.add_argument("--hidden", type=_positive_int, metavar="N")
     model.add_argument("--layers", type=_positive_int, metavar="N")
     model.add_argument("--heads", type=_positive_int, metavar="N")
@@ -70,7 +85,22 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     model.add_argument("--vocab", type=_positive_int, metavar="N")
     run_group = parser.add_argument_group("training step")
     run_group.add_argument(
-        "--seq", type=_positive_int, metavar="N", help="sequence length (preset default)"
+        "--seq",
+        type=_positive_int,
+        metavar="N",
+        help="sequence length (default: the model's context, at most 4096); "
+        "encoder-decoders: the source and, unless --target-seq, the target length",
+    )
+    run_group.add_argument(
+        "--target-seq",
+        type=_positive_int,
+        metavar="N",
+        help="encoder-decoders (T5): target (decoder) length",
+    )
+    run_group.add_argument(
+        "--padded",
+        action="store_true",
+        help="padded batches (an attention mask is passed): SDPA then keeps a mask per layer",
     )
     run_group.add_argument("--dtype", choices=[d.value for d in DType], default="bf16")
     run_group.add_argument("--attention", choices=[a.value for a in Attention], default="sdpa")
@@ -99,6 +129,7 @@ def _fail(message: str) -> NoReturn:
 def inputs_from_args(args: argparse.Namespace) -> Inputs:
     """Build ``Inputs``; bad combinations go through the parser's ``error``."""
     sizes = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
+    target_seq = getattr(args, "target_seq", None)
     options: dict[str, Any] = {
         "dtype": DType(args.dtype),
         "dropout": bool(args.dropout),
@@ -108,7 +139,22 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         "sequence_parallel": bool(args.sp),
         "profile": Profile(args.profile),
         "device": Device(args.device),
+        "padded": bool(getattr(args, "padded", False)),
     }
+    config = getattr(args, "model_config", None)
+    if config is not None:
+        given = [name for name in (*sizes, "preset") if getattr(args, name) is not None]
+        if given:
+            _fail(f"--model-config cannot be combined with --{given[0].replace('_', '-')}")
+        try:
+            arch = read_model_config(config)
+        except ModelConfigError as exc:
+            _fail(f"{config}: {exc.detail}")
+        if target_seq is not None and not arch.encoder_decoder:
+            _fail("--target-seq is for encoder-decoder models (T5)")
+        return arch.inputs(args.seq, target_seq=target_seq, **options)
+    if target_seq is not None:
+        _fail("--target-seq is for encoder-decoder models: give their --model-config")
     if args.preset is not None:
         given = [name for name in sizes if getattr(args, name) is not None]
         if given:
@@ -164,12 +210,36 @@ def _item(item: Item) -> dict[str, Any]:
         "count": item.count,
         "total_bytes": item.total,
         "text": PART_TEXT[item.key],
+        "stack": item.stack.value if item.stack is not None else None,
     }
 
 
-def to_json(result: Result) -> dict[str, Any]:
+def _item_text(item: Item) -> str:
+    text = PART_TEXT[item.key]
+    return text if item.stack is None else f"{text} ({STACK_TEXT[item.stack]})"
+
+
+def params_of(inputs: Inputs) -> int | None:
+    """Exact parameter count when the model is known (a config or a preset), else None."""
+    if inputs.arch is not None:
+        return parameters(inputs.arch)
+    return None
+
+
+def _params_json(inputs: Inputs, preset_params: int | None) -> dict[str, int] | None:
+    total = params_of(inputs) if preset_params is None else preset_params
+    # full fine-tuning: every parameter is trained
+    return None if total is None else {"total": total, "trainable": total}
+
+
+def to_json(result: Result, preset_params: int | None = None) -> dict[str, Any]:
     i = result.inputs
+    arch: Architecture | None = i.arch
     return {
+        "family": i.family.value,
+        "family_text": FAMILY_TEXT[i.family],
+        "model_type": arch.model_type if arch is not None else i.family.value,
+        "params": _params_json(i, preset_params),
         "inputs": {
             "family": i.family.value,
             "hidden": i.hidden,
@@ -179,6 +249,8 @@ def to_json(result: Result) -> dict[str, Any]:
             "intermediate": i.intermediate,
             "vocab": i.vocab,
             "seq": i.seq,
+            "target_seq": i.decoder_seq if arch is not None and arch.encoder_decoder else None,
+            "padded": i.padded,
             "dtype": i.dtype.value,
             "dropout": i.dropout,
             "attention": i.attention.value,
@@ -196,13 +268,22 @@ def to_json(result: Result) -> dict[str, Any]:
         "activation_gb": str(activation_gb(result)),
         "breakdown": [_item(item) for item in result.breakdown],
         "peak_extra": [_item(item) for item in result.peak_extra],
-        "assumptions": [{"key": a.value, "text": ASSUMPTION_TEXT[a]} for a in result.assumptions],
+        "assumptions": [{"key": a.value, "text": ASSUMPTION_TEXT[a]} for a in result.assumptions]
+        + [{"key": "family", "text": note} for note in result.notes],
     }
 
 
-def _print_text(result: Result, out: TextIO) -> None:
+def _print_text(result: Result, out: TextIO, preset_params: int | None = None) -> None:
     i = result.inputs
     sp = " sp" if i.sequence_parallel else ""
+    if i.arch is not None:
+        a = i.arch
+        target = f" target={i.decoder_seq}" if a.encoder_decoder else ""
+        out.write(f"model: {a.model_type} ({a.architecture or a.head.value}), ")
+        out.write(f"profile: {FAMILY_TEXT[i.family]}{target}\n")
+    params = params_of(i) if preset_params is None else preset_params
+    if params is not None:
+        out.write(f"parameters: {params}\n")
     out.write(
         f"{i.family.value} h={i.hidden} L={i.layers} a={i.heads} kv={i.kv_heads} "
         f"i={i.intermediate} V={i.vocab} s={i.seq} {i.dtype.value} {i.attention.value} "
@@ -215,12 +296,14 @@ def _print_text(result: Result, out: TextIO) -> None:
     out.write(f"activation per sample for the calculator: {activation_gb(result)} GB\n")
     out.write("breakdown:\n")
     for item in result.breakdown:
-        out.write(f"  {item.total:>16} = {item.bytes} x {item.count}  {PART_TEXT[item.key]}\n")
+        out.write(f"  {item.total:>16} = {item.bytes} x {item.count}  {_item_text(item)}\n")
     for item in result.peak_extra:
         out.write(f"  {item.total:>16} (peak only)  {PART_TEXT[item.key]}\n")
     out.write("assumptions:\n")
-    for a in result.assumptions:
-        out.write(f"  - {ASSUMPTION_TEXT[a]}\n")
+    for assumption in result.assumptions:
+        out.write(f"  - {ASSUMPTION_TEXT[assumption]}\n")
+    for note in result.notes:
+        out.write(f"  - {note}\n")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -230,8 +313,20 @@ def run(args: argparse.Namespace) -> int:
         result = estimate(inputs)
     except InvalidActivationInputs as exc:
         _fail(str(exc))
+    preset_params = _preset_params(args.preset) if args.preset is not None else None
     if args.json:
-        sys.stdout.write(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n")
+        data = to_json(result, preset_params)
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print_text(result, sys.stdout)
+        _print_text(result, sys.stdout, preset_params)
     return 0
+
+
+def _preset_params(name: str) -> int | None:
+    from gradacc_desktop.core.lora import ModelShape, total_parameters
+
+    try:
+        preset: Preset = next(p for p in load_presets() if p.name.lower() == name.lower())
+    except (PresetError, StopIteration):
+        return None
+    return total_parameters(ModelShape.from_preset(preset))
