@@ -214,9 +214,9 @@ def _item(item: Item) -> dict[str, Any]:
     }
 
 
-def _item_text(item: Item) -> str:
+def _item_text(item: Item, several: bool) -> str:
     text = PART_TEXT[item.key]
-    return text if item.stack is None else f"{text} ({STACK_TEXT[item.stack]})"
+    return f"{text} ({STACK_TEXT[item.stack]})" if several and item.stack is not None else text
 
 
 def params_of(inputs: Inputs) -> int | None:
@@ -295,8 +295,10 @@ def _print_text(result: Result, out: TextIO, preset_params: int | None = None) -
     out.write(f"({_gb(result.peak_bytes)} GB)\n")
     out.write(f"activation per sample for the calculator: {activation_gb(result)} GB\n")
     out.write("breakdown:\n")
+    several = len({item.stack for item in result.breakdown if item.stack is not None}) > 1
     for item in result.breakdown:
-        out.write(f"  {item.total:>16} = {item.bytes} x {item.count}  {_item_text(item)}\n")
+        text = _item_text(item, several)
+        out.write(f"  {item.total:>16} = {item.bytes} x {item.count}  {text}\n")
     for item in result.peak_extra:
         out.write(f"  {item.total:>16} (peak only)  {PART_TEXT[item.key]}\n")
     out.write("assumptions:\n")

@@ -415,6 +415,7 @@ SHAPE_LIMITS: dict[str, Limits] = {
     "intermediate": whole(1, 10_000_000),
     "vocab": whole(1, 10_000_000),
     "seq": whole(1, 10_000_000),
+    "target_seq": whole(1, 10_000_000),
     "tensor_parallel": whole(1, 1_024),
 }
 
@@ -477,7 +478,7 @@ class Item:
     key: Part
     bytes: int
     count: int
-    #: which layers, when a model has several kinds (None: every layer, or once)
+    #: which layers a per-layer part belongs to (None: once per model)
     stack: StackKind | None = None
 
     @property
@@ -872,7 +873,6 @@ def estimate(inputs: Inputs) -> Result:
     """Activation bytes per sample: saved for backward, modelled peak, breakdown."""
     validate(inputs)
     shape = layout(inputs)
-    several = len(shape.stacks) > 1
     per_layer: list[Item] = []
     extra: list[Item] = []
     recomputed = 0
@@ -887,9 +887,10 @@ def estimate(inputs: Inputs) -> Result:
             kept = {k: v for k, v in stack.parts.items() if k not in _ATTENTION_CORE}
         else:
             kept = dict(stack.parts)
-        kind = stack.kind if several else None
         per_layer += [
-            Item(key, n, stack.count, kind) for key, n in sorted(kept.items(), key=_order) if n
+            Item(key, n, stack.count, stack.kind)
+            for key, n in sorted(kept.items(), key=_order)
+            if n
         ]
         largest_layer = max(largest_layer, sum(kept.values()))
         recomputed = max(recomputed, sum(stack.parts.values()))

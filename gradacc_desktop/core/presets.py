@@ -1,9 +1,13 @@
-"""Model presets: architecture sizes of well-known decoder-only models.
+"""Model presets: architecture sizes of well-known models.
 
-The data lives in ``resources/data/model_presets.json`` (each entry names the
-Hugging Face ``config.json`` it was taken from). ``load_presets`` validates the file
-strictly and returns frozen ``Preset`` objects; ``Preset.inputs`` turns one into
-``activation.Inputs``.
+Two kinds. *Sized* presets (GPT-2 and Llama families) live in
+``resources/data/model_presets.json`` (each entry names the Hugging Face
+``config.json`` it was taken from); ``load_presets`` validates the file strictly and
+returns frozen ``Preset`` objects; ``Preset.inputs`` turns one into
+``activation.Inputs``. *Config* presets are the published ``config.json`` files of
+popular models of every family, in ``resources/data/models`` with an ``index.json``
+naming each one's label and source; ``load_config_presets`` reads them through
+``core.families``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from gradacc_desktop.core.activation import Family, Inputs, validate
+from gradacc_desktop.core.families import Architecture, ModelConfigError, read_model_config
 from gradacc_desktop.paths import resource_path
 
 PRESETS_FILE = ("data", "model_presets.json")
@@ -146,3 +151,61 @@ def preset_by_name(name: str, presets: tuple[Preset, ...] | None = None) -> Pres
         if preset.name.lower() == name.lower():
             return preset
     raise KeyError(name)
+
+
+# --------------------------------------------------------------------------- config presets
+
+MODELS_DIR = ("data", "models")
+MODELS_INDEX = "index.json"
+
+
+@dataclass(frozen=True)
+class ConfigPreset:
+    """A popular model whose published ``config.json`` ships with the app."""
+
+    name: str
+    label: str
+    source: str
+    arch: Architecture
+
+
+def parse_config_presets(data: Any, folder: Path) -> tuple[ConfigPreset, ...]:
+    """Validate the index (decoded JSON) and read every config it names from ``folder``."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PresetError(f'models: expected an object with "format": {FORMAT}')
+    entries = data.get("models")
+    if not isinstance(entries, list) or not entries:
+        raise PresetError("models: 'models' must be a non-empty list")
+    presets: list[ConfigPreset] = []
+    for n, raw in enumerate(entries):
+        where = f"models[{n}]"
+        if not isinstance(raw, dict) or set(raw) != {"name", "label", "file", "source"}:
+            raise PresetError(f"{where}: expected name, label, file and source")
+        if not all(isinstance(v, str) and v for v in raw.values()):
+            raise PresetError(f"{where}: every value must be a non-empty string")
+        if not raw["source"].startswith("https://huggingface.co/"):
+            raise PresetError(f"{where}: 'source' must be a https://huggingface.co/ URL")
+        if "/" in raw["file"] or "\\" in raw["file"]:
+            raise PresetError(f"{where}: 'file' must be a file name")
+        try:
+            arch = read_model_config(folder / raw["file"])
+        except ModelConfigError as exc:
+            raise PresetError(f"{where}: {raw['file']}: {exc.detail}") from None
+        presets.append(ConfigPreset(raw["name"], raw["label"], raw["source"], arch))
+    names = [p.name.lower() for p in presets]
+    if len(set(names)) != len(names):
+        raise PresetError("models: duplicate names")
+    return tuple(presets)
+
+
+def load_config_presets(folder: Path | None = None) -> tuple[ConfigPreset, ...]:
+    """The bundled published configs (``resources/data/models``), in the index's order."""
+    where = folder if folder is not None else resource_path(*MODELS_DIR)
+    index = where / MODELS_INDEX
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PresetError(f"models: cannot read {index}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise PresetError(f"models: {index} is not valid JSON: {exc.msg}") from None
+    return parse_config_presets(data, where)

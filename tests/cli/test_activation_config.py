@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
+from tests.configs import config_path
 
-CONFIGS = Path(__file__).resolve().parents[1] / "data" / "configs"
-QWEN3 = str(CONFIGS / "Qwen__Qwen3-0.6B.json")
+QWEN3 = str(config_path("Qwen__Qwen3-0.6B.json"))
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
@@ -50,7 +50,7 @@ def test_json_names_the_family_and_the_exact_parameters(
 
 def test_seq_defaults_to_the_context_up_to_4096(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_json(capsys, "--model-config", QWEN3)["inputs"]["seq"] == 4096
-    gpt2 = str(CONFIGS / "openai-community__gpt2.json")
+    gpt2 = str(config_path("openai-community__gpt2.json"))
     assert run_json(capsys, "--model-config", gpt2)["inputs"]["seq"] == 1024
 
 

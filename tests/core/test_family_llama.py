@@ -24,8 +24,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-
-CONFIGS = Path(__file__).parent.parent / "data" / "configs"
+from tests.configs import config_path
 
 # num_parameters() of the published models (model cards and the transformers count)
 PUBLISHED = {
@@ -38,28 +37,28 @@ PUBLISHED = {
 
 
 def _raw(name: str) -> dict:
-    return json.loads((CONFIGS / name).read_text(encoding="utf-8"))
+    return json.loads(config_path(name).read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_published_configs_give_the_published_parameter_count(name: str) -> None:
     model_type, family, count = PUBLISHED[name]
-    arch = read_model_config(CONFIGS / name)
+    arch = read_model_config(config_path(name))
     assert (arch.model_type, arch.family, arch.head) == (model_type, family, Head.CAUSAL_LM)
     assert parameters(arch) == count
 
 
 def test_qwen3_head_dim_is_the_files_not_hidden_over_heads() -> None:
-    arch = read_model_config(CONFIGS / "Qwen__Qwen3-0.6B.json")
+    arch = read_model_config(config_path("Qwen__Qwen3-0.6B.json"))
     assert (arch.hidden, arch.heads, arch.kv_heads, arch.head_dim) == (1024, 16, 8, 128)
     assert arch.spec.qk_norm and arch.spec.tie_embeddings
     assert arch.spec.sliding_window is None
 
 
 def test_mistral_slides_every_layer_and_qwen2_only_when_asked() -> None:
-    mistral = read_model_config(CONFIGS / "mistralai__Mistral-7B-v0.1.json")
+    mistral = read_model_config(config_path("mistralai__Mistral-7B-v0.1.json"))
     assert (mistral.spec.sliding_window, mistral.spec.sliding_layers) == (4096, 32)
-    qwen = read_model_config(CONFIGS / "Qwen__Qwen2.5-0.5B-Instruct.json")
+    qwen = read_model_config(config_path("Qwen__Qwen2.5-0.5B-Instruct.json"))
     assert qwen.spec.sliding_window is None and qwen.spec.sliding_layers == 0
     on = parse_model_config(_raw("Qwen__Qwen2.5-0.5B-Instruct.json") | {"use_sliding_window": True})
     # layers from max_window_layers (21) on slide: 3 of 24
@@ -67,7 +66,7 @@ def test_mistral_slides_every_layer_and_qwen2_only_when_asked() -> None:
 
 
 def test_sliding_window_shorter_than_the_sequence_adds_a_mask_per_layer_under_sdpa() -> None:
-    mistral = read_model_config(CONFIGS / "mistralai__Mistral-7B-v0.1.json")
+    mistral = read_model_config(config_path("mistralai__Mistral-7B-v0.1.json"))
     short = estimate(mistral.inputs(seq=4096, attention=Attention.SDPA))
     long = estimate(mistral.inputs(seq=8192, attention=Attention.SDPA))
     assert Part.ATTN_MASK not in {i.key for i in short.breakdown}
@@ -77,7 +76,7 @@ def test_sliding_window_shorter_than_the_sequence_adds_a_mask_per_layer_under_sd
 
 
 def test_a_padded_batch_makes_sdpa_keep_a_mask_and_repeated_kv() -> None:
-    arch = read_model_config(CONFIGS / "meta-llama__Llama-3.1-8B.json")
+    arch = read_model_config(config_path("meta-llama__Llama-3.1-8B.json"))
     plain = estimate(arch.inputs(seq=1024, device=Device.CPU))
     padded = estimate(arch.inputs(seq=1024, device=Device.CPU, padded=True))
     s, a, k, d = 1024, 32, 8, 128
@@ -99,7 +98,7 @@ def test_two_kinds_of_layers_are_two_stacks_in_the_breakdown() -> None:
 
 
 def test_llama_from_config_equals_llama_typed_as_sizes() -> None:
-    arch = read_model_config(CONFIGS / "meta-llama__Llama-3.1-8B.json")
+    arch = read_model_config(config_path("meta-llama__Llama-3.1-8B.json"))
     for recompute in Recompute:
         from_config = estimate(arch.inputs(seq=2048, recompute=recompute))
         typed = estimate(
@@ -112,7 +111,7 @@ def test_llama_from_config_equals_llama_typed_as_sizes() -> None:
 
 
 def test_qwen3_q_and_k_norms_are_counted_per_head() -> None:
-    arch = read_model_config(CONFIGS / "Qwen__Qwen3-0.6B.json")
+    arch = read_model_config(config_path("Qwen__Qwen3-0.6B.json"))
     result = estimate(arch.inputs(seq=1000))
     norms = next(i for i in result.breakdown if i.key is Part.ATTN_QK_NORM)
     s, d = 1000, 128
@@ -122,7 +121,7 @@ def test_qwen3_q_and_k_norms_are_counted_per_head() -> None:
 
 
 def test_gpt2_from_config_keeps_the_typed_profile() -> None:
-    arch = read_model_config(CONFIGS / "openai-community__gpt2.json")
+    arch = read_model_config(config_path("openai-community__gpt2.json"))
     assert (arch.hidden, arch.layers, arch.heads, arch.intermediate) == (768, 12, 12, 3072)
     result = estimate(arch.inputs(seq=1024, attention=Attention.EAGER))
     typed = estimate(
@@ -136,7 +135,7 @@ def test_gpt2_from_config_keeps_the_typed_profile() -> None:
 def test_relu_keeps_no_tensor_of_its_own() -> None:
     raw = _raw("openai-community__gpt2.json") | {"activation_function": "relu"}
     relu = estimate(parse_model_config(raw).inputs(seq=256))
-    gelu = estimate(read_model_config(CONFIGS / "openai-community__gpt2.json").inputs(seq=256))
+    gelu = estimate(read_model_config(config_path("openai-community__gpt2.json")).inputs(seq=256))
     act = {r.key: r.bytes for r in relu.breakdown}.get(Part.MLP_ACTIVATION, 0)
     assert act == 0
     assert gelu.saved_bytes - relu.saved_bytes == 12 * 4 * 2 * 256 * 3072

@@ -26,7 +26,6 @@ attention core; the peak adds one recomputed layer and the logits transient).
 from __future__ import annotations
 
 import enum
-import importlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -270,25 +269,11 @@ class FamilyModule(Protocol):
     def layout(self, arch: Architecture, inputs: Inputs) -> Layout: ...
 
 
-# one module per family profile, in the order the app lists them
-_MODULES = (
-    "gpt2",
-    "llama",
-    "gemma",
-    "phi3",
-    "gpt_neox",
-    "falcon",
-    "opt",
-    "moe",
-    "bert",
-    "t5",
-)
-
-
 def _load() -> dict[str, ModuleType]:
+    from gradacc_desktop.core.families.registry import MODULES
+
     table: dict[str, ModuleType] = {}
-    for name in _MODULES:
-        module = importlib.import_module(f"{__name__}.{name}")
+    for module in MODULES:
         for model_type in module.MODEL_TYPES:
             table[model_type] = module
     return table
@@ -341,8 +326,8 @@ def parse_model_config(raw: Any) -> Architecture:
     return arch
 
 
-def read_model_config(path: str | Path) -> Architecture:
-    """Read a local ``config.json`` (never a download) and parse it."""
+def read_model_config_text(path: str | Path) -> str:
+    """The text of a local ``config.json`` (never a download), size-checked and decoded."""
     file = Path(path)
     try:
         with file.open("rb") as fh:
@@ -355,7 +340,15 @@ def read_model_config(path: str | Path) -> Architecture:
         raise ModelConfigError(
             ConfigProblem.TOO_LARGE, f"{file.name} is larger than a model configuration"
         )
-    return parse_model_config_text(data)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ModelConfigError(ConfigProblem.NOT_JSON, "not valid JSON: not UTF-8 text") from None
+
+
+def read_model_config(path: str | Path) -> Architecture:
+    """Read a local ``config.json`` (never a download) and parse it."""
+    return parse_model_config_text(read_model_config_text(path))
 
 
 def parse_model_config_text(data: bytes | str) -> Architecture:
