@@ -50,6 +50,7 @@ def main() -> int:
 
     from gradacc_desktop.app import configure_application, create_window
     from gradacc_desktop.core.calculator import Field
+    from gradacc_desktop.paths import resource_path
     from gradacc_desktop.viewmodels.planner import PlanField
     from gradacc_desktop.viewmodels.settings import Settings
 
@@ -185,6 +186,11 @@ def main() -> int:
             activation.resize(980, 760)
             readme(f"screenshot-activation-{language}", activation)
             shoot_sizes(activation, "activation", language)
+            # a model's own config.json: the sizes locked, its class, profile, parameters
+            activation.vm.open_config(str(resource_path("data", "models", SHOWN_CONFIG)))
+            activation.resize(980, 760)
+            shoot_sizes(activation, "activation-config", language)
+            activation.vm.select_preset("gpt2")
             activation.reject()
 
             window.language.uninstall()
@@ -235,6 +241,10 @@ def main() -> int:
                 settle()
             app.setPalette(light)
     return 0
+
+
+#: the config.json the estimator screenshots open (a bundled model preset)
+SHOWN_CONFIG = "Qwen__Qwen3-0.6B.json"
 
 
 if __name__ == "__main__":

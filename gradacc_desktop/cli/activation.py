@@ -39,7 +39,12 @@ from gradacc_desktop.core.families import (
     parameters,
     read_model_config,
 )
-from gradacc_desktop.core.presets import Preset, PresetError, load_presets
+from gradacc_desktop.core.presets import (
+    Preset,
+    PresetError,
+    load_config_presets,
+    load_presets,
+)
 
 from ._common import UsageError
 
@@ -161,11 +166,16 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
             _fail(f"--preset cannot be combined with --{given[0].replace('_', '-')}")
         try:
             presets = load_presets()
+            configs = load_config_presets()
         except PresetError as exc:
             _fail(str(exc))
+        # a published config.json is more exact than sizes: it wins on a shared name
+        for config_preset in configs:
+            if config_preset.name.lower() == args.preset.lower():
+                return config_preset.arch.inputs(args.seq, **options)
         found = [p for p in presets if p.name.lower() == args.preset.lower()]
         if not found:
-            names = ", ".join(p.name for p in presets)
+            names = ", ".join(sorted({p.name for p in (*presets, *configs)}))
             _fail(f"unknown preset {args.preset!r} (choose from: {names})")
         return found[0].inputs(args.seq, **options)
 
@@ -315,7 +325,9 @@ def run(args: argparse.Namespace) -> int:
         result = estimate(inputs)
     except InvalidActivationInputs as exc:
         _fail(str(exc))
-    preset_params = _preset_params(args.preset) if args.preset is not None else None
+    preset_params = None
+    if args.preset is not None and inputs.arch is None:
+        preset_params = _preset_params(args.preset)
     if args.json:
         data = to_json(result, preset_params)
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -1,7 +1,8 @@
 """The "Estimate activation from the model" dialog, built from ``CONTROL_SPECS``.
 
 Every edit updates the estimate at once; "Use this value" puts the peak per sample
-in the calculator's "activation per sample". All text and numbers come from
+in the calculator's "activation per sample". A model's config.json can be opened or
+dropped anywhere on the dialog. All text and numbers come from
 ``ActivationViewModel``; this module only places and wires widgets.
 """
 
@@ -12,7 +13,9 @@ from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, QSignalBlocker, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -28,8 +31,10 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.activation_fields import CONTROL_SPECS, ControlSpec, Kind, Section
+from gradacc_desktop.ui.activation_model import ModelSource
 from gradacc_desktop.ui.activation_parts import MeasurePanel
 from gradacc_desktop.ui.activation_results import EstimatePanel
+from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
@@ -50,9 +55,11 @@ class ActivationDialog(QDialog):
         calculator_vm: CalculatorViewModel,
         parent: QWidget | None = None,
         vm: ActivationViewModel | None = None,
+        settings: Settings | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("activation_dialog")
+        self.setAcceptDrops(True)
         self._calculator = calculator_vm
         self.vm = vm if vm is not None else ActivationViewModel(calculator_vm.locale, self)
         self.setLocale(self.vm.locale)
@@ -72,6 +79,11 @@ class ActivationDialog(QDialog):
         inputs_column.addStretch(1)
         for spec in CONTROL_SPECS:
             self._add_control(spec)
+        # under the model choice: open a config.json, and what was read
+        self.model_source = ModelSource(self.vm, self.groups[Section.MODEL], lambda: settings)
+        model_form = self.groups[Section.MODEL].layout()
+        assert isinstance(model_form, QFormLayout)
+        model_form.insertRow(1, self.model_source)
 
         results = self.results_group = EstimatePanel(self)
         # the parts tests and the tab order reach through the dialog
@@ -192,6 +204,7 @@ class ActivationDialog(QDialog):
         return {
             Option.SEQUENCE_PARALLEL: self.vm.set_sequence_parallel,
             Option.DROPOUT: self.vm.set_dropout,
+            Option.PADDED: self.vm.set_padded,
         }[option]
 
     def _set_tab_order(self) -> None:
@@ -200,6 +213,8 @@ class ActivationDialog(QDialog):
             widget = self.findChild(QWidget, spec.object_name)
             assert widget is not None
             chain.append(widget)
+            if spec.control is Option.PRESET:
+                chain.append(self.model_source.open_button)
         chain += [
             self.table,
             self.assumptions.toggle,
@@ -232,19 +247,8 @@ class ActivationDialog(QDialog):
             widget.setToolTip(texts.hint(spec.control))
         for option, check in self.checks.items():
             check.setText(texts.label(option, mnemonic=True))
-        choices: dict[Option, tuple[tuple[Any, str], ...]] = {
-            Option.PRESET: vm.preset_choices(),
-            Option.FAMILY: texts.family_choices(),
-            Option.DTYPE: texts.dtype_choices(),
-            Option.ATTENTION: texts.attention_choices(),
-            Option.RECOMPUTE: texts.recompute_choices(),
-            Option.PROFILE: texts.profile_choices(),
-        }
-        for option, combo in self.combos.items():
-            with QSignalBlocker(combo):
-                combo.clear()
-                for data, text in choices[option]:
-                    combo.addItem(text, data)
+        self.model_source.retranslate()
+        self._fill_choices()
         self.results_group.retranslate()
         self.measure.setTitle(self.tr("Measure instead of estimating"))
         self.measure_text.setText(
@@ -261,6 +265,28 @@ class ActivationDialog(QDialog):
             self.tr("Put the peak per sample in the calculator's activation per sample.")
         )
         self.show_state(vm.state)
+
+    def _fill_choices(self) -> None:
+        vm, texts = self.vm, self.vm.texts
+        choices: dict[Option, tuple[tuple[Any, str], ...]] = {
+            Option.PRESET: vm.preset_choices(),
+            Option.FAMILY: vm.family_choices(),
+            Option.DTYPE: texts.dtype_choices(),
+            Option.ATTENTION: texts.attention_choices(),
+            Option.RECOMPUTE: texts.recompute_choices(),
+            Option.PROFILE: texts.profile_choices(),
+        }
+        for option, combo in self.combos.items():
+            wanted = choices[option]
+            current = tuple((combo.itemData(i), combo.itemText(i)) for i in range(combo.count()))
+            if [d for d, _t in current] == [d for d, _t in wanted] and option is Option.PRESET:
+                continue  # same choices: the current item's text is set by _show_options
+            if current == wanted:
+                continue
+            with QSignalBlocker(combo):
+                combo.clear()
+                for data, text in wanted:
+                    combo.addItem(text, data)
 
     def set_language(self, locale: QLocale) -> None:
         """After a language switch (the main window's one route): the view-model's new
@@ -284,15 +310,43 @@ class ActivationDialog(QDialog):
             self.spins[field].set_text(self.vm.display_text(field))
 
     def show_state(self, state: ActivationState) -> None:
+        self._fill_choices()  # an opened file or another family adds a choice
         self._show_options(state)
+        self.model_source.show_state(state)
+        locked = state.model_loaded
+        for field in (
+            ActivationField.HIDDEN,
+            ActivationField.LAYERS,
+            ActivationField.HEADS,
+            ActivationField.INTERMEDIATE,
+            ActivationField.VOCAB,
+        ):
+            self._lock(self.spins[field], locked)
+        self.combos[Option.FAMILY].setEnabled(not locked)
+        for option in (Option.PROFILE, Option.SEQUENCE_PARALLEL):
+            widget = self.combos.get(option) or self.checks[option]
+            widget.setEnabled(state.typed_family)
+        self.spins[ActivationField.TENSOR_PARALLEL].setEnabled(state.typed_family)
+        step = self.groups[Section.STEP].layout()
+        assert isinstance(step, QFormLayout)
+        step.setRowVisible(self.spins[ActivationField.TARGET_SEQ], state.encoder_decoder)
         invalid = f"color: {verdict_colour(self.palette(), ok=False).name()};"
         for field in self.spins:
             # the field's label turns red while its value is the problem
             self.labels[field].setStyleSheet(invalid if field in state.invalid else "")
         self.spins[ActivationField.KV_HEADS].setEnabled(not state.kv_heads_follow_heads)
+        self._lock(self.spins[ActivationField.KV_HEADS], locked)
         self.use_button.setEnabled(state.can_use)
         self.measure.show_command(state.measure_command)
         self.results_group.show_state(state)
+
+    @staticmethod
+    def _lock(spin: NumberField, locked: bool) -> None:
+        """A size read from the config.json: selectable and copyable, not editable; no
+        step arrows, so it does not look editable either."""
+        spin.setReadOnly(locked)
+        symbols = QAbstractSpinBox.ButtonSymbols
+        spin.setButtonSymbols(symbols.NoButtons if locked else symbols.UpDownArrows)
 
     def _show_options(self, state: ActivationState) -> None:
         o = state.options
@@ -318,11 +372,20 @@ class ActivationDialog(QDialog):
         for option, enabled in (
             (Option.SEQUENCE_PARALLEL, o.sequence_parallel),
             (Option.DROPOUT, o.dropout),
+            (Option.PADDED, o.padded),
         ):
             with QSignalBlocker(self.checks[option]):
                 self.checks[option].setChecked(enabled)
 
     # -- behaviour ------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        accept_file_drag(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = dropped_file(event)
+        if path is not None:
+            self.model_source.open(path)
+
     def accept(self) -> None:
         if self.vm.use_value(self._calculator):
             super().accept()
@@ -350,7 +413,7 @@ def open_activation_dialog(
     vm = ActivationViewModel(calculator_vm.locale)
     if settings is not None:
         vm.restore(settings.read_group(SETTINGS_GROUP))
-    dialog = ActivationDialog(calculator_vm, parent, vm=vm)
+    dialog = ActivationDialog(calculator_vm, parent, vm=vm, settings=settings)
     vm.setParent(dialog)
     if settings is not None:
         dialog.finished.connect(lambda _result: settings.write_group(SETTINGS_GROUP, vm.snapshot()))

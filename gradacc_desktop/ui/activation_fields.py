@@ -40,11 +40,13 @@ CONTROL_SPECS: tuple[ControlSpec, ...] = (
     ControlSpec(ActivationField.INTERMEDIATE, Section.MODEL, Kind.NUMBER),
     ControlSpec(ActivationField.VOCAB, Section.MODEL, Kind.NUMBER),
     ControlSpec(ActivationField.SEQ, Section.STEP, Kind.NUMBER),
+    ControlSpec(ActivationField.TARGET_SEQ, Section.STEP, Kind.NUMBER),
     ControlSpec(Option.DTYPE, Section.STEP, Kind.CHOICE),
     ControlSpec(Option.ATTENTION, Section.STEP, Kind.CHOICE),
     ControlSpec(Option.RECOMPUTE, Section.STEP, Kind.CHOICE),
     ControlSpec(ActivationField.TENSOR_PARALLEL, Section.STEP, Kind.NUMBER),
     ControlSpec(Option.SEQUENCE_PARALLEL, Section.STEP, Kind.CHECK),
     ControlSpec(Option.DROPOUT, Section.STEP, Kind.CHECK),
+    ControlSpec(Option.PADDED, Section.STEP, Kind.CHECK),
     ControlSpec(Option.PROFILE, Section.STEP, Kind.CHOICE),
 )

@@ -30,7 +30,8 @@ def _choose(combo: QComboBox, data: object) -> None:
 
 
 def _texts(dialog: ActivationDialog) -> list[str]:
-    return [dialog.spins[f].text() for f in F]
+    """The texts of the fields the user sees (the target length only for T5-like models)."""
+    return [dialog.spins[f].text() for f in F if dialog.spins[f].isVisibleTo(dialog)]
 
 
 def _table(dialog: ActivationDialog) -> list[list[str]]:
@@ -195,7 +196,9 @@ def test_every_control_has_a_label_and_an_accessible_name(window: MainWindow, qt
         dialog.use_button.text(),
         dialog.assumptions.toggle.text(),
         dialog.copy_command.text(),
+        dialog.model_source.open_button.text(),
     ]
+    assert all("&" in t for t in texts), [t for t in texts if "&" not in t]
     keys = [t[t.index("&") + 1].lower() for t in texts]
     assert len(keys) == len(set(keys)), texts
 
@@ -209,10 +212,13 @@ def test_keyboard_reaches_every_control_in_order(window: MainWindow, qtbot) -> N
         dialog.focusNextChild()
         seen.append(dialog.focusWidget())
     names = [w.objectName() for w in seen]
-    disabled = dialog.spins[F.KV_HEADS].objectName()  # GPT-2: follows the heads
-    assert names[: len(names) - 1] == [
-        s.object_name for s in CONTROL_SPECS if s.object_name != disabled
-    ]
+    skipped = {
+        dialog.spins[F.KV_HEADS].objectName(),  # GPT-2: follows the heads
+        dialog.spins[F.TARGET_SEQ].objectName(),  # hidden: not an encoder-decoder
+    }
+    expected = [s.object_name for s in CONTROL_SPECS if s.object_name not in skipped]
+    expected.insert(1, "activation_open_config")
+    assert names[: len(names) - 1] == expected[: len(names) - 1]
 
 
 def test_factory_raises_the_open_dialog(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -17,7 +17,7 @@ from gradacc_desktop.core.activation import (
     estimate,
 )
 from gradacc_desktop.core.calculator import DEFAULTS, Field
-from gradacc_desktop.core.presets import load_presets, preset_by_name
+from gradacc_desktop.core.presets import load_config_presets, load_presets, preset_by_name
 from gradacc_desktop.viewmodels.activation import (
     ActivationField,
     ActivationState,
@@ -60,7 +60,7 @@ def test_starts_with_gpt2_and_the_core_numbers(qapp) -> None:  # type: ignore[no
     assert view.calculator_value == "1.048 GB"
     assert vm.state.preset == "gpt2"
     assert vm.state.preset_label == "GPT-2 small (124M)"
-    assert [vm.value(f) for f in F] == [768, 12, 12, 12, 3072, 50257, 1024, 1]
+    assert [vm.value(f) for f in F] == [768, 12, 12, 12, 3072, 50257, 1024, 512, 1]
 
 
 def test_choosing_a_preset_fills_every_size(qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -377,9 +377,18 @@ def test_every_preset_gives_an_estimate(qapp) -> None:  # type: ignore[no-untype
         vm.select_preset(preset.name)
         assert vm.state.has_result, preset.name
         assert vm.value_for_calculator() is not None
+    configs = load_config_presets()
+    for config in configs:
+        vm.select_preset(config.name)
+        assert vm.state.has_result, config.name
+        assert vm.state.model_loaded and vm.state.preset == config.name
+        assert "parameters" in vm.state.model_summary
     names = [name for name, _label in vm.preset_choices()]
     assert names[-1] is None
-    assert names[:-1] == [p.name for p in load_presets()]
+    # a published config replaces a sized preset of the same name
+    shadowed = {c.name for c in configs}
+    sized = [p.name for p in load_presets() if p.name not in shadowed]
+    assert names[:-1] == sized + [c.name for c in configs]
 
 
 def test_snapshot_round_trip(qapp) -> None:  # type: ignore[no-untyped-def]

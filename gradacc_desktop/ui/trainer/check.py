@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
 
+from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.planner.pairs import WrappedLabel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
@@ -74,14 +75,9 @@ class CheckPanel(QGroupBox):
         return outcome.ok
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if len(urls) == 1 and urls[0].isLocalFile():
-            event.acceptProposedAction()
-            return
-        event.ignore()
+        accept_file_drag(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
-            event.acceptProposedAction()
-            self.check(Path(urls[0].toLocalFile()))
+        path = dropped_file(event)
+        if path is not None:
+            self.check(path)

@@ -6,16 +6,18 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import final
 
-from gradacc_desktop.core.activation import GB, Item, Recompute, Result
+from PySide6.QtCore import QCoreApplication
+
+from gradacc_desktop.core.activation import GB, STACK_TEXT, Item, Recompute, Result, StackKind
 from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, LIMITS, Field
 from gradacc_desktop.core.presets import Preset
 from gradacc_desktop.viewmodels.activation.fields import (
     MEASURE_COMMAND,
     PAPER_CITATION,
     PAPER_URL,
-    PER_LAYER_PARTS,
     Options,
 )
+from gradacc_desktop.viewmodels.activation.loaded import LoadedModel
 from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
 from gradacc_desktop.viewmodels.activation.views import BreakdownRow, EstimateView, RowKind
 from gradacc_desktop.viewmodels.formatting import Translating, format_counted
@@ -48,7 +50,7 @@ class EstimateTexts(Translating):
         return value if minimum <= value <= maximum else None
 
     def _row(self, item: Item) -> BreakdownRow:
-        per_layer = self._shown_gb(item.bytes) if item.key in PER_LAYER_PARTS else ""
+        per_layer = self._shown_gb(item.bytes) if item.stack is not None else ""
         return BreakdownRow(
             label=self._texts.part_text(item.key),
             per_layer=per_layer,
@@ -56,18 +58,30 @@ class EstimateTexts(Translating):
             kind=RowKind.ITEM,
         )
 
-    def _breakdown(self, result: Result) -> tuple[BreakdownRow, ...]:
-        layers = [item for item in result.breakdown if item.key in PER_LAYER_PARTS]
-        outside = [item for item in result.breakdown if item.key not in PER_LAYER_PARTS]
-        per_layer = format_counted(
+    def _stack_heading(self, kind: StackKind, count: int, several: bool) -> str:
+        if not several:
+            return format_counted(
+                self._texts.locale, lambda n: self.tr("Per layer × %n layer(s)", "", n), count
+            )
+        name = QCoreApplication.translate("Activation", STACK_TEXT[kind])
+        return format_counted(
             self._texts.locale,
-            lambda n: self.tr("Per layer × %n layer(s)", "", n),
-            result.inputs.layers,
+            lambda n: self.tr("Per layer, {kind} × %n layer(s)", "", n).replace("{kind}", name),
+            count,
         )
-        rows = [
-            BreakdownRow(per_layer, self._shown_gb(result.per_layer_bytes), "", RowKind.SECTION)
-        ]
-        rows += [self._row(item) for item in layers]
+
+    def _breakdown(self, result: Result) -> tuple[BreakdownRow, ...]:
+        stacks: dict[StackKind, list[Item]] = {}
+        for item in result.breakdown:
+            if item.stack is not None:
+                stacks.setdefault(item.stack, []).append(item)
+        outside = [item for item in result.breakdown if item.stack is None]
+        rows: list[BreakdownRow] = []
+        for kind, items in stacks.items():
+            per_layer = sum(item.bytes for item in items)
+            heading = self._stack_heading(kind, items[0].count, len(stacks) > 1)
+            rows.append(BreakdownRow(heading, self._shown_gb(per_layer), "", RowKind.SECTION))
+            rows += [self._row(item) for item in items]
         rows.append(BreakdownRow(self.tr("Once per sample"), "", "", RowKind.SECTION))
         rows += [self._row(item) for item in outside]
         rows.append(
@@ -85,15 +99,20 @@ class EstimateTexts(Translating):
         )
         return tuple(rows)
 
-    def _warnings(self, result: Result, preset: Preset | None) -> tuple[str, ...]:
+    def _warnings(
+        self, result: Result, preset: Preset | None, model: LoadedModel | None
+    ) -> tuple[str, ...]:
         warnings: list[str] = []
-        if preset is not None and result.inputs.seq > preset.max_position_embeddings:
+        limit: tuple[str, int] | None = None
+        if preset is not None:
+            limit = (preset.label, preset.max_position_embeddings)
+        elif model is not None and model.arch.max_positions is not None:
+            limit = (model.label, model.arch.max_positions)
+        if limit is not None and result.inputs.seq > limit[1]:
             warnings.append(
                 self.tr(
                     "The sequence is longer than {model} accepts ({maximum} positions)."
-                ).format(
-                    model=preset.label, maximum=self._texts.format(preset.max_position_embeddings)
-                )
+                ).format(model=limit[0], maximum=self._texts.format(limit[1]))
             )
         if self.calculator_value(result) is None:
             maximum = LIMITS[Field.ACTIVATION_GB].maximum
@@ -104,7 +123,9 @@ class EstimateTexts(Translating):
             )
         return tuple(warnings)
 
-    def view(self, result: Result, preset: Preset | None) -> EstimateView:
+    def view(
+        self, result: Result, preset: Preset | None, model: LoadedModel | None = None
+    ) -> EstimateView:
         """Every display string of one valid estimate."""
         value = self.calculator_value(result)
         if value is None:
@@ -124,13 +145,22 @@ class EstimateTexts(Translating):
             calculator_value=calculator_value,
             calculator_note=note,
             breakdown=self._breakdown(result),
-            assumptions=tuple(self._texts.assumption_text(a) for a in result.assumptions),
-            warnings=self._warnings(result, preset),
+            assumptions=(
+                *(self._texts.assumption_text(a) for a in result.assumptions),
+                *(QCoreApplication.translate("Activation", note) for note in result.notes),
+            ),
+            warnings=self._warnings(result, preset, model),
             result=result,
         )
 
-    def sources(self, preset: Preset | None, preset_label: str) -> tuple[str, ...]:
+    def sources(
+        self, preset: Preset | None, preset_label: str, model: LoadedModel | None = None
+    ) -> tuple[str, ...]:
         sources: list[str] = []
+        if model is not None:
+            sources.append(
+                self.tr("Model: {model}, {source}").format(model=model.label, source=model.source)
+            )
         if preset is not None:
             sources.append(
                 self.tr("Model sizes: {model}, {url}").format(model=preset_label, url=preset.source)
@@ -148,12 +178,22 @@ class EstimateTexts(Translating):
         )
         return tuple(sources)
 
-    def measure_command(self, o: Options, seq: int | None) -> str:
+    def measure_command(
+        self,
+        o: Options,
+        seq: int | None,
+        model: LoadedModel | None = None,
+        target_seq: int | None = None,
+    ) -> str:
         """The measuring tool's command for these options (sequence 2048 when unknown)."""
         seq = seq or 2048
-        parts = [
-            MEASURE_COMMAND,
-            f"--seq {seq}",
+        command = MEASURE_COMMAND
+        if model is not None and model.file_name:
+            command = command.replace("config.json", _shell_word(model.file_name))
+        parts = [command, f"--seq {seq}"]
+        if model is not None and model.arch.encoder_decoder and target_seq:
+            parts.append(f"--target-seq {target_seq}")
+        parts += [
             f"--dtype {o.dtype.value}",
             f"--attention {o.attention.value}",
         ]
@@ -162,3 +202,10 @@ class EstimateTexts(Translating):
         if not o.dropout:
             parts.append("--no-dropout")
         return " ".join(parts)
+
+
+def _shell_word(name: str) -> str:
+    """``name`` as one word of a POSIX shell command (quoted when it needs to be)."""
+    import shlex
+
+    return shlex.quote(name)

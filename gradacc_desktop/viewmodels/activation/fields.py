@@ -11,7 +11,6 @@ from gradacc_desktop.core.activation import (
     Attention,
     DType,
     Family,
-    Part,
     Profile,
     Recompute,
 )
@@ -38,6 +37,8 @@ class ActivationField(enum.Enum):
     INTERMEDIATE = "intermediate"
     VOCAB = "vocab"
     SEQ = "seq"
+    #: encoder-decoders only: the target (decoder) length
+    TARGET_SEQ = "target_seq"
     TENSOR_PARALLEL = "tensor_parallel"
 
 
@@ -65,6 +66,7 @@ class Option(enum.Enum):
     RECOMPUTE = "recompute"
     SEQUENCE_PARALLEL = "sequence_parallel"
     DROPOUT = "dropout"
+    PADDED = "padded"
     PROFILE = "profile"
 
 
@@ -80,6 +82,8 @@ class Options:
     sequence_parallel: bool = False
     dropout: bool = False
     profile: Profile = Profile.HF
+    #: batches padded to a common length (an attention mask is passed)
+    padded: bool = False
 
 
 #: sizes used when no preset file can be read (GPT-2 small)
@@ -91,24 +95,9 @@ FALLBACK_VALUES: dict[ActivationField, int] = {
     ActivationField.INTERMEDIATE: 3072,
     ActivationField.VOCAB: 50257,
     ActivationField.SEQ: 1024,
+    ActivationField.TARGET_SEQ: 512,
     ActivationField.TENSOR_PARALLEL: 1,
 }
 
-PER_LAYER_PARTS = frozenset(
-    {
-        Part.ATTN_NORM,
-        Part.QKV_PROJ_INPUT,
-        Part.ATTN_QKV,
-        Part.ATTN_SOFTMAX,
-        Part.ATTN_DROPOUT,
-        Part.ATTN_FUSED,
-        Part.ATTN_OUT_PROJ_INPUT,
-        Part.ATTN_RESID_DROPOUT,
-        Part.MLP_NORM,
-        Part.MLP_IN_PROJ_INPUT,
-        Part.MLP_ACTIVATION,
-        Part.MLP_OUT_PROJ_INPUT,
-        Part.MLP_RESID_DROPOUT,
-        Part.LAYER_CHECKPOINT,
-    }
-)
+#: the key of a config.json the user opened, among the preset choices
+FILE_KEY = "@file"

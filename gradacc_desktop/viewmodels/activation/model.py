@@ -1,4 +1,5 @@
-"""The estimator's view-model: holds its inputs (a preset or custom sizes and the
+"""The estimator's view-model: holds its inputs (a model from a config.json — a
+bundled preset's or a file the user opened —, a sized preset or custom sizes, and the
 training-step options), calls ``core.activation.estimate`` and emits one
 ``ActivationState`` per change. Words come from ``texts`` and ``estimate``; no
 model arithmetic here: bytes become decimal GB (10^9 bytes) only for display.
@@ -26,16 +27,30 @@ from gradacc_desktop.core.activation import (
 )
 from gradacc_desktop.core.activation import Problem as CoreProblem
 from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.core.presets import Preset, PresetError, load_presets
+from gradacc_desktop.core.families import (
+    ModelConfigError,
+    parameters,
+    parse_model_config_text,
+    read_model_config_text,
+)
+from gradacc_desktop.core.presets import (
+    ConfigPreset,
+    Preset,
+    PresetError,
+    load_config_presets,
+    load_presets,
+)
 from gradacc_desktop.viewmodels.activation.estimate import EstimateTexts
 from gradacc_desktop.viewmodels.activation.fields import (
     DEFAULT_PRESET,
     FALLBACK_VALUES,
     FIELD_LIMITS,
+    FILE_KEY,
     SHAPE_FIELDS,
     ActivationField,
     Options,
 )
+from gradacc_desktop.viewmodels.activation.loaded import LoadedModel
 from gradacc_desktop.viewmodels.activation.remembered import read_setup, setup_snapshot
 from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
 from gradacc_desktop.viewmodels.activation.views import ActivationState, EstimateView
@@ -60,6 +75,7 @@ class ActivationViewModel(QObject):
         parent: QObject | None = None,
         presets: tuple[Preset, ...] | None = None,
         preset: str | None = DEFAULT_PRESET,
+        config_presets: tuple[ConfigPreset, ...] | None = None,
     ) -> None:
         super().__init__(parent)
         self._locale = locale if locale is not None else QLocale()
@@ -72,15 +88,27 @@ class ActivationViewModel(QObject):
             except PresetError as exc:  # the fields start from GPT-2 small instead
                 _log.warning("presets not loaded: %s", exc)
                 presets = ()
-        self._presets = presets
+        if config_presets is None:
+            try:
+                config_presets = load_config_presets()
+            except PresetError as exc:  # the sized presets and files still work
+                _log.warning("model configs not loaded: %s", exc)
+                config_presets = ()
+        self._config_presets = config_presets
+        shadowed = {c.name.lower() for c in config_presets}
+        # a published config.json is more exact than sizes: it replaces a same-named preset
+        self._presets = tuple(p for p in presets if p.name.lower() not in shadowed)
         self._preset: Preset | None = None
+        self._model: LoadedModel | None = None
+        self._opened: LoadedModel | None = None
+        self._load_error = ""
         self._options = Options()
         self._raw: dict[ActivationField, Entry] = {
             f: Decimal(v) for f, v in FALLBACK_VALUES.items()
         }
         found = self._find(preset)
-        if found is None and preset is not None and presets:
-            found = presets[0]
+        if found is None and preset is not None and self._presets:
+            found = self._presets[0]
         if found is not None:
             self._apply_preset(found)
         self._state = self._build_state()
@@ -104,8 +132,21 @@ class ActivationViewModel(QObject):
         return self._texts
 
     def preset_choices(self) -> tuple[tuple[str | None, str], ...]:
-        """(name, label) of every preset, then (``None``, "Custom")."""
-        return self._texts.preset_choices(self._presets)
+        """(key, label) of every model choice — sized presets, config presets, the file
+        the user opened — then (``None``, "Custom")."""
+        items = [(p.name, p.label) for p in self._presets]
+        items += [(c.name, c.label) for c in self._config_presets]
+        if self._opened is not None:
+            items.append((FILE_KEY, self._opened.label))
+        return self._texts.preset_choices(tuple(items))
+
+    def family_choices(self) -> tuple[tuple[Family, str], ...]:
+        return self._texts.family_choices(self._model.arch.family if self._model else None)
+
+    @property
+    def model(self) -> LoadedModel | None:
+        """The model read from a config.json, ``None`` for a sized preset or custom sizes."""
+        return self._model
 
     @property
     def options(self) -> Options:
@@ -124,16 +165,50 @@ class ActivationViewModel(QObject):
         return None
 
     def select_preset(self, name: str | None) -> None:
-        """Fill the sizes and sequence length from preset ``name``; ``None`` means custom
-        (the current values stay)."""
+        """Fill the sizes and sequence length from model choice ``name``: a sized preset,
+        a config preset or the opened file; ``None`` means custom (the current values stay
+        and become editable)."""
+        self._load_error = ""
+        if name == FILE_KEY and self._opened is not None:
+            self._set_model(self._opened)
+            return
+        config = self._find_config(name)
+        if config is not None:
+            self._set_model(LoadedModel(config.arch, config.label, config.source, config.name))
+            return
         preset = self._find(name)
         if preset is None:
             self._preset = None
+            if self._model is not None:
+                self._model = None
+                if not self._options.family.typed_sizes:
+                    self._options = replace(self._options, family=Family.LLAMA)
             self._refresh()
             return
+        self._model = None
         self._apply_preset(preset)
         self._refresh()
         self.valuesReplaced.emit({f: self.value(f) for f in (*SHAPE_FIELDS, ActivationField.SEQ)})
+
+    def open_config(self, path: str) -> bool:
+        """Read the user's ``config.json`` at ``path`` (a local file; never a download).
+        On success it becomes the model; otherwise the state says why and nothing else
+        changes."""
+        name = path.replace("\\", "/").rsplit("/", 1)[-1] or path
+        try:
+            text = read_model_config_text(path)
+            arch = parse_model_config_text(text)
+        except ModelConfigError as exc:
+            self._load_error = self.tr("{file} was not opened: {reason}").format(
+                file=name, reason=exc.detail
+            )
+            self._refresh()
+            return False
+        self._load_error = ""
+        label = self._texts.file_label(name, arch.architecture)
+        self._opened = LoadedModel(arch, label, path, FILE_KEY, file_name=name, text=text)
+        self._set_model(self._opened)
+        return True
 
     def number_input(self, field: ActivationField) -> NumberInput:
         """How ``field`` reads, shows and steps its text (for its widget); it follows
@@ -191,6 +266,9 @@ class ActivationViewModel(QObject):
     def set_dropout(self, enabled: bool) -> None:
         self._set_options(replace(self._options, dropout=enabled))
 
+    def set_padded(self, enabled: bool) -> None:
+        self._set_options(replace(self._options, padded=enabled))
+
     def set_profile(self, profile: Profile) -> None:
         self._set_options(replace(self._options, profile=profile))
 
@@ -206,19 +284,39 @@ class ActivationViewModel(QObject):
     def snapshot(self) -> dict[str, str]:
         """The dialog's current setup as plain strings (for the settings store)."""
         values = {f: self.value(f) for f in ActivationField}
-        return setup_snapshot(self._preset, values, self._options)
+        saved = setup_snapshot(self._preset, values, self._options)
+        model = self._model
+        if model is not None:
+            saved["preset"] = model.key
+            if model.key == FILE_KEY:
+                saved["model_config"] = model.text
+                saved["model_file"] = model.file_name
+                saved["model_path"] = model.source
+        return saved
 
     def restore(self, saved: Mapping[str, object]) -> None:
         """Apply a ``snapshot``; a missing, unknown or out-of-range value keeps what is
         there (settings files can be edited or damaged)."""
         setup = read_setup(saved, self._options)
         preset = self._find(setup.preset)
-        if preset is not None:
+        model = self._remembered_model(saved, setup.preset)
+        if model is not None:
+            self._set_model(model, emit=False)
+        elif preset is not None:
             self._apply_preset(preset)
         elif setup.preset == "":
             self._preset = None
-        self._options = setup.options
-        self._raw.update(setup.values)
+        family = setup.options.family
+        if model is not None:
+            family = model.arch.family
+        elif not family.typed_sizes:
+            family = self._options.family if self._options.family.typed_sizes else Family.LLAMA
+        self._options = replace(setup.options, family=family)
+        values = dict(setup.values)
+        if model is not None:  # the sizes are the config's, not what was stored
+            for field in SHAPE_FIELDS:
+                values.pop(field, None)
+        self._raw.update(values)
         if self._kv_follows_heads():
             self._raw[ActivationField.KV_HEADS] = self._raw[ActivationField.HEADS]
         self._refresh(force=True)
@@ -243,6 +341,52 @@ class ActivationViewModel(QObject):
         return True
 
     # -- internals ------------------------------------------------------------
+    def _remembered_model(self, saved: Mapping[str, object], key: str | None) -> LoadedModel | None:
+        if key is None:
+            return None
+        config = self._find_config(key)
+        if config is not None:
+            return LoadedModel(config.arch, config.label, config.source, config.name)
+        text, name, path = (saved.get(k) for k in ("model_config", "model_file", "model_path"))
+        if key != FILE_KEY or not isinstance(text, str) or not isinstance(name, str):
+            return None
+        try:
+            arch = parse_model_config_text(text)
+        except ModelConfigError:  # a damaged store: the model stays as it is
+            return None
+        source = path if isinstance(path, str) and path else name
+        label = self._texts.file_label(name, arch.architecture)
+        self._opened = LoadedModel(arch, label, source, FILE_KEY, file_name=name, text=text)
+        return self._opened
+
+    def _find_config(self, name: str | None) -> ConfigPreset | None:
+        if name is None:
+            return None
+        for config in self._config_presets:
+            if config.name.lower() == name.lower():
+                return config
+        return None
+
+    def _set_model(self, model: LoadedModel, *, emit: bool = True) -> None:
+        """Make ``model`` the estimator's model: its sizes fill the (locked) fields, the
+        sequence starts at its context length (at most 4 096)."""
+        self._model = model
+        self._preset = None
+        arch = model.arch
+        options = replace(self._options, family=arch.family)
+        if not arch.family.typed_sizes:
+            # what only GPT-2 and Llama model: the paper profile, tensor parallelism
+            options = replace(options, profile=Profile.HF, sequence_parallel=False)
+            self._raw[ActivationField.TENSOR_PARALLEL] = Decimal(1)
+        self._options = options
+        for field in SHAPE_FIELDS:
+            self._raw[field] = Decimal(getattr(arch, field.value))
+        self._raw[ActivationField.SEQ] = Decimal(arch.default_seq)
+        self._raw[ActivationField.TARGET_SEQ] = Decimal(arch.default_seq)
+        if emit:
+            self._refresh()
+            self.valuesReplaced.emit({f: self.value(f) for f in ActivationField})
+
     def _find(self, name: str | None) -> Preset | None:
         if name is None:
             return None
@@ -260,7 +404,7 @@ class ActivationViewModel(QObject):
             )
 
     def _kv_follows_heads(self) -> bool:
-        return self._options.family is Family.GPT2
+        return self._options.family is Family.GPT2 and self._model is None
 
     def _set_options(self, options: Options) -> None:
         if options != self._options:
@@ -286,8 +430,11 @@ class ActivationViewModel(QObject):
         invalid: set[ActivationField] = set()
         values: dict[ActivationField, int] = {}
         follows = self._kv_follows_heads()
+        encoder_decoder = self._model is not None and self._model.arch.encoder_decoder
         for field in ActivationField:
             if follows and field is ActivationField.KV_HEADS:
+                continue
+            if field is ActivationField.TARGET_SEQ and not encoder_decoder:
                 continue
             problem = self._problem(field)
             if problem is None:
@@ -310,10 +457,13 @@ class ActivationViewModel(QObject):
                 problems.append(message)
                 invalid.update(fields)
             else:
-                view = self._estimate.view(result, self._preset)
+                view = self._estimate.view(result, self._preset, self._model)
 
         preset = self._preset
-        if preset is None:
+        model = self._model
+        if model is not None:
+            preset_label = model.label
+        elif preset is None:
             preset_label = self._texts.custom_label()
         elif self._modified():
             preset_label = self.tr("{model} (modified)").format(model=preset.label)
@@ -325,18 +475,61 @@ class ActivationViewModel(QObject):
             problems=tuple(problems),
             invalid=frozenset(invalid),
             options=self._options,
-            preset=preset.name if preset is not None else None,
+            preset=model.key if model is not None else preset.name if preset is not None else None,
             preset_label=preset_label,
             kv_heads_follow_heads=follows,
-            sources=self._estimate.sources(preset, preset_label),
+            sources=self._estimate.sources(preset, preset_label, model),
             measure_command=self._estimate.measure_command(
-                self._options, self.value(ActivationField.SEQ)
+                self._options,
+                self.value(ActivationField.SEQ),
+                model,
+                self.value(ActivationField.TARGET_SEQ),
             ),
             can_use=view is not None and self._estimate.calculator_value(view.result) is not None,
+            model_loaded=model is not None,
+            model_summary=self._model_summary(),
+            load_error=self._load_error,
+            encoder_decoder=encoder_decoder,
+            typed_family=self._options.family.typed_sizes,
         )
+
+    def _model_summary(self) -> str:
+        """What the model is: its class, the profile that counts it, its parameters."""
+        model, preset = self._model, self._preset
+        if model is not None:
+            arch = model.arch
+            family = self._texts.family_text(arch.family)
+            count = self._texts.format(parameters(arch))
+            if arch.architecture:
+                return self.tr("{architecture} · profile: {family} · {count} parameters").format(
+                    architecture=arch.architecture, family=family, count=count
+                )
+            return self.tr("Profile: {family} · {count} parameters").format(
+                family=family, count=count
+            )
+        if preset is not None and not self._modified():
+            from gradacc_desktop.core.lora import ModelShape, total_parameters
+
+            count = self._texts.format(total_parameters(ModelShape.from_preset(preset)))
+            return self.tr("{count} parameters").format(count=count)
+        return ""
 
     def _inputs(self, values: dict[ActivationField, int]) -> Inputs:
         o = self._options
+        if self._model is not None:
+            arch = self._model.arch
+            return arch.inputs(
+                seq=values[ActivationField.SEQ],
+                target_seq=values.get(ActivationField.TARGET_SEQ) if arch.encoder_decoder else None,
+                dtype=o.dtype,
+                dropout=o.dropout,
+                attention=o.attention,
+                recompute=o.recompute,
+                tensor_parallel=values[ActivationField.TENSOR_PARALLEL],
+                sequence_parallel=o.sequence_parallel,
+                profile=o.profile,
+                padded=o.padded,
+            )
         return Inputs(
             family=o.family,
             hidden=values[ActivationField.HIDDEN],
@@ -353,6 +546,7 @@ class ActivationViewModel(QObject):
             tensor_parallel=values[ActivationField.TENSOR_PARALLEL],
             sequence_parallel=o.sequence_parallel,
             profile=o.profile,
+            padded=o.padded,
         )
 
     def _problem(self, field: ActivationField) -> str | None:
@@ -363,6 +557,8 @@ class ActivationViewModel(QObject):
         self, exc: InvalidActivationInputs, inputs: Inputs
     ) -> tuple[str, set[ActivationField]]:
         """The core's first objection: a message and the fields involved."""
+        if exc.problem is CoreProblem.NOT_MODELLED:
+            return self._not_modelled(exc)
         field = ActivationField(exc.field)
         label = self._texts.label(field)
         heads = self._texts.format(inputs.heads)
@@ -399,3 +595,20 @@ class ActivationViewModel(QObject):
                 ActivationField.TENSOR_PARALLEL,
             }
         return out_of_range(label, self.number_input(field)), {field}
+
+    def _not_modelled(self, exc: InvalidActivationInputs) -> tuple[str, set[ActivationField]]:
+        """A choice the core does not model for this family (the controls normally
+        prevent it: a restored or hand-edited setup can still reach it)."""
+        if exc.field == "tensor_parallel":
+            label = self._texts.label(ActivationField.TENSOR_PARALLEL)
+            message = self.tr(
+                "{field}: tensor parallelism is modelled for GPT-2 and Llama-like models "
+                "only; use 1."
+            ).format(field=label)
+            return message, {ActivationField.TENSOR_PARALLEL}
+        if exc.field == "profile":
+            return self.tr(
+                "The paper profile counts GPT-2 and Llama-shaped models only (head size = "
+                "hidden size / heads): choose the Hugging Face profile."
+            ), set()
+        return self.tr("This model cannot be estimated: {reason}").format(reason=exc.detail), set()

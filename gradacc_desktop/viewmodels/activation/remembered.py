@@ -37,6 +37,7 @@ def setup_snapshot(
         saved[key] = member.value
     saved["sequence_parallel"] = "true" if options.sequence_parallel else "false"
     saved["dropout"] = "true" if options.dropout else "false"
+    saved["padded"] = "true" if options.padded else "false"
     return saved
 
 
@@ -74,6 +75,7 @@ def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
         sequence_parallel=flag("sequence_parallel", current.sequence_parallel),
         dropout=flag("dropout", current.dropout),
         profile=member("profile", Profile, current.profile),
+        padded=flag("padded", current.padded),
     )
     values: dict[ActivationField, Decimal] = {}
     for f in ActivationField:

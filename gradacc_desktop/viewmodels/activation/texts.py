@@ -19,7 +19,7 @@ from gradacc_desktop.core.activation import (
     Profile,
     Recompute,
 )
-from gradacc_desktop.core.presets import Preset
+from gradacc_desktop.core.families import FAMILY_TEXT
 from gradacc_desktop.viewmodels.activation.fields import ActivationField, Control, Option
 from gradacc_desktop.viewmodels.formatting import Translating, format_counted, format_number
 
@@ -43,12 +43,14 @@ class ActivationTexts(Translating):
             ActivationField.INTERMEDIATE: self.tr("MLP &intermediate size"),
             ActivationField.VOCAB: self.tr("&Vocabulary size"),
             ActivationField.SEQ: self.tr("&Sequence length"),
+            ActivationField.TARGET_SEQ: self.tr("Tar&get length"),
             Option.DTYPE: self.tr("&Data type"),
             Option.ATTENTION: self.tr("&Attention"),
             Option.RECOMPUTE: self.tr("&Recomputation"),
             ActivationField.TENSOR_PARALLEL: self.tr("&Tensor-parallel size"),
             Option.SEQUENCE_PARALLEL: self.tr("Se&quence parallelism"),
             Option.DROPOUT: self.tr("Dro&pout enabled"),
+            Option.PADDED: self.tr("Padded &batches (attention mask)"),
             Option.PROFILE: self.tr("Accounting pr&ofile"),
         }[control]
         return text if mnemonic else text.replace("&", "")
@@ -56,12 +58,13 @@ class ActivationTexts(Translating):
     def hint(self, control: Control) -> str:
         return {
             Option.PRESET: self.tr(
-                "Fills the sizes from the model's Hugging Face config.json; every field stays "
-                "editable."
+                "A popular model (from its published config.json), a config.json you opened, "
+                "or Custom to type the sizes of a GPT-2 or Llama model."
             ),
             Option.FAMILY: self.tr(
-                "GPT-2: LayerNorm, GeLU MLP, one key/value head per attention head. Llama: "
-                "RMSNorm, SwiGLU MLP, grouped-query attention, rotary positions."
+                "The profile that counts the model's tensors. GPT-2: LayerNorm, GeLU MLP, one "
+                "key/value head per attention head. Llama: RMSNorm, SwiGLU MLP, grouped-query "
+                "attention, rotary positions. Other families come from their config.json."
             ),
             ActivationField.HIDDEN: self.tr("Width of the residual stream (hidden_size, h)."),
             ActivationField.LAYERS: self.tr("Transformer layers (num_hidden_layers, L)."),
@@ -78,7 +81,12 @@ class ActivationTexts(Translating):
             ActivationField.VOCAB: self.tr(
                 "Tokens in the vocabulary (vocab_size, V): the logits and the loss grow with it."
             ),
-            ActivationField.SEQ: self.tr("Tokens in one training sample (s)."),
+            ActivationField.SEQ: self.tr(
+                "Tokens in one training sample (s); for encoder-decoders, the source length."
+            ),
+            ActivationField.TARGET_SEQ: self.tr(
+                "Encoder-decoders (T5): tokens of the target the decoder reads."
+            ),
             Option.DTYPE: self.tr("Precision the activations are stored in."),
             Option.ATTENTION: self.tr(
                 "Eager attention stores the s² attention scores of every head; fused kernels "
@@ -98,6 +106,11 @@ class ActivationTexts(Translating):
             Option.DROPOUT: self.tr(
                 "Dropout probability above zero: its masks are kept for the backward pass."
             ),
+            Option.PADDED: self.tr(
+                "Samples padded to a common length pass an attention mask: fused attention "
+                "(SDPA) then keeps a copy of the mask, and K and V for every head, in every "
+                "layer. Packed or equal-length samples do not."
+            ),
             Option.PROFILE: self.tr(
                 "Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what "
                 "the transformers modules really keep in PyTorch."
@@ -107,15 +120,32 @@ class ActivationTexts(Translating):
     def custom_label(self) -> str:
         return self.tr("Custom")
 
-    def preset_choices(self, presets: tuple[Preset, ...]) -> tuple[tuple[str | None, str], ...]:
-        """(name, label) of every preset, then (``None``, "Custom")."""
-        return (*((p.name, p.label) for p in presets), (None, self.custom_label()))
+    def preset_choices(
+        self, presets: tuple[tuple[str, str], ...]
+    ) -> tuple[tuple[str | None, str], ...]:
+        """(name, label) of every model choice, then (``None``, "Custom")."""
+        return (*presets, (None, self.custom_label()))
 
-    def family_choices(self) -> tuple[tuple[Family, str], ...]:
-        return (
+    def family_choices(self, loaded: Family | None = None) -> tuple[tuple[Family, str], ...]:
+        """The families sizes alone describe, and ``loaded``'s when it is another one."""
+        choices = [
             (Family.GPT2, self.tr("GPT-2 (LayerNorm, GeLU)")),
             (Family.LLAMA, self.tr("Llama (RMSNorm, SwiGLU, GQA)")),
-        )
+        ]
+        if loaded is not None and not loaded.typed_sizes:
+            choices.append((loaded, QCoreApplication.translate("Activation", FAMILY_TEXT[loaded])))
+        return tuple(choices)
+
+    def family_text(self, family: Family) -> str:
+        return QCoreApplication.translate("Activation", FAMILY_TEXT[family])
+
+    def file_label(self, file_name: str, architecture: str) -> str:
+        """How a config.json the user opened is named among the models."""
+        if architecture:
+            return self.tr("{file} ({architecture})").format(
+                file=file_name, architecture=architecture
+            )
+        return file_name
 
     def dtype_choices(self) -> tuple[tuple[DType, str], ...]:
         return tuple((d, d.value) for d in DType)

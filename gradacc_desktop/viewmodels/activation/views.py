@@ -59,6 +59,16 @@ class ActivationState:
     sources: tuple[str, ...]
     measure_command: str
     can_use: bool
+    #: the sizes come from a config.json: their fields are read-only
+    model_loaded: bool = False
+    #: the model's class, profile and parameters ("" for custom sizes)
+    model_summary: str = ""
+    #: why the last config.json the user chose was not opened ("" otherwise)
+    load_error: str = ""
+    #: the model has a decoder reading a target: its length is asked for
+    encoder_decoder: bool = False
+    #: the family is GPT-2 or Llama (tensor parallelism and the paper profile apply)
+    typed_family: bool = True
 
     @property
     def has_result(self) -> bool:

@@ -1,0 +1,116 @@
+"""The estimator dialog with a model's config.json: opened from the button, dropped on
+the window, what the user then sees and can edit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from gradacc_desktop.ui.activation_dialog import ActivationDialog, open_activation_dialog
+from gradacc_desktop.ui.main_window import MainWindow
+from gradacc_desktop.viewmodels.activation import ActivationField, Option
+from tests.configs import config_path
+
+F = ActivationField
+QWEN3 = config_path("Qwen__Qwen3-0.6B.json")
+
+
+def _open(window: MainWindow, qtbot) -> ActivationDialog:  # type: ignore[no-untyped-def]
+    dialog = open_activation_dialog(window.vm, window)
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def _drop(dialog: ActivationDialog, path: Path) -> bool:
+    """Drag one file over the dialog and drop it, as the window system does."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    point = QPointF(dialog.width() / 2, dialog.height() / 2)
+    actions = Qt.DropAction.CopyAction
+    buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(point.toPoint(), actions, mime, buttons, modifiers)
+    QApplication.sendEvent(dialog, enter)
+    if not enter.isAccepted():
+        return False
+    QApplication.sendEvent(dialog, QDropEvent(point, actions, mime, buttons, modifiers))
+    return True
+
+
+def test_the_button_opens_a_config_and_locks_its_sizes(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dialog = _open(window, qtbot)
+    monkeypatch.setattr("gradacc_desktop.ui.activation_model.ask_open_path", lambda *_args: QWEN3)
+    qtbot.mouseClick(dialog.model_source.open_button, Qt.MouseButton.LeftButton)
+    assert dialog.combos[Option.PRESET].currentText() == "Qwen__Qwen3-0.6B.json (Qwen3ForCausalLM)"
+    assert dialog.spins[F.HIDDEN].text() == "1.024"
+    assert dialog.spins[F.HIDDEN].isReadOnly() and dialog.spins[F.KV_HEADS].isReadOnly()
+    # neither keys nor typing change a size the file gives
+    dialog.spins[F.LAYERS].setFocus()
+    qtbot.keyClick(dialog.spins[F.LAYERS], Qt.Key.Key_Up)
+    qtbot.keyClicks(dialog.spins[F.LAYERS], "9")
+    assert dialog.spins[F.LAYERS].text() == "28"
+    assert not dialog.combos[Option.FAMILY].isEnabled()
+    assert dialog.spins[F.SEQ].text() == "4.096" and not dialog.spins[F.SEQ].isReadOnly()
+    summary = dialog.model_source.summary
+    assert summary.isVisible() and "596.049.920" in summary.text()
+    assert not dialog.model_source.error.isVisible()
+    assert not dialog.spins[F.TARGET_SEQ].isVisibleTo(dialog)
+    assert dialog.use_button.isEnabled()
+    # custom sizes: the values stay and become editable again
+    index = dialog.combos[Option.PRESET].findData(None)
+    dialog.combos[Option.PRESET].setCurrentIndex(index)
+    assert not dialog.spins[F.HIDDEN].isReadOnly()
+    assert dialog.spins[F.HIDDEN].text() == "1.024"
+    assert not dialog.model_source.summary.isVisible()
+
+
+def test_dropping_a_config_on_the_dialog_opens_it(
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    dialog = _open(window, qtbot)
+    assert _drop(dialog, QWEN3)
+    assert dialog.vm.state.model_loaded
+    assert "Qwen3ForCausalLM" in dialog.combos[Option.PRESET].currentText()
+    # a file that is not a model config: a red line says why, the fields stay
+    bad = tmp_path / "notes.json"
+    bad.write_text(json.dumps({"model_type": "whisper"}), encoding="utf-8")
+    assert _drop(dialog, bad)
+    error = dialog.model_source.error
+    assert error.isVisible() and error.text().startswith("notes.json")
+    assert "llama" in error.text()
+    assert dialog.spins[F.HIDDEN].text() == "1.024"
+    assert dialog.vm.state.model_loaded
+
+
+def test_padded_batches_is_a_labelled_check_that_changes_the_figure(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    dialog = _open(window, qtbot)
+    _drop(dialog, QWEN3)
+    check = dialog.checks[Option.PADDED]
+    assert "&" in check.text() and check.accessibleName()
+    before = dialog.saved.value.text()
+    qtbot.mouseClick(check, Qt.MouseButton.LeftButton)
+    assert check.isChecked()
+    assert dialog.saved.value.text() != before
+
+
+def test_a_config_survives_closing_the_dialog(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]
+    dialog = window.open_activation_estimator()
+    qtbot.waitExposed(dialog)
+    _drop(dialog, QWEN3)
+    dialog.spins[F.SEQ].selectAll()
+    qtbot.keyClicks(dialog.spins[F.SEQ], "2048")
+    dialog.reject()
+    again = window.open_activation_estimator()
+    qtbot.waitExposed(again)
+    assert again is not dialog
+    assert "Qwen3ForCausalLM" in again.combos[Option.PRESET].currentText()
+    assert again.spins[F.SEQ].text() == "2.048"
+    assert again.spins[F.HIDDEN].isReadOnly()
