@@ -14,6 +14,7 @@ from fractions import Fraction
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 
 from gradacc_desktop.core import lora
+from gradacc_desktop.core.families import ModelConfigError, parameters, read_model_config
 from gradacc_desktop.core.limits import Limits, whole
 from gradacc_desktop.core.memory import (
     DEFAULT_OVERHEAD_GB,
@@ -119,6 +120,10 @@ class OtherMemoryView:
 class OtherMemoryState:
     results: OtherMemoryView | None
     problems: tuple[str, ...]
+    #: where the parameter count came from, when a config.json gave it
+    config_note: str = ""
+    #: why the last config.json was not read ("" otherwise)
+    config_error: str = ""
 
 
 class OtherMemoryViewModel(QObject):
@@ -132,6 +137,8 @@ class OtherMemoryViewModel(QObject):
         self._targets = LoraTargets.QUERY_VALUE
         self._base = lora.BaseFormat.BF16
         self._loaded: tuple[Preset, ...] | None = None  # read on first use
+        self._config_note = ""
+        self._config_error = ""
         self._raw: dict[MemoryField, Entry] = {
             MemoryField.PARAMETERS: Decimal(DEFAULT_PARAMETERS),
             MemoryField.LARGEST_LAYER: None,
@@ -216,8 +223,34 @@ class OtherMemoryViewModel(QObject):
 
     # -- editing --------------------------------------------------------------
     def set_text(self, field: MemoryField, text: str) -> None:
-        self._raw[field] = self.number_input(field).read(text)
+        raw = self.number_input(field).read(text)
+        if field is MemoryField.PARAMETERS and raw != self._raw[field]:
+            self._config_note = ""  # another count than the file's
+        self._raw[field] = raw
         self.refresh()
+
+    def open_config(self, path: str) -> bool:
+        """Take the exact parameter count from a model's ``config.json`` (a local file;
+        never a download). A file that is not one says why; nothing else changes."""
+        name = path.replace("\\", "/").rsplit("/", 1)[-1] or path
+        try:
+            arch = read_model_config(path)
+        except ModelConfigError as exc:
+            self._config_error = self.tr("{file} was not opened: {reason}").format(
+                file=name, reason=exc.detail
+            )
+            self.refresh()
+            return False
+        count = parameters(arch)
+        self._raw[MemoryField.PARAMETERS] = Decimal(count)
+        self._model = CUSTOM_MODEL
+        self._config_error = ""
+        model = arch.architecture or arch.model_type
+        self._config_note = self.tr("{count} parameters, exactly, from {file} ({model}).").format(
+            count=self._planner.formats.format(count), file=name, model=model
+        )
+        self.refresh()
+        return True
 
     def set_recipe(self, recipe: Recipe) -> None:
         self._recipe = recipe
@@ -437,8 +470,9 @@ class OtherMemoryViewModel(QObject):
             problems.append(self.tr("CPU offload needs ZeRO stage 1, 2 or 3."))
         elif reason is SetupProblem.PARAMETER_OFFLOAD_NEEDS_ZERO3:
             problems.append(self.tr("Offloading the parameters needs ZeRO stage 3."))
+        notes = {"config_note": self._config_note, "config_error": self._config_error}
         if problems:
-            return OtherMemoryState(None, tuple(problems))
+            return OtherMemoryState(None, tuple(problems), **notes)
         overhead = self.value(MemoryField.OVERHEAD)
         assert overhead is not None
         largest = self.value(MemoryField.LARGEST_LAYER)
@@ -492,7 +526,7 @@ class OtherMemoryViewModel(QObject):
             trainable=trained,
             frozen_weight_bytes=frozen,
         )
-        return OtherMemoryState(self._view(estimate, overhead, lora_text), ())
+        return OtherMemoryState(self._view(estimate, overhead, lora_text), (), **notes)
 
     def _bytes(self, value: Decimal) -> str:
         """A byte count in the plural form it takes: "1 byte", "2 bytes", "≈ 1,33333 bytes"."""

@@ -101,3 +101,31 @@ def test_every_field_opens_with_its_value(window: MainWindow, qtbot) -> None:  #
     assert dialog.boxes[MemoryField.LORA_RANK].text() == "16"
     assert dialog.fraction.text() == "0,01"
     assert dialog.boxes[MemoryField.LARGEST_LAYER].text() == ""  # optional, empty
+
+
+def test_a_config_json_gives_the_exact_parameter_count(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, monkeypatch, tmp_path
+) -> None:
+    from tests.configs import config_path
+
+    planner = _planner(window)
+    dialog = _open(qtbot, planner)
+    qwen3 = config_path("Qwen__Qwen3-0.6B.json")
+    monkeypatch.setattr(
+        "gradacc_desktop.ui.planner.other_memory.ask_open_path", lambda *_args: qwen3
+    )
+    qtbot.mouseClick(dialog.open_config, Qt.MouseButton.LeftButton)
+    assert dialog.parameters.text() == "596.049.920"
+    assert dialog.config_note.isVisible()
+    assert "596.049.920" in dialog.config_note.text()
+    assert "Qwen3ForCausalLM" in dialog.config_note.text()
+    # 16 bytes of mixed-precision Adam per parameter (+ 4 for fp32 gradients)
+    assert "596.049.920 parâmetros" in dialog.states.text()
+    # typing another count drops the note; a bad file says why and changes nothing
+    type_into(qtbot, dialog.parameters, "1000")
+    assert not dialog.config_note.isVisible()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"model_type": "whisper"}', encoding="utf-8")
+    assert not dialog.read_config(bad)
+    assert dialog.config_note.isVisible() and dialog.config_note.text().startswith("bad.json")
+    assert dialog.parameters.text() == "1.000"

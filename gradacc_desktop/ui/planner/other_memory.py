@@ -4,9 +4,11 @@ size, the training recipe and the planner's setup, as DeepSpeed computes it."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QLocale, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -15,6 +17,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QLabel,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -22,7 +25,10 @@ from PySide6.QtWidgets import (
 from gradacc_desktop.core.lora import BaseFormat
 from gradacc_desktop.core.memory import Recipe, ZeroStage
 from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
+from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.other_memory import (
     LoraTargets,
@@ -87,6 +93,16 @@ class OtherMemoryDialog(QDialog):
             label.setBuddy(widget)
             self.labels[key] = label
             self.form.addRow(label, widget)
+        # the exact count from a model's config.json (the button, or a file dropped here)
+        self.open_config = QPushButton(self)
+        self.open_config.setObjectName("memory_open_config")
+        self.open_config.clicked.connect(self._ask_config)
+        self.config_note = QLabel(self)
+        self.config_note.setObjectName("memory_config_note")
+        self.config_note.setWordWrap(True)
+        self.form.insertRow(1, "", self.open_config)
+        self.form.insertRow(2, "", self.config_note)
+        self.setAcceptDrops(True)
         # compatibility names used by the planner view and its tests
         self.parameters = self.boxes[MemoryField.PARAMETERS]
         self.fraction = self.boxes[MemoryField.TRAINABLE_FRACTION]
@@ -176,6 +192,13 @@ class OtherMemoryDialog(QDialog):
     def retranslate(self) -> None:
         vm = self._vm
         self.setWindowTitle(self.tr("Estimate other memory per GPU"))
+        self.open_config.setText(self.tr("Count from a config.&json…"))
+        self.open_config.setToolTip(
+            self.tr(
+                "The exact parameter count of the model's Hugging Face config.json (or drop "
+                "the file on this window). Nothing is downloaded."
+            )
+        )
         for field, box in self.boxes.items():
             self.labels[field].setText(vm.field_label(field, True))
             box.setAccessibleName(vm.field_label(field))
@@ -262,6 +285,11 @@ class OtherMemoryDialog(QDialog):
         ok.setEnabled(view is not None)
         self.problems.setText("\n".join(state.problems))
         self.problems.setVisible(bool(state.problems))
+        note = state.config_error or state.config_note
+        self.config_note.setText(note)
+        self.form.setRowVisible(self.config_note, bool(note))
+        colour = verdict_colour(self.palette(), ok=False).name()
+        self.config_note.setStyleSheet(f"color: {colour};" if state.config_error else "")
         for widget in (
             self.breakdown,
             self.states,
@@ -294,3 +322,27 @@ class OtherMemoryDialog(QDialog):
     def accept(self) -> None:
         if self._vm.apply():
             super().accept()
+
+    # -- a model's config.json ------------------------------------------------
+    def _ask_config(self) -> None:
+        path = ask_open_path(
+            self,
+            self.tr("Open a model's config.json"),
+            self.tr("Model configuration (*.json);;All files (*)"),
+            None,
+        )
+        if path is not None:
+            self.read_config(path)
+
+    def read_config(self, path: Path) -> bool:
+        read = self._vm.open_config(str(path))
+        self._show_fields()
+        return read
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        accept_file_drag(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = dropped_file(event)
+        if path is not None:
+            self.read_config(path)
