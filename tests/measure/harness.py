@@ -19,6 +19,9 @@ from gradacc_desktop.core.families import parameters, parse_model_config
 
 TOLERANCE = 0.05
 
+#: every comparison of this run, for the table in docs/ACTIVATION.md (see conftest.py)
+RECORDED: list[dict[str, Any]] = []
+
 
 @dataclass(frozen=True)
 class Comparison:
@@ -81,17 +84,33 @@ def compare(
         target_seq=target_seq,
     )
     arch = parse_model_config(config)
-    result = estimate(
-        arch.inputs(
-            seq=seq,
-            target_seq=target_seq,
-            dtype=DType.BF16,
-            attention=Attention(attention),
-            recompute=Recompute.FULL if checkpointing else Recompute.NONE,
-            profile=Profile.HF,
-            device=Device.CPU,
-            padded=padded,
-            dropout=dropout,
-        )
+    inputs = arch.inputs(
+        seq=seq,
+        target_seq=target_seq,
+        dtype=DType.BF16,
+        attention=Attention(attention),
+        recompute=Recompute.FULL if checkpointing else Recompute.NONE,
+        profile=Profile.HF,
+        device=Device.CPU,
+        padded=padded,
+        dropout=dropout,
     )
-    return Comparison(measured, result.saved_bytes, params, parameters(arch))
+    result = estimate(inputs)
+    comparison = Comparison(measured, result.saved_bytes, params, parameters(arch))
+    RECORDED.append(
+        {
+            "model_type": arch.model_type,
+            "shape": f"h={arch.hidden} L={arch.layers} a={arch.heads} k={arch.kv_heads} "
+            f"d={arch.head_dim} i={arch.intermediate} V={arch.vocab}",
+            "seq": seq if target_seq is None else f"{seq}→{target_seq}",
+            "attention": attention,
+            "checkpointing": checkpointing,
+            "padded": padded,
+            "dropout": dropout,
+            "measured": measured,
+            "estimated": result.saved_bytes,
+            "error": comparison.error,
+            "params_exact": comparison.params_estimated == comparison.params_measured,
+        }
+    )
+    return comparison

@@ -1,0 +1,47 @@
+"""With GRADACC_ACTIVATION_TABLE=path, the measure tier writes every comparison it made
+(estimate against autograd's saved bytes) as the markdown table docs/ACTIVATION.md
+carries:  GRADACC_ACTIVATION_TABLE=docs/activation-measured.md make test-measure
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    target = os.environ.get("GRADACC_ACTIVATION_TABLE")
+    if not target:
+        return
+    from tests.measure.harness import RECORDED
+
+    if not RECORDED:
+        return
+    lines = [
+        "| model type | shape | seq | attention | checkpointing | padded | measured (bytes) "
+        "| estimate (bytes) | error | params exact |",
+        "|---|---|---:|---|---|---|---:|---:|---:|---|",
+    ]
+    worst: dict[str, float] = {}
+    for row in sorted(
+        RECORDED,
+        key=lambda r: (r["model_type"], r["shape"], str(r["seq"]), r["attention"],
+                       r["checkpointing"], r["padded"]),
+    ):  # fmt: skip
+        worst[row["model_type"]] = max(worst.get(row["model_type"], 0.0), abs(row["error"]))
+        lines.append(
+            f"| {row['model_type']} | {row['shape']} | {row['seq']} | {row['attention']} "
+            f"| {'yes' if row['checkpointing'] else 'no'} | {'yes' if row['padded'] else 'no'} "
+            f"| {row['measured']:,} | {row['estimated']:,} | {row['error']:+.2%} "
+            f"| {'yes' if row['params_exact'] else 'NO'} |"
+        )
+    summary = ["| model type | comparisons | largest error |", "|---|---:|---:|"]
+    counts: dict[str, int] = {}
+    for row in RECORDED:
+        counts[row["model_type"]] = counts.get(row["model_type"], 0) + 1
+    for model_type in sorted(worst):
+        summary.append(f"| {model_type} | {counts[model_type]} | {worst[model_type]:.2%} |")
+    text = "\n".join(["## Summary", "", *summary, "", "## Every comparison", "", *lines, ""])
+    Path(target).write_text(text, encoding="utf-8")
