@@ -46,7 +46,7 @@ class ModelSource(QWidget):
         layout.addWidget(self.error)
 
     def retranslate(self) -> None:
-        self.open_button.setText(self.tr("Open &config.json…"))
+        self.open_button.setText(self.tr("Open config.&json…"))
         self.open_button.setToolTip(
             self.tr(
                 "Read the model's Hugging Face config.json (or drop it on this window): every "

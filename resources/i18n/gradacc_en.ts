@@ -61,6 +61,13 @@
             <numerusform>Per layer × %n layers</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Per layer, {kind} × %n layer(s)</source>
+        <translation>
+            <numerusform>Per layer, {kind} × %n layer</numerusform>
+            <numerusform>Per layer, {kind} × %n layers</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ExtrasTexts</name>

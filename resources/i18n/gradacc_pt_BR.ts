@@ -4,6 +4,34 @@
 <context>
     <name>Activation</name>
     <message>
+        <source>every layer</source>
+        <translation>todas as camadas</translation>
+    </message>
+    <message>
+        <source>sliding-window layers</source>
+        <translation>camadas de janela deslizante</translation>
+    </message>
+    <message>
+        <source>full-attention layers</source>
+        <translation>camadas de atenção completa</translation>
+    </message>
+    <message>
+        <source>dense layers</source>
+        <translation>camadas densas</translation>
+    </message>
+    <message>
+        <source>mixture-of-experts layers</source>
+        <translation>camadas de mistura de especialistas</translation>
+    </message>
+    <message>
+        <source>encoder layers</source>
+        <translation>camadas do codificador</translation>
+    </message>
+    <message>
+        <source>decoder layers</source>
+        <translation>camadas do decodificador</translation>
+    </message>
+    <message>
         <source>Attention norm</source>
         <translation>Normalização da atenção</translation>
     </message>
@@ -56,6 +84,74 @@
         <translation>Máscara de dropout residual da MLP</translation>
     </message>
     <message>
+        <source>Q and K norms</source>
+        <translation>Normalizações de Q e K</translation>
+    </message>
+    <message>
+        <source>Rotary embedding (per layer)</source>
+        <translation>Embedding rotatório (por camada)</translation>
+    </message>
+    <message>
+        <source>Attention mask (per layer)</source>
+        <translation>Máscara de atenção (por camada)</translation>
+    </message>
+    <message>
+        <source>Attention soft-capping</source>
+        <translation>Soft-capping da atenção</translation>
+    </message>
+    <message>
+        <source>Position bias (per layer)</source>
+        <translation>Viés de posição (por camada)</translation>
+    </message>
+    <message>
+        <source>Post-attention norm</source>
+        <translation>Normalização após a atenção</translation>
+    </message>
+    <message>
+        <source>Post-MLP norm</source>
+        <translation>Normalização após a MLP</translation>
+    </message>
+    <message>
+        <source>Cross-attention norm</source>
+        <translation>Normalização da atenção cruzada</translation>
+    </message>
+    <message>
+        <source>Cross-attention Q, K and V</source>
+        <translation>Q, K e V da atenção cruzada</translation>
+    </message>
+    <message>
+        <source>Cross-attention scores</source>
+        <translation>Pontuações da atenção cruzada</translation>
+    </message>
+    <message>
+        <source>Cross-attention output projection input</source>
+        <translation>Entrada da projeção de saída da atenção cruzada</translation>
+    </message>
+    <message>
+        <source>Router logits and top-k</source>
+        <translation>Logits do roteador e top-k</translation>
+    </message>
+    <message>
+        <source>Tokens dispatched to experts</source>
+        <translation>Tokens enviados aos especialistas</translation>
+    </message>
+    <message>
+        <source>Expert MLPs</source>
+        <translation>MLPs dos especialistas</translation>
+    </message>
+    <message>
+        <source>Shared expert</source>
+        <translation>Especialista compartilhado</translation>
+    </message>
+    <message>
+        <source>Residual and scaling copies</source>
+        <translation>Cópias do residual e da escala</translation>
+    </message>
+    <message>
+        <source>Other tensors of the layer</source>
+        <translation>Outros tensores da camada</translation>
+    </message>
+    <message>
         <source>Layer input (checkpoint)</source>
         <translation>Entrada da camada (checkpoint)</translation>
     </message>
@@ -78,6 +174,22 @@
     <message>
         <source>Output projection input</source>
         <translation>Entrada da projeção de saída</translation>
+    </message>
+    <message>
+        <source>Encoder output</source>
+        <translation>Saída do codificador</translation>
+    </message>
+    <message>
+        <source>Masked-LM head transform</source>
+        <translation>Transformação da cabeça de LM mascarado</translation>
+    </message>
+    <message>
+        <source>Final logit soft-capping</source>
+        <translation>Soft-capping final dos logits</translation>
+    </message>
+    <message>
+        <source>Other tensors</source>
+        <translation>Outros tensores</translation>
     </message>
     <message>
         <source>Logits and loss</source>
@@ -137,6 +249,7 @@
     </message>
     <message>
         <source>LayerNorm keeps its input plus the mean and rstd of every token.</source>
+        <extracomment>learned positions start at 2 (fairseq&apos;s padding offset): max_positions + 2 rows LayerNorm before attention and MLP (False: after the residual additions) pre-LN model with a final LayerNorm (``_remove_final_layer_norm`` false) width of the token embeddings (``hidden`` unless projected in and out) LayerDrop probability (the estimate runs every layer: an upper bound)</extracomment>
         <translation>A LayerNorm guarda sua entrada mais a média e o rstd de cada token.</translation>
     </message>
     <message>
@@ -198,6 +311,243 @@
     <message>
         <source>Peak = saved for the backward pass + recomputation transient + logits transient (a conservative upper bound).</source>
         <translation>Pico = guardado para a retropropagação + transitório da recomputação + transitório dos logits (um limite superior conservador).</translation>
+    </message>
+    <message>
+        <source>GPT-2</source>
+        <extracomment>a config.json larger than this is not a model configuration (real ones are &lt; 20 kB)</extracomment>
+        <translation>GPT-2</translation>
+    </message>
+    <message>
+        <source>Llama-like (Llama, Mistral, Qwen2, Qwen3)</source>
+        <translation>Tipo Llama (Llama, Mistral, Qwen2, Qwen3)</translation>
+    </message>
+    <message>
+        <source>Gemma (1, 2, 3)</source>
+        <translation>Gemma (1, 2, 3)</translation>
+    </message>
+    <message>
+        <source>Phi-3</source>
+        <translation>Phi-3</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX / Pythia</source>
+        <translation>GPT-NeoX / Pythia</translation>
+    </message>
+    <message>
+        <source>Falcon</source>
+        <translation>Falcon</translation>
+    </message>
+    <message>
+        <source>OPT</source>
+        <translation>OPT</translation>
+    </message>
+    <message>
+        <source>Mixture of experts (Mixtral, Qwen-MoE)</source>
+        <translation>Mistura de especialistas (Mixtral, Qwen-MoE)</translation>
+    </message>
+    <message>
+        <source>BERT / RoBERTa encoder</source>
+        <translation>Codificador BERT / RoBERTa</translation>
+    </message>
+    <message>
+        <source>T5 encoder-decoder</source>
+        <translation>Codificador-decodificador T5</translation>
+    </message>
+    <message>
+        <source>Trained as a masked language model with every token labelled; the loss keeps the log-softmax of the logits in the model&apos;s data type (no fp32 copy).</source>
+        <extracomment>the head transform&apos;s activation (BERT: ``hidden_act``; RoBERTa: always exact GELU) rows of the position embedding table (RoBERTa: usable length + padding_idx + 1) RoBERTa derives position ids from the input ids (a new int64 tensor) ``architectures[0]`` names a masked-LM head (otherwise a note says what is estimated)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Post-LN layers: a LayerNorm after the attention and after the MLP, each keeping its input and two statistics per token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file names another head (e.g. sequence classification): the estimate is for the masked-LM head (BertForMaskedLM / RobertaForMaskedLM).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With a padded batch SDPA keeps a copy of the padding mask in every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Falcon splits one fused query_key_value output into Q, K and V; a view of it keeps the whole fused output alive.</source>
+        <extracomment>``parallel_attn``: one ``input_layernorm`` feeds attention and MLP new architecture, ``num_ln_in_parallel_attn`` 2: ``ln_attn`` and ``ln_mlp`` ``parallel_attn`` false: ``input_layernorm``, then ``post_attention_layernorm`` one K/V head (``multi_query`` outside the new architecture)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-query attention: SDPA gets one K/V head without enable_gqa and runs its math path in fp32 (scaled Q, K, V and the softmax output).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Falcon always passes SDPA an explicit causal mask; the kernel keeps a copy of it in every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi: the position bias is folded into one mask of heads × s² that SDPA keeps once for every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With dropout, every dropout of the model is taken as active; rotary Falcon layers never drop attention probabilities.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemma&apos;s RMSNorm computes in fp32 and scales by (1 + weight) before casting back: each norm keeps two fp32 copies of its input.</source>
+        <extracomment>Gemma2Config&apos;s soft-capping defaults (Gemma3TextConfig: both None) SDPA uses ``enable_gqa`` only up to this head size (``use_gqa_in_sdpa``) 1, 2 or 3 norms after the attention and after the MLP (Gemma 2, 3) RMSNorm on every query and key head (Gemma 3) window of the sliding layers (None: every layer attends to the whole sequence) rotary tables computed per forward (Gemma 3: one per kind of layer present) eager attention whatever is asked (Gemma 2: transformers refuses SDPA) the file was a multimodal ``gemma3`` config read through its text_config</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multimodal Gemma 3: only the text model (Gemma3ForCausalLM, from text_config) is estimated; no vision tower and no image tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemma 2 runs eager attention only (transformers refuses SDPA because of the attention soft-capping): estimated as eager.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention soft-capping (tanh) keeps one more copy of the scores.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Final logit soft-capping (tanh) keeps one more copy of the logits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gemma 3 normalises every query and key head with an fp32 RMSNorm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sliding-window layers: from a sequence as long as the window on, SDPA takes an explicit mask and keeps a copy of it and K and V repeated to every head.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With a padded batch SDPA keeps a copy of the mask in every layer and K and V repeated to every head.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPT-NeoX fuses Q, K and V in one projection: V is a view of it, so the whole fused output is kept; the rotary embedding makes new Q and K.</source>
+        <extracomment>s·i tensors the activation keeps besides its output. ``gelu_fast`` (GPT-NeoX-20B), ``0.5·x·(1 + tanh(x·0.798·(1 + 0.0447·x·x)))`` in Python, keeps seven: x, 0.0447·x, x·0.798, 1 + 0.0447·x·x, the tanh output, 0.5·x and 1 + tanh (measured) biases of query_key_value and dense (the MLP and the LayerNorms always have them) ``rope_parameters[&quot;partial_rotary_factor&quot;]`` (``rotary_pct`` in older files) width of cos and sin (the rotated part of every query and key head)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel residual: both LayerNorms read the layer input, kept once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partial rotary embedding: cos and sin cover only part of each head.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPT-NeoX eager attention: the softmax runs in fp32 (kept) and its cast to the data type is kept by the product with V.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SDPA&apos;s output follows the layout of the contiguous Q: the copy made for the output projection is kept besides the kernel&apos;s own output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With a padded batch SDPA takes an explicit mask and keeps a copy of it in every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Qwen3 normalises every query and key head with an fp32 RMSNorm.</source>
+        <extracomment>window of the sliding layers (None: every layer attends to the whole sequence)</extracomment>
+        <translation>O Qwen3 normaliza cada cabeça de consulta e de chave com uma RMSNorm em fp32.</translation>
+    </message>
+    <message>
+        <source>Sliding-window layers: shorter windows than the sequence make SDPA take an explicit mask.</source>
+        <translation>Camadas de janela deslizante: janelas mais curtas que a sequência fazem o SDPA receber uma máscara explícita.</translation>
+    </message>
+    <message>
+        <source>With an explicit mask (padded batch or sliding window) SDPA keeps a copy of the mask in every layer and K and V repeated to every head.</source>
+        <translation>Com uma máscara explícita (lote com padding ou janela deslizante), o SDPA guarda uma cópia da máscara em cada camada e K e V repetidos para cada cabeça.</translation>
+    </message>
+    <message>
+        <source>Experts run as grouped matrix products (transformers&apos; default grouped_mm): every top-k copy of a token is gathered, so the bytes do not depend on how the router spreads the tokens.</source>
+        <extracomment>intermediate size of one routed expert (Mixtral: ``intermediate_size``) Qwen2-MoE&apos;s shared expert (0: none) the top-k weights are divided by their sum (Mixtral always) the routing weights stay fp32 (Mixtral) instead of being cast to the dtype (Qwen) window of the sliding layers (None: every layer attends to the whole sequence) per layer: (sparse MLP, sliding attention), in layer order the load-balancing loss is part of the training loss (``output_router_logits``) Mixtral&apos;s multiplicative router noise in training (0: none)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every token also goes through the shared expert, scaled by a sigmoid gate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dense layers (mlp_only_layers, decoder_sparse_step) have an ordinary SwiGLU MLP of intermediate_size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Qwen3-MoE normalises every query and key head with an fp32 RMSNorm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output_router_logits: the load-balancing loss keeps a softmax of every sparse layer&apos;s router logits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>router_jitter_noise: with dropout on, every sparse layer keeps the noise its router input is multiplied by.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OPT eager attention: softmax in fp32 (kept) then cast to the data type (kept by the product with V).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With a padded batch SDPA gets an explicit mask and keeps a copy of it in every layer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embeddings narrower than the hidden size: project_in and project_out keep their inputs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With dropout, every dropout of the model is taken as active, attention dropout included.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LayerDrop skips layers at random in training; the estimate runs every layer (an upper bound).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phi-3 fuses Q, K and V in one projection: V is a view of it, so the whole fused output is kept; the rotary embedding makes new Q and K.</source>
+        <extracomment>``rope_parameters[&quot;partial_rotary_factor&quot;]`` as transformers resolves it width of cos and sin (the rotated part of every query and key head) every layer&apos;s window (None: every layer attends to the whole sequence)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Phi-3 fuses the gate and up projections: their whole output is kept, plus the activation output and the product.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sliding window: from a sequence as long as the window, SDPA takes an explicit mask.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoder over the source length, decoder over the target length; every cross-attention keeps K and V of the encoder output.</source>
+        <extracomment>``feed_forward_proj`` as written in the file the activation transformers uses (``gated-gelu`` -&gt; ``gelu_new``) ``tie_word_embeddings`` of the file: only decides the d_model^-0.5 output scaling (transformers 5.24 ties ``lm_head`` to the shared embedding either way)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The relative position bias is computed in the first layer of each stack and shared by the others.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The loss keeps the log-softmax of the logits in the model&apos;s data type (no fp32 copy).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SDPA gets the position bias as a mask that needs a gradient: on a CPU the self-attention takes the fp32 math path.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SDPA gets the position bias as a mask that needs a gradient: on CUDA modelled as the memory-efficient kernel keeping a copy of the bias in every layer (not measured).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tie_word_embeddings is false: transformers 5.24 still builds lm_head tied to the shared embedding from a config (the parameter count is that model&apos;s); loading a checkpoint with its own lm_head unties it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loaded in fp16 with from_pretrained, transformers keeps the wo projections in fp32; the estimate assumes every weight in fp16.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -278,6 +628,10 @@
         <translation>Comprimento da &amp;sequência</translation>
     </message>
     <message>
+        <source>Tar&amp;get length</source>
+        <translation>Comprimento do te&amp;xto-alvo</translation>
+    </message>
+    <message>
         <source>&amp;Data type</source>
         <translation>Tipo de &amp;dado</translation>
     </message>
@@ -302,16 +656,28 @@
         <translation>Dro&amp;pout ativado</translation>
     </message>
     <message>
+        <source>Padded &amp;batches (attention mask)</source>
+        <translation>Lotes com paddin&amp;g (máscara de atenção)</translation>
+    </message>
+    <message>
         <source>Accounting pr&amp;ofile</source>
         <translation>Perfi&amp;l de contagem</translation>
     </message>
     <message>
-        <source>Fills the sizes from the model&apos;s Hugging Face config.json; every field stays editable.</source>
-        <translation>Preenche as dimensões a partir do config.json do modelo no Hugging Face; todos os campos continuam editáveis.</translation>
+        <source>A popular model (from its published config.json), a config.json you opened, or Custom to type the sizes of a GPT-2 or Llama model.</source>
+        <translation>Um modelo popular (do seu config.json publicado), um config.json que você abriu, ou Personalizado para digitar as dimensões de um modelo GPT-2 ou Llama.</translation>
     </message>
     <message>
-        <source>GPT-2: LayerNorm, GeLU MLP, one key/value head per attention head. Llama: RMSNorm, SwiGLU MLP, grouped-query attention, rotary positions.</source>
-        <translation>GPT-2: LayerNorm, MLP com GeLU, uma cabeça de chave/valor por cabeça de atenção. Llama: RMSNorm, MLP SwiGLU, atenção com consultas agrupadas (GQA), posições rotativas.</translation>
+        <source>The profile that counts the model&apos;s tensors. GPT-2: LayerNorm, GeLU MLP, one key/value head per attention head. Llama: RMSNorm, SwiGLU MLP, grouped-query attention, rotary positions. Other families come from their config.json.</source>
+        <translation>O perfil que conta os tensores do modelo. GPT-2: LayerNorm, MLP com GeLU, uma cabeça de chave/valor por cabeça de atenção. Llama: RMSNorm, MLP SwiGLU, atenção com consultas agrupadas, posições rotatórias. As outras famílias vêm do seu config.json.</translation>
+    </message>
+    <message>
+        <source>Tokens in one training sample (s); for encoder-decoders, the source length.</source>
+        <translation>Tokens em uma amostra de treino (s); em codificadores-decodificadores, o comprimento da entrada.</translation>
+    </message>
+    <message>
+        <source>Encoder-decoders (T5): tokens of the target the decoder reads.</source>
+        <translation>Codificadores-decodificadores (T5): tokens do texto-alvo que o decodificador lê.</translation>
     </message>
     <message>
         <source>Width of the residual stream (hidden_size, h).</source>
@@ -338,10 +704,6 @@
         <translation>Tokens do vocabulário (vocab_size, V): os logits e a perda crescem com ele.</translation>
     </message>
     <message>
-        <source>Tokens in one training sample (s).</source>
-        <translation>Tokens em uma amostra de treino (s).</translation>
-    </message>
-    <message>
         <source>Precision the activations are stored in.</source>
         <translation>Precisão em que as ativações são guardadas.</translation>
     </message>
@@ -366,6 +728,10 @@
         <translation>Probabilidade de dropout acima de zero: suas máscaras são guardadas para a retropropagação.</translation>
     </message>
     <message>
+        <source>Samples padded to a common length pass an attention mask: fused attention (SDPA) then keeps a copy of the mask, and K and V for every head, in every layer. Packed or equal-length samples do not.</source>
+        <translation>Amostras completadas (padding) até um comprimento comum passam uma máscara de atenção: a atenção fundida (SDPA) então guarda uma cópia da máscara, e K e V para cada cabeça, em cada camada. Amostras empacotadas ou de mesmo comprimento não.</translation>
+    </message>
+    <message>
         <source>Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what the transformers modules really keep in PyTorch.</source>
         <translation>Artigo: a contagem de Korthikanti et al. 2022 (Tabela 2). Hugging Face: o que os módulos do transformers realmente guardam no PyTorch.</translation>
     </message>
@@ -380,6 +746,10 @@
     <message>
         <source>Llama (RMSNorm, SwiGLU, GQA)</source>
         <translation>Llama (RMSNorm, SwiGLU, GQA)</translation>
+    </message>
+    <message>
+        <source>{file} ({architecture})</source>
+        <translation>{file} ({architecture})</translation>
     </message>
     <message>
         <source>Eager (stores the s² scores)</source>
@@ -424,12 +794,28 @@
 <context>
     <name>ActivationViewModel</name>
     <message>
+        <source>{file} was not opened: {reason}</source>
+        <translation>{file} não foi aberto: {reason}</translation>
+    </message>
+    <message>
         <source>{model} (modified)</source>
         <translation>{model} (modificado)</translation>
     </message>
     <message>
         <source>Correct the highlighted fields to see the estimate.</source>
         <translation>Corrija os campos destacados para ver a estimativa.</translation>
+    </message>
+    <message>
+        <source>{architecture} · profile: {family} · {count} parameters</source>
+        <translation>{architecture} · perfil: {family} · {count} parâmetros</translation>
+    </message>
+    <message>
+        <source>Profile: {family} · {count} parameters</source>
+        <translation>Perfil: {family} · {count} parâmetros</translation>
+    </message>
+    <message>
+        <source>{count} parameters</source>
+        <translation>{count} parâmetros</translation>
     </message>
     <message>
         <source>{field}: the GPT-2 family has as many as the attention heads ({heads}).</source>
@@ -450,6 +836,18 @@
     <message>
         <source>{field}: must be a multiple of the tensor-parallel size ({size}).</source>
         <translation>{field}: deve ser múltiplo do paralelismo de tensor ({size}).</translation>
+    </message>
+    <message>
+        <source>{field}: tensor parallelism is modelled for GPT-2 and Llama-like models only; use 1.</source>
+        <translation>{field}: o paralelismo de tensor é modelado apenas para modelos GPT-2 e tipo Llama; use 1.</translation>
+    </message>
+    <message>
+        <source>The paper profile counts GPT-2 and Llama-shaped models only (head size = hidden size / heads): choose the Hugging Face profile.</source>
+        <translation>O perfil do artigo conta apenas modelos no formato GPT-2 e Llama (tamanho da cabeça = dimensão oculta / cabeças): escolha o perfil Hugging Face.</translation>
+    </message>
+    <message>
+        <source>This model cannot be estimated: {reason}</source>
+        <translation>Não é possível estimar este modelo: {reason}</translation>
     </message>
 </context>
 <context>
@@ -1024,6 +1422,13 @@
             <numerusform>Por camada × %n camadas</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Per layer, {kind} × %n layer(s)</source>
+        <translation>
+            <numerusform>Por camada, {kind} × %n camada</numerusform>
+            <numerusform>Por camada, {kind} × %n camadas</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Once per sample</source>
         <translation>Uma vez por amostra</translation>
@@ -1051,6 +1456,10 @@
     <message>
         <source>“Use this value” puts {value} in the calculator&apos;s activation per sample: the peak rounded up to {decimals} decimal places.</source>
         <translation>“Usar este valor” coloca {value} na ativação por amostra da calculadora: o pico arredondado para cima com {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>Model: {model}, {source}</source>
+        <translation>Modelo: {model}, {source}</translation>
     </message>
     <message>
         <source>Model sizes: {model}, {url}</source>
@@ -1425,6 +1834,25 @@
     </message>
 </context>
 <context>
+    <name>ModelSource</name>
+    <message>
+        <source>Open config.&amp;json…</source>
+        <translation>Abrir config.&amp;json…</translation>
+    </message>
+    <message>
+        <source>Read the model&apos;s Hugging Face config.json (or drop it on this window): every size and the family profile come from it. Nothing is downloaded.</source>
+        <translation>Lê o config.json do Hugging Face do modelo (ou solte o arquivo nesta janela): todas as dimensões e o perfil da família vêm dele. Nada é baixado.</translation>
+    </message>
+    <message>
+        <source>Open a model&apos;s config.json</source>
+        <translation>Abrir o config.json de um modelo</translation>
+    </message>
+    <message>
+        <source>Model configuration (*.json);;All files (*)</source>
+        <translation>Configuração de modelo (*.json);;Todos os arquivos (*)</translation>
+    </message>
+</context>
+<context>
     <name>ModelStates</name>
     <message>
         <source>DeepSpeed&apos;s estimate_zero{stage}_model_states_mem_needs (deepspeed 0.19.8)</source>
@@ -1446,12 +1874,28 @@
         <translation>Estimar a outra memória por GPU</translation>
     </message>
     <message>
+        <source>Count from a config.&amp;json…</source>
+        <translation>Contar a partir de um config.&amp;json…</translation>
+    </message>
+    <message>
+        <source>The exact parameter count of the model&apos;s Hugging Face config.json (or drop the file on this window). Nothing is downloaded.</source>
+        <translation>A contagem exata de parâmetros do config.json do Hugging Face do modelo (ou solte o arquivo nesta janela). Nada é baixado.</translation>
+    </message>
+    <message>
         <source>Model states on one GPU</source>
         <translation>Estados do modelo em uma GPU</translation>
     </message>
     <message>
         <source>Source: {source}</source>
         <translation>Fonte: {source}</translation>
+    </message>
+    <message>
+        <source>Open a model&apos;s config.json</source>
+        <translation>Abrir o config.json de um modelo</translation>
+    </message>
+    <message>
+        <source>Model configuration (*.json);;All files (*)</source>
+        <translation>Configuração de modelo (*.json);;Todos os arquivos (*)</translation>
     </message>
 </context>
 <context>
@@ -1633,6 +2077,15 @@
     <message>
         <source>fp32 master weights</source>
         <translation>Pesos mestres fp32</translation>
+    </message>
+    <message>
+        <source>{file} was not opened: {reason}</source>
+        <extracomment>where the parameter count came from, when a config.json gave it why the last config.json was not read (&quot;&quot; otherwise)</extracomment>
+        <translation>{file} não foi aberto: {reason}</translation>
+    </message>
+    <message>
+        <source>{count} parameters, exactly, from {file} ({model}).</source>
+        <translation>{count} parâmetros, exatos, de {file} ({model}).</translation>
     </message>
     <message>
         <source>Other memory per GPU: {states} + {overhead} overhead = {total}</source>
