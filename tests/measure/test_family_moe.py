@@ -148,6 +148,62 @@ def test_with_dropout_on_a_cpu(name: str, attention: str) -> None:
     assert abs(c.error) <= TOLERANCE, (c.measured, c.estimated)
 
 
+def _live_saved_bytes(model: Any, batch: dict[str, Any]) -> int:
+    """Bytes of the distinct storages autograd still holds once the forward is done
+    (``measure_saved`` also counts tensors whose graph node died during the forward)."""
+    import gc
+    import weakref
+
+    packed: list[Any] = []
+
+    def pack(tensor: Any) -> Any:
+        packed.append(weakref.ref(tensor))
+        return tensor
+
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    params |= {b.untyped_storage().data_ptr() for b in model.buffers()}
+    model.train()
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        out = model(**batch)
+    gc.collect()
+    storages: dict[int, int] = {}
+    for ref in packed:
+        tensor = ref()
+        if tensor is not None:
+            storage = tensor.untyped_storage()
+            if storage.data_ptr() not in params:
+                storages[storage.data_ptr()] = storage.nbytes()
+    del out
+    return sum(storages.values())
+
+
+@pytest.mark.parametrize("checkpointing", [False, True], ids=["keep", "ckpt"])
+@pytest.mark.parametrize("attention", ["eager", "sdpa"])
+@pytest.mark.parametrize("name", ["mixtral-window-aux", "qwen3_moe-step-window-aux"])
+def test_the_load_balancing_loss_keeps_no_top_k_indices(
+    name: str, attention: str, checkpointing: bool
+) -> None:
+    """The loss's topk discards its values: the node and its int64 indices die before the
+    backward pass. ``measure_saved`` counts them (8·k·s per sparse layer, less when a later
+    storage reuses their address); the estimate leaves them out and equals what is alive."""
+    from gradacc_desktop.core.activation import Attention, Device, Recompute, estimate
+    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.measure import build_model, random_batch
+
+    config = SMALL[name]
+    model = build_model(
+        dict(config), attention=attention, checkpointing=checkpointing, dropout=False
+    )
+    live = _live_saved_bytes(model, random_batch(model, SEQ[name], 1))
+    inputs = parse_model_config(config).inputs(
+        seq=SEQ[name],
+        attention=Attention(attention),
+        recompute=Recompute.FULL if checkpointing else Recompute.NONE,
+        device=Device.CPU,
+    )
+    assert estimate(inputs).saved_bytes == live
+
+
 def test_the_bytes_do_not_depend_on_the_routing() -> None:
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 

@@ -34,8 +34,11 @@ sigmoid output (p·s) and the shared expert's output (p·s·h) are kept. Dense l
 ``intermediate_size``.
 
 With ``output_router_logits`` the load-balancing loss runs once per model over every
-sparse layer's router logits: a softmax in the dtype (p·s·E kept per layer), ``topk``
-(8·S per layer), and with a padded batch the fp32 mask (4·s) and the masked row count.
+sparse layer's router logits: a softmax in the dtype (p·s·E kept per layer), the fp32
+token counts per expert, and with a padded batch the fp32 mask (4·s) and the masked row
+count. Its ``topk`` keeps int64 indices that die with the discarded values before the
+backward pass: not counted (``measure_saved`` sees them saved and counts them, 8·S per
+layer, unless a later storage reuses their address).
 It stays with full recomputation (it runs after the checkpointed layers, which keep
 their input hidden states only). Mixtral's ``router_jitter_noise`` multiplies the router
 input by a noise tensor in training (p·s·h kept per layer): counted when dropout is on,
@@ -435,9 +438,10 @@ def _aux_loss(arch: Architecture, inputs: Inputs) -> int:
     if not spec.aux_loss:
         return 0
     p, s = inputs.dtype.bytes, inputs.seq
-    # per layer: softmax in the dtype (output kept), topk's int64 indices
-    per_layer = p * s * spec.experts + 8 * spec.top_k * s
-    total = spec.sparse_layers * per_layer
+    # per layer: the softmax in the dtype (its output kept by the sum of probabilities).
+    # Its topk discards the values, so the node and its int64 indices are freed before
+    # the backward pass (the measuring hook still sees them saved: up to 8·k·s per layer)
+    total = spec.sparse_layers * p * s * spec.experts
     # the counts of tokens per expert kept by the final product (fp32, E)
     total += 4 * spec.experts
     if inputs.padded:
