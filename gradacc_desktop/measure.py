@@ -80,9 +80,12 @@ the meta device).
 
 How it counts: a ``torch.autograd.graph.saved_tensors_hooks`` pack hook sees every
 tensor an autograd node saves (``ctx.save_for_backward`` and the built-in
-derivative formulas alike). Tensors are deduplicated by the address of their
-underlying storage, and the *whole* storage is counted (a saved view keeps its
-base alive). Parameters and buffers of the model are excluded: they are not
+derivative formulas alike). When the forward ends, the saved tensors still alive
+(held by the graph the output keeps) are counted: a node whose output is thrown away
+during the forward (e.g. the top-k a load-balancing loss only indexes) frees its
+saved tensors before backward, and they are not counted. Tensors are deduplicated by
+the address of their underlying storage, and the *whole* storage is counted (a saved
+view keeps its base alive). Parameters and buffers of the model are excluded: they are not
 activations. With non-reentrant activation checkpointing the checkpoint's own
 hooks take over inside each checkpointed region, so what is held there is the
 checkpoint's inputs, which the hook below also sees because the checkpoint saves
@@ -97,6 +100,7 @@ import contextlib
 import json
 import re
 import sys
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -160,8 +164,7 @@ def measure_saved(model: Any, batch: Mapping[str, Any]) -> Measurement:
     for b in model.buffers():
         excluded.add(b.untyped_storage().data_ptr())
 
-    seen: set[int] = set()
-    result = Measurement()
+    packed: list[tuple[Any, str]] = []  # (weak reference to the saved tensor, module)
     stack: list[str] = ["<model>"]
     names = {id(m): n or "<model>" for n, m in model.named_modules()}
 
@@ -178,31 +181,43 @@ def measure_saved(model: Any, batch: Mapping[str, Any]) -> Measurement:
         handles.append(m.register_forward_hook(post_hook))
 
     def pack(tensor: Any) -> Any:
+        # Only remembered here: what counts is what is still held when the forward ends
+        # (a node whose output is thrown away, e.g. top-k values nobody uses, frees its
+        # saved tensors during the forward, and their addresses can be reused).
         if isinstance(tensor, torch.Tensor) and tensor.device.type != "meta":
-            storage = tensor.untyped_storage()
-            ptr = storage.data_ptr()
-            if ptr not in excluded and ptr not in seen and storage.nbytes() > 0:
-                seen.add(ptr)
-                result.saved_bytes += storage.nbytes()
-                result.tensors.append(
-                    SavedTensor(
-                        shape=tuple(tensor.shape),
-                        dtype=str(tensor.dtype).removeprefix("torch."),
-                        nbytes=storage.nbytes(),
-                        module=stack[-1],
-                    )
-                )
+            packed.append((weakref.ref(tensor), stack[-1]))
         return tensor
 
     def unpack(tensor: Any) -> Any:
         return tensor
 
+    result = Measurement()
     was_training = model.training
     model.train()
     try:
         with torch.enable_grad(), torch.autograd.graph.saved_tensors_hooks(pack, unpack):
             out = model(**batch)
-        del out
+        # autograd's graph (held by ``out``) keeps every saved tensor it still needs
+        seen: set[int] = set()
+        for ref, module in packed:
+            tensor = ref()
+            if tensor is None:
+                continue
+            storage = tensor.untyped_storage()
+            ptr = storage.data_ptr()
+            if ptr in excluded or ptr in seen or storage.nbytes() == 0:
+                continue
+            seen.add(ptr)
+            result.saved_bytes += storage.nbytes()
+            result.tensors.append(
+                SavedTensor(
+                    shape=tuple(tensor.shape),
+                    dtype=str(tensor.dtype).removeprefix("torch."),
+                    nbytes=storage.nbytes(),
+                    module=module,
+                )
+            )
+        del tensor, out
     finally:
         for h in handles:
             h.remove()

@@ -708,8 +708,10 @@ def _hf_layer(inputs: Inputs, dims: _Dims) -> dict[Part, int]:
         # c_attn output (3h) split into views: one storage serves Q, K and V
         parts[Part.ATTN_QKV] = p * s * (a + 2 * k) * d
     elif eager:
-        # rotated Q; repeat_kv expands K and V to all heads (a copy when k < a)
-        parts[Part.ATTN_QKV] = 3 * p * s * a * d
+        # rotated Q; repeat_kv copies K and V to every head when 1 < k < a (with one
+        # key/value head its expand-and-reshape is a view; with k = a nothing repeats)
+        repeated = a if 1 < k < a else k
+        parts[Part.ATTN_QKV] = p * s * (a + 2 * repeated) * d
     else:
         # SDPA with enable_gqa: Q (a heads), K and V (k heads) kept as they are
         parts[Part.ATTN_QKV] = p * s * (a + 2 * k) * d

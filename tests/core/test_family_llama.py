@@ -65,10 +65,12 @@ def test_mistral_slides_every_layer_and_qwen2_only_when_asked() -> None:
     assert (on.spec.sliding_window, on.spec.sliding_layers) == (32768, 3)
 
 
-def test_sliding_window_shorter_than_the_sequence_adds_a_mask_per_layer_under_sdpa() -> None:
+def test_a_sequence_as_long_as_the_window_adds_a_mask_per_layer_under_sdpa() -> None:
     mistral = read_model_config(config_path("mistralai__Mistral-7B-v0.1.json"))
-    short = estimate(mistral.inputs(seq=4096, attention=Attention.SDPA))
+    # transformers masks from kv_length >= window on: 4 095 tokens take is_causal
+    short = estimate(mistral.inputs(seq=4095, attention=Attention.SDPA))
     long = estimate(mistral.inputs(seq=8192, attention=Attention.SDPA))
+    assert Part.ATTN_MASK in {i.key for i in estimate(mistral.inputs(seq=4096)).breakdown}
     assert Part.ATTN_MASK not in {i.key for i in short.breakdown}
     masks = [i for i in long.breakdown if i.key is Part.ATTN_MASK]
     assert masks == [masks[0]] and masks[0].count == 32

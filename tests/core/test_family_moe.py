@@ -184,8 +184,9 @@ def test_sliding_windows_follow_each_configuration_class() -> None:
     assert [(m.stack, m.count, m.bytes) for m in masks] == [
         (StackKind.SLIDING, 11, 2 * 2048 * 2048)
     ]
-    # a window no shorter than the sequence changes nothing: one stack
-    short = estimate(qwen2.inputs(seq=1024, attention=Attention.SDPA))
+    # a window longer than the sequence changes nothing: one stack (transformers masks
+    # from kv_length >= window on)
+    short = estimate(qwen2.inputs(seq=1023, attention=Attention.SDPA))
     assert {i.stack for i in short.breakdown if i.stack} == {StackKind.LAYERS}
     # Qwen3MoeConfig: a window only with use_sliding_window, then on every layer
     qwen3 = read_model_config(config_path("Qwen__Qwen3-30B-A3B.json"))

@@ -44,6 +44,10 @@ SMALL: dict[str, dict[str, Any]] = {
         "tie_word_embeddings": True,
     },
     "qwen3-head-dim": _BASE | {"model_type": "qwen3", "head_dim": 48, "num_hidden_layers": 3},
+    # one key/value head: repeat_kv's expand-and-reshape is a view, not a copy
+    "llama-one-kv-head": _BASE | {"model_type": "llama", "num_key_value_heads": 1},
+    # a window as long as the shorter sequence: transformers masks from seq >= window
+    "mistral-window-48": _BASE | {"model_type": "mistral", "sliding_window": 48},
     "gpt2": {"model_type": "gpt2", "n_embd": 128, "n_layer": 2, "n_head": 4, "vocab_size": 2000},
     "gpt2-relu": {
         "model_type": "gpt2",

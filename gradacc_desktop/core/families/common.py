@@ -22,7 +22,8 @@ ACTIVATION_KEEPS: dict[str, int] = {
     "gelu_pytorch_tanh": 1,
     "relu": 0,
     "gelu_new": 4,
-    "gelu_fast": 4,
+    # FastGELUActivation: x, 0.0447·x, 0.798·x, 1 + …, tanh, 0.5·x, 1 + tanh (measured)
+    "gelu_fast": 7,
 }
 
 
@@ -48,8 +49,16 @@ def dropout_mask(inputs: Inputs, elements: int) -> int:
 
 def sdpa_needs_mask(inputs: Inputs, seq: int, window: int | None) -> bool:
     """``transformers`` passes SDPA an explicit mask (instead of ``is_causal``) when the
-    batch is padded or a sliding window is shorter than the sequence."""
-    return inputs.padded or (window is not None and window < seq)
+    batch is padded or the sequence is at least as long as a sliding window
+    (``masking_utils._ignore_causal_mask_sdpa``: kv_length >= window)."""
+    return inputs.padded or (window is not None and seq >= window)
+
+
+def repeated_kv_heads(heads: int, kv_heads: int) -> int:
+    """Key/value heads ``repeat_kv`` leaves in memory: every head when it copies
+    (1 < k < a); with one key/value head the expand-and-reshape is a view, and with
+    k = a there is nothing to repeat."""
+    return heads if 1 < kv_heads < heads else kv_heads
 
 
 def causal_lm_loss(s: int, v: int) -> int:

@@ -67,7 +67,12 @@ from gradacc_desktop.core.families import (
     Stack,
     linear,
 )
-from gradacc_desktop.core.families.common import ACTIVATION_KEEPS, causal_lm_loss, logits_transient
+from gradacc_desktop.core.families.common import (
+    ACTIVATION_KEEPS,
+    causal_lm_loss,
+    logits_transient,
+    sdpa_needs_mask,
+)
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("gemma", "gemma2", "gemma3_text", "gemma3")
@@ -306,12 +311,6 @@ def _eager(arch: Architecture, inputs: Inputs) -> bool:
     return arch.spec.eager_only or inputs.attention is Attention.EAGER
 
 
-def sdpa_mask(inputs: Inputs, seq: int, window: int | None) -> bool:
-    """SDPA gets an explicit mask: a padded batch, or a sliding layer whose window is not
-    longer than the sequence (``_ignore_causal_mask_sdpa``: ``kv_length >= window``)."""
-    return inputs.padded or (window is not None and seq >= window)
-
-
 def layer_parts(arch: Architecture, inputs: Inputs, window: int | None) -> dict[Part, int]:
     """One Gemma decoder layer (b = 1) without recomputation; ``window``: the layer's
     sliding window (None for a global layer)."""
@@ -366,7 +365,7 @@ def layer_parts(arch: Architecture, inputs: Inputs, window: int | None) -> dict[
         parts[Part.ATTN_DROPOUT] = 2 * 4 * a * s * s
         parts[Part.ATTN_OUT_PROJ_INPUT] = p * s * a * d
     else:
-        masked = sdpa_mask(inputs, s, window)
+        masked = sdpa_needs_mask(inputs, s, window)
         if masked or d > _GQA_MAX_HEAD_DIM:
             # no enable_gqa: repeat_kv expands K and V to every head
             parts[Part.ATTN_QKV] = p * s * a * d + repeated_kv

@@ -66,7 +66,7 @@ MODEL_TYPES = ("gpt_neox",)
 #: s·i tensors the activation keeps besides its output. ``gelu_fast`` (GPT-NeoX-20B),
 #: ``0.5·x·(1 + tanh(x·0.798·(1 + 0.0447·x·x)))`` in Python, keeps seven: x, 0.0447·x,
 #: x·0.798, 1 + 0.0447·x·x, the tanh output, 0.5·x and 1 + tanh (measured)
-_KEEPS = ACTIVATION_KEEPS | {"gelu_fast": 7}
+_KEEPS = ACTIVATION_KEEPS
 
 # transformers 5.24 GPTNeoXConfig defaults (GPT-NeoX-20B) for keys a file may omit
 _VOCAB = 50432

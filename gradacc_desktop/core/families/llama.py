@@ -7,7 +7,7 @@ RMSNorm on every query and key head (``q_norm``, ``k_norm``); an explicit ``head
 (Qwen3 defaults to 128, not hidden / heads); Mistral's sliding window on every layer and
 Qwen2/Qwen3's on the layers from ``max_window_layers`` on (``use_sliding_window``).
 
-Masks: with a padded batch, or a sliding window shorter than the sequence,
+Masks: with a padded batch, or a sequence at least as long as a sliding window,
 ``transformers`` hands SDPA an explicit mask instead of ``is_causal``; SDPA then keeps
 its own copy of the mask in the dtype in every layer (p·s² bytes) and, because
 ``enable_gqa`` is only used without a mask, K and V repeated to every head.
@@ -39,6 +39,7 @@ from gradacc_desktop.core.families import (
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     logits_transient,
+    repeated_kv_heads,
     rms_norm_fp32,
     sdpa_needs_mask,
 )
@@ -182,8 +183,8 @@ def layer_parts(
     s, a, k, d = dims.s, dims.a, dims.k, dims.d
     cpu_math = inputs.attention is Attention.SDPA and inputs.dropout and inputs.device is Device.CPU
     if masked and inputs.attention is Attention.SDPA and not cpu_math:
-        # no enable_gqa with a mask: repeat_kv copies K and V to every head
-        parts[Part.ATTN_QKV] = 3 * p * s * a * d
+        # no enable_gqa with a mask: repeat_kv copies K and V to every head (1 < k < a)
+        parts[Part.ATTN_QKV] = p * s * (a + 2 * repeated_kv_heads(a, k)) * d
         parts[Part.ATTN_MASK] = p * s * s
     # gate output (the activation's input, unless ReLU), activation output, up output
     parts[Part.MLP_ACTIVATION] = (ACTIVATION_KEEPS[activation] + 2) * p * dims.s * dims.i
@@ -245,8 +246,8 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
         notes.append(
             trans_late(
                 "Activation",
-                "Sliding-window layers: shorter windows than the sequence make SDPA "
-                "take an explicit mask.",
+                "Sliding-window layers: from a sequence as long as the window on, SDPA "
+                "takes an explicit mask.",
             )
         )
     if inputs.attention is Attention.SDPA:

@@ -71,6 +71,7 @@ from gradacc_desktop.core.families.common import (
     dropout_mask,
     logits_transient,
     rms_norm_fp32,
+    sdpa_needs_mask,
 )
 from gradacc_desktop.core.text import trans_late
 
@@ -203,12 +204,6 @@ def parameters(arch: Architecture) -> int:
     return v * h + arch.layers * layer + h + head
 
 
-def sdpa_mask(inputs: Inputs, window: int | None) -> bool:
-    """``masking_utils`` hands SDPA an explicit mask for a padded batch, and for a sliding
-    window whenever the keys are at least as many as the window (``kv >= window``)."""
-    return inputs.padded or (window is not None and inputs.seq >= window)
-
-
 def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: Phi3Spec = arch.spec
     dims = _dims(inputs)
@@ -217,7 +212,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     eager = inputs.attention is Attention.EAGER
     drop = inputs.dropout
     cpu_math = not eager and drop and inputs.device is Device.CPU
-    masked = not eager and not cpu_math and sdpa_mask(inputs, spec.sliding_window)
+    masked = not eager and not cpu_math and sdpa_needs_mask(inputs, inputs.seq, spec.sliding_window)
     norm = rms_norm_fp32(p, s, h)
     parts: dict[Part, int] = {
         Part.ATTN_NORM: norm,
@@ -242,7 +237,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
         parts[Part.ATTN_SOFTMAX] = 4 * a * s * s
         parts[Part.ATTN_DROPOUT] = 2 * 4 * a * s * s
     else:
-        if k < a and (eager or masked):
+        if 1 < k < a and (eager or masked):
             # repeat_kv copies K and V to every head; the fused storage is then kept by
             # nobody (Q and K are the rotary's new tensors)
             parts[Part.ATTN_QKV] = 3 * p * s * a * d
