@@ -508,6 +508,7 @@ def _build(
     if attention not in _ATTENTIONS:
         raise MeasureError(f"attention must be eager or sdpa, not {attention!r}")
     cfg, cls, head, notes = _resolve(_hf_config(config))
+    untied = _load_config(config).get("tie_word_embeddings") is False
     if dropout is not None:
         _set_dropout(cfg, dropout)
     for c in _configs(cfg):
@@ -549,6 +550,11 @@ def _build(
                 + ", ".join(a for a in _ATTENTIONS if a != attention)
             ) from None
         raise MeasureError(_cannot_build(cls, exc)) from None
+    if untied and _untie_output_embeddings(model):
+        notes.append(
+            "tie_word_embeddings is false: lm_head untied from the input embeddings, as "
+            "from_pretrained leaves it when the checkpoint holds its own lm_head"
+        )
     if meta:
         return _Built(model, head, notes)
     torch_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[dtype]
@@ -573,6 +579,19 @@ def _build(
         (enable or model.gradient_checkpointing_enable)()
     model.train()
     return _Built(model, head, notes)
+
+
+def _untie_output_embeddings(model: Any) -> bool:
+    """Give the LM head its own weight when the model was built sharing the input
+    embedding's (T5 in transformers 5.24 ties whatever the file says; a published
+    checkpoint with its own lm_head is loaded untied). True when it untied."""
+    import torch
+
+    out, inp = model.get_output_embeddings(), model.get_input_embeddings()
+    if out is None or inp is None or out.weight is not inp.weight:
+        return False
+    out.weight = torch.nn.Parameter(out.weight.detach().clone())
+    return True
 
 
 def _why_no_sdpa(cfg: Any) -> str:

@@ -140,6 +140,7 @@ class Part(enum.Enum):
     ATTN_SOFTMAX = "attn_softmax"
     ATTN_DROPOUT = "attn_dropout"
     ATTN_FUSED = "attn_fused"
+    ATTN_KERNEL_OUTPUT = "attn_kernel_output"
     ATTN_OUT_PROJ_INPUT = "attn_out_proj_input"
     ATTN_RESID_DROPOUT = "attn_resid_dropout"
     MLP_NORM = "mlp_norm"
@@ -172,6 +173,10 @@ class Part(enum.Enum):
     FINAL_NORM = "final_norm"
     LM_HEAD_INPUT = "lm_head_input"
     ENCODER_OUTPUT = "encoder_output"
+    SHARED_MASK = "shared_mask"
+    SHARED_POSITION_BIAS = "shared_position_bias"
+    EMBEDDING_PROJECTION = "embedding_projection"
+    AUX_LOSS = "aux_loss"
     MLM_HEAD = "mlm_head"
     LOGIT_SOFTCAP = "logit_softcap"
     OTHER = "other"
@@ -201,6 +206,7 @@ PART_TEXT: dict[Part, str] = {
     Part.ATTN_SOFTMAX: trans_late("Activation", "Attention scores (softmax)"),
     Part.ATTN_DROPOUT: trans_late("Activation", "Attention dropout"),
     Part.ATTN_FUSED: trans_late("Activation", "Fused attention log-sum-exp"),
+    Part.ATTN_KERNEL_OUTPUT: trans_late("Activation", "Fused attention output"),
     Part.ATTN_OUT_PROJ_INPUT: trans_late("Activation", "Attention output projection input"),
     Part.ATTN_RESID_DROPOUT: trans_late("Activation", "Attention residual dropout mask"),
     Part.MLP_NORM: trans_late("Activation", "MLP norm"),
@@ -234,6 +240,10 @@ PART_TEXT: dict[Part, str] = {
     Part.FINAL_NORM: trans_late("Activation", "Final norm"),
     Part.LM_HEAD_INPUT: trans_late("Activation", "Output projection input"),
     Part.ENCODER_OUTPUT: trans_late("Activation", "Encoder output"),
+    Part.SHARED_MASK: trans_late("Activation", "Attention mask (shared by the layers)"),
+    Part.SHARED_POSITION_BIAS: trans_late("Activation", "Position bias (shared by the layers)"),
+    Part.EMBEDDING_PROJECTION: trans_late("Activation", "Embedding projection input"),
+    Part.AUX_LOSS: trans_late("Activation", "Load-balancing loss"),
     Part.MLM_HEAD: trans_late("Activation", "Masked-LM head transform"),
     Part.LOGIT_SOFTCAP: trans_late("Activation", "Final logit soft-capping"),
     Part.OTHER: trans_late("Activation", "Other tensors"),
@@ -608,6 +618,7 @@ _ATTENTION_CORE = (
     Part.ATTN_SOFTMAX,
     Part.ATTN_DROPOUT,
     Part.ATTN_FUSED,
+    Part.ATTN_KERNEL_OUTPUT,
     Part.ATTN_SOFTCAP,
     Part.CROSS_ATTN_SCORES,
 )

@@ -143,14 +143,14 @@ def test_alibi_keeps_one_mask_for_all_layers_under_sdpa() -> None:
     s, a, h = 256, 71, 4544
     sdpa = estimate(arch.inputs(seq=s, device=Device.CPU))
     outside = _parts(sdpa, per_layer=False)
-    assert outside[Part.OTHER] == 2 * a * s * s and Part.ROTARY not in outside
+    assert outside[Part.SHARED_POSITION_BIAS] == 2 * a * s * s and Part.ROTARY not in outside
     layer = _parts(sdpa)
     assert layer[Part.ATTN_QKV] == 2 * s * 3 * h  # Q, K, V: views of the fused output
     assert Part.ATTN_MASK not in layer
     eager = estimate(arch.inputs(seq=s, attention=Attention.EAGER, device=Device.CPU))
-    assert Part.OTHER not in _parts(eager, per_layer=False)
+    assert Part.SHARED_POSITION_BIAS not in _parts(eager, per_layer=False)
     full = estimate(arch.inputs(seq=s, recompute=Recompute.FULL, device=Device.CPU))
-    assert Part.OTHER not in _parts(full, per_layer=False)
+    assert Part.SHARED_POSITION_BIAS not in _parts(full, per_layer=False)
 
 
 def test_dropout_masks_follow_the_device() -> None:

@@ -126,7 +126,7 @@ def test_opt_350m_projections_are_kept_outside_the_layers() -> None:
     s = 512
     outside = _parts(estimate(arch.inputs(seq=s, device=Device.CPU)), per_layer=False)
     assert outside[Part.EMBEDDINGS] == 16 * s + 2 * s * 512  # ids + project_in input
-    assert outside[Part.OTHER] == 2 * s * 1024  # project_out input
+    assert outside[Part.EMBEDDING_PROJECTION] == 2 * s * 1024  # project_out input
     assert outside[Part.LM_HEAD_INPUT] == 2 * s * 512
     assert Part.FINAL_NORM not in outside  # post-LN: no final LayerNorm
 

@@ -249,7 +249,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     if inputs.recompute is Recompute.FULL and inputs.padded:
         # the layers receive the padding mask positionally: the checkpoints keep it once
         # (SDPA: boolean; eager: additive, in the dtype)
-        outside[Part.CAUSAL_MASK] = s * s if inputs.attention is Attention.SDPA else p * s * s
+        outside[Part.SHARED_MASK] = s * s if inputs.attention is Attention.SDPA else p * s * s
     # head transform: dense input (the last layer's output), the activation, LayerNorm
     outside[Part.MLM_HEAD] = (
         p * s * h + ACTIVATION_KEEPS[spec.head_activation] * p * s * h + layer_norm(inputs, s, h)

@@ -321,7 +321,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         and not _math_path(arch, inputs)
     ):
         # the ALiBi bias folded into one float mask (a heads), the same in every layer
-        outside[Part.OTHER] = p * arch.heads * s * s
+        outside[Part.SHARED_POSITION_BIAS] = p * arch.heads * s * s
     outside[Part.FINAL_NORM] = layer_norm(inputs, s, h)
     outside[Part.LM_HEAD_INPUT] = p * s * h
     outside[Part.LOSS] = causal_lm_loss(s, arch.vocab)

@@ -80,7 +80,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     outside = _hf_outside(inputs, dims)
     if inputs.padded and inputs.recompute is Recompute.FULL and not eager(inputs):
         # GPT2Block gets the boolean padding mask positionally: the checkpoint keeps it
-        outside[Part.CAUSAL_MASK] = dims.s * dims.s
+        outside[Part.SHARED_MASK] = dims.s * dims.s
     return Layout(
         stacks=(Stack(StackKind.LAYERS, arch.layers, parts, checkpoint),),
         outside=outside,

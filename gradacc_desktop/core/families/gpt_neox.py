@@ -190,7 +190,8 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
         else:
             # fp32 log-sum-exp and the kernel's output, laid out like the contiguous Q
             # (a, s, d): the (s, h) input of dense is a separate copy
-            parts[Part.ATTN_FUSED] = 4 * a * s + p * s * h
+            parts[Part.ATTN_FUSED] = 4 * a * s
+            parts[Part.ATTN_KERNEL_OUTPUT] = p * s * h
             if inputs.padded:
                 parts[Part.ATTN_MASK] = p * s * s
     if drop:

@@ -423,7 +423,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     outside = dict(_hf_outside(inputs, dims))
     aux = _aux_loss(arch, inputs)
     if aux:
-        outside[Part.OTHER] = aux
+        outside[Part.AUX_LOSS] = aux
     return Layout(
         stacks=_stacks(arch, inputs),
         outside=outside,

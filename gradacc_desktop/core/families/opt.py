@@ -198,7 +198,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     if spec.final_norm:
         outside[Part.FINAL_NORM] = layer_norm(inputs, s, h)
     if projected:
-        outside[Part.OTHER] = p * s * h  # project_out input
+        outside[Part.EMBEDDING_PROJECTION] = p * s * h  # project_out input
     outside[Part.LM_HEAD_INPUT] = p * s * e
     outside[Part.LOSS] = causal_lm_loss(s, arch.vocab)
     return Layout(

@@ -254,7 +254,8 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
         else:
             # fp32 log-sum-exp and the kernel's output: laid out like the contiguous Q
             # (a, s, d), so the (s, a·d) input of o_proj is a separate copy
-            parts[Part.ATTN_FUSED] = 4 * a * s + p * s * a * d
+            parts[Part.ATTN_FUSED] = 4 * a * s
+            parts[Part.ATTN_KERNEL_OUTPUT] = p * s * a * d
             if masked:
                 parts[Part.ATTN_MASK] = p * s * s
     if drop:

@@ -149,9 +149,10 @@ def parse(config: ConfigReader) -> Architecture:
 
 
 def parameters(arch: Architecture) -> int:
-    """``T5ForConditionalGeneration`` built from the config: the shared embedding (also
-    the encoder's, the decoder's and, in transformers 5.24, ``lm_head``'s weight), the
-    relative-position bias tables of each stack's first block, bias-free linears."""
+    """``T5ForConditionalGeneration`` as trained from its checkpoint: the shared
+    embedding (also the encoder's and the decoder's), ``lm_head`` (its own weight when
+    the file says tie_word_embeddings false), the relative-position bias tables of each
+    stack's first block, bias-free linears."""
     spec: T5Spec = arch.spec
     h, inner, i = arch.hidden, arch.heads * arch.head_dim, arch.intermediate
     attention = 4 * h * inner + h  # q, k, v, o and the pre-norm
@@ -159,7 +160,11 @@ def parameters(arch: Architecture) -> int:
     buckets = spec.relative_buckets * arch.heads
     encoder = arch.layers * (attention + feed_forward) + buckets + h
     decoder = spec.decoder_layers * (2 * attention + feed_forward) + buckets + h
-    return arch.vocab * h + encoder + decoder
+    # tie_word_embeddings false (T5 v1.1, Flan-T5): the checkpoint has its own lm_head,
+    # which from_pretrained keeps untied (transformers 5.24 ties it when it builds the
+    # model from the config alone)
+    head = 0 if spec.tie_embeddings else arch.vocab * h
+    return arch.vocab * h + encoder + decoder + head
 
 
 def _norm(s: int, h: int, p: int) -> int:
@@ -313,7 +318,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
             # the padding masks of the encoder and of the cross-attention
             masks += (1 if sdpa else p) * (s * s + t * s)
         if masks:
-            outside[Part.CAUSAL_MASK] = masks
+            outside[Part.SHARED_MASK] = masks
     else:
         # int64 bucket ids of the relative position bias, once per stack
         bias += 8 * s * s + 8 * t * t
@@ -322,8 +327,8 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
             bias += p * a * t * s
         if sdpa and inputs.padded:
             # torch.where(padding mask, bias, min) in every encoder block: one mask
-            outside[Part.OTHER] = s * s
-    outside[Part.ATTN_POSITION_BIAS] = bias
+            outside[Part.SHARED_MASK] = s * s
+    outside[Part.SHARED_POSITION_BIAS] = bias
     outside[Part.ENCODER_OUTPUT] = p * s * h
     final = _norm(s, h, p) + _norm(t, h, p)
     if inputs.dropout:
@@ -389,9 +394,8 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
         notes.append(
             trans_late(
                 "Activation",
-                "tie_word_embeddings is false: transformers 5.24 still builds lm_head "
-                "tied to the shared embedding from a config (the parameter count is that "
-                "model's); loading a checkpoint with its own lm_head unties it.",
+                "tie_word_embeddings is false: the checkpoint's own lm_head is counted "
+                "(from_pretrained keeps it untied) and the decoder output is not scaled.",
             )
         )
     if inputs.dtype is DType.FP16:
