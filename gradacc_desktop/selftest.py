@@ -242,6 +242,17 @@ def check_window(app: QApplication, folder: str, create_window: CreateWindow) ->
         dialog = window.open_activation_estimator()
         app.processEvents()
         _check(dialog.isVisible(), "activation estimator did not open")
+        # every family module and bundled config.json made it into the bundle
+        from gradacc_desktop.core.activation import Family
+        from gradacc_desktop.core.presets import load_config_presets
+
+        presets = load_config_presets()
+        missing = {f for f in Family if not f.typed_sizes} - {p.arch.family for p in presets}
+        _check(not missing, f"no bundled model config of {sorted(f.value for f in missing)}")
+        for preset in presets:
+            dialog.vm.select_preset(preset.name)
+            _check(dialog.vm.state.has_result, f"no estimate for {preset.name}")
+        dialog.vm.select_preset("gpt2")
         dialog.reject()
         app.processEvents()
     finally:

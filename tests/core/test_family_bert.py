@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +25,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-
-CONFIGS = Path(__file__).parent.parent / "data" / "configs"
+from tests.configs import config_path
 
 # BertForMaskedLM / RobertaForMaskedLM num_parameters() (tied decoder, no pooler), as
 # transformers 5.24 counts them on the meta device. The hub's safetensors totals differ
@@ -41,20 +39,20 @@ PUBLISHED = {
 
 
 def _raw(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((CONFIGS / name).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
     return data
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_published_configs_give_the_transformers_parameter_count(name: str) -> None:
     model_type, count = PUBLISHED[name]
-    arch = read_model_config(CONFIGS / name)
+    arch = read_model_config(config_path(name))
     assert (arch.model_type, arch.family, arch.head) == (model_type, Family.BERT, Head.MASKED_LM)
     assert parameters(arch) == count
 
 
 def test_bert_base_sizes_and_spec() -> None:
-    arch = read_model_config(CONFIGS / "google-bert__bert-base-uncased.json")
+    arch = read_model_config(config_path("google-bert__bert-base-uncased.json"))
     assert (arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim) == (
         768,
         12,
@@ -74,7 +72,7 @@ def test_bert_base_sizes_and_spec() -> None:
 
 
 def test_roberta_positions_start_after_the_padding_index() -> None:
-    arch = read_model_config(CONFIGS / "FacebookAI__roberta-large.json")
+    arch = read_model_config(config_path("FacebookAI__roberta-large.json"))
     assert (arch.hidden, arch.layers, arch.heads, arch.head_dim) == (1024, 24, 16, 64)
     # 514 rows, padding_idx 1: positions 2..513, so 512 usable tokens
     assert arch.spec.position_embeddings == 514 and arch.max_positions == 512
@@ -107,7 +105,9 @@ def test_a_classification_file_is_estimated_as_masked_lm_and_says_so() -> None:
     assert parameters(arch) == PUBLISHED["FacebookAI__roberta-base.json"][1]
     notes = estimate(arch.inputs(seq=128)).notes
     assert any("another head" in n for n in notes)
-    plain = estimate(read_model_config(CONFIGS / "FacebookAI__roberta-base.json").inputs(seq=128))
+    plain = estimate(
+        read_model_config(config_path("FacebookAI__roberta-base.json")).inputs(seq=128)
+    )
     assert not any("another head" in n for n in plain.notes)
 
 
@@ -162,7 +162,7 @@ def test_no_model_type_is_refused() -> None:
 def test_estimate_grows_with_the_sequence_and_full_recomputation_keeps_less(
     attention: Attention, device: Device
 ) -> None:
-    arch = read_model_config(CONFIGS / "google-bert__bert-base-uncased.json")
+    arch = read_model_config(config_path("google-bert__bert-base-uncased.json"))
     saved = [
         estimate(arch.inputs(seq=s, attention=attention, device=device)).saved_bytes
         for s in (64, 128, 256, 512)
@@ -187,7 +187,7 @@ def test_bert_base_layer_bytes_by_hand_cpu_sdpa() -> None:
     #   layer input 1·psh, Q K V 3·psh, log-sum-exp 4·a·s, attention output 1·psh,
     #   two LayerNorms 2·(psh + 2ps), MLP input 1·psh, GELU input psi, dense input psi
     #   = 8·psh + 2·psi + 4·a·s + 4·ps
-    arch = read_model_config(CONFIGS / "google-bert__bert-base-uncased.json")
+    arch = read_model_config(config_path("google-bert__bert-base-uncased.json"))
     p, s, h, i, a = 2, 512, 768, 3072, 12
     result = estimate(arch.inputs(seq=s, device=Device.CPU))
     layer = sum(item.bytes for item in result.breakdown if item.stack is StackKind.LAYERS)
@@ -205,7 +205,7 @@ def test_bert_base_layer_bytes_by_hand_cpu_sdpa() -> None:
 
 
 def test_padding_adds_a_mask_copy_per_layer_only_under_sdpa() -> None:
-    arch = read_model_config(CONFIGS / "FacebookAI__roberta-base.json")
+    arch = read_model_config(config_path("FacebookAI__roberta-base.json"))
     s = 256
     sdpa = estimate(arch.inputs(seq=s, device=Device.CPU)).saved_bytes
     sdpa_padded = estimate(arch.inputs(seq=s, device=Device.CPU, padded=True)).saved_bytes

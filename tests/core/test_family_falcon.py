@@ -4,7 +4,6 @@ what the layout keeps."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,8 @@ from gradacc_desktop.core.families import (
     read_model_config,
 )
 from gradacc_desktop.core.families.falcon import Norms
+from tests.configs import config_path
 
-CONFIGS = Path(__file__).parent.parent / "data" / "configs"
 FALCON_7B = "tiiuae__falcon-7b-instruct.json"
 FALCON_40B = "tiiuae__falcon-40b-instruct.json"
 
@@ -36,7 +35,7 @@ PUBLISHED = {FALCON_7B: 6_921_720_704, FALCON_40B: 41_303_293_952}
 
 
 def _raw(name: str) -> dict:
-    return json.loads((CONFIGS / name).read_text(encoding="utf-8"))
+    return json.loads(config_path(name).read_text(encoding="utf-8"))
 
 
 def _parts(result, *, per_layer: bool = True) -> dict[Part, int]:
@@ -46,14 +45,14 @@ def _parts(result, *, per_layer: bool = True) -> dict[Part, int]:
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_published_configs_give_the_published_parameter_count(name: str) -> None:
-    arch = read_model_config(CONFIGS / name)
+    arch = read_model_config(config_path(name))
     assert (arch.model_type, arch.family, arch.head) == ("falcon", Family.FALCON, Head.CAUSAL_LM)
     assert arch.architecture == "FalconForCausalLM"
     assert parameters(arch) == PUBLISHED[name]
 
 
 def test_falcon_7b_is_multi_query_with_one_shared_norm() -> None:
-    arch = read_model_config(CONFIGS / FALCON_7B)
+    arch = read_model_config(config_path(FALCON_7B))
     assert (arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim) == (
         4544,
         32,
@@ -69,7 +68,7 @@ def test_falcon_7b_is_multi_query_with_one_shared_norm() -> None:
 
 
 def test_falcon_40b_has_kv_groups_and_two_norms() -> None:
-    arch = read_model_config(CONFIGS / FALCON_40B)
+    arch = read_model_config(config_path(FALCON_40B))
     assert (arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim) == (
         8192,
         60,
@@ -86,7 +85,7 @@ def test_parameters_by_hand() -> None:
     # final LayerNorm, tied embeddings, no biases
     h, i, v = 4544, 4 * 4544, 65024
     layer = h * (71 + 2) * 64 + h * h + 2 * h * i + 2 * h
-    assert parameters(read_model_config(CONFIGS / FALCON_7B)) == v * h + 32 * layer + 2 * h
+    assert parameters(read_model_config(config_path(FALCON_7B))) == v * h + 32 * layer + 2 * h
     untied = parse_model_config(_raw(FALCON_7B) | {"tie_word_embeddings": False, "bias": True})
     biases = (71 + 2) * 64 + h + i + h
     assert parameters(untied) == v * h + 32 * (layer + biases) + 2 * h + v * h
@@ -94,7 +93,7 @@ def test_parameters_by_hand() -> None:
 
 def test_falcon_7b_layer_by_hand_sdpa_on_cpu() -> None:
     # one K/V head without enable_gqa: SDPA's math path in fp32
-    arch = read_model_config(CONFIGS / FALCON_7B)
+    arch = read_model_config(config_path(FALCON_7B))
     s, h, a, d, i = 1000, 4544, 71, 64, 4 * 4544
     result = estimate(arch.inputs(seq=s, dtype=DType.BF16, device=Device.CPU))
     parts = _parts(result)
@@ -115,7 +114,7 @@ def test_falcon_7b_layer_by_hand_sdpa_on_cpu() -> None:
 
 
 def test_falcon_7b_eager_keeps_one_kv_head_and_the_bf16_softmax() -> None:
-    arch = read_model_config(CONFIGS / FALCON_7B)
+    arch = read_model_config(config_path(FALCON_7B))
     s, a, d = 512, 71, 64
     parts = _parts(estimate(arch.inputs(seq=s, attention=Attention.EAGER, device=Device.CPU)))
     assert parts[Part.ATTN_QKV] == 2 * s * a * d + 2 * (2 * s * d)  # rotated Q, K; V
@@ -123,7 +122,7 @@ def test_falcon_7b_eager_keeps_one_kv_head_and_the_bf16_softmax() -> None:
 
 
 def test_falcon_40b_sdpa_keeps_its_mask_copy_and_broadcast_kv() -> None:
-    arch = read_model_config(CONFIGS / FALCON_40B)
+    arch = read_model_config(config_path(FALCON_40B))
     s, h, a, d = 2048, 8192, 128, 64
     parts = _parts(estimate(arch.inputs(seq=s, device=Device.CUDA)))
     # rotated Q and K, V broadcast from its group to every head (copies)
@@ -154,7 +153,7 @@ def test_alibi_keeps_one_mask_for_all_layers_under_sdpa() -> None:
 
 
 def test_dropout_masks_follow_the_device() -> None:
-    arch = read_model_config(CONFIGS / FALCON_7B)
+    arch = read_model_config(config_path(FALCON_7B))
     s, h = 128, 4544
     cpu = _parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CPU)))
     cuda = _parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CUDA)))
@@ -165,7 +164,7 @@ def test_dropout_masks_follow_the_device() -> None:
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_estimate_grows_with_seq_and_full_recomputation_keeps_less(name: str) -> None:
-    arch = read_model_config(CONFIGS / name)
+    arch = read_model_config(config_path(name))
     for attention in Attention:
         sizes = [
             estimate(arch.inputs(seq=s, attention=attention)).saved_bytes for s in (128, 512, 2048)

@@ -4,7 +4,6 @@ the layout keeps."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +23,8 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
+from tests.configs import config_path
 
-CONFIGS = Path(__file__).parent.parent / "data" / "configs"
 OPT_125M = "facebook__opt-125m.json"
 OPT_350M = "facebook__opt-350m.json"
 
@@ -34,7 +33,7 @@ PUBLISHED = {OPT_125M: 125_239_296, OPT_350M: 331_196_416}
 
 
 def _raw(name: str) -> dict:
-    return json.loads((CONFIGS / name).read_text(encoding="utf-8"))
+    return json.loads(config_path(name).read_text(encoding="utf-8"))
 
 
 def _parts(result, *, per_layer: bool = True) -> dict[Part, int]:
@@ -44,14 +43,14 @@ def _parts(result, *, per_layer: bool = True) -> dict[Part, int]:
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_published_configs_give_the_published_parameter_count(name: str) -> None:
-    arch = read_model_config(CONFIGS / name)
+    arch = read_model_config(config_path(name))
     assert (arch.model_type, arch.family, arch.head) == ("opt", Family.OPT, Head.CAUSAL_LM)
     assert arch.architecture == "OPTForCausalLM"
     assert parameters(arch) == PUBLISHED[name]
 
 
 def test_shapes_and_spec_of_the_published_files() -> None:
-    small = read_model_config(CONFIGS / OPT_125M)
+    small = read_model_config(config_path(OPT_125M))
     assert (small.hidden, small.layers, small.heads, small.kv_heads, small.head_dim) == (
         768,
         12,
@@ -62,7 +61,7 @@ def test_shapes_and_spec_of_the_published_files() -> None:
     assert (small.intermediate, small.vocab, small.max_positions) == (3072, 50272, 2048)
     assert small.spec.norm_before and small.spec.final_norm and small.spec.embed_dim == 768
     assert small.spec.activation == "relu" and small.spec.bias and small.spec.tie_embeddings
-    post = read_model_config(CONFIGS / OPT_350M)
+    post = read_model_config(config_path(OPT_350M))
     assert (post.hidden, post.layers, post.heads, post.intermediate) == (1024, 24, 16, 4096)
     assert not post.spec.norm_before and not post.spec.final_norm
     assert post.spec.embed_dim == 512
@@ -75,7 +74,7 @@ def test_parameters_by_hand() -> None:
     h, i, v, e = 1024, 4096, 50272, 512
     layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 2 * 2 * h
     total = v * e + 2050 * h + 2 * e * h + 24 * layer
-    assert parameters(read_model_config(CONFIGS / OPT_350M)) == total
+    assert parameters(read_model_config(config_path(OPT_350M))) == total
     raw = _raw(OPT_350M) | {
         "enable_bias": False,
         "layer_norm_elementwise_affine": False,
@@ -86,7 +85,7 @@ def test_parameters_by_hand() -> None:
 
 
 def test_opt_125m_layer_by_hand_eager_on_cpu() -> None:
-    arch = read_model_config(CONFIGS / OPT_125M)
+    arch = read_model_config(config_path(OPT_125M))
     s, h, a, i = 1000, 768, 12, 3072
     result = estimate(arch.inputs(seq=s, attention=Attention.EAGER, device=Device.CPU))
     parts = _parts(result)
@@ -108,7 +107,7 @@ def test_opt_125m_layer_by_hand_eager_on_cpu() -> None:
 
 
 def test_sdpa_keeps_no_scores_unless_padded() -> None:
-    arch = read_model_config(CONFIGS / OPT_125M)
+    arch = read_model_config(config_path(OPT_125M))
     s, a = 2048, 12
     plain = estimate(arch.inputs(seq=s, device=Device.CPU))
     parts = _parts(plain)
@@ -122,7 +121,7 @@ def test_sdpa_keeps_no_scores_unless_padded() -> None:
 
 
 def test_opt_350m_projections_are_kept_outside_the_layers() -> None:
-    arch = read_model_config(CONFIGS / OPT_350M)
+    arch = read_model_config(config_path(OPT_350M))
     s = 512
     outside = _parts(estimate(arch.inputs(seq=s, device=Device.CPU)), per_layer=False)
     assert outside[Part.EMBEDDINGS] == 16 * s + 2 * s * 512  # ids + project_in input
@@ -132,7 +131,7 @@ def test_opt_350m_projections_are_kept_outside_the_layers() -> None:
 
 
 def test_dropout_on_cpu_sends_sdpa_to_the_fp32_math_path() -> None:
-    arch = read_model_config(CONFIGS / OPT_125M)
+    arch = read_model_config(config_path(OPT_125M))
     s, h, a = 256, 768, 12
     cpu = _parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CPU)))
     assert cpu[Part.ATTN_QKV] == 3 * 4 * s * h
@@ -144,7 +143,7 @@ def test_dropout_on_cpu_sends_sdpa_to_the_fp32_math_path() -> None:
 
 
 def test_fp32_eager_keeps_the_softmax_once() -> None:
-    arch = read_model_config(CONFIGS / OPT_125M)
+    arch = read_model_config(config_path(OPT_125M))
     s, a = 128, 12
     parts = _parts(estimate(arch.inputs(seq=s, attention=Attention.EAGER, dtype=DType.FP32)))
     assert parts[Part.ATTN_SOFTMAX] == 4 * a * s * s
@@ -152,7 +151,7 @@ def test_fp32_eager_keeps_the_softmax_once() -> None:
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_estimate_grows_with_seq_and_full_recomputation_keeps_less(name: str) -> None:
-    arch = read_model_config(CONFIGS / name)
+    arch = read_model_config(config_path(name))
     for attention in Attention:
         sizes = [
             estimate(arch.inputs(seq=s, attention=attention)).saved_bytes for s in (128, 512, 2048)
@@ -168,7 +167,7 @@ def test_layerdrop_is_noted_as_an_upper_bound() -> None:
     arch = parse_model_config(_raw(OPT_125M) | {"layerdrop": 0.1})
     notes = estimate(arch.inputs(seq=64)).notes
     assert any("LayerDrop" in n for n in notes)
-    plain = read_model_config(CONFIGS / OPT_125M)
+    plain = read_model_config(config_path(OPT_125M))
     assert not any("LayerDrop" in n for n in estimate(plain.inputs(seq=64)).notes)
 
 

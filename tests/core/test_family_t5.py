@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +25,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-
-CONFIGS = Path(__file__).parent.parent / "data" / "configs"
+from tests.configs import config_path
 
 # T5ForConditionalGeneration num_parameters() as trained from the published checkpoints
 # (the hub's totals). Flan-T5 (tie_word_embeddings false) has its own lm_head, which
@@ -41,26 +39,26 @@ PUBLISHED = {
 
 
 def _raw(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((CONFIGS / name).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
     return data
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_published_configs_give_the_published_parameter_count(name: str) -> None:
-    arch = read_model_config(CONFIGS / name)
+    arch = read_model_config(config_path(name))
     assert (arch.model_type, arch.family, arch.head) == ("t5", Family.T5, Head.SEQ2SEQ_LM)
     assert arch.encoder_decoder
     assert parameters(arch) == PUBLISHED[name]
 
 
 def test_flan_t5_counts_its_own_lm_head() -> None:
-    flan = read_model_config(CONFIGS / "google__flan-t5-base.json")
+    flan = read_model_config(config_path("google__flan-t5-base.json"))
     tied = parse_model_config(_raw("google__flan-t5-base.json") | {"tie_word_embeddings": True})
     assert parameters(flan) - parameters(tied) == flan.vocab * flan.hidden
 
 
 def test_t5_small_sizes_and_spec() -> None:
-    arch = read_model_config(CONFIGS / "google-t5__t5-small.json")
+    arch = read_model_config(config_path("google-t5__t5-small.json"))
     assert (arch.hidden, arch.layers, arch.heads, arch.kv_heads, arch.head_dim) == (
         512,
         6,
@@ -85,7 +83,7 @@ def test_t5_small_sizes_and_spec() -> None:
 
 
 def test_flan_t5_is_gated_gelu_new_and_untied_in_the_file() -> None:
-    arch = read_model_config(CONFIGS / "google__flan-t5-base.json")
+    arch = read_model_config(config_path("google__flan-t5-base.json"))
     assert (arch.hidden, arch.layers, arch.heads, arch.head_dim, arch.intermediate) == (
         768,
         12,
@@ -146,7 +144,7 @@ def test_malformed_t5_values_name_the_key(
 def test_estimate_grows_with_both_lengths_and_full_recomputation_keeps_less(
     attention: Attention, device: Device
 ) -> None:
-    arch = read_model_config(CONFIGS / "google__flan-t5-base.json")
+    arch = read_model_config(config_path("google__flan-t5-base.json"))
 
     def saved(seq: int, target: int, **more: Any) -> int:
         inputs = arch.inputs(seq=seq, target_seq=target, attention=attention, device=device, **more)
@@ -198,7 +196,7 @@ def test_t5_small_bytes_by_hand_cpu_eager() -> None:
         + p * t * i
     )
     assert (encoder, decoder) == (13_635_584, 5_637_632)
-    arch = read_model_config(CONFIGS / "google-t5__t5-small.json")
+    arch = read_model_config(config_path("google-t5__t5-small.json"))
     result = estimate(
         arch.inputs(seq=s, target_seq=t, device=Device.CPU, attention=Attention.EAGER)
     )
@@ -217,7 +215,7 @@ def test_t5_small_bytes_by_hand_cpu_eager() -> None:
 
 
 def test_cpu_sdpa_runs_the_self_attention_in_fp32() -> None:
-    arch = read_model_config(CONFIGS / "google-t5__t5-small.json")
+    arch = read_model_config(config_path("google-t5__t5-small.json"))
     s, a, d = 256, 8, 64
     result = estimate(arch.inputs(seq=s, target_seq=s, device=Device.CPU))
     enc = {x.key: x.bytes for x in result.breakdown if x.stack is StackKind.ENCODER}
@@ -249,7 +247,7 @@ def test_full_recomputation_keeps_the_shared_biases_only_with_several_layers() -
 
 
 def test_fp16_keeps_the_inputs_of_the_clamps() -> None:
-    arch = read_model_config(CONFIGS / "google-t5__t5-small.json")
+    arch = read_model_config(config_path("google-t5__t5-small.json"))
     s, t, h = 128, 32, 512
     result = estimate(arch.inputs(seq=s, target_seq=t, dtype=DType.FP16, device=Device.CPU))
     clamps = {x.stack: x.bytes for x in result.breakdown if x.key is Part.RESIDUAL}

@@ -4,7 +4,6 @@ bytes autograd really saves, and the exact parameter count."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,9 +11,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+from tests.configs import config_path  # noqa: E402
 from tests.measure.harness import TOLERANCE, compare  # noqa: E402
-
-CONFIGS = Path(__file__).parent.parent / "data" / "configs"
 
 SMALL: dict[str, dict[str, Any]] = {
     "bert": {
@@ -90,8 +88,8 @@ def test_published_configs_count_like_transformers(name: str) -> None:
 
     from gradacc_desktop.core.families import parameters, read_model_config
 
-    arch = read_model_config(CONFIGS / name)
-    raw = json.loads((CONFIGS / name).read_text(encoding="utf-8"))
+    arch = read_model_config(config_path(name))
+    raw = json.loads(config_path(name).read_text(encoding="utf-8"))
     with torch.device("meta"):
         model = AutoModelForMaskedLM.from_config(AutoConfig.for_model(**raw))
     assert parameters(arch) == model.num_parameters()
