@@ -175,7 +175,8 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
                 return config_preset.arch.inputs(args.seq, **options)
         found = [p for p in presets if p.name.lower() == args.preset.lower()]
         if not found:
-            names = ", ".join(sorted({p.name for p in (*presets, *configs)}))
+            known = {p.name for p in presets} | {c.name for c in configs}
+            names = ", ".join(sorted(known))
             _fail(f"unknown preset {args.preset!r} (choose from: {names})")
         return found[0].inputs(args.seq, **options)
 

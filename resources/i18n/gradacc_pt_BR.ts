@@ -56,6 +56,10 @@
         <translation>Log-sum-exp da atenção fundida</translation>
     </message>
     <message>
+        <source>Fused attention output</source>
+        <translation>Saída da atenção fundida</translation>
+    </message>
+    <message>
         <source>Attention output projection input</source>
         <translation>Entrada da projeção de saída da atenção</translation>
     </message>
@@ -178,6 +182,22 @@
     <message>
         <source>Encoder output</source>
         <translation>Saída do codificador</translation>
+    </message>
+    <message>
+        <source>Attention mask (shared by the layers)</source>
+        <translation>Máscara de atenção (compartilhada pelas camadas)</translation>
+    </message>
+    <message>
+        <source>Position bias (shared by the layers)</source>
+        <translation>Viés de posição (compartilhado pelas camadas)</translation>
+    </message>
+    <message>
+        <source>Embedding projection input</source>
+        <translation>Entrada da projeção dos embeddings</translation>
+    </message>
+    <message>
+        <source>Load-balancing loss</source>
+        <translation>Perda de balanceamento de carga</translation>
     </message>
     <message>
         <source>Masked-LM head transform</source>
@@ -356,98 +376,98 @@
     <message>
         <source>Trained as a masked language model with every token labelled; the loss keeps the log-softmax of the logits in the model&apos;s data type (no fp32 copy).</source>
         <extracomment>the head transform&apos;s activation (BERT: ``hidden_act``; RoBERTa: always exact GELU) rows of the position embedding table (RoBERTa: usable length + padding_idx + 1) RoBERTa derives position ids from the input ids (a new int64 tensor) ``architectures[0]`` names a masked-LM head (otherwise a note says what is estimated)</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Treinado como modelo de linguagem mascarado com todos os tokens rotulados; a perda guarda o log-softmax dos logits no tipo de dado do modelo (sem cópia em fp32).</translation>
     </message>
     <message>
         <source>Post-LN layers: a LayerNorm after the attention and after the MLP, each keeping its input and two statistics per token.</source>
-        <translation type="unfinished"></translation>
+        <translation>Camadas pós-LN: uma LayerNorm depois da atenção e outra depois da MLP, cada uma guardando sua entrada e duas estatísticas por token.</translation>
     </message>
     <message>
         <source>The file names another head (e.g. sequence classification): the estimate is for the masked-LM head (BertForMaskedLM / RobertaForMaskedLM).</source>
-        <translation type="unfinished"></translation>
+        <translation>O arquivo indica outra cabeça (por exemplo, classificação de sequências): a estimativa é para a cabeça de LM mascarado (BertForMaskedLM / RobertaForMaskedLM).</translation>
     </message>
     <message>
         <source>With a padded batch SDPA keeps a copy of the padding mask in every layer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Com um lote com padding, o SDPA guarda uma cópia da máscara de padding em cada camada.</translation>
     </message>
     <message>
         <source>Falcon splits one fused query_key_value output into Q, K and V; a view of it keeps the whole fused output alive.</source>
         <extracomment>``parallel_attn``: one ``input_layernorm`` feeds attention and MLP new architecture, ``num_ln_in_parallel_attn`` 2: ``ln_attn`` and ``ln_mlp`` ``parallel_attn`` false: ``input_layernorm``, then ``post_attention_layernorm`` one K/V head (``multi_query`` outside the new architecture)</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>O Falcon divide uma saída fundida query_key_value em Q, K e V; uma view dela mantém viva toda a saída fundida.</translation>
     </message>
     <message>
         <source>Multi-query attention: SDPA gets one K/V head without enable_gqa and runs its math path in fp32 (scaled Q, K, V and the softmax output).</source>
-        <translation type="unfinished"></translation>
+        <translation>Atenção multi-consulta: o SDPA recebe uma única cabeça de K/V sem enable_gqa e executa seu caminho matemático em fp32 (Q escalado, K, V e a saída do softmax).</translation>
     </message>
     <message>
         <source>Falcon always passes SDPA an explicit causal mask; the kernel keeps a copy of it in every layer.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Falcon sempre passa ao SDPA uma máscara causal explícita; o kernel guarda uma cópia dela em cada camada.</translation>
     </message>
     <message>
         <source>ALiBi: the position bias is folded into one mask of heads × s² that SDPA keeps once for every layer.</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi: o viés de posição é incorporado a uma máscara de cabeças × s² que o SDPA guarda uma vez para todas as camadas.</translation>
     </message>
     <message>
         <source>With dropout, every dropout of the model is taken as active; rotary Falcon layers never drop attention probabilities.</source>
-        <translation type="unfinished"></translation>
+        <translation>Com dropout, todo dropout do modelo é considerado ativo; as camadas rotatórias do Falcon nunca descartam probabilidades de atenção.</translation>
     </message>
     <message>
         <source>Gemma&apos;s RMSNorm computes in fp32 and scales by (1 + weight) before casting back: each norm keeps two fp32 copies of its input.</source>
         <extracomment>Gemma2Config&apos;s soft-capping defaults (Gemma3TextConfig: both None) SDPA uses ``enable_gqa`` only up to this head size (``use_gqa_in_sdpa``) 1, 2 or 3 norms after the attention and after the MLP (Gemma 2, 3) RMSNorm on every query and key head (Gemma 3) window of the sliding layers (None: every layer attends to the whole sequence) rotary tables computed per forward (Gemma 3: one per kind of layer present) eager attention whatever is asked (Gemma 2: transformers refuses SDPA) the file was a multimodal ``gemma3`` config read through its text_config</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>A RMSNorm do Gemma calcula em fp32 e escala por (1 + peso) antes de converter de volta: cada normalização guarda duas cópias em fp32 da sua entrada.</translation>
     </message>
     <message>
         <source>Multimodal Gemma 3: only the text model (Gemma3ForCausalLM, from text_config) is estimated; no vision tower and no image tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemma 3 multimodal: só o modelo de texto (Gemma3ForCausalLM, de text_config) é estimado; sem a torre de visão e sem tokens de imagem.</translation>
     </message>
     <message>
         <source>Gemma 2 runs eager attention only (transformers refuses SDPA because of the attention soft-capping): estimated as eager.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Gemma 2 só roda atenção eager (o transformers recusa o SDPA por causa do soft-capping da atenção): estimado como eager.</translation>
     </message>
     <message>
         <source>Attention soft-capping (tanh) keeps one more copy of the scores.</source>
-        <translation type="unfinished"></translation>
+        <translation>O soft-capping da atenção (tanh) guarda mais uma cópia das pontuações.</translation>
     </message>
     <message>
         <source>Final logit soft-capping (tanh) keeps one more copy of the logits.</source>
-        <translation type="unfinished"></translation>
+        <translation>O soft-capping final dos logits (tanh) guarda mais uma cópia dos logits.</translation>
     </message>
     <message>
         <source>Gemma 3 normalises every query and key head with an fp32 RMSNorm.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Gemma 3 normaliza cada cabeça de consulta e de chave com uma RMSNorm em fp32.</translation>
     </message>
     <message>
         <source>Sliding-window layers: from a sequence as long as the window on, SDPA takes an explicit mask and keeps a copy of it and K and V repeated to every head.</source>
-        <translation type="unfinished"></translation>
+        <translation>Camadas de janela deslizante: a partir de uma sequência do tamanho da janela, o SDPA recebe uma máscara explícita e guarda uma cópia dela e K e V repetidos para cada cabeça.</translation>
     </message>
     <message>
         <source>With a padded batch SDPA keeps a copy of the mask in every layer and K and V repeated to every head.</source>
-        <translation type="unfinished"></translation>
+        <translation>Com um lote com padding, o SDPA guarda uma cópia da máscara em cada camada e K e V repetidos para cada cabeça.</translation>
     </message>
     <message>
         <source>GPT-NeoX fuses Q, K and V in one projection: V is a view of it, so the whole fused output is kept; the rotary embedding makes new Q and K.</source>
         <extracomment>s·i tensors the activation keeps besides its output. ``gelu_fast`` (GPT-NeoX-20B), ``0.5·x·(1 + tanh(x·0.798·(1 + 0.0447·x·x)))`` in Python, keeps seven: x, 0.0447·x, x·0.798, 1 + 0.0447·x·x, the tanh output, 0.5·x and 1 + tanh (measured) biases of query_key_value and dense (the MLP and the LayerNorms always have them) ``rope_parameters[&quot;partial_rotary_factor&quot;]`` (``rotary_pct`` in older files) width of cos and sin (the rotated part of every query and key head)</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>O GPT-NeoX funde Q, K e V em uma projeção: V é uma view dela, então toda a saída fundida é guardada; o embedding rotatório cria novos Q e K.</translation>
     </message>
     <message>
         <source>Parallel residual: both LayerNorms read the layer input, kept once.</source>
-        <translation type="unfinished"></translation>
+        <translation>Residual paralelo: as duas LayerNorms leem a entrada da camada, guardada uma vez.</translation>
     </message>
     <message>
         <source>Partial rotary embedding: cos and sin cover only part of each head.</source>
-        <translation type="unfinished"></translation>
+        <translation>Embedding rotatório parcial: cos e sin cobrem só parte de cada cabeça.</translation>
     </message>
     <message>
         <source>GPT-NeoX eager attention: the softmax runs in fp32 (kept) and its cast to the data type is kept by the product with V.</source>
-        <translation type="unfinished"></translation>
+        <translation>Atenção eager do GPT-NeoX: o softmax roda em fp32 (guardado) e sua conversão para o tipo de dado é guardada pelo produto com V.</translation>
     </message>
     <message>
         <source>SDPA&apos;s output follows the layout of the contiguous Q: the copy made for the output projection is kept besides the kernel&apos;s own output.</source>
-        <translation type="unfinished"></translation>
+        <translation>A saída do SDPA segue o layout do Q contíguo: a cópia feita para a projeção de saída é guardada além da saída do próprio kernel.</translation>
     </message>
     <message>
         <source>With a padded batch SDPA takes an explicit mask and keeps a copy of it in every layer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Com um lote com padding, o SDPA recebe uma máscara explícita e guarda uma cópia dela em cada camada.</translation>
     </message>
     <message>
         <source>Qwen3 normalises every query and key head with an fp32 RMSNorm.</source>
@@ -455,8 +475,8 @@
         <translation>O Qwen3 normaliza cada cabeça de consulta e de chave com uma RMSNorm em fp32.</translation>
     </message>
     <message>
-        <source>Sliding-window layers: shorter windows than the sequence make SDPA take an explicit mask.</source>
-        <translation>Camadas de janela deslizante: janelas mais curtas que a sequência fazem o SDPA receber uma máscara explícita.</translation>
+        <source>Sliding-window layers: from a sequence as long as the window on, SDPA takes an explicit mask.</source>
+        <translation>Camadas de janela deslizante: a partir de uma sequência do tamanho da janela, o SDPA recebe uma máscara explícita.</translation>
     </message>
     <message>
         <source>With an explicit mask (padded batch or sliding window) SDPA keeps a copy of the mask in every layer and K and V repeated to every head.</source>
@@ -465,89 +485,89 @@
     <message>
         <source>Experts run as grouped matrix products (transformers&apos; default grouped_mm): every top-k copy of a token is gathered, so the bytes do not depend on how the router spreads the tokens.</source>
         <extracomment>intermediate size of one routed expert (Mixtral: ``intermediate_size``) Qwen2-MoE&apos;s shared expert (0: none) the top-k weights are divided by their sum (Mixtral always) the routing weights stay fp32 (Mixtral) instead of being cast to the dtype (Qwen) window of the sliding layers (None: every layer attends to the whole sequence) per layer: (sparse MLP, sliding attention), in layer order the load-balancing loss is part of the training loss (``output_router_logits``) Mixtral&apos;s multiplicative router noise in training (0: none)</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Os especialistas rodam como produtos de matrizes agrupados (o grouped_mm padrão do transformers): cada cópia top-k de um token é reunida, então os bytes não dependem de como o roteador distribui os tokens.</translation>
     </message>
     <message>
         <source>Every token also goes through the shared expert, scaled by a sigmoid gate.</source>
-        <translation type="unfinished"></translation>
+        <translation>Todo token também passa pelo especialista compartilhado, escalado por um portão sigmoide.</translation>
     </message>
     <message>
         <source>Dense layers (mlp_only_layers, decoder_sparse_step) have an ordinary SwiGLU MLP of intermediate_size.</source>
-        <translation type="unfinished"></translation>
+        <translation>As camadas densas (mlp_only_layers, decoder_sparse_step) têm uma MLP SwiGLU comum de intermediate_size.</translation>
     </message>
     <message>
         <source>Qwen3-MoE normalises every query and key head with an fp32 RMSNorm.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Qwen3-MoE normaliza cada cabeça de consulta e de chave com uma RMSNorm em fp32.</translation>
     </message>
     <message>
         <source>output_router_logits: the load-balancing loss keeps a softmax of every sparse layer&apos;s router logits.</source>
-        <translation type="unfinished"></translation>
+        <translation>output_router_logits: a perda de balanceamento de carga guarda um softmax dos logits do roteador de cada camada esparsa.</translation>
     </message>
     <message>
         <source>router_jitter_noise: with dropout on, every sparse layer keeps the noise its router input is multiplied by.</source>
-        <translation type="unfinished"></translation>
+        <translation>router_jitter_noise: com dropout ativado, cada camada esparsa guarda o ruído pelo qual a entrada do roteador é multiplicada.</translation>
     </message>
     <message>
         <source>OPT eager attention: softmax in fp32 (kept) then cast to the data type (kept by the product with V).</source>
-        <translation type="unfinished"></translation>
+        <translation>Atenção eager do OPT: softmax em fp32 (guardado) e depois convertido para o tipo de dado (guardado pelo produto com V).</translation>
     </message>
     <message>
         <source>With a padded batch SDPA gets an explicit mask and keeps a copy of it in every layer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Com um lote com padding, o SDPA recebe uma máscara explícita e guarda uma cópia dela em cada camada.</translation>
     </message>
     <message>
         <source>Embeddings narrower than the hidden size: project_in and project_out keep their inputs.</source>
-        <translation type="unfinished"></translation>
+        <translation>Embeddings mais estreitos que a dimensão oculta: project_in e project_out guardam suas entradas.</translation>
     </message>
     <message>
         <source>With dropout, every dropout of the model is taken as active, attention dropout included.</source>
-        <translation type="unfinished"></translation>
+        <translation>Com dropout, todo dropout do modelo é considerado ativo, incluindo o da atenção.</translation>
     </message>
     <message>
         <source>LayerDrop skips layers at random in training; the estimate runs every layer (an upper bound).</source>
-        <translation type="unfinished"></translation>
+        <translation>O LayerDrop pula camadas ao acaso no treino; a estimativa executa todas as camadas (um limite superior).</translation>
     </message>
     <message>
         <source>Phi-3 fuses Q, K and V in one projection: V is a view of it, so the whole fused output is kept; the rotary embedding makes new Q and K.</source>
         <extracomment>``rope_parameters[&quot;partial_rotary_factor&quot;]`` as transformers resolves it width of cos and sin (the rotated part of every query and key head) every layer&apos;s window (None: every layer attends to the whole sequence)</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>O Phi-3 funde Q, K e V em uma projeção: V é uma view dela, então toda a saída fundida é guardada; o embedding rotatório cria novos Q e K.</translation>
     </message>
     <message>
         <source>Phi-3 fuses the gate and up projections: their whole output is kept, plus the activation output and the product.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Phi-3 funde as projeções gate e up: toda a saída delas é guardada, além da saída da ativação e do produto.</translation>
     </message>
     <message>
         <source>Sliding window: from a sequence as long as the window, SDPA takes an explicit mask.</source>
-        <translation type="unfinished"></translation>
+        <translation>Janela deslizante: a partir de uma sequência do tamanho da janela, o SDPA recebe uma máscara explícita.</translation>
     </message>
     <message>
         <source>Encoder over the source length, decoder over the target length; every cross-attention keeps K and V of the encoder output.</source>
         <extracomment>``feed_forward_proj`` as written in the file the activation transformers uses (``gated-gelu`` -&gt; ``gelu_new``) ``tie_word_embeddings`` of the file: only decides the d_model^-0.5 output scaling (transformers 5.24 ties ``lm_head`` to the shared embedding either way)</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Codificador sobre o comprimento da entrada, decodificador sobre o comprimento do texto-alvo; cada atenção cruzada guarda K e V da saída do codificador.</translation>
     </message>
     <message>
         <source>The relative position bias is computed in the first layer of each stack and shared by the others.</source>
-        <translation type="unfinished"></translation>
+        <translation>O viés de posição relativa é calculado na primeira camada de cada pilha e compartilhado pelas outras.</translation>
     </message>
     <message>
         <source>The loss keeps the log-softmax of the logits in the model&apos;s data type (no fp32 copy).</source>
-        <translation type="unfinished"></translation>
+        <translation>A perda guarda o log-softmax dos logits no tipo de dado do modelo (sem cópia em fp32).</translation>
     </message>
     <message>
         <source>SDPA gets the position bias as a mask that needs a gradient: on a CPU the self-attention takes the fp32 math path.</source>
-        <translation type="unfinished"></translation>
+        <translation>O SDPA recebe o viés de posição como uma máscara que precisa de gradiente: na CPU a autoatenção segue o caminho matemático em fp32.</translation>
     </message>
     <message>
         <source>SDPA gets the position bias as a mask that needs a gradient: on CUDA modelled as the memory-efficient kernel keeping a copy of the bias in every layer (not measured).</source>
-        <translation type="unfinished"></translation>
+        <translation>O SDPA recebe o viés de posição como uma máscara que precisa de gradiente: na CUDA, modelado como o kernel de memória eficiente guardando uma cópia do viés em cada camada (não medido).</translation>
     </message>
     <message>
-        <source>tie_word_embeddings is false: transformers 5.24 still builds lm_head tied to the shared embedding from a config (the parameter count is that model&apos;s); loading a checkpoint with its own lm_head unties it.</source>
-        <translation type="unfinished"></translation>
+        <source>tie_word_embeddings is false: the checkpoint&apos;s own lm_head is counted (from_pretrained keeps it untied) and the decoder output is not scaled.</source>
+        <translation>tie_word_embeddings é false: o lm_head próprio do checkpoint é contado (o from_pretrained o mantém separado) e a saída do decodificador não é escalada.</translation>
     </message>
     <message>
         <source>Loaded in fp16 with from_pretrained, transformers keeps the wo projections in fp32; the estimate assumes every weight in fp16.</source>
-        <translation type="unfinished"></translation>
+        <translation>Carregado em fp16 com from_pretrained, o transformers mantém as projeções wo em fp32; a estimativa supõe todos os pesos em fp16.</translation>
     </message>
 </context>
 <context>
