@@ -244,7 +244,7 @@ def main() -> int:
 
 
 #: the config.json the estimator screenshots open (a bundled model preset)
-SHOWN_CONFIG = "Qwen__Qwen3-0.6B.json"
+SHOWN_CONFIG = "google__flan-t5-base.json"
 
 
 if __name__ == "__main__":

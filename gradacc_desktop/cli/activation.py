@@ -227,7 +227,9 @@ def _item(item: Item) -> dict[str, Any]:
 
 def _item_text(item: Item, several: bool) -> str:
     text = PART_TEXT[item.key]
-    return f"{text} ({STACK_TEXT[item.stack]})" if several and item.stack is not None else text
+    if several and item.stack is not None:
+        return f"{text} ({STACK_TEXT[item.stack].lower()})"
+    return text
 
 
 def params_of(inputs: Inputs) -> int | None:

@@ -188,13 +188,13 @@ class Part(enum.Enum):
 
 
 STACK_TEXT: dict[StackKind, str] = {
-    StackKind.LAYERS: trans_late("Activation", "every layer"),
-    StackKind.SLIDING: trans_late("Activation", "sliding-window layers"),
-    StackKind.GLOBAL: trans_late("Activation", "full-attention layers"),
-    StackKind.DENSE: trans_late("Activation", "dense layers"),
-    StackKind.SPARSE: trans_late("Activation", "mixture-of-experts layers"),
-    StackKind.ENCODER: trans_late("Activation", "encoder layers"),
-    StackKind.DECODER: trans_late("Activation", "decoder layers"),
+    StackKind.LAYERS: trans_late("Activation", "Per layer"),
+    StackKind.SLIDING: trans_late("Activation", "Per sliding-window layer"),
+    StackKind.GLOBAL: trans_late("Activation", "Per full-attention layer"),
+    StackKind.DENSE: trans_late("Activation", "Per dense layer"),
+    StackKind.SPARSE: trans_late("Activation", "Per mixture-of-experts layer"),
+    StackKind.ENCODER: trans_late("Activation", "Per encoder layer"),
+    StackKind.DECODER: trans_late("Activation", "Per decoder layer"),
 }
 
 # Short names of the parts and the assumptions, in English; the view-model translates

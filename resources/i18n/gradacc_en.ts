@@ -62,10 +62,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Per layer, {kind} × %n layer(s)</source>
+        <source>{per_layer} × %n layer(s)</source>
         <translation>
-            <numerusform>Per layer, {kind} × %n layer</numerusform>
-            <numerusform>Per layer, {kind} × %n layers</numerusform>
+            <numerusform>{per_layer} × %n layer</numerusform>
+            <numerusform>{per_layer} × %n layers</numerusform>
         </translation>
     </message>
 </context>

@@ -4,32 +4,32 @@
 <context>
     <name>Activation</name>
     <message>
-        <source>every layer</source>
-        <translation>todas as camadas</translation>
+        <source>Per layer</source>
+        <translation>Por camada</translation>
     </message>
     <message>
-        <source>sliding-window layers</source>
-        <translation>camadas de janela deslizante</translation>
+        <source>Per sliding-window layer</source>
+        <translation>Por camada de janela deslizante</translation>
     </message>
     <message>
-        <source>full-attention layers</source>
-        <translation>camadas de atenção completa</translation>
+        <source>Per full-attention layer</source>
+        <translation>Por camada de atenção completa</translation>
     </message>
     <message>
-        <source>dense layers</source>
-        <translation>camadas densas</translation>
+        <source>Per dense layer</source>
+        <translation>Por camada densa</translation>
     </message>
     <message>
-        <source>mixture-of-experts layers</source>
-        <translation>camadas de mistura de especialistas</translation>
+        <source>Per mixture-of-experts layer</source>
+        <translation>Por camada de mistura de especialistas</translation>
     </message>
     <message>
-        <source>encoder layers</source>
-        <translation>camadas do codificador</translation>
+        <source>Per encoder layer</source>
+        <translation>Por camada do codificador</translation>
     </message>
     <message>
-        <source>decoder layers</source>
-        <translation>camadas do decodificador</translation>
+        <source>Per decoder layer</source>
+        <translation>Por camada do decodificador</translation>
     </message>
     <message>
         <source>Attention norm</source>
@@ -826,6 +826,10 @@
         <translation>Corrija os campos destacados para ver a estimativa.</translation>
     </message>
     <message>
+        <source>{architecture} · profile: {family} · {encoder} encoder and {decoder} decoder layers · {count} parameters</source>
+        <translation>{architecture} · perfil: {family} · {encoder} camadas no codificador e {decoder} no decodificador · {count} parâmetros</translation>
+    </message>
+    <message>
         <source>{architecture} · profile: {family} · {count} parameters</source>
         <translation>{architecture} · perfil: {family} · {count} parâmetros</translation>
     </message>
@@ -1443,10 +1447,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>Per layer, {kind} × %n layer(s)</source>
+        <source>{per_layer} × %n layer(s)</source>
         <translation>
-            <numerusform>Por camada, {kind} × %n camada</numerusform>
-            <numerusform>Por camada, {kind} × %n camadas</numerusform>
+            <numerusform>{per_layer} × %n camada</numerusform>
+            <numerusform>{per_layer} × %n camadas</numerusform>
         </translation>
     </message>
     <message>

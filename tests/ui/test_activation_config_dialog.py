@@ -114,3 +114,17 @@ def test_a_config_survives_closing_the_dialog(window: MainWindow, qtbot, setting
     assert "Qwen3ForCausalLM" in again.combos[Option.PRESET].currentText()
     assert again.spins[F.SEQ].text() == "2.048"
     assert again.spins[F.HIDDEN].isReadOnly()
+
+
+def test_the_target_length_shows_only_for_encoder_decoders(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = _open(window, qtbot)
+    combo = dialog.combos[Option.PRESET]
+    combo.setCurrentIndex(combo.findData("t5-base"))
+    target = dialog.spins[F.TARGET_SEQ]
+    assert target.isVisibleTo(dialog)
+    label = dialog.labels[F.TARGET_SEQ]
+    assert label.isVisibleTo(dialog) and label.buddy() is target
+    assert "&" in label.text() and target.accessibleName()
+    assert "12 camadas no codificador e 12 no decodificador" in (dialog.model_source.summary.text())
+    combo.setCurrentIndex(combo.findData("gpt2"))
+    assert not target.isVisibleTo(dialog)

@@ -158,3 +158,27 @@ def test_damaged_remembered_config_keeps_a_working_setup(qapp) -> None:  # type:
     assert vm.state.estimate is not None
     vm.restore({"preset": "qwen3-0.6b", "hidden": "5"})
     assert vm.state.model_loaded and vm.value(F.HIDDEN) == 1024
+
+
+def test_an_encoder_decoder_asks_for_its_target_length(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.select_preset("flan-t5-base")
+    state = vm.state
+    assert state.encoder_decoder and state.model_loaded
+    assert "12 encoder and 12 decoder layers" in state.model_summary
+    assert "247,577,856 parameters" in state.model_summary
+    assert vm.value(F.TARGET_SEQ) == vm.value(F.SEQ) == 512
+    before = state.estimate
+    vm.set_text(F.TARGET_SEQ, "64")
+    after = vm.state.estimate
+    assert before is not None and after is not None
+    assert after.result.inputs.decoder_seq == 64
+    assert after.result.saved_bytes < before.result.saved_bytes
+    assert "--target-seq 64" in vm.state.measure_command
+    headings = [row.label for row in after.breakdown if row.kind.value == "section"]
+    assert headings[:2] == ["Per encoder layer × 12 layers", "Per decoder layer × 12 layers"]
+    vm.set_text(F.TARGET_SEQ, "0")
+    assert vm.state.estimate is None and F.TARGET_SEQ in vm.state.invalid
+    # a decoder-only model ignores (and does not validate) the hidden target field
+    vm.select_preset("qwen3-0.6b")
+    assert not vm.state.encoder_decoder and vm.state.estimate is not None

@@ -126,6 +126,11 @@ class Architecture:
     def encoder_decoder(self) -> bool:
         return self.head is Head.SEQ2SEQ_LM
 
+    @property
+    def decoder_layers(self) -> int:
+        """An encoder-decoder's decoder layers (``layers`` are its encoder's); else 0."""
+        return int(getattr(self.spec, "decoder_layers", 0)) if self.encoder_decoder else 0
+
     def inputs(self, seq: int | None = None, **options: Any) -> Inputs:
         """``activation.Inputs`` for this model (the other Inputs fields in ``options``)."""
         from gradacc_desktop.core.activation import Inputs

@@ -66,7 +66,7 @@ class EstimateTexts(Translating):
         name = QCoreApplication.translate("Activation", STACK_TEXT[kind])
         return format_counted(
             self._texts.locale,
-            lambda n: self.tr("Per layer, {kind} × %n layer(s)", "", n).replace("{kind}", name),
+            lambda n: self.tr("{per_layer} × %n layer(s)", "", n).replace("{per_layer}", name),
             count,
         )
 

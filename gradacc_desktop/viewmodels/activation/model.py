@@ -500,6 +500,17 @@ class ActivationViewModel(QObject):
             arch = model.arch
             family = self._texts.family_text(arch.family)
             count = self._texts.format(parameters(arch))
+            if arch.encoder_decoder:
+                return self.tr(
+                    "{architecture} · profile: {family} · {encoder} encoder and {decoder} "
+                    "decoder layers · {count} parameters"
+                ).format(
+                    architecture=arch.architecture or arch.model_type,
+                    family=family,
+                    encoder=self._texts.format(arch.layers),
+                    decoder=self._texts.format(arch.decoder_layers),
+                    count=count,
+                )
             if arch.architecture:
                 return self.tr("{architecture} · profile: {family} · {count} parameters").format(
                     architecture=arch.architecture, family=family, count=count
