@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
@@ -25,7 +24,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 # BertForMaskedLM / RobertaForMaskedLM num_parameters() (tied decoder, no pooler), as
 # transformers 5.24 counts them on the meta device. The hub's safetensors totals differ
@@ -36,11 +35,6 @@ PUBLISHED = {
     "FacebookAI__roberta-base.json": ("roberta", 124_697_433),
     "FacebookAI__roberta-large.json": ("roberta", 355_412_057),
 }
-
-
-def _raw(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
-    return data
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -90,14 +84,14 @@ def test_defaults_are_the_transformers_configuration_defaults() -> None:
 
 
 def test_an_untied_decoder_adds_its_weight_and_bias() -> None:
-    raw = _raw("google-bert__bert-base-uncased.json")
+    raw = raw_config("google-bert__bert-base-uncased.json")
     tied = parameters(parse_model_config(raw))
     untied = parameters(parse_model_config(raw | {"tie_word_embeddings": False}))
     assert untied - tied == 30522 * 768 + 30522
 
 
 def test_a_classification_file_is_estimated_as_masked_lm_and_says_so() -> None:
-    raw = _raw("FacebookAI__roberta-base.json") | {
+    raw = raw_config("FacebookAI__roberta-base.json") | {
         "architectures": ["RobertaForSequenceClassification"]
     }
     arch = parse_model_config(raw)
@@ -132,25 +126,27 @@ def test_malformed_bert_values_name_the_key(
     change: dict[str, Any], key: str, problem: ConfigProblem
 ) -> None:
     with pytest.raises(ModelConfigError) as err:
-        parse_model_config(_raw("google-bert__bert-base-uncased.json") | change)
+        parse_model_config(raw_config("google-bert__bert-base-uncased.json") | change)
     assert (err.value.key, err.value.problem) == (key, problem)
     assert key in err.value.detail
 
 
 def test_roberta_needs_room_after_its_padding_index() -> None:
     with pytest.raises(ModelConfigError) as err:
-        parse_model_config(_raw("FacebookAI__roberta-base.json") | {"max_position_embeddings": 2})
+        parse_model_config(
+            raw_config("FacebookAI__roberta-base.json") | {"max_position_embeddings": 2}
+        )
     assert (err.value.key, err.value.problem) == (
         "max_position_embeddings",
         ConfigProblem.UNSUPPORTED,
     )
     with pytest.raises(ModelConfigError) as err:
-        parse_model_config(_raw("FacebookAI__roberta-base.json") | {"pad_token_id": None})
+        parse_model_config(raw_config("FacebookAI__roberta-base.json") | {"pad_token_id": None})
     assert err.value.key == "pad_token_id"
 
 
 def test_no_model_type_is_refused() -> None:
-    raw = _raw("google-bert__bert-base-uncased.json")
+    raw = raw_config("google-bert__bert-base-uncased.json")
     del raw["model_type"]
     with pytest.raises(ModelConfigError) as err:
         parse_model_config(raw)
@@ -220,9 +216,11 @@ def test_padding_adds_a_mask_copy_per_layer_only_under_sdpa() -> None:
 
 
 def test_roberta_keeps_its_position_ids() -> None:
-    bert = parse_model_config(_raw("google-bert__bert-base-uncased.json") | {"vocab_size": 50265})
+    bert = parse_model_config(
+        raw_config("google-bert__bert-base-uncased.json") | {"vocab_size": 50265}
+    )
     roberta = parse_model_config(
-        _raw("FacebookAI__roberta-base.json") | {"max_position_embeddings": 512}
+        raw_config("FacebookAI__roberta-base.json") | {"max_position_embeddings": 512}
     )
 
     def embeddings(arch: Any) -> int:

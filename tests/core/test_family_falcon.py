@@ -3,8 +3,6 @@ what the layout keeps."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from gradacc_desktop.core.activation import (
@@ -25,22 +23,13 @@ from gradacc_desktop.core.families import (
     read_model_config,
 )
 from gradacc_desktop.core.families.falcon import Norms
-from tests.configs import config_path
+from tests.configs import breakdown_parts, config_path, raw_config
 
 FALCON_7B = "tiiuae__falcon-7b-instruct.json"
 FALCON_40B = "tiiuae__falcon-40b-instruct.json"
 
 # num_parameters() of the models transformers 5.24 builds from these files (meta device)
 PUBLISHED = {FALCON_7B: 6_921_720_704, FALCON_40B: 41_303_293_952}
-
-
-def _raw(name: str) -> dict:
-    return json.loads(config_path(name).read_text(encoding="utf-8"))
-
-
-def _parts(result, *, per_layer: bool = True) -> dict[Part, int]:
-    """Per-layer items (counted once per layer) or the once-per-model ones."""
-    return {i.key: i.bytes for i in result.breakdown if (i.count > 1) == per_layer}
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -86,7 +75,9 @@ def test_parameters_by_hand() -> None:
     h, i, v = 4544, 4 * 4544, 65024
     layer = h * (71 + 2) * 64 + h * h + 2 * h * i + 2 * h
     assert parameters(read_model_config(config_path(FALCON_7B))) == v * h + 32 * layer + 2 * h
-    untied = parse_model_config(_raw(FALCON_7B) | {"tie_word_embeddings": False, "bias": True})
+    untied = parse_model_config(
+        raw_config(FALCON_7B) | {"tie_word_embeddings": False, "bias": True}
+    )
     biases = (71 + 2) * 64 + h + i + h
     assert parameters(untied) == v * h + 32 * (layer + biases) + 2 * h + v * h
 
@@ -96,7 +87,7 @@ def test_falcon_7b_layer_by_hand_sdpa_on_cpu() -> None:
     arch = read_model_config(config_path(FALCON_7B))
     s, h, a, d, i = 1000, 4544, 71, 64, 4 * 4544
     result = estimate(arch.inputs(seq=s, dtype=DType.BF16, device=Device.CPU))
-    parts = _parts(result)
+    parts = breakdown_parts(result)
     assert parts[Part.ATTN_NORM] == 2 * s * h + 2 * 2 * s  # input + bf16 mean/rstd (CPU)
     assert parts[Part.QKV_PROJ_INPUT] == 2 * s * h  # shared by the MLP: no MLP_NORM
     assert Part.MLP_NORM not in parts and Part.MLP_IN_PROJ_INPUT not in parts
@@ -107,7 +98,7 @@ def test_falcon_7b_layer_by_hand_sdpa_on_cpu() -> None:
     assert parts[Part.MLP_OUT_PROJ_INPUT] == 2 * s * i
     assert parts[Part.OTHER_LAYER] == 16  # int64 indices picking K and V
     layer = sum(parts.values())
-    outside = _parts(result, per_layer=False)
+    outside = breakdown_parts(result, per_layer=False)
     assert outside[Part.ROTARY] == 2 * 2 * s * d  # cos and sin
     assert outside[Part.LOSS] == 4 * s * 65024 + 8 * (s + 1) + 4
     assert result.saved_bytes == 32 * layer + sum(outside.values())
@@ -116,7 +107,9 @@ def test_falcon_7b_layer_by_hand_sdpa_on_cpu() -> None:
 def test_falcon_7b_eager_keeps_one_kv_head_and_the_bf16_softmax() -> None:
     arch = read_model_config(config_path(FALCON_7B))
     s, a, d = 512, 71, 64
-    parts = _parts(estimate(arch.inputs(seq=s, attention=Attention.EAGER, device=Device.CPU)))
+    parts = breakdown_parts(
+        estimate(arch.inputs(seq=s, attention=Attention.EAGER, device=Device.CPU))
+    )
     assert parts[Part.ATTN_QKV] == 2 * s * a * d + 2 * (2 * s * d)  # rotated Q, K; V
     assert parts[Part.ATTN_SOFTMAX] == 2 * a * s * s
 
@@ -124,7 +117,7 @@ def test_falcon_7b_eager_keeps_one_kv_head_and_the_bf16_softmax() -> None:
 def test_falcon_40b_sdpa_keeps_its_mask_copy_and_broadcast_kv() -> None:
     arch = read_model_config(config_path(FALCON_40B))
     s, h, a, d = 2048, 8192, 128, 64
-    parts = _parts(estimate(arch.inputs(seq=s, device=Device.CUDA)))
+    parts = breakdown_parts(estimate(arch.inputs(seq=s, device=Device.CUDA)))
     # rotated Q and K, V broadcast from its group to every head (copies)
     assert parts[Part.ATTN_QKV] == 3 * 2 * s * a * d
     assert parts[Part.ATTN_MASK] == 2 * s * s  # padded or not: Falcon always masks
@@ -137,26 +130,26 @@ def test_falcon_40b_sdpa_keeps_its_mask_copy_and_broadcast_kv() -> None:
 
 
 def test_alibi_keeps_one_mask_for_all_layers_under_sdpa() -> None:
-    raw = _raw(FALCON_7B) | {"alibi": True, "multi_query": False, "parallel_attn": False}
+    raw = raw_config(FALCON_7B) | {"alibi": True, "multi_query": False, "parallel_attn": False}
     arch = parse_model_config(raw)
     s, a, h = 256, 71, 4544
     sdpa = estimate(arch.inputs(seq=s, device=Device.CPU))
-    outside = _parts(sdpa, per_layer=False)
+    outside = breakdown_parts(sdpa, per_layer=False)
     assert outside[Part.SHARED_POSITION_BIAS] == 2 * a * s * s and Part.ROTARY not in outside
-    layer = _parts(sdpa)
+    layer = breakdown_parts(sdpa)
     assert layer[Part.ATTN_QKV] == 2 * s * 3 * h  # Q, K, V: views of the fused output
     assert Part.ATTN_MASK not in layer
     eager = estimate(arch.inputs(seq=s, attention=Attention.EAGER, device=Device.CPU))
-    assert Part.SHARED_POSITION_BIAS not in _parts(eager, per_layer=False)
+    assert Part.SHARED_POSITION_BIAS not in breakdown_parts(eager, per_layer=False)
     full = estimate(arch.inputs(seq=s, recompute=Recompute.FULL, device=Device.CPU))
-    assert Part.SHARED_POSITION_BIAS not in _parts(full, per_layer=False)
+    assert Part.SHARED_POSITION_BIAS not in breakdown_parts(full, per_layer=False)
 
 
 def test_dropout_masks_follow_the_device() -> None:
     arch = read_model_config(config_path(FALCON_7B))
     s, h = 128, 4544
-    cpu = _parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CPU)))
-    cuda = _parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CUDA)))
+    cpu = breakdown_parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CPU)))
+    cuda = breakdown_parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CUDA)))
     assert cpu[Part.MLP_RESID_DROPOUT] == 2 * s * h and cuda[Part.MLP_RESID_DROPOUT] == s * h
     # parallel attention: one dropout_add per layer; rotary attention drops nothing
     assert Part.ATTN_RESID_DROPOUT not in cpu and Part.ATTN_DROPOUT not in cpu
@@ -177,7 +170,7 @@ def test_estimate_grows_with_seq_and_full_recomputation_keeps_less(name: str) ->
         full = estimate(arch.inputs(seq=1024, attention=attention, recompute=Recompute.FULL))
         assert full.saved_bytes < selective.saved_bytes < none.saved_bytes
         # full recomputation: each layer's input (bf16), plus what is once per model
-        assert _parts(full) == {Part.LAYER_CHECKPOINT: 2 * 1024 * arch.hidden}
+        assert breakdown_parts(full) == {Part.LAYER_CHECKPOINT: 2 * 1024 * arch.hidden}
 
 
 @pytest.mark.parametrize(
@@ -204,7 +197,7 @@ def test_estimate_grows_with_seq_and_full_recomputation_keeps_less(name: str) ->
 )
 def test_bad_values_are_refused_naming_the_key(change: dict, key: str) -> None:
     with pytest.raises(ModelConfigError) as info:
-        parse_model_config(_raw(FALCON_7B) | change)
+        parse_model_config(raw_config(FALCON_7B) | change)
     assert info.value.key == key
     assert key in str(info.value)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -26,7 +25,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 # num_parameters() of the model transformers builds: the published totals (model cards
 # and the Hub's safetensors metadata) for the text models; for the multimodal Gemma 3
@@ -40,11 +39,6 @@ PUBLISHED = {
     "google__gemma-3-4b-it.json": ("gemma3", 3_880_263_168),
     "google__gemma-3-27b-it.json": ("gemma3", 27_009_346_304),
 }
-
-
-def _raw(name: str) -> dict[str, Any]:
-    raw: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
-    return raw
 
 
 def _items(result: Result, part: Part) -> list[Item]:
@@ -156,7 +150,7 @@ def test_defaults_of_the_configuration_classes_fill_absent_keys() -> None:
 
 
 def test_explicit_nulls_turn_gemma2_soft_capping_off() -> None:
-    raw = _raw("google__gemma-2-2b.json") | {
+    raw = raw_config("google__gemma-2-2b.json") | {
         "attn_logit_softcapping": None,
         "final_logit_softcapping": None,
     }
@@ -167,7 +161,7 @@ def test_explicit_nulls_turn_gemma2_soft_capping_off() -> None:
 
 
 def test_layer_types_win_over_the_pattern() -> None:
-    raw = _raw("google__gemma-3-1b-it.json") | {
+    raw = raw_config("google__gemma-3-1b-it.json") | {
         "num_hidden_layers": 3,
         "layer_types": ["full_attention"] * 3,
     }
@@ -326,14 +320,14 @@ def test_estimate_grows_with_the_sequence_and_recomputation_saves(name: str) -> 
 )
 def test_bad_values_are_refused_naming_the_key(base: str, change: dict[str, Any], key: str) -> None:
     with pytest.raises(ModelConfigError) as info:
-        parse_model_config(_raw(base) | change)
+        parse_model_config(raw_config(base) | change)
     if key:
         assert info.value.key == key
         assert key in str(info.value)
 
 
 def test_a_bad_text_config_value_names_its_nested_key() -> None:
-    raw = _raw("google__gemma-3-4b-it.json")
+    raw = raw_config("google__gemma-3-4b-it.json")
     raw["text_config"] = raw["text_config"] | {"num_hidden_layers": -2}
     with pytest.raises(ModelConfigError) as info:
         parse_model_config(raw)

@@ -3,7 +3,6 @@ parameter counts, and what the parallel-residual layer keeps for backward."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -26,7 +25,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 PYTHIA_1B = "EleutherAI__pythia-1b.json"
 NEOX_20B = "EleutherAI__gpt-neox-20b.json"
@@ -39,11 +38,6 @@ PUBLISHED = {
     "EleutherAI__pythia-1.4b.json": 1_414_647_808,
     NEOX_20B: 20_554_567_680,
 }
-
-
-def _raw(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
-    return data
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -80,7 +74,7 @@ def test_gpt_neox_20b_rotates_24_of_96_dimensions() -> None:
 
 
 def test_where_the_rotary_fraction_is_read() -> None:
-    base = _raw(PYTHIA_1B)
+    base = raw_config(PYTHIA_1B)
     # transformers 5 keeps it in rope_parameters (or rope_scaling), before rotary_pct
     nested = base | {"rope_parameters": {"rope_type": "default", "partial_rotary_factor": 0.5}}
     assert parse_model_config(nested).spec.rotary_dim == 128
@@ -100,7 +94,7 @@ def test_defaults_of_the_configuration_class_fill_absent_keys() -> None:
 
 
 def test_tied_embeddings_and_no_attention_biases_count_once() -> None:
-    raw = _raw(PYTHIA_1B)
+    raw = raw_config(PYTHIA_1B)
     h, v, layers = 2048, 50304, 16
     tied = parse_model_config(raw | {"tie_word_embeddings": True})
     assert parameters(tied) == PUBLISHED[PYTHIA_1B] - v * h
@@ -134,7 +128,7 @@ def test_bad_values_are_refused_naming_the_key(
     change: dict[str, Any], key: str, problem: ConfigProblem
 ) -> None:
     with pytest.raises(ModelConfigError) as info:
-        parse_model_config(_raw(PYTHIA_1B) | change)
+        parse_model_config(raw_config(PYTHIA_1B) | change)
     assert info.value.key == key
     assert info.value.problem is problem
     assert key in str(info.value)
@@ -176,7 +170,7 @@ def test_layer_norm_statistics_are_fp32_on_cuda() -> None:
 
 
 def test_sequential_residual_keeps_the_second_norm_input() -> None:
-    raw = _raw(PYTHIA_1B)
+    raw = raw_config(PYTHIA_1B)
     s, h = 512, 2048
     parallel = estimate(parse_model_config(raw).inputs(seq=s)).saved_bytes
     sequential = parse_model_config(raw | {"use_parallel_residual": False})

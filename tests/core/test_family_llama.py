@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 # num_parameters() of the published models (model cards and the transformers count)
 PUBLISHED = {
@@ -34,10 +33,6 @@ PUBLISHED = {
     "Qwen__Qwen2.5-0.5B-Instruct.json": ("qwen2", Family.LLAMA, 494_032_768),
     "Qwen__Qwen3-0.6B.json": ("qwen3", Family.LLAMA, 596_049_920),
 }
-
-
-def _raw(name: str) -> dict:
-    return json.loads(config_path(name).read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -60,7 +55,9 @@ def test_mistral_slides_every_layer_and_qwen2_only_when_asked() -> None:
     assert (mistral.spec.sliding_window, mistral.spec.sliding_layers) == (4096, 32)
     qwen = read_model_config(config_path("Qwen__Qwen2.5-0.5B-Instruct.json"))
     assert qwen.spec.sliding_window is None and qwen.spec.sliding_layers == 0
-    on = parse_model_config(_raw("Qwen__Qwen2.5-0.5B-Instruct.json") | {"use_sliding_window": True})
+    on = parse_model_config(
+        raw_config("Qwen__Qwen2.5-0.5B-Instruct.json") | {"use_sliding_window": True}
+    )
     # layers from max_window_layers (21) on slide: 3 of 24
     assert (on.spec.sliding_window, on.spec.sliding_layers) == (32768, 3)
 
@@ -90,7 +87,7 @@ def test_a_padded_batch_makes_sdpa_keep_a_mask_and_repeated_kv() -> None:
 
 
 def test_two_kinds_of_layers_are_two_stacks_in_the_breakdown() -> None:
-    raw = _raw("Qwen__Qwen2.5-0.5B-Instruct.json") | {
+    raw = raw_config("Qwen__Qwen2.5-0.5B-Instruct.json") | {
         "use_sliding_window": True,
         "sliding_window": 1024,
     }
@@ -135,7 +132,7 @@ def test_gpt2_from_config_keeps_the_typed_profile() -> None:
 
 
 def test_relu_keeps_no_tensor_of_its_own() -> None:
-    raw = _raw("openai-community__gpt2.json") | {"activation_function": "relu"}
+    raw = raw_config("openai-community__gpt2.json") | {"activation_function": "relu"}
     relu = estimate(parse_model_config(raw).inputs(seq=256))
     gelu = estimate(read_model_config(config_path("openai-community__gpt2.json")).inputs(seq=256))
     act = {r.key: r.bytes for r in relu.breakdown}.get(Part.MLP_ACTIVATION, 0)
@@ -156,7 +153,7 @@ def test_relu_keeps_no_tensor_of_its_own() -> None:
     ],
 )
 def test_bad_values_are_refused_naming_the_key(change: dict, key: str) -> None:
-    base = _raw("Qwen__Qwen2.5-0.5B-Instruct.json")
+    base = raw_config("Qwen__Qwen2.5-0.5B-Instruct.json")
     with pytest.raises(ModelConfigError) as info:
         parse_model_config(base | change)
     if key:

@@ -3,7 +3,6 @@ config.json files."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -26,7 +25,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 # num_parameters() of the published models: the model cards' totals (Mixtral 8x7B
 # 46.7B, 8x22B 141B, Qwen1.5-MoE 14.3B, Qwen3-30B-A3B 30.5B), exactly as transformers
@@ -38,11 +37,6 @@ PUBLISHED = {
     "Qwen__Qwen3-30B-A3B.json": ("qwen3_moe", 30_532_122_624),
     "Qwen__Qwen3-30B-A3B-Instruct-2507.json": ("qwen3_moe", 30_532_122_624),
 }
-
-
-def _raw(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
-    return data
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -151,7 +145,7 @@ def test_estimate_grows_with_the_sequence_and_recomputation_helps() -> None:
 
 
 def test_dense_and_sparse_layers_are_two_stacks() -> None:
-    raw = _raw("Qwen__Qwen1.5-MoE-A2.7B-Chat.json") | {"mlp_only_layers": [0, 1, 2]}
+    raw = raw_config("Qwen__Qwen1.5-MoE-A2.7B-Chat.json") | {"mlp_only_layers": [0, 1, 2]}
     arch = parse_model_config(raw)
     assert (arch.spec.dense_layers, arch.spec.sparse_layers) == (3, 21)
     result = estimate(arch.inputs(seq=1024))
@@ -164,17 +158,17 @@ def test_dense_and_sparse_layers_are_two_stacks() -> None:
     sparse_mlp = 60 * h + 60 * 3 * h * 1408 + 3 * h * 5632 + h
     assert parameters(arch) == 14_315_784_192 - 3 * (sparse_mlp - 3 * h * 5632)
     # decoder_sparse_step 2: every second layer is sparse
-    step = parse_model_config(_raw("Qwen__Qwen3-30B-A3B.json") | {"decoder_sparse_step": 2})
+    step = parse_model_config(raw_config("Qwen__Qwen3-30B-A3B.json") | {"decoder_sparse_step": 2})
     assert [sparse for sparse, _ in step.spec.layer_kinds[:4]] == [False, True, False, True]
     # no experts at all: every layer is dense
-    none = parse_model_config(_raw("Qwen__Qwen1.5-MoE-A2.7B-Chat.json") | {"num_experts": 0})
+    none = parse_model_config(raw_config("Qwen__Qwen1.5-MoE-A2.7B-Chat.json") | {"num_experts": 0})
     assert none.spec.sparse_layers == 0
 
 
 def test_sliding_windows_follow_each_configuration_class() -> None:
     # Qwen2MoeConfig: every other layer below max_window_layers slides
     qwen2 = parse_model_config(
-        _raw("Qwen__Qwen1.5-MoE-A2.7B-Chat.json")
+        raw_config("Qwen__Qwen1.5-MoE-A2.7B-Chat.json")
         | {"use_sliding_window": True, "sliding_window": 1024}
     )
     sliding = [i for i, (_, s) in enumerate(qwen2.spec.layer_kinds) if s]
@@ -191,20 +185,20 @@ def test_sliding_windows_follow_each_configuration_class() -> None:
     # Qwen3MoeConfig: a window only with use_sliding_window, then on every layer
     qwen3 = read_model_config(config_path("Qwen__Qwen3-30B-A3B.json"))
     assert qwen3.spec.sliding_window is None
-    raw = _raw("Qwen__Qwen3-30B-A3B.json") | {"use_sliding_window": True}
+    raw = raw_config("Qwen__Qwen3-30B-A3B.json") | {"use_sliding_window": True}
     assert parse_model_config(raw).spec.sliding_window is None  # the file's null
     del raw["sliding_window"]
     on = parse_model_config(raw)  # the class default
     assert on.spec.sliding_window == 4096 and on.spec.sliding_layers == 48
     # MixtralConfig: the window of the file, on every layer
     mixtral = parse_model_config(
-        _raw("mistralai__Mixtral-8x7B-v0.1.json") | {"sliding_window": 512}
+        raw_config("mistralai__Mixtral-8x7B-v0.1.json") | {"sliding_window": 512}
     )
     assert mixtral.spec.sliding_layers == 32
 
 
 def test_the_load_balancing_loss_keeps_a_softmax_per_sparse_layer() -> None:
-    raw = _raw("Qwen__Qwen3-30B-A3B.json")
+    raw = raw_config("Qwen__Qwen3-30B-A3B.json")
     plain = estimate(parse_model_config(raw).inputs(seq=1000))
     aux_arch = parse_model_config(raw | {"output_router_logits": True})
     aux = estimate(aux_arch.inputs(seq=1000))
@@ -219,7 +213,7 @@ def test_the_load_balancing_loss_keeps_a_softmax_per_sparse_layer() -> None:
 
 
 def test_mixtral_router_noise_only_counts_with_dropout() -> None:
-    raw = _raw("mistralai__Mixtral-8x7B-v0.1.json") | {"router_jitter_noise": 0.01}
+    raw = raw_config("mistralai__Mixtral-8x7B-v0.1.json") | {"router_jitter_noise": 0.01}
     arch = parse_model_config(raw)
     base = read_model_config(config_path("mistralai__Mixtral-8x7B-v0.1.json"))
     assert estimate(arch.inputs(seq=512)).saved_bytes == estimate(base.inputs(seq=512)).saved_bytes
@@ -279,7 +273,7 @@ def test_other_data_types_scale_the_dtype_tensors_only() -> None:
 )
 def test_bad_values_are_refused_naming_the_key(name: str, change: dict[str, Any], key: str) -> None:
     with pytest.raises(ModelConfigError) as info:
-        parse_model_config(_raw(name) | change)
+        parse_model_config(raw_config(name) | change)
     assert info.value.key == key
     assert key in str(info.value)
     assert info.value.problem in (ConfigProblem.BAD_VALUE, ConfigProblem.UNSUPPORTED)

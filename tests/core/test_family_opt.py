@@ -3,8 +3,6 @@ the layout keeps."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from gradacc_desktop.core.activation import (
@@ -23,22 +21,13 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import breakdown_parts, config_path, raw_config
 
 OPT_125M = "facebook__opt-125m.json"
 OPT_350M = "facebook__opt-350m.json"
 
 # num_parameters() of the published models (transformers, tied embeddings once)
 PUBLISHED = {OPT_125M: 125_239_296, OPT_350M: 331_196_416}
-
-
-def _raw(name: str) -> dict:
-    return json.loads(config_path(name).read_text(encoding="utf-8"))
-
-
-def _parts(result, *, per_layer: bool = True) -> dict[Part, int]:
-    """Per-layer items (counted once per layer) or the once-per-model ones."""
-    return {i.key: i.bytes for i in result.breakdown if (i.count > 1) == per_layer}
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -75,7 +64,7 @@ def test_parameters_by_hand() -> None:
     layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 2 * 2 * h
     total = v * e + 2050 * h + 2 * e * h + 24 * layer
     assert parameters(read_model_config(config_path(OPT_350M))) == total
-    raw = _raw(OPT_350M) | {
+    raw = raw_config(OPT_350M) | {
         "enable_bias": False,
         "layer_norm_elementwise_affine": False,
         "tie_word_embeddings": False,
@@ -88,7 +77,7 @@ def test_opt_125m_layer_by_hand_eager_on_cpu() -> None:
     arch = read_model_config(config_path(OPT_125M))
     s, h, a, i = 1000, 768, 12, 3072
     result = estimate(arch.inputs(seq=s, attention=Attention.EAGER, device=Device.CPU))
-    parts = _parts(result)
+    parts = breakdown_parts(result)
     assert parts[Part.ATTN_NORM] == 2 * s * h + 2 * 2 * s  # input + bf16 mean/rstd (CPU)
     assert parts[Part.QKV_PROJ_INPUT] == 2 * s * h
     assert parts[Part.ATTN_QKV] == 3 * 2 * s * h  # scaled Q, K, V
@@ -99,7 +88,7 @@ def test_opt_125m_layer_by_hand_eager_on_cpu() -> None:
     assert parts[Part.MLP_IN_PROJ_INPUT] == 2 * s * h
     assert Part.MLP_ACTIVATION not in parts  # ReLU keeps its output: the fc2 input
     assert parts[Part.MLP_OUT_PROJ_INPUT] == 2 * s * i
-    outside = _parts(result, per_layer=False)
+    outside = breakdown_parts(result, per_layer=False)
     assert outside[Part.EMBEDDINGS] == 16 * s  # int64 token ids and position ids
     assert outside[Part.FINAL_NORM] == 2 * s * h + 2 * 2 * s
     assert outside[Part.LM_HEAD_INPUT] == 2 * s * h
@@ -110,20 +99,20 @@ def test_sdpa_keeps_no_scores_unless_padded() -> None:
     arch = read_model_config(config_path(OPT_125M))
     s, a = 2048, 12
     plain = estimate(arch.inputs(seq=s, device=Device.CPU))
-    parts = _parts(plain)
+    parts = breakdown_parts(plain)
     assert parts[Part.ATTN_FUSED] == 4 * a * s
     assert Part.ATTN_SOFTMAX not in parts and Part.ATTN_MASK not in parts
     padded = estimate(arch.inputs(seq=s, device=Device.CPU, padded=True))
-    assert _parts(padded)[Part.ATTN_MASK] == 2 * s * s
+    assert breakdown_parts(padded)[Part.ATTN_MASK] == 2 * s * s
     assert padded.saved_bytes - plain.saved_bytes == 12 * 2 * s * s
     full = estimate(arch.inputs(seq=s, device=Device.CPU, padded=True, recompute=Recompute.FULL))
-    assert _parts(full) == {Part.LAYER_CHECKPOINT: 2 * s * 768}
+    assert breakdown_parts(full) == {Part.LAYER_CHECKPOINT: 2 * s * 768}
 
 
 def test_opt_350m_projections_are_kept_outside_the_layers() -> None:
     arch = read_model_config(config_path(OPT_350M))
     s = 512
-    outside = _parts(estimate(arch.inputs(seq=s, device=Device.CPU)), per_layer=False)
+    outside = breakdown_parts(estimate(arch.inputs(seq=s, device=Device.CPU)), per_layer=False)
     assert outside[Part.EMBEDDINGS] == 16 * s + 2 * s * 512  # ids + project_in input
     assert outside[Part.EMBEDDING_PROJECTION] == 2 * s * 1024  # project_out input
     assert outside[Part.LM_HEAD_INPUT] == 2 * s * 512
@@ -133,19 +122,21 @@ def test_opt_350m_projections_are_kept_outside_the_layers() -> None:
 def test_dropout_on_cpu_sends_sdpa_to_the_fp32_math_path() -> None:
     arch = read_model_config(config_path(OPT_125M))
     s, h, a = 256, 768, 12
-    cpu = _parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CPU)))
+    cpu = breakdown_parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CPU)))
     assert cpu[Part.ATTN_QKV] == 3 * 4 * s * h
     assert cpu[Part.ATTN_SOFTMAX] == 4 * a * s * s
     assert cpu[Part.ATTN_DROPOUT] == 2 * 4 * a * s * s  # fp32 noise and output
     assert cpu[Part.ATTN_RESID_DROPOUT] == cpu[Part.MLP_RESID_DROPOUT] == 2 * s * h
-    cuda = _parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CUDA)))
+    cuda = breakdown_parts(estimate(arch.inputs(seq=s, dropout=True, device=Device.CUDA)))
     assert Part.ATTN_SOFTMAX not in cuda and cuda[Part.MLP_RESID_DROPOUT] == s * h
 
 
 def test_fp32_eager_keeps_the_softmax_once() -> None:
     arch = read_model_config(config_path(OPT_125M))
     s, a = 128, 12
-    parts = _parts(estimate(arch.inputs(seq=s, attention=Attention.EAGER, dtype=DType.FP32)))
+    parts = breakdown_parts(
+        estimate(arch.inputs(seq=s, attention=Attention.EAGER, dtype=DType.FP32))
+    )
     assert parts[Part.ATTN_SOFTMAX] == 4 * a * s * s
 
 
@@ -164,7 +155,7 @@ def test_estimate_grows_with_seq_and_full_recomputation_keeps_less(name: str) ->
 
 
 def test_layerdrop_is_noted_as_an_upper_bound() -> None:
-    arch = parse_model_config(_raw(OPT_125M) | {"layerdrop": 0.1})
+    arch = parse_model_config(raw_config(OPT_125M) | {"layerdrop": 0.1})
     notes = estimate(arch.inputs(seq=64)).notes
     assert any("LayerDrop" in n for n in notes)
     plain = read_model_config(config_path(OPT_125M))
@@ -189,7 +180,7 @@ def test_layerdrop_is_noted_as_an_upper_bound() -> None:
 )
 def test_bad_values_are_refused_naming_the_key(change: dict, key: str) -> None:
     with pytest.raises(ModelConfigError) as info:
-        parse_model_config(_raw(OPT_125M) | change)
+        parse_model_config(raw_config(OPT_125M) | change)
     assert info.value.key == key
     assert key in str(info.value)
 

@@ -3,7 +3,6 @@ what its fused projections keep for backward."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -26,7 +25,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 MINI = "microsoft__Phi-3-mini-4k-instruct.json"
 MEDIUM = "microsoft__Phi-3-medium-4k-instruct.json"
@@ -49,11 +48,6 @@ PHI4_MINI: dict[str, Any] = {
     "partial_rotary_factor": 0.75,
     "tie_word_embeddings": True,
 }
-
-
-def _raw(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
-    return data
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -134,7 +128,7 @@ def test_bad_values_are_refused_naming_the_key(
     change: dict[str, Any], key: str, problem: ConfigProblem
 ) -> None:
     with pytest.raises(ModelConfigError) as info:
-        parse_model_config(_raw(MINI) | change)
+        parse_model_config(raw_config(MINI) | change)
     assert info.value.key == key
     assert info.value.problem is problem
     assert key in str(info.value)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 # T5ForConditionalGeneration num_parameters() as trained from the published checkpoints
 # (the hub's totals). Flan-T5 (tie_word_embeddings false) has its own lm_head, which
@@ -38,11 +37,6 @@ PUBLISHED = {
 }
 
 
-def _raw(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(config_path(name).read_text(encoding="utf-8"))
-    return data
-
-
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_published_configs_give_the_published_parameter_count(name: str) -> None:
     arch = read_model_config(config_path(name))
@@ -53,7 +47,9 @@ def test_published_configs_give_the_published_parameter_count(name: str) -> None
 
 def test_flan_t5_counts_its_own_lm_head() -> None:
     flan = read_model_config(config_path("google__flan-t5-base.json"))
-    tied = parse_model_config(_raw("google__flan-t5-base.json") | {"tie_word_embeddings": True})
+    tied = parse_model_config(
+        raw_config("google__flan-t5-base.json") | {"tie_word_embeddings": True}
+    )
     assert parameters(flan) - parameters(tied) == flan.vocab * flan.hidden
 
 
@@ -107,7 +103,7 @@ def test_defaults_are_t5_small_and_the_decoder_mirrors_the_encoder() -> None:
         parameters(parse_model_config({"model_type": "t5"}))
         == PUBLISHED["google-t5__t5-small.json"]
     )
-    raw = _raw("google-t5__t5-base.json")
+    raw = raw_config("google-t5__t5-base.json")
     assert parse_model_config(raw | {"num_decoder_layers": None}).spec.decoder_layers == 12
     shallow = parse_model_config(raw | {"num_decoder_layers": 2})
     result = estimate(shallow.inputs(seq=128))
@@ -134,7 +130,7 @@ def test_malformed_t5_values_name_the_key(
     change: dict[str, Any], key: str, problem: ConfigProblem
 ) -> None:
     with pytest.raises(ModelConfigError) as err:
-        parse_model_config(_raw("google-t5__t5-small.json") | change)
+        parse_model_config(raw_config("google-t5__t5-small.json") | change)
     assert (err.value.key, err.value.problem) == (key, problem)
     assert key in err.value.detail
 
@@ -231,7 +227,7 @@ def test_cpu_sdpa_runs_the_self_attention_in_fp32() -> None:
 
 
 def test_full_recomputation_keeps_the_shared_biases_only_with_several_layers() -> None:
-    raw = _raw("google-t5__t5-small.json")
+    raw = raw_config("google-t5__t5-small.json")
     p, s, t, a = 2, 256, 64, 8
 
     def bias(arch: Any) -> int:

@@ -3,7 +3,6 @@ bytes autograd really saves, and the exact parameter count."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from tests.configs import config_path  # noqa: E402
+from tests.configs import config_path, raw_config  # noqa: E402
 from tests.measure.harness import TOLERANCE, compare  # noqa: E402
 
 SMALL: dict[str, dict[str, Any]] = {
@@ -89,7 +88,7 @@ def test_published_configs_count_like_transformers(name: str) -> None:
     from gradacc_desktop.core.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
-    raw = json.loads(config_path(name).read_text(encoding="utf-8"))
+    raw = raw_config(name)
     with torch.device("meta"):
         model = AutoModelForMaskedLM.from_config(AutoConfig.for_model(**raw))
     assert parameters(arch) == model.num_parameters()

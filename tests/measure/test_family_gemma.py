@@ -3,12 +3,11 @@ saves (random-weight models, bf16, CPU), and the exact parameter count."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from tests.configs import config_path
+from tests.configs import config_path, raw_config
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -155,7 +154,7 @@ def test_published_gemma_configs_count_like_transformers(name: str) -> None:
     from gradacc_desktop.core.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
-    raw = json.loads(config_path(name).read_text(encoding="utf-8"))
+    raw = raw_config(name)
     config = AutoConfig.for_model(**raw)
     with torch.device("meta"):
         if raw["model_type"] == "gemma3":

@@ -46,7 +46,6 @@ from gradacc_desktop.core.activation import (
     Inputs,
     Part,
     Recompute,
-    StackKind,
     _dims,
 )
 from gradacc_desktop.core.families import (
@@ -54,7 +53,6 @@ from gradacc_desktop.core.families import (
     ConfigReader,
     Head,
     Layout,
-    Stack,
     linear,
 )
 from gradacc_desktop.core.families.common import (
@@ -62,6 +60,7 @@ from gradacc_desktop.core.families.common import (
     dropout_mask,
     eager,
     layer_norm,
+    uniform_layout,
 )
 from gradacc_desktop.core.text import trans_late
 
@@ -257,19 +256,14 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     outside[Part.LM_HEAD_INPUT] = p * s * h
     # log_softmax output in the dtype, the int64 labels, the total weight (dtype scalar)
     outside[Part.LOSS] = p * s * v + 8 * s + p
-    return Layout(
-        stacks=(
-            Stack(
-                StackKind.LAYERS,
-                arch.layers,
-                layer_parts(arch, inputs),
-                {Part.LAYER_CHECKPOINT: p * s * h},
-            ),
-        ),
-        outside=outside,
+    return uniform_layout(
+        arch,
+        inputs,
+        layer_parts(arch, inputs),
+        outside,
+        notes=_notes(arch, inputs),
         # the logits in the dtype (the returned output keeps them) and their gradient
         logits=2 * p * s * v,
-        notes=_notes(arch, inputs),
     )
 
 

@@ -9,7 +9,21 @@ counts.
 
 from __future__ import annotations
 
-from gradacc_desktop.core.activation import Attention, Device, Inputs
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from gradacc_desktop.core.activation import (
+    Attention,
+    Device,
+    Inputs,
+    Part,
+    Recompute,
+    StackKind,
+    _dims,
+)
+
+if TYPE_CHECKING:
+    from gradacc_desktop.core.families import Architecture, Layout
 
 #: hidden activations a family may use, as ``transformers.activations.ACT2FN`` names them
 #: -> how many s·i tensors the activation function keeps besides its output (SiLU, exact
@@ -75,3 +89,44 @@ def logits_transient(inputs: Inputs, s: int, v: int) -> int:
 
 def eager(inputs: Inputs) -> bool:
     return inputs.attention is Attention.EAGER
+
+
+def uniform_layout(
+    arch: Architecture,
+    inputs: Inputs,
+    layer: Mapping[Part, int],
+    outside: Mapping[Part, int],
+    *,
+    notes: tuple[str, ...] = (),
+    logits: int | None = None,
+) -> Layout:
+    """A model whose layers all keep ``layer``: under full recomputation each keeps only
+    its input hidden states. ``logits``: the peak transient (default: a causal LM's)."""
+    from gradacc_desktop.core.families import Layout, Stack
+
+    dims = _dims(inputs)
+    checkpoint = {Part.LAYER_CHECKPOINT: inputs.dtype.bytes * dims.s_sp * dims.h}
+    return Layout(
+        stacks=(Stack(StackKind.LAYERS, arch.layers, layer, checkpoint),),
+        outside=outside,
+        logits=logits_transient(inputs, dims.s, dims.v) if logits is None else logits,
+        notes=notes,
+    )
+
+
+def rotary_decoder_outside(
+    inputs: Inputs, *, embeddings: int, rotary_dim: int, final_norm: int
+) -> dict[Part, int]:
+    """Once per sample in a causal LM with rotary positions: the embeddings' share
+    (int64 ids, …), cos and sin (s × rotary width, kept by every layer's q·cos and
+    rotate_half(q)·sin; checkpointed layers recompute them), the final norm, the LM
+    head's input and the loss."""
+    dims = _dims(inputs)
+    p = inputs.dtype.bytes
+    parts: dict[Part, int] = {Part.EMBEDDINGS: embeddings}
+    if inputs.recompute is not Recompute.FULL:
+        parts[Part.ROTARY] = 2 * p * dims.s * rotary_dim
+    parts[Part.FINAL_NORM] = final_norm
+    parts[Part.LM_HEAD_INPUT] = p * dims.s_sp * dims.h
+    parts[Part.LOSS] = causal_lm_loss(dims.s, dims.v)
+    return parts

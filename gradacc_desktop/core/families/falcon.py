@@ -55,14 +55,12 @@ from gradacc_desktop.core.activation import (
     Inputs,
     Part,
     Recompute,
-    StackKind,
 )
 from gradacc_desktop.core.families import (
     Architecture,
     ConfigReader,
     Head,
     Layout,
-    Stack,
     linear,
 )
 from gradacc_desktop.core.families.common import (
@@ -70,7 +68,7 @@ from gradacc_desktop.core.families.common import (
     causal_lm_loss,
     dropout_mask,
     layer_norm,
-    logits_transient,
+    uniform_layout,
 )
 from gradacc_desktop.core.text import trans_late
 
@@ -325,18 +323,8 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     outside[Part.FINAL_NORM] = layer_norm(inputs, s, h)
     outside[Part.LM_HEAD_INPUT] = p * s * h
     outside[Part.LOSS] = causal_lm_loss(s, arch.vocab)
-    return Layout(
-        stacks=(
-            Stack(
-                StackKind.LAYERS,
-                arch.layers,
-                layer_parts(arch, inputs),
-                {Part.LAYER_CHECKPOINT: p * s * h},
-            ),
-        ),
-        outside=outside,
-        logits=logits_transient(inputs, s, arch.vocab),
-        notes=_notes(arch, inputs),
+    return uniform_layout(
+        arch, inputs, layer_parts(arch, inputs), outside, notes=_notes(arch, inputs)
     )
 
 

@@ -15,13 +15,16 @@ from gradacc_desktop.core.activation import (
     Inputs,
     Part,
     Recompute,
-    StackKind,
     _dims,
     _hf_layer,
     _hf_outside,
 )
-from gradacc_desktop.core.families import Architecture, ConfigReader, Head, Layout, Stack
-from gradacc_desktop.core.families.common import ACTIVATION_KEEPS, eager, logits_transient
+from gradacc_desktop.core.families import Architecture, ConfigReader, Head, Layout
+from gradacc_desktop.core.families.common import (
+    ACTIVATION_KEEPS,
+    eager,
+    uniform_layout,
+)
 
 MODEL_TYPES = ("gpt2",)
 
@@ -76,13 +79,8 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     cpu_math = inputs.dropout and inputs.device is Device.CPU
     if inputs.padded and inputs.attention is Attention.SDPA and not cpu_math:
         parts[Part.ATTN_MASK] = p * dims.s * dims.s
-    checkpoint = {Part.LAYER_CHECKPOINT: p * dims.s_sp * dims.h}
     outside = _hf_outside(inputs, dims)
     if inputs.padded and inputs.recompute is Recompute.FULL and not eager(inputs):
         # GPT2Block gets the boolean padding mask positionally: the checkpoint keeps it
         outside[Part.SHARED_MASK] = dims.s * dims.s
-    return Layout(
-        stacks=(Stack(StackKind.LAYERS, arch.layers, parts, checkpoint),),
-        outside=outside,
-        logits=logits_transient(inputs, dims.s, dims.v),
-    )
+    return uniform_layout(arch, inputs, parts, outside)

@@ -46,17 +46,15 @@ from gradacc_desktop.core.activation import (
     Family,
     Inputs,
     Part,
-    Recompute,
-    StackKind,
     _dims,
 )
-from gradacc_desktop.core.families import Architecture, ConfigReader, Head, Layout, Stack, linear
+from gradacc_desktop.core.families import Architecture, ConfigReader, Head, Layout, linear
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
-    causal_lm_loss,
     dropout_mask,
     layer_norm,
-    logits_transient,
+    rotary_decoder_outside,
+    uniform_layout,
 )
 from gradacc_desktop.core.families.phi3 import rope_factor, rotary_width
 from gradacc_desktop.core.text import trans_late
@@ -203,31 +201,21 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 def outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: GptNeoXSpec = arch.spec
     dims = _dims(inputs)
-    p = inputs.dtype.bytes
     s, h = dims.s, dims.h
     embeddings = 8 * s  # int64 token ids
     if inputs.dropout:
         embeddings += dropout_mask(inputs, s * h)  # emb_dropout (hidden_dropout)
-    parts: dict[Part, int] = {Part.EMBEDDINGS: embeddings}
-    if inputs.recompute is not Recompute.FULL:
-        # cos and sin (s, rotary width), kept by q_rot·cos and rotate_half(q_rot)·sin of
-        # every layer; checkpointed layers recompute them instead
-        parts[Part.ROTARY] = 2 * p * s * spec.rotary_dim
-    parts[Part.FINAL_NORM] = layer_norm(inputs, s, h)
-    parts[Part.LM_HEAD_INPUT] = p * s * h
-    parts[Part.LOSS] = causal_lm_loss(s, dims.v)
-    return parts
+    return rotary_decoder_outside(
+        inputs,
+        embeddings=embeddings,
+        rotary_dim=spec.rotary_dim,
+        final_norm=layer_norm(inputs, s, h),
+    )
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
-    dims = _dims(inputs)
-    p = inputs.dtype.bytes
-    checkpoint = {Part.LAYER_CHECKPOINT: p * dims.s * dims.h}
-    return Layout(
-        stacks=(Stack(StackKind.LAYERS, arch.layers, layer_parts(arch, inputs), checkpoint),),
-        outside=outside(arch, inputs),
-        logits=logits_transient(inputs, dims.s, dims.v),
-        notes=_notes(arch, inputs),
+    return uniform_layout(
+        arch, inputs, layer_parts(arch, inputs), outside(arch, inputs), notes=_notes(arch, inputs)
     )
 
 

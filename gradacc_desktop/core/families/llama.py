@@ -150,21 +150,22 @@ def parse(config: ConfigReader) -> Architecture:
     )
 
 
+def attention_parameters(arch: Architecture, *, qkv_bias: bool, o_bias: bool, qk_norm: bool) -> int:
+    """q, k, v and o projections of one Llama-style attention (and Qwen3's q/k norms)."""
+    h, a, k, d = arch.hidden, arch.heads, arch.kv_heads, arch.head_dim
+    return (
+        linear(h, a * d, qkv_bias)
+        + 2 * linear(h, k * d, qkv_bias)
+        + linear(a * d, h, o_bias)
+        + (2 * d if qk_norm else 0)
+    )
+
+
 def parameters(arch: Architecture) -> int:
     spec: LlamaSpec = arch.spec
-    h, a, k, d, i, v = (
-        arch.hidden,
-        arch.heads,
-        arch.kv_heads,
-        arch.head_dim,
-        arch.intermediate,
-        arch.vocab,
-    )
-    attention = (
-        linear(h, a * d, spec.qkv_bias)
-        + 2 * linear(h, k * d, spec.qkv_bias)
-        + linear(a * d, h, spec.o_bias)
-        + (2 * d if spec.qk_norm else 0)
+    h, i, v = arch.hidden, arch.intermediate, arch.vocab
+    attention = attention_parameters(
+        arch, qkv_bias=spec.qkv_bias, o_bias=spec.o_bias, qk_norm=spec.qk_norm
     )
     mlp = 2 * linear(h, i, spec.mlp_bias) + linear(i, h, spec.mlp_bias)
     layer = attention + mlp + 2 * h

@@ -74,14 +74,13 @@ from gradacc_desktop.core.families import (
     Layout,
     ModelConfigError,
     Stack,
-    linear,
 )
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     logits_transient,
     sdpa_needs_mask,
 )
-from gradacc_desktop.core.families.llama import layer_parts
+from gradacc_desktop.core.families.llama import attention_parameters, layer_parts
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("mixtral", "qwen2_moe", "qwen3_moe")
@@ -310,19 +309,9 @@ def parse(config: ConfigReader) -> Architecture:
 
 def parameters(arch: Architecture) -> int:
     spec: MoeSpec = arch.spec
-    h, a, k, d, i, v = (
-        arch.hidden,
-        arch.heads,
-        arch.kv_heads,
-        arch.head_dim,
-        arch.intermediate,
-        arch.vocab,
-    )
-    attention = (
-        linear(h, a * d, spec.qkv_bias)
-        + 2 * linear(h, k * d, spec.qkv_bias)
-        + linear(a * d, h, spec.o_bias)
-        + (2 * d if spec.qk_norm else 0)
+    h, i, v = arch.hidden, arch.intermediate, arch.vocab
+    attention = attention_parameters(
+        arch, qkv_bias=spec.qkv_bias, o_bias=spec.o_bias, qk_norm=spec.qk_norm
     )
     norms = 2 * h
     dense_mlp = 3 * h * i

@@ -38,7 +38,6 @@ from gradacc_desktop.core.activation import (
     Family,
     Inputs,
     Part,
-    StackKind,
 )
 from gradacc_desktop.core.families import (
     Architecture,
@@ -47,7 +46,6 @@ from gradacc_desktop.core.families import (
     Head,
     Layout,
     ModelConfigError,
-    Stack,
     linear,
 )
 from gradacc_desktop.core.families.common import (
@@ -55,7 +53,7 @@ from gradacc_desktop.core.families.common import (
     causal_lm_loss,
     dropout_mask,
     layer_norm,
-    logits_transient,
+    uniform_layout,
 )
 from gradacc_desktop.core.text import trans_late
 
@@ -201,18 +199,8 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         outside[Part.EMBEDDING_PROJECTION] = p * s * h  # project_out input
     outside[Part.LM_HEAD_INPUT] = p * s * e
     outside[Part.LOSS] = causal_lm_loss(s, arch.vocab)
-    return Layout(
-        stacks=(
-            Stack(
-                StackKind.LAYERS,
-                arch.layers,
-                layer_parts(arch, inputs),
-                {Part.LAYER_CHECKPOINT: p * s * h},
-            ),
-        ),
-        outside=outside,
-        logits=logits_transient(inputs, s, arch.vocab),
-        notes=_notes(arch, inputs),
+    return uniform_layout(
+        arch, inputs, layer_parts(arch, inputs), outside, notes=_notes(arch, inputs)
     )
 
 

@@ -51,8 +51,6 @@ from gradacc_desktop.core.activation import (
     Family,
     Inputs,
     Part,
-    Recompute,
-    StackKind,
     _dims,
 )
 from gradacc_desktop.core.families import (
@@ -62,16 +60,15 @@ from gradacc_desktop.core.families import (
     Head,
     Layout,
     ModelConfigError,
-    Stack,
     linear,
 )
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
-    causal_lm_loss,
     dropout_mask,
-    logits_transient,
     rms_norm_fp32,
+    rotary_decoder_outside,
     sdpa_needs_mask,
+    uniform_layout,
 )
 from gradacc_desktop.core.text import trans_late
 
@@ -267,28 +264,17 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 def outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: Phi3Spec = arch.spec
     dims = _dims(inputs)
-    p = inputs.dtype.bytes
-    s, h = dims.s, dims.h
-    parts: dict[Part, int] = {Part.EMBEDDINGS: 8 * s}  # int64 token ids
-    if inputs.recompute is not Recompute.FULL:
-        # cos and sin (s, rotary width), kept by q_rot·cos and rotate_half(q_rot)·sin of
-        # every layer; checkpointed layers recompute them instead
-        parts[Part.ROTARY] = 2 * p * s * spec.rotary_dim
-    parts[Part.FINAL_NORM] = rms_norm_fp32(p, s, h)
-    parts[Part.LM_HEAD_INPUT] = p * s * h
-    parts[Part.LOSS] = causal_lm_loss(s, dims.v)
-    return parts
+    return rotary_decoder_outside(
+        inputs,
+        embeddings=8 * dims.s,  # int64 token ids
+        rotary_dim=spec.rotary_dim,
+        final_norm=rms_norm_fp32(inputs.dtype.bytes, dims.s, dims.h),
+    )
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
-    dims = _dims(inputs)
-    p = inputs.dtype.bytes
-    checkpoint = {Part.LAYER_CHECKPOINT: p * dims.s * dims.h}
-    return Layout(
-        stacks=(Stack(StackKind.LAYERS, arch.layers, layer_parts(arch, inputs), checkpoint),),
-        outside=outside(arch, inputs),
-        logits=logits_transient(inputs, dims.s, dims.v),
-        notes=_notes(arch, inputs),
+    return uniform_layout(
+        arch, inputs, layer_parts(arch, inputs), outside(arch, inputs), notes=_notes(arch, inputs)
     )
 
 
