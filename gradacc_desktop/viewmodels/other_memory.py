@@ -14,7 +14,7 @@ from fractions import Fraction
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 
 from gradacc_desktop.core import lora
-from gradacc_desktop.core.families import ModelConfigError, parameters, read_model_config
+from gradacc_desktop.core.families import ModelConfigError, file_name, parameters, read_model_config
 from gradacc_desktop.core.limits import Limits, whole
 from gradacc_desktop.core.memory import (
     DEFAULT_OVERHEAD_GB,
@@ -232,7 +232,7 @@ class OtherMemoryViewModel(QObject):
     def open_config(self, path: str) -> bool:
         """Take the exact parameter count from a model's ``config.json`` (a local file;
         never a download). A file that is not one says why; nothing else changes."""
-        name = path.replace("\\", "/").rsplit("/", 1)[-1] or path
+        name = file_name(path)
         try:
             arch = read_model_config(path)
         except ModelConfigError as exc:

@@ -331,6 +331,11 @@ def parse_model_config(raw: Any) -> Architecture:
     return arch
 
 
+def file_name(path: str) -> str:
+    """The last part of a path the user chose, whichever separator it uses."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1] or path
+
+
 def read_model_config_text(path: str | Path) -> str:
     """The text of a local ``config.json`` (never a download), size-checked and decoded."""
     file = Path(path)

@@ -29,6 +29,7 @@ from gradacc_desktop.core.activation import Problem as CoreProblem
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.families import (
     ModelConfigError,
+    file_name,
     parameters,
     parse_model_config_text,
     read_model_config_text,
@@ -194,7 +195,7 @@ class ActivationViewModel(QObject):
         """Read the user's ``config.json`` at ``path`` (a local file; never a download).
         On success it becomes the model; otherwise the state says why and nothing else
         changes."""
-        name = path.replace("\\", "/").rsplit("/", 1)[-1] or path
+        name = file_name(path)
         try:
             text = read_model_config_text(path)
             arch = parse_model_config_text(text)
