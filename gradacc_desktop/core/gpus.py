@@ -4,10 +4,19 @@ Memory is in decimal GB (10^9 bytes). ``usable_gb`` is the vendor's figure read 
 decimal GB, which sits a few percent below what CUDA reports for binary-sized cards
 and so leaves room for driver/ECC reservations; the CUDA context is *not* subtracted
 here (it is part of "other memory"). The file's ``assumption`` field says the same.
+
+Version 2 adds each card's speed (``Performance``): dense bf16/fp16 Tensor Core and fp32
+TFLOPS (never the "with sparsity" figures; GeForce and workstation cards at their
+fp16-with-fp32-accumulate rate, which PyTorch's mixed precision uses; ``bf16_tflops``
+is null where the card has no bf16), memory bandwidth, the link between GPUs inside a
+node and a typical network bandwidth between nodes (per GPU, per direction, GB/s), the
+share of the peak training kernels reach (``efficiency``, editable), and where the
+figures come from.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 from dataclasses import dataclass
@@ -22,11 +31,66 @@ CUSTOM_ID = "custom"
 
 _DECIMAL = re.compile(r"\d{1,6}(\.\d{1,3})?")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-_CARD_KEYS = {"id", "name", "vendor_gb", "usable_gb", "source", "note"}
+_CARD_KEYS = {"id", "name", "vendor_gb", "usable_gb", "source", "note", "performance"}
+_PERFORMANCE_KEYS = {
+    "bf16_tflops",
+    "fp16_tflops",
+    "fp32_tflops",
+    "memory_bandwidth_gbps",
+    "link",
+    "link_gbps",
+    "inter_node_gbps",
+    "efficiency",
+    "source",
+}
+FORMAT_VERSION = 2
 
 
 class GpuTableError(ValueError):
     """The bundled GPU table is missing or malformed (a packaging bug)."""
+
+
+class Link(enum.Enum):
+    """How GPUs inside one node talk to each other."""
+
+    NVLINK = "nvlink"
+    PCIE = "pcie"
+    INFINITY_FABRIC = "infinity-fabric"
+
+
+class TrainingPrecision(enum.Enum):
+    """The number format of the matrix products (same values as ``setup.Precision``)."""
+
+    BF16 = "bf16"
+    FP16 = "fp16"
+    FP32 = "fp32"
+
+
+@dataclass(frozen=True)
+class Performance:
+    """One card's speed; every rate is dense, per GPU, decimal (10^12 FLOP/s, 10^9 B/s)."""
+
+    #: None: the card has no bf16 (V100, T4)
+    bf16_tflops: Decimal | None
+    fp16_tflops: Decimal
+    fp32_tflops: Decimal
+    memory_bandwidth_gbps: Decimal
+    link: Link
+    #: per direction, per GPU
+    link_gbps: Decimal
+    #: per direction, per GPU, between nodes
+    inter_node_gbps: Decimal
+    #: share of the peak that training's kernels reach (0 < e <= 1)
+    efficiency: Decimal
+    source: str
+
+    def peak_tflops(self, precision: TrainingPrecision) -> Decimal | None:
+        """Dense peak for ``precision``; None when the card cannot compute in it."""
+        if precision is TrainingPrecision.BF16:
+            return self.bf16_tflops
+        if precision is TrainingPrecision.FP16:
+            return self.fp16_tflops
+        return self.fp32_tflops
 
 
 @dataclass(frozen=True)
@@ -39,15 +103,17 @@ class GpuCard:
     usable_gb: Decimal
     source: str
     note: str
+    #: None only for a custom card whose speed was not given
+    performance: Performance | None = None
 
     @property
     def is_custom(self) -> bool:
         return self.id == CUSTOM_ID
 
 
-def custom_card(usable_gb: Decimal) -> GpuCard:
-    """A card whose memory the user typed in."""
-    return GpuCard(CUSTOM_ID, "Custom", usable_gb, usable_gb, "user input", "")
+def custom_card(usable_gb: Decimal, performance: Performance | None = None) -> GpuCard:
+    """A card whose memory (and, optionally, speed) the user typed in."""
+    return GpuCard(CUSTOM_ID, "Custom", usable_gb, usable_gb, "user input", "", performance)
 
 
 @dataclass(frozen=True)
@@ -76,6 +142,36 @@ def _decimal(raw: dict[str, Any], key: str) -> Decimal:
     return Decimal(text)
 
 
+def _rate(raw: dict[str, Any], key: str) -> Decimal:
+    value = _decimal(raw, key)
+    if value > 100_000:
+        raise GpuTableError(f"{key!r} is implausibly large: {value}")
+    return value
+
+
+def _performance(raw: Any, card_id: str) -> Performance:
+    if not isinstance(raw, dict) or set(raw) != _PERFORMANCE_KEYS:
+        raise GpuTableError(f"{card_id}: performance needs exactly {sorted(_PERFORMANCE_KEYS)}")
+    try:
+        link = Link(raw.get("link"))
+    except ValueError:
+        raise GpuTableError(f"{card_id}: unknown link {raw.get('link')!r}") from None
+    efficiency = _decimal(raw, "efficiency")
+    if efficiency > 1:
+        raise GpuTableError(f"{card_id}: efficiency must be at most 1")
+    return Performance(
+        bf16_tflops=None if raw["bf16_tflops"] is None else _rate(raw, "bf16_tflops"),
+        fp16_tflops=_rate(raw, "fp16_tflops"),
+        fp32_tflops=_rate(raw, "fp32_tflops"),
+        memory_bandwidth_gbps=_rate(raw, "memory_bandwidth_gbps"),
+        link=link,
+        link_gbps=_rate(raw, "link_gbps"),
+        inter_node_gbps=_rate(raw, "inter_node_gbps"),
+        efficiency=efficiency,
+        source=_text(raw, "source"),
+    )
+
+
 def parse_gpu_table(data: bytes) -> GpuTable:
     """Validate and parse the JSON text of a GPU table."""
     try:
@@ -84,7 +180,7 @@ def parse_gpu_table(data: bytes) -> GpuTable:
         raise GpuTableError(f"not valid UTF-8 JSON: {exc}") from exc
     if not isinstance(root, dict) or root.get("format") != "gradacc-gpus":
         raise GpuTableError("not a gradacc GPU table")
-    if root.get("version") != 1 or isinstance(root.get("version"), bool):
+    if root.get("version") != FORMAT_VERSION or isinstance(root.get("version"), bool):
         raise GpuTableError(f"unsupported version {root.get('version')!r}")
     assumption = _text(root, "assumption")
     raw_cards = root.get("cards")
@@ -104,6 +200,7 @@ def parse_gpu_table(data: bytes) -> GpuTable:
             usable_gb=_decimal(raw, "usable_gb"),
             source=_text(raw, "source"),
             note=_text(raw, "note"),
+            performance=_performance(raw.get("performance"), card_id),
         )
         if card.usable_gb > card.vendor_gb:
             raise GpuTableError(f"{card_id}: usable_gb exceeds vendor_gb")

@@ -417,13 +417,32 @@ def test_gpu_table_loads_and_is_sane() -> None:
         assert D(0) < card.usable_gb <= card.vendor_gb
         assert card.source
     assert table.by_id("l4-24gb").usable_gb == D(24)
+    for card in table.cards:
+        perf = card.performance
+        assert perf is not None and perf.source
+        assert perf.fp32_tflops < perf.fp16_tflops  # tensor cores beat CUDA cores
+        assert perf.inter_node_gbps <= perf.link_gbps
+        assert D(0) < perf.efficiency <= D(1)
+    # no bf16 before Ampere; dense, not "with sparsity", figures
+    assert table.by_id("v100-32gb").performance.bf16_tflops is None  # type: ignore[union-attr]
+    assert table.by_id("t4-16gb").performance.bf16_tflops is None  # type: ignore[union-attr]
+    assert table.by_id("h100-80gb").performance.bf16_tflops == D("989.5")  # type: ignore[union-attr]
+    assert table.by_id("a100-80gb").performance.bf16_tflops == D(312)  # type: ignore[union-attr]
     assert custom_card(D("12.5")).is_custom and CUSTOM_ID not in ids
 
 
 @pytest.mark.parametrize(
     "mutate",
     [
-        lambda d: d.update(version=2),
+        lambda d: d.update(version=1),
+        lambda d: d.update(version=3),
+        lambda d: d["cards"][0].pop("performance"),
+        lambda d: d["cards"][0]["performance"].update(link="wifi"),
+        lambda d: d["cards"][0]["performance"].update(efficiency="1.5"),
+        lambda d: d["cards"][0]["performance"].update(fp16_tflops=None),
+        lambda d: d["cards"][0]["performance"].update(bf16_tflops="0"),
+        lambda d: d["cards"][0]["performance"].update(memory_bandwidth_gbps="999999"),
+        lambda d: d["cards"][0]["performance"].update(extra="1"),
         lambda d: d.update(format="x"),
         lambda d: d["cards"][0].update(usable_gb=1),
         lambda d: d["cards"][0].update(usable_gb="999"),

@@ -1,0 +1,166 @@
+"""Collective communication: which collectives a step runs, and how long each takes.
+
+Pure Python, exact. Times follow the bus-bandwidth convention of NCCL's performance
+notes (``nccl-tests/doc/PERFORMANCE.md``): on ``n`` ranks a ring all-reduce of ``S``
+bytes moves ``2(n − 1)/n · S`` bytes through each rank's link, a reduce-scatter or an
+all-gather ``(n − 1)/n · S``; the time is that volume over the per-direction bandwidth.
+
+When gradients and weights travel (data parallelism, ``ψ`` = the bytes of one copy of
+the weights or gradients a replica holds):
+
+* **DDP with** ``no_sync`` (ZeRO-0): one all-reduce of the gradients per optimizer step,
+  after the last micro-step's backward; the earlier micro-steps accumulate locally
+  (PyTorch ``DistributedDataParallel.no_sync``). Accumulation amortises it.
+* **ZeRO-1**: the gradients are reduce-scattered once per optimizer step and the updated
+  weights all-gathered (Rajbhandari et al. 2020, section 7.2.1: 2ψ, as DDP).
+* **ZeRO-2** (DeepSpeed's default; FSDP ``SHARD_GRAD_OP``): each rank keeps only its
+  gradient partition, so gradients are reduce-scattered on *every* micro-step; the
+  weights are all-gathered once per optimizer step.
+* **ZeRO-3 / FSDP** ``FULL_SHARD``: every micro-step all-gathers the weights for the
+  forward, again for the backward, and reduce-scatters the gradients (section 7.2.2:
+  3ψ per micro-step).
+
+Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 section 3): two all-reduces of the
+layer's output (``b·s·h`` values) in the forward and two in the backward of every layer,
+two more when the forward is recomputed. Pipeline stages send one ``b·s·h`` activation
+forward and its gradient back per micro-step (Narayanan et al. 2021 section 4.1).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .memory import ZeroStage
+
+
+class Kind(enum.Enum):
+    ALL_REDUCE = "all_reduce"
+    REDUCE_SCATTER = "reduce_scatter"
+    ALL_GATHER = "all_gather"
+    SEND_RECV = "send_recv"
+
+
+class When(enum.Enum):
+    MICRO_STEP = "micro_step"
+    OPTIMIZER_STEP = "optimizer_step"
+
+
+class What(enum.Enum):
+    GRADIENTS = "gradients"
+    WEIGHTS = "weights"
+    ACTIVATIONS = "activations"
+
+
+def _positive(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+def volume_factor(kind: Kind, ranks: int) -> Fraction:
+    """Bytes through each rank's link per byte of the buffer: 2(n−1)/n for an all-reduce,
+    (n−1)/n for a reduce-scatter or an all-gather, 1 for a point-to-point send."""
+    _positive("ranks", ranks)
+    if kind is Kind.SEND_RECV:
+        return Fraction(1)
+    share = Fraction(ranks - 1, ranks)
+    return 2 * share if kind is Kind.ALL_REDUCE else share
+
+
+@dataclass(frozen=True)
+class Collective:
+    kind: Kind
+    what: What
+    when: When
+    #: size of the whole buffer (bytes)
+    size: int
+    ranks: int
+    #: per-direction bandwidth of the slowest link in the group (bytes/s)
+    bandwidth: Fraction
+    #: how many times it runs at ``when``
+    count: int = 1
+    #: whether it runs inside one node
+    intra_node: bool = True
+
+    @property
+    def volume(self) -> Fraction:
+        """Bytes each rank sends, all runs together."""
+        return self.count * self.size * volume_factor(self.kind, self.ranks)
+
+    @property
+    def seconds(self) -> Fraction:
+        if self.ranks == 1 and self.kind is not Kind.SEND_RECV:
+            return Fraction(0)
+        return self.volume / self.bandwidth
+
+
+def data_parallel(
+    stage: ZeroStage, size: int, ranks: int, bandwidth: Fraction, intra_node: bool
+) -> tuple[Collective, ...]:
+    """The data-parallel collectives of one optimizer step for ``size`` bytes of weights
+    (gradients are the same size) on ``ranks`` replicas; none for one replica."""
+    if ranks == 1:
+        return ()
+
+    def c(kind: Kind, what: What, when: When, count: int = 1) -> Collective:
+        return Collective(kind, what, when, size, ranks, bandwidth, count, intra_node)
+
+    grad, weights = What.GRADIENTS, What.WEIGHTS
+    micro, step = When.MICRO_STEP, When.OPTIMIZER_STEP
+    if stage is ZeroStage.NONE:
+        return (c(Kind.ALL_REDUCE, grad, step),)
+    if stage is ZeroStage.OPTIMIZER:
+        return (c(Kind.REDUCE_SCATTER, grad, step), c(Kind.ALL_GATHER, weights, step))
+    if stage is ZeroStage.GRADIENTS:
+        return (c(Kind.REDUCE_SCATTER, grad, micro), c(Kind.ALL_GATHER, weights, step))
+    return (c(Kind.ALL_GATHER, weights, micro, 2), c(Kind.REDUCE_SCATTER, grad, micro))
+
+
+def tensor_parallel(
+    layers: int,
+    activation_size: int,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    recompute: bool,
+) -> tuple[Collective, ...]:
+    """Megatron's per-micro-step all-reduces of ``activation_size`` bytes (``b·s·h``
+    values) for ``layers`` layers on one stage: 4 per layer, 6 with recomputation."""
+    if ranks == 1:
+        return ()
+    per_layer = 6 if recompute else 4
+    return (
+        Collective(
+            Kind.ALL_REDUCE,
+            What.ACTIVATIONS,
+            When.MICRO_STEP,
+            activation_size,
+            ranks,
+            bandwidth,
+            per_layer * layers,
+            intra_node,
+        ),
+    )
+
+
+def pipeline(
+    stages: int, activation_size: int, bandwidth: Fraction, intra_node: bool
+) -> tuple[Collective, ...]:
+    """A stage's point-to-point traffic per micro-step: the activation forward and its
+    gradient back (``activation_size`` bytes each; a tensor-parallel rank sends its
+    share)."""
+    if stages == 1:
+        return ()
+    return (
+        Collective(
+            Kind.SEND_RECV,
+            What.ACTIVATIONS,
+            When.MICRO_STEP,
+            activation_size,
+            2,
+            bandwidth,
+            2,
+            intra_node,
+        ),
+    )

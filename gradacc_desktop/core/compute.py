@@ -1,0 +1,240 @@
+"""Compute per token, FLOPs utilisation and the end-to-end training-time estimate.
+
+Pure Python, exact (``Fraction`` inside, ``Decimal`` for what a user reads).
+
+* Model FLOPs per token (PaLM, Chowdhery et al. 2022, appendix B): ``6N + 12·L·H·Q·T``
+  for a dense decoder with ``N`` parameters, ``L`` layers, ``H`` heads of size ``Q`` and
+  sequence length ``T``: 2N for the forward pass's matrix products, 4N for the backward
+  pass's, and the attention scores and their weighted sum (``QKᵀ`` and ``AV``, 2·2·L·H·Q·T
+  forward, twice that backward). Without the model's shape only ``6N`` is counted.
+* Hardware FLOPs: with full activation recomputation the forward runs twice, so every
+  token costs ``4/3`` of the model FLOPs (``8N + 16·L·H·Q·T``). Model FLOPs utilisation
+  (MFU) divides the *model* FLOPs a second achieves by the peak; hardware FLOPs
+  utilisation (HFU) divides the *hardware* FLOPs (PaLM, section 4.1 and appendix B).
+* Training time (Narayanan et al. 2021, section 5.1): ``8·T·P / (n·X)`` seconds for ``T``
+  tokens, ``P`` parameters, ``n`` GPUs at ``X`` hardware FLOP/s each, with full
+  recomputation; in general ``T · hardware FLOPs per token / (n·X)``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+SECONDS_PER_HOUR = 3600
+SECONDS_PER_DAY = 86_400
+TERA = 10**12
+
+
+class Recompute(enum.Enum):
+    """Which activations are recomputed in the backward pass."""
+
+    NONE = "none"
+    FULL = "full"
+
+
+#: hardware FLOPs / model FLOPs: the forward runs once more with full recomputation
+RECOMPUTE_FACTOR = {Recompute.NONE: Fraction(1), Recompute.FULL: Fraction(4, 3)}
+
+
+def _positive(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+def _positive_number(name: str, value: Fraction | Decimal | int) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, Fraction | Decimal | int):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if isinstance(value, Decimal) and not value.is_finite():
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    exact = Fraction(value)
+    if exact <= 0:
+        raise ValueError(f"{name} must be > 0, got {value!r}")
+    return exact
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the attention term needs: layers, heads and the size of one head."""
+
+    layers: int
+    heads: int
+    head_dim: int
+
+    def __post_init__(self) -> None:
+        _positive("layers", self.layers)
+        _positive("heads", self.heads)
+        _positive("head_dim", self.head_dim)
+
+
+@dataclass(frozen=True)
+class TokenCost:
+    """FLOPs to train on one token (forward and backward)."""
+
+    #: N, the parameters counted in 6N
+    params: int
+    #: 6N
+    dense: int
+    #: 12·L·H·Q·T (0 without the model's shape)
+    attention: int
+    recompute: Recompute
+
+    @property
+    def model(self) -> int:
+        """Model FLOPs per token: 6N + 12·L·H·Q·T."""
+        return self.dense + self.attention
+
+    @property
+    def hardware(self) -> Fraction:
+        """Hardware FLOPs per token: model FLOPs × 4/3 with full recomputation."""
+        return self.model * RECOMPUTE_FACTOR[self.recompute]
+
+
+def token_cost(
+    params: int,
+    shape: Shape | None = None,
+    seq_len: int | None = None,
+    recompute: Recompute = Recompute.NONE,
+) -> TokenCost:
+    """FLOPs per token for ``params`` parameters; the attention term needs the shape
+    and the sequence length (both or neither)."""
+    _positive("params", params)
+    if (shape is None) != (seq_len is None):
+        raise ValueError("the attention term needs both the shape and the sequence length")
+    attention = 0
+    if shape is not None and seq_len is not None:
+        _positive("seq_len", seq_len)
+        attention = 12 * shape.layers * shape.heads * shape.head_dim * seq_len
+    return TokenCost(params, 6 * params, attention, recompute)
+
+
+def utilisation(
+    flops_per_token: Fraction | int, tokens_per_second: Fraction, peak: Fraction
+) -> Fraction:
+    """Achieved FLOP/s over the peak: MFU with model FLOPs, HFU with hardware FLOPs.
+
+    ``tokens_per_second`` and ``peak`` are per device (or both totals)."""
+    return Fraction(flops_per_token) * tokens_per_second / _positive_number("peak", peak)
+
+
+class RateSource(enum.Enum):
+    """How the per-GPU speed of a training-time estimate was given."""
+
+    #: hardware FLOP/s per GPU as Megatron and DeepSpeed log it (counting recomputation)
+    ACHIEVED = "achieved"
+    #: a model FLOPs utilisation of a card's peak
+    MFU = "mfu"
+
+
+@dataclass(frozen=True)
+class TrainingTime:
+    """Wall-clock time, GPU time and cost of training on a number of tokens."""
+
+    tokens: int
+    gpus: int
+    cost_per_token: TokenCost
+    #: hardware FLOP/s per GPU
+    achieved_flops: Fraction
+    #: the card's dense peak FLOP/s (None when the speed was given as achieved FLOP/s)
+    peak_flops: Fraction | None
+    seconds: Fraction
+    price_per_gpu_hour: Decimal | None
+
+    @property
+    def tokens_per_second(self) -> Fraction:
+        return self.tokens / self.seconds
+
+    @property
+    def tokens_per_second_per_gpu(self) -> Fraction:
+        return self.tokens_per_second / self.gpus
+
+    @property
+    def model_flops_per_gpu(self) -> Fraction:
+        """Model FLOP/s per GPU (what MFU divides)."""
+        return self.achieved_flops / RECOMPUTE_FACTOR[self.cost_per_token.recompute]
+
+    @property
+    def mfu(self) -> Fraction | None:
+        return None if self.peak_flops is None else self.model_flops_per_gpu / self.peak_flops
+
+    @property
+    def hfu(self) -> Fraction | None:
+        return None if self.peak_flops is None else self.achieved_flops / self.peak_flops
+
+    @property
+    def hours(self) -> Fraction:
+        return self.seconds / SECONDS_PER_HOUR
+
+    @property
+    def days(self) -> Fraction:
+        return self.seconds / SECONDS_PER_DAY
+
+    @property
+    def gpu_hours(self) -> Fraction:
+        return self.hours * self.gpus
+
+    @property
+    def cost(self) -> Fraction | None:
+        if self.price_per_gpu_hour is None:
+            return None
+        return self.gpu_hours * Fraction(self.price_per_gpu_hour)
+
+
+def training_time(
+    tokens: int,
+    gpus: int,
+    cost_per_token: TokenCost,
+    *,
+    achieved_flops: Fraction | Decimal | int | None = None,
+    peak_flops: Fraction | Decimal | int | None = None,
+    mfu: Fraction | Decimal | None = None,
+    price_per_gpu_hour: Decimal | None = None,
+) -> TrainingTime:
+    """Narayanan et al.'s estimate ``T · FLOPs per token / (n · X)``.
+
+    Give the speed one way: ``achieved_flops`` (hardware FLOP/s per GPU, counting
+    recomputation; ``peak_flops`` optional, for MFU/HFU), or ``peak_flops`` with ``mfu``
+    (model FLOPs utilisation; the hardware rate is then ``mfu · peak · 4/3`` with full
+    recomputation)."""
+    _positive("tokens", tokens)
+    _positive("gpus", gpus)
+    peak = None if peak_flops is None else _positive_number("peak_flops", peak_flops)
+    factor = RECOMPUTE_FACTOR[cost_per_token.recompute]
+    if achieved_flops is not None:
+        if mfu is not None:
+            raise ValueError("give achieved_flops or mfu, not both")
+        rate = _positive_number("achieved_flops", achieved_flops)
+    else:
+        if mfu is None or peak is None:
+            raise ValueError("without achieved_flops, give peak_flops and mfu")
+        utilisation_ = _positive_number("mfu", mfu)
+        if utilisation_ > 1:
+            raise ValueError(f"mfu must be at most 1, got {mfu!r}")
+        rate = utilisation_ * peak * factor
+    if price_per_gpu_hour is not None and (
+        not price_per_gpu_hour.is_finite() or price_per_gpu_hour < 0
+    ):
+        raise ValueError(f"price_per_gpu_hour must be >= 0, got {price_per_gpu_hour!r}")
+    seconds = tokens * cost_per_token.hardware / (gpus * rate)
+    return TrainingTime(tokens, gpus, cost_per_token, rate, peak, seconds, price_per_gpu_hour)
+
+
+def to_decimal(value: Fraction, places: int = 6) -> Decimal:
+    """``value`` rounded half-even to ``places`` decimal places, as a Decimal for display."""
+    quantum = Decimal(1).scaleb(-places)
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(quantum).normalize() if exact != 0 else Decimal(0)
+
+
+def significant(value: Fraction, digits: int = 4) -> Decimal:
+    """``value`` to ``digits`` significant digits (half-even), as a plain Decimal."""
+    if value == 0:
+        return Decimal(0)
+    with localcontext() as ctx:
+        ctx.prec = max(digits + 30, 40)
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+        ctx.prec = digits
+        rounded = +exact
+    return rounded

@@ -1,0 +1,74 @@
+"""The parallel layout: data-parallel × tensor-parallel × pipeline stages.
+
+Pure Python, exact. The seed's ``g`` is the data-parallel size: the effective batch stays
+``b·a·dp`` however many tensor-parallel ranks and pipeline stages each replica spans.
+
+* World size = ``dp · tp · pp``; the tensor-parallel group sits inside one node (its
+  all-reduces run on every layer), then the pipeline stages, then the data-parallel
+  replicas (Megatron-LM's default rank order, Narayanan et al. 2021 section 3.3).
+* Tensor parallelism divides every layer's weights and, with sequence parallelism
+  (Korthikanti et al. 2022), its activations by ``tp``; pipeline stages divide the
+  layers by ``pp``.
+* 1F1B schedule (PipeDream-Flush, Narayanan et al. 2021 section 2.2.1): with ``m``
+  micro-batches per optimizer step (the accumulation steps) the pipeline is idle for
+  ``(p − 1)`` micro-batch times out of ``(m + p − 1)``: the bubble's share of the step
+  is ``(p − 1) / (m + p − 1)``. Stage ``s`` (0-based) keeps at most ``min(p − s, m)``
+  micro-batches of activations in flight, so the first stage holds up to ``p``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+def _positive(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+@dataclass(frozen=True)
+class ParallelLayout:
+    data: int = 1
+    tensor: int = 1
+    pipeline: int = 1
+
+    def __post_init__(self) -> None:
+        _positive("data", self.data)
+        _positive("tensor", self.tensor)
+        _positive("pipeline", self.pipeline)
+
+    @property
+    def world(self) -> int:
+        """GPUs in all: dp · tp · pp."""
+        return self.data * self.tensor * self.pipeline
+
+    @property
+    def model_shards(self) -> int:
+        """GPUs one replica of the model spans: tp · pp."""
+        return self.tensor * self.pipeline
+
+    def in_flight(self, micro_batches: int, stage: int = 0) -> int:
+        """Micro-batches whose activations stage ``stage`` holds at once under 1F1B."""
+        _positive("micro_batches", micro_batches)
+        if isinstance(stage, bool) or not isinstance(stage, int) or not 0 <= stage < self.pipeline:
+            raise ValueError(f"stage must be in 0..{self.pipeline - 1}, got {stage!r}")
+        return min(self.pipeline - stage, micro_batches)
+
+    def activation_share(self, micro_batches: int) -> Fraction:
+        """The first stage's activations as a share of one micro-batch of the whole model
+        on one GPU: ``min(p, m) / (tp · pp)`` (it holds ``1/pp`` of the layers, split
+        ``tp`` ways, for up to ``p`` micro-batches)."""
+        return Fraction(self.in_flight(micro_batches), self.tensor * self.pipeline)
+
+    def fits_in_node(self, gpus_per_node: int) -> bool:
+        """Whether a tensor-parallel group fits inside one node."""
+        _positive("gpus_per_node", gpus_per_node)
+        return self.tensor <= gpus_per_node
+
+
+def bubble_fraction(stages: int, micro_batches: int) -> Fraction:
+    """The 1F1B pipeline bubble's share of a step: (p − 1) / (m + p − 1)."""
+    _positive("stages", stages)
+    _positive("micro_batches", micro_batches)
+    return Fraction(stages - 1, micro_batches + stages - 1)

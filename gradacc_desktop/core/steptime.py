@@ -1,0 +1,348 @@
+"""Time of one optimizer step for a (micro-batch, accumulation) pair, and of a whole run.
+
+Pure Python, exact (``Fraction`` seconds; round only to show). A step is
+
+    (a + p − 1) · micro-step + exposed data-parallel communication + optimizer step
+
+* **One micro-step** on one GPU is a roofline (Williams et al. 2009): the larger of its
+  FLOPs over ``peak · efficiency`` and the bytes it must move over the memory bandwidth
+  — the weights read by the forward and again by the backward, the gradient buffer read
+  and written, the activations written and read back — so tiny micro-batches come out
+  memory-bound, as they are. Tensor-parallel all-reduces and pipeline sends are added
+  (they sit on the critical path); data-parallel collectives that run on every
+  micro-step (ZeRO-2's reduce-scatter, ZeRO-3's gathers) overlap the micro-step's
+  compute and only their excess shows.
+* **Pipeline**: ``a`` micro-batches flow through ``p`` stages with the 1F1B schedule; the
+  step takes ``a + p − 1`` micro-step times, ``p − 1`` of them idle (the bubble).
+* **Once per step**: the gradient reduction of DDP/ZeRO-1 overlaps the last micro-step's
+  backward (PyTorch DDP's bucketed all-reduce), the weight all-gather of ZeRO-1/2 does
+  not, and the optimizer (Adam) reads and writes its states once — memory-bound.
+
+See :mod:`gradacc_desktop.core.communication` for which collectives run when, and
+:mod:`gradacc_desktop.core.layout` for the layout and the bubble.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+from .communication import Collective, What, When, data_parallel, pipeline, tensor_parallel
+from .compute import SECONDS_PER_HOUR, TERA, Recompute, TokenCost
+from .gpus import GpuCard, TrainingPrecision
+from .layout import ParallelLayout
+from .memory import ZeroStage
+
+GIGA = 10**9
+
+#: bytes of one weight, gradient or activation value in transit, per training precision
+VALUE_BYTES = {TrainingPrecision.BF16: 2, TrainingPrecision.FP16: 2, TrainingPrecision.FP32: 4}
+
+#: bytes Adam reads and writes per trained parameter in one update: mixed precision reads
+#: the fp32 master weight, gradient and both moments (16) and writes the three states
+#: and the 16-bit copy back (14, rounded up to 16); fp32 reads 16 and writes 12.
+OPTIMIZER_BYTES = {
+    TrainingPrecision.BF16: 32,
+    TrainingPrecision.FP16: 32,
+    TrainingPrecision.FP32: 28,
+}
+
+#: the backward's share of one micro-step's FLOPs: 4 of 6 (N) without recomputation,
+#: 6 of 8 with full recomputation (the repeated forward runs inside the backward)
+BACKWARD_SHARE = {Recompute.NONE: Fraction(2, 3), Recompute.FULL: Fraction(3, 4)}
+
+
+class NoSpeedError(ValueError):
+    """The card has no speed figures, or cannot compute in the chosen precision."""
+
+
+def _positive(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+def _rate(name: str, value: Fraction) -> Fraction:
+    if not isinstance(value, Fraction) or value <= 0:
+        raise ValueError(f"{name} must be a positive Fraction, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """What the time model needs of one GPU and its links (FLOP/s, bytes/s)."""
+
+    peak_flops: Fraction
+    efficiency: Fraction
+    memory_bandwidth: Fraction
+    #: per direction, between GPUs of one node
+    link_bandwidth: Fraction
+    #: per direction, per GPU, between nodes
+    network_bandwidth: Fraction
+    gpus_per_node: int
+
+    def __post_init__(self) -> None:
+        for name in ("peak_flops", "memory_bandwidth", "link_bandwidth", "network_bandwidth"):
+            _rate(name, getattr(self, name))
+        if not isinstance(self.efficiency, Fraction) or not 0 < self.efficiency <= 1:
+            raise ValueError(f"efficiency must be in (0, 1], got {self.efficiency!r}")
+        _positive("gpus_per_node", self.gpus_per_node)
+
+    @property
+    def compute_rate(self) -> Fraction:
+        """FLOP/s a training kernel reaches: peak · efficiency."""
+        return self.peak_flops * self.efficiency
+
+
+def hardware(
+    card: GpuCard,
+    precision: TrainingPrecision,
+    gpus_per_node: int,
+    efficiency: Decimal | None = None,
+) -> Hardware:
+    """The card's figures for ``precision`` (``efficiency`` overrides the card's)."""
+    perf = card.performance
+    if perf is None:
+        raise NoSpeedError(f"{card.name} has no speed figures")
+    peak = perf.peak_tflops(precision)
+    if peak is None:
+        raise NoSpeedError(f"{card.name} cannot compute in {precision.value}")
+    chosen = perf.efficiency if efficiency is None else efficiency
+    return Hardware(
+        peak_flops=Fraction(peak) * TERA,
+        efficiency=Fraction(chosen),
+        memory_bandwidth=Fraction(perf.memory_bandwidth_gbps) * GIGA,
+        link_bandwidth=Fraction(perf.link_gbps) * GIGA,
+        network_bandwidth=Fraction(perf.inter_node_gbps) * GIGA,
+        gpus_per_node=gpus_per_node,
+    )
+
+
+@dataclass(frozen=True)
+class Workload:
+    """The training job, independent of the pair: model, sequence, layout, sharding."""
+
+    cost: TokenCost
+    seq_len: int
+    layout: ParallelLayout = field(default_factory=ParallelLayout)
+    zero_stage: ZeroStage = ZeroStage.NONE
+    precision: TrainingPrecision = TrainingPrecision.BF16
+    #: hidden size and layers: the tensor- and pipeline-parallel traffic needs them
+    hidden: int | None = None
+    layers: int | None = None
+    #: activation bytes one sample keeps for the whole model on one GPU (None: not counted)
+    activation_bytes_per_sample: int | None = None
+
+    def __post_init__(self) -> None:
+        _positive("seq_len", self.seq_len)
+        if (self.hidden is None) != (self.layers is None):
+            raise ValueError("hidden and layers go together")
+
+    @property
+    def value_bytes(self) -> int:
+        return VALUE_BYTES[self.precision]
+
+    @property
+    def params_per_gpu(self) -> Fraction:
+        """Parameters one GPU computes with: N / (tp · pp)."""
+        return Fraction(self.cost.params, self.layout.model_shards)
+
+    @property
+    def counts_model_traffic(self) -> bool:
+        """Whether tensor-/pipeline-parallel traffic is counted (it needs the shape)."""
+        return self.hidden is not None or self.layout.model_shards == 1
+
+
+@dataclass(frozen=True)
+class StepTime:
+    micro_batch: int
+    accumulation_steps: int
+    effective_batch: int
+    tokens_per_step: int
+    world: int
+    #: one micro-step's FLOPs over peak · efficiency
+    compute_seconds: Fraction
+    #: one micro-step's bytes over the memory bandwidth
+    memory_seconds: Fraction
+    #: one micro-step with its exposed traffic (a pipeline slot)
+    micro_step_seconds: Fraction
+    #: exposed communication in one optimizer step
+    communication_seconds: Fraction
+    #: idle pipeline time in one optimizer step
+    bubble_seconds: Fraction
+    optimizer_seconds: Fraction
+    step_seconds: Fraction
+    model_flops_per_token: int
+    hardware_flops_per_token: Fraction
+    peak_flops: Fraction
+    collectives: tuple[Collective, ...]
+
+    @property
+    def memory_bound(self) -> bool:
+        return self.memory_seconds > self.compute_seconds
+
+    @property
+    def tokens_per_second(self) -> Fraction:
+        return self.tokens_per_step / self.step_seconds
+
+    @property
+    def tokens_per_second_per_gpu(self) -> Fraction:
+        return self.tokens_per_second / self.world
+
+    @property
+    def mfu(self) -> Fraction:
+        return self.model_flops_per_token * self.tokens_per_second_per_gpu / self.peak_flops
+
+    @property
+    def hfu(self) -> Fraction:
+        return self.hardware_flops_per_token * self.tokens_per_second_per_gpu / self.peak_flops
+
+    @property
+    def bubble_fraction(self) -> Fraction:
+        return self.bubble_seconds / self.step_seconds
+
+    @property
+    def communication_fraction(self) -> Fraction:
+        return self.communication_seconds / self.step_seconds
+
+
+def _seconds(collectives: tuple[Collective, ...], when: When, what: What | None = None) -> Fraction:
+    return sum(
+        (c.seconds for c in collectives if c.when is when and (what is None or c.what is what)),
+        Fraction(0),
+    )
+
+
+def step_time(
+    workload: Workload, hw: Hardware, micro_batch: int, accumulation_steps: int
+) -> StepTime:
+    """Time of one optimizer step with ``micro_batch`` samples per GPU and
+    ``accumulation_steps`` micro-batches (the pipeline's ``m``)."""
+    _positive("micro_batch", micro_batch)
+    _positive("accumulation_steps", accumulation_steps)
+    layout = workload.layout
+    tp, pp, dp = layout.tensor, layout.pipeline, layout.data
+    b, a = micro_batch, accumulation_steps
+    tokens = b * workload.seq_len
+    cost = workload.cost
+    nbytes = workload.value_bytes
+
+    # --- roofline of one micro-step on one GPU
+    flops = cost.hardware * tokens / layout.model_shards
+    compute = flops / hw.compute_rate
+    weight_bytes = workload.params_per_gpu * nbytes
+    moved = 4 * weight_bytes  # weights read twice, gradient buffer read and written
+    if workload.activation_bytes_per_sample is not None:
+        moved += 2 * b * Fraction(workload.activation_bytes_per_sample, layout.model_shards)
+    memory = moved / hw.memory_bandwidth
+    busy = max(compute, memory)
+
+    # --- communication
+    one_node = layout.world <= hw.gpus_per_node
+    dp_bandwidth = hw.link_bandwidth if one_node else hw.network_bandwidth
+    collectives = data_parallel(
+        workload.zero_stage, math.ceil(weight_bytes), dp, dp_bandwidth, one_node
+    )
+    if workload.hidden is not None and workload.layers is not None:
+        activation = b * workload.seq_len * workload.hidden * nbytes
+        tp_inside = tp <= hw.gpus_per_node
+        collectives += tensor_parallel(
+            math.ceil(Fraction(workload.layers, pp)),
+            activation,
+            tp,
+            hw.link_bandwidth if tp_inside else hw.network_bandwidth,
+            tp_inside,
+            cost.recompute is Recompute.FULL,
+        )
+        stage_inside = tp * pp <= hw.gpus_per_node
+        collectives += pipeline(
+            pp,
+            math.ceil(Fraction(activation, tp)),
+            hw.link_bandwidth if stage_inside else hw.network_bandwidth,
+            stage_inside,
+        )
+    model_traffic = _seconds(collectives, When.MICRO_STEP, What.ACTIVATIONS)
+    dp_micro = _seconds(collectives, When.MICRO_STEP, What.GRADIENTS) + _seconds(
+        collectives, When.MICRO_STEP, What.WEIGHTS
+    )
+    exposed_micro = model_traffic + max(Fraction(0), dp_micro - busy)
+    micro_step = busy + exposed_micro
+
+    grad_step = _seconds(collectives, When.OPTIMIZER_STEP, What.GRADIENTS)
+    gather_step = _seconds(collectives, When.OPTIMIZER_STEP, What.WEIGHTS)
+    hidden_by_backward = busy * BACKWARD_SHARE[cost.recompute]
+    exposed_step = max(Fraction(0), grad_step - hidden_by_backward) + gather_step
+
+    # --- optimizer
+    updated = workload.params_per_gpu
+    if workload.zero_stage is not ZeroStage.NONE:
+        updated /= dp
+    optimizer = updated * OPTIMIZER_BYTES[workload.precision] / hw.memory_bandwidth
+
+    slots = a + pp - 1
+    step = slots * micro_step + exposed_step + optimizer
+    return StepTime(
+        micro_batch=b,
+        accumulation_steps=a,
+        effective_batch=b * a * dp,
+        tokens_per_step=b * a * dp * workload.seq_len,
+        world=layout.world,
+        compute_seconds=compute,
+        memory_seconds=memory,
+        micro_step_seconds=micro_step,
+        communication_seconds=a * exposed_micro + exposed_step,
+        bubble_seconds=(pp - 1) * micro_step,
+        optimizer_seconds=optimizer,
+        step_seconds=step,
+        model_flops_per_token=cost.model,
+        hardware_flops_per_token=cost.hardware,
+        peak_flops=hw.peak_flops,
+        collectives=collectives,
+    )
+
+
+@dataclass(frozen=True)
+class RunTotals:
+    steps: int
+    seconds: Fraction
+    gpu_hours: Fraction
+    #: None without a price
+    cost: Fraction | None
+
+    @property
+    def days(self) -> Fraction:
+        return self.seconds / 86_400
+
+
+def run_totals(
+    step: StepTime,
+    *,
+    tokens: int | None = None,
+    steps: int | None = None,
+    price_per_gpu_hour: Decimal | None = None,
+) -> RunTotals:
+    """Steps, wall-clock time, GPU-hours and cost of a run of ``tokens`` (the last step
+    may be partial and is counted whole) or of ``steps`` optimizer steps."""
+    if (tokens is None) == (steps is None):
+        raise ValueError("give tokens or steps")
+    if tokens is not None:
+        _positive("tokens", tokens)
+        steps = -(-tokens // step.tokens_per_step)
+    assert steps is not None
+    _positive("steps", steps)
+    if price_per_gpu_hour is not None and (
+        not price_per_gpu_hour.is_finite() or price_per_gpu_hour < 0
+    ):
+        raise ValueError(f"price_per_gpu_hour must be >= 0, got {price_per_gpu_hour!r}")
+    seconds = steps * step.step_seconds
+    gpu_hours = seconds * step.world / SECONDS_PER_HOUR
+    cost = None if price_per_gpu_hour is None else gpu_hours * Fraction(price_per_gpu_hour)
+    return RunTotals(steps, seconds, gpu_hours, cost)
+
+
+def fastest(times: list[StepTime] | tuple[StepTime, ...]) -> StepTime | None:
+    """The pair with the most tokens per second (ties: the larger micro-batch)."""
+    if not times:
+        return None
+    return max(times, key=lambda t: (t.tokens_per_second, t.micro_batch))

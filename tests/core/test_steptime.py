@@ -1,0 +1,189 @@
+"""Time per optimizer step: roofline, communication, pipeline bubble, run totals."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gradacc_desktop.core.compute import Recompute, Shape, token_cost
+from gradacc_desktop.core.gpus import TrainingPrecision, custom_card, load_gpu_table
+from gradacc_desktop.core.layout import ParallelLayout, bubble_fraction
+from gradacc_desktop.core.memory import ZeroStage
+from gradacc_desktop.core.steptime import (
+    Hardware,
+    NoSpeedError,
+    Workload,
+    fastest,
+    hardware,
+    run_totals,
+    step_time,
+)
+
+TABLE = load_gpu_table()
+A100 = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, gpus_per_node=8)
+LLAMA_7B = token_cost(6_738_415_616, Shape(32, 32, 128), 4096)
+
+
+def workload(**kwargs: object) -> Workload:
+    base: dict[str, object] = {"cost": LLAMA_7B, "seq_len": 4096, "hidden": 4096, "layers": 32}
+    base.update(kwargs)
+    return Workload(**base)  # type: ignore[arg-type]
+
+
+def test_card_speeds_come_from_the_catalogue() -> None:
+    assert A100.peak_flops == 312 * 10**12
+    assert A100.memory_bandwidth == 2039 * 10**9
+    assert A100.link_bandwidth == 300 * 10**9
+    with pytest.raises(NoSpeedError):
+        hardware(TABLE.by_id("v100-32gb"), TrainingPrecision.BF16, 8)  # no bf16 on Volta
+    assert hardware(TABLE.by_id("v100-32gb"), TrainingPrecision.FP16, 8).peak_flops == 125 * 10**12
+    with pytest.raises(NoSpeedError):
+        hardware(custom_card(D(24)), TrainingPrecision.BF16, 1)
+    edited = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8, efficiency=D("0.4"))
+    assert edited.compute_rate == Fraction(312 * 4, 10) * 10**12
+
+
+def test_one_gpu_compute_bound_step() -> None:
+    step = step_time(workload(), replace_nodes(A100, 1), micro_batch=2, accumulation_steps=4)
+    tokens = 2 * 4096
+    assert step.compute_seconds == LLAMA_7B.hardware * tokens / (312 * 10**12 * Fraction(6, 10))
+    assert not step.memory_bound
+    assert step.communication_seconds == 0 and step.bubble_seconds == 0
+    assert step.step_seconds == 4 * step.compute_seconds + step.optimizer_seconds
+    assert step.tokens_per_step == 4 * tokens
+    # without communication or bubble, MFU is the efficiency diluted by the optimizer
+    assert step.mfu < Fraction(6, 10) and step.mfu > Fraction(59, 100)
+
+
+def replace_nodes(hw: Hardware, gpus_per_node: int) -> Hardware:
+    return Hardware(
+        hw.peak_flops,
+        hw.efficiency,
+        hw.memory_bandwidth,
+        hw.link_bandwidth,
+        hw.network_bandwidth,
+        gpus_per_node,
+    )
+
+
+def test_a_tiny_micro_batch_is_memory_bound() -> None:
+    tiny = workload(seq_len=8, cost=token_cost(6_738_415_616))
+    step = step_time(tiny, A100, micro_batch=1, accumulation_steps=1)
+    assert step.memory_bound
+    weight_bytes = 6_738_415_616 * 2
+    assert step.memory_seconds == Fraction(4 * weight_bytes, 2039 * 10**9)
+    assert step.micro_step_seconds == step.memory_seconds
+
+
+@settings(max_examples=200)
+@given(
+    micro_batch=st.integers(1, 64),
+    accumulation=st.integers(1, 256),
+    data=st.sampled_from([1, 2, 8, 64, 1024]),
+    stage=st.sampled_from(list(ZeroStage)),
+    per_node=st.sampled_from([1, 8]),
+    seq=st.integers(1, 8192),
+)
+def test_more_accumulation_never_lowers_throughput_and_lengthens_the_step(
+    micro_batch: int, accumulation: int, data: int, stage: ZeroStage, per_node: int, seq: int
+) -> None:
+    job = workload(
+        layout=ParallelLayout(data=data), zero_stage=stage, seq_len=seq, cost=token_cost(10**9)
+    )
+    hw = replace_nodes(A100, per_node)
+    now = step_time(job, hw, micro_batch, accumulation)
+    more = step_time(job, hw, micro_batch, accumulation + 1)
+    assert more.step_seconds > now.step_seconds
+    assert more.tokens_per_second >= now.tokens_per_second
+    if stage is ZeroStage.NONE and data > 1 and per_node == 1:
+        # DDP's all-reduce is paid once per step: accumulation spreads it thinner
+        assert more.communication_fraction <= now.communication_fraction
+
+
+def test_accumulation_amortises_ddp_but_not_zero3_across_nodes() -> None:
+    hw = replace_nodes(A100, 8)
+    layout = ParallelLayout(data=32)  # 4 nodes of 8
+    ddp = workload(layout=layout, seq_len=1024, cost=token_cost(6_738_415_616))
+    zero3 = workload(
+        layout=layout, seq_len=1024, cost=token_cost(6_738_415_616), zero_stage=ZeroStage.WEIGHTS
+    )
+    gain_ddp = (
+        step_time(ddp, hw, 1, 64).tokens_per_second / step_time(ddp, hw, 1, 1).tokens_per_second
+    )
+    gain_z3 = (
+        step_time(zero3, hw, 1, 64).tokens_per_second / step_time(zero3, hw, 1, 1).tokens_per_second
+    )
+    assert gain_ddp > Fraction(3, 2)
+    assert gain_z3 < Fraction(11, 10)  # it gathers the weights again on every micro-step
+    # ZeRO-3's micro-step is the network's time, not the GPU's
+    z3 = step_time(zero3, hw, 1, 1)
+    gathers = sum(c.seconds for c in z3.collectives)
+    assert z3.micro_step_seconds == gathers
+
+
+@pytest.mark.parametrize("stages", [2, 4, 8])
+@pytest.mark.parametrize("micro_batches", [1, 4, 16, 64])
+def test_pipeline_bubble_share(stages: int, micro_batches: int) -> None:
+    job = workload(layout=ParallelLayout(data=1, pipeline=stages))
+    step = step_time(job, replace_nodes(A100, 64), 1, micro_batches)
+    slots = micro_batches + stages - 1
+    assert step.bubble_seconds == (stages - 1) * step.micro_step_seconds
+    assert step.bubble_seconds / (slots * step.micro_step_seconds) == bubble_fraction(
+        stages, micro_batches
+    )
+    assert step.bubble_fraction < bubble_fraction(stages, micro_batches) + Fraction(1, 100)
+
+
+def test_fastest_pipeline_micro_batch_minimises_equation_one() -> None:
+    # Narayanan et al. 2021, eq. (1): with a fixed batch B' = b * m per replica, the best
+    # micro-batch minimises (m + p - 1) * (t_f(b) + t_b(b)). Tiny micro-batches are
+    # memory-bound here, so the answer is neither the smallest nor the largest b.
+    p, per_replica = 8, 512
+    job = workload(layout=ParallelLayout(pipeline=p), seq_len=32, cost=token_cost(6_738_415_616))
+    hw = replace_nodes(A100, 8)
+    times = [
+        step_time(job, hw, b, per_replica // b) for b in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+    ]
+    best = fastest(times)
+    assert best is not None
+    by_equation = min(times, key=lambda t: (t.accumulation_steps + p - 1) * t.micro_step_seconds)
+    assert best.micro_batch == by_equation.micro_batch
+    assert best.micro_batch not in (1, per_replica)
+
+
+def test_tensor_parallel_divides_compute_and_adds_all_reduces() -> None:
+    one = step_time(workload(), replace_nodes(A100, 8), 1, 8)
+    tp8 = step_time(workload(layout=ParallelLayout(tensor=8)), replace_nodes(A100, 8), 1, 8)
+    assert tp8.compute_seconds * 8 == one.compute_seconds
+    assert tp8.communication_seconds > 0
+    assert tp8.world == 8 and tp8.effective_batch == one.effective_batch == 8
+
+
+def test_run_totals() -> None:
+    step = step_time(workload(), replace_nodes(A100, 1), 1, 1)
+    run = run_totals(step, tokens=10 * 4096 + 1, price_per_gpu_hour=D("3"))
+    assert run.steps == 11  # the partial last step counts
+    assert run.seconds == 11 * step.step_seconds
+    assert run.gpu_hours == run.seconds / 3600
+    assert run.cost == run.gpu_hours * 3
+    assert run_totals(step, steps=5).cost is None
+    with pytest.raises(ValueError):
+        run_totals(step)
+    with pytest.raises(ValueError):
+        run_totals(step, steps=1, price_per_gpu_hour=D(-1))
+
+
+def test_full_recomputation_costs_a_third_more_compute() -> None:
+    plain = step_time(workload(), replace_nodes(A100, 1), 1, 1)
+    again = step_time(
+        workload(cost=token_cost(6_738_415_616, Shape(32, 32, 128), 4096, Recompute.FULL)),
+        replace_nodes(A100, 1),
+        1,
+        1,
+    )
+    assert again.compute_seconds == plain.compute_seconds * Fraction(4, 3)
+    assert again.hfu == again.mfu * Fraction(4, 3)
