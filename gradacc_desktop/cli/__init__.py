@@ -16,7 +16,7 @@ from .. import __version__
 from ._common import PROG, UsageError
 
 #: Subcommand modules, in help order. "activation" is optional (written separately).
-COMMANDS = ("calc", "plan", "export", "memory", "check", "activation")
+COMMANDS = ("calc", "plan", "time", "export", "memory", "check", "activation")
 _OPTIONAL = {"activation"}
 
 

@@ -19,10 +19,13 @@ class UsageError(Exception):
     """A bad combination of arguments found after parsing (exit code 2)."""
 
 
-def _plain(value: Decimal) -> str:
+def plain(value: Decimal) -> str:
     """A Decimal without exponent or trailing zeros ("0.5", "12")."""
     text = format(value.normalize(), "f")
     return text
+
+
+_plain = plain
 
 
 def _range_text(limits: Limits) -> str:

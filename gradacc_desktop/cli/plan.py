@@ -27,6 +27,7 @@ from ..core.planning import (
     steps_per_epoch,
     tokens_per_step,
 )
+from . import plan_time
 from ._common import ACTIVATION_GB, GPUS, MICRO_BATCH, UsageError, decimal_type, gb, int_type
 from ._common import print_json as _print_json
 
@@ -38,7 +39,11 @@ def register(subparsers: Any) -> None:
         "plan",
         help="accumulation steps (or a recommended micro-batch) for a target effective batch",
         description="Plan a run for a target effective batch. Without --micro-batch a "
-        "micro-batch is recommended. Memory flags go together and are in decimal GB.",
+        "micro-batch is recommended. Memory flags go together and are in decimal GB; "
+        "--activation-gb is one sample of the whole model on one GPU (with tensor "
+        "parallelism and pipeline stages the first stage holds it divided by the "
+        "tensor-parallel size: p micro-batches of 1/p of the layers). --gpus is the "
+        "data-parallel size.",
     )
     parser.add_argument("--target-batch", type=int_type(TARGET_LIMITS), required=True, metavar="T")
     parser.add_argument("--micro-batch", type=MICRO_BATCH, metavar="B")
@@ -63,6 +68,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seq-len", type=int_type(SEQ_LEN_LIMITS), metavar="L")
     parser.add_argument("--dataset-samples", type=int_type(DATASET_LIMITS), metavar="N")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    plan_time.register(parser)
     parser.set_defaults(handler=run)
 
 
@@ -72,7 +78,11 @@ def _memory(args: argparse.Namespace) -> tuple[Decimal, Decimal, Decimal] | None
         if capacity is not None:
             raise UsageError("--gpu-card and --gpu-memory-gb are alternatives: give one")
         capacity = load_gpu_table().by_id(args.gpu_card).usable_gb
-    values = (capacity, args.other_memory_gb, args.activation_gb)
+    activation = args.activation_gb
+    if activation is not None and args.tensor_parallel > 1:
+        # the first 1F1B stage: p micro-batches of 1/p of the layers, split tp ways
+        activation = activation / args.tensor_parallel
+    values = (capacity, args.other_memory_gb, activation)
     if all(v is None for v in values):
         return None
     if any(v is None for v in values):
@@ -159,9 +169,23 @@ def _extras(args: argparse.Namespace, effective: int | None) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     memory = _memory(args)
     rounding = Rounding(args.rounding)
+    args.timing = plan_time.timing(args)
     if args.micro_batch is not None:
         return _run_solve(args, rounding, memory)
     return _run_recommend(args, rounding, memory)
+
+
+def _time_keys(args: argparse.Namespace, micro_batch: int, steps: int) -> dict[str, Any]:
+    """The time keys of one pair (none without a model to time)."""
+    if args.timing is None:
+        return {}
+    return plan_time.time_dict(args.timing.of(micro_batch, steps))
+
+
+def _layout_keys(args: argparse.Namespace) -> dict[str, Any]:
+    if args.timing is None and args.tensor_parallel == args.pipeline_stages == 1:
+        return {}
+    return {"layout": plan_time.layout_dict(args)}
 
 
 def _run_solve(
@@ -195,6 +219,8 @@ def _run_solve(
                 "deepspeed": _deepspeed_dict(check),
                 "verdicts": _verdicts(verdicts),
                 **extras,
+                **_layout_keys(args),
+                **_time_keys(args, plan.micro_batch, plan.accumulation_steps),
             }
         )
         return 0
@@ -229,6 +255,8 @@ def _run_solve(
         _print_fit(result)
     _print_verdicts(verdicts, plan.effective_batch)
     _print_extras(extras)
+    if args.timing is not None:
+        plan_time.print_step(args.timing.of(b, a), "Time")
     return 0
 
 
@@ -274,10 +302,14 @@ def _print_recommendation(args: argparse.Namespace, rec: Recommendation) -> int:
                                 rec.target, p.micro_batch, p.accumulation_steps, rec.gpus
                             )
                         ),
+                        **_time_keys(args, p.micro_batch, p.accumulation_steps),
                     }
                     for p in rec.pairs
                 ],
                 **extras,
+                **_layout_keys(args),
+                **_time_keys(args, pick.micro_batch, pick.accumulation_steps),
+                **_fastest_keys(args, rec),
             }
         )
         return 0
@@ -300,7 +332,19 @@ def _print_recommendation(args: argparse.Namespace, rec: Recommendation) -> int:
         _print_fit(rec.fit)
     _print_verdicts(verdicts, pick.effective_batch)
     _print_extras(extras)
+    if args.timing is not None:
+        plan_time.print_step(args.timing.of(pick.micro_batch, pick.accumulation_steps), "Time")
+        pair, step = plan_time.fastest(args.timing, rec)
+        plan_time.print_step(
+            step, f"Fastest pair that fits: {pair.micro_batch} x {pair.accumulation_steps}"
+        )
     return 0
+
+
+def _fastest_keys(args: argparse.Namespace, rec: Recommendation) -> dict[str, Any]:
+    if args.timing is None:
+        return {}
+    return {"fastest": plan_time.fastest_dict(*plan_time.fastest(args.timing, rec))}
 
 
 def _print_nothing_fits(args: argparse.Namespace, nothing: NothingFits) -> int:

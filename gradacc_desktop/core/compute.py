@@ -23,9 +23,20 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
+from .limits import Limits, whole
+
 SECONDS_PER_HOUR = 3600
 SECONDS_PER_DAY = 86_400
 TERA = 10**12
+
+
+# Input ranges (the CLI's and the window's fields)
+PARAMS_LIMITS = whole(1, 10**15)
+TOKENS_LIMITS = whole(1, 10**18)
+GPU_COUNT_LIMITS = whole(1, 10**7)
+TFLOPS_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False)
+UTILISATION_LIMITS = Limits(Decimal("0.001"), Decimal(1), integer=False)
+PRICE_LIMITS = Limits(Decimal(0), Decimal(1_000_000), integer=False, decimals=4)
 
 
 class Recompute(enum.Enum):

@@ -428,9 +428,9 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], need
 def test_commands_registered() -> None:
     parser = build_parser()
     help_text = parser.format_help()
-    for name in ("calc", "plan", "export"):
+    for name in ("calc", "plan", "time", "export"):
         assert name in help_text
-    assert COMMANDS[:3] == ("calc", "plan", "export")
+    assert COMMANDS[:4] == ("calc", "plan", "time", "export")
 
 
 def test_missing_activation_module_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,238 @@
+"""``gradacc time`` and the time keys of ``gradacc plan``: the contract scripts rely on."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal as D
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from gradacc_desktop.cli import main
+from gradacc_desktop.core.compute import significant
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(list(argv))
+    assert code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("gradacc: error: ")
+    return err
+
+
+# --------------------------------------------------------------------------- gradacc time
+
+
+def test_narayanan_gpt3_estimate(capsys: pytest.CaptureFixture[str]) -> None:
+    # 8TP/(nX): 175B parameters, 300B tokens, 1024 A100s at 140 TFLOP/s -> "34 days"
+    data = run_json(
+        capsys,
+        "time",
+        "--params", "175000000000",
+        "--tokens", "300000000000",
+        "--gpus", "1024",
+        "--achieved-tflops", "140",
+        "--recompute", "full",
+        "--price-per-gpu-hour", "2.5",
+    )  # fmt: skip
+    seconds = Fraction(8 * 300 * 10**9 * 175 * 10**9, 1024 * 140 * 10**12)
+    assert round(D(data["days"])) == 34
+    assert D(data["days"]) == D("33.9084")
+    assert seconds * 1024 / 3600 == Fraction(2_500_000, 3)
+    assert D(data["gpu_hours"]) == D("833333.33")
+    assert D(data["cost"]) == D("2083333.33")  # 2 500 000 / 3 GPU-hours at 2.5, to the cent
+    assert data["hardware_flops_per_token"] == 8 * 175 * 10**9
+    assert data["flops_per_token"] == 6 * 175 * 10**9
+    assert data["mfu"] is None and data["peak_tflops"] is None  # no card, no peak
+
+
+def test_narayanan_trillion_estimate(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "time",
+        "--params", "1008000000000",
+        "--tokens", "450000000000",
+        "--gpus", "3072",
+        "--achieved-tflops", "163",
+        "--recompute", "full",
+    )  # fmt: skip
+    assert round(D(data["days"])) == 84
+    assert data["cost"] is None
+
+
+def test_card_and_mfu(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "time",
+        "--params", "1000000000",
+        "--tokens", "1000000000000",
+        "--gpus", "8",
+        "--gpu-card", "a100-80gb",
+        "--mfu", "0.5",
+        "--recompute", "full",
+    )  # fmt: skip
+    assert D(data["peak_tflops"]) == 312
+    assert D(data["mfu"]) == D("0.5")
+    assert D(data["hfu"]) == D("0.666667")
+    assert D(data["model_tflops"]) == 156
+    # 6e9 FLOPs per token at 156 TFLOP/s on 8 GPUs
+    assert D(data["seconds"]) == significant(Fraction(6 * 10**21, 8 * 156 * 10**12), 6)
+
+
+def test_card_default_efficiency_is_the_hardware_utilisation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    common = ("time", "--params", "10", "--tokens", "10", "--gpus", "1", "--gpu-card", "h100-80gb")
+    plain = run_json(capsys, *common)
+    again = run_json(capsys, *common, "--recompute", "full")
+    assert D(plain["hfu"]) == D(again["hfu"]) == D("0.5")  # the card's efficiency
+    assert D(again["mfu"]) == D("0.375")
+    # the same hardware FLOP/s doing 4/3 the work
+    assert again["hardware_flops_per_token"] * 3 == plain["hardware_flops_per_token"] * 4
+    ratio = D(again["seconds"]) / D(plain["seconds"])
+    assert abs(ratio - D(4) / 3) < D("0.00001")
+
+
+def test_model_and_attention_term(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        "time",
+        "--model", "mixtral-8x7b",
+        "--seq-len", "4096",
+        "--tokens", "1000000",
+        "--gpus", "8",
+        "--achieved-tflops", "300",
+    )  # fmt: skip
+    # a mixture of experts computes with its two routed experts: 12.9B of 46.7B
+    assert data["params"] == 12_879_925_248
+    assert data["attention_flops_per_token"] == 12 * 32 * 32 * 128 * 4096
+    assert data["flops_per_token"] == 6 * 12_879_925_248 + data["attention_flops_per_token"]
+
+
+def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["time", "--params", "175000000000", "--tokens", "300000000000", "--gpus", "1024"]
+    assert main([*argv, "--achieved-tflops", "140", "--recompute", "full"]) == 0
+    out = capsys.readouterr().out
+    assert "Time: 33.9084 days" in out
+    assert "E+" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--gpu-card", "a100-80gb", "--achieved-tflops", "1"], "not allowed with"),
+        ([], "one of the arguments"),
+        (["--achieved-tflops", "100", "--mfu", "0.5"], "--mfu goes with --gpu-card"),
+        (["--gpu-card", "v100-32gb"], "no bf16"),
+        (["--gpu-card", "a100-80gb", "--mfu", "1.5"], "--mfu"),
+        (["--gpu-card", "nope"], "--gpu-card"),
+        (["--achieved-tflops", "0"], "--achieved-tflops"),
+        (["--achieved-tflops", "1", "--seq-len", "100"], "--seq-len needs --model"),
+        (["--achieved-tflops", "1", "--price-per-gpu-hour", "-1"], "--price-per-gpu-hour"),
+    ],
+)
+def test_time_refusals(capsys: pytest.CaptureFixture[str], argv: list[str], says: str) -> None:
+    err = fails(capsys, "time", "--params", "10", "--tokens", "10", "--gpus", "1", *argv)
+    assert says in err
+
+
+def test_unknown_model(capsys: pytest.CaptureFixture[str]) -> None:
+    err = fails(
+        capsys, "time", "--model", "gpt-9", "--tokens", "1", "--gpus", "1", "--achieved-tflops", "1"
+    )
+    assert "unknown model 'gpt-9'" in err and "llama-3.1-8b" in err
+
+
+# --------------------------------------------------------------------------- gradacc plan
+
+PLAN = (
+    "plan", "--target-batch", "512", "--gpus", "8", "--gpu-card", "a100-80gb",
+    "--other-memory-gb", "20", "--activation-gb", "2.5", "--seq-len", "4096",
+)  # fmt: skip
+TIME_KEYS = {"step_seconds", "tokens_per_second", "mfu", "bubble_fraction"}
+
+
+def test_plan_without_a_model_has_no_time_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, *PLAN)
+    assert not TIME_KEYS & set(data)
+    assert all(not TIME_KEYS & set(c) for c in data["candidates"])
+    assert "fastest" not in data and "layout" not in data
+
+
+def test_plan_reports_time_per_plan_and_per_candidate(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, *PLAN, "--model", "llama-3.1-8b")
+    assert set(data) >= TIME_KEYS
+    assert all(set(c) >= TIME_KEYS for c in data["candidates"])
+    assert D(data["bubble_fraction"]) == 0  # one stage
+    assert D("0.3") < D(data["mfu"]) <= D("0.6")
+    assert data["layout"] == {
+        "data_parallel": 8, "tensor_parallel": 1, "pipeline_stages": 1, "world_size": 8,
+    }  # fmt: skip
+    fastest = data["fastest"]
+    assert fastest["effective_batch"] == data["effective_batch"]
+    best = max(
+        (c for c in data["candidates"] if c["effective_batch"] == data["effective_batch"]),
+        key=lambda c: D(c["tokens_per_second"]),
+    )
+    assert D(fastest["tokens_per_second"]) == D(best["tokens_per_second"])
+
+
+def test_plan_with_pipeline_prefers_more_micro_batches(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys,
+        *PLAN,
+        "--model", "llama-3-70b",
+        "--tensor-parallel", "8",
+        "--pipeline-stages", "4",
+        "--nodes", "32",
+    )  # fmt: skip
+    assert data["layout"]["world_size"] == 8 * 8 * 4
+    # memory alone picks the largest micro-batch (one micro-batch: a 3/4 bubble) ...
+    assert data["accumulation_steps"] == 1
+    assert D(data["bubble_fraction"]) > D("0.7")
+    # ... time picks many micro-batches, whose bubble (p - 1)/(m + p - 1) is small
+    fastest = data["fastest"]
+    assert fastest["accumulation_steps"] == 64
+    assert D(fastest["bubble_fraction"]) < D(3) / D(67)
+    assert D(fastest["step_seconds"]) < D(data["step_seconds"])
+    # the activations of one sample are held by a first stage split 8 ways
+    assert D(data["activation_gb"]) == data["micro_batch"] * D("2.5") / 8
+
+
+def test_plan_solve_mode_has_time(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, *PLAN, "--micro-batch", "4", "--params", "7000000000")
+    assert data["accumulation_steps"] == 16
+    assert set(data) >= TIME_KEYS
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--model", "gpt2", "--params", "5"], "not allowed with"),
+        (["--params", "100", "--nodes", "3"], "cannot be split evenly over 3 nodes"),
+        (["--efficiency", "0.5"], "--efficiency needs --params or --model"),
+        (["--params", "100", "--precision", "fp16", "--tensor-parallel", "0"], "--tensor-parallel"),
+    ],
+)
+def test_plan_time_refusals(capsys: pytest.CaptureFixture[str], argv: list[str], says: str) -> None:
+    err = fails(capsys, *PLAN, *argv)
+    assert says in err
+
+
+def test_plan_time_needs_a_card_and_a_length(capsys: pytest.CaptureFixture[str]) -> None:
+    err = fails(capsys, "plan", "--target-batch", "8", "--gpus", "1", "--params", "10")
+    assert "needs --seq-len" in err
+    err = fails(
+        capsys, "plan", "--target-batch", "8", "--gpus", "1", "--params", "10", "--seq-len", "8"
+    )
+    assert "needs --gpu-card" in err
