@@ -13,9 +13,11 @@ the weights or gradients a replica holds):
   (PyTorch ``DistributedDataParallel.no_sync``). Accumulation amortises it.
 * **ZeRO-1**: the gradients are reduce-scattered once per optimizer step and the updated
   weights all-gathered (Rajbhandari et al. 2020, section 7.2.1: 2ψ, as DDP).
-* **ZeRO-2** (DeepSpeed's default; FSDP ``SHARD_GRAD_OP``): each rank keeps only its
-  gradient partition, so gradients are reduce-scattered on *every* micro-step; the
-  weights are all-gathered once per optimizer step.
+* **ZeRO-2** (DeepSpeed; FSDP ``SHARD_GRAD_OP``): each rank keeps only its gradient
+  partition, so gradients are reduce-scattered on *every* micro-step (DeepSpeed's
+  ``engine.py``: "ZeRO stage >= 2 communicates during non gradient accumulation
+  boundaries as well"; deepspeedai/DeepSpeed#2252); the weights are all-gathered once
+  per optimizer step.
 * **ZeRO-3 / FSDP** ``FULL_SHARD``: every micro-step all-gathers the weights for the
   forward, again for the backward, and reduce-scatters the gradients (section 7.2.2:
   3ψ per micro-step).
