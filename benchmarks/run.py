@@ -289,6 +289,9 @@ def main() -> int:
 
     latency = input_latency(args.changes)
     print(f"input latency: {latency}", flush=True)
+    import pair_times  # benchmarks/ is on sys.path when this script runs
+
+    pairs_section = pair_times.markdown(pair_times.measure())
 
     sizes: dict[str, tuple[int, int]] = {}
     if not args.no_bundle:
@@ -360,6 +363,7 @@ def main() -> int:
         f"| {latency['median_ms']:.3f} ms | {latency['p99_ms']:.3f} ms | "
         f"{latency['max_ms']:.3f} ms |",
     ]
+    lines += ["", *pairs_section.rstrip("\n").split("\n")]
     if sizes:
         lines += [
             "",

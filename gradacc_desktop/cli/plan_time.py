@@ -5,7 +5,6 @@ keys each plan and candidate gains (``step_seconds``, ``tokens_per_second``, ``m
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -16,7 +15,7 @@ from ..core.layout import ParallelLayout
 from ..core.limits import whole
 from ..core.memory import ZeroStage
 from ..core.planning import PlanPair, Recommendation
-from ..core.steptime import Hardware, NoSpeedError, StepTime, Workload, hardware, step_time
+from ..core.steptime import Hardware, NoSpeedError, StepModel, StepTime, Workload, hardware
 from ._common import UsageError, decimal_type, int_type
 from .time import add_model_arguments, cost_of, resolve_model
 
@@ -63,13 +62,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
 class PlanTiming:
-    workload: Workload
-    hardware: Hardware
+    def __init__(self, workload: Workload, hw: Hardware) -> None:
+        self._model = StepModel(workload, hw)
 
     def of(self, micro_batch: int, accumulation_steps: int) -> StepTime:
-        return step_time(self.workload, self.hardware, micro_batch, accumulation_steps)
+        return self._model.time(micro_batch, accumulation_steps)
 
 
 def layout_of(args: argparse.Namespace) -> ParallelLayout:

@@ -75,8 +75,8 @@ class Collective:
     kind: Kind
     what: What
     when: When
-    #: size of the whole buffer (bytes)
-    size: int
+    #: size of the whole buffer (bytes; a share of one may be fractional)
+    size: int | Fraction
     ranks: int
     #: per-direction bandwidth of the slowest link in the group (bytes/s)
     bandwidth: Fraction
@@ -147,7 +147,7 @@ def tensor_parallel(
 
 
 def pipeline(
-    stages: int, activation_size: int, bandwidth: Fraction, intra_node: bool
+    stages: int, activation_size: int | Fraction, bandwidth: Fraction, intra_node: bool
 ) -> tuple[Collective, ...]:
     """A stage's point-to-point traffic per micro-step: the activation forward and its
     gradient back (``activation_size`` bytes each; a tensor-parallel rank sends its

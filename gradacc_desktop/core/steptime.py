@@ -176,7 +176,6 @@ class StepTime:
     model_flops_per_token: int
     hardware_flops_per_token: Fraction
     peak_flops: Fraction
-    collectives: tuple[Collective, ...]
 
     @property
     def memory_bound(self) -> bool:
@@ -214,92 +213,123 @@ def _seconds(collectives: tuple[Collective, ...], when: When, what: What | None 
     )
 
 
-def step_time(
-    workload: Workload, hw: Hardware, micro_batch: int, accumulation_steps: int
-) -> StepTime:
-    """Time of one optimizer step with ``micro_batch`` samples per GPU and
-    ``accumulation_steps`` micro-batches (the pipeline's ``m``)."""
-    _positive("micro_batch", micro_batch)
-    _positive("accumulation_steps", accumulation_steps)
-    layout = workload.layout
-    tp, pp, dp = layout.tensor, layout.pipeline, layout.data
-    b, a = micro_batch, accumulation_steps
-    tokens = b * workload.seq_len
-    cost = workload.cost
-    nbytes = workload.value_bytes
+class StepModel:
+    """One workload on one kind of GPU: what does not depend on the pair is computed
+    once, so timing every candidate pair after a keystroke costs a few operations each.
 
-    # --- roofline of one micro-step on one GPU
-    flops = cost.hardware * tokens / layout.model_shards
-    compute = flops / hw.compute_rate
-    weight_bytes = workload.params_per_gpu * nbytes
-    moved = 4 * weight_bytes  # weights read twice, gradient buffer read and written
-    if workload.activation_bytes_per_sample is not None:
-        moved += 2 * b * Fraction(workload.activation_bytes_per_sample, layout.model_shards)
-    memory = moved / hw.memory_bandwidth
-    busy = max(compute, memory)
+    Everything that grows with the micro-batch grows linearly in it (FLOPs, activation
+    bytes, tensor- and pipeline-parallel traffic); the weights, the data-parallel
+    collectives and the optimizer do not depend on it."""
 
-    # --- communication
-    one_node = layout.world <= hw.gpus_per_node
-    dp_bandwidth = hw.link_bandwidth if one_node else hw.network_bandwidth
-    collectives = data_parallel(
-        workload.zero_stage, math.ceil(weight_bytes), dp, dp_bandwidth, one_node
-    )
-    if workload.hidden is not None and workload.layers is not None:
-        activation = b * workload.seq_len * workload.hidden * nbytes
+    def __init__(self, workload: Workload, hw: Hardware) -> None:
+        self.workload = workload
+        self.hardware = hw
+        layout = workload.layout
+        cost = workload.cost
+        nbytes = workload.value_bytes
+        shards = layout.model_shards
+        seq = workload.seq_len
+
+        # roofline of one micro-step on one GPU, per sample and fixed
+        self._compute_per_sample = cost.hardware * seq / shards / hw.compute_rate
+        weight_bytes = workload.params_per_gpu * nbytes
+        # weights read twice, gradient buffer read and written
+        self._memory_fixed = 4 * weight_bytes / hw.memory_bandwidth
+        self._memory_per_sample = Fraction(0)
+        if workload.activation_bytes_per_sample is not None:
+            activation = Fraction(workload.activation_bytes_per_sample, shards)
+            self._memory_per_sample = 2 * activation / hw.memory_bandwidth
+
+        # communication
+        one_node = layout.world <= hw.gpus_per_node
+        dp_bandwidth = hw.link_bandwidth if one_node else hw.network_bandwidth
+        self._data_parallel = data_parallel(
+            workload.zero_stage, math.ceil(weight_bytes), layout.data, dp_bandwidth, one_node
+        )
+        self._dp_micro = _seconds(self._data_parallel, When.MICRO_STEP)
+        self._grad_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, What.GRADIENTS)
+        self._gather_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, What.WEIGHTS)
+        self._model_traffic_per_sample = _seconds(self.model_collectives(1), When.MICRO_STEP)
+        self._backward_share = BACKWARD_SHARE[cost.recompute]
+
+        # optimizer
+        updated = workload.params_per_gpu
+        if workload.zero_stage is not ZeroStage.NONE:
+            updated /= layout.data
+        self._optimizer = updated * OPTIMIZER_BYTES[workload.precision] / hw.memory_bandwidth
+
+    def model_collectives(self, micro_batch: int) -> tuple[Collective, ...]:
+        """The tensor-parallel all-reduces and pipeline sends of one micro-step (none
+        without the model's shape)."""
+        w, hw = self.workload, self.hardware
+        if w.hidden is None or w.layers is None:
+            return ()
+        tp, pp = w.layout.tensor, w.layout.pipeline
+        activation = micro_batch * w.seq_len * w.hidden * w.value_bytes
         tp_inside = tp <= hw.gpus_per_node
-        collectives += tensor_parallel(
-            math.ceil(Fraction(workload.layers, pp)),
+        stage_inside = tp * pp <= hw.gpus_per_node
+        return tensor_parallel(
+            math.ceil(Fraction(w.layers, pp)),
             activation,
             tp,
             hw.link_bandwidth if tp_inside else hw.network_bandwidth,
             tp_inside,
-            cost.recompute is Recompute.FULL,
-        )
-        stage_inside = tp * pp <= hw.gpus_per_node
-        collectives += pipeline(
+            w.cost.recompute is Recompute.FULL,
+        ) + pipeline(
             pp,
-            math.ceil(Fraction(activation, tp)),
+            Fraction(activation, tp),
             hw.link_bandwidth if stage_inside else hw.network_bandwidth,
             stage_inside,
         )
-    model_traffic = _seconds(collectives, When.MICRO_STEP, What.ACTIVATIONS)
-    dp_micro = _seconds(collectives, When.MICRO_STEP, What.GRADIENTS) + _seconds(
-        collectives, When.MICRO_STEP, What.WEIGHTS
-    )
-    exposed_micro = model_traffic + max(Fraction(0), dp_micro - busy)
-    micro_step = busy + exposed_micro
 
-    grad_step = _seconds(collectives, When.OPTIMIZER_STEP, What.GRADIENTS)
-    gather_step = _seconds(collectives, When.OPTIMIZER_STEP, What.WEIGHTS)
-    hidden_by_backward = busy * BACKWARD_SHARE[cost.recompute]
-    exposed_step = max(Fraction(0), grad_step - hidden_by_backward) + gather_step
+    def collectives(self, micro_batch: int) -> tuple[Collective, ...]:
+        """Every collective of one optimizer step with this micro-batch."""
+        return self._data_parallel + self.model_collectives(micro_batch)
 
-    # --- optimizer
-    updated = workload.params_per_gpu
-    if workload.zero_stage is not ZeroStage.NONE:
-        updated /= dp
-    optimizer = updated * OPTIMIZER_BYTES[workload.precision] / hw.memory_bandwidth
+    def time(self, micro_batch: int, accumulation_steps: int) -> StepTime:
+        """Time of one optimizer step with ``micro_batch`` samples per GPU and
+        ``accumulation_steps`` micro-batches (the pipeline's ``m``)."""
+        _positive("micro_batch", micro_batch)
+        _positive("accumulation_steps", accumulation_steps)
+        w = self.workload
+        b, a = micro_batch, accumulation_steps
+        pp, dp = w.layout.pipeline, w.layout.data
+        compute = b * self._compute_per_sample
+        memory = self._memory_fixed + b * self._memory_per_sample
+        busy = compute if compute >= memory else memory
+        exposed_micro = b * self._model_traffic_per_sample
+        if self._dp_micro > busy:  # per-micro-step collectives overlap the compute
+            exposed_micro += self._dp_micro - busy
+        micro_step = busy + exposed_micro
+        exposed_step = self._gather_step
+        hidden_by_backward = busy * self._backward_share
+        if self._grad_step > hidden_by_backward:
+            exposed_step += self._grad_step - hidden_by_backward
+        step = (a + pp - 1) * micro_step + exposed_step + self._optimizer
+        return StepTime(
+            micro_batch=b,
+            accumulation_steps=a,
+            effective_batch=b * a * dp,
+            tokens_per_step=b * a * dp * w.seq_len,
+            world=w.layout.world,
+            compute_seconds=compute,
+            memory_seconds=memory,
+            micro_step_seconds=micro_step,
+            communication_seconds=a * exposed_micro + exposed_step,
+            bubble_seconds=(pp - 1) * micro_step,
+            optimizer_seconds=self._optimizer,
+            step_seconds=step,
+            model_flops_per_token=w.cost.model,
+            hardware_flops_per_token=w.cost.hardware,
+            peak_flops=self.hardware.peak_flops,
+        )
 
-    slots = a + pp - 1
-    step = slots * micro_step + exposed_step + optimizer
-    return StepTime(
-        micro_batch=b,
-        accumulation_steps=a,
-        effective_batch=b * a * dp,
-        tokens_per_step=b * a * dp * workload.seq_len,
-        world=layout.world,
-        compute_seconds=compute,
-        memory_seconds=memory,
-        micro_step_seconds=micro_step,
-        communication_seconds=a * exposed_micro + exposed_step,
-        bubble_seconds=(pp - 1) * micro_step,
-        optimizer_seconds=optimizer,
-        step_seconds=step,
-        model_flops_per_token=cost.model,
-        hardware_flops_per_token=cost.hardware,
-        peak_flops=hw.peak_flops,
-        collectives=collectives,
-    )
+
+def step_time(
+    workload: Workload, hw: Hardware, micro_batch: int, accumulation_steps: int
+) -> StepTime:
+    """Time of one optimizer step (see ``StepModel``; build one to time many pairs)."""
+    return StepModel(workload, hw).time(micro_batch, accumulation_steps)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,94 @@
+"""Benchmark: recompute every candidate pair, with its step time, after one input change.
+
+The planner's refresh after a keystroke is one ``recommend_with_pairs`` call and, with a
+model to time, one ``step_time`` per candidate pair plus the fastest fitting pair. Goal:
+within one frame (16 ms) for targets up to 65 536 on up to 1 024 GPUs. Run alone with
+``python benchmarks/pair_times.py``; ``make bench`` includes its table.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gradacc_desktop.core.compute import Shape, token_cost
+from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
+from gradacc_desktop.core.layout import ParallelLayout
+from gradacc_desktop.core.memory import ZeroStage
+from gradacc_desktop.core.planning import Recommendation, recommend_with_pairs
+from gradacc_desktop.core.steptime import StepModel, Workload, fastest, hardware
+
+GOAL_MS = 16.0
+# the most divisors below 65 536 (55 440 and 65 520 have 120), a power of two, a prime
+TARGETS = (55_440, 65_520, 65_536, 65_521)
+GPUS = (1, 8, 1024)
+REPEATS = 30
+
+
+HW = hardware(load_gpu_table().by_id("h100-80gb"), TrainingPrecision.BF16, 8)
+
+
+def refresh(target: int, gpus: int, workload: Workload) -> int:
+    """One planner refresh: every pair with its time; returns the pairs timed."""
+    model = StepModel(workload, HW)
+    candidates = recommend_with_pairs(target, gpus, Decimal(80), Decimal(30), Decimal("0.05"))
+    times = [model.time(p.micro_batch, p.accumulation_steps) for p in candidates.pairs]
+    outcome = candidates.outcome
+    if isinstance(outcome, Recommendation):
+        best = outcome.recommended.effective_batch
+        fastest([t for t in times if t.effective_batch == best])
+    return len(times)
+
+
+def measure() -> list[tuple[int, int, int, float, float]]:
+    rows = []
+    cost = token_cost(70_553_706_496, Shape(80, 64, 128), 4096)
+    for gpus in GPUS:
+        workload = Workload(
+            cost,
+            4096,
+            ParallelLayout(data=gpus, tensor=8),
+            ZeroStage.WEIGHTS,
+            hidden=8192,
+            layers=80,
+            activation_bytes_per_sample=10**9,
+        )
+        for target in TARGETS:
+            samples = []
+            pairs = refresh(target, gpus, workload)  # warm-up (the table is cached by then)
+            for _ in range(REPEATS):
+                start = time.perf_counter()
+                refresh(target, gpus, workload)
+                samples.append((time.perf_counter() - start) * 1000)
+            samples.sort()
+            rows.append((target, gpus, pairs, statistics.median(samples), samples[-1]))
+    return rows
+
+
+def markdown(rows: list[tuple[int, int, int, float, float]]) -> str:
+    worst = max(r[4] for r in rows)
+    lines = [
+        "## Every pair with its step time, after one input change",
+        "",
+        "The planner's refresh: `recommend_with_pairs` plus `step_time` for every",
+        "candidate pair and the fastest fitting pair (Llama-3-70B shape, tensor",
+        f"parallel 8, ZeRO-3, H100), {REPEATS} runs each after a warm-up",
+        "(benchmarks/pair_times.py). Goal: within one frame, 16 ms.",
+        "",
+        "| target | data-parallel GPUs | pairs | median | max |",
+        "| ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for target, gpus, pairs, median, high in rows:
+        lines.append(f"| {target} | {gpus} | {pairs} | {median:.2f} ms | {high:.2f} ms |")
+    verdict = "met" if worst <= GOAL_MS else "missed"
+    lines += ["", f"Slowest refresh: {worst:.2f} ms (goal ≤ {GOAL_MS:.0f} ms: {verdict})."]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(measure()))
