@@ -24,6 +24,24 @@ It prints the class built (``model: <Class> (<head>)``), the attention
 implementation that actually ran, the parameter count (tied weights once) and the
 bytes saved per sample; ``--json`` prints one JSON object instead.
 
+Timing (a speed profile for the planner). ``--time-micro-batches 1,2,4,8`` also times
+one training micro-step — forward, loss and backward, with the same model, dtype,
+``--seq``, attention and ``--checkpointing`` — at each micro-batch size, smallest
+first: one warm-up run, then ``--repeats`` (default 3) timed runs, of which the median
+is kept (``time.perf_counter``; on CUDA ``torch.cuda.synchronize`` before and after
+each run). The gradients accumulate across the runs of one size, as in gradient
+accumulation. ``--profile-out profile.json`` writes the result as a
+:mod:`gradacc_desktop.core.profile` speed profile (written to a temporary file in the
+same folder and renamed over the target, so a failed run never leaves a half-written
+or stale-looking file; nothing is written when the run fails). ``--device cuda`` (or
+``cuda:N``) moves the model and its batches to a GPU for the whole run; the default
+``cpu`` is what the tool always did. Running out of memory at some size stops the
+timing there: the sizes already timed are kept (and written), and stderr says so; out
+of memory at the first size is an error. ``--json`` adds a ``timing`` object (device,
+dtype, repeats, the points with their seconds as decimal strings, where memory ran
+out, the profile written) when timing was asked for. From your own script:
+:func:`time_micro_step` (median seconds of one forward + backward of ``model(**batch)``).
+
 Heads. The model is built with the head a training run of that family uses, so the
 loss in the graph is the right one:
 
@@ -70,7 +88,10 @@ asked for, the output says which one ran.
 
 Exit codes of the command line: 0 measured; 2 refused, with one line ``error: ...``
 on stderr and no traceback: bad arguments (``--seq``, ``--micro-batch`` or
-``--target-seq`` below 1), a config file that cannot be read, is not JSON or not a
+``--target-seq`` below 1; a ``--time-micro-batches`` list that is not positive
+integers separated by commas; ``--repeats`` below 1; ``--profile-out`` in a folder that
+does not exist, or without ``--time-micro-batches``; a CUDA ``--device`` where CUDA is
+not available), a config file that cannot be read, is not JSON or not a
 JSON object, an unknown ``model_type``, a config transformers rejects, an attention
 implementation the family does not support, dropout that cannot be turned off, a
 forward pass that fails (e.g. ``--seq`` beyond the position embeddings) and running
@@ -98,13 +119,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import re
+import statistics
 import sys
+import tempfile
+import time
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from typing import Any
+
+from .core.profile import seconds_text
 
 __all__ = [
     "CAUSAL_LM",
@@ -121,6 +149,7 @@ __all__ = [
     "measure_activation",
     "measure_saved",
     "random_batch",
+    "time_micro_step",
 ]
 
 _DTYPES = ("bf16", "fp16", "fp32")
@@ -680,6 +709,50 @@ def random_batch(
     return _batch(model, _model_head(model), seq, micro_batch, seed, target_seq)
 
 
+def time_micro_step(model: Any, batch: Mapping[str, Any], repeats: int = 3) -> float:
+    """Median seconds of one training micro-step: ``model(**batch).loss.backward()``.
+
+    One warm-up run, then ``repeats`` timed ones (``time.perf_counter``; when the model
+    is on CUDA, ``torch.cuda.synchronize`` before and after each run, so the time is the
+    GPU's and not the launch queue's). ``batch`` must hold the labels (the loss is part
+    of the step) and live on the model's device. The gradients accumulate across the
+    runs, as in gradient accumulation, and are cleared (``zero_grad(set_to_none=True)``)
+    at the end. Out of memory propagates (``MemoryError`` or a RuntimeError).
+    """
+    import torch
+
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"repeats must be an integer >= 1, got {repeats!r}")
+    first = next(iter(model.parameters()), None)
+    device = first.device if first is not None else torch.device("cpu")
+
+    def sync() -> None:
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+
+    was_training = model.training
+    model.train()
+    times: list[float] = []
+    try:
+        with torch.enable_grad():
+            for run in range(repeats + 1):
+                sync()
+                start = time.perf_counter()
+                loss = model(**batch).loss
+                if loss is None:
+                    raise MeasureError("the model returned no loss: put labels in the batch")
+                loss.backward()
+                sync()
+                elapsed = time.perf_counter() - start
+                del loss
+                if run:  # run 0 is the warm-up
+                    times.append(elapsed)
+    finally:
+        model.zero_grad(set_to_none=True)
+        model.train(was_training)
+    return float(statistics.median(times))
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m gradacc_desktop.measure",
@@ -700,7 +773,101 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--details", action="store_true", help="list saved bytes by module")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--device",
+        default="cpu",
+        metavar="DEVICE",
+        help="cpu (default), cuda or cuda:N: where the model runs",
+    )
+    p.add_argument(
+        "--time-micro-batches",
+        default=None,
+        metavar="LIST",
+        help="also time forward+backward at these micro-batch sizes, e.g. 1,2,4,8",
+    )
+    p.add_argument(
+        "--repeats",
+        default=None,
+        metavar="N",
+        help=f"timed runs per size after one warm-up; the median is kept (default {_REPEATS})",
+    )
+    p.add_argument(
+        "--profile-out",
+        default=None,
+        metavar="PATH",
+        help="write the timings as a speed profile (JSON) for the planner",
+    )
     return p
+
+
+_REPEATS = 3
+_MAX_TIMED_SIZES = 64
+_MAX_TIMED_BATCH = 10**6
+_MAX_REPEATS = 1000
+_DEVICE = re.compile(r"cpu|cuda(:[0-9]{1,3})?")
+_DTYPE_NAMES = {"bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}
+
+
+@dataclass(frozen=True)
+class _Timing:
+    sizes: tuple[int, ...]
+    repeats: int
+    profile_out: str | None
+
+
+def _micro_batch_list(text: str) -> tuple[int, ...]:
+    """``1,2,4,8`` as ascending sizes; MeasureError (one line) for anything else."""
+    flag = "--time-micro-batches"
+    items = [item.strip() for item in text.split(",")]
+    if not text.strip() or not all(items):
+        raise MeasureError(
+            f"{flag} must be micro-batch sizes separated by commas, e.g. 1,2,4,8 (got {text!r})"
+        )
+    sizes: list[int] = []
+    for item in items:
+        if not re.fullmatch(r"[+-]?[0-9]+", item):
+            raise MeasureError(f"{flag}: {item!r} is not an integer (e.g. 1,2,4,8)")
+        value = int(item)
+        if not 1 <= value <= _MAX_TIMED_BATCH:
+            raise MeasureError(
+                f"{flag}: every size must be from 1 to {_MAX_TIMED_BATCH} (got {value})"
+            )
+        if value in sizes:
+            raise MeasureError(f"{flag}: {value} is listed twice")
+        sizes.append(value)
+    if len(sizes) > _MAX_TIMED_SIZES:
+        raise MeasureError(f"{flag}: at most {_MAX_TIMED_SIZES} sizes (got {len(sizes)})")
+    return tuple(sorted(sizes))
+
+
+def _timing_args(args: argparse.Namespace) -> _Timing | None:
+    """The timing asked for (None: none); MeasureError for a bad combination or value."""
+    if not _DEVICE.fullmatch(args.device):
+        raise MeasureError(f"--device must be cpu, cuda or cuda:N (got {args.device!r})")
+    if args.time_micro_batches is None:
+        for flag, value in (("--repeats", args.repeats), ("--profile-out", args.profile_out)):
+            if value is not None:
+                raise MeasureError(f"{flag} needs --time-micro-batches (the sizes to time)")
+        return None
+    sizes = _micro_batch_list(args.time_micro_batches)
+    repeats = _REPEATS
+    if args.repeats is not None:
+        text = args.repeats.strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise MeasureError(f"--repeats must be an integer (got {args.repeats!r})")
+        repeats = int(text)
+        if not 1 <= repeats <= _MAX_REPEATS:
+            raise MeasureError(f"--repeats must be from 1 to {_MAX_REPEATS} (got {repeats})")
+    out = args.profile_out
+    if out is not None:
+        if not out.strip():
+            raise MeasureError("--profile-out needs a file name")
+        if os.path.isdir(out):
+            raise MeasureError(f"--profile-out {out} is a folder, not a file")
+        folder = os.path.dirname(os.path.abspath(out))
+        if not os.path.isdir(folder):
+            raise MeasureError(f"--profile-out: the folder {folder} does not exist")
+    return _Timing(sizes, repeats, out)
 
 
 def _available_memory() -> int | None:
@@ -720,9 +887,31 @@ def _error(message: str) -> int:
     return 2
 
 
+def _glue_negative_values(argv: list[str]) -> list[str]:
+    """``--time-micro-batches -1,2`` as ``--time-micro-batches=-1,2``: argparse would take
+    the value for an option and print its usage; this way the value is refused in one line."""
+    glued: list[str] = []
+    index = 0
+    while index < len(argv):
+        item = argv[index]
+        if (
+            item in ("--time-micro-batches", "--repeats")
+            and index + 1 < len(argv)
+            and re.match(r"-[0-9]", argv[index + 1])
+        ):
+            glued.append(f"{item}={argv[index + 1]}")
+            index += 2
+            continue
+        glued.append(item)
+        index += 1
+    return glued
+
+
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(_glue_negative_values(list(argv)))
     except SystemExit as exc:  # argparse has printed usage and the error
         return exc.code if isinstance(exc.code, int) else 2
     for flag, value in (
@@ -733,7 +922,11 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         if value is not None and value < 1:
             return _error(f"{flag} must be >= 1 (got {value})")
     try:
-        return _run(args, out)
+        timing = _timing_args(args)
+    except MeasureError as exc:
+        return _error(str(exc))
+    try:
+        return _run(args, out, timing)
     except MeasureError as exc:
         return _error(str(exc))
     except (MemoryError, RuntimeError) as exc:
@@ -744,7 +937,10 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         return _error(f"the forward pass failed: {_one_line(exc)}")
 
 
-def _run(args: argparse.Namespace, out: Callable[[str], None]) -> int:
+def _run(
+    args: argparse.Namespace, out: Callable[[str], None], timing: _Timing | None = None
+) -> int:
+    device = _device(args.device)
     try:
         params: int | None = count_parameters(args.model_config)
     except MeasureError:
@@ -764,6 +960,8 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> int:
         dropout=False if args.no_dropout else None,
     )
     model, head, notes = built.model, built.head, list(built.notes)
+    if device != "cpu":
+        model = model.to(device)
     if params is None:
         params = int(model.num_parameters())
     ran = getattr(model.config, "_attn_implementation", None) or args.attention
@@ -780,26 +978,41 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> int:
             f"--seq {args.seq} is longer than the {limit[0]} positions "
             f"{type(model).__name__} has ({limit[1]} in the config)"
         )
-    batch = _batch(model, head, args.seq, args.micro_batch, 0, target_seq)
+    batch = _on(device, _batch(model, head, args.seq, args.micro_batch, 0, target_seq))
     m = measure_saved(model, batch)
+    del batch
     per_sample = m.saved_bytes // args.micro_batch
+    timed: dict[str, Any] | None = None
+    if timing is not None:
+        timed = _time_sizes(model, head, args, target_seq, device, timing)
+        if timing.profile_out is not None:
+            _write_profile(timing.profile_out, timed, args, model, params, ran, target_seq)
     if args.json:
-        out(
-            json.dumps(
-                {
-                    "model_class": type(model).__name__,
-                    "head": head,
-                    "attention": ran,
-                    "parameters": params,
-                    "saved_bytes": m.saved_bytes,
-                    "saved_bytes_per_sample": per_sample,
-                    "micro_batch": args.micro_batch,
-                    "seq": args.seq,
-                    "target_seq": target_seq,
-                    "notes": notes,
-                }
-            )
-        )
+        result = {
+            "model_class": type(model).__name__,
+            "head": head,
+            "attention": ran,
+            "parameters": params,
+            "saved_bytes": m.saved_bytes,
+            "saved_bytes_per_sample": per_sample,
+            "micro_batch": args.micro_batch,
+            "seq": args.seq,
+            "target_seq": target_seq,
+            "notes": notes,
+        }
+        if timed is not None:
+            result["timing"] = {
+                "device": timed["device"],
+                "dtype": _DTYPE_NAMES[args.dtype],
+                "repeats": timed["repeats"],
+                "points": [
+                    {"micro_batch": b, "seconds": seconds_text(s), "repeats": timed["repeats"]}
+                    for b, s in timed["points"]
+                ],
+                "out_of_memory_at": timed["out_of_memory_at"],
+                "profile": timing.profile_out if timing is not None else None,
+            }
+        out(json.dumps(result))
         return 0
     out(f"model: {type(model).__name__} ({head})")
     out(f"attention: {ran}")
@@ -812,7 +1025,172 @@ def _run(args: argparse.Namespace, out: Callable[[str], None]) -> int:
     out(f"saved bytes (micro-batch {args.micro_batch}): {m.saved_bytes}")
     out(f"saved bytes per sample: {per_sample}")
     out(f"activation per sample: {Decimal(per_sample) / Decimal(10**9):.3f} GB")
+    if timed is not None and timing is not None:
+        out(
+            f"micro-step time (forward + backward, median of {timed['repeats']}, "
+            f"{timed['device']}):"
+        )
+        for b, seconds in timed["points"]:
+            out(f"  micro-batch {b}: {seconds_text(seconds)} s")
+        if timing.profile_out is not None:
+            out(f"profile written: {timing.profile_out}")
     return 0
+
+
+def _device(name: str) -> str:
+    """``name`` checked against what this torch can run on (MeasureError if it cannot)."""
+    if name == "cpu":
+        return name
+    import torch
+
+    if not torch.cuda.is_available():
+        raise MeasureError(f"--device {name}: CUDA is not available to this torch")
+    index = int(name.partition(":")[2] or torch.cuda.current_device())
+    count = torch.cuda.device_count()
+    if index >= count:
+        raise MeasureError(f"--device {name}: this machine has {count} CUDA device(s)")
+    return f"cuda:{index}"
+
+
+def _on(device: str, batch: dict[str, Any]) -> dict[str, Any]:
+    if device == "cpu":
+        return batch
+    return {key: value.to(device) for key, value in batch.items()}
+
+
+def _device_label(device: str) -> str:
+    if device == "cpu":
+        return "cpu"
+    import torch
+
+    return f"{device} ({torch.cuda.get_device_name(device)})"
+
+
+def _seconds(value: float) -> Fraction:
+    """A measured time as exact nanoseconds (at least 1 ns)."""
+    nanoseconds = Decimal(repr(value)).quantize(Decimal("1e-9"), rounding=ROUND_HALF_EVEN)
+    return max(Fraction(nanoseconds), Fraction(1, 10**9))
+
+
+def _time_sizes(
+    model: Any,
+    head: str,
+    args: argparse.Namespace,
+    target_seq: int | None,
+    device: str,
+    timing: _Timing,
+) -> dict[str, Any]:
+    """Median micro-step seconds at every size, smallest first, until memory runs out."""
+    import torch
+
+    points: list[tuple[int, Fraction]] = []
+    out_of_memory_at: int | None = None
+    reason = ""
+    for size in timing.sizes:
+        batch = _on(device, _batch(model, head, args.seq, size, 0, target_seq))
+        try:
+            seconds = time_micro_step(model, batch, timing.repeats)
+        except (MemoryError, RuntimeError) as exc:
+            if not _is_oom(exc):
+                raise
+            out_of_memory_at, reason = size, _one_line(exc)
+        del batch
+        if out_of_memory_at is not None:
+            if device != "cpu":
+                torch.cuda.empty_cache()
+            break
+        points.append((size, _seconds(seconds)))
+    if out_of_memory_at is not None:
+        if not points:
+            raise MeasureError(
+                f"out of memory timing micro-batch {out_of_memory_at}, the smallest size "
+                f"asked for ({reason}); nothing timed"
+            )
+        kept = ", ".join(str(b) for b, _ in points)
+        print(
+            f"note: out of memory at micro-batch {out_of_memory_at} ({reason}); timing "
+            f"stopped there, kept micro-batch {kept}",
+            file=sys.stderr,
+        )
+    return {
+        "device": _device_label(device),
+        "repeats": timing.repeats,
+        "points": points,
+        "out_of_memory_at": out_of_memory_at,
+    }
+
+
+def _model_label(config: str, model: Any) -> str:
+    """The profile's ``model``: the class and where the config came from, one line."""
+    name = ""
+    with contextlib.suppress(MeasureError):
+        raw = _load_config(config).get("_name_or_path")
+        if isinstance(raw, str):
+            name = raw.strip()
+    if not name:
+        path = os.path.abspath(config)
+        name = os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path))
+    label = " ".join(f"{type(model).__name__} ({name})".split())
+    return label if len(label) <= 200 else label[:197] + "..."
+
+
+def _write_profile(
+    path: str,
+    timed: dict[str, Any],
+    args: argparse.Namespace,
+    model: Any,
+    params: int,
+    attention: str,
+    target_seq: int | None,
+) -> None:
+    """The speed profile, written to a temporary file beside ``path`` then renamed."""
+    from .core.compute import Recompute
+    from .core.gpus import TrainingPrecision
+    from .core.profile import ProfileError, SpeedProfile, profile_to_json
+
+    try:
+        profile = SpeedProfile(
+            device=timed["device"],
+            dtype=TrainingPrecision(args.dtype),
+            model=_model_label(args.model_config, model),
+            params=params,
+            seq_len=args.seq,
+            recompute=Recompute.FULL if args.checkpointing else Recompute.NONE,
+            attention=attention if attention in ("eager", "sdpa") else args.attention,
+            points=tuple(timed["points"]),
+            repeats=(timed["repeats"],) * len(timed["points"]),
+            target_seq_len=target_seq,
+        )
+    except ProfileError as exc:
+        raise MeasureError(f"cannot write the profile: {exc}") from None
+    _write_atomically(path, profile_to_json(profile))
+
+
+def _write_atomically(path: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, temporary = tempfile.mkstemp(
+            dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+        )
+    except OSError as exc:
+        raise MeasureError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)  # what open() would have given the file
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise MeasureError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _position_limit(cfg: Any) -> tuple[int, str] | None:
