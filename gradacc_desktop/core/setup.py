@@ -2,8 +2,13 @@
 
 ``TrainingSetup`` is what every framework file is written from. ``setup_problem``
 names the first combination no framework would run (GPUs not split evenly over the
-nodes, CPU offload without ZeRO, parameter offload below ZeRO-3); the CLI reports it
-with exit code 2 and the planner shows it instead of a configuration.
+nodes, a tensor-parallel group spanning nodes, CPU offload without ZeRO, parameter
+offload below ZeRO-3); the CLI reports it with exit code 2 and the planner shows it
+instead of a configuration.
+
+``gpus`` is the data-parallel size: the effective batch is ``b·a·gpus`` whatever the
+tensor-parallel size and pipeline stages. Every process is a GPU, so the world size is
+``gpus · tensor_parallel · pipeline_stages`` and the nodes split the world.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ class Offload(enum.Enum):
 
 class SetupProblem(enum.Enum):
     UNEVEN_NODES = "uneven_nodes"
+    TENSOR_PARALLEL_SPANS_NODES = "tensor_parallel_spans_nodes"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
     PARAMETER_OFFLOAD_NEEDS_ZERO3 = "parameter_offload_needs_zero3"
 
@@ -48,6 +54,11 @@ class SetupProblem(enum.Enum):
 PROBLEM_TEXT = {
     SetupProblem.UNEVEN_NODES: trans_late(
         "Setup", "{gpus} GPUs cannot be split evenly over {nodes} nodes."
+    ),
+    SetupProblem.TENSOR_PARALLEL_SPANS_NODES: trans_late(
+        "Setup",
+        "A tensor-parallel group of {tensor_parallel} GPUs would span nodes of "
+        "{gpus_per_node} GPUs: its all-reduces run on every layer, so keep it inside one node.",
     ),
     SetupProblem.OFFLOAD_NEEDS_ZERO: trans_late(
         "Setup", "CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO)."
@@ -62,15 +73,25 @@ PROBLEM_TEXT = {
 class TrainingSetup:
     micro_batch: int
     accumulation_steps: int
-    # data-parallel GPUs in all (world size without tensor or pipeline parallelism)
+    # data-parallel GPUs in all (the world size without tensor or pipeline parallelism)
     gpus: int
     nodes: int = 1
     zero_stage: ZeroStage = ZeroStage.NONE
     precision: Precision = Precision.BF16
     offload: Offload = Offload.NONE
+    # GPUs each layer is split over (inside one node), and pipeline stages
+    tensor_parallel: int = 1
+    pipeline_stages: int = 1
 
     def __post_init__(self) -> None:
-        for name in ("micro_batch", "accumulation_steps", "gpus", "nodes"):
+        for name in (
+            "micro_batch",
+            "accumulation_steps",
+            "gpus",
+            "nodes",
+            "tensor_parallel",
+            "pipeline_stages",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
@@ -83,9 +104,19 @@ class TrainingSetup:
         return self.micro_batch * self.accumulation_steps * self.gpus
 
     @property
+    def world(self) -> int:
+        """GPUs (processes) in all: data-parallel × tensor-parallel × pipeline stages."""
+        return self.gpus * self.tensor_parallel * self.pipeline_stages
+
+    @property
+    def parallel(self) -> bool:
+        """Whether a model replica spans several GPUs (tensor parallelism or pipeline stages)."""
+        return self.tensor_parallel > 1 or self.pipeline_stages > 1
+
+    @property
     def gpus_per_node(self) -> int:
         """GPUs on each node (only meaningful when ``setup_problem`` is ``None``)."""
-        return self.gpus // self.nodes
+        return self.world // self.nodes
 
     @property
     def multi_node(self) -> bool:
@@ -94,8 +125,12 @@ class TrainingSetup:
 
 def setup_problem(setup: TrainingSetup) -> SetupProblem | None:
     """The first reason no framework would run ``setup``, or ``None``."""
-    if setup.gpus % setup.nodes:
+    if setup.world % setup.nodes:
         return SetupProblem.UNEVEN_NODES
+    # tensor-parallel groups are consecutive ranks (Megatron's order): each stays inside
+    # one node only when the GPUs per node are a multiple of the group
+    if setup.gpus_per_node % setup.tensor_parallel:
+        return SetupProblem.TENSOR_PARALLEL_SPANS_NODES
     if setup.offload is not Offload.NONE and setup.zero_stage is ZeroStage.NONE:
         return SetupProblem.OFFLOAD_NEEDS_ZERO
     if setup.offload is Offload.ALL and setup.zero_stage is not ZeroStage.WEIGHTS:
@@ -105,4 +140,9 @@ def setup_problem(setup: TrainingSetup) -> SetupProblem | None:
 
 def problem_text(problem: SetupProblem, setup: TrainingSetup) -> str:
     """The English message of ``problem`` for ``setup``."""
-    return PROBLEM_TEXT[problem].format(gpus=setup.gpus, nodes=setup.nodes)
+    return PROBLEM_TEXT[problem].format(
+        gpus=setup.world,
+        nodes=setup.nodes,
+        tensor_parallel=setup.tensor_parallel,
+        gpus_per_node=setup.gpus_per_node,
+    )
