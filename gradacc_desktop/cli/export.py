@@ -4,12 +4,18 @@ Contract (scripts depend on it)::
 
     gradacc export --format {deepspeed,hf,hf-deepspeed,accelerate,lightning,torchrun,megatron}
         --micro-batch B --accumulation-steps A --gpus G [--nodes N] [--zero-stage {0,1,2,3}]
-        [--precision {bf16,fp16,fp32}] [--offload {none,optimizer,all}] [--json] [--out DIR]
+        [--precision {bf16,fp16,fp32}] [--offload {none,optimizer,all}]
+        [--tensor-parallel TP] [--pipeline-stages PP] [--json] [--out DIR]
 
-``--gpus`` is the total of data-parallel GPUs and ``--nodes`` splits them evenly. Without
+``--gpus`` is the total of data-parallel GPUs; with ``--tensor-parallel`` and
+``--pipeline-stages`` (default 1) the world is ``gpus x TP x PP`` GPUs and ``--nodes``
+splits the world evenly (a tensor-parallel group stays inside one node). Without
 ``--json`` the files are printed (a ``# ==> name <==`` line before each when there are
 several); ``--json`` prints one object whose ``files`` maps each file name to its
-content; ``--out DIR`` writes the files into DIR.
+content, ``notes`` lists what the framework does with the parallel layout (empty
+without one) and ``layout`` gives ``data_parallel``, ``tensor_parallel``,
+``pipeline_stages`` and ``world_size``; ``--out DIR`` writes the files into DIR. The
+notes go to standard error when the files are printed or written.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from ..core.setup import Offload, Precision, TrainingSetup, problem_text, setup_
 from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, UsageError, int_type, print_json
 
 NODES = int_type(whole(1, 1_000_000))
+LAYOUT = int_type(whole(1, 1_000_000))
 
 
 def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,6 +71,20 @@ def register(subparsers: Any) -> None:
     )
     add_setup_arguments(parser)
     parser.add_argument(
+        "--tensor-parallel",
+        type=LAYOUT,
+        default=1,
+        metavar="TP",
+        help="tensor-parallel size (inside one node); --gpus stays the data-parallel size",
+    )
+    parser.add_argument(
+        "--pipeline-stages",
+        type=LAYOUT,
+        default=1,
+        metavar="PP",
+        help="pipeline stages; the world is --gpus x TP x PP GPUs",
+    )
+    parser.add_argument(
         "--target-batch",
         type=int_type(TARGET_LIMITS),
         metavar="T",
@@ -84,6 +105,8 @@ def setup_from(args: argparse.Namespace) -> TrainingSetup:
         zero_stage=ZeroStage(args.zero_stage),
         precision=Precision(args.precision),
         offload=Offload(args.offload),
+        tensor_parallel=getattr(args, "tensor_parallel", 1),
+        pipeline_stages=getattr(args, "pipeline_stages", 1),
     )
     problem = setup_problem(setup)
     if problem is not None:
@@ -148,11 +171,22 @@ def run(args: argparse.Namespace) -> int:
                 "files": exported.files,
                 # every file as one text (what the window's preview shows)
                 "snippet": exported.text,
+                # what the framework does with the parallel layout (empty without one)
+                "notes": list(exported.notes),
+                "layout": {
+                    "data_parallel": setup.gpus,
+                    "tensor_parallel": setup.tensor_parallel,
+                    "pipeline_stages": setup.pipeline_stages,
+                    "world_size": setup.world,
+                },
             }
         )
-    elif args.out is not None:
+        return 0
+    if args.out is not None:
         for name in exported.files:
             sys.stdout.write(f"wrote {os.path.join(args.out, name)}\n")
     else:
         sys.stdout.write(exported.text)
+    for note in exported.notes:
+        sys.stderr.write(f"note: {note}\n")
     return 0

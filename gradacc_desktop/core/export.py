@@ -25,18 +25,43 @@ Deliberate choices:
   ``reshard_after_forward=False``, stage 3: ``True``); plain PyTorch uses
   ``ZeroRedundancyOptimizer`` for stage 1 and FSDP for 2 and 3; Megatron uses its
   distributed optimizer (stage 1) and Megatron-FSDP (stages 2 and 3).
+
+The parallel layout (``tensor_parallel`` × ``pipeline_stages`` on top of the ``gpus``
+data-parallel replicas) goes into each file where the framework has a setting for it;
+where it has none, ``Exported.notes`` says so in English (marked for translation) and
+so does a comment at the top of the main file. A dimension a framework cannot run is
+left out of its files, which then describe the rest of the layout (fewer GPUs), never
+a different batch. With ``tensor_parallel = pipeline_stages = 1`` there are no notes
+and every file is exactly what it was before layouts existed.
+
+* Megatron carries all of it: ``--tensor-model-parallel-size``,
+  ``--pipeline-model-parallel-size`` (``--sequence-parallel`` with tensor
+  parallelism), the global batch ``b·a·dp`` and ``torchrun`` over the whole world.
+* DeepSpeed: pipeline stages are code (``deepspeed.pipe.PipelineModule``), whose grid
+  gives DeepSpeed the data-parallel size, so the batch triple holds with ``dp``.
+  Tensor parallelism without stages is AutoTP, ``"tensor_parallel": {"autotp_size": t}``;
+  DeepSpeed 0.19.8 then checks ``train_batch_size`` against every process (no
+  ``mpu``: ``dist.get_world_size()``), so the JSON leaves it out and gives the
+  micro-batch and accumulation steps, which it accepts at any world size.
+* Hugging Face: tensor parallelism through DeepSpeed AutoTP (the Trainer reads
+  ``autotp_size`` and counts ``world / tp`` data-parallel ranks); no pipeline stages.
+* Lightning: ``ModelParallelStrategy(data_parallel_size, tensor_parallel_size)``; no
+  pipeline stages.
+* Accelerate and plain PyTorch: neither dimension (see the notes for why).
 """
 
 from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, replace
 
 from .memory import ZeroStage
 from .setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
+from .text import trans_late
 
-__all__ = ["ExportFormat", "Exported", "export", "render"]
+__all__ = ["ExportFormat", "Exported", "export", "layout_notes", "render"]
 
 PORT = 29500
 MODULE = "my_training"
@@ -58,6 +83,10 @@ class Exported:
     setup: TrainingSetup
     # file name -> content, in the order a user reads them (the main file first)
     files: dict[str, str]
+    # English sentences on the parallel layout: what the files carry and what the
+    # framework cannot (empty without tensor parallelism and pipeline stages); marked
+    # with trans_late("Export", ...) so the app can translate them
+    notes: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -70,13 +99,120 @@ class Exported:
         return "\n".join(parts)
 
 
+# --------------------------------------------------------------------------- layout notes
+
+# What each framework does with the parallel layout, in English (context "Export").
+# Each is a sentence the app shows as it is; the numbers are in the files.
+NOTE_MEGATRON = trans_late(
+    "Export",
+    "Megatron carries the whole layout: the tensor-parallel size (with sequence "
+    "parallelism), the pipeline stages and the world size; it derives the data-parallel "
+    "size as world / (tensor parallel x pipeline stages).",
+)
+NOTE_DEEPSPEED_AUTOTP = trans_late(
+    "Export",
+    "Tensor parallelism is DeepSpeed AutoTP (tensor_parallel.autotp_size). DeepSpeed then "
+    "checks train_batch_size against every process, tensor-parallel ranks included, so "
+    "ds_config.json leaves it out and gives the micro-batch and the accumulation steps; "
+    "the effective batch is unchanged, as a tensor-parallel group shares its samples.",
+)
+NOTE_DEEPSPEED_PIPELINE = trans_late(
+    "Export",
+    "DeepSpeed's pipeline stages are set in code, not in ds_config.json: build the model "
+    "as deepspeed.pipe.PipelineModule(layers, num_stages=P) and train with "
+    "engine.train_batch(); its accumulation steps are the micro-batches of each "
+    "pipeline step.",
+)
+NOTE_DEEPSPEED_PIPELINE_TP = trans_late(
+    "Export",
+    "With pipeline stages DeepSpeed takes tensor parallelism from the PipelineModule's "
+    "topology (PipeModelDataParallelTopology with your own tensor-parallel layers), not "
+    "from AutoTP, so ds_config.json has no tensor_parallel section.",
+)
+NOTE_DEEPSPEED_PIPELINE_ZERO = trans_late(
+    "Export",
+    "DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3: use ZeRO-1 with pipeline stages.",
+)
+NOTE_HF_TENSOR = trans_late(
+    "Export",
+    "Tensor parallelism goes through DeepSpeed AutoTP (tensor_parallel.autotp_size in "
+    "ds_config.json), which the Trainer reads; it counts world / tensor-parallel size "
+    "data-parallel ranks.",
+)
+NOTE_HF_PIPELINE = trans_late(
+    "Export",
+    "The Hugging Face Trainer has no pipeline stages: these files leave them out and run "
+    "the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for "
+    "pipeline stages.",
+)
+NOTE_ACCELERATE_TENSOR = trans_late(
+    "Export",
+    "Tensor parallelism is not in these files: Accelerate's config file composes it only "
+    "with FSDP2 (parallelism_config needs fsdp_version 2, which shards the data-parallel "
+    "replicas like ZeRO-3), so the files run the data-parallel part alone on fewer GPUs.",
+)
+NOTE_ACCELERATE_PIPELINE = trans_late(
+    "Export",
+    "Accelerate has no pipeline stages for training: these files leave them out and run "
+    "the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for "
+    "pipeline stages.",
+)
+NOTE_LIGHTNING_TENSOR = trans_late(
+    "Export",
+    "Tensor parallelism is Lightning's ModelParallelStrategy: apply your tensor-parallel "
+    "plan (and fully_shard over the data-parallel mesh for ZeRO) in your LightningModule's "
+    "configure_model() with self.device_mesh; it replaces the DeepSpeed strategy.",
+)
+NOTE_LIGHTNING_PIPELINE = trans_late(
+    "Export",
+    "Lightning has no pipeline stages: these files leave them out and run the rest of the "
+    "layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.",
+)
+NOTE_TORCH_TENSOR = trans_late(
+    "Export",
+    "Tensor parallelism is not in this loop: plain PyTorch needs a tensor-parallel plan "
+    'for your model (init_device_mesh with "dp" and "tp", then parallelize_module), so '
+    "the files run the data-parallel part alone on fewer GPUs.",
+)
+NOTE_TORCH_PIPELINE = trans_late(
+    "Export",
+    "Pipeline stages are not in this loop: torch.distributed.pipelining needs your model "
+    "split into stages, so the files leave them out and run the rest of the layout on "
+    "fewer GPUs. Use the megatron or deepspeed export for pipeline stages.",
+)
+
+
+def _note_comment(notes: tuple[str, ...] | list[str]) -> list[str]:
+    """Each note as ``# note: ...`` comment lines."""
+    lines: list[str] = []
+    for note in notes:
+        lines += textwrap.wrap(note, width=88, initial_indent="# note: ", subsequent_indent="#   ")
+    return lines
+
+
+def _carried(setup: TrainingSetup, tensor: bool, pipeline: bool) -> TrainingSetup:
+    """The part of ``setup``'s layout a framework runs: the dimensions it cannot carry
+    are dropped, on as many of the nodes as still split it evenly."""
+    tp = setup.tensor_parallel if tensor else 1
+    pp = setup.pipeline_stages if pipeline else 1
+    if (tp, pp) == (setup.tensor_parallel, setup.pipeline_stages):
+        return setup
+    world = setup.gpus * tp * pp
+    nodes = max(
+        n
+        for n in range(1, setup.nodes + 1)
+        if setup.nodes % n == 0 and world % n == 0 and (world // n) % tp == 0
+    )
+    return replace(setup, tensor_parallel=tp, pipeline_stages=pp, nodes=nodes)
+
+
 # --------------------------------------------------------------------------- shared
 
 
 def _layout(setup: TrainingSetup) -> str:
     if setup.multi_node:
         return f"{setup.nodes} nodes x {setup.gpus_per_node} GPUs"
-    return f"{setup.gpus} GPU(s)"
+    return f"{setup.world} GPU(s)"
 
 
 def _header(setup: TrainingSetup) -> str:
@@ -85,11 +221,50 @@ def _header(setup: TrainingSetup) -> str:
     offload = {Offload.NONE: "", Offload.OPTIMIZER: ", optimizer offloaded to CPU"}.get(
         s.offload, ", optimizer and parameters offloaded to CPU"
     )
-    return (
+    text = (
         f"# effective batch = {s.micro_batch} (micro-batch) x {s.accumulation_steps} "
         f"(accumulation steps) x {s.gpus} GPU(s) = {s.effective_batch}\n"
         f"# layout: {_layout(s)}; {zero}; {s.precision.value}{offload}\n"
     )
+    if s.parallel:
+        text += (
+            f"# parallel: {s.gpus} data-parallel x {s.tensor_parallel} tensor-parallel x "
+            f"{s.pipeline_stages} pipeline stage(s) = {s.world} GPUs\n"
+        )
+    return text
+
+
+def _annotate(
+    files: dict[str, str], carried: TrainingSetup, asked: TrainingSetup, notes: tuple[str, ...]
+) -> dict[str, str]:
+    """The notes as comments after the header of the main (first commentable) file, and
+    in every file a line with the layout asked for when the files carry less of it."""
+    if not notes and carried == asked:
+        return files
+    extra = []
+    if carried != asked:
+        extra.append(
+            f"# asked for: {asked.gpus} data-parallel x {asked.tensor_parallel} "
+            f"tensor-parallel x {asked.pipeline_stages} pipeline stage(s) = {asked.world} "
+            f"GPUs on {asked.nodes} node(s): these files carry the layout above"
+        )
+    out: dict[str, str] = {}
+    main = True
+    for name, content in files.items():
+        lines = content.split("\n")
+        header = [
+            i for i, line in enumerate(lines) if line.startswith(("# layout: ", "# parallel: "))
+        ]
+        if name.endswith(".json") or not header:
+            out[name] = content
+            continue
+        insert = list(extra)
+        if main:
+            insert += _note_comment(notes)
+            main = False
+        at = header[-1] + 1
+        out[name] = "\n".join(lines[:at] + insert + lines[at:])
+    return out
 
 
 def _torchrun(setup: TrainingSetup, script: str) -> str:
@@ -99,7 +274,7 @@ def _torchrun(setup: TrainingSetup, script: str) -> str:
             f'--node_rank "$NODE_RANK" --master_addr "$MASTER_ADDR" --master_port {PORT} '
             f"{script}"
         )
-    return f"torchrun --nnodes 1 --nproc_per_node {setup.gpus} {script}"
+    return f"torchrun --nnodes 1 --nproc_per_node {setup.world} {script}"
 
 
 def _launch_sh(setup: TrainingSetup, command: str, env: str = "") -> str:
@@ -132,9 +307,15 @@ def _json(config: dict[str, object]) -> str:
 # --------------------------------------------------------------------------- DeepSpeed
 
 
+def _autotp(setup: TrainingSetup) -> bool:
+    """Tensor parallelism through DeepSpeed AutoTP (not with pipeline stages, whose
+    PipelineModule topology brings its own tensor parallelism)."""
+    return setup.tensor_parallel > 1 and setup.pipeline_stages == 1
+
+
 def deepspeed_config(setup: TrainingSetup) -> dict[str, object]:
     s = setup
-    return {
+    config: dict[str, object] = {
         "train_batch_size": s.effective_batch,
         "train_micro_batch_size_per_gpu": s.micro_batch,
         "gradient_accumulation_steps": s.accumulation_steps,
@@ -142,11 +323,17 @@ def deepspeed_config(setup: TrainingSetup) -> dict[str, object]:
         "bf16": {"enabled": s.precision is Precision.BF16},
         "fp16": {"enabled": s.precision is Precision.FP16},
     }
+    if _autotp(s):
+        # AutoTP: DeepSpeed checks train_batch_size against every process (dp x tp),
+        # so give it the micro-batch and the steps and let it multiply
+        del config["train_batch_size"]
+        config["tensor_parallel"] = {"autotp_size": s.tensor_parallel}
+    return config
 
 
 def hf_deepspeed_config(setup: TrainingSetup) -> dict[str, object]:
     """The JSON for ``TrainingArguments(deepspeed=…)``: batch and precision "auto"."""
-    return {
+    config: dict[str, object] = {
         "train_batch_size": "auto",
         "train_micro_batch_size_per_gpu": "auto",
         "gradient_accumulation_steps": "auto",
@@ -154,10 +341,22 @@ def hf_deepspeed_config(setup: TrainingSetup) -> dict[str, object]:
         "bf16": {"enabled": "auto"},
         "fp16": {"enabled": "auto"},
     }
+    if _autotp(setup):
+        config["tensor_parallel"] = {"autotp_size": setup.tensor_parallel}
+    return config
 
 
 def _deepspeed(setup: TrainingSetup) -> dict[str, str]:
-    return {"ds_config.json": _json(deepspeed_config(setup))}
+    files = {"ds_config.json": _json(deepspeed_config(setup))}
+    if setup.parallel:
+        # the JSON cannot say how many processes: the launch line does
+        command = _torchrun(setup, 'train.py --deepspeed_config ds_config.json "$@"')
+        files["launch.sh"] = _launch_sh(
+            setup,
+            command,
+            '# train.py is yours: deepspeed.initialize(model=..., config="ds_config.json")',
+        )
+    return files
 
 
 # --------------------------------------------------------------------------- Hugging Face
@@ -172,8 +371,13 @@ def _hf_precision(setup: TrainingSetup) -> list[str]:
 
 
 def _hf_needs_deepspeed(setup: TrainingSetup) -> bool:
-    """ZeRO-1 and optimizer-only offload have no FSDP counterpart: they need DeepSpeed."""
-    return setup.zero_stage is ZeroStage.OPTIMIZER or setup.offload is Offload.OPTIMIZER
+    """ZeRO-1 and optimizer-only offload have no FSDP counterpart, and tensor
+    parallelism goes through AutoTP: they need DeepSpeed."""
+    return (
+        setup.zero_stage is ZeroStage.OPTIMIZER
+        or setup.offload is Offload.OPTIMIZER
+        or setup.tensor_parallel > 1
+    )
 
 
 def _hf_train(setup: TrainingSetup, deepspeed: bool) -> str:
@@ -358,7 +562,14 @@ LIGHTNING_PRECISION = {
 def _lightning(setup: TrainingSetup) -> dict[str, str]:
     s = setup
     imports = ["import lightning as L"]
-    if s.zero_stage is ZeroStage.NONE:
+    if s.tensor_parallel > 1:
+        # your configure_model() applies the plan over self.device_mesh
+        imports.append("from lightning.pytorch.strategies import ModelParallelStrategy")
+        strategy = (
+            f"ModelParallelStrategy(data_parallel_size={s.gpus}, "
+            f"tensor_parallel_size={s.tensor_parallel})"
+        )
+    elif s.zero_stage is ZeroStage.NONE:
         strategy = '"ddp"'
     else:
         imports.append("from lightning.pytorch.strategies import DeepSpeedStrategy")
@@ -523,9 +734,11 @@ def megatron_arguments(setup: TrainingSetup) -> list[str]:
     args = [
         f"--micro-batch-size {s.micro_batch}",
         f"--global-batch-size {s.effective_batch}",
-        "--tensor-model-parallel-size 1",
-        "--pipeline-model-parallel-size 1",
+        f"--tensor-model-parallel-size {s.tensor_parallel}",
+        f"--pipeline-model-parallel-size {s.pipeline_stages}",
     ]
+    if s.tensor_parallel > 1:
+        args.append("--sequence-parallel")
     if s.precision is Precision.BF16:
         args.append("--bf16")
     elif s.precision is Precision.FP16:
@@ -551,6 +764,14 @@ def _megatron(setup: TrainingSetup) -> dict[str, str]:
             f"# Megatron derives the accumulation steps: {s.effective_batch} / "
             f"({s.micro_batch} x {s.gpus}) = {s.accumulation_steps}",
         ]
+        + (
+            [
+                f"# and the data-parallel size: {s.world} GPUs / ({s.tensor_parallel} "
+                f"tensor-parallel x {s.pipeline_stages} pipeline stages) = {s.gpus}"
+            ]
+            if s.parallel
+            else []
+        )
         + (
             ["# Megatron has no parameter offload: only the optimizer is offloaded"]
             if s.offload is Offload.ALL
@@ -581,12 +802,54 @@ _RENDERERS = {
 }
 
 
+def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup, tuple[str, ...]]:
+    """The part of ``setup``'s layout the files of ``fmt`` carry, and the notes saying
+    what they do with the rest (none without tensor parallelism and pipeline stages)."""
+    fmt = ExportFormat(fmt)
+    tp, pp = setup.tensor_parallel > 1, setup.pipeline_stages > 1
+    if not (tp or pp):
+        return setup, ()
+    notes: list[str] = []
+    if fmt is ExportFormat.MEGATRON:
+        return setup, (NOTE_MEGATRON,)
+    if fmt is ExportFormat.DEEPSPEED:
+        if pp:
+            notes.append(NOTE_DEEPSPEED_PIPELINE)
+            if tp:
+                notes.append(NOTE_DEEPSPEED_PIPELINE_TP)
+            if setup.zero_stage >= ZeroStage.GRADIENTS:
+                notes.append(NOTE_DEEPSPEED_PIPELINE_ZERO)
+        else:
+            notes.append(NOTE_DEEPSPEED_AUTOTP)
+        return setup, tuple(notes)
+    if fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED):
+        carried = _carried(setup, tensor=True, pipeline=False)
+        notes += [NOTE_HF_TENSOR] if tp else []
+        notes += [NOTE_HF_PIPELINE] if pp else []
+    elif fmt is ExportFormat.LIGHTNING:
+        carried = _carried(setup, tensor=True, pipeline=False)
+        notes += [NOTE_LIGHTNING_TENSOR] if tp else []
+        notes += [NOTE_LIGHTNING_PIPELINE] if pp else []
+    elif fmt is ExportFormat.ACCELERATE:
+        carried = _carried(setup, tensor=False, pipeline=False)
+        notes += [NOTE_ACCELERATE_TENSOR] if tp else []
+        notes += [NOTE_ACCELERATE_PIPELINE] if pp else []
+    else:
+        carried = _carried(setup, tensor=False, pipeline=False)
+        notes += [NOTE_TORCH_TENSOR] if tp else []
+        notes += [NOTE_TORCH_PIPELINE] if pp else []
+    return carried, tuple(notes)
+
+
 def export(fmt: ExportFormat, setup: TrainingSetup) -> Exported:
     """The files of ``fmt`` for ``setup``; ``ValueError`` when no framework would run it."""
     problem = setup_problem(setup)
     if problem is not None:
         raise ValueError(problem_text(problem, setup))
-    return Exported(format=fmt, setup=setup, files=_RENDERERS[ExportFormat(fmt)](setup))
+    fmt = ExportFormat(fmt)
+    carried, notes = layout_notes(fmt, setup)
+    files = _annotate(_RENDERERS[fmt](carried), carried, setup, notes)
+    return Exported(format=fmt, setup=setup, files=files, notes=notes)
 
 
 def render(fmt: ExportFormat, micro_batch: int, accumulation_steps: int, gpus: int) -> str:
