@@ -1,0 +1,266 @@
+"""The parallel layout of each export, read by the framework itself (no GPUs, no network).
+
+World sizes are simulated: DeepSpeed's ``dist`` answers the world size the launch line
+starts, megatron-core's calculator and rank generator are given the sizes Megatron-LM
+derives from its arguments, the Trainer is told its world size, and Lightning builds
+its ``ModelParallelStrategy`` on the CPU accelerator.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import json
+import re
+import shlex
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from gradacc_desktop.core.export import ExportFormat, export
+from gradacc_desktop.core.memory import ZeroStage
+from gradacc_desktop.core.setup import Precision, TrainingSetup, setup_problem
+
+LAYOUTS = [
+    TrainingSetup(b, a, g, nodes=n, zero_stage=ZeroStage(z), tensor_parallel=t, pipeline_stages=p)
+    for (b, a, g, n, t, p, z) in [
+        (2, 4, 4, 1, 2, 1, 0),
+        (3, 5, 4, 2, 4, 1, 2),
+        (1, 8, 2, 4, 8, 2, 1),
+        (4, 2, 6, 3, 1, 4, 1),
+        (2, 3, 8, 8, 8, 4, 3),
+    ]
+]
+assert all(setup_problem(s) is None for s in LAYOUTS)
+
+
+def _id(s: TrainingSetup) -> str:
+    return (
+        f"b{s.micro_batch}a{s.accumulation_steps}dp{s.gpus}tp{s.tensor_parallel}"
+        f"pp{s.pipeline_stages}n{s.nodes}z{int(s.zero_stage)}"
+    )
+
+
+def _write(fmt: ExportFormat, setup: TrainingSetup, folder: Path) -> dict[str, str]:
+    files = export(fmt, setup).files
+    for name, content in files.items():
+        (folder / name).write_text(content, encoding="utf-8")
+    return files
+
+
+def _launched(launch: str) -> int:
+    """Processes the launch line starts: --nnodes x --nproc_per_node."""
+    nodes = int(re.search(r"--nnodes (\d+)", launch).group(1))  # type: ignore[union-attr]
+    per_node = int(re.search(r"--nproc_per_node (\d+)", launch).group(1))  # type: ignore[union-attr]
+    return nodes * per_node
+
+
+def _deepspeed_config(config: Any, monkeypatch: pytest.MonkeyPatch, world: int, mpu: Any = None):  # type: ignore[no-untyped-def]
+    import deepspeed.runtime.config as ds_config
+
+    monkeypatch.setattr(ds_config.dist, "get_rank", lambda *a, **k: 0)
+    monkeypatch.setattr(ds_config.dist, "get_world_size", lambda *a, **k: world)
+    return ds_config.DeepSpeedConfig(config, mpu=mpu)
+
+
+# --------------------------------------------------------------------------- Megatron
+
+
+@pytest.mark.parametrize("setup", LAYOUTS, ids=_id)
+def test_megatron_reads_the_layout(setup: TrainingSetup, in_tmp: Path) -> None:
+    import torch
+    from megatron.core import num_microbatches_calculator as calc
+    from megatron.core.model_parallel_config import ModelParallelConfig
+    from megatron.core.parallel_state import RankGenerator
+
+    files = _write(ExportFormat.MEGATRON, setup, in_tmp)
+    text = files["megatron_args.sh"]
+    body = text[text.index("BATCH_ARGS=(") + len("BATCH_ARGS=(") : text.index("\n)")]
+    args = shlex.split(body)
+    values = dict(itertools.pairwise(args))
+    tp = int(values["--tensor-model-parallel-size"])
+    pp = int(values["--pipeline-model-parallel-size"])
+    world = _launched(files["launch.sh"])
+    assert (tp, pp, world) == (setup.tensor_parallel, setup.pipeline_stages, setup.world)
+    # Megatron-LM: data_parallel_size = world_size // (tp * pp * cp)
+    assert world % (tp * pp) == 0
+    dp = world // (tp * pp)
+    assert dp == setup.gpus
+    micro, global_batch = int(values["--micro-batch-size"]), int(values["--global-batch-size"])
+    calc.destroy_num_microbatches_calculator()
+    calc.init_num_microbatches_calculator(0, None, global_batch, micro, dp)
+    try:
+        assert calc.get_num_microbatches() == setup.accumulation_steps
+        assert calc.get_current_global_batch_size() == setup.effective_batch
+    finally:
+        calc.destroy_num_microbatches_calculator()
+    config = ModelParallelConfig(
+        tensor_model_parallel_size=tp,
+        pipeline_model_parallel_size=pp,
+        sequence_parallel="--sequence-parallel" in args,
+        pipeline_dtype=torch.bfloat16 if pp > 1 else None,
+    )
+    assert config.sequence_parallel is (tp > 1)
+    # megatron-core's own rank order: each tensor-parallel group inside one node
+    ranks = RankGenerator(tp=tp, ep=1, dp=dp, pp=pp, cp=1, order="tp-cp-ep-dp-pp")
+    assert ranks.world_size == world
+    for group in ranks.get_ranks("tp"):
+        assert len({r // setup.gpus_per_node for r in group}) == 1, group
+    assert len(ranks.get_ranks("dp")) == tp * pp
+    assert all(len(g) == dp for g in ranks.get_ranks("dp"))
+
+
+# --------------------------------------------------------------------------- DeepSpeed
+
+
+AUTOTP = [s for s in LAYOUTS if s.tensor_parallel > 1 and s.pipeline_stages == 1]
+PIPELINE = [s for s in LAYOUTS if s.pipeline_stages > 1]
+
+
+@pytest.mark.parametrize("setup", AUTOTP, ids=_id)
+def test_deepspeed_autotp_config(setup: TrainingSetup, in_tmp: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    files = _write(ExportFormat.DEEPSPEED, setup, in_tmp)
+    world = _launched(files["launch.sh"])
+    assert world == setup.world
+    # deepspeed.initialize with AutoTP builds the config without an mpu: every process
+    ds = _deepspeed_config(str(in_tmp / "ds_config.json"), monkeypatch, world)
+    assert ds.tensor_parallel_config.autotp_size == setup.tensor_parallel
+    assert ds.train_micro_batch_size_per_gpu == setup.micro_batch
+    assert ds.gradient_accumulation_steps == setup.accumulation_steps
+    assert ds.train_batch_size == setup.effective_batch * setup.tensor_parallel
+    assert ds.zero_optimization_stage == int(setup.zero_stage)
+    # why train_batch_size is left out: b·a·dp is refused at that world size
+    config = json.loads(files["ds_config.json"])
+    config["train_batch_size"] = setup.effective_batch
+    with pytest.raises(AssertionError, match="train_batch_size is not equal"):
+        _deepspeed_config(config, monkeypatch, world)
+
+
+class _GridMpu:
+    """What PipelineModule's grid tells DeepSpeed: the topology's data dimension."""
+
+    def __init__(self, topology: Any) -> None:
+        self.topology = topology
+
+    def get_data_parallel_world_size(self) -> int:
+        return int(self.topology.get_dim("data"))
+
+
+@pytest.mark.parametrize("setup", PIPELINE, ids=_id)
+def test_deepspeed_pipeline_config(setup: TrainingSetup, in_tmp: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from deepspeed.runtime.pipe.topology import PipeModelDataParallelTopology
+
+    files = _write(ExportFormat.DEEPSPEED, setup, in_tmp)
+    world = _launched(files["launch.sh"])
+    topology = PipeModelDataParallelTopology(
+        num_pp=setup.pipeline_stages, num_mp=setup.tensor_parallel, num_dp=setup.gpus
+    )
+    assert topology.world_size() == world == setup.world
+    ds = _deepspeed_config(
+        str(in_tmp / "ds_config.json"), monkeypatch, world, mpu=_GridMpu(topology)
+    )
+    assert ds.train_batch_size == setup.effective_batch
+    assert ds.gradient_accumulation_steps == setup.accumulation_steps
+    assert ds.tensor_parallel_config.autotp_size == 0
+    refuses = setup.zero_stage >= ZeroStage.GRADIENTS
+    assert (
+        any("ZeRO stages 2 and 3" in n for n in export(ExportFormat.DEEPSPEED, setup).notes)
+        is refuses
+    )
+
+
+# --------------------------------------------------------------------------- Hugging Face
+
+
+@pytest.mark.parametrize("fmt", [ExportFormat.HF, ExportFormat.HF_DEEPSPEED], ids=lambda f: f.value)
+@pytest.mark.parametrize("setup", LAYOUTS, ids=_id)
+def test_trainer_reads_autotp(  # type: ignore[no-untyped-def]
+    fmt: ExportFormat, setup: TrainingSetup, in_tmp: Path, monkeypatch
+) -> None:
+    import transformers.training_args as training_args
+    from transformers import Trainer
+
+    files = _write(fmt, setup, in_tmp)
+    world = _launched(files["launch.sh"])
+    tp = setup.tensor_parallel
+    # no pipeline in the Trainer: the files run dp x tp processes
+    assert world == setup.gpus * tp
+    monkeypatch.setattr(training_args, "is_torch_bf16_gpu_available", lambda *a, **k: True)
+    monkeypatch.setattr(training_args.TrainingArguments, "world_size", property(lambda s: world))
+    namespace: dict[str, Any] = {"__name__": "exported"}
+    exec(compile(files["train.py"], "train.py", "exec"), namespace)
+    args = namespace["args"]
+    if tp == 1:
+        assert "ds_config.json" not in files or "autotp" not in files["ds_config.json"]
+        return
+    filled = args.hf_deepspeed_config.config
+    assert filled["tensor_parallel"]["autotp_size"] == tp
+    ds = _deepspeed_config(dict(filled), monkeypatch, world)
+    assert ds.tensor_parallel_config.autotp_size == tp
+    # the Trainer's own count of the batch: micro x steps x world // tp
+    fake = SimpleNamespace(
+        model=object(),
+        is_deepspeed_enabled=True,
+        args=args,
+        accelerator=SimpleNamespace(),
+        _train_batch_size=args.per_device_train_batch_size,
+    )
+    fake.get_tp_size = lambda: Trainer.get_tp_size(fake)  # type: ignore[attr-defined]
+    fake.get_cp_size = lambda: 1  # type: ignore[attr-defined]
+    fake.get_sp_size = lambda: 1  # type: ignore[attr-defined]
+    assert Trainer.get_total_train_batch_size(fake, args) == setup.effective_batch  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- Lightning
+
+
+@pytest.mark.parametrize("setup", LAYOUTS, ids=_id)
+def test_lightning_builds_model_parallel_strategy(setup: TrainingSetup, in_tmp: Path) -> None:
+    import lightning as L
+    from lightning.pytorch.strategies import DeepSpeedStrategy, ModelParallelStrategy
+
+    files = _write(ExportFormat.LIGHTNING, setup, in_tmp)
+    tree = ast.parse(files["train.py"])
+    call = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "trainer"
+    )
+    source = ast.unparse(call).replace("accelerator='auto'", "accelerator='cpu'")
+    if setup.precision is Precision.BF16:
+        source = source.replace("'bf16-mixed'", "'bf16-true'")  # no mixed bf16 on CPU here
+    names = {
+        "L": L,
+        "DeepSpeedStrategy": DeepSpeedStrategy,
+        "ModelParallelStrategy": ModelParallelStrategy,
+    }
+    trainer = eval(source, names)
+    tp = setup.tensor_parallel
+    assert trainer.num_nodes * trainer.num_devices == setup.gpus * tp
+    assert trainer.accumulate_grad_batches == setup.accumulation_steps
+    if tp > 1:
+        strategy = trainer.strategy
+        assert isinstance(strategy, ModelParallelStrategy)
+        assert strategy._data_parallel_size == setup.gpus
+        assert strategy._tensor_parallel_size == tp
+        assert setup.gpus * tp == trainer.num_nodes * trainer.num_devices
+
+
+# --------------------------------------------------------------------------- Accelerate
+
+
+@pytest.mark.parametrize("setup", LAYOUTS, ids=_id)
+def test_accelerate_runs_the_data_parallel_part(setup: TrainingSetup, in_tmp: Path) -> None:
+    from accelerate.commands.config.config_args import load_config_from_file
+
+    files = _write(ExportFormat.ACCELERATE, setup, in_tmp)
+    config = load_config_from_file(str(in_tmp / "accelerate_config.yaml"))
+    assert config.num_processes == setup.gpus
+    assert config.parallelism_config in (None, {})
+    assert setup.effective_batch == setup.micro_batch * setup.accumulation_steps * setup.gpus
+    assert (
+        f"ACCELERATE_GRADIENT_ACCUMULATION_STEPS={setup.accumulation_steps}" in files["launch.sh"]
+    )
+    assert export(ExportFormat.ACCELERATE, setup).notes
