@@ -137,7 +137,33 @@ def main() -> int:
             planner.inputs.show_inputs(None)
             shoot_sizes(window, "planner-extreme", language)
 
+            # the time per step: Llama-3-70B on 8 data x 8 tensor x 4 pipeline GPUs
+            vm.restore_remembered(remembered)
+            for field, text in (
+                (PlanField.TARGET, "512"),
+                (PlanField.GPUS, "8"),
+                (PlanField.ACTIVATION, "2"),
+                (PlanField.SEQ_LEN, "4096"),
+                (PlanField.TENSOR_PARALLEL, "8"),
+                (PlanField.PIPELINE_STAGES, "4"),
+                (PlanField.NODES, "32"),
+                (PlanField.TOKENS, "1000000000000"),
+                (PlanField.PRICE, f"2{point}5"),
+            ):
+                vm.set_text(field, text)
+            vm.set_model("llama-3-70b")
+            vm.choose_pair(2)
+            planner.inputs.show_inputs(None)
+            window.resize(*README_SIZE)
+            settle()
+            planner.results_area.ensureWidgetVisible(planner.results.time, 0, 0)
+            settle()
+            readme(f"screenshot-planner-time-{language}")
+            shoot_sizes(window, "planner-time", language)
+            time_remembered = vm.remembered()
+
             # the other-memory estimate ("Estimar…") over the planner
+            vm.restore_remembered(remembered)
             window.resize(*README_SIZE)
             other_memory = planner.open_other_memory_dialog()
             shoot_sizes(other_memory, "other-memory", language)
@@ -150,6 +176,7 @@ def main() -> int:
             from gradacc_desktop.core.setup import Offload, ZeroStage
 
             trainer = window.trainer
+            vm.restore_remembered(time_remembered)
             vm.set_text(PlanField.GPUS, "16")
             vm.set_text(PlanField.NODES, "2")
             vm.set_zero_stage(ZeroStage.WEIGHTS)

@@ -11,8 +11,7 @@ from typing import Any
 
 from ..core.compute import UTILISATION_LIMITS, Recompute, significant
 from ..core.gpus import TrainingPrecision, load_gpu_table
-from ..core.layout import ParallelLayout
-from ..core.limits import whole
+from ..core.layout import LAYOUT_LIMITS, ParallelLayout
 from ..core.memory import ZeroStage
 from ..core.planning import PlanPair, Recommendation
 from ..core.steptime import Hardware, NoSpeedError, StepModel, StepTime, Workload, hardware
@@ -20,7 +19,6 @@ from ._common import UsageError, decimal_type, int_type
 from .time import add_model_arguments, cost_of, resolve_model
 
 DIGITS = 6
-LAYOUT_LIMITS = whole(1, 1_000_000)
 
 
 def register(parser: argparse.ArgumentParser) -> None:

@@ -37,6 +37,8 @@ GPU_COUNT_LIMITS = whole(1, 10**7)
 TFLOPS_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False)
 UTILISATION_LIMITS = Limits(Decimal("0.001"), Decimal(1), integer=False)
 PRICE_LIMITS = Limits(Decimal(0), Decimal(1_000_000), integer=False, decimals=4)
+#: the share of the peak a card's kernels reach, as the window asks it: in percent
+EFFICIENCY_PERCENT_LIMITS = Limits(Decimal("0.1"), Decimal(100), integer=False, decimals=1)
 
 
 class Recompute(enum.Enum):

@@ -21,6 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .limits import whole
+
+#: tensor-parallel size and pipeline stages a user may ask for
+LAYOUT_LIMITS = whole(1, 100_000)
+
 
 def _positive(name: str, value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:

@@ -1,19 +1,26 @@
 """Save and load a scenario: the calculator's inputs plus the planner's settings.
 
-File format (UTF-8 JSON, version 2)::
+File format (UTF-8 JSON, version 3)::
 
     {
       "format": "gradacc-scenario",
-      "version": 2,
+      "version": 3,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
                "gpu_card": "custom", "gpu_memory_gb": null, "other_memory_gb": null,
                "activation_gb": null, "seq_len": null, "dataset_samples": null,
-               "nodes": 1, "zero_stage": 0, "precision": "bf16", "offload": "none"}
+               "nodes": 1, "zero_stage": 0, "precision": "bf16", "offload": "none",
+               "tensor_parallel": 1, "pipeline_stages": 1, "recompute": "none",
+               "model": null, "model_params": null, "efficiency_percent": null,
+               "price_per_gpu_hour": null, "training_tokens": null}
     }
 
-Version 2 added the training setup the exports describe (``nodes`` over which the
+Version 3 added the time model's inputs: the parallel layout (tensor-parallel size,
+pipeline stages), recomputation, the model (a bundled model's name, or its parameters
+typed in), the card's efficiency in percent (null: the card's own), a price per
+GPU-hour and a token budget. Version 2 files open with one of each, no recomputation
+and nothing else. Version 2 added the training setup the exports describe (``nodes`` over which the
 GPUs are split, ZeRO stage, precision, CPU offload). Version 1 files (without those
 four keys) still open, with one node, no ZeRO, bf16 and no offload.
 
@@ -35,6 +42,14 @@ from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
 from .calculator import DEFAULTS, LIMITS, Field, Inputs, normalize
+from .compute import (
+    EFFICIENCY_PERCENT_LIMITS,
+    PARAMS_LIMITS,
+    PRICE_LIMITS,
+    TOKENS_LIMITS,
+    Recompute,
+)
+from .layout import LAYOUT_LIMITS
 from .limits import Limits, Problem, check
 from .planning import (
     DATASET_LIMITS,
@@ -47,9 +62,9 @@ from .planning import (
 from .setup import Offload, Precision, ZeroStage
 
 FORMAT = "gradacc-scenario"
-VERSION = 2
+VERSION = 3
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: Largest file accepted (bytes).
 MAX_BYTES = 64 * 1024
@@ -60,6 +75,7 @@ MAX_INT_DIGITS = 20
 
 _DECIMAL_TEXT = re.compile(r"-?\d{1,20}(\.\d{1,20})?")
 _CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 class Reason(enum.Enum):
@@ -116,6 +132,18 @@ class PlanSettings:
     zero_stage: ZeroStage = ZeroStage.NONE
     precision: Precision = Precision.BF16
     offload: Offload = Offload.NONE
+    # the time model (version 3)
+    tensor_parallel: int = 1
+    pipeline_stages: int = 1
+    recompute: Recompute = Recompute.NONE
+    #: a bundled model's name (the UI ignores names it lacks), or None
+    model: str | None = None
+    #: parameters typed in (used when ``model`` is None)
+    model_params: int | None = None
+    #: None: the card's own efficiency
+    efficiency_percent: Decimal | None = None
+    price_per_gpu_hour: Decimal | None = None
+    training_tokens: int | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +185,14 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "zero_stage": int(p.zero_stage),
             "precision": p.precision.value,
             "offload": p.offload.value,
+            "tensor_parallel": p.tensor_parallel,
+            "pipeline_stages": p.pipeline_stages,
+            "recompute": p.recompute.value,
+            "model": p.model,
+            "model_params": p.model_params,
+            "efficiency_percent": _dec(p.efficiency_percent),
+            "price_per_gpu_hour": _dec(p.price_per_gpu_hour),
+            "training_tokens": p.training_tokens,
         },
     }
 
@@ -311,6 +347,16 @@ _PLAN_KEYS = (
     "dataset_samples",
 )
 _SETUP_KEYS = ("nodes", "zero_stage", "precision", "offload")
+_TIME_KEYS = (
+    "tensor_parallel",
+    "pipeline_stages",
+    "recompute",
+    "model",
+    "model_params",
+    "efficiency_percent",
+    "price_per_gpu_hour",
+    "training_tokens",
+)
 
 
 def _calculator(raw: Any) -> Inputs:
@@ -335,7 +381,8 @@ def _choice(section: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
 
 
 def _plan(raw: Any, version: int) -> PlanSettings:
-    p = _object(raw, "plan", _PLAN_KEYS + (_SETUP_KEYS if version >= 2 else ()))
+    keys = _PLAN_KEYS + (_SETUP_KEYS if version >= 2 else ()) + (_TIME_KEYS if version >= 3 else ())
+    p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
         raise ScenarioError(Reason.WRONG_TYPE, "plan.rounding", "expected a string")
@@ -358,7 +405,29 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         seq_len=_optional(_int, p, "seq_len", "plan", SEQ_LEN_LIMITS),
         dataset_samples=_optional(_int, p, "dataset_samples", "plan", DATASET_LIMITS),
         **(_setup(p) if version >= 2 else {}),
+        **(_time(p) if version >= 3 else {}),
     )
+
+
+def _time(p: dict[str, Any]) -> dict[str, Any]:
+    model = p["model"]
+    if model is not None:
+        if not isinstance(model, str):
+            raise ScenarioError(Reason.WRONG_TYPE, "plan.model", "expected a string or null")
+        if not _MODEL_NAME.fullmatch(model):
+            raise ScenarioError(Reason.BAD_CHOICE, "plan.model", model[:24])
+    return {
+        "tensor_parallel": _int(p, "tensor_parallel", "plan", LAYOUT_LIMITS),
+        "pipeline_stages": _int(p, "pipeline_stages", "plan", LAYOUT_LIMITS),
+        "recompute": Recompute(_choice(p, "recompute", tuple(x.value for x in Recompute))),
+        "model": model,
+        "model_params": _optional(_int, p, "model_params", "plan", PARAMS_LIMITS),
+        "efficiency_percent": _optional(
+            _decimal, p, "efficiency_percent", "plan", EFFICIENCY_PERCENT_LIMITS
+        ),
+        "price_per_gpu_hour": _optional(_decimal, p, "price_per_gpu_hour", "plan", PRICE_LIMITS),
+        "training_tokens": _optional(_int, p, "training_tokens", "plan", TOKENS_LIMITS),
+    }
 
 
 def _setup(p: dict[str, Any]) -> dict[str, Any]:

@@ -300,6 +300,7 @@ class MainWindow(QMainWindow):
             page.export.set_format(export_format)
         page.statusMessage.connect(self._show_status)
         page.setup.copyRequested.connect(self.copy_current)
+        page.time.copyRequested.connect(self.copy_current)
         return page
 
     def _make_chart(self, parent: QWidget) -> TradeoffChart:

@@ -1499,6 +1499,61 @@
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message>
+        <source>Megatron carries the whole layout: the tensor-parallel size (with sequence parallelism), the pipeline stages and the world size; it derives the data-parallel size as world / (tensor parallel x pipeline stages).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor parallelism is DeepSpeed AutoTP (tensor_parallel.autotp_size). DeepSpeed then checks train_batch_size against every process, tensor-parallel ranks included, so ds_config.json leaves it out and gives the micro-batch and the accumulation steps; the effective batch is unchanged, as a tensor-parallel group shares its samples.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s pipeline stages are set in code, not in ds_config.json: build the model as deepspeed.pipe.PipelineModule(layers, num_stages=P) and train with engine.train_batch(); its accumulation steps are the micro-batches of each pipeline step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With pipeline stages DeepSpeed takes tensor parallelism from the PipelineModule&apos;s topology (PipeModelDataParallelTopology with your own tensor-parallel layers), not from AutoTP, so ds_config.json has no tensor_parallel section.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s pipeline engine refuses ZeRO stages 2 and 3: use ZeRO-1 with pipeline stages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor parallelism goes through DeepSpeed AutoTP (tensor_parallel.autotp_size in ds_config.json), which the Trainer reads; it counts world / tensor-parallel size data-parallel ranks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Hugging Face Trainer has no pipeline stages: these files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor parallelism is not in these files: Accelerate&apos;s config file composes it only with FSDP2 (parallelism_config needs fsdp_version 2, which shards the data-parallel replicas like ZeRO-3), so the files run the data-parallel part alone on fewer GPUs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accelerate has no pipeline stages for training: these files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor parallelism is Lightning&apos;s ModelParallelStrategy: apply your tensor-parallel plan (and fully_shard over the data-parallel mesh for ZeRO) in your LightningModule&apos;s configure_model() with self.device_mesh; it replaces the DeepSpeed strategy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lightning has no pipeline stages: these files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor parallelism is not in this loop: plain PyTorch needs a tensor-parallel plan for your model (init_device_mesh with &quot;dp&quot; and &quot;tp&quot;, then parallelize_module), so the files run the data-parallel part alone on fewer GPUs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline stages are not in this loop: torch.distributed.pipelining needs your model split into stages, so the files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ExportPanel</name>
     <message>
         <source>Export configuration</source>
@@ -1623,6 +1678,10 @@
     <message>
         <source>Not even a micro-batch of 1 fits.</source>
         <translation>Nem um micro-lote de 1 cabe.</translation>
+    </message>
+    <message>
+        <source>Per GPU: one sample&apos;s activations split over {tensor} tensor-parallel GPUs (the first pipeline stage holds p micro-batches of 1/p of the layers).</source>
+        <translation>Por GPU: as ativações de uma amostra divididas entre {tensor} GPUs de paralelismo de tensor (o primeiro estágio do pipeline guarda p micro-lotes de 1/p das camadas).</translation>
     </message>
     <message>
         <source>Fits in GPU memory</source>
@@ -2243,6 +2302,14 @@
 <context>
     <name>PlannerResultsPanel</name>
     <message>
+        <source>Use this &amp;pair</source>
+        <translation>Usar este &amp;par</translation>
+    </message>
+    <message>
+        <source>Plan with the fastest pair that fits: its micro-batch becomes yours</source>
+        <translation>Planejar com o par mais rápido que cabe: o micro-lote dele passa a ser o seu</translation>
+    </message>
+    <message>
         <source>Use th&amp;is configuration</source>
         <translation>Usar esta con&amp;figuração</translation>
     </message>
@@ -2294,6 +2361,30 @@
         <translation>Lote &amp;de referência</translation>
     </message>
     <message>
+        <source>&amp;Tensor parallel</source>
+        <translation>Paralelismo de &amp;tensor</translation>
+    </message>
+    <message>
+        <source>Pipeline sta&amp;ges</source>
+        <translation>&amp;Estágios de pipeline</translation>
+    </message>
+    <message>
+        <source>Model param&amp;eters</source>
+        <translation>Parâmetros do mo&amp;delo</translation>
+    </message>
+    <message>
+        <source>GPU effic&amp;iency (%)</source>
+        <translation>E&amp;ficiência da GPU (%)</translation>
+    </message>
+    <message>
+        <source>Price per GPU-ho&amp;ur</source>
+        <translation>Preço por GPU-&amp;hora</translation>
+    </message>
+    <message>
+        <source>Token &amp;budget</source>
+        <translation>To&amp;kens de treino</translation>
+    </message>
+    <message>
         <source>Effective batch you want per optimizer step (T), summed over all GPUs.</source>
         <translation>Lote efetivo desejado por passo do otimizador (T), somado em todas as GPUs.</translation>
     </message>
@@ -2338,6 +2429,30 @@
         <translation>Máquinas entre as quais as GPUs em paralelismo de dados se dividem igualmente (para as linhas de lançamento e configurações exportadas).</translation>
     </message>
     <message>
+        <source>GPUs each layer is split over (Megatron tensor parallelism, with sequence parallelism): weights and activations per GPU shrink by this factor. The data-parallel GPUs stay the planner&apos;s g; the world size is g × tensor × pipeline.</source>
+        <translation>GPUs entre as quais cada camada é dividida (paralelismo de tensor do Megatron, com paralelismo de sequência): pesos e ativações por GPU encolhem por esse fator. As GPUs em paralelismo de dados continuam sendo o g do planejador; o total de GPUs é g × tensor × pipeline.</translation>
+    </message>
+    <message>
+        <source>Groups of layers in sequence (1F1B schedule): the accumulation steps are the micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1).</source>
+        <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
+    </message>
+    <message>
+        <source>Parameters of the model (optional, when no bundled model is chosen): the time per step counts 6 FLOPs per parameter and token.</source>
+        <translation>Parâmetros do modelo (opcional, quando nenhum modelo incluído é escolhido): o tempo por passo conta 6 FLOPs por parâmetro e token.</translation>
+    </message>
+    <message>
+        <source>Share of the card&apos;s dense peak that training kernels reach (optional; empty: the card&apos;s typical figure). Measure yours and type it here.</source>
+        <translation>Fração do pico denso da placa que os kernels de treino atingem (opcional; vazio: o valor típico da placa). Meça a sua e digite aqui.</translation>
+    </message>
+    <message>
+        <source>What one GPU costs per hour, in any currency (optional): gives the run&apos;s cost.</source>
+        <translation>Quanto uma GPU custa por hora, em qualquer moeda (opcional): dá o custo da execução.</translation>
+    </message>
+    <message>
+        <source>Tokens to train on (optional): gives the run&apos;s steps, time, GPU-hours and cost.</source>
+        <translation>Tokens a treinar (opcional): dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
+    </message>
+    <message>
         <source>&amp;Recommend</source>
         <translation>&amp;Recomendar</translation>
     </message>
@@ -2378,6 +2493,14 @@
         <translation>fp32 (precisão total)</translation>
     </message>
     <message>
+        <source>{percent} (the card&apos;s typical)</source>
+        <translation>{percent} (típico da placa)</translation>
+    </message>
+    <message>
+        <source>Time per step</source>
+        <translation>Tempo por passo</translation>
+    </message>
+    <message>
         <source>&amp;Nodes (machines)</source>
         <translation>&amp;Nós (máquinas)</translation>
     </message>
@@ -2400,6 +2523,34 @@
     <message>
         <source>Optimizer states and parameters (ZeRO-3)</source>
         <translation>Estados do otimizador e parâmetros (ZeRO-3)</translation>
+    </message>
+    <message>
+        <source>&amp;Recomputation</source>
+        <translation>&amp;Recomputação</translation>
+    </message>
+    <message>
+        <source>None (keep the activations)</source>
+        <translation>Nenhuma (guardar as ativações)</translation>
+    </message>
+    <message>
+        <source>Full (recompute every layer: +1/3 compute)</source>
+        <translation>Completa (recalcular cada camada: +1/3 de cálculo)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>&amp;Modelo</translation>
+    </message>
+    <message>
+        <source>Type the parameters</source>
+        <translation>Digitar os parâmetros</translation>
+    </message>
+    <message>
+        <source>Time and cost</source>
+        <translation>Tempo e custo</translation>
+    </message>
+    <message>
+        <source>What the time per optimizer step is estimated from: the model (a bundled one gives its parameters and attention shape), recomputation, the card&apos;s efficiency, and for the run&apos;s totals a token budget and a price. See the planner&apos;s “Time per step” card and pairs table.</source>
+        <translation>De onde o tempo por passo do otimizador é estimado: o modelo (um incluído dá seus parâmetros e a forma da atenção), a recomputação, a eficiência da placa e, para os totais da execução, um orçamento de tokens e um preço. Veja o cartão “Tempo por passo” e a tabela de pares do planejador.</translation>
     </message>
     <message>
         <source>How the exported configuration runs: the GPUs above split evenly over the nodes, the ZeRO stage, the precision and what is offloaded to CPU memory.</source>
@@ -2484,6 +2635,22 @@
     <message>
         <source>Whether DeepSpeed (train_batch_size) and Megatron (--global-batch-size) start with the target and this pair</source>
         <translation>Se o DeepSpeed (train_batch_size) e o Megatron (--global-batch-size) iniciam com a meta e este par</translation>
+    </message>
+    <message>
+        <source>Time/step</source>
+        <translation>Tempo/passo</translation>
+    </message>
+    <message>
+        <source>Estimated time of one optimizer step</source>
+        <translation>Tempo estimado de um passo do otimizador</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Tokens trained per second, all GPUs together</source>
+        <translation>Tokens treinados por segundo, somando todas as GPUs</translation>
     </message>
     <message>
         <source>Memory per GPU</source>
@@ -2719,6 +2886,10 @@
         <translation>{gpus} GPUs não se dividem igualmente entre {nodes} nós.</translation>
     </message>
     <message>
+        <source>A tensor-parallel group of {tensor_parallel} GPUs would span nodes of {gpus_per_node} GPUs: its all-reduces run on every layer, so keep it inside one node.</source>
+        <translation>Um grupo de paralelismo de tensor de {tensor_parallel} GPUs atravessaria nós de {gpus_per_node} GPUs: os all-reduces dele rodam em toda camada, então mantenha-o dentro de um nó.</translation>
+    </message>
+    <message>
         <source>CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO).</source>
         <translation>O offload para a CPU exige ZeRO estágio 1, 2 ou 3 (sem ZeRO o DeepSpeed o ignora).</translation>
     </message>
@@ -2732,6 +2903,106 @@
     <message>
         <source>Training setup</source>
         <translation>Configuração de treino</translation>
+    </message>
+</context>
+<context>
+    <name>TimingTexts</name>
+    <message>
+        <source>{value} s</source>
+        <extracomment>significant digits of a time or a rate a bundled model, or None when the parameters are typed in None: the card&apos;s own activation per sample of the whole model on one GPU (GB) a refused optional time field, already worded (no time while there is one)</extracomment>
+        <translation>{value} s</translation>
+    </message>
+    <message>
+        <source>{value} min</source>
+        <translation>{value} min</translation>
+    </message>
+    <message>
+        <source>{value} h</source>
+        <translation>{value} h</translation>
+    </message>
+    <message>
+        <source>{value} days</source>
+        <translation>{value} dias</translation>
+    </message>
+    <message>
+        <source>{value} %</source>
+        <translation>{value} %</translation>
+    </message>
+    <message>
+        <source>Choose the model, or type its parameters, under “Time and cost” in the Trainer configs tab to see the time per step.</source>
+        <translation>Escolha o modelo, ou digite seus parâmetros, em “Tempo e custo” na aba Configurações de treino para ver o tempo por passo.</translation>
+    </message>
+    <message>
+        <source>Type the sequence length (under Tokens and steps) to see the time.</source>
+        <translation>Digite o comprimento da sequência (em Tokens e passos) para ver o tempo.</translation>
+    </message>
+    <message>
+        <source>The custom card has no speed figures: choose a GPU model to see the time.</source>
+        <translation>A placa personalizada não tem dados de velocidade: escolha um modelo de GPU para ver o tempo.</translation>
+    </message>
+    <message>
+        <source>The GPUs do not split evenly over the nodes: no time per step.</source>
+        <translation>As GPUs não se dividem igualmente entre os nós: sem tempo por passo.</translation>
+    </message>
+    <message>
+        <source>{card} cannot compute in {precision}: choose another precision.</source>
+        <translation>A {card} não calcula em {precision}: escolha outra precisão.</translation>
+    </message>
+    <message>
+        <source>No configuration to time.</source>
+        <translation>Nenhuma configuração para cronometrar.</translation>
+    </message>
+    <message>
+        <source>{step} per optimizer step · {tokens} tokens/s ({per_gpu} per GPU)</source>
+        <translation>{step} por passo do otimizador · {tokens} tokens/s ({per_gpu} por GPU)</translation>
+    </message>
+    <message>
+        <source>MFU {mfu} · HFU {hfu} of {peak} TFLOP/s per GPU</source>
+        <translation>MFU {mfu} · HFU {hfu} de {peak} TFLOP/s por GPU</translation>
+    </message>
+    <message>
+        <source>Exposed communication {communication} of the step · pipeline bubble {bubble}</source>
+        <translation>Comunicação exposta {communication} do passo · bolha do pipeline {bubble}</translation>
+    </message>
+    <message>
+        <source>memory-bound micro-step</source>
+        <translation>micro-passo limitado pela memória</translation>
+    </message>
+    <message>
+        <source>World size {world} = {data} data-parallel × {tensor} tensor × {pipeline} pipeline</source>
+        <translation>Total de GPUs {world} = {data} de dados × {tensor} de tensor × {pipeline} de pipeline</translation>
+    </message>
+    <message>
+        <source>This is the fastest pair that fits and reaches this batch.</source>
+        <translation>Este é o par mais rápido que cabe e chega a este lote.</translation>
+    </message>
+    <message>
+        <source>Fastest pair that fits: {micro} × {steps} — {step} per step, {tokens} tokens/s ({gain} faster).</source>
+        <translation>Par mais rápido que cabe: {micro} × {steps} — {step} por passo, {tokens} tokens/s ({gain} mais rápido).</translation>
+    </message>
+    <message>
+        <source>One epoch ({steps} steps)</source>
+        <translation>Uma época ({steps} passos)</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens ({steps} steps)</source>
+        <translation>{tokens} tokens ({steps} passos)</translation>
+    </message>
+    <message>
+        <source>{head}: {time}, {gpu_hours} GPU-hours</source>
+        <translation>{head}: {time}, {gpu_hours} GPU-horas</translation>
+    </message>
+    <message>
+        <source>, cost {cost}</source>
+        <translation>, custo {cost}</translation>
+    </message>
+    <message>
+        <source>A roofline estimate (docs/TIME.md): compute at {efficiency} of the peak or memory bandwidth, whichever is slower, plus the communication not hidden behind it.</source>
+        <translation>Uma estimativa roofline (docs/TIME.md): cálculo a {efficiency} do pico ou banda de memória, o que for mais lento, mais a comunicação que não fica escondida atrás dele.</translation>
+    </message>
+    <message>
+        <source>Tensor- and pipeline-parallel traffic is not counted without the model&apos;s shape: choose a bundled model.</source>
+        <translation>O tráfego do paralelismo de tensor e de pipeline não é contado sem a forma do modelo: escolha um modelo incluído.</translation>
     </message>
 </context>
 <context>

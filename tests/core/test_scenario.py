@@ -13,6 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
+from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.planning import SEQ_LEN_LIMITS, Rounding
 from gradacc_desktop.core.scenario import (
     MAX_BYTES,
@@ -45,7 +46,25 @@ FULL = Scenario(
         zero_stage=ZeroStage.WEIGHTS,
         precision=Precision.FP16,
         offload=Offload.ALL,
+        tensor_parallel=4,
+        pipeline_stages=2,
+        recompute=Recompute.FULL,
+        model="llama-3.1-8b",
+        model_params=7_000_000_000,
+        efficiency_percent=Decimal("45.5"),
+        price_per_gpu_hour=Decimal("2.1234"),
+        training_tokens=10**12,
     ),
+)
+TIME_KEYS = (
+    "tensor_parallel",
+    "pipeline_stages",
+    "recompute",
+    "model",
+    "model_params",
+    "efficiency_percent",
+    "price_per_gpu_hour",
+    "training_tokens",
 )
 
 
@@ -65,7 +84,7 @@ def test_round_trip_default_and_full() -> None:
 def test_version_1_files_still_open() -> None:
     data = good()
     data["version"] = 1
-    for key in ("nodes", "zero_stage", "precision", "offload"):
+    for key in ("nodes", "zero_stage", "precision", "offload", *TIME_KEYS):
         del data["plan"][key]
     loaded = load(encode(data))
     assert loaded.plan.target_batch == 100 and loaded.plan.gpus == 2
@@ -80,13 +99,55 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 2
+    assert data["format"] == "gradacc-scenario" and data["version"] == 3
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
     assert data["plan"]["other_memory_gb"] == "27.25"
     assert data["plan"]["rounding"] == "nearest"
     assert Scenario().calculator == DEFAULTS
+    assert data["plan"]["efficiency_percent"] == "45.5"
+    assert data["plan"]["price_per_gpu_hour"] == "2.1234"
+    assert data["plan"]["training_tokens"] == 10**12
+    assert data["plan"]["recompute"] == "full" and data["plan"]["model"] == "llama-3.1-8b"
+
+
+def test_version_2_files_open_with_one_of_each() -> None:
+    data = good()
+    data["version"] = 2
+    for key in TIME_KEYS:
+        del data["plan"][key]
+    plan = load(encode(data)).plan
+    assert plan.nodes == 2 and plan.tensor_parallel == 1 and plan.pipeline_stages == 1
+    assert plan.recompute is Recompute.NONE and plan.model is None
+    assert plan.model_params is plan.efficiency_percent is plan.training_tokens is None
+    data["plan"]["tensor_parallel"] = 2  # a version 2 file cannot carry version 3 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is Reason.UNKNOWN_KEY
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("tensor_parallel", 0, Reason.OUT_OF_RANGE),
+        ("pipeline_stages", "2", Reason.WRONG_TYPE),
+        ("recompute", "selective", Reason.BAD_CHOICE),
+        ("model", 5, Reason.WRONG_TYPE),
+        ("model", "../etc/passwd", Reason.BAD_CHOICE),
+        ("model_params", 0, Reason.OUT_OF_RANGE),
+        ("efficiency_percent", "101", Reason.OUT_OF_RANGE),
+        ("efficiency_percent", "50.25", Reason.TOO_PRECISE),
+        ("price_per_gpu_hour", "-1", Reason.OUT_OF_RANGE),
+        ("training_tokens", 1.5, Reason.WRONG_TYPE),
+    ],
+)
+def test_bad_time_settings_are_refused(key: str, value: object, reason: Reason) -> None:
+    data = good()
+    data["plan"][key] = value
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is reason and info.value.path == f"plan.{key}"
 
 
 def test_accepts_bom_and_whitespace() -> None:
@@ -130,7 +191,7 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "root is a number": (b"1", Reason.NOT_AN_OBJECT),
     "root is null": (b"null", Reason.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 2,', '"version": 2, "version": 2,').encode(),
+        VALID.replace('"version": 3,', '"version": 3, "version": 3,').encode(),
         Reason.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -140,12 +201,12 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
     "format missing": (_drop("format"), Reason.MISSING_KEY),
     "version missing": (_drop("version"), Reason.MISSING_KEY),
-    "future version": (_set("version", 3), Reason.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 4), Reason.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
     "version as bool": (_set("version", True), Reason.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 2', '"version": 2.0').encode(),
+        VALID.replace('"version": 3', '"version": 3.0').encode(),
         Reason.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),

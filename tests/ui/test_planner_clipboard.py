@@ -77,14 +77,19 @@ def test_the_plan_as_text_in_portuguese(planner: PlannerView, qtbot) -> None:  #
         "DeepSpeed",
         "·",
         "Megatron",
+        "Tempo/passo",
+        "Tokens/s",
     ]
     in_use = [row for row in table if row.endswith("← em uso")]
     assert len(in_use) == 1
     assert in_use[0].split()[:5] == ["3", "22", "67.584", "(+2.048)", "Sim"]
     assert in_use[0].split()[5] == "Recusado"
-    assert table[1].split() == ["1", "64", "65.536", "(exato)", "Sim", "Ambos", "aceitam"]
+    # no model chosen: no time per step yet, and the card says where to choose one
+    assert table[1].split() == ["1", "64", "65.536", "(exato)", "Sim", "Ambos", "aceitam", "—", "—"]
     assert {len(row) for row in table if "em uso" not in row} <= {len(table[0]), len(table[1])}
-    assert text.endswith("Ambos aceitam\n")
+    assert text.endswith("—\n")
+    time = lines.index("Tempo por passo")
+    assert lines[time + 1].startswith("Escolha o modelo, ou digite seus parâmetros")
 
 
 def test_the_plan_follows_the_language(planner: PlannerView, window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -94,10 +99,10 @@ def test_the_plan_follows_the_language(planner: PlannerView, window: MainWindow,
     text = planner.vm.clipboard_text()
     assert text is not None
     assert "Target effective batch: 65,536" in text.splitlines()
-    assert "Micro-batch (b)  Steps (a)        Batch (E)  Fits  DeepSpeed · Megatron" in text
-    assert (
-        "              3         22  67,584 (+2,048)   Yes  Refused               ← in use" in text
-    )
+    heading = "Micro-batch (b)  Steps (a)        Batch (E)  Fits  DeepSpeed · Megatron  Time/step"
+    assert heading in text
+    in_use = next(line for line in text.splitlines() if line.endswith("← in use"))
+    assert in_use.startswith("              3         22  67,584 (+2,048)   Yes  Refused       ")
 
 
 def test_nothing_fits_and_no_result(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -120,7 +125,7 @@ def test_selected_cells_as_tab_separated_text(planner: PlannerView, qtbot) -> No
     _type(qtbot, planner, PlanField.GPUS, "8")
     table = planner.pairs.table
     # the row in use is selected at first: all of its cells
-    assert planner.pairs.selected_text() == "64\t1\t512 (exato)\tSim\tAmbos aceitam"
+    assert planner.pairs.selected_text() == "64\t1\t512 (exato)\tSim\tAmbos aceitam\t—\t—"
     rect = table.visualItemRect(table.item(1, 1))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     rect = table.visualItemRect(table.item(2, 2))

@@ -273,7 +273,7 @@ def test_the_setup_is_saved_in_scenarios(window: MainWindow, qtbot, tmp_path: Pa
     path = tmp_path / "cenario.json"
     assert window.planner.save_scenario(path)
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["version"] == 2
+    assert saved["version"] == 3
     assert saved["plan"]["nodes"] == 2 and saved["plan"]["zero_stage"] == 1
     zero.setCurrentIndex(zero.findData(0))
     type_into(qtbot, page.setup.nodes, "1")

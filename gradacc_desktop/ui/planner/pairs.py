@@ -22,6 +22,8 @@ from gradacc_desktop.viewmodels.planner import PairRow, PlannerState, PlannerVie
 # asks for when there is room.
 MIN_VISIBLE_ROWS = 3
 PREFERRED_ROWS = 6
+# b, a, E, fits, verdicts, time per step, tokens/s
+COLUMNS = 7
 
 
 class WrappedLabel(QLabel):
@@ -65,7 +67,7 @@ class PairsTable(QTableWidget):
     copyRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(0, 5, parent)
+        super().__init__(0, COLUMNS, parent)
         self.setTabKeyNavigation(False)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)

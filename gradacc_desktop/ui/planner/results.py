@@ -24,6 +24,7 @@ from gradacc_desktop.viewmodels.planner import (
     NothingFitsView,
     PlannerState,
     PlannerViewModel,
+    TimeView,
 )
 
 
@@ -194,6 +195,66 @@ class ExtrasCard(Card):
         self.lr_note.setText(view.lr_note)
 
 
+class TimeCard(Card):
+    """Time per step of the configuration in use, the fastest pair that fits (with a
+    button to use it) and the run's totals; or why the time cannot be estimated."""
+
+    useFastest = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("time", parent)
+        self.message = _text(self, "plan_time_message")
+        self.summary = _text(self, "plan_time_summary")
+        self.utilisation = _text(self, "plan_time_utilisation")
+        self.shares = _text(self, "plan_time_shares")
+        self.layout_text = _text(self, "plan_time_layout")
+        self.fastest = _text(self, "plan_time_fastest")
+        self.use_fastest = QPushButton(self)
+        self.use_fastest.setObjectName("plan_use_fastest")
+        self.run = _text(self, "plan_time_run")
+        self.note = _text(self, "plan_time_note")
+        font = self.note.font()
+        font.setItalic(True)
+        self.note.setFont(font)
+        for widget in (
+            self.message,
+            self.summary,
+            self.utilisation,
+            self.shares,
+            self.layout_text,
+        ):
+            self.body.addWidget(widget)
+        row = QHBoxLayout()
+        row.addWidget(self.fastest, 1)
+        row.addWidget(self.use_fastest, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        self.body.addLayout(row)
+        self.body.addWidget(self.run)
+        self.body.addWidget(self.note)
+        self._fastest: int | None = None
+        self.use_fastest.clicked.connect(self._on_use)
+
+    def _on_use(self) -> None:
+        if self._fastest is not None:
+            self.useFastest.emit(self._fastest)
+
+    def show_view(self, view: TimeView) -> None:
+        self.message.setText(view.message)
+        self.message.setVisible(not view.available)
+        for label, text in (
+            (self.summary, view.summary),
+            (self.utilisation, view.utilisation),
+            (self.shares, view.shares),
+            (self.layout_text, view.layout),
+            (self.fastest, view.fastest),
+            (self.run, "\n".join(view.run)),
+            (self.note, view.note),
+        ):
+            label.setText(text)
+            label.setVisible(bool(text))
+        self._fastest = view.fastest_micro_batch
+        self.use_fastest.setVisible(view.fastest_micro_batch is not None)
+
+
 class PlannerResultsPanel(QWidget):
     useRequested = Signal()
 
@@ -203,13 +264,22 @@ class PlannerResultsPanel(QWidget):
         self.configuration = ConfigurationCard(self)
         self.nothing_fits = NothingFitsCard(self)
         self.fit = FitCard(self)
+        self.time = TimeCard(self)
         self.deepspeed = DeepSpeedCard(self)
         self.extras = ExtrasCard(self)
         results_page = QWidget(self)
         rl = QVBoxLayout(results_page)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(8)
-        for card in (self.configuration, self.nothing_fits, self.fit, self.deepspeed, self.extras):
+        cards = (
+            self.configuration,
+            self.nothing_fits,
+            self.fit,
+            self.time,
+            self.deepspeed,
+            self.extras,
+        )
+        for card in cards:
             rl.addWidget(card)
         rl.addStretch(1)
 
@@ -224,6 +294,7 @@ class PlannerResultsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.pages)
         self.configuration.useRequested.connect(self.useRequested)
+        self.time.useFastest.connect(vm.choose_pair)
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
         self.show_state(vm.state)
@@ -235,6 +306,11 @@ class PlannerResultsPanel(QWidget):
         self.nothing_fits.title.setText(texts.nothing_fits_title())
         self.deepspeed.title.setText(texts.deepspeed_title())
         self.extras.title.setText(texts.extras_title())
+        self.time.title.setText(texts.time_title())
+        self.time.use_fastest.setText(self.tr("Use this &pair"))
+        self.time.use_fastest.setToolTip(
+            self.tr("Plan with the fastest pair that fits: its micro-batch becomes yours")
+        )
         self.configuration.use_button.setText(self.tr("Use th&is configuration"))
         self.configuration.use_button.setToolTip(
             self.tr("Fill the calculator with this micro-batch, accumulation steps and GPUs")
@@ -254,6 +330,9 @@ class PlannerResultsPanel(QWidget):
         if view.nothing_fits is not None:
             self.nothing_fits.show_view(view.nothing_fits, view.fit.verdict)
         self.fit.show_view(view.fit)
+        self.time.setVisible(view.time is not None)
+        if view.time is not None:
+            self.time.show_view(view.time)
         self.deepspeed.setVisible(view.deepspeed is not None)
         if view.deepspeed is not None:
             self.deepspeed.show_view(view.deepspeed)

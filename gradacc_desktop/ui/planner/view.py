@@ -169,6 +169,7 @@ class PlannerView(QWidget):
             *self.inputs.tab_chain(),
             self.results_area,
             self.results.configuration.use_button,
+            self.results.time.use_fastest,
             self.pairs.table,
         ]
 

@@ -1,7 +1,8 @@
 """The "Treino" tab: the planner's configuration as each framework's own files.
 
-Left: the training setup (nodes, ZeRO, precision, offload), the configuration being
-exported and "check my config"; right: the export (format, a tab per file, the
+Left: the training setup (nodes, tensor and pipeline parallelism, ZeRO, precision,
+offload), what the time per step is estimated from, the configuration being exported
+and "check my config"; right: the export (format, a tab per file, the
 file's text, copy and save). Everything reads and writes the planner's view-model,
 so the planner, its scenarios and this tab always agree."""
 
@@ -13,9 +14,10 @@ from PySide6.QtCore import QLocale, Signal
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from gradacc_desktop.ui.planner.pairs import WrappedLabel
+from gradacc_desktop.ui.planner.view import ScrollArea
 from gradacc_desktop.ui.trainer.check import CheckPanel
 from gradacc_desktop.ui.trainer.export import ExportPanel
-from gradacc_desktop.ui.trainer.setup import SetupPanel
+from gradacc_desktop.ui.trainer.setup import SetupPanel, TimeSetupPanel
 from gradacc_desktop.viewmodels.planner import PlannerState, PlannerViewModel
 from gradacc_desktop.viewmodels.settings import Settings
 
@@ -32,15 +34,25 @@ class TrainerPage(QWidget):
         self.summary = WrappedLabel(self)
         self.summary.setObjectName("trainer_summary")
         self.setup = SetupPanel(vm, self)
+        self.time = TimeSetupPanel(vm, self)
         self.check = CheckPanel(vm, self, settings=lambda: self.settings)
         self.export = ExportPanel(vm, self, settings=lambda: self.settings)
-        left = QVBoxLayout()
+        # the setup, the time inputs and the check scroll together in a small window
+        column = QWidget(self)
+        left = QVBoxLayout(column)
+        left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.summary)
         left.addWidget(self.setup)
+        left.addWidget(self.time)
         left.addWidget(self.check)
         left.addStretch(1)
+        self.left_area = ScrollArea(column, self, focusable=False)
+        self.left_area.setObjectName("trainer_left_area")
+        self.left_area.setMinimumWidth(
+            column.minimumSizeHint().width() + self.left_area.verticalScrollBar().sizeHint().width()
+        )
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 2)
+        layout.addWidget(self.left_area, 2)
         layout.addWidget(self.export, 3)
         self.export.statusMessage.connect(self.statusMessage)
         self.check.statusMessage.connect(self.statusMessage)
@@ -63,6 +75,7 @@ class TrainerPage(QWidget):
     def tab_chain(self) -> list[QWidget]:
         return [
             *self.setup.tab_chain(),
+            *self.time.tab_chain(),
             self.check.open_button,
             self.export.format,
             self.export.files,
@@ -73,10 +86,12 @@ class TrainerPage(QWidget):
 
     def retranslate(self) -> None:
         self.setup.retranslate()
+        self.time.retranslate()
         self.check.retranslate()
         self.export.retranslate()
         self._show_summary(self.vm.state)
 
     def set_language(self, locale: QLocale) -> None:
         self.setup.set_language(locale)
+        self.time.set_language(locale)
         self.retranslate()

@@ -1,7 +1,9 @@
-"""The training setup the exports describe: nodes, ZeRO stage, precision, CPU offload.
+"""The training setup the exports describe (nodes, tensor and pipeline parallelism,
+ZeRO stage, precision, CPU offload) and what the time per step is estimated from
+(model, recomputation, efficiency, price, token budget).
 
-Built from ``SETUP_SPECS``: one number field and three choices, each with a visible
-label as its buddy and an accessible name."""
+Both groups are built from a table of specs (``SETUP_SPECS``, ``TIME_SPECS``): number
+fields and choices, each with a visible label as its buddy and an accessible name."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from contextlib import contextmanager
 from PySide6.QtCore import QLocale, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QWidget
 
+from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.wheel import guard_wheel
@@ -22,41 +25,64 @@ class Choice(enum.Enum):
     ZERO = "zero"
     PRECISION = "precision"
     OFFLOAD = "offload"
+    MODEL = "model"
+    RECOMPUTE = "recompute"
 
 
-# In the order the form shows them: the nodes field, then the three choices.
-SETUP_SPECS: tuple[PlanField | Choice, ...] = (
+Spec = PlanField | Choice
+
+# In the order the forms show them.
+SETUP_SPECS: tuple[Spec, ...] = (
     PlanField.NODES,
+    PlanField.TENSOR_PARALLEL,
+    PlanField.PIPELINE_STAGES,
     Choice.ZERO,
     Choice.PRECISION,
     Choice.OFFLOAD,
 )
-
+TIME_SPECS: tuple[Spec, ...] = (
+    Choice.MODEL,
+    PlanField.MODEL_PARAMS,
+    Choice.RECOMPUTE,
+    PlanField.EFFICIENCY,
+    PlanField.PRICE,
+    PlanField.TOKENS,
+)
 
 # (label text by mnemonic flag, [(data, text)], current data)
 _Options = tuple[Callable[[bool], str], list[tuple[object, str]], object]
 
 
-class SetupPanel(QGroupBox):
+class SetupForm(QGroupBox):
+    """A form of the planner's fields and choices, kept in step with its view-model."""
+
     copyRequested = Signal()
 
-    def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, vm: PlannerViewModel, specs: tuple[Spec, ...], name: str, parent: QWidget | None
+    ) -> None:
         super().__init__(parent)
-        self.setObjectName("trainer_setup")
+        self.setObjectName(name)
         self._vm = vm
+        self._specs = specs
         self._quiet = False
-        self.labels: dict[PlanField | Choice, QLabel] = {}
+        self.labels: dict[Spec, QLabel] = {}
+        self.fields: dict[PlanField, NumberField] = {}
         self.combos: dict[Choice, QComboBox] = {}
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.nodes = NumberField(vm.number_input(PlanField.NODES), self)
-        self.nodes.setObjectName("plan_nodes")
-        self.nodes.copyRequested.connect(self.copyRequested)
-        self.nodes.textChanged.connect(self._on_nodes)
-        for spec in SETUP_SPECS:
+        for spec in specs:
             label = QLabel(self)
+            widget: QWidget
             if isinstance(spec, PlanField):
-                widget: QWidget = self.nodes
+                field = NumberField(vm.number_input(spec), self)
+                field.setObjectName(f"plan_{spec.value}")
+                field.copyRequested.connect(self.copyRequested)
+                field.textChanged.connect(
+                    lambda text, f=spec: None if self._quiet else self._vm.set_text(f, text)
+                )
+                self.fields[spec] = field
+                widget = field
             else:
                 combo = QComboBox(self)
                 combo.setObjectName(f"plan_{spec.value}")
@@ -73,12 +99,90 @@ class SetupPanel(QGroupBox):
             form.addRow(label, widget)
         guard_wheel(*self.combos.values())
         vm.inputsReplaced.connect(self.show_inputs)
+
+    # -- what subclasses say ------------------------------------------------------
+    def title_text(self) -> tuple[str, str]:
+        """(title, tooltip)."""
+        raise NotImplementedError
+
+    def _options(self) -> dict[Choice, _Options]:
+        raise NotImplementedError
+
+    def _choose(self, choice: Choice, data: object) -> None:
+        raise NotImplementedError
+
+    def _field_enabled(self, field: PlanField) -> bool:
+        return True
+
+    # -- shared -------------------------------------------------------------------
+    @contextmanager
+    def _silently(self) -> Iterator[None]:
+        quiet, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+
+    def retranslate(self) -> None:
+        texts = self._vm.texts
+        title, hint = self.title_text()
+        self.setTitle(title)
+        self.setToolTip(hint)
+        for spec, box in self.fields.items():
+            self.labels[spec].setText(texts.field_label(spec, mnemonic=True))
+            box.setAccessibleName(texts.field_label(spec))
+            box.setToolTip(texts.field_hint(spec))
+            box.setAccessibleDescription(texts.field_hint(spec))
+        with self._silently():
+            for choice, (name, options, current) in self._options().items():
+                self.labels[choice].setText(name(True))
+                combo = self.combos[choice]
+                combo.setAccessibleName(name(False))
+                combo.clear()
+                for data, text in options:
+                    combo.addItem(text, data)
+                combo.setCurrentIndex(max(combo.findData(current), 0))
+
+    def set_language(self, locale: QLocale) -> None:
+        for box in self.fields.values():
+            box.setLocale(locale)
+        self.show_inputs(None)
+
+    def show_inputs(self, fields: frozenset[object] | None) -> None:
+        with self._silently():
+            for spec, box in self.fields.items():
+                if fields is None or spec in fields:
+                    box.set_text(self._vm.shown_text(spec))
+                box.setEnabled(self._field_enabled(spec))
+            if fields is None or CHOICES in fields:
+                for choice, (_name, _options, current) in self._options().items():
+                    combo = self.combos[choice]
+                    combo.setCurrentIndex(max(combo.findData(current), 0))
+
+    def _on_choice(self, _index: int) -> None:
+        if self._quiet:
+            return
+        for choice, combo in self.combos.items():
+            self._choose(choice, combo.currentData())
+
+    def tab_chain(self) -> list[QWidget]:
+        chain: list[QWidget] = []
+        for spec in self._specs:
+            chain.append(self.fields[spec] if isinstance(spec, PlanField) else self.combos[spec])
+        return chain
+
+
+class SetupPanel(SetupForm):
+    def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(vm, SETUP_SPECS, "trainer_setup", parent)
+        self.nodes = self.fields[PlanField.NODES]
         self.retranslate()
         self.show_inputs(None)
 
-    def _options(
-        self,
-    ) -> dict[Choice, tuple[Callable[[bool], str], list[tuple[object, str]], object]]:
+    def title_text(self) -> tuple[str, str]:
+        return self.tr("Training setup"), self._vm.texts.setup_hint()
+
+    def _options(self) -> dict[Choice, _Options]:
         texts, vm = self._vm.texts, self._vm
         return {
             Choice.ZERO: (
@@ -98,63 +202,51 @@ class SetupPanel(QGroupBox):
             ),
         }
 
-    @contextmanager
-    def _silently(self) -> Iterator[None]:
-        quiet, self._quiet = self._quiet, True
-        try:
-            yield
-        finally:
-            self._quiet = quiet
+    def _choose(self, choice: Choice, data: object) -> None:
+        if choice is Choice.ZERO and isinstance(data, int):
+            self._vm.set_zero_stage(ZeroStage(data))
+        elif choice is Choice.PRECISION and isinstance(data, str):
+            self._vm.set_precision(Precision(data))
+        elif choice is Choice.OFFLOAD and isinstance(data, str):
+            self._vm.set_offload(Offload(data))
 
-    def retranslate(self) -> None:
-        texts = self._vm.texts
-        self.setTitle(self.tr("Training setup"))
-        self.setToolTip(texts.setup_hint())
-        label = self.labels[PlanField.NODES]
-        label.setText(texts.field_label(PlanField.NODES, mnemonic=True))
-        self.nodes.setAccessibleName(texts.field_label(PlanField.NODES))
-        self.nodes.setToolTip(texts.field_hint(PlanField.NODES))
-        self.nodes.setAccessibleDescription(texts.field_hint(PlanField.NODES))
-        with self._silently():
-            for choice, (name, options, current) in self._options().items():
-                self.labels[choice].setText(name(True))
-                combo = self.combos[choice]
-                combo.setAccessibleName(name(False))
-                combo.clear()
-                for data, text in options:
-                    combo.addItem(text, data)
-                combo.setCurrentIndex(max(combo.findData(current), 0))
 
-    def set_language(self, locale: QLocale) -> None:
-        self.nodes.setLocale(locale)
+class TimeSetupPanel(SetupForm):
+    def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(vm, TIME_SPECS, "trainer_time", parent)
+        self.retranslate()
         self.show_inputs(None)
+        # the empty efficiency field shows the card's own figure, which follows the card
+        vm.stateChanged.connect(self._show_efficiency_placeholder)
+        self._show_efficiency_placeholder()
 
-    def show_inputs(self, fields: frozenset[object] | None) -> None:
-        if fields is None or PlanField.NODES in fields:
-            with self._silently():
-                self.nodes.set_text(self._vm.shown_text(PlanField.NODES))
-        if fields is None or CHOICES in fields:
-            with self._silently():
-                for choice, (_name, _options, current) in self._options().items():
-                    combo = self.combos[choice]
-                    combo.setCurrentIndex(max(combo.findData(current), 0))
+    def _show_efficiency_placeholder(self, _state: object = None) -> None:
+        line = self.fields[PlanField.EFFICIENCY].lineEdit()
+        text = self._vm.efficiency_placeholder()
+        if line.placeholderText() != text:
+            line.setPlaceholderText(text)
 
-    def _on_nodes(self, text: str) -> None:
-        if not self._quiet:
-            self._vm.set_text(PlanField.NODES, text)
+    def title_text(self) -> tuple[str, str]:
+        texts = self._vm.texts
+        return texts.time_setup_title(), texts.time_setup_hint()
 
-    def _on_choice(self, _index: int) -> None:
-        if self._quiet:
-            return
-        zero = self.combos[Choice.ZERO].currentData()
-        precision = self.combos[Choice.PRECISION].currentData()
-        offload = self.combos[Choice.OFFLOAD].currentData()
-        if isinstance(zero, int):
-            self._vm.set_zero_stage(ZeroStage(zero))
-        if isinstance(precision, str):
-            self._vm.set_precision(Precision(precision))
-        if isinstance(offload, str):
-            self._vm.set_offload(Offload(offload))
+    def _options(self) -> dict[Choice, _Options]:
+        texts, vm = self._vm.texts, self._vm
+        return {
+            Choice.MODEL: (texts.model_label, list(vm.model_options()), vm.model_name or ""),
+            Choice.RECOMPUTE: (
+                texts.recompute_label,
+                [(r.value, t) for r, t in texts.recompute_options()],
+                vm.recompute.value,
+            ),
+        }
 
-    def tab_chain(self) -> list[QWidget]:
-        return [self.nodes, *self.combos.values()]
+    def _choose(self, choice: Choice, data: object) -> None:
+        if choice is Choice.MODEL and isinstance(data, str):
+            self._vm.set_model(data or None)
+        elif choice is Choice.RECOMPUTE and isinstance(data, str):
+            self._vm.set_recompute(Recompute(data))
+
+    def _field_enabled(self, field: PlanField) -> bool:
+        # a bundled model gives its own parameters
+        return field is not PlanField.MODEL_PARAMS or self._vm.model_name is None

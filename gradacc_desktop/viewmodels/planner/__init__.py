@@ -7,7 +7,8 @@ is built from:
 * ``formats`` — translation for plain classes; numbers, gigabytes and counts;
 * ``texts`` — labels, hints, choices, titles and notes;
 * ``results`` — the plan for valid inputs (one core call), worded by
-  ``configuration``, ``deepspeed``, ``fit``, ``pairs`` and ``extras``;
+  ``configuration``, ``deepspeed``, ``fit``, ``pairs``, ``extras`` and ``timing``
+  (the time per step of every pair, the fastest pair that fits, the run's totals);
 * ``clipboard`` — the plan as plain text;
 * ``scenarios`` — scenario files and the settings store, with their messages.
 """
@@ -34,6 +35,7 @@ from gradacc_desktop.viewmodels.planner.views import (
     PlannerState,
     PlanView,
     ScenarioOutcome,
+    TimeView,
 )
 
 __all__ = [
@@ -56,4 +58,5 @@ __all__ = [
     "PlannerState",
     "PlannerViewModel",
     "ScenarioOutcome",
+    "TimeView",
 ]

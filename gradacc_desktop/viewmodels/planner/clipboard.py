@@ -56,6 +56,7 @@ class PlanClipboard(Translating):
             lines += ["", texts.deepspeed_title(), view.deepspeed.verdict]
             lines.append(view.deepspeed.explanation)
             lines += [view.deepspeed.megatron_verdict, view.deepspeed.megatron_explanation]
+        lines += self._time_lines(view)
         extras = self._filled_extras(model, view.extras)
         if extras:
             lines += ["", texts.extras_title(), *extras]
@@ -97,6 +98,16 @@ class PlanClipboard(Translating):
                 rows.append((texts.field_label(field), f(value)))
         return rows
 
+    def _time_lines(self, view: PlanView) -> list[str]:
+        time = view.time
+        if time is None:
+            return []
+        lines = ["", self._texts.time_title()]
+        if not time.available:
+            return [*lines, time.message]
+        shown = (time.summary, time.utilisation, time.shares, time.layout, time.fastest)
+        return [*lines, *(text for text in shown if text), *time.run]
+
     @staticmethod
     def _filled_extras(model: PlannerViewModel, extras: ExtrasView | None) -> list[str]:
         """The extras whose inputs were given (valid or with their problem)."""
@@ -121,7 +132,8 @@ class PlanClipboard(Translating):
         heading = [short for short, _full in self._texts.pairs_headers()]
         rows = [list(row.cells) for row in pairs]
         widths = column_widths([heading, *rows])
-        right = [True] * (len(heading) - 1) + [False]  # numbers right, "Fits" left
+        # numbers right, the frameworks' verdict left
+        right = [True, True, True, True, False, True, True][: len(heading)]
         in_use = self.tr("← in use")
 
         def line(cells: list[str], current: bool = False) -> str:

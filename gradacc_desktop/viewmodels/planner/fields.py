@@ -6,6 +6,13 @@ import enum
 from decimal import Decimal
 
 from gradacc_desktop.core.calculator import LIMITS, Field
+from gradacc_desktop.core.compute import (
+    EFFICIENCY_PERCENT_LIMITS,
+    PARAMS_LIMITS,
+    PRICE_LIMITS,
+    TOKENS_LIMITS,
+)
+from gradacc_desktop.core.layout import LAYOUT_LIMITS
 from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.planning import (
     DATASET_LIMITS,
@@ -32,11 +39,29 @@ class PlanField(enum.Enum):
     REFERENCE_LR = "reference_lr"
     REFERENCE_BATCH = "reference_batch"
     NODES = "nodes"  # the GPUs split over nodes (for the exports)
+    # the parallel layout (the training setup's) and the time model's inputs
+    TENSOR_PARALLEL = "tensor_parallel"
+    PIPELINE_STAGES = "pipeline_stages"
+    MODEL_PARAMS = "model_params"  # typed in when no bundled model is chosen
+    EFFICIENCY = "efficiency_percent"  # empty: the card's own
+    PRICE = "price_per_gpu_hour"
+    TOKENS = "training_tokens"
 
 
 OPTIONAL_FIELDS = frozenset(
-    {PlanField.SEQ_LEN, PlanField.DATASET, PlanField.REFERENCE_LR, PlanField.REFERENCE_BATCH}
+    {
+        PlanField.SEQ_LEN,
+        PlanField.DATASET,
+        PlanField.REFERENCE_LR,
+        PlanField.REFERENCE_BATCH,
+        PlanField.MODEL_PARAMS,
+        PlanField.EFFICIENCY,
+        PlanField.PRICE,
+        PlanField.TOKENS,
+    }
 )
+# The time model's optional inputs (they never stop the plan; a refused one stops the time).
+TIME_FIELDS = (PlanField.MODEL_PARAMS, PlanField.EFFICIENCY, PlanField.PRICE, PlanField.TOKENS)
 
 FIELD_LIMITS: dict[PlanField, Limits] = {
     PlanField.TARGET: TARGET_LIMITS,
@@ -50,6 +75,12 @@ FIELD_LIMITS: dict[PlanField, Limits] = {
     PlanField.REFERENCE_LR: LR_LIMITS,
     PlanField.REFERENCE_BATCH: TARGET_LIMITS,
     PlanField.NODES: NODES_LIMITS,
+    PlanField.TENSOR_PARALLEL: LAYOUT_LIMITS,
+    PlanField.PIPELINE_STAGES: LAYOUT_LIMITS,
+    PlanField.MODEL_PARAMS: PARAMS_LIMITS,
+    PlanField.EFFICIENCY: EFFICIENCY_PERCENT_LIMITS,
+    PlanField.PRICE: PRICE_LIMITS,
+    PlanField.TOKENS: TOKENS_LIMITS,
 }
 
 # Fields measured in gigabytes (they show and accept the unit).
@@ -59,6 +90,8 @@ GB_FIELDS = frozenset({PlanField.GPU_MEMORY, PlanField.OTHER_MEMORY, PlanField.A
 FIELD_STEPS: dict[PlanField, Decimal] = {
     PlanField.ACTIVATION: Decimal("0.1"),
     PlanField.REFERENCE_LR: Decimal("0.0001"),
+    PlanField.EFFICIENCY: Decimal(5),
+    PlanField.PRICE: Decimal("0.1"),
 }
 
 # Besides the fields, what the view can be told to re-read after a programmatic
@@ -69,6 +102,7 @@ CHOICES = "choices"
 DEFAULT_TARGET = Decimal(32)
 DEFAULT_GPUS = Decimal(1)
 DEFAULT_NODES = Decimal(1)
+DEFAULT_LAYOUT = Decimal(1)
 # Card chosen on first start (falls back to the first card, then to "custom").
 DEFAULT_CARD = "a100-80gb"
 DEFAULT_CUSTOM_GB = Decimal(24)

@@ -15,7 +15,9 @@ class FitTexts(Translating):
     def __init__(self, formats: PlanFormats) -> None:
         self._formats = formats
 
-    def fit(self, result: FitResult) -> FitView:
+    def fit(self, result: FitResult, tensor_parallel: int = 1) -> FitView:
+        """``result`` in words; with tensor parallelism its activation per sample is
+        one GPU's share (``tensor_parallel`` is said)."""
         g = self._formats.format_gb
         usage = self.tr(
             "Activations {micro} × {per_sample} = {activation}, plus {other} other memory: "
@@ -40,6 +42,11 @@ class FitTexts(Translating):
             )
         else:
             largest = self.tr("Not even a micro-batch of 1 fits.")
+        if tensor_parallel > 1:
+            usage += " " + self.tr(
+                "Per GPU: one sample's activations split over {tensor} tensor-parallel GPUs "
+                "(the first pipeline stage holds p micro-batches of 1/p of the layers)."
+            ).format(tensor=self._formats.format(tensor_parallel))
         verdict = (
             self.tr("Fits in GPU memory") if result.fits else self.tr("Does not fit in GPU memory")
         )

@@ -16,9 +16,12 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 
 from gradacc_desktop.core.calculator import Field, Inputs
+from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.export import Exported, ExportFormat, export
-from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTable
+from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTable, TrainingPrecision
+from gradacc_desktop.core.layout import ParallelLayout
 from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB
+from gradacc_desktop.core.model_size import ModelSize, UnknownModelError, known_models, model_size
 from gradacc_desktop.core.model_states import model_states
 from gradacc_desktop.core.planning import (
     GpuCard,
@@ -49,15 +52,18 @@ from gradacc_desktop.viewmodels.planner.fields import (
     DEFAULT_CARD,
     DEFAULT_CUSTOM_GB,
     DEFAULT_GPUS,
+    DEFAULT_LAYOUT,
     DEFAULT_NODES,
     DEFAULT_PARAMETERS,
     DEFAULT_TARGET,
     OPTIONAL_FIELDS,
+    TIME_FIELDS,
     PlanField,
 )
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats
 from gradacc_desktop.viewmodels.planner.results import PlanRequest, PlanResults
 from gradacc_desktop.viewmodels.planner.texts import PlannerTexts
+from gradacc_desktop.viewmodels.planner.timing import TimeRequest
 from gradacc_desktop.viewmodels.planner.views import (
     ConfigurationView,
     PlannerState,
@@ -102,6 +108,10 @@ class PlannerViewModel(QObject):
         self._zero = ZeroStage.NONE
         self._precision = Precision.BF16
         self._offload = Offload.NONE
+        self._recompute = Recompute.NONE
+        # a bundled model (its name and size), or None: the parameters are typed in
+        self._model: ModelSize | None = None
+        self._model_names: tuple[str, ...] | None = None
         self._formats = PlanFormats(calculator.locale)
         self._texts = PlannerTexts(self._formats)
         self._results = PlanResults(self._formats)
@@ -112,6 +122,8 @@ class PlannerViewModel(QObject):
             PlanField.TARGET: DEFAULT_TARGET,
             PlanField.GPUS: DEFAULT_GPUS,
             PlanField.NODES: DEFAULT_NODES,
+            PlanField.TENSOR_PARALLEL: DEFAULT_LAYOUT,
+            PlanField.PIPELINE_STAGES: DEFAULT_LAYOUT,
             PlanField.MICRO_BATCH: Decimal(calculator.last_valid_inputs.micro_batch),
             PlanField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
             PlanField.OTHER_MEMORY: default_other_memory_gb(),
@@ -175,6 +187,32 @@ class PlannerViewModel(QObject):
     def offload(self) -> Offload:
         return self._offload
 
+    @property
+    def recompute(self) -> Recompute:
+        return self._recompute
+
+    @property
+    def model_name(self) -> str | None:
+        """The bundled model chosen for the time per step (None: parameters typed in)."""
+        return None if self._model is None else self._model.name
+
+    def efficiency_placeholder(self) -> str:
+        """What the empty efficiency field stands for: the chosen card's own figure."""
+        card = self.card()
+        if card is None or card.performance is None:
+            return ""
+        return self._texts.card_efficiency(card.performance.efficiency * 100)
+
+    def model_options(self) -> list[tuple[str, str]]:
+        """("", "type the parameters") and every bundled model, for the model choice."""
+        if self._model_names is None:
+            try:
+                self._model_names = known_models()
+            except Exception:  # a broken bundle leaves typing the parameters
+                _log.exception("bundled models not readable")
+                self._model_names = ()
+        return self._texts.model_options(self._model_names)
+
     def value(self, field: PlanField) -> Decimal | None:
         """The field's current number, or ``None`` when it is empty or not a number."""
         return self._entries.value(field)
@@ -227,6 +265,8 @@ class PlannerViewModel(QObject):
         card = self.card()
         if field is PlanField.GPU_MEMORY and card is not None:
             return number.show(card.usable_gb)
+        if field is PlanField.MODEL_PARAMS and self._model is not None:
+            return number.show(self._model.compute_params)
         if field is PlanField.MICRO_BATCH and self._recommend:
             config = self.configuration()
             if config is not None:
@@ -278,6 +318,29 @@ class PlannerViewModel(QObject):
         if offload is not self._offload:
             self._offload = offload
             self._refresh(force=True)
+
+    def set_recompute(self, recompute: Recompute) -> None:
+        if recompute is not self._recompute:
+            self._recompute = recompute
+            self._refresh()
+
+    def set_model(self, name: str | None) -> None:
+        """Choose a bundled model by name (None or unknown: type the parameters)."""
+        chosen = self._model_named(name)
+        if chosen != self._model:
+            self._model = chosen
+            self.inputsReplaced.emit(frozenset({PlanField.MODEL_PARAMS, CHOICES}))
+            self._refresh()
+
+    @staticmethod
+    def _model_named(name: str | None) -> ModelSize | None:
+        if not name:
+            return None
+        try:
+            return model_size(name)
+        except UnknownModelError:
+            _log.warning("unknown bundled model %r: the parameters are typed in", name)
+            return None
 
     def set_other_memory(self, gb: Decimal) -> None:
         self._replace({PlanField.OTHER_MEMORY: gb})
@@ -425,6 +488,7 @@ class PlannerViewModel(QObject):
             self.card(),
             inputs.activation_gb,
             (self._zero, self._precision, self._offload),
+            (self.model_name, self._recompute),
         )
         return Scenario(calculator=inputs, plan=plan)
 
@@ -459,6 +523,8 @@ class PlannerViewModel(QObject):
         self._recommend = plan.micro_batch is None
         self._rounding = plan.rounding
         self._zero, self._precision, self._offload = plan.zero_stage, plan.precision, plan.offload
+        self._recompute = plan.recompute
+        self._model = self._model_named(plan.model)
         known = {c.id for c in self._cards}
         self._card_id = plan.gpu_card if plan.gpu_card in known else CUSTOM_ID
         self._replace(scenarios.field_values(plan, self._card_id), choices=True, refresh=False)
@@ -516,6 +582,7 @@ class PlannerViewModel(QObject):
         if self._card_id == CUSTOM_ID:
             fields.append(PlanField.GPU_MEMORY)
         fields += [PlanField.OTHER_MEMORY, PlanField.ACTIVATION]
+        fields += [PlanField.TENSOR_PARALLEL, PlanField.PIPELINE_STAGES]
         return fields
 
     def _build_state(self) -> PlannerState:
@@ -535,5 +602,40 @@ class PlannerViewModel(QObject):
             activation_gb=entries.number(PlanField.ACTIVATION),
             rounding=self._rounding,
             optional={f: entries.optional_value(f) for f in OPTIONAL_FIELDS},
+            tensor_parallel=int(entries.number(PlanField.TENSOR_PARALLEL)),
+            time=self._time_request(request_activation=entries.number(PlanField.ACTIVATION)),
         )
         return PlannerState(self._results.view(request), prompt, ())
+
+    def _time_request(self, request_activation: Decimal) -> TimeRequest:
+        """What the time per step needs (valid required fields assumed)."""
+        entries = self._entries
+        values = {f: entries.optional_value(f) for f in (*TIME_FIELDS, PlanField.SEQ_LEN)}
+        problems = [p for _value, p in values.values() if p is not None]
+
+        def whole(field: PlanField) -> int | None:
+            value = values[field][0] if field in values else entries.optional_value(field)[0]
+            return None if value is None else int(value)
+
+        nodes = entries.value(PlanField.NODES)
+        return TimeRequest(
+            model=self._model,
+            params=None if self._model is not None else whole(PlanField.MODEL_PARAMS),
+            seq_len=whole(PlanField.SEQ_LEN),
+            card=self.card(),
+            precision=TrainingPrecision(self._precision.value),
+            zero=self._zero,
+            nodes=1 if nodes is None or entries.problem(PlanField.NODES) else int(nodes),
+            layout=ParallelLayout(
+                int(entries.number(PlanField.GPUS)),
+                int(entries.number(PlanField.TENSOR_PARALLEL)),
+                int(entries.number(PlanField.PIPELINE_STAGES)),
+            ),
+            recompute=self._recompute,
+            efficiency_percent=values[PlanField.EFFICIENCY][0],
+            price=values[PlanField.PRICE][0],
+            tokens=whole(PlanField.TOKENS),
+            dataset=whole(PlanField.DATASET),
+            activation_gb=request_activation,
+            problem=problems[0] if problems else None,
+        )

@@ -8,6 +8,7 @@ from typing import final
 from gradacc_desktop.core.frameworks import batch_verdicts
 from gradacc_desktop.core.planning import AccumulationPlan, PlanPair
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+from gradacc_desktop.viewmodels.planner.timing import PairTime
 from gradacc_desktop.viewmodels.planner.views import PairRow
 
 
@@ -16,17 +17,9 @@ class PairsTexts(Translating):
     def __init__(self, formats: PlanFormats) -> None:
         self._formats = formats
 
-    def rows(
-        self,
-        pairs: tuple[PlanPair, ...],
-        largest_fit: int,
-        current: AccumulationPlan | None,
-        gpus: int = 1,
-    ) -> tuple[PairRow, ...]:
-        """``pairs`` (ascending) as rows, the configuration in use (``current``) among
-        them; a pair fits up to the micro-batch ``largest_fit``. Each row carries
-        DeepSpeed's and Megatron's verdict on the target with that pair."""
-        self._gpus = gpus
+    @staticmethod
+    def pairs(pairs: tuple[PlanPair, ...], current: AccumulationPlan | None) -> dict[int, PlanPair]:
+        """The table's pairs by micro-batch: ``pairs`` and the configuration in use."""
         by_micro = {p.micro_batch: p for p in pairs}
         if current is not None and current.micro_batch not in by_micro:
             by_micro[current.micro_batch] = PlanPair(
@@ -36,7 +29,23 @@ class PairsTexts(Translating):
                 current.difference,
                 current.exact,
             )
+        return by_micro
+
+    def rows(
+        self,
+        by_micro: dict[int, PlanPair],
+        largest_fit: int,
+        current: AccumulationPlan | None,
+        gpus: int = 1,
+        times: dict[int, PairTime] | None = None,
+    ) -> tuple[PairRow, ...]:
+        """The pairs (see ``pairs``) as rows, ascending, the configuration in use
+        (``current``) among them; a pair fits up to the micro-batch ``largest_fit``.
+        Each row carries DeepSpeed's and Megatron's verdict on the target with that pair
+        and, with ``times``, its time per step and tokens per second ("—" without)."""
+        self._gpus = gpus
         f = self._formats.format
+        none = "—"
         yes, no = self.tr("Yes"), self.tr("No")
         both, neither = self.tr("Both accept"), self.tr("Refused")
         rows = []
@@ -66,6 +75,8 @@ class PairsTexts(Translating):
                         achieved,
                         yes if fits else no,
                         both if verdicts.both_accept else neither,
+                        times[micro].step if times else none,
+                        times[micro].throughput if times else none,
                     ),
                     fits=fits,
                     exact=pair.exact,

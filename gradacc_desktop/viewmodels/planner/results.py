@@ -9,13 +9,16 @@ from decimal import Decimal
 from typing import final
 
 from gradacc_desktop.core.planning import (
+    AccumulationPlan,
     NothingFits,
+    PlanPair,
     Recommendation,
     Rounding,
     fit,
     recommend_with_pairs,
     solve_accumulation,
 )
+from gradacc_desktop.core.steptime import StepModel, fastest
 from gradacc_desktop.viewmodels.planner.configuration import ConfigurationTexts
 from gradacc_desktop.viewmodels.planner.deepspeed import DeepSpeedTexts
 from gradacc_desktop.viewmodels.planner.extras import ExtrasTexts, OptionalValue
@@ -23,7 +26,8 @@ from gradacc_desktop.viewmodels.planner.fields import PlanField
 from gradacc_desktop.viewmodels.planner.fit import FitTexts
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats
 from gradacc_desktop.viewmodels.planner.pairs import PairsTexts
-from gradacc_desktop.viewmodels.planner.views import PlanView
+from gradacc_desktop.viewmodels.planner.timing import PairTime, TimeRequest, TimingTexts
+from gradacc_desktop.viewmodels.planner.views import PlanView, TimeView
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,10 @@ class PlanRequest:
     rounding: Rounding
     # (value, problem) of each optional field, (None, None) when it is empty
     optional: Mapping[PlanField, OptionalValue]
+    # the first pipeline stage holds one sample's activations split this many ways
+    tensor_parallel: int = 1
+    # what the time per step needs (None: no time card)
+    time: TimeRequest | None = None
 
 
 @final
@@ -50,10 +58,12 @@ class PlanResults:
         self._fit = FitTexts(formats)
         self._pairs = PairsTexts(formats)
         self._extras = ExtrasTexts(formats)
+        self._timing = TimingTexts(formats)
 
     def view(self, request: PlanRequest) -> PlanView:
         r = request
-        memory = (r.capacity, r.other_gb, r.activation_gb)
+        # 1F1B's first stage: p micro-batches of 1/p of the layers, each split tp ways
+        memory = (r.capacity, r.other_gb, r.activation_gb / r.tensor_parallel)
         candidates = recommend_with_pairs(r.target, r.gpus, *memory, r.rounding)
         outcome = candidates.outcome
         micro = r.micro_batch
@@ -72,12 +82,41 @@ class PlanResults:
             assert isinstance(outcome, NothingFits)
             fit_result = outcome.fit
         nothing = outcome if isinstance(outcome, NothingFits) else None
+        rows = self._pairs.pairs(candidates.pairs, plan)
+        time_view, cells = self._time(r.time, rows, fit_result.max_micro_batch, plan)
         return PlanView(
             configuration=configuration,
-            fit=self._fit.fit(fit_result),
+            fit=self._fit.fit(fit_result, r.tensor_parallel),
             nothing_fits=self._fit.nothing_fits(nothing) if nothing is not None else None,
             deepspeed=deepspeed,
-            pairs=self._pairs.rows(candidates.pairs, fit_result.max_micro_batch, plan, r.gpus),
+            pairs=self._pairs.rows(rows, fit_result.max_micro_batch, plan, r.gpus, cells),
             pairs_note=self._pairs.note(),
             extras=extras,
+            time=time_view,
         )
+
+    def _time(
+        self,
+        request: TimeRequest | None,
+        rows: dict[int, PlanPair],
+        largest_fit: int,
+        plan: AccumulationPlan | None,
+    ) -> tuple[TimeView | None, dict[int, PairTime] | None]:
+        """The time card and each row's time cells (None: no time to show)."""
+        if request is None:
+            return None, None
+        model = self._timing.step_model(request)
+        if not isinstance(model, StepModel):
+            return self._timing.unavailable(model), None
+        times, cells = self._timing.pair_times(model, rows)
+        current = times.get(plan.micro_batch) if plan is not None else None
+        best = None
+        if current is not None:
+            best = fastest(
+                [
+                    t
+                    for b, t in times.items()
+                    if b <= largest_fit and t.effective_batch == current.effective_batch
+                ]
+            )
+        return self._timing.view(request, model, current, best), cells

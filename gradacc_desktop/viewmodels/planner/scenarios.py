@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import final
 
 from gradacc_desktop.core import scenario as scenario_io
+from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.export import Exported
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
 from gradacc_desktop.core.planning import Rounding
@@ -29,6 +30,7 @@ def plan_settings(
     card: GpuCard | None,
     activation_gb: Decimal,
     setup: tuple[ZeroStage, Precision, Offload] = (ZeroStage.NONE, Precision.BF16, Offload.NONE),
+    time: tuple[str | None, Recompute] = (None, Recompute.NONE),
 ) -> PlanSettings:
     """The planner's settings from what its fields hold (the last valid values where
     they hold none now); ``card`` ``None`` is the custom card."""
@@ -56,6 +58,14 @@ def plan_settings(
         zero_stage=setup[0],
         precision=setup[1],
         offload=setup[2],
+        tensor_parallel=integer(PlanField.TENSOR_PARALLEL) or 1,
+        pipeline_stages=integer(PlanField.PIPELINE_STAGES) or 1,
+        recompute=time[1],
+        model=time[0],
+        model_params=integer(PlanField.MODEL_PARAMS),
+        efficiency_percent=entries.current_or_last(PlanField.EFFICIENCY),
+        price_per_gpu_hour=entries.current_or_last(PlanField.PRICE),
+        training_tokens=integer(PlanField.TOKENS),
     )
 
 
@@ -70,6 +80,12 @@ def field_values(plan: PlanSettings, card_id: str) -> dict[PlanField, Decimal | 
         PlanField.DATASET: (
             None if plan.dataset_samples is None else Decimal(plan.dataset_samples)
         ),
+        PlanField.TENSOR_PARALLEL: Decimal(plan.tensor_parallel),
+        PlanField.PIPELINE_STAGES: Decimal(plan.pipeline_stages),
+        PlanField.MODEL_PARAMS: _optional(plan.model_params),
+        PlanField.EFFICIENCY: plan.efficiency_percent,
+        PlanField.PRICE: plan.price_per_gpu_hour,
+        PlanField.TOKENS: _optional(plan.training_tokens),
     }
     if plan.micro_batch is not None:
         values[PlanField.MICRO_BATCH] = Decimal(plan.micro_batch)
@@ -78,6 +94,10 @@ def field_values(plan: PlanSettings, card_id: str) -> dict[PlanField, Decimal | 
     if plan.gpu_memory_gb is not None and card_id == CUSTOM_ID:
         values[PlanField.GPU_MEMORY] = plan.gpu_memory_gb
     return values
+
+
+def _optional(value: int | None) -> Decimal | None:
+    return None if value is None else Decimal(value)
 
 
 def remembered_text(scenario: Scenario) -> str:

@@ -3,10 +3,12 @@ shared by the widgets, the messages and the copied plan."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import final
 
 from PySide6.QtCore import QCoreApplication
 
+from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
 from gradacc_desktop.core.planning import UNIT_NOTE, Rounding
@@ -38,6 +40,12 @@ class PlannerTexts(Translating):
             PlanField.REFERENCE_LR: self.tr("Reference learning r&ate"),
             PlanField.REFERENCE_BATCH: self.tr("Reference &batch size"),
             PlanField.NODES: self.tr("&Nodes (machines)"),
+            PlanField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
+            PlanField.PIPELINE_STAGES: self.tr("Pipeline sta&ges"),
+            PlanField.MODEL_PARAMS: self.tr("Model param&eters"),
+            PlanField.EFFICIENCY: self.tr("GPU effic&iency (%)"),
+            PlanField.PRICE: self.tr("Price per GPU-ho&ur"),
+            PlanField.TOKENS: self.tr("Token &budget"),
         }[field]
         return _plain(text, mnemonic)
 
@@ -75,6 +83,30 @@ class PlannerTexts(Translating):
             PlanField.NODES: self.tr(
                 "Machines the data-parallel GPUs are spread over, evenly (for the exported "
                 "launch lines and configurations)."
+            ),
+            PlanField.TENSOR_PARALLEL: self.tr(
+                "GPUs each layer is split over (Megatron tensor parallelism, with sequence "
+                "parallelism): weights and activations per GPU shrink by this factor. The "
+                "data-parallel GPUs stay the planner's g; the world size is g × tensor × "
+                "pipeline."
+            ),
+            PlanField.PIPELINE_STAGES: self.tr(
+                "Groups of layers in sequence (1F1B schedule): the accumulation steps are the "
+                "micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1)."
+            ),
+            PlanField.MODEL_PARAMS: self.tr(
+                "Parameters of the model (optional, when no bundled model is chosen): the "
+                "time per step counts 6 FLOPs per parameter and token."
+            ),
+            PlanField.EFFICIENCY: self.tr(
+                "Share of the card's dense peak that training kernels reach (optional; empty: "
+                "the card's typical figure). Measure yours and type it here."
+            ),
+            PlanField.PRICE: self.tr(
+                "What one GPU costs per hour, in any currency (optional): gives the run's cost."
+            ),
+            PlanField.TOKENS: self.tr(
+                "Tokens to train on (optional): gives the run's steps, time, GPU-hours and cost."
             ),
         }[field]
 
@@ -116,6 +148,39 @@ class PlannerTexts(Translating):
             (Offload.OPTIMIZER, self.tr("Optimizer states")),
             (Offload.ALL, self.tr("Optimizer states and parameters (ZeRO-3)")),
         ]
+
+    def recompute_label(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("&Recomputation"), mnemonic)
+
+    def recompute_options(self) -> list[tuple[Recompute, str]]:
+        return [
+            (Recompute.NONE, self.tr("None (keep the activations)")),
+            (Recompute.FULL, self.tr("Full (recompute every layer: +1/3 compute)")),
+        ]
+
+    def model_label(self, mnemonic: bool = False) -> str:
+        return _plain(self.tr("&Model"), mnemonic)
+
+    def model_options(self, names: tuple[str, ...]) -> list[tuple[str, str]]:
+        """("", "parameters typed in") then each bundled model (product names, untranslated)."""
+        return [("", self.tr("Type the parameters"))] + [(n, n) for n in names]
+
+    def card_efficiency(self, percent: Decimal) -> str:
+        """The placeholder of the empty efficiency field."""
+        return self.tr("{percent} (the card's typical)").format(
+            percent=self._formats.format(percent.normalize())
+        )
+
+    def time_setup_title(self) -> str:
+        return self.tr("Time and cost")
+
+    def time_setup_hint(self) -> str:
+        return self.tr(
+            "What the time per optimizer step is estimated from: the model (a bundled one "
+            "gives its parameters and attention shape), recomputation, the card's efficiency, "
+            "and for the run's totals a token budget and a price. See the planner's "
+            "“Time per step” card and pairs table."
+        )
 
     def setup_hint(self) -> str:
         return self.tr(
@@ -190,6 +255,8 @@ class PlannerTexts(Translating):
                     "start with the target and this pair"
                 ),
             ),
+            (self.tr("Time/step"), self.tr("Estimated time of one optimizer step")),
+            (self.tr("Tokens/s"), self.tr("Tokens trained per second, all GPUs together")),
         ]
 
     def fit_title(self) -> str:
@@ -203,3 +270,6 @@ class PlannerTexts(Translating):
 
     def extras_title(self) -> str:
         return self.tr("Tokens, steps and learning rate")
+
+    def time_title(self) -> str:
+        return self.tr("Time per step")

@@ -63,7 +63,8 @@ class NothingFitsView:
 class PairRow:
     micro_batch: int
     accumulation_steps: int
-    cells: tuple[str, str, str, str, str]
+    #: b, a, E, fits, verdicts, time per step, tokens/s ("—" without a time)
+    cells: tuple[str, ...]
     fits: bool
     exact: bool
     # DeepSpeed and Megatron both accept the target with this pair
@@ -82,6 +83,25 @@ class ExtrasView:
 
 
 @dataclass(frozen=True)
+class TimeView:
+    """The "Time per step" card: the configuration in use, the fastest fitting pair and
+    the run's totals — or, when the time cannot be estimated, why (``message``)."""
+
+    available: bool
+    message: str
+    summary: str = ""
+    utilisation: str = ""
+    shares: str = ""
+    layout: str = ""
+    #: the fastest pair that fits (empty: none to offer)
+    fastest: str = ""
+    #: its micro-batch when it is not the one in use ("Use this pair")
+    fastest_micro_batch: int | None = None
+    run: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class PlanView:
     configuration: ConfigurationView | None
     fit: FitView
@@ -90,6 +110,7 @@ class PlanView:
     pairs: tuple[PairRow, ...]
     pairs_note: str
     extras: ExtrasView | None
+    time: TimeView | None = None
 
 
 @dataclass(frozen=True)
