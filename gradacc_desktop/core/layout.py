@@ -67,9 +67,10 @@ class ParallelLayout:
         return Fraction(self.in_flight(micro_batches), self.tensor * self.pipeline)
 
     def fits_in_node(self, gpus_per_node: int) -> bool:
-        """Whether a tensor-parallel group fits inside one node."""
+        """Whether every tensor-parallel group sits inside one node: the node's GPUs
+        are a whole number of groups (ranks are numbered tensor-parallel first)."""
         _positive("gpus_per_node", gpus_per_node)
-        return self.tensor <= gpus_per_node
+        return gpus_per_node % self.tensor == 0
 
 
 def bubble_fraction(stages: int, micro_batches: int) -> Fraction:

@@ -266,8 +266,8 @@ class StepModel:
             return ()
         tp, pp = w.layout.tensor, w.layout.pipeline
         activation = micro_batch * w.seq_len * w.hidden * w.value_bytes
-        tp_inside = tp <= hw.gpus_per_node
-        stage_inside = tp * pp <= hw.gpus_per_node
+        tp_inside = w.layout.fits_in_node(hw.gpus_per_node)
+        stage_inside = hw.gpus_per_node % (tp * pp) == 0
         return tensor_parallel(
             math.ceil(Fraction(w.layers, pp)),
             activation,

@@ -1502,55 +1502,55 @@
     <name>Export</name>
     <message>
         <source>Megatron carries the whole layout: the tensor-parallel size (with sequence parallelism), the pipeline stages and the world size; it derives the data-parallel size as world / (tensor parallel x pipeline stages).</source>
-        <translation type="unfinished"></translation>
+        <translation>O Megatron leva o layout inteiro: o tamanho do paralelismo de tensor (com paralelismo de sequência), os estágios de pipeline e o total de GPUs; ele deduz o paralelismo de dados como total / (paralelismo de tensor x estágios de pipeline).</translation>
     </message>
     <message>
         <source>Tensor parallelism is DeepSpeed AutoTP (tensor_parallel.autotp_size). DeepSpeed then checks train_batch_size against every process, tensor-parallel ranks included, so ds_config.json leaves it out and gives the micro-batch and the accumulation steps; the effective batch is unchanged, as a tensor-parallel group shares its samples.</source>
-        <translation type="unfinished"></translation>
+        <translation>O paralelismo de tensor é o AutoTP do DeepSpeed (tensor_parallel.autotp_size). O DeepSpeed então confere o train_batch_size contra todos os processos, inclusive os de paralelismo de tensor, por isso o ds_config.json o omite e dá o micro-lote e os passos de acumulação; o lote efetivo não muda, pois um grupo de paralelismo de tensor compartilha suas amostras.</translation>
     </message>
     <message>
         <source>DeepSpeed&apos;s pipeline stages are set in code, not in ds_config.json: build the model as deepspeed.pipe.PipelineModule(layers, num_stages=P) and train with engine.train_batch(); its accumulation steps are the micro-batches of each pipeline step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Os estágios de pipeline do DeepSpeed são definidos no código, não no ds_config.json: construa o modelo como deepspeed.pipe.PipelineModule(layers, num_stages=P) e treine com engine.train_batch(); os passos de acumulação dele são os micro-lotes de cada passo do pipeline.</translation>
     </message>
     <message>
         <source>With pipeline stages DeepSpeed takes tensor parallelism from the PipelineModule&apos;s topology (PipeModelDataParallelTopology with your own tensor-parallel layers), not from AutoTP, so ds_config.json has no tensor_parallel section.</source>
-        <translation type="unfinished"></translation>
+        <translation>Com estágios de pipeline, o DeepSpeed tira o paralelismo de tensor da topologia do PipelineModule (PipeModelDataParallelTopology com suas próprias camadas de paralelismo de tensor), não do AutoTP, por isso o ds_config.json não tem seção tensor_parallel.</translation>
     </message>
     <message>
         <source>DeepSpeed&apos;s pipeline engine refuses ZeRO stages 2 and 3: use ZeRO-1 with pipeline stages.</source>
-        <translation type="unfinished"></translation>
+        <translation>O motor de pipeline do DeepSpeed recusa os estágios 2 e 3 do ZeRO: use ZeRO-1 com estágios de pipeline.</translation>
     </message>
     <message>
         <source>Tensor parallelism goes through DeepSpeed AutoTP (tensor_parallel.autotp_size in ds_config.json), which the Trainer reads; it counts world / tensor-parallel size data-parallel ranks.</source>
-        <translation type="unfinished"></translation>
+        <translation>O paralelismo de tensor passa pelo AutoTP do DeepSpeed (tensor_parallel.autotp_size no ds_config.json), que o Trainer lê; ele conta total / tamanho do paralelismo de tensor processos de paralelismo de dados.</translation>
     </message>
     <message>
         <source>The Hugging Face Trainer has no pipeline stages: these files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Trainer do Hugging Face não tem estágios de pipeline: estes arquivos os omitem e rodam o resto do layout em menos GPUs. Use a exportação megatron ou deepspeed para estágios de pipeline.</translation>
     </message>
     <message>
         <source>Tensor parallelism is not in these files: Accelerate&apos;s config file composes it only with FSDP2 (parallelism_config needs fsdp_version 2, which shards the data-parallel replicas like ZeRO-3), so the files run the data-parallel part alone on fewer GPUs.</source>
-        <translation type="unfinished"></translation>
+        <translation>O paralelismo de tensor não está nestes arquivos: o arquivo de configuração do Accelerate só o combina com o FSDP2 (parallelism_config exige fsdp_version 2, que fragmenta as réplicas de dados como o ZeRO-3), então os arquivos rodam só a parte de paralelismo de dados em menos GPUs.</translation>
     </message>
     <message>
         <source>Accelerate has no pipeline stages for training: these files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Accelerate não tem estágios de pipeline para treino: estes arquivos os omitem e rodam o resto do layout em menos GPUs. Use a exportação megatron ou deepspeed para estágios de pipeline.</translation>
     </message>
     <message>
         <source>Tensor parallelism is Lightning&apos;s ModelParallelStrategy: apply your tensor-parallel plan (and fully_shard over the data-parallel mesh for ZeRO) in your LightningModule&apos;s configure_model() with self.device_mesh; it replaces the DeepSpeed strategy.</source>
-        <translation type="unfinished"></translation>
+        <translation>O paralelismo de tensor é a ModelParallelStrategy do Lightning: aplique seu plano de paralelismo de tensor (e fully_shard sobre a malha de paralelismo de dados para o ZeRO) no configure_model() do seu LightningModule com self.device_mesh; ela substitui a estratégia DeepSpeed.</translation>
     </message>
     <message>
         <source>Lightning has no pipeline stages: these files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
-        <translation type="unfinished"></translation>
+        <translation>O Lightning não tem estágios de pipeline: estes arquivos os omitem e rodam o resto do layout em menos GPUs. Use a exportação megatron ou deepspeed para estágios de pipeline.</translation>
     </message>
     <message>
         <source>Tensor parallelism is not in this loop: plain PyTorch needs a tensor-parallel plan for your model (init_device_mesh with &quot;dp&quot; and &quot;tp&quot;, then parallelize_module), so the files run the data-parallel part alone on fewer GPUs.</source>
-        <translation type="unfinished"></translation>
+        <translation>O paralelismo de tensor não está neste laço: o PyTorch puro precisa de um plano de paralelismo de tensor para o seu modelo (init_device_mesh com &quot;dp&quot; e &quot;tp&quot;, depois parallelize_module), então os arquivos rodam só a parte de paralelismo de dados em menos GPUs.</translation>
     </message>
     <message>
         <source>Pipeline stages are not in this loop: torch.distributed.pipelining needs your model split into stages, so the files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
-        <translation type="unfinished"></translation>
+        <translation>Os estágios de pipeline não estão neste laço: o torch.distributed.pipelining precisa do seu modelo dividido em estágios, então os arquivos os omitem e rodam o resto do layout em menos GPUs. Use a exportação megatron ou deepspeed para estágios de pipeline.</translation>
     </message>
 </context>
 <context>

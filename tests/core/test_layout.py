@@ -100,7 +100,8 @@ def test_world_and_shares() -> None:
     # the first stage holds p micro-batches of half the layers, split 8 ways
     assert layout.activation_share(32) == Fraction(2, 16)
     assert layout.activation_share(1) == Fraction(1, 16)
-    assert layout.fits_in_node(8) and not layout.fits_in_node(4)
+    assert layout.fits_in_node(8) and layout.fits_in_node(16)
+    assert not layout.fits_in_node(4) and not layout.fits_in_node(12)  # 12 = 8 + a split 4
 
 
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5])

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.ui.file_dialogs import ask_folder
+from gradacc_desktop.ui.planner.pairs import WrappedLabel
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.planner import PlannerState, PlannerViewModel
 from gradacc_desktop.viewmodels.settings import Settings
@@ -86,6 +87,11 @@ class ExportPanel(QGroupBox):
         for fmt, name in vm.texts.export_formats():
             self.format.addItem(name, fmt.value)
         self.format_label.setBuddy(self.format)
+        # what this format cannot carry of the parallel layout, or how it does
+        self.notes = WrappedLabel(self)
+        self.notes.setObjectName("plan_export_notes")
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notes.setVisible(False)
         self.files = QTabBar(self)
         self.files.setObjectName("plan_export_files")
         self.files.setDocumentMode(True)
@@ -107,6 +113,7 @@ class ExportPanel(QGroupBox):
         buttons.addWidget(self.save_button)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
+        layout.addWidget(self.notes)
         layout.addWidget(self.files)
         layout.addWidget(self.preview, 1)
         layout.addLayout(buttons)
@@ -162,6 +169,10 @@ class ExportPanel(QGroupBox):
                 self.files.setTabData(index, name)
             self.files.blockSignals(blocked)
         self._files = dict(files)
+        notes = "\n".join(f"• {note}" for note in self._vm.export_notes(self.current_format()))
+        if self.notes.text() != notes:
+            self.notes.setText(notes)
+        self.notes.setVisible(bool(notes))
         if shown is not None and shown in files:
             self.show_file(shown)
         self.files.setEnabled(bool(files))

@@ -394,6 +394,14 @@ class PlannerViewModel(QObject):
         nodes = self._entries.value(PlanField.NODES)
         if config is None or nodes is None or self._entries.problem(PlanField.NODES):
             return None
+        layout = [
+            self._entries.value(f) for f in (PlanField.TENSOR_PARALLEL, PlanField.PIPELINE_STAGES)
+        ]
+        if any(v is None for v in layout) or any(
+            self._entries.problem(f) for f in (PlanField.TENSOR_PARALLEL, PlanField.PIPELINE_STAGES)
+        ):
+            return None
+        tensor, stages = (int(v) for v in layout if v is not None)
         return TrainingSetup(
             config.micro_batch,
             config.accumulation_steps,
@@ -402,6 +410,8 @@ class PlannerViewModel(QObject):
             zero_stage=self._zero,
             precision=self._precision,
             offload=self._offload,
+            tensor_parallel=tensor,
+            pipeline_stages=stages,
         )
 
     def export_setup(self) -> TrainingSetup | None:
@@ -436,8 +446,18 @@ class PlannerViewModel(QObject):
             return ""
         f = self._formats.format
         return QCoreApplication.translate("Setup", PROBLEM_TEXT[reason]).format(
-            gpus=f(setup.gpus), nodes=f(setup.nodes)
+            gpus=f(setup.world),
+            nodes=f(setup.nodes),
+            tensor_parallel=f(setup.tensor_parallel),
+            gpus_per_node=f(setup.gpus_per_node),
         )
+
+    def export_notes(self, fmt: ExportFormat) -> tuple[str, ...]:
+        """What ``fmt`` cannot carry of the layout (or how it does), translated."""
+        exported = self.exported(fmt)
+        if exported is None:
+            return ()
+        return tuple(QCoreApplication.translate("Export", note) for note in exported.notes)
 
     def save_export(self, fmt: ExportFormat, folder: Path) -> ScenarioOutcome:
         """Write the files of ``fmt`` into ``folder`` (replacing files of the same names)."""

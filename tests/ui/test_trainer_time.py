@@ -1,0 +1,110 @@
+"""The time per step as a user reaches it: the trainer tab's "Time and cost" group and
+layout fields, the planner's table and card, and the exports' notes on the layout."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from gradacc_desktop.core.export import ExportFormat
+from gradacc_desktop.ui.main_window import MainWindow
+from gradacc_desktop.ui.trainer import TrainerPage
+from gradacc_desktop.ui.trainer.setup import Choice
+from gradacc_desktop.viewmodels.planner import PlanField
+from tests.ui.helpers import type_into
+
+
+def _trainer(window: MainWindow, qtbot) -> TrainerPage:  # type: ignore[no-untyped-def]
+    planner = window.planner
+    type_into(qtbot, planner.inputs.boxes[PlanField.TARGET], "512")
+    type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "8")
+    type_into(qtbot, planner.inputs.boxes[PlanField.ACTIVATION], "2")
+    type_into(qtbot, planner.inputs.boxes[PlanField.SEQ_LEN], "4096")
+    window.tabs.setCurrentIndex(2)
+    QApplication.processEvents()
+    return window.trainer
+
+
+def _choose(qtbot, page: TrainerPage, choice: Choice, data: str) -> None:  # type: ignore[no-untyped-def]
+    """Pick an item of a combo with the keyboard, as a user would."""
+    combo = page.time.combos[choice]
+    combo.setFocus()
+    target = combo.findData(data)
+    assert target >= 0, data
+    while combo.currentIndex() != target:
+        key = Qt.Key.Key_Down if combo.currentIndex() < target else Qt.Key.Key_Up
+        qtbot.keyClick(combo, key)
+
+
+def _cells(window: MainWindow, column: int) -> list[str]:
+    table = window.planner.pairs.table
+    return [table.item(r, column).text() for r in range(table.rowCount())]  # type: ignore[union-attr]
+
+
+def test_choosing_a_model_fills_the_time_column_and_card(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="pt_BR")
+    page = _trainer(window, qtbot)
+    assert set(_cells(window, 5)) == {"—"}
+    params = page.time.fields[PlanField.MODEL_PARAMS]
+    assert params.isEnabled()
+    _choose(qtbot, page, Choice.MODEL, "llama-3.1-8b")
+    assert not params.isEnabled() and params.text() == "8.030.261.248"
+    assert page.time.fields[PlanField.EFFICIENCY].lineEdit().placeholderText() == (
+        "60 (típico da placa)"
+    )
+    window.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    assert all(cell.endswith(" s") for cell in _cells(window, 5))
+    assert all(cell != "—" for cell in _cells(window, 6))
+    card = window.planner.results.time
+    assert card.isVisible()
+    assert "por passo do otimizador" in card.summary.text()
+    assert card.utilisation.text().startswith("MFU ")
+
+
+def test_a_pipeline_offers_the_fastest_pair_and_the_button_uses_it(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="en")
+    page = _trainer(window, qtbot)
+    _choose(qtbot, page, Choice.MODEL, "llama-3-70b")
+    type_into(qtbot, page.setup.fields[PlanField.TENSOR_PARALLEL], "8")
+    type_into(qtbot, page.setup.fields[PlanField.PIPELINE_STAGES], "4")
+    type_into(qtbot, page.setup.nodes, "32")
+    window.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    card = window.planner.results.time
+    assert card.fastest.text().startswith("Fastest pair that fits: 1 × 64")
+    assert card.use_fastest.isVisible()
+    qtbot.mouseClick(card.use_fastest, Qt.MouseButton.LeftButton)
+    config = window.planner.results.configuration
+    assert config.formula.text() == "E = 1 × 64 × 8 = 512"
+    assert not card.use_fastest.isVisible()
+    assert window.planner.inputs.boxes[PlanField.MICRO_BATCH].text() == "1"
+
+
+def test_the_exports_carry_the_layout_or_say_why_not(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="pt_BR")
+    page = _trainer(window, qtbot)
+    type_into(qtbot, page.setup.fields[PlanField.TENSOR_PARALLEL], "2")
+    page.export.set_format(ExportFormat.MEGATRON)
+    assert "--tensor-model-parallel-size 2" in page.export.preview.toPlainText()
+    assert page.export.notes.text().startswith("• O Megatron leva o layout inteiro")
+    page.export.set_format(ExportFormat.ACCELERATE)
+    assert "O paralelismo de tensor não está nestes arquivos" in page.export.notes.text()
+    type_into(qtbot, page.setup.fields[PlanField.TENSOR_PARALLEL], "1")
+    assert not page.export.notes.isVisible()
+
+
+def test_time_inputs_survive_a_language_switch(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="pt_BR")
+    page = _trainer(window, qtbot)
+    type_into(qtbot, page.time.fields[PlanField.PRICE], "2,5")
+    type_into(qtbot, page.time.fields[PlanField.TOKENS], "1000000")
+    window.set_language("en")
+    QApplication.processEvents()
+    assert page.time.fields[PlanField.PRICE].text() == "2.5"
+    assert page.time.fields[PlanField.TOKENS].text() == "1,000,000"
+    assert page.time.title() == "Time and cost"
+    assert page.time.labels[PlanField.TOKENS].text() == "Token &budget"
+    for label in page.time.labels.values():
+        buddy = label.buddy()
+        assert buddy is not None and buddy.accessibleName() == label.text().replace("&", "")
