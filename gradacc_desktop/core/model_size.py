@@ -1,9 +1,13 @@
 """What the time model needs of a named model: parameters, the shape of its attention,
 its hidden size and layers — from the bundled presets (the same the estimator offers).
 
-A mixture of experts computes with the experts a token is routed to, not with all of
-them: its ``compute_params`` (the N of 6N) count ``top_k`` of the routed experts of each
-sparse layer (Mixtral-8x7B: 12.9B of 46.7B).
+``compute_params`` is the N of 6N: the parameters a token's matrix products use.
+Embedding lookups are not matrix products, so an input embedding that is not tied to
+the output layer, and learned position and token-type embeddings, are left out (the
+measure tier finds torch's FLOP counter counting exactly the linear layers' weights);
+norms and biases, a fraction of a percent, stay in. A mixture of experts computes with
+the experts a token is routed to: ``top_k`` of each sparse layer's routed experts
+(Mixtral-8x7B: 12.9B of 46.7B).
 """
 
 from __future__ import annotations
@@ -47,6 +51,24 @@ def _active(arch: Architecture, total: int) -> int:
     return total - sparse * idle * 3 * arch.hidden * int(spec.expert_intermediate)
 
 
+def _lookups(arch: Architecture) -> int:
+    """Embedding parameters used by lookups only: the input embedding when the output
+    layer has its own weight, and learned position and token-type embeddings."""
+    spec = arch.spec
+    h = arch.hidden
+    lookups = 0
+    if not getattr(spec, "tie_embeddings", True):
+        lookups += arch.vocab * int(getattr(spec, "embed_dim", h))
+    family = arch.model_type
+    if family == "gpt2":
+        lookups += int(arch.max_positions or 0) * h
+    elif family == "opt":
+        lookups += (int(arch.max_positions or 0) + 2) * h  # OPT's learned offset of 2
+    elif hasattr(spec, "position_embeddings") and hasattr(spec, "type_vocab"):
+        lookups += (int(spec.position_embeddings) + int(spec.type_vocab)) * h  # BERT
+    return lookups
+
+
 def size_of(name: str, arch: Architecture) -> ModelSize:
     """The time model's view of one architecture."""
     total = parameters(arch)
@@ -54,7 +76,7 @@ def size_of(name: str, arch: Architecture) -> ModelSize:
     return ModelSize(
         name=name,
         params=total,
-        compute_params=_active(arch, total),
+        compute_params=_active(arch, total) - _lookups(arch),
         shape=Shape(layers, arch.heads, arch.head_dim),
         hidden=arch.hidden,
         layers=layers,
@@ -81,11 +103,15 @@ def model_size(name: str) -> ModelSize:
             return size_of(config.name, config.arch)
     for preset in sized:
         if preset.name.lower() == wanted:
-            total = total_parameters(ModelShape.from_preset(preset))
+            shape = ModelShape.from_preset(preset)
+            total = total_parameters(shape)
+            lookups = 0 if shape.tied_embeddings else preset.vocab * preset.hidden
+            if preset.family.value == "gpt2":  # learned positions
+                lookups += preset.max_position_embeddings * preset.hidden
             return ModelSize(
                 name=preset.name,
                 params=total,
-                compute_params=total,
+                compute_params=total - lookups,
                 shape=Shape(preset.layers, preset.heads, preset.hidden // preset.heads),
                 hidden=preset.hidden,
                 layers=preset.layers,

@@ -103,6 +103,10 @@ def _check_text(name: str, value: object) -> str:
         raise ProfileError(f"{name!r} must be a non-empty string")
     if len(value) > MAX_TEXT or any(c in value for c in "\r\n\t\x00"):
         raise ProfileError(f"{name!r} must be one line of at most {MAX_TEXT} characters")
+    try:  # a lone surrogate (an undecodable file name) could never be saved
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProfileError(f"{name!r} must be valid Unicode text") from None
     return value
 
 

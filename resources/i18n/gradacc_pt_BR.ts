@@ -2437,10 +2437,6 @@
         <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
     </message>
     <message>
-        <source>Parameters of the model (optional, when no bundled model is chosen): the time per step counts 6 FLOPs per parameter and token.</source>
-        <translation>Parâmetros do modelo (opcional, quando nenhum modelo incluído é escolhido): o tempo por passo conta 6 FLOPs por parâmetro e token.</translation>
-    </message>
-    <message>
         <source>Share of the card&apos;s dense peak that training kernels reach (optional; empty: the card&apos;s typical figure). Measure yours and type it here.</source>
         <translation>Fração do pico denso da placa que os kernels de treino atingem (opcional; vazio: o valor típico da placa). Meça a sua e digite aqui.</translation>
     </message>
@@ -2503,6 +2499,10 @@
     <message>
         <source>&amp;Nodes (machines)</source>
         <translation>&amp;Nós (máquinas)</translation>
+    </message>
+    <message>
+        <source>Parameters of the model (optional, when no bundled model is chosen): the time per step counts 6 FLOPs per parameter and token. A bundled model shows the parameters its matrix products use: without embedding lookups and, for a mixture of experts, with only the experts a token is routed to.</source>
+        <translation>Parâmetros do modelo (opcional, quando nenhum modelo incluído é escolhido): o tempo por passo conta 6 FLOPs por parâmetro e token. Um modelo incluído mostra os parâmetros que os produtos de matrizes dele usam: sem as consultas de embedding e, numa mistura de especialistas, só com os especialistas para os quais um token é roteado.</translation>
     </message>
     <message>
         <source>&amp;Precision</source>

@@ -113,10 +113,12 @@ def test_model_and_attention_term(capsys: pytest.CaptureFixture[str]) -> None:
         "--gpus", "8",
         "--achieved-tflops", "300",
     )  # fmt: skip
-    # a mixture of experts computes with its two routed experts: 12.9B of 46.7B
-    assert data["params"] == 12_879_925_248
+    # a mixture of experts computes with its two routed experts: 12.9B of 46.7B, less
+    # the untied input embedding (a lookup, not a matrix product)
+    active = 12_879_925_248 - 32000 * 4096
+    assert data["params"] == active
     assert data["attention_flops_per_token"] == 12 * 32 * 32 * 128 * 4096
-    assert data["flops_per_token"] == 6 * 12_879_925_248 + data["attention_flops_per_token"]
+    assert data["flops_per_token"] == 6 * active + data["attention_flops_per_token"]
 
 
 def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:

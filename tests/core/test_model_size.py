@@ -11,20 +11,27 @@ from gradacc_desktop.core.model_size import UnknownModelError, known_models, mod
 def test_mixture_of_experts_computes_with_its_routed_experts() -> None:
     # Mixtral of Experts (Jiang et al. 2024): "47B parameters, but only uses 13B active
     # parameters during inference"; Qwen3-30B-A3B: 30.5B total, 3.3B activated.
+    # Its untied input embedding (32000 x 4096) is a lookup, not a matrix product.
     mixtral = model_size("mixtral-8x7b")
     assert round(mixtral.params / 1e9, 1) == 46.7
-    assert round(mixtral.compute_params / 1e9, 1) == 12.9
+    assert mixtral.compute_params + 32000 * 4096 == 12_879_925_248  # 12.9B active
     qwen = model_size("Qwen3-30B-A3B")
     assert round(qwen.params / 1e9, 1) == 30.5
-    assert round(qwen.compute_params / 1e9, 1) == 3.4  # 3.35B with the routers
+    assert qwen.compute_params + 151936 * 2048 == 3_353_032_704  # 3.35B with the routers
 
 
 def test_dense_models() -> None:
+    # the N of 6N: every weight a matrix product uses, not the embedding lookups
     llama = model_size("llama-3.1-8b")
-    assert llama.params == llama.compute_params == 8_030_261_248
+    assert llama.params == 8_030_261_248
+    assert llama.compute_params == 8_030_261_248 - 128256 * 4096  # untied input embedding
     assert llama.shape == Shape(32, 32, 128) and llama.hidden == 4096 and llama.layers == 32
-    gpt2 = model_size("gpt2")  # a sized preset
+    assert model_size("llama-3-8b").compute_params == llama.compute_params  # sized preset
+    gpt2 = model_size("gpt2")  # tied: the embedding is the LM head; positions are a lookup
     assert gpt2.params == 124_439_808 and gpt2.shape == Shape(12, 12, 64)
+    assert gpt2.compute_params == 124_439_808 - 1024 * 768
+    qwen = model_size("qwen2.5-0.5b")  # tied
+    assert qwen.compute_params == qwen.params
     t5 = model_size("t5-base")  # encoder and decoder layers both attend
     assert t5.layers == 24
 

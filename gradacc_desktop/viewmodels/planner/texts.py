@@ -96,7 +96,9 @@ class PlannerTexts(Translating):
             ),
             PlanField.MODEL_PARAMS: self.tr(
                 "Parameters of the model (optional, when no bundled model is chosen): the "
-                "time per step counts 6 FLOPs per parameter and token."
+                "time per step counts 6 FLOPs per parameter and token. A bundled model "
+                "shows the parameters its matrix products use: without embedding lookups "
+                "and, for a mixture of experts, with only the experts a token is routed to."
             ),
             PlanField.EFFICIENCY: self.tr(
                 "Share of the card's dense peak that training kernels reach (optional; empty: "
