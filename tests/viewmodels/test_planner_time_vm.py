@@ -199,3 +199,21 @@ def test_portuguese_numbers(qapp, catalogue) -> None:  # type: ignore[no-untyped
     assert "por passo do otimizador" in card.summary
     assert "de 312 TFLOP/s por GPU" in card.utilisation
     assert all("," in row.cells[5] or row.cells[5].split()[0].isdigit() for row in view(vm).pairs)
+
+
+def test_the_pairs_as_numbers_for_the_chart(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    timed(vm, "llama-3-70b")
+    vm.set_text(PlanField.TENSOR_PARALLEL, "8")
+    vm.set_text(PlanField.PIPELINE_STAGES, "4")
+    vm.set_text(PlanField.NODES, "32")
+    results = view(vm)
+    points = results.points
+    assert [p.micro_batch for p in points] == [r.micro_batch for r in results.pairs]
+    assert all(p.memory_gb == p.micro_batch * 2 / 8 + 20 for p in points)
+    assert [p.micro_batch for p in points if p.fastest] == [1]
+    assert [p.micro_batch for p in points if p.current] == [64]
+    assert all(p.step_seconds is not None and p.step_seconds > 0 for p in points)
+    assert results.capacity_gb == 80.0
+    vm.set_model(None)  # no model: the points stay, without a time
+    assert all(p.step_seconds is None for p in view(vm).points)

@@ -18,7 +18,7 @@ from gradacc_desktop.core.planning import (
     recommend_with_pairs,
     solve_accumulation,
 )
-from gradacc_desktop.core.steptime import StepModel, fastest
+from gradacc_desktop.core.steptime import StepModel, StepTime, fastest
 from gradacc_desktop.viewmodels.planner.configuration import ConfigurationTexts
 from gradacc_desktop.viewmodels.planner.deepspeed import DeepSpeedTexts
 from gradacc_desktop.viewmodels.planner.extras import ExtrasTexts, OptionalValue
@@ -27,7 +27,7 @@ from gradacc_desktop.viewmodels.planner.fit import FitTexts
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats
 from gradacc_desktop.viewmodels.planner.pairs import PairsTexts
 from gradacc_desktop.viewmodels.planner.timing import PairTime, TimeRequest, TimingTexts
-from gradacc_desktop.viewmodels.planner.views import PlanView, TimeView
+from gradacc_desktop.viewmodels.planner.views import PairPoint, PlanView, TimeView
 
 
 @dataclass(frozen=True)
@@ -83,16 +83,40 @@ class PlanResults:
             fit_result = outcome.fit
         nothing = outcome if isinstance(outcome, NothingFits) else None
         rows = self._pairs.pairs(candidates.pairs, plan)
-        time_view, cells = self._time(r.time, rows, fit_result.max_micro_batch, plan)
+        time_view, cells, times, best = self._time(r.time, rows, fit_result.max_micro_batch, plan)
+        table = self._pairs.rows(rows, fit_result.max_micro_batch, plan, r.gpus, cells)
+        share = r.activation_gb / r.tensor_parallel
+        points = tuple(
+            PairPoint(
+                micro_batch=row.micro_batch,
+                accumulation_steps=row.accumulation_steps,
+                memory_gb=float(row.micro_batch * share + r.other_gb),
+                step_seconds=(
+                    float(times[row.micro_batch].step_seconds) if row.micro_batch in times else None
+                ),
+                tokens_per_second=(
+                    float(times[row.micro_batch].tokens_per_second)
+                    if row.micro_batch in times
+                    else None
+                ),
+                fits=row.fits,
+                current=row.current,
+                fastest=best is not None and best.micro_batch == row.micro_batch,
+                cells=row.cells,
+            )
+            for row in table
+        )
         return PlanView(
             configuration=configuration,
             fit=self._fit.fit(fit_result, r.tensor_parallel),
             nothing_fits=self._fit.nothing_fits(nothing) if nothing is not None else None,
             deepspeed=deepspeed,
-            pairs=self._pairs.rows(rows, fit_result.max_micro_batch, plan, r.gpus, cells),
+            pairs=table,
             pairs_note=self._pairs.note(),
             extras=extras,
             time=time_view,
+            points=points,
+            capacity_gb=float(r.capacity),
         )
 
     def _time(
@@ -101,13 +125,14 @@ class PlanResults:
         rows: dict[int, PlanPair],
         largest_fit: int,
         plan: AccumulationPlan | None,
-    ) -> tuple[TimeView | None, dict[int, PairTime] | None]:
-        """The time card and each row's time cells (None: no time to show)."""
+    ) -> tuple[TimeView | None, dict[int, PairTime] | None, dict[int, StepTime], StepTime | None]:
+        """The time card, each row's time cells (None: no time to show), each pair's
+        step time and the fastest pair that fits."""
         if request is None:
-            return None, None
+            return None, None, {}, None
         model = self._timing.step_model(request)
         if not isinstance(model, StepModel):
-            return self._timing.unavailable(model), None
+            return self._timing.unavailable(model), None, {}, None
         times, cells = self._timing.pair_times(model, rows)
         current = times.get(plan.micro_batch) if plan is not None else None
         best = None
@@ -119,4 +144,4 @@ class PlanResults:
                     if b <= largest_fit and t.effective_batch == current.effective_batch
                 ]
             )
-        return self._timing.view(request, model, current, best), cells
+        return self._timing.view(request, model, current, best), cells, times, best

@@ -83,6 +83,27 @@ class ExtrasView:
 
 
 @dataclass(frozen=True)
+class PairPoint:
+    """One pair of the table as numbers, for the chart of time against memory (floats:
+    only drawn; every figure a user reads is in ``PairRow`` and the cards)."""
+
+    micro_batch: int
+    accumulation_steps: int
+    #: memory one GPU holds with this pair: b × activation share + other memory (GB)
+    memory_gb: float
+    #: time of one optimizer step (None: no time can be estimated)
+    step_seconds: float | None
+    tokens_per_second: float | None
+    fits: bool
+    #: the configuration in use
+    current: bool
+    #: the fastest pair that fits and reaches the same batch
+    fastest: bool
+    #: its row as the table words it (b, a, E, fits, verdicts, time, tokens/s)
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class TimeView:
     """The "Time per step" card: the configuration in use, the fastest fitting pair and
     the run's totals — or, when the time cannot be estimated, why (``message``)."""
@@ -111,6 +132,10 @@ class PlanView:
     pairs_note: str
     extras: ExtrasView | None
     time: TimeView | None = None
+    #: the pairs as numbers, in the table's order (see ``PairPoint``)
+    points: tuple[PairPoint, ...] = ()
+    #: usable memory of one GPU (GB), the chart's limit line
+    capacity_gb: float = 0.0
 
 
 @dataclass(frozen=True)
