@@ -5,6 +5,7 @@ keys each plan and candidate gains (``step_seconds``, ``tokens_per_second``, ``m
 from __future__ import annotations
 
 import argparse
+import sys
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -14,6 +15,13 @@ from ..core.gpus import TrainingPrecision, load_gpu_table
 from ..core.layout import LAYOUT_LIMITS, ParallelLayout
 from ..core.memory import ZeroStage
 from ..core.planning import PlanPair, Recommendation
+from ..core.profile import (
+    MISMATCH_TEXT,
+    ProfileError,
+    SpeedProfile,
+    load_profile,
+    profile_mismatches,
+)
 from ..core.steptime import Hardware, NoSpeedError, StepModel, StepTime, Workload, hardware
 from ._common import UsageError, decimal_type, int_type
 from .time import add_model_arguments, cost_of, resolve_model
@@ -53,6 +61,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
     )
     group.add_argument(
+        "--speed-profile",
+        metavar="PATH",
+        help="a speed profile from python -m gradacc_desktop.measure --profile-out: its "
+        "measured micro-step seconds replace the roofline",
+    )
+    group.add_argument(
         "--efficiency",
         type=decimal_type(UTILISATION_LIMITS),
         metavar="E",
@@ -61,8 +75,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 class PlanTiming:
-    def __init__(self, workload: Workload, hw: Hardware) -> None:
-        self._model = StepModel(workload, hw)
+    def __init__(
+        self, workload: Workload, hw: Hardware, profile: SpeedProfile | None = None
+    ) -> None:
+        self._model = StepModel(workload, hw, profile)
 
     def of(self, micro_batch: int, accumulation_steps: int) -> StepTime:
         return self._model.time(micro_batch, accumulation_steps)
@@ -76,8 +92,9 @@ def timing(args: argparse.Namespace) -> PlanTiming | None:
     """The time model for these flags, or None when no model was named."""
     model = resolve_model(args)
     if model is None and args.params is None:
-        if args.efficiency is not None:
-            raise UsageError("--efficiency needs --params or --model")
+        for flag in ("efficiency", "speed_profile"):
+            if getattr(args, flag) is not None:
+                raise UsageError(f"--{flag.replace('_', '-')} needs --params or --model")
         return None
     if args.seq_len is None:
         raise UsageError("time per step needs --seq-len")
@@ -110,7 +127,17 @@ def timing(args: argparse.Namespace) -> PlanTiming | None:
         layers=None if model is None else model.layers,
         activation_bytes_per_sample=activation,
     )
-    return PlanTiming(workload, hw)
+    profile = None
+    if args.speed_profile is not None:
+        try:
+            profile = load_profile(args.speed_profile)
+        except ProfileError as exc:
+            raise UsageError(f"--speed-profile: {exc}") from None
+        found = profile_mismatches(profile, args.seq_len, precision, recompute)
+        for what, measured, planned in found:
+            text = MISMATCH_TEXT[what].format(measured=measured, planned=planned)
+            print(f"gradacc: warning: --speed-profile: {text}", file=sys.stderr)
+    return PlanTiming(workload, hw, profile)
 
 
 def _n(value: Fraction) -> Decimal:
@@ -129,6 +156,7 @@ def time_dict(step: StepTime) -> dict[str, Any]:
         "communication_fraction": _n(step.communication_fraction),
         "micro_step_seconds": _n(step.micro_step_seconds),
         "memory_bound": step.memory_bound,
+        "measured": step.measured,
     }
 
 

@@ -38,6 +38,7 @@ When the measured times grow with ``b`` the reading does too, everywhere.
 
 from __future__ import annotations
 
+import enum
 import itertools
 import json
 import re
@@ -352,3 +353,33 @@ def profile_to_json(profile: SpeedProfile) -> str:
         }
     )
     return json.dumps(root, indent=2, ensure_ascii=False) + "\n"
+
+
+class Mismatch(enum.Enum):
+    """A way a profile was measured differently from the run being planned."""
+
+    SEQ_LEN = "seq_len"
+    DTYPE = "dtype"
+    RECOMPUTE = "recompute"
+
+
+MISMATCH_TEXT = {
+    Mismatch.SEQ_LEN: "measured at sequence length {measured}, planned at {planned}",
+    Mismatch.DTYPE: "measured in {measured}, planned in {planned}",
+    Mismatch.RECOMPUTE: "measured with recomputation {measured}, planned with {planned}",
+}
+
+
+def profile_mismatches(
+    profile: SpeedProfile, seq_len: int, dtype: TrainingPrecision, recompute: Recompute
+) -> tuple[tuple[Mismatch, str, str], ...]:
+    """Where ``profile`` was measured differently from the planned run: (what, measured,
+    planned); each makes its seconds a poorer guide."""
+    found = []
+    if profile.seq_len != seq_len:
+        found.append((Mismatch.SEQ_LEN, str(profile.seq_len), str(seq_len)))
+    if profile.dtype is not dtype:
+        found.append((Mismatch.DTYPE, profile.dtype.value, dtype.value))
+    if profile.recompute is not recompute:
+        found.append((Mismatch.RECOMPUTE, profile.recompute.value, recompute.value))
+    return tuple(found)

@@ -34,6 +34,7 @@ from .compute import SECONDS_PER_HOUR, TERA, Recompute, TokenCost
 from .gpus import GpuCard, TrainingPrecision
 from .layout import ParallelLayout
 from .memory import ZeroStage
+from .profile import SpeedProfile
 
 GIGA = 10**9
 
@@ -176,10 +177,13 @@ class StepTime:
     model_flops_per_token: int
     hardware_flops_per_token: Fraction
     peak_flops: Fraction
+    #: the micro-step's busy time came from a measured speed profile
+    measured: bool = False
 
     @property
     def memory_bound(self) -> bool:
-        return self.memory_seconds > self.compute_seconds
+        """The roofline's verdict (never said of a measured micro-step)."""
+        return not self.measured and self.memory_seconds > self.compute_seconds
 
     @property
     def tokens_per_second(self) -> Fraction:
@@ -221,9 +225,15 @@ class StepModel:
     bytes, tensor- and pipeline-parallel traffic); the weights, the data-parallel
     collectives and the optimizer do not depend on it."""
 
-    def __init__(self, workload: Workload, hw: Hardware) -> None:
+    def __init__(
+        self, workload: Workload, hw: Hardware, profile: SpeedProfile | None = None
+    ) -> None:
+        """``profile``: measured seconds of one forward and backward of the whole model
+        on one device, used for a micro-step in place of the roofline (divided by
+        ``tp · pp``: each GPU of a replica does that share of the work)."""
         self.workload = workload
         self.hardware = hw
+        self.profile = profile
         layout = workload.layout
         cost = workload.cost
         nbytes = workload.value_bytes
@@ -297,6 +307,8 @@ class StepModel:
         compute = b * self._compute_per_sample
         memory = self._memory_fixed + b * self._memory_per_sample
         busy = compute if compute >= memory else memory
+        if self.profile is not None:
+            busy = self.profile.micro_step_seconds(b) / w.layout.model_shards
         exposed_micro = b * self._model_traffic_per_sample
         if self._dp_micro > busy:  # per-micro-step collectives overlap the compute
             exposed_micro += self._dp_micro - busy
@@ -322,6 +334,7 @@ class StepModel:
             model_flops_per_token=w.cost.model,
             hardware_flops_per_token=w.cost.hardware,
             peak_flops=self.hardware.peak_flops,
+            measured=self.profile is not None,
         )
 
 

@@ -238,3 +238,55 @@ def test_plan_time_needs_a_card_and_a_length(capsys: pytest.CaptureFixture[str])
         capsys, "plan", "--target-batch", "8", "--gpus", "1", "--params", "10", "--seq-len", "8"
     )
     assert "needs --gpu-card" in err
+
+
+def _profile(tmp_path, seq_len: int = 4096) -> str:  # type: ignore[no-untyped-def]
+    from gradacc_desktop.core.compute import Recompute
+    from gradacc_desktop.core.gpus import TrainingPrecision
+    from gradacc_desktop.core.profile import SpeedProfile, profile_to_json
+
+    profile = SpeedProfile(
+        device="cuda:0 (NVIDIA A100-SXM4-80GB)",
+        dtype=TrainingPrecision.BF16,
+        model="Llama-3.1-8B",
+        params=8_030_261_248,
+        seq_len=seq_len,
+        recompute=Recompute.NONE,
+        attention="sdpa",
+        points=((1, Fraction(1, 2)), (8, Fraction(4))),
+        repeats=(3, 3),
+    )
+    path = tmp_path / "profile.json"
+    path.write_text(profile_to_json(profile), encoding="utf-8")
+    return str(path)
+
+
+def test_plan_with_a_measured_profile(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    argv = (*PLAN, "--model", "llama-3.1-8b", "--micro-batch", "4", "--gpus", "1")
+    data = run_json(capsys, *argv, "--speed-profile", _profile(tmp_path))
+    assert data["measured"] is True and data["memory_bound"] is False
+    # 4 sits between the measured 1 (0.5 s) and 8 (4 s): 0.5 + 3.5 x 3/7 = 2 s
+    assert D(data["micro_step_seconds"]) == 2
+    assert data["accumulation_steps"] == 128
+    roofline = run_json(capsys, *argv)
+    assert roofline["measured"] is False
+    assert D(roofline["micro_step_seconds"]) != 2
+
+
+def test_a_profile_measured_otherwise_warns(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = _profile(tmp_path, seq_len=2048)
+    assert main([*PLAN, "--model", "llama-3.1-8b", "--speed-profile", path, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["measured"] is True
+    assert err == (
+        "gradacc: warning: --speed-profile: measured at sequence length 2048, planned at 4096\n"
+    )
+
+
+def test_a_bad_profile_is_refused(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}', encoding="utf-8")
+    err = fails(capsys, *PLAN, "--model", "gpt2", "--speed-profile", str(bad))
+    assert err.startswith("gradacc: error: --speed-profile: ")
+    err = fails(capsys, *PLAN, "--speed-profile", str(bad))
+    assert "--speed-profile needs --params or --model" in err

@@ -188,3 +188,30 @@ def test_full_recomputation_costs_a_third_more_compute() -> None:
     )
     assert again.compute_seconds == plain.compute_seconds * Fraction(4, 3)
     assert again.hfu == again.mfu * Fraction(4, 3)
+
+
+def test_a_measured_profile_replaces_the_roofline() -> None:
+    from gradacc_desktop.core.profile import SpeedProfile
+
+    profile = SpeedProfile(
+        device="cuda:0 (NVIDIA A100-SXM4-80GB)",
+        dtype=TrainingPrecision.BF16,
+        model="llama-7b",
+        params=6_738_415_616,
+        seq_len=4096,
+        recompute=Recompute.NONE,
+        attention="sdpa",
+        points=((1, Fraction(1, 2)), (4, Fraction(3, 2))),
+        repeats=(3, 3),
+    )
+    hw = replace_nodes(A100, 8)
+    measured = StepModel(workload(), hw, profile)
+    step = measured.time(2, 8)
+    # between the points: linear; the step is 8 such micro-steps and the optimizer
+    assert step.measured and not step.memory_bound
+    assert step.micro_step_seconds == Fraction(1, 2) + Fraction(1, 3)
+    assert step.step_seconds == 8 * step.micro_step_seconds + step.optimizer_seconds
+    # each GPU of a tensor-parallel group does its share of the measured work
+    split = StepModel(workload(layout=ParallelLayout(tensor=2)), hw, profile).time(4, 1)
+    assert split.compute_seconds * 2 == step_time(workload(), hw, 4, 1).compute_seconds
+    assert split.micro_step_seconds - split.communication_seconds == Fraction(3, 4)
