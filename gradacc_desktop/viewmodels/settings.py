@@ -90,6 +90,8 @@ LANGUAGE = Setting("ui/language", DEFAULT_LANGUAGE, _parse_language)
 TAB = Setting("ui/tab", 0, _parse_tab)
 # The planner's last settings as scenario JSON (validated by the scenario loader).
 PLANNER: Setting[str | None] = Setting("planner/scenario", None, _parse_text)
+# The planner's measured speed profile as JSON (validated by the profile loader).
+SPEED_PROFILE: Setting[str | None] = Setting("planner/speedProfile", None, _parse_text)
 DETAILS_OPEN = Setting("ui/detailsOpen", False, _parse_bool)
 GEOMETRY: Setting[QByteArray | None] = Setting("window/geometry", None, _parse_bytes)
 INPUTS: dict[Field, Setting[Decimal]] = {

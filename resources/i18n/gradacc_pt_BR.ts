@@ -2191,6 +2191,66 @@
     </message>
 </context>
 <context>
+    <name>PairChartViewModel</name>
+    <message>
+        <source>{pair}: {step} per step, {memory} per GPU, {tokens} tokens/s</source>
+        <extracomment>&quot;b × a&quot; the pair, its memory, its time and rate in one line</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In use: {pair} — {step} per step, the fastest pair that fits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fastest that fits: {fastest} — {fastest_step} per step; in use: {current} — {current_step}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In use: {pair} — {step} per step; no pair fits in the GPU&apos;s memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fastest that fits: {pair} — {step} per step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No pair fits in the GPU&apos;s memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time per step against memory per GPU, one point per pair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory per GPU (GB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time per step (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pairs that fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pairs that do not fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In use: {pair}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fastest that fits: {pair}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU memory ({M})</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>PairsPanel</name>
     <message>
         <source>Selected cells copied to the clipboard.</source>
@@ -2491,6 +2551,30 @@
     <message>
         <source>{percent} (the card&apos;s typical)</source>
         <translation>{percent} (típico da placa)</translation>
+    </message>
+    <message>
+        <source>Micro-steps: roofline estimate (no measured profile).</source>
+        <translation>Micro-passos: estimativa roofline (sem perfil medido).</translation>
+    </message>
+    <message>
+        <source>Micro-steps measured on {device}: {model}, sequence {seq}, micro-batches {low}–{high}.</source>
+        <translation>Micro-passos medidos em {device}: {model}, sequência {seq}, micro-lotes {low}–{high}.</translation>
+    </message>
+    <message>
+        <source>Speed profile “{name}” in use.</source>
+        <translation>Perfil de velocidade “{name}” em uso.</translation>
+    </message>
+    <message>
+        <source>“{name}” is not a speed profile this app can read: {detail}</source>
+        <translation>“{name}” não é um perfil de velocidade que este app consiga ler: {detail}</translation>
+    </message>
+    <message>
+        <source>Lo&amp;ad measured profile…</source>
+        <translation>Carre&amp;gar perfil medido…</translation>
+    </message>
+    <message>
+        <source>&amp;Discard profile</source>
+        <translation>Descartar perfi&amp;l</translation>
     </message>
     <message>
         <source>Time per step</source>
@@ -2906,10 +2990,29 @@
     </message>
 </context>
 <context>
+    <name>TimeSetupPanel</name>
+    <message>
+        <source>A speed profile recorded with python -m gradacc_desktop.measure --time-micro-batches … --profile-out: its measured times replace the estimate of one micro-step</source>
+        <translation>Um perfil de velocidade gravado com python -m gradacc_desktop.measure --time-micro-batches … --profile-out: os tempos medidos substituem a estimativa de um micro-passo</translation>
+    </message>
+    <message>
+        <source>Load a measured speed profile</source>
+        <translation>Carregar um perfil de velocidade medido</translation>
+    </message>
+    <message>
+        <source>Speed profiles (*.json);;All files (*)</source>
+        <translation>Perfis de velocidade (*.json);;Todos os arquivos (*)</translation>
+    </message>
+    <message>
+        <source>Speed profile</source>
+        <translation>Perfil de velocidade</translation>
+    </message>
+</context>
+<context>
     <name>TimingTexts</name>
     <message>
         <source>{value} s</source>
-        <extracomment>significant digits of a time or a rate a bundled model, or None when the parameters are typed in None: the card&apos;s own activation per sample of the whole model on one GPU (GB) a refused optional time field, already worded (no time while there is one)</extracomment>
+        <extracomment>significant digits of a time or a rate a bundled model, or None when the parameters are typed in None: the card&apos;s own activation per sample of the whole model on one GPU (GB) a refused optional time field, already worded (no time while there is one) measured micro-step times in place of the roofline</extracomment>
         <translation>{value} s</translation>
     </message>
     <message>
@@ -2973,6 +3076,18 @@
         <translation>Total de GPUs {world} = {data} de dados × {tensor} de tensor × {pipeline} de pipeline</translation>
     </message>
     <message>
+        <source>Warning: measured at sequence length {measured}, planned at {planned}.</source>
+        <translation>Atenção: medido com comprimento de sequência {measured}, planejado com {planned}.</translation>
+    </message>
+    <message>
+        <source>Warning: measured in {measured}, planned in {planned}.</source>
+        <translation>Atenção: medido em {measured}, planejado em {planned}.</translation>
+    </message>
+    <message>
+        <source>Warning: measured with recomputation {measured}, planned with {planned}.</source>
+        <translation>Atenção: medido com recomputação {measured}, planejado com {planned}.</translation>
+    </message>
+    <message>
         <source>This is the fastest pair that fits and reaches this batch.</source>
         <translation>Este é o par mais rápido que cabe e chega a este lote.</translation>
     </message>
@@ -2999,6 +3114,14 @@
     <message>
         <source>A roofline estimate (docs/TIME.md): compute at {efficiency} of the peak or memory bandwidth, whichever is slower, plus the communication not hidden behind it.</source>
         <translation>Uma estimativa roofline (docs/TIME.md): cálculo a {efficiency} do pico ou banda de memória, o que for mais lento, mais a comunicação que não fica escondida atrás dele.</translation>
+    </message>
+    <message>
+        <source>Micro-steps measured on {device} ({model}), interpolated between the measured sizes; communication, bubble and optimizer estimated.</source>
+        <translation>Micro-passos medidos em {device} ({model}), interpolados entre os tamanhos medidos; comunicação, bolha e otimizador estimados.</translation>
+    </message>
+    <message>
+        <source>Micro-batch {micro} is outside the measured {low}–{high}: extrapolated.</source>
+        <translation>O micro-lote {micro} está fora do intervalo medido {low}–{high}: extrapolado.</translation>
     </message>
     <message>
         <source>Tensor- and pipeline-parallel traffic is not counted without the model&apos;s shape: choose a bundled model.</source>

@@ -109,3 +109,74 @@ def test_time_inputs_survive_a_language_switch(make_window, qtbot) -> None:  # t
     for label in page.time.labels.values():
         buddy = label.buddy()
         assert buddy is not None and buddy.accessibleName() == label.text().replace("&", "")
+
+
+def _write_profile(path, seq_len: int = 4096) -> None:  # type: ignore[no-untyped-def]
+    from fractions import Fraction
+
+    from gradacc_desktop.core.compute import Recompute
+    from gradacc_desktop.core.gpus import TrainingPrecision
+    from gradacc_desktop.core.profile import SpeedProfile, profile_to_json
+
+    profile = SpeedProfile(
+        device="cuda:0 (NVIDIA A100-SXM4-80GB)",
+        dtype=TrainingPrecision.BF16,
+        model="Llama-3.1-8B",
+        params=8_030_261_248,
+        seq_len=seq_len,
+        recompute=Recompute.NONE,
+        attention="sdpa",
+        points=((1, Fraction(1, 2)), (8, Fraction(4))),
+        repeats=(3, 3),
+    )
+    path.write_text(profile_to_json(profile), encoding="utf-8")
+
+
+def test_a_measured_profile_replaces_the_estimate(make_window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="en")
+    page = _trainer(window, qtbot)
+    _choose(qtbot, page, Choice.MODEL, "llama-3.1-8b")
+    assert page.time.profile.text() == "Micro-steps: roofline estimate (no measured profile)."
+    assert not page.time.clear_profile_button.isEnabled()
+    path = tmp_path / "a100.json"
+    _write_profile(path, seq_len=2048)
+    assert page.time.load_profile_from(path)
+    assert page.time.profile.text() == (
+        "Micro-steps measured on cuda:0 (NVIDIA A100-SXM4-80GB): Llama-3.1-8B, "
+        "sequence 2,048, micro-batches 1–8."
+    )
+    window.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    note = window.planner.results.time.note.text()
+    assert note.startswith("Micro-steps measured on cuda:0")
+    assert "Warning: measured at sequence length 2048, planned at 4096." in note
+    window.tabs.setCurrentIndex(2)
+    qtbot.mouseClick(page.time.clear_profile_button, Qt.MouseButton.LeftButton)
+    assert page.time.profile.text().startswith("Micro-steps: roofline estimate")
+
+
+def test_a_bad_profile_changes_nothing(make_window, qtbot, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMessageBox
+
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: warned.append(text))
+    window = make_window(language="pt_BR")
+    page = _trainer(window, qtbot)
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json", encoding="utf-8")
+    assert not page.time.load_profile_from(bad)
+    assert warned and warned[0].startswith("“bad.json” não é um perfil de velocidade")
+    assert page.time.profile.text().startswith("Micro-passos: estimativa roofline")
+
+
+def test_the_profile_is_remembered(make_window, qtbot, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="en")
+    page = _trainer(window, qtbot)
+    path = tmp_path / "p.json"
+    _write_profile(path)
+    assert page.time.load_profile_from(path)
+    window.save_state()
+    again = make_window(language="en")
+    again.tabs.setCurrentIndex(2)
+    QApplication.processEvents()
+    assert again.trainer.time.profile.text().startswith("Micro-steps measured on cuda:0")

@@ -34,7 +34,7 @@ class TrainerPage(QWidget):
         self.summary = WrappedLabel(self)
         self.summary.setObjectName("trainer_summary")
         self.setup = SetupPanel(vm, self)
-        self.time = TimeSetupPanel(vm, self)
+        self.time = TimeSetupPanel(vm, self, settings=lambda: self.settings)
         self.check = CheckPanel(vm, self, settings=lambda: self.settings)
         self.export = ExportPanel(vm, self, settings=lambda: self.settings)
         # the setup, the time inputs and the check scroll together in a small window
@@ -56,6 +56,7 @@ class TrainerPage(QWidget):
         layout.addWidget(self.export, 3)
         self.export.statusMessage.connect(self.statusMessage)
         self.check.statusMessage.connect(self.statusMessage)
+        self.time.statusMessage.connect(self.statusMessage)
         vm.stateChanged.connect(self._show_summary)
         for first, second in pairwise(self.tab_chain()):
             self.setTabOrder(first, second)

@@ -10,15 +10,27 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from PySide6.QtCore import QLocale, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QWidget,
+)
 
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.planner import CHOICES, PlanField, PlannerViewModel
+from gradacc_desktop.viewmodels.settings import Settings
 
 
 class Choice(enum.Enum):
@@ -212,8 +224,36 @@ class SetupPanel(SetupForm):
 
 
 class TimeSetupPanel(SetupForm):
-    def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
+    """The time model's inputs, and the measured speed profile that can replace its
+    micro-step (load a file written by the measuring tool, or discard it)."""
+
+    statusMessage = Signal(str)
+
+    def __init__(
+        self,
+        vm: PlannerViewModel,
+        parent: QWidget | None = None,
+        settings: Callable[[], Settings | None] = lambda: None,
+    ) -> None:
         super().__init__(vm, TIME_SPECS, "trainer_time", parent)
+        self._settings = settings
+        self.profile = QLabel(self)
+        self.profile.setObjectName("plan_profile_summary")
+        self.profile.setWordWrap(True)
+        self.load_profile_button = QPushButton(self)
+        self.load_profile_button.setObjectName("plan_load_profile")
+        self.clear_profile_button = QPushButton(self)
+        self.clear_profile_button.setObjectName("plan_clear_profile")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.load_profile_button)
+        buttons.addWidget(self.clear_profile_button)
+        buttons.addStretch(1)
+        form = self.layout()
+        assert isinstance(form, QFormLayout)
+        form.addRow(self.profile)
+        form.addRow(buttons)
+        self.load_profile_button.clicked.connect(self.ask_profile)
+        self.clear_profile_button.clicked.connect(vm.clear_profile)
         self.retranslate()
         self.show_inputs(None)
         # the empty efficiency field shows the card's own figure, which follows the card
@@ -225,6 +265,45 @@ class TimeSetupPanel(SetupForm):
         text = self._vm.efficiency_placeholder()
         if line.placeholderText() != text:
             line.setPlaceholderText(text)
+        summary = self._vm.profile_summary()
+        if self.profile.text() != summary:
+            self.profile.setText(summary)
+        self.clear_profile_button.setEnabled(self._vm.profile is not None)
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        if hasattr(self, "load_profile_button"):
+            texts = self._vm.texts
+            self.load_profile_button.setText(texts.load_profile_label())
+            self.load_profile_button.setToolTip(
+                self.tr(
+                    "A speed profile recorded with python -m gradacc_desktop.measure "
+                    "--time-micro-batches … --profile-out: its measured times replace the "
+                    "estimate of one micro-step"
+                )
+            )
+            self.clear_profile_button.setText(texts.clear_profile_label())
+            self._show_efficiency_placeholder()
+
+    def ask_profile(self) -> None:
+        path = ask_open_path(
+            self,
+            self.tr("Load a measured speed profile"),
+            self.tr("Speed profiles (*.json);;All files (*)"),
+            self._settings(),
+        )
+        if path is not None:
+            self.load_profile_from(path)
+
+    def load_profile_from(self, path: Path) -> bool:
+        outcome = self._vm.load_profile(path)
+        self.statusMessage.emit(outcome.message)
+        if not outcome.ok:
+            QMessageBox.warning(self, self.tr("Speed profile"), outcome.message)
+        return outcome.ok
+
+    def tab_chain(self) -> list[QWidget]:
+        return [*super().tab_chain(), self.load_profile_button, self.clear_profile_button]
 
     def title_text(self) -> tuple[str, str]:
         texts = self._vm.texts

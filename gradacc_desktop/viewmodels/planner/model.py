@@ -29,6 +29,13 @@ from gradacc_desktop.core.planning import (
     Rounding,
     load_gpu_table,
 )
+from gradacc_desktop.core.profile import (
+    ProfileError,
+    SpeedProfile,
+    load_profile,
+    parse_profile,
+    profile_to_json,
+)
 from gradacc_desktop.core.scenario import Scenario, ScenarioError
 from gradacc_desktop.core.setup import (
     PROBLEM_TEXT,
@@ -112,6 +119,8 @@ class PlannerViewModel(QObject):
         # a bundled model (its name and size), or None: the parameters are typed in
         self._model: ModelSize | None = None
         self._model_names: tuple[str, ...] | None = None
+        # a measured speed profile replacing the roofline's micro-step (None: roofline)
+        self._profile: SpeedProfile | None = None
         self._formats = PlanFormats(calculator.locale)
         self._texts = PlannerTexts(self._formats)
         self._results = PlanResults(self._formats)
@@ -195,6 +204,42 @@ class PlannerViewModel(QObject):
     def model_name(self) -> str | None:
         """The bundled model chosen for the time per step (None: parameters typed in)."""
         return None if self._model is None else self._model.name
+
+    @property
+    def profile(self) -> SpeedProfile | None:
+        return self._profile
+
+    def profile_summary(self) -> str:
+        """Which micro-step times the planner uses, in a line."""
+        return self._texts.profile_summary(self._profile)
+
+    def load_profile(self, path: Path) -> ScenarioOutcome:
+        """Use the speed profile at ``path``; on any problem nothing changes."""
+        try:
+            profile = load_profile(path)
+        except ProfileError as exc:
+            return ScenarioOutcome(False, self._texts.profile_refused(path.name, str(exc)))
+        self._profile = profile
+        self._refresh(force=True)
+        return ScenarioOutcome(True, self._texts.profile_loaded(path.name))
+
+    def clear_profile(self) -> None:
+        if self._profile is not None:
+            self._profile = None
+            self._refresh(force=True)
+
+    def remembered_profile(self) -> str | None:
+        """The profile in use as JSON text, for the settings store."""
+        return None if self._profile is None else profile_to_json(self._profile)
+
+    def restore_profile(self, text: str) -> bool:
+        """Use a remembered profile again; an unreadable one is ignored (False)."""
+        try:
+            self._profile = parse_profile(text.encode("utf-8"))
+        except (ProfileError, UnicodeError):
+            return False
+        self._refresh(force=True)
+        return True
 
     def efficiency_placeholder(self) -> str:
         """What the empty efficiency field stands for: the chosen card's own figure."""
@@ -658,4 +703,5 @@ class PlannerViewModel(QObject):
             dataset=whole(PlanField.DATASET),
             activation_gb=request_activation,
             problem=problems[0] if problems else None,
+            profile=self._profile,
         )

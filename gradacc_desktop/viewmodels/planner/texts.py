@@ -12,6 +12,7 @@ from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
 from gradacc_desktop.core.planning import UNIT_NOTE, Rounding
+from gradacc_desktop.core.profile import SpeedProfile
 from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.viewmodels.planner.fields import PlanField
 from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
@@ -172,6 +173,34 @@ class PlannerTexts(Translating):
         return self.tr("{percent} (the card's typical)").format(
             percent=self._formats.format(percent.normalize())
         )
+
+    def profile_summary(self, profile: SpeedProfile | None) -> str:
+        if profile is None:
+            return self.tr("Micro-steps: roofline estimate (no measured profile).")
+        f = self._formats.format
+        return self.tr(
+            "Micro-steps measured on {device}: {model}, sequence {seq}, micro-batches {low}–{high}."
+        ).format(
+            device=profile.device,
+            model=profile.model,
+            seq=f(profile.seq_len),
+            low=f(profile.smallest),
+            high=f(profile.largest),
+        )
+
+    def profile_loaded(self, name: str) -> str:
+        return self.tr("Speed profile “{name}” in use.").format(name=name)
+
+    def profile_refused(self, name: str, detail: str) -> str:
+        return self.tr("“{name}” is not a speed profile this app can read: {detail}").format(
+            name=name, detail=detail
+        )
+
+    def load_profile_label(self) -> str:
+        return self.tr("Lo&ad measured profile…")
+
+    def clear_profile_label(self) -> str:
+        return self.tr("&Discard profile")
 
     def time_setup_title(self) -> str:
         return self.tr("Time and cost")

@@ -16,6 +16,7 @@ from gradacc_desktop.core.layout import ParallelLayout
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.model_size import ModelSize
 from gradacc_desktop.core.planning import PlanPair, steps_per_epoch
+from gradacc_desktop.core.profile import Mismatch, SpeedProfile, profile_mismatches
 from gradacc_desktop.core.steptime import (
     NoSpeedError,
     RunTotals,
@@ -55,6 +56,8 @@ class TimeRequest:
     activation_gb: Decimal
     #: a refused optional time field, already worded (no time while there is one)
     problem: str | None = None
+    #: measured micro-step times in place of the roofline
+    profile: SpeedProfile | None = None
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,7 @@ class TimingTexts(Translating):
             layers=layers,
             activation_bytes_per_sample=int(r.activation_gb * 10**9),
         )
-        return StepModel(workload, hw)
+        return StepModel(workload, hw, r.profile)
 
     # -- the views ------------------------------------------------------------------
     def pair_times(
@@ -211,8 +214,20 @@ class TimingTexts(Translating):
             fastest=fastest_text,
             fastest_micro_batch=fastest_micro,
             run=self._run(request, t),
-            note=self._note(request, model),
+            note=self._note(request, model, t),
         )
+
+    def _mismatch(self, what: Mismatch, measured: str, planned: str) -> str:
+        text = {
+            Mismatch.SEQ_LEN: self.tr(
+                "Warning: measured at sequence length {measured}, planned at {planned}."
+            ),
+            Mismatch.DTYPE: self.tr("Warning: measured in {measured}, planned in {planned}."),
+            Mismatch.RECOMPUTE: self.tr(
+                "Warning: measured with recomputation {measured}, planned with {planned}."
+            ),
+        }[what]
+        return text.format(measured=measured, planned=planned)
 
     def _fastest(self, current: StepTime, fastest: StepTime | None) -> tuple[str, int | None]:
         if fastest is None:
@@ -262,14 +277,38 @@ class TimingTexts(Translating):
             )
         return text
 
-    def _note(self, request: TimeRequest, model: StepModel) -> str:
-        parts = [
-            self.tr(
-                "A roofline estimate (docs/TIME.md): compute at {efficiency} of the peak or "
-                "memory bandwidth, whichever is slower, plus the communication not hidden "
-                "behind it."
-            ).format(efficiency=self.percent(model.hardware.efficiency))
-        ]
+    def _note(self, request: TimeRequest, model: StepModel, current: StepTime) -> str:
+        profile = request.profile
+        if profile is None:
+            parts = [
+                self.tr(
+                    "A roofline estimate (docs/TIME.md): compute at {efficiency} of the peak "
+                    "or memory bandwidth, whichever is slower, plus the communication not "
+                    "hidden behind it."
+                ).format(efficiency=self.percent(model.hardware.efficiency))
+            ]
+        else:
+            parts = [
+                self.tr(
+                    "Micro-steps measured on {device} ({model}), interpolated between the "
+                    "measured sizes; communication, bubble and optimizer estimated."
+                ).format(device=profile.device, model=profile.model)
+            ]
+            if not profile.covers(current.micro_batch):
+                parts.append(
+                    self.tr(
+                        "Micro-batch {micro} is outside the measured {low}–{high}: extrapolated."
+                    ).format(
+                        micro=self._formats.format(current.micro_batch),
+                        low=self._formats.format(profile.smallest),
+                        high=self._formats.format(profile.largest),
+                    )
+                )
+            w = model.workload
+            for what, measured, planned in profile_mismatches(
+                profile, w.seq_len, w.precision, w.cost.recompute
+            ):
+                parts.append(self._mismatch(what, measured, planned))
         if request.model is None and request.layout.model_shards > 1:
             parts.append(
                 self.tr(
