@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import resource_path
+from .limits import Limits
 
 # Identifier of the user-defined card (memory typed in by hand).
 CUSTOM_ID = "custom"
@@ -109,6 +110,31 @@ class GpuCard:
     @property
     def is_custom(self) -> bool:
         return self.id == CUSTOM_ID
+
+
+#: the range of a custom card's peak (TFLOPS) and bandwidths (GB/s)
+SPEED_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False)
+#: a custom card's typical efficiency (the planner's efficiency field can override it)
+CUSTOM_EFFICIENCY = Decimal("0.5")
+
+
+def custom_performance(
+    tflops: Decimal, memory_bandwidth_gbps: Decimal, link_gbps: Decimal, inter_node_gbps: Decimal
+) -> Performance:
+    """The speed of a card the user describes: one dense peak (taken for every
+    precision: the user gives the one they train in), memory bandwidth, the link between
+    GPUs of a node and the network between nodes (GB/s per direction)."""
+    return Performance(
+        bf16_tflops=tflops,
+        fp16_tflops=tflops,
+        fp32_tflops=tflops,
+        memory_bandwidth_gbps=memory_bandwidth_gbps,
+        link=Link.NVLINK,
+        link_gbps=link_gbps,
+        inter_node_gbps=inter_node_gbps,
+        efficiency=CUSTOM_EFFICIENCY,
+        source="user input",
+    )
 
 
 def custom_card(usable_gb: Decimal, performance: Performance | None = None) -> GpuCard:

@@ -13,13 +13,16 @@ File format (UTF-8 JSON, version 3)::
                "nodes": 1, "zero_stage": 0, "precision": "bf16", "offload": "none",
                "tensor_parallel": 1, "pipeline_stages": 1, "recompute": "none",
                "model": null, "model_params": null, "efficiency_percent": null,
-               "price_per_gpu_hour": null, "training_tokens": null}
+               "price_per_gpu_hour": null, "training_tokens": null,
+               "custom_tflops": null, "custom_memory_bandwidth_gbps": null,
+               "custom_link_gbps": null, "custom_network_gbps": null}
     }
 
 Version 3 added the time model's inputs: the parallel layout (tensor-parallel size,
 pipeline stages), recomputation, the model (a bundled model's name, or its parameters
 typed in), the card's efficiency in percent (null: the card's own), a price per
-GPU-hour and a token budget. Version 2 files open with one of each, no recomputation
+GPU-hour, a token budget and the custom card's speed (dense TFLOPS, memory bandwidth,
+link and network in GB/s). Version 2 files open with one of each, no recomputation
 and nothing else. Version 2 added the training setup the exports describe (``nodes`` over which the
 GPUs are split, ZeRO stage, precision, CPU offload). Version 1 files (without those
 four keys) still open, with one node, no ZeRO, bf16 and no offload.
@@ -49,6 +52,7 @@ from .compute import (
     TOKENS_LIMITS,
     Recompute,
 )
+from .gpus import SPEED_LIMITS
 from .layout import LAYOUT_LIMITS
 from .limits import Limits, Problem, check
 from .planning import (
@@ -144,6 +148,10 @@ class PlanSettings:
     efficiency_percent: Decimal | None = None
     price_per_gpu_hour: Decimal | None = None
     training_tokens: int | None = None
+    custom_tflops: Decimal | None = None
+    custom_memory_bandwidth_gbps: Decimal | None = None
+    custom_link_gbps: Decimal | None = None
+    custom_network_gbps: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +201,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "efficiency_percent": _dec(p.efficiency_percent),
             "price_per_gpu_hour": _dec(p.price_per_gpu_hour),
             "training_tokens": p.training_tokens,
+            **{key: _dec(getattr(p, key)) for key in _SPEED_KEYS},
         },
     }
 
@@ -347,6 +356,12 @@ _PLAN_KEYS = (
     "dataset_samples",
 )
 _SETUP_KEYS = ("nodes", "zero_stage", "precision", "offload")
+_SPEED_KEYS = (
+    "custom_tflops",
+    "custom_memory_bandwidth_gbps",
+    "custom_link_gbps",
+    "custom_network_gbps",
+)
 _TIME_KEYS = (
     "tensor_parallel",
     "pipeline_stages",
@@ -356,6 +371,7 @@ _TIME_KEYS = (
     "efficiency_percent",
     "price_per_gpu_hour",
     "training_tokens",
+    *_SPEED_KEYS,
 )
 
 
@@ -427,6 +443,7 @@ def _time(p: dict[str, Any]) -> dict[str, Any]:
         ),
         "price_per_gpu_hour": _optional(_decimal, p, "price_per_gpu_hour", "plan", PRICE_LIMITS),
         "training_tokens": _optional(_int, p, "training_tokens", "plan", TOKENS_LIMITS),
+        **{key: _optional(_decimal, p, key, "plan", SPEED_LIMITS) for key in _SPEED_KEYS},
     }
 
 

@@ -942,6 +942,17 @@
     </message>
 </context>
 <context>
+    <name>ChartsPage</name>
+    <message>
+        <source>Memory against batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time against memory, per pair</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>CheckPanel</name>
     <message>
         <source>Check my config</source>
@@ -2445,6 +2456,22 @@
         <translation>To&amp;kens de treino</translation>
     </message>
     <message>
+        <source>Dense &amp;peak (TFLOPS)</source>
+        <translation>&amp;Pico denso (TFLOPS)</translation>
+    </message>
+    <message>
+        <source>&amp;Memory bandwidth (GB/s)</source>
+        <translation>&amp;Banda de memória (GB/s)</translation>
+    </message>
+    <message>
+        <source>&amp;Link between GPUs (GB/s)</source>
+        <translation>&amp;Ligação entre GPUs (GB/s)</translation>
+    </message>
+    <message>
+        <source>&amp;Network between nodes (GB/s)</source>
+        <translation>&amp;Rede entre nós (GB/s)</translation>
+    </message>
+    <message>
         <source>Effective batch you want per optimizer step (T), summed over all GPUs.</source>
         <translation>Lote efetivo desejado por passo do otimizador (T), somado em todas as GPUs.</translation>
     </message>
@@ -2507,6 +2534,22 @@
     <message>
         <source>Tokens to train on (optional): gives the run&apos;s steps, time, GPU-hours and cost.</source>
         <translation>Tokens a treinar (opcional): dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
+    </message>
+    <message>
+        <source>The card&apos;s dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), without sparsity.</source>
+        <translation>O pico denso da placa na precisão em que você treina, em TFLOPS (10¹² FLOP/s), sem esparsidade.</translation>
+    </message>
+    <message>
+        <source>The card&apos;s memory bandwidth, in GB/s.</source>
+        <translation>A banda de memória da placa, em GB/s.</translation>
+    </message>
+    <message>
+        <source>The link between two GPUs of one node, per direction, in GB/s (NVLink, PCIe).</source>
+        <translation>A ligação entre duas GPUs de um nó, por sentido, em GB/s (NVLink, PCIe).</translation>
+    </message>
+    <message>
+        <source>The network between nodes, per GPU and per direction, in GB/s (200 Gb/s InfiniBand = 25 GB/s).</source>
+        <translation>A rede entre nós, por GPU e por sentido, em GB/s (InfiniBand de 200 Gb/s = 25 GB/s).</translation>
     </message>
     <message>
         <source>&amp;Recommend</source>
@@ -2575,6 +2618,26 @@
     <message>
         <source>&amp;Discard profile</source>
         <translation>Descartar perfi&amp;l</translation>
+    </message>
+    <message>
+        <source>&amp;View the card&apos;s speed…</source>
+        <translation>A&amp;justar a velocidade da placa…</translation>
+    </message>
+    <message>
+        <source>GPU speed</source>
+        <translation>Velocidade da GPU</translation>
+    </message>
+    <message>
+        <source>The custom card&apos;s speed, as you type it: the time per step needs all four.</source>
+        <translation>A velocidade da placa personalizada, como você a digita: o tempo por passo precisa das quatro.</translation>
+    </message>
+    <message>
+        <source>{name}: the vendor&apos;s figures ({source}). The peak is the dense bf16 rate{no_bf16}. Choose the custom card in the planner to type your own.</source>
+        <translation>{name}: os números do fabricante ({source}). O pico é a taxa densa em bf16{no_bf16}. Escolha a placa personalizada no planejador para digitar os seus.</translation>
+    </message>
+    <message>
+        <source> (this card has no bf16: fp16 shown)</source>
+        <translation> (esta placa não tem bf16: mostrado o fp16)</translation>
     </message>
     <message>
         <source>Time per step</source>
@@ -3040,8 +3103,8 @@
         <translation>Digite o comprimento da sequência (em Tokens e passos) para ver o tempo.</translation>
     </message>
     <message>
-        <source>The custom card has no speed figures: choose a GPU model to see the time.</source>
-        <translation>A placa personalizada não tem dados de velocidade: escolha um modelo de GPU para ver o tempo.</translation>
+        <source>The custom card has no speed figures: type them under “View the card’s speed…” (Trainer configs tab), or choose a GPU model.</source>
+        <translation>A placa personalizada não tem dados de velocidade: digite-os em “Ajustar a velocidade da placa…” (aba Configurações de treino), ou escolha um modelo de GPU.</translation>
     </message>
     <message>
         <source>The GPUs do not split evenly over the nodes: no time per step.</source>

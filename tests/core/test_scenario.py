@@ -54,6 +54,10 @@ FULL = Scenario(
         efficiency_percent=Decimal("45.5"),
         price_per_gpu_hour=Decimal("2.1234"),
         training_tokens=10**12,
+        custom_tflops=Decimal("209.5"),
+        custom_memory_bandwidth_gbps=Decimal("1792"),
+        custom_link_gbps=Decimal("64"),
+        custom_network_gbps=Decimal("3.125"),
     ),
 )
 TIME_KEYS = (
@@ -65,6 +69,10 @@ TIME_KEYS = (
     "efficiency_percent",
     "price_per_gpu_hour",
     "training_tokens",
+    "custom_tflops",
+    "custom_memory_bandwidth_gbps",
+    "custom_link_gbps",
+    "custom_network_gbps",
 )
 
 
@@ -140,6 +148,8 @@ def test_version_2_files_open_with_one_of_each() -> None:
         ("efficiency_percent", "50.25", Reason.TOO_PRECISE),
         ("price_per_gpu_hour", "-1", Reason.OUT_OF_RANGE),
         ("training_tokens", 1.5, Reason.WRONG_TYPE),
+        ("custom_tflops", "0", Reason.OUT_OF_RANGE),
+        ("custom_link_gbps", 64, Reason.WRONG_TYPE),
     ],
 )
 def test_bad_time_settings_are_refused(key: str, value: object, reason: Reason) -> None:

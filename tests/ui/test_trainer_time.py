@@ -180,3 +180,39 @@ def test_the_profile_is_remembered(make_window, qtbot, tmp_path, settings) -> No
     again.tabs.setCurrentIndex(2)
     QApplication.processEvents()
     assert again.trainer.time.profile.text().startswith("Micro-steps measured on cuda:0")
+
+
+def test_the_card_speed_dialog(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language="en")
+    page = _trainer(window, qtbot)
+    _choose(qtbot, page, Choice.MODEL, "llama-3.1-8b")
+    dialog = page.time.open_card_speed()
+    form = dialog.form
+    # a catalogue card: its figures, read-only, with their source
+    tflops = form.fields[PlanField.CUSTOM_TFLOPS]
+    assert tflops.text() == "312" and not tflops.isEnabled()
+    assert form.fields[PlanField.CUSTOM_BANDWIDTH].text() == "2,039"
+    assert dialog.note.text().startswith("NVIDIA A100 80GB: the vendor's figures (NVIDIA A100")
+    # the custom card: no time until its speed is typed in
+    window.planner.vm.set_card("custom")
+    assert all(box.isEnabled() and box.text() == "" for box in form.fields.values())
+    assert "View the card’s speed…" in window.planner.vm.state.results.time.message  # type: ignore[union-attr]
+    for field, text in (
+        (PlanField.CUSTOM_TFLOPS, "165.2"),
+        (PlanField.CUSTOM_BANDWIDTH, "1008"),
+        (PlanField.CUSTOM_LINK, "32"),
+        (PlanField.CUSTOM_NETWORK, "3.125"),
+    ):
+        type_into(qtbot, form.fields[field], text)
+    time = window.planner.vm.state.results.time  # type: ignore[union-attr]
+    assert time is not None and time.available
+    assert "of 165.2 TFLOP/s per GPU" in time.utilisation
+    # every label has its own mnemonic and is its field's accessible name
+    keys = [label.text()[label.text().index("&") + 1].lower() for label in form.labels.values()]
+    assert len(set(keys)) == len(keys) == 4
+    for label in form.labels.values():
+        assert label.buddy().accessibleName() == label.text().replace("&", "")  # type: ignore[union-attr]
+    # kept with the planner's settings
+    again = window.planner.vm.remembered()
+    assert '"custom_tflops": "165.2"' in again
+    dialog.reject()

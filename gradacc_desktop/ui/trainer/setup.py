@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QLocale, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -244,6 +245,13 @@ class TimeSetupPanel(SetupForm):
         self.load_profile_button.setObjectName("plan_load_profile")
         self.clear_profile_button = QPushButton(self)
         self.clear_profile_button.setObjectName("plan_clear_profile")
+        # the card's speed: the catalogue's figures, or the custom card's typed in
+        self.card_speed_button = QPushButton(self)
+        self.card_speed_button.setObjectName("plan_card_speed")
+        self.card_speed_dialog: QDialog | None = None
+        form_ = self.layout()
+        assert isinstance(form_, QFormLayout)
+        form_.addRow(self.card_speed_button)
         buttons = QHBoxLayout()
         buttons.addWidget(self.load_profile_button)
         buttons.addWidget(self.clear_profile_button)
@@ -253,6 +261,7 @@ class TimeSetupPanel(SetupForm):
         form.addRow(self.profile)
         form.addRow(buttons)
         self.load_profile_button.clicked.connect(self.ask_profile)
+        self.card_speed_button.clicked.connect(self.open_card_speed)
         self.clear_profile_button.clicked.connect(vm.clear_profile)
         self.retranslate()
         self.show_inputs(None)
@@ -283,7 +292,26 @@ class TimeSetupPanel(SetupForm):
                 )
             )
             self.clear_profile_button.setText(texts.clear_profile_label())
+            self.card_speed_button.setText(texts.card_speed_button())
             self._show_efficiency_placeholder()
+
+    def open_card_speed(self) -> QDialog:
+        """The card's speed (the custom card's is typed in there)."""
+        from gradacc_desktop.ui.trainer.card_speed import CardSpeedDialog
+
+        if self.card_speed_dialog is None:
+            self.card_speed_dialog = CardSpeedDialog(self._vm, self)
+            self.card_speed_dialog.form.copyRequested.connect(self.copyRequested)
+        self.card_speed_dialog.show()
+        self.card_speed_dialog.raise_()
+        self.card_speed_dialog.activateWindow()
+        return self.card_speed_dialog
+
+    def set_language(self, locale: QLocale) -> None:
+        super().set_language(locale)
+        dialog = self.card_speed_dialog
+        if dialog is not None and hasattr(dialog, "set_language"):
+            dialog.set_language(locale)
 
     def ask_profile(self) -> None:
         path = ask_open_path(
@@ -303,7 +331,12 @@ class TimeSetupPanel(SetupForm):
         return outcome.ok
 
     def tab_chain(self) -> list[QWidget]:
-        return [*super().tab_chain(), self.load_profile_button, self.clear_profile_button]
+        return [
+            *super().tab_chain(),
+            self.card_speed_button,
+            self.load_profile_button,
+            self.clear_profile_button,
+        ]
 
     def title_text(self) -> tuple[str, str]:
         texts = self._vm.texts

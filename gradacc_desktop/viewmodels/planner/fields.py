@@ -12,6 +12,7 @@ from gradacc_desktop.core.compute import (
     PRICE_LIMITS,
     TOKENS_LIMITS,
 )
+from gradacc_desktop.core.gpus import SPEED_LIMITS
 from gradacc_desktop.core.layout import LAYOUT_LIMITS
 from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.planning import (
@@ -46,6 +47,11 @@ class PlanField(enum.Enum):
     EFFICIENCY = "efficiency_percent"  # empty: the card's own
     PRICE = "price_per_gpu_hour"
     TOKENS = "training_tokens"
+    # the custom card's speed (a catalogue card shows its own, read-only)
+    CUSTOM_TFLOPS = "custom_tflops"
+    CUSTOM_BANDWIDTH = "custom_memory_bandwidth_gbps"
+    CUSTOM_LINK = "custom_link_gbps"
+    CUSTOM_NETWORK = "custom_network_gbps"
 
 
 OPTIONAL_FIELDS = frozenset(
@@ -58,10 +64,27 @@ OPTIONAL_FIELDS = frozenset(
         PlanField.EFFICIENCY,
         PlanField.PRICE,
         PlanField.TOKENS,
+        PlanField.CUSTOM_TFLOPS,
+        PlanField.CUSTOM_BANDWIDTH,
+        PlanField.CUSTOM_LINK,
+        PlanField.CUSTOM_NETWORK,
     }
 )
+# The custom card's speed, in the order its dialog shows it.
+SPEED_FIELDS = (
+    PlanField.CUSTOM_TFLOPS,
+    PlanField.CUSTOM_BANDWIDTH,
+    PlanField.CUSTOM_LINK,
+    PlanField.CUSTOM_NETWORK,
+)
 # The time model's optional inputs (they never stop the plan; a refused one stops the time).
-TIME_FIELDS = (PlanField.MODEL_PARAMS, PlanField.EFFICIENCY, PlanField.PRICE, PlanField.TOKENS)
+TIME_FIELDS = (
+    PlanField.MODEL_PARAMS,
+    PlanField.EFFICIENCY,
+    PlanField.PRICE,
+    PlanField.TOKENS,
+    *SPEED_FIELDS,
+)
 
 FIELD_LIMITS: dict[PlanField, Limits] = {
     PlanField.TARGET: TARGET_LIMITS,
@@ -81,6 +104,7 @@ FIELD_LIMITS: dict[PlanField, Limits] = {
     PlanField.EFFICIENCY: EFFICIENCY_PERCENT_LIMITS,
     PlanField.PRICE: PRICE_LIMITS,
     PlanField.TOKENS: TOKENS_LIMITS,
+    **dict.fromkeys(SPEED_FIELDS, SPEED_LIMITS),
 }
 
 # Fields measured in gigabytes (they show and accept the unit).

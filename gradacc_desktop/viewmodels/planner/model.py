@@ -18,7 +18,14 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject, Signal
 from gradacc_desktop.core.calculator import Field, Inputs
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.export import Exported, ExportFormat, export
-from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTable, TrainingPrecision
+from gradacc_desktop.core.gpus import (
+    CUSTOM_ID,
+    GpuTable,
+    Performance,
+    TrainingPrecision,
+    custom_card,
+    custom_performance,
+)
 from gradacc_desktop.core.layout import ParallelLayout
 from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB
 from gradacc_desktop.core.model_size import ModelSize, UnknownModelError, known_models, model_size
@@ -64,6 +71,7 @@ from gradacc_desktop.viewmodels.planner.fields import (
     DEFAULT_PARAMETERS,
     DEFAULT_TARGET,
     OPTIONAL_FIELDS,
+    SPEED_FIELDS,
     TIME_FIELDS,
     PlanField,
 )
@@ -78,6 +86,17 @@ from gradacc_desktop.viewmodels.planner.views import (
 )
 
 _log = logging.getLogger(__name__)
+
+
+def _card_speed(perf: Performance, field: PlanField) -> Decimal:
+    """A catalogue card's figure for one of the speed fields."""
+    if field is PlanField.CUSTOM_TFLOPS:
+        return perf.bf16_tflops if perf.bf16_tflops is not None else perf.fp16_tflops
+    if field is PlanField.CUSTOM_BANDWIDTH:
+        return perf.memory_bandwidth_gbps
+    if field is PlanField.CUSTOM_LINK:
+        return perf.link_gbps
+    return perf.inter_node_gbps
 
 
 def default_other_memory_gb() -> Decimal:
@@ -312,6 +331,8 @@ class PlannerViewModel(QObject):
             return number.show(card.usable_gb)
         if field is PlanField.MODEL_PARAMS and self._model is not None:
             return number.show(self._model.compute_params)
+        if field in SPEED_FIELDS and card is not None and card.performance is not None:
+            return number.show(_card_speed(card.performance, field))
         if field is PlanField.MICRO_BATCH and self._recommend:
             config = self.configuration()
             if config is not None:
@@ -347,6 +368,8 @@ class PlannerViewModel(QObject):
             card_id = CUSTOM_ID
         if card_id != self._card_id:
             self._card_id = card_id
+            # the speed fields show the new card's figures (or the custom card's own)
+            self.inputsReplaced.emit(frozenset(SPEED_FIELDS))
             self._refresh()
 
     def set_zero_stage(self, stage: ZeroStage) -> None:
@@ -672,6 +695,19 @@ class PlannerViewModel(QObject):
         )
         return PlannerState(self._results.view(request), prompt, ())
 
+    def _timed_card(self) -> GpuCard | None:
+        """The chosen card with its speed: a custom card's from its four fields (None
+        while one of them is empty or refused)."""
+        card = self.card()
+        if card is not None:
+            return card
+        values = [self._entries.optional_value(f) for f in SPEED_FIELDS]
+        if any(value is None or problem for value, problem in values):
+            return None
+        tflops, bandwidth, link, network = (value for value, _ in values if value is not None)
+        capacity = self.capacity() or Decimal(1)
+        return custom_card(capacity, custom_performance(tflops, bandwidth, link, network))
+
     def _time_request(self, request_activation: Decimal) -> TimeRequest:
         """What the time per step needs (valid required fields assumed)."""
         entries = self._entries
@@ -687,7 +723,7 @@ class PlannerViewModel(QObject):
             model=self._model,
             params=None if self._model is not None else whole(PlanField.MODEL_PARAMS),
             seq_len=whole(PlanField.SEQ_LEN),
-            card=self.card(),
+            card=self._timed_card(),
             precision=TrainingPrecision(self._precision.value),
             zero=self._zero,
             nodes=1 if nodes is None or entries.problem(PlanField.NODES) else int(nodes),

@@ -66,6 +66,10 @@ def plan_settings(
         efficiency_percent=entries.current_or_last(PlanField.EFFICIENCY),
         price_per_gpu_hour=entries.current_or_last(PlanField.PRICE),
         training_tokens=integer(PlanField.TOKENS),
+        custom_tflops=entries.current_or_last(PlanField.CUSTOM_TFLOPS),
+        custom_memory_bandwidth_gbps=entries.current_or_last(PlanField.CUSTOM_BANDWIDTH),
+        custom_link_gbps=entries.current_or_last(PlanField.CUSTOM_LINK),
+        custom_network_gbps=entries.current_or_last(PlanField.CUSTOM_NETWORK),
     )
 
 
@@ -86,6 +90,10 @@ def field_values(plan: PlanSettings, card_id: str) -> dict[PlanField, Decimal | 
         PlanField.EFFICIENCY: plan.efficiency_percent,
         PlanField.PRICE: plan.price_per_gpu_hour,
         PlanField.TOKENS: _optional(plan.training_tokens),
+        PlanField.CUSTOM_TFLOPS: plan.custom_tflops,
+        PlanField.CUSTOM_BANDWIDTH: plan.custom_memory_bandwidth_gbps,
+        PlanField.CUSTOM_LINK: plan.custom_link_gbps,
+        PlanField.CUSTOM_NETWORK: plan.custom_network_gbps,
     }
     if plan.micro_batch is not None:
         values[PlanField.MICRO_BATCH] = Decimal(plan.micro_batch)

@@ -47,6 +47,10 @@ class PlannerTexts(Translating):
             PlanField.EFFICIENCY: self.tr("GPU effic&iency (%)"),
             PlanField.PRICE: self.tr("Price per GPU-ho&ur"),
             PlanField.TOKENS: self.tr("Token &budget"),
+            PlanField.CUSTOM_TFLOPS: self.tr("Dense &peak (TFLOPS)"),
+            PlanField.CUSTOM_BANDWIDTH: self.tr("&Memory bandwidth (GB/s)"),
+            PlanField.CUSTOM_LINK: self.tr("&Link between GPUs (GB/s)"),
+            PlanField.CUSTOM_NETWORK: self.tr("&Network between nodes (GB/s)"),
         }[field]
         return _plain(text, mnemonic)
 
@@ -110,6 +114,18 @@ class PlannerTexts(Translating):
             ),
             PlanField.TOKENS: self.tr(
                 "Tokens to train on (optional): gives the run's steps, time, GPU-hours and cost."
+            ),
+            PlanField.CUSTOM_TFLOPS: self.tr(
+                "The card's dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), "
+                "without sparsity."
+            ),
+            PlanField.CUSTOM_BANDWIDTH: self.tr("The card's memory bandwidth, in GB/s."),
+            PlanField.CUSTOM_LINK: self.tr(
+                "The link between two GPUs of one node, per direction, in GB/s (NVLink, PCIe)."
+            ),
+            PlanField.CUSTOM_NETWORK: self.tr(
+                "The network between nodes, per GPU and per direction, in GB/s "
+                "(200 Gb/s InfiniBand = 25 GB/s)."
             ),
         }[field]
 
@@ -201,6 +217,31 @@ class PlannerTexts(Translating):
 
     def clear_profile_label(self) -> str:
         return self.tr("&Discard profile")
+
+    def card_speed_button(self) -> str:
+        return self.tr("&View the card's speed…")
+
+    def card_speed_title(self) -> str:
+        return self.tr("GPU speed")
+
+    def card_speed_note(self, card: GpuCard | None) -> str:
+        """Where the figures come from; a custom card's are typed in."""
+        if card is None:
+            return self.tr(
+                "The custom card's speed, as you type it: the time per step needs all four."
+            )
+        perf = card.performance
+        if perf is None:
+            return ""
+        peak = perf.bf16_tflops is None
+        return self.tr(
+            "{name}: the vendor's figures ({source}). The peak is the dense bf16 rate{no_bf16}. "
+            "Choose the custom card in the planner to type your own."
+        ).format(
+            name=card.name,
+            source=perf.source,
+            no_bf16=self.tr(" (this card has no bf16: fp16 shown)") if peak else "",
+        )
 
     def time_setup_title(self) -> str:
         return self.tr("Time and cost")

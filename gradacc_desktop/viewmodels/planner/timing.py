@@ -112,7 +112,8 @@ class TimingTexts(Translating):
             return self.tr("Type the sequence length (under Tokens and steps) to see the time.")
         if r.card is None or r.card.performance is None:
             return self.tr(
-                "The custom card has no speed figures: choose a GPU model to see the time."
+                "The custom card has no speed figures: type them under “View the card’s "
+                "speed…” (Trainer configs tab), or choose a GPU model."
             )
         if r.layout.world % r.nodes:
             return self.tr("The GPUs do not split evenly over the nodes: no time per step.")
