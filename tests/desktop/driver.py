@@ -55,6 +55,11 @@ MNEMONICS: dict[str, dict[str, str]] = {
         # trainer configs: "&Copiar arquivo", "&Nós (máquinas)"
         "copy_file": "c",
         "nodes": "n",
+        # the time per step: "Comprimento da se&quência" (planner), "&Modelo",
+        # "Paralelismo de &tensor" (trainer configs)
+        "seq_len": "q",
+        "model": "m",
+        "tensor_parallel": "t",
         # menus: "&Arquivo", "&Idioma", "Aj&uda"
         "file_menu": "a",
         "language_menu": "i",
@@ -75,6 +80,9 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "export_format": "x",
         "copy_file": "c",
         "nodes": "n",
+        "seq_len": "q",
+        "model": "m",
+        "tensor_parallel": "t",
         "file_menu": "f",
         "language_menu": "l",
         "help_menu": "h",

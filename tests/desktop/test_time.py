@@ -1,0 +1,48 @@
+"""The time per step on a real desktop: the model chosen and the layout typed on the
+trainer tab with real keys, the planner's plan copied through the X clipboard."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.desktop.conftest import StartApp
+
+SAYS = {
+    "pt_BR": ("Tempo por passo", "por passo do otimizador", "Total de GPUs 2 = 1 de dados × 2"),
+    "en": ("Time per step", "per optimizer step", "World size 2 = 1 data-parallel × 2"),
+}
+HEADING = {"pt_BR": "Tempo/passo", "en": "Time/step"}
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "en"])
+def test_a_model_and_a_layout_give_every_pair_its_time(start_app: StartApp, lang: str) -> None:
+    app = start_app(lang)
+    app.next_tab()  # the planner
+    time.sleep(0.5)
+    app.type_into("seq_len", "2048")
+    app.next_tab()  # trainer configs
+    time.sleep(0.5)
+    app.mnemonic("model")
+    app.type("llama-3.1-8b")  # a combo box finds the item as it is typed
+    time.sleep(0.3)
+    app.type_into("tensor_parallel", "2")
+    time.sleep(0.3)
+    app.screenshot(f"time-trainer-{lang}", keep=True)
+    app.previous_tab()  # back to the planner
+    time.sleep(0.5)
+    plan = app.copy_results()
+    app.screenshot(f"time-planner-{lang}", keep=True)
+    assert plan is not None, "Ctrl+C on the planner copied nothing"
+    title, step, world = SAYS[lang]
+    lines = plan.text.splitlines()
+    assert title in lines, plan.text
+    card = lines[lines.index(title) + 1 :]
+    assert step in card[0], card[:3]
+    assert any(line.startswith(world) for line in card[:6]), card[:6]
+    # the pairs table: every row ends with its time per step and tokens per second
+    heading = next(i for i, line in enumerate(lines) if HEADING[lang] in line)
+    rows = [line for line in lines[heading + 1 :] if line.strip()]
+    assert len(rows) >= 3, lines[heading:]
+    assert all(" s " in row and row.split()[0].isdigit() for row in rows), rows
