@@ -6,11 +6,11 @@ Writes, for pt and en:
 
 - the README images: docs/screenshot-<lang>.png (calculator),
   screenshot-planner-<lang>.png, screenshot-trainer-<lang>.png,
-  screenshot-chart-<lang>.png and
+  screenshot-chart-<lang>.png, screenshot-chart-pairs-<lang>.png and
   screenshot-activation-<lang>.png, at a comfortable size;
 - the layout check: docs/screenshots/<view>-<lang>-<size>.png for every tab and
   dialog (calculator, calculator with the details open, planner, planner with
-  extreme values, trade-off chart, activation estimator, other-memory estimate)
+  extreme values, trade-off chart, pairs chart, activation estimator, other-memory estimate)
   at 800x600 and at the smallest size the window or dialog allows ("min");
 - the same on a dark palette (tests/ui/palettes.py), at 800x600:
   docs/screenshots/<view>-<lang>-dark-800x600.png.
@@ -82,6 +82,8 @@ def main() -> int:
             settle()
         shoot(widget, sizes_dir / f"{name}-{language}-min.png")
 
+    # the planner's time state of each language, for the dark chart shots
+    dark_time: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for language in ("pt", "en"):
             store = QSettings(str(Path(tmp) / f"{language}.ini"), QSettings.Format.IniFormat)
@@ -161,6 +163,7 @@ def main() -> int:
             readme(f"screenshot-planner-time-{language}")
             shoot_sizes(window, "planner-time", language)
             time_remembered = vm.remembered()
+            dark_time[language] = time_remembered
 
             # the other-memory estimate ("Estimar…") over the planner
             vm.restore_remembered(remembered)
@@ -188,10 +191,17 @@ def main() -> int:
             vm.restore_remembered(remembered)
             trainer.setup.show_inputs(None)
 
-            # trade-off chart
+            # the chart tab, with the planner's time state (Llama-3-70B, TP 8, PP 4):
+            # the trade-off chart, then time per step against memory for every pair
+            vm.restore_remembered(time_remembered)
             tab(3, window.show_chart)
             readme(f"screenshot-chart-{language}")
             shoot_sizes(window, "chart", language)
+            tab(3, window.show_pair_chart)
+            readme(f"screenshot-chart-pairs-{language}")
+            shoot_sizes(window, "chart-pairs", language)
+            window.show_chart()
+            vm.restore_remembered(remembered)
 
             # F1 on the planner: its help, with the rule for typing numbers
             tab(1)
@@ -245,11 +255,16 @@ def main() -> int:
                     (1, "planner"),
                     (2, "trainer"),
                     (3, "chart"),
+                    (3, "chart-pairs"),
                 ):
                     window.tabs.setCurrentIndex(index)
                     if index == 3:
                         window.inputs.boxes[Field.MICRO_BATCH].set_text("4")
-                        window.show_chart()
+                        window.planner.vm.restore_remembered(dark_time[language])
+                        if name == "chart":
+                            window.show_chart()
+                        else:
+                            window.show_pair_chart()
                     settle()
                     window.resize(*SMALL_SIZE)
                     shoot(window, sizes_dir / f"{name}-{language}-dark-800x600.png")

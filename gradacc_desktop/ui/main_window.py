@@ -42,10 +42,12 @@ if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
     from gradacc_desktop.ui.details_panel import DetailsPanel
     from gradacc_desktop.ui.help_dialog import HelpDialog
     from gradacc_desktop.ui.inputs_panel import InputsPanel
+    from gradacc_desktop.ui.pair_chart import ChartsPage, PairChart
     from gradacc_desktop.ui.planner.view import PlannerView
     from gradacc_desktop.ui.results_panel import ResultsPanel
     from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
     from gradacc_desktop.ui.trainer import TrainerPage
+    from gradacc_desktop.viewmodels.pair_chart import PairChartViewModel
     from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 
 STATUS_TIMEOUT_MS = 5000
@@ -68,6 +70,7 @@ class MainWindow(QMainWindow):
         self.calculator = CalculatorPage(vm, self)
         self.header = self.calculator.header
         self.tradeoff_vm: TradeoffViewModel | None = None  # with the chart
+        self.pair_chart_vm: PairChartViewModel | None = None  # with the chart
         self.help_dialog: HelpDialog | None = None  # on the first F1 outside the calculator
         # The planner and the chart (QtCharts) are built when first needed.
         self.planner_page: LazyPage[PlannerView] = LazyPage(
@@ -76,7 +79,7 @@ class MainWindow(QMainWindow):
         self.trainer_page: LazyPage[TrainerPage] = LazyPage(
             self._make_trainer, "trainer_page", self
         )
-        self.chart_page: LazyPage[TradeoffChart] = LazyPage(self._make_chart, "chart_page", self)
+        self.chart_page: LazyPage[ChartsPage] = LazyPage(self._make_chart, "chart_page", self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("main_tabs")
         self.tabs.setDocumentMode(True)
@@ -149,10 +152,12 @@ class MainWindow(QMainWindow):
         each part is told once. Widgets do not also react to Qt's LanguageChange."""
         locale = self.language.locale()
         self.setLocale(locale)
-        chart = self.chart_page.built
-        if chart is not None:  # its axes' numbers, before the view it is sent
-            chart.set_locale(locale)
-        # one new calculator state; the chart's view-model follows it
+        charts = self.chart_page.built
+        if charts is not None:  # their axes' numbers, before the views they are sent
+            charts.set_locale(locale)
+            charts.retranslate()
+        # one new calculator state; the trade-off chart's view-model follows it (the pairs
+        # chart's follows the planner's, below)
         self.vm.set_language(locale)
         self.inputs.set_locale(locale)
         for c, action in self.menus.language_actions.items():
@@ -196,12 +201,23 @@ class MainWindow(QMainWindow):
         elif current is self.trainer_page:
             self.trainer.export.copy()
         elif current is self.chart_page:
-            _ = self.chart_page.content()
-            assert self.tradeoff_vm is not None
-            text = self.tradeoff_vm.clipboard_text()
-            self._copy_text(text, self.tr("Chart data copied to the clipboard."))
+            self._copy_chart()
         else:
             self.copy_results()
+
+    def _copy_chart(self) -> None:
+        """The data of the chart shown: the trade-off's curves or the pairs' table (or,
+        when the pairs chart has no time to draw, why, in the status bar)."""
+        charts = self.chart_page.content()
+        assert self.tradeoff_vm is not None and self.pair_chart_vm is not None
+        if charts.showing_pairs():
+            text = self.pair_chart_vm.clipboard_text()
+            if text is None:
+                self.statusBar().showMessage(self.pair_chart_vm.empty_text(), STATUS_TIMEOUT_MS)
+                return
+        else:
+            text = self.tradeoff_vm.clipboard_text()
+        self._copy_text(text, self.tr("Chart data copied to the clipboard."))
 
     def _copy_text(self, text: str | None, done: str) -> None:
         if text is None:
@@ -259,12 +275,29 @@ class MainWindow(QMainWindow):
 
     @property
     def chart(self) -> TradeoffChart | None:
-        return self.chart_page.built
+        """The trade-off chart, if the chart tab is built."""
+        charts = self.chart_page.built
+        return None if charts is None else charts.tradeoff
+
+    @property
+    def pair_chart(self) -> PairChart | None:
+        """The pairs chart (time against memory), if the chart tab is built."""
+        charts = self.chart_page.built
+        return None if charts is None else charts.pairs
 
     def show_chart(self) -> TradeoffChart:
-        """Switch to the chart tab, building the chart on first use."""
+        """Switch to the chart tab and its trade-off chart, building them on first use."""
         self.tabs.setCurrentWidget(self.chart_page)
-        return self.chart_page.content()
+        charts = self.chart_page.content()
+        charts.show_pairs(False)
+        return charts.tradeoff
+
+    def show_pair_chart(self) -> PairChart:
+        """Switch to the chart tab and its pairs chart, building them on first use."""
+        self.tabs.setCurrentWidget(self.chart_page)
+        charts = self.chart_page.content()
+        charts.show_pairs()
+        return charts.pairs
 
     def _make_planner(self, parent: QWidget) -> PlannerView:
         from gradacc_desktop.ui.planner import create_planner
@@ -303,16 +336,20 @@ class MainWindow(QMainWindow):
         page.time.copyRequested.connect(self.copy_current)
         return page
 
-    def _make_chart(self, parent: QWidget) -> TradeoffChart:
+    def _make_chart(self, parent: QWidget) -> ChartsPage:
+        from gradacc_desktop.ui.pair_chart import ChartsPage, PairChart
         from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
+        from gradacc_desktop.viewmodels.pair_chart import PairChartViewModel
         from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 
         self.tradeoff_vm = TradeoffViewModel(self.vm, self)
-        _ = self.planner  # the GPU's available-memory line comes from the planner
+        # the GPU's available-memory line and every pair's time come from the planner
+        planner = self.planner
+        self.pair_chart_vm = PairChartViewModel(planner.vm, self)
         self._update_available_memory()
-        chart = TradeoffChart(self.tradeoff_vm, parent)
-        chart.set_locale(self.language.locale())  # before its first view is drawn
-        return chart
+        charts = ChartsPage(TradeoffChart(self.tradeoff_vm), PairChart(self.pair_chart_vm), parent)
+        charts.set_locale(self.language.locale())  # before their first views are drawn
+        return charts
 
     def _update_available_memory(self, _state: object = None) -> None:
         planner = self.planner_page.built

@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QPixmap,
+    QPolygonF,
     QShowEvent,
 )
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -64,7 +65,9 @@ class LegendEntry(QWidget):
         layout.addWidget(self.swatch, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.text, 1)
 
-    def draw(self, pen: QPen, marker: QBrush | None = None) -> None:
+    def draw(self, pen: QPen, marker: QBrush | None = None, shape: str = "circle") -> None:
+        """A line (no ``marker``), or a marker filled with ``marker`` (``Qt.NoBrush``: a
+        hollow one) whose ``shape`` is "circle", "square" or "diamond"."""
         ratio = self.devicePixelRatioF()
         pixmap = QPixmap(self.swatch.size() * ratio)
         pixmap.setDevicePixelRatio(ratio)
@@ -76,7 +79,23 @@ class LegendEntry(QWidget):
             painter.drawLine(QPointF(0.0, SWATCH_LINE_Y), QPointF(SWATCH_WIDTH, SWATCH_LINE_Y))
         else:
             painter.setBrush(marker)
-            painter.drawEllipse(SWATCH_DOT)
+            if shape == "square":
+                painter.drawRect(SWATCH_DOT)
+            elif shape == "diamond":
+                centre = SWATCH_DOT.center()
+                half = SWATCH_DOT.width() / 2 + 1.0
+                painter.drawPolygon(
+                    QPolygonF(
+                        [
+                            centre + QPointF(0.0, -half),
+                            centre + QPointF(half, 0.0),
+                            centre + QPointF(0.0, half),
+                            centre + QPointF(-half, 0.0),
+                        ]
+                    )
+                )
+            else:
+                painter.drawEllipse(SWATCH_DOT)
         painter.end()
         self.swatch.setPixmap(pixmap)
 

@@ -94,6 +94,15 @@ class HelpContent(QObject):
                     "into your framework's files."
                 ),
                 self.tr(
+                    "With a model chosen under Time and cost (Trainer configs tab) and the "
+                    "sequence length, every pair gets its time per optimizer step and tokens "
+                    "per second; the Time per step card names the fastest pair that fits at "
+                    "the same batch (Use this pair takes it) and, with a token budget, the "
+                    "dataset and a price, the run's time, GPU-hours and cost. It is an "
+                    "estimate: compute or memory bandwidth per micro-step, the communication "
+                    "your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md)."
+                ),
+                self.tr(
                     "Ctrl+C copies the plan with its pairs as text (or the selected text). "
                     "File ▸ Save scenario keeps the whole setup in a file."
                 ),
@@ -111,6 +120,14 @@ class HelpContent(QObject):
                     "the nodes (the launch lines run on each node), the ZeRO stage, the "
                     "precision and what is offloaded to CPU memory. Each file carries the "
                     "effective batch it trains at."
+                ),
+                self.tr(
+                    "Tensor parallel and pipeline stages make the world size data × tensor × "
+                    "pipeline; the files carry them where the framework can, and a note above "
+                    "the files says what it cannot. Time and cost holds what the time per step "
+                    "is estimated from; View the card's speed… shows the card's figures and "
+                    "takes the custom card's; Load measured profile… uses times measured on "
+                    "your own GPU."
                 ),
                 self.tr(
                     "Copy file copies the file shown; Save files… writes every file of the "

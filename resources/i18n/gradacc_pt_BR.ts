@@ -1817,6 +1817,10 @@
         <translation>A tabela lista os pares de micro-lote e passos de acumulação próximos da meta: as setas percorrem a tabela, Enter ou um clique duplo usa um par. O DeepSpeed e o Megatron, recebendo a meta como tamanho de lote, só aceitam os pares que chegam exatamente a ela. A aba Configurações de treino transforma o plano nos arquivos do seu framework.</translation>
     </message>
     <message>
+        <source>With a model chosen under Time and cost (Trainer configs tab) and the sequence length, every pair gets its time per optimizer step and tokens per second; the Time per step card names the fastest pair that fits at the same batch (Use this pair takes it) and, with a token budget, the dataset and a price, the run&apos;s time, GPU-hours and cost. It is an estimate: compute or memory bandwidth per micro-step, the communication your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md).</source>
+        <translation>Com um modelo escolhido em Tempo e custo (aba Configurações de treino) e o comprimento da sequência, cada par ganha seu tempo por passo do otimizador e tokens por segundo; o cartão Tempo por passo indica o par mais rápido que cabe no mesmo lote (Usar este par o adota) e, com um orçamento de tokens, o conjunto de dados e um preço, o tempo, as GPU-horas e o custo da execução. É uma estimativa: cálculo ou banda de memória por micro-passo, a comunicação que seu estágio ZeRO e seu layout acrescentam, a bolha do pipeline (docs/TIME.md).</translation>
+    </message>
+    <message>
         <source>Ctrl+C copies the plan with its pairs as text (or the selected text). File ▸ Save scenario keeps the whole setup in a file.</source>
         <translation>Ctrl+C copia o plano com os seus pares como texto (ou o texto selecionado). Arquivo ▸ Salvar cenário guarda toda a configuração num arquivo.</translation>
     </message>
@@ -1827,6 +1831,10 @@
     <message>
         <source>Training setup: the data-parallel GPUs of the planner split evenly over the nodes (the launch lines run on each node), the ZeRO stage, the precision and what is offloaded to CPU memory. Each file carries the effective batch it trains at.</source>
         <translation>Configuração de treino: as GPUs em paralelismo de dados do planejador divididas igualmente entre os nós (as linhas de lançamento rodam em cada nó), o estágio ZeRO, a precisão e o que vai para a memória da CPU (offload). Cada arquivo traz o lote efetivo com que treina.</translation>
+    </message>
+    <message>
+        <source>Tensor parallel and pipeline stages make the world size data × tensor × pipeline; the files carry them where the framework can, and a note above the files says what it cannot. Time and cost holds what the time per step is estimated from; View the card&apos;s speed… shows the card&apos;s figures and takes the custom card&apos;s; Load measured profile… uses times measured on your own GPU.</source>
+        <translation>Paralelismo de tensor e estágios de pipeline fazem o total de GPUs ser dados × tensor × pipeline; os arquivos os levam onde o framework consegue, e uma nota acima dos arquivos diz o que ele não consegue. Tempo e custo guarda de onde o tempo por passo é estimado; Ajustar a velocidade da placa… mostra os números da placa e recebe os da placa personalizada; Carregar perfil medido… usa tempos medidos na sua própria GPU.</translation>
     </message>
     <message>
         <source>Copy file copies the file shown; Save files… writes every file of the export into a folder (asking before it replaces any).</source>

@@ -1,0 +1,185 @@
+"""The pairs chart's view-model: time per step against memory per GPU, from the planner."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from PySide6.QtCore import QLocale
+
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.pair_chart import (
+    PairChartMessage,
+    PairChartView,
+    PairChartViewModel,
+)
+from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel, PlanView
+
+
+@pytest.fixture(autouse=True)
+def english(catalogue) -> None:  # type: ignore[no-untyped-def]
+    catalogue("en")
+
+
+def planner(locale: str = "en") -> PlannerViewModel:
+    vm = PlannerViewModel(CalculatorViewModel(QLocale(locale)))
+    vm.set_text(PlanField.TARGET, "512")
+    vm.set_text(PlanField.GPUS, "8")
+    vm.set_text(PlanField.ACTIVATION, "2")
+    vm.set_text(PlanField.OTHER_MEMORY, "20")
+    return vm
+
+
+def pipeline(vm: PlannerViewModel) -> None:
+    """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs: the pairs' times differ."""
+    vm.set_model("llama-3-70b")
+    vm.set_text(PlanField.SEQ_LEN, "4096")
+    vm.set_text(PlanField.TENSOR_PARALLEL, "8")
+    vm.set_text(PlanField.PIPELINE_STAGES, "4")
+    vm.set_text(PlanField.NODES, "32")
+
+
+def results(vm: PlannerViewModel) -> PlanView:
+    plan = vm.state.results
+    assert plan is not None
+    return plan
+
+
+def drawn(chart: PairChartViewModel) -> PairChartView:
+    view = chart.view()
+    assert isinstance(view, PairChartView), view
+    return view
+
+
+def test_one_point_per_pair_from_the_planner(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    vm.set_model("llama-3.1-8b")
+    vm.set_text(PlanField.SEQ_LEN, "4096")
+    chart = PairChartViewModel(vm)
+    view = drawn(chart)
+    points = results(vm).points
+    assert len(view.fits) + len(view.over) == len(points) == 8
+    assert len(view.over) == 2  # 32 × 2 and 64 × 1 need 84 and 148 GB of 80
+    for mark, point in zip((*view.fits, *view.over), points, strict=True):
+        assert (mark.x, mark.y) == (point.memory_gb, point.step_seconds)
+        assert mark.label == f"{point.micro_batch} × {point.accumulation_steps}"
+    assert [m.x for m in view.over] == [84.0, 148.0]
+    assert view.capacity_gb == 80.0
+    assert view.capacity_name == "GPU memory (80 GB)"
+    assert view.title == "Time per step against memory per GPU, one point per pair"
+    assert (view.x_title, view.y_title) == ("Memory per GPU (GB)", "Time per step (s)")
+    assert (view.fits_name, view.over_name) == ("Pairs that fit", "Pairs that do not fit")
+    # the axes reach past the farthest pair, and past the slowest
+    assert view.x_max > 148 and view.y_max > max(p.step_seconds or 0 for p in points)
+
+
+def test_the_fastest_pair_and_the_one_in_use(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    pipeline(vm)
+    chart = PairChartViewModel(vm)
+    view = drawn(chart)
+    assert view.current is not None and view.current.label == "64 × 1"
+    assert view.fastest is not None and view.fastest.label == "1 × 64"
+    assert view.current_name == "In use: 64 × 1"
+    assert view.fastest_name == "Fastest that fits: 1 × 64"
+    assert view.summary == "Fastest that fits: 1 × 64 — 22.9 s per step; in use: 64 × 1 — 86.9 s."
+    assert view.fastest.tip == "1 × 64: 22.9 s per step, 20.25 GB per GPU, 91,800 tokens/s"
+    fastest = next(p for p in results(vm).points if p.fastest)
+    assert (view.fastest.x, view.fastest.y) == (fastest.memory_gb, fastest.step_seconds)
+    vm.choose_pair(1)
+    view = drawn(chart)
+    assert view.summary == "In use: 1 × 64 — 22.9 s per step, the fastest pair that fits."
+    assert view.current == view.fastest
+
+
+def test_without_a_time_the_planner_says_why(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    chart = PairChartViewModel(vm)
+    view = chart.view()
+    assert isinstance(view, PairChartMessage)
+    time = results(vm).time
+    assert time is not None and view.message == time.message
+    assert "Trainer configs" in view.message
+    assert chart.clipboard_text() is None
+    assert chart.empty_text() == view.message
+    vm.set_model("llama-3.1-8b")
+    view = chart.view()
+    assert isinstance(view, PairChartMessage)
+    assert view.message.startswith("Type the sequence length")
+    vm.set_text(PlanField.GPUS, "")  # no plan at all: the planner's prompt
+    view = chart.view()
+    assert isinstance(view, PairChartMessage) and view.message == vm.state.prompt
+
+
+def test_recomputed_only_while_shown(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    chart = PairChartViewModel(vm)
+    seen: list[object] = []
+    chart.changed.connect(seen.append)
+    pipeline(vm)
+    assert seen == []  # nothing on screen: nothing computed
+    chart.set_active(True)
+    assert len(seen) == 1 and isinstance(seen[0], PairChartView)
+    vm.choose_pair(2)
+    assert len(seen) == 2
+    chart.set_active(False)
+    vm.choose_pair(4)
+    assert len(seen) == 2
+
+
+def test_axes_are_labelled_in_the_locale(qapp) -> None:  # type: ignore[no-untyped-def]
+    chart = PairChartViewModel(planner("pt_BR"))
+    axis = chart.axis(Decimal("2.5"), 400.0, lambda label: 8.0 * len(label), 4.0, 10)
+    assert axis.labels[:3] == ("0,0", "0,5", "1,0")
+    assert axis.label_format == "%.1f"
+    crowded = chart.axis(Decimal(90), 40.0, lambda label: 8.0 * len(label), 4.0, 10)
+    assert len(crowded.labels) < 10  # fewer labels where they would collide
+    wide = PairChartViewModel(planner()).axis(Decimal(12000), 2000.0, lambda _l: 30.0, 4.0, 8)
+    assert "2,000" in wide.labels
+
+
+def test_clipboard_table(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    pipeline(vm)
+    chart = PairChartViewModel(vm)
+    text = chart.clipboard_text()
+    assert text is not None
+    lines = text.splitlines()
+    assert lines[0] == "Time per step against memory per GPU, one point per pair"
+    header = lines[2].split("   ")
+    assert header == [
+        "Micro-batch (b)",
+        "Steps (a)",
+        "Memory per GPU (GB)",
+        "Time per step (s)",
+        "Tokens/s",
+        "Fits",
+    ]
+    rows = [line.split() for line in lines[3:10]]
+    assert rows[0] == ["1", "64", "20.25", "22.9", "91,800", "Yes"]
+    assert rows[-1] == ["64", "1", "36", "86.9", "24,100", "Yes"]
+    # the numbers line up on the right of their column
+    ends = {
+        line.index(cells[4]) + len(cells[4]) for line, cells in zip(lines[3:10], rows, strict=True)
+    }
+    assert ends == {lines[2].index("Tokens/s") + len("Tokens/s")}
+    assert "GPU memory (80 GB)" in lines
+    assert lines[-1] == drawn(chart).summary
+
+
+def test_the_language_follows_the_planner(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    pipeline(vm)
+    chart = PairChartViewModel(vm)
+    chart.set_active(True)
+    seen: list[object] = []
+    chart.changed.connect(seen.append)
+    catalogue("pt_BR")
+    vm.set_language(QLocale("pt_BR"))
+    assert len(seen) == 1  # one new view per switch
+    view = seen[0]
+    assert isinstance(view, PairChartView)
+    assert view.fastest is not None and view.fastest.tip.startswith("1 × 64: 22,9 s")
+    assert "20,25 GB" in view.fastest.tip
+    text = chart.clipboard_text()
+    assert text is not None and "20,25" in text and "91.800" in text
