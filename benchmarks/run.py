@@ -291,7 +291,9 @@ def main() -> int:
     print(f"input latency: {latency}", flush=True)
     import pair_times  # benchmarks/ is on sys.path when this script runs
 
-    pairs_section = pair_times.markdown(pair_times.measure())
+    pairs_section = pair_times.markdown(pair_times.measure()) + pair_times.markdown_view_model(
+        pair_times.measure_view_model()
+    )
 
     sizes: dict[str, tuple[int, int]] = {}
     if not args.no_bundle:

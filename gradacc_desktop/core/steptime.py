@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 
 from .communication import Collective, What, When, data_parallel, pipeline, tensor_parallel
 from .compute import SECONDS_PER_HOUR, TERA, Recompute, TokenCost
@@ -185,27 +186,27 @@ class StepTime:
         """The roofline's verdict (never said of a measured micro-step)."""
         return not self.measured and self.memory_seconds > self.compute_seconds
 
-    @property
+    @cached_property
     def tokens_per_second(self) -> Fraction:
         return self.tokens_per_step / self.step_seconds
 
-    @property
+    @cached_property
     def tokens_per_second_per_gpu(self) -> Fraction:
         return self.tokens_per_second / self.world
 
-    @property
+    @cached_property
     def mfu(self) -> Fraction:
         return self.model_flops_per_token * self.tokens_per_second_per_gpu / self.peak_flops
 
-    @property
+    @cached_property
     def hfu(self) -> Fraction:
         return self.hardware_flops_per_token * self.tokens_per_second_per_gpu / self.peak_flops
 
-    @property
+    @cached_property
     def bubble_fraction(self) -> Fraction:
         return self.bubble_seconds / self.step_seconds
 
-    @property
+    @cached_property
     def communication_fraction(self) -> Fraction:
         return self.communication_seconds / self.step_seconds
 

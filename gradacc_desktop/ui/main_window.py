@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import TYPE_CHECKING
 
@@ -31,9 +32,12 @@ from gradacc_desktop.viewmodels.settings import (
     PLANNER,
     REFERENCE_BATCH,
     REFERENCE_LR,
+    SPEED_PROFILE,
     TAB,
     Settings,
 )
+
+_log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
     from PySide6.QtWidgets import QPushButton
@@ -307,6 +311,9 @@ class MainWindow(QMainWindow):
         remembered = self.settings.get(PLANNER)
         if remembered is not None:
             planner.vm.restore_remembered(remembered)
+        profile = self.settings.get(SPEED_PROFILE)
+        if profile is not None and not planner.vm.restore_profile(profile):
+            _log.warning("the remembered speed profile is not readable: ignored")
         planner.vm.set_reference(
             self.settings.get(REFERENCE_LR), self.settings.get(REFERENCE_BATCH)
         )
@@ -397,6 +404,7 @@ class MainWindow(QMainWindow):
         planner = self.planner_page.built
         if planner is not None:
             self.settings.set(PLANNER, planner.vm.remembered())
+            self.settings.set(SPEED_PROFILE, planner.vm.remembered_profile())
             lr, batch = planner.vm.reference()
             self.settings.set(REFERENCE_LR, lr)
             self.settings.set(REFERENCE_BATCH, batch)

@@ -945,11 +945,11 @@
     <name>ChartsPage</name>
     <message>
         <source>Memory against batch</source>
-        <translation type="unfinished"></translation>
+        <translation>Memória × lote</translation>
     </message>
     <message>
         <source>Time against memory, per pair</source>
-        <translation type="unfinished"></translation>
+        <translation>Tempo × memória, por par</translation>
     </message>
 </context>
 <context>
@@ -2214,59 +2214,59 @@
     <message>
         <source>{pair}: {step} per step, {memory} per GPU, {tokens} tokens/s</source>
         <extracomment>&quot;b × a&quot; the pair, its memory, its time and rate in one line</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>{pair}: {step} por passo, {memory} por GPU, {tokens} tokens/s</translation>
     </message>
     <message>
         <source>In use: {pair} — {step} per step, the fastest pair that fits.</source>
-        <translation type="unfinished"></translation>
+        <translation>Em uso: {pair} — {step} por passo, o par mais rápido que cabe.</translation>
     </message>
     <message>
         <source>Fastest that fits: {fastest} — {fastest_step} per step; in use: {current} — {current_step}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mais rápido que cabe: {fastest} — {fastest_step} por passo; em uso: {current} — {current_step}.</translation>
     </message>
     <message>
         <source>In use: {pair} — {step} per step; no pair fits in the GPU&apos;s memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>Em uso: {pair} — {step} por passo; nenhum par cabe na memória da GPU.</translation>
     </message>
     <message>
         <source>Fastest that fits: {pair} — {step} per step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mais rápido que cabe: {pair} — {step} por passo.</translation>
     </message>
     <message>
         <source>No pair fits in the GPU&apos;s memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nenhum par cabe na memória da GPU.</translation>
     </message>
     <message>
         <source>Time per step against memory per GPU, one point per pair</source>
-        <translation type="unfinished"></translation>
+        <translation>Tempo por passo em função da memória por GPU, um ponto por par</translation>
     </message>
     <message>
         <source>Memory per GPU (GB)</source>
-        <translation type="unfinished"></translation>
+        <translation>Memória por GPU (GB)</translation>
     </message>
     <message>
         <source>Time per step (s)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tempo por passo (s)</translation>
     </message>
     <message>
         <source>Pairs that fit</source>
-        <translation type="unfinished"></translation>
+        <translation>Pares que cabem</translation>
     </message>
     <message>
         <source>Pairs that do not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>Pares que não cabem</translation>
     </message>
     <message>
         <source>In use: {pair}</source>
-        <translation type="unfinished"></translation>
+        <translation>Em uso: {pair}</translation>
     </message>
     <message>
         <source>Fastest that fits: {pair}</source>
-        <translation type="unfinished"></translation>
+        <translation>Mais rápido que cabe: {pair}</translation>
     </message>
     <message>
         <source>GPU memory ({M})</source>
-        <translation type="unfinished"></translation>
+        <translation>Memória da GPU ({M})</translation>
     </message>
 </context>
 <context>
