@@ -147,7 +147,13 @@ class HelpContent(QObject):
                     "flat. The horizontal line is the memory your GPU has left for activations "
                     "(from the planner); your configuration is marked."
                 ),
-                self.tr("Ctrl+C copies the chart's data as text."),
+                self.tr(
+                    "Time against memory, per pair: each (micro-batch, accumulation) pair of "
+                    "the planner's table as a point — memory per GPU across, time per optimizer "
+                    "step up — with the pair in use, the fastest pair that fits and the GPU's "
+                    "memory marked. It needs a model under Time and cost (Trainer configs)."
+                ),
+                self.tr("Ctrl+C copies the data of the chart shown as text."),
             ],
         }[topic]
         body = "".join(f"<p>{escape(p)}</p>" for p in paragraphs)

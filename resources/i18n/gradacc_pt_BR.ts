@@ -1849,8 +1849,12 @@
         <translation>Memória de ativação por GPU em função do lote efetivo: aumentar o micro-lote faz a memória subir, acumular com o seu micro-lote a mantém constante. A linha horizontal é a memória que sobra na sua GPU para ativações (do planejador); a sua configuração está marcada.</translation>
     </message>
     <message>
-        <source>Ctrl+C copies the chart&apos;s data as text.</source>
-        <translation>Ctrl+C copia os dados do gráfico como texto.</translation>
+        <source>Time against memory, per pair: each (micro-batch, accumulation) pair of the planner&apos;s table as a point — memory per GPU across, time per optimizer step up — with the pair in use, the fastest pair that fits and the GPU&apos;s memory marked. It needs a model under Time and cost (Trainer configs).</source>
+        <translation>Tempo × memória, por par: cada par (micro-lote, acumulação) da tabela do planejador como um ponto — memória por GPU na horizontal, tempo por passo do otimizador na vertical — com o par em uso, o par mais rápido que cabe e a memória da GPU marcados. Precisa de um modelo em Tempo e custo (Configurações de treino).</translation>
+    </message>
+    <message>
+        <source>Ctrl+C copies the data of the chart shown as text.</source>
+        <translation>Ctrl+C copia como texto os dados do gráfico mostrado.</translation>
     </message>
 </context>
 <context>
