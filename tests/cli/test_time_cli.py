@@ -11,6 +11,7 @@ import pytest
 
 from gradacc_desktop.cli import main
 from gradacc_desktop.core.compute import significant
+from tests.planner_setup import write_profile
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
@@ -241,24 +242,7 @@ def test_plan_time_needs_a_card_and_a_length(capsys: pytest.CaptureFixture[str])
 
 
 def _profile(tmp_path, seq_len: int = 4096) -> str:  # type: ignore[no-untyped-def]
-    from gradacc_desktop.core.compute import Recompute
-    from gradacc_desktop.core.gpus import TrainingPrecision
-    from gradacc_desktop.core.profile import SpeedProfile, profile_to_json
-
-    profile = SpeedProfile(
-        device="cuda:0 (NVIDIA A100-SXM4-80GB)",
-        dtype=TrainingPrecision.BF16,
-        model="Llama-3.1-8B",
-        params=8_030_261_248,
-        seq_len=seq_len,
-        recompute=Recompute.NONE,
-        attention="sdpa",
-        points=((1, Fraction(1, 2)), (8, Fraction(4))),
-        repeats=(3, 3),
-    )
-    path = tmp_path / "profile.json"
-    path.write_text(profile_to_json(profile), encoding="utf-8")
-    return str(path)
+    return str(write_profile(tmp_path / "profile.json", seq_len))
 
 
 def test_plan_with_a_measured_profile(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -11,6 +11,7 @@ from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.trainer import TrainerPage
 from gradacc_desktop.ui.trainer.setup import Choice
 from gradacc_desktop.viewmodels.planner import PlanField
+from tests.planner_setup import write_profile
 from tests.ui.helpers import type_into
 
 
@@ -111,27 +112,6 @@ def test_time_inputs_survive_a_language_switch(make_window, qtbot) -> None:  # t
         assert buddy is not None and buddy.accessibleName() == label.text().replace("&", "")
 
 
-def _write_profile(path, seq_len: int = 4096) -> None:  # type: ignore[no-untyped-def]
-    from fractions import Fraction
-
-    from gradacc_desktop.core.compute import Recompute
-    from gradacc_desktop.core.gpus import TrainingPrecision
-    from gradacc_desktop.core.profile import SpeedProfile, profile_to_json
-
-    profile = SpeedProfile(
-        device="cuda:0 (NVIDIA A100-SXM4-80GB)",
-        dtype=TrainingPrecision.BF16,
-        model="Llama-3.1-8B",
-        params=8_030_261_248,
-        seq_len=seq_len,
-        recompute=Recompute.NONE,
-        attention="sdpa",
-        points=((1, Fraction(1, 2)), (8, Fraction(4))),
-        repeats=(3, 3),
-    )
-    path.write_text(profile_to_json(profile), encoding="utf-8")
-
-
 def test_a_measured_profile_replaces_the_estimate(make_window, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
     window = make_window(language="en")
     page = _trainer(window, qtbot)
@@ -139,7 +119,7 @@ def test_a_measured_profile_replaces_the_estimate(make_window, qtbot, tmp_path) 
     assert page.time.profile.text() == "Micro-steps: roofline estimate (no measured profile)."
     assert not page.time.clear_profile_button.isEnabled()
     path = tmp_path / "a100.json"
-    _write_profile(path, seq_len=2048)
+    write_profile(path, seq_len=2048)
     assert page.time.load_profile_from(path)
     assert page.time.profile.text() == (
         "Micro-steps measured on cuda:0 (NVIDIA A100-SXM4-80GB): Llama-3.1-8B, "
@@ -173,7 +153,7 @@ def test_the_profile_is_remembered(make_window, qtbot, tmp_path, settings) -> No
     window = make_window(language="en")
     page = _trainer(window, qtbot)
     path = tmp_path / "p.json"
-    _write_profile(path)
+    write_profile(path)
     assert page.time.load_profile_from(path)
     window.save_state()
     again = make_window(language="en")

@@ -7,36 +7,18 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.pair_chart import (
     PairChartMessage,
     PairChartView,
     PairChartViewModel,
 )
 from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel, PlanView
+from tests.planner_setup import pipeline, planner
 
 
 @pytest.fixture(autouse=True)
 def english(catalogue) -> None:  # type: ignore[no-untyped-def]
     catalogue("en")
-
-
-def planner(locale: str = "en") -> PlannerViewModel:
-    vm = PlannerViewModel(CalculatorViewModel(QLocale(locale)))
-    vm.set_text(PlanField.TARGET, "512")
-    vm.set_text(PlanField.GPUS, "8")
-    vm.set_text(PlanField.ACTIVATION, "2")
-    vm.set_text(PlanField.OTHER_MEMORY, "20")
-    return vm
-
-
-def pipeline(vm: PlannerViewModel) -> None:
-    """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs: the pairs' times differ."""
-    vm.set_model("llama-3-70b")
-    vm.set_text(PlanField.SEQ_LEN, "4096")
-    vm.set_text(PlanField.TENSOR_PARALLEL, "8")
-    vm.set_text(PlanField.PIPELINE_STAGES, "4")
-    vm.set_text(PlanField.NODES, "32")
 
 
 def results(vm: PlannerViewModel) -> PlanView:

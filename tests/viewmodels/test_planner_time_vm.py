@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.compute import Recompute, token_cost
 from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
@@ -13,22 +12,13 @@ from gradacc_desktop.core.layout import ParallelLayout
 from gradacc_desktop.core.model_size import model_size
 from gradacc_desktop.core.setup import Precision
 from gradacc_desktop.core.steptime import StepModel, Workload, hardware
-from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel, PlanView, TimeView
+from tests.planner_setup import planner
 
 
 @pytest.fixture(autouse=True)
 def english(catalogue) -> None:  # type: ignore[no-untyped-def]
     catalogue("en")
-
-
-def planner(locale: str = "en") -> PlannerViewModel:
-    vm = PlannerViewModel(CalculatorViewModel(QLocale(locale)))
-    vm.set_text(PlanField.TARGET, "512")
-    vm.set_text(PlanField.GPUS, "8")
-    vm.set_text(PlanField.ACTIVATION, "2")
-    vm.set_text(PlanField.OTHER_MEMORY, "20")
-    return vm
 
 
 def view(vm: PlannerViewModel) -> PlanView:
