@@ -33,6 +33,7 @@ TERA = 10**12
 # Input ranges (the CLI's and the window's fields)
 PARAMS_LIMITS = whole(1, 10**15)
 TOKENS_LIMITS = whole(1, 10**18)
+EPOCHS_LIMITS = whole(1, 100_000)
 GPU_COUNT_LIMITS = whole(1, 10**7)
 TFLOPS_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False)
 UTILISATION_LIMITS = Limits(Decimal("0.001"), Decimal(1), integer=False)

@@ -13,7 +13,7 @@ File format (UTF-8 JSON, version 3)::
                "nodes": 1, "zero_stage": 0, "precision": "bf16", "offload": "none",
                "tensor_parallel": 1, "pipeline_stages": 1, "recompute": "none",
                "model": null, "model_params": null, "efficiency_percent": null,
-               "price_per_gpu_hour": null, "training_tokens": null,
+               "price_per_gpu_hour": null, "training_tokens": null, "epochs": null,
                "custom_tflops": null, "custom_memory_bandwidth_gbps": null,
                "custom_link_gbps": null, "custom_network_gbps": null}
     }
@@ -21,9 +21,11 @@ File format (UTF-8 JSON, version 3)::
 Version 3 added the time model's inputs: the parallel layout (tensor-parallel size,
 pipeline stages), recomputation, the model (a bundled model's name, or its parameters
 typed in), the card's efficiency in percent (null: the card's own), a price per
-GPU-hour, a token budget and the custom card's speed (dense TFLOPS, memory bandwidth,
-link and network in GB/s). Version 2 files open with one of each, no recomputation
-and nothing else. Version 2 added the training setup the exports describe (``nodes`` over which the
+GPU-hour, a token budget, the epochs over the dataset and the custom card's speed
+(dense TFLOPS, memory bandwidth, link and network in GB/s). Version 2 files open with
+one of each, no recomputation and nothing else.
+
+Version 2 added the training setup the exports describe (``nodes`` over which the
 GPUs are split, ZeRO stage, precision, CPU offload). Version 1 files (without those
 four keys) still open, with one node, no ZeRO, bf16 and no offload.
 
@@ -47,6 +49,7 @@ from typing import Any, NoReturn, TypeVar
 from .calculator import DEFAULTS, LIMITS, Field, Inputs, normalize
 from .compute import (
     EFFICIENCY_PERCENT_LIMITS,
+    EPOCHS_LIMITS,
     PARAMS_LIMITS,
     PRICE_LIMITS,
     TOKENS_LIMITS,
@@ -148,6 +151,7 @@ class PlanSettings:
     efficiency_percent: Decimal | None = None
     price_per_gpu_hour: Decimal | None = None
     training_tokens: int | None = None
+    epochs: int | None = None
     custom_tflops: Decimal | None = None
     custom_memory_bandwidth_gbps: Decimal | None = None
     custom_link_gbps: Decimal | None = None
@@ -201,6 +205,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "efficiency_percent": _dec(p.efficiency_percent),
             "price_per_gpu_hour": _dec(p.price_per_gpu_hour),
             "training_tokens": p.training_tokens,
+            "epochs": p.epochs,
             **{key: _dec(getattr(p, key)) for key in _SPEED_KEYS},
         },
     }
@@ -371,6 +376,7 @@ _TIME_KEYS = (
     "efficiency_percent",
     "price_per_gpu_hour",
     "training_tokens",
+    "epochs",
     *_SPEED_KEYS,
 )
 
@@ -443,6 +449,7 @@ def _time(p: dict[str, Any]) -> dict[str, Any]:
         ),
         "price_per_gpu_hour": _optional(_decimal, p, "price_per_gpu_hour", "plan", PRICE_LIMITS),
         "training_tokens": _optional(_int, p, "training_tokens", "plan", TOKENS_LIMITS),
+        "epochs": _optional(_int, p, "epochs", "plan", EPOCHS_LIMITS),
         **{key: _optional(_decimal, p, key, "plan", SPEED_LIMITS) for key in _SPEED_KEYS},
     }
 

@@ -120,4 +120,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>TimingTexts</name>
+    <message numerus="yes">
+        <source>%n epoch(s) ({steps} steps)</source>
+        <translation>
+            <numerusform>%n epoch ({steps} steps)</numerusform>
+            <numerusform>%n epochs ({steps} steps)</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -2468,6 +2468,10 @@
         <translation>To&amp;kens de treino</translation>
     </message>
     <message>
+        <source>Ho&amp;w many epochs</source>
+        <translation>&amp;Quantas épocas</translation>
+    </message>
+    <message>
         <source>Dense &amp;peak (TFLOPS)</source>
         <translation>&amp;Pico denso (TFLOPS)</translation>
     </message>
@@ -2546,6 +2550,10 @@
     <message>
         <source>Tokens to train on (optional): gives the run&apos;s steps, time, GPU-hours and cost.</source>
         <translation>Tokens a treinar (opcional): dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
+    </message>
+    <message>
+        <source>Passes over the dataset (optional; empty: one): with the dataset size, gives the run&apos;s steps, time, GPU-hours and cost.</source>
+        <translation>Passagens pelo conjunto de dados (opcional; vazio: uma): com o tamanho do conjunto de dados, dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
     </message>
     <message>
         <source>The card&apos;s dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), without sparsity.</source>
@@ -3087,7 +3095,7 @@
     <name>TimingTexts</name>
     <message>
         <source>{value} s</source>
-        <extracomment>significant digits of a time or a rate a bundled model, or None when the parameters are typed in None: the card&apos;s own activation per sample of the whole model on one GPU (GB) a refused optional time field, already worded (no time while there is one) measured micro-step times in place of the roofline</extracomment>
+        <extracomment>significant digits of a time or a rate a bundled model, or None when the parameters are typed in None: the card&apos;s own activation per sample of the whole model on one GPU (GB) passes over the dataset (None: one) a refused optional time field, already worded (no time while there is one) measured micro-step times in place of the roofline</extracomment>
         <translation>{value} s</translation>
     </message>
     <message>
@@ -3173,6 +3181,13 @@
     <message>
         <source>One epoch ({steps} steps)</source>
         <translation>Uma época ({steps} passos)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n epoch(s) ({steps} steps)</source>
+        <translation>
+            <numerusform>%n época ({steps} passos)</numerusform>
+            <numerusform>%n épocas ({steps} passos)</numerusform>
+        </translation>
     </message>
     <message>
         <source>{tokens} tokens ({steps} steps)</source>

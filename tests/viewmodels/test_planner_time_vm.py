@@ -207,3 +207,16 @@ def test_the_pairs_as_numbers_for_the_chart(qapp) -> None:  # type: ignore[no-un
     assert results.capacity_gb == 80.0
     vm.set_model(None)  # no model: the points stay, without a time
     assert all(p.step_seconds is None for p in view(vm).points)
+
+
+def test_several_epochs(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    timed(vm)
+    vm.set_text(PlanField.DATASET, "100000")
+    one = time(vm).run[0]
+    vm.set_text(PlanField.EPOCHS, "3")
+    three = time(vm).run[0]
+    assert three.startswith("3 epochs (588 steps): ")  # 3 x ceil(100000 / 512)
+    assert one.startswith("One epoch (196 steps): ")
+    vm.set_text(PlanField.EPOCHS, "0")
+    assert not time(vm).available  # a refused time field stops only the time

@@ -60,6 +60,7 @@ TIME_SPECS: tuple[Spec, ...] = (
     PlanField.EFFICIENCY,
     PlanField.PRICE,
     PlanField.TOKENS,
+    PlanField.EPOCHS,
 )
 
 # (label text by mnemonic flag, [(data, text)], current data)

@@ -8,6 +8,7 @@ from decimal import Decimal
 from gradacc_desktop.core.calculator import LIMITS, Field
 from gradacc_desktop.core.compute import (
     EFFICIENCY_PERCENT_LIMITS,
+    EPOCHS_LIMITS,
     PARAMS_LIMITS,
     PRICE_LIMITS,
     TOKENS_LIMITS,
@@ -47,6 +48,7 @@ class PlanField(enum.Enum):
     EFFICIENCY = "efficiency_percent"  # empty: the card's own
     PRICE = "price_per_gpu_hour"
     TOKENS = "training_tokens"
+    EPOCHS = "epochs"  # over the dataset (empty: one)
     # the custom card's speed (a catalogue card shows its own, read-only)
     CUSTOM_TFLOPS = "custom_tflops"
     CUSTOM_BANDWIDTH = "custom_memory_bandwidth_gbps"
@@ -64,6 +66,7 @@ OPTIONAL_FIELDS = frozenset(
         PlanField.EFFICIENCY,
         PlanField.PRICE,
         PlanField.TOKENS,
+        PlanField.EPOCHS,
         PlanField.CUSTOM_TFLOPS,
         PlanField.CUSTOM_BANDWIDTH,
         PlanField.CUSTOM_LINK,
@@ -83,6 +86,7 @@ TIME_FIELDS = (
     PlanField.EFFICIENCY,
     PlanField.PRICE,
     PlanField.TOKENS,
+    PlanField.EPOCHS,
     *SPEED_FIELDS,
 )
 
@@ -104,6 +108,7 @@ FIELD_LIMITS: dict[PlanField, Limits] = {
     PlanField.EFFICIENCY: EFFICIENCY_PERCENT_LIMITS,
     PlanField.PRICE: PRICE_LIMITS,
     PlanField.TOKENS: TOKENS_LIMITS,
+    PlanField.EPOCHS: EPOCHS_LIMITS,
     **dict.fromkeys(SPEED_FIELDS, SPEED_LIMITS),
 }
 

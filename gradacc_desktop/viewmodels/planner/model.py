@@ -737,6 +737,7 @@ class PlannerViewModel(QObject):
             price=values[PlanField.PRICE][0],
             tokens=whole(PlanField.TOKENS),
             dataset=whole(PlanField.DATASET),
+            epochs=whole(PlanField.EPOCHS),
             activation_gb=request_activation,
             problem=problems[0] if problems else None,
             profile=self._profile,

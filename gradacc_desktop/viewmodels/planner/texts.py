@@ -47,6 +47,7 @@ class PlannerTexts(Translating):
             PlanField.EFFICIENCY: self.tr("GPU effic&iency (%)"),
             PlanField.PRICE: self.tr("Price per GPU-ho&ur"),
             PlanField.TOKENS: self.tr("Token &budget"),
+            PlanField.EPOCHS: self.tr("Ho&w many epochs"),
             PlanField.CUSTOM_TFLOPS: self.tr("Dense &peak (TFLOPS)"),
             PlanField.CUSTOM_BANDWIDTH: self.tr("&Memory bandwidth (GB/s)"),
             PlanField.CUSTOM_LINK: self.tr("&Link between GPUs (GB/s)"),
@@ -114,6 +115,10 @@ class PlannerTexts(Translating):
             ),
             PlanField.TOKENS: self.tr(
                 "Tokens to train on (optional): gives the run's steps, time, GPU-hours and cost."
+            ),
+            PlanField.EPOCHS: self.tr(
+                "Passes over the dataset (optional; empty: one): with the dataset size, gives "
+                "the run's steps, time, GPU-hours and cost."
             ),
             PlanField.CUSTOM_TFLOPS: self.tr(
                 "The card's dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), "

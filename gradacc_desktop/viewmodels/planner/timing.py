@@ -54,6 +54,8 @@ class TimeRequest:
     dataset: int | None
     #: activation per sample of the whole model on one GPU (GB)
     activation_gb: Decimal
+    #: passes over the dataset (None: one)
+    epochs: int | None = None
     #: a refused optional time field, already worded (no time while there is one)
     problem: str | None = None
     #: measured micro-step times in place of the roofline
@@ -254,9 +256,15 @@ class TimingTexts(Translating):
         lines = []
         f, price = self._formats.format, request.price
         if request.dataset is not None:
-            steps = steps_per_epoch(request.dataset, step.effective_batch).keep_last
+            epochs = request.epochs or 1
+            steps = epochs * steps_per_epoch(request.dataset, step.effective_batch).keep_last
             totals = run_totals(step, steps=steps, price_per_gpu_hour=price)
-            head = self.tr("One epoch ({steps} steps)").format(steps=f(steps))
+            if epochs == 1:
+                head = self.tr("One epoch ({steps} steps)").format(steps=f(steps))
+            else:
+                head = self._formats.counted(
+                    lambda n: self.tr("%n epoch(s) ({steps} steps)", "", n), epochs
+                ).format(steps=f(steps))
             lines.append(self._totals(head, totals))
         if request.tokens is not None:
             totals = run_totals(step, tokens=request.tokens, price_per_gpu_hour=price)
