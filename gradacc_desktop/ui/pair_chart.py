@@ -4,29 +4,11 @@ and the trade-off chart. Imported only when the chart tab is first shown."""
 
 from __future__ import annotations
 
-from PySide6.QtCharts import (
-    QChart,
-    QChartView,
-    QLineSeries,
-    QScatterSeries,
-    QValueAxis,
-    QXYSeries,
-)
-from PySide6.QtCore import QEvent, QLocale, QMargins, QPointF, Qt
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QCursor,
-    QFontMetricsF,
-    QHideEvent,
-    QPainter,
-    QPalette,
-    QPen,
-    QShowEvent,
-)
+from PySide6.QtCharts import QLineSeries, QScatterSeries, QXYSeries
+from PySide6.QtCore import QLocale, QPointF, Qt
+from PySide6.QtGui import QBrush, QColor, QCursor, QPen
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QRadioButton,
@@ -36,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gradacc_desktop.ui.tradeoff_chart import LegendEntry, TradeoffChart, _is_dark
+from gradacc_desktop.ui.tradeoff_chart import AxisFit, ChartPane, TradeoffChart
 from gradacc_desktop.viewmodels.pair_chart import (
     MAX_X_INTERVALS,
     MAX_Y_INTERVALS,
@@ -63,19 +45,14 @@ LEGEND_COLUMNS = 3
 LEGEND_KEYS = ("fits", "over", "capacity", "current", "fastest")
 
 
-class PairChart(QWidget):
+class PairChart(ChartPane[PairChartViewModel, PairChartView]):
+    light_colours = LIGHT_COLOURS
+    dark_colours = DARK_COLOURS
+
     def __init__(self, vm: PairChartViewModel, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("pair_chart")
-        self._vm = vm
-        self._shown: PairChartView | None = None
-        self._axes: tuple[AxisView, AxisView] | None = None
+        super().__init__(vm, "pair", LEGEND_KEYS, parent)
         # each series' tooltips by the point's coordinates
         self._tips: dict[tuple[float, float], str] = {}
-        self.chart = QChart()
-        self.chart.setLocalizeNumbers(True)
-        self.chart.legend().setVisible(False)  # a wrapping legend below, as the trade-off chart
-        self.chart.setMargins(QMargins(4, 4, 4, 4))
         self.capacity = QLineSeries()
         self.fits = QScatterSeries()
         self.over = QScatterSeries()
@@ -98,69 +75,18 @@ class PairChart(QWidget):
             self.over,
             self.fits,
         )
-        for xy in self.all_series:
-            self.chart.addSeries(xy)
-        self.x_axis = QValueAxis()
-        self.y_axis = QValueAxis()
-        for axis in (self.x_axis, self.y_axis):
-            axis.setTickType(QValueAxis.TickType.TicksFixed)
-            axis.setMinorTickCount(0)
-        self.chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
-        self.chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
-        for xy in self.all_series:
-            xy.attachAxis(self.x_axis)
-            xy.attachAxis(self.y_axis)
+        self._add_series(*self.all_series)
         for scatter in (self.fits, self.over, self.current, self.fastest):
             scatter.hovered.connect(self._on_hovered)
-        self.view = QChartView(self.chart, self)
-        self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.view.setMinimumHeight(260)
-        self.legend = QWidget(self)
-        self.legend.setObjectName("pair_legend")
-        self.legend_entries = {
-            key: LegendEntry(f"legend_{key}", self.legend) for key in LEGEND_KEYS
-        }
-        self.legend_grid = QGridLayout(self.legend)
-        self.legend_grid.setContentsMargins(8, 0, 8, 0)
         for column in range(LEGEND_COLUMNS):
             self.legend_grid.setColumnStretch(column, 1)
-        self.summary = QLabel(self)
-        self.summary.setObjectName("pair_summary")
-        self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message = QLabel(self)
         self.message.setObjectName("pair_message")
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.legend)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.message, 1)
-        self._apply_palette()
-        self.chart.plotAreaChanged.connect(lambda _area: self._fit_axes())
-        vm.changed.connect(self.show_view)
-        self.show_view(vm.view())
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self._vm.set_active(True)
-
-    def hideEvent(self, event: QHideEvent) -> None:
-        self._vm.set_active(False)
-        super().hideEvent(event)
-
-    def set_locale(self, locale: QLocale) -> None:
-        """Number formatting of the axes; the view-model re-sends its view when the
-        planner's language changes."""
-        self.setLocale(locale)
-        self.chart.setLocale(locale)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.PaletteChange:
-            self._apply_palette()
-        super().changeEvent(event)
+        self._column.addWidget(self.message, 1)
+        self._start()
 
     def series_colours(self) -> dict[str, QColor]:
         """The colour that tells each series apart (marker, outline, frame, limit line)."""
@@ -172,21 +98,7 @@ class PairChart(QWidget):
             "capacity": self.capacity.pen().color(),
         }
 
-    def _apply_palette(self) -> None:
-        palette = self.palette()
-        dark = _is_dark(palette)
-        self.chart.setTheme(
-            QChart.ChartTheme.ChartThemeDark if dark else QChart.ChartTheme.ChartThemeLight
-        )
-        self.chart.setBackgroundBrush(palette.color(QPalette.ColorRole.Base))
-        text = palette.color(QPalette.ColorRole.Text)
-        self.chart.setTitleBrush(text)
-        for axis in (self.x_axis, self.y_axis):
-            axis.setLabelsColor(text)
-            axis.setTitleBrush(text)
-        colours = {
-            key: QColor(name) for key, name in (DARK_COLOURS if dark else LIGHT_COLOURS).items()
-        }
+    def _paint(self, colours: dict[str, QColor], text: QColor) -> None:
         hollow = QBrush(Qt.BrushStyle.NoBrush)
         # the pairs that fit: filled dots
         self.fits.setColor(colours["fits"])
@@ -208,16 +120,9 @@ class PairChart(QWidget):
         entries["capacity"].draw(limit)
         entries["current"].draw(frames["current"], hollow, "square")
         entries["fastest"].draw(frames["fastest"], hollow, "diamond")
-        # the theme resets axis ranges and formats: label them again
-        self._axes = None
-        self._fit_axes()
 
     def show_view(self, view: PairChartView | PairChartMessage) -> None:
-        drawn = isinstance(view, PairChartView)
-        self.view.setVisible(drawn)
-        self.legend.setVisible(drawn)
-        self.summary.setVisible(drawn)
-        self.message.setVisible(not drawn)
+        self._show_drawn(isinstance(view, PairChartView), self.message)
         if not isinstance(view, PairChartView):
             self._shown = None
             self._tips = {}
@@ -225,9 +130,7 @@ class PairChart(QWidget):
             self.view.setAccessibleDescription(view.message)
             return
         self._shown = view
-        self.chart.setTitle(view.title)
-        self.x_axis.setTitleText(view.x_title)
-        self.y_axis.setTitleText(view.y_title)
+        self._show_titles(view)
         names = {
             "fits": view.fits_name,
             "over": view.over_name,
@@ -257,11 +160,7 @@ class PairChart(QWidget):
         for series, shown in marks.items():
             series.replace([QPointF(m.x, m.y) for m in shown])
             self._tips.update(self._tips_of(shown))
-        self._axes = None
-        self._fit_axes()
-        self.summary.setText(view.summary)
-        self.view.setAccessibleName(view.title)
-        self.view.setAccessibleDescription(view.summary)
+        self._show_summary(view)
 
     def _place_legend(self) -> None:
         """The entries shown, row by row, with no gap where one is hidden."""
@@ -286,30 +185,12 @@ class PairChart(QWidget):
         else:
             QToolTip.showText(QCursor.pos(), tip, self.view)
 
-    def _fit_axes(self) -> None:
-        """Label both axes as densely as their labels fit the plot area."""
-        view = self._shown
-        if view is None:
-            return
-        area = self.chart.plotArea()
-        x_metrics = QFontMetricsF(self.x_axis.labelsFont())
-        y_metrics = QFontMetricsF(self.y_axis.labelsFont())
-        line = y_metrics.height()
-        x = self._vm.axis(
-            view.x_max,
-            area.width(),
-            x_metrics.horizontalAdvance,
-            x_metrics.height(),
-            MAX_X_INTERVALS,
-        )
-        y = self._vm.axis(view.y_max, area.height(), lambda _label: line, line, MAX_Y_INTERVALS)
-        if self._axes == (x, y):
-            return
-        self._axes = (x, y)
-        for axis, labels in ((self.x_axis, x), (self.y_axis, y)):
-            axis.setLabelFormat(labels.label_format)
-            axis.setRange(0.0, labels.top)
-            axis.setTickCount(labels.tick_count)
+    def _axis(self, view: PairChartView, horizontal: bool, fit: AxisFit) -> AxisView:
+        if horizontal:
+            return self._vm.axis(view.x_max, *fit, MAX_X_INTERVALS)
+        return self._vm.axis(view.y_max, *fit, MAX_Y_INTERVALS)
+
+    def _reach_axes(self, view: PairChartView, x: AxisView, y: AxisView) -> None:
         # the GPU's memory: a vertical line through the whole plot
         self.capacity.replace([QPointF(view.capacity_gb, 0.0), QPointF(view.capacity_gb, y.top)])
 

@@ -3,12 +3,16 @@ shown: QtCharts is a sizeable library and start-up should not pay for it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
+
 from PySide6.QtCharts import (
     QChart,
     QChartView,
     QLineSeries,
     QScatterSeries,
     QValueAxis,
+    QXYSeries,
 )
 from PySide6.QtCore import QEvent, QLocale, QMargins, QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -30,6 +34,7 @@ from gradacc_desktop.viewmodels.tradeoff import (
     MAX_Y_INTERVALS,
     AxisView,
     ChartView,
+    ChartViewModel,
     TradeoffViewModel,
 )
 
@@ -100,25 +105,51 @@ class LegendEntry(QWidget):
         self.swatch.setPixmap(pixmap)
 
 
-class TradeoffChart(QWidget):
-    def __init__(self, vm: TradeoffViewModel, parent: QWidget | None = None) -> None:
+class ChartTexts(Protocol):
+    """What every chart's view has: its titles and the summary below it."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def x_title(self) -> str: ...
+    @property
+    def y_title(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+
+
+# How an axis' labels must fit: its length, a label's size along it, the gap between
+# neighbours (pixels), as ``TradeoffViewModel.axis`` and ``PairChartViewModel.axis`` take them.
+AxisFit = tuple[float, Callable[[str], float], float]
+VM = TypeVar("VM", bound=ChartViewModel)
+V = TypeVar("V", bound=ChartTexts)
+
+
+class ChartPane(QWidget, Generic[VM, V]):
+    """What both charts do alike: a QtCharts chart on two value axes labelled as densely
+    as their labels fit, a wrapping legend and a summary below it, colours that follow
+    the palette, and a view-model that recomputes only while the chart is shown.
+
+    A chart adds its series, legend placement and note label, then calls ``_start``;
+    it draws its series in ``_paint``, ``show_view`` and ``_reach_axes``."""
+
+    # Each series' colour by key, for light and for dark backgrounds.
+    light_colours: dict[str, str]
+    dark_colours: dict[str, str]
+
+    def __init__(
+        self, vm: VM, name: str, legend_keys: tuple[str, ...], parent: QWidget | None
+    ) -> None:
         super().__init__(parent)
-        self.setObjectName("tradeoff_chart")
+        self.setObjectName(f"{name}_chart")
         self._vm = vm
-        self._shown: ChartView | None = None
+        self._shown: V | None = None
         self._axes: tuple[AxisView, AxisView] | None = None
         self.chart = QChart()
         self.chart.setLocalizeNumbers(True)
         # QtCharts' legend cuts long names short: a wrapping legend below the chart
         self.chart.legend().setVisible(False)
         self.chart.setMargins(QMargins(4, 4, 4, 4))
-        self.grow = QLineSeries()
-        self.accumulate = QLineSeries()
-        self.available = QLineSeries()
-        self.current = QScatterSeries()
-        self.current.setMarkerSize(MARKER_SIZE)
-        for series in (self.grow, self.accumulate, self.available, self.current):
-            self.chart.addSeries(series)
         self.x_axis = QValueAxis()
         self.y_axis = QValueAxis()
         for axis in (self.x_axis, self.y_axis):
@@ -126,37 +157,38 @@ class TradeoffChart(QWidget):
             axis.setMinorTickCount(0)
         self.chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
         self.chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
-        for series in (self.grow, self.accumulate, self.available, self.current):
-            series.attachAxis(self.x_axis)
-            series.attachAxis(self.y_axis)
         self.view = QChartView(self.chart, self)
         self.view.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.view.setMinimumHeight(260)
         self.legend = QWidget(self)
-        self.legend.setObjectName("tradeoff_legend")
+        self.legend.setObjectName(f"{name}_legend")
         self.legend_entries = {
-            key: LegendEntry(f"legend_{key}", self.legend)
-            for key in ("grow", "accumulate", "available", "current")
+            key: LegendEntry(f"legend_{key}", self.legend) for key in legend_keys
         }
-        grid = QGridLayout(self.legend)
-        grid.setContentsMargins(8, 0, 8, 0)
-        for index, entry in enumerate(self.legend_entries.values()):
-            grid.addWidget(entry, index // 2, index % 2)
+        self.legend_grid = QGridLayout(self.legend)
+        self.legend_grid.setContentsMargins(8, 0, 8, 0)
         self.summary = QLabel(self)
-        self.summary.setObjectName("tradeoff_summary")
+        self.summary.setObjectName(f"{name}_summary")
         self.summary.setWordWrap(True)
-        self.empty = QLabel(self)
-        self.empty.setObjectName("tradeoff_empty")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.legend)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.empty)
+        self._column = QVBoxLayout(self)
+        self._column.setContentsMargins(0, 0, 0, 0)
+        self._column.addWidget(self.view, 1)
+        self._column.addWidget(self.legend)
+        self._column.addWidget(self.summary)
+
+    def _add_series(self, *series: QXYSeries) -> None:
+        """Into the chart, in drawing order (the last on top), on both axes."""
+        for xy in series:
+            self.chart.addSeries(xy)
+            xy.attachAxis(self.x_axis)
+            xy.attachAxis(self.y_axis)
+
+    def _start(self) -> None:
+        """Once the chart has its series: colour them and show the view-model's view."""
         self._apply_palette()
         self.chart.plotAreaChanged.connect(lambda _area: self._fit_axes())
-        vm.changed.connect(self.show_view)
-        self.show_view(vm.view())
+        self._vm.changed.connect(self.show_view)
+        self.show_view(self._vm.view())
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -168,7 +200,7 @@ class TradeoffChart(QWidget):
 
     def set_locale(self, locale: QLocale) -> None:
         """Number formatting of the axes; the view-model re-sends its view itself
-        when the calculator's language changes."""
+        when its language changes."""
         self.setLocale(locale)
         self.chart.setLocale(locale)
 
@@ -177,14 +209,8 @@ class TradeoffChart(QWidget):
             self._apply_palette()
         super().changeEvent(event)
 
-    def series_colours(self) -> dict[str, QColor]:
-        """The colour that tells each series apart (line, limit line, marker)."""
-        return {
-            "grow": self.grow.pen().color(),
-            "accumulate": self.accumulate.pen().color(),
-            "available": self.available.pen().color(),
-            "current": self.current.color(),
-        }
+    def show_view(self, view: Any) -> None:
+        raise NotImplementedError
 
     def _apply_palette(self) -> None:
         """Follow the light/dark palette instead of QtCharts' fixed white theme."""
@@ -199,9 +225,94 @@ class TradeoffChart(QWidget):
         for axis in (self.x_axis, self.y_axis):
             axis.setLabelsColor(text)
             axis.setTitleBrush(text)
-        colours = {
-            key: QColor(name) for key, name in (DARK_COLOURS if dark else LIGHT_COLOURS).items()
+        named = self.dark_colours if dark else self.light_colours
+        self._paint({key: QColor(name) for key, name in named.items()}, text)
+        # the chart's theme resets axis ranges and formats: label them again
+        self._axes = None
+        self._fit_axes()
+
+    def _paint(self, colours: dict[str, QColor], text: QColor) -> None:
+        """Pens and brushes of the series and their legend swatches."""
+        raise NotImplementedError
+
+    def _show_drawn(self, drawn: bool, note: QLabel) -> None:
+        """The chart, its legend and summary; or, with nothing to draw, ``note``."""
+        self.view.setVisible(drawn)
+        self.legend.setVisible(drawn)
+        self.summary.setVisible(drawn)
+        note.setVisible(not drawn)
+
+    def _show_titles(self, view: V) -> None:
+        self.chart.setTitle(view.title)
+        self.x_axis.setTitleText(view.x_title)
+        self.y_axis.setTitleText(view.y_title)
+
+    def _show_summary(self, view: V) -> None:
+        """Label the axes afresh, then the summary and what a screen reader says."""
+        self._axes = None
+        self._fit_axes()
+        self.summary.setText(view.summary)
+        self.view.setAccessibleName(view.title)
+        self.view.setAccessibleDescription(view.summary)
+
+    def _fit_axes(self) -> None:
+        """Label both axes as densely as their labels fit the plot area's size."""
+        view = self._shown
+        if view is None:
+            return
+        area = self.chart.plotArea()
+        x_metrics = QFontMetricsF(self.x_axis.labelsFont())
+        line = QFontMetricsF(self.y_axis.labelsFont()).height()
+        x = self._axis(view, True, (area.width(), x_metrics.horizontalAdvance, x_metrics.height()))
+        y = self._axis(view, False, (area.height(), lambda _label: line, line))
+        if self._axes == (x, y):
+            return
+        self._axes = (x, y)
+        for axis, labels in ((self.x_axis, x), (self.y_axis, y)):
+            axis.setLabelFormat(labels.label_format)
+            axis.setRange(0.0, labels.top)
+            axis.setTickCount(labels.tick_count)
+        self._reach_axes(view, x, y)
+
+    def _axis(self, view: V, horizontal: bool, fit: AxisFit) -> AxisView:
+        """The labelling of the x (``horizontal``) or y axis that ``fit`` allows, from the
+        view-model."""
+        raise NotImplementedError
+
+    def _reach_axes(self, view: V, x: AxisView, y: AxisView) -> None:
+        """Draw what runs to an axis' end, now that the axes have their ranges."""
+        raise NotImplementedError
+
+
+class TradeoffChart(ChartPane[TradeoffViewModel, ChartView]):
+    light_colours = LIGHT_COLOURS
+    dark_colours = DARK_COLOURS
+
+    def __init__(self, vm: TradeoffViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(vm, "tradeoff", ("grow", "accumulate", "available", "current"), parent)
+        self.grow = QLineSeries()
+        self.accumulate = QLineSeries()
+        self.available = QLineSeries()
+        self.current = QScatterSeries()
+        self.current.setMarkerSize(MARKER_SIZE)
+        self._add_series(self.grow, self.accumulate, self.available, self.current)
+        for index, entry in enumerate(self.legend_entries.values()):
+            self.legend_grid.addWidget(entry, index // 2, index % 2)
+        self.empty = QLabel(self)
+        self.empty.setObjectName("tradeoff_empty")
+        self._column.addWidget(self.empty)
+        self._start()
+
+    def series_colours(self) -> dict[str, QColor]:
+        """The colour that tells each series apart (line, limit line, marker)."""
+        return {
+            "grow": self.grow.pen().color(),
+            "accumulate": self.accumulate.pen().color(),
+            "available": self.available.pen().color(),
+            "current": self.current.color(),
         }
+
+    def _paint(self, colours: dict[str, QColor], text: QColor) -> None:
         grow = QPen(colours["grow"], LINE_WIDTH)
         accumulate = QPen(colours["accumulate"], LINE_WIDTH)
         limit = QPen(text, LIMIT_WIDTH, Qt.PenStyle.DashLine)
@@ -214,22 +325,14 @@ class TradeoffChart(QWidget):
         self.legend_entries["accumulate"].draw(accumulate)
         self.legend_entries["available"].draw(limit)
         self.legend_entries["current"].draw(QPen(text, 1.0), QBrush(colours["current"]))
-        # the chart's theme resets axis ranges and formats: label them again
-        self._axes = None
-        self._fit_axes()
 
     def show_view(self, view: ChartView | None) -> None:
         self._shown = view
-        self.view.setVisible(view is not None)
-        self.legend.setVisible(view is not None)
-        self.summary.setVisible(view is not None)
-        self.empty.setVisible(view is None)
+        self._show_drawn(view is not None, self.empty)
         if view is None:
             self.empty.setText(self._vm.empty_text())
             return
-        self.chart.setTitle(view.title)
-        self.x_axis.setTitleText(view.x_title)
-        self.y_axis.setTitleText(view.y_title)
+        self._show_titles(view)
         names = {
             "grow": view.grow_name,
             "accumulate": view.accumulate_name,
@@ -250,39 +353,14 @@ class TradeoffChart(QWidget):
         else:
             self.available.setVisible(True)
             self.available.setName(view.available_name)
-        self._axes = None
-        self._fit_axes()
-        self.summary.setText(view.summary)
-        self.view.setAccessibleName(view.title)
-        self.view.setAccessibleDescription(view.summary)
+        self._show_summary(view)
 
-    def _fit_axes(self) -> None:
-        """Label both axes as densely as their labels fit the plot area's size."""
-        view = self._shown
-        if view is None:
-            return
-        area = self.chart.plotArea()
-        x_metrics = QFontMetricsF(self.x_axis.labelsFont())
-        y_metrics = QFontMetricsF(self.y_axis.labelsFont())
-        line = y_metrics.height()
-        x = self._vm.axis(
-            view.x_max,
-            True,
-            area.width(),
-            x_metrics.horizontalAdvance,
-            x_metrics.height(),
-            MAX_X_INTERVALS,
-        )
-        y = self._vm.axis(
-            view.y_max, False, area.height(), lambda _label: line, line, MAX_Y_INTERVALS
-        )
-        if self._axes == (x, y):
-            return
-        self._axes = (x, y)
-        for axis, labels in ((self.x_axis, x), (self.y_axis, y)):
-            axis.setLabelFormat(labels.label_format)
-            axis.setRange(0.0, labels.top)
-            axis.setTickCount(labels.tick_count)
+    def _axis(self, view: ChartView, horizontal: bool, fit: AxisFit) -> AxisView:
+        if horizontal:
+            return self._vm.axis(view.x_max, True, *fit, MAX_X_INTERVALS)
+        return self._vm.axis(view.y_max, False, *fit, MAX_Y_INTERVALS)
+
+    def _reach_axes(self, view: ChartView, x: AxisView, y: AxisView) -> None:
         # horizontal lines run to the axis' end
         right = x.top
         flat = [QPointF(px, py) for px, py in view.accumulate]

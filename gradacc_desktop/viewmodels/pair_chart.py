@@ -11,23 +11,25 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
 from gradacc_desktop.core.compute import significant
-from gradacc_desktop.core.tradeoff import AxisScale, axis_scales
-from gradacc_desktop.viewmodels.formatting import align_row, column_widths
+from gradacc_desktop.core.tradeoff import axis_scales
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 from gradacc_desktop.viewmodels.planner.timing import DIGITS, TimingTexts
-from gradacc_desktop.viewmodels.planner.views import PairPoint, PlannerState, PlanView
-from gradacc_desktop.viewmodels.tradeoff import AxisView
+from gradacc_desktop.viewmodels.planner.views import PairPoint, PlanView
+from gradacc_desktop.viewmodels.tradeoff import (
+    AxisView,
+    ChartViewModel,
+    densest_axis,
+    table_text,
+)
 
 # Most ticks an axis gets, however much room it has.
 MAX_X_INTERVALS = 10
 MAX_Y_INTERVALS = 8
 # Room left beyond the farthest point (or the GPU's memory), so nothing sits on the frame.
 MARGIN = Decimal("1.08")
-# Columns of the copied table are this many spaces apart.
-COLUMN_GAP = 3
 
 
 @dataclass(frozen=True)
@@ -76,23 +78,14 @@ def _decimal(value: float) -> Decimal:
     return Decimal(repr(value))
 
 
-class PairChartViewModel(QObject):
-    changed = Signal(object)  # PairChartView | PairChartMessage
+class PairChartViewModel(ChartViewModel):
+    # changed sends a PairChartView, or a PairChartMessage saying why there is none
 
     def __init__(self, planner: PlannerViewModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._planner = planner
         self._timing = TimingTexts(planner.formats)
-        # Recomputed only while the chart is on screen, like the trade-off chart.
-        self._active = False
-        self._stale = True
         planner.stateChanged.connect(self._on_state)
-
-    def set_active(self, active: bool) -> None:
-        """The chart became visible (catch up now) or hidden (stop recomputing)."""
-        self._active = active
-        if active and self._stale:
-            self._emit()
 
     def view(self) -> PairChartView | PairChartMessage:
         results = self._planner.state.results
@@ -117,14 +110,8 @@ class PairChartViewModel(QObject):
         """The densest labelling of an axis from 0 to ``maximum`` whose labels do not
         collide (as ``TradeoffViewModel.axis``; ``room``, ``extent`` and ``gap`` in pixels).
         """
-        chosen: AxisView | None = None
-        for scale in axis_scales(maximum, max_intervals):
-            chosen = self._axis_view(scale)
-            widest = max(extent(label) for label in chosen.labels)
-            if widest + gap <= room / scale.intervals:
-                return chosen
-        assert chosen is not None
-        return chosen
+        scales = axis_scales(maximum, max_intervals)
+        return densest_axis(scales, self._planner.locale, room, extent, gap)
 
     def clipboard_text(self) -> str | None:
         """The chart's data as plain text: its title, every pair (b, a, memory, time,
@@ -148,33 +135,15 @@ class PairChartViewModel(QObject):
             )
             for p in results.points
         ]
-        widths = column_widths([header, *rows])
-        gap = " " * COLUMN_GAP
         right = (True, True, True, True, True, False)
-        lines = [view.title, "", align_row(header, widths, (False,) * len(header), gap)]
-        lines += [align_row(row, widths, right, gap) for row in rows]
-        lines += ["", view.capacity_name, view.summary]
-        return "\n".join(line.rstrip() for line in lines) + "\n"
+        return table_text(view.title, header, rows, right, (view.capacity_name, view.summary))
 
     def empty_text(self) -> str:
         """Why there is no chart to draw (or copy); empty when there is one."""
         view = self.view()
         return view.message if isinstance(view, PairChartMessage) else ""
 
-    def retranslate(self) -> None:
-        self._emit()
-
     # -- inside -------------------------------------------------------------------
-    def _on_state(self, _state: PlannerState) -> None:
-        self._emit()
-
-    def _emit(self) -> None:
-        if not self._active:
-            self._stale = True
-            return
-        self._stale = False
-        self.changed.emit(self.view())
-
     @staticmethod
     def _seconds(value: float) -> Decimal:
         return significant(Fraction(value), DIGITS)
@@ -254,20 +223,4 @@ class PairChartViewModel(QObject):
             x_max=x_max if x_max > 0 else Decimal(1),
             y_max=y_max if y_max > 0 else Decimal(1),
             summary=self._summary(current, fastest),
-        )
-
-    def _axis_view(self, scale: AxisScale) -> AxisView:
-        decimals = scale.decimals
-        locale = self._planner.locale
-        group, point = locale.groupSeparator(), locale.decimalPoint()
-
-        def label(value: Decimal) -> str:
-            text = f"{value:,.{decimals}f}"
-            return text.replace(",", "\0").replace(".", point).replace("\0", group)
-
-        return AxisView(
-            top=float(scale.top),
-            tick_count=scale.intervals + 1,
-            label_format=f"%.{decimals}f",
-            labels=tuple(label(tick) for tick in scale.ticks()),
         )

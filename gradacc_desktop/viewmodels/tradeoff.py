@@ -3,15 +3,15 @@ batch, for the calculator's current configuration (and the planner's GPU)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QLocale, QObject, Signal
 
 from gradacc_desktop.core.calculator import Inputs
 from gradacc_desktop.core.tradeoff import AxisScale, Point, Tradeoff, axis_scales, tradeoff
-from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import align_row, column_widths
 
 # Most ticks an axis gets, however much room it has.
@@ -54,29 +54,110 @@ class AxisView:
     labels: tuple[str, ...]
 
 
-def _xy(points: tuple[Point, ...]) -> tuple[tuple[float, float], ...]:
-    # floats only for plotting; every figure the user reads stays exact
-    return tuple((float(p.effective_batch), float(p.activation_gb)) for p in points)
+def axis_view(scale: AxisScale, locale: QLocale) -> AxisView:
+    """How ``scale`` is labelled: its top, its ticks and their labels as ``locale`` writes
+    them (exact decimals, never a float's rounding)."""
+    decimals = scale.decimals
+    group, point = locale.groupSeparator(), locale.decimalPoint()
+
+    def label(value: Decimal) -> str:
+        text = f"{value:,.{decimals}f}"
+        return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+    return AxisView(
+        top=float(scale.top),
+        tick_count=scale.intervals + 1,
+        label_format=f"%.{decimals}f",
+        labels=tuple(label(tick) for tick in scale.ticks()),
+    )
 
 
-class TradeoffViewModel(QObject):
-    changed = Signal(object)  # ChartView | None
+def densest_axis(
+    scales: Iterable[AxisScale],
+    locale: QLocale,
+    room: float,
+    extent: Callable[[str], float],
+    gap: float,
+) -> AxisView:
+    """The first of ``scales`` (densest first) whose labels do not collide: ``room`` is
+    the axis length and ``extent(label)`` a label's size along the axis, both in pixels;
+    neighbouring labels keep ``gap`` between them. When none fits, the last (sparsest)."""
+    chosen: AxisView | None = None
+    for scale in scales:
+        chosen = axis_view(scale, locale)
+        widest = max(extent(label) for label in chosen.labels)
+        if widest + gap <= room / scale.intervals:
+            return chosen
+    assert chosen is not None
+    return chosen
 
-    def __init__(self, calculator: CalculatorViewModel, parent: QObject | None = None) -> None:
+
+def table_text(
+    title: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    right: Sequence[bool],
+    notes: Iterable[str],
+) -> str:
+    """A chart's data as plain text: its title, a table (the header left-aligned, the
+    rows' cells right-aligned where ``right`` says so) and then ``notes``, a line each."""
+    widths = column_widths([header, *rows])
+    gap = " " * COLUMN_GAP
+    lines = [title, "", align_row(header, widths, (False,) * len(header), gap)]
+    lines += [align_row(row, widths, right, gap) for row in rows]
+    lines += ["", *notes]
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+class ChartViewModel(QObject):
+    """What both charts' view-models share: the view goes out through ``changed`` (see
+    ``view``), and only while a chart is on screen."""
+
+    changed = Signal(object)  # what ``view`` returns
+
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._calculator = calculator
-        self._available: Decimal | None = None
-        # Recomputed only while a chart is on screen: typing in the calculator must
-        # not pay for a chart nobody sees.
+        # Recomputed only while a chart is on screen: typing in the calculator or the
+        # planner must not pay for a chart nobody sees.
         self._active = False
         self._stale = True
-        calculator.stateChanged.connect(self._on_state)
 
     def set_active(self, active: bool) -> None:
         """The chart became visible (catch up now) or hidden (stop recomputing)."""
         self._active = active
         if active and self._stale:
             self._emit()
+
+    def view(self) -> object:
+        raise NotImplementedError
+
+    def retranslate(self) -> None:
+        self._emit()
+
+    def _on_state(self, _state: object) -> None:
+        self._emit()
+
+    def _emit(self) -> None:
+        if not self._active:
+            self._stale = True
+            return
+        self._stale = False
+        self.changed.emit(self.view())
+
+
+def _xy(points: tuple[Point, ...]) -> tuple[tuple[float, float], ...]:
+    # floats only for plotting; every figure the user reads stays exact
+    return tuple((float(p.effective_batch), float(p.activation_gb)) for p in points)
+
+
+class TradeoffViewModel(ChartViewModel):
+    # changed sends a ChartView, or None while the calculator has no result
+
+    def __init__(self, calculator: CalculatorViewModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._calculator = calculator
+        self._available: Decimal | None = None
+        calculator.stateChanged.connect(self._on_state)
 
     def set_available_gb(self, available: Decimal | None) -> None:
         """Memory a GPU has for activations (capacity − other memory), from the planner."""
@@ -103,14 +184,8 @@ class TradeoffViewModel(QObject):
         axis, both in pixels; neighbouring labels keep ``gap`` between them. When
         nothing denser fits, the axis keeps two labels: 0 and its top.
         """
-        chosen: AxisView | None = None
-        for scale in axis_scales(Decimal(maximum), max_intervals, integer):
-            chosen = self._axis_view(scale)
-            widest = max(extent(label) for label in chosen.labels)
-            if widest + gap <= room / scale.intervals:
-                return chosen
-        assert chosen is not None
-        return chosen
+        scales = axis_scales(Decimal(maximum), max_intervals, integer)
+        return densest_axis(scales, self._calculator.locale, room, extent, gap)
 
     def clipboard_text(self) -> str | None:
         """The chart's data as plain text: title, a table of both curves, the available
@@ -122,7 +197,7 @@ class TradeoffViewModel(QObject):
         data = self._data(inputs)
         view = self._build(inputs, data)
         header = (view.x_title, view.grow_name, view.accumulate_name)
-        rows = [
+        rows: list[tuple[str, ...]] = [
             (
                 vm.format(c.effective_batch),
                 vm.format_gb(c.no_accumulation_gb),
@@ -130,58 +205,25 @@ class TradeoffViewModel(QObject):
             )
             for c in data.comparison
         ]
-        widths = column_widths([header, *rows])
-        gap = " " * COLUMN_GAP
-        lines = [view.title, "", align_row(header, widths, (False,) * len(header), gap)]
-        lines += [align_row(row, widths, (True,) * len(row), gap) for row in rows]
-        lines.append("")
+        notes = []
         if data.available_gb is not None:
-            lines.append(
+            notes.append(
                 self.tr("Available for activations per GPU: {M}").format(
                     M=vm.format_gb(data.available_gb)
                 )
             )
-        lines.append(
+        notes.append(
             self.tr("Your configuration: E = {E}, {M} per GPU").format(
                 E=vm.format(data.current.effective_batch),
                 M=vm.format_gb(data.current.activation_gb),
             )
         )
-        lines.append(view.summary)
-        return "\n".join(line.rstrip() for line in lines) + "\n"
+        notes.append(view.summary)
+        return table_text(view.title, header, rows, (True,) * len(header), notes)
 
     def empty_text(self) -> str:
         """What the chart's place says while there is nothing to draw."""
         return self.tr("Enter a value to see the results.")
-
-    def retranslate(self) -> None:
-        self._emit()
-
-    def _on_state(self, _state: CalculatorState) -> None:
-        self._emit()
-
-    def _emit(self) -> None:
-        if not self._active:
-            self._stale = True
-            return
-        self._stale = False
-        self.changed.emit(self.view())
-
-    def _axis_view(self, scale: AxisScale) -> AxisView:
-        decimals = scale.decimals
-        locale = self._calculator.locale
-        group, point = locale.groupSeparator(), locale.decimalPoint()
-
-        def label(value: Decimal) -> str:
-            text = f"{value:,.{decimals}f}"
-            return text.replace(",", "\0").replace(".", point).replace("\0", group)
-
-        return AxisView(
-            top=float(scale.top),
-            tick_count=scale.intervals + 1,
-            label_format=f"%.{decimals}f",
-            labels=tuple(label(tick) for tick in scale.ticks()),
-        )
 
     def _data(self, inputs: Inputs) -> Tradeoff:
         return tradeoff(
