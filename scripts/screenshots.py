@@ -188,6 +188,22 @@ def main() -> int:
             trainer.export.set_format(ExportFormat.ACCELERATE)
             readme(f"screenshot-trainer-{language}")
             shoot_sizes(window, "trainer", language)
+            # the card's speed: the catalogue's figures, then the custom card's typed in
+            speed = trainer.time.open_card_speed()
+            settle()
+            shoot(speed, sizes_dir / f"card-speed-{language}.png")
+            vm.set_card("custom")
+            for field, text in (
+                (PlanField.CUSTOM_TFLOPS, f"165{point}2"),
+                (PlanField.CUSTOM_BANDWIDTH, "1008"),
+                (PlanField.CUSTOM_LINK, "32"),
+                (PlanField.CUSTOM_NETWORK, f"3{point}125"),
+            ):
+                vm.set_text(field, text)
+            speed.form.show_inputs(None)
+            settle()
+            shoot(speed, sizes_dir / f"card-speed-custom-{language}.png")
+            speed.reject()
             vm.restore_remembered(remembered)
             trainer.setup.show_inputs(None)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence
+from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -24,13 +24,15 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.ui.file_dialogs import ask_folder
-from gradacc_desktop.ui.planner.pairs import WrappedLabel
+from gradacc_desktop.ui.planner.view import ScrollArea
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.planner import PlannerState, PlannerViewModel
 from gradacc_desktop.viewmodels.settings import Settings
 
 # Lines of configuration the preview asks room for.
 PREVIEW_LINES = 9
+# Lines of the layout notes shown at once (they scroll beyond).
+NOTE_LINES = 4
 
 
 class PreviewEdit(QPlainTextEdit):
@@ -88,10 +90,15 @@ class ExportPanel(QGroupBox):
             self.format.addItem(name, fmt.value)
         self.format_label.setBuddy(self.format)
         # what this format cannot carry of the parallel layout, or how it does
-        self.notes = WrappedLabel(self)
+        self.notes = QLabel(self)
         self.notes.setObjectName("plan_export_notes")
+        self.notes.setWordWrap(True)
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.notes.setVisible(False)
+        # at most a few lines high: the file below keeps its room, the notes scroll
+        self.notes_area = ScrollArea(self.notes, self, focusable=False)
+        self.notes_area.setObjectName("plan_export_notes_area")
+        self.notes_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.notes_area.setVisible(False)
         self.files = QTabBar(self)
         self.files.setObjectName("plan_export_files")
         self.files.setDocumentMode(True)
@@ -113,7 +120,7 @@ class ExportPanel(QGroupBox):
         buttons.addWidget(self.save_button)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
-        layout.addWidget(self.notes)
+        layout.addWidget(self.notes_area)
         layout.addWidget(self.files)
         layout.addWidget(self.preview, 1)
         layout.addLayout(buttons)
@@ -124,6 +131,16 @@ class ExportPanel(QGroupBox):
         self.save_button.clicked.connect(self.save_dialog)
         vm.stateChanged.connect(self._on_state)
         self.retranslate()
+
+    def _notes_height(self) -> int:
+        width = max(self.notes_area.viewport().width(), 200)
+        return self.notes.heightForWidth(width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.notes.text():
+            lines = self.notes.fontMetrics().lineSpacing()
+            self.notes_area.setFixedHeight(min(NOTE_LINES * lines + 1, self._notes_height()))
 
     def current_format(self) -> ExportFormat:
         return ExportFormat(self.format.currentData())
@@ -172,7 +189,9 @@ class ExportPanel(QGroupBox):
         notes = "\n".join(f"• {note}" for note in self._vm.export_notes(self.current_format()))
         if self.notes.text() != notes:
             self.notes.setText(notes)
-        self.notes.setVisible(bool(notes))
+            lines = self.notes.fontMetrics().lineSpacing()
+            self.notes_area.setFixedHeight(min(NOTE_LINES * lines + 1, self._notes_height()))
+        self.notes_area.setVisible(bool(notes))
         if shown is not None and shown in files:
             self.show_file(shown)
         self.files.setEnabled(bool(files))
