@@ -23,7 +23,7 @@ from ..core.profile import (
     profile_mismatches,
 )
 from ..core.steptime import Hardware, NoSpeedError, StepModel, StepTime, Workload, hardware
-from ._common import UsageError, decimal_type, int_type
+from ._common import UsageError, decimal_type, int_type, plain
 from .time import add_model_arguments, cost_of, resolve_model
 
 DIGITS = 6
@@ -188,8 +188,8 @@ def fastest_dict(pair: PlanPair, step: StepTime) -> dict[str, Any]:
 
 def print_step(step: StepTime, label: str) -> None:
     print(
-        f"{label}: {_n(step.step_seconds):f} s per optimizer step, "
-        f"{_n(step.tokens_per_second):f} tokens/s, MFU {_n(step.mfu):f}"
-        + (f", bubble {_n(step.bubble_fraction):f}" if step.bubble_seconds else "")
+        f"{label}: {plain(_n(step.step_seconds))} s per optimizer step, "
+        f"{plain(_n(step.tokens_per_second))} tokens/s, MFU {plain(_n(step.mfu))}"
+        + (f", bubble {plain(_n(step.bubble_fraction))}" if step.bubble_seconds else "")
         + (", memory-bound" if step.memory_bound else "")
     )

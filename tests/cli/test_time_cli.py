@@ -274,3 +274,14 @@ def test_a_bad_profile_is_refused(capsys: pytest.CaptureFixture[str], tmp_path) 
     assert err.startswith("gradacc: error: --speed-profile: ")
     err = fails(capsys, *PLAN, "--speed-profile", str(bad))
     assert "--speed-profile needs --params or --model" in err
+
+
+def test_plan_text_names_the_time_and_the_fastest_pair(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [*PLAN, "--model", "llama-3-70b", "--tensor-parallel", "8", "--pipeline-stages", "4"]
+    assert main([*argv, "--nodes", "32"]) == 0
+    out = capsys.readouterr().out
+    time_line = next(line for line in out.splitlines() if line.startswith("Time: "))
+    fastest = next(line for line in out.splitlines() if line.startswith("Fastest pair"))
+    assert "s per optimizer step" in time_line and "bubble 0.7" in time_line
+    assert fastest.startswith("Fastest pair that fits: 1 x 64: ")
+    assert "E+" not in out and ".0 tokens/s" not in out
