@@ -24,6 +24,7 @@ import pytest
 from gradacc_desktop.core.export import ExportFormat, export
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.setup import Offload, Precision, TrainingSetup, setup_problem
+from tests.trainers.files import write_export
 
 GRID = [
     TrainingSetup(b, a, g, nodes=n, zero_stage=ZeroStage(z), precision=p, offload=o)
@@ -40,13 +41,6 @@ def _id(s: TrainingSetup) -> str:
         f"b{s.micro_batch}a{s.accumulation_steps}g{s.gpus}n{s.nodes}"
         f"z{int(s.zero_stage)}{s.precision.value}{s.offload.value}"
     )
-
-
-def _write(fmt: ExportFormat, setup: TrainingSetup, folder: Path) -> dict[str, str]:
-    files = export(fmt, setup).files
-    for name, content in files.items():
-        (folder / name).write_text(content, encoding="utf-8")
-    return files
 
 
 class _Mpu:
@@ -85,7 +79,7 @@ def _expected_offload(setup: TrainingSetup) -> tuple[str, str]:
 
 @pytest.mark.parametrize("setup", GRID, ids=_id)
 def test_deepspeed_reads_ds_config(setup: TrainingSetup, in_tmp: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    _write(ExportFormat.DEEPSPEED, setup, in_tmp)
+    write_export(ExportFormat.DEEPSPEED, setup, in_tmp)
     ds = _deepspeed_config(str(in_tmp / "ds_config.json"), setup.gpus, monkeypatch)
     assert ds.train_batch_size == setup.effective_batch
     assert ds.train_micro_batch_size_per_gpu == setup.micro_batch
@@ -126,7 +120,7 @@ HF_GRID = GRID
 def test_training_arguments_read_hf_exports(  # type: ignore[no-untyped-def]
     fmt: ExportFormat, setup: TrainingSetup, in_tmp: Path, simulated_gpus, monkeypatch
 ) -> None:
-    files = _write(fmt, setup, in_tmp)
+    files = write_export(fmt, setup, in_tmp)
     simulated_gpus(setup.gpus)
     args = _exec_module(in_tmp / "train.py")["args"]
     assert args.per_device_train_batch_size == setup.micro_batch
@@ -162,7 +156,7 @@ def test_accelerate_loads_its_config_file(setup: TrainingSetup, in_tmp: Path) ->
     from accelerate.commands.config.config_args import load_config_from_file
     from accelerate.utils import DeepSpeedPlugin
 
-    files = _write(ExportFormat.ACCELERATE, setup, in_tmp)
+    files = write_export(ExportFormat.ACCELERATE, setup, in_tmp)
     config = load_config_from_file(str(in_tmp / "accelerate_config.yaml"))
     assert config.num_machines == setup.nodes
     assert config.num_processes == setup.gpus
@@ -211,7 +205,7 @@ def test_lightning_trainer_reads_its_arguments(setup: TrainingSetup, in_tmp: Pat
     import lightning as L
     from lightning.pytorch.strategies import DeepSpeedStrategy
 
-    files = _write(ExportFormat.LIGHTNING, setup, in_tmp)
+    files = write_export(ExportFormat.LIGHTNING, setup, in_tmp)
     tree = ast.parse(files["train.py"])
     call = next(
         node.value
@@ -245,7 +239,7 @@ def test_megatron_derives_our_accumulation_steps(setup: TrainingSetup, in_tmp: P
     from megatron.core.distributed import DistributedDataParallelConfig
     from megatron.core.optimizer import OptimizerConfig
 
-    files = _write(ExportFormat.MEGATRON, setup, in_tmp)
+    files = write_export(ExportFormat.MEGATRON, setup, in_tmp)
     text = files["megatron_args.sh"]
     body = text[text.index("BATCH_ARGS=(") + len("BATCH_ARGS=(") : text.index("\n)")]
     args = shlex.split(body)

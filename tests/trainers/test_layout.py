@@ -22,6 +22,7 @@ import pytest
 from gradacc_desktop.core.export import ExportFormat, export
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.setup import Precision, TrainingSetup, setup_problem
+from tests.trainers.files import write_export
 
 LAYOUTS = [
     TrainingSetup(b, a, g, nodes=n, zero_stage=ZeroStage(z), tensor_parallel=t, pipeline_stages=p)
@@ -41,13 +42,6 @@ def _id(s: TrainingSetup) -> str:
         f"b{s.micro_batch}a{s.accumulation_steps}dp{s.gpus}tp{s.tensor_parallel}"
         f"pp{s.pipeline_stages}n{s.nodes}z{int(s.zero_stage)}"
     )
-
-
-def _write(fmt: ExportFormat, setup: TrainingSetup, folder: Path) -> dict[str, str]:
-    files = export(fmt, setup).files
-    for name, content in files.items():
-        (folder / name).write_text(content, encoding="utf-8")
-    return files
 
 
 def _launched(launch: str) -> int:
@@ -75,7 +69,7 @@ def test_megatron_reads_the_layout(setup: TrainingSetup, in_tmp: Path) -> None:
     from megatron.core.model_parallel_config import ModelParallelConfig
     from megatron.core.parallel_state import RankGenerator
 
-    files = _write(ExportFormat.MEGATRON, setup, in_tmp)
+    files = write_export(ExportFormat.MEGATRON, setup, in_tmp)
     text = files["megatron_args.sh"]
     body = text[text.index("BATCH_ARGS=(") + len("BATCH_ARGS=(") : text.index("\n)")]
     args = shlex.split(body)
@@ -121,7 +115,7 @@ PIPELINE = [s for s in LAYOUTS if s.pipeline_stages > 1]
 
 @pytest.mark.parametrize("setup", AUTOTP, ids=_id)
 def test_deepspeed_autotp_config(setup: TrainingSetup, in_tmp: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    files = _write(ExportFormat.DEEPSPEED, setup, in_tmp)
+    files = write_export(ExportFormat.DEEPSPEED, setup, in_tmp)
     world = _launched(files["launch.sh"])
     assert world == setup.world
     # deepspeed.initialize with AutoTP builds the config without an mpu: every process
@@ -152,7 +146,7 @@ class _GridMpu:
 def test_deepspeed_pipeline_config(setup: TrainingSetup, in_tmp: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from deepspeed.runtime.pipe.topology import PipeModelDataParallelTopology
 
-    files = _write(ExportFormat.DEEPSPEED, setup, in_tmp)
+    files = write_export(ExportFormat.DEEPSPEED, setup, in_tmp)
     world = _launched(files["launch.sh"])
     topology = PipeModelDataParallelTopology(
         num_pp=setup.pipeline_stages, num_mp=setup.tensor_parallel, num_dp=setup.gpus
@@ -182,7 +176,7 @@ def test_trainer_reads_autotp(  # type: ignore[no-untyped-def]
     import transformers.training_args as training_args
     from transformers import Trainer
 
-    files = _write(fmt, setup, in_tmp)
+    files = write_export(fmt, setup, in_tmp)
     world = _launched(files["launch.sh"])
     tp = setup.tensor_parallel
     # no pipeline in the Trainer: the files run dp x tp processes
@@ -221,7 +215,7 @@ def test_lightning_builds_model_parallel_strategy(setup: TrainingSetup, in_tmp: 
     import lightning as L
     from lightning.pytorch.strategies import DeepSpeedStrategy, ModelParallelStrategy
 
-    files = _write(ExportFormat.LIGHTNING, setup, in_tmp)
+    files = write_export(ExportFormat.LIGHTNING, setup, in_tmp)
     tree = ast.parse(files["train.py"])
     call = next(
         node.value
@@ -255,7 +249,7 @@ def test_lightning_builds_model_parallel_strategy(setup: TrainingSetup, in_tmp: 
 def test_accelerate_runs_the_data_parallel_part(setup: TrainingSetup, in_tmp: Path) -> None:
     from accelerate.commands.config.config_args import load_config_from_file
 
-    files = _write(ExportFormat.ACCELERATE, setup, in_tmp)
+    files = write_export(ExportFormat.ACCELERATE, setup, in_tmp)
     config = load_config_from_file(str(in_tmp / "accelerate_config.yaml"))
     assert config.num_processes == setup.gpus
     assert config.parallelism_config in (None, {})
