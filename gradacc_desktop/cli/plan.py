@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..core.frameworks import BatchVerdicts, batch_verdicts
+from ..core.layout import first_stage_activation_gb
 from ..core.planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
@@ -79,9 +80,8 @@ def _memory(args: argparse.Namespace) -> tuple[Decimal, Decimal, Decimal] | None
             raise UsageError("--gpu-card and --gpu-memory-gb are alternatives: give one")
         capacity = load_gpu_table().by_id(args.gpu_card).usable_gb
     activation = args.activation_gb
-    if activation is not None and args.tensor_parallel > 1:
-        # the first 1F1B stage: p micro-batches of 1/p of the layers, split tp ways
-        activation = activation / args.tensor_parallel
+    if activation is not None:
+        activation = first_stage_activation_gb(activation, args.tensor_parallel)
     values = (capacity, args.other_memory_gb, activation)
     if all(v is None for v in values):
         return None

@@ -34,6 +34,7 @@ import enum
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .limits import require_positive_int
 from .memory import ZeroStage
 
 
@@ -55,15 +56,10 @@ class What(enum.Enum):
     ACTIVATIONS = "activations"
 
 
-def _positive(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-
-
 def volume_factor(kind: Kind, ranks: int) -> Fraction:
     """Bytes through each rank's link per byte of the buffer: 2(n−1)/n for an all-reduce,
     (n−1)/n for a reduce-scatter or an all-gather, 1 for a point-to-point send."""
-    _positive("ranks", ranks)
+    require_positive_int("ranks", ranks)
     if kind is Kind.SEND_RECV:
         return Fraction(1)
     share = Fraction(ranks - 1, ranks)

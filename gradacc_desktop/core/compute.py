@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from .limits import Limits, whole
+from .limits import Limits, require_positive_int, whole
 
 SECONDS_PER_HOUR = 3600
 SECONDS_PER_DAY = 86_400
@@ -53,11 +53,6 @@ class Recompute(enum.Enum):
 RECOMPUTE_FACTOR = {Recompute.NONE: Fraction(1), Recompute.FULL: Fraction(4, 3)}
 
 
-def _positive(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-
-
 def _positive_number(name: str, value: Fraction | Decimal | int) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, Fraction | Decimal | int):
         raise ValueError(f"{name} must be a number, got {value!r}")
@@ -78,9 +73,9 @@ class Shape:
     head_dim: int
 
     def __post_init__(self) -> None:
-        _positive("layers", self.layers)
-        _positive("heads", self.heads)
-        _positive("head_dim", self.head_dim)
+        require_positive_int("layers", self.layers)
+        require_positive_int("heads", self.heads)
+        require_positive_int("head_dim", self.head_dim)
 
 
 @dataclass(frozen=True)
@@ -114,12 +109,12 @@ def token_cost(
 ) -> TokenCost:
     """FLOPs per token for ``params`` parameters; the attention term needs the shape
     and the sequence length (both or neither)."""
-    _positive("params", params)
+    require_positive_int("params", params)
     if (shape is None) != (seq_len is None):
         raise ValueError("the attention term needs both the shape and the sequence length")
     attention = 0
     if shape is not None and seq_len is not None:
-        _positive("seq_len", seq_len)
+        require_positive_int("seq_len", seq_len)
         attention = 12 * shape.layers * shape.heads * shape.head_dim * seq_len
     return TokenCost(params, 6 * params, attention, recompute)
 
@@ -131,15 +126,6 @@ def utilisation(
 
     ``tokens_per_second`` and ``peak`` are per device (or both totals)."""
     return Fraction(flops_per_token) * tokens_per_second / _positive_number("peak", peak)
-
-
-class RateSource(enum.Enum):
-    """How the per-GPU speed of a training-time estimate was given."""
-
-    #: hardware FLOP/s per GPU as Megatron and DeepSpeed log it (counting recomputation)
-    ACHIEVED = "achieved"
-    #: a model FLOPs utilisation of a card's peak
-    MFU = "mfu"
 
 
 @dataclass(frozen=True)
@@ -212,8 +198,8 @@ def training_time(
     recomputation; ``peak_flops`` optional, for MFU/HFU), or ``peak_flops`` with ``mfu``
     (model FLOPs utilisation; the hardware rate is then ``mfu · peak · 4/3`` with full
     recomputation)."""
-    _positive("tokens", tokens)
-    _positive("gpus", gpus)
+    require_positive_int("tokens", tokens)
+    require_positive_int("gpus", gpus)
     peak = None if peak_flops is None else _positive_number("peak_flops", peak_flops)
     factor = RECOMPUTE_FACTOR[cost_per_token.recompute]
     if achieved_flops is not None:
@@ -227,12 +213,17 @@ def training_time(
         if utilisation_ > 1:
             raise ValueError(f"mfu must be at most 1, got {mfu!r}")
         rate = utilisation_ * peak * factor
+    require_price(price_per_gpu_hour)
+    seconds = tokens * cost_per_token.hardware / (gpus * rate)
+    return TrainingTime(tokens, gpus, cost_per_token, rate, peak, seconds, price_per_gpu_hour)
+
+
+def require_price(price_per_gpu_hour: Decimal | None) -> None:
+    """Raise ``ValueError`` unless the price is None or a finite Decimal >= 0."""
     if price_per_gpu_hour is not None and (
         not price_per_gpu_hour.is_finite() or price_per_gpu_hour < 0
     ):
         raise ValueError(f"price_per_gpu_hour must be >= 0, got {price_per_gpu_hour!r}")
-    seconds = tokens * cost_per_token.hardware / (gpus * rate)
-    return TrainingTime(tokens, gpus, cost_per_token, rate, peak, seconds, price_per_gpu_hour)
 
 
 def to_decimal(value: Fraction, places: int = 6) -> Decimal:

@@ -19,17 +19,13 @@ Pure Python, exact. The seed's ``g`` is the data-parallel size: the effective ba
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
-from .limits import whole
+from .limits import require_positive_int, whole
 
 #: tensor-parallel size and pipeline stages a user may ask for
 LAYOUT_LIMITS = whole(1, 100_000)
-
-
-def _positive(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -39,9 +35,9 @@ class ParallelLayout:
     pipeline: int = 1
 
     def __post_init__(self) -> None:
-        _positive("data", self.data)
-        _positive("tensor", self.tensor)
-        _positive("pipeline", self.pipeline)
+        require_positive_int("data", self.data)
+        require_positive_int("tensor", self.tensor)
+        require_positive_int("pipeline", self.pipeline)
 
     @property
     def world(self) -> int:
@@ -55,7 +51,7 @@ class ParallelLayout:
 
     def in_flight(self, micro_batches: int, stage: int = 0) -> int:
         """Micro-batches whose activations stage ``stage`` holds at once under 1F1B."""
-        _positive("micro_batches", micro_batches)
+        require_positive_int("micro_batches", micro_batches)
         if isinstance(stage, bool) or not isinstance(stage, int) or not 0 <= stage < self.pipeline:
             raise ValueError(f"stage must be in 0..{self.pipeline - 1}, got {stage!r}")
         return min(self.pipeline - stage, micro_batches)
@@ -69,12 +65,21 @@ class ParallelLayout:
     def fits_in_node(self, gpus_per_node: int) -> bool:
         """Whether every tensor-parallel group sits inside one node: the node's GPUs
         are a whole number of groups (ranks are numbered tensor-parallel first)."""
-        _positive("gpus_per_node", gpus_per_node)
+        require_positive_int("gpus_per_node", gpus_per_node)
         return gpus_per_node % self.tensor == 0
+
+
+def first_stage_activation_gb(activation_gb: Decimal, tensor_parallel: int) -> Decimal:
+    """One sample's activations on the first GPU of a full 1F1B pipeline, from the
+    activations of one sample of the whole model on one GPU: it holds ``p`` micro-batches
+    of ``1/p`` of the layers, each split ``tp`` ways, so ``A · p / (tp · p) = A / tp``
+    (the planner's memory check; conservative when fewer than ``p`` are in flight)."""
+    require_positive_int("tensor_parallel", tensor_parallel)
+    return activation_gb / tensor_parallel
 
 
 def bubble_fraction(stages: int, micro_batches: int) -> Fraction:
     """The 1F1B pipeline bubble's share of a step: (p − 1) / (m + p − 1)."""
-    _positive("stages", stages)
-    _positive("micro_batches", micro_batches)
+    require_positive_int("stages", stages)
+    require_positive_int("micro_batches", micro_batches)
     return Fraction(stages - 1, micro_batches + stages - 1)

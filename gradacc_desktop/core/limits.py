@@ -73,3 +73,9 @@ def check(limits: Limits, value: int | Decimal | str | None) -> Problem | None:
     if not limits.integer and number.quantize(limits.quantum) != number:
         return Problem.TOO_PRECISE
     return None
+
+
+def require_positive_int(name: str, value: int) -> None:
+    """Raise ``ValueError`` unless ``value`` is an integer >= 1 (a bool is not)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")

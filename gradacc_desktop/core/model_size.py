@@ -13,11 +13,12 @@ the experts a token is routed to: ``top_k`` of each sparse layer's routed expert
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .compute import Shape
 from .families import Architecture, parameters
 from .lora import ModelShape, total_parameters
-from .presets import PresetError, load_config_presets, load_presets
+from .presets import Preset, PresetError, load_config_presets, load_presets
 
 
 class UnknownModelError(LookupError):
@@ -83,37 +84,48 @@ def size_of(name: str, arch: Architecture) -> ModelSize:
     )
 
 
+def _sized_preset(preset: Preset) -> ModelSize:
+    """A GPT-2 or Llama preset typed as sizes (no config.json of its own)."""
+    shape = ModelShape.from_preset(preset)
+    total = total_parameters(shape)
+    lookups = 0 if shape.tied_embeddings else preset.vocab * preset.hidden
+    if preset.family.value == "gpt2":  # learned positions
+        lookups += preset.max_position_embeddings * preset.hidden
+    return ModelSize(
+        name=preset.name,
+        params=total,
+        compute_params=total - lookups,
+        shape=Shape(preset.layers, preset.heads, preset.hidden // preset.heads),
+        hidden=preset.hidden,
+        layers=preset.layers,
+    )
+
+
+@cache
+def _bundled() -> dict[str, ModelSize]:
+    """Every bundled model by lower-case name, config presets first (read once: the
+    files ship with the app and do not change while it runs)."""
+    sizes: dict[str, ModelSize] = {}
+    for config in load_config_presets():
+        sizes.setdefault(config.name.lower(), size_of(config.name, config.arch))
+    for preset in load_presets():
+        if preset.name.lower() not in sizes:
+            sizes[preset.name.lower()] = _sized_preset(preset)
+    return sizes
+
+
 def known_models() -> tuple[str, ...]:
     """Names ``model_size`` accepts, config presets first."""
-    names = [p.name for p in load_config_presets()]
-    names += [p.name for p in load_presets() if p.name not in names]
-    return tuple(names)
+    return tuple(size.name for size in _bundled().values())
 
 
 def model_size(name: str) -> ModelSize:
     """The bundled model called ``name`` (case-insensitive); raises ``UnknownModelError``."""
-    wanted = name.lower()
     try:
-        configs = load_config_presets()
-        sized = load_presets()
+        sizes = _bundled()
     except PresetError as exc:  # a broken bundle: nothing is known
         raise UnknownModelError(name, ()) from exc
-    for config in configs:
-        if config.name.lower() == wanted:
-            return size_of(config.name, config.arch)
-    for preset in sized:
-        if preset.name.lower() == wanted:
-            shape = ModelShape.from_preset(preset)
-            total = total_parameters(shape)
-            lookups = 0 if shape.tied_embeddings else preset.vocab * preset.hidden
-            if preset.family.value == "gpt2":  # learned positions
-                lookups += preset.max_position_embeddings * preset.hidden
-            return ModelSize(
-                name=preset.name,
-                params=total,
-                compute_params=total - lookups,
-                shape=Shape(preset.layers, preset.heads, preset.hidden // preset.heads),
-                hidden=preset.hidden,
-                layers=preset.layers,
-            )
-    raise UnknownModelError(name, known_models())
+    found = sizes.get(name.lower())
+    if found is None:
+        raise UnknownModelError(name, known_models())
+    return found

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from .calculator import normalize
 from .gpus import GpuCard, GpuTableError, custom_card, load_gpu_table
-from .limits import Limits, whole
+from .limits import Limits, require_positive_int, whole
 from .memory import (
     DEFAULT_OVERHEAD_GB,
     RECIPES,
@@ -110,11 +110,6 @@ __all__ = [
 # --------------------------------------------------------------------------- checks
 
 
-def _positive_int(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-
-
 def _non_negative_decimal(name: str, value: Decimal) -> None:
     if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
         raise ValueError(f"{name} must be a finite Decimal >= 0, got {value!r}")
@@ -133,7 +128,7 @@ class Rounding(enum.Enum):
 
 def divisors(n: int) -> list[int]:
     """All positive divisors of ``n`` ascending, in O(sqrt n)."""
-    _positive_int("n", n)
+    require_positive_int("n", n)
     small: list[int] = []
     large: list[int] = []
     for d in range(1, math.isqrt(n) + 1):
@@ -193,9 +188,9 @@ def solve_accumulation(
     target: int, micro_batch: int, gpus: int, rounding: Rounding = Rounding.CEIL
 ) -> AccumulationPlan:
     """Accumulation steps for a target effective batch, with the exact alternatives."""
-    _positive_int("target", target)
-    _positive_int("micro_batch", micro_batch)
-    _positive_int("gpus", gpus)
+    require_positive_int("target", target)
+    require_positive_int("micro_batch", micro_batch)
+    require_positive_int("gpus", gpus)
     per_step = micro_batch * gpus
     steps = _round_steps(target, per_step, rounding)
     effective = per_step * steps
@@ -282,7 +277,7 @@ def deepspeed_check(
     ``train == micro * grad_acc * world_size``. Floor division of positive integers
     composes, so ``(T // b) // g == T // (b·g)``.
     """
-    _positive_int("world_size", world_size)
+    require_positive_int("world_size", world_size)
     t, b, a = train_batch_size, micro_batch, grad_acc
     given = {"train_batch_size": t, "micro_batch": b, "grad_acc": a}
     derived: tuple[str, ...] = ()
@@ -384,7 +379,7 @@ def fit(
     micro_batch: int,
 ) -> FitResult:
     """Does ``b`` samples' activations plus the other memory fit in one GPU?"""
-    _positive_int("micro_batch", micro_batch)
+    require_positive_int("micro_batch", micro_batch)
     largest = max_micro_batch(gpu_memory_gb, other_memory_gb, activation_per_sample_gb)
     activation = micro_batch * activation_per_sample_gb
     total = activation + other_memory_gb
@@ -519,8 +514,8 @@ def recommend(
     fitting micro-batch can overshoot badly: T = 100, g = 3, b <= 20 gives 20·2·3 =
     120, while 17·2·3 = 102.)
     """
-    _positive_int("target", target)
-    _positive_int("gpus", gpus)
+    require_positive_int("target", target)
+    require_positive_int("gpus", gpus)
     memory = _memory(gpu_memory_gb, other_memory_gb, activation_gb)
     return _recommend(target, gpus, rounding, memory, _exact_sizes(target, gpus), {})
 
@@ -536,8 +531,8 @@ def recommend_with_pairs(
     """``recommend`` with the memory figures, and the pairs of ``recommend`` without
     them merged with its own (see ``Candidates``), sharing the divisors and the pairs
     the two have in common."""
-    _positive_int("target", target)
-    _positive_int("gpus", gpus)
+    require_positive_int("target", target)
+    require_positive_int("gpus", gpus)
     memory = _memory(gpu_memory_gb, other_memory_gb, activation_gb)
     if memory is None:
         raise ValueError("recommend_with_pairs needs the memory figures")
@@ -661,8 +656,8 @@ def _nothing_fits(at_one: FitResult) -> NothingFits:
 
 def tokens_per_step(effective_batch: int, seq_len: int) -> int:
     """Tokens per optimizer step: E · sequence length (packed, unpadded sequences)."""
-    _positive_int("effective_batch", effective_batch)
-    _positive_int("seq_len", seq_len)
+    require_positive_int("effective_batch", effective_batch)
+    require_positive_int("seq_len", seq_len)
     return effective_batch * seq_len
 
 
@@ -678,8 +673,8 @@ class StepsPerEpoch:
 
 def steps_per_epoch(dataset_samples: int, effective_batch: int) -> StepsPerEpoch:
     """Optimizer steps per epoch, counted in samples (ignores per-rank sharding remainders)."""
-    _positive_int("dataset_samples", dataset_samples)
-    _positive_int("effective_batch", effective_batch)
+    require_positive_int("dataset_samples", dataset_samples)
+    require_positive_int("effective_batch", effective_batch)
     quotient, remainder = divmod(dataset_samples, effective_batch)
     return StepsPerEpoch(
         keep_last=quotient + (1 if remainder else 0), drop_last=quotient, remainder=remainder
@@ -689,8 +684,8 @@ def steps_per_epoch(dataset_samples: int, effective_batch: int) -> StepsPerEpoch
 def _check_lr(lr: Decimal, effective_batch: int, reference_batch: int) -> None:
     if not isinstance(lr, Decimal) or not lr.is_finite() or lr <= 0:
         raise ValueError(f"lr must be a finite Decimal > 0, got {lr!r}")
-    _positive_int("effective_batch", effective_batch)
-    _positive_int("reference_batch", reference_batch)
+    require_positive_int("effective_batch", effective_batch)
+    require_positive_int("reference_batch", reference_batch)
 
 
 def lr_linear(lr: Decimal, effective_batch: int, reference_batch: int) -> Decimal:

@@ -31,9 +31,10 @@ from fractions import Fraction
 from functools import cached_property
 
 from .communication import Collective, What, When, data_parallel, pipeline, tensor_parallel
-from .compute import SECONDS_PER_HOUR, TERA, Recompute, TokenCost
+from .compute import SECONDS_PER_HOUR, TERA, Recompute, TokenCost, require_price
 from .gpus import GpuCard, TrainingPrecision
 from .layout import ParallelLayout
+from .limits import require_positive_int
 from .memory import ZeroStage
 from .profile import SpeedProfile
 
@@ -60,11 +61,6 @@ class NoSpeedError(ValueError):
     """The card has no speed figures, or cannot compute in the chosen precision."""
 
 
-def _positive(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-
-
 def _rate(name: str, value: Fraction) -> Fraction:
     if not isinstance(value, Fraction) or value <= 0:
         raise ValueError(f"{name} must be a positive Fraction, got {value!r}")
@@ -89,7 +85,7 @@ class Hardware:
             _rate(name, getattr(self, name))
         if not isinstance(self.efficiency, Fraction) or not 0 < self.efficiency <= 1:
             raise ValueError(f"efficiency must be in (0, 1], got {self.efficiency!r}")
-        _positive("gpus_per_node", self.gpus_per_node)
+        require_positive_int("gpus_per_node", self.gpus_per_node)
 
     @property
     def compute_rate(self) -> Fraction:
@@ -137,7 +133,7 @@ class Workload:
     activation_bytes_per_sample: int | None = None
 
     def __post_init__(self) -> None:
-        _positive("seq_len", self.seq_len)
+        require_positive_int("seq_len", self.seq_len)
         if (self.hidden is None) != (self.layers is None):
             raise ValueError("hidden and layers go together")
 
@@ -300,8 +296,8 @@ class StepModel:
     def time(self, micro_batch: int, accumulation_steps: int) -> StepTime:
         """Time of one optimizer step with ``micro_batch`` samples per GPU and
         ``accumulation_steps`` micro-batches (the pipeline's ``m``)."""
-        _positive("micro_batch", micro_batch)
-        _positive("accumulation_steps", accumulation_steps)
+        require_positive_int("micro_batch", micro_batch)
+        require_positive_int("accumulation_steps", accumulation_steps)
         w = self.workload
         b, a = micro_batch, accumulation_steps
         pp, dp = w.layout.pipeline, w.layout.data
@@ -371,14 +367,11 @@ def run_totals(
     if (tokens is None) == (steps is None):
         raise ValueError("give tokens or steps")
     if tokens is not None:
-        _positive("tokens", tokens)
+        require_positive_int("tokens", tokens)
         steps = -(-tokens // step.tokens_per_step)
     assert steps is not None
-    _positive("steps", steps)
-    if price_per_gpu_hour is not None and (
-        not price_per_gpu_hour.is_finite() or price_per_gpu_hour < 0
-    ):
-        raise ValueError(f"price_per_gpu_hour must be >= 0, got {price_per_gpu_hour!r}")
+    require_positive_int("steps", steps)
+    require_price(price_per_gpu_hour)
     seconds = steps * step.step_seconds
     gpu_hours = seconds * step.world / SECONDS_PER_HOUR
     cost = None if price_per_gpu_hour is None else gpu_hours * Fraction(price_per_gpu_hour)

@@ -112,3 +112,17 @@ def test_layout_refuses_bad_sizes(bad: object) -> None:
         bubble_fraction(2, bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         ParallelLayout(pipeline=2).in_flight(4, stage=2)
+
+
+def test_first_stage_activation_is_the_full_pipeline_share() -> None:
+    from decimal import Decimal
+
+    from gradacc_desktop.core.layout import first_stage_activation_gb
+
+    # p micro-batches of 1/p of the layers, split tp ways: the same as activation_share(p)
+    layout = ParallelLayout(data=2, tensor=4, pipeline=8)
+    assert layout.activation_share(8) == Fraction(1, 4)
+    assert first_stage_activation_gb(Decimal(2), 4) == Decimal("0.5")
+    assert first_stage_activation_gb(Decimal("2.5"), 1) == Decimal("2.5")
+    with pytest.raises(ValueError):
+        first_stage_activation_gb(Decimal(1), 0)

@@ -220,3 +220,14 @@ def test_several_epochs(qapp) -> None:  # type: ignore[no-untyped-def]
     assert one.startswith("One epoch (196 steps): ")
     vm.set_text(PlanField.EPOCHS, "0")
     assert not time(vm).available  # a refused time field stops only the time
+
+
+def test_fields_the_time_does_not_read_never_stop_it(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    timed(vm)
+    # the catalogue card gives its own speed, the bundled model its own parameters
+    vm.set_text(PlanField.CUSTOM_TFLOPS, "abc")
+    vm.set_text(PlanField.MODEL_PARAMS, "0")
+    assert time(vm).available
+    vm.set_card("custom")  # now the custom speed is read, and refused
+    assert not time(vm).available and "peak" in time(vm).message.lower()

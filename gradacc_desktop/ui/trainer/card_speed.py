@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
-from gradacc_desktop.ui.trainer.setup import Choice, SetupForm, _Options
+from gradacc_desktop.ui.trainer.setup import SetupForm
 from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel
 from gradacc_desktop.viewmodels.planner.fields import SPEED_FIELDS
 
@@ -14,19 +14,13 @@ from gradacc_desktop.viewmodels.planner.fields import SPEED_FIELDS
 class CardSpeedForm(SetupForm):
     def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
         super().__init__(vm, SPEED_FIELDS, "card_speed", parent)
+        # a change of card re-shows these fields (``inputsReplaced``): its figures or
+        # the custom card's own
         self.retranslate()
         self.show_inputs(None)
-        # a change of card (on the planner) shows its figures or the custom ones
-        vm.stateChanged.connect(lambda _state: self.show_inputs(frozenset(SPEED_FIELDS)))
 
     def title_text(self) -> tuple[str, str]:
         return self._vm.texts.card_name(self._vm.card()), ""
-
-    def _options(self) -> dict[Choice, _Options]:
-        return {}
-
-    def _choose(self, choice: Choice, data: object) -> None:  # no choices here
-        return
 
     def _field_enabled(self, field: PlanField) -> bool:
         return self._vm.card() is None  # only the custom card's speed is typed in
@@ -51,7 +45,8 @@ class CardSpeedDialog(QDialog):
         layout.addWidget(self.form)
         layout.addWidget(self.note)
         layout.addWidget(self.buttons)
-        vm.stateChanged.connect(lambda _state: self._show_note())
+        # the note names the card: it changes with it, not with every keystroke
+        vm.inputsReplaced.connect(lambda _fields: self._show_note())
         self.retranslate()
 
     def _show_note(self) -> None:

@@ -120,10 +120,11 @@ class SetupForm(QGroupBox):
         raise NotImplementedError
 
     def _options(self) -> dict[Choice, _Options]:
-        raise NotImplementedError
+        """Each choice's label, options and current value (none by default)."""
+        return {}
 
     def _choose(self, choice: Choice, data: object) -> None:
-        raise NotImplementedError
+        """The user picked ``data`` in ``choice`` (a form without choices never is)."""
 
     def _field_enabled(self, field: PlanField) -> bool:
         return True

@@ -695,35 +695,42 @@ class PlannerViewModel(QObject):
         )
         return PlannerState(self._results.view(request), prompt, ())
 
-    def _timed_card(self) -> GpuCard | None:
-        """The chosen card with its speed: a custom card's from its four fields (None
-        while one of them is empty or refused)."""
-        card = self.card()
-        if card is not None:
-            return card
-        values = [self._entries.optional_value(f) for f in SPEED_FIELDS]
-        if any(value is None or problem for value, problem in values):
-            return None
-        tflops, bandwidth, link, network = (value for value, _ in values if value is not None)
-        capacity = self.capacity() or Decimal(1)
-        return custom_card(capacity, custom_performance(tflops, bandwidth, link, network))
+    def _time_fields(self) -> tuple[PlanField, ...]:
+        """The optional fields the time per step reads now: a bundled model gives its own
+        parameters and a catalogue card its own speed, so those fields are not read."""
+        unused = set()
+        if self._model is not None:
+            unused.add(PlanField.MODEL_PARAMS)
+        if self.card() is not None:
+            unused.update(SPEED_FIELDS)
+        return tuple(f for f in (*TIME_FIELDS, PlanField.SEQ_LEN) if f not in unused)
 
     def _time_request(self, request_activation: Decimal) -> TimeRequest:
         """What the time per step needs (valid required fields assumed)."""
         entries = self._entries
-        values = {f: entries.optional_value(f) for f in (*TIME_FIELDS, PlanField.SEQ_LEN)}
+        values = {f: entries.optional_value(f) for f in self._time_fields()}
         problems = [p for _value, p in values.values() if p is not None]
 
+        def number(field: PlanField) -> Decimal | None:
+            return values[field][0] if field in values else None
+
         def whole(field: PlanField) -> int | None:
-            value = values[field][0] if field in values else entries.optional_value(field)[0]
+            value = number(field)
             return None if value is None else int(value)
 
+        card = self.card()
+        speed = [number(f) for f in SPEED_FIELDS]
+        if card is None and all(v is not None for v in speed):
+            tflops, bandwidth, link, network = (v for v in speed if v is not None)
+            performance = custom_performance(tflops, bandwidth, link, network)
+            card = custom_card(self.capacity() or Decimal(1), performance)
+        dataset = entries.optional_value(PlanField.DATASET)[0]
         nodes = entries.value(PlanField.NODES)
         return TimeRequest(
             model=self._model,
-            params=None if self._model is not None else whole(PlanField.MODEL_PARAMS),
+            params=whole(PlanField.MODEL_PARAMS),
             seq_len=whole(PlanField.SEQ_LEN),
-            card=self._timed_card(),
+            card=card,
             precision=TrainingPrecision(self._precision.value),
             zero=self._zero,
             nodes=1 if nodes is None or entries.problem(PlanField.NODES) else int(nodes),
@@ -733,10 +740,10 @@ class PlannerViewModel(QObject):
                 int(entries.number(PlanField.PIPELINE_STAGES)),
             ),
             recompute=self._recompute,
-            efficiency_percent=values[PlanField.EFFICIENCY][0],
-            price=values[PlanField.PRICE][0],
+            efficiency_percent=number(PlanField.EFFICIENCY),
+            price=number(PlanField.PRICE),
             tokens=whole(PlanField.TOKENS),
-            dataset=whole(PlanField.DATASET),
+            dataset=None if dataset is None else int(dataset),
             epochs=whole(PlanField.EPOCHS),
             activation_gb=request_activation,
             problem=problems[0] if problems else None,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import final
 
+from gradacc_desktop.core.layout import first_stage_activation_gb
 from gradacc_desktop.core.planning import (
     AccumulationPlan,
     NothingFits,
@@ -63,7 +64,8 @@ class PlanResults:
     def view(self, request: PlanRequest) -> PlanView:
         r = request
         # 1F1B's first stage: p micro-batches of 1/p of the layers, each split tp ways
-        memory = (r.capacity, r.other_gb, r.activation_gb / r.tensor_parallel)
+        share = first_stage_activation_gb(r.activation_gb, r.tensor_parallel)
+        memory = (r.capacity, r.other_gb, share)
         candidates = recommend_with_pairs(r.target, r.gpus, *memory, r.rounding)
         outcome = candidates.outcome
         micro = r.micro_batch
@@ -85,7 +87,6 @@ class PlanResults:
         rows = self._pairs.pairs(candidates.pairs, plan)
         time_view, cells, times, best = self._time(r.time, rows, fit_result.max_micro_batch, plan)
         table = self._pairs.rows(rows, fit_result.max_micro_batch, plan, r.gpus, cells)
-        share = r.activation_gb / r.tensor_parallel
         points = tuple(
             PairPoint(
                 micro_batch=row.micro_batch,

@@ -318,7 +318,7 @@ class TimingTexts(Translating):
                 profile, w.seq_len, w.precision, w.cost.recompute
             ):
                 parts.append(self._mismatch(what, measured, planned))
-        if request.model is None and request.layout.model_shards > 1:
+        if not model.workload.counts_model_traffic:
             parts.append(
                 self.tr(
                     "Tensor- and pipeline-parallel traffic is not counted without the "
