@@ -32,7 +32,8 @@ from ..core.compute import (
     training_time,
 )
 from ..core.gpus import GpuTableError, TrainingPrecision, load_gpu_table
-from ..core.model_size import ModelSize, UnknownModelError, model_size
+from ..core.model_size import ModelSize
+from ..core.models import UnknownModelError, model_size
 from ..core.planning import SEQ_LEN_LIMITS
 from ._common import UsageError, decimal_type, int_type, plain, print_json
 

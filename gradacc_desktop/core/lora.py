@@ -436,3 +436,127 @@ def frozen_weight_bytes(
         return rate * total
     linear = linear_weight_parameters(shape)
     return rate * linear + unquantized_bytes * (total - linear)
+
+
+# --------------------------------------------------------------------------- one layout for
+# every model whose projections are known: a typed shape, a sized preset, a config.json
+
+
+class LoraTargets(enum.Enum):
+    """Which projections a LoRA run adapts, as the training description offers it."""
+
+    #: the LoRA paper's choice: the query and value projections (GPT-2: the fused c_attn)
+    QUERY_VALUE = "query_value"
+    #: every attention projection
+    ATTENTION = "attention"
+    #: every linear layer of the blocks (PEFT's "all-linear"; QLoRA's choice)
+    ALL_LINEAR = "all_linear"
+
+
+#: PEFT ``target_modules`` of each choice, by the naming of the model's projections
+TARGET_NAMES: dict[str, dict[LoraTargets, tuple[str, ...]]] = {
+    "llama": {
+        LoraTargets.QUERY_VALUE: ("q_proj", "v_proj"),
+        LoraTargets.ATTENTION: ("q_proj", "k_proj", "v_proj", "o_proj"),
+        LoraTargets.ALL_LINEAR: tuple(t.value for t in _LLAMA_TARGETS),
+    },
+    "gpt2": {
+        LoraTargets.QUERY_VALUE: ("c_attn",),
+        LoraTargets.ATTENTION: ("c_attn", "attn.c_proj"),
+        LoraTargets.ALL_LINEAR: tuple(t.value for t in _GPT2_TARGETS),
+    },
+}
+
+
+@dataclass(frozen=True)
+class LoraLayout:
+    """What LoRA and QLoRA need of a model: every block's projections (PEFT module name
+    -> (in_features, out_features)), the blocks, and every parameter of the model.
+
+    ``naming`` is ``"llama"`` (q/k/v/o, gate/up/down: Llama, Mistral, Qwen, Gemma) or
+    ``"gpt2"`` (c_attn, attn.c_proj, c_fc, mlp.c_proj)."""
+
+    naming: str
+    layers: int
+    linears: tuple[tuple[str, int, int], ...]
+    total: int
+
+    def names(self, targets: LoraTargets) -> tuple[str, ...]:
+        """The PEFT ``target_modules`` of ``targets`` for this model."""
+        return TARGET_NAMES[self.naming][targets]
+
+    def trainable(self, rank: int, targets: LoraTargets) -> int:
+        """L · Σ r·(in + out) over the adapted projections (PEFT's trainable count)."""
+        if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
+            raise ValueError(f"LoRA rank must be a positive integer, got {rank!r}")
+        chosen = set(self.names(targets))
+        return self.layers * sum(
+            rank * (n_in + n_out) for name, n_in, n_out in self.linears if name in chosen
+        )
+
+    @property
+    def quantized(self) -> int:
+        """Weights INT8/NF4 quantize: every block projection's (not biases, embeddings,
+        norms or the LM head)."""
+        return self.layers * sum(n_in * n_out for _, n_in, n_out in self.linears)
+
+    @property
+    def largest_layer(self) -> int:
+        """Parameters of the largest single weight ZeRO-3 gathers (a projection, or the
+        embedding when the vocabulary is large) — the projections here; callers add the
+        embedding."""
+        return max(n_in * n_out for _, n_in, n_out in self.linears)
+
+    def frozen_bytes(self, fmt: BaseFormat, double_quant: bool = True) -> Fraction:
+        """Bytes of the frozen base model (adapters not included), as
+        ``frozen_weight_bytes`` counts them."""
+        rate = base_weight_bytes_per_param(fmt, double_quant)
+        if not fmt.quantized:
+            return rate * self.total
+        return rate * self.quantized + 2 * (self.total - self.quantized)
+
+
+def layout_of_shape(shape: ModelShape) -> LoraLayout:
+    """The layout of a typed GPT-2 or Llama shape (or a sized preset's)."""
+    return LoraLayout(
+        naming="gpt2" if shape.family is Family.GPT2 else "llama",
+        layers=shape.layers,
+        linears=tuple((t.value, i, o) for t, (i, o) in linear_shapes(shape).items()),
+        total=total_parameters(shape),
+    )
+
+
+def layout_of_projections(
+    *,
+    naming: str,
+    hidden: int,
+    heads: int,
+    kv_heads: int,
+    head_dim: int,
+    intermediate: int,
+    layers: int,
+    total: int,
+) -> LoraLayout:
+    """The layout of a model read from its config.json whose blocks are Llama-style
+    (q/k/v/o with an explicit head size, gate/up/down) or GPT-2's."""
+    h, i = hidden, intermediate
+    linears: tuple[tuple[str, int, int], ...]
+    if naming == "gpt2":
+        linears = (
+            ("c_attn", h, 3 * h),
+            ("attn.c_proj", h, h),
+            ("c_fc", h, i),
+            ("mlp.c_proj", i, h),
+        )
+    else:
+        q, kv = heads * head_dim, kv_heads * head_dim
+        linears = (
+            ("q_proj", h, q),
+            ("k_proj", h, kv),
+            ("v_proj", h, kv),
+            ("o_proj", q, h),
+            ("gate_proj", h, i),
+            ("up_proj", h, i),
+            ("down_proj", i, h),
+        )
+    return LoraLayout(naming=naming, layers=layers, linears=linears, total=total)

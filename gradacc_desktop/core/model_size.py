@@ -1,5 +1,5 @@
-"""What the time model needs of a named model: parameters, the shape of its attention,
-its hidden size and layers — from the bundled presets (the same the estimator offers).
+"""What the time model needs of a model: parameters, the shape of its attention, its
+hidden size and layers (``core.models`` gives it for every bundled or typed model).
 
 ``compute_params`` is the N of 6N: the parameters a token's matrix products use.
 Embedding lookups are not matrix products, so an input embedding that is not tied to
@@ -13,18 +13,10 @@ the experts a token is routed to: ``top_k`` of each sparse layer's routed expert
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from .compute import Shape
 from .families import Architecture, parameters
 from .lora import ModelShape, total_parameters
-from .presets import Preset, PresetError, load_config_presets, load_presets
-
-
-class UnknownModelError(LookupError):
-    def __init__(self, name: str, known: tuple[str, ...]) -> None:
-        super().__init__(f"unknown model {name!r} (choose from: {', '.join(known)})")
-        self.known = known
 
 
 @dataclass(frozen=True)
@@ -84,48 +76,16 @@ def size_of(name: str, arch: Architecture) -> ModelSize:
     )
 
 
-def _sized_preset(preset: Preset) -> ModelSize:
-    """A GPT-2 or Llama preset typed as sizes (no config.json of its own)."""
-    shape = ModelShape.from_preset(preset)
+def sized_preset(name: str, shape: ModelShape) -> ModelSize:
+    """A GPT-2 or Llama model given as sizes (a sized preset, or sizes typed in)."""
     total = total_parameters(shape)
-    lookups = 0 if shape.tied_embeddings else preset.vocab * preset.hidden
-    if preset.family.value == "gpt2":  # learned positions
-        lookups += preset.max_position_embeddings * preset.hidden
+    lookups = 0 if shape.tied_embeddings else shape.vocab * shape.hidden
+    lookups += shape.position_embeddings * shape.hidden  # GPT-2's learned positions
     return ModelSize(
-        name=preset.name,
+        name=name,
         params=total,
         compute_params=total - lookups,
-        shape=Shape(preset.layers, preset.heads, preset.hidden // preset.heads),
-        hidden=preset.hidden,
-        layers=preset.layers,
+        shape=Shape(shape.layers, shape.heads, shape.head_dim),
+        hidden=shape.hidden,
+        layers=shape.layers,
     )
-
-
-@cache
-def _bundled() -> dict[str, ModelSize]:
-    """Every bundled model by lower-case name, config presets first (read once: the
-    files ship with the app and do not change while it runs)."""
-    sizes: dict[str, ModelSize] = {}
-    for config in load_config_presets():
-        sizes.setdefault(config.name.lower(), size_of(config.name, config.arch))
-    for preset in load_presets():
-        if preset.name.lower() not in sizes:
-            sizes[preset.name.lower()] = _sized_preset(preset)
-    return sizes
-
-
-def known_models() -> tuple[str, ...]:
-    """Names ``model_size`` accepts, config presets first."""
-    return tuple(size.name for size in _bundled().values())
-
-
-def model_size(name: str) -> ModelSize:
-    """The bundled model called ``name`` (case-insensitive); raises ``UnknownModelError``."""
-    try:
-        sizes = _bundled()
-    except PresetError as exc:  # a broken bundle: nothing is known
-        raise UnknownModelError(name, ()) from exc
-    found = sizes.get(name.lower())
-    if found is None:
-        raise UnknownModelError(name, known_models())
-    return found

@@ -108,6 +108,8 @@ class ModelStates:
     source: str
     # the figures are DeepSpeed's own estimators' (ZeRO-2/3, 16-bit training)
     from_deepspeed: bool
+    # GPUs one replica spans (tensor parallel x pipeline stages); the counts are a shard's
+    model_parallel: int = 1
 
 
 def _bytes(precision: Precision, states: int) -> tuple[int, int, int, int, int]:
@@ -128,6 +130,7 @@ def model_states(
     optimizer_state_bytes: int = 8,
     trainable: int | None = None,
     frozen_weight_bytes: Fraction | None = None,
+    model_parallel: int = 1,
 ) -> ModelStates:
     """Bytes of weights, gradients and optimizer states per GPU and per node's CPU.
 
@@ -140,14 +143,27 @@ def model_states(
     gradients and optimizer states; the others are frozen weights only, at the
     training precision's bytes unless ``frozen_weight_bytes`` gives their total (a
     4-bit QLoRA base: ``lora.frozen_weight_bytes``).
+
+    ``model_parallel`` (tensor-parallel size × pipeline stages) splits every replica over
+    that many GPUs: ``parameters``, ``trainable``, ``largest_layer`` and
+    ``frozen_weight_bytes`` are then one GPU's shard, ZeRO shards it over the ``gpus``
+    data-parallel replicas, the world of ``gpus · model_parallel`` GPUs is split over
+    ``nodes``, and each node's CPU holds its processes' shares (the same rules applied
+    to each shard; 1 gives DeepSpeed's figures exactly).
     """
-    for name, value in (("parameters", parameters), ("gpus", gpus), ("nodes", nodes)):
+    for name, value in (
+        ("parameters", parameters),
+        ("gpus", gpus),
+        ("nodes", nodes),
+        ("model_parallel", model_parallel),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
     if isinstance(largest_layer, bool) or not isinstance(largest_layer, int) or largest_layer < 0:
         raise ValueError(f"largest_layer must be an integer >= 0, got {largest_layer!r}")
-    if gpus % nodes:
-        raise ValueError(f"{gpus} GPUs cannot be split evenly over {nodes} nodes")
+    world = gpus * model_parallel
+    if world % nodes:
+        raise ValueError(f"{world} GPUs cannot be split evenly over {nodes} nodes")
     stage, offload, precision = ZeroStage(zero_stage), Offload(offload), Precision(precision)
     if offload is not Offload.NONE and stage is ZeroStage.NONE:
         raise ValueError("offload needs ZeRO stage 1, 2 or 3")
@@ -164,7 +180,9 @@ def model_states(
         raise ValueError(f"trainable must be an integer in 1..parameters, got {trainable!r}")
     if optimizer_state_bytes not in (2, 4, 8):
         raise ValueError("optimizer_state_bytes must be 2, 4 or 8")
-    p, layer, per_node = Fraction(parameters), Fraction(largest_layer), gpus // nodes
+    p, layer, per_node = Fraction(parameters), Fraction(largest_layer), world // nodes
+    # offloaded states: every shard's, spread over the nodes
+    shards = model_parallel
     t = Fraction(trainable)
     w, g, g32, master, states = _bytes(precision, optimizer_state_bytes)
     if frozen_weight_bytes is not None and (
@@ -197,10 +215,10 @@ def model_states(
         elif offload is Offload.OPTIMIZER:
             sharded.append((Part.WEIGHTS, all_weights / gpus))
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, cpu_opt * t / nodes))
+            cpu.append((Part.CPU_OFFLOAD, shards * cpu_opt * t / nodes))
         else:
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, (cpu_opt * t + all_weights) / nodes))
+            cpu.append((Part.CPU_OFFLOAD, shards * (cpu_opt * t + all_weights) / nodes))
     else:
         gpu.append((Part.WEIGHTS, all_weights))
         if offload is Offload.NONE:
@@ -217,7 +235,7 @@ def model_states(
             if stage is ZeroStage.OPTIMIZER:
                 gpu.append((Part.GRADIENTS, g * t))
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, max(4 * gpus * p, cpu_opt * t)))
+            cpu.append((Part.CPU_OFFLOAD, max(4 * world * p, shards * cpu_opt * t)))
 
     gpu_total = sum((v for _, v in gpu), Fraction(0)) + math.floor(
         sum((v for _, v in sharded), Fraction(0))
@@ -252,5 +270,6 @@ def model_states(
         cpu_bytes=math.floor(cpu_total),
         components=components,
         source=source,
-        from_deepspeed=from_deepspeed,
+        from_deepspeed=from_deepspeed and model_parallel == 1,
+        model_parallel=model_parallel,
     )

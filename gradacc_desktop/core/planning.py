@@ -82,6 +82,7 @@ __all__ = [
     "GpuTableError",
     "NothingFits",
     "OtherMemoryEstimate",
+    "PairChoice",
     "PlanPair",
     "Recipe",
     "RecipeRule",
@@ -90,6 +91,7 @@ __all__ = [
     "StepsPerEpoch",
     "Suggestion",
     "ZeroStage",
+    "choose_pairs",
     "custom_card",
     "deepspeed_check",
     "divisors",
@@ -558,7 +560,30 @@ def _recommend(
         largest_fit = max_micro_batch(*memory)
         if largest_fit == 0:
             return _nothing_fits(fit(*memory, 1))
+    chosen, pairs, largest = _choose(target, gpus, rounding, largest_fit, exact_sizes, made)
+    return Recommendation(
+        target=target,
+        gpus=gpus,
+        rounding=rounding,
+        max_micro_batch=largest_fit,
+        largest_useful_micro_batch=largest,
+        pairs=pairs,
+        recommended=chosen,
+        fit=None if memory is None else fit(*memory, chosen.micro_batch),
+        floor_unreachable=rounding is Rounding.FLOOR and target < gpus,
+    )
 
+
+def _choose(
+    target: int,
+    gpus: int,
+    rounding: Rounding,
+    largest_fit: int | None,
+    exact_sizes: list[int],
+    made: dict[int, PlanPair],
+) -> tuple[PlanPair, tuple[PlanPair, ...], int]:
+    """The recommended pair, the candidate pairs and the largest useful micro-batch when
+    at most ``largest_fit`` samples fit (``None``: no limit; at least 1)."""
     cap = target // gpus if rounding is Rounding.FLOOR else -(-target // gpus)
     cap = max(cap, 1)
     largest = cap if largest_fit is None else min(cap, largest_fit)
@@ -577,15 +602,49 @@ def _recommend(
         if b not in made:
             made[b] = _pair(target, b, gpus, rounding)
     pairs = tuple(made[b] for b in sorted(candidates))
-    return Recommendation(
-        target=target,
-        gpus=gpus,
-        rounding=rounding,
-        max_micro_batch=largest_fit,
-        largest_useful_micro_batch=largest,
-        pairs=pairs,
-        recommended=made[chosen_b],
-        fit=None if memory is None else fit(*memory, chosen_b),
+    return made[chosen_b], pairs, largest
+
+
+@dataclass(frozen=True)
+class PairChoice:
+    """The pairs a plan lists and the one it recommends, for a memory limit given as the
+    largest micro-batch that fits (``recommend_with_pairs`` for callers that count
+    memory themselves)."""
+
+    #: every pair worth listing, with or without the limit, ascending by micro-batch
+    pairs: tuple[PlanPair, ...]
+    #: None when not even one sample per GPU fits
+    recommended: PlanPair | None
+    #: the limit (None: no memory figures)
+    largest_fit: int | None
+    #: the largest micro-batch worth considering within the limit
+    largest_useful: int
+    floor_unreachable: bool
+
+
+def choose_pairs(
+    target: int, gpus: int, rounding: Rounding = Rounding.CEIL, largest_fit: int | None = None
+) -> PairChoice:
+    """The candidate pairs and the recommended one when at most ``largest_fit`` samples
+    fit on a GPU (``None``: memory unknown, every micro-batch assumed to fit)."""
+    require_positive_int("target", target)
+    require_positive_int("gpus", gpus)
+    if largest_fit is not None and (
+        isinstance(largest_fit, bool) or not isinstance(largest_fit, int) or largest_fit < 0
+    ):
+        raise ValueError(f"largest_fit must be an integer >= 0, got {largest_fit!r}")
+    exact_sizes = _exact_sizes(target, gpus)
+    made: dict[int, PlanPair] = {}
+    _choose(target, gpus, rounding, None, exact_sizes, made)
+    chosen: PlanPair | None = None
+    largest = 0
+    if largest_fit != 0:
+        chosen, _pairs, largest = _choose(target, gpus, rounding, largest_fit, exact_sizes, made)
+    return PairChoice(
+        pairs=tuple(made[b] for b in sorted(made)),
+        recommended=chosen,
+        largest_fit=largest_fit,
+        largest_useful=largest,
         floor_unreachable=rounding is Rounding.FLOOR and target < gpus,
     )
 

@@ -37,6 +37,7 @@ from .layout import ParallelLayout
 from .limits import require_positive_int
 from .memory import ZeroStage
 from .profile import SpeedProfile
+from .setup import Offload
 
 GIGA = 10**9
 
@@ -51,6 +52,11 @@ OPTIMIZER_BYTES = {
     TrainingPrecision.FP16: 32,
     TrainingPrecision.FP32: 28,
 }
+
+#: what ZeRO-Offload moves between a GPU and its host, per direction: PCIe 4.0 x16
+HOST_LINK_BYTES_PER_SECOND = 25 * 10**9
+#: a node's CPU memory bandwidth, shared by its GPUs' CPU optimizers (a two-socket server)
+HOST_MEMORY_BYTES_PER_SECOND = 100 * 10**9
 
 #: the backward's share of one micro-step's FLOPs: 4 of 6 (N) without recomputation,
 #: 6 of 8 with full recomputation (the repeated forward runs inside the backward)
@@ -131,6 +137,8 @@ class Workload:
     layers: int | None = None
     #: activation bytes one sample keeps for the whole model on one GPU (None: not counted)
     activation_bytes_per_sample: int | None = None
+    #: ZeRO-Offload: the optimizer (and with ALL the parameters) in CPU memory
+    offload: Offload = Offload.NONE
 
     def __post_init__(self) -> None:
         require_positive_int("seq_len", self.seq_len)
@@ -264,6 +272,19 @@ class StepModel:
         if workload.zero_stage is not ZeroStage.NONE:
             updated /= layout.data
         self._optimizer = updated * OPTIMIZER_BYTES[workload.precision] / hw.memory_bandwidth
+        if workload.offload is not Offload.NONE:
+            # ZeRO-Offload: the shard's gradients go down to the host and its updated
+            # weights come back over PCIe; the CPU optimizer runs at the node's memory
+            # bandwidth shared by its GPUs (Ren et al. 2021, ZeRO-Offload)
+            host_memory = Fraction(HOST_MEMORY_BYTES_PER_SECOND, hw.gpus_per_node)
+            self._optimizer = (
+                updated * 2 * nbytes / HOST_LINK_BYTES_PER_SECOND
+                + updated * OPTIMIZER_BYTES[workload.precision] / host_memory
+            )
+        if workload.offload is Offload.ALL:
+            # ZeRO-Infinity: the forward and the backward fetch the GPU's shard of the
+            # weights from the host on every micro-step (hidden behind compute if it can)
+            self._dp_micro += 2 * weight_bytes / layout.data / HOST_LINK_BYTES_PER_SECOND
 
     def model_collectives(self, micro_batch: int) -> tuple[Collective, ...]:
         """The tensor-parallel all-reduces and pipeline sends of one micro-step (none

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gradacc_desktop.core.compute import Shape
-from gradacc_desktop.core.model_size import UnknownModelError, known_models, model_size
+from gradacc_desktop.core.models import UnknownModelError, known_models, model_size
 
 
 def test_mixture_of_experts_computes_with_its_routed_experts() -> None:

@@ -9,7 +9,7 @@ import pytest
 from gradacc_desktop.core.compute import Recompute, token_cost
 from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
 from gradacc_desktop.core.layout import ParallelLayout
-from gradacc_desktop.core.model_size import model_size
+from gradacc_desktop.core.models import model_size
 from gradacc_desktop.core.setup import Precision
 from gradacc_desktop.core.steptime import StepModel, Workload, hardware
 from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel, PlanView, TimeView

@@ -28,8 +28,9 @@ from gradacc_desktop.core.gpus import (
 )
 from gradacc_desktop.core.layout import ParallelLayout
 from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB
-from gradacc_desktop.core.model_size import ModelSize, UnknownModelError, known_models, model_size
+from gradacc_desktop.core.model_size import ModelSize
 from gradacc_desktop.core.model_states import model_states
+from gradacc_desktop.core.models import UnknownModelError, known_models, model_size
 from gradacc_desktop.core.planning import (
     GpuCard,
     GpuTableError,

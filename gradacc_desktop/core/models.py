@@ -1,0 +1,349 @@
+"""The models a training can name, and what each one gives the rest of the core.
+
+**One catalogue** (``catalogue``): every bundled model — the published ``config.json``
+files of ``resources/data/models`` first, then the sized GPT-2 and Llama presets of
+``resources/data/model_presets.json`` whose name no config takes — by one
+case-insensitive name. Every command and dialog offers exactly these names.
+
+**A model choice** (``ModelSpec``): a bundled model by name, a ``config.json`` the user
+opened (already read into an ``Architecture``), a shape typed in (GPT-2 or Llama sizes)
+or a bare parameter count. ``facts`` turns a choice into ``ModelFacts``: the exact
+parameter count, what the time model needs (the parameters a token computes with, the
+attention's shape, hidden size and layers), the activation estimator's inputs, the
+largest layer ZeRO-3 gathers and the projections LoRA adapts — each ``None`` where the
+choice does not fix it (a bare parameter count has no shape).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from .activation import Family, Inputs
+from .compute import Shape
+from .families import Architecture, parameters
+from .lora import LoraLayout, ModelShape, layout_of_projections, layout_of_shape
+from .model_size import ModelSize, size_of, sized_preset
+from .presets import Preset, PresetError, load_config_presets, load_presets
+
+__all__ = [
+    "CatalogueModel",
+    "ModelFacts",
+    "ModelSource",
+    "ModelSpec",
+    "UnknownModelError",
+    "catalogue",
+    "facts",
+    "find_model",
+    "known_models",
+    "model_size",
+]
+
+
+class UnknownModelError(LookupError):
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"unknown model {name!r} (choose from: {', '.join(known)})")
+        self.name = name
+        self.known = known
+
+
+@dataclass(frozen=True)
+class CatalogueModel:
+    """One bundled model: a published config.json (``arch``) or a sized preset."""
+
+    name: str
+    label: str
+    source: str
+    arch: Architecture | None = None
+    preset: Preset | None = None
+
+
+@cache
+def _catalogue() -> tuple[CatalogueModel, ...]:
+    """Read once: the files ship with the app and do not change while it runs."""
+    models: dict[str, CatalogueModel] = {}
+    for config in load_config_presets():
+        models.setdefault(
+            config.name.lower(),
+            CatalogueModel(config.name, config.label, config.source, arch=config.arch),
+        )
+    for preset in load_presets():
+        models.setdefault(
+            preset.name.lower(),
+            CatalogueModel(preset.name, preset.label, preset.source, preset=preset),
+        )
+    return tuple(models.values())
+
+
+def catalogue() -> tuple[CatalogueModel, ...]:
+    """Every bundled model, config presets first (empty when the bundle is broken)."""
+    try:
+        return _catalogue()
+    except PresetError:
+        return ()
+
+
+def known_models() -> tuple[str, ...]:
+    return tuple(model.name for model in catalogue())
+
+
+def find_model(name: str) -> CatalogueModel:
+    """The bundled model called ``name`` (case-insensitive); ``UnknownModelError`` else."""
+    wanted = name.strip().lower()
+    for model in catalogue():
+        if model.name.lower() == wanted:
+            return model
+    raise UnknownModelError(name, known_models())
+
+
+# --------------------------------------------------------------------------- a choice
+
+
+class ModelSource(enum.Enum):
+    BUNDLED = "bundled"
+    CONFIG = "config"  # a config.json the user opened
+    SHAPE = "shape"  # GPT-2 or Llama sizes typed in
+    PARAMS = "params"  # a parameter count alone
+
+
+@dataclass(frozen=True)
+class TypedShape:
+    """A GPT-2 or Llama model given by its sizes (``max_positions``: GPT-2's learned
+    position table, and the longest sequence either may be trained at)."""
+
+    family: Family
+    hidden: int
+    layers: int
+    heads: int
+    kv_heads: int
+    intermediate: int
+    vocab: int
+    max_positions: int
+
+    def model_shape(self) -> ModelShape:
+        return ModelShape(
+            hidden=self.hidden,
+            layers=self.layers,
+            heads=self.heads,
+            kv_heads=self.kv_heads,
+            intermediate=self.intermediate,
+            vocab=self.vocab,
+            family=self.family,
+            position_embeddings=self.max_positions if self.family is Family.GPT2 else 0,
+        )
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """What the user chose: exactly one of a bundled ``name``, an ``arch`` read from a
+    file (``file_name`` says which), a typed ``shape`` or a ``params`` count."""
+
+    source: ModelSource
+    name: str | None = None
+    arch: Architecture | None = None
+    file_name: str = ""
+    shape: TypedShape | None = None
+    params: int | None = None
+
+    def __post_init__(self) -> None:
+        wanted = {
+            ModelSource.BUNDLED: self.name,
+            ModelSource.CONFIG: self.arch,
+            ModelSource.SHAPE: self.shape,
+            ModelSource.PARAMS: self.params,
+        }[self.source]
+        if wanted is None:
+            raise ValueError(f"a {self.source.value} model needs its value")
+        if self.params is not None and (
+            isinstance(self.params, bool) or not isinstance(self.params, int) or self.params < 1
+        ):
+            raise ValueError(f"params must be an integer >= 1, got {self.params!r}")
+
+    @classmethod
+    def bundled(cls, name: str) -> ModelSpec:
+        return cls(ModelSource.BUNDLED, name=find_model(name).name)
+
+    @classmethod
+    def config(cls, arch: Architecture, file_name: str) -> ModelSpec:
+        return cls(ModelSource.CONFIG, arch=arch, file_name=file_name)
+
+    @classmethod
+    def typed_params(cls, params: int) -> ModelSpec:
+        return cls(ModelSource.PARAMS, params=params)
+
+    @classmethod
+    def typed_shape(cls, shape: TypedShape) -> ModelSpec:
+        return cls(ModelSource.SHAPE, shape=shape)
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What a model choice fixes; ``None`` where it fixes nothing."""
+
+    label: str
+    #: every parameter (what memory holds)
+    params: int
+    #: the time model's view: the parameters a token computes with and the attention
+    size: ModelSize | None
+    #: the projections LoRA adapts (None: the model's blocks are not known well enough)
+    lora: LoraLayout | None
+    #: parameters of the largest single weight ZeRO-3 gathers (None: unknown)
+    largest_layer: int | None
+    #: the longest sequence the model can run, when its positions are learned
+    learned_positions: int | None
+    encoder_decoder: bool
+    default_seq: int | None
+    #: key/value heads (tensor parallelism must divide them and the heads)
+    kv_heads: int | None = None
+    #: what the activation estimator reads (None: a bare parameter count)
+    _arch: Architecture | None = None
+    _preset: Any = None  # a sized Preset or a TypedShape
+
+    @property
+    def has_shape(self) -> bool:
+        return self._arch is not None or self._preset is not None
+
+    @property
+    def compute_params(self) -> int:
+        return self.size.compute_params if self.size is not None else self.params
+
+    @property
+    def attention_shape(self) -> Shape | None:
+        return self.size.shape if self.size is not None else None
+
+    def activation_inputs(
+        self, seq: int, target_seq: int | None = None, **options: Any
+    ) -> Inputs | None:
+        """The estimator's inputs at ``seq`` (None without a shape)."""
+        if self._arch is not None:
+            target = target_seq if self._arch.encoder_decoder else None
+            return self._arch.inputs(seq, target_seq=target, **options)
+        shape = self._preset
+        if isinstance(shape, Preset):
+            return shape.inputs(seq, **options)
+        if isinstance(shape, TypedShape):
+            return Inputs(
+                family=shape.family,
+                hidden=shape.hidden,
+                layers=shape.layers,
+                heads=shape.heads,
+                kv_heads=shape.kv_heads,
+                intermediate=shape.intermediate,
+                vocab=shape.vocab,
+                seq=seq,
+                **options,
+            )
+        return None
+
+
+def _lora_of_arch(arch: Architecture, total: int) -> LoraLayout | None:
+    """Llama-style (Llama, Mistral, Qwen2/3, Gemma) and GPT-2 blocks; other families'
+    projections are not modelled for LoRA."""
+    naming = {Family.LLAMA: "llama", Family.GEMMA: "llama", Family.GPT2: "gpt2"}.get(arch.family)
+    if naming is None:
+        return None
+    return layout_of_projections(
+        naming=naming,
+        hidden=arch.hidden,
+        heads=arch.heads,
+        kv_heads=arch.kv_heads,
+        head_dim=arch.head_dim,
+        intermediate=arch.intermediate,
+        layers=arch.layers,
+        total=total,
+    )
+
+
+def _largest(embedding: int, lora: LoraLayout | None, size: ModelSize) -> int:
+    """The largest weight: the embedding, or one projection of a block."""
+    projection = lora.largest_layer if lora is not None else size.hidden * size.hidden
+    return max(embedding, projection)
+
+
+def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
+    total = parameters(arch)
+    size = size_of(name, arch)
+    lora = _lora_of_arch(arch, total)
+    learned = arch.max_positions if arch.model_type in _LEARNED_POSITIONS else None
+    return ModelFacts(
+        label=label,
+        params=total,
+        size=size,
+        lora=lora,
+        largest_layer=_largest(arch.vocab * arch.hidden, lora, size),
+        learned_positions=learned,
+        encoder_decoder=arch.encoder_decoder,
+        default_seq=arch.default_seq,
+        kv_heads=arch.kv_heads,
+        _arch=arch,
+    )
+
+
+#: model types whose positions are a learned table: no longer sequence can be run
+_LEARNED_POSITIONS = frozenset({"gpt2", "opt", "bert", "roberta"})
+
+
+def _of_shape(
+    label: str, shape: ModelShape, max_positions: int, source: Any, name: str
+) -> ModelFacts:
+    size = sized_preset(name, shape)
+    lora = layout_of_shape(shape)
+    return ModelFacts(
+        label=label,
+        params=lora.total,
+        size=size,
+        lora=lora,
+        largest_layer=_largest(shape.vocab * shape.hidden, lora, size),
+        learned_positions=max_positions if shape.family is Family.GPT2 else None,
+        encoder_decoder=False,
+        default_seq=min(max_positions, 4096),
+        kv_heads=shape.kv_heads,
+        _preset=source,
+    )
+
+
+def facts(spec: ModelSpec) -> ModelFacts:
+    """What ``spec`` fixes (``UnknownModelError`` for a bundled name no longer known)."""
+    if spec.source is ModelSource.BUNDLED:
+        assert spec.name is not None
+        model = find_model(spec.name)
+        if model.arch is not None:
+            return _of_arch(model.label, model.arch, model.name)
+        assert model.preset is not None
+        preset = model.preset
+        return _of_shape(
+            model.label,
+            ModelShape.from_preset(preset),
+            preset.max_position_embeddings,
+            preset,
+            model.name,
+        )
+    if spec.source is ModelSource.CONFIG:
+        assert spec.arch is not None
+        label = spec.file_name or spec.arch.architecture or spec.arch.model_type
+        return _of_arch(label, spec.arch, label)
+    if spec.source is ModelSource.SHAPE:
+        assert spec.shape is not None
+        typed = spec.shape
+        label = typed.family.value
+        return _of_shape(label, typed.model_shape(), typed.max_positions, typed, label)
+    assert spec.params is not None
+    return ModelFacts(
+        label="",
+        params=spec.params,
+        size=None,
+        lora=None,
+        largest_layer=None,
+        learned_positions=None,
+        encoder_decoder=False,
+        default_seq=None,
+    )
+
+
+def model_size(name: str) -> ModelSize:
+    """The time model's view of the bundled model ``name`` (``UnknownModelError`` else)."""
+    size = facts(ModelSpec.bundled(name)).size
+    assert size is not None  # every bundled model has a shape
+    return size

@@ -1,0 +1,148 @@
+"""One training, described once: the model, the method, the numbers it trains in, the
+sequences, the cards and how the work is split, and the batch the recipe asks for.
+
+Every figure the app and the command line show — activation per sample, model states
+per GPU, usable memory, the plan, its time and cost, the exports and the chart — is
+derived from a ``TrainingDescription`` by ``core.training.plan``. A derived memory
+figure can be typed over (``activation_gb``, ``other_memory_gb``); the plan then uses
+the typed value and still reports the derived one beside it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ..compute import Recompute
+from ..gpus import GpuCard, TrainingPrecision
+from ..layout import ParallelLayout
+from ..lora import BaseFormat, LoraTargets
+from ..memory import DEFAULT_OVERHEAD_GB, ZeroStage
+from ..models import ModelSpec
+from ..planning import Rounding
+from ..profile import SpeedProfile
+from ..setup import Offload, Precision, TrainingSetup
+
+__all__ = [
+    "OPTIMIZER_STATE_BYTES",
+    "Method",
+    "Optimizer",
+    "RunBudget",
+    "TrainingDescription",
+]
+
+
+class Method(enum.Enum):
+    """What is trained."""
+
+    FULL = "full"  # every parameter
+    LORA = "lora"  # low-rank adapters on a frozen 16-bit (or fp32) base
+    QLORA = "qlora"  # adapters on a frozen 4-bit NF4 base (double quantization)
+
+    @property
+    def adapters(self) -> bool:
+        return self is not Method.FULL
+
+
+class Optimizer(enum.Enum):
+    ADAM = "adam"  # Adam / AdamW: momentum and variance in fp32
+    ADAM_8BIT = "adam_8bit"  # bitsandbytes 8-bit Adam: two 1-byte states
+    SGD_MOMENTUM = "sgd_momentum"  # one fp32 momentum buffer
+
+
+#: bytes of optimizer state per trained parameter (DeepSpeed's estimators assume Adam's 8)
+OPTIMIZER_STATE_BYTES = {Optimizer.ADAM: 8, Optimizer.ADAM_8BIT: 2, Optimizer.SGD_MOMENTUM: 4}
+
+
+@dataclass(frozen=True)
+class RunBudget:
+    """How much is trained, and at what price (all optional)."""
+
+    dataset_samples: int | None = None
+    #: passes over the dataset (None: one)
+    epochs: int | None = None
+    tokens: int | None = None
+    price_per_gpu_hour: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class TrainingDescription:
+    """The whole training. ``gpus`` is the data-parallel size (the seed's g): the world
+    is ``gpus · tensor_parallel · pipeline_stages`` GPUs, split evenly over ``nodes``."""
+
+    #: None: no model chosen yet (nothing about memory or time can be derived)
+    model: ModelSpec | None = None
+    method: Method = Method.FULL
+    lora_rank: int = 16
+    lora_targets: LoraTargets = LoraTargets.QUERY_VALUE
+    #: the adapters' parameters, typed when the model's projections are not known
+    trainable_params: int | None = None
+    precision: Precision = Precision.BF16
+    optimizer: Optimizer = Optimizer.ADAM
+    #: None: not given (nothing that depends on it is derived)
+    seq_len: int | None = None
+    #: encoder-decoders: the target (decoder) length (None: ``seq_len``)
+    target_seq: int | None = None
+    #: a catalogue card or a custom one (None: a custom card without its memory)
+    card: GpuCard | None = None
+    gpus: int = 1
+    nodes: int = 1
+    tensor_parallel: int = 1
+    pipeline_stages: int = 1
+    zero_stage: ZeroStage = ZeroStage.NONE
+    offload: Offload = Offload.NONE
+    recompute: Recompute = Recompute.NONE
+    target_batch: int = 32
+    rounding: Rounding = Rounding.CEIL
+    #: None: the plan recommends one
+    micro_batch: int | None = None
+    #: typed over the estimate: one sample of the whole model on one GPU (GB)
+    activation_gb: Decimal | None = None
+    #: typed over model states + overhead: everything but activations, per GPU (GB)
+    other_memory_gb: Decimal | None = None
+    #: CUDA context and allocator slack per GPU, part of the derived other memory
+    overhead_gb: Decimal = DEFAULT_OVERHEAD_GB
+    #: share of the card's peak its kernels reach (None: the card's own)
+    efficiency: Decimal | None = None
+    #: measured micro-step times replacing the roofline (None: estimated)
+    profile: SpeedProfile | None = None
+    run: RunBudget = field(default_factory=RunBudget)
+
+    # -- derived views ----------------------------------------------------------
+    @property
+    def layout(self) -> ParallelLayout:
+        return ParallelLayout(self.gpus, self.tensor_parallel, self.pipeline_stages)
+
+    @property
+    def model_parallel(self) -> int:
+        return self.tensor_parallel * self.pipeline_stages
+
+    @property
+    def world(self) -> int:
+        return self.gpus * self.model_parallel
+
+    @property
+    def training_precision(self) -> TrainingPrecision:
+        return TrainingPrecision(self.precision.value)
+
+    @property
+    def base_format(self) -> BaseFormat:
+        """How the frozen base of an adapter method is stored."""
+        if self.method is Method.QLORA:
+            return BaseFormat.NF4
+        return BaseFormat.FP32 if self.precision is Precision.FP32 else BaseFormat.BF16
+
+    def setup(self, micro_batch: int, accumulation_steps: int) -> TrainingSetup:
+        """The setup the exports describe, with this pair."""
+        return TrainingSetup(
+            micro_batch,
+            accumulation_steps,
+            self.gpus,
+            nodes=self.nodes,
+            zero_stage=self.zero_stage,
+            precision=self.precision,
+            offload=self.offload,
+            tensor_parallel=self.tensor_parallel,
+            pipeline_stages=self.pipeline_stages,
+        )

@@ -1,0 +1,279 @@
+"""The memory figures a training description fixes, in bytes.
+
+* **Activation per sample** — one sample of the whole model on one GPU, the activation
+  estimator's modelled peak (``core.activation.estimate``, Hugging Face profile, SDPA,
+  the description's precision and recomputation), exactly ``gradacc activation``'s
+  ``peak_bytes_per_sample``. The first pipeline stage's GPU holds it divided by the
+  tensor-parallel size (``core.layout.first_stage_activation_gb``'s rule).
+* **Model states per GPU** — weights, gradients and optimizer states as DeepSpeed's
+  estimators count them (``core.model_states``), for the method (LoRA/QLoRA adapters on a
+  frozen base), the optimizer, the precision, the ZeRO stage and offload; with tensor and
+  pipeline parallelism, for one GPU's shard of the parameters. **Other memory** is model
+  states plus the framework overhead.
+* **Usable memory** — the card's.
+
+A figure typed in the description is used as given, and the derived one is still
+reported beside it. What cannot be derived says why (``Missing``).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+from ..activation import Attention, Device, DType, Inputs, Profile, Result, estimate
+from ..activation import Recompute as ActivationRecompute
+from ..compute import Recompute
+from ..lora import base_weight_bytes_per_param
+from ..model_states import ModelStates, model_states
+from ..models import ModelFacts, UnknownModelError, facts
+from ..setup import SetupProblem, setup_problem
+from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
+
+__all__ = ["GB", "Figure", "Figures", "Missing", "Source", "figures", "to_bytes"]
+
+GB = 10**9
+
+
+class Source(enum.Enum):
+    ESTIMATED = "estimated"
+    GIVEN = "given"
+    MISSING = "missing"
+
+
+class Missing(enum.Enum):
+    """Why a figure is not derived."""
+
+    NO_MODEL = "no_model"
+    NO_SEQ_LEN = "no_seq_len"
+    #: a bare parameter count: the activation needs the model's shape
+    NO_SHAPE = "no_shape"
+    #: longer than the model's learned position table
+    SEQ_TOO_LONG = "seq_too_long"
+    #: the estimator does not model this model (``Figure.detail`` says why)
+    NOT_ESTIMATED = "not_estimated"
+    #: adapters on a model whose projections are not known, and no trainable count typed
+    LORA_NOT_SIZED = "lora_not_sized"
+    #: no framework runs the layout (``Figures.setup_problem`` says which rule)
+    LAYOUT = "layout"
+    #: a custom card whose memory was not given
+    NO_CAPACITY = "no_capacity"
+    #: a bundled model this build does not ship (an old scenario)
+    UNKNOWN_MODEL = "unknown_model"
+
+
+@dataclass(frozen=True)
+class Figure:
+    #: what the plan uses (None: neither derived nor given)
+    bytes: int | None
+    source: Source
+    #: what the description derives (None: it cannot, see ``missing``)
+    derived: int | None = None
+    missing: Missing | None = None
+    #: English detail of ``missing`` (the estimator's refusal)
+    detail: str = ""
+
+    @property
+    def overridden(self) -> bool:
+        """Typed over a value the description derives."""
+        return self.source is Source.GIVEN and self.derived is not None
+
+
+@dataclass(frozen=True)
+class Figures:
+    facts: ModelFacts | None
+    #: one sample of the whole model on one GPU
+    activation: Figure
+    #: the estimate behind a derived activation (its breakdown, assumptions)
+    estimate: Result | None
+    #: per GPU (the derived model states; kept when other memory is typed over)
+    states: ModelStates | None
+    #: parameters the method trains (LoRA: the adapters)
+    trainable: int | None
+    overhead_bytes: int
+    #: everything but activations, per GPU
+    other: Figure
+    usable_bytes: int | None
+    tensor_parallel: int
+    setup_problem: SetupProblem | None
+
+    @property
+    def known(self) -> bool:
+        """Every figure a memory verdict needs is there."""
+        return None not in (self.activation.bytes, self.other.bytes, self.usable_bytes)
+
+    @property
+    def activation_per_gpu(self) -> Fraction | None:
+        """One sample's bytes on the first pipeline stage's GPU: A / tp."""
+        if self.activation.bytes is None:
+            return None
+        return Fraction(self.activation.bytes, self.tensor_parallel)
+
+    def per_gpu_bytes(self, micro_batch: int) -> int | None:
+        """Other memory + b · A / tp, rounded up to a whole byte."""
+        share = self.activation_per_gpu
+        if share is None or self.other.bytes is None:
+            return None
+        return self.other.bytes + math.ceil(micro_batch * share)
+
+    def max_micro_batch(self) -> int | None:
+        """The largest b with other + b·A/tp <= usable (0: not even one sample)."""
+        share = self.activation_per_gpu
+        if share is None or self.other.bytes is None or self.usable_bytes is None:
+            return None
+        free = self.usable_bytes - self.other.bytes
+        if free < 0:
+            return 0
+        if share == 0:
+            raise ValueError("the activation per sample must be more than 0 bytes")
+        return math.floor(free / share)
+
+
+def to_bytes(gb: Decimal) -> int:
+    """Decimal GB to whole bytes (rounded up past the ninth decimal)."""
+    return math.ceil(Fraction(gb) * GB)
+
+
+@lru_cache(maxsize=128)
+def _estimate(inputs: Inputs) -> Result:
+    """The estimator is the costly part: the same model, length and options are
+    estimated once (a search asks for them for every layout)."""
+    return estimate(inputs)
+
+
+def _activation(
+    description: TrainingDescription, model: ModelFacts | None
+) -> tuple[int | None, Result | None, Missing | None, str]:
+    """(bytes, estimate, why not, detail) of the derived activation per sample."""
+    if model is None:
+        return None, None, Missing.NO_MODEL, ""
+    if not model.has_shape:
+        return None, None, Missing.NO_SHAPE, ""
+    seq = description.seq_len
+    if seq is None:
+        return None, None, Missing.NO_SEQ_LEN, ""
+    if model.learned_positions is not None and seq > model.learned_positions:
+        return None, None, Missing.SEQ_TOO_LONG, str(model.learned_positions)
+    inputs = model.activation_inputs(
+        seq,
+        description.target_seq,
+        dtype=DType(description.precision.value),
+        recompute=(
+            ActivationRecompute.FULL
+            if description.recompute is Recompute.FULL
+            else ActivationRecompute.NONE
+        ),
+        attention=Attention.SDPA,
+        profile=Profile.HF,
+        device=Device.CUDA,
+    )
+    assert inputs is not None
+    try:
+        result = _estimate(inputs)
+    except ValueError as exc:  # InvalidActivationInputs: a shape the estimator refuses
+        return None, None, Missing.NOT_ESTIMATED, str(exc)
+    return result.peak_bytes, result, None, ""
+
+
+def _trainable(description: TrainingDescription, model: ModelFacts) -> int | Missing:
+    """Parameters the method trains: every one, or LoRA's adapters."""
+    if not description.method.adapters:
+        return model.params
+    if model.lora is not None:
+        return model.lora.trainable(description.lora_rank, description.lora_targets)
+    if description.trainable_params is not None:
+        return description.trainable_params
+    return Missing.LORA_NOT_SIZED
+
+
+def _states(description: TrainingDescription, model: ModelFacts, trainable: int) -> ModelStates:
+    """DeepSpeed's rules for one GPU's shard of the model (``model_parallel`` GPUs)."""
+    d = description
+    mp = d.model_parallel
+    if d.method.adapters:
+        if model.lora is not None:
+            frozen = model.lora.frozen_bytes(d.base_format)
+        else:  # no shape: every frozen weight at the base format's rate
+            frozen = model.params * base_weight_bytes_per_param(d.base_format)
+        total = model.params + trainable
+    else:
+        frozen = None
+        total = model.params
+    return model_states(
+        math.ceil(Fraction(total, mp)),
+        d.gpus,
+        d.zero_stage,
+        d.offload,
+        d.precision,
+        nodes=d.nodes,
+        largest_layer=math.ceil(Fraction(model.largest_layer or 0, mp)),
+        optimizer_state_bytes=OPTIMIZER_STATE_BYTES[d.optimizer],
+        trainable=min(math.ceil(Fraction(trainable, mp)), math.ceil(Fraction(total, mp))),
+        frozen_weight_bytes=None if frozen is None else frozen / mp,
+        model_parallel=mp,
+    )
+
+
+def figures(description: TrainingDescription, model: ModelFacts | None = None) -> Figures:
+    """Every memory figure ``description`` fixes (see the module's docstring); ``model``:
+    the facts of ``description.model`` when the caller already has them."""
+    d = description
+    unknown = False
+    if model is None and d.model is not None:
+        try:
+            model = facts(d.model)
+        except UnknownModelError:
+            unknown = True
+    problem = setup_problem(d.setup(1, 1))
+
+    # activation per sample
+    derived, result, missing, detail = _activation(d, model)
+    if unknown:
+        missing = Missing.UNKNOWN_MODEL
+    if d.activation_gb is not None:
+        activation = Figure(to_bytes(d.activation_gb), Source.GIVEN, derived, missing, detail)
+    elif derived is not None:
+        activation = Figure(derived, Source.ESTIMATED, derived)
+    else:
+        activation = Figure(None, Source.MISSING, None, missing, detail)
+
+    # model states and other memory per GPU
+    overhead = to_bytes(d.overhead_gb)
+    states: ModelStates | None = None
+    trainable: int | None = None
+    why: Missing | None = Missing.UNKNOWN_MODEL if unknown else Missing.NO_MODEL
+    if problem is not None and problem is not SetupProblem.TENSOR_PARALLEL_SPANS_NODES:
+        why = Missing.LAYOUT
+    elif model is not None:
+        counted = _trainable(d, model)
+        if isinstance(counted, Missing):
+            why = counted
+        else:
+            trainable = counted
+            states = _states(d, model, counted)
+            why = None
+    derived_other = None if states is None else states.gpu_bytes + overhead
+    if d.other_memory_gb is not None:
+        other = Figure(to_bytes(d.other_memory_gb), Source.GIVEN, derived_other, why)
+    elif derived_other is not None:
+        other = Figure(derived_other, Source.ESTIMATED, derived_other)
+    else:
+        other = Figure(None, Source.MISSING, None, why)
+
+    usable = None if d.card is None else to_bytes(d.card.usable_gb)
+    return Figures(
+        facts=model,
+        activation=activation,
+        estimate=result,
+        states=states,
+        trainable=trainable,
+        overhead_bytes=overhead,
+        other=other,
+        usable_bytes=usable,
+        tensor_parallel=d.tensor_parallel,
+        setup_problem=problem,
+    )

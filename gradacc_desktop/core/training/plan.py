@@ -1,0 +1,395 @@
+"""The one planning entry: ``plan(description) -> Plan``.
+
+From a ``TrainingDescription`` the plan derives, in one pass: the memory figures
+(``figures``), the candidate (micro-batch, accumulation) pairs for the target batch and
+the one recommended within the memory (``planning.choose_pairs``), each pair's memory
+per GPU, whether it fits, DeepSpeed's and Megatron's verdicts and its time per step, the
+configuration in use, the fastest pair that fits (one rule, ``fastest``), the run's
+totals, and — when nothing fits — why, with the numbers. The window's view-models and
+every ``gradacc`` command call this and only word what it returns.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from ..compute import token_cost
+from ..frameworks import BatchVerdicts, batch_verdicts
+from ..planning import (
+    AccumulationPlan,
+    PairChoice,
+    PlanPair,
+    Suggestion,
+    choose_pairs,
+    solve_accumulation,
+    steps_per_epoch,
+)
+from ..setup import SetupProblem, TrainingSetup, setup_problem
+from ..steptime import NoSpeedError, RunTotals, StepModel, StepTime, Workload, hardware, run_totals
+from .description import TrainingDescription
+from .figures import GB, Figures, figures
+
+__all__ = [
+    "MemoryFit",
+    "NoFit",
+    "PairPlan",
+    "Plan",
+    "RunLine",
+    "TimeMissing",
+    "fastest",
+    "gb_text",
+    "plan",
+    "step_model",
+    "why_text",
+]
+
+
+class TimeMissing(enum.Enum):
+    """Why there is no time per step."""
+
+    NO_MODEL = "no_model"
+    NO_SEQ_LEN = "no_seq_len"
+    SEQ_TOO_LONG = "seq_too_long"
+    #: the card has no speed figures (a custom card whose speed was not given)
+    NO_SPEED = "no_speed"
+    #: the card cannot compute in the training precision
+    PRECISION = "precision"
+    #: the GPUs do not split evenly over the nodes
+    LAYOUT = "layout"
+
+
+@dataclass(frozen=True)
+class PairPlan:
+    pair: PlanPair
+    #: other memory + b · activation per GPU (None: memory unknown)
+    per_gpu_bytes: int | None
+    #: None: memory unknown
+    fits: bool | None
+    verdicts: BatchVerdicts
+    #: None: no time model
+    time: StepTime | None
+
+    @property
+    def micro_batch(self) -> int:
+        return self.pair.micro_batch
+
+    @property
+    def accumulation_steps(self) -> int:
+        return self.pair.accumulation_steps
+
+    @property
+    def effective_batch(self) -> int:
+        return self.pair.effective_batch
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """The memory verdict of the configuration in use."""
+
+    micro_batch: int
+    per_gpu_bytes: int
+    usable_bytes: int
+    other_bytes: int
+    #: b · activation per GPU, rounded up
+    activation_bytes: int
+    #: one sample's activations on a GPU, rounded up
+    per_sample_bytes: int
+    fits: bool
+    #: usable − per GPU (negative: short by that much)
+    headroom_bytes: int
+    max_micro_batch: int
+
+
+@dataclass(frozen=True)
+class NoFit:
+    """Not even one sample per GPU fits."""
+
+    other_bytes: int
+    #: one sample's activations on a GPU, rounded up
+    activation_bytes: int
+    usable_bytes: int
+    #: other + activation − usable (> 0)
+    shortfall_bytes: int
+    #: the other memory alone exceeds the card
+    other_exceeds: bool
+    suggestions: tuple[Suggestion, ...]
+
+    @property
+    def why(self) -> str:
+        """One line, in English, with the numbers (the command line's ``why``)."""
+        total = self.other_bytes + self.activation_bytes
+        return why_text(self.other_bytes, self.activation_bytes, 1, total, self.usable_bytes)
+
+
+@dataclass(frozen=True)
+class RunLine:
+    #: "epochs" (passes over the dataset) or "tokens" (a token budget)
+    kind: str
+    amount: int
+    totals: RunTotals
+
+
+@dataclass(frozen=True)
+class Plan:
+    description: TrainingDescription
+    figures: Figures
+    choice: PairChoice
+    #: the micro-batch is the plan's recommendation, not the user's own
+    recommending: bool
+    #: the configuration in use (None: recommending and nothing fits)
+    accumulation: AccumulationPlan | None
+    pairs: tuple[PairPlan, ...]
+    current: PairPlan | None
+    #: the memory verdict of ``current`` (None: memory unknown, or nothing fits)
+    fit: MemoryFit | None
+    no_fit: NoFit | None
+    fastest: PairPlan | None
+    step_model: StepModel | None
+    time_missing: TimeMissing | None
+    #: English detail of ``time_missing``
+    time_detail: str
+    run: tuple[RunLine, ...]
+    setup_problem: SetupProblem | None
+
+    @property
+    def setup(self) -> TrainingSetup | None:
+        """The setup the exports describe (None: no configuration, or no framework runs
+        this layout)."""
+        if self.current is None or self.setup_problem is not None:
+            return None
+        return self.description.setup(self.current.micro_batch, self.current.accumulation_steps)
+
+    @property
+    def requested_setup(self) -> TrainingSetup | None:
+        """The setup asked for, whether a framework runs it or not."""
+        if self.current is None:
+            return None
+        return self.description.setup(self.current.micro_batch, self.current.accumulation_steps)
+
+    @property
+    def fits(self) -> bool | None:
+        if self.no_fit is not None:
+            return False
+        return None if self.fit is None else self.fit.fits
+
+    @property
+    def why(self) -> str | None:
+        """Why the configuration does not fit, in one line (None when it fits or the
+        memory is unknown)."""
+        if self.no_fit is not None:
+            return self.no_fit.why
+        if self.fit is not None and not self.fit.fits:
+            f = self.fit
+            return why_text(
+                f.other_bytes, f.per_sample_bytes, f.micro_batch, f.per_gpu_bytes, f.usable_bytes
+            )
+        return None
+
+
+def gb_text(nbytes: int) -> str:
+    """Bytes as decimal GB to the MB, for English one-liners ("161.605 GB")."""
+    value = (Decimal(nbytes) / GB).quantize(Decimal("0.001"))
+    return f"{value.normalize():f} GB"
+
+
+def why_text(other: int, per_sample: int, micro_batch: int, total: int, usable: int) -> str:
+    """Why a micro-batch does not fit, in one English line with the numbers."""
+    return (
+        f"{gb_text(other)} of model states and overhead + {micro_batch} x "
+        f"{gb_text(per_sample)} of activations = {gb_text(total)} per GPU, more than the "
+        f"{gb_text(usable)} usable"
+    )
+
+
+def fastest(pairs: tuple[PairPlan, ...] | list[PairPlan], effective_batch: int) -> PairPlan | None:
+    """The one rule for "the fastest pair": among the timed pairs that reach
+    ``effective_batch`` and are not known to overflow the memory, the one with the most
+    tokens per second (ties: the larger micro-batch)."""
+    timed = [
+        p
+        for p in pairs
+        if p.time is not None and p.fits is not False and p.effective_batch == effective_batch
+    ]
+    if not timed:
+        return None
+    return max(timed, key=_speed)
+
+
+def _speed(pair: PairPlan) -> tuple[Fraction, int]:
+    assert pair.time is not None
+    return pair.time.tokens_per_second, pair.micro_batch
+
+
+def step_model(
+    d: TrainingDescription, figs: Figures
+) -> tuple[StepModel | None, TimeMissing | None, str]:
+    model = figs.facts
+    if model is None:
+        return None, TimeMissing.NO_MODEL, ""
+    if d.seq_len is None:
+        return None, TimeMissing.NO_SEQ_LEN, ""
+    if model.learned_positions is not None and d.seq_len > model.learned_positions:
+        return None, TimeMissing.SEQ_TOO_LONG, str(model.learned_positions)
+    if d.card is None or d.card.performance is None:
+        return None, TimeMissing.NO_SPEED, ""
+    if d.world % d.nodes:
+        return None, TimeMissing.LAYOUT, ""
+    try:
+        hw = hardware(d.card, d.training_precision, d.world // d.nodes, d.efficiency)
+    except NoSpeedError as exc:
+        return None, TimeMissing.PRECISION, str(exc)
+    size = model.size
+    cost = token_cost(model.compute_params, model.attention_shape, d.seq_len, d.recompute)
+    workload = Workload(
+        cost=cost,
+        seq_len=d.seq_len,
+        layout=d.layout,
+        zero_stage=d.zero_stage,
+        precision=d.training_precision,
+        hidden=None if size is None else size.hidden,
+        layers=None if size is None else size.layers,
+        activation_bytes_per_sample=figs.activation.bytes,
+        offload=d.offload,
+    )
+    return StepModel(workload, hw, d.profile), None, ""
+
+
+def _run(d: TrainingDescription, step: StepTime) -> tuple[RunLine, ...]:
+    lines: list[RunLine] = []
+    budget = d.run
+    price = budget.price_per_gpu_hour
+    if budget.dataset_samples is not None:
+        epochs = budget.epochs or 1
+        steps = epochs * steps_per_epoch(budget.dataset_samples, step.effective_batch).keep_last
+        lines.append(
+            RunLine("epochs", epochs, run_totals(step, steps=steps, price_per_gpu_hour=price))
+        )
+    if budget.tokens is not None:
+        totals = run_totals(step, tokens=budget.tokens, price_per_gpu_hour=price)
+        lines.append(RunLine("tokens", budget.tokens, totals))
+    return tuple(lines)
+
+
+def plan(description: TrainingDescription) -> Plan:
+    """Everything the description fixes (see the module's docstring)."""
+    d = description
+    figs = figures(d)
+    largest_fit = figs.max_micro_batch()
+    choice = choose_pairs(d.target_batch, d.gpus, d.rounding, largest_fit)
+    timing, time_missing, time_detail = step_model(d, figs)
+
+    def pair_plan(pair: PlanPair) -> PairPlan:
+        per_gpu = figs.per_gpu_bytes(pair.micro_batch)
+        fits = None if largest_fit is None else pair.micro_batch <= largest_fit
+        return PairPlan(
+            pair=pair,
+            per_gpu_bytes=per_gpu,
+            fits=fits,
+            verdicts=batch_verdicts(
+                d.target_batch, pair.micro_batch, pair.accumulation_steps, d.gpus
+            ),
+            time=(
+                None if timing is None else timing.time(pair.micro_batch, pair.accumulation_steps)
+            ),
+        )
+
+    recommending = d.micro_batch is None
+    micro = d.micro_batch
+    if micro is None and choice.recommended is not None:
+        micro = choice.recommended.micro_batch
+    pairs = {p.micro_batch: p for p in choice.pairs}
+    accumulation = current = fit = no_fit = None
+    if micro is not None:
+        accumulation = solve_accumulation(d.target_batch, micro, d.gpus, d.rounding)
+        if micro not in pairs:
+            pairs[micro] = PlanPair(
+                micro,
+                accumulation.accumulation_steps,
+                accumulation.effective_batch,
+                accumulation.difference,
+                accumulation.exact,
+            )
+    listed = tuple(pair_plan(pairs[b]) for b in sorted(pairs))
+    if micro is not None:
+        current = next(p for p in listed if p.micro_batch == micro)
+        fit = _fit(figs, micro, largest_fit)
+    if largest_fit == 0 and recommending:
+        no_fit = _no_fit(figs)
+    best = None if current is None else fastest(listed, current.effective_batch)
+    run = () if current is None or current.time is None else _run(d, current.time)
+    return Plan(
+        description=d,
+        figures=figs,
+        choice=choice,
+        recommending=recommending,
+        accumulation=accumulation,
+        pairs=listed,
+        current=current,
+        fit=fit,
+        no_fit=no_fit,
+        fastest=best,
+        step_model=timing,
+        time_missing=time_missing,
+        time_detail=time_detail,
+        run=run,
+        setup_problem=setup_problem(d.setup(1, 1)),
+    )
+
+
+def _fit(figs: Figures, micro_batch: int, largest_fit: int | None) -> MemoryFit | None:
+    per_gpu = figs.per_gpu_bytes(micro_batch)
+    if per_gpu is None or figs.usable_bytes is None or largest_fit is None:
+        return None
+    assert figs.other.bytes is not None
+    return MemoryFit(
+        micro_batch=micro_batch,
+        per_gpu_bytes=per_gpu,
+        usable_bytes=figs.usable_bytes,
+        other_bytes=figs.other.bytes,
+        activation_bytes=per_gpu - figs.other.bytes,
+        per_sample_bytes=_per_sample(figs),
+        fits=micro_batch <= largest_fit,
+        headroom_bytes=figs.usable_bytes - per_gpu,
+        max_micro_batch=largest_fit,
+    )
+
+
+def _per_sample(figs: Figures) -> int:
+    share = figs.activation_per_gpu
+    assert share is not None
+    return math.ceil(share)
+
+
+def _no_fit(figs: Figures) -> NoFit:
+    other, usable = figs.other.bytes, figs.usable_bytes
+    per_gpu = figs.per_gpu_bytes(1)
+    assert other is not None and usable is not None and per_gpu is not None
+    other_exceeds = other > usable
+    if other_exceeds:
+        suggestions = (
+            Suggestion.ZERO_SHARDING,
+            Suggestion.MORE_GPUS,
+            Suggestion.PARAMETER_EFFICIENT,
+            Suggestion.LARGER_GPU,
+            Suggestion.SMALLER_MODEL,
+        )
+    else:
+        suggestions = (
+            Suggestion.ACTIVATION_RECOMPUTATION,
+            Suggestion.SHORTER_SEQUENCES,
+            Suggestion.ZERO_SHARDING,
+            Suggestion.LARGER_GPU,
+            Suggestion.SMALLER_MODEL,
+        )
+    return NoFit(
+        other_bytes=other,
+        activation_bytes=per_gpu - other,
+        usable_bytes=usable,
+        shortfall_bytes=per_gpu - usable,
+        other_exceeds=other_exceeds,
+        suggestions=suggestions,
+    )

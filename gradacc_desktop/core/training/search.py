@@ -1,0 +1,356 @@
+"""Find the best setup for a description on a number of GPUs.
+
+The search walks every layout of ``world_size`` GPUs over the description's nodes —
+tensor-parallel size (powers of two that divide the GPUs of a node), pipeline stages
+(divisors of what is left), ZeRO stage with its CPU offload, recomputation — and, for
+each, every micro-batch that reaches the target batch exactly (``b · a · dp = T``: what
+DeepSpeed's ``train_batch_size`` and Megatron's ``--global-batch-size`` accept). It keeps
+the layouts that fit and that the frameworks run, times each one's pairs with the step
+model and ranks the layouts by their fastest pair's time per optimizer step (ties: the
+simpler layout — fewer model-parallel GPUs, no offload, a lower ZeRO stage, no
+recomputation — then the larger micro-batch). Memory figures are always derived here: a
+value typed over them belongs to one setup, not to all.
+
+For every value of every dimension the best does not use, ``Exclusion`` says why: the
+layouts with it do not fit (with the closest miss), a framework refuses them (which
+rule), or they are slower (by how much).
+
+What the frameworks refuse (besides the layouts no framework runs, ``core.setup``):
+
+* ZeRO-2 or ZeRO-3 with pipeline stages — DeepSpeed's pipeline engine asserts
+  "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism";
+* ZeRO-3 with tensor parallelism — DeepSpeed's AutoTP training combines with ZeRO
+  stages 0, 1 and 2;
+* a tensor-parallel size that does not divide the attention heads and the key/value
+  heads, or pipeline stages that do not divide the layers (Megatron's checks);
+* a data-parallel size that does not divide the target batch: no micro-batch reaches it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from ..compute import Recompute
+from ..memory import ZeroStage
+from ..models import ModelFacts, UnknownModelError, facts
+from ..planning import divisors
+from ..setup import Offload
+from ..steptime import StepTime
+from .description import TrainingDescription
+from .figures import Figures, figures
+from .plan import TimeMissing, step_model
+
+__all__ = [
+    "Candidate",
+    "Exclusion",
+    "Reason",
+    "Refusal",
+    "SearchResult",
+    "Unsearchable",
+    "search",
+]
+
+#: every ZeRO stage with the offloads it allows
+ZERO_OFFLOAD = (
+    (ZeroStage.NONE, Offload.NONE),
+    (ZeroStage.OPTIMIZER, Offload.NONE),
+    (ZeroStage.OPTIMIZER, Offload.OPTIMIZER),
+    (ZeroStage.GRADIENTS, Offload.NONE),
+    (ZeroStage.GRADIENTS, Offload.OPTIMIZER),
+    (ZeroStage.WEIGHTS, Offload.NONE),
+    (ZeroStage.WEIGHTS, Offload.OPTIMIZER),
+    (ZeroStage.WEIGHTS, Offload.ALL),
+)
+RECOMPUTES = (Recompute.NONE, Recompute.FULL)
+#: how many layouts the ranking lists
+RANKED = 10
+
+
+class Refusal(enum.Enum):
+    PIPELINE_ZERO = "pipeline_zero"
+    TENSOR_ZERO3 = "tensor_zero3"
+    TENSOR_HEADS = "tensor_heads"
+    PIPELINE_LAYERS = "pipeline_layers"
+    NOT_REACHABLE = "not_reachable"
+
+
+class Reason(enum.Enum):
+    """Why a value of a dimension is not in the best setup."""
+
+    NOT_FIT = "not_fit"
+    REFUSED = "refused"
+    SLOWER = "slower"
+
+
+class Unsearchable(enum.Enum):
+    """Why there is nothing to search."""
+
+    NO_MODEL = "no_model"
+    #: no activation per sample: the model's shape or the sequence length is missing
+    NO_ACTIVATION = "no_activation"
+    NO_CAPACITY = "no_capacity"
+    #: the GPUs do not split evenly over the nodes
+    UNEVEN_NODES = "uneven_nodes"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One layout with its fastest pair (or why it is out)."""
+
+    zero_stage: ZeroStage
+    offload: Offload
+    recompute: Recompute
+    tensor_parallel: int
+    pipeline_stages: int
+    #: data-parallel GPUs
+    gpus: int
+    micro_batch: int | None = None
+    accumulation_steps: int | None = None
+    fits: bool = False
+    per_gpu_bytes: int | None = None
+    #: the closest miss when nothing fits: bytes per GPU at one sample, and usable
+    shortfall_bytes: int | None = None
+    step: StepTime | None = None
+    refusal: Refusal | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.refusal is None and self.fits and self.micro_batch is not None
+
+    @property
+    def effective_batch(self) -> int | None:
+        if self.micro_batch is None or self.accumulation_steps is None:
+            return None
+        return self.micro_batch * self.accumulation_steps * self.gpus
+
+    @property
+    def step_seconds(self) -> Fraction | None:
+        return None if self.step is None else self.step.step_seconds
+
+    def value(self, dimension: str) -> object:
+        return getattr(self, dimension)
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    dimension: str
+    value: object
+    reason: Reason
+    #: NOT_FIT: the smallest shortfall of any of its layouts (bytes per GPU, one sample)
+    shortfall_bytes: int | None = None
+    #: REFUSED: the rules that refuse every layout with it
+    refusals: tuple[Refusal, ...] = ()
+    #: SLOWER: its fastest layout
+    candidate: Candidate | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    description: TrainingDescription
+    world_size: int
+    nodes: int
+    #: accepted layouts, fastest first (at most ``RANKED``); the first is the best
+    ranking: tuple[Candidate, ...]
+    exclusions: tuple[Exclusion, ...]
+    #: layouts considered (accepted, refused or not fitting)
+    considered: int
+    #: why the ranking is by simplicity rather than time (None: ranked by time)
+    untimed: TimeMissing | None
+    unsearchable: Unsearchable | None = None
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.ranking[0] if self.ranking else None
+
+    def applied(self, candidate: Candidate | None = None) -> TrainingDescription | None:
+        """The description with ``candidate`` (the best by default) as its setup."""
+        chosen = self.best if candidate is None else candidate
+        if chosen is None:
+            return None
+        return replace(
+            self.description,
+            gpus=chosen.gpus,
+            nodes=self.nodes,
+            tensor_parallel=chosen.tensor_parallel,
+            pipeline_stages=chosen.pipeline_stages,
+            zero_stage=chosen.zero_stage,
+            offload=chosen.offload,
+            recompute=chosen.recompute,
+            micro_batch=chosen.micro_batch,
+            activation_gb=None,
+            other_memory_gb=None,
+        )
+
+
+DIMENSIONS = ("zero_stage", "offload", "recompute", "tensor_parallel", "pipeline_stages")
+
+
+def _tensor_options(gpus_per_node: int) -> list[int]:
+    options, tp = [], 1
+    while tp <= gpus_per_node:
+        if gpus_per_node % tp == 0:
+            options.append(tp)
+        tp *= 2
+    return options
+
+
+def _layouts(
+    world: int, gpus_per_node: int, model: ModelFacts
+) -> Iterator[tuple[int, int, int, Refusal | None]]:
+    """(tp, pp, dp, refusal of the model's shape) of every layout of ``world`` GPUs."""
+    size = model.size
+    for tp in _tensor_options(gpus_per_node):
+        heads_ok = size is None or (size.shape.heads % tp == 0 and (model.kv_heads or 1) % tp == 0)
+        for pp in divisors(world // tp):
+            refusal = None
+            if not heads_ok:
+                refusal = Refusal.TENSOR_HEADS
+            elif size is not None and size.layers % pp:
+                refusal = Refusal.PIPELINE_LAYERS
+            yield tp, pp, world // (tp * pp), refusal
+
+
+def _rank_key(c: Candidate) -> tuple[Fraction, int, bool, int, bool, int]:
+    seconds = c.step_seconds if c.step_seconds is not None else Fraction(0)
+    return (
+        seconds,
+        c.tensor_parallel * c.pipeline_stages,
+        c.offload is not Offload.NONE,
+        int(c.zero_stage),
+        c.recompute is Recompute.FULL,
+        -(c.micro_batch or 0),
+    )
+
+
+def _evaluate(d: TrainingDescription, model: ModelFacts, refusal: Refusal | None) -> Candidate:
+    layout = Candidate(
+        zero_stage=d.zero_stage,
+        offload=d.offload,
+        recompute=d.recompute,
+        tensor_parallel=d.tensor_parallel,
+        pipeline_stages=d.pipeline_stages,
+        gpus=d.gpus,
+    )
+    if refusal is None and d.pipeline_stages > 1 and d.zero_stage >= ZeroStage.GRADIENTS:
+        refusal = Refusal.PIPELINE_ZERO
+    if refusal is None and d.tensor_parallel > 1 and d.zero_stage is ZeroStage.WEIGHTS:
+        refusal = Refusal.TENSOR_ZERO3
+    if refusal is None and d.target_batch % d.gpus:
+        refusal = Refusal.NOT_REACHABLE
+    if refusal is not None:
+        return replace(layout, refusal=refusal)
+    figs: Figures = figures(d, model)
+    largest = figs.max_micro_batch()
+    assert largest is not None
+    per_gpu = d.target_batch // d.gpus
+    sizes = [b for b in divisors(per_gpu) if b <= largest]
+    if not sizes:
+        one = figs.per_gpu_bytes(1)
+        assert one is not None and figs.usable_bytes is not None
+        return replace(layout, shortfall_bytes=one - figs.usable_bytes)
+    timing, _missing, _detail = step_model(d, figs)
+    best: Candidate | None = None
+    for b in sizes:
+        step = None if timing is None else timing.time(b, per_gpu // b)
+        candidate = replace(
+            layout,
+            micro_batch=b,
+            accumulation_steps=per_gpu // b,
+            fits=True,
+            per_gpu_bytes=figs.per_gpu_bytes(b),
+            step=step,
+        )
+        if best is None or _rank_key(candidate) < _rank_key(best):
+            best = candidate
+    assert best is not None
+    return best
+
+
+def search(
+    description: TrainingDescription,
+    world_size: int,
+    nodes: int | None = None,
+    *,
+    tensor_parallel: tuple[int, ...] | None = None,
+    pipeline_stages: tuple[int, ...] | None = None,
+) -> SearchResult:
+    """The best setup of ``description`` on ``world_size`` GPUs over ``nodes`` nodes (the
+    description's by default). ``tensor_parallel`` and ``pipeline_stages`` narrow the
+    sizes tried (``(1,)``: plain data parallelism)."""
+    d = replace(description, activation_gb=None, other_memory_gb=None, micro_batch=None)
+    nodes = d.nodes if nodes is None else nodes
+    if world_size < 1 or nodes < 1:
+        raise ValueError("world_size and nodes must be >= 1")
+    d = replace(d, nodes=nodes)
+
+    def unsearchable(why: Unsearchable) -> SearchResult:
+        return SearchResult(d, world_size, nodes, (), (), 0, None, why)
+
+    if d.model is None:
+        return unsearchable(Unsearchable.NO_MODEL)
+    try:
+        model = facts(d.model)
+    except UnknownModelError:
+        return unsearchable(Unsearchable.NO_MODEL)
+    if world_size % nodes:
+        return unsearchable(Unsearchable.UNEVEN_NODES)
+    probe = figures(d, model)
+    if probe.activation.bytes is None:
+        return unsearchable(Unsearchable.NO_ACTIVATION)
+    if probe.usable_bytes is None:
+        return unsearchable(Unsearchable.NO_CAPACITY)
+    untimed = step_model(d, probe)[1]
+
+    evaluated: list[Candidate] = []
+    for tp, pp, dp, refusal in _layouts(world_size, world_size // nodes, model):
+        if tensor_parallel is not None and tp not in tensor_parallel:
+            continue
+        if pipeline_stages is not None and pp not in pipeline_stages:
+            continue
+        for recompute in RECOMPUTES:
+            for zero, offload in ZERO_OFFLOAD:
+                changed = replace(
+                    d,
+                    gpus=dp,
+                    tensor_parallel=tp,
+                    pipeline_stages=pp,
+                    zero_stage=zero,
+                    offload=offload,
+                    recompute=recompute,
+                )
+                evaluated.append(_evaluate(changed, model, refusal))
+    accepted = sorted((c for c in evaluated if c.accepted), key=_rank_key)
+    return SearchResult(
+        description=d,
+        world_size=world_size,
+        nodes=nodes,
+        ranking=tuple(accepted[:RANKED]),
+        exclusions=_exclusions(evaluated, accepted[0] if accepted else None),
+        considered=len(evaluated),
+        untimed=untimed,
+    )
+
+
+def _exclusions(evaluated: list[Candidate], best: Candidate | None) -> tuple[Exclusion, ...]:
+    found: list[Exclusion] = []
+    for dimension in DIMENSIONS:
+        values: dict[object, list[Candidate]] = {}
+        for c in evaluated:
+            values.setdefault(c.value(dimension), []).append(c)
+        for value, group in values.items():
+            if best is not None and best.value(dimension) == value:
+                continue
+            accepted = sorted((c for c in group if c.accepted), key=_rank_key)
+            if accepted:
+                found.append(Exclusion(dimension, value, Reason.SLOWER, candidate=accepted[0]))
+                continue
+            misses = [c.shortfall_bytes for c in group if c.shortfall_bytes is not None]
+            if misses:
+                found.append(Exclusion(dimension, value, Reason.NOT_FIT, min(misses)))
+                continue
+            rules = tuple(r for r in Refusal if any(c.refusal is r for c in group))
+            found.append(Exclusion(dimension, value, Reason.REFUSED, refusals=rules))
+    return tuple(found)
