@@ -39,12 +39,7 @@ from gradacc_desktop.core.families import (
     parameters,
     read_model_config,
 )
-from gradacc_desktop.core.presets import (
-    Preset,
-    PresetError,
-    load_config_presets,
-    load_presets,
-)
+from gradacc_desktop.core.models import ModelSpec, UnknownModelError, facts, find_model
 
 from ._common import UsageError
 
@@ -165,20 +160,13 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         if given:
             _fail(f"--preset cannot be combined with --{given[0].replace('_', '-')}")
         try:
-            presets = load_presets()
-            configs = load_config_presets()
-        except PresetError as exc:
-            _fail(str(exc))
-        # a published config.json is more exact than sizes: it wins on a shared name
-        for config_preset in configs:
-            if config_preset.name.lower() == args.preset.lower():
-                return config_preset.arch.inputs(args.seq, **options)
-        found = [p for p in presets if p.name.lower() == args.preset.lower()]
-        if not found:
-            known = {p.name for p in presets} | {c.name for c in configs}
-            names = ", ".join(sorted(known))
-            _fail(f"unknown preset {args.preset!r} (choose from: {names})")
-        return found[0].inputs(args.seq, **options)
+            model = find_model(args.preset)
+        except UnknownModelError as exc:
+            _fail(f"unknown preset {args.preset!r} (choose from: {', '.join(exc.known)})")
+        if model.arch is not None:  # a published config.json
+            return model.arch.inputs(args.seq, **options)
+        assert model.preset is not None
+        return model.preset.inputs(args.seq, **options)
 
     if args.family is None:
         _fail("give --preset NAME or --family with the model sizes")
@@ -340,10 +328,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _preset_params(name: str) -> int | None:
-    from gradacc_desktop.core.lora import ModelShape, total_parameters
-
     try:
-        preset: Preset = next(p for p in load_presets() if p.name.lower() == name.lower())
-    except (PresetError, StopIteration):
+        return facts(ModelSpec.bundled(name)).params
+    except UnknownModelError:
         return None
-    return total_parameters(ModelShape.from_preset(preset))

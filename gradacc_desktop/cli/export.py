@@ -6,6 +6,8 @@ Contract (scripts depend on it)::
         --micro-batch B --accumulation-steps A --gpus G [--nodes N] [--zero-stage {0,1,2,3}]
         [--precision {bf16,fp16,fp32}] [--offload {none,optimizer,all}]
         [--tensor-parallel TP] [--pipeline-stages PP] [--json] [--out DIR]
+        [the description's flags: --model/--model-config/--params, --seq-len,
+         --lora-rank R [--lora-targets ...] [--base-bits {16,4}], --recompute ...]
 
 ``--gpus`` is the total of data-parallel GPUs; with ``--tensor-parallel`` and
 ``--pipeline-stages`` (default 1) the world is ``gpus x TP x PP`` GPUs and ``--nodes``
@@ -16,6 +18,13 @@ content, ``notes`` lists what the framework does with the parallel layout (empty
 without one) and ``layout`` gives ``data_parallel``, ``tensor_parallel``,
 ``pipeline_stages`` and ``world_size``; ``--out DIR`` writes the files into DIR. The
 notes go to standard error when the files are printed or written.
+
+The training description's flags (``cli.description``) put into the files what each
+framework can hold of them: PEFT's ``adapter_config.json`` and the adapters in the
+Python files for ``--lora-rank`` (a 4-bit quantization config with ``--base-bits 4``),
+the sequence length (``MAX_SEQ_LENGTH``, Megatron's ``--seq-length``), recomputation
+(``gradient_checkpointing``, Megatron's ``--recompute-*``); ``notes`` says what a
+framework cannot hold.
 """
 
 from __future__ import annotations
@@ -26,34 +35,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.export import ExportFormat, export
+from ..core.export import ExportFormat
 from ..core.frameworks import batch_verdicts
-from ..core.limits import whole
-from ..core.memory import ZeroStage
 from ..core.planning import TARGET_LIMITS
-from ..core.setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
+from ..core.setup import TrainingSetup, problem_text, setup_problem
+from ..core.training.description import TrainingDescription
+from ..core.training.exports import export_description
 from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, UsageError, int_type, print_json
-
-NODES = int_type(whole(1, 1_000_000))
-LAYOUT = int_type(whole(1, 1_000_000))
-
-
-def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
-    """--nodes, --zero-stage, --precision and --offload (shared with ``check``)."""
-    parser.add_argument(
-        "--nodes", type=NODES, default=1, metavar="N", help="split --gpus evenly over N nodes"
-    )
-    parser.add_argument(
-        "--zero-stage",
-        type=int,
-        choices=[int(z) for z in ZeroStage],
-        default=0,
-        metavar="{0,1,2,3}",
-    )
-    parser.add_argument(
-        "--precision", choices=[p.value for p in Precision], default=Precision.BF16.value
-    )
-    parser.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
+from .description import add_description_arguments, description_from
 
 
 def register(subparsers: Any) -> None:
@@ -69,20 +58,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--gpus", type=GPUS, required=True, metavar="G", help="data-parallel GPUs in all"
     )
-    add_setup_arguments(parser)
-    parser.add_argument(
-        "--tensor-parallel",
-        type=LAYOUT,
-        default=1,
-        metavar="TP",
-        help="tensor-parallel size (inside one node); --gpus stays the data-parallel size",
-    )
-    parser.add_argument(
-        "--pipeline-stages",
-        type=LAYOUT,
-        default=1,
-        metavar="PP",
-        help="pipeline stages; the world is --gpus x TP x PP GPUs",
+    add_description_arguments(
+        parser,
+        nodes_help="split the world (data x tensor x pipeline GPUs) evenly over N nodes",
     )
     parser.add_argument(
         "--target-batch",
@@ -96,18 +74,16 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def description_of(args: argparse.Namespace) -> TrainingDescription:
+    """The training description of the flags, with the pair given."""
+    target = args.target_batch
+    if target is None:
+        target = args.micro_batch * args.accumulation_steps * args.gpus
+    return description_from(args, gpus=args.gpus, target_batch=target, micro_batch=args.micro_batch)
+
+
 def setup_from(args: argparse.Namespace) -> TrainingSetup:
-    setup = TrainingSetup(
-        micro_batch=args.micro_batch,
-        accumulation_steps=args.accumulation_steps,
-        gpus=args.gpus,
-        nodes=args.nodes,
-        zero_stage=ZeroStage(args.zero_stage),
-        precision=Precision(args.precision),
-        offload=Offload(args.offload),
-        tensor_parallel=getattr(args, "tensor_parallel", 1),
-        pipeline_stages=getattr(args, "pipeline_stages", 1),
-    )
+    setup = description_of(args).setup(args.micro_batch, args.accumulation_steps)
     problem = setup_problem(setup)
     if problem is not None:
         raise UsageError(problem_text(problem, setup))
@@ -148,7 +124,7 @@ def _write(out: str, files: dict[str, str]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     setup = setup_from(args)
-    exported = export(ExportFormat(args.format), setup)
+    exported = export_description(ExportFormat(args.format), description_of(args), setup)
     if args.out is not None:
         _write(args.out, exported.files)
     target = args.target_batch

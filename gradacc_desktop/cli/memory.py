@@ -22,19 +22,11 @@ from ..core import lora
 from ..core.limits import whole
 from ..core.memory import PARAMETERS_LIMITS, Recipe, ZeroStage
 from ..core.model_states import LARGEST_LAYER_LIMITS, model_states
-from ..core.presets import PresetError, load_presets
+from ..core.models import facts
 from ..core.setup import Offload, Precision
+from ..core.training.description import OPTIMIZER_STATE_BYTES, RECIPE_OPTIMIZER
 from ._common import GPUS, UsageError, int_type, print_json
-from .export import NODES
-
-# Bytes of optimizer state per trained parameter, and the precision each recipe implies.
-RECIPE_STATES = {
-    Recipe.ADAM_MIXED: 8,
-    Recipe.ADAM_FP32: 8,
-    Recipe.ADAM_8BIT: 2,
-    Recipe.SGD_MOMENTUM: 4,
-    Recipe.LORA: 8,
-}
+from .description import NODES, model_spec
 
 PART_NAMES = {
     "weights": "weights",
@@ -93,9 +85,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--model",
-        metavar="PRESET",
-        help="LoRA/QLoRA sized from a known model's shape (gpt2, llama-3-8b, mistral-7b, ...): "
-        "its parameters, the adapters' and the frozen base weights",
+        metavar="NAME",
+        help="a bundled model (the names every command takes, e.g. llama-3.1-8b): its "
+        "parameters and largest layer; with --recipe lora its adapters and frozen base",
+    )
+    parser.add_argument(
+        "--model-config",
+        metavar="PATH",
+        help="the model's Hugging Face config.json, as --model (a local file)",
     )
     parser.add_argument(
         "--lora-rank", type=int_type(whole(1, 4096)), default=16, metavar="R", help="with --model"
@@ -122,23 +119,27 @@ def run(args: argparse.Namespace) -> int:
     params, largest = args.params, args.largest_layer_params
     trainable = args.trainable_params
     frozen: Fraction | None = None
-    if args.model is not None:
-        shape = _shape(args.model)
-        if recipe is not Recipe.LORA:
-            raise UsageError("--model: sizes LoRA adapters; use it with --recipe lora")
-        try:
-            trained = lora.lora_trainable_parameters(
-                shape, args.lora_rank, [t.strip() for t in args.lora_targets.split(",")]
-            )
-        except ValueError as exc:
-            raise UsageError(f"--lora-targets: {exc}") from exc
-        base = lora.total_parameters(shape)
-        params, trainable = base + trained, trained
-        fmt = lora.BaseFormat.NF4 if args.base_bits == 4 else lora.BaseFormat.BF16
-        frozen = lora.frozen_weight_bytes(shape, fmt)
-        if not largest:
-            linears = lora.linear_shapes(shape).values()
-            largest = max(shape.vocab * shape.hidden, *(i * o for i, o in linears))
+    spec = model_spec(argparse.Namespace(model=args.model, model_config=args.model_config))
+    if spec is not None:
+        if params is not None:
+            raise UsageError("--params and --model/--model-config are alternatives: give one")
+        model = facts(spec)
+        params = model.params
+        largest = largest or model.largest_layer or 0
+        if recipe is Recipe.LORA:
+            if model.lora is None:
+                raise UsageError(
+                    "--recipe lora: this model's projections are not known: give --params "
+                    "and --trainable-params instead"
+                )
+            names = tuple(t.strip() for t in args.lora_targets.split(",") if t.strip())
+            try:
+                trained = model.lora.trainable(args.lora_rank, names)
+            except ValueError as exc:
+                raise UsageError(f"--lora-targets: {exc}") from exc
+            params, trainable = model.params + trained, trained
+            fmt = lora.BaseFormat.NF4 if args.base_bits == 4 else lora.BaseFormat.BF16
+            frozen = model.lora.frozen_bytes(fmt)
     elif params is None:
         raise UsageError("the following arguments are required: --params (or --model)")
     elif recipe is Recipe.LORA and trainable is None:
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             precision,
             nodes=args.nodes,
             largest_layer=largest,
-            optimizer_state_bytes=RECIPE_STATES[recipe],
+            optimizer_state_bytes=OPTIMIZER_STATE_BYTES[RECIPE_OPTIMIZER[recipe]],
             trainable=trainable,
             frozen_weight_bytes=frozen,
         )
@@ -215,18 +216,6 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"  {where} {PART_NAMES[c.part.value]}: {_gb_fraction(c.bytes)}\n")
     out.write(f"Source: {source}\n")
     return 0
-
-
-def _shape(name: str) -> lora.ModelShape:
-    try:
-        presets = load_presets()
-    except PresetError as exc:
-        raise UsageError(f"--model: the model presets cannot be read: {exc}") from exc
-    for preset in presets:
-        if preset.name == name:
-            return lora.ModelShape.from_preset(preset)
-    known = ", ".join(p.name for p in presets)
-    raise UsageError(f"--model: unknown model {name!r} (known: {known})")
 
 
 def _gb(value: int) -> str:

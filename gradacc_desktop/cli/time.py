@@ -16,7 +16,6 @@ from typing import Any
 
 from ..core.compute import (
     GPU_COUNT_LIMITS,
-    PARAMS_LIMITS,
     PRICE_LIMITS,
     RECOMPUTE_FACTOR,
     TERA,
@@ -31,53 +30,23 @@ from ..core.compute import (
     token_cost,
     training_time,
 )
-from ..core.gpus import GpuTableError, TrainingPrecision, load_gpu_table
-from ..core.model_size import ModelSize
-from ..core.models import UnknownModelError, model_size
+from ..core.gpus import TrainingPrecision, load_gpu_table
+from ..core.models import ModelFacts, ModelSource, facts
 from ..core.planning import SEQ_LEN_LIMITS
 from ._common import UsageError, decimal_type, int_type, plain, print_json
+from .description import add_model_arguments, card_ids, model_spec
 
 #: significant digits of the figures printed
 DIGITS = 6
 
 
-def card_ids() -> list[str]:
-    try:
-        return [card.id for card in load_gpu_table().cards]
-    except GpuTableError:  # a broken bundle must not take the whole CLI down
-        return []
-
-
-def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool) -> None:
-    """``--params`` or ``--model`` (shared with ``gradacc plan``)."""
-    group = parser.add_mutually_exclusive_group(required=required)
-    group.add_argument(
-        "--params", type=int_type(PARAMS_LIMITS), metavar="P", help="parameters of the model"
-    )
-    group.add_argument(
-        "--model",
-        metavar="NAME",
-        help="a bundled model (e.g. llama-3.1-8b, mixtral-8x7b, gpt2): its parameters "
-        "(a mixture of experts: the active ones) and, with --seq-len, the attention term",
-    )
-
-
-def resolve_model(args: argparse.Namespace) -> ModelSize | None:
-    if getattr(args, "model", None) is None:
-        return None
-    try:
-        return model_size(args.model)
-    except UnknownModelError as exc:
-        raise UsageError(f"--model: {exc}") from None
-
-
-def cost_of(args: argparse.Namespace, model: ModelSize | None, recompute: Recompute) -> TokenCost:
+def cost_of(args: argparse.Namespace, model: ModelFacts | None, recompute: Recompute) -> TokenCost:
     """FLOPs per token: 6N, plus the attention term when the model's shape is known."""
     if model is None:
         return token_cost(args.params, recompute=recompute)
-    if args.seq_len is None:
+    if args.seq_len is None or model.attention_shape is None:
         return token_cost(model.compute_params, recompute=recompute)
-    return token_cost(model.compute_params, model.shape, args.seq_len, recompute)
+    return token_cost(model.compute_params, model.attention_shape, args.seq_len, recompute)
 
 
 def register(subparsers: Any) -> None:
@@ -178,10 +147,10 @@ def _tflops(value: Fraction | None) -> Decimal | None:
     return None if value is None else significant(value / TERA, DIGITS)
 
 
-def to_json(args: argparse.Namespace, run: TrainingTime, model: ModelSize | None) -> dict[str, Any]:
+def to_json(args: argparse.Namespace, run: TrainingTime, name: str | None) -> dict[str, Any]:
     cost = run.cost_per_token
     return {
-        "model": None if model is None else model.name,
+        "model": name,
         "params": cost.params,
         "tokens": run.tokens,
         "gpus": run.gpus,
@@ -211,12 +180,19 @@ def to_json(args: argparse.Namespace, run: TrainingTime, model: ModelSize | None
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seq_len is not None and args.model is None:
-        raise UsageError("--seq-len needs --model (the attention term needs its shape)")
-    model = resolve_model(args)
+    spec = model_spec(args)
+    model: ModelFacts | None = None
+    name: str | None = None
+    if spec is not None and spec.source is not ModelSource.PARAMS:
+        model = facts(spec)
+        name = spec.name if spec.name is not None else spec.file_name
+    if args.seq_len is not None and model is None:
+        raise UsageError(
+            "--seq-len needs --model or --model-config (the attention term needs its shape)"
+        )
     cost = cost_of(args, model, Recompute(args.recompute))
     estimate = _estimate(args, cost)
-    data = to_json(args, estimate, model)
+    data = to_json(args, estimate, name)
     if args.json:
         print_json(data)
         return 0

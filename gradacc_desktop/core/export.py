@@ -61,7 +61,15 @@ from .memory import ZeroStage
 from .setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
 from .text import trans_late
 
-__all__ = ["ExportFormat", "Exported", "export", "layout_notes", "render"]
+__all__ = [
+    "ExportFormat",
+    "ExportModel",
+    "Exported",
+    "LoraExport",
+    "export",
+    "layout_notes",
+    "render",
+]
 
 PORT = 29500
 MODULE = "my_training"
@@ -75,6 +83,44 @@ class ExportFormat(enum.Enum):
     LIGHTNING = "lightning"
     TORCHRUN = "torchrun"
     MEGATRON = "megatron"
+
+
+@dataclass(frozen=True)
+class LoraExport:
+    """PEFT's LoRA settings (``adapter_config.json``): rank, alpha, the adapted modules,
+    and whether the frozen base is 4-bit NF4 (QLoRA)."""
+
+    rank: int
+    target_modules: tuple[str, ...]
+    quantized: bool = False
+
+    @property
+    def alpha(self) -> int:
+        """``lora_alpha``: twice the rank, the common choice (PEFT's default is 8)."""
+        return 2 * self.rank
+
+    def adapter_config(self) -> dict[str, object]:
+        """What ``LoraConfig.from_pretrained`` reads (PEFT's ``adapter_config.json``)."""
+        return {
+            "peft_type": "LORA",
+            "task_type": "CAUSAL_LM",
+            "r": self.rank,
+            "lora_alpha": self.alpha,
+            "lora_dropout": 0.0,
+            "target_modules": list(self.target_modules),
+            "bias": "none",
+        }
+
+
+@dataclass(frozen=True)
+class ExportModel:
+    """What the files carry of the training description besides the setup: the model's
+    name (a comment), the sequence length, LoRA and activation recomputation."""
+
+    name: str | None = None
+    seq_len: int | None = None
+    lora: LoraExport | None = None
+    recompute: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +228,35 @@ NOTE_TORCH_PIPELINE = trans_late(
 )
 
 
+NOTE_SCRIPT_MODEL = trans_late(
+    "Export",
+    "The model, LoRA and the sequence length live in your training script, not in "
+    "ds_config.json: adapter_config.json is PEFT's own file (LoraConfig.from_pretrained "
+    "reads it), and your samples should be {seq_len} tokens long.",
+)
+NOTE_MEGATRON_LORA = trans_late(
+    "Export",
+    "Megatron-LM trains every parameter: it has no LoRA. These arguments train the whole "
+    "model; use the hf, hf-deepspeed, accelerate or torchrun export for LoRA.",
+)
+NOTE_LIGHTNING_LORA = trans_late(
+    "Export",
+    "LoRA belongs in your LightningModule: wrap its model with "
+    'get_peft_model(model, LoraConfig.from_pretrained(".")), which reads adapter_config.json.',
+)
+NOTE_RECOMPUTE_CODE = trans_late(
+    "Export",
+    "Activation recomputation is set in code here: call model.gradient_checkpointing_enable() "
+    "on a Hugging Face model in build_model(), or wrap your blocks with "
+    "torch.utils.checkpoint.",
+)
+NOTE_QLORA = trans_late(
+    "Export",
+    "QLoRA: build_model() must load the frozen base with quantization_config=QUANTIZATION "
+    "(4-bit NF4 with double quantization, bitsandbytes).",
+)
+
+
 def _note_comment(notes: tuple[str, ...] | list[str]) -> list[str]:
     """Each note as ``# note: ...`` comment lines."""
     lines: list[str] = []
@@ -234,6 +309,137 @@ def _header(setup: TrainingSetup) -> str:
     return text
 
 
+def _model_line(model: ExportModel) -> str | None:
+    """``# model: …`` — what the files were written for, besides the setup."""
+    parts = []
+    if model.name:
+        parts.append(model.name)
+    if model.lora is not None:
+        kind = "QLoRA (4-bit NF4 base)" if model.lora.quantized else "LoRA"
+        parts.append(f"{kind} r={model.lora.rank} on {', '.join(model.lora.target_modules)}")
+    if model.seq_len is not None:
+        parts.append(f"sequence length {model.seq_len}")
+    if model.recompute:
+        parts.append("full activation recomputation")
+    if not parts:
+        return None
+    return "\n".join(
+        textwrap.wrap(
+            "; ".join(parts), width=88, initial_indent="# model: ", subsequent_indent="#   "
+        )
+    )
+
+
+def _with_model(
+    fmt: ExportFormat, files: dict[str, str], model: ExportModel, setup: TrainingSetup
+) -> tuple[dict[str, str], list[str]]:
+    """The files with what they can hold of the model, and notes on what they cannot."""
+    notes: list[str] = []
+    out = dict(files)
+    lora = model.lora
+    python = fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED, ExportFormat.ACCELERATE,
+                     ExportFormat.TORCHRUN, ExportFormat.LIGHTNING)  # fmt: skip
+    if "train.py" in out and python:
+        block: list[str] = []
+        if model.seq_len is not None:
+            block.append(
+                f"MAX_SEQ_LENGTH = {model.seq_len}  # the plan's sequence length: "
+                "tokenize or pack your samples to it"
+            )
+        if lora is not None and fmt is not ExportFormat.LIGHTNING:
+            block += [
+                "# LoRA: PEFT reads the adapters' settings from adapter_config.json (run from "
+                "this folder)",
+                'LORA = LoraConfig.from_pretrained(".")',
+            ]
+        if lora is not None and lora.quantized:
+            block += [
+                "# QLoRA: build_model() loads the frozen base with "
+                "quantization_config=QUANTIZATION",
+                "QUANTIZATION = BitsAndBytesConfig(",
+                '    load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True,',
+                '    bnb_4bit_compute_dtype="bfloat16",',
+                ")",
+            ]
+        text = out["train.py"]
+        imports = []
+        if lora is not None and fmt is not ExportFormat.LIGHTNING:
+            imports.append("from peft import LoraConfig, get_peft_model")
+            text = text.replace(
+                "    Trainer(model=build_model(),",
+                "    model = get_peft_model(build_model(), LORA)\n    Trainer(model=model,",
+            )
+            text = text.replace("build_model()", "get_peft_model(build_model(), LORA)")
+            text = text.replace("get_peft_model(get_peft_model(build_model(), LORA), LORA)",
+                                "get_peft_model(build_model(), LORA)")  # fmt: skip
+        if model.recompute and fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED):
+            text = text.replace(
+                "    gradient_accumulation_steps=",
+                "    gradient_checkpointing=True,  # full activation recomputation\n"
+                "    gradient_accumulation_steps=",
+                1,
+            )
+        elif model.recompute:
+            notes.append(NOTE_RECOMPUTE_CODE)
+        lines = text.split("\n")
+        if lora is not None and lora.quantized:
+            found = next(
+                (i for i, line in enumerate(lines) if line.startswith("from transformers import ")),
+                None,
+            )
+            if found is None:
+                imports.append("from transformers import BitsAndBytesConfig")
+            else:
+                names = lines[found].removeprefix("from transformers import ").split(", ")
+                lines[found] = "from transformers import " + ", ".join(
+                    sorted([*names, "BitsAndBytesConfig"])
+                )
+        mine = next(i for i, line in enumerate(lines) if line.startswith(f"from {MODULE} import"))
+        # the third-party imports end at the blank line before the user's module
+        lines[mine - 1 : mine - 1] = sorted(imports)
+        mine += len(imports)
+        lines[mine + 1 : mine + 1] = (["", *block]) if block else []
+        out["train.py"] = "\n".join(lines)
+    if lora is not None:
+        if fmt is ExportFormat.MEGATRON:
+            notes.append(NOTE_MEGATRON_LORA)
+        else:
+            out["adapter_config.json"] = _json(lora.adapter_config())
+        if fmt is ExportFormat.LIGHTNING:
+            notes.append(NOTE_LIGHTNING_LORA)
+        if lora.quantized and fmt is not ExportFormat.MEGATRON:
+            notes.append(NOTE_QLORA)
+    if fmt is ExportFormat.DEEPSPEED and (lora is not None or model.seq_len is not None):
+        notes.append(NOTE_SCRIPT_MODEL.format(seq_len=model.seq_len or "N"))
+    if fmt is ExportFormat.DEEPSPEED and model.recompute:
+        notes.append(NOTE_RECOMPUTE_CODE)
+    if fmt is ExportFormat.MEGATRON and "megatron_args.sh" in out:
+        extra = []
+        if model.seq_len is not None:
+            extra.append(f"  --seq-length {model.seq_len}")
+        if model.recompute:
+            extra.append(
+                "  --recompute-granularity full --recompute-method uniform --recompute-num-layers 1"
+            )
+        if extra:
+            out["megatron_args.sh"] = out["megatron_args.sh"].replace(
+                "\n)\n", "\n" + "\n".join(extra) + "\n)\n", 1
+            )
+    line = _model_line(model)
+    if line is not None:
+        for name, content in out.items():
+            if name.endswith(".json"):
+                continue
+            rows = content.split("\n")
+            heads = [
+                i for i, row in enumerate(rows) if row.startswith(("# layout: ", "# parallel: "))
+            ]
+            if heads:
+                rows.insert(heads[-1] + 1, line)
+                out[name] = "\n".join(rows)
+    return out, notes
+
+
 def _annotate(
     files: dict[str, str], carried: TrainingSetup, asked: TrainingSetup, notes: tuple[str, ...]
 ) -> dict[str, str]:
@@ -253,7 +459,9 @@ def _annotate(
     for name, content in files.items():
         lines = content.split("\n")
         header = [
-            i for i, line in enumerate(lines) if line.startswith(("# layout: ", "# parallel: "))
+            i
+            for i, line in enumerate(lines)
+            if line.startswith(("# layout: ", "# parallel: ", "# model: ", "#   "))
         ]
         if name.endswith(".json") or not header:
             out[name] = content
@@ -841,14 +1049,19 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
     return carried, tuple(notes)
 
 
-def export(fmt: ExportFormat, setup: TrainingSetup) -> Exported:
-    """The files of ``fmt`` for ``setup``; ``ValueError`` when no framework would run it."""
+def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = None) -> Exported:
+    """The files of ``fmt`` for ``setup`` (and what they can hold of ``model``);
+    ``ValueError`` when no framework would run it."""
     problem = setup_problem(setup)
     if problem is not None:
         raise ValueError(problem_text(problem, setup))
     fmt = ExportFormat(fmt)
     carried, notes = layout_notes(fmt, setup)
-    files = _annotate(_RENDERERS[fmt](carried), carried, setup, notes)
+    files = _RENDERERS[fmt](carried)
+    if model is not None and model != ExportModel():
+        files, model_notes = _with_model(fmt, files, model, carried)
+        notes = (*notes, *model_notes)
+    files = _annotate(files, carried, setup, notes)
     return Exported(format=fmt, setup=setup, files=files, notes=notes)
 
 

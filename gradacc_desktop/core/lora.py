@@ -481,11 +481,28 @@ class LoraLayout:
     linears: tuple[tuple[str, int, int], ...]
     total: int
 
-    def names(self, targets: LoraTargets) -> tuple[str, ...]:
-        """The PEFT ``target_modules`` of ``targets`` for this model."""
-        return TARGET_NAMES[self.naming][targets]
+    def names(self, targets: LoraTargets | tuple[str, ...]) -> tuple[str, ...]:
+        """The PEFT ``target_modules`` of ``targets`` for this model: a choice's names,
+        or PEFT names checked against the model's projections (``"all-linear"``, and
+        GPT-2's plain ``"c_proj"`` for both output projections, are PEFT's own)."""
+        if isinstance(targets, LoraTargets):
+            return TARGET_NAMES[self.naming][targets]
+        if isinstance(targets, str) or not targets:
+            raise ValueError("LoRA needs at least one target module")
+        own = [name for name, _, _ in self.linears]
+        found: list[str] = []
+        for name in targets:
+            if name == "all-linear":
+                found += own
+            elif name == "c_proj" and self.naming == "gpt2":
+                found += ["attn.c_proj", "mlp.c_proj"]
+            elif name in own:
+                found.append(name)
+            else:
+                raise ValueError(f"unknown target module {name!r}; this model has {', '.join(own)}")
+        return tuple(dict.fromkeys(found))
 
-    def trainable(self, rank: int, targets: LoraTargets) -> int:
+    def trainable(self, rank: int, targets: LoraTargets | tuple[str, ...]) -> int:
         """L · Σ r·(in + out) over the adapted projections (PEFT's trainable count)."""
         if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
             raise ValueError(f"LoRA rank must be a positive integer, got {rank!r}")

@@ -378,8 +378,8 @@ def _replace(argv: list[str], flag: str, value: str) -> list[str]:
         (["plan", "--target-batch", "1000000001", "--gpus", "1"], "--target-batch"),
         (["plan", "--target-batch", "8", "--gpus", "1", "--rounding", "up"], "--rounding"),
         (
-            ["plan", "--target-batch", "8", "--gpus", "1", "--gpu-memory-gb", "80"],
-            "--gpu-memory-gb, --other-memory-gb and --activation-gb go together",
+            ["plan", "--target-batch", "8", "--gpus", "1", "--model", "gpt2"],
+            "--seq-len is needed with a model",
         ),
         (
             [
@@ -646,7 +646,11 @@ def test_memory_qlora_from_a_model(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["--zero-stage", "0"], "--params"),
         (["--zero-stage", "0", "--recipe", "lora", "--model", "gpt-5"], "unknown model"),
-        (["--zero-stage", "0", "--model", "gpt2"], "use it with --recipe lora"),
+        (["--zero-stage", "0", "--model", "gpt2", "--params", "5"], "are alternatives"),
+        (
+            ["--zero-stage", "0", "--recipe", "lora", "--model", "mixtral-8x7b"],
+            "--trainable-params",
+        ),
         (
             [
                 "--zero-stage",

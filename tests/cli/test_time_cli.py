@@ -223,7 +223,7 @@ def test_plan_solve_mode_has_time(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["--model", "gpt2", "--params", "5"], "not allowed with"),
         (["--params", "100", "--nodes", "3"], "cannot be split evenly over 3 nodes"),
-        (["--efficiency", "0.5"], "--efficiency needs --params or --model"),
+        (["--efficiency", "0.5"], "--efficiency needs --params, --model or --model-config"),
         (["--params", "100", "--precision", "fp16", "--tensor-parallel", "0"], "--tensor-parallel"),
     ],
 )
@@ -232,13 +232,16 @@ def test_plan_time_refusals(capsys: pytest.CaptureFixture[str], argv: list[str],
     assert says in err
 
 
-def test_plan_time_needs_a_card_and_a_length(capsys: pytest.CaptureFixture[str]) -> None:
+def test_plan_time_needs_a_length_and_a_cards_speed(capsys: pytest.CaptureFixture[str]) -> None:
     err = fails(capsys, "plan", "--target-batch", "8", "--gpus", "1", "--params", "10")
-    assert "needs --seq-len" in err
-    err = fails(
-        capsys, "plan", "--target-batch", "8", "--gpus", "1", "--params", "10", "--seq-len", "8"
-    )
-    assert "needs --gpu-card" in err
+    assert "--seq-len is needed with a model" in err
+    # a card's memory without its speed: the plan, its memory, no time
+    data = run_json(
+        capsys, "plan", "--target-batch", "8", "--gpus", "1", "--params", "10", "--seq-len",
+        "8", "--gpu-memory-gb", "16", "--activation-gb", "1",
+    )  # fmt: skip
+    assert data["time_unavailable"] == "no_speed" and not TIME_KEYS & set(data)
+    assert data["fits"] is True and data["other_memory_source"] == "estimated"
 
 
 def _profile(tmp_path, seq_len: int = 4096) -> str:  # type: ignore[no-untyped-def]
@@ -273,7 +276,7 @@ def test_a_bad_profile_is_refused(capsys: pytest.CaptureFixture[str], tmp_path) 
     err = fails(capsys, *PLAN, "--model", "gpt2", "--speed-profile", str(bad))
     assert err.startswith("gradacc: error: --speed-profile: ")
     err = fails(capsys, *PLAN, "--speed-profile", str(bad))
-    assert "--speed-profile needs --params or --model" in err
+    assert "--speed-profile needs --params, --model or --model-config" in err
 
 
 def test_plan_text_names_the_time_and_the_fastest_pair(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,7 +18,7 @@ from ..compute import Recompute
 from ..gpus import GpuCard, TrainingPrecision
 from ..layout import ParallelLayout
 from ..lora import BaseFormat, LoraTargets
-from ..memory import DEFAULT_OVERHEAD_GB, ZeroStage
+from ..memory import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
 from ..models import ModelSpec
 from ..planning import Rounding
 from ..profile import SpeedProfile
@@ -26,6 +26,7 @@ from ..setup import Offload, Precision, TrainingSetup
 
 __all__ = [
     "OPTIMIZER_STATE_BYTES",
+    "RECIPE_OPTIMIZER",
     "Method",
     "Optimizer",
     "RunBudget",
@@ -54,6 +55,15 @@ class Optimizer(enum.Enum):
 #: bytes of optimizer state per trained parameter (DeepSpeed's estimators assume Adam's 8)
 OPTIMIZER_STATE_BYTES = {Optimizer.ADAM: 8, Optimizer.ADAM_8BIT: 2, Optimizer.SGD_MOMENTUM: 4}
 
+#: the optimizer of each of ``gradacc memory``'s recipes
+RECIPE_OPTIMIZER = {
+    Recipe.ADAM_MIXED: Optimizer.ADAM,
+    Recipe.ADAM_FP32: Optimizer.ADAM,
+    Recipe.LORA: Optimizer.ADAM,
+    Recipe.ADAM_8BIT: Optimizer.ADAM_8BIT,
+    Recipe.SGD_MOMENTUM: Optimizer.SGD_MOMENTUM,
+}
+
 
 @dataclass(frozen=True)
 class RunBudget:
@@ -75,7 +85,8 @@ class TrainingDescription:
     model: ModelSpec | None = None
     method: Method = Method.FULL
     lora_rank: int = 16
-    lora_targets: LoraTargets = LoraTargets.QUERY_VALUE
+    #: a choice, or PEFT ``target_modules`` names
+    lora_targets: LoraTargets | tuple[str, ...] = LoraTargets.QUERY_VALUE
     #: the adapters' parameters, typed when the model's projections are not known
     trainable_params: int | None = None
     precision: Precision = Precision.BF16

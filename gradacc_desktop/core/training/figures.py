@@ -184,7 +184,10 @@ def _trainable(description: TrainingDescription, model: ModelFacts) -> int | Mis
     if not description.method.adapters:
         return model.params
     if model.lora is not None:
-        return model.lora.trainable(description.lora_rank, description.lora_targets)
+        try:
+            return model.lora.trainable(description.lora_rank, description.lora_targets)
+        except ValueError:  # target names the model does not have (checked by the callers)
+            return Missing.LORA_NOT_SIZED
     if description.trainable_params is not None:
         return description.trainable_params
     return Missing.LORA_NOT_SIZED

@@ -243,7 +243,9 @@ def step_model(
     except NoSpeedError as exc:
         return None, TimeMissing.PRECISION, str(exc)
     size = model.size
-    cost = token_cost(model.compute_params, model.attention_shape, d.seq_len, d.recompute)
+    shape = model.attention_shape
+    seq = None if shape is None else d.seq_len
+    cost = token_cost(model.compute_params, shape, seq, d.recompute)
     workload = Workload(
         cost=cost,
         seq_len=d.seq_len,

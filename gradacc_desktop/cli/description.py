@@ -1,0 +1,380 @@
+"""The training description on the command line: one set of flags, the same for every
+command that takes it (``plan``, ``export``; ``memory`` and ``time`` take its model
+flags), read into one ``TrainingDescription``.
+
+* model: ``--model NAME`` (any bundled model, ``gradacc activation --preset`` takes the
+  same names) | ``--model-config PATH`` (a local config.json) | ``--params P``;
+* method: ``--lora-rank R`` (LoRA) with ``--lora-targets`` and ``--base-bits 4`` (QLoRA),
+  ``--trainable-params`` for adapters on a model whose projections are not known,
+  ``--optimizer``, ``--precision``;
+* sequences: ``--seq-len``, ``--target-seq`` (encoder-decoders);
+* hardware and layout: ``--gpu-card CARD | --gpu-memory-gb C``, ``--nodes``,
+  ``--tensor-parallel``, ``--pipeline-stages``, ``--zero-stage``, ``--offload``,
+  ``--recompute``, ``--efficiency``, ``--speed-profile``;
+* figures typed over the derived ones: ``--activation-gb``, ``--other-memory-gb``
+  (``--overhead-gb`` is part of the derived other memory);
+* the run: ``--dataset-samples``, ``--epochs``, ``--tokens``, ``--price-per-gpu-hour``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from decimal import Decimal
+from typing import Any
+
+from ..core.compute import (
+    EPOCHS_LIMITS,
+    PARAMS_LIMITS,
+    PRICE_LIMITS,
+    TOKENS_LIMITS,
+    UTILISATION_LIMITS,
+    Recompute,
+)
+from ..core.families import ModelConfigError, file_name, read_model_config
+from ..core.gpus import GpuCard, GpuTableError, custom_card, load_gpu_table
+from ..core.layout import LAYOUT_LIMITS
+from ..core.limits import Limits, whole
+from ..core.lora import LoraTargets
+from ..core.memory import DEFAULT_OVERHEAD_GB, ZeroStage
+from ..core.models import ModelSpec, UnknownModelError, facts
+from ..core.planning import (
+    DATASET_LIMITS,
+    GPU_MEMORY_LIMITS,
+    OTHER_MEMORY_LIMITS,
+    SEQ_LEN_LIMITS,
+    Rounding,
+)
+from ..core.profile import MISMATCH_TEXT, ProfileError, load_profile, profile_mismatches
+from ..core.setup import Offload, Precision
+from ..core.training.description import Method, Optimizer, RunBudget, TrainingDescription
+from ._common import UsageError, decimal_type, int_type
+
+#: typed figures may be given to the byte (9 decimals of a GB)
+BYTE_DECIMALS = 9
+ACTIVATION_FLAG = decimal_type(
+    Limits(Decimal(1).scaleb(-BYTE_DECIMALS), Decimal(100_000), False, BYTE_DECIMALS)
+)
+OTHER_MEMORY_FLAG = decimal_type(
+    Limits(OTHER_MEMORY_LIMITS.minimum, OTHER_MEMORY_LIMITS.maximum, False, BYTE_DECIMALS)
+)
+NODES = int_type(whole(1, 1_000_000))
+LAYOUT = int_type(LAYOUT_LIMITS)
+LORA_RANK = int_type(whole(1, 4096))
+
+
+def card_ids() -> list[str]:
+    try:
+        return [card.id for card in load_gpu_table().cards]
+    except GpuTableError:  # a broken bundle must not take the whole CLI down
+        return []
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
+    """``--model`` | ``--model-config`` | ``--params``."""
+    group = parser.add_mutually_exclusive_group(required=required)
+    group.add_argument(
+        "--model",
+        metavar="NAME",
+        help="a bundled model (gradacc activation --preset takes the same names), e.g. "
+        "llama-3.1-8b, mistral-7b, gpt2",
+    )
+    group.add_argument(
+        "--model-config",
+        metavar="PATH",
+        help="the model's Hugging Face config.json (a local file; nothing is downloaded)",
+    )
+    group.add_argument(
+        "--params", type=int_type(PARAMS_LIMITS), metavar="P", help="parameters of the model"
+    )
+
+
+def add_method_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("method")
+    group.add_argument(
+        "--lora-rank", type=LORA_RANK, metavar="R", help="train LoRA adapters of rank R"
+    )
+    group.add_argument(
+        "--lora-targets",
+        metavar="NAMES",
+        help="what LoRA adapts: query_value (default), attention, all_linear, or PEFT "
+        "target_modules names, comma-separated (q_proj,v_proj; all-linear; c_attn ...)",
+    )
+    group.add_argument(
+        "--base-bits",
+        type=int,
+        choices=[16, 4],
+        default=None,
+        help="frozen base of LoRA: 16-bit, or 4-bit NF4 with double quantization (QLoRA)",
+    )
+    group.add_argument(
+        "--trainable-params",
+        type=int_type(PARAMS_LIMITS),
+        metavar="T",
+        help="the adapters' parameters, when the model's projections are not known",
+    )
+    group.add_argument(
+        "--optimizer", choices=[o.value for o in Optimizer], default=Optimizer.ADAM.value
+    )
+    group.add_argument(
+        "--precision", choices=[p.value for p in Precision], default=Precision.BF16.value
+    )
+
+
+def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
+    group = parser.add_argument_group("layout")
+    group.add_argument("--nodes", type=NODES, default=1, metavar="N", help=nodes_help)
+    group.add_argument(
+        "--tensor-parallel",
+        type=LAYOUT,
+        default=1,
+        metavar="TP",
+        help="tensor-parallel size (inside one node); --gpus stays the data-parallel size",
+    )
+    group.add_argument(
+        "--pipeline-stages",
+        type=LAYOUT,
+        default=1,
+        metavar="PP",
+        help="pipeline stages (1F1B; the accumulation steps are its micro-batches)",
+    )
+    group.add_argument(
+        "--zero-stage",
+        type=int,
+        choices=[int(z) for z in ZeroStage],
+        default=0,
+        metavar="{0,1,2,3}",
+    )
+    group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
+    group.add_argument(
+        "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
+    )
+
+
+def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("hardware")
+    group.add_argument(
+        "--gpu-card",
+        choices=card_ids(),
+        metavar="CARD",
+        help="a known card: its usable memory and speed (e.g. a100-80gb, h100-80gb, rtx-4090-24gb)",
+    )
+    group.add_argument(
+        "--gpu-memory-gb",
+        type=decimal_type(GPU_MEMORY_LIMITS),
+        metavar="C",
+        help="usable memory of one GPU, instead of --gpu-card (no time per step: no speed)",
+    )
+    group.add_argument(
+        "--efficiency",
+        type=decimal_type(UTILISATION_LIMITS),
+        metavar="E",
+        help="share of the card's peak its kernels reach (default: the card's)",
+    )
+    group.add_argument(
+        "--speed-profile",
+        metavar="PATH",
+        help="a speed profile from python -m gradacc_desktop.measure --profile-out: its "
+        "measured micro-step seconds replace the roofline",
+    )
+
+
+def add_sequence_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("sequences")
+    group.add_argument("--seq-len", type=int_type(SEQ_LEN_LIMITS), metavar="L")
+    group.add_argument(
+        "--target-seq",
+        type=int_type(SEQ_LEN_LIMITS),
+        metavar="L",
+        help="encoder-decoders (T5): the target length (default: --seq-len)",
+    )
+
+
+def add_memory_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "memory (derived from the model when absent; decimal GB, to the byte)"
+    )
+    group.add_argument(
+        "--activation-gb",
+        type=ACTIVATION_FLAG,
+        metavar="X",
+        help="one sample of the whole model on one GPU (default: estimated from the "
+        "model at --seq-len); the first pipeline stage holds it divided by --tensor-parallel",
+    )
+    group.add_argument(
+        "--other-memory-gb",
+        type=OTHER_MEMORY_FLAG,
+        metavar="O",
+        help="everything but activations per GPU (default: the model states for the "
+        "setup, as DeepSpeed counts them, + --overhead-gb)",
+    )
+    group.add_argument(
+        "--overhead-gb",
+        type=decimal_type(OTHER_MEMORY_LIMITS),
+        default=DEFAULT_OVERHEAD_GB,
+        metavar="GB",
+        help="CUDA context and allocator slack per GPU in the derived other memory (default 1)",
+    )
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("the run")
+    group.add_argument("--dataset-samples", type=int_type(DATASET_LIMITS), metavar="N")
+    group.add_argument(
+        "--epochs", type=int_type(EPOCHS_LIMITS), metavar="E", help="passes over the dataset"
+    )
+    group.add_argument("--tokens", type=int_type(TOKENS_LIMITS), metavar="T", help="a token budget")
+    group.add_argument("--price-per-gpu-hour", type=decimal_type(PRICE_LIMITS), metavar="$")
+
+
+def add_description_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
+    """Every flag of the description but the batch (the command adds its own)."""
+    add_model_arguments(parser)
+    add_method_arguments(parser)
+    add_sequence_arguments(parser)
+    add_hardware_arguments(parser)
+    add_layout_arguments(parser, nodes_help=nodes_help)
+    add_memory_arguments(parser)
+    add_run_arguments(parser)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def model_spec(args: argparse.Namespace) -> ModelSpec | None:
+    """The model the flags name (a bad name or file is a usage error)."""
+    if getattr(args, "model", None) is not None:
+        try:
+            return ModelSpec.bundled(args.model)
+        except UnknownModelError as exc:
+            raise UsageError(f"--model: {exc}") from None
+    if getattr(args, "model_config", None) is not None:
+        try:
+            arch = read_model_config(args.model_config)
+        except ModelConfigError as exc:
+            raise UsageError(f"--model-config: {args.model_config}: {exc.detail}") from None
+        return ModelSpec.config(arch, file_name(args.model_config))
+    if getattr(args, "params", None) is not None:
+        return ModelSpec.typed_params(args.params)
+    return None
+
+
+def _targets(text: str | None) -> LoraTargets | tuple[str, ...]:
+    if text is None:
+        return LoraTargets.QUERY_VALUE
+    try:
+        return LoraTargets(text.strip())
+    except ValueError:
+        names = tuple(name.strip() for name in text.split(",") if name.strip())
+        if not names:
+            raise UsageError("--lora-targets: give at least one target module") from None
+        return names
+
+
+def _method(args: argparse.Namespace) -> Method:
+    if args.lora_rank is None:
+        for flag in ("lora_targets", "base_bits", "trainable_params"):
+            if getattr(args, flag) is not None:
+                raise UsageError(f"--{flag.replace('_', '-')} goes with --lora-rank")
+        return Method.FULL
+    return Method.QLORA if args.base_bits == 4 else Method.LORA
+
+
+def _card(args: argparse.Namespace) -> GpuCard | None:
+    if args.gpu_card is not None:
+        if args.gpu_memory_gb is not None:
+            raise UsageError("--gpu-card and --gpu-memory-gb are alternatives: give one")
+        return load_gpu_table().by_id(args.gpu_card)
+    if args.gpu_memory_gb is not None:
+        return custom_card(args.gpu_memory_gb)
+    return None
+
+
+def description_from(
+    args: argparse.Namespace,
+    *,
+    gpus: int,
+    target_batch: int,
+    micro_batch: int | None = None,
+    rounding: Rounding = Rounding.CEIL,
+) -> TrainingDescription:
+    """The description the flags give; combinations no description holds are usage
+    errors (exit 2), with one line saying why."""
+    model = model_spec(args)
+    if model is None:
+        for flag in ("efficiency", "speed_profile"):
+            if getattr(args, flag) is not None:
+                flag_name = flag.replace("_", "-")
+                raise UsageError(f"--{flag_name} needs --params, --model or --model-config")
+    method = _method(args)
+    targets = _targets(args.lora_targets)
+    if model is not None and method.adapters:
+        lora = facts(model).lora
+        if lora is None and args.trainable_params is None:
+            raise UsageError(
+                "--lora-rank: this model's projections are not known: give the adapters' "
+                "parameters with --trainable-params"
+            )
+        if lora is not None:
+            try:
+                lora.names(targets)
+            except ValueError as exc:
+                raise UsageError(f"--lora-targets: {exc}") from None
+    if args.target_seq is not None and (model is None or not facts(model).encoder_decoder):
+        raise UsageError("--target-seq is for encoder-decoder models (T5)")
+    profile = None
+    if args.speed_profile is not None:
+        try:
+            profile = load_profile(args.speed_profile)
+        except ProfileError as exc:
+            raise UsageError(f"--speed-profile: {exc}") from None
+    description = TrainingDescription(
+        model=model,
+        method=method,
+        lora_rank=args.lora_rank or 16,
+        lora_targets=targets,
+        trainable_params=args.trainable_params,
+        precision=Precision(args.precision),
+        optimizer=Optimizer(args.optimizer),
+        seq_len=args.seq_len,
+        target_seq=args.target_seq,
+        card=_card(args),
+        gpus=gpus,
+        nodes=args.nodes,
+        tensor_parallel=args.tensor_parallel,
+        pipeline_stages=args.pipeline_stages,
+        zero_stage=ZeroStage(args.zero_stage),
+        offload=Offload(args.offload),
+        recompute=Recompute(args.recompute),
+        target_batch=target_batch,
+        rounding=rounding,
+        micro_batch=micro_batch,
+        activation_gb=args.activation_gb,
+        other_memory_gb=args.other_memory_gb,
+        overhead_gb=args.overhead_gb,
+        efficiency=args.efficiency,
+        profile=profile,
+        run=RunBudget(
+            dataset_samples=args.dataset_samples,
+            epochs=args.epochs,
+            tokens=args.tokens,
+            price_per_gpu_hour=args.price_per_gpu_hour,
+        ),
+    )
+    if profile is not None and args.seq_len is not None:
+        found = profile_mismatches(
+            profile, args.seq_len, description.training_precision, description.recompute
+        )
+        for what, measured, planned in found:
+            text = MISMATCH_TEXT[what].format(measured=measured, planned=planned)
+            sys.stderr.write(f"gradacc: warning: --speed-profile: {text}\n")
+    return description
+
+
+def layout_dict(description: TrainingDescription) -> dict[str, Any]:
+    return {
+        "data_parallel": description.gpus,
+        "tensor_parallel": description.tensor_parallel,
+        "pipeline_stages": description.pipeline_stages,
+        "world_size": description.world,
+    }
