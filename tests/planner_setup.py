@@ -1,5 +1,5 @@
-"""Shared set-ups for the time-per-step tests: a planner with a plan, the pipeline that
-makes the pairs' times differ, and a measured speed profile written to a file."""
+"""Shared set-ups for the description and plan tests: a description with a plan, the
+pipeline that makes the pairs' times differ, and a measured speed profile in a file."""
 
 from __future__ import annotations
 
@@ -12,26 +12,34 @@ from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.gpus import TrainingPrecision
 from gradacc_desktop.core.profile import SpeedProfile, profile_to_json
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
-from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel
+from gradacc_desktop.viewmodels.planner import PlannerViewModel
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
 
-def planner(locale: str = "en") -> PlannerViewModel:
-    """A target of 512 on 8 GPUs, 2 GB of activations per sample, 20 GB other memory."""
-    vm = PlannerViewModel(CalculatorViewModel(QLocale(locale)))
-    vm.set_text(PlanField.TARGET, "512")
-    vm.set_text(PlanField.GPUS, "8")
-    vm.set_text(PlanField.ACTIVATION, "2")
-    vm.set_text(PlanField.OTHER_MEMORY, "20")
+def training(locale: str = "en") -> TrainingViewModel:
+    """A target of 512 on 8 A100s, 2 GB of activations per sample and 20 GB of other
+    memory typed in (no model)."""
+    vm = TrainingViewModel(QLocale(locale))
+    vm.set_text(TrainingField.TARGET, "512")
+    vm.set_text(TrainingField.GPUS, "8")
+    vm.set_text(TrainingField.ACTIVATION, "2")
+    vm.set_text(TrainingField.OTHER_MEMORY, "20")
     return vm
 
 
-def pipeline(vm: PlannerViewModel) -> None:
+def planner(locale: str = "en") -> PlannerViewModel:
+    """The plan of ``training(locale)``, beside a calculator."""
+    return PlannerViewModel(training(locale), CalculatorViewModel(QLocale(locale)))
+
+
+def pipeline(vm: TrainingViewModel) -> None:
     """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs: the pairs' times differ."""
-    vm.set_model("llama-3-70b")
-    vm.set_text(PlanField.SEQ_LEN, "4096")
-    vm.set_text(PlanField.TENSOR_PARALLEL, "8")
-    vm.set_text(PlanField.PIPELINE_STAGES, "4")
-    vm.set_text(PlanField.NODES, "32")
+    vm.set_choice(Choice.MODEL, "llama-3-70b")
+    vm.set_text(TrainingField.SEQ_LEN, "4096")
+    vm.set_text(TrainingField.TENSOR_PARALLEL, "8")
+    vm.set_text(TrainingField.PIPELINE_STAGES, "4")
+    vm.set_text(TrainingField.NODES, "32")
 
 
 def write_profile(path: Path, seq_len: int = 4096) -> Path:

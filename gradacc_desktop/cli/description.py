@@ -35,7 +35,7 @@ from ..core.families import ModelConfigError, file_name, read_model_config
 from ..core.gpus import GpuCard, GpuTableError, custom_card, load_gpu_table
 from ..core.layout import LAYOUT_LIMITS
 from ..core.limits import Limits, whole
-from ..core.lora import LoraTargets
+from ..core.lora import LORA_RANK_LIMITS, LoraTargets
 from ..core.memory import DEFAULT_OVERHEAD_GB, ZeroStage
 from ..core.models import ModelSpec, UnknownModelError, facts
 from ..core.planning import (
@@ -60,7 +60,7 @@ OTHER_MEMORY_FLAG = decimal_type(
 )
 NODES = int_type(whole(1, 1_000_000))
 LAYOUT = int_type(LAYOUT_LIMITS)
-LORA_RANK = int_type(whole(1, 4096))
+LORA_RANK = int_type(LORA_RANK_LIMITS)
 
 
 def card_ids() -> list[str]:

@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
                 # every file as one text (what the window's preview shows)
                 "snippet": exported.text,
                 # what the framework does with the parallel layout (empty without one)
-                "notes": list(exported.notes),
+                "notes": list(exported.english_notes),
                 "layout": {
                     "data_parallel": setup.gpus,
                     "tensor_parallel": setup.tensor_parallel,
@@ -163,6 +163,6 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"wrote {os.path.join(args.out, name)}\n")
     else:
         sys.stdout.write(exported.text)
-    for note in exported.notes:
+    for note in exported.english_notes:
         sys.stderr.write(f"note: {note}\n")
     return 0

@@ -29,7 +29,7 @@ from ..core.setup import problem_text, setup_problem
 from ..core.steptime import StepTime
 from ..core.training.alternatives import Alternative, Change, alternatives
 from ..core.training.description import TrainingDescription
-from ..core.training.figures import GB, Missing, Source
+from ..core.training.figures import GB, Missing, Source, shown_gb
 from ..core.training.plan import PairPlan, Plan, plan
 from ..core.training.search import Candidate, SearchResult, search
 from ._common import GPUS, MICRO_BATCH, UsageError, int_type, plain
@@ -453,7 +453,7 @@ def _difference(difference: int) -> str:
 
 
 def _gb_text(nbytes: int) -> str:
-    return f"{plain(_gb(nbytes).quantize(Decimal('0.001')))} GB"
+    return f"{plain(shown_gb(nbytes))} GB"
 
 
 def _print_memory(p: Plan) -> None:

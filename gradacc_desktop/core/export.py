@@ -129,10 +129,18 @@ class Exported:
     setup: TrainingSetup
     # file name -> content, in the order a user reads them (the main file first)
     files: dict[str, str]
-    # English sentences on the parallel layout: what the files carry and what the
-    # framework cannot (empty without tensor parallelism and pipeline stages); marked
-    # with trans_late("Export", ...) so the app can translate them
+    # English sentences on the parallel layout and the model: what the files carry and
+    # what the framework cannot (empty when they carry everything); marked with
+    # trans_late("Export", ...) so the app can translate them, then filled with
+    # ``note_values`` ({seq_len})
     notes: tuple[str, ...] = ()
+    note_values: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def english_notes(self) -> tuple[str, ...]:
+        """The notes with their values, in English (the command line's)."""
+        values = dict(self.note_values)
+        return tuple(note.format(**values) for note in self.notes)
 
     @property
     def text(self) -> str:
@@ -410,7 +418,7 @@ def _with_model(
         if lora.quantized and fmt is not ExportFormat.MEGATRON:
             notes.append(NOTE_QLORA)
     if fmt is ExportFormat.DEEPSPEED and (lora is not None or model.seq_len is not None):
-        notes.append(NOTE_SCRIPT_MODEL.format(seq_len=model.seq_len or "N"))
+        notes.append(NOTE_SCRIPT_MODEL)
     if fmt is ExportFormat.DEEPSPEED and model.recompute:
         notes.append(NOTE_RECOMPUTE_CODE)
     if fmt is ExportFormat.MEGATRON and "megatron_args.sh" in out:
@@ -1061,8 +1069,10 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
     if model is not None and model != ExportModel():
         files, model_notes = _with_model(fmt, files, model, carried)
         notes = (*notes, *model_notes)
-    files = _annotate(files, carried, setup, notes)
-    return Exported(format=fmt, setup=setup, files=files, notes=notes)
+    values = (("seq_len", str(model.seq_len) if model and model.seq_len else "N"),)
+    english = tuple(note.format(**dict(values)) for note in notes)
+    files = _annotate(files, carried, setup, english)
+    return Exported(format=fmt, setup=setup, files=files, notes=notes, note_values=values)
 
 
 def render(fmt: ExportFormat, micro_batch: int, accumulation_steps: int, gpus: int) -> str:

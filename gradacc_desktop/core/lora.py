@@ -77,6 +77,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.limits import whole
 from gradacc_desktop.core.presets import Preset
 
 # QLoRA §3: NF4 block size (one absmax per 64 weights) and the Double Quantization
@@ -577,3 +578,7 @@ def layout_of_projections(
             ("down_proj", i, h),
         )
     return LoraLayout(naming=naming, layers=layers, linears=linears, total=total)
+
+
+#: the LoRA ranks the description and the command line accept
+LORA_RANK_LIMITS = whole(1, 4096)

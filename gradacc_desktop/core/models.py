@@ -17,7 +17,7 @@ choice does not fix it (a bare parameter count has no shape).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -146,6 +146,8 @@ class ModelSpec:
     file_name: str = ""
     shape: TypedShape | None = None
     params: int | None = None
+    #: the config.json's text, kept so a saved description reopens the same model
+    text: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         wanted = {
@@ -166,8 +168,8 @@ class ModelSpec:
         return cls(ModelSource.BUNDLED, name=find_model(name).name)
 
     @classmethod
-    def config(cls, arch: Architecture, file_name: str) -> ModelSpec:
-        return cls(ModelSource.CONFIG, arch=arch, file_name=file_name)
+    def config(cls, arch: Architecture, file_name: str, text: str = "") -> ModelSpec:
+        return cls(ModelSource.CONFIG, arch=arch, file_name=file_name, text=text)
 
     @classmethod
     def typed_params(cls, params: int) -> ModelSpec:
@@ -197,6 +199,8 @@ class ModelFacts:
     default_seq: int | None
     #: key/value heads (tensor parallelism must divide them and the heads)
     kv_heads: int | None = None
+    #: the context the model was built for (max_position_embeddings; None: relative)
+    context: int | None = None
     #: what the activation estimator reads (None: a bare parameter count)
     _arch: Architecture | None = None
     _preset: Any = None  # a sized Preset or a TypedShape
@@ -277,6 +281,7 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
         encoder_decoder=arch.encoder_decoder,
         default_seq=arch.default_seq,
         kv_heads=arch.kv_heads,
+        context=arch.max_positions,
         _arch=arch,
     )
 
@@ -300,6 +305,7 @@ def _of_shape(
         encoder_decoder=False,
         default_seq=min(max_positions, 4096),
         kv_heads=shape.kv_heads,
+        context=max_positions,
         _preset=source,
     )
 

@@ -1,6 +1,6 @@
-"""Save and load a scenario: the calculator's inputs plus the planner's settings.
+"""Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 3)::
+File format (UTF-8 JSON, version 4)::
 
     {
       "format": "gradacc-scenario",
@@ -12,11 +12,26 @@ File format (UTF-8 JSON, version 3)::
                "activation_gb": null, "seq_len": null, "dataset_samples": null,
                "nodes": 1, "zero_stage": 0, "precision": "bf16", "offload": "none",
                "tensor_parallel": 1, "pipeline_stages": 1, "recompute": "none",
-               "model": null, "model_params": null, "efficiency_percent": null,
+               "model": null, "efficiency_percent": null,
                "price_per_gpu_hour": null, "training_tokens": null, "epochs": null,
                "custom_tflops": null, "custom_memory_bandwidth_gbps": null,
-               "custom_link_gbps": null, "custom_network_gbps": null}
+               "custom_link_gbps": null, "custom_network_gbps": null,
+               "method": "full", "lora_rank": 16, "lora_targets": "query_value",
+               "trainable_params": null, "optimizer": "adam", "target_seq": null,
+               "overhead_gb": "1"}
     }
+
+Version 4 is the training description: ``model`` is an object with one key — a bundled
+model (``{"bundled": "llama-3.1-8b"}``), a config.json's name and text (``{"config":
+{"file_name": …, "text": …}}``), typed sizes (``{"shape": {"family": "llama", "hidden":
+…, "layers": …, "heads": …, "kv_heads": …, "intermediate": …, "vocab": …,
+"max_positions": …}}``) or a parameter count (``{"params": …}``) — or null; the method
+(``full``/``lora``/``qlora``) with the LoRA rank, the adapted layers (a choice, or PEFT
+names separated by commas) and the adapters' parameters when typed; the optimizer; an
+encoder-decoder's target length; the framework overhead of the derived other memory.
+``activation_gb`` and ``other_memory_gb`` are values typed over the derived figures
+(null: derived). Files of versions 1 to 3 open with the figures they give as typed
+values, their model (a bundled name, or ``model_params``) and full fine-tuning with Adam.
 
 Version 3 added the time model's inputs: the parallel layout (tensor-parallel size,
 pipeline stages), recomputation, the model (a bundled model's name, or its parameters
@@ -46,6 +61,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
+from .activation import SHAPE_LIMITS, Family
 from .calculator import DEFAULTS, LIMITS, Field, Inputs, normalize
 from .compute import (
     EFFICIENCY_PERCENT_LIMITS,
@@ -55,9 +71,13 @@ from .compute import (
     TOKENS_LIMITS,
     Recompute,
 )
+from .families import ModelConfigError, parse_model_config_text
 from .gpus import SPEED_LIMITS
 from .layout import LAYOUT_LIMITS
 from .limits import Limits, Problem, check
+from .lora import LORA_RANK_LIMITS, LoraTargets
+from .memory import DEFAULT_OVERHEAD_GB
+from .models import ModelSource, ModelSpec, TypedShape
 from .planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
@@ -67,14 +87,16 @@ from .planning import (
     Rounding,
 )
 from .setup import Offload, Precision, ZeroStage
+from .training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 3
+VERSION = 4
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3)
+READABLE_VERSIONS = (1, 2, 3, 4)
 NODES_LIMITS = LIMITS[Field.GPUS]
-#: Largest file accepted (bytes).
-MAX_BYTES = 64 * 1024
+#: Largest file accepted (bytes): room for a model's config.json (at most 2 MB read,
+#: real ones well under 20 kB) in version 4.
+MAX_BYTES = 256 * 1024
 #: Deepest nesting accepted (the schema needs 2).
 MAX_DEPTH = 8
 #: Longest JSON integer literal accepted (digits); real values have at most 16.
@@ -143,10 +165,8 @@ class PlanSettings:
     tensor_parallel: int = 1
     pipeline_stages: int = 1
     recompute: Recompute = Recompute.NONE
-    #: a bundled model's name (the UI ignores names it lacks), or None
-    model: str | None = None
-    #: parameters typed in (used when ``model`` is None)
-    model_params: int | None = None
+    #: the model (a bundled name the app lacks is kept, and said, by the UI), or None
+    model: ModelSpec | None = None
     #: None: the card's own efficiency
     efficiency_percent: Decimal | None = None
     price_per_gpu_hour: Decimal | None = None
@@ -156,6 +176,15 @@ class PlanSettings:
     custom_memory_bandwidth_gbps: Decimal | None = None
     custom_link_gbps: Decimal | None = None
     custom_network_gbps: Decimal | None = None
+    # the training description (version 4)
+    method: Method = Method.FULL
+    lora_rank: int = 16
+    #: a choice, or PEFT target_modules names
+    lora_targets: LoraTargets | tuple[str, ...] = LoraTargets.QUERY_VALUE
+    trainable_params: int | None = None
+    optimizer: Optimizer = Optimizer.ADAM
+    target_seq: int | None = None
+    overhead_gb: Decimal = DEFAULT_OVERHEAD_GB
 
 
 @dataclass(frozen=True)
@@ -200,14 +229,49 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "tensor_parallel": p.tensor_parallel,
             "pipeline_stages": p.pipeline_stages,
             "recompute": p.recompute.value,
-            "model": p.model,
-            "model_params": p.model_params,
+            "model": _model_dict(p.model),
             "efficiency_percent": _dec(p.efficiency_percent),
             "price_per_gpu_hour": _dec(p.price_per_gpu_hour),
             "training_tokens": p.training_tokens,
             "epochs": p.epochs,
             **{key: _dec(getattr(p, key)) for key in _SPEED_KEYS},
+            "method": p.method.value,
+            "lora_rank": p.lora_rank,
+            "lora_targets": (
+                p.lora_targets.value
+                if isinstance(p.lora_targets, LoraTargets)
+                else ",".join(p.lora_targets)
+            ),
+            "trainable_params": p.trainable_params,
+            "optimizer": p.optimizer.value,
+            "target_seq": p.target_seq,
+            "overhead_gb": _dec(p.overhead_gb),
         },
+    }
+
+
+def _model_dict(model: ModelSpec | None) -> dict[str, Any] | None:
+    if model is None:
+        return None
+    if model.source is ModelSource.BUNDLED:
+        return {"bundled": model.name}
+    if model.source is ModelSource.PARAMS:
+        return {"params": model.params}
+    if model.source is ModelSource.CONFIG:
+        return {"config": {"file_name": model.file_name, "text": model.text}}
+    shape = model.shape
+    assert shape is not None
+    return {
+        "shape": {
+            "family": shape.family.value,
+            "hidden": shape.hidden,
+            "layers": shape.layers,
+            "heads": shape.heads,
+            "kv_heads": shape.kv_heads,
+            "intermediate": shape.intermediate,
+            "vocab": shape.vocab,
+            "max_positions": shape.max_positions,
+        }
     }
 
 
@@ -372,13 +436,26 @@ _TIME_KEYS = (
     "pipeline_stages",
     "recompute",
     "model",
-    "model_params",
     "efficiency_percent",
     "price_per_gpu_hour",
     "training_tokens",
     "epochs",
     *_SPEED_KEYS,
 )
+
+
+_DESCRIPTION_KEYS = (
+    "method",
+    "lora_rank",
+    "lora_targets",
+    "trainable_params",
+    "optimizer",
+    "target_seq",
+    "overhead_gb",
+)
+_SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
+               "max_positions")  # fmt: skip
+_TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
 
 
 def _calculator(raw: Any) -> Inputs:
@@ -404,6 +481,10 @@ def _choice(section: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
 
 def _plan(raw: Any, version: int) -> PlanSettings:
     keys = _PLAN_KEYS + (_SETUP_KEYS if version >= 2 else ()) + (_TIME_KEYS if version >= 3 else ())
+    if version == 3:
+        keys += ("model_params",)
+    if version >= 4:
+        keys += _DESCRIPTION_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -426,24 +507,109 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         activation_gb=_optional(_decimal, p, "activation_gb", "plan", LIMITS[Field.ACTIVATION_GB]),
         seq_len=_optional(_int, p, "seq_len", "plan", SEQ_LEN_LIMITS),
         dataset_samples=_optional(_int, p, "dataset_samples", "plan", DATASET_LIMITS),
-        **(_setup(p) if version >= 2 else {}),
-        **(_time(p) if version >= 3 else {}),
+        **_settings(p, version),
     )
 
 
-def _time(p: dict[str, Any]) -> dict[str, Any]:
+def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
+    """The keys of the versions after the first (later ones win)."""
+    found: dict[str, Any] = {}
+    if version >= 2:
+        found.update(_setup(p))
+    if version >= 3:
+        found.update(_time(p, version))
+    if version >= 4:
+        found.update(_description(p))
+    return found
+
+
+def _bundled(name: Any, path: str) -> ModelSpec:
+    if not isinstance(name, str):
+        raise ScenarioError(Reason.WRONG_TYPE, path, "expected a string")
+    if not _MODEL_NAME.fullmatch(name):
+        raise ScenarioError(Reason.BAD_CHOICE, path, name[:24])
+    # kept even when this build lacks it: the plan says so
+    return ModelSpec(ModelSource.BUNDLED, name=name)
+
+
+def _model_v3(p: dict[str, Any]) -> ModelSpec | None:
     model = p["model"]
     if model is not None:
         if not isinstance(model, str):
             raise ScenarioError(Reason.WRONG_TYPE, "plan.model", "expected a string or null")
-        if not _MODEL_NAME.fullmatch(model):
-            raise ScenarioError(Reason.BAD_CHOICE, "plan.model", model[:24])
+        return _bundled(model, "plan.model")
+    params = _optional(_int, p, "model_params", "plan", PARAMS_LIMITS)
+    return None if params is None else ModelSpec.typed_params(params)
+
+
+def _model_v4(raw: Any) -> ModelSpec | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or len(raw) != 1:
+        raise ScenarioError(Reason.NOT_AN_OBJECT, "plan.model")
+    kind = next(iter(raw))
+    path = f"plan.model.{kind}"
+    if kind == "bundled":
+        return _bundled(raw[kind], path)
+    if kind == "params":
+        return ModelSpec.typed_params(_int(raw, "params", "plan.model", PARAMS_LIMITS))
+    if kind == "config":
+        c = _object(raw[kind], path, ("file_name", "text"))
+        name, text = c["file_name"], c["text"]
+        if not isinstance(name, str) or not isinstance(text, str) or len(name) > 255:
+            raise ScenarioError(Reason.WRONG_TYPE, path, "expected a file name and its text")
+        try:
+            arch = parse_model_config_text(text)
+        except ModelConfigError as exc:
+            raise ScenarioError(Reason.BAD_CHOICE, f"{path}.text", exc.detail[:80]) from None
+        return ModelSpec.config(arch, name, text)
+    if kind == "shape":
+        shape = _object(raw[kind], path, _SHAPE_KEYS)
+        family = shape["family"]
+        if family not in (Family.LLAMA.value, Family.GPT2.value):
+            raise ScenarioError(Reason.BAD_CHOICE, f"{path}.family", str(family)[:24])
+        sizes = {
+            key: _int(shape, key, path, SHAPE_LIMITS["seq" if key == "max_positions" else key])
+            for key in _SHAPE_KEYS[1:]
+        }
+        typed = TypedShape(Family(family), **sizes)
+        try:
+            typed.model_shape()
+        except ValueError as exc:
+            raise ScenarioError(Reason.BAD_CHOICE, path, str(exc)[:80]) from None
+        return ModelSpec.typed_shape(typed)
+    raise ScenarioError(Reason.UNKNOWN_KEY, path)
+
+
+def _description(p: dict[str, Any]) -> dict[str, Any]:
+    targets = p["lora_targets"]
+    if not isinstance(targets, str):
+        raise ScenarioError(Reason.WRONG_TYPE, "plan.lora_targets", "expected a string")
+    chosen: LoraTargets | tuple[str, ...]
+    if targets in {t.value for t in LoraTargets}:
+        chosen = LoraTargets(targets)
+    elif _TARGET_NAMES.fullmatch(targets):
+        chosen = tuple(targets.split(","))
+    else:
+        raise ScenarioError(Reason.BAD_CHOICE, "plan.lora_targets", targets[:24])
+    return {
+        "model": _model_v4(p["model"]),
+        "method": Method(_choice(p, "method", tuple(x.value for x in Method))),
+        "lora_rank": _int(p, "lora_rank", "plan", LORA_RANK_LIMITS),
+        "lora_targets": chosen,
+        "trainable_params": _optional(_int, p, "trainable_params", "plan", PARAMS_LIMITS),
+        "optimizer": Optimizer(_choice(p, "optimizer", tuple(x.value for x in Optimizer))),
+        "target_seq": _optional(_int, p, "target_seq", "plan", SEQ_LEN_LIMITS),
+        "overhead_gb": _decimal(p, "overhead_gb", "plan", OTHER_MEMORY_LIMITS),
+    }
+
+
+def _time(p: dict[str, Any], version: int) -> dict[str, Any]:
     return {
         "tensor_parallel": _int(p, "tensor_parallel", "plan", LAYOUT_LIMITS),
         "pipeline_stages": _int(p, "pipeline_stages", "plan", LAYOUT_LIMITS),
         "recompute": Recompute(_choice(p, "recompute", tuple(x.value for x in Recompute))),
-        "model": model,
-        "model_params": _optional(_int, p, "model_params", "plan", PARAMS_LIMITS),
+        "model": _model_v3(p) if version == 3 else None,
         "efficiency_percent": _optional(
             _decimal, p, "efficiency_percent", "plan", EFFICIENCY_PERCENT_LIMITS
         ),

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
     QMessageBox,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -21,10 +20,12 @@ from gradacc_desktop import __version__
 from gradacc_desktop.ui.calculator_page import CalculatorPage
 from gradacc_desktop.ui.clipboard import copy_selection
 from gradacc_desktop.ui.lazy_page import LazyPage
+from gradacc_desktop.ui.main_tabs import MainTabs
 from gradacc_desktop.ui.window_menus import WindowMenus
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.language import LanguageController
 from gradacc_desktop.viewmodels.settings import (
+    DESCRIPTION_SHOWN,
     DETAILS_OPEN,
     EXPORT_FORMAT,
     GEOMETRY,
@@ -49,10 +50,16 @@ if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
     from gradacc_desktop.ui.pair_chart import ChartsPage, PairChart
     from gradacc_desktop.ui.planner.view import PlannerView
     from gradacc_desktop.ui.results_panel import ResultsPanel
+    from gradacc_desktop.ui.scenario_dialogs import ScenarioDialogs
     from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
     from gradacc_desktop.ui.trainer import TrainerPage
+    from gradacc_desktop.ui.training.dialogs import CardSpeedDialog, ModelStatesDialog
+    from gradacc_desktop.ui.training.panel import TrainingPanel
     from gradacc_desktop.viewmodels.pair_chart import PairChartViewModel
+    from gradacc_desktop.viewmodels.planner import PlannerViewModel
     from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
+    from gradacc_desktop.viewmodels.training.model import TrainingViewModel
+    from gradacc_desktop.viewmodels.training.scenarios import ScenarioViewModel
 
 STATUS_TIMEOUT_MS = 5000
 
@@ -76,7 +83,14 @@ class MainWindow(QMainWindow):
         self.tradeoff_vm: TradeoffViewModel | None = None  # with the chart
         self.pair_chart_vm: PairChartViewModel | None = None  # with the chart
         self.help_dialog: HelpDialog | None = None  # on the first F1 outside the calculator
-        # The planner and the chart (QtCharts) are built when first needed.
+        # The training description and its views are built when first needed (start-up
+        # pays only for the calculator).
+        self._training_vm: TrainingViewModel | None = None
+        self._planner_vm: PlannerViewModel | None = None
+        self._scenarios: ScenarioDialogs | None = None
+        self._scenario_vm: ScenarioViewModel | None = None
+        self.card_speed_dialog: CardSpeedDialog | None = None
+        self.model_states_dialog: ModelStatesDialog | None = None
         self.planner_page: LazyPage[PlannerView] = LazyPage(
             self._make_planner, "planner_page", self
         )
@@ -84,13 +98,14 @@ class MainWindow(QMainWindow):
             self._make_trainer, "trainer_page", self
         )
         self.chart_page: LazyPage[ChartsPage] = LazyPage(self._make_chart, "chart_page", self)
-        self.tabs = QTabWidget(self)
+        self.tabs = MainTabs(self._make_description, self)
         self.tabs.setObjectName("main_tabs")
-        self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.calculator, "")
-        self.tabs.addTab(self.planner_page, "")
-        self.tabs.addTab(self.trainer_page, "")
-        self.tabs.addTab(self.chart_page, "")
+        self.tabs.addTab(self.planner_page, "", described=True)
+        self.tabs.addTab(self.trainer_page, "", described=True)
+        self.tabs.addTab(self.chart_page, "", described=True)
+        self.tabs.toggle.setShortcut(QKeySequence("F9"))
+        self.tabs.sideToggled.connect(lambda shown: self.settings.set(DESCRIPTION_SHOWN, shown))
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -135,6 +150,8 @@ class MainWindow(QMainWindow):
         self.tabs.setTabText(1, self.tr("Plan a run"))
         self.tabs.setTabText(2, self.tr("Trainer configs"))
         self.tabs.setTabText(3, self.tr("Trade-off chart"))
+        self.tabs.toggle.setText(self.tr("Training description"))
+        self.tabs.toggle.setToolTip(self.tr("Show or hide the training description (F9)"))
         self.copy_button.setText(self.tr("&Copy results"))
         shortcut = self.menus.copy_action.shortcut().toString(
             QKeySequence.SequenceFormat.NativeText
@@ -167,10 +184,23 @@ class MainWindow(QMainWindow):
         for c, action in self.menus.language_actions.items():
             action.setChecked(c == code)
         self.retranslate()
+        if self._training_vm is not None:  # one new description state, then its views
+            self._training_vm.set_language(locale)
+        if self.tradeoff_vm is not None:
+            self.tradeoff_vm.set_locale(locale)
+        side = self.tabs.side
+        if side is not None:
+            self.description.set_language(locale)
         if self.planner_page.built is not None:
             self.planner_page.built.set_language(locale)
+        elif self._planner_vm is not None:
+            self._planner_vm.set_language(locale)
         if self.trainer_page.built is not None:
             self.trainer_page.built.set_language(locale)
+        if self.card_speed_dialog is not None:
+            self.card_speed_dialog.set_language(locale)
+        if self.model_states_dialog is not None:
+            self.model_states_dialog.retranslate()
         if self.help_dialog is not None:
             self.help_dialog.retranslate()
         for dialog in self._activation_dialogs():
@@ -200,7 +230,7 @@ class MainWindow(QMainWindow):
             planner = self.planner
             text = planner.pairs.selected_text() if planner.pairs.table.hasFocus() else None
             if text is None:
-                text = planner.vm.clipboard_text()
+                text = self.planner_vm.clipboard_text()
             self._copy_text(text, self.tr("Plan copied to the clipboard."))
         elif current is self.trainer_page:
             self.trainer.export.copy()
@@ -303,44 +333,123 @@ class MainWindow(QMainWindow):
         charts.show_pairs()
         return charts.pairs
 
-    def _make_planner(self, parent: QWidget) -> PlannerView:
-        from gradacc_desktop.ui.planner import create_planner
+    # -- the training description and its views ----------------------------------------
+    @property
+    def training_vm(self) -> TrainingViewModel:
+        """The training description (built on first use, with what the settings keep)."""
+        if self._training_vm is None:
+            from gradacc_desktop.viewmodels.training.model import TrainingViewModel
+            from gradacc_desktop.viewmodels.training.scenarios import ScenarioViewModel
 
-        planner = create_planner(self.vm, parent)
-        planner.settings = self.settings  # its file dialogs remember the last folder
-        remembered = self.settings.get(PLANNER)
-        if remembered is not None:
-            planner.vm.restore_remembered(remembered)
-        profile = self.settings.get(SPEED_PROFILE)
-        if profile is not None and not planner.vm.restore_profile(profile):
-            _log.warning("the remembered speed profile is not readable: ignored")
-        planner.vm.set_reference(
-            self.settings.get(REFERENCE_LR), self.settings.get(REFERENCE_BATCH)
-        )
+            training = TrainingViewModel(self.language.locale(), self)
+            self._training_vm = training
+            self._scenario_vm = ScenarioViewModel(training, self.vm, self)
+            remembered = self.settings.get(PLANNER)
+            if remembered is not None and not self._scenario_vm.restore_remembered(remembered):
+                _log.warning("the remembered training description is not readable: ignored")
+            profile = self.settings.get(SPEED_PROFILE)
+            if profile is not None and not training.restore_profile(profile):
+                _log.warning("the remembered speed profile is not readable: ignored")
+        return self._training_vm
+
+    @property
+    def planner_vm(self) -> PlannerViewModel:
+        if self._planner_vm is None:
+            from gradacc_desktop.viewmodels.planner import PlannerViewModel
+
+            self._planner_vm = PlannerViewModel(self.training_vm, self.vm, self)
+            self._planner_vm.set_reference(
+                self.settings.get(REFERENCE_LR), self.settings.get(REFERENCE_BATCH)
+            )
+        return self._planner_vm
+
+    @property
+    def scenarios(self) -> ScenarioDialogs:
+        """Scenario files: the description and the calculator's inputs (their dialogs)."""
+        if self._scenarios is None:
+            from gradacc_desktop.ui.scenario_dialogs import ScenarioDialogs
+
+            self.training_vm  # noqa: B018 - built (and restored) before its scenarios
+            assert self._scenario_vm is not None
+            self._scenarios = ScenarioDialogs(
+                self._scenario_vm, self, settings=lambda: self.settings
+            )
+            self._scenarios.statusMessage.connect(self._show_status)
+        return self._scenarios
+
+    @property
+    def description(self) -> TrainingPanel:
+        """The training description panel (built on first use)."""
+        panel = self.tabs.side_panel()
+        from gradacc_desktop.ui.training.panel import TrainingPanel
+
+        assert isinstance(panel, TrainingPanel)
+        return panel
+
+    def _make_description(self, parent: QWidget) -> TrainingPanel:
+        from gradacc_desktop.ui.training.panel import TrainingPanel
+
+        panel = TrainingPanel(self.training_vm, parent, settings=lambda: self.settings)
+        panel.statusMessage.connect(self._show_status)
+        panel.copyRequested.connect(self.copy_current)
+        panel.modelStatesRequested.connect(self.open_model_states)
+        panel.cardSpeedRequested.connect(self.open_card_speed)
+        return panel
+
+    def open_model_states(self) -> ModelStatesDialog:
+        """The model states behind the other memory, component by component."""
+        from gradacc_desktop.ui.training.dialogs import ModelStatesDialog
+        from gradacc_desktop.viewmodels.model_states import ModelStatesViewModel
+
+        if self.model_states_dialog is None:
+            vm = ModelStatesViewModel(self.training_vm, self)
+            self.model_states_dialog = ModelStatesDialog(vm, self)
+        self.model_states_dialog.show()
+        self.model_states_dialog.raise_()
+        self.model_states_dialog.activateWindow()
+        return self.model_states_dialog
+
+    def open_card_speed(self) -> CardSpeedDialog:
+        """The card's speed (the custom card's is typed in there)."""
+        from gradacc_desktop.ui.training.dialogs import CardSpeedDialog
+
+        if self.card_speed_dialog is None:
+            self.card_speed_dialog = CardSpeedDialog(self.training_vm, self)
+        self.card_speed_dialog.show()
+        self.card_speed_dialog.raise_()
+        self.card_speed_dialog.activateWindow()
+        return self.card_speed_dialog
+
+    def _make_planner(self, parent: QWidget) -> PlannerView:
+        from gradacc_desktop.ui.planner.view import PlannerView
+        from gradacc_desktop.viewmodels.search import SearchViewModel
+
+        search = SearchViewModel(self.training_vm, self)
+        planner = PlannerView(self.planner_vm, search, parent)
         planner.statusMessage.connect(self._show_status)
-        planner.inputs.copyRequested.connect(self.copy_current)
+        planner.copyRequested.connect(self.copy_current)
         planner.useConfigurationRequested.connect(
             lambda: self.tabs.setCurrentWidget(self.calculator)
         )
-        planner.vm.stateChanged.connect(self._update_available_memory)
         planner.retranslate()
         return planner
 
     @property
     def trainer(self) -> TrainerPage:
-        """The trainer configs tab (built on first use; it builds the planner too)."""
+        """The trainer configs tab (built on first use)."""
         return self.trainer_page.content()
 
     def _make_trainer(self, parent: QWidget) -> TrainerPage:
         from gradacc_desktop.ui.trainer import TrainerPage
+        from gradacc_desktop.viewmodels.config_check import CheckViewModel
+        from gradacc_desktop.viewmodels.exports import ExportViewModel
 
-        page = TrainerPage(self.planner.vm, parent)
+        training = self.training_vm
+        page = TrainerPage(ExportViewModel(training, self), CheckViewModel(training, self), parent)
         page.settings = self.settings
         if (export_format := self.settings.get(EXPORT_FORMAT)) is not None:
             page.export.set_format(export_format)
         page.statusMessage.connect(self._show_status)
-        page.setup.copyRequested.connect(self.copy_current)
-        page.time.copyRequested.connect(self.copy_current)
         return page
 
     def _make_chart(self, parent: QWidget) -> ChartsPage:
@@ -349,19 +458,12 @@ class MainWindow(QMainWindow):
         from gradacc_desktop.viewmodels.pair_chart import PairChartViewModel
         from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 
-        self.tradeoff_vm = TradeoffViewModel(self.vm, self)
-        # the GPU's available-memory line and every pair's time come from the planner
-        planner = self.planner
-        self.pair_chart_vm = PairChartViewModel(planner.vm, self)
-        self._update_available_memory()
+        # both charts follow the training description's plan
+        self.tradeoff_vm = TradeoffViewModel(self.training_vm, self)
+        self.pair_chart_vm = PairChartViewModel(self.planner_vm, self)
         charts = ChartsPage(TradeoffChart(self.tradeoff_vm), PairChart(self.pair_chart_vm), parent)
         charts.set_locale(self.language.locale())  # before their first views are drawn
         return charts
-
-    def _update_available_memory(self, _state: object = None) -> None:
-        planner = self.planner_page.built
-        if planner is not None and self.tradeoff_vm is not None:
-            self.tradeoff_vm.set_available_gb(planner.vm.available_for_activations())
 
     def restore_defaults(self) -> None:
         self.vm.restore_defaults()
@@ -393,6 +495,7 @@ class MainWindow(QMainWindow):
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1100, 780)
         self.details.set_open(self.settings.get(DETAILS_OPEN))
+        self.tabs.set_side_wanted(self.settings.get(DESCRIPTION_SHOWN))
         self.tabs.setCurrentIndex(self.settings.get(TAB))
 
     def save_state(self) -> None:
@@ -401,11 +504,11 @@ class MainWindow(QMainWindow):
         self.settings.set(DETAILS_OPEN, self.details.is_open())
         self.settings.set(LANGUAGE, self.language.language)
         self.settings.set(TAB, self.tabs.currentIndex())
-        planner = self.planner_page.built
-        if planner is not None:
-            self.settings.set(PLANNER, planner.vm.remembered())
-            self.settings.set(SPEED_PROFILE, planner.vm.remembered_profile())
-            lr, batch = planner.vm.reference()
+        if self._scenario_vm is not None and self._training_vm is not None:
+            self.settings.set(PLANNER, self._scenario_vm.remembered())
+            self.settings.set(SPEED_PROFILE, self._training_vm.remembered_profile())
+        if self._planner_vm is not None:
+            lr, batch = self._planner_vm.reference()
             self.settings.set(REFERENCE_LR, lr)
             self.settings.set(REFERENCE_BATCH, batch)
         trainer = self.trainer_page.built

@@ -13,6 +13,8 @@ _BAD = ("#b42318", "#ff8f87")
 
 GOOD_MARK = "✔"
 BAD_MARK = "✘"
+#: no verdict: a figure it needs is not known
+UNKNOWN_MARK = "?"
 
 
 def verdict_colour(palette: QPalette, ok: bool) -> QColor:
@@ -35,10 +37,14 @@ class VerdictLabel(QLabel):
     def ok(self) -> bool | None:
         return self._ok
 
-    def set_verdict(self, ok: bool, text: str) -> None:
+    def set_verdict(self, ok: bool | None, text: str) -> None:
+        """A verdict, or none (``ok`` None: shown in the text's own colour)."""
         self._ok, self._text = ok, text
-        self.setText(f"{GOOD_MARK if ok else BAD_MARK} {text}")
+        mark = UNKNOWN_MARK if ok is None else GOOD_MARK if ok else BAD_MARK
+        self.setText(f"{mark} {text}")
         self.setAccessibleName(text)
+        if ok is None:
+            self.setPalette(QPalette())
         self._recolour()
 
     def changeEvent(self, event: QEvent) -> None:

@@ -48,10 +48,10 @@ class WindowMenus(Translating):
         self.estimate_action.triggered.connect(window.open_activation_estimator)
         self.save_scenario_action = QAction(window)
         self.save_scenario_action.setShortcut(QKeySequence.StandardKey.Save)
-        self.save_scenario_action.triggered.connect(lambda: window.planner.save_scenario_dialog())
+        self.save_scenario_action.triggered.connect(lambda: window.scenarios.save_dialog())
         self.open_scenario_action = QAction(window)
         self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_scenario_action.triggered.connect(lambda: window.planner.open_scenario_dialog())
+        self.open_scenario_action.triggered.connect(lambda: window.scenarios.open_dialog())
         # Ctrl+PgDown / Ctrl+PgUp walk the tabs from anywhere in the window (a number
         # field would otherwise take them as "step by ten"); Ctrl+Tab is the tab widget's.
         self.next_tab_action = QAction(window)

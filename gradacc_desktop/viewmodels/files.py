@@ -12,6 +12,7 @@ in, and the first write that makes no progress gives the reason.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QIODevice, QSaveFile
@@ -44,3 +45,11 @@ def write_file_atomically(path: Path | str, data: bytes) -> str | None:
     if not file.commit():
         return _reason(file)
     return None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action on a file did: whether it worked, and one line saying so."""
+
+    ok: bool
+    message: str

@@ -94,6 +94,8 @@ class PairChartViewModel(ChartViewModel):
         time = results.time
         if time is not None and not time.available:
             return PairChartMessage(time.message)
+        if results.capacity_gb is None or any(p.memory_gb is None for p in results.points):
+            return PairChartMessage(results.fit.usage)
         timed = [p for p in results.points if p.step_seconds is not None]
         if time is None or not timed:
             return PairChartMessage(self._planner.texts.prompt())
@@ -150,6 +152,7 @@ class PairChartViewModel(ChartViewModel):
 
     @staticmethod
     def _memory(point: PairPoint) -> Decimal:
+        assert point.memory_gb is not None  # the chart is drawn only with every memory
         return significant(Fraction(point.memory_gb), 4)
 
     def _pair(self, point: PairPoint) -> str:
@@ -168,6 +171,7 @@ class PairChartViewModel(ChartViewModel):
             memory=self._planner.formats.format_gb(self._memory(point)),
             tokens=point.cells[6],
         )
+        assert point.memory_gb is not None
         return PairMark(point.memory_gb, point.step_seconds, self._pair(point), tip)
 
     def _summary(self, current: PairPoint | None, fastest: PairPoint | None) -> str:
@@ -199,8 +203,9 @@ class PairChartViewModel(ChartViewModel):
         formats = self._planner.formats
         current = next((p for p in points if p.current), None)
         fastest = next((p for p in points if p.fastest), None)
+        assert results.capacity_gb is not None
         capacity = _decimal(results.capacity_gb)
-        x_max = max([capacity, *(_decimal(p.memory_gb) for p in points)]) * MARGIN
+        x_max = max([capacity, *(_decimal(p.memory_gb or 0.0) for p in points)]) * MARGIN
         y_max = max(_decimal(p.step_seconds or 0.0) for p in points) * MARGIN
         return PairChartView(
             title=self.tr("Time per step against memory per GPU, one point per pair"),
@@ -219,7 +224,7 @@ class PairChartViewModel(ChartViewModel):
             over=tuple(self._mark(p) for p in points if not p.fits),
             current=None if current is None else self._mark(current),
             fastest=None if fastest is None else self._mark(fastest),
-            capacity_gb=results.capacity_gb,
+            capacity_gb=float(capacity),
             x_max=x_max if x_max > 0 else Decimal(1),
             y_max=y_max if y_max > 0 else Decimal(1),
             summary=self._summary(current, fastest),

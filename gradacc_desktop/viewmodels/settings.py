@@ -80,16 +80,19 @@ def _parse_tab(raw: object) -> int | None:
 
 
 def _parse_text(raw: object) -> str | None:
-    # bounded: a settings file is not a place for megabytes
-    return raw if isinstance(raw, str) and 0 < len(raw) <= 65_536 else None
+    # bounded: a settings file is not a place for megabytes (a scenario with a model's
+    # config.json fits in a scenario file's limit)
+    return raw if isinstance(raw, str) and 0 < len(raw) <= 262_144 else None
 
 
 TAB_COUNT = 4
 
 LANGUAGE = Setting("ui/language", DEFAULT_LANGUAGE, _parse_language)
 TAB = Setting("ui/tab", 0, _parse_tab)
-# The planner's last settings as scenario JSON (validated by the scenario loader).
+# The training description as scenario JSON (validated by the scenario loader).
 PLANNER: Setting[str | None] = Setting("planner/scenario", None, _parse_text)
+# Whether the training description panel stands beside the pages that have it.
+DESCRIPTION_SHOWN = Setting("ui/descriptionShown", True, _parse_bool)
 # The planner's measured speed profile as JSON (validated by the profile loader).
 SPEED_PROFILE: Setting[str | None] = Setting("planner/speedProfile", None, _parse_text)
 DETAILS_OPEN = Setting("ui/detailsOpen", False, _parse_bool)

@@ -1,5 +1,6 @@
 """View-model of the trade-off chart: activation memory per GPU against effective
-batch, for the calculator's current configuration (and the planner's GPU)."""
+batch, for the training description's plan (its configuration, its activation per
+sample and the memory its GPU has left for activations)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,18 @@ from decimal import Decimal
 from PySide6.QtCore import QLocale, QObject, Signal
 
 from gradacc_desktop.core.calculator import Inputs
-from gradacc_desktop.core.tradeoff import AxisScale, Point, Tradeoff, axis_scales, tradeoff
-from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.core.tradeoff import (
+    AxisScale,
+    Point,
+    Tradeoff,
+    available_for_activations,
+    axis_scales,
+    tradeoff,
+)
+from gradacc_desktop.core.training.figures import shown_gb
+from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import align_row, column_widths
+from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
 # Most ticks an axis gets, however much room it has.
 MAX_X_INTERVALS = 10
@@ -151,23 +161,41 @@ def _xy(points: tuple[Point, ...]) -> tuple[tuple[float, float], ...]:
 
 
 class TradeoffViewModel(ChartViewModel):
-    # changed sends a ChartView, or None while the calculator has no result
+    # changed sends a ChartView, or None while the plan has no configuration to draw
 
-    def __init__(self, calculator: CalculatorViewModel, parent: QObject | None = None) -> None:
+    def __init__(self, training: TrainingViewModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._calculator = calculator
-        self._available: Decimal | None = None
-        calculator.stateChanged.connect(self._on_state)
+        self._training = training
+        self._formats = PlanFormats(training.locale)
+        training.stateChanged.connect(self._on_state)
 
-    def set_available_gb(self, available: Decimal | None) -> None:
-        """Memory a GPU has for activations (capacity − other memory), from the planner."""
-        if available != self._available:
-            self._available = available
-            self._emit()
+    def set_locale(self, locale: QLocale) -> None:
+        self._formats.locale = locale
+
+    def inputs(self) -> tuple[Inputs, Decimal | None] | None:
+        """The plan's configuration as the calculator's four inputs (the activation per
+        sample on one GPU, rounded up to the MB) and the memory left for activations;
+        ``None`` when there is no configuration or no activation per sample."""
+        plan = self._training.plan
+        if plan is None or plan.current is None:
+            return None
+        share = plan.figures.activation_per_gpu
+        if share is None or share == 0:
+            return None
+        activation = shown_gb(-(-share.numerator // share.denominator))
+        current = plan.current
+        inputs = Inputs(
+            current.micro_batch, current.accumulation_steps, plan.description.gpus, activation
+        )
+        usable, other = plan.figures.usable_bytes, plan.figures.other.bytes
+        available = None
+        if usable is not None and other is not None:
+            available = available_for_activations(shown_gb(usable), shown_gb(other))
+        return inputs, available
 
     def view(self) -> ChartView | None:
-        inputs = self._calculator.inputs
-        return None if inputs is None else self._build(inputs)
+        found = self.inputs()
+        return None if found is None else self._build(*found)
 
     def axis(
         self,
@@ -185,17 +213,18 @@ class TradeoffViewModel(ChartViewModel):
         nothing denser fits, the axis keeps two labels: 0 and its top.
         """
         scales = axis_scales(Decimal(maximum), max_intervals, integer)
-        return densest_axis(scales, self._calculator.locale, room, extent, gap)
+        return densest_axis(scales, self._formats.locale, room, extent, gap)
 
     def clipboard_text(self) -> str | None:
         """The chart's data as plain text: title, a table of both curves, the available
         memory and the current configuration; ``None`` when there is no chart."""
-        inputs = self._calculator.inputs
-        if inputs is None:
+        found = self.inputs()
+        if found is None:
             return None
-        vm = self._calculator
-        data = self._data(inputs)
-        view = self._build(inputs, data)
+        inputs, available = found
+        vm = self._formats
+        data = self._data(inputs, available)
+        view = self._build(inputs, available, data)
         header = (view.x_title, view.grow_name, view.accumulate_name)
         rows: list[tuple[str, ...]] = [
             (
@@ -223,21 +252,30 @@ class TradeoffViewModel(ChartViewModel):
 
     def empty_text(self) -> str:
         """What the chart's place says while there is nothing to draw."""
-        return self.tr("Enter a value to see the results.")
+        state = self._training.state
+        if state.plan is None:
+            return self.tr("Correct the training description to see the chart.")
+        return self.tr(
+            "The chart needs the activation per sample: choose the model and the sequence "
+            "length in the training description, or type the activation."
+        )
 
-    def _data(self, inputs: Inputs) -> Tradeoff:
+    @staticmethod
+    def _data(inputs: Inputs, available: Decimal | None) -> Tradeoff:
         return tradeoff(
             inputs.micro_batch,
             inputs.accumulation_steps,
             inputs.gpus,
             inputs.activation_gb,
-            self._available,
+            available,
         )
 
-    def _build(self, inputs: Inputs, data: Tradeoff | None = None) -> ChartView:
-        vm = self._calculator
+    def _build(
+        self, inputs: Inputs, available_gb: Decimal | None, data: Tradeoff | None = None
+    ) -> ChartView:
+        vm = self._formats
         if data is None:
-            data = self._data(inputs)
+            data = self._data(inputs, available_gb)
         available = data.available_gb
         y_candidates = [data.current.activation_gb * 2, Decimal(1)]
         if available is not None and available > 0:

@@ -33,7 +33,7 @@ def test_the_issues_llama_plan_derives_its_memory_and_does_not_fit(
     assert data["other_memory_source"] == "estimated"
     assert data["usable_bytes"] == 80 * 10**9
     assert data["fits"] is False and data["micro_batch"] is None
-    assert data["why"].startswith("161.605 GB of model states and overhead + 1 x ")
+    assert data["why"].startswith("161.606 GB of model states and overhead + 1 x ")
     assert D(data["other_memory_gb"]) == D("161.605224960")
     # and what would fit, with one change each
     changes = {a["change"]: a for a in data["alternatives"]}

@@ -27,7 +27,13 @@ from gradacc_desktop.core.scenario import (
     save,
     to_dict,
 )
+from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.families import parse_model_config_text
+from gradacc_desktop.core.lora import LoraTargets
+from gradacc_desktop.core.models import ModelSource, ModelSpec, TypedShape
 from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.training.description import Method, Optimizer
+from tests.configs import config_path
 
 FULL = Scenario(
     calculator=Inputs(micro_batch=3, accumulation_steps=17, gpus=2, activation_gb=Decimal("0.125")),
@@ -49,8 +55,7 @@ FULL = Scenario(
         tensor_parallel=4,
         pipeline_stages=2,
         recompute=Recompute.FULL,
-        model="llama-3.1-8b",
-        model_params=7_000_000_000,
+        model=ModelSpec.bundled("llama-3.1-8b"),
         efficiency_percent=Decimal("45.5"),
         price_per_gpu_hour=Decimal("2.1234"),
         training_tokens=10**12,
@@ -59,14 +64,27 @@ FULL = Scenario(
         custom_memory_bandwidth_gbps=Decimal("1792"),
         custom_link_gbps=Decimal("64"),
         custom_network_gbps=Decimal("3.125"),
+        method=Method.QLORA,
+        lora_rank=32,
+        lora_targets=LoraTargets.ALL_LINEAR,
+        optimizer=Optimizer.ADAM_8BIT,
+        overhead_gb=Decimal("1.5"),
     ),
+)
+DESCRIPTION_KEYS = (
+    "method",
+    "lora_rank",
+    "lora_targets",
+    "trainable_params",
+    "optimizer",
+    "target_seq",
+    "overhead_gb",
 )
 TIME_KEYS = (
     "tensor_parallel",
     "pipeline_stages",
     "recompute",
     "model",
-    "model_params",
     "efficiency_percent",
     "price_per_gpu_hour",
     "training_tokens",
@@ -82,6 +100,25 @@ def good() -> dict[str, Any]:
     return copy.deepcopy(to_dict(FULL))
 
 
+def as_version(version: int) -> dict[str, Any]:
+    """FULL as a file of an older version wrote it."""
+    data = good()
+    data["version"] = version
+    plan = data["plan"]
+    for key in DESCRIPTION_KEYS:
+        del plan[key]
+    if version == 3:
+        plan["model"] = "llama-3.1-8b"
+        plan["model_params"] = None
+    else:
+        for key in TIME_KEYS:
+            del plan[key]
+    if version == 1:
+        for key in ("nodes", "zero_stage", "precision", "offload"):
+            del plan[key]
+    return data
+
+
 def encode(obj: Any) -> bytes:
     return json.dumps(obj).encode()
 
@@ -92,10 +129,7 @@ def test_round_trip_default_and_full() -> None:
 
 
 def test_version_1_files_still_open() -> None:
-    data = good()
-    data["version"] = 1
-    for key in ("nodes", "zero_stage", "precision", "offload", *TIME_KEYS):
-        del data["plan"][key]
+    data = as_version(1)
     loaded = load(encode(data))
     assert loaded.plan.target_batch == 100 and loaded.plan.gpus == 2
     assert loaded.plan.nodes == 1 and loaded.plan.zero_stage is ZeroStage.NONE
@@ -109,7 +143,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 3
+    assert data["format"] == "gradacc-scenario" and data["version"] == 4
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -119,22 +153,85 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["efficiency_percent"] == "45.5"
     assert data["plan"]["price_per_gpu_hour"] == "2.1234"
     assert data["plan"]["training_tokens"] == 10**12
-    assert data["plan"]["recompute"] == "full" and data["plan"]["model"] == "llama-3.1-8b"
+    assert data["plan"]["recompute"] == "full"
+    assert data["plan"]["model"] == {"bundled": "llama-3.1-8b"}
+    assert data["plan"]["method"] == "qlora" and data["plan"]["lora_targets"] == "all_linear"
+    assert data["plan"]["overhead_gb"] == "1.5"
 
 
 def test_version_2_files_open_with_one_of_each() -> None:
-    data = good()
-    data["version"] = 2
-    for key in TIME_KEYS:
-        del data["plan"][key]
+    data = as_version(2)
     plan = load(encode(data)).plan
     assert plan.nodes == 2 and plan.tensor_parallel == 1 and plan.pipeline_stages == 1
     assert plan.recompute is Recompute.NONE and plan.model is None
-    assert plan.model_params is plan.efficiency_percent is plan.training_tokens is None
+    assert plan.efficiency_percent is plan.training_tokens is None
+    assert plan.method is Method.FULL and plan.optimizer is Optimizer.ADAM
     data["plan"]["tensor_parallel"] = 2  # a version 2 file cannot carry version 3 keys
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
     assert info.value.reason is Reason.UNKNOWN_KEY
+
+
+def test_version_3_files_open_with_their_model_and_typed_figures() -> None:
+    plan = load(encode(as_version(3))).plan
+    assert plan.model == ModelSpec.bundled("llama-3.1-8b")
+    # the figures a version 3 file gives are typed values over the derived ones
+    assert plan.activation_gb == Decimal("1.5") and plan.other_memory_gb == Decimal("27.25")
+    assert plan.method is Method.FULL and plan.overhead_gb == Decimal(1)
+    data = as_version(3)
+    data["plan"]["model"] = None
+    data["plan"]["model_params"] = 7_000_000_000
+    assert load(encode(data)).plan.model == ModelSpec.typed_params(7_000_000_000)
+    data["plan"]["model_params"] = 0
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.path == "plan.model_params"
+    data["plan"]["model"] = "../etc/passwd"
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is Reason.BAD_CHOICE
+
+
+def test_every_kind_of_model_round_trips(tmp_path: Any) -> None:
+    text = config_path("google__gemma-2b.json").read_text(encoding="utf-8")
+    models = [
+        None,
+        ModelSpec.bundled("mixtral-8x7b"),
+        ModelSpec.typed_params(123),
+        ModelSpec.config(parse_model_config_text(text), "gemma.json", text),
+        ModelSpec.typed_shape(TypedShape(Family.GPT2, 768, 12, 12, 12, 3072, 50257, 1024)),
+        # a name this build lacks is kept (the plan says so)
+        ModelSpec(ModelSource.BUNDLED, name="future-model-9b"),
+    ]
+    for model in models:
+        scenario = replace(FULL, plan=replace(FULL.plan, model=model))
+        again = load(save(scenario))
+        assert again == scenario
+        assert again.plan.model is None or again.plan.model.text == scenario.plan.model.text  # type: ignore[union-attr]
+    names = replace(FULL, plan=replace(FULL.plan, lora_targets=("q_proj", "k_proj")))
+    assert load(save(names)) == names
+
+
+@pytest.mark.parametrize(
+    ("model", "reason"),
+    [
+        (5, Reason.NOT_AN_OBJECT),
+        ({"bundled": 5}, Reason.WRONG_TYPE),
+        ({"bundled": "../etc"}, Reason.BAD_CHOICE),
+        ({"bundled": "a", "params": 3}, Reason.NOT_AN_OBJECT),
+        ({"params": 0}, Reason.OUT_OF_RANGE),
+        ({"config": {"file_name": "x.json", "text": "{}"}}, Reason.BAD_CHOICE),
+        ({"config": {"file_name": "x.json"}}, Reason.MISSING_KEY),
+        ({"shape": {"family": "bert"}}, Reason.MISSING_KEY),
+        ({"weights": 1}, Reason.UNKNOWN_KEY),
+    ],
+)
+def test_bad_models_are_refused(model: Any, reason: Reason) -> None:
+    data = good()
+    data["plan"]["model"] = model
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is reason, info.value
 
 
 @pytest.mark.parametrize(
@@ -143,9 +240,11 @@ def test_version_2_files_open_with_one_of_each() -> None:
         ("tensor_parallel", 0, Reason.OUT_OF_RANGE),
         ("pipeline_stages", "2", Reason.WRONG_TYPE),
         ("recompute", "selective", Reason.BAD_CHOICE),
-        ("model", 5, Reason.WRONG_TYPE),
-        ("model", "../etc/passwd", Reason.BAD_CHOICE),
-        ("model_params", 0, Reason.OUT_OF_RANGE),
+        ("method", "dora", Reason.BAD_CHOICE),
+        ("lora_rank", 0, Reason.OUT_OF_RANGE),
+        ("lora_targets", "q_proj;rm -rf", Reason.BAD_CHOICE),
+        ("optimizer", "adafactor", Reason.BAD_CHOICE),
+        ("overhead_gb", "-1", Reason.OUT_OF_RANGE),
         ("efficiency_percent", "101", Reason.OUT_OF_RANGE),
         ("efficiency_percent", "50.25", Reason.TOO_PRECISE),
         ("price_per_gpu_hour", "-1", Reason.OUT_OF_RANGE),
@@ -203,7 +302,7 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "root is a number": (b"1", Reason.NOT_AN_OBJECT),
     "root is null": (b"null", Reason.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 3,', '"version": 3, "version": 3,').encode(),
+        VALID.replace('"version": 4,', '"version": 4, "version": 4,').encode(),
         Reason.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -213,12 +312,12 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
     "format missing": (_drop("format"), Reason.MISSING_KEY),
     "version missing": (_drop("version"), Reason.MISSING_KEY),
-    "future version": (_set("version", 4), Reason.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 5), Reason.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
     "version as bool": (_set("version", True), Reason.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 3', '"version": 3.0').encode(),
+        VALID.replace('"version": 4', '"version": 4.0').encode(),
         Reason.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),

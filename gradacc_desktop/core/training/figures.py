@@ -34,7 +34,7 @@ from ..models import ModelFacts, UnknownModelError, facts
 from ..setup import SetupProblem, setup_problem
 from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
 
-__all__ = ["GB", "Figure", "Figures", "Missing", "Source", "figures", "to_bytes"]
+__all__ = ["GB", "Figure", "Figures", "Missing", "Source", "figures", "shown_gb", "to_bytes"]
 
 GB = 10**9
 
@@ -131,6 +131,12 @@ class Figures:
         if share == 0:
             raise ValueError("the activation per sample must be more than 0 bytes")
         return math.floor(free / share)
+
+
+def shown_gb(nbytes: int) -> Decimal:
+    """Bytes as decimal GB to the MB, rounded up: a memory figure is never shown lower
+    than it is (the one rule for every GB a user reads of a derived figure)."""
+    return (-(-nbytes // 10**6) * Decimal("0.001")).normalize()
 
 
 def to_bytes(gb: Decimal) -> int:

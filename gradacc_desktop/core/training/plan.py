@@ -14,7 +14,6 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 
 from ..compute import token_cost
@@ -31,7 +30,7 @@ from ..planning import (
 from ..setup import SetupProblem, TrainingSetup, setup_problem
 from ..steptime import NoSpeedError, RunTotals, StepModel, StepTime, Workload, hardware, run_totals
 from .description import TrainingDescription
-from .figures import GB, Figures, figures
+from .figures import Figures, figures, shown_gb
 
 __all__ = [
     "MemoryFit",
@@ -191,9 +190,8 @@ class Plan:
 
 
 def gb_text(nbytes: int) -> str:
-    """Bytes as decimal GB to the MB, for English one-liners ("161.605 GB")."""
-    value = (Decimal(nbytes) / GB).quantize(Decimal("0.001"))
-    return f"{value.normalize():f} GB"
+    """Bytes as decimal GB to the MB, rounded up, for English one-liners ("161.606 GB")."""
+    return f"{shown_gb(nbytes):f} GB"
 
 
 def why_text(other: int, per_sample: int, micro_batch: int, total: int, usable: int) -> str:

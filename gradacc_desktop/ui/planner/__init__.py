@@ -1,5 +1,5 @@
 """The "Planejar execução" (plan a run) view."""
 
-from gradacc_desktop.ui.planner.view import PlannerView, create_planner
+from gradacc_desktop.ui.planner.view import PlannerView
 
-__all__ = ["PlannerView", "create_planner"]
+__all__ = ["PlannerView"]

@@ -125,16 +125,18 @@ class PairsTable(QTableWidget):
         self.setMinimumHeight(heading + MIN_VISIBLE_ROWS * height + scroll_bar + frame)
 
     def minimumSizeHint(self) -> QSize:
-        """Wide enough for every column: no cell or heading is ever cut."""
-        width = sum(self._needed_widths()) + self.verticalScrollBar().sizeHint().width()
+        """Wide enough for the pair and its batch (b, a, E); a narrower window scrolls
+        the other columns sideways rather than cut a cell or a heading."""
+        width = sum(self._needed_widths()[:3]) + self.verticalScrollBar().sizeHint().width()
         return QSize(width + 2 * self.frameWidth(), super().minimumSizeHint().height())
 
     def sizeHint(self) -> QSize:
-        """As wide as the columns, and tall enough for ``PREFERRED_ROWS`` rows."""
+        """As wide as every column, and tall enough for ``PREFERRED_ROWS`` rows."""
         rows = PREFERRED_ROWS * self.verticalHeader().defaultSectionSize()
         frame = 2 * self.frameWidth() + 2  # and a little slack: no half row at the edge
         height = self.horizontalHeader().sizeHint().height() + rows + frame
-        return QSize(self.minimumSizeHint().width(), height)
+        width = sum(self._needed_widths()) + self.verticalScrollBar().sizeHint().width()
+        return QSize(width + 2 * self.frameWidth(), height)
 
     def _needed_widths(self) -> list[int]:
         header = self.horizontalHeader()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -116,6 +117,11 @@ class ConfigurationCard(Card):
 
 
 class NothingFitsCard(Card):
+    """Not even one sample fits: why, with the numbers, and each single change that
+    would fit, with a button that makes it."""
+
+    useAlternative = Signal(int)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("nothing_fits", parent)
         self.verdict = VerdictLabel(self)
@@ -124,13 +130,40 @@ class NothingFitsCard(Card):
         self.suggestions = _text(self, "plan_suggestions")
         for widget in (self.verdict, self.message, self.suggestions):
             self.body.addWidget(widget)
+        self.alternatives = QVBoxLayout()
+        self.alternatives.setSpacing(2)
+        self.body.addLayout(self.alternatives)
+        self.rows: list[tuple[QLabel, QPushButton]] = []
+        self._use_text = ""
+
+    def set_use_text(self, text: str) -> None:
+        self._use_text = text
+        for _label, button in self.rows:
+            button.setText(text)
 
     def show_view(self, view: NothingFitsView, verdict: str) -> None:
         self.verdict.set_verdict(False, verdict)
         self.message.setText(view.message)
-        self.suggestions.setText(
-            view.suggestions_title + "\n" + "\n".join(f"• {s}" for s in view.suggestions)
-        )
+        self.suggestions.setText(view.suggestions_title)
+        while len(self.rows) < len(view.suggestions):
+            index = len(self.rows)
+            row = QHBoxLayout()
+            label = _text(self, f"plan_alternative_{index}")
+            button = QPushButton(self._use_text, self)
+            button.setObjectName(f"plan_use_alternative_{index}")
+            button.clicked.connect(lambda _checked=False, i=index: self.useAlternative.emit(i))
+            row.addWidget(label, 1)
+            row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+            self.alternatives.addLayout(row)
+            self.rows.append((label, button))
+        for index, (label, button) in enumerate(self.rows):
+            shown = index < len(view.suggestions)
+            label.setVisible(shown)
+            button.setVisible(shown)
+            if shown:
+                text = view.suggestions[index]
+                label.setText(f"• {text}")
+                button.setAccessibleName(f"{self._use_text.replace('&', '')}: {text}")
 
 
 class FitCard(Card):
@@ -175,6 +208,10 @@ class DeepSpeedCard(Card):
 class ExtrasCard(Card):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("extras", parent)
+        # the learning-rate reference (the planner's own inputs) sits in this card
+        self.reference = QFormLayout()
+        self.reference.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.body.addLayout(self.reference)
         self.tokens = _text(self, "plan_tokens")
         self.steps = _text(self, "plan_steps")
         self.lr_linear = _text(self, "plan_lr_linear")
@@ -257,6 +294,7 @@ class TimeCard(Card):
 
 class PlannerResultsPanel(QWidget):
     useRequested = Signal()
+    statusMessage = Signal(str)
 
     def __init__(self, vm: PlannerViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -295,9 +333,22 @@ class PlannerResultsPanel(QWidget):
         layout.addWidget(self.pages)
         self.configuration.useRequested.connect(self.useRequested)
         self.time.useFastest.connect(vm.choose_pair)
+        self.nothing_fits.useAlternative.connect(self._use_alternative)
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
         self.show_state(vm.state)
+
+    def _use_alternative(self, index: int) -> None:
+        message = self._vm.use_alternative(index)
+        if message is not None:
+            self.statusMessage.emit(message)
+
+    def add_card(self, card: QWidget, before: QWidget | None = None) -> None:
+        """Put another card in the column (the search's), before ``before`` or last."""
+        layout = self._results_page.layout()
+        assert isinstance(layout, QVBoxLayout)
+        index = layout.indexOf(before) if before is not None else layout.count() - 1
+        layout.insertWidget(index, card)
 
     def retranslate(self) -> None:
         """The cards' fixed words (what they show comes with the state)."""
@@ -311,6 +362,7 @@ class PlannerResultsPanel(QWidget):
         self.time.use_fastest.setToolTip(
             self.tr("Plan with the fastest pair that fits: its micro-batch becomes yours")
         )
+        self.nothing_fits.set_use_text(self.tr("Use this"))
         self.configuration.use_button.setText(self.tr("Use th&is configuration"))
         self.configuration.use_button.setToolTip(
             self.tr("Fill the calculator with this micro-batch, accumulation steps and GPUs")

@@ -1,4 +1,4 @@
-"""The "Treino" tab: training setup, each framework's files, and "check my config"."""
+"""The "Configurações de treino" tab: the exports and "check my config"."""
 
 from gradacc_desktop.ui.trainer.page import TrainerPage
 

@@ -1,5 +1,6 @@
 """ "Check my config": open (or drop) an existing DeepSpeed, accelerate or axolotl file;
-the planner takes what it sets and the report says what was read, each framework's
+the training description takes what it sets and the report says what was read, each
+framework's
 verdict and which keys could not be used."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
 from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.planner.pairs import WrappedLabel
-from gradacc_desktop.viewmodels.planner import PlannerViewModel
+from gradacc_desktop.viewmodels.config_check import CheckViewModel
 from gradacc_desktop.viewmodels.settings import Settings
 
 
@@ -23,7 +24,7 @@ class CheckPanel(QGroupBox):
 
     def __init__(
         self,
-        vm: PlannerViewModel,
+        vm: CheckViewModel,
         parent: QWidget | None = None,
         settings: Callable[[], Settings | None] = lambda: None,
     ) -> None:
@@ -51,8 +52,9 @@ class CheckPanel(QGroupBox):
         self.hint.setText(
             self.tr(
                 "Open or drop a DeepSpeed JSON, an accelerate config YAML or an axolotl YAML: "
-                "the planner takes its batch, GPUs and setup, and every framework's verdict "
-                "is shown."
+                "the training description takes its batch, GPUs and setup (and its model, "
+                "LoRA and sequence length where the file names them), and every framework's "
+                "verdict is shown."
             )
         )
         self.open_button.setText(self.tr("Chec&k a file…"))
@@ -69,7 +71,7 @@ class CheckPanel(QGroupBox):
             self.check(path)
 
     def check(self, path: Path) -> bool:
-        outcome = self._vm.check_config(path)
+        outcome = self._vm.check(path)
         self.report.setText(outcome.report)
         self.statusMessage.emit(outcome.message)
         return outcome.ok

@@ -24,10 +24,11 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.ui.file_dialogs import ask_folder
-from gradacc_desktop.ui.planner.view import ScrollArea
+from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.wheel import guard_wheel
-from gradacc_desktop.viewmodels.planner import PlannerState, PlannerViewModel
+from gradacc_desktop.viewmodels.exports import ExportViewModel
 from gradacc_desktop.viewmodels.settings import Settings
+from gradacc_desktop.viewmodels.training.model import TrainingState
 
 # Lines of configuration the preview asks room for.
 PREVIEW_LINES = 9
@@ -71,7 +72,7 @@ class ExportPanel(QGroupBox):
 
     def __init__(
         self,
-        vm: PlannerViewModel,
+        vm: ExportViewModel,
         parent: QWidget | None = None,
         settings: Callable[[], Settings | None] = lambda: None,
     ) -> None:
@@ -86,7 +87,7 @@ class ExportPanel(QGroupBox):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.format.setMinimumContentsLength(14)
-        for fmt, name in vm.texts.export_formats():
+        for fmt, name in vm.formats():
             self.format.addItem(name, fmt.value)
         self.format_label.setBuddy(self.format)
         # what this format cannot carry of the parallel layout, or how it does
@@ -170,7 +171,7 @@ class ExportPanel(QGroupBox):
         self.preview.setAccessibleName(self.tr("Configuration preview"))
         self.refresh()
 
-    def _on_state(self, _state: PlannerState) -> None:
+    def _on_state(self, _state: TrainingState) -> None:
         self.refresh()
 
     def refresh(self) -> None:
@@ -186,7 +187,7 @@ class ExportPanel(QGroupBox):
                 self.files.setTabData(index, name)
             self.files.blockSignals(blocked)
         self._files = dict(files)
-        notes = "\n".join(f"• {note}" for note in self._vm.export_notes(self.current_format()))
+        notes = "\n".join(f"• {note}" for note in self._vm.notes(self.current_format()))
         if self.notes.text() != notes:
             self.notes.setText(notes)
             lines = self.notes.fontMetrics().lineSpacing()
@@ -201,14 +202,14 @@ class ExportPanel(QGroupBox):
 
     def _show_file(self) -> None:
         name = self.current_file()
-        shown = self._files[name] if name is not None else self._vm.export_unavailable()
+        shown = self._files[name] if name is not None else self._vm.unavailable()
         if self.preview.toPlainText() != shown:
             self.preview.setPlainText(shown)
 
     def copy(self) -> None:
         name = self.current_file()
         if name is None:
-            self.statusMessage.emit(self._vm.export_unavailable())
+            self.statusMessage.emit(self._vm.unavailable())
             return
         QApplication.clipboard().setText(self._files[name])
         self.statusMessage.emit(
@@ -220,7 +221,7 @@ class ExportPanel(QGroupBox):
     def save_dialog(self) -> None:
         """Ask for a folder, confirm replacing files, and save every file there."""
         if not self._files:
-            self.statusMessage.emit(self._vm.export_unavailable())
+            self.statusMessage.emit(self._vm.unavailable())
             return
         folder = ask_folder(self, self.tr("Save the export files into"), self._settings())
         if folder is not None:
@@ -240,7 +241,7 @@ class ExportPanel(QGroupBox):
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
-        outcome = self._vm.save_export(self.current_format(), folder)
+        outcome = self._vm.save(self.current_format(), folder)
         self.statusMessage.emit(outcome.message)
         if not outcome.ok:
             QMessageBox.warning(self, self.tr("Save files"), outcome.message)

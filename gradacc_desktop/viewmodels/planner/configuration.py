@@ -9,7 +9,7 @@ from typing import final
 from gradacc_desktop.core.calculator import LIMITS, Field, check_value
 from gradacc_desktop.core.planning import AccumulationPlan
 from gradacc_desktop.viewmodels.calculator import TIMES
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import ConfigurationView
 
 # Exact micro-batches listed before "…and N more".
@@ -22,9 +22,11 @@ class ConfigurationTexts(Translating):
         self._formats = formats
 
     def view(
-        self, plan: AccumulationPlan, activation_gb: Decimal, recommended: bool
+        self, plan: AccumulationPlan, activation_gb: Decimal | None, recommended: bool
     ) -> ConfigurationView:
-        """``plan`` in words; ``recommended``: the planner chose its micro-batch."""
+        """``plan`` in words; ``recommended``: the planner chose its micro-batch;
+        ``activation_gb``: one sample's activations for the calculator (None: unknown, the
+        calculator keeps its own)."""
         f = self._formats.format
         micro, a, gpus, e = (
             plan.micro_batch,

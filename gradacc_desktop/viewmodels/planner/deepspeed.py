@@ -7,7 +7,7 @@ from typing import final
 
 from gradacc_desktop.core.frameworks import megatron_check
 from gradacc_desktop.core.planning import DeepSpeedReason, deepspeed_check
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import ConfigurationView, DeepSpeedView
 
 

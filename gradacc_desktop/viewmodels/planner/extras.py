@@ -3,21 +3,17 @@ scaled learning rates, from the optional fields."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import final
 
 from gradacc_desktop.core.planning import lr_linear, lr_sqrt, steps_per_epoch, tokens_per_step
+from gradacc_desktop.viewmodels.entries import OptionalValue
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.formatting import format_approx
-from gradacc_desktop.viewmodels.planner.fields import PlanField
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import ExtrasView
 
 # Significant digits shown for the scaled learning rates.
 LR_DIGITS = 6
-
-# An optional field's (value, problem): (None, None) when it is empty.
-OptionalValue = tuple[Decimal | None, str | None]
 
 
 @final
@@ -25,11 +21,20 @@ class ExtrasTexts(Translating):
     def __init__(self, formats: PlanFormats) -> None:
         self._formats = formats
 
-    def view(self, effective: int, optional: Mapping[PlanField, OptionalValue]) -> ExtrasView:
-        tokens = self._tokens(effective, *optional[PlanField.SEQ_LEN])
-        steps = self._steps(effective, *optional[PlanField.DATASET])
-        lr, lr_problem = optional[PlanField.REFERENCE_LR]
-        reference, reference_problem = optional[PlanField.REFERENCE_BATCH]
+    def view(
+        self,
+        effective: int,
+        seq_len: int | None,
+        dataset: OptionalValue,
+        lr_value: OptionalValue,
+        reference_batch: OptionalValue,
+    ) -> ExtrasView:
+        """``seq_len`` from the description; the dataset size and the learning-rate
+        reference as their fields hold them."""
+        tokens = self._tokens(effective, None if seq_len is None else Decimal(seq_len), None)
+        steps = self._steps(effective, *dataset)
+        lr, lr_problem = lr_value
+        reference, reference_problem = reference_batch
         note = self.tr(
             "Heuristics, not guarantees: linear scaling (Goyal et al. 2017) is the usual rule "
             "for SGD, square-root scaling is common with Adam. Start there and tune."
@@ -56,7 +61,10 @@ class ExtrasTexts(Translating):
         if problem:
             return problem
         if seq is None:
-            return self.tr("Enter a sequence length to see the tokens per optimizer step.")
+            return self.tr(
+                "Type the sequence length in the training description to see the tokens per "
+                "optimizer step."
+            )
         f = self._formats.format
         return self._formats.counted(
             lambda n: self.tr("%n tokens per optimizer step ({batch} × {length}).", "", n),

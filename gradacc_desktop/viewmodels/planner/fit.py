@@ -1,12 +1,15 @@
-"""The memory cards: does the configuration fit in one GPU, and what would help when
-not even one sample does."""
+"""The memory card: whether the configuration fits in one GPU with the figures the
+description derives, what is missing to say so, and — when not even one sample fits —
+why, with the numbers, and the single changes that would fit."""
 
 from __future__ import annotations
 
 from typing import final
 
-from gradacc_desktop.core.planning import FitResult, NothingFits, Suggestion
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+from gradacc_desktop.core.training.alternatives import Alternative, Change
+from gradacc_desktop.core.training.figures import shown_gb
+from gradacc_desktop.core.training.plan import MemoryFit, NoFit
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import FitView, NothingFitsView
 
 
@@ -15,30 +18,32 @@ class FitTexts(Translating):
     def __init__(self, formats: PlanFormats) -> None:
         self._formats = formats
 
-    def fit(self, result: FitResult, tensor_parallel: int = 1) -> FitView:
-        """``result`` in words; with tensor parallelism its activation per sample is
-        one GPU's share (``tensor_parallel`` is said)."""
-        g = self._formats.format_gb
+    def gb(self, nbytes: int) -> str:
+        return self._formats.format_gb(shown_gb(nbytes))
+
+    def fit(self, result: MemoryFit, tensor_parallel: int = 1) -> FitView:
+        """The memory verdict of the configuration in use."""
+        f = self._formats.format
         usage = self.tr(
-            "Activations {micro} × {per_sample} = {activation}, plus {other} other memory: "
-            "{total} of {capacity}."
+            "Activations {micro} × {per_sample} = {activation}, plus {other} of model states "
+            "and overhead: {total} of {capacity}."
         ).format(
-            micro=self._formats.format(result.micro_batch),
-            per_sample=g(result.activation_per_sample_gb),
-            activation=g(result.activation_gb),
-            other=g(result.other_memory_gb),
-            total=g(result.total_gb),
-            capacity=g(result.gpu_memory_gb),
+            micro=f(result.micro_batch),
+            per_sample=self.gb(result.per_sample_bytes),
+            activation=self.gb(result.activation_bytes),
+            other=self.gb(result.other_bytes),
+            total=self.gb(result.per_gpu_bytes),
+            capacity=self.gb(result.usable_bytes),
         )
         if result.fits:
-            headroom = self.tr("Headroom: {free} free.").format(free=g(result.headroom_gb))
+            headroom = self.tr("Headroom: {free} free.").format(free=self.gb(result.headroom_bytes))
         else:
             headroom = self.tr("Over capacity by {excess}.").format(
-                excess=g(abs(result.headroom_gb))
+                excess=self.gb(-result.headroom_bytes)
             )
         if result.max_micro_batch:
             largest = self.tr("Largest micro-batch that fits: {largest}.").format(
-                largest=self._formats.format(result.max_micro_batch)
+                largest=f(result.max_micro_batch)
             )
         else:
             largest = self.tr("Not even a micro-batch of 1 fits.")
@@ -46,7 +51,7 @@ class FitTexts(Translating):
             usage += " " + self.tr(
                 "Per GPU: one sample's activations split over {tensor} tensor-parallel GPUs "
                 "(the first pipeline stage holds p micro-batches of 1/p of the layers)."
-            ).format(tensor=self._formats.format(tensor_parallel))
+            ).format(tensor=f(tensor_parallel))
         verdict = (
             self.tr("Fits in GPU memory") if result.fits else self.tr("Does not fit in GPU memory")
         )
@@ -54,52 +59,91 @@ class FitTexts(Translating):
             fits=result.fits, verdict=verdict, usage=usage, headroom=headroom, largest=largest
         )
 
-    def nothing_fits(self, nothing: NothingFits) -> NothingFitsView:
-        g = self._formats.format_gb
-        at_one = nothing.fit
-        if nothing.other_exceeds_capacity:
+    def fit_of_nothing(self, nothing: NoFit, tensor_parallel: int = 1) -> FitView:
+        """The memory card when not even one sample fits."""
+        per_gpu = nothing.other_bytes + nothing.activation_bytes
+        return self.fit(
+            MemoryFit(
+                micro_batch=1,
+                per_gpu_bytes=per_gpu,
+                usable_bytes=nothing.usable_bytes,
+                other_bytes=nothing.other_bytes,
+                activation_bytes=nothing.activation_bytes,
+                per_sample_bytes=nothing.activation_bytes,
+                fits=False,
+                headroom_bytes=-nothing.shortfall_bytes,
+                max_micro_batch=0,
+            ),
+            tensor_parallel,
+        )
+
+    def unknown(self, missing: tuple[str, ...]) -> FitView:
+        """No verdict: a figure cannot be derived (``missing`` says which and why)."""
+        return FitView(
+            fits=None,
+            verdict=self.tr("Memory not known"),
+            usage=" ".join(missing)
+            or self.tr("Give the model and the sequence length to see the memory per GPU."),
+            headroom="",
+            largest="",
+        )
+
+    def nothing_fits(self, nothing: NoFit, found: tuple[Alternative, ...]) -> NothingFitsView:
+        if nothing.other_exceeds:
             message = self.tr(
-                "Nothing fits: the other memory alone ({other}) is more than this GPU's "
-                "{capacity}, before any activations."
+                "Nothing fits: the model states and overhead alone ({other}) are more than "
+                "the {capacity} this GPU has, before any activations."
             )
         else:
             message = self.tr(
-                "Nothing fits: even a micro-batch of 1 needs {total} ({activation} of "
-                "activations + {other} other memory), {shortfall} more than this GPU's "
-                "{capacity}."
+                "Nothing fits: even one sample needs {total} ({activation} of activations + "
+                "{other} of model states and overhead), {shortfall} more than the {capacity} "
+                "this GPU has."
             )
         message = message.format(
-            other=g(at_one.other_memory_gb),
-            capacity=g(at_one.gpu_memory_gb),
-            total=g(at_one.total_gb),
-            activation=g(at_one.activation_gb),
-            shortfall=g(nothing.shortfall_gb),
+            other=self.gb(nothing.other_bytes),
+            capacity=self.gb(nothing.usable_bytes),
+            total=self.gb(nothing.other_bytes + nothing.activation_bytes),
+            activation=self.gb(nothing.activation_bytes),
+            shortfall=self.gb(nothing.shortfall_bytes),
         )
-        return NothingFitsView(
-            message=message,
-            suggestions_title=self.tr("What would help:"),
-            suggestions=tuple(self._suggestion(s) for s in nothing.suggestions),
-        )
+        if found:
+            title = self.tr("It would fit with one change:")
+            lines = tuple(self.alternative(a) for a in found)
+        else:
+            title = self.tr("No single change makes it fit: try “Find the best setup”, or a "
+                            "smaller model.")  # fmt: skip
+            lines = ()
+        return NothingFitsView(message=message, suggestions_title=title, suggestions=lines)
 
-    def _suggestion(self, suggestion: Suggestion) -> str:
-        return {
-            Suggestion.ACTIVATION_RECOMPUTATION: self.tr(
-                "Turn on activation recomputation (gradient checkpointing) to cut the "
-                "activation memory per sample."
+    def alternative(self, a: Alternative) -> str:
+        """One change that fits, with what it gives."""
+        d = a.description
+        f = self._formats.format
+        what = {
+            Change.RECOMPUTE: lambda: self.tr("Full activation recomputation"),
+            Change.ZERO_STAGE: lambda: self.tr("ZeRO-{stage}").format(stage=int(d.zero_stage)),
+            Change.OFFLOAD: lambda: self.tr("ZeRO-{stage} with CPU offload").format(
+                stage=int(d.zero_stage)
             ),
-            Suggestion.SHORTER_SEQUENCES: self.tr(
-                "Use shorter sequences: activation memory grows with the sequence length."
+            Change.LORA: lambda: self.tr("LoRA adapters (rank {rank})").format(rank=d.lora_rank),
+            Change.QLORA: lambda: self.tr("QLoRA adapters (rank {rank})").format(rank=d.lora_rank),
+            Change.CARD: lambda: self.tr("A larger card: {card}").format(
+                card="" if d.card is None else d.card.name
             ),
-            Suggestion.ZERO_SHARDING: self.tr(
-                "Shard optimizer states, gradients and weights across the GPUs with ZeRO or "
-                "FSDP (Estimate… shows the effect)."
+            Change.GPUS: lambda: self._formats.counted(
+                lambda n: self.tr("ZeRO-3 over %n data-parallel GPU(s)", "", n), d.gpus
             ),
-            Suggestion.MORE_GPUS: self.tr(
-                "Add data-parallel GPUs: with ZeRO sharding each one holds a smaller share."
+            Change.TENSOR_PARALLEL: lambda: self.tr("Tensor parallel {size}").format(
+                size=f(d.tensor_parallel)
             ),
-            Suggestion.LARGER_GPU: self.tr("Choose a GPU with more memory."),
-            Suggestion.PARAMETER_EFFICIENT: self.tr(
-                "Train fewer parameters, for example with LoRA."
-            ),
-            Suggestion.SMALLER_MODEL: self.tr("Use a smaller model."),
-        }[suggestion]
+        }[a.change]()
+        fits = self._formats.counted(
+            lambda n: self.tr("up to %n sample(s) per GPU", "", n), a.max_micro_batch
+        )
+        return self.tr("{change}: {fits} ({other} + {per_sample} per sample).").format(
+            change=what,
+            fits=fits,
+            other=self.gb(a.other_bytes),
+            per_sample=self.gb(a.per_sample_bytes),
+        )

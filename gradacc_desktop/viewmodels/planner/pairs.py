@@ -1,87 +1,58 @@
-"""The pairs table: candidate (micro-batch, accumulation steps) pairs and whether
-each fits in one GPU."""
+"""The pairs table: the candidate (micro-batch, accumulation steps) pairs of the plan,
+whether each fits in one GPU, the frameworks' verdicts and each one's time."""
 
 from __future__ import annotations
 
 from typing import final
 
-from gradacc_desktop.core.frameworks import batch_verdicts
-from gradacc_desktop.core.planning import AccumulationPlan, PlanPair
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
-from gradacc_desktop.viewmodels.planner.timing import PairTime
+from gradacc_desktop.core.training.plan import PairPlan
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
+from gradacc_desktop.viewmodels.planner.timing import TimingTexts
 from gradacc_desktop.viewmodels.planner.views import PairRow
+
+#: shown where a pair has no value (memory unknown, no time)
+NONE = "—"
 
 
 @final
 class PairsTexts(Translating):
-    def __init__(self, formats: PlanFormats) -> None:
+    def __init__(self, formats: PlanFormats, timing: TimingTexts) -> None:
         self._formats = formats
+        self._timing = timing
 
-    @staticmethod
-    def pairs(pairs: tuple[PlanPair, ...], current: AccumulationPlan | None) -> dict[int, PlanPair]:
-        """The table's pairs by micro-batch: ``pairs`` and the configuration in use."""
-        by_micro = {p.micro_batch: p for p in pairs}
-        if current is not None and current.micro_batch not in by_micro:
-            by_micro[current.micro_batch] = PlanPair(
-                current.micro_batch,
-                current.accumulation_steps,
-                current.effective_batch,
-                current.difference,
-                current.exact,
-            )
-        return by_micro
-
-    def rows(
-        self,
-        by_micro: dict[int, PlanPair],
-        largest_fit: int,
-        current: AccumulationPlan | None,
-        gpus: int = 1,
-        times: dict[int, PairTime] | None = None,
-    ) -> tuple[PairRow, ...]:
-        """The pairs (see ``pairs``) as rows, ascending, the configuration in use
-        (``current``) among them; a pair fits up to the micro-batch ``largest_fit``.
-        Each row carries DeepSpeed's and Megatron's verdict on the target with that pair
-        and, with ``times``, its time per step and tokens per second ("—" without)."""
-        self._gpus = gpus
+    def rows(self, pairs: tuple[PairPlan, ...], current: int | None) -> tuple[PairRow, ...]:
+        """Each pair as a row, ascending by micro-batch; ``current``: the micro-batch in use."""
         f = self._formats.format
-        none = "—"
         yes, no = self.tr("Yes"), self.tr("No")
         both, neither = self.tr("Both accept"), self.tr("Refused")
         rows = []
-        for micro in sorted(by_micro):
-            pair = by_micro[micro]
-            fits = pair.micro_batch <= largest_fit
-            if pair.exact:
-                achieved = self.tr("{batch} (exact)").format(batch=f(pair.effective_batch))
+        for pair in pairs:
+            p = pair.pair
+            if p.exact:
+                achieved = self.tr("{batch} (exact)").format(batch=f(p.effective_batch))
             else:
                 achieved = self.tr("{batch} ({difference})").format(
-                    batch=f(pair.effective_batch),
-                    difference=self._formats.signed(pair.difference),
+                    batch=f(p.effective_batch), difference=self._formats.signed(p.difference)
                 )
-            verdicts = batch_verdicts(
-                current.target if current is not None else pair.effective_batch - pair.difference,
-                pair.micro_batch,
-                pair.accumulation_steps,
-                current.gpus if current is not None else self._gpus,
-            )
+            fits = NONE if pair.fits is None else (yes if pair.fits else no)
+            time = pair.time
             rows.append(
                 PairRow(
-                    micro_batch=pair.micro_batch,
-                    accumulation_steps=pair.accumulation_steps,
+                    micro_batch=p.micro_batch,
+                    accumulation_steps=p.accumulation_steps,
                     cells=(
-                        f(pair.micro_batch),
-                        f(pair.accumulation_steps),
+                        f(p.micro_batch),
+                        f(p.accumulation_steps),
                         achieved,
-                        yes if fits else no,
-                        both if verdicts.both_accept else neither,
-                        times[micro].step if times else none,
-                        times[micro].throughput if times else none,
+                        fits,
+                        both if pair.verdicts.both_accept else neither,
+                        NONE if time is None else self._timing.seconds(time.step_seconds),
+                        NONE if time is None else self._timing.rate(time.tokens_per_second),
                     ),
-                    fits=fits,
-                    exact=pair.exact,
-                    accepted=verdicts.both_accept,
-                    current=current is not None and pair.micro_batch == current.micro_batch,
+                    fits=pair.fits,
+                    exact=p.exact,
+                    accepted=pair.verdicts.both_accept,
+                    current=p.micro_batch == current,
                 )
             )
         return tuple(rows)

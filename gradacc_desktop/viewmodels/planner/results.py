@@ -1,148 +1,130 @@
-"""The plan for valid inputs: one call of the core's ``recommend_with_pairs``, then
-each card and the pairs table in words."""
+"""The plan in words: each card and the pairs table from the one ``Plan`` the training
+description gives (no arithmetic here: the core planned, timed and chose)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import final
 
-from gradacc_desktop.core.layout import first_stage_activation_gb
-from gradacc_desktop.core.planning import (
-    AccumulationPlan,
-    NothingFits,
-    PlanPair,
-    Recommendation,
-    Rounding,
-    fit,
-    recommend_with_pairs,
-    solve_accumulation,
-)
-from gradacc_desktop.core.steptime import StepModel, StepTime, fastest
+from PySide6.QtCore import QCoreApplication
+
+from gradacc_desktop.core.setup import PROBLEM_TEXT
+from gradacc_desktop.core.training.alternatives import Alternative
+from gradacc_desktop.core.training.figures import GB, shown_gb
+from gradacc_desktop.core.training.plan import Plan
+from gradacc_desktop.viewmodels.entries import OptionalValue
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.configuration import ConfigurationTexts
 from gradacc_desktop.viewmodels.planner.deepspeed import DeepSpeedTexts
-from gradacc_desktop.viewmodels.planner.extras import ExtrasTexts, OptionalValue
-from gradacc_desktop.viewmodels.planner.fields import PlanField
+from gradacc_desktop.viewmodels.planner.extras import ExtrasTexts
 from gradacc_desktop.viewmodels.planner.fit import FitTexts
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats
 from gradacc_desktop.viewmodels.planner.pairs import PairsTexts
-from gradacc_desktop.viewmodels.planner.timing import PairTime, TimeRequest, TimingTexts
-from gradacc_desktop.viewmodels.planner.views import PairPoint, PlanView, TimeView
+from gradacc_desktop.viewmodels.planner.timing import TimingTexts
+from gradacc_desktop.viewmodels.planner.views import PairPoint, PlanView
 
 
 @dataclass(frozen=True)
-class PlanRequest:
-    """The planner's valid inputs."""
+class Extras:
+    """The planner's own inputs: the learning-rate reference (and the dataset size, which
+    the description holds for the run)."""
 
-    target: int
-    gpus: int
-    # the user's own micro-batch; ``None`` while the planner recommends one
-    micro_batch: int | None
-    capacity: Decimal
-    other_gb: Decimal
-    activation_gb: Decimal
-    rounding: Rounding
-    # (value, problem) of each optional field, (None, None) when it is empty
-    optional: Mapping[PlanField, OptionalValue]
-    # the first pipeline stage holds one sample's activations split this many ways
-    tensor_parallel: int = 1
-    # what the time per step needs (None: no time card)
-    time: TimeRequest | None = None
+    dataset: OptionalValue = (None, None)
+    lr: OptionalValue = (None, None)
+    reference_batch: OptionalValue = (None, None)
 
 
 @final
-class PlanResults:
+class PlanResults(Translating):
     def __init__(self, formats: PlanFormats) -> None:
+        self._formats = formats
         self._configuration = ConfigurationTexts(formats)
         self._deepspeed = DeepSpeedTexts(formats)
         self._fit = FitTexts(formats)
-        self._pairs = PairsTexts(formats)
-        self._extras = ExtrasTexts(formats)
         self._timing = TimingTexts(formats)
+        self._pairs = PairsTexts(formats, self._timing)
+        self._extras = ExtrasTexts(formats)
 
-    def view(self, request: PlanRequest) -> PlanView:
-        r = request
-        # 1F1B's first stage: p micro-batches of 1/p of the layers, each split tp ways
-        share = first_stage_activation_gb(r.activation_gb, r.tensor_parallel)
-        memory = (r.capacity, r.other_gb, share)
-        candidates = recommend_with_pairs(r.target, r.gpus, *memory, r.rounding)
-        outcome = candidates.outcome
-        micro = r.micro_batch
-        if micro is None and isinstance(outcome, Recommendation):
-            micro = outcome.recommended.micro_batch
-        configuration = deepspeed = extras = plan = None
-        if micro is not None:
-            plan = solve_accumulation(r.target, micro, r.gpus, r.rounding)
+    @property
+    def fit_texts(self) -> FitTexts:
+        return self._fit
+
+    def view(
+        self,
+        plan: Plan,
+        extras: Extras,
+        missing: tuple[str, ...],
+        found: tuple[Alternative, ...],
+    ) -> PlanView:
+        """``missing``: what the description cannot derive, worded; ``found``: the single
+        changes that would fit when nothing does."""
+        d = plan.description
+        configuration = deepspeed = extras_view = None
+        current = plan.current
+        accumulation = plan.accumulation
+        if accumulation is not None and current is not None:
+            activation = plan.figures.activation.bytes
             configuration = self._configuration.view(
-                plan, r.activation_gb, recommended=r.micro_batch is None
+                accumulation,
+                None if activation is None else shown_gb(activation),
+                recommended=plan.recommending,
             )
-            deepspeed = self._deepspeed.view(r.target, configuration)
-            extras = self._extras.view(plan.effective_batch, r.optional)
-            fit_result = fit(*memory, micro)
+            deepspeed = self._deepspeed.view(d.target_batch, configuration)
+            extras_view = self._extras.view(
+                current.effective_batch,
+                d.seq_len,
+                extras.dataset,
+                extras.lr,
+                extras.reference_batch,
+            )
+        if plan.fit is not None:
+            fit = self._fit.fit(plan.fit, d.tensor_parallel)
+        elif plan.no_fit is not None:
+            fit = self._fit.fit_of_nothing(plan.no_fit, d.tensor_parallel)
         else:
-            assert isinstance(outcome, NothingFits)
-            fit_result = outcome.fit
-        nothing = outcome if isinstance(outcome, NothingFits) else None
-        rows = self._pairs.pairs(candidates.pairs, plan)
-        time_view, cells, times, best = self._time(r.time, rows, fit_result.max_micro_batch, plan)
-        table = self._pairs.rows(rows, fit_result.max_micro_batch, plan, r.gpus, cells)
+            fit = self._fit.unknown(missing)
+        nothing = None if plan.no_fit is None else self._fit.nothing_fits(plan.no_fit, found)
+        table = self._pairs.rows(plan.pairs, None if current is None else current.micro_batch)
+        fastest = None if plan.fastest is None else plan.fastest.micro_batch
         points = tuple(
             PairPoint(
                 micro_batch=row.micro_batch,
                 accumulation_steps=row.accumulation_steps,
-                memory_gb=float(row.micro_batch * share + r.other_gb),
-                step_seconds=(
-                    float(times[row.micro_batch].step_seconds) if row.micro_batch in times else None
-                ),
+                memory_gb=None if pair.per_gpu_bytes is None else pair.per_gpu_bytes / GB,
+                step_seconds=None if pair.time is None else float(pair.time.step_seconds),
                 tokens_per_second=(
-                    float(times[row.micro_batch].tokens_per_second)
-                    if row.micro_batch in times
-                    else None
+                    None if pair.time is None else float(pair.time.tokens_per_second)
                 ),
                 fits=row.fits,
                 current=row.current,
-                fastest=best is not None and best.micro_batch == row.micro_batch,
+                fastest=row.micro_batch == fastest,
                 cells=row.cells,
             )
-            for row in table
+            for row, pair in zip(table, plan.pairs, strict=True)
         )
+        usable = plan.figures.usable_bytes
         return PlanView(
             configuration=configuration,
-            fit=self._fit.fit(fit_result, r.tensor_parallel),
-            nothing_fits=self._fit.nothing_fits(nothing) if nothing is not None else None,
+            fit=fit,
+            nothing_fits=nothing,
             deepspeed=deepspeed,
             pairs=table,
             pairs_note=self._pairs.note(),
-            extras=extras,
-            time=time_view,
+            extras=extras_view,
+            time=self._timing.view(plan),
             points=points,
-            capacity_gb=float(r.capacity),
+            capacity_gb=None if usable is None else usable / GB,
+            setup_problem=self._setup_problem(plan),
         )
 
-    def _time(
-        self,
-        request: TimeRequest | None,
-        rows: dict[int, PlanPair],
-        largest_fit: int,
-        plan: AccumulationPlan | None,
-    ) -> tuple[TimeView | None, dict[int, PairTime] | None, dict[int, StepTime], StepTime | None]:
-        """The time card, each row's time cells (None: no time to show), each pair's
-        step time and the fastest pair that fits."""
-        if request is None:
-            return None, None, {}, None
-        model = self._timing.step_model(request)
-        if not isinstance(model, StepModel):
-            return self._timing.unavailable(model), None, {}, None
-        times, cells = self._timing.pair_times(model, rows)
-        current = times.get(plan.micro_batch) if plan is not None else None
-        best = None
-        if current is not None:
-            best = fastest(
-                [
-                    t
-                    for b, t in times.items()
-                    if b <= largest_fit and t.effective_batch == current.effective_batch
-                ]
-            )
-        return self._timing.view(request, model, current, best), cells, times, best
+    def _setup_problem(self, plan: Plan) -> str:
+        """Why no framework would run the layout, in words ("" when one would)."""
+        if plan.setup_problem is None:
+            return ""
+        setup = plan.description.setup(1, 1)
+        f = self._formats.format
+        return QCoreApplication.translate("Setup", PROBLEM_TEXT[plan.setup_problem]).format(
+            gpus=f(setup.world),
+            nodes=f(setup.nodes),
+            tensor_parallel=f(setup.tensor_parallel),
+            gpus_per_node=f(setup.gpus_per_node),
+        )

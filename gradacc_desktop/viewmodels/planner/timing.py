@@ -1,71 +1,22 @@
 """Time per step in words: the pairs table's time cells, the "Time per step" card
-(the configuration in use, the fastest pair that fits, the run's totals).
-
-One ``StepModel`` per refresh times every candidate pair (``core.steptime``)."""
+(the configuration in use, the fastest pair that fits, the run's totals) — all from
+the one plan (``core.training.plan``), which times every pair and picks the fastest."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import final
 
-from gradacc_desktop.core.compute import Recompute, significant, to_decimal, token_cost
-from gradacc_desktop.core.gpus import GpuCard, TrainingPrecision
-from gradacc_desktop.core.layout import ParallelLayout
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.model_size import ModelSize
-from gradacc_desktop.core.planning import PlanPair, steps_per_epoch
-from gradacc_desktop.core.profile import Mismatch, SpeedProfile, profile_mismatches
-from gradacc_desktop.core.steptime import (
-    NoSpeedError,
-    RunTotals,
-    StepModel,
-    StepTime,
-    Workload,
-    hardware,
-    run_totals,
-)
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+from gradacc_desktop.core.compute import significant, to_decimal
+from gradacc_desktop.core.profile import Mismatch, profile_mismatches
+from gradacc_desktop.core.steptime import RunTotals, StepModel, StepTime
+from gradacc_desktop.core.training.description import TrainingDescription
+from gradacc_desktop.core.training.plan import Plan, TimeMissing
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import TimeView
 
 #: significant digits of a time or a rate
 DIGITS = 3
-
-
-@dataclass(frozen=True)
-class TimeRequest:
-    """What the time model needs besides the pairs."""
-
-    #: a bundled model, or None when the parameters are typed in
-    model: ModelSize | None
-    params: int | None
-    seq_len: int | None
-    card: GpuCard | None
-    precision: TrainingPrecision
-    zero: ZeroStage
-    nodes: int
-    layout: ParallelLayout
-    recompute: Recompute
-    #: None: the card's own
-    efficiency_percent: Decimal | None
-    price: Decimal | None
-    tokens: int | None
-    dataset: int | None
-    #: activation per sample of the whole model on one GPU (GB)
-    activation_gb: Decimal
-    #: passes over the dataset (None: one)
-    epochs: int | None = None
-    #: a refused optional time field, already worded (no time while there is one)
-    problem: str | None = None
-    #: measured micro-step times in place of the roofline
-    profile: SpeedProfile | None = None
-
-
-@dataclass(frozen=True)
-class PairTime:
-    step: str
-    throughput: str
 
 
 @final
@@ -99,80 +50,49 @@ class TimingTexts(Translating):
             rounded = rounded.to_integral_value()
         return self._formats.format(rounded)
 
-    # -- the model ----------------------------------------------------------------
-    def step_model(self, request: TimeRequest) -> StepModel | str:
-        """The step model for ``request``, or why there is none (a sentence)."""
-        r = request
-        if r.problem is not None:
-            return r.problem
-        if r.model is None and r.params is None:
-            return self.tr(
-                "Choose the model, or type its parameters, under “Time and cost” in the "
-                "Trainer configs tab to see the time per step."
-            )
-        if r.seq_len is None:
-            return self.tr("Type the sequence length (under Tokens and steps) to see the time.")
-        if r.card is None or r.card.performance is None:
-            return self.tr(
-                "The custom card has no speed figures: type them under “View the card’s "
-                "speed…” (Trainer configs tab), or choose a GPU model."
-            )
-        if r.layout.world % r.nodes:
-            return self.tr("The GPUs do not split evenly over the nodes: no time per step.")
-        efficiency = None
-        if r.efficiency_percent is not None:
-            efficiency = r.efficiency_percent / 100
-        try:
-            hw = hardware(r.card, r.precision, r.layout.world // r.nodes, efficiency)
-        except NoSpeedError:
-            return self.tr(
+    # -- why there is no time ---------------------------------------------------------
+    def missing(self, why: TimeMissing, detail: str, description: TrainingDescription) -> str:
+        """Why the plan has no time per step, and what to give."""
+        card = description.card
+        return {
+            TimeMissing.NO_MODEL: self.tr(
+                "Choose the model in the training description to see the time per step."
+            ),
+            TimeMissing.NO_SEQ_LEN: self.tr(
+                "Type the sequence length in the training description to see the time."
+            ),
+            TimeMissing.SEQ_TOO_LONG: self.tr(
+                "The model's learned positions stop at {length} tokens: no time for a longer "
+                "sequence."
+            ).format(length=detail),
+            TimeMissing.NO_SPEED: self.tr(
+                "The custom card has no speed figures: type them under “The card's speed…” "
+                "(training description, GPUs), or choose a GPU model."
+            ),
+            TimeMissing.PRECISION: self.tr(
                 "{card} cannot compute in {precision}: choose another precision."
-            ).format(card=r.card.name, precision=r.precision.value)
-        hidden: int | None = None
-        layers: int | None = None
-        if r.model is not None:
-            cost = token_cost(r.model.compute_params, r.model.shape, r.seq_len, r.recompute)
-            hidden, layers = r.model.hidden, r.model.layers
-        else:
-            assert r.params is not None
-            cost = token_cost(r.params, recompute=r.recompute)
-        workload = Workload(
-            cost=cost,
-            seq_len=r.seq_len,
-            layout=r.layout,
-            zero_stage=r.zero,
-            precision=r.precision,
-            hidden=hidden,
-            layers=layers,
-            activation_bytes_per_sample=int(r.activation_gb * 10**9),
-        )
-        return StepModel(workload, hw, r.profile)
-
-    # -- the views ------------------------------------------------------------------
-    def pair_times(
-        self, model: StepModel, pairs: dict[int, PlanPair]
-    ) -> tuple[dict[int, StepTime], dict[int, PairTime]]:
-        times = {b: model.time(b, p.accumulation_steps) for b, p in pairs.items()}
-        cells = {
-            b: PairTime(
-                self.seconds(t.step_seconds),
-                self.rate(t.tokens_per_second),
-            )
-            for b, t in times.items()
-        }
-        return times, cells
+            ).format(
+                card="" if card is None else card.name,
+                precision=description.precision.value,
+            ),
+            TimeMissing.LAYOUT: self.tr(
+                "The GPUs do not split evenly over the nodes: no time per step."
+            ),
+        }[why]
 
     def unavailable(self, reason: str) -> TimeView:
         return TimeView(available=False, message=reason)
 
-    def view(
-        self,
-        request: TimeRequest,
-        model: StepModel,
-        current: StepTime | None,
-        fastest: StepTime | None,
-    ) -> TimeView:
+    def view(self, plan: Plan) -> TimeView:
         """The card: the configuration in use, the fastest fitting pair, the run."""
+        if plan.step_model is None:
+            assert plan.time_missing is not None
+            return self.unavailable(
+                self.missing(plan.time_missing, plan.time_detail, plan.description)
+            )
+        model = plan.step_model
+        current = None if plan.current is None else plan.current.time
+        fastest = None if plan.fastest is None else plan.fastest.time
         if current is None:
             return self.unavailable(self.tr("No configuration to time."))
         f = self._formats.format
@@ -197,7 +117,7 @@ class TimingTexts(Translating):
         )
         if t.memory_bound:
             shares += " · " + self.tr("memory-bound micro-step")
-        layout = request.layout
+        layout = plan.description.layout
         world = self.tr(
             "World size {world} = {data} data-parallel × {tensor} tensor × {pipeline} pipeline"
         ).format(
@@ -216,8 +136,8 @@ class TimingTexts(Translating):
             layout=world,
             fastest=fastest_text,
             fastest_micro_batch=fastest_micro,
-            run=self._run(request, t),
-            note=self._note(request, model, t),
+            run=self._run(plan),
+            note=self._note(plan.description, model, t),
         )
 
     def _mismatch(self, what: Mismatch, measured: str, planned: str) -> str:
@@ -251,27 +171,24 @@ class TimingTexts(Translating):
         )
         return text, fastest.micro_batch
 
-    def _run(self, request: TimeRequest, step: StepTime) -> tuple[str, ...]:
-        """The run's totals: one epoch of the dataset, the token budget."""
+    def _run(self, plan: Plan) -> tuple[str, ...]:
+        """The run's totals: the epochs over the dataset, the token budget."""
+        f = self._formats.format
         lines = []
-        f, price = self._formats.format, request.price
-        if request.dataset is not None:
-            epochs = request.epochs or 1
-            steps = epochs * steps_per_epoch(request.dataset, step.effective_batch).keep_last
-            totals = run_totals(step, steps=steps, price_per_gpu_hour=price)
-            if epochs == 1:
-                head = self.tr("One epoch ({steps} steps)").format(steps=f(steps))
+        for line in plan.run:
+            if line.kind == "epochs":
+                steps = f(line.totals.steps)
+                if line.amount == 1:
+                    head = self.tr("One epoch ({steps} steps)").format(steps=steps)
+                else:
+                    head = self._formats.counted(
+                        lambda n: self.tr("%n epoch(s) ({steps} steps)", "", n), line.amount
+                    ).format(steps=steps)
             else:
-                head = self._formats.counted(
-                    lambda n: self.tr("%n epoch(s) ({steps} steps)", "", n), epochs
-                ).format(steps=f(steps))
-            lines.append(self._totals(head, totals))
-        if request.tokens is not None:
-            totals = run_totals(step, tokens=request.tokens, price_per_gpu_hour=price)
-            head = self.tr("{tokens} tokens ({steps} steps)").format(
-                tokens=f(request.tokens), steps=f(totals.steps)
-            )
-            lines.append(self._totals(head, totals))
+                head = self.tr("{tokens} tokens ({steps} steps)").format(
+                    tokens=f(line.amount), steps=f(line.totals.steps)
+                )
+            lines.append(self._totals(head, line.totals))
         return tuple(lines)
 
     def _totals(self, head: str, totals: RunTotals) -> str:
@@ -286,8 +203,8 @@ class TimingTexts(Translating):
             )
         return text
 
-    def _note(self, request: TimeRequest, model: StepModel, current: StepTime) -> str:
-        profile = request.profile
+    def _note(self, description: TrainingDescription, model: StepModel, current: StepTime) -> str:
+        profile = description.profile
         if profile is None:
             parts = [
                 self.tr(
@@ -322,7 +239,7 @@ class TimingTexts(Translating):
             parts.append(
                 self.tr(
                     "Tensor- and pipeline-parallel traffic is not counted without the "
-                    "model's shape: choose a bundled model."
+                    "model's shape: choose a bundled model or open its config.json."
                 )
             )
         return " ".join(parts)

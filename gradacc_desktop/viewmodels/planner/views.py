@@ -15,7 +15,8 @@ class ConfigurationView:
     micro_batch: int
     accumulation_steps: int
     gpus: int
-    activation_gb: Decimal
+    #: one sample's activations for the calculator (None: unknown)
+    activation_gb: Decimal | None
     effective_batch: int
     achieved: str
     formula: str
@@ -34,7 +35,8 @@ class ConfigurationView:
 
 @dataclass(frozen=True)
 class FitView:
-    fits: bool
+    #: None: the memory is not known (``usage`` says what is missing)
+    fits: bool | None
     verdict: str
     usage: str
     headroom: str
@@ -65,7 +67,8 @@ class PairRow:
     accumulation_steps: int
     #: b, a, E, fits, verdicts, time per step, tokens/s ("—" without a time)
     cells: tuple[str, ...]
-    fits: bool
+    #: None: the memory is not known
+    fits: bool | None
     exact: bool
     # DeepSpeed and Megatron both accept the target with this pair
     accepted: bool
@@ -89,12 +92,14 @@ class PairPoint:
 
     micro_batch: int
     accumulation_steps: int
-    #: memory one GPU holds with this pair: b × activation share + other memory (GB)
-    memory_gb: float
+    #: memory one GPU holds with this pair: b × activation share + other memory (GB;
+    #: None: not known)
+    memory_gb: float | None
     #: time of one optimizer step (None: no time can be estimated)
     step_seconds: float | None
     tokens_per_second: float | None
-    fits: bool
+    #: None: the memory is not known
+    fits: bool | None
     #: the configuration in use
     current: bool
     #: the fastest pair that fits and reaches the same batch
@@ -134,8 +139,10 @@ class PlanView:
     time: TimeView | None = None
     #: the pairs as numbers, in the table's order (see ``PairPoint``)
     points: tuple[PairPoint, ...] = ()
-    #: usable memory of one GPU (GB), the chart's limit line
-    capacity_gb: float = 0.0
+    #: usable memory of one GPU (GB), the chart's limit line (None: not known)
+    capacity_gb: float | None = None
+    #: a line on the setup when no framework runs it ("" otherwise)
+    setup_problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -148,9 +155,3 @@ class PlannerState:
     @property
     def has_result(self) -> bool:
         return self.results is not None
-
-
-@dataclass(frozen=True)
-class ScenarioOutcome:
-    ok: bool
-    message: str

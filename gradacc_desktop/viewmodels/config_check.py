@@ -1,5 +1,5 @@
 """ "Check my config": an existing DeepSpeed, accelerate or axolotl file read by
-``core.config_import``, put into the planner and described in words.
+``core.config_import``, put into the training description and described in words.
 
 The values and verdicts are worded here (translated); the reasons the reader gives for
 a key it could not use come from the core in English and are shown as they are.
@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import final
 
+from PySide6.QtCore import QObject
+
 from gradacc_desktop.core.config_import import (
     ConfigImportError,
     ConfigKind,
@@ -18,7 +20,11 @@ from gradacc_desktop.core.config_import import (
     read_config,
 )
 from gradacc_desktop.core.setup import Precision, TrainingSetup
-from gradacc_desktop.viewmodels.planner.formats import PlanFormats, Translating
+from gradacc_desktop.core.training.imported import fixed_by
+from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
+from gradacc_desktop.viewmodels.planner.fit import FitTexts
+from gradacc_desktop.viewmodels.training.fields import TrainingField
+from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
 
 @dataclass(frozen=True)
@@ -28,8 +34,10 @@ class CheckOutcome:
     message: str
     # the report shown under the check button (plain text, one item per line)
     report: str
-    # the setup to put into the planner (None: nothing is applied)
+    # the setup to put into the description (None: nothing is applied)
     setup: TrainingSetup | None
+    # the file as read (None when it was not)
+    config: ImportedConfig | None = None
 
 
 @final
@@ -88,15 +96,17 @@ class ConfigCheckTexts(Translating):
             )
         if setup is None:
             lines.append(
-                self.tr("Not put into the planner: {what}.").format(what="; ".join(missing))
+                self.tr("Not put into the training description: {what}.").format(
+                    what="; ".join(missing)
+                )
             )
-            message = self.tr("“{name}” read; the planner needs more to use it.").format(
+            message = self.tr("“{name}” read; the description needs more to use it.").format(
                 name=path.name
             )
             return CheckOutcome(True, message, "\n".join(lines), None)
-        lines.append(self.tr("Put into the planner and the export."))
+        lines.append(self.tr("Put into the training description."))
         message = self.tr("Configuration read from “{name}”.").format(name=path.name)
-        return CheckOutcome(True, message, "\n".join(lines), setup)
+        return CheckOutcome(True, message, "\n".join(lines), setup, config)
 
     def _values(self, config: ImportedConfig, setup: TrainingSetup | None) -> list[str]:
         f = self._formats.format
@@ -149,3 +159,41 @@ class ConfigCheckTexts(Translating):
                 )
             )
         return lines
+
+
+class CheckViewModel(QObject):
+    """Reads a trainer config and puts what it fixes into the training description, so
+    its memory and time show at once."""
+
+    def __init__(self, training: TrainingViewModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._training = training
+        self._texts = ConfigCheckTexts(training.formats)
+        self._fit = FitTexts(training.formats)
+
+    def check(self, path: Path) -> CheckOutcome:
+        """Read ``path``; when it gives a whole setup, the description takes it (files
+        that do not give the GPU count use the description's)."""
+        t = self._training
+        gpus = t.remembered_value(TrainingField.GPUS)
+        outcome = self._texts.check(path, None if gpus is None else int(gpus))
+        if outcome.setup is None or outcome.config is None:
+            return outcome
+        current = t.description
+        if current is None:
+            return replace(
+                outcome,
+                report=outcome.report
+                + "\n"
+                + self.tr("Correct the training description, then check the file again."),
+                setup=None,
+            )
+        t.apply(fixed_by(outcome.config, outcome.setup, current))
+        plan = t.plan
+        if plan is not None and plan.fit is not None:  # what it needs on the description's GPU
+            fit = self._fit.fit(plan.fit, plan.description.tensor_parallel)
+            outcome = replace(outcome, report=f"{outcome.report}\n{fit.verdict}: {fit.usage}")
+        elif plan is not None and plan.no_fit is not None:
+            fit = self._fit.fit_of_nothing(plan.no_fit, plan.description.tensor_parallel)
+            outcome = replace(outcome, report=f"{outcome.report}\n{fit.verdict}: {fit.usage}")
+        return outcome

@@ -1,0 +1,461 @@
+"""The training description panel: the one place the training is described. Built from
+``specs.ROWS``: every input has a visible label as its buddy and an accessible name;
+rows the description does not have now are hidden; a field typed over a derived figure
+says so and offers the derived value back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from PySide6.QtCore import QLocale, QSize, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QResizeEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
+from gradacc_desktop.ui.file_dialogs import ask_open_path
+from gradacc_desktop.ui.scroll_area import ScrollArea
+from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.training.specs import CONDITIONAL, ROWS, Extra, Key, RowSpec, Section
+from gradacc_desktop.ui.verdict import verdict_colour
+from gradacc_desktop.ui.wheel import guard_wheel
+from gradacc_desktop.viewmodels.settings import Settings
+from gradacc_desktop.viewmodels.training.fields import CHOICES, Choice, TrainingField
+from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
+
+#: shown in an empty optional field that stands for nothing
+EMPTY = "—"
+#: a field beside its label needs at least this much room (pixels), the sections' frames
+#: and the scroll bar this much more
+FIELD_WIDTH = 150
+SIDE_MARGINS = 48
+#: the narrowest the panel gets (labels above the fields)
+MINIMUM_WIDTH = 220
+
+
+def _note(parent: QWidget, name: str, italic: bool = False) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    font = label.font()
+    font.setPointSizeF(font.pointSizeF() * 0.92)
+    font.setItalic(italic)
+    label.setFont(font)
+    return label
+
+
+class TrainingPanel(QWidget):
+    statusMessage = Signal(str)
+    copyRequested = Signal()
+    #: "Details…" of the other memory: the model states' breakdown
+    modelStatesRequested = Signal()
+    cardSpeedRequested = Signal()
+
+    def __init__(
+        self,
+        vm: TrainingViewModel,
+        parent: QWidget | None = None,
+        settings: Callable[[], Settings | None] = lambda: None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("training_panel")
+        self.vm = vm
+        self._settings = settings
+        self._quiet = False
+        self.fields: dict[TrainingField, NumberField] = {}
+        self.combos: dict[Choice, QComboBox] = {}
+        self.labels: dict[Key, QLabel] = {}
+        self.notes: dict[Extra, QLabel] = {}
+        self.sections: dict[Section, QGroupBox] = {}
+        self._forms: dict[Section, QFormLayout] = {}
+        self._rows: dict[Key, QWidget] = {}
+        self.title = QLabel(self)
+        self.title.setObjectName("training_title")
+        title_font = QFont(self.title.font())
+        title_font.setBold(True)
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.1)
+        self.title.setFont(title_font)
+        self.problems = _note(self, "training_problems")
+        self.recommend = QCheckBox(self)
+        self.recommend.setObjectName("training_recommend")
+        self.open_config = QPushButton(self)
+        self.open_config.setObjectName("training_open_config")
+        self.card_speed = QPushButton(self)
+        self.card_speed.setObjectName("training_card_speed")
+        self.activation_back = QToolButton(self)
+        self.activation_back.setObjectName("training_activation_back")
+        self.other_back = QToolButton(self)
+        self.other_back.setObjectName("training_other_back")
+        self.states_details = QPushButton(self)
+        self.states_details.setObjectName("training_states_details")
+        self.load_profile = QPushButton(self)
+        self.load_profile.setObjectName("training_load_profile")
+        self.clear_profile = QPushButton(self)
+        self.clear_profile.setObjectName("training_clear_profile")
+
+        column = QWidget(self)
+        column_layout = QVBoxLayout(column)
+        column_layout.setContentsMargins(0, 0, 0, 0)
+        column_layout.setSpacing(8)
+        for spec in ROWS:
+            section = self.sections.get(spec.section)
+            if section is None:
+                section = self.sections[spec.section] = QGroupBox(column)
+                section.setObjectName(f"training_section_{spec.section.value}")
+                form = QFormLayout(section)
+                form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+                form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
+                self._forms[spec.section] = form
+                column_layout.addWidget(section)
+            self._add_row(spec, section)
+        column_layout.addStretch(1)
+        self.area = ScrollArea(column, self, focusable=False)
+        self.area.setObjectName("training_area")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.problems)
+        layout.addWidget(self.area, 1)
+        self._column = column
+        self._wrapped: bool | None = None
+
+        guard_wheel(*self.combos.values())
+        self.recommend.toggled.connect(self._on_recommend)
+        self.open_config.clicked.connect(self.ask_config)
+        self.card_speed.clicked.connect(self.cardSpeedRequested)
+        self.states_details.clicked.connect(self.modelStatesRequested)
+        self.activation_back.clicked.connect(lambda: self.vm.use_derived(TrainingField.ACTIVATION))
+        self.other_back.clicked.connect(lambda: self.vm.use_derived(TrainingField.OTHER_MEMORY))
+        self.load_profile.clicked.connect(self.ask_profile)
+        self.clear_profile.clicked.connect(vm.clear_profile)
+        vm.inputsReplaced.connect(self.show_inputs)
+        vm.stateChanged.connect(self.show_state)
+        self.setAcceptDrops(True)
+        self.retranslate()
+        self.show_inputs(None)
+
+    # -- the labels beside the fields, or above them when the panel is narrow -----------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_labels()
+
+    def _fit_labels(self) -> None:
+        """Labels beside their fields while both fit; above them in a narrow panel."""
+        labels = [label.sizeHint().width() for label in self.labels.values()]
+        needed = max(labels, default=0) + FIELD_WIDTH + SIDE_MARGINS
+        wrap = self.area.viewport().width() < needed
+        if wrap == self._wrapped:
+            return
+        self._wrapped = wrap
+        policy = (
+            QFormLayout.RowWrapPolicy.WrapAllRows
+            if wrap
+            else QFormLayout.RowWrapPolicy.DontWrapRows
+        )
+        for form in self._forms.values():
+            form.setRowWrapPolicy(policy)
+
+    def minimumSizeHint(self) -> QSize:
+        """Narrow: the labels then stand above their fields."""
+        return QSize(MINIMUM_WIDTH, super().minimumSizeHint().height())
+
+    # -- construction -----------------------------------------------------------------
+    def _add_row(self, spec: RowSpec, section: QGroupBox) -> None:
+        form = self._forms[spec.section]
+        key = spec.key
+        if isinstance(key, Extra):
+            widget = self._extra(key, section)
+            form.addRow(widget)
+            self._rows[key] = widget
+            return
+        label = QLabel(section)
+        widget = self._input(spec, section)
+        label.setBuddy(widget)
+        self.labels[key] = label
+        row: QWidget = widget
+        if spec.beside is not None:
+            holder = QWidget(section)
+            line = QHBoxLayout(holder)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(widget, 1)
+            beside = {
+                Choice.RECOMMEND: self.recommend,
+                Extra.ACTIVATION_NOTE: self.activation_back,
+                Extra.OTHER_NOTE: self.other_back,
+            }[spec.beside]
+            beside.setParent(holder)
+            line.addWidget(beside)
+            row = holder
+        form.addRow(label, row)
+        self._rows[key] = row
+
+    def _input(self, spec: RowSpec, parent: QWidget) -> QWidget:
+        key = spec.key
+        if isinstance(key, TrainingField):
+            field = NumberField(self.vm.number_input(key), parent)
+            field.setObjectName(spec.object_name)
+            field.copyRequested.connect(self.copyRequested)
+
+            def forward(text: str, f: TrainingField = key, box: NumberField = field) -> None:
+                if not self._quiet and box.isEnabled():
+                    self.vm.set_text(f, text)
+
+            field.textChanged.connect(forward)
+            self.fields[key] = field
+            return field
+        assert isinstance(key, Choice)
+        combo = QComboBox(parent)
+        combo.setObjectName(spec.object_name)
+        # long choices never widen the panel past the window
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(12)
+        combo.currentIndexChanged.connect(lambda _i, c=key: self._on_choice(c))
+        self.combos[key] = combo
+        return combo
+
+    def _extra(self, key: Extra, parent: QWidget) -> QWidget:
+        if key is Extra.OPEN_CONFIG:
+            self.open_config.setParent(parent)
+            return self.open_config
+        if key is Extra.CARD_SPEED:
+            self.card_speed.setParent(parent)
+            return self.card_speed
+        holder = QWidget(parent)
+        line = QVBoxLayout(holder)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.setSpacing(2)
+        note = _note(holder, f"training_{key.value}", italic=key is Extra.ACTIVATION_NOTE)
+        self.notes[key] = note
+        line.addWidget(note)
+        buttons: list[QWidget] = []
+        if key is Extra.OTHER_NOTE:
+            buttons = [self.states_details]
+        elif key is Extra.PROFILE:
+            buttons = [self.load_profile, self.clear_profile]
+        for button in buttons:  # one under the other: the panel stays narrow
+            button.setParent(holder)
+            line.addWidget(button)
+        return holder
+
+    @contextmanager
+    def _silently(self) -> Iterator[None]:
+        quiet, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+
+    # -- showing ------------------------------------------------------------------------
+    def show_inputs(self, fields: frozenset[object] | None) -> None:
+        """Re-read ``fields`` (and the choices with ``CHOICES``) from the view-model."""
+        with self._silently():
+            for field, box in self.fields.items():
+                if fields is None or field in fields:
+                    box.set_text(self.vm.shown_text(field))
+                box.setEnabled(self.vm.editable(field))
+            if fields is None or CHOICES in fields:
+                self._fill_choices()
+        self.show_state(self.vm.state)
+
+    def _fill_choices(self) -> None:
+        for choice, combo in self.combos.items():
+            options = self.vm.options(choice)
+            current = self.vm.choice(choice)
+            if [combo.itemData(i) for i in range(combo.count())] != [d for d, _ in options]:
+                combo.clear()
+                for data, text in options:
+                    combo.addItem(text, data)
+            index = next((i for i, (d, _) in enumerate(options) if d == current), 0)
+            combo.setCurrentIndex(index)
+        self.recommend.setChecked(bool(self.vm.choice(Choice.RECOMMEND)))
+
+    def show_state(self, state: TrainingState) -> None:
+        vm = self.vm
+        for key, row in self._rows.items():
+            if key in CONDITIONAL:
+                visible = key in state.visible
+                label = self.labels.get(key)
+                section = self._section_of(key)
+                self._forms[section].setRowVisible(row, visible)
+                if label is not None:
+                    label.setVisible(visible)
+        for field, box in self.fields.items():
+            text = vm.placeholder(field) or (EMPTY if vm.number_input(field).optional else "")
+            if box.lineEdit().placeholderText() != text:
+                box.lineEdit().setPlaceholderText(text)
+            box.setEnabled(vm.editable(field))
+            self._mark(field, vm.problem(field) is not None)
+        notes = state.notes
+        self._say(Extra.MODEL_NOTE, notes.model + "".join(f"\n⚠ {w}" for w in notes.warnings))
+        self._say(Extra.LORA_NOTE, notes.lora)
+        self._say(Extra.ACTIVATION_NOTE, notes.activation.text)
+        self._say(Extra.OTHER_NOTE, notes.other.text)
+        self._say(Extra.USABLE_NOTE, notes.usable)
+        self._say(Extra.PROFILE, vm.profile_summary())
+        self._forms[Section.METHOD].setRowVisible(self._rows[Extra.LORA_NOTE], bool(notes.lora))
+        self.activation_back.setVisible(notes.activation.overridden)
+        self.other_back.setVisible(notes.other.overridden)
+        states = None if state.plan is None else state.plan.figures.states
+        self.states_details.setEnabled(states is not None)
+        self.clear_profile.setEnabled(vm.profile is not None)
+        problems = list(state.problems) + list(state.run_problems)
+        if vm.config_error:
+            problems.insert(0, vm.config_error)
+        self.problems.setText("\n".join(problems))
+        self.problems.setVisible(bool(problems))
+        palette = self.problems.palette()
+        palette.setColor(self.problems.foregroundRole(), verdict_colour(palette, False))
+        self.problems.setPalette(palette)
+
+    def _section_of(self, key: Key) -> Section:
+        return next(spec.section for spec in ROWS if spec.key == key)
+
+    def _say(self, key: Extra, text: str) -> None:
+        note = self.notes.get(key)
+        if note is not None and note.text() != text:
+            note.setText(text)
+            note.setVisible(bool(text))
+
+    def _mark(self, field: TrainingField, refused: bool) -> None:
+        """A refused field's label in the theme's red (its message is above)."""
+        label = self.labels.get(field)
+        if label is None:
+            return
+        palette = self.palette()
+        if refused:
+            palette.setColor(label.foregroundRole(), verdict_colour(palette, False))
+        label.setPalette(palette)
+
+    # -- the user's choices -------------------------------------------------------------
+    def _on_choice(self, choice: Choice) -> None:
+        if self._quiet:
+            return
+        self.vm.set_choice(choice, self.combos[choice].currentData())
+
+    def _on_recommend(self, on: bool) -> None:
+        if not self._quiet:
+            self.vm.set_choice(Choice.RECOMMEND, on)
+
+    def ask_config(self) -> None:
+        texts = self.vm.texts
+        path = ask_open_path(
+            self, texts.open_config_title(), texts.config_filter(), self._settings()
+        )
+        if path is not None:
+            self.open_config_file(path)
+
+    def open_config_file(self, path: Path) -> bool:
+        outcome = self.vm.open_config(path)
+        self.statusMessage.emit(outcome.message)
+        return outcome.ok
+
+    def ask_profile(self) -> None:
+        path = ask_open_path(
+            self,
+            self.tr("Load a measured speed profile"),
+            self.tr("Speed profiles (*.json);;All files (*)"),
+            self._settings(),
+        )
+        if path is not None:
+            outcome = self.vm.load_profile(path)
+            self.statusMessage.emit(outcome.message)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        accept_file_drag(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = dropped_file(event)
+        if path is not None:
+            event.acceptProposedAction()
+            self.open_config_file(Path(path))
+
+    # -- words ----------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        t = self.vm.texts
+        self.title.setText(t.title())
+        titles = {
+            Section.MODEL: t.section_model(),
+            Section.METHOD: t.section_method(),
+            Section.HARDWARE: t.section_hardware(),
+            Section.LAYOUT: t.section_layout(),
+            Section.BATCH: t.section_batch(),
+            Section.MEMORY: t.section_memory(),
+            Section.RUN: t.section_run(),
+        }
+        for section, box in self.sections.items():
+            box.setTitle(titles[section])
+        self._wrapped = None  # the labels change width: decide again
+        for key, label in self.labels.items():
+            if isinstance(key, TrainingField):
+                label.setText(t.field_label(key, mnemonic=True))
+                field = self.fields[key]
+                field.setAccessibleName(t.field_label(key))
+                field.setToolTip(t.field_hint(key))
+                field.setAccessibleDescription(t.field_hint(key))
+            elif isinstance(key, Choice):
+                label.setText(t.choice_label(key, mnemonic=True))
+                combo = self.combos[key]
+                combo.setAccessibleName(t.choice_label(key))
+                combo.setToolTip(t.choice_hint(key))
+        self.recommend.setText(t.choice_label(Choice.RECOMMEND, mnemonic=True))
+        self.recommend.setToolTip(t.choice_hint(Choice.RECOMMEND))
+        self.open_config.setText(t.open_config_button())
+        self.card_speed.setText(t.card_speed_button())
+        for button in (self.activation_back, self.other_back):
+            button.setText("↺")
+            button.setToolTip(t.back_to_derived())
+            button.setAccessibleName(t.back_to_derived())
+        self.states_details.setText(t.states_details_button())
+        self.load_profile.setText(t.load_profile_label())
+        self.clear_profile.setText(t.clear_profile_label())
+        with self._silently():
+            for combo in self.combos.values():
+                combo.clear()
+            self._fill_choices()
+        self.show_state(self.vm.state)
+        self._fit_labels()
+
+    def set_language(self, locale: QLocale) -> None:
+        """After the view-model's ``set_language``: numbers re-shown in ``locale``."""
+        for box in self.fields.values():
+            box.setLocale(locale)
+        self.retranslate()
+        self.show_inputs(None)
+
+    def tab_chain(self) -> list[QWidget]:
+        """Every control in reading order."""
+        chain: list[QWidget] = []
+        for spec in ROWS:
+            key = spec.key
+            if isinstance(key, TrainingField):
+                chain.append(self.fields[key])
+            elif isinstance(key, Choice):
+                chain.append(self.combos[key])
+            elif key is Extra.OPEN_CONFIG:
+                chain.append(self.open_config)
+            elif key is Extra.CARD_SPEED:
+                chain.append(self.card_speed)
+            elif key is Extra.OTHER_NOTE:
+                chain.append(self.states_details)
+            elif key is Extra.PROFILE:
+                chain += [self.load_profile, self.clear_profile]
+            if spec.beside is Choice.RECOMMEND:
+                chain.append(self.recommend)
+            elif spec.beside is Extra.ACTIVATION_NOTE:
+                chain.append(self.activation_back)
+            elif spec.beside is Extra.OTHER_NOTE:
+                chain.append(self.other_back)
+        return chain

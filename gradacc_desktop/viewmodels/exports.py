@@ -1,0 +1,105 @@
+"""The "Trainer configs" tab's view-model: the plan's setup as each framework's own
+files (with what they hold of the model: LoRA, the sequence length, recomputation),
+what a framework cannot carry, and saving the files into a folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from gradacc_desktop.core.export import Exported, ExportFormat
+from gradacc_desktop.core.setup import PROBLEM_TEXT
+from gradacc_desktop.core.training.exports import export_description
+from gradacc_desktop.viewmodels.files import Outcome
+from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
+from gradacc_desktop.viewmodels.training.scenarios import ScenarioFiles
+
+
+class ExportViewModel(QObject):
+    # the plan changed (the files may have): carries the training state
+    stateChanged = Signal(object)
+
+    def __init__(self, training: TrainingViewModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._training = training
+        self._files = ScenarioFiles(training.formats)
+        training.stateChanged.connect(self.stateChanged)
+
+    @property
+    def training(self) -> TrainingViewModel:
+        return self._training
+
+    @property
+    def state(self) -> TrainingState:
+        return self._training.state
+
+    @staticmethod
+    def formats() -> list[tuple[ExportFormat, str]]:
+        # Product names: the same in every language.
+        return [
+            (ExportFormat.DEEPSPEED, "DeepSpeed (ds_config.json)"),
+            (ExportFormat.HF, "Hugging Face Trainer"),
+            (ExportFormat.HF_DEEPSPEED, "Hugging Face Trainer + DeepSpeed"),
+            (ExportFormat.ACCELERATE, "Hugging Face Accelerate"),
+            (ExportFormat.LIGHTNING, "PyTorch Lightning"),
+            (ExportFormat.TORCHRUN, "PyTorch DDP (torchrun)"),
+            (ExportFormat.MEGATRON, "Megatron-LM"),
+        ]
+
+    def summary(self) -> str:
+        """What is exported, in a line."""
+        plan = self._training.plan
+        if plan is None or plan.current is None:
+            return self.tr("Nothing to export yet: the training description has no configuration.")
+        f = self._training.formats.format
+        current, d = plan.current, plan.description
+        formula = f"E\u00a0=\u00a0{f(current.micro_batch)}\u00a0×\u00a0" + (
+            f"{f(current.accumulation_steps)}\u00a0×\u00a0{f(d.gpus)}\u00a0=\u00a0"
+            f"{f(current.effective_batch)}"
+        )
+        return self.tr("Exporting the training description's configuration: {formula}.").format(
+            formula=formula
+        )
+
+    def exported(self, fmt: ExportFormat) -> Exported | None:
+        """The files of ``fmt`` for the plan's setup (``None``: see ``unavailable``)."""
+        plan = self._training.plan
+        setup = None if plan is None else plan.setup
+        if plan is None or setup is None:
+            return None
+        return export_description(fmt, plan.description, setup)
+
+    def unavailable(self) -> str:
+        """Why there is nothing to export, in words ("" when there is)."""
+        plan = self._training.plan
+        if plan is None or plan.current is None:
+            return self.tr("Nothing to export yet: the training description has no configuration.")
+        if plan.setup_problem is None:
+            return ""
+        setup = plan.description.setup(1, 1)
+        f = self._training.formats.format
+        return QCoreApplication.translate("Setup", PROBLEM_TEXT[plan.setup_problem]).format(
+            gpus=f(setup.world),
+            nodes=f(setup.nodes),
+            tensor_parallel=f(setup.tensor_parallel),
+            gpus_per_node=f(setup.gpus_per_node),
+        )
+
+    def notes(self, fmt: ExportFormat) -> tuple[str, ...]:
+        """What ``fmt`` cannot carry of the description (or how it does), translated."""
+        exported = self.exported(fmt)
+        if exported is None:
+            return ()
+        values = dict(exported.note_values)
+        return tuple(
+            QCoreApplication.translate("Export", note).format(**values) for note in exported.notes
+        )
+
+    def text(self, fmt: ExportFormat) -> str | None:
+        exported = self.exported(fmt)
+        return None if exported is None else exported.text
+
+    def save(self, fmt: ExportFormat, folder: Path) -> Outcome:
+        """Write the files of ``fmt`` into ``folder`` (replacing files of the same names)."""
+        return self._files.save_export(self.exported(fmt), folder, self.unavailable())

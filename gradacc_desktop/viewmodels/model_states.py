@@ -1,0 +1,179 @@
+"""The model states behind the description's "other memory" in detail: each component
+on one GPU (GB and bytes per parameter), the CPU memory per node, where the rules come
+from. Nothing is chosen here: the model, the method, ZeRO and offload are the training
+description's (``core.model_states`` counts them as DeepSpeed does)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from gradacc_desktop.core.model_states import ModelStates, Part
+from gradacc_desktop.core.training.figures import Source, shown_gb
+from gradacc_desktop.viewmodels.formatting import format_approx
+from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
+
+# Significant digits of a bytes-per-parameter figure (ZeRO shares can repeat forever).
+BYTES_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class ModelStatesView:
+    # (component, GB on one GPU, bytes per parameter) rows, the total row last
+    rows: tuple[tuple[str, str, str], ...]
+    states: str
+    total: str
+    cpu: str
+    source: str
+    sharding: str
+    #: LoRA in a line ("" without adapters)
+    lora: str
+    #: the figure is typed over: the plan uses the typed value, this is what it replaces
+    overridden: str
+
+
+@dataclass(frozen=True)
+class ModelStatesState:
+    view: ModelStatesView | None
+    #: why there are no model states to show
+    message: str = ""
+
+
+class ModelStatesViewModel(QObject):
+    stateChanged = Signal(object)
+
+    def __init__(self, training: TrainingViewModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._training = training
+        self._state = self._build(training.state)
+        training.stateChanged.connect(self._on_state)
+
+    @property
+    def state(self) -> ModelStatesState:
+        return self._state
+
+    def title(self) -> str:
+        return self.tr("Model states per GPU")
+
+    def headers(self) -> tuple[str, str, str]:
+        return (self.tr("Component"), self.tr("On one GPU"), self.tr("Per parameter"))
+
+    def refresh(self) -> None:
+        self._on_state(self._training.state)
+
+    def _on_state(self, state: TrainingState) -> None:
+        self._state = self._build(state)
+        self.stateChanged.emit(self._state)
+
+    def part_name(self, part: Part) -> str:
+        return {
+            Part.WEIGHTS: self.tr("Weights"),
+            Part.GRADIENTS: self.tr("Gradients"),
+            Part.FP32_GRADIENTS: self.tr("fp32 gradients"),
+            Part.MASTER_WEIGHTS: self.tr("fp32 master weights"),
+            Part.OPTIMIZER_STATES: self.tr("Optimizer states"),
+            Part.LARGEST_LAYER: self.tr("Largest layer, gathered"),
+            Part.CPU_MODEL: self.tr("fp32 model while loading"),
+            Part.CPU_OFFLOAD: self.tr("Offloaded states"),
+            Part.CPU_BUFFER: self.tr("DeepSpeed's 1.5× buffer"),
+        }[part]
+
+    def _build(self, state: TrainingState) -> ModelStatesState:
+        plan = state.plan
+        if plan is None:
+            return ModelStatesState(None, self.tr("Correct the training description first."))
+        figs = plan.figures
+        states = figs.states
+        if states is None:
+            return ModelStatesState(None, state.notes.other.text)
+        overridden = ""
+        if figs.other.source is Source.GIVEN:
+            overridden = self.tr(
+                "The plan uses the other memory typed in the description; these are the model "
+                "states it replaces."
+            )
+        return ModelStatesState(
+            self._view(states, figs.overhead_bytes, state.notes.lora, overridden)
+        )
+
+    # -- words --------------------------------------------------------------------
+    def _gb(self, amount: Fraction) -> str:
+        return self._training.formats.format_gb(
+            shown_gb(-(-amount.numerator // amount.denominator))
+        )
+
+    def _bytes(self, value: Decimal) -> str:
+        """A byte count in the plural form it takes: "1 byte", "2 bytes", "≈ 1,33333 bytes"."""
+        selector = int(value) if value == value.to_integral_value() else 2
+        text = self.tr("%n byte(s)", "", selector)
+        shown = format_approx(self._training.locale, value, BYTES_DIGITS)
+        return text.replace(str(selector), shown, 1)
+
+    @staticmethod
+    def _per_param(amount: Fraction, parameters: int) -> Decimal:
+        share = amount / parameters
+        return Decimal(share.numerator) / Decimal(share.denominator)
+
+    def _view(self, e: ModelStates, overhead: int, lora: str, overridden: str) -> ModelStatesView:
+        formats = self._training.formats
+        gpu = [c for c in e.components if c.where == "gpu" and c.bytes]
+        rows = tuple(
+            (
+                self.part_name(c.part),
+                self._gb(c.bytes),
+                self._bytes(self._per_param(c.bytes, e.parameters)),
+            )
+            for c in gpu
+        )
+        total_states = Fraction(e.gpu_bytes)
+        rows += (
+            (
+                self.tr("Model states per GPU"),
+                self._gb(total_states),
+                self._bytes(self._per_param(total_states, e.parameters)),
+            ),
+        )
+        states = formats.counted(
+            lambda n: self.tr("%n parameter(s) on each GPU: {gb} of model states", "", n),
+            e.parameters,
+        ).format(gb=self._gb(total_states))
+        total = self.tr("Other memory per GPU: {states} + {overhead} overhead = {total}").format(
+            states=self._gb(total_states),
+            overhead=self._gb(Fraction(overhead)),
+            total=self._gb(total_states + overhead),
+        )
+        cpu_parts = ", ".join(
+            f"{self.part_name(c.part)} {self._gb(c.bytes)}"
+            for c in e.components
+            if c.where == "cpu" and c.bytes
+        )
+        cpu = self.tr("CPU memory per node: {total} ({parts}).").format(
+            total=self._gb(Fraction(e.cpu_bytes)), parts=cpu_parts
+        )
+        if e.zero_stage:
+            sharding = formats.counted(
+                lambda n: self.tr("Sharded over %n data-parallel GPU(s).", "", n), e.gpus
+            )
+        else:
+            sharding = self.tr("No sharding: every GPU holds a full copy.")
+        if e.model_parallel > 1:
+            sharding += " " + formats.counted(
+                lambda n: self.tr(
+                    "Each GPU holds 1/%n of the model (tensor parallel × pipeline stages).", "", n
+                ),
+                e.model_parallel,
+            )
+        source = QCoreApplication.translate("ModelStates", e.source).format(stage=int(e.zero_stage))
+        return ModelStatesView(
+            rows=rows,
+            states=states,
+            total=total,
+            cpu=cpu,
+            source=source,
+            sharding=sharding,
+            lora=lora,
+            overridden=overridden,
+        )

@@ -1,0 +1,286 @@
+"""Find the best setup: the core's search over ZeRO stage, offload, recomputation,
+tensor parallelism, pipeline stages and the pair, for the training description on a
+number of GPUs — the best with the next ones, and why every other option is out. One
+click makes a setup the description's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from PySide6.QtCore import QObject, Signal
+
+from gradacc_desktop.core.compute import Recompute
+from gradacc_desktop.core.layout import LAYOUT_LIMITS
+from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.training.search import (
+    Candidate,
+    Exclusion,
+    Reason,
+    Refusal,
+    SearchResult,
+    Unsearchable,
+    search,
+)
+from gradacc_desktop.viewmodels.formatting import Entry, same_entry
+from gradacc_desktop.viewmodels.number_input import NumberInput
+from gradacc_desktop.viewmodels.planner.fit import FitTexts
+from gradacc_desktop.viewmodels.planner.timing import TimingTexts
+from gradacc_desktop.viewmodels.problems import describe
+from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
+
+
+@dataclass(frozen=True)
+class RankedRow:
+    #: the layout in a line ("ZeRO-2 · 8 data × 1 tensor × 1 pipeline")
+    setup: str
+    #: "1 × 64"
+    pair: str
+    step: str
+    memory: str
+
+
+@dataclass(frozen=True)
+class SearchState:
+    #: nothing searched yet, or why there is nothing to search ("" with results)
+    message: str = ""
+    #: the best setup in a line ("" without one)
+    best: str = ""
+    ranking: tuple[RankedRow, ...] = ()
+    #: why each other option is out, a line each
+    exclusions: tuple[str, ...] = ()
+    #: the description changed since: the results are of an older one
+    stale: bool = False
+    #: a problem of the GPUs field
+    problem: str = ""
+
+
+class SearchViewModel(QObject):
+    stateChanged = Signal(object)
+
+    def __init__(self, training: TrainingViewModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._training = training
+        self._timing = TimingTexts(training.formats)
+        self._fit = FitTexts(training.formats)
+        self._world = NumberInput(LAYOUT_LIMITS, locale=training.locale)
+        self._world_entry: Entry = None
+        self._result: SearchResult | None = None
+        self._state = SearchState(message=self._prompt())
+        training.stateChanged.connect(self._on_training)
+
+    # -- the GPUs field ----------------------------------------------------------------
+    @property
+    def state(self) -> SearchState:
+        return self._state
+
+    @property
+    def result(self) -> SearchResult | None:
+        return self._result
+
+    def world_input(self) -> NumberInput:
+        return self._world
+
+    def world_label(self, mnemonic: bool = False) -> str:
+        text = self.tr("GPUs in all")
+        return text if mnemonic else text.replace("&", "")
+
+    def world_hint(self) -> str:
+        return self.tr(
+            "Every GPU of the run (data × tensor × pipeline). Empty: the description's, {world}."
+        ).format(world=self._training.formats.format(self._description_world()))
+
+    def world_placeholder(self) -> str:
+        return self._training.formats.format(self._description_world())
+
+    def set_world_text(self, text: str) -> None:
+        raw = self._world.read(text)
+        if not same_entry(raw, self._world_entry):
+            self._world_entry = raw
+            problem = self._world_problem()
+            self._state = SearchState(
+                message=self._state.message,
+                best=self._state.best,
+                ranking=self._state.ranking,
+                exclusions=self._state.exclusions,
+                stale=self._result is not None,
+                problem=problem,
+            )
+            self.stateChanged.emit(self._state)
+
+    def _world_problem(self) -> str:
+        if self._world_entry is None:
+            return ""
+        return describe(self.world_label(), self._world_entry, self._world) or ""
+
+    def _description_world(self) -> int:
+        d = self._training.description
+        return 1 if d is None else d.world
+
+    # -- searching ---------------------------------------------------------------------
+    def run(self) -> None:
+        """Search the description's best setup on the GPUs asked for."""
+        d = self._training.description
+        if d is None:
+            self._result = None
+            self._publish(SearchState(message=self._prompt()))
+            return
+        if self._world_problem():
+            self._publish(SearchState(problem=self._world_problem(), message=self._prompt()))
+            return
+        world = self._description_world()
+        if isinstance(self._world_entry, Decimal):
+            world = int(self._world_entry)
+        self._result = search(d, world, d.nodes)
+        self._publish(self._words(self._result))
+
+    def use(self, index: int = 0) -> str | None:
+        """Make the ``index``-th ranked setup the description's; a status message."""
+        result = self._result
+        if result is None or not 0 <= index < len(result.ranking):
+            return None
+        chosen = result.ranking[index]
+        applied = result.applied(chosen)
+        assert applied is not None
+        self._training.apply(applied)
+        return self.tr("The training description now uses {setup}.").format(
+            setup=self._setup(chosen)
+        )
+
+    def set_language(self) -> None:
+        self._world.locale = self._training.locale
+        if self._result is not None:
+            self._publish(self._words(self._result, stale=self._state.stale))
+        else:
+            self._publish(SearchState(message=self._prompt()))
+
+    # -- internals --------------------------------------------------------------------
+    def _on_training(self, _state: TrainingState) -> None:
+        if self._result is not None and not self._state.stale:
+            self._publish(self._words(self._result, stale=True))
+
+    def _publish(self, state: SearchState) -> None:
+        self._state = state
+        self.stateChanged.emit(state)
+
+    def _prompt(self) -> str:
+        return self.tr(
+            "Search every ZeRO stage, offload, recomputation, tensor and pipeline split and "
+            "pair for the target batch on these GPUs: the fastest setup that fits and that "
+            "DeepSpeed and Megatron accept."
+        )
+
+    def _setup(self, c: Candidate) -> str:
+        f = self._training.formats.format
+        parts = [f"ZeRO-{int(c.zero_stage)}" if c.zero_stage else self.tr("no ZeRO")]
+        if c.offload is Offload.OPTIMIZER:
+            parts.append(self.tr("optimizer offloaded"))
+        elif c.offload is Offload.ALL:
+            parts.append(self.tr("optimizer and parameters offloaded"))
+        if c.recompute is Recompute.FULL:
+            parts.append(self.tr("full recomputation"))
+        parts.append(
+            self.tr("{data} data × {tensor} tensor × {pipeline} pipeline").format(
+                data=f(c.gpus), tensor=f(c.tensor_parallel), pipeline=f(c.pipeline_stages)
+            )
+        )
+        return " · ".join(parts)
+
+    def _pair(self, c: Candidate) -> str:
+        f = self._training.formats.format
+        return f"{f(c.micro_batch or 0)} × {f(c.accumulation_steps or 0)}"
+
+    def _row(self, c: Candidate) -> RankedRow:
+        return RankedRow(
+            setup=self._setup(c),
+            pair=self._pair(c),
+            step="—" if c.step is None else self._timing.seconds(c.step.step_seconds),
+            memory="—" if c.per_gpu_bytes is None else self._fit.gb(c.per_gpu_bytes),
+        )
+
+    def _words(self, result: SearchResult, stale: bool = False) -> SearchState:
+        if result.unsearchable is not None:
+            return SearchState(message=self._unsearchable(result.unsearchable))
+        best = result.best
+        if best is None:
+            return SearchState(
+                message=self.tr(
+                    "No setup fits and reaches the target on these GPUs: see why below."
+                ),
+                exclusions=tuple(self._exclusion(e, None) for e in result.exclusions),
+                stale=stale,
+            )
+        head = self.tr("Best: {setup}, micro-batch {pair}, {step} per step, {memory} per GPU.")
+        row = self._row(best)
+        words = head.format(setup=row.setup, pair=row.pair, step=row.step, memory=row.memory)
+        if result.untimed is not None:
+            words += " " + self.tr(
+                "(Ranked by simplicity: the card has no speed figures to time the setups.)"
+            )
+        return SearchState(
+            best=words,
+            ranking=tuple(self._row(c) for c in result.ranking),
+            exclusions=tuple(self._exclusion(e, best) for e in result.exclusions),
+            stale=stale,
+        )
+
+    def _unsearchable(self, why: Unsearchable) -> str:
+        return {
+            Unsearchable.NO_MODEL: self.tr("Choose the model in the training description first."),
+            Unsearchable.NO_ACTIVATION: self.tr(
+                "The search needs the activation per sample: a model with its shape and the "
+                "sequence length."
+            ),
+            Unsearchable.NO_CAPACITY: self.tr("Type the custom card's usable memory first."),
+            Unsearchable.UNEVEN_NODES: self.tr(
+                "These GPUs cannot be split evenly over the description's nodes."
+            ),
+        }[why]
+
+    def _value(self, e: Exclusion) -> str:
+        f = self._training.formats.format
+        value = e.value
+        if isinstance(value, Offload):
+            return {
+                Offload.NONE: self.tr("No offload"),
+                Offload.OPTIMIZER: self.tr("Optimizer offload"),
+                Offload.ALL: self.tr("Optimizer and parameter offload"),
+            }[value]
+        if isinstance(value, Recompute):
+            if value is Recompute.FULL:
+                return self.tr("Full recomputation")
+            return self.tr("No recomputation")
+        number = int(value) if isinstance(value, int) else 0
+        if e.dimension == "zero_stage":
+            return self.tr("ZeRO-{stage}").format(stage=number)
+        if e.dimension == "tensor_parallel":
+            return self.tr("Tensor parallel {size}").format(size=f(number))
+        return self.tr("{stages} pipeline stages").format(stages=f(number))
+
+    def _refusal(self, refusal: Refusal) -> str:
+        return {
+            Refusal.PIPELINE_ZERO: self.tr("DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3"),
+            Refusal.TENSOR_ZERO3: self.tr(
+                "DeepSpeed's tensor parallelism (AutoTP) stops at ZeRO-2"
+            ),
+            Refusal.TENSOR_HEADS: self.tr(
+                "the tensor-parallel size must divide the attention and key/value heads"
+            ),
+            Refusal.PIPELINE_LAYERS: self.tr("the pipeline stages must divide the layers"),
+            Refusal.NOT_REACHABLE: self.tr("the data-parallel GPUs do not divide the target batch"),
+        }[refusal]
+
+    def _exclusion(self, e: Exclusion, best: Candidate | None) -> str:
+        value = self._value(e)
+        if e.reason is Reason.SLOWER and e.candidate is not None and best is not None:
+            c = e.candidate
+            assert c.step is not None and best.step is not None
+            return self.tr("{value}: slower ({step} per step at best).").format(
+                value=value, step=self._timing.seconds(c.step.step_seconds)
+            )
+        if e.reason is Reason.NOT_FIT:
+            return self.tr(
+                "{value}: does not fit (short by {short} per GPU at one sample)."
+            ).format(value=value, short=self._fit.gb(e.shortfall_bytes or 0))
+        rules = "; ".join(self._refusal(r) for r in e.refusals)
+        return self.tr("{value}: refused — {rules}.").format(value=value, rules=rules)

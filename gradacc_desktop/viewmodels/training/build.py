@@ -1,0 +1,222 @@
+"""From what the description's fields and choices hold to a ``TrainingDescription``:
+every refused entry the description needs is a problem (no plan until it is
+corrected); a refused optional entry of the run is left out and said."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.compute import Recompute
+from gradacc_desktop.core.families import Architecture
+from gradacc_desktop.core.gpus import GpuCard, custom_card, custom_performance
+from gradacc_desktop.core.lora import LoraTargets
+from gradacc_desktop.core.models import ModelSource, ModelSpec, TypedShape, UnknownModelError
+from gradacc_desktop.core.planning import Rounding
+from gradacc_desktop.core.profile import SpeedProfile
+from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.training.description import (
+    Method,
+    Optimizer,
+    RunBudget,
+    TrainingDescription,
+)
+from gradacc_desktop.viewmodels.entries import Entries
+from gradacc_desktop.viewmodels.training.fields import (
+    CONFIG_MODEL,
+    NO_MODEL,
+    PARAMS_MODEL,
+    RUN_FIELDS,
+    SHAPE_FIELDS,
+    SHAPE_MODEL,
+    SPEED_FIELDS,
+    TrainingField,
+)
+
+
+@dataclass(frozen=True)
+class OpenedConfig:
+    """A config.json the user opened: what it describes, its name and its text."""
+
+    arch: Architecture
+    file_name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Everything the description's combo boxes (and the recommend box) hold."""
+
+    model: str = NO_MODEL
+    config: OpenedConfig | None = None
+    family: Family = Family.LLAMA
+    method: Method = Method.FULL
+    lora_targets: LoraTargets = LoraTargets.QUERY_VALUE
+    optimizer: Optimizer = Optimizer.ADAM
+    precision: Precision = Precision.BF16
+    #: a card id, or the custom card's
+    card: str = ""
+    zero: ZeroStage = ZeroStage.NONE
+    offload: Offload = Offload.NONE
+    recompute: Recompute = Recompute.NONE
+    rounding: Rounding = Rounding.CEIL
+    recommend: bool = True
+
+
+@dataclass(frozen=True)
+class Built:
+    #: None while a needed entry is refused (see ``problems``)
+    description: TrainingDescription | None
+    problems: tuple[str, ...]
+    #: refused optional entries of the run, left out of ``description``
+    run_problems: tuple[str, ...]
+
+
+class ShapeProblem(ValueError):
+    """Sizes that describe no model (the message is already worded)."""
+
+
+#: the typed sizes' own rules, worded: (family, hidden, heads, key/value heads) -> why not
+ShapeCheck = Callable[[Family, int, int, int], str]
+
+
+def model_spec(
+    choices: Choices, entries: Entries[TrainingField], shape_problem: ShapeCheck
+) -> ModelSpec | None:
+    key = choices.model
+    if key == NO_MODEL:
+        return None
+    if key == CONFIG_MODEL:
+        if choices.config is None:
+            return None
+        c = choices.config
+        return ModelSpec(ModelSource.CONFIG, arch=c.arch, file_name=c.file_name, text=c.text)
+    if key == PARAMS_MODEL:
+        params = entries.accepted(TrainingField.MODEL_PARAMS)
+        return None if params is None else ModelSpec.typed_params(int(params))
+    if key == SHAPE_MODEL:
+        values = [entries.accepted(f) for f in SHAPE_FIELDS]
+        if any(v is None for v in values):
+            return None
+        hidden, layers, heads, kv, intermediate, vocab, positions = (int(v or 0) for v in values)
+        problem = shape_problem(choices.family, hidden, heads, kv)
+        if problem:
+            raise ShapeProblem(problem)
+        return ModelSpec.typed_shape(
+            TypedShape(choices.family, hidden, layers, heads, kv, intermediate, vocab, positions)
+        )
+    try:
+        return ModelSpec.bundled(key)
+    except UnknownModelError:
+        return None
+
+
+def needed(choices: Choices, cards: tuple[GpuCard, ...]) -> list[TrainingField]:
+    """The fields the description reads now (each must hold an accepted number)."""
+    fields = [
+        TrainingField.TARGET,
+        TrainingField.GPUS,
+        TrainingField.NODES,
+        TrainingField.TENSOR_PARALLEL,
+        TrainingField.PIPELINE_STAGES,
+        TrainingField.OVERHEAD,
+    ]
+    if not choices.recommend:
+        fields.append(TrainingField.MICRO_BATCH)
+    if not any(c.id == choices.card for c in cards):
+        fields.append(TrainingField.GPU_MEMORY)
+    if choices.model == PARAMS_MODEL:
+        fields.append(TrainingField.MODEL_PARAMS)
+    if choices.model == SHAPE_MODEL:
+        fields += SHAPE_FIELDS
+    if choices.method.adapters:
+        fields.append(TrainingField.LORA_RANK)
+    return fields
+
+
+def build(
+    choices: Choices,
+    entries: Entries[TrainingField],
+    cards: tuple[GpuCard, ...],
+    profile: SpeedProfile | None,
+    shape_words: ShapeCheck,
+) -> Built:
+    e = entries
+    required = needed(choices, cards)
+    # entries the description reads when they hold something (empty is fine)
+    optional = [
+        TrainingField.SEQ_LEN,
+        TrainingField.TARGET_SEQ,
+        TrainingField.ACTIVATION,
+        TrainingField.OTHER_MEMORY,
+        TrainingField.TRAINABLE_PARAMS,
+    ]
+    problems = [p for f in required if (p := e.problem(f)) is not None]
+    problems += [p for f in optional if e.entry(f) is not None and (p := e.problem(f)) is not None]
+    run_problems = tuple(p for f in RUN_FIELDS if (p := e.optional_value(f)[1]) is not None)
+    try:
+        spec = model_spec(choices, e, shape_words)
+    except ShapeProblem as exc:
+        problems.append(str(exc))
+        spec = None
+    if problems:
+        return Built(None, tuple(problems), run_problems)
+
+    def whole(field: TrainingField) -> int | None:
+        value = e.accepted(field)
+        return None if value is None else int(value)
+
+    def number(field: TrainingField) -> Decimal:
+        value = e.accepted(field)
+        assert value is not None
+        return value
+
+    card = next((c for c in cards if c.id == choices.card), None)
+    if card is None:
+        speed = [e.optional_value(f)[0] for f in SPEED_FIELDS]
+        performance = None
+        if all(v is not None for v in speed):
+            tflops, bandwidth, link, network = (v for v in speed if v is not None)
+            performance = custom_performance(tflops, bandwidth, link, network)
+        card = custom_card(number(TrainingField.GPU_MEMORY), performance)
+    efficiency = e.optional_value(TrainingField.EFFICIENCY)[0]
+    description = TrainingDescription(
+        model=spec,
+        method=choices.method,
+        lora_rank=whole(TrainingField.LORA_RANK) or 16,
+        lora_targets=choices.lora_targets,
+        trainable_params=whole(TrainingField.TRAINABLE_PARAMS),
+        precision=choices.precision,
+        optimizer=choices.optimizer,
+        seq_len=whole(TrainingField.SEQ_LEN),
+        target_seq=whole(TrainingField.TARGET_SEQ),
+        card=card,
+        gpus=int(number(TrainingField.GPUS)),
+        nodes=int(number(TrainingField.NODES)),
+        tensor_parallel=int(number(TrainingField.TENSOR_PARALLEL)),
+        pipeline_stages=int(number(TrainingField.PIPELINE_STAGES)),
+        zero_stage=choices.zero,
+        offload=choices.offload,
+        recompute=choices.recompute,
+        target_batch=int(number(TrainingField.TARGET)),
+        rounding=choices.rounding,
+        micro_batch=None if choices.recommend else int(number(TrainingField.MICRO_BATCH)),
+        activation_gb=e.accepted(TrainingField.ACTIVATION),
+        other_memory_gb=e.accepted(TrainingField.OTHER_MEMORY),
+        overhead_gb=number(TrainingField.OVERHEAD),
+        efficiency=None if efficiency is None else efficiency / 100,
+        profile=profile,
+        run=RunBudget(
+            dataset_samples=_int(e.optional_value(TrainingField.DATASET)[0]),
+            epochs=_int(e.optional_value(TrainingField.EPOCHS)[0]),
+            tokens=_int(e.optional_value(TrainingField.TOKENS)[0]),
+            price_per_gpu_hour=e.optional_value(TrainingField.PRICE)[0],
+        ),
+    )
+    return Built(description, (), run_problems)
+
+
+def _int(value: Decimal | None) -> int | None:
+    return None if value is None else int(value)

@@ -1,0 +1,233 @@
+"""The training description's inputs: its number fields (ranges, steps, first values)
+and its choices, in the order the description panel shows them."""
+
+from __future__ import annotations
+
+import enum
+from decimal import Decimal
+
+from gradacc_desktop.core.activation import SHAPE_LIMITS
+from gradacc_desktop.core.calculator import LIMITS, Field
+from gradacc_desktop.core.compute import (
+    EFFICIENCY_PERCENT_LIMITS,
+    EPOCHS_LIMITS,
+    PARAMS_LIMITS,
+    PRICE_LIMITS,
+    TOKENS_LIMITS,
+)
+from gradacc_desktop.core.gpus import SPEED_LIMITS
+from gradacc_desktop.core.layout import LAYOUT_LIMITS
+from gradacc_desktop.core.limits import Limits
+from gradacc_desktop.core.lora import LORA_RANK_LIMITS
+from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB
+from gradacc_desktop.core.planning import (
+    DATASET_LIMITS,
+    GPU_MEMORY_LIMITS,
+    LR_LIMITS,
+    OTHER_MEMORY_LIMITS,
+    SEQ_LEN_LIMITS,
+    TARGET_LIMITS,
+)
+from gradacc_desktop.core.scenario import NODES_LIMITS
+from gradacc_desktop.viewmodels.entries import FieldRules
+
+
+class TrainingField(enum.Enum):
+    """The description's number fields (and the planner's learning-rate reference)."""
+
+    # the model
+    MODEL_PARAMS = "model_params"  # a parameter count alone
+    SHAPE_HIDDEN = "shape_hidden"  # a typed GPT-2 or Llama shape
+    SHAPE_LAYERS = "shape_layers"
+    SHAPE_HEADS = "shape_heads"
+    SHAPE_KV_HEADS = "shape_kv_heads"
+    SHAPE_INTERMEDIATE = "shape_intermediate"
+    SHAPE_VOCAB = "shape_vocab"
+    SHAPE_POSITIONS = "shape_positions"
+    # the method
+    LORA_RANK = "lora_rank"
+    TRAINABLE_PARAMS = "trainable_params"
+    # sequences
+    SEQ_LEN = "seq_len"
+    TARGET_SEQ = "target_seq"
+    # the cards
+    GPU_MEMORY = "gpu_memory_gb"  # the custom card's usable memory
+    GPUS = "gpus"
+    NODES = "nodes"
+    # the layout
+    TENSOR_PARALLEL = "tensor_parallel"
+    PIPELINE_STAGES = "pipeline_stages"
+    # the batch
+    TARGET = "target_batch"
+    MICRO_BATCH = "micro_batch"
+    # memory per GPU typed over the derived figures
+    ACTIVATION = "activation_gb"
+    OTHER_MEMORY = "other_memory_gb"
+    OVERHEAD = "overhead_gb"
+    # the run
+    DATASET = "dataset_samples"
+    EPOCHS = "epochs"
+    TOKENS = "training_tokens"
+    PRICE = "price_per_gpu_hour"
+    EFFICIENCY = "efficiency_percent"  # empty: the card's own
+    # the custom card's speed (a catalogue card shows its own, read-only)
+    CUSTOM_TFLOPS = "custom_tflops"
+    CUSTOM_BANDWIDTH = "custom_memory_bandwidth_gbps"
+    CUSTOM_LINK = "custom_link_gbps"
+    CUSTOM_NETWORK = "custom_network_gbps"
+    # the planner's learning-rate reference (not part of the description)
+    REFERENCE_LR = "reference_lr"
+    REFERENCE_BATCH = "reference_batch"
+
+
+class Choice(enum.Enum):
+    """The description's choices (combo boxes and the recommend check box)."""
+
+    MODEL = "model"
+    FAMILY = "family"  # of a typed shape
+    METHOD = "method"
+    LORA_TARGETS = "lora_targets"
+    OPTIMIZER = "optimizer"
+    PRECISION = "precision"
+    CARD = "card"
+    ZERO = "zero"
+    OFFLOAD = "offload"
+    RECOMPUTE = "recompute"
+    ROUNDING = "rounding"
+    RECOMMEND = "recommend"
+
+
+SHAPE_FIELDS = (
+    TrainingField.SHAPE_HIDDEN,
+    TrainingField.SHAPE_LAYERS,
+    TrainingField.SHAPE_HEADS,
+    TrainingField.SHAPE_KV_HEADS,
+    TrainingField.SHAPE_INTERMEDIATE,
+    TrainingField.SHAPE_VOCAB,
+    TrainingField.SHAPE_POSITIONS,
+)
+SPEED_FIELDS = (
+    TrainingField.CUSTOM_TFLOPS,
+    TrainingField.CUSTOM_BANDWIDTH,
+    TrainingField.CUSTOM_LINK,
+    TrainingField.CUSTOM_NETWORK,
+)
+#: optional inputs of the run: a refused one leaves the plan, and stops only what needs it
+RUN_FIELDS = (
+    TrainingField.DATASET,
+    TrainingField.EPOCHS,
+    TrainingField.TOKENS,
+    TrainingField.PRICE,
+    TrainingField.EFFICIENCY,
+    *SPEED_FIELDS,
+    TrainingField.REFERENCE_LR,
+    TrainingField.REFERENCE_BATCH,
+)
+#: what the description panel shows (the learning-rate reference is the planner's)
+DESCRIPTION_FIELDS = tuple(
+    f for f in TrainingField if f not in (TrainingField.REFERENCE_LR, TrainingField.REFERENCE_BATCH)
+)
+
+LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
+    TrainingField.MODEL_PARAMS: PARAMS_LIMITS,
+    TrainingField.SHAPE_HIDDEN: SHAPE_LIMITS["hidden"],
+    TrainingField.SHAPE_LAYERS: SHAPE_LIMITS["layers"],
+    TrainingField.SHAPE_HEADS: SHAPE_LIMITS["heads"],
+    TrainingField.SHAPE_KV_HEADS: SHAPE_LIMITS["kv_heads"],
+    TrainingField.SHAPE_INTERMEDIATE: SHAPE_LIMITS["intermediate"],
+    TrainingField.SHAPE_VOCAB: SHAPE_LIMITS["vocab"],
+    TrainingField.SHAPE_POSITIONS: SHAPE_LIMITS["seq"],
+    TrainingField.LORA_RANK: LORA_RANK_LIMITS,
+    TrainingField.TRAINABLE_PARAMS: PARAMS_LIMITS,
+    TrainingField.SEQ_LEN: SEQ_LEN_LIMITS,
+    TrainingField.TARGET_SEQ: SEQ_LEN_LIMITS,
+    TrainingField.GPU_MEMORY: GPU_MEMORY_LIMITS,
+    TrainingField.GPUS: LIMITS[Field.GPUS],
+    TrainingField.NODES: NODES_LIMITS,
+    TrainingField.TENSOR_PARALLEL: LAYOUT_LIMITS,
+    TrainingField.PIPELINE_STAGES: LAYOUT_LIMITS,
+    TrainingField.TARGET: TARGET_LIMITS,
+    TrainingField.MICRO_BATCH: LIMITS[Field.MICRO_BATCH],
+    TrainingField.ACTIVATION: LIMITS[Field.ACTIVATION_GB],
+    TrainingField.OTHER_MEMORY: OTHER_MEMORY_LIMITS,
+    TrainingField.OVERHEAD: OTHER_MEMORY_LIMITS,
+    TrainingField.DATASET: DATASET_LIMITS,
+    TrainingField.EPOCHS: EPOCHS_LIMITS,
+    TrainingField.TOKENS: TOKENS_LIMITS,
+    TrainingField.PRICE: PRICE_LIMITS,
+    TrainingField.EFFICIENCY: EFFICIENCY_PERCENT_LIMITS,
+    **dict.fromkeys(SPEED_FIELDS, SPEED_LIMITS),
+    TrainingField.REFERENCE_LR: LR_LIMITS,
+    TrainingField.REFERENCE_BATCH: TARGET_LIMITS,
+}
+
+RULES = FieldRules(
+    limits=LIMITS_BY_FIELD,
+    steps={
+        TrainingField.ACTIVATION: Decimal("0.1"),
+        TrainingField.OTHER_MEMORY: Decimal(1),
+        TrainingField.OVERHEAD: Decimal("0.5"),
+        TrainingField.LORA_RANK: Decimal(8),
+        TrainingField.SEQ_LEN: Decimal(512),
+        TrainingField.TARGET_SEQ: Decimal(64),
+        TrainingField.EFFICIENCY: Decimal(5),
+        TrainingField.PRICE: Decimal("0.1"),
+        TrainingField.REFERENCE_LR: Decimal("0.0001"),
+        TrainingField.MODEL_PARAMS: Decimal(10**9),
+        TrainingField.TRAINABLE_PARAMS: Decimal(10**6),
+    },
+    gb_fields=frozenset(
+        {
+            TrainingField.GPU_MEMORY,
+            TrainingField.ACTIVATION,
+            TrainingField.OTHER_MEMORY,
+            TrainingField.OVERHEAD,
+        }
+    ),
+    # may stay empty (the others must hold a number when they are in use)
+    optional=frozenset(
+        {
+            TrainingField.TRAINABLE_PARAMS,
+            TrainingField.SEQ_LEN,
+            TrainingField.TARGET_SEQ,
+            TrainingField.ACTIVATION,
+            TrainingField.OTHER_MEMORY,
+            *RUN_FIELDS,
+        }
+    ),
+)
+
+# First values: a target of 32 on one GPU, one node, no model yet.
+DEFAULT_TARGET = Decimal(32)
+DEFAULT_CARD = "a100-80gb"
+DEFAULT_CUSTOM_GB = Decimal(24)
+FIRST_VALUES = {
+    TrainingField.TARGET: DEFAULT_TARGET,
+    TrainingField.GPUS: Decimal(1),
+    TrainingField.NODES: Decimal(1),
+    TrainingField.TENSOR_PARALLEL: Decimal(1),
+    TrainingField.PIPELINE_STAGES: Decimal(1),
+    TrainingField.MICRO_BATCH: Decimal(4),
+    TrainingField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
+    TrainingField.OVERHEAD: DEFAULT_OVERHEAD_GB,
+    TrainingField.LORA_RANK: Decimal(16),
+    TrainingField.MODEL_PARAMS: Decimal(7_000_000_000),
+    # Llama 2 7B's sizes, a starting point for a typed shape
+    TrainingField.SHAPE_HIDDEN: Decimal(4096),
+    TrainingField.SHAPE_LAYERS: Decimal(32),
+    TrainingField.SHAPE_HEADS: Decimal(32),
+    TrainingField.SHAPE_KV_HEADS: Decimal(32),
+    TrainingField.SHAPE_INTERMEDIATE: Decimal(11008),
+    TrainingField.SHAPE_VOCAB: Decimal(32000),
+    TrainingField.SHAPE_POSITIONS: Decimal(4096),
+}
+
+# What the view can be told to re-read after a programmatic change (``inputsReplaced``)
+# besides the fields: every choice.
+CHOICES = "choices"
+
+# The model choice's keys besides a bundled model's name.
+NO_MODEL = ""
+CONFIG_MODEL = "@config"
+SHAPE_MODEL = "@shape"
+PARAMS_MODEL = "@params"

@@ -1,0 +1,375 @@
+"""The training description's fixed words: field labels and hints, the choices, the
+sections' titles."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import final
+
+from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.compute import Recompute
+from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
+from gradacc_desktop.core.lora import LoraTargets
+from gradacc_desktop.core.planning import Rounding
+from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.training.description import Method, Optimizer
+from gradacc_desktop.viewmodels.formats import PlanFormats
+from gradacc_desktop.viewmodels.formatting import Translating
+from gradacc_desktop.viewmodels.training.fields import (
+    CONFIG_MODEL,
+    NO_MODEL,
+    PARAMS_MODEL,
+    SHAPE_MODEL,
+    Choice,
+    TrainingField,
+)
+
+
+def plain(text: str, mnemonic: bool) -> str:
+    return text if mnemonic else text.replace("&", "")
+
+
+@final
+class TrainingTexts(Translating):
+    def __init__(self, formats: PlanFormats) -> None:
+        self._formats = formats
+
+    # -- the sections -------------------------------------------------------------
+    def title(self) -> str:
+        return self.tr("Training description")
+
+    def section_model(self) -> str:
+        return self.tr("Model")
+
+    def section_method(self) -> str:
+        return self.tr("Method")
+
+    def section_hardware(self) -> str:
+        return self.tr("GPUs")
+
+    def section_layout(self) -> str:
+        return self.tr("Parallelism and memory savings")
+
+    def section_batch(self) -> str:
+        return self.tr("Batch")
+
+    def section_memory(self) -> str:
+        return self.tr("Memory per GPU")
+
+    def section_run(self) -> str:
+        return self.tr("The run")
+
+    # -- fields ---------------------------------------------------------------------
+    def field_label(self, field: TrainingField, mnemonic: bool = False) -> str:
+        text = {
+            TrainingField.MODEL_PARAMS: self.tr("&Parameters"),
+            TrainingField.SHAPE_HIDDEN: self.tr("Hidden size"),
+            TrainingField.SHAPE_LAYERS: self.tr("Layers"),
+            TrainingField.SHAPE_HEADS: self.tr("Attention heads"),
+            TrainingField.SHAPE_KV_HEADS: self.tr("Key/value heads"),
+            TrainingField.SHAPE_INTERMEDIATE: self.tr("MLP size"),
+            TrainingField.SHAPE_VOCAB: self.tr("Vocabulary"),
+            TrainingField.SHAPE_POSITIONS: self.tr("Context length"),
+            TrainingField.LORA_RANK: self.tr("LoRA ran&k"),
+            TrainingField.TRAINABLE_PARAMS: self.tr("Adapters' parameters"),
+            TrainingField.SEQ_LEN: self.tr("Se&quence length"),
+            TrainingField.TARGET_SEQ: self.tr("Target length"),
+            TrainingField.GPU_MEMORY: self.tr("&Usable memory per GPU"),
+            TrainingField.GPUS: self.tr("Data-parallel &GPUs"),
+            TrainingField.NODES: self.tr("&Nodes (machines)"),
+            TrainingField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
+            TrainingField.PIPELINE_STAGES: self.tr("Pipeline sta&ges"),
+            TrainingField.TARGET: self.tr("Target &effective batch"),
+            TrainingField.MICRO_BATCH: self.tr("&Micro-batch size"),
+            TrainingField.ACTIVATION: self.tr("Acti&vation per sample"),
+            TrainingField.OTHER_MEMORY: self.tr("&Other memory per GPU"),
+            TrainingField.OVERHEAD: self.tr("Framework o&verhead"),
+            TrainingField.DATASET: self.tr("&Dataset size"),
+            TrainingField.EPOCHS: self.tr("Ho&w many epochs"),
+            TrainingField.TOKENS: self.tr("Token &budget"),
+            TrainingField.PRICE: self.tr("Price per GPU-ho&ur"),
+            TrainingField.EFFICIENCY: self.tr("GPU effic&iency (%)"),
+            TrainingField.CUSTOM_TFLOPS: self.tr("Dense &peak (TFLOPS)"),
+            TrainingField.CUSTOM_BANDWIDTH: self.tr("&Memory bandwidth (GB/s)"),
+            TrainingField.CUSTOM_LINK: self.tr("&Link between GPUs (GB/s)"),
+            TrainingField.CUSTOM_NETWORK: self.tr("&Network between nodes (GB/s)"),
+            TrainingField.REFERENCE_LR: self.tr("Reference learning r&ate"),
+            TrainingField.REFERENCE_BATCH: self.tr("Reference &batch size"),
+        }[field]
+        return plain(text, mnemonic)
+
+    def field_hint(self, field: TrainingField) -> str:
+        return {
+            TrainingField.MODEL_PARAMS: self.tr(
+                "Every parameter of the model, in full: a 7B model is 7,000,000,000. Without "
+                "its shape the activation per sample cannot be estimated: type it under "
+                "Memory per GPU."
+            ),
+            TrainingField.SHAPE_HIDDEN: self.tr("hidden_size (GPT-2: n_embd)."),
+            TrainingField.SHAPE_LAYERS: self.tr("num_hidden_layers (GPT-2: n_layer)."),
+            TrainingField.SHAPE_HEADS: self.tr("num_attention_heads (GPT-2: n_head)."),
+            TrainingField.SHAPE_KV_HEADS: self.tr(
+                "num_key_value_heads (grouped-query attention; GPT-2: the heads)."
+            ),
+            TrainingField.SHAPE_INTERMEDIATE: self.tr(
+                "intermediate_size of the MLP (GPT-2: n_inner, usually 4 × hidden)."
+            ),
+            TrainingField.SHAPE_VOCAB: self.tr("vocab_size."),
+            TrainingField.SHAPE_POSITIONS: self.tr(
+                "max_position_embeddings (GPT-2: n_positions): GPT-2 cannot train longer sequences."
+            ),
+            TrainingField.LORA_RANK: self.tr(
+                "The rank r of the adapters: each adapted projection gains r × (in + out) "
+                "trained parameters per layer."
+            ),
+            TrainingField.TRAINABLE_PARAMS: self.tr(
+                "The adapters' parameters (PEFT's “trainable params”), for a model whose "
+                "projections the app does not know."
+            ),
+            TrainingField.SEQ_LEN: self.tr(
+                "Tokens per sample: the activation per sample, the tokens per step and the "
+                "time per step depend on it."
+            ),
+            TrainingField.TARGET_SEQ: self.tr(
+                "Encoder-decoders: the target (decoder) length (empty: the sequence length)."
+            ),
+            TrainingField.GPU_MEMORY: self.tr(
+                "Memory one GPU can use for training, in decimal gigabytes (C)."
+            ),
+            TrainingField.GPUS: self.tr(
+                "Data-parallel replicas, each with its own micro-batch (g). With tensor "
+                "parallelism and pipeline stages the world is g × tensor × pipeline GPUs."
+            ),
+            TrainingField.NODES: self.tr(
+                "Machines the GPUs are spread over, evenly (the launch lines, the network "
+                "the collectives cross)."
+            ),
+            TrainingField.TENSOR_PARALLEL: self.tr(
+                "GPUs each layer is split over (Megatron tensor parallelism, with sequence "
+                "parallelism), inside one node: weights and activations per GPU shrink by "
+                "this factor."
+            ),
+            TrainingField.PIPELINE_STAGES: self.tr(
+                "Groups of layers in sequence (1F1B schedule): the accumulation steps are the "
+                "micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1)."
+            ),
+            TrainingField.TARGET: self.tr(
+                "Effective batch you want per optimizer step (T), summed over all GPUs."
+            ),
+            TrainingField.MICRO_BATCH: self.tr(
+                "Samples each GPU processes in one forward and backward pass (b)."
+            ),
+            TrainingField.ACTIVATION: self.tr(
+                "Activation memory of one sample of the whole model on one GPU (A). Empty: "
+                "estimated from the model at the sequence length. Type a measured figure "
+                "to use it instead."
+            ),
+            TrainingField.OTHER_MEMORY: self.tr(
+                "Everything on one GPU except activations (O). Empty: the model states as "
+                "DeepSpeed counts them for this setup, plus the framework overhead."
+            ),
+            TrainingField.OVERHEAD: self.tr(
+                "CUDA context and allocator slack per GPU; about 1 GB is a cautious figure."
+            ),
+            TrainingField.DATASET: self.tr(
+                "Training samples in one epoch (optional): gives the optimizer steps per epoch."
+            ),
+            TrainingField.EPOCHS: self.tr(
+                "Passes over the dataset (optional; empty: one): with the dataset size, gives "
+                "the run's steps, time, GPU-hours and cost."
+            ),
+            TrainingField.TOKENS: self.tr(
+                "Tokens to train on (optional): gives the run's steps, time, GPU-hours and cost."
+            ),
+            TrainingField.PRICE: self.tr(
+                "What one GPU costs per hour, in any currency (optional): gives the run's cost."
+            ),
+            TrainingField.EFFICIENCY: self.tr(
+                "Share of the card's dense peak that training kernels reach (optional; empty: "
+                "the card's typical figure). Measure yours and type it here."
+            ),
+            TrainingField.CUSTOM_TFLOPS: self.tr(
+                "The card's dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), "
+                "without sparsity."
+            ),
+            TrainingField.CUSTOM_BANDWIDTH: self.tr("The card's memory bandwidth, in GB/s."),
+            TrainingField.CUSTOM_LINK: self.tr(
+                "The link between two GPUs of one node, per direction, in GB/s (NVLink, PCIe)."
+            ),
+            TrainingField.CUSTOM_NETWORK: self.tr(
+                "The network between nodes, per GPU and per direction, in GB/s "
+                "(200 Gb/s InfiniBand = 25 GB/s)."
+            ),
+            TrainingField.REFERENCE_LR: self.tr(
+                "A learning rate known to work (optional), at the reference batch size."
+            ),
+            TrainingField.REFERENCE_BATCH: self.tr(
+                "The effective batch the reference learning rate was tuned for (optional)."
+            ),
+        }[field]
+
+    # -- choices ----------------------------------------------------------------------
+    def choice_label(self, choice: Choice, mnemonic: bool = False) -> str:
+        text = {
+            Choice.MODEL: self.tr("Mo&del"),
+            Choice.FAMILY: self.tr("Family"),
+            Choice.METHOD: self.tr("What is t&rained"),
+            Choice.LORA_TARGETS: self.tr("&Adapted layers"),
+            Choice.OPTIMIZER: self.tr("Optimi&zer"),
+            Choice.PRECISION: self.tr("&Precision"),
+            Choice.CARD: self.tr("GPU mod&el"),
+            Choice.ZERO: self.tr("&ZeRO stage"),
+            Choice.OFFLOAD: self.tr("CPU o&ffload"),
+            Choice.RECOMPUTE: self.tr("Re&computation"),
+            Choice.ROUNDING: self.tr("Rou&nding"),
+            Choice.RECOMMEND: self.tr("&Recommend"),
+        }[choice]
+        return plain(text, mnemonic)
+
+    def choice_hint(self, choice: Choice) -> str:
+        return {
+            Choice.MODEL: self.tr(
+                "The model every figure is derived from: a bundled model, a config.json you "
+                "open, sizes typed in, or just a parameter count."
+            ),
+            Choice.FAMILY: self.tr("GPT-2 (LayerNorm, GeLU MLP) or Llama (RMSNorm, SwiGLU)."),
+            Choice.METHOD: self.tr(
+                "Every parameter, or LoRA adapters on a frozen base (QLoRA: the base in 4-bit "
+                "NF4 with double quantization)."
+            ),
+            Choice.LORA_TARGETS: self.tr("Which projections of every layer LoRA adapts."),
+            Choice.OPTIMIZER: self.tr(
+                "Adam keeps two fp32 states per trained parameter, 8-bit Adam two bytes, SGD "
+                "with momentum one fp32 state."
+            ),
+            Choice.PRECISION: self.tr(
+                "The numbers training computes in: mixed precision keeps fp32 master weights."
+            ),
+            Choice.CARD: self.tr("Its usable memory and its speed."),
+            Choice.ZERO: self.tr(
+                "How much of the optimizer states, gradients and weights is sharded over the "
+                "data-parallel GPUs."
+            ),
+            Choice.OFFLOAD: self.tr("What ZeRO-Offload keeps in the CPU's memory."),
+            Choice.RECOMPUTE: self.tr(
+                "Full recomputation keeps only each layer's input and recomputes the rest in "
+                "the backward pass: far less activation memory, a third more compute."
+            ),
+            Choice.ROUNDING: self.tr("How the accumulation steps round T / (b·g)."),
+            Choice.RECOMMEND: self.tr(
+                "Let the plan choose the largest micro-batch that fits and reaches the target."
+            ),
+        }[choice]
+
+    def model_options(self, bundled: list[tuple[str, str]], config: str) -> list[tuple[str, str]]:
+        """(key, text) of the model choice: none, every bundled model (its label), the
+        opened config.json (when there is one), a typed shape, a parameter count."""
+        options = [(NO_MODEL, self.tr("— choose a model —"))]
+        options += bundled
+        if config:
+            options.append((CONFIG_MODEL, self.tr("File: {name}").format(name=config)))
+        options += [
+            (SHAPE_MODEL, self.tr("Sizes typed in (GPT-2 or Llama)")),
+            (PARAMS_MODEL, self.tr("A parameter count only")),
+        ]
+        return options
+
+    def family_options(self) -> list[tuple[Family, str]]:
+        return [(Family.LLAMA, "Llama"), (Family.GPT2, "GPT-2")]
+
+    def method_options(self) -> list[tuple[Method, str]]:
+        return [
+            (Method.FULL, self.tr("Every parameter (full fine-tuning)")),
+            (Method.LORA, self.tr("LoRA adapters (16-bit base)")),
+            (Method.QLORA, self.tr("QLoRA adapters (4-bit NF4 base)")),
+        ]
+
+    def target_options(self) -> list[tuple[LoraTargets, str]]:
+        return [
+            (LoraTargets.QUERY_VALUE, self.tr("Query and value (the LoRA paper)")),
+            (LoraTargets.ATTENTION, self.tr("All attention projections")),
+            (LoraTargets.ALL_LINEAR, self.tr("All linear layers (QLoRA)")),
+        ]
+
+    def optimizer_options(self) -> list[tuple[Optimizer, str]]:
+        return [
+            (Optimizer.ADAM, self.tr("Adam / AdamW")),
+            (Optimizer.ADAM_8BIT, self.tr("8-bit Adam (bitsandbytes)")),
+            (Optimizer.SGD_MOMENTUM, self.tr("SGD with momentum")),
+        ]
+
+    def precision_options(self) -> list[tuple[Precision, str]]:
+        return [
+            (Precision.BF16, self.tr("bf16 mixed precision")),
+            (Precision.FP16, self.tr("fp16 mixed precision")),
+            (Precision.FP32, self.tr("fp32 (full precision)")),
+        ]
+
+    def card_options(self, cards: tuple[GpuCard, ...]) -> list[tuple[str, str]]:
+        """(id, name) of every card, then the custom card."""
+        return [(c.id, c.name) for c in cards] + [(CUSTOM_ID, self.tr("Custom"))]
+
+    def zero_options(self) -> list[tuple[ZeroStage, str]]:
+        return [
+            (ZeroStage.NONE, self.tr("None (plain data parallel)")),
+            (ZeroStage.OPTIMIZER, self.tr("ZeRO-1 (optimizer states)")),
+            (ZeroStage.GRADIENTS, self.tr("ZeRO-2 (+ gradients)")),
+            (ZeroStage.WEIGHTS, self.tr("ZeRO-3 (+ weights)")),
+        ]
+
+    def offload_options(self) -> list[tuple[Offload, str]]:
+        return [
+            (Offload.NONE, self.tr("None")),
+            (Offload.OPTIMIZER, self.tr("Optimizer states")),
+            (Offload.ALL, self.tr("Optimizer states and parameters (ZeRO-3)")),
+        ]
+
+    def recompute_options(self) -> list[tuple[Recompute, str]]:
+        return [
+            (Recompute.NONE, self.tr("None (keep the activations)")),
+            (Recompute.FULL, self.tr("Full (recompute every layer: +1/3 compute)")),
+        ]
+
+    def rounding_options(self) -> list[tuple[Rounding, str]]:
+        return [
+            (Rounding.CEIL, self.tr("Round up (at least the target)")),
+            (Rounding.FLOOR, self.tr("Round down (at most the target)")),
+            (Rounding.NEAREST, self.tr("Nearest (ties round up)")),
+        ]
+
+    # -- buttons ----------------------------------------------------------------------
+    def open_config_button(self) -> str:
+        return self.tr("Open config.&json…")
+
+    def open_config_title(self) -> str:
+        return self.tr("Open a model's config.json")
+
+    def config_filter(self) -> str:
+        return self.tr("Model configurations (*.json);;All files (*)")
+
+    def back_to_derived(self) -> str:
+        return self.tr("Use the derived value")
+
+    def states_details_button(self) -> str:
+        return self.tr("Details…")
+
+    def card_speed_button(self) -> str:
+        return self.tr("The card's &speed…")
+
+    def load_profile_label(self) -> str:
+        return self.tr("Lo&ad measured profile…")
+
+    def clear_profile_label(self) -> str:
+        return self.tr("D&iscard profile")
+
+    def hide_panel(self) -> str:
+        return self.tr("Hide the training description")
+
+    def show_panel(self) -> str:
+        return self.tr("Training description")
+
+    def card_efficiency(self, percent: Decimal) -> str:
+        """The placeholder of the empty efficiency field."""
+        return self.tr("{percent} (the card's typical)").format(
+            percent=self._formats.format(percent.normalize())
+        )
