@@ -19,7 +19,8 @@ the reason. ``derived(gpus)`` replays DeepSpeed's own derivation of a missing ba
 ``TrainingSetup`` once enough is known, or names what is missing.
 
 Pure Python (no Qt); the parser is PyYAML's ``safe_load`` (JSON is read by ``json``).
-Messages are plain English: the command line prints them as they are.
+Messages are English ``Message`` strings (``core.text``): the command line prints them
+as they are, the window translates them (context "ConfigImport").
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from .planning import (
     deepspeed_check,
 )
 from .setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
+from .text import Message, trans_late
 
 __all__ = [
     "MAX_CONFIG_BYTES",
@@ -72,7 +74,13 @@ _MAX_SEQ = int(SEQ_LEN_LIMITS.maximum)
 
 
 class ConfigImportError(ValueError):
-    """The file cannot be read, is not JSON or YAML, or is of no recognised kind."""
+    """The file cannot be read, is not JSON or YAML, or is of no recognised kind.
+
+    ``message`` is the English ``Message`` (``str(error)`` is its text)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 class ConfigKind(enum.Enum):
@@ -100,19 +108,20 @@ class Unread:
     key: str
     # the value as found, shortened ("nvme", -1, "a list of 3 items")
     value: str
+    # why (an English ``Message``)
     reason: str
 
 
 # What ``setup`` and ``derived`` call each value when it is missing.
 MISSING_NAMES = {
-    "micro_batch": "micro-batch",
-    "accumulation_steps": "accumulation steps",
-    "train_batch_size": "train batch size",
-    "gpus": "GPU count",
-    "nodes": "node count",
-    "zero_stage": "ZeRO stage",
-    "precision": "precision",
-    "offload": "offload",
+    "micro_batch": trans_late("ConfigImport", "micro-batch"),
+    "accumulation_steps": trans_late("ConfigImport", "accumulation steps"),
+    "train_batch_size": trans_late("ConfigImport", "train batch size"),
+    "gpus": trans_late("ConfigImport", "GPU count"),
+    "nodes": trans_late("ConfigImport", "node count"),
+    "zero_stage": trans_late("ConfigImport", "ZeRO stage"),
+    "precision": trans_late("ConfigImport", "precision"),
+    "offload": trans_late("ConfigImport", "offload"),
 }
 
 # The batch values, as DeepSpeed names them in its check.
@@ -304,31 +313,49 @@ def deepspeed_text(check: DeepSpeedCheck) -> str:
     t, b, a, g = check.train_batch_size, check.micro_batch, check.grad_acc, check.world_size
     r = DeepSpeedReason
     if check.reason is r.OK:
-        return f"DeepSpeed accepts train_batch_size {t} = {b} x {a} x {g} GPU(s)."
+        return trans_late(
+            "ConfigImport", "DeepSpeed accepts train_batch_size {t} = {b} x {a} x {g} GPU(s)."
+        ).format(t=t, b=b, a=a, g=g)
     if check.reason is r.MISSING_BATCH_SIZE:
-        return "DeepSpeed refuses it: neither train_batch_size nor train_micro_batch_size_per_gpu."
+        return trans_late(
+            "ConfigImport",
+            "DeepSpeed refuses it: neither train_batch_size nor train_micro_batch_size_per_gpu.",
+        ).format()
     if check.reason is r.NON_POSITIVE:
-        return "DeepSpeed refuses a batch value that is zero or negative."
+        return trans_late(
+            "ConfigImport", "DeepSpeed refuses a batch value that is zero or negative."
+        ).format()
     if check.reason is r.PRODUCT_MISMATCH:
-        return (
-            f"DeepSpeed refuses train_batch_size {t}: {b} (micro-batch) x {a} (accumulation "
-            f"steps) x {g} GPU(s) = {check.product}."
-        )
+        return trans_late(
+            "ConfigImport",
+            "DeepSpeed refuses train_batch_size {t}: {b} (micro-batch) x {a} (accumulation "
+            "steps) x {g} GPU(s) = {product}.",
+        ).format(t=t, b=b, a=a, g=g, product=check.product)
     if check.reason is r.NOT_DIVISIBLE:
-        names = " and ".join(MISSING_NAMES[_CHECK_NAMES[n]] for n in check.derived)
-        return (
-            f"DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it derives the {names} "
-            f"by whole division, and {b} x {a} x {g} = {check.product}, not {t}."
+        names = [MISSING_NAMES[_CHECK_NAMES[n]] for n in check.derived]
+        both = (
+            names[0]
+            if len(names) == 1
+            else trans_late("ConfigImport", "{first} and {second}").format(
+                first=names[0], second=names[1]
+            )
         )
+        return trans_late(
+            "ConfigImport",
+            "DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it derives the {names} "
+            "by whole division, and {b} x {a} x {g} = {product}, not {t}.",
+        ).format(t=t, g=g, names=both, b=b, a=a, product=check.product)
     if check.reason is r.DERIVED_ZERO_STEPS:
-        return (
-            f"DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than "
-            f"micro-batch x GPUs ({b} x {g}), so the derived accumulation steps are 0."
-        )
-    return (
-        f"DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than "
-        f"accumulation steps x GPUs ({a} x {g}), so the derived micro-batch is 0."
-    )
+        return trans_late(
+            "ConfigImport",
+            "DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than "
+            "micro-batch x GPUs ({b} x {g}), so the derived accumulation steps are 0.",
+        ).format(t=t, g=g, b=b)
+    return trans_late(
+        "ConfigImport",
+        "DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than "
+        "accumulation steps x GPUs ({a} x {g}), so the derived micro-batch is 0.",
+    ).format(t=t, g=g, a=a)
 
 
 def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
@@ -364,19 +391,27 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
             a = config.batch_per_gpu // b
             derived.append("accumulation_steps")
             notes.append(
-                f"accumulation steps = batch_size // micro_batch_size = "
-                f"{config.batch_per_gpu} // {b} = {a} (axolotl's rule)"
+                trans_late(
+                    "ConfigImport",
+                    "accumulation steps = batch_size // micro_batch_size = "
+                    "{batch} // {b} = {a} (axolotl's rule)",
+                ).format(batch=config.batch_per_gpu, b=b, a=a)
             )
             if a == 0:
-                problem = (
-                    f"batch_size {config.batch_per_gpu} is smaller than micro_batch_size {b}: "
-                    "axolotl derives 0 accumulation steps."
-                )
+                problem = trans_late(
+                    "ConfigImport",
+                    "batch_size {batch} is smaller than micro_batch_size {b}: "
+                    "axolotl derives 0 accumulation steps.",
+                ).format(batch=config.batch_per_gpu, b=b)
                 a = None
         else:
             a = 1
             derived.append("accumulation_steps")
-            notes.append("accumulation steps = 1 (axolotl's default without the key)")
+            notes.append(
+                trans_late(
+                    "ConfigImport", "accumulation steps = 1 (axolotl's default without the key)"
+                ).format()
+            )
 
     # the GPU count: the caller's, the file's, or what DeepSpeed's triple implies
     g: int | None = None
@@ -390,14 +425,18 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
             g, gpus_from = t // (b * a), "derived"
             derived.append("gpus")
             notes.append(
-                f"GPUs = train_batch_size / (micro-batch x accumulation steps) = "
-                f"{t} / ({b} x {a}) = {g}"
+                trans_late(
+                    "ConfigImport",
+                    "GPUs = train_batch_size / (micro-batch x accumulation steps) = "
+                    "{t} / ({b} x {a}) = {g}",
+                ).format(t=t, b=b, a=a, g=g)
             )
         elif problem is None:
-            problem = (
-                f"train_batch_size {t} is not a multiple of micro-batch x accumulation "
-                f"steps ({b} x {a} = {b * a}): DeepSpeed refuses it on any number of GPUs."
-            )
+            problem = trans_late(
+                "ConfigImport",
+                "train_batch_size {t} is not a multiple of micro-batch x accumulation "
+                "steps ({b} x {a} = {product}): DeepSpeed refuses it on any number of GPUs.",
+            ).format(t=t, b=b, a=a, product=b * a)
 
     deepspeed_reads = config.kind is ConfigKind.DEEPSPEED
     if blocked:
@@ -428,7 +467,11 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
                         "accumulation_steps": ds_check.grad_acc,
                         "train_batch_size": ds_check.train_batch_size,
                     }[field]
-                    notes.append(f"{MISSING_NAMES[field]} = {value} (DeepSpeed's derivation)")
+                    notes.append(
+                        trans_late(
+                            "ConfigImport", "{name} = {value} (DeepSpeed's derivation)"
+                        ).format(name=MISSING_NAMES[field], value=value)
+                    )
                 b, a, t = ds_check.micro_batch, ds_check.grad_acc, ds_check.train_batch_size
                 effective = t
             else:
@@ -447,11 +490,12 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
                     derived.append("train_batch_size")
                 t = effective = b * a * g
             else:
-                problem = (
-                    f"train_batch_size {t} in the DeepSpeed config is not {b} (micro-batch) "
-                    f"x {a} (accumulation steps) x {g} GPU(s) = {b * a * g}: the trainer "
-                    "refuses the mismatch."
-                )
+                problem = trans_late(
+                    "ConfigImport",
+                    "train_batch_size {t} in the DeepSpeed config is not {b} (micro-batch) "
+                    "x {a} (accumulation steps) x {g} GPU(s) = {product}: the trainer "
+                    "refuses the mismatch.",
+                ).format(t=t, b=b, a=a, g=g, product=b * a * g)
     if b is not None and g is not None and t is not None and min(b, g, t) >= 1 and not blocked:
         mg_check = megatron_check(t, b, g)
     return Derived(
@@ -490,17 +534,19 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         if value.bit_length() > 64:
-            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+            return trans_late("ConfigImport", "an integer of about {digits} digits").format(
+                digits=int(value.bit_length() * 0.30103) + 1
+            )
         return str(value)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
         return '"' + _clean(value, 60) + '"'
     if isinstance(value, dict):
-        return f"a mapping of {len(value)} key(s)"
+        return trans_late("ConfigImport", "a mapping of {count} key(s)").format(count=len(value))
     if isinstance(value, list):
-        return f"a list of {len(value)} item(s)"
-    return f"a value of type {type(value).__name__}"
+        return trans_late("ConfigImport", "a list of {count} item(s)").format(count=len(value))
+    return trans_late("ConfigImport", "a value of type {type}").format(type=type(value).__name__)
 
 
 def _show_field(value: Any) -> str:
@@ -514,6 +560,8 @@ def _show_field(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------- reading
+
+_TRUE_FALSE_AUTO = trans_late("ConfigImport", 'must be true, false or "auto"')
 
 
 class _Bad:
@@ -579,7 +627,9 @@ class _Reader:
             return None
         if isinstance(value, dict):
             return value
-        self.refuse(key, value, "must be a mapping of keys", *affected)
+        self.refuse(
+            key, value, trans_late("ConfigImport", "must be a mapping of keys").format(), *affected
+        )
         return None
 
     def integer(
@@ -591,11 +641,22 @@ class _Reader:
             self.mark_auto(key, field)
             return
         if isinstance(value, bool) or not isinstance(value, int):
-            choices = 'a whole number or "auto"' if auto else "a whole number"
-            self.refuse(key, value, f"must be {choices}", field)
+            reason = (
+                trans_late("ConfigImport", 'must be a whole number or "auto"')
+                if auto
+                else trans_late("ConfigImport", "must be a whole number")
+            )
+            self.refuse(key, value, reason.format(), field)
             return
         if not low <= value <= high:
-            self.refuse(key, value, f"must be between {low} and {high}", field)
+            self.refuse(
+                key,
+                value,
+                trans_late("ConfigImport", "must be between {low} and {high}").format(
+                    low=low, high=high
+                ),
+                field,
+            )
             return
         self.set(field, key, value)
 
@@ -603,7 +664,7 @@ class _Reader:
         if value is None:
             return
         if not isinstance(value, str) or not value.strip():
-            self.refuse(key, value, f"must be {what}", field)
+            self.refuse(key, value, what, field)
             return
         self.set(field, key, _clean(value.strip(), 500))
 
@@ -611,7 +672,9 @@ class _Reader:
         if value is None:
             return
         if not isinstance(value, bool):
-            self.refuse(key, value, "must be true or false", field)
+            self.refuse(
+                key, value, trans_late("ConfigImport", "must be true or false").format(), field
+            )
             return
         self.set(field, key, value)
 
@@ -619,7 +682,12 @@ class _Reader:
         if value is None:
             return
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-            self.refuse(key, value, "must be 0, 1, 2 or 3", "zero_stage")
+            self.refuse(
+                key,
+                value,
+                trans_late("ConfigImport", "must be 0, 1, 2 or 3").format(),
+                "zero_stage",
+            )
             return
         self.set("zero_stage", key, ZeroStage(value))
 
@@ -635,8 +703,11 @@ class _Reader:
             self.refuse(
                 keys[1],
                 param,
-                "parameters offloaded without the optimizer are not modelled "
-                "(gradacc models no offload, the optimizer, or the optimizer and parameters)",
+                trans_late(
+                    "ConfigImport",
+                    "parameters offloaded without the optimizer are not modelled "
+                    "(gradacc models no offload, the optimizer, or the optimizer and parameters)",
+                ).format(),
                 "offload",
             )
             return
@@ -654,9 +725,19 @@ class _Reader:
             return value
         if isinstance(value, str) and value == "nvme":
             return self.refuse(
-                key, value, "NVMe offload is not modelled (only none and cpu)", "offload"
+                key,
+                value,
+                trans_late(
+                    "ConfigImport", "NVMe offload is not modelled (only none and cpu)"
+                ).format(),
+                "offload",
             )
-        return self.refuse(key, value, f"unknown device: {known}", "offload")
+        return self.refuse(
+            key,
+            value,
+            trans_late("ConfigImport", "unknown device: {known}").format(known=known),
+            "offload",
+        )
 
     def precision(self, states: list[tuple[str, Any]]) -> None:
         """Combine ``(key, enabled)`` of bf16 then fp16: True, False, "auto" or _BAD."""
@@ -668,7 +749,9 @@ class _Reader:
             self.refuse(
                 on[1],
                 True,
-                f"enabled together with {on[0]}: bf16 and fp16 cannot both be on",
+                trans_late(
+                    "ConfigImport", "enabled together with {other}: bf16 and fp16 cannot both be on"
+                ).format(other=on[0]),
                 "precision",
             )
             return
@@ -684,10 +767,20 @@ class _Reader:
     def follow(self, key: str, ref: Any) -> None:
         """Read the DeepSpeed JSON ``ref`` names (relative to the config's folder)."""
         if not isinstance(ref, str) or not ref.strip():
-            self.refuse(key, ref, "must be the path of a DeepSpeed JSON")
+            self.refuse(
+                key,
+                ref,
+                trans_late("ConfigImport", "must be the path of a DeepSpeed JSON").format(),
+            )
             return
         if self.folder is None:
-            self.refuse(key, ref, "not followed: the config was given as text, not as a file")
+            self.refuse(
+                key,
+                ref,
+                trans_late(
+                    "ConfigImport", "not followed: the config was given as text, not as a file"
+                ).format(),
+            )
             return
         path = self.folder / os.path.expanduser(ref.strip())
         shown = _clean(str(path), 300)
@@ -695,13 +788,19 @@ class _Reader:
             text = _read_file(path, shown)
             data, _ = _parse(text, shown)
         except ConfigImportError as exc:
-            reason = str(exc)
+            reason = exc.message
             if not path.exists():
-                reason = f"file not found: {shown}"
+                reason = trans_late("ConfigImport", "file not found: {path}").format(path=shown)
             self.refuse(key, ref, reason)
             return
         if not isinstance(data, dict):
-            self.refuse(key, ref, f"{shown} does not hold a mapping of DeepSpeed keys")
+            self.refuse(
+                key,
+                ref,
+                trans_late(
+                    "ConfigImport", "{path} does not hold a mapping of DeepSpeed keys"
+                ).format(path=shown),
+            )
             return
         inner = _Reader(None, prefix=f"{_clean(ref.strip())}:")
         inner.scan(data)
@@ -723,7 +822,9 @@ class _Reader:
                     Unread(
                         inner.keys[field],
                         _show_field(value),
-                        f"conflicts with {self.keys[field]} ({_show_field(mine)})",
+                        trans_late("ConfigImport", "conflicts with {key} ({value})").format(
+                            key=self.keys[field], value=_show_field(mine)
+                        ),
                     )
                 )
         self.unresolved |= inner.unresolved
@@ -744,7 +845,9 @@ class _Reader:
         )
 
 
-_DEVICES_DEEPSPEED = 'DeepSpeed accepts "none", "cpu" or "nvme"'
+_DEVICES_DEEPSPEED = trans_late(
+    "ConfigImport", 'DeepSpeed accepts "none", "cpu" or "nvme"'
+).format()
 
 
 def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
@@ -783,9 +886,7 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
             r.mark_auto(key, "precision")
             states.append((key, "auto"))
         else:
-            states.append(
-                (key, r.refuse(key, enabled, 'must be true, false or "auto"', "precision"))
-            )
+            states.append((key, r.refuse(key, enabled, _TRUE_FALSE_AUTO.format(), "precision")))
     r.precision(states)
 
 
@@ -826,7 +927,10 @@ def _read_zero(data: dict[Any, Any], r: _Reader) -> None:
             else:
                 devices.append(
                     r.refuse(
-                        f"zero_optimization.{legacy}", flag, "must be true or false", "offload"
+                        f"zero_optimization.{legacy}",
+                        flag,
+                        trans_late("ConfigImport", "must be true or false").format(),
+                        "offload",
                     )
                 )
         else:
@@ -857,7 +961,9 @@ _DISTRIBUTED_TYPES = frozenset(
         "MEGATRON_LM",
     }
 )
-_DEVICES_ACCELERATE = 'accelerate accepts "none", "cpu" or "nvme"'
+_DEVICES_ACCELERATE = trans_late(
+    "ConfigImport", 'accelerate accepts "none", "cpu" or "nvme"'
+).format()
 
 
 def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
@@ -870,17 +976,29 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
         r.set("precision", "mixed_precision", Precision(mixed))
     elif isinstance(mixed, str) and mixed == "fp8":
         r.refuse(
-            "mixed_precision", mixed, "fp8 is not modelled (only no, fp16 and bf16)", "precision"
+            "mixed_precision",
+            mixed,
+            trans_late("ConfigImport", "fp8 is not modelled (only no, fp16 and bf16)").format(),
+            "precision",
         )
     elif mixed is not None:
-        r.refuse("mixed_precision", mixed, 'must be "no", "fp16", "bf16" or "fp8"', "precision")
+        r.refuse(
+            "mixed_precision",
+            mixed,
+            trans_late("ConfigImport", 'must be "no", "fp16", "bf16" or "fp8"').format(),
+            "precision",
+        )
 
     kind = data.get("distributed_type")
     if kind is not None:
         if isinstance(kind, str) and kind in _DISTRIBUTED_TYPES:
             r.set("distributed_type", "distributed_type", kind)
         else:
-            r.refuse("distributed_type", kind, "unknown distributed type")
+            r.refuse(
+                "distributed_type",
+                kind,
+                trans_late("ConfigImport", "unknown distributed type").format(),
+            )
     distributed = r.values.get("distributed_type")
 
     ds = r.mapping("deepspeed_config", data.get("deepspeed_config"), "zero_stage", "offload")
@@ -890,7 +1008,9 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
                 r.refuse(
                     f"deepspeed_config.{key}",
                     ds[key],
-                    f"ignored: distributed_type is {distributed}, not DEEPSPEED",
+                    trans_late(
+                        "ConfigImport", "ignored: distributed_type is {kind}, not DEEPSPEED"
+                    ).format(kind=distributed),
                 )
     elif ds is not None:
         r.integer(
@@ -931,7 +1051,14 @@ def _fsdp(value: Any, key: str, r: _Reader) -> None:
     """FSDP shards like ZeRO but its settings are not read: stage and offload stay open."""
     r.unresolved.update(("zero_stage", "offload"))
     if value:
-        r.refuse(key, value, "FSDP settings are not read (gradacc reads DeepSpeed's ZeRO settings)")
+        r.refuse(
+            key,
+            value,
+            trans_late(
+                "ConfigImport",
+                "FSDP settings are not read (gradacc reads DeepSpeed's ZeRO settings)",
+            ).format(),
+        )
 
 
 def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
@@ -961,14 +1088,20 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
             r.mark_auto(key, "precision")
             states.append((key, "auto"))
         else:
-            states.append((key, r.refuse(key, value, 'must be true, false or "auto"', "precision")))
+            states.append((key, r.refuse(key, value, _TRUE_FALSE_AUTO.format(), "precision")))
     r.precision(states)
 
     adapter = data.get("adapter")
     if isinstance(adapter, str) and adapter in ("lora", "qlora"):
         r.set("adapter", "adapter", Adapter(adapter))
     elif adapter is not None and adapter != "":
-        r.refuse("adapter", adapter, 'unknown adapter: gradacc reads "lora" and "qlora"')
+        r.refuse(
+            "adapter",
+            adapter,
+            trans_late(
+                "ConfigImport", 'unknown adapter: gradacc reads "lora" and "qlora"'
+            ).format(),
+        )
     r.integer("lora_rank", "lora_r", data.get("lora_r"), 1, _MAX_RANK, auto=False)
     targets = data.get("lora_target_modules")
     if isinstance(targets, str) and targets.strip():
@@ -976,9 +1109,18 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
     elif isinstance(targets, list) and all(isinstance(t, str) and t.strip() for t in targets):
         r.set("lora_targets", "lora_target_modules", tuple(_clean(t.strip()) for t in targets))
     elif targets is not None:
-        r.refuse("lora_target_modules", targets, "must be a list of module names")
+        r.refuse(
+            "lora_target_modules",
+            targets,
+            trans_late("ConfigImport", "must be a list of module names").format(),
+        )
     r.boolean("base_4bit", "load_in_4bit", data.get("load_in_4bit"))
-    r.text("base_model", "base_model", data.get("base_model"), "a model name or path")
+    r.text(
+        "base_model",
+        "base_model",
+        data.get("base_model"),
+        trans_late("ConfigImport", "must be a model name or path").format(),
+    )
     r.integer("sequence_length", "sequence_len", data.get("sequence_len"), 1, _MAX_SEQ, auto=False)
     if data.get("deepspeed") is not None:
         r.follow("deepspeed", data["deepspeed"])
@@ -1090,12 +1232,19 @@ def _detect(data: dict[Any, Any], is_json: bool, name: str) -> ConfigKind:
     if "gradient_accumulation_steps" in keys:  # shared by DeepSpeed and axolotl
         return ConfigKind.DEEPSPEED if is_json else ConfigKind.AXOLOTL
     raise ConfigImportError(
-        f"{name}: not a DeepSpeed, accelerate or axolotl config (none of their keys, "
-        "such as train_batch_size, distributed_type or micro_batch_size)"
+        trans_late(
+            "ConfigImport",
+            "{name}: not a DeepSpeed, accelerate or axolotl config (none of their keys, "
+            "such as train_batch_size, distributed_type or micro_batch_size)",
+        ).format(name=name)
     )
 
 
 # --------------------------------------------------------------------------- parsing
+
+_NO_SUCH_FILE = trans_late("ConfigImport", "{name}: no such file")
+_A_FOLDER = trans_late("ConfigImport", "{name}: is a folder, not a file")
+_AT_LINE = trans_late("ConfigImport", "{what} at line {line}, column {column}")
 
 
 def _one_line(text: str) -> str:
@@ -1107,56 +1256,82 @@ def _read_file(path: Path, name: str) -> str:
         with path.open("rb") as handle:
             raw = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
-        raise ConfigImportError(f"{name}: no such file") from None
+        raise ConfigImportError(_NO_SUCH_FILE.format(name=name)) from None
     except IsADirectoryError:
-        raise ConfigImportError(f"{name}: is a folder, not a file") from None
+        raise ConfigImportError(_A_FOLDER.format(name=name)) from None
     except OSError as exc:
-        raise ConfigImportError(f"{name}: cannot read it: {exc.strerror or exc}") from None
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: cannot read it: {why}").format(
+                name=name, why=exc.strerror or str(exc)
+            )
+        ) from None
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigImportError(
-            f"{name}: too large for a config file (over {MAX_CONFIG_BYTES // 1_000_000} MB)"
+            trans_late(
+                "ConfigImport", "{name}: too large for a config file (over {megabytes} MB)"
+            ).format(name=name, megabytes=MAX_CONFIG_BYTES // 1_000_000)
         )
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ConfigImportError(f"{name}: not a text file (not UTF-8)") from None
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: not a text file (not UTF-8)").format(name=name)
+        ) from None
 
 
 def _parse(text: str, name: str) -> tuple[Any, bool]:
     """The parsed content and whether it was JSON."""
     text = text.removeprefix("\ufeff")
     if len(text) > MAX_CONFIG_BYTES:
-        raise ConfigImportError(f"{name}: too large for a config file")
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: too large for a config file").format(name=name)
+        )
     try:
         return json.loads(text), True
     except json.JSONDecodeError as exc:
-        json_error = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+        json_error = _AT_LINE.format(what=exc.msg, line=exc.lineno, column=exc.colno)
     except (ValueError, RecursionError) as exc:  # integers too long, nesting too deep
-        raise ConfigImportError(f"{name}: cannot read it as JSON: {_why(exc)}") from None
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: cannot read it as JSON: {why}").format(
+                name=name, why=_why(exc)
+            )
+        ) from None
     if text.lstrip().startswith(("{", "[")):
         # meant as JSON (DeepSpeed reads it with json.load): no YAML leniency
-        raise ConfigImportError(f"{name}: not valid JSON: {json_error}")
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: not valid JSON: {why}").format(
+                name=name, why=json_error
+            )
+        )
     # imported here: the app pays for the YAML parser only when a config is checked
     import yaml  # type: ignore[import-untyped, unused-ignore]
 
     try:
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
-        where = ""
-        if exc.problem_mark is not None:
-            where = f" at line {exc.problem_mark.line + 1}, column {exc.problem_mark.column + 1}"
-        problem = exc.problem or exc.context or "syntax error"
-        raise ConfigImportError(f"{name}: not valid YAML: {_one_line(problem)}{where}") from None
+        problem: str = _one_line(exc.problem or exc.context or "syntax error")
+        mark = exc.problem_mark
+        if mark is not None:
+            problem = _AT_LINE.format(what=problem, line=mark.line + 1, column=mark.column + 1)
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: not valid YAML: {why}").format(
+                name=name, why=problem
+            )
+        ) from None
     except (yaml.YAMLError, ValueError, TypeError, RecursionError, OverflowError) as exc:
-        raise ConfigImportError(f"{name}: cannot read it as YAML: {_why(exc)}") from None
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: cannot read it as YAML: {why}").format(
+                name=name, why=_why(exc)
+            )
+        ) from None
     return data, False
 
 
 def _why(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
-        return "nested too deeply"
+        return trans_late("ConfigImport", "nested too deeply").format()
     if "integer string conversion" in str(exc):
-        return "a number has too many digits"
+        return trans_late("ConfigImport", "a number has too many digits").format()
     return _one_line(str(exc))[:200] or type(exc).__name__
 
 
@@ -1199,17 +1374,25 @@ def read_config(
         if name is None and one_line and text.strip() and looks_like_path:
             shown = _clean(text.strip(), 300)
             if os.path.isdir(text.strip()):
-                raise ConfigImportError(f"{shown}: is a folder, not a file")
-            raise ConfigImportError(f"{shown}: no such file")
+                raise ConfigImportError(_A_FOLDER.format(name=shown))
+            raise ConfigImportError(_NO_SUCH_FILE.format(name=shown))
     else:
         raise TypeError(f"read_config needs a path or text, got {type(path_or_text).__name__}")
     source = _clean(source, 300)
     data, is_json = _parse(text, source)
     if data is None:
-        raise ConfigImportError(f"{source}: the file is empty")
+        raise ConfigImportError(
+            trans_late("ConfigImport", "{name}: the file is empty").format(name=source)
+        )
     if not isinstance(data, dict):
-        what = "a list" if isinstance(data, list) else "a single value"
-        raise ConfigImportError(f"{source}: holds {what}, not a mapping of config keys")
+        holds = (
+            trans_late("ConfigImport", "{name}: holds a list, not a mapping of config keys")
+            if isinstance(data, list)
+            else trans_late(
+                "ConfigImport", "{name}: holds a single value, not a mapping of config keys"
+            )
+        )
+        raise ConfigImportError(holds.format(name=source))
     kind = _detect(data, is_json, source)
     reader = _Reader(base)
     reader.scan(data)

@@ -50,6 +50,7 @@ from typing import Any
 
 from .compute import Recompute
 from .gpus import TrainingPrecision
+from .text import trans_late
 
 FORMAT = "gradacc-speed-profile"
 FORMAT_VERSION = 1
@@ -94,28 +95,54 @@ _SCALE = 10**SECONDS_DECIMALS
 class ProfileError(ValueError):
     """A speed profile file that cannot be used; the message is one line."""
 
+    @property
+    def message(self) -> str:
+        """The English line, as the ``Message`` the window translates."""
+        first = self.args[0] if self.args else ""
+        return first if isinstance(first, str) else str(self)
+
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_AT = trans_late("Profile", "micro_batch {micro_batch}")
+_REPEATS = trans_late("Profile", "{where}: repeats")
+
+
 def _check_text(name: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ProfileError(f"{name!r} must be a non-empty string")
+        raise ProfileError(
+            trans_late("Profile", "“{name}” must be a non-empty string").format(name=name)
+        )
     if len(value) > MAX_TEXT or any(c in value for c in "\r\n\t\x00"):
-        raise ProfileError(f"{name!r} must be one line of at most {MAX_TEXT} characters")
+        raise ProfileError(
+            trans_late("Profile", "“{name}” must be one line of at most {limit} characters").format(
+                name=name, limit=MAX_TEXT
+            )
+        )
     try:  # a lone surrogate (an undecodable file name) could never be saved
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise ProfileError(f"{name!r} must be valid Unicode text") from None
+        raise ProfileError(
+            trans_late("Profile", "“{name}” must be valid Unicode text").format(name=name)
+        ) from None
     return value
 
 
 def _check_count(name: str, value: object, limit: int = MAX_INT) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ProfileError(f"{name!r} must be an integer, got {value!r}")
+        raise ProfileError(
+            trans_late("Profile", "“{name}” must be an integer, got {value}").format(
+                name=name, value=repr(value)
+            )
+        )
     if not 1 <= value <= limit:
-        raise ProfileError(f"{name!r} must be between 1 and {limit}, got {value}")
+        raise ProfileError(
+            trans_late("Profile", "“{name}” must be between 1 and {limit}, got {value}").format(
+                name=name, limit=limit, value=value
+            )
+        )
     return value
 
 
@@ -123,11 +150,23 @@ def _check_seconds(where: str, value: object) -> Fraction:
     if not isinstance(value, Fraction):
         raise ProfileError(f"{where}: seconds must be a Fraction, got {value!r}")
     if value <= 0:
-        raise ProfileError(f"{where}: seconds must be above 0, got {value}")
+        raise ProfileError(
+            trans_late("Profile", "{where}: seconds must be above 0, got {value}").format(
+                where=where, value=seconds_text(value) if value > -MAX_SECONDS else str(value)
+            )
+        )
     if value > MAX_SECONDS:
-        raise ProfileError(f"{where}: seconds must be at most {MAX_SECONDS}, got {value}")
+        raise ProfileError(
+            trans_late("Profile", "{where}: seconds must be at most {limit}, got {value}").format(
+                where=where, limit=MAX_SECONDS, value=str(value)
+            )
+        )
     if (value * _SCALE).denominator != 1:
-        raise ProfileError(f"{where}: seconds must have at most {SECONDS_DECIMALS} decimals")
+        raise ProfileError(
+            trans_late("Profile", "{where}: seconds must have at most {decimals} decimals").format(
+                where=where, decimals=SECONDS_DECIMALS
+            )
+        )
     return value
 
 
@@ -180,7 +219,7 @@ class SpeedProfile:
             if not isinstance(point, tuple) or len(point) != 2:
                 raise ProfileError(f"each point must be (micro_batch, seconds), got {point!r}")
             micro_batch, seconds = point
-            where = f"micro_batch {micro_batch}"
+            where = _AT.format(micro_batch=micro_batch)
             _check_count("micro_batch", micro_batch)
             if micro_batch == previous:
                 raise ProfileError(f"micro_batch {micro_batch} is measured twice")
@@ -188,7 +227,7 @@ class SpeedProfile:
                 raise ProfileError("points must be in ascending micro_batch order")
             previous = micro_batch
             _check_seconds(where, seconds)
-            _check_count(f"{where}: repeats", repeats)
+            _check_count(_REPEATS.format(where=where), repeats)
 
     @property
     def smallest(self) -> int:
@@ -229,38 +268,52 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise ProfileError(f"key {key!r} appears twice")
+            raise ProfileError(trans_late("Profile", "key “{key}” appears twice").format(key=key))
         result[key] = value
     return result
 
 
 def _no_constant(name: str) -> Any:
-    raise ProfileError(f"{name} is not a number a profile may hold")
+    raise ProfileError(
+        trans_late("Profile", "{name} is not a number a profile may hold").format(name=name)
+    )
 
 
 def _point(raw: object, index: int) -> tuple[int, Fraction, int]:
     if not isinstance(raw, dict):
-        raise ProfileError(f"point {index + 1} must be an object")
+        raise ProfileError(
+            trans_late("Profile", "point {number} must be an object").format(number=index + 1)
+        )
     keys = set(raw)
     if keys != _POINT_KEYS:
         extra, missing = sorted(keys - _POINT_KEYS), sorted(_POINT_KEYS - keys)
+        if extra:
+            raise ProfileError(
+                trans_late("Profile", "point {number}: unknown key(s) {keys}").format(
+                    number=index + 1, keys=", ".join(extra)
+                )
+            )
         raise ProfileError(
-            f"point {index + 1}: "
-            + "; ".join(
-                ([f"unknown key(s) {', '.join(extra)}"] if extra else [])
-                + ([f"missing {', '.join(missing)}"] if missing else [])
+            trans_late("Profile", "point {number}: missing {keys}").format(
+                number=index + 1, keys=", ".join(missing)
             )
         )
-    micro_batch = _check_count(f"point {index + 1}: micro_batch", raw["micro_batch"])
+    micro_batch = _check_count(
+        trans_late("Profile", "point {number}: micro_batch").format(number=index + 1),
+        raw["micro_batch"],
+    )
     text = raw["seconds"]
-    where = f"micro_batch {micro_batch}"
+    where = _AT.format(micro_batch=micro_batch)
     if not isinstance(text, str) or not _SECONDS.fullmatch(text):
         raise ProfileError(
-            f'{where}: seconds must be a decimal string such as "0.25" '
-            f"(at most {SECONDS_DECIMALS} decimals), got {text!r}"
+            trans_late(
+                "Profile",
+                '{where}: seconds must be a decimal string such as "0.25" '
+                "(at most {decimals} decimals), got {value}",
+            ).format(where=where, decimals=SECONDS_DECIMALS, value=repr(text))
         )
     seconds = _check_seconds(where, Fraction(Decimal(text)))
-    repeats = _check_count(f"{where}: repeats", raw["repeats"])
+    repeats = _check_count(_REPEATS.format(where=where), raw["repeats"])
     return micro_batch, seconds, repeats
 
 
@@ -273,38 +326,78 @@ def parse_profile(data: bytes) -> SpeedProfile:
             parse_constant=_no_constant,
         )
     except UnicodeDecodeError:
-        raise ProfileError("not UTF-8 text") from None
+        raise ProfileError(trans_late("Profile", "not UTF-8 text").format()) from None
     except json.JSONDecodeError as exc:
-        raise ProfileError(f"not valid JSON: {exc}") from None
+        raise ProfileError(
+            trans_late("Profile", "not valid JSON: {why}").format(why=str(exc))
+        ) from None
     except RecursionError:
-        raise ProfileError("not valid JSON: nested too deeply") from None
+        raise ProfileError(
+            trans_late("Profile", "not valid JSON: nested too deeply").format()
+        ) from None
     if not isinstance(root, dict) or root.get("format") != FORMAT:
-        raise ProfileError(f'not a speed profile ("format" must be {FORMAT!r})')
+        raise ProfileError(
+            trans_late("Profile", "not a speed profile (“format” must be “{format}”)").format(
+                format=FORMAT
+            )
+        )
     version = root.get("version")
     if not _is_int(version) or version != FORMAT_VERSION:
-        raise ProfileError(f"unsupported version {version!r} (this program reads version 1)")
+        raise ProfileError(
+            trans_late(
+                "Profile", "unsupported version {version} (this program reads version {ours})"
+            ).format(version=repr(version), ours=FORMAT_VERSION)
+        )
     keys = set(root)
     if keys - _REQUIRED - _OPTIONAL:
-        raise ProfileError(f"unknown key(s): {', '.join(sorted(keys - _REQUIRED - _OPTIONAL))}")
+        raise ProfileError(
+            trans_late("Profile", "unknown key(s): {keys}").format(
+                keys=", ".join(sorted(keys - _REQUIRED - _OPTIONAL))
+            )
+        )
     if _REQUIRED - keys:
-        raise ProfileError(f"missing key(s): {', '.join(sorted(_REQUIRED - keys))}")
+        raise ProfileError(
+            trans_late("Profile", "missing key(s): {keys}").format(
+                keys=", ".join(sorted(_REQUIRED - keys))
+            )
+        )
     dtypes = {name: precision for precision, name in DTYPE_NAMES.items()}
     if not isinstance(root["dtype"], str) or root["dtype"] not in dtypes:
-        raise ProfileError(f"dtype must be bfloat16, float16 or float32, got {root['dtype']!r}")
+        raise ProfileError(
+            trans_late("Profile", "dtype must be bfloat16, float16 or float32, got {value}").format(
+                value=repr(root["dtype"])
+            )
+        )
     recomputes = {r.value: r for r in Recompute}
     if not isinstance(root["recompute"], str) or root["recompute"] not in recomputes:
-        raise ProfileError(f"recompute must be none or full, got {root['recompute']!r}")
+        raise ProfileError(
+            trans_late("Profile", "recompute must be none or full, got {value}").format(
+                value=repr(root["recompute"])
+            )
+        )
     if not isinstance(root["attention"], str) or root["attention"] not in ATTENTIONS:
-        raise ProfileError(f"attention must be eager or sdpa, got {root['attention']!r}")
+        raise ProfileError(
+            trans_late("Profile", "attention must be eager or sdpa, got {value}").format(
+                value=repr(root["attention"])
+            )
+        )
     raw_points = root["points"]
     if not isinstance(raw_points, list) or not raw_points:
-        raise ProfileError("points must be a non-empty list")
+        raise ProfileError(trans_late("Profile", "points must be a non-empty list").format())
     if len(raw_points) > MAX_POINTS:
-        raise ProfileError(f"at most {MAX_POINTS} points, got {len(raw_points)}")
+        raise ProfileError(
+            trans_late("Profile", "at most {limit} points, got {count}").format(
+                limit=MAX_POINTS, count=len(raw_points)
+            )
+        )
     points = sorted(_point(raw, i) for i, raw in enumerate(raw_points))
     for (b0, _, _), (b1, _, _) in itertools.pairwise(points):
         if b0 == b1:
-            raise ProfileError(f"micro_batch {b0} is measured twice")
+            raise ProfileError(
+                trans_late("Profile", "micro_batch {micro_batch} is measured twice").format(
+                    micro_batch=b0
+                )
+            )
     target = root.get("target_seq_len")
     return SpeedProfile(
         device=_check_text("device", root["device"]),
@@ -325,7 +418,11 @@ def load_profile(path: str | Path) -> SpeedProfile:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise ProfileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ProfileError(
+            trans_late("Profile", "cannot read {path}: {why}").format(
+                path=str(path), why=exc.strerror or str(exc)
+            )
+        ) from None
     return parse_profile(data)
 
 

@@ -1,8 +1,9 @@
 """ "Check my config": an existing DeepSpeed, accelerate or axolotl file read by
 ``core.config_import``, put into the training description and described in words.
 
-The values and verdicts are worded here (translated); the reasons the reader gives for
-a key it could not use come from the core in English and are shown as they are.
+The values and verdicts are worded here; the reasons the reader gives (a key it could
+not use, what is missing, why the file cannot be read) are the core's ``Message``s,
+translated here with their values.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from gradacc_desktop.core.config_import import (
     ConfigImportError,
     ConfigKind,
     ImportedConfig,
+    deepspeed_text,
     read_config,
 )
-from gradacc_desktop.core.setup import Precision, TrainingSetup
+from gradacc_desktop.core.setup import Offload, Precision, TrainingSetup
 from gradacc_desktop.core.training.imported import fixed_by
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.fit import FitTexts
@@ -52,13 +54,20 @@ class ConfigCheckTexts(Translating):
             ConfigKind.AXOLOTL: self.tr("axolotl configuration (YAML)"),
         }[kind]
 
+    def offload(self, offload: Offload) -> str:
+        return {
+            Offload.NONE: self.tr("none"),
+            Offload.OPTIMIZER: self.tr("the optimizer"),
+            Offload.ALL: self.tr("the optimizer and the parameters"),
+        }[offload]
+
     def check(self, path: Path, gpus: int | None) -> CheckOutcome:
         """Read ``path``; ``gpus``: the planner's GPUs, for files that do not say."""
         try:
             config = read_config(path)
         except ConfigImportError as exc:
             message = self.tr("Could not read “{name}”: {reason}").format(
-                name=path.name, reason=str(exc)
+                name=path.name, reason=self._formats.said(exc.message)
             )
             return CheckOutcome(False, message, message, None)
         file_gpus = config.derived(None).gpus
@@ -91,13 +100,15 @@ class ConfigCheckTexts(Translating):
         for item in config.unread:
             lines.append(
                 self.tr("Could not use {key} = {value}: {reason}").format(
-                    key=item.key, value=item.value, reason=item.reason
+                    key=item.key,
+                    value=self._formats.said(item.value),
+                    reason=self._formats.said(item.reason),
                 )
             )
         if setup is None:
             lines.append(
                 self.tr("Not put into the training description: {what}.").format(
-                    what="; ".join(missing)
+                    what="; ".join(self._formats.said(m).rstrip(".") for m in missing)
                 )
             )
             message = self.tr("“{name}” read; the description needs more to use it.").format(
@@ -123,7 +134,7 @@ class ConfigCheckTexts(Translating):
                     nodes=f(setup.nodes),
                     zero=int(setup.zero_stage),
                     precision=setup.precision.value,
-                    offload=setup.offload.value,
+                    offload=self.offload(setup.offload),
                 )
             ]
         known = []
@@ -141,11 +152,7 @@ class ConfigCheckTexts(Translating):
         if derived.deepspeed.ok:
             lines.append(self.tr("DeepSpeed accepts these batch values."))
         else:
-            lines.append(
-                self.tr("DeepSpeed would refuse these batch values ({reason}).").format(
-                    reason=derived.deepspeed.reason.value.replace("_", " ")
-                )
-            )
+            lines.append(self._formats.said(deepspeed_text(derived.deepspeed)))
         if derived.megatron.ok:
             lines.append(
                 self.tr("Megatron accepts --global-batch-size {batch}.").format(

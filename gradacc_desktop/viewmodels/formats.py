@@ -13,8 +13,9 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import final
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QCoreApplication, QLocale
 
+from gradacc_desktop.core.text import Message, Phrase
 from gradacc_desktop.viewmodels.formatting import Translating, format_counted, format_number
 
 __all__ = ["PlanFormats", "Translating"]
@@ -43,6 +44,27 @@ class PlanFormats(Translating):
     def counted(self, translate: Callable[[int], str], count: int) -> str:
         """Translate a ``%n`` plural message for any ``count`` (see ``format_counted``)."""
         return format_counted(self.locale, translate, count)
+
+    def said(self, text: str) -> str:
+        """A text from the core in the window's language: a ``Message`` translated in its
+        context with its values filled in (numbers the locale's way, inner messages
+        translated too), a ``Phrase`` translated; any other text as it is."""
+        if isinstance(text, Message):
+            values = {name: self._value(value) for name, value in text.values.items()}
+            phrase = text.phrase
+            return QCoreApplication.translate(phrase.context, phrase).format(**values)
+        if isinstance(text, Phrase):
+            return QCoreApplication.translate(text.context, text)
+        return str(text)
+
+    def _value(self, value: object) -> str:
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, int | Decimal):
+            return self.format(value)
+        if isinstance(value, str):
+            return self.said(value)
+        return str(value)
 
     def gpus_text(self, gpus: int) -> str:
         return self.counted(lambda n: self.tr("%n GPU(s)", "", n), gpus)

@@ -437,7 +437,7 @@ class TrainingViewModel(QObject):
         try:
             profile = load_profile(path)
         except ProfileError as exc:
-            return Outcome(False, self.profile_refused(path.name, str(exc)))
+            return Outcome(False, self.profile_refused(path.name, exc.message))
         self._profile = profile
         self._refresh(force=True)
         return Outcome(True, self.tr("Speed profile “{name}” in use.").format(name=path.name))
@@ -461,7 +461,7 @@ class TrainingViewModel(QObject):
 
     def profile_refused(self, name: str, detail: str) -> str:
         return self.tr("“{name}” is not a speed profile this app can read: {detail}").format(
-            name=name, detail=detail
+            name=name, detail=self._formats.said(detail)
         )
 
     def profile_summary(self) -> str:
