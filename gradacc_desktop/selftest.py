@@ -213,14 +213,26 @@ def check_window(app: QApplication, folder: str, create_window: CreateWindow) ->
         text = clipboard.text()
         _check(re.search(r"(?<!\d)32(?!\d)", text), f"clipboard holds {text[:60]!r}")
 
-        # The planner and the chart are built on demand: QtCharts must be in the bundle.
+        # The training description and its views are built on demand: a bundled model
+        # (its config.json), its plan, the search; QtCharts must be in the bundle.
+        from gradacc_desktop.viewmodels.training.fields import Choice
+
+        window.tabs.setCurrentIndex(1)
+        app.processEvents()
+        window.training_vm.set_choice(Choice.MODEL, "qwen2.5-0.5b")
+        app.processEvents()
+        plan = window.training_vm.plan
+        _check(plan is not None and plan.fits is True, "the description's plan does not fit")
+        search = window.planner.search_vm
+        search.run()
+        _check(bool(search.state.best), f"the search found nothing: {search.state.message!r}")
         chart = window.show_chart()
         app.processEvents()
         _check(chart is not None and chart.isVisible(), "trade-off chart did not open")
         points = chart.current.points()
         _check(
             len(points) == 1 and points[0].x() == 32,
-            "trade-off chart does not mark the current configuration (E = 32)",
+            "trade-off chart does not mark the plan's configuration (E = 32)",
         )
         # The trainer configs tab: an export, and a YAML config read back (PyYAML
         # must be in the bundle).
@@ -306,6 +318,7 @@ def run_self_test(app: QApplication, create_window: CreateWindow) -> int:
             return 1
     _report(
         f"self-test OK ({where}): translations, icons, data, window, arrows, language, "
-        "clipboard, planner, chart, trainer configs, config check, estimator"
+        "clipboard, description, planner, search, chart, trainer configs, config check, "
+        "estimator"
     )
     return 0

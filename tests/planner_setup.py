@@ -28,6 +28,23 @@ def training(locale: str = "en") -> TrainingViewModel:
     return vm
 
 
+def described(
+    training: TrainingViewModel, micro_batch: str, activation: str, other: str | None = None
+) -> None:
+    """A target of 32 on one 80 GB card at ``micro_batch`` (the user's, not the
+    recommended one) with ``activation`` per sample and ``other`` memory typed, in the
+    training's locale (``0,5`` in pt-BR)."""
+    training.set_choice(Choice.RECOMMEND, False)
+    texts = {
+        TrainingField.TARGET: "32",
+        TrainingField.MICRO_BATCH: micro_batch,
+        TrainingField.ACTIVATION: activation,
+        TrainingField.OTHER_MEMORY: other or "",
+    }
+    for field, text in texts.items():
+        training.set_text(field, text)
+
+
 def planner(locale: str = "en") -> PlannerViewModel:
     """The plan of ``training(locale)``, beside a calculator."""
     return PlannerViewModel(training(locale), CalculatorViewModel(QLocale(locale)))

@@ -186,15 +186,11 @@ class MainWindow(QMainWindow):
         self.retranslate()
         if self._training_vm is not None:  # one new description state, then its views
             self._training_vm.set_language(locale)
-        if self.tradeoff_vm is not None:
-            self.tradeoff_vm.set_locale(locale)
         side = self.tabs.side
         if side is not None:
             self.description.set_language(locale)
         if self.planner_page.built is not None:
             self.planner_page.built.set_language(locale)
-        elif self._planner_vm is not None:
-            self._planner_vm.set_language(locale)
         if self.trainer_page.built is not None:
             self.trainer_page.built.set_language(locale)
         if self.card_speed_dialog is not None:

@@ -184,10 +184,11 @@ class DetailsContent(QObject):
                 "gradients and the parameters themselves usually dominate, and this "
                 "calculator deliberately isolates the activation term to make the batching "
                 "trade-off visible. For the full memory picture, the “{planner}” tab adds them "
-                "to the activations on your GPU: its “{other}” button works out weights, "
-                "gradients and optimizer state from the parameter count, the optimizer, "
-                "low-rank adapters (LoRA) and ZeRO sharding."
-            ).format(planner=self._planner_name(), other=self.tr("Estimate…"))
+                "to the activations on your GPU: describe the training once — the model, "
+                "the method (every parameter, LoRA or QLoRA), the GPUs and ZeRO sharding — "
+                "and it derives weights, gradients and optimizer state as DeepSpeed counts "
+                "them (its “{other}” button shows them part by part)."
+            ).format(planner=self._planner_name(), other=self.tr("Model states…"))
         )
 
     def _faq(self) -> str:
@@ -269,11 +270,12 @@ class DetailsContent(QObject):
             (
                 self._planner_name(),
                 self.tr(
-                    "The second tab. Start from your recipe's target batch and your GPU: it "
-                    "finds the micro-batch and accumulation steps that reach the target and fit "
-                    "in memory, adds the weights, gradients and optimizer state this calculator "
-                    "leaves out, scales the learning rate and writes the settings for DeepSpeed, "
-                    "Hugging Face, Accelerate or Lightning."
+                    "The second tab. Describe your training once — the model, the method, the "
+                    "GPUs and your recipe's target batch: it derives the memory per GPU this "
+                    "calculator leaves out, finds the micro-batch and accumulation steps that "
+                    "reach the target and fit, the best setup for your GPUs and the time per "
+                    "step, and writes the settings for DeepSpeed, Hugging Face, Accelerate or "
+                    "Lightning."
                 ),
             ),
             (
@@ -287,9 +289,9 @@ class DetailsContent(QObject):
             (
                 self.tr("Trade-off chart"),  # the tab's name
                 self.tr(
-                    "The third tab. Activation memory per GPU against the effective batch for "
-                    "your inputs: growing the micro-batch climbs towards your GPU's memory, "
-                    "accumulating stays flat."
+                    "The last tab. Activation memory per GPU against the effective batch for "
+                    "the planned configuration: growing the micro-batch climbs towards your "
+                    "GPU's memory, accumulating stays flat."
                 ),
             ),
         ]

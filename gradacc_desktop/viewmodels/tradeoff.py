@@ -20,7 +20,6 @@ from gradacc_desktop.core.tradeoff import (
     tradeoff,
 )
 from gradacc_desktop.core.training.figures import shown_gb
-from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import align_row, column_widths
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
@@ -166,11 +165,8 @@ class TradeoffViewModel(ChartViewModel):
     def __init__(self, training: TrainingViewModel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._training = training
-        self._formats = PlanFormats(training.locale)
+        self._formats = training.formats
         training.stateChanged.connect(self._on_state)
-
-    def set_locale(self, locale: QLocale) -> None:
-        self._formats.locale = locale
 
     def inputs(self) -> tuple[Inputs, Decimal | None] | None:
         """The plan's configuration as the calculator's four inputs (the activation per

@@ -87,7 +87,24 @@
     </message>
 </context>
 <context>
-    <name>OtherMemoryViewModel</name>
+    <name>FitTexts</name>
+    <message numerus="yes">
+        <source>ZeRO-3 over %n data-parallel GPU(s)</source>
+        <translation>
+            <numerusform>ZeRO-3 over %n data-parallel GPU</numerusform>
+            <numerusform>ZeRO-3 over %n data-parallel GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>up to %n sample(s) per GPU</source>
+        <translation>
+            <numerusform>up to %n sample per GPU</numerusform>
+            <numerusform>up to %n samples per GPU</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ModelStatesViewModel</name>
     <message numerus="yes">
         <source>%n byte(s)</source>
         <translation>
@@ -96,17 +113,48 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n parameter(s): {gb} of model states on each GPU</source>
+        <source>%n parameter(s) on each GPU: {gb} of model states</source>
         <translation>
-            <numerusform>%n parameter: {gb} of model states on each GPU</numerusform>
-            <numerusform>%n parameters: {gb} of model states on each GPU</numerusform>
+            <numerusform>%n parameter on each GPU: {gb} of model states</numerusform>
+            <numerusform>%n parameters on each GPU: {gb} of model states</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>Sharded over the planner&apos;s %n data-parallel GPU(s).</source>
+        <source>Sharded over %n data-parallel GPU(s).</source>
         <translation>
-            <numerusform>Sharded over the planner&apos;s %n data-parallel GPU.</numerusform>
-            <numerusform>Sharded over the planner&apos;s %n data-parallel GPUs.</numerusform>
+            <numerusform>Sharded over %n data-parallel GPU.</numerusform>
+            <numerusform>Sharded over %n data-parallel GPUs.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Each GPU holds 1/%n of the model (tensor parallel × pipeline stages).</source>
+        <translation>
+            <numerusform>Each GPU holds 1/%n of the model (tensor parallel × pipeline stages).</numerusform>
+            <numerusform>Each GPU holds 1/%n of the model (tensor parallel × pipeline stages).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>NoteTexts</name>
+    <message numerus="yes">
+        <source>%n parameter(s), exactly</source>
+        <translation>
+            <numerusform>%n parameter, exactly</numerusform>
+            <numerusform>%n parameters, exactly</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n layer</numerusform>
+            <numerusform>%n layers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>ZeRO-{stage} over %n GPU(s)</source>
+        <translation>
+            <numerusform>ZeRO-{stage} over %n GPU</numerusform>
+            <numerusform>ZeRO-{stage} over %n GPUs</numerusform>
         </translation>
     </message>
 </context>

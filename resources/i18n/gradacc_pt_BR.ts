@@ -942,6 +942,25 @@
     </message>
 </context>
 <context>
+    <name>CardSpeedDialog</name>
+    <message>
+        <source>The custom card&apos;s speed, as you type it: the time per step needs all four.</source>
+        <translation>A velocidade da placa personalizada, como você a digita: o tempo por passo precisa das quatro.</translation>
+    </message>
+    <message>
+        <source>{name}: the vendor&apos;s figures ({source}). The peak is the dense bf16 rate{no_bf16}. Choose the custom card in the description to type your own.</source>
+        <translation>{name}: os números do fabricante ({source}). O pico é a taxa densa em bf16{no_bf16}. Escolha a placa personalizada na descrição do treino para digitar os seus.</translation>
+    </message>
+    <message>
+        <source> (this card has no bf16: fp16 shown)</source>
+        <translation> (esta placa não tem bf16: mostrado o fp16)</translation>
+    </message>
+    <message>
+        <source>GPU speed</source>
+        <translation>Velocidade da GPU</translation>
+    </message>
+</context>
+<context>
     <name>ChartsPage</name>
     <message>
         <source>Memory against batch</source>
@@ -959,8 +978,8 @@
         <translation>Verificar minha configuração</translation>
     </message>
     <message>
-        <source>Open or drop a DeepSpeed JSON, an accelerate config YAML or an axolotl YAML: the planner takes its batch, GPUs and setup, and every framework&apos;s verdict is shown.</source>
-        <translation>Abra ou solte aqui um JSON do DeepSpeed, um YAML do accelerate config ou um YAML do axolotl: o planejador assume o lote, as GPUs e a configuração, e o veredito de cada framework aparece.</translation>
+        <source>Open or drop a DeepSpeed JSON, an accelerate config YAML or an axolotl YAML: the training description takes its batch, GPUs and setup (and its model, LoRA and sequence length where the file names them), and every framework&apos;s verdict is shown.</source>
+        <translation>Abra ou solte um JSON do DeepSpeed, um YAML de configuração do accelerate ou um YAML do axolotl: a descrição do treino recebe o lote, as GPUs e a configuração (e o modelo, a LoRA e o comprimento da sequência quando o arquivo os traz), e aparece o veredito de cada framework.</translation>
     </message>
     <message>
         <source>Chec&amp;k a file…</source>
@@ -980,6 +999,13 @@
     </message>
 </context>
 <context>
+    <name>CheckViewModel</name>
+    <message>
+        <source>Correct the training description, then check the file again.</source>
+        <translation>Corrija a descrição do treino e verifique o arquivo de novo.</translation>
+    </message>
+</context>
+<context>
     <name>ConfigCheckTexts</name>
     <message>
         <source>DeepSpeed configuration (JSON)</source>
@@ -992,6 +1018,18 @@
     <message>
         <source>axolotl configuration (YAML)</source>
         <translation>configuração do axolotl (YAML)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>nenhum</translation>
+    </message>
+    <message>
+        <source>the optimizer</source>
+        <translation>o otimizador</translation>
+    </message>
+    <message>
+        <source>the optimizer and the parameters</source>
+        <translation>o otimizador e os parâmetros</translation>
     </message>
     <message>
         <source>Could not read “{name}”: {reason}</source>
@@ -1014,16 +1052,16 @@
         <translation>Não foi possível usar {key} = {value}: {reason}</translation>
     </message>
     <message>
-        <source>Not put into the planner: {what}.</source>
-        <translation>Não levado ao planejador: {what}.</translation>
+        <source>Not put into the training description: {what}.</source>
+        <translation>Não colocado na descrição do treino: {what}.</translation>
     </message>
     <message>
-        <source>“{name}” read; the planner needs more to use it.</source>
-        <translation>“{name}” lido; o planejador precisa de mais dados para usá-lo.</translation>
+        <source>“{name}” read; the description needs more to use it.</source>
+        <translation>“{name}” lido; a descrição precisa de mais para usá-lo.</translation>
     </message>
     <message>
-        <source>Put into the planner and the export.</source>
-        <translation>Levado ao planejador e à exportação.</translation>
+        <source>Put into the training description.</source>
+        <translation>Colocado na descrição do treino.</translation>
     </message>
     <message>
         <source>Configuration read from “{name}”.</source>
@@ -1042,16 +1080,295 @@
         <translation>O DeepSpeed aceita esses valores de lote.</translation>
     </message>
     <message>
-        <source>DeepSpeed would refuse these batch values ({reason}).</source>
-        <translation>O DeepSpeed recusaria esses valores de lote ({reason}).</translation>
-    </message>
-    <message>
         <source>Megatron accepts --global-batch-size {batch}.</source>
         <translation>O Megatron aceita --global-batch-size {batch}.</translation>
     </message>
     <message>
         <source>Megatron would refuse --global-batch-size {batch}.</source>
         <translation>O Megatron recusaria --global-batch-size {batch}.</translation>
+    </message>
+</context>
+<context>
+    <name>ConfigImport</name>
+    <message>
+        <source>micro-batch</source>
+        <translation>micro-lote</translation>
+    </message>
+    <message>
+        <source>accumulation steps</source>
+        <translation>passos de acumulação</translation>
+    </message>
+    <message>
+        <source>train batch size</source>
+        <translation>tamanho do lote de treino</translation>
+    </message>
+    <message>
+        <source>GPU count</source>
+        <translation>número de GPUs</translation>
+    </message>
+    <message>
+        <source>node count</source>
+        <translation>número de nós</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>estágio do ZeRO</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>precisão</translation>
+    </message>
+    <message>
+        <source>offload</source>
+        <translation>offload</translation>
+    </message>
+    <message>
+        <source>DeepSpeed accepts train_batch_size {t} = {b} x {a} x {g} GPU(s).</source>
+        <translation>O DeepSpeed aceita train_batch_size {t} = {b} x {a} x {g} GPU(s).</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses it: neither train_batch_size nor train_micro_batch_size_per_gpu.</source>
+        <translation>O DeepSpeed recusa: não há nem train_batch_size nem train_micro_batch_size_per_gpu.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses a batch value that is zero or negative.</source>
+        <translation>O DeepSpeed recusa um valor de lote zero ou negativo.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses train_batch_size {t}: {b} (micro-batch) x {a} (accumulation steps) x {g} GPU(s) = {product}.</source>
+        <translation>O DeepSpeed recusa train_batch_size {t}: {b} (micro-lote) x {a} (passos de acumulação) x {g} GPU(s) = {product}.</translation>
+    </message>
+    <message>
+        <source>{first} and {second}</source>
+        <translation>{first} e {second}</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it derives the {names} by whole division, and {b} x {a} x {g} = {product}, not {t}.</source>
+        <translation>O DeepSpeed recusa train_batch_size {t} em {g} GPU(s): ele deriva {names} por divisão inteira, e {b} x {a} x {g} = {product}, não {t}.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than micro-batch x GPUs ({b} x {g}), so the derived accumulation steps are 0.</source>
+        <translation>O DeepSpeed recusa train_batch_size {t} em {g} GPU(s): é menor que micro-lote x GPUs ({b} x {g}), então os passos de acumulação derivados dão 0.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses train_batch_size {t} on {g} GPU(s): it is smaller than accumulation steps x GPUs ({a} x {g}), so the derived micro-batch is 0.</source>
+        <translation>O DeepSpeed recusa train_batch_size {t} em {g} GPU(s): é menor que passos de acumulação x GPUs ({a} x {g}), então o micro-lote derivado dá 0.</translation>
+    </message>
+    <message>
+        <source>accumulation steps = batch_size // micro_batch_size = {batch} // {b} = {a} (axolotl&apos;s rule)</source>
+        <translation>passos de acumulação = batch_size // micro_batch_size = {batch} // {b} = {a} (regra do axolotl)</translation>
+    </message>
+    <message>
+        <source>batch_size {batch} is smaller than micro_batch_size {b}: axolotl derives 0 accumulation steps.</source>
+        <translation>batch_size {batch} é menor que micro_batch_size {b}: o axolotl deriva 0 passos de acumulação.</translation>
+    </message>
+    <message>
+        <source>accumulation steps = 1 (axolotl&apos;s default without the key)</source>
+        <translation>passos de acumulação = 1 (padrão do axolotl sem a chave)</translation>
+    </message>
+    <message>
+        <source>GPUs = train_batch_size / (micro-batch x accumulation steps) = {t} / ({b} x {a}) = {g}</source>
+        <translation>GPUs = train_batch_size / (micro-lote x passos de acumulação) = {t} / ({b} x {a}) = {g}</translation>
+    </message>
+    <message>
+        <source>train_batch_size {t} is not a multiple of micro-batch x accumulation steps ({b} x {a} = {product}): DeepSpeed refuses it on any number of GPUs.</source>
+        <translation>train_batch_size {t} não é múltiplo de micro-lote x passos de acumulação ({b} x {a} = {product}): o DeepSpeed o recusa em qualquer número de GPUs.</translation>
+    </message>
+    <message>
+        <source>{name} = {value} (DeepSpeed&apos;s derivation)</source>
+        <translation>{name} = {value} (derivação do DeepSpeed)</translation>
+    </message>
+    <message>
+        <source>train_batch_size {t} in the DeepSpeed config is not {b} (micro-batch) x {a} (accumulation steps) x {g} GPU(s) = {product}: the trainer refuses the mismatch.</source>
+        <translation>train_batch_size {t} na configuração do DeepSpeed não é {b} (micro-lote) x {a} (passos de acumulação) x {g} GPU(s) = {product}: o treinador recusa a diferença.</translation>
+    </message>
+    <message>
+        <source>an integer of about {digits} digits</source>
+        <translation>um inteiro de cerca de {digits} dígitos</translation>
+    </message>
+    <message>
+        <source>a mapping of {count} key(s)</source>
+        <translation>um mapeamento de {count} chave(s)</translation>
+    </message>
+    <message>
+        <source>a list of {count} item(s)</source>
+        <translation>uma lista de {count} item(ns)</translation>
+    </message>
+    <message>
+        <source>a value of type {type}</source>
+        <translation>um valor do tipo {type}</translation>
+    </message>
+    <message>
+        <source>must be true, false or &quot;auto&quot;</source>
+        <translation>deve ser true, false ou &quot;auto&quot;</translation>
+    </message>
+    <message>
+        <source>must be a mapping of keys</source>
+        <translation>deve ser um mapeamento de chaves</translation>
+    </message>
+    <message>
+        <source>must be a whole number or &quot;auto&quot;</source>
+        <translation>deve ser um número inteiro ou &quot;auto&quot;</translation>
+    </message>
+    <message>
+        <source>must be a whole number</source>
+        <translation>deve ser um número inteiro</translation>
+    </message>
+    <message>
+        <source>must be between {low} and {high}</source>
+        <translation>deve estar entre {low} e {high}</translation>
+    </message>
+    <message>
+        <source>must be true or false</source>
+        <translation>deve ser true ou false</translation>
+    </message>
+    <message>
+        <source>must be 0, 1, 2 or 3</source>
+        <translation>deve ser 0, 1, 2 ou 3</translation>
+    </message>
+    <message>
+        <source>parameters offloaded without the optimizer are not modelled (gradacc models no offload, the optimizer, or the optimizer and parameters)</source>
+        <translation>parâmetros no offload sem o otimizador não são modelados (o gradacc modela sem offload, o otimizador, ou o otimizador e os parâmetros)</translation>
+    </message>
+    <message>
+        <source>NVMe offload is not modelled (only none and cpu)</source>
+        <translation>o offload para NVMe não é modelado (só none e cpu)</translation>
+    </message>
+    <message>
+        <source>unknown device: {known}</source>
+        <translation>dispositivo desconhecido: {known}</translation>
+    </message>
+    <message>
+        <source>enabled together with {other}: bf16 and fp16 cannot both be on</source>
+        <translation>ativado junto com {other}: bf16 e fp16 não podem estar ligados ao mesmo tempo</translation>
+    </message>
+    <message>
+        <source>must be the path of a DeepSpeed JSON</source>
+        <translation>deve ser o caminho de um JSON do DeepSpeed</translation>
+    </message>
+    <message>
+        <source>not followed: the config was given as text, not as a file</source>
+        <translation>não seguido: a configuração foi dada como texto, não como arquivo</translation>
+    </message>
+    <message>
+        <source>file not found: {path}</source>
+        <translation>arquivo não encontrado: {path}</translation>
+    </message>
+    <message>
+        <source>{path} does not hold a mapping of DeepSpeed keys</source>
+        <translation>{path} não contém um mapeamento de chaves do DeepSpeed</translation>
+    </message>
+    <message>
+        <source>conflicts with {key} ({value})</source>
+        <translation>conflita com {key} ({value})</translation>
+    </message>
+    <message>
+        <source>DeepSpeed accepts &quot;none&quot;, &quot;cpu&quot; or &quot;nvme&quot;</source>
+        <translation>o DeepSpeed aceita &quot;none&quot;, &quot;cpu&quot; ou &quot;nvme&quot;</translation>
+    </message>
+    <message>
+        <source>accelerate accepts &quot;none&quot;, &quot;cpu&quot; or &quot;nvme&quot;</source>
+        <translation>o accelerate aceita &quot;none&quot;, &quot;cpu&quot; ou &quot;nvme&quot;</translation>
+    </message>
+    <message>
+        <source>fp8 is not modelled (only no, fp16 and bf16)</source>
+        <translation>fp8 não é modelado (só no, fp16 e bf16)</translation>
+    </message>
+    <message>
+        <source>must be &quot;no&quot;, &quot;fp16&quot;, &quot;bf16&quot; or &quot;fp8&quot;</source>
+        <translation>deve ser &quot;no&quot;, &quot;fp16&quot;, &quot;bf16&quot; ou &quot;fp8&quot;</translation>
+    </message>
+    <message>
+        <source>unknown distributed type</source>
+        <translation>tipo distribuído desconhecido</translation>
+    </message>
+    <message>
+        <source>ignored: distributed_type is {kind}, not DEEPSPEED</source>
+        <translation>ignorado: distributed_type é {kind}, não DEEPSPEED</translation>
+    </message>
+    <message>
+        <source>FSDP settings are not read (gradacc reads DeepSpeed&apos;s ZeRO settings)</source>
+        <translation>as configurações de FSDP não são lidas (o gradacc lê as configurações de ZeRO do DeepSpeed)</translation>
+    </message>
+    <message>
+        <source>unknown adapter: gradacc reads &quot;lora&quot; and &quot;qlora&quot;</source>
+        <translation>adaptador desconhecido: o gradacc lê &quot;lora&quot; e &quot;qlora&quot;</translation>
+    </message>
+    <message>
+        <source>must be a list of module names</source>
+        <translation>deve ser uma lista de nomes de módulos</translation>
+    </message>
+    <message>
+        <source>must be a model name or path</source>
+        <translation>deve ser um nome ou caminho de modelo</translation>
+    </message>
+    <message>
+        <source>{name}: not a DeepSpeed, accelerate or axolotl config (none of their keys, such as train_batch_size, distributed_type or micro_batch_size)</source>
+        <translation>{name}: não é uma configuração do DeepSpeed, do accelerate nem do axolotl (nenhuma das chaves delas, como train_batch_size, distributed_type ou micro_batch_size)</translation>
+    </message>
+    <message>
+        <source>{name}: no such file</source>
+        <translation>{name}: arquivo inexistente</translation>
+    </message>
+    <message>
+        <source>{name}: is a folder, not a file</source>
+        <translation>{name}: é uma pasta, não um arquivo</translation>
+    </message>
+    <message>
+        <source>{what} at line {line}, column {column}</source>
+        <translation>{what} na linha {line}, coluna {column}</translation>
+    </message>
+    <message>
+        <source>{name}: cannot read it: {why}</source>
+        <translation>{name}: não foi possível lê-lo: {why}</translation>
+    </message>
+    <message>
+        <source>{name}: too large for a config file (over {megabytes} MB)</source>
+        <translation>{name}: grande demais para um arquivo de configuração (mais de {megabytes} MB)</translation>
+    </message>
+    <message>
+        <source>{name}: not a text file (not UTF-8)</source>
+        <translation>{name}: não é um arquivo de texto (não é UTF-8)</translation>
+    </message>
+    <message>
+        <source>{name}: too large for a config file</source>
+        <translation>{name}: grande demais para um arquivo de configuração</translation>
+    </message>
+    <message>
+        <source>{name}: cannot read it as JSON: {why}</source>
+        <translation>{name}: não foi possível lê-lo como JSON: {why}</translation>
+    </message>
+    <message>
+        <source>{name}: not valid JSON: {why}</source>
+        <translation>{name}: JSON inválido: {why}</translation>
+    </message>
+    <message>
+        <source>{name}: not valid YAML: {why}</source>
+        <translation>{name}: YAML inválido: {why}</translation>
+    </message>
+    <message>
+        <source>{name}: cannot read it as YAML: {why}</source>
+        <translation>{name}: não foi possível lê-lo como YAML: {why}</translation>
+    </message>
+    <message>
+        <source>nested too deeply</source>
+        <translation>aninhamento profundo demais</translation>
+    </message>
+    <message>
+        <source>a number has too many digits</source>
+        <translation>um número tem dígitos demais</translation>
+    </message>
+    <message>
+        <source>{name}: the file is empty</source>
+        <translation>{name}: o arquivo está vazio</translation>
+    </message>
+    <message>
+        <source>{name}: holds a list, not a mapping of config keys</source>
+        <translation>{name}: contém uma lista, não um mapeamento de chaves de configuração</translation>
+    </message>
+    <message>
+        <source>{name}: holds a single value, not a mapping of config keys</source>
+        <translation>{name}: contém um valor só, não um mapeamento de chaves de configuração</translation>
     </message>
 </context>
 <context>
@@ -1317,20 +1634,16 @@
         <translation>Lendo o resultado</translation>
     </message>
     <message>
-        <source>The effective batch size is the value that learning-rate schedules and other hyperparameters are tuned against, not the micro-batch. Note that activation memory is only one part of the training budget: optimizer state, gradients and the parameters themselves usually dominate, and this calculator deliberately isolates the activation term to make the batching trade-off visible. For the full memory picture, the “{planner}” tab adds them to the activations on your GPU: its “{other}” button works out weights, gradients and optimizer state from the parameter count, the optimizer, low-rank adapters (LoRA) and ZeRO sharding.</source>
-        <translation>O tamanho de lote efetivo é o valor em relação ao qual os cronogramas de taxa de aprendizado e outros hiperparâmetros são ajustados, não o micro-lote. Note que a memória de ativação é apenas uma parte do orçamento de treinamento: o estado do otimizador, os gradientes e os próprios parâmetros geralmente dominam, e esta calculadora isola deliberadamente o termo de ativação para tornar visível o compromisso dos lotes. Para o quadro completo de memória, a aba “{planner}” soma tudo isso às ativações na sua GPU: o botão “{other}” dela calcula pesos, gradientes e estado do otimizador a partir do número de parâmetros, do otimizador, de adaptadores de baixo posto (LoRA) e do particionamento ZeRO.</translation>
+        <source>The effective batch size is the value that learning-rate schedules and other hyperparameters are tuned against, not the micro-batch. Note that activation memory is only one part of the training budget: optimizer state, gradients and the parameters themselves usually dominate, and this calculator deliberately isolates the activation term to make the batching trade-off visible. For the full memory picture, the “{planner}” tab adds them to the activations on your GPU: describe the training once — the model, the method (every parameter, LoRA or QLoRA), the GPUs and ZeRO sharding — and it derives weights, gradients and optimizer state as DeepSpeed counts them (its “{other}” button shows them part by part).</source>
+        <translation>O tamanho de lote efetivo é o valor em relação ao qual se ajustam os cronogramas de taxa de aprendizado e outros hiperparâmetros, não o micro-lote. Note que a memória de ativação é só uma parte do orçamento de treino: estado do otimizador, gradientes e os próprios parâmetros costumam dominar, e esta calculadora isola de propósito o termo de ativação para tornar visível o compromisso do lote. Para o quadro completo da memória, a aba “{planner}” soma-os às ativações na sua GPU: descreva o treino uma vez — o modelo, o método (todos os parâmetros, LoRA ou QLoRA), as GPUs e o particionamento ZeRO — e ela deriva pesos, gradientes e estado do otimizador como o DeepSpeed os conta (o botão “{other}” mostra-os parte por parte).</translation>
     </message>
     <message>
-        <source>Estimate…</source>
-        <translation>Estimar…</translation>
+        <source>Model states…</source>
+        <translation>Estados do modelo…</translation>
     </message>
     <message>
         <source>Plan a run</source>
         <translation>Planejar execução</translation>
-    </message>
-    <message>
-        <source>The second tab. Start from your recipe&apos;s target batch and your GPU: it finds the micro-batch and accumulation steps that reach the target and fit in memory, adds the weights, gradients and optimizer state this calculator leaves out, scales the learning rate and writes the settings for DeepSpeed, Hugging Face, Accelerate or Lightning.</source>
-        <translation>A segunda aba. Parta do lote efetivo alvo da sua receita e da sua GPU: ela encontra o micro-lote e os passos de acumulação que atingem a meta e cabem na memória, soma os pesos, gradientes e estado do otimizador que esta calculadora deixa de fora, ajusta a taxa de aprendizado e escreve as configurações para DeepSpeed, Hugging Face, Accelerate ou Lightning.</translation>
     </message>
     <message>
         <source>Estimate from the model…</source>
@@ -1343,10 +1656,6 @@
     <message>
         <source>Trade-off chart</source>
         <translation>Gráfico do compromisso</translation>
-    </message>
-    <message>
-        <source>The third tab. Activation memory per GPU against the effective batch for your inputs: growing the micro-batch climbs towards your GPU&apos;s memory, accumulating stays flat.</source>
-        <translation>A terceira aba. A memória de ativação por GPU em função do lote efetivo para as suas entradas: aumentar o micro-lote sobe em direção à memória da sua GPU, acumular a mantém constante.</translation>
     </message>
     <message>
         <source>How does gradient accumulation work?</source>
@@ -1395,6 +1704,14 @@
     <message>
         <source>This estimate models activation memory from the micro-batch alone and omits optimizer state, gradients, parameters and framework overhead, which dominate total training memory. Use it to reason about the batching trade-off, not as a complete memory budget.</source>
         <translation>Esta estimativa modela a memória de ativação apenas a partir do micro-lote e omite o estado do otimizador, os gradientes, os parâmetros e a sobrecarga do framework, que dominam a memória total de treinamento. Use-a para raciocinar sobre o compromisso dos lotes, não como um orçamento completo de memória.</translation>
+    </message>
+    <message>
+        <source>The second tab. Describe your training once — the model, the method, the GPUs and your recipe&apos;s target batch: it derives the memory per GPU this calculator leaves out, finds the micro-batch and accumulation steps that reach the target and fit, the best setup for your GPUs and the time per step, and writes the settings for DeepSpeed, Hugging Face, Accelerate or Lightning.</source>
+        <translation>A segunda aba. Descreva o seu treino uma vez — o modelo, o método, as GPUs e o lote-alvo da sua receita: ela deriva a memória por GPU que esta calculadora deixa de fora, encontra o micro-lote e os passos de acumulação que chegam ao alvo e cabem, a melhor configuração para as suas GPUs e o tempo por passo, e escreve as configurações para DeepSpeed, Hugging Face, Accelerate ou Lightning.</translation>
+    </message>
+    <message>
+        <source>The last tab. Activation memory per GPU against the effective batch for the planned configuration: growing the micro-batch climbs towards your GPU&apos;s memory, accumulating stays flat.</source>
+        <translation>A última aba. Memória de ativação por GPU em função do lote efetivo para a configuração planejada: aumentar o micro-lote sobe em direção à memória da sua GPU, acumular mantém-na constante.</translation>
     </message>
     <message>
         <source>Next suggestions</source>
@@ -1563,6 +1880,26 @@
         <source>Pipeline stages are not in this loop: torch.distributed.pipelining needs your model split into stages, so the files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
         <translation>Os estágios de pipeline não estão neste laço: o torch.distributed.pipelining precisa do seu modelo dividido em estágios, então os arquivos os omitem e rodam o resto do layout em menos GPUs. Use a exportação megatron ou deepspeed para estágios de pipeline.</translation>
     </message>
+    <message>
+        <source>The model, LoRA and the sequence length live in your training script, not in ds_config.json: adapter_config.json is PEFT&apos;s own file (LoraConfig.from_pretrained reads it), and your samples should be {seq_len} tokens long.</source>
+        <translation>O modelo, a LoRA e o comprimento da sequência ficam no seu script de treino, não no ds_config.json: adapter_config.json é o arquivo do próprio PEFT (LoraConfig.from_pretrained o lê), e as suas amostras devem ter {seq_len} tokens.</translation>
+    </message>
+    <message>
+        <source>Megatron-LM trains every parameter: it has no LoRA. These arguments train the whole model; use the hf, hf-deepspeed, accelerate or torchrun export for LoRA.</source>
+        <translation>O Megatron-LM treina todos os parâmetros: ele não tem LoRA. Estes argumentos treinam o modelo inteiro; use a exportação hf, hf-deepspeed, accelerate ou torchrun para LoRA.</translation>
+    </message>
+    <message>
+        <source>LoRA belongs in your LightningModule: wrap its model with get_peft_model(model, LoraConfig.from_pretrained(&quot;.&quot;)), which reads adapter_config.json.</source>
+        <translation>A LoRA fica no seu LightningModule: envolva o modelo com get_peft_model(model, LoraConfig.from_pretrained(&quot;.&quot;)), que lê o adapter_config.json.</translation>
+    </message>
+    <message>
+        <source>Activation recomputation is set in code here: call model.gradient_checkpointing_enable() on a Hugging Face model in build_model(), or wrap your blocks with torch.utils.checkpoint.</source>
+        <translation>Aqui a recomputação de ativações é definida no código: chame model.gradient_checkpointing_enable() num modelo do Hugging Face em build_model(), ou envolva os seus blocos com torch.utils.checkpoint.</translation>
+    </message>
+    <message>
+        <source>QLoRA: build_model() must load the frozen base with quantization_config=QUANTIZATION (4-bit NF4 with double quantization, bitsandbytes).</source>
+        <translation>QLoRA: build_model() deve carregar a base congelada com quantization_config=QUANTIZATION (NF4 de 4 bits com quantização dupla, bitsandbytes).</translation>
+    </message>
 </context>
 <context>
     <name>ExportPanel</name>
@@ -1620,6 +1957,17 @@
     </message>
 </context>
 <context>
+    <name>ExportViewModel</name>
+    <message>
+        <source>Nothing to export yet: the training description has no configuration.</source>
+        <translation>Nada a exportar ainda: a descrição do treino não tem configuração.</translation>
+    </message>
+    <message>
+        <source>Exporting the training description&apos;s configuration: {formula}.</source>
+        <translation>Exportando a configuração da descrição do treino: {formula}.</translation>
+    </message>
+</context>
+<context>
     <name>ExtrasTexts</name>
     <message>
         <source>Heuristics, not guarantees: linear scaling (Goyal et al. 2017) is the usual rule for SGD, square-root scaling is common with Adam. Start there and tune.</source>
@@ -1638,8 +1986,8 @@
         <translation>Escala pela raiz quadrada: {lr}</translation>
     </message>
     <message>
-        <source>Enter a sequence length to see the tokens per optimizer step.</source>
-        <translation>Insira o comprimento da sequência para ver os tokens por passo do otimizador.</translation>
+        <source>Type the sequence length in the training description to see the tokens per optimizer step.</source>
+        <translation>Digite o comprimento da sequência na descrição do treino para ver os tokens por passo do otimizador.</translation>
     </message>
     <message numerus="yes">
         <source>%n tokens per optimizer step ({batch} × {length}).</source>
@@ -1671,8 +2019,8 @@
 <context>
     <name>FitTexts</name>
     <message>
-        <source>Activations {micro} × {per_sample} = {activation}, plus {other} other memory: {total} of {capacity}.</source>
-        <translation>Ativações {micro} × {per_sample} = {activation}, mais {other} de outra memória: {total} de {capacity}.</translation>
+        <source>Activations {micro} × {per_sample} = {activation}, plus {other} of model states and overhead: {total} of {capacity}.</source>
+        <translation>Ativações {micro} × {per_sample} = {activation}, mais {other} de estados do modelo e sobrecarga: {total} de {capacity}.</translation>
     </message>
     <message>
         <source>Headroom: {free} free.</source>
@@ -1703,44 +2051,74 @@
         <translation>Não cabe na memória da GPU</translation>
     </message>
     <message>
-        <source>Nothing fits: the other memory alone ({other}) is more than this GPU&apos;s {capacity}, before any activations.</source>
-        <translation>Nada cabe: só a outra memória ({other}) já passa dos {capacity} desta GPU, antes de qualquer ativação.</translation>
+        <source>Memory not known</source>
+        <translation>Memória desconhecida</translation>
     </message>
     <message>
-        <source>Nothing fits: even a micro-batch of 1 needs {total} ({activation} of activations + {other} other memory), {shortfall} more than this GPU&apos;s {capacity}.</source>
-        <translation>Nada cabe: mesmo um micro-lote de 1 precisa de {total} ({activation} de ativações + {other} de outra memória), {shortfall} a mais que os {capacity} desta GPU.</translation>
+        <source>Give the model and the sequence length to see the memory per GPU.</source>
+        <translation>Informe o modelo e o comprimento da sequência para ver a memória por GPU.</translation>
     </message>
     <message>
-        <source>What would help:</source>
-        <translation>O que ajudaria:</translation>
+        <source>Nothing fits: the model states and overhead alone ({other}) are more than the {capacity} this GPU has, before any activations.</source>
+        <translation>Nada cabe: só os estados do modelo e a sobrecarga ({other}) já passam dos {capacity} desta GPU, antes de qualquer ativação.</translation>
     </message>
     <message>
-        <source>Turn on activation recomputation (gradient checkpointing) to cut the activation memory per sample.</source>
-        <translation>Ative a recomputação de ativações (gradient checkpointing) para reduzir a memória de ativação por amostra.</translation>
+        <source>Nothing fits: even one sample needs {total} ({activation} of activations + {other} of model states and overhead), {shortfall} more than the {capacity} this GPU has.</source>
+        <translation>Nada cabe: mesmo uma amostra precisa de {total} ({activation} de ativações + {other} de estados do modelo e sobrecarga), {shortfall} a mais que os {capacity} desta GPU.</translation>
     </message>
     <message>
-        <source>Use shorter sequences: activation memory grows with the sequence length.</source>
-        <translation>Use sequências mais curtas: a memória de ativação cresce com o comprimento da sequência.</translation>
+        <source>It would fit with one change:</source>
+        <translation>Caberia com uma mudança:</translation>
     </message>
     <message>
-        <source>Shard optimizer states, gradients and weights across the GPUs with ZeRO or FSDP (Estimate… shows the effect).</source>
-        <translation>Particione estados do otimizador, gradientes e pesos entre as GPUs com ZeRO ou FSDP (Estimar… mostra o efeito).</translation>
+        <source>No single change makes it fit: try “Find the best setup”, or a smaller model.</source>
+        <translation>Nenhuma mudança sozinha faz caber: experimente “Encontrar a melhor configuração”, ou um modelo menor.</translation>
     </message>
     <message>
-        <source>Add data-parallel GPUs: with ZeRO sharding each one holds a smaller share.</source>
-        <translation>Acrescente GPUs em paralelismo de dados: com o particionamento ZeRO cada uma guarda uma parte menor.</translation>
+        <source>Full activation recomputation</source>
+        <translation>Recomputação completa das ativações</translation>
     </message>
     <message>
-        <source>Choose a GPU with more memory.</source>
-        <translation>Escolha uma GPU com mais memória.</translation>
+        <source>ZeRO-{stage}</source>
+        <translation>ZeRO-{stage}</translation>
     </message>
     <message>
-        <source>Train fewer parameters, for example with LoRA.</source>
-        <translation>Treine menos parâmetros, por exemplo com LoRA.</translation>
+        <source>ZeRO-{stage} with CPU offload</source>
+        <translation>ZeRO-{stage} com offload para a CPU</translation>
     </message>
     <message>
-        <source>Use a smaller model.</source>
-        <translation>Use um modelo menor.</translation>
+        <source>LoRA adapters (rank {rank})</source>
+        <translation>Adaptadores LoRA (posto {rank})</translation>
+    </message>
+    <message>
+        <source>QLoRA adapters (rank {rank})</source>
+        <translation>Adaptadores QLoRA (posto {rank})</translation>
+    </message>
+    <message>
+        <source>A larger card: {card}</source>
+        <translation>Uma placa maior: {card}</translation>
+    </message>
+    <message numerus="yes">
+        <source>ZeRO-3 over %n data-parallel GPU(s)</source>
+        <translation>
+            <numerusform>ZeRO-3 sobre %n GPU em paralelismo de dados</numerusform>
+            <numerusform>ZeRO-3 sobre %n GPUs em paralelismo de dados</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tensor parallel {size}</source>
+        <translation>Paralelismo de tensor {size}</translation>
+    </message>
+    <message numerus="yes">
+        <source>up to %n sample(s) per GPU</source>
+        <translation>
+            <numerusform>até %n amostra por GPU</numerusform>
+            <numerusform>até %n amostras por GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{change}: {fits} ({other} + {per_sample} per sample).</source>
+        <translation>{change}: {fits} ({other} + {per_sample} por amostra).</translation>
     </message>
 </context>
 <context>
@@ -1903,6 +2281,14 @@
         <translation>Gráfico do compromisso</translation>
     </message>
     <message>
+        <source>Training description</source>
+        <translation>Descrição do treino</translation>
+    </message>
+    <message>
+        <source>Show or hide the training description (F9)</source>
+        <translation>Mostrar ou ocultar a descrição do treino (F9)</translation>
+    </message>
+    <message>
         <source>Copy inputs and results to the clipboard ({shortcut})</source>
         <translation>Copiar entradas e resultados para a área de transferência ({shortcut})</translation>
     </message>
@@ -1974,141 +2360,43 @@
     </message>
 </context>
 <context>
-    <name>OtherMemoryDialog</name>
+    <name>ModelStatesViewModel</name>
     <message>
-        <source>Estimate other memory per GPU</source>
-        <translation>Estimar a outra memória por GPU</translation>
+        <source>Model states per GPU</source>
+        <extracomment>LoRA in a line (&quot;&quot; without adapters) the figure is typed over: the plan uses the typed value, this is what it replaces why there are no model states to show</extracomment>
+        <translation>Estados do modelo por GPU</translation>
     </message>
     <message>
-        <source>Count from a config.&amp;json…</source>
-        <translation>Contar a partir de um config.&amp;json…</translation>
+        <source>Component</source>
+        <translation>Componente</translation>
     </message>
     <message>
-        <source>The exact parameter count of the model&apos;s Hugging Face config.json (or drop the file on this window). Nothing is downloaded.</source>
-        <translation>A contagem exata de parâmetros do config.json do Hugging Face do modelo (ou solte o arquivo nesta janela). Nada é baixado.</translation>
+        <source>On one GPU</source>
+        <translation>Em uma GPU</translation>
     </message>
     <message>
-        <source>Model states on one GPU</source>
-        <translation>Estados do modelo em uma GPU</translation>
+        <source>Per parameter</source>
+        <translation>Por parâmetro</translation>
     </message>
     <message>
-        <source>Source: {source}</source>
-        <translation>Fonte: {source}</translation>
+        <source>Weights</source>
+        <translation>Pesos</translation>
     </message>
     <message>
-        <source>Open a model&apos;s config.json</source>
-        <translation>Abrir o config.json de um modelo</translation>
+        <source>Gradients</source>
+        <translation>Gradientes</translation>
     </message>
     <message>
-        <source>Model configuration (*.json);;All files (*)</source>
-        <translation>Configuração de modelo (*.json);;Todos os arquivos (*)</translation>
-    </message>
-</context>
-<context>
-    <name>OtherMemoryViewModel</name>
-    <message>
-        <source>Model &amp;parameters</source>
-        <translation>&amp;Parâmetros do modelo</translation>
+        <source>fp32 gradients</source>
+        <translation>Gradientes fp32</translation>
     </message>
     <message>
-        <source>&amp;Largest layer (parameters)</source>
-        <translation>&amp;Maior camada (parâmetros)</translation>
+        <source>fp32 master weights</source>
+        <translation>Pesos mestres fp32</translation>
     </message>
     <message>
-        <source>&amp;Trainable fraction (LoRA)</source>
-        <translation>&amp;Fração treinável (LoRA)</translation>
-    </message>
-    <message>
-        <source>LoRA ra&amp;nk</source>
-        <translation>Ran&amp;k do LoRA</translation>
-    </message>
-    <message>
-        <source>Framework o&amp;verhead</source>
-        <translation>&amp;Sobrecarga do framework</translation>
-    </message>
-    <message>
-        <source>Parameters in the model, in full: a 7B model is 7,000,000,000.</source>
-        <translation>Parâmetros do modelo, por extenso: um modelo de 7B tem 7.000.000.000.</translation>
-    </message>
-    <message>
-        <source>ZeRO-3 gathers one layer at a time: the parameters of the largest one (often the embedding, vocabulary × hidden size). Optional.</source>
-        <translation>O ZeRO-3 reúne uma camada por vez: os parâmetros da maior delas (muitas vezes o embedding, vocabulário × dimensão oculta). Opcional.</translation>
-    </message>
-    <message>
-        <source>Share of the parameters LoRA trains, from 0.001 to 1 (0.01 = 1%).</source>
-        <translation>Parcela dos parâmetros que o LoRA treina, de 0,001 a 1 (0,01 = 1%).</translation>
-    </message>
-    <message>
-        <source>The rank r of the adapters: each adapted projection gains r × (in + out) trained parameters per layer.</source>
-        <translation>O rank r dos adaptadores: cada projeção adaptada ganha r × (entrada + saída) parâmetros treinados por camada.</translation>
-    </message>
-    <message>
-        <source>CUDA context and allocator slack per GPU; about 1 GB is a cautious figure.</source>
-        <translation>Contexto CUDA e folga do alocador por GPU; cerca de 1 GB é um valor prudente.</translation>
-    </message>
-    <message>
-        <source>Training &amp;recipe</source>
-        <translation>&amp;Receita de treino</translation>
-    </message>
-    <message>
-        <source>&amp;ZeRO stage</source>
-        <translation>Estágio &amp;ZeRO</translation>
-    </message>
-    <message>
-        <source>CPU &amp;offload</source>
-        <translation>&amp;Offload para a CPU</translation>
-    </message>
-    <message>
-        <source>&amp;Model (for LoRA)</source>
-        <translation>Mo&amp;delo (para LoRA)</translation>
-    </message>
-    <message>
-        <source>&amp;Adapted layers</source>
-        <translation>Camadas &amp;adaptadas</translation>
-    </message>
-    <message>
-        <source>&amp;Base weights</source>
-        <translation>Pesos da &amp;base</translation>
-    </message>
-    <message>
-        <source>Adam, mixed precision</source>
-        <translation>Adam, precisão mista</translation>
-    </message>
-    <message>
-        <source>8-bit Adam (bitsandbytes)</source>
-        <translation>Adam de 8 bits (bitsandbytes)</translation>
-    </message>
-    <message>
-        <source>SGD with momentum, mixed precision</source>
-        <translation>SGD com momento, precisão mista</translation>
-    </message>
-    <message>
-        <source>LoRA / QLoRA (frozen base, trained adapters)</source>
-        <translation>LoRA / QLoRA (base congelada, adaptadores treinados)</translation>
-    </message>
-    <message>
-        <source>Other model (trainable fraction)</source>
-        <translation>Outro modelo (fração treinável)</translation>
-    </message>
-    <message>
-        <source>Query and value (the LoRA paper)</source>
-        <translation>Query e value (o artigo do LoRA)</translation>
-    </message>
-    <message>
-        <source>All attention projections</source>
-        <translation>Todas as projeções de atenção</translation>
-    </message>
-    <message>
-        <source>All linear layers (QLoRA)</source>
-        <translation>Todas as camadas lineares (QLoRA)</translation>
-    </message>
-    <message>
-        <source>16-bit (LoRA)</source>
-        <translation>16 bits (LoRA)</translation>
-    </message>
-    <message>
-        <source>4-bit NF4 (QLoRA)</source>
-        <translation>4 bits NF4 (QLoRA)</translation>
+        <source>Optimizer states</source>
+        <translation>Estados do otimizador</translation>
     </message>
     <message>
         <source>Largest layer, gathered</source>
@@ -2127,35 +2415,12 @@
         <translation>Folga de 1,5× do DeepSpeed</translation>
     </message>
     <message>
-        <source>The planner&apos;s {gpus} GPUs cannot be split evenly over {nodes} nodes.</source>
-        <translation>As {gpus} GPUs do planejamento não se dividem igualmente entre {nodes} nós.</translation>
+        <source>Correct the training description first.</source>
+        <translation>Corrija primeiro a descrição do treino.</translation>
     </message>
     <message>
-        <source>CPU offload needs ZeRO stage 1, 2 or 3.</source>
-        <translation>O offload para a CPU exige ZeRO estágio 1, 2 ou 3.</translation>
-    </message>
-    <message>
-        <source>Offloading the parameters needs ZeRO stage 3.</source>
-        <translation>O offload dos parâmetros exige ZeRO estágio 3.</translation>
-    </message>
-    <message>
-        <source>LoRA trains {trained} of {total} parameters ({share} %).</source>
-        <translation>O LoRA treina {trained} de {total} parâmetros ({share} %).</translation>
-    </message>
-    <message>
-        <source>Model states per GPU</source>
-        <translation>Estados do modelo por GPU</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n parameter(s): {gb} of model states on each GPU</source>
-        <translation>
-            <numerusform>%n parâmetro: {gb} de estados do modelo em cada GPU</numerusform>
-            <numerusform>%n parâmetros: {gb} de estados do modelo em cada GPU</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Adam, full fp32</source>
-        <translation>Adam, tudo em fp32</translation>
+        <source>The plan uses the other memory typed in the description; these are the model states it replaces.</source>
+        <translation>O plano usa a outra memória digitada na descrição; estes são os estados do modelo que ela substitui.</translation>
     </message>
     <message numerus="yes">
         <source>%n byte(s)</source>
@@ -2164,34 +2429,12 @@
             <numerusform>%n bytes</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Weights</source>
-        <translation>Pesos</translation>
-    </message>
-    <message>
-        <source>Gradients</source>
-        <translation>Gradientes</translation>
-    </message>
-    <message>
-        <source>fp32 gradients</source>
-        <translation>Gradientes fp32</translation>
-    </message>
-    <message>
-        <source>Optimizer states</source>
-        <translation>Estados do otimizador</translation>
-    </message>
-    <message>
-        <source>fp32 master weights</source>
-        <translation>Pesos mestres fp32</translation>
-    </message>
-    <message>
-        <source>{file} was not opened: {reason}</source>
-        <extracomment>where the parameter count came from, when a config.json gave it why the last config.json was not read (&quot;&quot; otherwise)</extracomment>
-        <translation>{file} não foi aberto: {reason}</translation>
-    </message>
-    <message>
-        <source>{count} parameters, exactly, from {file} ({model}).</source>
-        <translation>{count} parâmetros, exatos, de {file} ({model}).</translation>
+    <message numerus="yes">
+        <source>%n parameter(s) on each GPU: {gb} of model states</source>
+        <translation>
+            <numerusform>%n parâmetro em cada GPU: {gb} de estados do modelo</numerusform>
+            <numerusform>%n parâmetros em cada GPU: {gb} de estados do modelo</numerusform>
+        </translation>
     </message>
     <message>
         <source>Other memory per GPU: {states} + {overhead} overhead = {total}</source>
@@ -2201,16 +2444,148 @@
         <source>CPU memory per node: {total} ({parts}).</source>
         <translation>Memória de CPU por nó: {total} ({parts}).</translation>
     </message>
+    <message numerus="yes">
+        <source>Sharded over %n data-parallel GPU(s).</source>
+        <translation>
+            <numerusform>Particionado sobre %n GPU em paralelismo de dados.</numerusform>
+            <numerusform>Particionado sobre %n GPUs em paralelismo de dados.</numerusform>
+        </translation>
+    </message>
     <message>
         <source>No sharding: every GPU holds a full copy.</source>
         <translation>Sem particionamento: cada GPU guarda uma cópia completa.</translation>
     </message>
     <message numerus="yes">
-        <source>Sharded over the planner&apos;s %n data-parallel GPU(s).</source>
+        <source>Each GPU holds 1/%n of the model (tensor parallel × pipeline stages).</source>
         <translation>
-            <numerusform>Particionado entre a %n GPU em paralelismo de dados do planejamento.</numerusform>
-            <numerusform>Particionado entre as %n GPUs em paralelismo de dados do planejamento.</numerusform>
+            <numerusform>Cada GPU guarda 1/%n do modelo (paralelismo de tensor × estágios de pipeline).</numerusform>
+            <numerusform>Cada GPU guarda 1/%n do modelo (paralelismo de tensor × estágios de pipeline).</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>NoteTexts</name>
+    <message>
+        <source>Choose the model: the activation per sample, the model states and the time per step are derived from it.</source>
+        <extracomment>one line: the derived value and where it comes from, or why there is none the field holds a typed value over a derived one (&quot;Use the derived value&quot;) the derived value, shown in the empty field what cannot be derived, each with what to give instead</extracomment>
+        <translation>Escolha o modelo: a ativação por amostra, os estados do modelo e o tempo por passo são derivados dele.</translation>
+    </message>
+    <message>
+        <source>This bundled model is not in this version of the app.</source>
+        <translation>Este modelo incluído não existe nesta versão do app.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s), exactly</source>
+        <translation>
+            <numerusform>%n parâmetro, exatamente</numerusform>
+            <numerusform>%n parâmetros, exatamente</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{params}: without the model&apos;s shape, the activation per sample cannot be estimated and the tensor- and pipeline-parallel traffic is not counted.</source>
+        <translation>{params}: sem a forma do modelo, a ativação por amostra não pode ser estimada e o tráfego do paralelismo de tensor e de pipeline não é contado.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n camada</numerusform>
+            <numerusform>%n camadas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>at most {length} tokens</source>
+        <translation>no máximo {length} tokens</translation>
+    </message>
+    <message>
+        <source>LoRA trains {trained} of {total} parameters ({share} %).</source>
+        <translation>O LoRA treina {trained} de {total} parâmetros ({share} %).</translation>
+    </message>
+    <message>
+        <source>Typed in (not derived: {why})</source>
+        <translation>Digitado (não derivado: {why})</translation>
+    </message>
+    <message>
+        <source>Typed in; derived from the model: {derived}.</source>
+        <translation>Digitado; derivado do modelo: {derived}.</translation>
+    </message>
+    <message>
+        <source>Estimated: {value} per sample (the whole model on one GPU, {length} tokens, {precision}, SDPA; transformers&apos; saved tensors).</source>
+        <translation>Estimado: {value} por amostra (o modelo inteiro em uma GPU, {length} tokens, {precision}, SDPA; tensores guardados pelo transformers).</translation>
+    </message>
+    <message>
+        <source>{value} (estimated)</source>
+        <translation>{value} (estimado)</translation>
+    </message>
+    <message numerus="yes">
+        <source>ZeRO-{stage} over %n GPU(s)</source>
+        <translation>
+            <numerusform>ZeRO-{stage} sobre %n GPU</numerusform>
+            <numerusform>ZeRO-{stage} sobre %n GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>sem ZeRO</translation>
+    </message>
+    <message>
+        <source>Model states {states} ({sharding}, as DeepSpeed counts them) + {overhead} overhead.</source>
+        <translation>Estados do modelo {states} ({sharding}, como o DeepSpeed os conta) + {overhead} de sobrecarga.</translation>
+    </message>
+    <message>
+        <source>Type the custom card&apos;s usable memory.</source>
+        <translation>Digite a memória utilizável da placa personalizada.</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU.</source>
+        <translation>Utilizável: {usable} por GPU.</translation>
+    </message>
+    <message>
+        <source>choose the model, or type the value.</source>
+        <translation>escolha o modelo, ou digite o valor.</translation>
+    </message>
+    <message>
+        <source>type the sequence length, or type the value.</source>
+        <translation>digite o comprimento da sequência, ou digite o valor.</translation>
+    </message>
+    <message>
+        <source>a parameter count has no shape: choose the model or open its config.json, or type the activation per sample (measure it with the command under Help).</source>
+        <translation>uma contagem de parâmetros não tem forma: escolha o modelo ou abra o config.json dele, ou digite a ativação por amostra (meça-a com o comando em Ajuda).</translation>
+    </message>
+    <message>
+        <source>the model&apos;s learned positions stop at {length} tokens: shorten the sequence.</source>
+        <translation>as posições aprendidas do modelo param em {length} tokens: encurte a sequência.</translation>
+    </message>
+    <message>
+        <source>the estimator does not model it ({detail}).</source>
+        <translation>o estimador não modela isso ({detail}).</translation>
+    </message>
+    <message>
+        <source>the app does not know this model&apos;s projections: type the adapters&apos; parameters.</source>
+        <translation>o app não conhece as projeções deste modelo: digite os parâmetros dos adaptadores.</translation>
+    </message>
+    <message>
+        <source>no framework runs this layout (see the plan).</source>
+        <translation>nenhum framework executa este arranjo (veja o plano).</translation>
+    </message>
+    <message>
+        <source>type the custom card&apos;s usable memory.</source>
+        <translation>digite a memória utilizável da placa personalizada.</translation>
+    </message>
+    <message>
+        <source>this bundled model is not in this version of the app.</source>
+        <translation>este modelo incluído não existe nesta versão do app.</translation>
+    </message>
+    <message>
+        <source>Activation per sample: {why}</source>
+        <translation>Ativação por amostra: {why}</translation>
+    </message>
+    <message>
+        <source>Other memory: {why}</source>
+        <translation>Outra memória: {why}</translation>
+    </message>
+    <message>
+        <source>{length} tokens is beyond the {context} the model was built for: its rotary positions must be extended (RoPE scaling).</source>
+        <translation>{length} tokens passam dos {context} para os quais o modelo foi construído: as posições rotativas dele precisam ser estendidas (escalonamento RoPE).</translation>
     </message>
 </context>
 <context>
@@ -2284,6 +2659,7 @@
     <name>PairsTexts</name>
     <message>
         <source>Yes</source>
+        <extracomment>shown where a pair has no value (memory unknown, no time)</extracomment>
         <translation>Sim</translation>
     </message>
     <message>
@@ -2318,16 +2694,24 @@
         <translation>Plano de execução: acumulação de gradiente</translation>
     </message>
     <message>
-        <source>Inputs</source>
-        <translation>Entradas</translation>
-    </message>
-    <message>
         <source>{value} (recommended)</source>
         <translation>{value} (recomendado)</translation>
     </message>
     <message>
         <source>recommended</source>
         <translation>recomendado</translation>
+    </message>
+    <message>
+        <source>estimated</source>
+        <translation>estimado</translation>
+    </message>
+    <message>
+        <source>typed in</source>
+        <translation>digitado</translation>
+    </message>
+    <message>
+        <source>{value} ({how})</source>
+        <translation>{value} ({how})</translation>
     </message>
     <message>
         <source>← in use</source>
@@ -2360,29 +2744,6 @@
     </message>
 </context>
 <context>
-    <name>PlannerInputsPanel</name>
-    <message>
-        <source>Target and GPUs</source>
-        <translation>Meta e GPUs</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>Memória</translation>
-    </message>
-    <message>
-        <source>Tokens and steps</source>
-        <translation>Tokens e passos</translation>
-    </message>
-    <message>
-        <source>E&amp;stimate…</source>
-        <translation>E&amp;stimar…</translation>
-    </message>
-    <message>
-        <source>Estimate the other memory from the model size and training recipe</source>
-        <translation>Estimar a outra memória a partir do tamanho do modelo e da receita de treino</translation>
-    </message>
-</context>
-<context>
     <name>PlannerResultsPanel</name>
     <message>
         <source>Use this &amp;pair</source>
@@ -2391,6 +2752,10 @@
     <message>
         <source>Plan with the fastest pair that fits: its micro-batch becomes yours</source>
         <translation>Planejar com o par mais rápido que cabe: o micro-lote dele passa a ser o seu</translation>
+    </message>
+    <message>
+        <source>Use this</source>
+        <translation>Usar esta</translation>
     </message>
     <message>
         <source>Use th&amp;is configuration</source>
@@ -2404,360 +2769,12 @@
 <context>
     <name>PlannerTexts</name>
     <message>
-        <source>&amp;Target effective batch</source>
-        <translation>Lote efe&amp;tivo alvo</translation>
-    </message>
-    <message>
-        <source>Data-parallel &amp;GPUs</source>
-        <translation>&amp;GPUs em paralelismo de dados</translation>
-    </message>
-    <message>
-        <source>&amp;Micro-batch size</source>
-        <translation>Tamanho do &amp;micro-lote</translation>
-    </message>
-    <message>
-        <source>&amp;Usable memory per GPU</source>
-        <translation>Memória uti&amp;lizável por GPU</translation>
-    </message>
-    <message>
-        <source>&amp;Other memory per GPU</source>
-        <translation>&amp;Outra memória por GPU</translation>
-    </message>
-    <message>
-        <source>Acti&amp;vation per sample</source>
-        <translation>Ati&amp;vação por amostra</translation>
-    </message>
-    <message>
-        <source>Se&amp;quence length</source>
-        <translation>Comprimento da se&amp;quência</translation>
-    </message>
-    <message>
-        <source>&amp;Dataset size</source>
-        <translation>Taman&amp;ho do conjunto de dados</translation>
-    </message>
-    <message>
-        <source>Reference learning r&amp;ate</source>
-        <translation>Taxa de aprendi&amp;zado de referência</translation>
-    </message>
-    <message>
-        <source>Reference &amp;batch size</source>
-        <translation>Lote &amp;de referência</translation>
-    </message>
-    <message>
-        <source>&amp;Tensor parallel</source>
-        <translation>Paralelismo de &amp;tensor</translation>
-    </message>
-    <message>
-        <source>Pipeline sta&amp;ges</source>
-        <translation>&amp;Estágios de pipeline</translation>
-    </message>
-    <message>
-        <source>Model param&amp;eters</source>
-        <translation>Parâmetros do mo&amp;delo</translation>
-    </message>
-    <message>
-        <source>GPU effic&amp;iency (%)</source>
-        <translation>E&amp;ficiência da GPU (%)</translation>
-    </message>
-    <message>
-        <source>Price per GPU-ho&amp;ur</source>
-        <translation>Preço por GPU-&amp;hora</translation>
-    </message>
-    <message>
-        <source>Token &amp;budget</source>
-        <translation>To&amp;kens de treino</translation>
-    </message>
-    <message>
-        <source>Ho&amp;w many epochs</source>
-        <translation>&amp;Quantas épocas</translation>
-    </message>
-    <message>
-        <source>Dense &amp;peak (TFLOPS)</source>
-        <translation>&amp;Pico denso (TFLOPS)</translation>
-    </message>
-    <message>
-        <source>&amp;Memory bandwidth (GB/s)</source>
-        <translation>&amp;Banda de memória (GB/s)</translation>
-    </message>
-    <message>
-        <source>&amp;Link between GPUs (GB/s)</source>
-        <translation>&amp;Ligação entre GPUs (GB/s)</translation>
-    </message>
-    <message>
-        <source>&amp;Network between nodes (GB/s)</source>
-        <translation>&amp;Rede entre nós (GB/s)</translation>
-    </message>
-    <message>
-        <source>Effective batch you want per optimizer step (T), summed over all GPUs.</source>
-        <translation>Lote efetivo desejado por passo do otimizador (T), somado em todas as GPUs.</translation>
-    </message>
-    <message>
-        <source>Data-parallel replicas, each with its own micro-batch (g).</source>
-        <translation>Réplicas em paralelismo de dados, cada uma com seu próprio micro-lote (g).</translation>
-    </message>
-    <message>
-        <source>Samples each GPU processes in one forward and backward pass (b).</source>
-        <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
-    </message>
-    <message>
-        <source>Memory one GPU can use for training, in decimal gigabytes (C).</source>
-        <translation>Memória que uma GPU pode usar no treino, em gigabytes decimais (C).</translation>
-    </message>
-    <message>
-        <source>Everything on one GPU except activations: weights, gradients, optimizer states and framework overhead (O). Estimate… computes it from the model size.</source>
-        <translation>Tudo o que ocupa uma GPU além das ativações: pesos, gradientes, estados do otimizador e sobrecarga do framework (O). Estimar… calcula a partir do tamanho do modelo.</translation>
-    </message>
-    <message>
-        <source>Activation memory one training sample needs (A); shared with the calculator.</source>
-        <translation>Memória de ativação que uma amostra de treino exige (A); compartilhada com a calculadora.</translation>
-    </message>
-    <message>
-        <source>Tokens per sample (optional): gives the tokens per optimizer step.</source>
-        <translation>Tokens por amostra (opcional): dá os tokens por passo do otimizador.</translation>
-    </message>
-    <message>
-        <source>Training samples in one epoch (optional): gives the optimizer steps per epoch.</source>
-        <translation>Amostras de treino em uma época (opcional): dá os passos do otimizador por época.</translation>
-    </message>
-    <message>
-        <source>A learning rate known to work (optional), at the reference batch size.</source>
-        <translation>Uma taxa de aprendizado que já funciona (opcional), no lote de referência.</translation>
-    </message>
-    <message>
-        <source>The effective batch the reference learning rate was tuned for (optional).</source>
-        <translation>O lote efetivo para o qual a taxa de referência foi ajustada (opcional).</translation>
-    </message>
-    <message>
-        <source>Machines the data-parallel GPUs are spread over, evenly (for the exported launch lines and configurations).</source>
-        <translation>Máquinas entre as quais as GPUs em paralelismo de dados se dividem igualmente (para as linhas de lançamento e configurações exportadas).</translation>
-    </message>
-    <message>
-        <source>GPUs each layer is split over (Megatron tensor parallelism, with sequence parallelism): weights and activations per GPU shrink by this factor. The data-parallel GPUs stay the planner&apos;s g; the world size is g × tensor × pipeline.</source>
-        <translation>GPUs entre as quais cada camada é dividida (paralelismo de tensor do Megatron, com paralelismo de sequência): pesos e ativações por GPU encolhem por esse fator. As GPUs em paralelismo de dados continuam sendo o g do planejador; o total de GPUs é g × tensor × pipeline.</translation>
-    </message>
-    <message>
-        <source>Groups of layers in sequence (1F1B schedule): the accumulation steps are the micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1).</source>
-        <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
-    </message>
-    <message>
-        <source>Share of the card&apos;s dense peak that training kernels reach (optional; empty: the card&apos;s typical figure). Measure yours and type it here.</source>
-        <translation>Fração do pico denso da placa que os kernels de treino atingem (opcional; vazio: o valor típico da placa). Meça a sua e digite aqui.</translation>
-    </message>
-    <message>
-        <source>What one GPU costs per hour, in any currency (optional): gives the run&apos;s cost.</source>
-        <translation>Quanto uma GPU custa por hora, em qualquer moeda (opcional): dá o custo da execução.</translation>
-    </message>
-    <message>
-        <source>Tokens to train on (optional): gives the run&apos;s steps, time, GPU-hours and cost.</source>
-        <translation>Tokens a treinar (opcional): dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
-    </message>
-    <message>
-        <source>Passes over the dataset (optional; empty: one): with the dataset size, gives the run&apos;s steps, time, GPU-hours and cost.</source>
-        <translation>Passagens pelo conjunto de dados (opcional; vazio: uma): com o tamanho do conjunto de dados, dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
-    </message>
-    <message>
-        <source>The card&apos;s dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), without sparsity.</source>
-        <translation>O pico denso da placa na precisão em que você treina, em TFLOPS (10¹² FLOP/s), sem esparsidade.</translation>
-    </message>
-    <message>
-        <source>The card&apos;s memory bandwidth, in GB/s.</source>
-        <translation>A banda de memória da placa, em GB/s.</translation>
-    </message>
-    <message>
-        <source>The link between two GPUs of one node, per direction, in GB/s (NVLink, PCIe).</source>
-        <translation>A ligação entre duas GPUs de um nó, por sentido, em GB/s (NVLink, PCIe).</translation>
-    </message>
-    <message>
-        <source>The network between nodes, per GPU and per direction, in GB/s (200 Gb/s InfiniBand = 25 GB/s).</source>
-        <translation>A rede entre nós, por GPU e por sentido, em GB/s (InfiniBand de 200 Gb/s = 25 GB/s).</translation>
-    </message>
-    <message>
-        <source>&amp;Recommend</source>
-        <translation>&amp;Recomendar</translation>
-    </message>
-    <message>
-        <source>Let the planner choose the largest micro-batch that fits and reaches the target.</source>
-        <translation>Deixar o planejador escolher o maior micro-lote que cabe e atinge a meta.</translation>
-    </message>
-    <message>
-        <source>&amp;ZeRO stage</source>
-        <translation>Estágio &amp;ZeRO</translation>
-    </message>
-    <message>
-        <source>None (plain data parallel)</source>
-        <translation>Nenhum (paralelismo de dados simples)</translation>
-    </message>
-    <message>
-        <source>ZeRO-1 (optimizer states)</source>
-        <translation>ZeRO-1 (estados do otimizador)</translation>
-    </message>
-    <message>
-        <source>ZeRO-2 (+ gradients)</source>
-        <translation>ZeRO-2 (+ gradientes)</translation>
-    </message>
-    <message>
-        <source>ZeRO-3 (+ weights)</source>
-        <translation>ZeRO-3 (+ pesos)</translation>
-    </message>
-    <message>
-        <source>bf16 mixed precision</source>
-        <translation>precisão mista bf16</translation>
-    </message>
-    <message>
-        <source>fp16 mixed precision</source>
-        <translation>precisão mista fp16</translation>
-    </message>
-    <message>
-        <source>fp32 (full precision)</source>
-        <translation>fp32 (precisão total)</translation>
-    </message>
-    <message>
-        <source>{percent} (the card&apos;s typical)</source>
-        <translation>{percent} (típico da placa)</translation>
-    </message>
-    <message>
-        <source>Micro-steps: roofline estimate (no measured profile).</source>
-        <translation>Micro-passos: estimativa roofline (sem perfil medido).</translation>
-    </message>
-    <message>
-        <source>Micro-steps measured on {device}: {model}, sequence {seq}, micro-batches {low}–{high}.</source>
-        <translation>Micro-passos medidos em {device}: {model}, sequência {seq}, micro-lotes {low}–{high}.</translation>
-    </message>
-    <message>
-        <source>Speed profile “{name}” in use.</source>
-        <translation>Perfil de velocidade “{name}” em uso.</translation>
-    </message>
-    <message>
-        <source>“{name}” is not a speed profile this app can read: {detail}</source>
-        <translation>“{name}” não é um perfil de velocidade que este app consiga ler: {detail}</translation>
-    </message>
-    <message>
-        <source>Lo&amp;ad measured profile…</source>
-        <translation>Carre&amp;gar perfil medido…</translation>
-    </message>
-    <message>
-        <source>&amp;Discard profile</source>
-        <translation>Descartar perfi&amp;l</translation>
-    </message>
-    <message>
-        <source>&amp;View the card&apos;s speed…</source>
-        <translation>A&amp;justar a velocidade da placa…</translation>
-    </message>
-    <message>
-        <source>GPU speed</source>
-        <translation>Velocidade da GPU</translation>
-    </message>
-    <message>
-        <source>The custom card&apos;s speed, as you type it: the time per step needs all four.</source>
-        <translation>A velocidade da placa personalizada, como você a digita: o tempo por passo precisa das quatro.</translation>
-    </message>
-    <message>
-        <source>{name}: the vendor&apos;s figures ({source}). The peak is the dense bf16 rate{no_bf16}. Choose the custom card in the planner to type your own.</source>
-        <translation>{name}: os números do fabricante ({source}). O pico é a taxa densa em bf16{no_bf16}. Escolha a placa personalizada no planejador para digitar os seus.</translation>
-    </message>
-    <message>
-        <source> (this card has no bf16: fp16 shown)</source>
-        <translation> (esta placa não tem bf16: mostrado o fp16)</translation>
-    </message>
-    <message>
         <source>Time per step</source>
         <translation>Tempo por passo</translation>
     </message>
     <message>
-        <source>&amp;Nodes (machines)</source>
-        <translation>&amp;Nós (máquinas)</translation>
-    </message>
-    <message>
-        <source>Parameters of the model (optional, when no bundled model is chosen): the time per step counts 6 FLOPs per parameter and token. A bundled model shows the parameters its matrix products use: without embedding lookups and, for a mixture of experts, with only the experts a token is routed to.</source>
-        <translation>Parâmetros do modelo (opcional, quando nenhum modelo incluído é escolhido): o tempo por passo conta 6 FLOPs por parâmetro e token. Um modelo incluído mostra os parâmetros que os produtos de matrizes dele usam: sem as consultas de embedding e, numa mistura de especialistas, só com os especialistas para os quais um token é roteado.</translation>
-    </message>
-    <message>
-        <source>&amp;Precision</source>
-        <translation>&amp;Precisão</translation>
-    </message>
-    <message>
-        <source>CPU &amp;offload</source>
-        <translation>&amp;Offload para a CPU</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>Nenhum</translation>
-    </message>
-    <message>
-        <source>Optimizer states</source>
-        <translation>Estados do otimizador</translation>
-    </message>
-    <message>
-        <source>Optimizer states and parameters (ZeRO-3)</source>
-        <translation>Estados do otimizador e parâmetros (ZeRO-3)</translation>
-    </message>
-    <message>
-        <source>&amp;Recomputation</source>
-        <translation>&amp;Recomputação</translation>
-    </message>
-    <message>
-        <source>None (keep the activations)</source>
-        <translation>Nenhuma (guardar as ativações)</translation>
-    </message>
-    <message>
-        <source>Full (recompute every layer: +1/3 compute)</source>
-        <translation>Completa (recalcular cada camada: +1/3 de cálculo)</translation>
-    </message>
-    <message>
-        <source>&amp;Model</source>
-        <translation>&amp;Modelo</translation>
-    </message>
-    <message>
-        <source>Type the parameters</source>
-        <translation>Digitar os parâmetros</translation>
-    </message>
-    <message>
-        <source>Time and cost</source>
-        <translation>Tempo e custo</translation>
-    </message>
-    <message>
-        <source>What the time per optimizer step is estimated from: the model (a bundled one gives its parameters and attention shape), recomputation, the card&apos;s efficiency, and for the run&apos;s totals a token budget and a price. See the planner&apos;s “Time per step” card and pairs table.</source>
-        <translation>De onde o tempo por passo do otimizador é estimado: o modelo (um incluído dá seus parâmetros e a forma da atenção), a recomputação, a eficiência da placa e, para os totais da execução, um orçamento de tokens e um preço. Veja o cartão “Tempo por passo” e a tabela de pares do planejador.</translation>
-    </message>
-    <message>
-        <source>How the exported configuration runs: the GPUs above split evenly over the nodes, the ZeRO stage, the precision and what is offloaded to CPU memory.</source>
-        <translation>Como a configuração exportada roda: as GPUs divididas igualmente entre os nós, o estágio ZeRO, a precisão e o que vai para a memória da CPU.</translation>
-    </message>
-    <message>
-        <source>Rou&amp;nding</source>
-        <translation>Arredo&amp;ndamento</translation>
-    </message>
-    <message>
-        <source>Round up (at least the target)</source>
-        <translation>Para cima (pelo menos a meta)</translation>
-    </message>
-    <message>
-        <source>Round down (at most the target)</source>
-        <translation>Para baixo (no máximo a meta)</translation>
-    </message>
-    <message>
-        <source>Nearest (ties round up)</source>
-        <translation>Mais próximo (empates para cima)</translation>
-    </message>
-    <message>
-        <source>GPU mod&amp;el</source>
-        <translation>Mod&amp;elo da GPU</translation>
-    </message>
-    <message>
-        <source>Custom</source>
-        <translation>Personalizada</translation>
-    </message>
-    <message>
-        <source>Type the usable memory of your GPU below.</source>
-        <translation>Digite abaixo a memória utilizável da sua GPU.</translation>
-    </message>
-    <message>
-        <source>{name}: {usable} usable (vendor figure: {vendor}).</source>
-        <translation>{name}: {usable} utilizáveis (valor do fabricante: {vendor}).</translation>
-    </message>
-    <message>
-        <source>Enter a value to see the plan.</source>
-        <translation>Insira um valor para ver o planejamento.</translation>
+        <source>Correct the training description to see the plan.</source>
+        <translation>Corrija a descrição do treino para ver o plano.</translation>
     </message>
     <message>
         <source>Micro-batch and a&amp;ccumulation steps</source>
@@ -2835,29 +2852,17 @@
         <source>Tokens, steps and learning rate</source>
         <translation>Tokens, passos e taxa de aprendizado</translation>
     </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Taxa de aprendizado</translation>
+    </message>
+    <message>
+        <source>The best setup</source>
+        <translation>A melhor configuração</translation>
+    </message>
 </context>
 <context>
     <name>PlannerView</name>
-    <message>
-        <source>Other memory set from the estimate.</source>
-        <translation>Outra memória definida pela estimativa.</translation>
-    </message>
-    <message>
-        <source>Save scenario</source>
-        <translation>Salvar cenário</translation>
-    </message>
-    <message>
-        <source>scenario.json</source>
-        <translation>cenario.json</translation>
-    </message>
-    <message>
-        <source>Open scenario</source>
-        <translation>Abrir cenário</translation>
-    </message>
-    <message>
-        <source>Scenarios (*.json)</source>
-        <translation>Cenários (*.json)</translation>
-    </message>
     <message>
         <source>Plan</source>
         <translation>Plano</translation>
@@ -2867,11 +2872,12 @@
     <name>PlannerViewModel</name>
     <message>
         <source>Configuration sent to the calculator: {formula}.</source>
+        <extracomment>the planner&apos;s own inputs (kept by the training view-model with the rest)</extracomment>
         <translation>Configuração enviada para a calculadora: {formula}.</translation>
     </message>
     <message>
-        <source>Nothing to export yet: the planner has no configuration.</source>
-        <translation>Nada para exportar ainda: o planejamento não tem configuração.</translation>
+        <source>Training description changed: {change}</source>
+        <translation>Descrição do treino alterada: {change}</translation>
     </message>
 </context>
 <context>
@@ -2895,6 +2901,135 @@
     <message>
         <source>{field}: enter a value from {minimum} to {maximum}.</source>
         <translation>{field}: insira um valor de {minimum} a {maximum}.</translation>
+    </message>
+</context>
+<context>
+    <name>Profile</name>
+    <message>
+        <source>micro_batch {micro_batch}</source>
+        <extracomment>the largest time one micro-step may take (seconds) the decimals ``seconds`` may carry (picoseconds: a finite, exact decimal) the largest micro-batch size, sequence length or repeat count a file may hold the largest parameter count a file may hold the file&apos;s names for the training precisions</extracomment>
+        <translation>micro_batch {micro_batch}</translation>
+    </message>
+    <message>
+        <source>{where}: repeats</source>
+        <translation>{where}: repeats</translation>
+    </message>
+    <message>
+        <source>“{name}” must be a non-empty string</source>
+        <translation>“{name}” deve ser um texto não vazio</translation>
+    </message>
+    <message>
+        <source>“{name}” must be one line of at most {limit} characters</source>
+        <translation>“{name}” deve ser uma linha de no máximo {limit} caracteres</translation>
+    </message>
+    <message>
+        <source>“{name}” must be valid Unicode text</source>
+        <translation>“{name}” deve ser um texto Unicode válido</translation>
+    </message>
+    <message>
+        <source>“{name}” must be an integer, got {value}</source>
+        <translation>“{name}” deve ser um inteiro, veio {value}</translation>
+    </message>
+    <message>
+        <source>“{name}” must be between 1 and {limit}, got {value}</source>
+        <translation>“{name}” deve estar entre 1 e {limit}, veio {value}</translation>
+    </message>
+    <message>
+        <source>{where}: seconds must be above 0, got {value}</source>
+        <translation>{where}: os segundos devem ser maiores que 0, veio {value}</translation>
+    </message>
+    <message>
+        <source>{where}: seconds must be at most {limit}, got {value}</source>
+        <translation>{where}: os segundos devem ser no máximo {limit}, veio {value}</translation>
+    </message>
+    <message>
+        <source>{where}: seconds must have at most {decimals} decimals</source>
+        <translation>{where}: os segundos devem ter no máximo {decimals} casas decimais</translation>
+    </message>
+    <message>
+        <source>key “{key}” appears twice</source>
+        <extracomment>(micro-batch size, seconds per micro-step), ascending in size, each size once timed runs behind each point&apos;s median, in the order of ``points`` target length of a seq2seq model (None: not a seq2seq measurement)</extracomment>
+        <translation>a chave “{key}” aparece duas vezes</translation>
+    </message>
+    <message>
+        <source>{name} is not a number a profile may hold</source>
+        <translation>{name} não é um número que um perfil possa conter</translation>
+    </message>
+    <message>
+        <source>point {number} must be an object</source>
+        <translation>o ponto {number} deve ser um objeto</translation>
+    </message>
+    <message>
+        <source>point {number}: unknown key(s) {keys}</source>
+        <translation>ponto {number}: chave(s) desconhecida(s) {keys}</translation>
+    </message>
+    <message>
+        <source>point {number}: missing {keys}</source>
+        <translation>ponto {number}: falta {keys}</translation>
+    </message>
+    <message>
+        <source>point {number}: micro_batch</source>
+        <translation>ponto {number}: micro_batch</translation>
+    </message>
+    <message>
+        <source>{where}: seconds must be a decimal string such as &quot;0.25&quot; (at most {decimals} decimals), got {value}</source>
+        <translation>{where}: os segundos devem ser um texto decimal como &quot;0.25&quot; (no máximo {decimals} casas decimais), veio {value}</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text</source>
+        <translation>não é texto UTF-8</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {why}</source>
+        <translation>JSON inválido: {why}</translation>
+    </message>
+    <message>
+        <source>not valid JSON: nested too deeply</source>
+        <translation>JSON inválido: aninhamento profundo demais</translation>
+    </message>
+    <message>
+        <source>not a speed profile (“format” must be “{format}”)</source>
+        <translation>não é um perfil de velocidade (“format” deve ser “{format}”)</translation>
+    </message>
+    <message>
+        <source>unsupported version {version} (this program reads version {ours})</source>
+        <translation>versão {version} não suportada (este programa lê a versão {ours})</translation>
+    </message>
+    <message>
+        <source>unknown key(s): {keys}</source>
+        <translation>chave(s) desconhecida(s): {keys}</translation>
+    </message>
+    <message>
+        <source>missing key(s): {keys}</source>
+        <translation>chave(s) ausente(s): {keys}</translation>
+    </message>
+    <message>
+        <source>dtype must be bfloat16, float16 or float32, got {value}</source>
+        <translation>dtype deve ser bfloat16, float16 ou float32, veio {value}</translation>
+    </message>
+    <message>
+        <source>recompute must be none or full, got {value}</source>
+        <translation>recompute deve ser none ou full, veio {value}</translation>
+    </message>
+    <message>
+        <source>attention must be eager or sdpa, got {value}</source>
+        <translation>attention deve ser eager ou sdpa, veio {value}</translation>
+    </message>
+    <message>
+        <source>points must be a non-empty list</source>
+        <translation>points deve ser uma lista não vazia</translation>
+    </message>
+    <message>
+        <source>at most {limit} points, got {count}</source>
+        <translation>no máximo {limit} pontos, vieram {count}</translation>
+    </message>
+    <message>
+        <source>micro_batch {micro_batch} is measured twice</source>
+        <translation>micro_batch {micro_batch} foi medido duas vezes</translation>
+    </message>
+    <message>
+        <source>cannot read {path}: {why}</source>
+        <translation>não foi possível ler {path}: {why}</translation>
     </message>
 </context>
 <context>
@@ -2937,6 +3072,25 @@
     <message>
         <source>Samples per GPU per optimizer step (b × a)</source>
         <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioDialogs</name>
+    <message>
+        <source>Save scenario</source>
+        <translation>Salvar cenário</translation>
+    </message>
+    <message>
+        <source>scenario.json</source>
+        <translation>cenario.json</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>Abrir cenário</translation>
+    </message>
+    <message>
+        <source>Scenarios (*.json)</source>
+        <translation>Cenários (*.json)</translation>
     </message>
 </context>
 <context>
@@ -3047,6 +3201,190 @@
     </message>
 </context>
 <context>
+    <name>SearchCard</name>
+    <message>
+        <source>Find the best setup</source>
+        <extracomment>rows of the ranking shown before the table scrolls</extracomment>
+        <translation>Encontrar a melhor configuração</translation>
+    </message>
+    <message>
+        <source>GP&amp;Us in all</source>
+        <translation>GP&amp;Us no total</translation>
+    </message>
+    <message>
+        <source>&amp;Find the best setup</source>
+        <translation>&amp;Encontrar a melhor configuração</translation>
+    </message>
+    <message>
+        <source>Search ZeRO stage, offload, recomputation, tensor parallelism, pipeline stages and the pair for the fastest setup that fits</source>
+        <translation>Pesquisar estágio ZeRO, offload, recomputação, paralelismo de tensor, estágios de pipeline e o par para a configuração mais rápida que cabe</translation>
+    </message>
+    <message>
+        <source>Use the selected setup</source>
+        <translation>Usar a configuração selecionada</translation>
+    </message>
+    <message>
+        <source>Make the selected row the training description&apos;s setup</source>
+        <translation>Tornar a linha selecionada a configuração da descrição do treino</translation>
+    </message>
+    <message>
+        <source>The description changed since this search: search again to update it.</source>
+        <translation>A descrição mudou desde esta busca: busque de novo para atualizá-la.</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>Configuração</translation>
+    </message>
+    <message>
+        <source>Pair</source>
+        <translation>Par</translation>
+    </message>
+    <message>
+        <source>Time/step</source>
+        <translation>Tempo/passo</translation>
+    </message>
+    <message>
+        <source>Memory/GPU</source>
+        <translation>Memória/GPU</translation>
+    </message>
+    <message>
+        <source>Setups that fit, fastest first</source>
+        <translation>Configurações que cabem, da mais rápida à mais lenta</translation>
+    </message>
+</context>
+<context>
+    <name>SearchViewModel</name>
+    <message>
+        <source>GPUs in all</source>
+        <extracomment>the layout in a line (&quot;ZeRO-2 · 8 data × 1 tensor × 1 pipeline&quot;) &quot;1 × 64&quot; nothing searched yet, or why there is nothing to search (&quot;&quot; with results) the best setup in a line (&quot;&quot; without one) why each other option is out, a line each the description changed since: the results are of an older one a problem of the GPUs field</extracomment>
+        <translation>GPUs no total</translation>
+    </message>
+    <message>
+        <source>Every GPU of the run (data × tensor × pipeline). Empty: the description&apos;s, {world}.</source>
+        <translation>Todas as GPUs da execução (dados × tensor × pipeline). Vazio: as da descrição, {world}.</translation>
+    </message>
+    <message>
+        <source>The training description now uses {setup}.</source>
+        <translation>A descrição do treino agora usa {setup}.</translation>
+    </message>
+    <message>
+        <source>Search every ZeRO stage, offload, recomputation, tensor and pipeline split and pair for the target batch on these GPUs: the fastest setup that fits and that DeepSpeed and Megatron accept.</source>
+        <translation>Pesquisar cada estágio ZeRO, offload, recomputação, divisão em tensor e pipeline e par para o lote-alvo nestas GPUs: a configuração mais rápida que cabe e que DeepSpeed e Megatron aceitam.</translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>sem ZeRO</translation>
+    </message>
+    <message>
+        <source>optimizer offloaded</source>
+        <translation>otimizador no offload</translation>
+    </message>
+    <message>
+        <source>optimizer and parameters offloaded</source>
+        <translation>otimizador e parâmetros no offload</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>recomputação completa</translation>
+    </message>
+    <message>
+        <source>{data} data × {tensor} tensor × {pipeline} pipeline</source>
+        <translation>{data} de dados × {tensor} de tensor × {pipeline} de pipeline</translation>
+    </message>
+    <message>
+        <source>No setup fits and reaches the target on these GPUs: see why below.</source>
+        <translation>Nenhuma configuração cabe e chega ao alvo nestas GPUs: veja o porquê abaixo.</translation>
+    </message>
+    <message>
+        <source>Best: {setup}, micro-batch {pair}, {step} per step, {memory} per GPU.</source>
+        <translation>Melhor: {setup}, micro-lote {pair}, {step} por passo, {memory} por GPU.</translation>
+    </message>
+    <message>
+        <source>(Ranked by simplicity: the card has no speed figures to time the setups.)</source>
+        <translation>(Ordenado por simplicidade: a placa não tem dados de velocidade para medir o tempo das configurações.)</translation>
+    </message>
+    <message>
+        <source>Choose the model in the training description first.</source>
+        <translation>Escolha primeiro o modelo na descrição do treino.</translation>
+    </message>
+    <message>
+        <source>The search needs the activation per sample: a model with its shape and the sequence length.</source>
+        <translation>A busca precisa da ativação por amostra: um modelo com a sua forma e o comprimento da sequência.</translation>
+    </message>
+    <message>
+        <source>Type the custom card&apos;s usable memory first.</source>
+        <translation>Digite primeiro a memória utilizável da placa personalizada.</translation>
+    </message>
+    <message>
+        <source>These GPUs cannot be split evenly over the description&apos;s nodes.</source>
+        <translation>Estas GPUs não se dividem igualmente entre os nós da descrição.</translation>
+    </message>
+    <message>
+        <source>No offload</source>
+        <translation>Sem offload</translation>
+    </message>
+    <message>
+        <source>Optimizer offload</source>
+        <translation>Offload do otimizador</translation>
+    </message>
+    <message>
+        <source>Optimizer and parameter offload</source>
+        <translation>Offload do otimizador e dos parâmetros</translation>
+    </message>
+    <message>
+        <source>Full recomputation</source>
+        <translation>Recomputação completa</translation>
+    </message>
+    <message>
+        <source>No recomputation</source>
+        <translation>Sem recomputação</translation>
+    </message>
+    <message>
+        <source>ZeRO-{stage}</source>
+        <translation>ZeRO-{stage}</translation>
+    </message>
+    <message>
+        <source>Tensor parallel {size}</source>
+        <translation>Paralelismo de tensor {size}</translation>
+    </message>
+    <message>
+        <source>{stages} pipeline stages</source>
+        <translation>{stages} estágios de pipeline</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-2 and ZeRO-3</source>
+        <translation>o motor de pipeline do DeepSpeed recusa ZeRO-2 e ZeRO-3</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s tensor parallelism (AutoTP) stops at ZeRO-2</source>
+        <translation>o paralelismo de tensor do DeepSpeed (AutoTP) vai só até o ZeRO-2</translation>
+    </message>
+    <message>
+        <source>the tensor-parallel size must divide the attention and key/value heads</source>
+        <translation>o tamanho do paralelismo de tensor precisa dividir as cabeças de atenção e de chave/valor</translation>
+    </message>
+    <message>
+        <source>the pipeline stages must divide the layers</source>
+        <translation>os estágios de pipeline precisam dividir as camadas</translation>
+    </message>
+    <message>
+        <source>the data-parallel GPUs do not divide the target batch</source>
+        <translation>as GPUs em paralelismo de dados não dividem o lote-alvo</translation>
+    </message>
+    <message>
+        <source>{value}: slower ({step} per step at best).</source>
+        <translation>{value}: mais lento ({step} por passo no melhor caso).</translation>
+    </message>
+    <message>
+        <source>{value}: does not fit (short by {short} per GPU at one sample).</source>
+        <translation>{value}: não cabe (faltam {short} por GPU com uma amostra).</translation>
+    </message>
+    <message>
+        <source>{value}: refused — {rules}.</source>
+        <translation>{value}: recusado — {rules}.</translation>
+    </message>
+</context>
+<context>
     <name>Setup</name>
     <message>
         <source>{gpus} GPUs cannot be split evenly over {nodes} nodes.</source>
@@ -3066,36 +3404,10 @@
     </message>
 </context>
 <context>
-    <name>SetupPanel</name>
-    <message>
-        <source>Training setup</source>
-        <translation>Configuração de treino</translation>
-    </message>
-</context>
-<context>
-    <name>TimeSetupPanel</name>
-    <message>
-        <source>A speed profile recorded with python -m gradacc_desktop.measure --time-micro-batches … --profile-out: its measured times replace the estimate of one micro-step</source>
-        <translation>Um perfil de velocidade gravado com python -m gradacc_desktop.measure --time-micro-batches … --profile-out: os tempos medidos substituem a estimativa de um micro-passo</translation>
-    </message>
-    <message>
-        <source>Load a measured speed profile</source>
-        <translation>Carregar um perfil de velocidade medido</translation>
-    </message>
-    <message>
-        <source>Speed profiles (*.json);;All files (*)</source>
-        <translation>Perfis de velocidade (*.json);;Todos os arquivos (*)</translation>
-    </message>
-    <message>
-        <source>Speed profile</source>
-        <translation>Perfil de velocidade</translation>
-    </message>
-</context>
-<context>
     <name>TimingTexts</name>
     <message>
         <source>{value} s</source>
-        <extracomment>significant digits of a time or a rate a bundled model, or None when the parameters are typed in None: the card&apos;s own activation per sample of the whole model on one GPU (GB) passes over the dataset (None: one) a refused optional time field, already worded (no time while there is one) measured micro-step times in place of the roofline</extracomment>
+        <extracomment>significant digits of a time or a rate</extracomment>
         <translation>{value} s</translation>
     </message>
     <message>
@@ -3115,24 +3427,28 @@
         <translation>{value} %</translation>
     </message>
     <message>
-        <source>Choose the model, or type its parameters, under “Time and cost” in the Trainer configs tab to see the time per step.</source>
-        <translation>Escolha o modelo, ou digite seus parâmetros, em “Tempo e custo” na aba Configurações de treino para ver o tempo por passo.</translation>
-    </message>
-    <message>
-        <source>Type the sequence length (under Tokens and steps) to see the time.</source>
-        <translation>Digite o comprimento da sequência (em Tokens e passos) para ver o tempo.</translation>
-    </message>
-    <message>
-        <source>The custom card has no speed figures: type them under “View the card’s speed…” (Trainer configs tab), or choose a GPU model.</source>
-        <translation>A placa personalizada não tem dados de velocidade: digite-os em “Ajustar a velocidade da placa…” (aba Configurações de treino), ou escolha um modelo de GPU.</translation>
-    </message>
-    <message>
         <source>The GPUs do not split evenly over the nodes: no time per step.</source>
         <translation>As GPUs não se dividem igualmente entre os nós: sem tempo por passo.</translation>
     </message>
     <message>
         <source>{card} cannot compute in {precision}: choose another precision.</source>
         <translation>A {card} não calcula em {precision}: escolha outra precisão.</translation>
+    </message>
+    <message>
+        <source>Choose the model in the training description to see the time per step.</source>
+        <translation>Escolha o modelo na descrição do treino para ver o tempo por passo.</translation>
+    </message>
+    <message>
+        <source>Type the sequence length in the training description to see the time.</source>
+        <translation>Digite o comprimento da sequência na descrição do treino para ver o tempo.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s learned positions stop at {length} tokens: no time for a longer sequence.</source>
+        <translation>As posições aprendidas do modelo param em {length} tokens: sem tempo para uma sequência mais longa.</translation>
+    </message>
+    <message>
+        <source>The custom card has no speed figures: type them under “The card&apos;s speed…” (training description, GPUs), or choose a GPU model.</source>
+        <translation>A placa personalizada não tem dados de velocidade: digite-os em “A velocidade da placa…” (descrição do treino, GPUs), ou escolha um modelo de GPU.</translation>
     </message>
     <message>
         <source>No configuration to time.</source>
@@ -3214,8 +3530,8 @@
         <translation>O micro-lote {micro} está fora do intervalo medido {low}–{high}: extrapolado.</translation>
     </message>
     <message>
-        <source>Tensor- and pipeline-parallel traffic is not counted without the model&apos;s shape: choose a bundled model.</source>
-        <translation>O tráfego do paralelismo de tensor e de pipeline não é contado sem a forma do modelo: escolha um modelo incluído.</translation>
+        <source>Tensor- and pipeline-parallel traffic is not counted without the model&apos;s shape: choose a bundled model or open its config.json.</source>
+        <translation>O tráfego do paralelismo de tensor e de pipeline não é contado sem a forma do modelo: escolha um modelo incluído ou abra o config.json dele.</translation>
     </message>
 </context>
 <context>
@@ -3229,8 +3545,12 @@
         <translation>Sua configuração: E = {E}, {M} por GPU</translation>
     </message>
     <message>
-        <source>Enter a value to see the results.</source>
-        <translation>Insira um valor para ver os resultados.</translation>
+        <source>Correct the training description to see the chart.</source>
+        <translation>Corrija a descrição do treino para ver o gráfico.</translation>
+    </message>
+    <message>
+        <source>The chart needs the activation per sample: choose the model and the sequence length in the training description, or type the activation.</source>
+        <translation>O gráfico precisa da ativação por amostra: escolha o modelo e o comprimento da sequência na descrição do treino, ou digite a ativação.</translation>
     </message>
     <message>
         <source>Activation memory per GPU against effective batch</source>
@@ -3266,14 +3586,606 @@
     </message>
 </context>
 <context>
-    <name>TrainerPage</name>
+    <name>TrainingPanel</name>
     <message>
-        <source>The planner has no configuration yet: fill in “Plan a run”.</source>
-        <translation>O planejador ainda não tem configuração: preencha “Planejar execução”.</translation>
+        <source>Load a measured speed profile</source>
+        <extracomment>shown in an empty optional field that stands for nothing a field beside its label needs at least this much room (pixels), the sections&apos; frames and the scroll bar this much more the narrowest the panel gets (labels above the fields) &quot;Details…&quot; of the other memory: the model states&apos; breakdown</extracomment>
+        <translation>Carregar um perfil de velocidade medido</translation>
     </message>
     <message>
-        <source>Exporting the planner’s configuration: {formula}.</source>
-        <translation>Exportando a configuração do planejador: {formula}.</translation>
+        <source>Speed profiles (*.json);;All files (*)</source>
+        <translation>Perfis de velocidade (*.json);;Todos os arquivos (*)</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingTexts</name>
+    <message>
+        <source>Training description</source>
+        <translation>Descrição do treino</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Método</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Parallelism and memory savings</source>
+        <translation>Paralelismo e economia de memória</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Lote</translation>
+    </message>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>Memória por GPU</translation>
+    </message>
+    <message>
+        <source>The run</source>
+        <translation>A execução</translation>
+    </message>
+    <message>
+        <source>&amp;Parameters</source>
+        <translation>&amp;Parâmetros</translation>
+    </message>
+    <message>
+        <source>Hidden size</source>
+        <translation>Tamanho oculto</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Camadas</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>Cabeças de atenção</translation>
+    </message>
+    <message>
+        <source>Key/value heads</source>
+        <translation>Cabeças de chave/valor</translation>
+    </message>
+    <message>
+        <source>MLP size</source>
+        <translation>Tamanho do MLP</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>Vocabulário</translation>
+    </message>
+    <message>
+        <source>Context length</source>
+        <translation>Comprimento de contexto</translation>
+    </message>
+    <message>
+        <source>LoRA ran&amp;k</source>
+        <translation>Pos&amp;to da LoRA</translation>
+    </message>
+    <message>
+        <source>Adapters&apos; parameters</source>
+        <translation>Parâmetros dos adaptadores</translation>
+    </message>
+    <message>
+        <source>Se&amp;quence length</source>
+        <translation>Comprimento da se&amp;quência</translation>
+    </message>
+    <message>
+        <source>Target length</source>
+        <translation>Comprimento do alvo</translation>
+    </message>
+    <message>
+        <source>&amp;Usable memory per GPU</source>
+        <translation>Memória uti&amp;lizável por GPU</translation>
+    </message>
+    <message>
+        <source>Data-parallel &amp;GPUs</source>
+        <translation>&amp;GPUs em paralelismo de dados</translation>
+    </message>
+    <message>
+        <source>&amp;Nodes (machines)</source>
+        <translation>&amp;Nós (máquinas)</translation>
+    </message>
+    <message>
+        <source>&amp;Tensor parallel</source>
+        <translation>Paralelismo de &amp;tensor</translation>
+    </message>
+    <message>
+        <source>Pipeline sta&amp;ges</source>
+        <translation>&amp;Estágios de pipeline</translation>
+    </message>
+    <message>
+        <source>Target &amp;effective batch</source>
+        <translation>Lote &amp;efetivo alvo</translation>
+    </message>
+    <message>
+        <source>&amp;Micro-batch size</source>
+        <translation>Tamanho do &amp;micro-lote</translation>
+    </message>
+    <message>
+        <source>Acti&amp;vation per sample</source>
+        <translation>Ati&amp;vação por amostra</translation>
+    </message>
+    <message>
+        <source>&amp;Other memory per GPU</source>
+        <translation>&amp;Outra memória por GPU</translation>
+    </message>
+    <message>
+        <source>Framework o&amp;verhead</source>
+        <translation>&amp;Sobrecarga do framework</translation>
+    </message>
+    <message>
+        <source>&amp;Dataset size</source>
+        <translation>Taman&amp;ho do conjunto de dados</translation>
+    </message>
+    <message>
+        <source>Ho&amp;w many epochs</source>
+        <translation>&amp;Quantas épocas</translation>
+    </message>
+    <message>
+        <source>Token &amp;budget</source>
+        <translation>To&amp;kens de treino</translation>
+    </message>
+    <message>
+        <source>Price per GPU-ho&amp;ur</source>
+        <translation>Preço por GPU-&amp;hora</translation>
+    </message>
+    <message>
+        <source>GPU effic&amp;iency (%)</source>
+        <translation>E&amp;ficiência da GPU (%)</translation>
+    </message>
+    <message>
+        <source>Dense &amp;peak (TFLOPS)</source>
+        <translation>&amp;Pico denso (TFLOPS)</translation>
+    </message>
+    <message>
+        <source>&amp;Memory bandwidth (GB/s)</source>
+        <translation>&amp;Banda de memória (GB/s)</translation>
+    </message>
+    <message>
+        <source>&amp;Link between GPUs (GB/s)</source>
+        <translation>&amp;Ligação entre GPUs (GB/s)</translation>
+    </message>
+    <message>
+        <source>&amp;Network between nodes (GB/s)</source>
+        <translation>&amp;Rede entre nós (GB/s)</translation>
+    </message>
+    <message>
+        <source>Reference learning r&amp;ate</source>
+        <translation>Taxa de aprendi&amp;zado de referência</translation>
+    </message>
+    <message>
+        <source>Reference &amp;batch size</source>
+        <translation>Lote &amp;de referência</translation>
+    </message>
+    <message>
+        <source>Every parameter of the model, in full: a 7B model is 7,000,000,000. Without its shape the activation per sample cannot be estimated: type it under Memory per GPU.</source>
+        <translation>Todos os parâmetros do modelo, por extenso: um modelo de 7B tem 7.000.000.000. Sem a forma do modelo, a ativação por amostra não pode ser estimada: digite-a em Memória por GPU.</translation>
+    </message>
+    <message>
+        <source>hidden_size (GPT-2: n_embd).</source>
+        <translation>hidden_size (GPT-2: n_embd).</translation>
+    </message>
+    <message>
+        <source>num_hidden_layers (GPT-2: n_layer).</source>
+        <translation>num_hidden_layers (GPT-2: n_layer).</translation>
+    </message>
+    <message>
+        <source>num_attention_heads (GPT-2: n_head).</source>
+        <translation>num_attention_heads (GPT-2: n_head).</translation>
+    </message>
+    <message>
+        <source>num_key_value_heads (grouped-query attention; GPT-2: the heads).</source>
+        <translation>num_key_value_heads (atenção com consultas agrupadas; GPT-2: as cabeças).</translation>
+    </message>
+    <message>
+        <source>intermediate_size of the MLP (GPT-2: n_inner, usually 4 × hidden).</source>
+        <translation>intermediate_size do MLP (GPT-2: n_inner, geralmente 4 × oculto).</translation>
+    </message>
+    <message>
+        <source>vocab_size.</source>
+        <translation>vocab_size.</translation>
+    </message>
+    <message>
+        <source>max_position_embeddings (GPT-2: n_positions): GPT-2 cannot train longer sequences.</source>
+        <translation>max_position_embeddings (GPT-2: n_positions): o GPT-2 não treina sequências mais longas.</translation>
+    </message>
+    <message>
+        <source>The rank r of the adapters: each adapted projection gains r × (in + out) trained parameters per layer.</source>
+        <translation>O rank r dos adaptadores: cada projeção adaptada ganha r × (entrada + saída) parâmetros treinados por camada.</translation>
+    </message>
+    <message>
+        <source>The adapters&apos; parameters (PEFT&apos;s “trainable params”), for a model whose projections the app does not know.</source>
+        <translation>Os parâmetros dos adaptadores (os “trainable params” do PEFT), para um modelo cujas projeções o app não conhece.</translation>
+    </message>
+    <message>
+        <source>Tokens per sample: the activation per sample, the tokens per step and the time per step depend on it.</source>
+        <translation>Tokens por amostra: a ativação por amostra, os tokens por passo e o tempo por passo dependem dele.</translation>
+    </message>
+    <message>
+        <source>Encoder-decoders: the target (decoder) length (empty: the sequence length).</source>
+        <translation>Codificador-decodificador: o comprimento do alvo (decodificador) (vazio: o comprimento da sequência).</translation>
+    </message>
+    <message>
+        <source>Memory one GPU can use for training, in decimal gigabytes (C).</source>
+        <translation>Memória que uma GPU pode usar no treino, em gigabytes decimais (C).</translation>
+    </message>
+    <message>
+        <source>Data-parallel replicas, each with its own micro-batch (g). With tensor parallelism and pipeline stages the world is g × tensor × pipeline GPUs.</source>
+        <translation>Réplicas em paralelismo de dados, cada uma com o seu micro-lote (g). Com paralelismo de tensor e estágios de pipeline, o total é g × tensor × pipeline GPUs.</translation>
+    </message>
+    <message>
+        <source>Machines the GPUs are spread over, evenly (the launch lines, the network the collectives cross).</source>
+        <translation>Máquinas entre as quais as GPUs se dividem igualmente (as linhas de lançamento, a rede que as operações coletivas atravessam).</translation>
+    </message>
+    <message>
+        <source>GPUs each layer is split over (Megatron tensor parallelism, with sequence parallelism), inside one node: weights and activations per GPU shrink by this factor.</source>
+        <translation>GPUs entre as quais cada camada é dividida (paralelismo de tensor do Megatron, com paralelismo de sequência), dentro de um nó: pesos e ativações por GPU encolhem por este fator.</translation>
+    </message>
+    <message>
+        <source>Groups of layers in sequence (1F1B schedule): the accumulation steps are the micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1).</source>
+        <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
+    </message>
+    <message>
+        <source>Effective batch you want per optimizer step (T), summed over all GPUs.</source>
+        <translation>Lote efetivo desejado por passo do otimizador (T), somado em todas as GPUs.</translation>
+    </message>
+    <message>
+        <source>Samples each GPU processes in one forward and backward pass (b).</source>
+        <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
+    </message>
+    <message>
+        <source>Activation memory of one sample of the whole model on one GPU (A). Empty: estimated from the model at the sequence length. Type a measured figure to use it instead.</source>
+        <translation>Memória de ativação de uma amostra do modelo inteiro em uma GPU (A). Vazio: estimada a partir do modelo no comprimento da sequência. Digite um valor medido para usá-lo no lugar.</translation>
+    </message>
+    <message>
+        <source>Everything on one GPU except activations (O). Empty: the model states as DeepSpeed counts them for this setup, plus the framework overhead.</source>
+        <translation>Tudo numa GPU exceto as ativações (O). Vazio: os estados do modelo como o DeepSpeed os conta para esta configuração, mais a sobrecarga do framework.</translation>
+    </message>
+    <message>
+        <source>CUDA context and allocator slack per GPU; about 1 GB is a cautious figure.</source>
+        <translation>Contexto CUDA e folga do alocador por GPU; cerca de 1 GB é um valor prudente.</translation>
+    </message>
+    <message>
+        <source>Training samples in one epoch (optional): gives the optimizer steps per epoch.</source>
+        <translation>Amostras de treino em uma época (opcional): dá os passos do otimizador por época.</translation>
+    </message>
+    <message>
+        <source>Passes over the dataset (optional; empty: one): with the dataset size, gives the run&apos;s steps, time, GPU-hours and cost.</source>
+        <translation>Passagens pelo conjunto de dados (opcional; vazio: uma): com o tamanho do conjunto de dados, dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
+    </message>
+    <message>
+        <source>Tokens to train on (optional): gives the run&apos;s steps, time, GPU-hours and cost.</source>
+        <translation>Tokens a treinar (opcional): dá os passos, o tempo, as GPU-horas e o custo da execução.</translation>
+    </message>
+    <message>
+        <source>What one GPU costs per hour, in any currency (optional): gives the run&apos;s cost.</source>
+        <translation>Quanto uma GPU custa por hora, em qualquer moeda (opcional): dá o custo da execução.</translation>
+    </message>
+    <message>
+        <source>Share of the card&apos;s dense peak that training kernels reach (optional; empty: the card&apos;s typical figure). Measure yours and type it here.</source>
+        <translation>Fração do pico denso da placa que os kernels de treino atingem (opcional; vazio: o valor típico da placa). Meça a sua e digite aqui.</translation>
+    </message>
+    <message>
+        <source>The card&apos;s dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), without sparsity.</source>
+        <translation>O pico denso da placa na precisão em que você treina, em TFLOPS (10¹² FLOP/s), sem esparsidade.</translation>
+    </message>
+    <message>
+        <source>The card&apos;s memory bandwidth, in GB/s.</source>
+        <translation>A banda de memória da placa, em GB/s.</translation>
+    </message>
+    <message>
+        <source>The link between two GPUs of one node, per direction, in GB/s (NVLink, PCIe).</source>
+        <translation>A ligação entre duas GPUs de um nó, por sentido, em GB/s (NVLink, PCIe).</translation>
+    </message>
+    <message>
+        <source>The network between nodes, per GPU and per direction, in GB/s (200 Gb/s InfiniBand = 25 GB/s).</source>
+        <translation>A rede entre nós, por GPU e por sentido, em GB/s (InfiniBand de 200 Gb/s = 25 GB/s).</translation>
+    </message>
+    <message>
+        <source>A learning rate known to work (optional), at the reference batch size.</source>
+        <translation>Uma taxa de aprendizado que já funciona (opcional), no lote de referência.</translation>
+    </message>
+    <message>
+        <source>The effective batch the reference learning rate was tuned for (optional).</source>
+        <translation>O lote efetivo para o qual a taxa de referência foi ajustada (opcional).</translation>
+    </message>
+    <message>
+        <source>Mo&amp;del</source>
+        <translation>Mo&amp;delo</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>Família</translation>
+    </message>
+    <message>
+        <source>What is t&amp;rained</source>
+        <translation>O &amp;que é treinado</translation>
+    </message>
+    <message>
+        <source>&amp;Adapted layers</source>
+        <translation>Camadas &amp;adaptadas</translation>
+    </message>
+    <message>
+        <source>Optimi&amp;zer</source>
+        <translation>Otimi&amp;zador</translation>
+    </message>
+    <message>
+        <source>&amp;Precision</source>
+        <translation>&amp;Precisão</translation>
+    </message>
+    <message>
+        <source>GPU mod&amp;el</source>
+        <translation>Mod&amp;elo da GPU</translation>
+    </message>
+    <message>
+        <source>&amp;ZeRO stage</source>
+        <translation>Estágio &amp;ZeRO</translation>
+    </message>
+    <message>
+        <source>CPU o&amp;ffload</source>
+        <translation>O&amp;ffload para a CPU</translation>
+    </message>
+    <message>
+        <source>Re&amp;computation</source>
+        <translation>Re&amp;computação</translation>
+    </message>
+    <message>
+        <source>Rou&amp;nding</source>
+        <translation>Arredo&amp;ndamento</translation>
+    </message>
+    <message>
+        <source>&amp;Recommend</source>
+        <translation>&amp;Recomendar</translation>
+    </message>
+    <message>
+        <source>The model every figure is derived from: a bundled model, a config.json you open, sizes typed in, or just a parameter count.</source>
+        <translation>O modelo do qual todos os números são derivados: um modelo incluído, um config.json que você abre, tamanhos digitados ou só uma contagem de parâmetros.</translation>
+    </message>
+    <message>
+        <source>GPT-2 (LayerNorm, GeLU MLP) or Llama (RMSNorm, SwiGLU).</source>
+        <translation>GPT-2 (LayerNorm, MLP com GeLU) ou Llama (RMSNorm, SwiGLU).</translation>
+    </message>
+    <message>
+        <source>Every parameter, or LoRA adapters on a frozen base (QLoRA: the base in 4-bit NF4 with double quantization).</source>
+        <translation>Todos os parâmetros, ou adaptadores LoRA sobre uma base congelada (QLoRA: a base em NF4 de 4 bits com quantização dupla).</translation>
+    </message>
+    <message>
+        <source>Which projections of every layer LoRA adapts.</source>
+        <translation>Quais projeções de cada camada a LoRA adapta.</translation>
+    </message>
+    <message>
+        <source>Adam keeps two fp32 states per trained parameter, 8-bit Adam two bytes, SGD with momentum one fp32 state.</source>
+        <translation>O Adam guarda dois estados fp32 por parâmetro treinado, o Adam de 8 bits dois bytes, o SGD com momento um estado fp32.</translation>
+    </message>
+    <message>
+        <source>The numbers training computes in: mixed precision keeps fp32 master weights.</source>
+        <translation>Os números em que o treino calcula: a precisão mista guarda pesos mestres em fp32.</translation>
+    </message>
+    <message>
+        <source>Its usable memory and its speed.</source>
+        <translation>A memória utilizável e a velocidade dela.</translation>
+    </message>
+    <message>
+        <source>How much of the optimizer states, gradients and weights is sharded over the data-parallel GPUs.</source>
+        <translation>Quanto dos estados do otimizador, gradientes e pesos é particionado entre as GPUs em paralelismo de dados.</translation>
+    </message>
+    <message>
+        <source>What ZeRO-Offload keeps in the CPU&apos;s memory.</source>
+        <translation>O que o ZeRO-Offload guarda na memória da CPU.</translation>
+    </message>
+    <message>
+        <source>Full recomputation keeps only each layer&apos;s input and recomputes the rest in the backward pass: far less activation memory, a third more compute.</source>
+        <translation>A recomputação completa guarda só a entrada de cada camada e recalcula o resto na retropropagação: muito menos memória de ativação, um terço a mais de computação.</translation>
+    </message>
+    <message>
+        <source>How the accumulation steps round T / (b·g).</source>
+        <translation>Como os passos de acumulação arredondam T / (b·g).</translation>
+    </message>
+    <message>
+        <source>Let the plan choose the largest micro-batch that fits and reaches the target.</source>
+        <translation>Deixar o plano escolher o maior micro-lote que cabe e chega ao alvo.</translation>
+    </message>
+    <message>
+        <source>— choose a model —</source>
+        <translation>— escolha um modelo —</translation>
+    </message>
+    <message>
+        <source>File: {name}</source>
+        <translation>Arquivo: {name}</translation>
+    </message>
+    <message>
+        <source>Sizes typed in (GPT-2 or Llama)</source>
+        <translation>Tamanhos digitados (GPT-2 ou Llama)</translation>
+    </message>
+    <message>
+        <source>A parameter count only</source>
+        <translation>Só uma contagem de parâmetros</translation>
+    </message>
+    <message>
+        <source>Every parameter (full fine-tuning)</source>
+        <translation>Todos os parâmetros (ajuste fino completo)</translation>
+    </message>
+    <message>
+        <source>LoRA adapters (16-bit base)</source>
+        <translation>Adaptadores LoRA (base de 16 bits)</translation>
+    </message>
+    <message>
+        <source>QLoRA adapters (4-bit NF4 base)</source>
+        <translation>Adaptadores QLoRA (base NF4 de 4 bits)</translation>
+    </message>
+    <message>
+        <source>Query and value (the LoRA paper)</source>
+        <translation>Query e value (o artigo do LoRA)</translation>
+    </message>
+    <message>
+        <source>All attention projections</source>
+        <translation>Todas as projeções de atenção</translation>
+    </message>
+    <message>
+        <source>All linear layers (QLoRA)</source>
+        <translation>Todas as camadas lineares (QLoRA)</translation>
+    </message>
+    <message>
+        <source>Adam / AdamW</source>
+        <translation>Adam / AdamW</translation>
+    </message>
+    <message>
+        <source>8-bit Adam (bitsandbytes)</source>
+        <translation>Adam de 8 bits (bitsandbytes)</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD com momento</translation>
+    </message>
+    <message>
+        <source>bf16 mixed precision</source>
+        <translation>precisão mista bf16</translation>
+    </message>
+    <message>
+        <source>fp16 mixed precision</source>
+        <translation>precisão mista fp16</translation>
+    </message>
+    <message>
+        <source>fp32 (full precision)</source>
+        <translation>fp32 (precisão total)</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Personalizado</translation>
+    </message>
+    <message>
+        <source>None (plain data parallel)</source>
+        <translation>Nenhum (paralelismo de dados simples)</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (optimizer states)</source>
+        <translation>ZeRO-1 (estados do otimizador)</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (+ gradients)</source>
+        <translation>ZeRO-2 (+ gradientes)</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 (+ weights)</source>
+        <translation>ZeRO-3 (+ pesos)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Nenhuma</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>Estados do otimizador</translation>
+    </message>
+    <message>
+        <source>Optimizer states and parameters (ZeRO-3)</source>
+        <translation>Estados do otimizador e parâmetros (ZeRO-3)</translation>
+    </message>
+    <message>
+        <source>None (keep the activations)</source>
+        <translation>Nenhuma (guardar as ativações)</translation>
+    </message>
+    <message>
+        <source>Full (recompute every layer: +1/3 compute)</source>
+        <translation>Completa (recalcular cada camada: +1/3 de cálculo)</translation>
+    </message>
+    <message>
+        <source>Round up (at least the target)</source>
+        <translation>Para cima (pelo menos a meta)</translation>
+    </message>
+    <message>
+        <source>Round down (at most the target)</source>
+        <translation>Para baixo (no máximo a meta)</translation>
+    </message>
+    <message>
+        <source>Nearest (ties round up)</source>
+        <translation>Mais próximo (empates para cima)</translation>
+    </message>
+    <message>
+        <source>Open config.&amp;json…</source>
+        <translation>Abrir config.&amp;json…</translation>
+    </message>
+    <message>
+        <source>Open a model&apos;s config.json</source>
+        <translation>Abrir o config.json de um modelo</translation>
+    </message>
+    <message>
+        <source>Model configurations (*.json);;All files (*)</source>
+        <translation>Configurações de modelo (*.json);;Todos os arquivos (*)</translation>
+    </message>
+    <message>
+        <source>Use the derived value</source>
+        <translation>Usar o valor derivado</translation>
+    </message>
+    <message>
+        <source>Model states…</source>
+        <translation>Estados do modelo…</translation>
+    </message>
+    <message>
+        <source>The card&apos;s &amp;speed…</source>
+        <translation>A &amp;velocidade da placa…</translation>
+    </message>
+    <message>
+        <source>Lo&amp;ad measured profile…</source>
+        <translation>Carre&amp;gar perfil medido…</translation>
+    </message>
+    <message>
+        <source>D&amp;iscard profile</source>
+        <translation>Descartar perfi&amp;l</translation>
+    </message>
+    <message>
+        <source>Hide the training description</source>
+        <translation>Ocultar a descrição do treino</translation>
+    </message>
+    <message>
+        <source>{percent} (the card&apos;s typical)</source>
+        <translation>{percent} (típico da placa)</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingViewModel</name>
+    <message>
+        <source>{file} was not opened: {reason}</source>
+        <extracomment>what can go in ``set_choice`` None while a field the description needs holds a refused entry (``problems``) refused optional entries of the run (the plan goes on without them) the fields and choices the description shows now</extracomment>
+        <translation>{file} não foi aberto: {reason}</translation>
+    </message>
+    <message>
+        <source>Model read from {file}: {model}.</source>
+        <translation>Modelo lido de {file}: {model}.</translation>
+    </message>
+    <message>
+        <source>Speed profile “{name}” in use.</source>
+        <translation>Perfil de velocidade “{name}” em uso.</translation>
+    </message>
+    <message>
+        <source>“{name}” is not a speed profile this app can read: {detail}</source>
+        <translation>“{name}” não é um perfil de velocidade que este app consiga ler: {detail}</translation>
+    </message>
+    <message>
+        <source>Micro-steps: roofline estimate (no measured profile).</source>
+        <translation>Micro-passos: estimativa roofline (sem perfil medido).</translation>
+    </message>
+    <message>
+        <source>Micro-steps measured on {device}: {model}, sequence {seq}, micro-batches {low}–{high}.</source>
+        <translation>Micro-passos medidos em {device}: {model}, sequência {seq}, micro-lotes {low}–{high}.</translation>
+    </message>
+    <message>
+        <source>Typed sizes: the hidden size must divide by the attention heads.</source>
+        <translation>Tamanhos digitados: o tamanho oculto precisa ser divisível pelas cabeças de atenção.</translation>
+    </message>
+    <message>
+        <source>Typed sizes: the attention heads must divide by the key/value heads.</source>
+        <translation>Tamanhos digitados: as cabeças de atenção precisam ser divisíveis pelas cabeças de chave/valor.</translation>
+    </message>
+    <message>
+        <source>Typed sizes: GPT-2 has as many key/value heads as attention heads.</source>
+        <translation>Tamanhos digitados: o GPT-2 tem tantas cabeças de chave/valor quanto cabeças de atenção.</translation>
     </message>
 </context>
 <context>

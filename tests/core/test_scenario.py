@@ -12,8 +12,12 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from gradacc_desktop.core.activation import Family
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
 from gradacc_desktop.core.compute import Recompute
+from gradacc_desktop.core.families import parse_model_config_text
+from gradacc_desktop.core.lora import LoraTargets
+from gradacc_desktop.core.models import ModelSource, ModelSpec, TypedShape
 from gradacc_desktop.core.planning import SEQ_LEN_LIMITS, Rounding
 from gradacc_desktop.core.scenario import (
     MAX_BYTES,
@@ -27,10 +31,6 @@ from gradacc_desktop.core.scenario import (
     save,
     to_dict,
 )
-from gradacc_desktop.core.activation import Family
-from gradacc_desktop.core.families import parse_model_config_text
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.models import ModelSource, ModelSpec, TypedShape
 from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.core.training.description import Method, Optimizer
 from tests.configs import config_path

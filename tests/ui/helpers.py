@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QWidget
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
+from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 
 
 def box(window: MainWindow, field: Field) -> QAbstractSpinBox:
@@ -60,3 +62,20 @@ def dispose(*objects: QObject) -> None:
 def menus_of(window):  # type: ignore[no-untyped-def]
     """The menu bar's menus, in order (File, Language, Help)."""
     return (window.menus.file_menu, window.menus.language_menu, window.menus.help_menu)
+
+
+def described(window: MainWindow, field: TrainingField) -> NumberField:
+    """The training description's field for ``field``."""
+    return window.description.fields[field]
+
+
+def choice_box(window: MainWindow, choice: Choice) -> QComboBox:
+    return window.description.combos[choice]
+
+
+def choose(window: MainWindow, choice: Choice, data: object) -> None:
+    """Pick ``data`` in the description's ``choice`` as a click in its list would."""
+    combo = choice_box(window, choice)
+    index = combo.findData(data)
+    assert index >= 0, (choice, data)
+    combo.setCurrentIndex(index)

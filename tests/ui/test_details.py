@@ -100,13 +100,13 @@ def _names(window: MainWindow) -> list[str]:
     """How the window names the planner, the activation estimator and the chart."""
     assert window.inputs.estimate_button is not None
     window.tabs.setCurrentIndex(1)
-    planner = window.planner
+    description = window.description
     window.tabs.setCurrentIndex(0)
     return [
         window.tabs.tabText(1),
         window.inputs.estimate_button.text().replace("&", ""),
         window.tabs.tabText(3),
-        planner.inputs.estimate.text().replace("&", ""),
+        description.states_details.text().replace("&", ""),
         window.vm.field_label(Field.ACTIVATION_GB),
     ]
 

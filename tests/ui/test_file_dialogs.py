@@ -68,23 +68,23 @@ def test_scenario_dialogs_start_in_documents_then_remember(
     documents.mkdir()
     projects = home / "projetos"
     projects.mkdir()
-    planner = window.planner
+    scenarios = window.scenarios
     assert settings.get(LAST_FOLDER) == ""
 
     # cancelling remembers nothing
-    assert _in_dialog(planner.save_scenario_dialog, _cancel) == str(documents)
+    assert _in_dialog(scenarios.save_dialog, _cancel) == str(documents)
     assert settings.get(LAST_FOLDER) == ""
 
     # saving remembers the folder of the file ("plano" gets its .json)
-    started = _in_dialog(planner.save_scenario_dialog, _choose(projects / "plano"))
+    started = _in_dialog(scenarios.save_dialog, _choose(projects / "plano"))
     assert started == str(documents)
     saved = projects / "plano.json"
     assert json.loads(saved.read_text(encoding="utf-8"))
     assert settings.get(LAST_FOLDER) == str(projects)
 
     # the next dialog, open or save, starts there
-    assert _in_dialog(planner.open_scenario_dialog, _choose(saved)) == str(projects)
-    assert _in_dialog(planner.save_scenario_dialog, _cancel) == str(projects)
+    assert _in_dialog(scenarios.open_dialog, _choose(saved)) == str(projects)
+    assert _in_dialog(scenarios.save_dialog, _cancel) == str(projects)
 
 
 def test_opening_remembers_the_folder_too(
@@ -92,13 +92,13 @@ def test_opening_remembers_the_folder_too(
 ) -> None:
     elsewhere = tmp_path / "cenarios"
     elsewhere.mkdir()
-    planner = window.planner
-    assert _in_dialog(planner.save_scenario_dialog, _choose(elsewhere / "a.json")) == str(home)
+    scenarios = window.scenarios
+    assert _in_dialog(scenarios.save_dialog, _choose(elsewhere / "a.json")) == str(home)
     other = tmp_path / "outros"
     other.mkdir()
     moved = other / "b.json"
     (elsewhere / "a.json").rename(moved)
-    _in_dialog(planner.open_scenario_dialog, _choose(moved))
+    _in_dialog(scenarios.open_dialog, _choose(moved))
     assert settings.get(LAST_FOLDER) == str(other)
 
 

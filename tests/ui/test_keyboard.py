@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import box, type_into
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.planner_setup import described as describe
+from tests.ui.helpers import box, choice_box, described, type_into
 
 
 def _press_copy(window: MainWindow) -> None:
@@ -51,18 +53,19 @@ def test_copy_in_a_field_without_selection_copies_the_results(window: MainWindow
 
 def test_copy_on_the_planner_copies_the_plan_not_the_calculator(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.tabs.setCurrentWidget(window.planner_page)
-    planner = window.planner
     QGuiApplication.clipboard().setText("sentinel")
-    first = planner.inputs.first_widget()
+    # the focus in the training description beside the plan: Ctrl+C copies the plan
+    first = described(window, TrainingField.TARGET)
     first.setFocus()
     qtbot.waitUntil(first.hasFocus)
     qtbot.keySequence(first, QKeySequence.StandardKey.Copy)
     text = QGuiApplication.clipboard().text()
-    assert text == planner.vm.clipboard_text()
+    assert text == window.planner_vm.clipboard_text()
     assert "Calculadora de Memória" not in text.splitlines()[0]
 
 
 def test_copy_on_the_chart_copies_its_data(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    describe(window.training_vm, "4", "0,5")
     window.show_chart()
     QGuiApplication.clipboard().setText("sentinel")
     window.menus.copy_action.trigger()
@@ -119,9 +122,9 @@ def test_the_wheel_over_an_unfocused_combo_scrolls_instead_of_choosing(
     window: MainWindow, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
     window.tabs.setCurrentWidget(window.planner_page)
-    card = window.planner.inputs.card
+    card = choice_box(window, Choice.CARD)
     before = card.currentText()
-    window.planner.inputs.first_widget().setFocus()
+    described(window, TrainingField.TARGET).setFocus()
     pos = QPointF(card.rect().center())
     event = QWheelEvent(
         pos,

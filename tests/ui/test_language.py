@@ -6,7 +6,9 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import box, menus_of, shown, type_into
+from gradacc_desktop.viewmodels.training.fields import TrainingField
+from tests.planner_setup import described as describe
+from tests.ui.helpers import box, described, menus_of, shown, type_into
 
 
 def test_portuguese_on_first_start(window: MainWindow) -> None:
@@ -83,23 +85,29 @@ def test_qt_standard_buttons_are_translated(window: MainWindow) -> None:
 
 
 def test_one_switch_tells_each_part_once(window: MainWindow) -> None:
-    """One route: the calculator, the planner and the chart each get one new state
-    per switch, and what they show is in the new language."""
+    """One route: the calculator, the training description, the planner and the chart
+    each get one new state per switch, and what they show is in the new language."""
+    describe(window.training_vm, "4", "0,5", "20")
     window.show_chart()
     planner, chart_vm = window.planner, window.tradeoff_vm
     assert chart_vm is not None
-    counts = {"calculator": 0, "planner": 0, "chart": 0}
+    counts = {"calculator": 0, "training": 0, "planner": 0, "chart": 0}
 
     def count(name: str) -> object:
         return lambda *_args: counts.__setitem__(name, counts[name] + 1)
 
     window.vm.stateChanged.connect(count("calculator"))
-    planner.vm.stateChanged.connect(count("planner"))
+    window.training_vm.stateChanged.connect(count("training"))
+    window.planner_vm.stateChanged.connect(count("planner"))
     chart_vm.changed.connect(count("chart"))
     window.menus.language_actions["en"].trigger()
     QApplication.processEvents()  # Qt's own LanguageChange events change nothing more
-    assert counts == {"calculator": 1, "planner": 1, "chart": 1}
+    assert counts == {"calculator": 1, "training": 1, "planner": 1, "chart": 1}
     assert window.tabs.tabText(1) == "Plan a run"
     assert window.chart is not None
     assert window.chart.summary.text() == chart_vm.view().summary
-    assert planner.results.configuration.title.text() == "Recommended configuration"
+    assert planner.results.configuration.title.text() == "Your configuration"
+    assert window.description.title.text() == "Training description"
+    # the description's numbers follow the language too
+    assert described(window, TrainingField.OTHER_MEMORY).text() == "20 GB"
+    assert described(window, TrainingField.ACTIVATION).text() == "0.5 GB"

@@ -5,8 +5,11 @@ from decimal import Decimal
 from PySide6.QtCore import QSettings
 
 from gradacc_desktop.core.calculator import Field, Inputs
+from gradacc_desktop.core.training.description import Method
+from gradacc_desktop.ui.training.specs import Extra
 from gradacc_desktop.viewmodels.settings import Settings
-from tests.ui.helpers import box, clear, shown, type_into
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.ui.helpers import box, choice_box, choose, clear, described, shown, type_into
 
 
 def test_inputs_and_geometry_are_remembered(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -45,23 +48,28 @@ def test_corrupt_settings_open_with_defaults(make_window, settings_path) -> None
     assert not window.details.is_open()
 
 
-def test_planner_and_tab_are_remembered(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
-    from gradacc_desktop.viewmodels.planner import PlanField
-
+def test_description_and_tab_are_remembered(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
     first = make_window()
     first.tabs.setCurrentIndex(1)
-    planner = first.planner
-    type_into(qtbot, planner.inputs.boxes[PlanField.TARGET], "512")
-    type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "8")
-    planner.inputs.card.setCurrentIndex(planner.inputs.card.findData("h100-80gb"))
+    choose(first, Choice.MODEL, "qwen2.5-0.5b")
+    choose(first, Choice.METHOD, Method.LORA)
+    type_into(qtbot, described(first, TrainingField.TARGET), "512")
+    type_into(qtbot, described(first, TrainingField.GPUS), "8")
+    type_into(qtbot, described(first, TrainingField.SEQ_LEN), "2048")
+    choose(first, Choice.CARD, "h100-80gb")
+    shown = first.description.notes[Extra.OTHER_NOTE].text()
     first.close()
     first.language.uninstall()
     second = make_window(settings)
     assert second.tabs.currentIndex() == 1
-    restored = second.planner
-    assert restored.inputs.boxes[PlanField.TARGET].text() == "512"
-    assert restored.inputs.boxes[PlanField.GPUS].text() == "8"
-    assert restored.inputs.card.currentData() == "h100-80gb"
+    assert described(second, TrainingField.TARGET).text() == "512"
+    assert described(second, TrainingField.GPUS).text() == "8"
+    assert described(second, TrainingField.SEQ_LEN).text() == "2.048"
+    assert choice_box(second, Choice.CARD).currentData() == "h100-80gb"
+    assert choice_box(second, Choice.MODEL).currentData() == "qwen2.5-0.5b"
+    assert choice_box(second, Choice.METHOD).currentData() is Method.LORA
+    # the same description, so the same figures
+    assert second.description.notes[Extra.OTHER_NOTE].text() == shown
 
 
 def test_damaged_planner_memory_is_ignored(make_window, settings_path) -> None:  # type: ignore[no-untyped-def]
@@ -72,48 +80,42 @@ def test_damaged_planner_memory_is_ignored(make_window, settings_path) -> None: 
     window = make_window(Settings(QSettings(str(settings_path), QSettings.Format.IniFormat)))
     assert window.tabs.currentIndex() == 0
     window.tabs.setCurrentIndex(1)
-    assert window.planner.vm.state.has_result
+    assert window.planner_vm.state.has_result
 
 
 def test_planner_reference_and_export_format_are_remembered(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
-    from gradacc_desktop.viewmodels.planner import PlanField
-
     first = make_window()
     first.tabs.setCurrentIndex(1)
     planner = first.planner
-    type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_LR], "0,0003")
-    type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_BATCH], "256")
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_LR], "0,0003")
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_BATCH], "256")
     export = first.trainer.export
     export.format.setCurrentIndex(export.format.findData("hf"))
     first.close()
     first.language.uninstall()
     second = make_window(settings)
     restored = second.planner
-    assert restored.inputs.boxes[PlanField.REFERENCE_LR].text() == "0,0003"
-    assert restored.inputs.boxes[PlanField.REFERENCE_BATCH].text() == "256"
+    assert restored.reference[TrainingField.REFERENCE_LR].text() == "0,0003"
+    assert restored.reference[TrainingField.REFERENCE_BATCH].text() == "256"
     assert second.trainer.export.format.currentData() == "hf"
     assert "per_device_train_batch_size" in second.trainer.export.preview.toPlainText()
     # and the planner holds them as values, not just as text
-    assert restored.vm.reference() == (Decimal("0.0003"), 256)
+    assert second.planner_vm.reference() == (Decimal("0.0003"), 256)
 
 
 def test_cleared_planner_reference_stays_cleared(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
-    from gradacc_desktop.viewmodels.planner import PlanField
-
     first = make_window()
     planner = first.planner
-    type_into(qtbot, planner.inputs.boxes[PlanField.REFERENCE_LR], "0,0003")
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_LR], "0,0003")
     first.save_state()
-    clear(qtbot, planner.inputs.boxes[PlanField.REFERENCE_LR])
+    clear(qtbot, planner.reference[TrainingField.REFERENCE_LR])
     first.close()
     first.language.uninstall()
     second = make_window(settings)
-    assert second.planner.inputs.boxes[PlanField.REFERENCE_LR].text() == ""
+    assert second.planner.reference[TrainingField.REFERENCE_LR].text() == ""
 
 
 def test_damaged_planner_reference_is_ignored(make_window, settings_path) -> None:  # type: ignore[no-untyped-def]
-    from gradacc_desktop.viewmodels.planner import PlanField
-
     raw = QSettings(str(settings_path), QSettings.Format.IniFormat)
     raw.setValue("planner/referenceLr", "-3")
     raw.setValue("planner/referenceBatch", "a lot")
@@ -122,7 +124,7 @@ def test_damaged_planner_reference_is_ignored(make_window, settings_path) -> Non
     window = make_window(Settings(QSettings(str(settings_path), QSettings.Format.IniFormat)))
     window.tabs.setCurrentIndex(1)
     planner = window.planner
-    assert planner.inputs.boxes[PlanField.REFERENCE_LR].text() == ""
-    assert planner.inputs.boxes[PlanField.REFERENCE_BATCH].text() == ""
+    assert planner.reference[TrainingField.REFERENCE_LR].text() == ""
+    assert planner.reference[TrainingField.REFERENCE_BATCH].text() == ""
     assert window.trainer.export.format.currentData() == "deepspeed"
-    assert planner.vm.state.has_result
+    assert window.planner_vm.state.has_result

@@ -1,24 +1,26 @@
 from __future__ import annotations
 
-from decimal import Decimal
-
 import pytest
 import shiboken6
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QGraphicsTextItem
 
-from gradacc_desktop.core.calculator import Field, Inputs
+from gradacc_desktop.core.gpus import CUSTOM_ID
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
-from tests.ui.helpers import box, clear, dispose, type_into
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.planner_setup import described as describe
+from tests.ui.helpers import clear, described, dispose, type_into
 
 
 @pytest.fixture
 def chart(window: MainWindow, qtbot):  # type: ignore[no-untyped-def]
+    """The chart of a target of 32 at micro-batch 4 and 0,5 GB per sample (the seed's)."""
     from gradacc_desktop.ui.tradeoff_chart import TradeoffChart
 
-    vm = TradeoffViewModel(window.vm)
+    describe(window.training_vm, "4", "0,5")
+    vm = TradeoffViewModel(window.training_vm)
     widget = TradeoffChart(vm)
     widget.set_locale(window.language.locale())
     qtbot.addWidget(widget)
@@ -43,18 +45,22 @@ def test_two_curves_and_the_current_configuration(chart) -> None:  # type: ignor
     assert "2 GB" in chart.summary.text()
 
 
-def test_chart_follows_the_inputs(chart, window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    type_into(qtbot, box(window, Field.MICRO_BATCH), "8")
-    assert _points(chart.current) == [(64.0, 4.0)]
+def test_chart_follows_the_description(chart, window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    type_into(qtbot, described(window, TrainingField.MICRO_BATCH), "8")
+    assert _points(chart.current) == [(32.0, 4.0)]  # 8 × 4 reaches the target of 32
     assert {y for _x, y in _points(chart.accumulate)} == {4.0}
-    clear(qtbot, box(window, Field.GPUS))
+    clear(qtbot, described(window, TrainingField.GPUS))
     assert not chart.view.isVisible()
     assert chart.empty.isVisible()
-    assert chart.empty.text() == "Insira um valor para ver os resultados."
+    assert chart.empty.text() == "Corrija a descrição do treino para ver o gráfico."
+    type_into(qtbot, described(window, TrainingField.GPUS), "1")
+    clear(qtbot, described(window, TrainingField.ACTIVATION))
+    assert chart.empty.isVisible()
+    assert "ativação por amostra" in chart.empty.text()
 
 
-def test_available_memory_line(chart) -> None:  # type: ignore[no-untyped-def]
-    chart._vm.set_available_gb(Decimal("12.5"))
+def test_available_memory_line(chart, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    window.training_vm.set_text(TrainingField.OTHER_MEMORY, "67,5")  # 80 − 67,5 = 12,5 GB
     assert chart.available.isVisible()
     ys = {y for _x, y in _points(chart.available)}
     assert ys == {12.5}
@@ -70,14 +76,16 @@ def test_numbers_follow_the_language(chart, window: MainWindow) -> None:  # type
 
 
 def test_hidden_chart_costs_nothing_and_catches_up(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    vm = TradeoffViewModel(window.vm)
+    describe(window.training_vm, "4", "0,5")
+    vm = TradeoffViewModel(window.training_vm)
     seen: list[object] = []
     vm.changed.connect(seen.append)
-    type_into(qtbot, box(window, Field.MICRO_BATCH), "6")
+    type_into(qtbot, described(window, TrainingField.TARGET), "48")
     assert seen == []  # nothing on screen: nothing computed
     vm.set_active(True)
     assert len(seen) == 1
     assert "E = 48" in seen[0].current_name  # type: ignore[attr-defined]
+    dispose(vm)
 
 
 def _texts(chart) -> list[tuple[str, QRectF]]:  # type: ignore[no-untyped-def]
@@ -100,23 +108,33 @@ def _texts(chart) -> list[tuple[str, QRectF]]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("language", ["pt_BR", "en"])
 @pytest.mark.parametrize("size", [(800, 600), (780, 574)])
 @pytest.mark.parametrize(
-    ("inputs", "available"),
+    # target, micro-batch, GPUs, activation per sample (GB), card memory, other memory
+    "values",
     [
-        (Inputs(4, 8, 1, Decimal("0.5")), None),
-        (Inputs(99999, 99999, 99999, Decimal("99999.5")), Decimal(100_000)),
-        (Inputs(12345, 1, 1, Decimal("0.001")), Decimal("100000")),
-        (Inputs(1, 1, 1, Decimal("0.001")), Decimal("0.125")),
+        ("32", "4", "1", "0.5", "80", ""),
+        ("1000000000", "99999", "99999", "99999.5", "100000", "90000"),
+        ("12345", "12345", "1", "0.001", "100000", "90000"),
+        ("1", "1", "1", "0.001", "1", "0.875"),
     ],
 )
-def test_axis_labels_never_collide(make_window, qtbot, language, size, inputs, available) -> None:  # type: ignore[no-untyped-def]
+def test_axis_labels_never_collide(make_window, qtbot, language, size, values) -> None:  # type: ignore[no-untyped-def]
     window = make_window(language=language)
     chart = window.show_chart()
     window.resize(*size)
-    window.vm.set_inputs(inputs)
-    assert window.tradeoff_vm is not None
-    window.tradeoff_vm.set_available_gb(available)
+    training = window.training_vm
+    point = training.locale.decimalPoint()
+    describe(training, values[1], values[3].replace(".", point), values[5].replace(".", point))
+    training.set_choice(Choice.CARD, CUSTOM_ID)
+    for field, text in zip(
+        (TrainingField.TARGET, TrainingField.GPUS, TrainingField.GPU_MEMORY),
+        (values[0], values[2], values[4]),
+        strict=True,
+    ):
+        training.set_text(field, text)
+    assert window.tradeoff_vm is not None and window.tradeoff_vm.inputs() is not None
 
     def labelled() -> None:  # the chart lays itself out in passes: plot area, then labels
+        assert chart._axes is not None
         x, y = chart._axes
         assert set(x.labels) | set(y.labels) <= {text for text, _rect in _texts(chart)}
 
@@ -138,9 +156,11 @@ def test_labels_follow_the_scale(chart) -> None:  # type: ignore[no-untyped-def]
     # whole numbers where the steps are whole, decimals only where the steps need them
     assert chart.y_axis.labelFormat() == "%.0f"
     assert chart.x_axis.labelFormat() == "%.0f"
-    chart._vm.set_available_gb(Decimal("0.125"))
-    window_vm = chart._vm._calculator
-    window_vm.set_inputs(Inputs(1, 1, 1, Decimal("0.001")))
+    training = chart._vm._training
+    training.set_choice(Choice.CARD, CUSTOM_ID)
+    describe(training, "1", "0,001", "0,875")
+    training.set_text(TrainingField.TARGET, "1")
+    training.set_text(TrainingField.GPU_MEMORY, "1")  # 0,125 GB left for activations
     assert chart.y_axis.labelFormat() == "%.1f"
     assert chart.y_axis.max() >= 1.0
 
@@ -162,8 +182,8 @@ def test_every_series_has_its_own_colour(chart, dark: bool) -> None:  # type: ig
         assert abs(colour.lightness() - base.lightness()) > 60, (colour.name(), base.name())
 
 
-def test_legend_names_every_series_in_full(chart) -> None:  # type: ignore[no-untyped-def]
-    chart._vm.set_available_gb(Decimal("12.5"))
+def test_legend_names_every_series_in_full(chart, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    window.training_vm.set_text(TrainingField.OTHER_MEMORY, "67,5")
     entries = chart.legend_entries
     assert entries["grow"].text.text() == chart.grow.name()
     assert entries["accumulate"].text.text() == chart.accumulate.name()

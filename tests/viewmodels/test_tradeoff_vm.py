@@ -4,19 +4,22 @@ from decimal import Decimal
 
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
+from gradacc_desktop.viewmodels.training.fields import TrainingField
+from gradacc_desktop.viewmodels.training.model import TrainingViewModel
+from tests.planner_setup import described
 
 
-def _vm(locale: str) -> TradeoffViewModel:
-    return TradeoffViewModel(CalculatorViewModel(QLocale(locale)))
+def _vm(locale: str, other: str | None = "67,5") -> TradeoffViewModel:
+    training = TrainingViewModel(QLocale(locale))
+    point = "," if locale == "pt_BR" else "."
+    described(training, "4", f"0{point}5", None if other is None else other.replace(",", point))
+    return TradeoffViewModel(training)
 
 
 def test_clipboard_text_in_portuguese(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
     catalogue("pt_BR")
-    vm = _vm("pt_BR")
-    vm.set_available_gb(Decimal("12.5"))
+    vm = _vm("pt_BR")  # 80 GB usable − 67,5 GB of other memory = 12,5 GB
     text = vm.clipboard_text()
     assert text is not None
     lines = text.splitlines()
@@ -42,10 +45,9 @@ def test_clipboard_text_in_portuguese(qapp, catalogue) -> None:  # type: ignore[
 
 def test_clipboard_text_in_english_with_large_numbers(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
     catalogue("en")
-    vm = _vm("en")
-    calculator = vm._calculator
-    calculator.set_value(Field.MICRO_BATCH, 12345)
-    calculator.set_value(Field.ACTIVATION_GB, Decimal("1.5"))
+    vm = TradeoffViewModel(TrainingViewModel(QLocale("en")))
+    described(vm._training, "12,345", "1.5", None)
+    vm._training.set_text(TrainingField.TARGET, "98,760")
     text = vm.clipboard_text()
     assert text is not None
     lines = text.splitlines()
@@ -57,13 +59,19 @@ def test_clipboard_text_in_english_with_large_numbers(qapp, catalogue) -> None: 
     ]
     assert lines[3].split() == ["12,345", "18,517.5", "GB", "18,517.5", "GB"]
     assert "Your configuration: E = 98,760, 18,517.5 GB per GPU" in lines
-    assert not any(line.startswith("Available") for line in lines)  # no planner: no line
+    # no other memory known: no available line
+    assert not any(line.startswith("Available") for line in lines)
 
 
 def test_nothing_to_copy_without_a_result(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = _vm("en")
-    vm._calculator.set_text(Field.GPUS, "")
+    vm._training.set_text(TrainingField.GPUS, "")
     assert vm.clipboard_text() is None
+    assert vm.empty_text() == "Correct the training description to see the chart."
+    vm._training.set_text(TrainingField.GPUS, "1")
+    vm._training.set_text(TrainingField.ACTIVATION, "")
+    assert vm.clipboard_text() is None
+    assert "activation per sample" in vm.empty_text()
 
 
 def test_axis_takes_the_densest_labels_that_fit(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -119,13 +119,12 @@ class PlannerView(QWidget):
 
     # -- language ---------------------------------------------------------------
     def set_language(self, locale: QLocale) -> None:
-        """The one route of a language switch, once the new catalogues are installed:
-        the widgets take ``locale``, the view-model rebuilds its state once and every
-        part retranslates once (the description panel is told by the window)."""
+        """The one route of a language switch, once the new catalogues are installed and
+        the description has its new state (which the planner's follows): the widgets take
+        ``locale`` and every part retranslates once."""
         self.setLocale(locale)
         for box in self.reference.values():
             box.setLocale(locale)
-        self.vm.set_language(locale)
         self.search.set_language(locale)
         self.retranslate()
         for field, box in self.reference.items():

@@ -41,7 +41,7 @@ class PlannerViewModel(QObject):
         super().__init__(parent)
         self._training = training
         self._calc = calculator
-        self._formats = PlanFormats(training.locale)
+        self._formats = training.formats  # one locale for the description and its views
         self._texts = PlannerTexts(self._formats)
         self._results = PlanResults(self._formats)
         self._clipboard = PlanClipboard(self._texts, self._formats)
@@ -148,11 +148,6 @@ class PlannerViewModel(QObject):
     def clipboard_text(self) -> str | None:
         """The whole plan as plain text, or ``None`` in the "no result" state."""
         return self._clipboard.text(self._state, self._training)
-
-    def set_language(self, locale: QLocale) -> None:
-        """After the training view-model's ``set_language``: one new state."""
-        self._formats.locale = locale
-        self._refresh(self._training.state, force=True)
 
     # -- internals --------------------------------------------------------------------
     def _on_training_state(self, state: TrainingState) -> None:

@@ -351,7 +351,7 @@ class TrainingTexts(Translating):
         return self.tr("Use the derived value")
 
     def states_details_button(self) -> str:
-        return self.tr("Details…")
+        return self.tr("Model states…")
 
     def card_speed_button(self) -> str:
         return self.tr("The card's &speed…")

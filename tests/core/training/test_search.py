@@ -207,9 +207,7 @@ def test_the_best_fits_and_nothing_listed_is_faster(d: TrainingDescription, worl
 NVLINK = [c for c in CARDS if c.performance is not None and c.performance.link.value == "nvlink"]
 COMPUTE_BOUND = st.builds(
     TrainingDescription,
-    model=st.sampled_from(["qwen2.5-0.5b", "llama-3.2-1b", "gemma-3-1b-it"]).map(
-        ModelSpec.bundled
-    ),
+    model=st.sampled_from(["qwen2.5-0.5b", "llama-3.2-1b", "gemma-3-1b-it"]).map(ModelSpec.bundled),
     seq_len=st.sampled_from([1024, 2048]),
     card=st.sampled_from(NVLINK),
     target_batch=st.sampled_from([16, 48, 64, 96, 256]),
