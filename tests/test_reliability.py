@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 from gradacc_desktop import crash, logs
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
-from gradacc_desktop.viewmodels.planner import PlanField
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.ui.helpers import box, shown, type_into
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -237,12 +237,19 @@ def _drive_every_tab_and_dialog(window: MainWindow, qtbot) -> list[str]:  # type
     estimator.reject()
 
     window.tabs.setCurrentWidget(window.planner_page)
-    planner = window.planner
-    planner.vm.set_text(PlanField.TARGET, "1000")
-    qtbot.mouseClick(planner.inputs.estimate, Qt.MouseButton.LeftButton)  # other memory
-    other = [d for d in planner.findChildren(QDialog) if d.isVisible()]
-    assert len(other) == 1
-    other[0].reject()
+    training = window.training_vm
+    training.set_choice(Choice.MODEL, "qwen2.5-0.5b")
+    training.set_text(TrainingField.SEQ_LEN, "1024")
+    training.set_text(TrainingField.TARGET, "1000")
+    description = window.description
+    for button in (description.states_details, description.card_speed):
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        shown = [d for d in window.findChildren(QDialog) if d.isVisible()]
+        assert len(shown) == 1
+        shown[0].reject()
+    qtbot.mouseClick(window.planner.search.run_button, Qt.MouseButton.LeftButton)
+    window.menus.copy_action.trigger()
+    window.tabs.setCurrentWidget(window.trainer_page)
     window.menus.copy_action.trigger()
     window.show_help()
     assert window.help_dialog is not None and window.help_dialog.isVisible()
