@@ -72,8 +72,9 @@ def measure() -> list[tuple[int, int, int, float, float]]:
 
 
 def measure_view_model() -> list[tuple[int, int, int, float, float]]:
-    """The same refresh through the planner's view-model: one field change, every pair
-    timed and worded, the state emitted (offscreen Qt, no widgets)."""
+    """The same refresh through the view-models: one field of the training description
+    changes, the description is planned (every pair timed), the planner words the plan
+    in Portuguese and both states are emitted (offscreen Qt, no widgets)."""
     import os
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -81,31 +82,37 @@ def measure_view_model() -> list[tuple[int, int, int, float, float]]:
     from PySide6.QtWidgets import QApplication
 
     from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
-    from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel
+    from gradacc_desktop.viewmodels.planner import PlannerViewModel
+    from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+    from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
     app = QApplication.instance() or QApplication([])
-    vm = PlannerViewModel(CalculatorViewModel(QLocale("pt_BR")))
-    vm.set_card("h100-80gb")
-    vm.set_model("llama-3-70b")
-    vm.set_text(PlanField.SEQ_LEN, "4096")
-    vm.set_text(PlanField.ACTIVATION, "0,05")
-    vm.set_text(PlanField.OTHER_MEMORY, "30")
-    vm.set_text(PlanField.TENSOR_PARALLEL, "8")
+    locale = QLocale("pt_BR")
+    training = TrainingViewModel(locale)
+    planner = PlannerViewModel(training, CalculatorViewModel(locale))
+    training.set_choice(Choice.CARD, "h100-80gb")
+    training.set_choice(Choice.MODEL, "llama-3-70b")
+    training.set_text(TrainingField.SEQ_LEN, "4096")
+    training.set_text(TrainingField.ACTIVATION, "0,05")
+    training.set_text(TrainingField.OTHER_MEMORY, "30")
+    training.set_text(TrainingField.TENSOR_PARALLEL, "8")
     gc.collect()
     gc.freeze()  # as the app does after start-up: no collection of start-up objects
     rows = []
     for gpus in GPUS:
-        vm.set_text(PlanField.GPUS, str(gpus))
+        training.set_text(TrainingField.NODES, str(gpus))  # 8 GPUs per node: one TP group
+        training.set_text(TrainingField.GPUS, str(gpus))
         for target in TARGETS:
             samples = []
-            for _ in range(REPEATS):
+            for repeat in range(REPEATS + 1):  # the first is a warm-up, not recorded
                 # one keystroke: the target arrives from its neighbour (only that timed)
-                vm.set_text(PlanField.TARGET, str(target - 1))
+                training.set_text(TrainingField.TARGET, str(target - 1))
                 start = time.perf_counter()
-                vm.set_text(PlanField.TARGET, str(target))
-                samples.append((time.perf_counter() - start) * 1000)
-            vm.set_text(PlanField.TARGET, str(target))
-            state = vm.state.results
+                training.set_text(TrainingField.TARGET, str(target))
+                if repeat:
+                    samples.append((time.perf_counter() - start) * 1000)
+            training.set_text(TrainingField.TARGET, str(target))
+            state = planner.state.results
             pairs = len(state.pairs) if state is not None else 0
             samples.sort()
             rows.append((target, gpus, pairs, statistics.median(samples), samples[-1]))
@@ -137,8 +144,9 @@ def markdown_view_model(rows: list[tuple[int, int, int, float, float]]) -> str:
     worst = max(r[4] for r in rows)
     lines = [
         "",
-        "Through the planner's view-model (one field change: every pair timed and",
-        "worded in Portuguese, the state emitted; widgets not included):",
+        "Through the view-models (one field of the training description changes: the",
+        "description planned with every pair timed, the planner's words in Portuguese,",
+        "both states emitted; widgets not included):",
         "",
         "| target | data-parallel GPUs | pairs | median | max |",
         "| ---: | ---: | ---: | ---: | ---: |",
