@@ -147,11 +147,17 @@ def _tflops(value: Fraction | None) -> Decimal | None:
     return None if value is None else significant(value / TERA, DIGITS)
 
 
-def to_json(args: argparse.Namespace, run: TrainingTime, name: str | None) -> dict[str, Any]:
+def to_json(
+    args: argparse.Namespace, run: TrainingTime, name: str | None, params: int
+) -> dict[str, Any]:
     cost = run.cost_per_token
     return {
         "model": name,
-        "params": cost.params,
+        # every parameter, as every command counts them
+        "params": params,
+        # the N of 6N: without the input embedding (a lookup, no FLOPs); a mixture of
+        # experts counts its active experts
+        "compute_params": cost.params,
         "tokens": run.tokens,
         "gpus": run.gpus,
         "gpu_card": args.gpu_card,
@@ -192,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
         )
     cost = cost_of(args, model, Recompute(args.recompute))
     estimate = _estimate(args, cost)
-    data = to_json(args, estimate, name)
+    data = to_json(args, estimate, name, args.params if model is None else model.params)
     if args.json:
         print_json(data)
         return 0
@@ -202,11 +208,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_text(raw: dict[str, Any]) -> None:
     data = {k: plain(v) if isinstance(v, Decimal) else v for k, v in raw.items()}
-    what = (
-        f"{data['model']} ({data['params']} parameters)"
-        if data["model"]
-        else (f"{data['params']} parameters")
-    )
+    counted = f"{data['params']} parameters"
+    if data["compute_params"] != data["params"]:
+        counted += f", {data['compute_params']} of them in the FLOPs per token"
+    what = f"{data['model']} ({counted})" if data["model"] else counted
     print(f"Model: {what}; {data['flops_per_token']} FLOPs per token", end="")
     if raw["recompute"] is Recompute.FULL:
         print(f" ({data['hardware_flops_per_token']} with full recomputation)", end="")
