@@ -94,25 +94,43 @@ class Collective:
 
 
 def data_parallel(
-    stage: ZeroStage, size: int, ranks: int, bandwidth: Fraction, intra_node: bool
+    stage: ZeroStage,
+    size: int,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    trained: int | None = None,
 ) -> tuple[Collective, ...]:
     """The data-parallel collectives of one optimizer step for ``size`` bytes of weights
-    (gradients are the same size) on ``ranks`` replicas; none for one replica."""
+    on ``ranks`` replicas; none for one replica. ``trained``: the bytes of the weights
+    that train (LoRA's adapters; None: all of them) — only their gradients are reduced
+    and only they change, so ZeRO-1/2 gather only them back after the update; ZeRO-3
+    still gathers every weight, frozen or not, on every micro-step."""
     if ranks == 1:
         return ()
+    updated = size if trained is None else trained
 
-    def c(kind: Kind, what: What, when: When, count: int = 1) -> Collective:
-        return Collective(kind, what, when, size, ranks, bandwidth, count, intra_node)
+    def c(kind: Kind, what: What, when: When, nbytes: int, count: int = 1) -> Collective:
+        return Collective(kind, what, when, nbytes, ranks, bandwidth, count, intra_node)
 
     grad, weights = What.GRADIENTS, What.WEIGHTS
     micro, step = When.MICRO_STEP, When.OPTIMIZER_STEP
     if stage is ZeroStage.NONE:
-        return (c(Kind.ALL_REDUCE, grad, step),)
+        return (c(Kind.ALL_REDUCE, grad, step, updated),)
     if stage is ZeroStage.OPTIMIZER:
-        return (c(Kind.REDUCE_SCATTER, grad, step), c(Kind.ALL_GATHER, weights, step))
+        return (
+            c(Kind.REDUCE_SCATTER, grad, step, updated),
+            c(Kind.ALL_GATHER, weights, step, updated),
+        )
     if stage is ZeroStage.GRADIENTS:
-        return (c(Kind.REDUCE_SCATTER, grad, micro), c(Kind.ALL_GATHER, weights, step))
-    return (c(Kind.ALL_GATHER, weights, micro, 2), c(Kind.REDUCE_SCATTER, grad, micro))
+        return (
+            c(Kind.REDUCE_SCATTER, grad, micro, updated),
+            c(Kind.ALL_GATHER, weights, step, updated),
+        )
+    return (
+        c(Kind.ALL_GATHER, weights, micro, size, 2),
+        c(Kind.REDUCE_SCATTER, grad, micro, updated),
+    )
 
 
 def tensor_parallel(

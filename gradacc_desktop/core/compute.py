@@ -84,15 +84,17 @@ class TokenCost:
 
     #: N, the parameters counted in 6N
     params: int
-    #: 6N
+    #: 6N; with adapters on a frozen base, 4N + 6T (see ``token_cost``)
     dense: int
     #: 12·L·H·Q·T (0 without the model's shape)
     attention: int
     recompute: Recompute
+    #: T, the adapters' parameters (None: every parameter is trained)
+    trained: int | None = None
 
     @property
     def model(self) -> int:
-        """Model FLOPs per token: 6N + 12·L·H·Q·T."""
+        """Model FLOPs per token: the dense term + 12·L·H·Q·T."""
         return self.dense + self.attention
 
     @property
@@ -106,17 +108,26 @@ def token_cost(
     shape: Shape | None = None,
     seq_len: int | None = None,
     recompute: Recompute = Recompute.NONE,
+    trained: int | None = None,
 ) -> TokenCost:
     """FLOPs per token for ``params`` parameters; the attention term needs the shape
-    and the sequence length (both or neither)."""
+    and the sequence length (both or neither).
+
+    ``trained``: the adapters' parameters T when only they train (LoRA): the frozen
+    base still runs its forward (2N) and passes the gradient back through every layer
+    (2N), but computes no gradient for its own weights, which is 2N less than 6N; the
+    adapters cost 6T. Hu et al. 2021 (LoRA, §4.2) report the same saving."""
     require_positive_int("params", params)
+    if trained is not None:
+        require_positive_int("trained", trained)
     if (shape is None) != (seq_len is None):
         raise ValueError("the attention term needs both the shape and the sequence length")
     attention = 0
     if shape is not None and seq_len is not None:
         require_positive_int("seq_len", seq_len)
         attention = 12 * shape.layers * shape.heads * shape.head_dim * seq_len
-    return TokenCost(params, 6 * params, attention, recompute)
+    dense = 6 * params if trained is None else 4 * params + 6 * trained
+    return TokenCost(params, dense, attention, recompute, trained)
 
 
 def utilisation(

@@ -139,6 +139,9 @@ class Workload:
     activation_bytes_per_sample: int | None = None
     #: ZeRO-Offload: the optimizer (and with ALL the parameters) in CPU memory
     offload: Offload = Offload.NONE
+    #: bytes of one frozen base weight (QLoRA's 4-bit NF4: about half a byte; None:
+    #: the training precision's)
+    frozen_value_bytes: Fraction | None = None
 
     def __post_init__(self) -> None:
         require_positive_int("seq_len", self.seq_len)
@@ -153,6 +156,22 @@ class Workload:
     def params_per_gpu(self) -> Fraction:
         """Parameters one GPU computes with: N / (tp · pp)."""
         return Fraction(self.cost.params, self.layout.model_shards)
+
+    @property
+    def trained_per_gpu(self) -> Fraction:
+        """Parameters one GPU trains: every one, or its share of the adapters."""
+        trained = self.cost.trained
+        if trained is None:
+            return self.params_per_gpu
+        return Fraction(trained, self.layout.model_shards)
+
+    @property
+    def weight_bytes_per_gpu(self) -> Fraction:
+        """Bytes of the weights one GPU computes with (a frozen base at its own rate)."""
+        if self.cost.trained is None:
+            return self.params_per_gpu * self.value_bytes
+        base = self.value_bytes if self.frozen_value_bytes is None else self.frozen_value_bytes
+        return self.params_per_gpu * base + self.trained_per_gpu * self.value_bytes
 
     @property
     def counts_model_traffic(self) -> bool:
@@ -247,9 +266,10 @@ class StepModel:
 
         # roofline of one micro-step on one GPU, per sample and fixed
         self._compute_per_sample = cost.hardware * seq / shards / hw.compute_rate
-        weight_bytes = workload.params_per_gpu * nbytes
+        weight_bytes = workload.weight_bytes_per_gpu
+        trained_bytes = workload.trained_per_gpu * nbytes
         # weights read twice, gradient buffer read and written
-        self._memory_fixed = 4 * weight_bytes / hw.memory_bandwidth
+        self._memory_fixed = (2 * weight_bytes + 2 * trained_bytes) / hw.memory_bandwidth
         self._memory_per_sample = Fraction(0)
         if workload.activation_bytes_per_sample is not None:
             activation = Fraction(workload.activation_bytes_per_sample, shards)
@@ -259,7 +279,12 @@ class StepModel:
         one_node = layout.world <= hw.gpus_per_node
         dp_bandwidth = hw.link_bandwidth if one_node else hw.network_bandwidth
         self._data_parallel = data_parallel(
-            workload.zero_stage, math.ceil(weight_bytes), layout.data, dp_bandwidth, one_node
+            workload.zero_stage,
+            math.ceil(weight_bytes),
+            layout.data,
+            dp_bandwidth,
+            one_node,
+            None if workload.cost.trained is None else math.ceil(trained_bytes),
         )
         self._dp_micro = _seconds(self._data_parallel, When.MICRO_STEP)
         self._grad_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, What.GRADIENTS)
@@ -268,7 +293,7 @@ class StepModel:
         self._backward_share = BACKWARD_SHARE[cost.recompute]
 
         # optimizer
-        updated = workload.params_per_gpu
+        updated = workload.trained_per_gpu
         if workload.zero_stage is not ZeroStage.NONE:
             updated /= layout.data
         self._optimizer = updated * OPTIMIZER_BYTES[workload.precision] / hw.memory_bandwidth

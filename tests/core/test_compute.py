@@ -138,3 +138,15 @@ def test_time_scales_linearly(params: int, tokens: int, gpus: int, tflops: int) 
     double = training_time(tokens, 2 * gpus, cost, achieved_flops=tflops * TERA)
     assert double.seconds * 2 == one.seconds
     assert double.gpu_hours == one.gpu_hours
+
+
+def test_adapters_skip_the_frozen_weights_gradient() -> None:
+    # LoRA: the frozen base runs its forward (2N) and passes the gradient back (2N) but
+    # computes no gradient for its own weights; the adapters cost 6T like any weight
+    full = token_cost(7_000_000_000)
+    lora = token_cost(7_000_000_000, trained=4_194_304)
+    assert lora.dense == 4 * 7_000_000_000 + 6 * 4_194_304
+    assert lora.trained == 4_194_304 and full.trained is None
+    assert Fraction(lora.model, full.model) < Fraction(2, 3) + Fraction(1, 1000)
+    with pytest.raises(ValueError):
+        token_cost(100, trained=0)

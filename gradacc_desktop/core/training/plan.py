@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from ..compute import token_cost
 from ..frameworks import BatchVerdicts, batch_verdicts
+from ..lora import base_weight_bytes_per_param
 from ..planning import (
     AccumulationPlan,
     PairChoice,
@@ -243,7 +244,9 @@ def step_model(
     size = model.size
     shape = model.attention_shape
     seq = None if shape is None else d.seq_len
-    cost = token_cost(model.compute_params, shape, seq, d.recompute)
+    adapters = d.method.adapters and isinstance(figs.trainable, int)
+    trained = figs.trainable if adapters else None
+    cost = token_cost(model.compute_params, shape, seq, d.recompute, trained)
     workload = Workload(
         cost=cost,
         seq_len=d.seq_len,
@@ -254,6 +257,9 @@ def step_model(
         layers=None if size is None else size.layers,
         activation_bytes_per_sample=figs.activation.bytes,
         offload=d.offload,
+        frozen_value_bytes=(
+            Fraction(base_weight_bytes_per_param(d.base_format)) if adapters else None
+        ),
     )
     return StepModel(workload, hw, d.profile), None, ""
 
