@@ -5,13 +5,17 @@
 Writes, for pt and en:
 
 - the README images: docs/screenshot-<lang>.png (calculator),
-  screenshot-planner-<lang>.png, screenshot-trainer-<lang>.png,
+  screenshot-planner-<lang>.png (the training description beside its plan),
+  screenshot-planner-nothing-fits-<lang>.png, screenshot-search-<lang>.png,
+  screenshot-planner-time-<lang>.png, screenshot-trainer-<lang>.png,
   screenshot-chart-<lang>.png, screenshot-chart-pairs-<lang>.png and
   screenshot-activation-<lang>.png, at a comfortable size;
 - the layout check: docs/screenshots/<view>-<lang>-<size>.png for every tab and
-  dialog (calculator, calculator with the details open, planner, planner with
-  extreme values, trade-off chart, pairs chart, activation estimator, other-memory estimate)
-  at 800x600 and at the smallest size the window or dialog allows ("min");
+  dialog (calculator, calculator with the details open, the planner empty, with a
+  plan, with nothing that fits, with the search's result, with extreme values, the
+  description's memory figures, the model states, trainer configs, both charts,
+  the activation estimator) at 800x600 and at the smallest size the window or dialog
+  allows ("min");
 - the same on a dark palette (tests/ui/palettes.py), at 800x600:
   docs/screenshots/<view>-<lang>-dark-800x600.png.
 
@@ -50,9 +54,12 @@ def main() -> int:
 
     from gradacc_desktop.app import configure_application, create_window
     from gradacc_desktop.core.calculator import Field
+    from gradacc_desktop.core.gpus import CUSTOM_ID
+    from gradacc_desktop.core.memory import ZeroStage
+    from gradacc_desktop.core.training.description import Method
     from gradacc_desktop.paths import resource_path
-    from gradacc_desktop.viewmodels.planner import PlanField
     from gradacc_desktop.viewmodels.settings import Settings
+    from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 
     app = QApplication(sys.argv[:1])
     configure_application(app)
@@ -114,102 +121,129 @@ def main() -> int:
             shoot_sizes(window, "calculator-details", language)
             window.details.set_open(False)
 
-            # planner, then the same with extreme values
+            # the planner beside an empty description: what it asks for first
+            tab(1)
+            shoot_sizes(window, "planner-empty", language)
+            training = window.training_vm
+            scenarios = window.scenarios.vm
+            empty = scenarios.remembered()
+            point = "," if language == "pt" else "."
+
+            def describe(  # type: ignore[no-untyped-def]
+                model: str | None = None, choices: dict[Choice, object] | None = None,
+                training=training, scenarios=scenarios, empty=empty, point=point, window=window,
+                **texts: str,
+            ) -> None:  # fmt: skip
+                """A fresh description: ``model``, ``choices`` and ``texts`` (by field)."""
+                scenarios.restore_remembered(empty)
+                if model is not None:
+                    training.set_choice(Choice.MODEL, model)
+                for choice, value in (choices or {}).items():
+                    training.set_choice(choice, value)
+                for name, text in texts.items():
+                    training.set_text(TrainingField[name.upper()], text.replace(".", point))
+                window.description.show_inputs(None)  # as if typed: the fields show it
+                settle()
+
+            # LoRA of Llama-3.1-8B on one A100: derived memory, the plan, the time
+            describe(
+                "llama-3.1-8b", {Choice.METHOD: Method.LORA}, seq_len="4096", target="64",
+                tokens="100000000", price="1.8",
+            )  # fmt: skip
             tab(1)
             readme(f"screenshot-planner-{language}")
             shoot_sizes(window, "planner", language)
-            planner = window.planner
-            remembered = planner.vm.remembered()
-            vm = planner.vm
-            vm.set_recommend(False)
-            vm.set_card("custom")
-            point = "," if language == "pt" else "."
-            for field, text in (
-                (PlanField.TARGET, "65536"),
-                (PlanField.GPUS, "1024"),
-                (PlanField.MICRO_BATCH, "3"),
-                (PlanField.GPU_MEMORY, "100000"),
-                (PlanField.OTHER_MEMORY, "99999"),
-                (PlanField.SEQ_LEN, "32768"),
-                (PlanField.DATASET, "99999999999"),
-                (PlanField.REFERENCE_LR, f"0{point}0003"),
-                (PlanField.REFERENCE_BATCH, "65536"),
-            ):
-                vm.set_text(field, text)
-            planner.inputs.show_inputs(None)
+
+            # the same model trained in full on that one GPU: nothing fits, and why
+            describe("llama-3.1-8b", seq_len="4096", target="512")
+            tab(1)
+            readme(f"screenshot-planner-nothing-fits-{language}")
+            shoot_sizes(window, "planner-nothing-fits", language)
+
+            # "Find the best setup" on 8 GPUs for it, the result listed
+            describe("llama-3.1-8b", seq_len="4096", target="512", gpus="8")
+            tab(1)
+            search = window.planner.search
+            search.run_button.click()
+            settle()
+            window.planner.results_area.ensureWidgetVisible(search, 0, 0)
+            readme(f"screenshot-search-{language}")
+            shoot_sizes(window, "search", language)
+
+            # the description panel scrolled to its memory figures (typed over: ↺)
+            describe("qwen2.5-7b", seq_len="2048", target="128", activation="3.5")
+            tab(1)
+            panel = window.description
+            settle()
+            memory = panel.fields[TrainingField.OTHER_MEMORY]
+            panel.area.ensureWidgetVisible(memory, 0, panel.area.viewport().height() // 3)
+            settle()
+            shoot_sizes(window, "description-memory", language)
+
+            # extreme values: huge counts must not break the layout
+            describe(
+                None, {Choice.RECOMMEND: False, Choice.CARD: CUSTOM_ID, Choice.MODEL: "@params"},
+                model_params="99999999999999", target="65536", gpus="1024", micro_batch="3",
+                gpu_memory="100000", activation="99999", other_memory="99999",
+                seq_len="32768", dataset="99999999999", reference_lr="0.0003",
+                reference_batch="65536",
+            )  # fmt: skip
+            tab(1)
             shoot_sizes(window, "planner-extreme", language)
 
             # the time per step: Llama-3-70B on 8 data x 8 tensor x 4 pipeline GPUs
-            vm.restore_remembered(remembered)
-            for field, text in (
-                (PlanField.TARGET, "512"),
-                (PlanField.GPUS, "8"),
-                (PlanField.ACTIVATION, "2"),
-                (PlanField.SEQ_LEN, "4096"),
-                (PlanField.TENSOR_PARALLEL, "8"),
-                (PlanField.PIPELINE_STAGES, "4"),
-                (PlanField.NODES, "32"),
-                (PlanField.TOKENS, "1000000000000"),
-                (PlanField.PRICE, f"2{point}5"),
-            ):
-                vm.set_text(field, text)
-            vm.set_model("llama-3-70b")
-            vm.choose_pair(2)
-            planner.inputs.show_inputs(None)
-            window.resize(*README_SIZE)
-            settle()
-            planner.results_area.ensureWidgetVisible(planner.results.time, 0, 0)
+            describe(
+                "llama-3-70b", {Choice.CARD: "h100-80gb", Choice.ZERO: ZeroStage.OPTIMIZER},
+                seq_len="4096", target="512", gpus="8", tensor_parallel="8",
+                pipeline_stages="4", nodes="32", tokens="1000000000000", price="2.5",
+            )  # fmt: skip
+            tab(1)
+            window.planner.results_area.ensureWidgetVisible(window.planner.results.time, 0, 0)
             settle()
             readme(f"screenshot-planner-time-{language}")
             shoot_sizes(window, "planner-time", language)
-            time_remembered = vm.remembered()
+            time_remembered = scenarios.remembered()
             dark_time[language] = time_remembered
 
-            # the other-memory estimate ("Estimar…") over the planner
-            vm.restore_remembered(remembered)
-            window.resize(*README_SIZE)
-            other_memory = planner.open_other_memory_dialog()
-            shoot_sizes(other_memory, "other-memory", language)
-            other_memory.reject()
-            vm.restore_remembered(remembered)
+            # the model states behind the other memory, part by part
+            states = window.open_model_states()
+            settle()
+            shoot_sizes(states, "model-states", language)
+            states.reject()
 
-            # trainer configs: ZeRO-3 with offload on 2 nodes, the accelerate files
-            tab(2)
+            # trainer configs: QLoRA on 2 nodes of 8, the Hugging Face files
             from gradacc_desktop.core.export import ExportFormat
-            from gradacc_desktop.core.setup import Offload, ZeroStage
 
+            describe(
+                "qwen2.5-7b", {Choice.METHOD: Method.QLORA, Choice.ZERO: ZeroStage.GRADIENTS},
+                seq_len="2048", target="256", gpus="16", nodes="2",
+            )  # fmt: skip
+            tab(2)
             trainer = window.trainer
-            vm.restore_remembered(time_remembered)
-            vm.set_text(PlanField.GPUS, "16")
-            vm.set_text(PlanField.NODES, "2")
-            vm.set_zero_stage(ZeroStage.WEIGHTS)
-            vm.set_offload(Offload.OPTIMIZER)
-            trainer.setup.show_inputs(None)
-            trainer.export.set_format(ExportFormat.ACCELERATE)
+            trainer.export.set_format(ExportFormat.HF)
+            settle()
             readme(f"screenshot-trainer-{language}")
             shoot_sizes(window, "trainer", language)
             # the card's speed: the catalogue's figures, then the custom card's typed in
-            speed = trainer.time.open_card_speed()
+            speed = window.open_card_speed()
             settle()
             shoot(speed, sizes_dir / f"card-speed-{language}.png")
-            vm.set_card("custom")
+            training.set_choice(Choice.CARD, CUSTOM_ID)
             for field, text in (
-                (PlanField.CUSTOM_TFLOPS, f"165{point}2"),
-                (PlanField.CUSTOM_BANDWIDTH, "1008"),
-                (PlanField.CUSTOM_LINK, "32"),
-                (PlanField.CUSTOM_NETWORK, f"3{point}125"),
+                (TrainingField.CUSTOM_TFLOPS, f"165{point}2"),
+                (TrainingField.CUSTOM_BANDWIDTH, "1008"),
+                (TrainingField.CUSTOM_LINK, "32"),
+                (TrainingField.CUSTOM_NETWORK, f"3{point}125"),
             ):
-                vm.set_text(field, text)
-            speed.form.show_inputs(None)
+                training.set_text(field, text)
+            window.description.show_inputs(None)
             settle()
             shoot(speed, sizes_dir / f"card-speed-custom-{language}.png")
             speed.reject()
-            vm.restore_remembered(remembered)
-            trainer.setup.show_inputs(None)
 
-            # the chart tab, with the planner's time state (Llama-3-70B, TP 8, PP 4):
-            # the trade-off chart, then time per step against memory for every pair
-            vm.restore_remembered(time_remembered)
+            # the chart tab, with the time state (Llama-3-70B, TP 8, PP 4): the trade-off
+            # chart, then time per step against memory for every pair
+            scenarios.restore_remembered(time_remembered)
             tab(3, window.show_chart)
             readme(f"screenshot-chart-{language}")
             shoot_sizes(window, "chart", language)
@@ -217,7 +251,7 @@ def main() -> int:
             readme(f"screenshot-chart-pairs-{language}")
             shoot_sizes(window, "chart-pairs", language)
             window.show_chart()
-            vm.restore_remembered(remembered)
+            scenarios.restore_remembered(empty)
 
             # F1 on the planner: its help, with the rule for typing numbers
             tab(1)
@@ -274,9 +308,10 @@ def main() -> int:
                     (3, "chart-pairs"),
                 ):
                     window.tabs.setCurrentIndex(index)
+                    if index == 1:
+                        window.scenarios.vm.restore_remembered(dark_time[language])
                     if index == 3:
                         window.inputs.boxes[Field.MICRO_BATCH].set_text("4")
-                        window.planner.vm.restore_remembered(dark_time[language])
                         if name == "chart":
                             window.show_chart()
                         else:

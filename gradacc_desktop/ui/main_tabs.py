@@ -26,8 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-#: the description's width when first shown (pixels; the user's own width is kept)
+#: the description's width when first shown (pixels; the user's own width is kept): at
+#: most SIDE_WIDTH, a share of a small window, never below MINIMUM_SIDE_WIDTH
 SIDE_WIDTH = 340
+SIDE_SHARE = 0.36
+MINIMUM_SIDE_WIDTH = 270
 
 
 class MainTabs(QWidget):
@@ -175,5 +178,6 @@ class MainTabs(QWidget):
         show = described and self._side_wanted
         if show and self._side is None:
             self.side_panel()
-            self.splitter.setSizes([SIDE_WIDTH, max(self.width() - SIDE_WIDTH, SIDE_WIDTH)])
+            side = max(MINIMUM_SIDE_WIDTH, min(SIDE_WIDTH, int(self.width() * SIDE_SHARE)))
+            self.splitter.setSizes([side, max(self.width() - side, side)])
         self._side_holder.setVisible(show)

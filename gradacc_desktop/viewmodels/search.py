@@ -5,14 +5,16 @@ click makes a setup the description's."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from PySide6.QtCore import QObject, Signal
 
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.layout import LAYOUT_LIMITS
+from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.search import (
     Candidate,
     Exclusion,
@@ -53,6 +55,22 @@ class SearchState:
     stale: bool = False
     #: a problem of the GPUs field
     problem: str = ""
+
+
+def _searched(d: TrainingDescription) -> TrainingDescription:
+    """``d`` without what the search chooses or derives for each setup."""
+    return replace(
+        d,
+        gpus=1,
+        tensor_parallel=1,
+        pipeline_stages=1,
+        zero_stage=ZeroStage.NONE,
+        offload=Offload.NONE,
+        recompute=Recompute.NONE,
+        micro_batch=None,
+        activation_gb=None,
+        other_memory_gb=None,
+    )
 
 
 class SearchViewModel(QObject):
@@ -135,9 +153,11 @@ class SearchViewModel(QObject):
         self._publish(self._words(self._result))
 
     def use(self, index: int = 0) -> str | None:
-        """Make the ``index``-th ranked setup the description's; a status message."""
+        """Make the ``index``-th ranked setup the description's; a status message.
+        Nothing when the results are of an older description (they would undo the
+        user's changes since)."""
         result = self._result
-        if result is None or not 0 <= index < len(result.ranking):
+        if result is None or self._state.stale or not 0 <= index < len(result.ranking):
             return None
         chosen = result.ranking[index]
         applied = result.applied(chosen)
@@ -155,9 +175,22 @@ class SearchViewModel(QObject):
             self._publish(SearchState(message=self._prompt()))
 
     # -- internals --------------------------------------------------------------------
-    def _on_training(self, _state: TrainingState) -> None:
-        if self._result is not None and not self._state.stale:
-            self._publish(self._words(self._result, stale=True))
+    def _on_training(self, state: TrainingState) -> None:
+        result = self._result
+        if result is None:
+            return
+        stale = self._is_stale(result, state.description)
+        if stale != self._state.stale:
+            self._publish(self._words(result, stale=stale))
+
+    def _is_stale(self, result: SearchResult, current: TrainingDescription | None) -> bool:
+        """The description differs from the searched one in more than the setup the
+        search chooses (so using a ranked setup keeps the results current)."""
+        if current is None:
+            return True
+        if self._world_entry is None and current.world != result.world_size:
+            return True
+        return _searched(current) != _searched(result.description)
 
     def _publish(self, state: SearchState) -> None:
         self._state = state
@@ -179,11 +212,13 @@ class SearchViewModel(QObject):
             parts.append(self.tr("optimizer and parameters offloaded"))
         if c.recompute is Recompute.FULL:
             parts.append(self.tr("full recomputation"))
-        parts.append(
-            self.tr("{data} data × {tensor} tensor × {pipeline} pipeline").format(
-                data=f(c.gpus), tensor=f(c.tensor_parallel), pipeline=f(c.pipeline_stages)
-            )
-        )
+        # every GPU is data-parallel unless tensor or pipeline parallelism takes some
+        if c.tensor_parallel > 1:
+            parts.append(self.tr("tensor {size}").format(size=f(c.tensor_parallel)))
+        if c.pipeline_stages > 1:
+            parts.append(self.tr("pipeline {stages}").format(stages=f(c.pipeline_stages)))
+        if c.tensor_parallel > 1 or c.pipeline_stages > 1:
+            parts.append(self.tr("data {gpus}").format(gpus=f(c.gpus)))
         return " · ".join(parts)
 
     def _pair(self, c: Candidate) -> str:
@@ -252,9 +287,13 @@ class SearchViewModel(QObject):
             return self.tr("No recomputation")
         number = int(value) if isinstance(value, int) else 0
         if e.dimension == "zero_stage":
-            return self.tr("ZeRO-{stage}").format(stage=number)
+            return self.tr("ZeRO-{stage}").format(stage=number) if number else self.tr("No ZeRO")
         if e.dimension == "tensor_parallel":
+            if number == 1:
+                return self.tr("No tensor parallelism")
             return self.tr("Tensor parallel {size}").format(size=f(number))
+        if number == 1:
+            return self.tr("No pipeline")
         return self.tr("{stages} pipeline stages").format(stages=f(number))
 
     def _refusal(self, refusal: Refusal) -> str:

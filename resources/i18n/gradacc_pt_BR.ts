@@ -2474,16 +2474,16 @@
         <source>This bundled model is not in this version of the app.</source>
         <translation>Este modelo incluído não existe nesta versão do app.</translation>
     </message>
+    <message>
+        <source>Without the model&apos;s shape, the activation per sample cannot be estimated and the tensor- and pipeline-parallel traffic is not counted.</source>
+        <translation>Sem a forma do modelo, a ativação por amostra não pode ser estimada e o tráfego do paralelismo de tensor e de pipeline não é contado.</translation>
+    </message>
     <message numerus="yes">
         <source>%n parameter(s), exactly</source>
         <translation>
             <numerusform>%n parâmetro, exatamente</numerusform>
             <numerusform>%n parâmetros, exatamente</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>{params}: without the model&apos;s shape, the activation per sample cannot be estimated and the tensor- and pipeline-parallel traffic is not counted.</source>
-        <translation>{params}: sem a forma do modelo, a ativação por amostra não pode ser estimada e o tráfego do paralelismo de tensor e de pipeline não é contado.</translation>
     </message>
     <message numerus="yes">
         <source>%n layer(s)</source>
@@ -2841,8 +2841,8 @@
         <translation>Memória por GPU</translation>
     </message>
     <message>
-        <source>Recommendation</source>
-        <translation>Recomendação</translation>
+        <source>What would fit</source>
+        <translation>O que caberia</translation>
     </message>
     <message>
         <source>DeepSpeed and Megatron check</source>
@@ -3288,8 +3288,16 @@
         <translation>recomputação completa</translation>
     </message>
     <message>
-        <source>{data} data × {tensor} tensor × {pipeline} pipeline</source>
-        <translation>{data} de dados × {tensor} de tensor × {pipeline} de pipeline</translation>
+        <source>tensor {size}</source>
+        <translation>tensor {size}</translation>
+    </message>
+    <message>
+        <source>pipeline {stages}</source>
+        <translation>pipeline {stages}</translation>
+    </message>
+    <message>
+        <source>data {gpus}</source>
+        <translation>dados {gpus}</translation>
     </message>
     <message>
         <source>No setup fits and reaches the target on these GPUs: see why below.</source>
@@ -3344,8 +3352,20 @@
         <translation>ZeRO-{stage}</translation>
     </message>
     <message>
+        <source>No ZeRO</source>
+        <translation>Sem ZeRO</translation>
+    </message>
+    <message>
+        <source>No tensor parallelism</source>
+        <translation>Sem paralelismo de tensor</translation>
+    </message>
+    <message>
         <source>Tensor parallel {size}</source>
         <translation>Paralelismo de tensor {size}</translation>
+    </message>
+    <message>
+        <source>No pipeline</source>
+        <translation>Sem pipeline</translation>
     </message>
     <message>
         <source>{stages} pipeline stages</source>

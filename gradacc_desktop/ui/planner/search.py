@@ -108,6 +108,9 @@ class SearchCard(Card):
             height += sum(self.table.rowHeight(r) for r in range(shown))
             self.table.setFixedHeight(height)
         self.use_button.setVisible(bool(state.ranking))
+        # results of an older description would undo the changes made since
+        self.use_button.setEnabled(not state.stale)
+        self.table.setEnabled(not state.stale)
         self.exclusions.setText("\n".join(f"• {line}" for line in state.exclusions))
         self.exclusions.setVisible(bool(state.exclusions))
         self.world.lineEdit().setPlaceholderText(self._vm.world_placeholder())

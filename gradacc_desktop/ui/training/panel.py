@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gradacc_desktop.ui.combo import ElidingComboBox
 from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.scroll_area import ScrollArea
@@ -217,7 +218,7 @@ class TrainingPanel(QWidget):
             self.fields[key] = field
             return field
         assert isinstance(key, Choice)
-        combo = QComboBox(parent)
+        combo = ElidingComboBox(parent)
         combo.setObjectName(spec.object_name)
         # long choices never widen the panel past the window
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -64,7 +64,7 @@ class PlannerTexts(Translating):
         return self.tr("Memory per GPU")
 
     def nothing_fits_title(self) -> str:
-        return self.tr("Recommendation")
+        return self.tr("What would fit")
 
     def deepspeed_title(self) -> str:
         return self.tr("DeepSpeed and Megatron check")

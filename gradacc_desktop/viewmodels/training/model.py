@@ -550,7 +550,7 @@ class TrainingViewModel(QObject):
             )
         }
         shown |= {ch for ch in Choice if ch not in (Choice.FAMILY, Choice.LORA_TARGETS)}
-        if c.model != NO_MODEL:
+        if c.model == PARAMS_MODEL:  # any other model states its count in its note
             shown.add(TrainingField.MODEL_PARAMS)
         if c.model == SHAPE_MODEL:
             shown.update(SHAPE_FIELDS)

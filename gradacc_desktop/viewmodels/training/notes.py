@@ -67,14 +67,14 @@ class NoteTexts(Translating):
             )
         if model is None:
             return self.tr("This bundled model is not in this version of the app.")
+        if d.model.source is ModelSource.PARAMS:  # the count is in the field above
+            return self.tr(
+                "Without the model's shape, the activation per sample cannot be estimated "
+                "and the tensor- and pipeline-parallel traffic is not counted."
+            )
         counted = self._formats.counted(
             lambda n: self.tr("%n parameter(s), exactly", "", n), model.params
         )
-        if d.model.source is ModelSource.PARAMS:
-            return self.tr(
-                "{params}: without the model's shape, the activation per sample cannot be "
-                "estimated and the tensor- and pipeline-parallel traffic is not counted."
-            ).format(params=counted)
         size = model.size
         parts = [counted]
         if size is not None:
