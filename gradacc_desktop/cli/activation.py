@@ -153,8 +153,6 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         if target_seq is not None and not arch.encoder_decoder:
             _fail("--target-seq is for encoder-decoder models (T5)")
         return arch.inputs(args.seq, target_seq=target_seq, **options)
-    if target_seq is not None:
-        _fail("--target-seq is for encoder-decoder models: give their --model-config")
     if args.preset is not None:
         given = [name for name in sizes if getattr(args, name) is not None]
         if given:
@@ -164,9 +162,15 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         except UnknownModelError as exc:
             _fail(f"unknown preset {args.preset!r} (choose from: {', '.join(exc.known)})")
         if model.arch is not None:  # a published config.json
-            return model.arch.inputs(args.seq, **options)
+            if target_seq is not None and not model.arch.encoder_decoder:
+                _fail("--target-seq is for encoder-decoder models (T5)")
+            return model.arch.inputs(args.seq, target_seq=target_seq, **options)
+        if target_seq is not None:
+            _fail("--target-seq is for encoder-decoder models (T5)")
         assert model.preset is not None
         return model.preset.inputs(args.seq, **options)
+    if target_seq is not None:
+        _fail("--target-seq is for encoder-decoder models: give their --preset or --model-config")
 
     if args.family is None:
         _fail("give --preset NAME or --family with the model sizes")

@@ -259,7 +259,7 @@ def model_spec(args: argparse.Namespace) -> ModelSpec | None:
     return None
 
 
-def _targets(text: str | None) -> LoraTargets | tuple[str, ...]:
+def lora_targets(text: str | None) -> LoraTargets | tuple[str, ...]:
     if text is None:
         return LoraTargets.QUERY_VALUE
     try:
@@ -307,7 +307,7 @@ def description_from(
                 flag_name = flag.replace("_", "-")
                 raise UsageError(f"--{flag_name} needs --params, --model or --model-config")
     method = _method(args)
-    targets = _targets(args.lora_targets)
+    targets = lora_targets(args.lora_targets)
     if model is not None and method.adapters:
         lora = facts(model).lora
         if lora is None and args.trainable_params is None:

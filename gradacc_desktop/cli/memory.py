@@ -26,7 +26,7 @@ from ..core.models import facts
 from ..core.setup import Offload, Precision
 from ..core.training.description import OPTIMIZER_STATE_BYTES, RECIPE_OPTIMIZER
 from ._common import GPUS, UsageError, int_type, print_json
-from .description import NODES, model_spec
+from .description import NODES, lora_targets, model_spec
 
 PART_NAMES = {
     "weights": "weights",
@@ -101,7 +101,8 @@ def register(subparsers: Any) -> None:
         "--lora-targets",
         default="q_proj,v_proj",
         metavar="NAMES",
-        help="PEFT target_modules, comma-separated (q_proj,v_proj; all-linear; c_attn ...)",
+        help="what LoRA adapts: query_value, attention, all_linear, or PEFT target_modules "
+        "names, comma-separated (q_proj,v_proj; all-linear; c_attn ...)",
     )
     parser.add_argument(
         "--base-bits",
@@ -132,9 +133,8 @@ def run(args: argparse.Namespace) -> int:
                     "--recipe lora: this model's projections are not known: give --params "
                     "and --trainable-params instead"
                 )
-            names = tuple(t.strip() for t in args.lora_targets.split(",") if t.strip())
             try:
-                trained = model.lora.trainable(args.lora_rank, names)
+                trained = model.lora.trainable(args.lora_rank, lora_targets(args.lora_targets))
             except ValueError as exc:
                 raise UsageError(f"--lora-targets: {exc}") from exc
             params, trainable = model.params + trained, trained

@@ -196,6 +196,9 @@ def _memory(p: Plan) -> dict[str, Any]:
         "activation_bytes_per_sample": figs.activation.bytes,
         "activation_source": _source(figs.activation.source),
         "model_states_bytes": None if figs.states is None else figs.states.gpu_bytes,
+        # every parameter of the model, and those the method trains (LoRA: the adapters)
+        "params": None if figs.facts is None else figs.facts.params,
+        "trainable_params": figs.trainable,
         "other_memory_source": _source(figs.other.source),
         "usable_bytes": figs.usable_bytes,
         "per_gpu_bytes": None if p.current is None else p.current.per_gpu_bytes,

@@ -23,7 +23,8 @@ from typing import Any
 
 from .activation import Family, Inputs
 from .compute import Shape
-from .families import Architecture, parameters
+from .families import Architecture, Head, parameters
+from .families.moe import MoeSpec
 from .lora import LoraLayout, ModelShape, layout_of_projections, layout_of_shape
 from .model_size import ModelSize, size_of, sized_preset
 from .presets import Preset, PresetError, load_config_presets, load_presets
@@ -266,6 +267,22 @@ def _largest(embedding: int, lora: LoraLayout | None, size: ModelSize) -> int:
     return max(embedding, projection)
 
 
+def _largest_of_arch(arch: Architecture, lora: LoraLayout | None, size: ModelSize) -> int:
+    """The parameters of the largest module ZeRO-3 gathers at once, as DeepSpeed's
+    ``estimate_zero3_model_states_mem_needs`` finds it on the model ``transformers``
+    builds (each module's own parameters): the embedding or a block's projection; a
+    masked LM's decoder, whose tied weight comes with the output bias; a mixture of
+    experts' routed experts, one module per layer (``MixtralExperts``,
+    ``Qwen3MoeExperts``: gate, up and down of every expert)."""
+    largest = _largest(arch.vocab * arch.hidden, lora, size)
+    if arch.head is Head.MASKED_LM:
+        largest = max(largest, arch.vocab * arch.hidden + arch.vocab)
+    spec = arch.spec
+    if isinstance(spec, MoeSpec) and spec.experts and spec.sparse_layers:
+        largest = max(largest, spec.experts * 3 * arch.hidden * spec.expert_intermediate)
+    return largest
+
+
 def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
     total = parameters(arch)
     size = size_of(name, arch)
@@ -276,7 +293,7 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
         params=total,
         size=size,
         lora=lora,
-        largest_layer=_largest(arch.vocab * arch.hidden, lora, size),
+        largest_layer=_largest_of_arch(arch, lora, size),
         learned_positions=learned,
         encoder_decoder=arch.encoder_decoder,
         default_seq=arch.default_seq,

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 from gradacc_desktop.core.models import known_models
+from gradacc_desktop.paths import resource_path
 from tests.cli.helpers import fails, run_json
+
+MODELS = resource_path("data", "models")
 
 CONFIGS = Path(__file__).resolve().parents[1] / "data" / "configs"
 LLAMA = (
@@ -211,3 +214,34 @@ def test_export_writes_what_each_framework_holds_of_the_description(
         "--format", "hf",
     )  # fmt: skip
     assert set(plain["files"]) == {"train.py", "launch.sh"} and plain["notes"] == []
+
+
+def test_the_plan_counts_the_parameters_and_what_the_method_trains(capsys) -> None:  # type: ignore[no-untyped-def]
+    base = ["plan", "--model", "qwen2.5-0.5b", "--seq-len", "512", "--gpu-card", "a100-80gb"]
+    base += ["--gpus", "1", "--target-batch", "8", "--json"]
+    full = run_json(capsys, *base)
+    assert full["params"] == full["trainable_params"] == 494_032_768
+    lora = run_json(capsys, *base, "--lora-rank", "8")
+    # PEFT's count for r = 8 on q_proj and v_proj of 24 layers: 8 · (896 + 896 + 896 + 128)
+    assert lora["params"] == 494_032_768
+    assert lora["trainable_params"] == 24 * 8 * (896 + 896 + 896 + 128)
+
+
+def test_memory_takes_the_same_lora_targets_as_plan(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = ["memory", "--recipe", "lora", "--model", "llama-3-8b", "--gpus", "1"]
+    args += ["--zero-stage", "0", "--json"]
+    named = run_json(capsys, *args, "--lora-targets", "all-linear")
+    chosen = run_json(capsys, *args, "--lora-targets", "all_linear")
+    assert named["trainable_params"] == chosen["trainable_params"] == 41_943_040
+
+
+def test_activation_takes_a_bundled_encoder_decoders_target_length(capsys) -> None:  # type: ignore[no-untyped-def]
+    by_name = run_json(
+        capsys, "activation", "--preset", "t5-base", "--seq", "512", "--target-seq", "128", "--json"
+    )
+    by_file = run_json(
+        capsys, "activation", "--model-config", str(MODELS / "google-t5__t5-base.json"),
+        "--seq", "512", "--target-seq", "128", "--json",
+    )  # fmt: skip
+    assert by_name["saved_bytes_per_sample"] == by_file["saved_bytes_per_sample"]
+    assert fails(capsys, "activation", "--preset", "gpt2", "--seq", "64", "--target-seq", "8")

@@ -89,3 +89,19 @@ def test_lora_sizes_llama_like_and_gpt2_models_from_the_catalogue() -> None:
     # families whose projections are not modelled for LoRA
     assert facts(ModelSpec.bundled("mixtral-8x7b")).lora is None
     assert len(catalogue()) == len(known_models())
+
+
+@pytest.mark.parametrize(
+    ("name", "largest"),
+    [
+        # DeepSpeed's estimate_zero3_model_states_mem_needs_all_live on the model
+        # transformers 5 builds: the largest module's own parameters
+        ("llama-3.1-8b", 128_256 * 4096),  # the embedding (and the untied head)
+        ("mixtral-8x7b", 8 * 3 * 4096 * 14_336),  # one layer's experts, one module
+        ("qwen3-30b-a3b", 128 * 3 * 2048 * 768),
+        ("bert-base-uncased", 30_522 * 768 + 30_522),  # the tied decoder and its bias
+        ("roberta-base", 50_265 * 768 + 50_265),
+    ],
+)
+def test_the_largest_layer_is_the_module_deepspeed_gathers(name: str, largest: int) -> None:
+    assert facts(ModelSpec.bundled(name)).largest_layer == largest
