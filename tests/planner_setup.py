@@ -74,3 +74,19 @@ def write_profile(path: Path, seq_len: int = 4096) -> Path:
     )
     path.write_text(profile_to_json(profile), encoding="utf-8")
     return path
+
+
+def timed(vm: TrainingViewModel, model: str = "llama-3.1-8b", seq_len: str = "4096") -> None:
+    """A bundled model at ``seq_len`` tokens: every pair gets a time."""
+    vm.set_choice(Choice.MODEL, model)
+    vm.set_text(TrainingField.SEQ_LEN, seq_len)
+
+
+def one_gpu_llama(locale: str = "en") -> TrainingViewModel:
+    """The issue's plan: Llama-3.1-8B, every parameter trained with Adam in bf16, 4 096
+    tokens, a target of 512 on one A100 80GB, every memory figure derived."""
+    vm = TrainingViewModel(QLocale(locale))
+    vm.set_choice(Choice.MODEL, "llama-3.1-8b")
+    vm.set_text(TrainingField.SEQ_LEN, "4096")
+    vm.set_text(TrainingField.TARGET, "512")
+    return vm

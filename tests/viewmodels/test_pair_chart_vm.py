@@ -12,8 +12,9 @@ from gradacc_desktop.viewmodels.pair_chart import (
     PairChartView,
     PairChartViewModel,
 )
-from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel, PlanView
-from tests.planner_setup import pipeline, planner
+from gradacc_desktop.viewmodels.planner import PlannerViewModel, PlanView
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.planner_setup import pipeline, planner, timed
 
 
 @pytest.fixture(autouse=True)
@@ -35,17 +36,17 @@ def drawn(chart: PairChartViewModel) -> PairChartView:
 
 def test_one_point_per_pair_from_the_planner(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    vm.set_model("llama-3.1-8b")
-    vm.set_text(PlanField.SEQ_LEN, "4096")
+    timed(vm.training)
     chart = PairChartViewModel(vm)
     view = drawn(chart)
     points = results(vm).points
     assert len(view.fits) + len(view.over) == len(points) == 8
-    assert len(view.over) == 2  # 32 × 2 and 64 × 1 need 84 and 148 GB of 80
+    # 20 GB + b × 2 GB: 32 × 2 and 64 × 1 need 84 and 148 GB of 80
+    assert [m.label for m in view.over] == ["32 × 2", "64 × 1"]
+    assert [m.x for m in view.over] == [84.0, 148.0]
     for mark, point in zip((*view.fits, *view.over), points, strict=True):
         assert (mark.x, mark.y) == (point.memory_gb, point.step_seconds)
         assert mark.label == f"{point.micro_batch} × {point.accumulation_steps}"
-    assert [m.x for m in view.over] == [84.0, 148.0]
     assert view.capacity_gb == 80.0
     assert view.capacity_name == "GPU memory (80 GB)"
     assert view.title == "Time per step against memory per GPU, one point per pair"
@@ -57,7 +58,7 @@ def test_one_point_per_pair_from_the_planner(qapp) -> None:  # type: ignore[no-u
 
 def test_the_fastest_pair_and_the_one_in_use(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    pipeline(vm)
+    pipeline(vm.training)
     chart = PairChartViewModel(vm)
     view = drawn(chart)
     assert view.current is not None and view.current.label == "64 × 1"
@@ -65,6 +66,7 @@ def test_the_fastest_pair_and_the_one_in_use(qapp) -> None:  # type: ignore[no-u
     assert view.current_name == "In use: 64 × 1"
     assert view.fastest_name == "Fastest that fits: 1 × 64"
     assert view.summary == "Fastest that fits: 1 × 64 — 22.9 s per step; in use: 64 × 1 — 86.9 s."
+    # 20 GB + 1 × 2 GB / 8 tensor-parallel GPUs
     assert view.fastest.tip == "1 × 64: 22.9 s per step, 20.25 GB per GPU, 91,800 tokens/s"
     fastest = next(p for p in results(vm).points if p.fastest)
     assert (view.fastest.x, view.fastest.y) == (fastest.memory_gb, fastest.step_seconds)
@@ -81,16 +83,28 @@ def test_without_a_time_the_planner_says_why(qapp) -> None:  # type: ignore[no-u
     assert isinstance(view, PairChartMessage)
     time = results(vm).time
     assert time is not None and view.message == time.message
-    assert "Trainer configs" in view.message
+    assert view.message == "Choose the model in the training description to see the time per step."
     assert chart.clipboard_text() is None
     assert chart.empty_text() == view.message
-    vm.set_model("llama-3.1-8b")
+    vm.training.set_choice(Choice.MODEL, "llama-3.1-8b")
+    vm.training.set_text(TrainingField.SEQ_LEN, "")
     view = chart.view()
     assert isinstance(view, PairChartMessage)
     assert view.message.startswith("Type the sequence length")
-    vm.set_text(PlanField.GPUS, "")  # no plan at all: the planner's prompt
+    vm.training.set_text(TrainingField.GPUS, "")  # no plan at all: the planner's prompt
     view = chart.view()
     assert isinstance(view, PairChartMessage) and view.message == vm.state.prompt
+    assert view.message == "Correct the training description to see the plan."
+
+
+def test_when_nothing_fits_there_is_no_chart(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    timed(vm.training)
+    vm.training.set_text(TrainingField.OTHER_MEMORY, "90")  # more than the 80 GB card
+    chart = PairChartViewModel(vm)
+    view = chart.view()
+    assert isinstance(view, PairChartMessage) and view.message == "No configuration to time."
+    assert chart.clipboard_text() is None
 
 
 def test_recomputed_only_while_shown(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -98,7 +112,8 @@ def test_recomputed_only_while_shown(qapp) -> None:  # type: ignore[no-untyped-d
     chart = PairChartViewModel(vm)
     seen: list[object] = []
     chart.changed.connect(seen.append)
-    pipeline(vm)
+    pipeline(vm.training)
+    vm.training.set_choice(Choice.RECOMMEND, False)  # the user's own micro-batch
     assert seen == []  # nothing on screen: nothing computed
     chart.set_active(True)
     assert len(seen) == 1 and isinstance(seen[0], PairChartView)
@@ -122,7 +137,7 @@ def test_axes_are_labelled_in_the_locale(qapp) -> None:  # type: ignore[no-untyp
 
 def test_clipboard_table(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    pipeline(vm)
+    pipeline(vm.training)
     chart = PairChartViewModel(vm)
     text = chart.clipboard_text()
     assert text is not None
@@ -151,17 +166,18 @@ def test_clipboard_table(qapp) -> None:  # type: ignore[no-untyped-def]
 
 def test_the_language_follows_the_planner(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    pipeline(vm)
+    pipeline(vm.training)
     chart = PairChartViewModel(vm)
     chart.set_active(True)
     seen: list[object] = []
     chart.changed.connect(seen.append)
     catalogue("pt_BR")
-    vm.set_language(QLocale("pt_BR"))
+    vm.training.set_language(QLocale("pt_BR"))
     assert len(seen) == 1  # one new view per switch
     view = seen[0]
     assert isinstance(view, PairChartView)
     assert view.fastest is not None and view.fastest.tip.startswith("1 × 64: 22,9 s")
     assert "20,25 GB" in view.fastest.tip
+    assert view.capacity_name == "Memória da GPU (80 GB)"
     text = chart.clipboard_text()
     assert text is not None and "20,25" in text and "91.800" in text

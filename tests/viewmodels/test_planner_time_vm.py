@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
-from gradacc_desktop.core.compute import Recompute, token_cost
-from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
-from gradacc_desktop.core.layout import ParallelLayout
-from gradacc_desktop.core.models import model_size
+from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.setup import Precision
-from gradacc_desktop.core.steptime import StepModel, Workload, hardware
-from gradacc_desktop.viewmodels.planner import PlanField, PlannerViewModel, PlanView, TimeView
-from tests.planner_setup import planner
+from gradacc_desktop.viewmodels.planner import PlannerViewModel, PlanView, TimeView
+from gradacc_desktop.viewmodels.training.fields import NO_MODEL, PARAMS_MODEL, Choice
+from gradacc_desktop.viewmodels.training.fields import TrainingField as F
+from tests.planner_setup import pipeline, planner, timed, write_profile
 
 
 @pytest.fixture(autouse=True)
@@ -23,7 +23,7 @@ def english(catalogue) -> None:  # type: ignore[no-untyped-def]
 
 def view(vm: PlannerViewModel) -> PlanView:
     results = vm.state.results
-    assert results is not None
+    assert results is not None, vm.state.problems
     return results
 
 
@@ -33,201 +33,273 @@ def time(vm: PlannerViewModel) -> TimeView:
     return card
 
 
-def timed(vm: PlannerViewModel, model: str = "llama-3.1-8b", seq: str = "4096") -> None:
-    vm.set_model(model)
-    vm.set_text(PlanField.SEQ_LEN, seq)
+def _number(text: str) -> Decimal:
+    """An English figure as shown ("29,000", "72.2 s")."""
+    return Decimal(text.split()[0].replace(",", ""))
 
 
 def test_without_a_model_the_card_says_where_to_choose_one(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
     card = time(vm)
     assert not card.available
-    assert "Trainer configs" in card.message and "Time and cost" in card.message
+    assert card.message == "Choose the model in the training description to see the time per step."
     assert all(row.cells[5:] == ("—", "—") for row in view(vm).pairs)
-    vm.set_model("llama-3.1-8b")
-    assert time(vm).message.startswith("Type the sequence length")
+    # a bundled model chosen while the length is empty brings its own context
+    vm.training.set_choice(Choice.MODEL, "llama-3.1-8b")
+    assert vm.training.shown_text(F.SEQ_LEN) == "4,096"
+    assert time(vm).available
+    vm.training.set_text(F.SEQ_LEN, "")
+    assert time(vm).message == (
+        "Type the sequence length in the training description to see the time."
+    )
 
 
 def test_every_pair_gets_its_time_and_the_card_its_figures(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm)
+    timed(vm.training)
     card = time(vm)
     assert card.available, card.message
-    assert "per optimizer step" in card.summary and "tokens/s" in card.summary
-    assert card.utilisation.startswith("MFU ") and "of 312 TFLOP/s per GPU" in card.utilisation
+    # an A100's dense bf16 peak is 312 TFLOP/s (NVIDIA's datasheet)
+    assert card.utilisation.startswith("MFU ") and card.utilisation.endswith(
+        " of 312 TFLOP/s per GPU"
+    )
     assert card.layout == "World size 8 = 8 data-parallel × 1 tensor × 1 pipeline"
+    assert card.note.startswith("A roofline estimate (docs/TIME.md): compute at 60 % of the peak")
     rows = view(vm).pairs
     assert all(row.cells[5].endswith(" s") and row.cells[6] != "—" for row in rows)
-    # the figures are the core's, for the pair in use
-    config = view(vm).configuration
-    assert config is not None
-    size = model_size("llama-3.1-8b")
-    hw = hardware(load_gpu_table().by_id("a100-80gb"), TrainingPrecision.BF16, 8)
-    workload = Workload(
-        token_cost(size.compute_params, size.shape, 4096),
-        4096,
-        ParallelLayout(8),
-        hidden=size.hidden,
-        layers=size.layers,
-        activation_bytes_per_sample=2 * 10**9,
-    )
-    step = StepModel(workload, hw).time(config.micro_batch, config.accumulation_steps)
+    # the card times the pair in use, as its row does
     row = next(r for r in rows if r.current)
-    from gradacc_desktop.core.compute import significant
-
-    assert row.cells[5] == f"{significant(step.step_seconds, 3)} s"
+    assert card.summary.startswith(f"{row.cells[5]} per optimizer step · {row.cells[6]} tokens/s")
+    # one step trains 512 × 4,096 tokens: the time and the rate shown agree to their digits
+    step, rate = _number(row.cells[5]), _number(row.cells[6])
+    assert abs(step * rate / (512 * 4096) - 1) < Decimal("0.01")
 
 
 def test_a_pipeline_prefers_many_micro_batches_and_offers_the_pair(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm, "llama-3-70b")
-    vm.set_text(PlanField.TENSOR_PARALLEL, "8")
-    vm.set_text(PlanField.PIPELINE_STAGES, "4")
-    vm.set_text(PlanField.NODES, "32")
+    pipeline(vm.training)
     config = view(vm).configuration
     assert config is not None and config.accumulation_steps == 1  # memory picks b = 64
     card = time(vm)
-    assert "pipeline bubble 75 %" in card.shares  # (4 - 1) / (1 + 4 - 1)
+    assert "pipeline bubble 75 %" in card.shares  # (4 − 1) / (1 + 4 − 1)
+    assert card.layout == "World size 256 = 8 data-parallel × 8 tensor × 4 pipeline"
     assert card.fastest.startswith("Fastest pair that fits: 1 × 64")
     assert card.fastest_micro_batch == 1
-    vm.choose_pair(card.fastest_micro_batch)
+    assert vm.use_fastest()
     config = view(vm).configuration
     assert config is not None and (config.micro_batch, config.accumulation_steps) == (1, 64)
-    assert time(vm).fastest == "This is the fastest pair that fits and reaches this batch."
-    assert time(vm).fastest_micro_batch is None
+    card = time(vm)
+    assert "pipeline bubble 4.5 %" in card.shares  # 3 / (64 + 3)
+    assert card.fastest == "This is the fastest pair that fits and reaches this batch."
+    assert card.fastest_micro_batch is None
+
+
+def test_without_a_time_there_is_no_fastest_pair_to_use(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    assert not vm.use_fastest()
+    config = view(vm).configuration
+    assert config is not None and config.recommended  # nothing changed
 
 
 def test_tensor_parallelism_shares_the_activations(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    vm.set_text(PlanField.OTHER_MEMORY, "60")
-    largest = view(vm).fit.largest
-    assert largest == "Largest micro-batch that fits: 10."  # (80 - 60) / 2
-    vm.set_text(PlanField.TENSOR_PARALLEL, "4")
-    assert view(vm).fit.largest == "Largest micro-batch that fits: 40."
+    vm.training.set_text(F.OTHER_MEMORY, "60")
+    assert view(vm).fit.largest == "Largest micro-batch that fits: 10."  # (80 − 60) / 2
+    vm.training.set_text(F.TENSOR_PARALLEL, "4")
+    assert view(vm).fit.largest == "Largest micro-batch that fits: 40."  # (80 − 60) / (2/4)
     assert "split over 4 tensor-parallel GPUs" in view(vm).fit.usage
 
 
 def test_the_run_totals_and_cost(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm)
-    vm.set_text(PlanField.DATASET, "100000")
-    vm.set_text(PlanField.TOKENS, "1000000000")
-    vm.set_text(PlanField.PRICE, "2.5")
+    timed(vm.training)
+    vm.training.set_text(F.DATASET, "100000")
+    vm.training.set_text(F.TOKENS, "1000000000")
+    vm.training.set_text(F.PRICE, "2.5")
     run = time(vm).run
     assert len(run) == 2
     assert run[0].startswith("One epoch (196 steps): ")  # ceil(100000 / 512)
     assert run[1].startswith("1,000,000,000 tokens (477 steps): ")  # ceil(1e9 / 2 097 152)
-    assert all("GPU-hours, cost " in line for line in run)
+    for line in run:
+        # "…: 3.93 h, 31.4 GPU-hours, cost 78.61": 8 GPUs for the hours, at 2.5 each
+        found = re.fullmatch(r".*: ([\d.]+) h, ([\d.]+) GPU-hours, cost ([\d.]+)", line)
+        assert found is not None, line
+        hours, gpu_hours, cost = (Decimal(g) for g in found.groups())
+        assert abs(hours * 8 / gpu_hours - 1) < Decimal("0.01")
+        assert abs(cost / Decimal("2.5") - gpu_hours) <= Decimal("0.05")
+
+
+def test_several_epochs(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    timed(vm.training)
+    vm.training.set_text(F.DATASET, "100000")
+    assert time(vm).run[0].startswith("One epoch (196 steps): ")
+    vm.training.set_text(F.EPOCHS, "3")
+    assert time(vm).run[0].startswith("3 epochs (588 steps): ")  # 3 × ceil(100000 / 512)
+    assert "cost" not in time(vm).run[0]  # no price given
 
 
 def test_efficiency_recompute_and_precision_change_the_time(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm, seq="8")  # tiny micro-steps are memory-bound
-    vm.set_text(PlanField.SEQ_LEN, "4096")
-    before = time(vm).summary
-    vm.set_text(PlanField.EFFICIENCY, "30")  # half the card's 60 %
-    assert time(vm).summary != before
-    assert "compute at 30 % of the peak" in time(vm).note
-    vm.set_recompute(Recompute.FULL)
-    assert "HFU" in time(vm).utilisation
-    vm.set_card("v100-32gb")
-    assert time(vm).message == "NVIDIA V100 32GB cannot compute in bf16: choose another precision."
-    vm.set_precision(Precision.FP16)
+    training = vm.training
+    timed(training)
+    before = _number(time(vm).summary)
+    training.set_text(F.EFFICIENCY, "30")  # half the card's 60 %: twice the compute time
+    assert time(vm).note.startswith("A roofline estimate (docs/TIME.md): compute at 30 %")
+    assert abs(_number(time(vm).summary) / before - 2) < Decimal("0.05")
+    assert training.placeholder(F.EFFICIENCY) == "60 (the card's typical)"
+    training.set_text(F.EFFICIENCY, "")
+    training.set_choice(Choice.RECOMPUTE, Recompute.FULL)
+    # full recomputation runs the forward twice: hardware FLOPs are 8/6 of the model's
+    mfu, hfu = (Decimal(part.split()[1]) for part in time(vm).utilisation.split(" · "))
+    assert abs(hfu / mfu - Decimal(4) / 3) < Decimal("0.01")
+    training.set_choice(Choice.CARD, "v100-32gb")  # Volta has no bf16
+    assert time(vm).message == (
+        "NVIDIA V100 32GB cannot compute in bf16: choose another precision."
+    )
+    training.set_choice(Choice.PRECISION, Precision.FP16)
     assert time(vm).available
-    vm.set_card("custom")
+    training.set_choice(Choice.CARD, "custom")
     assert time(vm).message.startswith("The custom card has no speed figures")
 
 
-def test_a_refused_time_field_stops_only_the_time(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_a_custom_cards_speed_times_the_pairs(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm)
-    vm.set_text(PlanField.EFFICIENCY, "150")
+    training = vm.training
+    timed(training)
+    training.set_choice(Choice.CARD, "custom")
+    assert training.editable(F.CUSTOM_TFLOPS) and training.editable(F.GPU_MEMORY)
+    assert training.shown_text(F.GPU_MEMORY) == "24 GB"
+    for field, text in (
+        (F.CUSTOM_TFLOPS, "312"),
+        (F.CUSTOM_BANDWIDTH, "2039"),
+        (F.CUSTOM_LINK, "300"),
+        (F.CUSTOM_NETWORK, "25"),
+    ):
+        training.set_text(field, text)
+    card = time(vm)
+    assert card.available and card.utilisation.endswith(" of 312 TFLOP/s per GPU")
+    assert view(vm).capacity_gb == 24.0
+
+
+def test_a_refused_run_entry_is_left_out_and_said(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    training = vm.training
+    timed(training)
+    training.set_text(F.EFFICIENCY, "150")
     assert view(vm).configuration is not None  # the plan stands
-    assert not time(vm).available and "efficiency" in time(vm).message.lower()
-    vm.set_text(PlanField.EFFICIENCY, "")
     assert time(vm).available
+    assert time(vm).note.startswith("A roofline estimate (docs/TIME.md): compute at 60 %")
+    assert training.state.problems == ()
+    assert training.state.run_problems == ("GPU efficiency (%): enter a value from 0.1 to 100.",)
+    training.set_text(F.EFFICIENCY, "")
+    assert training.state.run_problems == ()
 
 
 def test_typed_parameters_without_a_model(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    vm.set_text(PlanField.SEQ_LEN, "2048")
-    vm.set_text(PlanField.MODEL_PARAMS, "7000000000")
+    training = vm.training
+    training.set_choice(Choice.MODEL, PARAMS_MODEL)
+    assert training.editable(F.MODEL_PARAMS)
+    training.set_text(F.SEQ_LEN, "2048")
+    training.set_text(F.MODEL_PARAMS, "7000000000")
     card = time(vm)
     assert card.available
-    vm.set_text(PlanField.TENSOR_PARALLEL, "2")
+    assert "not counted without the model's shape" not in card.note
+    training.set_text(F.TENSOR_PARALLEL, "2")
     assert "not counted without the model's shape" in time(vm).note
-    vm.set_model("gpt2")
-    assert vm.shown_text(PlanField.MODEL_PARAMS) == "123,653,376"  # less the positions
+    training.set_choice(Choice.MODEL, "gpt2")
+    assert not training.editable(F.MODEL_PARAMS)
+    assert training.shown_text(F.MODEL_PARAMS) == "124,439,808"  # GPT-2 small, exactly
 
 
-def test_the_time_inputs_are_remembered(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_a_measured_profile_replaces_the_roofline(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm, "mixtral-8x7b")
-    vm.set_text(PlanField.TENSOR_PARALLEL, "2")
-    vm.set_text(PlanField.PIPELINE_STAGES, "2")
-    vm.set_text(PlanField.EFFICIENCY, "42,5".replace(",", "."))
-    vm.set_text(PlanField.PRICE, "1.75")
-    vm.set_text(PlanField.TOKENS, "5000000")
-    vm.set_recompute(Recompute.FULL)
-    text = vm.remembered()
-    again = planner()
-    assert again.restore_remembered(text)
-    assert again.model_name == "mixtral-8x7b" and again.recompute is Recompute.FULL
-    assert again.value(PlanField.TENSOR_PARALLEL) == Decimal(2)
-    assert again.value(PlanField.PIPELINE_STAGES) == Decimal(2)
-    assert again.value(PlanField.EFFICIENCY) == Decimal("42.5")
-    assert again.value(PlanField.PRICE) == Decimal("1.75")
-    assert again.value(PlanField.TOKENS) == Decimal(5_000_000)
-    assert time(again).summary == time(vm).summary
+    training = vm.training
+    timed(training)
+    assert training.profile_summary() == "Micro-steps: roofline estimate (no measured profile)."
+    outcome = training.load_profile(write_profile(tmp_path / "a100.json"))
+    assert outcome.ok and outcome.message == "Speed profile “a100.json” in use."
+    assert training.profile_summary() == (
+        "Micro-steps measured on cuda:0 (NVIDIA A100-SXM4-80GB): Llama-3.1-8B, sequence "
+        "4,096, micro-batches 1–8."
+    )
+    assert time(vm).note.startswith(
+        "Micro-steps measured on cuda:0 (NVIDIA A100-SXM4-80GB) (Llama-3.1-8B)"
+    )
+    vm.choose_pair(16)  # outside the measured 1–8
+    assert "Micro-batch 16 is outside the measured 1–8: extrapolated." in time(vm).note
+    remembered = training.remembered_profile()
+    assert remembered is not None
+    training.clear_profile()
+    assert training.profile is None and time(vm).note.startswith("A roofline estimate")
+    assert training.restore_profile(remembered) and training.profile is not None
+    assert not training.restore_profile("{")
+
+
+def test_a_profile_measured_in_another_precision_warns(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    timed(vm.training)
+    assert vm.training.load_profile(write_profile(tmp_path / "p.json")).ok
+    assert "Warning" not in time(vm).note
+    vm.training.set_choice(Choice.PRECISION, Precision.FP16)
+    assert "Warning: measured in bf16, planned in fp16." in time(vm).note
+
+
+def test_a_file_that_is_not_a_profile_changes_nothing(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    timed(vm.training)
+    before = vm.state
+    path = tmp_path / "notes.json"
+    path.write_text("[]", encoding="utf-8")
+    outcome = vm.training.load_profile(path)
+    assert not outcome.ok
+    assert outcome.message.startswith("“notes.json” is not a speed profile this app can read: ")
+    assert vm.training.profile is None and vm.state == before
 
 
 def test_portuguese_numbers(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
     catalogue("pt_BR")
     vm = planner("pt_BR")
-    timed(vm)
+    timed(vm.training)
     card = time(vm)
     assert "por passo do otimizador" in card.summary
-    assert "de 312 TFLOP/s por GPU" in card.utilisation
-    assert all("," in row.cells[5] or row.cells[5].split()[0].isdigit() for row in view(vm).pairs)
+    assert card.utilisation.endswith(" de 312 TFLOP/s por GPU")
+    row = next(r for r in view(vm).pairs if r.current)
+    # "72,2 s" and "29.000": a decimal comma, a dot between thousands
+    assert row.cells[5].endswith(" s") and "," in row.cells[5] and "." not in row.cells[5]
+    assert "." in row.cells[6] and "," not in row.cells[6]
 
 
 def test_the_pairs_as_numbers_for_the_chart(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm, "llama-3-70b")
-    vm.set_text(PlanField.TENSOR_PARALLEL, "8")
-    vm.set_text(PlanField.PIPELINE_STAGES, "4")
-    vm.set_text(PlanField.NODES, "32")
+    pipeline(vm.training)
     results = view(vm)
     points = results.points
     assert [p.micro_batch for p in points] == [r.micro_batch for r in results.pairs]
+    # 2 GB per sample split over 8 tensor-parallel GPUs, on top of the 20 GB typed
     assert all(p.memory_gb == p.micro_batch * 2 / 8 + 20 for p in points)
     assert [p.micro_batch for p in points if p.fastest] == [1]
     assert [p.micro_batch for p in points if p.current] == [64]
     assert all(p.step_seconds is not None and p.step_seconds > 0 for p in points)
+    assert [p.cells for p in points] == [r.cells for r in results.pairs]
     assert results.capacity_gb == 80.0
-    vm.set_model(None)  # no model: the points stay, without a time
+    vm.training.set_choice(Choice.MODEL, NO_MODEL)  # no model: the points stay, untimed
     assert all(p.step_seconds is None for p in view(vm).points)
-
-
-def test_several_epochs(qapp) -> None:  # type: ignore[no-untyped-def]
-    vm = planner()
-    timed(vm)
-    vm.set_text(PlanField.DATASET, "100000")
-    one = time(vm).run[0]
-    vm.set_text(PlanField.EPOCHS, "3")
-    three = time(vm).run[0]
-    assert three.startswith("3 epochs (588 steps): ")  # 3 x ceil(100000 / 512)
-    assert one.startswith("One epoch (196 steps): ")
-    vm.set_text(PlanField.EPOCHS, "0")
-    assert not time(vm).available  # a refused time field stops only the time
 
 
 def test_fields_the_time_does_not_read_never_stop_it(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
-    timed(vm)
-    # the catalogue card gives its own speed, the bundled model its own parameters
-    vm.set_text(PlanField.CUSTOM_TFLOPS, "abc")
-    vm.set_text(PlanField.MODEL_PARAMS, "0")
-    assert time(vm).available
-    vm.set_card("custom")  # now the custom speed is read, and refused
-    assert not time(vm).available and "peak" in time(vm).message.lower()
+    training = vm.training
+    timed(training)
+    # a bundled model gives its own parameters: the parameter field is not read
+    training.set_text(F.MODEL_PARAMS, "0")
+    assert training.state.problems == () and time(vm).available
+    assert training.shown_text(F.MODEL_PARAMS) == "8,030,261,248"
+    # a catalogue card gives its own memory: the custom card's memory is not read
+    training.set_text(F.GPU_MEMORY, "lots")
+    assert training.state.problems == () and time(vm).available
+    assert training.shown_text(F.GPU_MEMORY) == "80 GB"
+    training.set_choice(Choice.CARD, "custom")  # now it is read, and refused
+    assert vm.state.results is None
+    assert vm.state.problems == ("Usable memory per GPU: “lots” is not a number.",)

@@ -1,0 +1,189 @@
+""" "Check my config": a trainer's config file read, put into the training description
+and described in words, in the window's language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QLocale
+
+from gradacc_desktop.core.lora import LoraTargets
+from gradacc_desktop.core.memory import ZeroStage
+from gradacc_desktop.core.setup import Offload, Precision
+from gradacc_desktop.core.training.description import Method
+from gradacc_desktop.viewmodels.config_check import CheckViewModel
+from gradacc_desktop.viewmodels.training.fields import Choice
+from gradacc_desktop.viewmodels.training.fields import TrainingField as F
+from gradacc_desktop.viewmodels.training.model import TrainingViewModel
+
+# ZeRO-3 with the optimizer offloaded, 2 × 32 on 8 GPUs (the GPUs derived: 512 / 64)
+ZERO3: dict[str, Any] = {
+    "train_batch_size": 512,
+    "train_micro_batch_size_per_gpu": 2,
+    "gradient_accumulation_steps": 32,
+    "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}},
+    "bf16": {"enabled": True},
+    "gradient_clipping": "auto",
+}
+# DeepSpeed stops: 3 × 4 × 8 = 96, not 100; and a stage that does not exist
+REFUSED: dict[str, Any] = {
+    "train_batch_size": 100,
+    "train_micro_batch_size_per_gpu": 3,
+    "gradient_accumulation_steps": 4,
+    "zero_optimization": {"stage": 9},
+    "fp16": {"enabled": True},
+}
+
+
+@pytest.fixture(autouse=True)
+def english(catalogue) -> None:  # type: ignore[no-untyped-def]
+    catalogue("en")
+
+
+def _llama(language: str = "en") -> TrainingViewModel:
+    vm = TrainingViewModel(QLocale(language))
+    vm.set_choice(Choice.MODEL, "llama-3.1-8b")
+    vm.set_text(F.SEQ_LEN, "4096")
+    return vm
+
+
+def _file(folder: Path, config: dict[str, Any], name: str = "ds_config.json") -> Path:
+    path = folder / name
+    path.write_text(json.dumps(config), encoding="utf-8")
+    return path
+
+
+def test_a_deepspeed_json_fills_the_description(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = _llama()
+    outcome = CheckViewModel(vm).check(_file(tmp_path, ZERO3))
+    assert outcome.ok and outcome.message == "Configuration read from “ds_config.json”."
+    assert outcome.setup is not None and outcome.config is not None
+    lines = outcome.report.splitlines()
+    assert lines[:7] == [
+        "“ds_config.json”: DeepSpeed configuration (JSON).",
+        "Effective batch 512 = 2 × 32 × 8 GPUs on 1 node(s), ZeRO-3, bf16, offload: the optimizer.",
+        "DeepSpeed accepts these batch values.",
+        "Megatron accepts --global-batch-size 512.",
+        'Filled in by the trainer ("auto"): gradient_clipping.',
+        "Put into the training description.",
+        # what it needs on the description's card: ZeRO-3 with the optimizer offloaded
+        # keeps 4 × 525,336,576 (the largest layer, gathered) + 2 × 8,030,261,248 / 8
+        # bytes of states, plus 1 GB of overhead
+        lines[6],
+    ]
+    assert lines[6].startswith("Fits in GPU memory: Activations 2 × ")
+    assert ", plus 5.109 GB of model states and overhead: " in lines[6]
+    assert lines[6].endswith(" of 80 GB.")
+    d = vm.description
+    assert d is not None
+    assert (d.target_batch, d.micro_batch, d.gpus) == (512, 2, 8)
+    assert (d.zero_stage, d.offload, d.precision) == (
+        ZeroStage.WEIGHTS,
+        Offload.OPTIMIZER,
+        Precision.BF16,
+    )
+    assert vm.choice(Choice.RECOMMEND) is False and vm.shown_text(F.MICRO_BATCH) == "2"
+    assert vm.choice(Choice.MODEL) == "llama-3.1-8b"  # the file does not name a model
+
+
+def test_in_portuguese_the_reasons_are_portuguese(qapp, catalogue, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    catalogue("pt_BR")
+    vm = _llama("pt_BR")
+    vm.set_text(F.GPUS, "8")
+    before = vm.description
+    outcome = CheckViewModel(vm).check(_file(tmp_path, REFUSED))
+    assert outcome.ok and outcome.setup is None
+    assert outcome.message == "“ds_config.json” lido; a descrição precisa de mais para usá-lo."
+    report = outcome.report.splitlines()
+    assert report[0] == "“ds_config.json”: configuração do DeepSpeed (JSON)."
+    assert report[1] == (
+        "Valores lidos: micro_batch = 3, accumulation_steps = 4, train_batch_size = 100, "
+        "precision = fp16."
+    )
+    assert report[2].startswith("O DeepSpeed recusa train_batch_size 100: 3 (micro-lote) x 4 ")
+    assert report[2].endswith(" = 96.")
+    assert report[3] == "O Megatron recusaria --global-batch-size 100."
+    assert report[4] == "Não foi possível usar zero_optimization.stage = 9: deve ser 0, 1, 2 ou 3"
+    assert report[5].startswith("Não colocado na descrição do treino: O DeepSpeed recusa ")
+    assert vm.description == before  # nothing applied
+
+
+def test_in_portuguese_a_file_that_fits_says_so(qapp, catalogue, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    catalogue("pt_BR")
+    vm = _llama("pt_BR")
+    outcome = CheckViewModel(vm).check(_file(tmp_path, ZERO3))
+    assert outcome.message == "Configuração lida de “ds_config.json”."
+    lines = outcome.report.splitlines()
+    assert lines[1].startswith("Lote efetivo 512 = 2 × 32 × 8 GPUs")
+    assert lines[2:4] == [
+        "O DeepSpeed aceita esses valores de lote.",
+        "O Megatron aceita --global-batch-size 512.",
+    ]
+    assert lines[-2] == "Colocado na descrição do treino."
+    assert lines[-1].startswith("Cabe na memória da GPU: Ativações 2 × ")
+    assert ", mais 5,109 GB de estados do modelo e sobrecarga: " in lines[-1]
+
+
+def test_a_file_that_is_not_a_config_is_refused(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = _llama()
+    before = vm.description
+    path = tmp_path / "ds_config.json"
+    path.write_text("{ not json", encoding="utf-8")
+    outcome = CheckViewModel(vm).check(path)
+    assert not outcome.ok and outcome.setup is None and outcome.config is None
+    assert outcome.message.startswith("Could not read “ds_config.json”: ")
+    assert "not valid JSON" in outcome.message
+    assert outcome.report == outcome.message
+    assert vm.description == before
+
+
+def test_a_file_without_the_gpus_uses_the_descriptions(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = _llama()
+    vm.set_text(F.GPUS, "4")
+    config = {
+        "train_micro_batch_size_per_gpu": 4,
+        "gradient_accumulation_steps": 2,
+        "zero_optimization": {"stage": 2},
+        "bf16": {"enabled": True},
+    }
+    outcome = CheckViewModel(vm).check(_file(tmp_path, config))
+    assert outcome.setup is not None
+    assert "Effective batch 32 = 4 × 2 × 4 GPUs" in outcome.report.splitlines()[1]
+    d = vm.description
+    assert d is not None and (d.target_batch, d.gpus, d.zero_stage) == (32, 4, ZeroStage.GRADIENTS)
+    # 4 × 31.7 GB of activations do not fit an 80 GB card: the report says so
+    assert outcome.report.splitlines()[-1].startswith(
+        "Does not fit in GPU memory: Activations 4 × "
+    )
+
+
+def test_an_axolotl_file_names_the_method_and_the_model(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = TrainingViewModel(QLocale("en"))
+    vm.set_text(F.GPUS, "2")
+    path = tmp_path / "qlora.yml"
+    path.write_text(
+        "base_model: meta-llama/Llama-3.1-8B\n"
+        "adapter: qlora\n"
+        "load_in_4bit: true\n"
+        "lora_r: 32\n"
+        "lora_target_modules: [q_proj, k_proj, v_proj, o_proj]\n"
+        "sequence_len: 2048\n"
+        "micro_batch_size: 2\n"
+        "gradient_accumulation_steps: 4\n"
+        "bf16: true\n",
+        encoding="utf-8",
+    )
+    outcome = CheckViewModel(vm).check(path)
+    assert outcome.setup is not None, outcome.report
+    assert outcome.report.splitlines()[0] == "“qlora.yml”: axolotl configuration (YAML)."
+    d = vm.description
+    assert d is not None
+    assert (d.method, d.lora_rank, d.seq_len) == (Method.QLORA, 32, 2048)
+    # Llama's four attention projections: the description's own choice of them
+    assert vm.choice(Choice.LORA_TARGETS) is LoraTargets.ATTENTION
+    assert (d.target_batch, d.micro_batch, d.gpus) == (16, 2, 2)  # 2 × 4 × 2
+    assert vm.choice(Choice.MODEL) == "llama-3.1-8b"
+    assert vm.shown_text(F.SEQ_LEN) == "2,048" and vm.shown_text(F.LORA_RANK) == "32"

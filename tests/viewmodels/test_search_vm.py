@@ -1,0 +1,261 @@
+"""Find the best setup: the search of the training description on a number of GPUs in
+words — the best, the ranking, why every other option is out — and using a result."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from PySide6.QtCore import QLocale
+
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.planner import PlannerViewModel
+from gradacc_desktop.viewmodels.search import SearchState, SearchViewModel
+from gradacc_desktop.viewmodels.training.fields import PARAMS_MODEL, Choice
+from gradacc_desktop.viewmodels.training.fields import TrainingField as F
+from gradacc_desktop.viewmodels.training.model import TrainingViewModel
+from tests.planner_setup import one_gpu_llama
+
+PROMPT = (
+    "Search every ZeRO stage, offload, recomputation, tensor and pipeline split and pair for "
+    "the target batch on these GPUs: the fastest setup that fits and that DeepSpeed and "
+    "Megatron accept."
+)
+
+
+@pytest.fixture(autouse=True)
+def english(catalogue) -> None:  # type: ignore[no-untyped-def]
+    catalogue("en")
+
+
+def _searched(world: str = "8") -> tuple[TrainingViewModel, SearchViewModel]:
+    """The issue's Llama-3.1-8B plan searched on ``world`` GPUs."""
+    training = one_gpu_llama()
+    search = SearchViewModel(training)
+    search.set_world_text(world)
+    search.run()
+    return training, search
+
+
+def _seconds(text: str) -> Decimal:
+    assert text.endswith(" s"), text
+    return Decimal(text.removesuffix(" s"))
+
+
+def test_nothing_searched_yet(qapp) -> None:  # type: ignore[no-untyped-def]
+    training = TrainingViewModel(QLocale("en"))
+    search = SearchViewModel(training)
+    assert search.state == SearchState(message=PROMPT)
+    assert search.result is None and search.use() is None
+    assert search.world_label() == "GPUs in all"
+    assert search.world_placeholder() == "1"
+    assert search.world_hint() == (
+        "Every GPU of the run (data × tensor × pipeline). Empty: the description's, 1."
+    )
+    training.set_text(F.GPUS, "8")
+    training.set_text(F.TENSOR_PARALLEL, "2")
+    assert search.world_placeholder() == "16"  # data × tensor × pipeline
+
+
+def test_the_best_setup_and_the_ranking(qapp) -> None:  # type: ignore[no-untyped-def]
+    _training, search = _searched()
+    state = search.state
+    assert state.message == "" and state.problem == "" and not state.stale
+    assert state.ranking
+    first = state.ranking[0]
+    assert state.best == (
+        f"Best: {first.setup}, micro-batch {first.pair}, {first.step} per step, "
+        f"{first.memory} per GPU."
+    )
+    # every ranked setup reaches 512 exactly on 8 GPUs: b · a · data = 512
+    for row in state.ranking:
+        b, a = (int(n) for n in row.pair.split(" × "))
+        found = re.search(r"data (\d+)", row.setup)
+        data = 8 if found is None else int(found.group(1))
+        assert b * a * data == 512, row
+        assert row.memory.endswith(" GB")
+    # fastest first, as shown
+    steps = [_seconds(row.step) for row in state.ranking]
+    assert steps == sorted(steps)
+    # every ranked setup fits the A100's 80 GB
+    assert all(Decimal(row.memory.removesuffix(" GB")) <= 80 for row in state.ranking)
+
+
+def test_every_other_option_says_why_it_is_out(qapp) -> None:  # type: ignore[no-untyped-def]
+    _training, search = _searched()
+    exclusions = search.state.exclusions
+    assert exclusions and len(set(exclusions)) == len(exclusions)
+    slower = re.compile(r".+: slower \((\d+(\.\d+)?) s per step at best\)\.")
+    best = _seconds(search.state.ranking[0].step)
+    for line in exclusions:
+        found = slower.fullmatch(line)
+        assert found is not None, line
+        assert Decimal(found.group(1)) >= best
+    assert any(line.startswith("Full recomputation: slower (") for line in exclusions)
+
+
+def test_on_one_gpu_what_does_not_fit_is_said(qapp) -> None:  # type: ignore[no-untyped-def]
+    _training, search = _searched("1")
+    best = search.state.best
+    # 20 bytes per parameter are 161 GB on the one GPU: only an offloaded optimizer fits
+    assert " optimizer offloaded, micro-batch " in best
+    not_fit = re.compile(
+        r"(No ZeRO|No offload): does not fit \(short by \d+(\.\d+)? GB per GPU at one sample\)\."
+    )
+    lines = [line for line in search.state.exclusions if line.startswith(("No ZeRO", "No off"))]
+    assert len(lines) == 2 and all(not_fit.fullmatch(line) for line in lines), lines
+
+
+def test_rules_the_frameworks_refuse_are_named(qapp) -> None:  # type: ignore[no-untyped-def]
+    training, search = _searched("2")
+    training.set_text(F.TARGET, "7")  # odd: two data-parallel GPUs cannot reach it
+    search.run()
+    exclusions = search.state.exclusions
+    assert (
+        "ZeRO-3: refused — DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3; "
+        "DeepSpeed's tensor parallelism (AutoTP) stops at ZeRO-2; the data-parallel GPUs "
+        "do not divide the target batch."
+    ) in exclusions
+    assert search.state.ranking
+    for row in search.state.ranking:  # one data-parallel GPU: a tensor or pipeline split
+        b, a = (int(n) for n in row.pair.split(" × "))
+        assert row.setup.endswith(" · data 1") and b * a == 7, row
+
+
+def test_use_makes_the_best_the_description(qapp) -> None:  # type: ignore[no-untyped-def]
+    training, search = _searched()
+    planner = PlannerViewModel(training, CalculatorViewModel(QLocale("en")))
+    first = search.state.ranking[0]
+    assert search.result is not None
+    chosen = search.result.ranking[0]
+    seen: list[SearchState] = []
+    search.stateChanged.connect(seen.append)
+    message = search.use(0)
+    assert message == f"The training description now uses {first.setup}."
+    assert training.choice(Choice.RECOMMEND) is False
+    assert training.choice(Choice.ZERO) is chosen.zero_stage
+    assert training.choice(Choice.OFFLOAD) is chosen.offload
+    assert training.choice(Choice.RECOMPUTE) is chosen.recompute
+    layout = (F.GPUS, F.TENSOR_PARALLEL, F.PIPELINE_STAGES)
+    assert [training.value(f) for f in layout] == [
+        chosen.gpus,
+        chosen.tensor_parallel,
+        chosen.pipeline_stages,
+    ]
+    b, a = first.pair.split(" × ")
+    assert training.shown_text(F.MICRO_BATCH) == b
+    results = planner.state.results
+    assert results is not None and results.configuration is not None
+    assert results.configuration.summary.startswith(f"Micro-batch {b} · accumulation steps {a} · ")
+    # the plan of the description agrees with the search: it fits, in the same memory
+    assert results.fit.fits and results.fit.usage.endswith(f": {first.memory} of 80 GB.")
+    time = results.time
+    assert time is not None and time.summary.startswith(f"{first.step} per optimizer step")
+    # a setup the search chose is still of the searched description: the results stay true
+    assert not search.state.stale and seen == []
+    second = search.state.ranking[1]
+    assert search.use(1) == f"The training description now uses {second.setup}."
+    assert training.shown_text(F.MICRO_BATCH) == second.pair.split(" × ")[0]
+    assert search.use(len(search.state.ranking)) is None
+
+
+def test_results_go_stale_after_a_change(qapp) -> None:  # type: ignore[no-untyped-def]
+    training, search = _searched()
+    best = search.state.best
+    seen: list[SearchState] = []
+    search.stateChanged.connect(seen.append)
+    training.set_text(F.TARGET, "256")
+    assert len(seen) == 1 and seen[0].stale and seen[0].best == best
+    training.set_text(F.TARGET, "128")  # already stale: said once
+    assert len(seen) == 1
+    # using a stale setup would undo the change: nothing happens
+    assert search.use(0) is None and training.description is not None
+    assert training.description.target_batch == 128
+    search.set_world_text("4")
+    assert len(seen) == 2 and search.state.stale
+    search.run()
+    assert not search.state.stale and search.state.best != best
+    training.set_text(F.TARGET, "512")
+    assert search.state.stale
+    training.set_text(F.TARGET, "128")  # back to the searched description
+    assert not search.state.stale and search.use(0) is not None
+
+
+def test_what_cannot_be_searched_says_why(qapp) -> None:  # type: ignore[no-untyped-def]
+    training = TrainingViewModel(QLocale("en"))
+    search = SearchViewModel(training)
+    search.run()
+    assert search.state == SearchState(
+        message="Choose the model in the training description first."
+    )
+    training.set_choice(Choice.MODEL, PARAMS_MODEL)  # a count has no activation
+    search.run()
+    assert search.state.message == (
+        "The search needs the activation per sample: a model with its shape and the "
+        "sequence length."
+    )
+    training.set_choice(Choice.MODEL, "llama-3.1-8b")
+    training.set_text(F.SEQ_LEN, "")
+    search.run()
+    assert search.state.message.startswith("The search needs the activation per sample")
+    training.set_text(F.SEQ_LEN, "4096")
+    training.set_text(F.NODES, "5")
+    search.set_world_text("12")
+    search.run()
+    assert search.state.message == (
+        "These GPUs cannot be split evenly over the description's nodes."
+    )
+    assert search.state.ranking == () and search.use() is None
+    training.set_text(F.TARGET, "")  # no description: the prompt
+    search.run()
+    assert search.state == SearchState(message=PROMPT)
+
+
+def test_nothing_fits_on_these_gpus(qapp) -> None:  # type: ignore[no-untyped-def]
+    training, search = _searched("1")
+    training.set_text(F.SEQ_LEN, "131072")  # its whole context on one card
+    search.run()
+    state = search.state
+    assert state.message == "No setup fits and reaches the target on these GPUs: see why below."
+    assert state.best == "" and state.ranking == ()
+    assert state.exclusions and all(
+        ": does not fit (short by " in line for line in state.exclusions
+    )
+
+
+def test_the_gpus_field(qapp) -> None:  # type: ignore[no-untyped-def]
+    training = one_gpu_llama()
+    search = SearchViewModel(training)
+    seen: list[SearchState] = []
+    search.stateChanged.connect(seen.append)
+    search.set_world_text("x")
+    assert search.state.problem == "GPUs in all: “x” is not a number."
+    search.set_world_text("x")  # nothing new
+    assert len(seen) == 1
+    search.run()
+    assert search.state == SearchState(message=PROMPT, problem="GPUs in all: “x” is not a number.")
+    assert search.result is None
+    search.set_world_text("0")
+    assert search.state.problem == "GPUs in all: enter a value from 1 to 100,000."
+    search.set_world_text("")  # empty: the description's GPUs
+    assert search.state.problem == ""
+    search.run()
+    assert search.result is not None and search.result.world_size == 1
+
+
+def test_a_language_switch_rewords_the_results(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
+    training, search = _searched()
+    english = search.state
+    catalogue("pt_BR")
+    training.set_language(QLocale("pt_BR"))
+    assert not search.state.stale  # the same description in other words
+    search.set_language()
+    state = search.state
+    first = state.ranking[0]
+    assert state.best == (
+        f"Melhor: {first.setup}, micro-lote {first.pair}, {first.step} por passo, "
+        f"{first.memory} por GPU."
+    )
+    assert first.memory == english.ranking[0].memory.replace(".", ",")
+    assert search.world_input().read("1.000") == Decimal(1000)
