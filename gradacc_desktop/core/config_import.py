@@ -1114,6 +1114,18 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
             targets,
             trans_late("ConfigImport", "must be a list of module names").format(),
         )
+    # axolotl's lora_target_linear adapts every linear layer of the blocks (PEFT's
+    # "all-linear"), whatever lora_target_modules adds to them
+    linear = data.get("lora_target_linear")
+    if linear is True:
+        r.set("lora_targets", "lora_target_linear", ("all-linear",))
+    elif linear is not None and linear is not False:
+        r.refuse(
+            "lora_target_linear",
+            linear,
+            trans_late("ConfigImport", "must be true or false").format(),
+            "lora_targets",
+        )
     r.boolean("base_4bit", "load_in_4bit", data.get("load_in_4bit"))
     r.text(
         "base_model",

@@ -115,23 +115,44 @@ class ConfigCheckTexts(Translating):
                 name=path.name
             )
             return CheckOutcome(True, message, "\n".join(lines), None)
-        lines.append(self.tr("Put into the training description."))
         message = self.tr("Configuration read from “{name}”.").format(name=path.name)
         return CheckOutcome(True, message, "\n".join(lines), setup, config)
+
+    def applied(self, outcome: CheckOutcome) -> CheckOutcome:
+        """``outcome`` once its setup is in the description."""
+        return replace(
+            outcome, report=outcome.report + "\n" + self.tr("Put into the training description.")
+        )
+
+    def not_applied(self, outcome: CheckOutcome, path: Path) -> CheckOutcome:
+        """``outcome`` when the description holds a refused entry: nothing was put in."""
+        return replace(
+            outcome,
+            ok=False,
+            message=self.tr(
+                "“{name}” read, but not used: correct the training description first."
+            ).format(name=path.name),
+            report=outcome.report
+            + "\n"
+            + self.tr("Correct the training description, then check the file again."),
+            setup=None,
+        )
 
     def _values(self, config: ImportedConfig, setup: TrainingSetup | None) -> list[str]:
         f = self._formats.format
         if setup is not None:
             return [
                 self.tr(
-                    "Effective batch {e} = {b} × {a} × {g} on {nodes} node(s), ZeRO-{zero}, "
+                    "Effective batch {e} = {b} × {a} × {g} on {nodes}, ZeRO-{zero}, "
                     "{precision}, offload: {offload}."
                 ).format(
                     e=f(setup.effective_batch),
                     b=f(setup.micro_batch),
                     a=f(setup.accumulation_steps),
                     g=self._formats.gpus_text(setup.gpus),
-                    nodes=f(setup.nodes),
+                    nodes=self._formats.counted(
+                        lambda n: self.tr("%n node(s)", "", n), setup.nodes
+                    ),
                     zero=int(setup.zero_stage),
                     precision=setup.precision.value,
                     offload=self.offload(setup.offload),
@@ -188,14 +209,9 @@ class CheckViewModel(QObject):
             return outcome
         current = t.description
         if current is None:
-            return replace(
-                outcome,
-                report=outcome.report
-                + "\n"
-                + self.tr("Correct the training description, then check the file again."),
-                setup=None,
-            )
+            return self._texts.not_applied(outcome, path)
         t.apply(fixed_by(outcome.config, outcome.setup, current))
+        outcome = self._texts.applied(outcome)
         plan = t.plan
         if plan is not None and plan.fit is not None:  # what it needs on the description's GPU
             fit = self._fit.fit(plan.fit, plan.description.tensor_parallel)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from fractions import Fraction
 
 from PySide6.QtCore import QObject, Signal
 
-from gradacc_desktop.core.compute import Recompute
+from gradacc_desktop.core.compute import Recompute, significant
 from gradacc_desktop.core.layout import LAYOUT_LIMITS
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.setup import Offload
@@ -296,6 +297,12 @@ class SearchViewModel(QObject):
             return self.tr("No pipeline")
         return self.tr("{stages} pipeline stages").format(stages=f(number))
 
+    def _percent(self, share: Fraction) -> str:
+        """A share as a percentage with two significant digits (0,061 %, 4,4 %, 33 %)."""
+        return self.tr("{value} %").format(
+            value=self._training.formats.format(significant(share * 100, 2))
+        )
+
     def _refusal(self, refusal: Refusal) -> str:
         return {
             Refusal.PIPELINE_ZERO: self.tr("DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3"),
@@ -313,9 +320,19 @@ class SearchViewModel(QObject):
         value = self._value(e)
         if e.reason is Reason.SLOWER and e.candidate is not None and best is not None:
             c = e.candidate
-            assert c.step is not None and best.step is not None
-            return self.tr("{value}: slower ({step} per step at best).").format(
-                value=value, step=self._timing.seconds(c.step.step_seconds)
+            if c.step is None or best.step is None:  # ranked by simplicity
+                return self.tr("{value}: a simpler setup that fits comes first.").format(
+                    value=value
+                )
+            if c.step.step_seconds == best.step.step_seconds:
+                return self.tr("{value}: as fast, but a simpler setup comes first.").format(
+                    value=value
+                )
+            slower = c.step.step_seconds / best.step.step_seconds - 1
+            return self.tr("{value}: {percent} slower ({step} per step at best).").format(
+                value=value,
+                percent=self._percent(slower),
+                step=self._timing.seconds(c.step.step_seconds),
             )
         if e.reason is Reason.NOT_FIT:
             return self.tr(

@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>ConfigCheckTexts</name>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n node</numerusform>
+            <numerusform>%n nodes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ConfigurationTexts</name>
     <message numerus="yes">
         <source>%n sample(s) above the target of {target}.</source>

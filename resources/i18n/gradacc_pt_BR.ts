@@ -999,13 +999,6 @@
     </message>
 </context>
 <context>
-    <name>CheckViewModel</name>
-    <message>
-        <source>Correct the training description, then check the file again.</source>
-        <translation>Corrija a descrição do treino e verifique o arquivo de novo.</translation>
-    </message>
-</context>
-<context>
     <name>ConfigCheckTexts</name>
     <message>
         <source>DeepSpeed configuration (JSON)</source>
@@ -1064,12 +1057,27 @@
         <translation>Colocado na descrição do treino.</translation>
     </message>
     <message>
-        <source>Configuration read from “{name}”.</source>
-        <translation>Configuração lida de “{name}”.</translation>
+        <source>“{name}” read, but not used: correct the training description first.</source>
+        <translation>“{name}” lido, mas não usado: corrija antes a descrição do treino.</translation>
     </message>
     <message>
-        <source>Effective batch {e} = {b} × {a} × {g} on {nodes} node(s), ZeRO-{zero}, {precision}, offload: {offload}.</source>
-        <translation>Lote efetivo {e} = {b} × {a} × {g} em {nodes} nó(s), ZeRO-{zero}, {precision}, offload: {offload}.</translation>
+        <source>Correct the training description, then check the file again.</source>
+        <translation>Corrija a descrição do treino e verifique o arquivo de novo.</translation>
+    </message>
+    <message>
+        <source>Effective batch {e} = {b} × {a} × {g} on {nodes}, ZeRO-{zero}, {precision}, offload: {offload}.</source>
+        <translation>Lote efetivo {e} = {b} × {a} × {g} em {nodes}, ZeRO-{zero}, {precision}, offload: {offload}.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n nó</numerusform>
+            <numerusform>%n nós</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Configuration read from “{name}”.</source>
+        <translation>Configuração lida de “{name}”.</translation>
     </message>
     <message>
         <source>Values read: {values}.</source>
@@ -3372,6 +3380,10 @@
         <translation>{stages} estágios de pipeline</translation>
     </message>
     <message>
+        <source>{value} %</source>
+        <translation>{value} %</translation>
+    </message>
+    <message>
         <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-2 and ZeRO-3</source>
         <translation>o motor de pipeline do DeepSpeed recusa ZeRO-2 e ZeRO-3</translation>
     </message>
@@ -3392,8 +3404,16 @@
         <translation>as GPUs em paralelismo de dados não dividem o lote-alvo</translation>
     </message>
     <message>
-        <source>{value}: slower ({step} per step at best).</source>
-        <translation>{value}: mais lento ({step} por passo no melhor caso).</translation>
+        <source>{value}: a simpler setup that fits comes first.</source>
+        <translation>{value}: uma configuração mais simples que cabe vem primeiro.</translation>
+    </message>
+    <message>
+        <source>{value}: as fast, but a simpler setup comes first.</source>
+        <translation>{value}: tão rápido, mas uma configuração mais simples vem primeiro.</translation>
+    </message>
+    <message>
+        <source>{value}: {percent} slower ({step} per step at best).</source>
+        <translation>{value}: {percent} mais lento ({step} por passo no melhor caso).</translation>
     </message>
     <message>
         <source>{value}: does not fit (short by {short} per GPU at one sample).</source>

@@ -554,7 +554,8 @@ def test_axolotl_qlora_with_its_deepspeed_json(tmp_path: Path) -> None:
     assert (config.micro_batch, config.accumulation_steps) == (2, 4)
     assert config.adapter is Adapter.QLORA
     assert config.lora_rank == 32
-    assert config.lora_targets == ("q_proj", "k_proj", "v_proj", "o_proj")
+    # lora_target_linear: true adds every linear layer to the listed ones (axolotl)
+    assert config.lora_targets == ("all-linear",)
     assert config.base_4bit is True
     assert config.sequence_length == 4096
     assert config.base_model == "NousResearch/Meta-Llama-3-8B"
@@ -762,7 +763,7 @@ def test_values_are_json_types() -> None:
     config = read_config(AXOLOTL_QLORA.replace("deepspeed: deepspeed_configs/zero2.json\n", ""))
     values = config.values()
     assert json.loads(json.dumps(values)) == values
-    assert values["adapter"] == "qlora" and values["lora_targets"][0] == "q_proj"
+    assert values["adapter"] == "qlora" and values["lora_targets"] == ["all-linear"]
     assert set(values) >= {
         "micro_batch",
         "accumulation_steps",
@@ -1004,3 +1005,17 @@ def test_fuzzed_text_only_raises_config_import_error(text: str) -> None:
         assert "\n" not in str(exc)
         return
     _check(config)
+
+
+def test_axolotl_lora_target_linear_adapts_every_linear_layer() -> None:
+    text = (
+        "base_model: meta-llama/Llama-3.1-8B\nadapter: qlora\nload_in_4bit: true\n"
+        "lora_r: 32\nlora_target_linear: true\nlora_target_modules: [q_proj]\n"
+        "micro_batch_size: 2\ngradient_accumulation_steps: 4\n"
+    )
+    config = read_config(text, "axolotl.yml")
+    assert config.lora_targets == ("all-linear",)
+    assert config.key_of("lora_targets") == "lora_target_linear"
+    refused = read_config(text.replace("lora_target_linear: true", "lora_target_linear: 3"), "a")
+    assert [u.key for u in refused.unread] == ["lora_target_linear"]
+    assert refused.lora_targets == ("q_proj",)

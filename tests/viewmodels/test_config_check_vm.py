@@ -64,7 +64,7 @@ def test_a_deepspeed_json_fills_the_description(qapp, tmp_path: Path) -> None:  
     lines = outcome.report.splitlines()
     assert lines[:7] == [
         "“ds_config.json”: DeepSpeed configuration (JSON).",
-        "Effective batch 512 = 2 × 32 × 8 GPUs on 1 node(s), ZeRO-3, bf16, offload: the optimizer.",
+        "Effective batch 512 = 2 × 32 × 8 GPUs on 1 node, ZeRO-3, bf16, offload: the optimizer.",
         "DeepSpeed accepts these batch values.",
         "Megatron accepts --global-batch-size 512.",
         'Filled in by the trainer ("auto"): gradient_clipping.',
@@ -187,3 +187,16 @@ def test_an_axolotl_file_names_the_method_and_the_model(qapp, tmp_path: Path) ->
     assert (d.target_batch, d.micro_batch, d.gpus) == (16, 2, 2)  # 2 × 4 × 2
     assert vm.choice(Choice.MODEL) == "llama-3.1-8b"
     assert vm.shown_text(F.SEQ_LEN) == "2,048" and vm.shown_text(F.LORA_RANK) == "32"
+
+
+def test_a_refused_entry_in_the_description_puts_nothing_in(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = TrainingViewModel(QLocale("en"))
+    vm.set_text(F.TARGET, "")
+    outcome = CheckViewModel(vm).check(_file(tmp_path, ZERO3))
+    assert not outcome.ok and outcome.setup is None
+    assert outcome.message == (
+        "“ds_config.json” read, but not used: correct the training description first."
+    )
+    assert "Put into the training description." not in outcome.report
+    assert outcome.report.endswith("Correct the training description, then check the file again.")
+    assert vm.choice(Choice.ZERO) is ZeroStage.NONE  # nothing was applied

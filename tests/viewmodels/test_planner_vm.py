@@ -418,3 +418,26 @@ def test_rounding_down_that_cannot_stay_within_the_target_says_so(qapp) -> None:
     )
     _solve(vm, "10", "4", "2")
     assert _configuration(vm).difference == "2 samples below the target of 10."
+
+
+def test_typing_the_reference_rescales_the_learning_rate_at_once(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    _solve(vm, "512", "8", "4")
+    vm.set_text(TrainingField.REFERENCE_LR, "0.0003")
+    vm.set_text(TrainingField.REFERENCE_BATCH, "256")
+    extras = _results(vm).extras
+    assert extras is not None and extras.lr_linear == "Linear scaling: 0.0006"
+    vm.set_text(TrainingField.REFERENCE_BATCH, "512")
+    extras = _results(vm).extras
+    assert extras is not None and extras.lr_linear == "Linear scaling: 0.0003"
+
+
+def test_choosing_a_pair_plans_once(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    states: list[object] = []
+    vm.stateChanged.connect(states.append)
+    assert vm.training.choice(Choice.RECOMMEND) is True
+    vm.choose_pair(2)
+    assert len(states) == 1
+    assert _configuration(vm).micro_batch == 2
+    assert vm.training.choice(Choice.RECOMMEND) is False

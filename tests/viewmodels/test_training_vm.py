@@ -362,3 +362,12 @@ def test_nothing_fits_llama_on_one_a100_with_the_numbers(  # type: ignore[no-unt
     assert results is not None and results.nothing_fits is not None
     assert results.nothing_fits.message == message
     assert results.configuration is None and results.fit.fits is False
+
+
+def test_a_refused_custom_speed_is_forgotten_with_the_custom_card(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = TrainingViewModel(QLocale("en"))
+    vm.set_choice(Choice.CARD, "custom")
+    vm.set_text(F.CUSTOM_TFLOPS, "abc")
+    assert any("Dense peak" in p for p in vm.state.run_problems)
+    vm.set_choice(Choice.CARD, "a100-80gb")  # the catalogue's speed is used, not the field
+    assert vm.state.run_problems == ()

@@ -302,7 +302,6 @@ def search(
         return unsearchable(Unsearchable.NO_ACTIVATION)
     if probe.usable_bytes is None:
         return unsearchable(Unsearchable.NO_CAPACITY)
-    untimed = step_model(d, probe)[1]
 
     evaluated: list[Candidate] = []
     for tp, pp, dp, refusal in _layouts(world_size, world_size // nodes, model):
@@ -323,6 +322,19 @@ def search(
                 )
                 evaluated.append(_evaluate(changed, model, refusal))
     accepted = sorted((c for c in evaluated if c.accepted), key=_rank_key)
+    untimed = None  # why the best is not timed (then none is: the card has no speed)
+    if accepted and accepted[0].step is None:
+        best = accepted[0]
+        chosen = replace(
+            d,
+            gpus=best.gpus,
+            tensor_parallel=best.tensor_parallel,
+            pipeline_stages=best.pipeline_stages,
+            zero_stage=best.zero_stage,
+            offload=best.offload,
+            recompute=best.recompute,
+        )
+        untimed = step_model(chosen, figures(chosen, model))[1]
     return SearchResult(
         description=d,
         world_size=world_size,

@@ -8,6 +8,7 @@ pair, a change that would fit) or of the calculator ("Use this configuration").
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from PySide6.QtCore import QLocale, QObject, Signal
@@ -21,7 +22,7 @@ from gradacc_desktop.viewmodels.planner.clipboard import PlanClipboard
 from gradacc_desktop.viewmodels.planner.results import Extras, PlanResults
 from gradacc_desktop.viewmodels.planner.texts import PlannerTexts
 from gradacc_desktop.viewmodels.planner.views import ConfigurationView, PlannerState
-from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from gradacc_desktop.viewmodels.training.fields import TrainingField
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
 
 #: the planner's own inputs (kept by the training view-model with the rest)
@@ -87,6 +88,9 @@ class PlannerViewModel(QObject):
 
     def set_text(self, field: TrainingField, text: str) -> None:
         self._training.set_text(field, text)
+        # the reference is not part of the description: its plan does not change, the
+        # planner's words do
+        self._refresh(self._training.state)
 
     def reference(self) -> tuple[Decimal | None, int | None]:
         """The learning-rate reference (rate, batch) the fields hold (``None`` where a
@@ -123,7 +127,7 @@ class PlannerViewModel(QObject):
 
     def choose_pair(self, micro_batch: int) -> None:
         """Take a micro-batch from the pairs table as the user's own."""
-        self._training.set_choice(Choice.RECOMMEND, False)
+        self._training.set_choices(replace(self._training.choices, recommend=False))
         self._training.hold({TrainingField.MICRO_BATCH: Decimal(micro_batch)})
         self._training.refresh_all()
 

@@ -155,7 +155,10 @@ def build(
     ]
     problems = [p for f in required if (p := e.problem(f)) is not None]
     problems += [p for f in optional if e.entry(f) is not None and (p := e.problem(f)) is not None]
-    run_problems = tuple(p for f in RUN_FIELDS if (p := e.optional_value(f)[1]) is not None)
+    # the custom card's speed is read only while the custom card is chosen
+    custom = all(c.id != choices.card for c in cards)
+    run_fields = [f for f in RUN_FIELDS if custom or f not in SPEED_FIELDS]
+    run_problems = tuple(p for f in run_fields if (p := e.optional_value(f)[1]) is not None)
     try:
         spec = model_spec(choices, e, shape_words)
     except ShapeProblem as exc:
