@@ -52,6 +52,8 @@ class ExportViewModel(QObject):
         plan = self._training.plan
         if plan is None or plan.current is None:
             return self.tr("Nothing to export yet: the training description has no configuration.")
+        if plan.setup_problem is not None:  # no framework runs it: ``unavailable`` says why
+            return self.tr("Nothing to export: no framework runs this layout.")
         f = self._training.formats.format
         current, d = plan.current, plan.description
         formula = f"E\u00a0=\u00a0{f(current.micro_batch)}\u00a0×\u00a0" + (

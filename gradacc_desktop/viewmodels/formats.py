@@ -45,6 +45,11 @@ class PlanFormats(Translating):
         """Translate a ``%n`` plural message for any ``count`` (see ``format_counted``)."""
         return format_counted(self.locale, translate, count)
 
+    def digits(self, text: str) -> str:
+        """A whole number the core gave as text, grouped the locale's way ("4.096");
+        any other text as it is."""
+        return self.format(int(text)) if text.isdecimal() else text
+
     def said(self, text: str) -> str:
         """A text from the core in the window's language: a ``Message`` translated in its
         context with its values filled in (numbers the locale's way, inner messages

@@ -88,7 +88,10 @@ class ModelStatesViewModel(QObject):
         figs = plan.figures
         states = figs.states
         if states is None:
-            return ModelStatesState(None, state.notes.other.text)
+            return ModelStatesState(
+                None,
+                self.tr("No model states to show: {why}").format(why=state.notes.other.text),
+            )
         overridden = ""
         if figs.other.source is Source.GIVEN:
             overridden = self.tr(

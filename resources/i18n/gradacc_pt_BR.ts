@@ -1971,6 +1971,10 @@
         <translation>Nada a exportar ainda: a descrição do treino não tem configuração.</translation>
     </message>
     <message>
+        <source>Nothing to export: no framework runs this layout.</source>
+        <translation>Nada a exportar: nenhum framework executa este arranjo.</translation>
+    </message>
+    <message>
         <source>Exporting the training description&apos;s configuration: {formula}.</source>
         <translation>Exportando a configuração da descrição do treino: {formula}.</translation>
     </message>
@@ -2425,6 +2429,10 @@
     <message>
         <source>Correct the training description first.</source>
         <translation>Corrija primeiro a descrição do treino.</translation>
+    </message>
+    <message>
+        <source>No model states to show: {why}</source>
+        <translation>Nenhum estado do modelo para mostrar: {why}</translation>
     </message>
     <message>
         <source>The plan uses the other memory typed in the description; these are the model states it replaces.</source>

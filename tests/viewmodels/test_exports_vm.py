@@ -165,3 +165,12 @@ def test_portuguese_summary(qapp, catalogue) -> None:  # type: ignore[no-untyped
     )
     config = json.loads(exports.text(ExportFormat.DEEPSPEED) or "")
     assert config["gradient_accumulation_steps"] == 2048  # a file is never localised
+
+
+def test_a_layout_no_framework_runs_exports_nothing(qapp) -> None:  # type: ignore[no-untyped-def]
+    training = TrainingViewModel(QLocale("en"))
+    training.set_text(F.GPUS, "8")
+    training.set_text(F.NODES, "3")  # 8 GPUs cannot be split evenly over 3 nodes
+    vm = ExportViewModel(training)
+    assert vm.summary() == "Nothing to export: no framework runs this layout."
+    assert vm.unavailable() == "8 GPUs cannot be split evenly over 3 nodes."

@@ -173,7 +173,9 @@ def test_offload_is_the_descriptions(qapp, catalogue) -> None:  # type: ignore[n
     )
     assert "Offloaded states" in view.cpu
     training.set_choice(Choice.ZERO, ZeroStage.NONE)  # offload without ZeRO: no framework
-    assert vm.state == ModelStatesState(None, "no framework runs this layout (see the plan).")
+    assert vm.state == ModelStatesState(
+        None, "No model states to show: no framework runs this layout (see the plan)."
+    )
 
 
 def test_model_parallelism_shards_every_replica(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
@@ -205,8 +207,7 @@ def test_without_states_it_says_why(qapp, catalogue) -> None:  # type: ignore[no
     training = TrainingViewModel(QLocale("en"))
     vm = ModelStatesViewModel(training)
     assert vm.state.view is None
-    assert vm.state.message == training.state.notes.other.text
-    assert vm.state.message == "choose the model, or type the value."
+    assert vm.state.message == "No model states to show: choose the model, or type the value."
     training.set_choice(Choice.MODEL, "gpt2")
     assert vm.state.view is not None
     training.set_text(F.TARGET, "")

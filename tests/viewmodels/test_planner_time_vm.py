@@ -7,12 +7,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.setup import Precision
 from gradacc_desktop.viewmodels.planner import PlannerViewModel, PlanView, TimeView
 from gradacc_desktop.viewmodels.training.fields import NO_MODEL, PARAMS_MODEL, Choice
 from gradacc_desktop.viewmodels.training.fields import TrainingField as F
+from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 from tests.planner_setup import pipeline, planner, timed, write_profile
 
 
@@ -303,3 +305,10 @@ def test_fields_the_time_does_not_read_never_stop_it(qapp) -> None:  # type: ign
     training.set_choice(Choice.CARD, "custom")  # now it is read, and refused
     assert vm.state.results is None
     assert vm.state.problems == ("Usable memory per GPU: “lots” is not a number.",)
+
+
+def test_lengths_in_messages_are_grouped_as_numbers(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = TrainingViewModel(QLocale("pt_BR"))
+    vm.set_choice(Choice.MODEL, "gpt2")
+    vm.set_text(F.SEQ_LEN, "4096")  # GPT-2's learned positions stop at 1 024
+    assert "1.024 tokens" in vm.state.notes.activation.text

@@ -64,7 +64,7 @@ class TimingTexts(Translating):
             TimeMissing.SEQ_TOO_LONG: self.tr(
                 "The model's learned positions stop at {length} tokens: no time for a longer "
                 "sequence."
-            ).format(length=detail),
+            ).format(length=self._formats.digits(detail)),
             TimeMissing.NO_SPEED: self.tr(
                 "The custom card has no speed figures: type them under “The card's speed…” "
                 "(training description, GPUs), or choose a GPU model."
@@ -150,6 +150,8 @@ class TimingTexts(Translating):
                 "Warning: measured with recomputation {measured}, planned with {planned}."
             ),
         }[what]
+        if what is Mismatch.SEQ_LEN:
+            measured, planned = self._formats.digits(measured), self._formats.digits(planned)
         return text.format(measured=measured, planned=planned)
 
     def _fastest(self, current: StepTime, fastest: StepTime | None) -> tuple[str, int | None]:

@@ -182,7 +182,7 @@ class NoteTexts(Translating):
             ),
             Missing.SEQ_TOO_LONG: self.tr(
                 "the model's learned positions stop at {length} tokens: shorten the sequence."
-            ).format(length=detail),
+            ).format(length=self._formats.digits(detail)),
             Missing.NOT_ESTIMATED: self.tr("the estimator does not model it ({detail}).").format(
                 detail=detail
             ),
