@@ -2338,6 +2338,70 @@
     </message>
 </context>
 <context>
+    <name>ModelConfig</name>
+    <message>
+        <source>{key} must be {what}, got {value}</source>
+        <extracomment>once per model (already reflecting the recomputation choice) peak transient around the loss (logits in the model dtype, fp32 copy/gradient) the family&apos;s own assumptions, English, marked with ``trans_late(&quot;Activation&quot;, …)`` ``architectures[0]`` of the file, when it names one</extracomment>
+        <translation>{key} deve ser {what}, veio {value}</translation>
+    </message>
+    <message>
+        <source>{key} is missing</source>
+        <translation>falta {key}</translation>
+    </message>
+    <message>
+        <source>a whole number &gt;= {minimum}</source>
+        <translation>um número inteiro &gt;= {minimum}</translation>
+    </message>
+    <message>
+        <source>at most 1 000 000 000</source>
+        <translation>no máximo 1 000 000 000</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true ou false</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>um número</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>um texto</translation>
+    </message>
+    <message>
+        <source>a list of strings</source>
+        <translation>uma lista de textos</translation>
+    </message>
+    <message>
+        <source>the file is not a JSON object</source>
+        <translation>o arquivo não é um objeto JSON</translation>
+    </message>
+    <message>
+        <source>no model_type: supported types are {types}</source>
+        <translation>sem model_type: os tipos aceitos são {types}</translation>
+    </message>
+    <message>
+        <source>model_type {model_type} is not supported; supported types are {types}</source>
+        <translation>model_type {model_type} não é aceito; os tipos aceitos são {types}</translation>
+    </message>
+    <message>
+        <source>cannot read {name}: {why}</source>
+        <translation>não foi possível ler {name}: {why}</translation>
+    </message>
+    <message>
+        <source>{name} is larger than a model configuration</source>
+        <translation>{name} é maior que uma configuração de modelo</translation>
+    </message>
+    <message>
+        <source>not valid JSON: not UTF-8 text</source>
+        <translation>JSON inválido: não é texto UTF-8</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {why}</source>
+        <translation>JSON inválido: {why}</translation>
+    </message>
+</context>
+<context>
     <name>ModelSource</name>
     <message>
         <source>Open config.&amp;json…</source>

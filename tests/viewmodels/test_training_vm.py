@@ -371,3 +371,16 @@ def test_a_refused_custom_speed_is_forgotten_with_the_custom_card(qapp) -> None:
     assert any("Dense peak" in p for p in vm.state.run_problems)
     vm.set_choice(Choice.CARD, "a100-80gb")  # the catalogue's speed is used, not the field
     assert vm.state.run_problems == ()
+
+
+def test_a_config_json_refused_says_why_in_portuguese(qapp, catalogue, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    catalogue("pt_BR")
+    vm = TrainingViewModel(QLocale("pt_BR"))
+    path = tmp_path / "config.json"
+    path.write_text("[1, 2]", encoding="utf-8")
+    outcome = vm.open_config(path)
+    assert not outcome.ok
+    assert vm.config_error == "config.json não foi aberto: o arquivo não é um objeto JSON"
+    path.write_text('{"model_type": "llama", "hidden_size": true}', encoding="utf-8")
+    vm.open_config(path)
+    assert vm.config_error.startswith("config.json não foi aberto: hidden_size deve ser um")

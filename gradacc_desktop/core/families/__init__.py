@@ -188,22 +188,33 @@ class ConfigReader:
 
     def _bad(self, key: str, what: str) -> ModelConfigError:
         return ModelConfigError(
-            ConfigProblem.BAD_VALUE, f"{key} must be {what}, got {self.raw.get(key)!r}", key
+            ConfigProblem.BAD_VALUE,
+            trans_late("ModelConfig", "{key} must be {what}, got {value}").format(
+                key=key, what=what, value=repr(self.raw.get(key))
+            ),
+            key,
         )
 
     def integer(self, key: str, default: int | None = None, *, minimum: int = 1) -> int:
         """A whole number >= ``minimum``; ``default`` when absent (or null)."""
         if not self.has(key):
             if default is None:
-                raise ModelConfigError(ConfigProblem.BAD_VALUE, f"{key} is missing", key)
+                raise ModelConfigError(
+                    ConfigProblem.BAD_VALUE,
+                    trans_late("ModelConfig", "{key} is missing").format(key=key),
+                    key,
+                )
             return default
         value = self.raw[key]
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            raise self._bad(key, f"a whole number >= {minimum}")
+            raise self._bad(
+                key,
+                trans_late("ModelConfig", "a whole number >= {minimum}").format(minimum=minimum),
+            )
         if value > 10**9:
-            raise self._bad(key, "at most 1 000 000 000")
+            raise self._bad(key, trans_late("ModelConfig", "at most 1 000 000 000").format())
         return value
 
     def first_int(self, keys: Iterable[str], default: int | None = None) -> int:
@@ -214,7 +225,9 @@ class ConfigReader:
                 return self.integer(key)
         if default is None:
             raise ModelConfigError(
-                ConfigProblem.BAD_VALUE, f"{' or '.join(names)} is missing", names[0]
+                ConfigProblem.BAD_VALUE,
+                trans_late("ModelConfig", "{key} is missing").format(key=" or ".join(names)),
+                names[0],
             )
         return default
 
@@ -226,7 +239,7 @@ class ConfigReader:
             return default
         value = self.raw[key]
         if not isinstance(value, bool):
-            raise self._bad(key, "true or false")
+            raise self._bad(key, trans_late("ModelConfig", "true or false").format())
         return value
 
     def number(self, key: str, default: float | None) -> float | None:
@@ -234,7 +247,7 @@ class ConfigReader:
             return default
         value = self.raw[key]
         if not isinstance(value, int | float) or isinstance(value, bool):
-            raise self._bad(key, "a number")
+            raise self._bad(key, trans_late("ModelConfig", "a number").format())
         return float(value)
 
     def text(self, key: str, default: str) -> str:
@@ -242,7 +255,7 @@ class ConfigReader:
             return default
         value = self.raw[key]
         if not isinstance(value, str):
-            raise self._bad(key, "a string")
+            raise self._bad(key, trans_late("ModelConfig", "a string").format())
         return value
 
     def str_list(self, key: str) -> tuple[str, ...] | None:
@@ -250,7 +263,7 @@ class ConfigReader:
             return None
         value = self.raw[key]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self._bad(key, "a list of strings")
+            raise self._bad(key, trans_late("ModelConfig", "a list of strings").format())
         return tuple(value)
 
     def unsupported(self, what: str, key: str = "") -> ModelConfigError:
@@ -308,12 +321,17 @@ def family_module(arch_or_type: Architecture | str) -> FamilyModule:
 def parse_model_config(raw: Any) -> Architecture:
     """The ``Architecture`` of a decoded ``config.json``; ``ModelConfigError`` if not one."""
     if not isinstance(raw, Mapping):
-        raise ModelConfigError(ConfigProblem.NOT_OBJECT, "the file is not a JSON object")
+        raise ModelConfigError(
+            ConfigProblem.NOT_OBJECT,
+            trans_late("ModelConfig", "the file is not a JSON object").format(),
+        )
     model_type = raw.get("model_type")
     if not isinstance(model_type, str) or not model_type:
         raise ModelConfigError(
             ConfigProblem.NO_MODEL_TYPE,
-            "no model_type: supported types are " + ", ".join(supported_model_types()),
+            trans_late("ModelConfig", "no model_type: supported types are {types}").format(
+                types=", ".join(supported_model_types())
+            ),
             "model_type",
         )
     try:
@@ -321,8 +339,10 @@ def parse_model_config(raw: Any) -> Architecture:
     except KeyError:
         raise ModelConfigError(
             ConfigProblem.UNKNOWN_MODEL_TYPE,
-            f"model_type {model_type!r} is not supported; supported types are "
-            + ", ".join(supported_model_types()),
+            trans_late(
+                "ModelConfig",
+                "model_type {model_type} is not supported; supported types are {types}",
+            ).format(model_type=repr(model_type), types=", ".join(supported_model_types())),
             "model_type",
         ) from None
     arch = module.parse(ConfigReader(raw, model_type))
@@ -344,16 +364,25 @@ def read_model_config_text(path: str | Path) -> str:
             data = fh.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
         raise ModelConfigError(
-            ConfigProblem.UNREADABLE, f"cannot read {file.name}: {exc.strerror or exc}"
+            ConfigProblem.UNREADABLE,
+            trans_late("ModelConfig", "cannot read {name}: {why}").format(
+                name=file.name, why=exc.strerror or str(exc)
+            ),
         ) from None
     if len(data) > MAX_CONFIG_BYTES:
         raise ModelConfigError(
-            ConfigProblem.TOO_LARGE, f"{file.name} is larger than a model configuration"
+            ConfigProblem.TOO_LARGE,
+            trans_late("ModelConfig", "{name} is larger than a model configuration").format(
+                name=file.name
+            ),
         )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ModelConfigError(ConfigProblem.NOT_JSON, "not valid JSON: not UTF-8 text") from None
+        raise ModelConfigError(
+            ConfigProblem.NOT_JSON,
+            trans_late("ModelConfig", "not valid JSON: not UTF-8 text").format(),
+        ) from None
 
 
 def read_model_config(path: str | Path) -> Architecture:
@@ -365,7 +394,10 @@ def parse_model_config_text(data: bytes | str) -> Architecture:
     try:
         raw = json.loads(data)
     except (ValueError, RecursionError) as exc:
-        raise ModelConfigError(ConfigProblem.NOT_JSON, f"not valid JSON: {exc}") from None
+        raise ModelConfigError(
+            ConfigProblem.NOT_JSON,
+            trans_late("ModelConfig", "not valid JSON: {why}").format(why=str(exc)),
+        ) from None
     return parse_model_config(raw)
 
 

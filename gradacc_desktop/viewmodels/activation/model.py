@@ -56,6 +56,7 @@ from gradacc_desktop.viewmodels.activation.remembered import read_setup, setup_s
 from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
 from gradacc_desktop.viewmodels.activation.views import ActivationState, EstimateView
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Entry
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.problems import describe, out_of_range
@@ -201,7 +202,7 @@ class ActivationViewModel(QObject):
             arch = parse_model_config_text(text)
         except ModelConfigError as exc:
             self._load_error = self.tr("{file} was not opened: {reason}").format(
-                file=name, reason=exc.detail
+                file=name, reason=PlanFormats(self._locale).said(exc.detail)
             )
             self._refresh()
             return False
@@ -623,4 +624,5 @@ class ActivationViewModel(QObject):
                 "The paper profile counts GPT-2 and Llama-shaped models only (head size = "
                 "hidden size / heads): choose the Hugging Face profile."
             ), set()
-        return self.tr("This model cannot be estimated: {reason}").format(reason=exc.detail), set()
+        reason = PlanFormats(self._locale).said(exc.detail)
+        return self.tr("This model cannot be estimated: {reason}").format(reason=reason), set()

@@ -347,7 +347,7 @@ class TrainingViewModel(QObject):
             arch = parse_model_config_text(text)
         except ModelConfigError as exc:
             self._config_error = self.tr("{file} was not opened: {reason}").format(
-                file=name, reason=exc.detail
+                file=name, reason=self._formats.said(exc.detail)
             )
             self._refresh(force=True)
             return Outcome(False, self._config_error)
