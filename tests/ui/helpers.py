@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence, QWheelEvent
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QWidget
 
 from gradacc_desktop.core.calculator import Field
@@ -79,3 +80,44 @@ def choose(window: MainWindow, choice: Choice, data: object) -> None:
     index = combo.findData(data)
     assert index >= 0, (choice, data)
     combo.setCurrentIndex(index)
+
+
+def paste(qtbot, field: QAbstractSpinBox, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Replace the field's text through the clipboard and the Paste shortcut."""
+    QGuiApplication.clipboard().setText(text)
+    clear(qtbot, field)
+    qtbot.keySequence(field, QKeySequence.StandardKey.Paste)
+
+
+def pick(qtbot, combo: QComboBox, data: object) -> None:  # type: ignore[no-untyped-def]
+    """Choose ``data`` in ``combo`` with the arrow keys, as a user of the keyboard would."""
+    target = combo.findData(data)
+    assert target >= 0, data
+    combo.setFocus(Qt.FocusReason.TabFocusReason)
+    while combo.currentIndex() != target:
+        key = Qt.Key.Key_Down if combo.currentIndex() < target else Qt.Key.Key_Up
+        before = combo.currentIndex()
+        qtbot.keyClick(combo, key)
+        assert combo.currentIndex() != before, f"the arrow keys do not reach {data!r}"
+
+
+def wheel(widget: QWidget, delta: int) -> None:
+    """One notch of the mouse wheel over the middle of ``widget`` (up when positive)."""
+    pos = QPointF(widget.rect().center())
+    event = QWheelEvent(
+        pos,
+        QPointF(widget.mapToGlobal(pos.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, delta),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(widget, event)
+
+
+def show_tab(window: MainWindow, page: QWidget) -> None:
+    """Switch to ``page``'s tab; a page built while shown is laid out on the next loop."""
+    window.tabs.setCurrentWidget(page)
+    QApplication.processEvents()

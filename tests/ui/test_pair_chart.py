@@ -7,26 +7,25 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from gradacc_desktop.ui.main_window import MainWindow
-from gradacc_desktop.viewmodels.planner import PlanField
+from gradacc_desktop.viewmodels.training.fields import TrainingField
+from tests.planner_setup import pipeline
+from tests.ui.helpers import described, show_tab, type_into
 from tests.ui.layout_checks import layout_problems, settle
 
 
 def _timed(window: MainWindow) -> None:
-    """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs, the pair 2 × 32 in use."""
-    vm = window.planner.vm
+    """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs, 2 GB per sample and 20 GB of
+    other memory typed in, the pair 2 × 32 in use."""
+    vm = window.training_vm
     for field, text in (
-        (PlanField.TARGET, "512"),
-        (PlanField.GPUS, "8"),
-        (PlanField.ACTIVATION, "2"),
-        (PlanField.OTHER_MEMORY, "20"),
-        (PlanField.SEQ_LEN, "4096"),
-        (PlanField.TENSOR_PARALLEL, "8"),
-        (PlanField.PIPELINE_STAGES, "4"),
-        (PlanField.NODES, "32"),
+        (TrainingField.TARGET, "512"),
+        (TrainingField.GPUS, "8"),
+        (TrainingField.ACTIVATION, "2"),
+        (TrainingField.OTHER_MEMORY, "20"),
     ):
         vm.set_text(field, text)
-    vm.set_model("llama-3-70b")
-    vm.choose_pair(2)
+    pipeline(vm)
+    window.planner_vm.choose_pair(2)
 
 
 @pytest.fixture
@@ -59,7 +58,7 @@ def test_the_tab_holds_both_charts(english: MainWindow) -> None:
 def test_one_point_per_pair_and_the_marked_ones(english: MainWindow) -> None:
     chart = english.show_pair_chart()
     settle()
-    plan = english.planner.vm.state.results
+    plan = english.planner_vm.state.results
     assert plan is not None
     drawn = _points(chart.fits) + _points(chart.over)
     assert sorted(drawn) == sorted((p.memory_gb, p.step_seconds) for p in plan.points)
@@ -84,10 +83,12 @@ def test_one_point_per_pair_and_the_marked_ones(english: MainWindow) -> None:
     )
 
 
-def test_pairs_that_do_not_fit_are_hollow(english: MainWindow) -> None:
-    english.planner.vm.set_text(PlanField.OTHER_MEMORY, "70")  # 80 GB: b ≤ 40 fits
+def test_pairs_that_do_not_fit_are_hollow(english: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     chart = english.show_pair_chart()
     settle()
+    assert not chart.legend_entries["over"].isVisible()
+    # typed in the description beside the chart: 80 GB, b ≤ 40 fits
+    type_into(qtbot, described(english, TrainingField.OTHER_MEMORY), "70")
     assert [x for x, _y in _points(chart.over)] == [86.0]  # 64 × 0.25 + 70
     assert chart.over.brush().style().name == "NoBrush"
     assert chart.fits.brush().style().name != "NoBrush"
@@ -101,7 +102,9 @@ def test_without_a_model_the_planner_says_why(make_window) -> None:  # type: ign
     settle()
     assert not chart.view.isVisible()
     assert chart.message.isVisible()
-    assert "Trainer configs" in chart.message.text()
+    assert chart.message.text() == (
+        "Choose the model in the training description to see the time per step."
+    )
     QGuiApplication.clipboard().setText("sentinel")
     window.menus.copy_action.trigger()
     assert QGuiApplication.clipboard().text() == "sentinel"
@@ -162,15 +165,18 @@ def test_every_series_has_its_own_colour(english: MainWindow, dark: bool) -> Non
 def test_the_chart_tab_at_800_by_600(make_window, qtbot, language: str, pairs: bool) -> None:  # type: ignore[no-untyped-def]
     window = make_window(language=language)
     _timed(window)
-    window.tabs.setCurrentWidget(window.planner_page)  # laid out once, as a user would
+    show_tab(window, window.planner_page)  # laid out once, as a user would
     settle()
     chart = window.show_pair_chart() if pairs else window.show_chart()
-    window.resize(800, 600)
-    settle()
+    for _ in range(2):  # the first resize meets the page's layout before it settles
+        window.resize(800, 600)
+        settle()
     qtbot.waitUntil(lambda: chart._axes is not None)
     page = window.chart_page.built
     assert page is not None
-    assert window.height() <= 600
+    assert window.width() <= 800 and window.height() <= 600
+    assert window.description.isVisible()  # beside the chart
     assert layout_problems(page, window) == []
+    assert layout_problems(window.description, window) == []
     assert chart.view.height() >= 260
     assert chart.summary.isVisible() and chart.legend.isVisible()

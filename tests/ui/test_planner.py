@@ -1,8 +1,10 @@
-"""The planner view, driven through its widgets as a user would."""
+"""The planner page, driven through the training description beside it as a user would:
+the result cards, the pairs table, the learning-rate reference, scenario files and a
+language switch."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
 from pathlib import Path
 
 import pytest
@@ -10,63 +12,60 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.core.planning import Rounding
 from gradacc_desktop.ui.main_window import MainWindow
-from gradacc_desktop.ui.planner import PlannerView, create_planner
-from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
-from gradacc_desktop.viewmodels.planner import PlanField
-from tests.ui.helpers import box, dispose, menus_of, type_into
+from gradacc_desktop.ui.planner.view import PlannerView
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.ui.helpers import box, choice_box, described, pick, show_tab, type_into
 
 
 @pytest.fixture
-def planner(window: MainWindow, qtbot) -> Iterator[PlannerView]:  # type: ignore[no-untyped-def]
-    view = create_planner(window.vm)  # a window of its own, beside the main window
-    qtbot.addWidget(view)
-    view.resize(1100, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    yield view
-    dispose(view)
+def planner(window: MainWindow) -> PlannerView:
+    show_tab(window, window.planner_page)
+    return window.planner
 
 
-def _field(view: PlannerView, field: PlanField):  # type: ignore[no-untyped-def]
-    return view.inputs.boxes[field]
+def _solve(qtbot, window: MainWindow, target: str, gpus: str, micro: str) -> None:  # type: ignore[no-untyped-def]
+    """The user's own micro-batch: untick "Recommend", then type the three numbers."""
+    recommend = window.description.recommend
+    if recommend.isChecked():
+        qtbot.mouseClick(recommend, Qt.MouseButton.LeftButton)
+    type_into(qtbot, described(window, TrainingField.TARGET), target)
+    type_into(qtbot, described(window, TrainingField.GPUS), gpus)
+    type_into(qtbot, described(window, TrainingField.MICRO_BATCH), micro)
 
 
-def _solve(qtbot, view: PlannerView, target: str, gpus: str, micro: str) -> None:  # type: ignore[no-untyped-def]
-    view.inputs.recommend.setChecked(False)
-    type_into(qtbot, _field(view, PlanField.TARGET), target)
-    type_into(qtbot, _field(view, PlanField.GPUS), gpus)
-    type_into(qtbot, _field(view, PlanField.MICRO_BATCH), micro)
-
-
-def test_target_gpus_and_micro_batch_give_the_steps(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
-    _solve(qtbot, planner, "512", "8", "4")
+def test_target_gpus_and_micro_batch_give_the_steps(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    _solve(qtbot, window, "512", "8", "4")
     card = planner.results.configuration
     assert card.value.text() == "512"
     assert card.formula.text() == "E = 4 × 16 × 8 = 512"
     assert "a\u00a0=\u00a016" in card.exact_pairs.text()
     assert card.badge.text().endswith("Exato")
-    assert "exato" in card.badge.text().lower()
     assert card.difference.text() == "Exatamente a meta de 512."
     assert planner.results.deepspeed.verdict.text().endswith("O DeepSpeed aceita estes valores")
 
 
 @pytest.mark.parametrize(
-    ("index", "formula", "difference"),
+    ("rounding", "formula", "difference"),
     [
         (Rounding.CEIL, "E = 3 × 17 × 2 = 102", "2 amostras acima da meta de 100."),
         (Rounding.FLOOR, "E = 3 × 16 × 2 = 96", "4 amostras abaixo da meta de 100."),
         (Rounding.NEAREST, "E = 3 × 17 × 2 = 102", "2 amostras acima da meta de 100."),
     ],
 )
-def test_rounding_combo(
-    planner: PlannerView, qtbot, index: Rounding, formula: str, difference: str
-) -> None:  # type: ignore[no-untyped-def]
-    _solve(qtbot, planner, "100", "2", "3")
-    combo = planner.inputs.rounding
-    combo.setCurrentIndex(combo.findData(index.value))
+def test_the_rounding_choice(  # type: ignore[no-untyped-def]
+    window: MainWindow,
+    planner: PlannerView,
+    qtbot,
+    rounding: Rounding,
+    formula: str,
+    difference: str,
+) -> None:
+    _solve(qtbot, window, "100", "2", "3")
+    pick(qtbot, choice_box(window, Choice.ROUNDING), rounding)
     card = planner.results.configuration
     assert card.formula.text() == formula
     assert card.difference.text() == difference
@@ -74,177 +73,181 @@ def test_rounding_combo(
     assert "recusaria" in planner.results.deepspeed.verdict.text()
 
 
-def test_card_fits_and_custom_capacity(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
-    inputs = planner.inputs
-    inputs.card.setCurrentIndex(inputs.card.findData("a100-80gb"))
-    capacity = _field(planner, PlanField.GPU_MEMORY)
+def test_a_catalogue_card_fits_and_the_custom_card_takes_its_capacity(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    capacity = described(window, TrainingField.GPU_MEMORY)
     assert not capacity.isEnabled()
     assert capacity.text() == "80 GB"
-    type_into(qtbot, _field(planner, PlanField.OTHER_MEMORY), "17")
+    type_into(qtbot, described(window, TrainingField.ACTIVATION), "0,5")
+    type_into(qtbot, described(window, TrainingField.OTHER_MEMORY), "17")
     fit = planner.results.fit
     assert fit.verdict.text() == "✔ Cabe na memória da GPU"
     assert fit.verdict.ok is True
     assert fit.largest.text() == "Maior micro-lote que cabe: 126."
-    inputs.card.setCurrentIndex(inputs.card.findData("custom"))
+    card = choice_box(window, Choice.CARD)
+    pick(qtbot, card, "custom")
+    assert card.currentText() == "Personalizado"
     assert capacity.isEnabled()
-    assert inputs.card.currentText() == "Personalizada"
     type_into(qtbot, capacity, "20")
-    assert "Cabe" in fit.verdict.text()
+    assert fit.verdict.text() == "✔ Cabe na memória da GPU"
+    assert fit.largest.text() == "Maior micro-lote que cabe: 6."
+    type_into(qtbot, capacity, "17")
+    assert planner.results.nothing_fits.isVisible()
 
 
-def test_nothing_fits_says_what_would_help(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
-    inputs = planner.inputs
-    inputs.card.setCurrentIndex(inputs.card.findData("t4-16gb"))
-    type_into(qtbot, _field(planner, PlanField.OTHER_MEMORY), "20")
+def test_nothing_fits_says_what_would_help(window: MainWindow, planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
+    pick(qtbot, choice_box(window, Choice.CARD), "t4-16gb")
+    type_into(qtbot, described(window, TrainingField.ACTIVATION), "0,5")
+    type_into(qtbot, described(window, TrainingField.OTHER_MEMORY), "20")
     card = planner.results.nothing_fits
     assert card.isVisible()
     assert not planner.results.configuration.isVisible()
-    assert card.message.text().startswith("Nada cabe: só a outra memória (20 GB)")
-    assert "ZeRO" in card.suggestions.text()
+    assert card.message.text().startswith(
+        "Nada cabe: só os estados do modelo e a sobrecarga (20 GB)"
+    )
     assert planner.results.fit.verdict.text() == "✘ Não cabe na memória da GPU"
-    assert planner.vm.exported(ExportFormat.DEEPSPEED) is None
+    assert planner.results.fit.verdict.ok is False
+    show_tab(window, window.trainer_page)
+    assert window.trainer.export.preview.toPlainText().startswith("Nada a exportar ainda")
 
 
-def test_use_configuration_fills_the_calculator(
-    planner: PlannerView, window: MainWindow, qtbot
+def test_use_this_configuration_fills_the_calculator(
+    window: MainWindow, planner: PlannerView, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    _solve(qtbot, planner, "512", "8", "4")
-    with qtbot.waitSignal(planner.statusMessage) as blocker:
-        qtbot.mouseClick(planner.results.configuration.use_button, Qt.MouseButton.LeftButton)
-    assert blocker.args[0].startswith("Configuração enviada para a calculadora")
-    assert [box(window, f).text() for f in Field] == ["4", "16", "8", "0,5 GB"]
+    _solve(qtbot, window, "512", "8", "4")
+    type_into(qtbot, described(window, TrainingField.ACTIVATION), "0,25")
+    button = planner.results.configuration.use_button
+    assert button.isEnabled()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert window.statusBar().currentMessage().startswith("Configuração enviada para a calculadora")
+    assert window.tabs.currentWidget() is window.calculator
+    assert [box(window, f).text() for f in Field] == ["4", "16", "8", "0,25 GB"]
     assert window.results.effective.value.text() == "512"
 
 
-def test_activation_follows_both_ways(planner: PlannerView, window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    type_into(qtbot, box(window, Field.ACTIVATION_GB), "0.25")
-    assert _field(planner, PlanField.ACTIVATION).text() == "0,25 GB"
-    type_into(qtbot, _field(planner, PlanField.ACTIVATION), "0.5")
-    assert planner.vm.value(PlanField.ACTIVATION) == __import__("decimal").Decimal("0.5")
-    assert box(window, Field.ACTIVATION_GB).text() == "0,5 GB"
-    # one input: text the field refuses is the calculator's too, and both say so
-    type_into(qtbot, _field(planner, PlanField.ACTIVATION), "abc")
-    assert box(window, Field.ACTIVATION_GB).text() == "abc"
-    assert not window.vm.state.has_result
-    assert not planner.vm.state.has_result
-
-
-def test_pairs_table_and_double_click(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
-    type_into(qtbot, _field(planner, PlanField.TARGET), "512")
-    type_into(qtbot, _field(planner, PlanField.GPUS), "8")
+def test_the_pairs_table_and_a_double_click(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    type_into(qtbot, described(window, TrainingField.TARGET), "512")
+    type_into(qtbot, described(window, TrainingField.GPUS), "8")
     table = planner.pairs.table
     rows = [table.item(r, 0).text() for r in range(table.rowCount())]
     assert rows == ["1", "2", "4", "8", "16", "32", "64"]
-    assert table.selectionModel().selectedRows()[0].row() == 6
+    assert table.selectionModel().selectedRows()[0].row() == 6  # the recommended one
+    assert described(window, TrainingField.MICRO_BATCH).text() == "64"
     assert table.item(2, 2).text() == "512 (exato)"
-    assert table.item(2, 3).text() == "Sim"
-    table.cellDoubleClicked.emit(2, 0)
-    assert not planner.inputs.recommend.isChecked()
-    assert _field(planner, PlanField.MICRO_BATCH).isEnabled()
+    rect = table.visualItemRect(table.item(2, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.description.recommend.isChecked()  # a click only selects
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert not window.description.recommend.isChecked()
+    micro = described(window, TrainingField.MICRO_BATCH)
+    assert micro.isEnabled() and micro.text() == "4"
     assert planner.results.configuration.formula.text() == "E = 4 × 16 × 8 = 512"
 
 
-def test_scenario_round_trip_through_a_file(
-    planner: PlannerView, window: MainWindow, qtbot, tmp_path: Path
+def test_a_scenario_round_trip_through_a_file(
+    window: MainWindow, planner: PlannerView, qtbot, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    _solve(qtbot, planner, "512", "8", "4")
-    planner.inputs.card.setCurrentIndex(planner.inputs.card.findData("h100-80gb"))
-    type_into(qtbot, _field(planner, PlanField.SEQ_LEN), "2048")
+    _solve(qtbot, window, "512", "8", "4")
+    pick(qtbot, choice_box(window, Choice.CARD), "h100-80gb")
+    type_into(qtbot, described(window, TrainingField.SEQ_LEN), "2048")
     type_into(qtbot, box(window, Field.ACCUMULATION_STEPS), "3")
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_LR], "0,0003")
     path = tmp_path / "cenario.json"
-    assert planner.save_scenario(path)
+    assert window.scenarios.save(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["plan"]["gpu_card"] == "h100-80gb"
 
-    other_window_vm = window.vm
-    second = create_planner(other_window_vm)
-    qtbot.addWidget(second)
     type_into(qtbot, box(window, Field.ACCUMULATION_STEPS), "9")
-    with qtbot.waitSignal(second.statusMessage) as blocker:
-        assert second.open_scenario(path)
-    assert blocker.args[0] == "Cenário aberto de “cenario.json”."
+    pick(qtbot, choice_box(window, Choice.CARD), "a100-80gb")
+    type_into(qtbot, described(window, TrainingField.TARGET), "64")
+    qtbot.mouseClick(window.description.recommend, Qt.MouseButton.LeftButton)
+    assert window.scenarios.open(path)
+    assert window.statusBar().currentMessage() == "Cenário aberto de “cenario.json”."
     assert box(window, Field.ACCUMULATION_STEPS).text() == "3"
-    assert second.inputs.card.currentData() == "h100-80gb"
-    assert not second.inputs.recommend.isChecked()
-    assert _field(second, PlanField.MICRO_BATCH).text() == "4"
-    assert _field(second, PlanField.SEQ_LEN).text() == "2.048"
-    assert _field(second, PlanField.REFERENCE_LR).text() == ""
-    assert _field(second, PlanField.REFERENCE_LR).lineEdit().placeholderText() == "—"
-    assert second.results.configuration.formula.text() == "E = 4 × 16 × 8 = 512"
+    assert choice_box(window, Choice.CARD).currentData() == "h100-80gb"
+    assert not window.description.recommend.isChecked()
+    assert described(window, TrainingField.TARGET).text() == "512"
+    assert described(window, TrainingField.MICRO_BATCH).text() == "4"
+    assert described(window, TrainingField.SEQ_LEN).text() == "2.048"
+    # the learning-rate reference is the planner's, not the scenario's
+    assert planner.reference[TrainingField.REFERENCE_LR].text() == "0,0003"
+    assert planner.results.configuration.formula.text() == "E = 4 × 16 × 8 = 512"
 
 
-def test_malformed_scenario_shows_a_message_and_changes_nothing(
-    planner: PlannerView, window: MainWindow, qtbot, tmp_path: Path
+def test_a_malformed_scenario_shows_a_message_and_changes_nothing(
+    window: MainWindow, planner: PlannerView, qtbot, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    _solve(qtbot, planner, "512", "8", "4")
-    before = planner.vm.scenario()
+    _solve(qtbot, window, "512", "8", "4")
+    before = window.planner_vm.clipboard_text()
     path = tmp_path / "ruim.json"
     path.write_text('{"format": "gradacc-scenario", "version": 1, "calculator": ', "utf-8")
-    assert not planner.open_scenario(path)
-    message = planner.findChild(QMessageBox, "scenario_error")
+    assert not window.scenarios.open(path)
+    message = window.findChild(QMessageBox, "scenario_error")
     assert message is not None
     assert message.text() == (
         "Não foi possível abrir o cenário “ruim.json”: o arquivo não é um JSON válido "
         "(pode estar truncado ou danificado). Nada foi alterado."
     )
     message.close()
-    assert planner.vm.scenario() == before
-    assert _field(planner, PlanField.TARGET).text() == "512"
+    assert window.planner_vm.clipboard_text() == before
+    assert described(window, TrainingField.TARGET).text() == "512"
 
 
-def test_language_switch_rerenders_the_planner(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window.tabs.setCurrentIndex(1)
-    planner = window.planner  # the window tells its own planner of a switch
-    _solve(qtbot, planner, "1024", "8", "4")
-    assert planner.inputs.labels[PlanField.TARGET].text() == "Lote efe&tivo alvo"
+def test_a_language_switch_rewords_the_planner(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    _solve(qtbot, window, "1024", "8", "4")
+    assert planner.reference_labels[TrainingField.REFERENCE_LR].text() == (
+        "Taxa de aprendi&zado de referência"
+    )
     window.set_language("en")
     QApplication.processEvents()  # and Qt's LanguageChange changes nothing more
-    assert planner.inputs.labels[PlanField.TARGET].text() == "&Target effective batch"
-    assert planner.inputs._groups[next(iter(planner.inputs._groups))].title() == "Target and GPUs"
+    assert planner.reference_labels[TrainingField.REFERENCE_LR].text() == (
+        "Reference learning r&ate"
+    )
     assert planner.results.configuration.formula.text() == "E = 4 × 32 × 8 = 1,024"
     assert planner.results.configuration.difference.text() == "Exactly the target of 1,024."
-    assert _field(planner, PlanField.TARGET).text() == "1,024"
-    assert planner.inputs.card.itemText(planner.inputs.card.count() - 1) == "Custom"
+    assert planner.results.fit.title.text() == "Memory per GPU"
+    assert planner.search.title.text() == "Find the best setup"
     assert planner.pairs.title() == "Micro-batch and a&ccumulation steps"
+    assert described(window, TrainingField.TARGET).text() == "1,024"
 
 
-def test_period_is_a_decimal_point_in_portuguese(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
-    other = _field(planner, PlanField.OTHER_MEMORY)
+def test_a_period_is_a_decimal_point_in_portuguese(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    other = described(window, TrainingField.OTHER_MEMORY)
     type_into(qtbot, other, "0.5")
     qtbot.keyClick(other, Qt.Key.Key_Tab)
     assert other.text() == "0,5 GB"
-    assert planner.vm.value(PlanField.OTHER_MEMORY) == __import__("decimal").Decimal("0.5")
-    lr = _field(planner, PlanField.REFERENCE_LR)
+    assert str(window.training_vm.value(TrainingField.OTHER_MEMORY)) == "0.5"
+    lr = planner.reference[TrainingField.REFERENCE_LR]
     type_into(qtbot, lr, "0.0003")
     qtbot.keyClick(lr, Qt.Key.Key_Tab)
     assert lr.text() == "0,0003"
+    assert window.planner_vm.reference()[0] is not None
+    assert str(window.planner_vm.reference()[0]) == "0.0003"
 
 
-def test_other_memory_dialog_sets_other_memory(planner: PlannerView, qtbot) -> None:  # type: ignore[no-untyped-def]
-    qtbot.mouseClick(planner.inputs.estimate, Qt.MouseButton.LeftButton)
-    dialog = planner.findChild(OtherMemoryDialog, "other_memory_dialog")
-    assert dialog is not None
-    type_into(qtbot, dialog.parameters, "7000000000")
-    assert dialog.total.text() == "Outra memória por GPU: 140 GB + 1 GB de sobrecarga = 141 GB"
-    assert dialog.source.text().startswith("Fonte: Artigo do ZeRO (Rajbhandari et al. 2020")
-    assert dialog.rows[-1][2].text() == "20 bytes"
-    assert dialog.cpu.text().startswith("Memória de CPU por nó:")
-    dialog.accept()
-    assert _field(planner, PlanField.OTHER_MEMORY).text() == "141 GB"
-
-
-def test_mnemonics_are_unique_in_the_planner(planner: PlannerView, window: MainWindow) -> None:
-    def mnemonic(text: str) -> str:
-        return text[text.index("&") + 1].lower()
-
-    texts = [label.text() for label in planner.inputs.labels.values()]
-    texts += [
-        planner.inputs.recommend.text(),
-        planner.inputs.estimate.text(),
-        planner.results.configuration.use_button.text(),
-    ]
-    texts += [m.title() for m in menus_of(window)]
-    keys = [mnemonic(t) for t in texts]
-    assert len(keys) == len(set(keys)), texts
-    for field, label in planner.inputs.labels.items():
-        assert label.buddy() is not None
-        if isinstance(field, PlanField):
-            assert planner.inputs.boxes[field].accessibleName() == label.text().replace("&", "")
+def test_the_learning_rate_reference_scales_the_rate_as_it_is_typed(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    _solve(qtbot, window, "512", "8", "4")
+    extras = planner.results.extras
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_LR], "0,0003")
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_BATCH], "256")
+    assert extras.lr_linear.text() == "Escala linear: 0,0006"
+    assert extras.lr_sqrt.isVisible()
+    assert extras.lr_sqrt.text() == "Escala pela raiz quadrada: ≈ 0,000424264"
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_BATCH], "128")
+    assert extras.lr_linear.text() == "Escala linear: 0,0012"
+    type_into(qtbot, described(window, TrainingField.TARGET), "256")
+    assert extras.lr_linear.text() == "Escala linear: 0,0006"
+    type_into(qtbot, planner.reference[TrainingField.REFERENCE_LR], "abc")
+    assert extras.lr_linear.text() == "Taxa de aprendizado de referência: “abc” não é um número."
+    for field, label in planner.reference_labels.items():
+        assert label.buddy() is planner.reference[field]
+        assert planner.reference[field].accessibleName() == label.text().replace("&", "")

@@ -1,12 +1,12 @@
-"""A language switch reaches the planner by one route, ``PlannerView.set_language``:
-the view-models rebuild their state once and every word is in the new language."""
+"""A language switch reaches the description and the planner by one route, the window's:
+the training view-model builds one new state, the planner's follows it once, and every
+word on screen is what a page built in the new language shows."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -18,25 +18,19 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.main_window import MainWindow
-from gradacc_desktop.ui.planner import PlannerView, create_planner
-from gradacc_desktop.ui.planner.other_memory import OtherMemoryDialog
-from gradacc_desktop.viewmodels.other_memory import MemoryField
-from gradacc_desktop.viewmodels.planner import PlanField
+from gradacc_desktop.ui.planner.view import PlannerView
+from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.training.panel import TrainingPanel
+from gradacc_desktop.viewmodels.search import SearchViewModel
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.ui.helpers import choose, dispose, show_tab
 
-INPUTS = {PlanField.TARGET: "1000", PlanField.GPUS: "3", PlanField.SEQ_LEN: "2048"}
-
-
-def _planner(window: MainWindow, qtbot) -> PlannerView:  # type: ignore[no-untyped-def]
-    """A planner the window does not know of: only ``set_language`` tells it of a switch."""
-    view = create_planner(window.vm)
-    qtbot.addWidget(view)
-    view.resize(1100, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    for field, text in INPUTS.items():
-        view.vm.set_text(field, text)
-    view.vm.set_text(PlanField.REFERENCE_LR, "abc")  # a refused entry stays as typed
-    return view
+INPUTS = {
+    TrainingField.TARGET: "1000",
+    TrainingField.GPUS: "3",
+    TrainingField.SEQ_LEN: "2048",
+    TrainingField.DATASET: "1000000",
+}
 
 
 def _words(view: QWidget) -> Iterator[tuple[str, str, str]]:
@@ -52,6 +46,8 @@ def _words(view: QWidget) -> Iterator[tuple[str, str, str]]:
             yield name, "title", widget.title()
         elif isinstance(widget, QComboBox):
             yield name, "items", "|".join(widget.itemText(i) for i in range(widget.count()))
+        elif isinstance(widget, NumberField):
+            yield name, "field", f"{widget.text()}|{widget.lineEdit().placeholderText()}"
         elif isinstance(widget, QTableWidget):
             for column in range(widget.columnCount()):
                 header = widget.horizontalHeaderItem(column)
@@ -59,55 +55,42 @@ def _words(view: QWidget) -> Iterator[tuple[str, str, str]]:
             for row in range(widget.rowCount()):
                 cells = (widget.item(row, c) for c in range(widget.columnCount()))
                 yield name, f"row {row}", "|".join(c.text() for c in cells if c is not None)
-        if hasattr(widget, "toPlainText"):
-            yield name, "plain", widget.toPlainText()
 
 
 @pytest.mark.parametrize(("first", "then"), [("pt_BR", "en"), ("en", "pt_BR")])
-def test_one_set_language_rebuilds_once_and_rewords_everything(  # type: ignore[no-untyped-def]
+def test_one_switch_rebuilds_once_and_rewords_everything(  # type: ignore[no-untyped-def]
     make_window, qtbot, first: str, then: str
 ) -> None:
     window: MainWindow = make_window(language=first)
-    view = _planner(window, qtbot)
-    before = list(_words(view))
-    emitted: list[object] = []
-    helper_emitted: list[object] = []
-    view.vm.stateChanged.connect(emitted.append)
-    view.other_memory_vm.stateChanged.connect(helper_emitted.append)
+    show_tab(window, window.planner_page)
+    choose(window, Choice.MODEL, "qwen3-0.6b")
+    for field, text in INPUTS.items():
+        window.training_vm.set_text(field, text)
+    window.training_vm.set_text(TrainingField.PRICE, "abc")  # a refused entry stays as typed
+    view, panel = window.planner, window.description
+    before = list(_words(view)) + list(_words(panel))
+    training: list[object] = []
+    planned: list[object] = []
+    window.training_vm.stateChanged.connect(training.append)
+    window.planner_vm.stateChanged.connect(planned.append)
 
-    window.set_language(then)  # the catalogues change; the window does not know ``view``
+    window.set_language(then)
     QApplication.processEvents()  # Qt's LanguageChange: not a second route
-    assert emitted == [] and helper_emitted == []
 
-    view.set_language(QLocale(then))
-    assert len(emitted) == 1 and emitted[0] is view.vm.state
-    assert len(helper_emitted) == 1
-
-    # exactly what a planner built in the new language shows for the same inputs
-    fresh = _planner(window, qtbot)
-    after, expected = list(_words(view)), list(_words(fresh))
-    assert [w for w in after if w[0] != "PlannerView:"] != [
-        w for w in before if w[0] != "PlannerView:"
-    ]
-    assert after == expected
-    assert view.inputs.boxes[PlanField.REFERENCE_LR].text() == "abc"
+    assert len(training) == 1 and training[0] is window.training_vm.state
+    assert len(planned) == 1 and planned[0] is window.planner_vm.state
+    # exactly what a planner and a panel built in the new language show
+    fresh_view = PlannerView(window.planner_vm, SearchViewModel(window.training_vm))
+    fresh_panel = TrainingPanel(window.training_vm)
+    for fresh in (fresh_view, fresh_panel):
+        qtbot.addWidget(fresh)
+    fresh_view.retranslate()
+    after = list(_words(view)) + list(_words(panel))
+    assert after != before
+    # (in any order: Qt makes some of its own widgets when a view is first shown)
+    assert sorted(_words(view)) == sorted(_words(fresh_view))
+    assert sorted(_words(panel)) == sorted(_words(fresh_panel))
+    assert window.description.fields[TrainingField.PRICE].text() == "abc"
     target = "1,000" if then == "en" else "1.000"
-    assert view.inputs.boxes[PlanField.TARGET].text() == target
-
-
-def test_set_language_rewords_an_open_estimate_dialog(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    view = _planner(window, qtbot)
-    dialog = view.open_other_memory_dialog()
-    assert isinstance(dialog, OtherMemoryDialog)
-    assert dialog.total.text() == "Outra memória por GPU: 20 GB + 1 GB de sobrecarga = 21 GB"
-    dialog.overhead.set_text("1,5")
-    window.set_language("en")
-    view.set_language(QLocale("en"))
-    assert dialog.windowTitle() == "Estimate other memory per GPU"
-    assert dialog.total.text() == "Other memory per GPU: 20 GB + 1.5 GB overhead = 21.5 GB"
-    assert dialog.overhead.text() == "1.5 GB"
-    assert dialog.labels[MemoryField.PARAMETERS].text() == "Model &parameters"
-    dialog.reject()
-    # let the closed dialog's deferred deletion run before the view is deleted: a
-    # stand-alone planner deleted with it still pending aborts Qt (so before too)
-    QApplication.processEvents()
+    assert window.description.fields[TrainingField.TARGET].text() == target
+    dispose(fresh_view, fresh_panel)

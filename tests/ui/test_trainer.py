@@ -14,111 +14,132 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
 from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.trainer import TrainerPage
-from gradacc_desktop.ui.trainer.setup import Choice
-from gradacc_desktop.viewmodels.planner import PlanField
-from tests.ui.helpers import type_into
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
 
 
 def _open(window: MainWindow, qtbot) -> TrainerPage:  # type: ignore[no-untyped-def]
-    """The planner set to 512 = 4 × 16 × 8, then the trainer tab."""
-    planner = window.planner
-    planner.inputs.recommend.setChecked(False)
-    type_into(qtbot, planner.inputs.boxes[PlanField.TARGET], "512")
-    type_into(qtbot, planner.inputs.boxes[PlanField.GPUS], "8")
-    type_into(qtbot, planner.inputs.boxes[PlanField.MICRO_BATCH], "4")
-    window.tabs.setCurrentIndex(2)
-    page = window.trainer
-    QApplication.processEvents()  # a page built while shown is shown on the next loop
-    return page
+    """The description set to 512 = 4 × 16 × 8 (0,5 GB per sample, 21 GB of other
+    memory typed in), then the trainer tab, the description beside it."""
+    show_tab(window, window.trainer_page)
+    recommend = window.description.recommend
+    qtbot.mouseClick(recommend, Qt.MouseButton.LeftButton)
+    assert not recommend.isChecked()
+    for field, text in (
+        (TrainingField.TARGET, "512"),
+        (TrainingField.GPUS, "8"),
+        (TrainingField.MICRO_BATCH, "4"),
+        (TrainingField.ACTIVATION, "0,5"),
+        (TrainingField.OTHER_MEMORY, "21"),
+    ):
+        type_into(qtbot, described(window, field), text)
+    return window.trainer
 
 
 def _tabs(page: TrainerPage) -> list[str]:
     return [page.export.files.tabText(i) for i in range(page.export.files.count())]
 
 
-@pytest.mark.parametrize(
-    ("fmt", "files", "expected"),
-    [
-        (ExportFormat.DEEPSPEED, ["ds_config.json"], '"gradient_accumulation_steps": 16'),
-        (ExportFormat.HF, ["train.py", "launch.sh"], "gradient_accumulation_steps=16,"),
-        (
-            ExportFormat.HF_DEEPSPEED,
-            ["ds_config.json", "train.py", "launch.sh"],
-            '"train_batch_size": "auto"',
-        ),
-        (
-            ExportFormat.ACCELERATE,
-            ["accelerate_config.yaml", "train.py", "launch.sh"],
-            "num_processes: 8",
-        ),
-        (ExportFormat.LIGHTNING, ["train.py", "launch.sh"], "accumulate_grad_batches=16,"),
-        (ExportFormat.TORCHRUN, ["train.py", "launch.sh"], "model.no_sync()"),
-        (ExportFormat.MEGATRON, ["megatron_args.sh", "launch.sh"], "--global-batch-size 512"),
-    ],
-)
-def test_each_format_shows_its_files_and_copies_the_one_shown(  # type: ignore[no-untyped-def]
-    window: MainWindow, qtbot, fmt: ExportFormat, files: list[str], expected: str
+# every format: the files it writes, and a line one of them holds for 512 = 4 × 16 × 8
+FORMATS = [
+    (ExportFormat.DEEPSPEED, ["ds_config.json"], '"gradient_accumulation_steps": 16'),
+    (ExportFormat.HF, ["train.py", "launch.sh"], "gradient_accumulation_steps=16,"),
+    (
+        ExportFormat.HF_DEEPSPEED,
+        ["ds_config.json", "train.py", "launch.sh"],
+        '"train_batch_size": "auto"',
+    ),
+    (
+        ExportFormat.ACCELERATE,
+        ["accelerate_config.yaml", "train.py", "launch.sh"],
+        "num_processes: 8",
+    ),
+    (ExportFormat.LIGHTNING, ["train.py", "launch.sh"], "accumulate_grad_batches=16,"),
+    (ExportFormat.TORCHRUN, ["train.py", "launch.sh"], "model.no_sync()"),
+    (ExportFormat.MEGATRON, ["megatron_args.sh", "launch.sh"], "--global-batch-size 512"),
+]
+
+
+def test_each_format_previews_copies_and_saves_its_files(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path
 ) -> None:
+    assert [fmt for fmt, _files, _line in FORMATS] == list(ExportFormat)
     page = _open(window, qtbot)
-    page.export.set_format(fmt)
-    assert _tabs(page) == files
-    assert expected in page.export.preview.toPlainText()
-    assert page.export.preview.isReadOnly()
-    page.export.files.setCurrentIndex(len(files) - 1)
-    last = page.export.preview.toPlainText()
-    QGuiApplication.clipboard().clear()
-    with qtbot.waitSignal(page.statusMessage) as blocker:
-        qtbot.mouseClick(page.export.copy_button, Qt.MouseButton.LeftButton)
-    assert QGuiApplication.clipboard().text() == last
-    assert blocker.args[0].startswith(f"{files[-1]} (")
-    assert "copiado" in blocker.args[0]
+    for fmt, files, expected in FORMATS:
+        page.export.set_format(fmt)
+        assert _tabs(page) == files, fmt
+        assert page.export.preview.isReadOnly()
+        previewed = {}
+        for index in range(page.export.files.count()):
+            page.export.files.setCurrentIndex(index)
+            previewed[page.export.current_file()] = page.export.preview.toPlainText()
+        assert any(expected in text for text in previewed.values()), fmt
+        assert page.export.current_file() == files[-1]
+        QGuiApplication.clipboard().clear()
+        with qtbot.waitSignal(page.statusMessage) as blocker:
+            qtbot.mouseClick(page.export.copy_button, Qt.MouseButton.LeftButton)
+        assert QGuiApplication.clipboard().text() == previewed[files[-1]]
+        assert blocker.args[0].startswith(f"{files[-1]} (")
+        assert "copiado" in blocker.args[0]
+        # the files saved are the ones previewed
+        folder = tmp_path / fmt.value
+        folder.mkdir()
+        assert page.export.save_into(folder, confirm=False)
+        saved = {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
+        assert saved == previewed, fmt
+        assert all(
+            "512" in text
+            for text in saved.values()
+            if not text.startswith('{\n  "train_batch_size": "auto"')
+        ), fmt
 
 
-def test_setup_choices_change_every_export(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_descriptions_choices_change_every_export(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     page = _open(window, qtbot)
     page.export.set_format(ExportFormat.DEEPSPEED)
-    zero = page.setup.combos[Choice.ZERO]
-    zero.setCurrentIndex(zero.findData(3))
-    offload = page.setup.combos[Choice.OFFLOAD]
-    offload.setCurrentIndex(offload.findData(Offload.ALL.value))
-    precision = page.setup.combos[Choice.PRECISION]
-    precision.setCurrentIndex(precision.findData(Precision.FP16.value))
+    pick(qtbot, choice_box(window, Choice.ZERO), ZeroStage.WEIGHTS)
+    pick(qtbot, choice_box(window, Choice.OFFLOAD), Offload.ALL)
+    pick(qtbot, choice_box(window, Choice.PRECISION), Precision.FP16)
     config = json.loads(page.export.preview.toPlainText())
     assert config["zero_optimization"]["stage"] == 3
     assert config["zero_optimization"]["offload_param"]["device"] == "cpu"
     assert config["fp16"] == {"enabled": True}
-    type_into(qtbot, page.setup.nodes, "2")
+    type_into(qtbot, described(window, TrainingField.NODES), "2")
     page.export.set_format(ExportFormat.HF)
     page.export.show_file("launch.sh")
     assert "--nnodes 2 --nproc_per_node 4 " in page.export.preview.toPlainText()
-    assert window.planner.vm.zero_stage is ZeroStage.WEIGHTS
+    assert page.summary.text() == (
+        "Exportando a configuração da descrição do treino: E\u00a0=\u00a04\u00a0×\u00a016"
+        "\u00a0×\u00a08\u00a0=\u00a0512."
+    )
 
 
 def test_impossible_setups_say_why_and_copy_nothing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     page = _open(window, qtbot)
-    type_into(qtbot, page.setup.nodes, "3")
+    nodes = described(window, TrainingField.NODES)
+    type_into(qtbot, nodes, "3")
     assert page.export.preview.toPlainText() == "8 GPUs não se dividem igualmente entre 3 nós."
     assert not page.export.copy_button.isEnabled()
     assert not page.export.save_button.isEnabled()
-    type_into(qtbot, page.setup.nodes, "1")
-    offload = page.setup.combos[Choice.OFFLOAD]
-    offload.setCurrentIndex(offload.findData(Offload.OPTIMIZER.value))
+    type_into(qtbot, nodes, "1")
+    pick(qtbot, choice_box(window, Choice.OFFLOAD), Offload.OPTIMIZER)
     assert page.export.preview.toPlainText().startswith("O offload para a CPU exige ZeRO")
-    # the user's inputs are kept: choosing ZeRO-2 makes it exportable again
-    zero = page.setup.combos[Choice.ZERO]
-    zero.setCurrentIndex(zero.findData(2))
+    # the description keeps its entries: choosing ZeRO-2 makes it exportable again
+    pick(qtbot, choice_box(window, Choice.ZERO), ZeroStage.GRADIENTS)
     assert '"offload_optimizer"' in page.export.preview.toPlainText()
     assert page.export.copy_button.isEnabled()
 
 
 def test_no_plan_means_nothing_to_export(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     page = _open(window, qtbot)
-    type_into(qtbot, window.planner.inputs.boxes[PlanField.TARGET], "abc")
-    assert page.export.preview.toPlainText().startswith("Nada para exportar")
-    assert page.summary.text().startswith("O planejador ainda não tem configuração")
+    type_into(qtbot, described(window, TrainingField.TARGET), "abc")
+    assert page.export.preview.toPlainText().startswith("Nada a exportar ainda")
+    assert page.summary.text().startswith("Nada a exportar ainda")
     assert page.export.current_file() is None
+    assert not page.export.copy_button.isEnabled()
 
 
 def test_save_files_writes_every_file_into_the_folder(  # type: ignore[no-untyped-def]
@@ -138,7 +159,7 @@ def test_save_files_writes_every_file_into_the_folder(  # type: ignore[no-untype
     assert "ACCELERATE_GRADIENT_ACCUMULATION_STEPS=16" in launch.read_text(encoding="utf-8")
     assert launch.stat().st_mode & 0o100
     # saving again over the same files replaces them (the dialog asks first)
-    type_into(qtbot, window.planner.inputs.boxes[PlanField.MICRO_BATCH], "8")
+    type_into(qtbot, described(window, TrainingField.MICRO_BATCH), "8")
     assert page.export.save_into(tmp_path, confirm=False)
     assert "ACCELERATE_GRADIENT_ACCUMULATION_STEPS=8" in launch.read_text(encoding="utf-8")
 
@@ -166,7 +187,7 @@ DS_CONFIG = {
 }
 
 
-def test_check_my_config_fills_the_planner_and_reports(  # type: ignore[no-untyped-def]
+def test_check_my_config_fills_the_description_and_reports(  # type: ignore[no-untyped-def]
     window: MainWindow, qtbot, tmp_path: Path
 ) -> None:
     page = _open(window, qtbot)
@@ -175,16 +196,17 @@ def test_check_my_config_fills_the_planner_and_reports(  # type: ignore[no-untyp
     assert page.check.check(path)
     report = page.check.report.text()
     assert "“ds_config.json”: configuração do DeepSpeed (JSON)." in report
-    assert "Lote efetivo 96 = 3 × 4 × 8 GPUs em 1 nó(s), ZeRO-2, bf16" in report
+    assert "Lote efetivo 96 = 3 × 4 × 8 GPUs em 1 nó, ZeRO-2, bf16" in report
     assert "O DeepSpeed aceita esses valores de lote." in report
-    planner = window.planner
-    assert planner.inputs.boxes[PlanField.TARGET].text() == "96"
-    assert planner.inputs.boxes[PlanField.MICRO_BATCH].text() == "3"
-    assert planner.inputs.boxes[PlanField.GPUS].text() == "8"
-    assert not planner.inputs.recommend.isChecked()
-    assert page.setup.combos[Choice.ZERO].currentData() == 2
-    assert page.setup.combos[Choice.OFFLOAD].currentData() == "optimizer"
-    assert planner.results.configuration.formula.text() == "E = 3 × 4 × 8 = 96"
+    assert described(window, TrainingField.TARGET).text() == "96"
+    assert described(window, TrainingField.MICRO_BATCH).text() == "3"
+    assert described(window, TrainingField.GPUS).text() == "8"
+    assert not window.description.recommend.isChecked()
+    assert choice_box(window, Choice.ZERO).currentData() is ZeroStage.GRADIENTS
+    assert choice_box(window, Choice.OFFLOAD).currentData() is Offload.OPTIMIZER
+    assert page.summary.text().endswith("3\u00a0×\u00a04\u00a0×\u00a08\u00a0=\u00a096.")
+    show_tab(window, window.planner_page)
+    assert window.planner.results.configuration.formula.text() == "E = 3 × 4 × 8 = 96"
 
 
 def test_check_names_the_keys_it_could_not_use(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -195,9 +217,9 @@ def test_check_names_the_keys_it_could_not_use(window: MainWindow, qtbot, tmp_pa
     page.check.check(path)
     report = page.check.report.text()
     assert "Não foi possível usar zero_optimization.stage = 9" in report
-    assert "Não levado ao planejador" in report
-    # the planner keeps what it had
-    assert window.planner.inputs.boxes[PlanField.TARGET].text() == "512"
+    assert "Não colocado na descrição do treino: estágio do ZeRO." in report
+    # the description keeps what it had
+    assert described(window, TrainingField.TARGET).text() == "512"
 
 
 def test_check_refuses_a_file_that_is_no_config(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -207,7 +229,8 @@ def test_check_refuses_a_file_that_is_no_config(window: MainWindow, qtbot, tmp_p
     with qtbot.waitSignal(page.statusMessage) as blocker:
         assert not page.check.check(path)
     assert blocker.args[0].startswith("Não foi possível ler “notes.txt”")
-    assert window.planner.inputs.boxes[PlanField.TARGET].text() == "512"
+    assert window.statusBar().currentMessage() == blocker.args[0]
+    assert described(window, TrainingField.TARGET).text() == "512"
 
 
 def test_dropping_a_config_file_checks_it(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -227,13 +250,18 @@ def test_dropping_a_config_file_checks_it(window: MainWindow, qtbot, tmp_path: P
         point, actions, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
     QApplication.sendEvent(page.check, drop)
-    assert window.planner.inputs.boxes[PlanField.TARGET].text() == "96"
+    assert described(window, TrainingField.TARGET).text() == "96"
+
+
+def _mnemonic(text: str) -> str:
+    plain = text.replace("&&", "")
+    return plain[plain.find("&") + 1].lower()
 
 
 @pytest.mark.parametrize("language", ["pt_BR", "en"])
-def test_every_label_and_button_of_the_tab_has_its_own_mnemonic(make_window, language: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_button_and_label_of_the_tab_has_its_own_mnemonic(make_window, language: str) -> None:  # type: ignore[no-untyped-def]
     window = make_window(language=language)
-    window.tabs.setCurrentIndex(2)
+    show_tab(window, window.trainer_page)
     page = window.trainer
     texts = []
     for widget in page.findChildren(QWidget):
@@ -241,24 +269,24 @@ def test_every_label_and_button_of_the_tab_has_its_own_mnemonic(make_window, lan
         if labelled or (isinstance(widget, QAbstractButton) and widget.text()):
             texts.append(widget.text())  # type: ignore[attr-defined]
     texts += [action.text() for action in window.menuBar().actions() if action.text()]
-    keys = [t.replace("&&", "")[t.replace("&&", "").find("&") + 1].lower() for t in texts]
     assert all("&" in t for t in texts), texts
+    keys = [_mnemonic(t) for t in texts]
     assert len(set(keys)) == len(keys), sorted(zip(keys, texts, strict=True))
-    for label in page.setup.labels.values():
-        buddy = label.buddy()
-        assert buddy is not None
-        assert buddy.accessibleName() == label.text().replace("&", "")
+    label = page.export.format_label
+    assert label.buddy() is page.export.format
+    assert page.export.format.accessibleName() == label.text().replace("&", "")
 
 
 def test_tab_walks_the_page_in_reading_order(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     page = _open(window, qtbot)
     chain = [w for w in page.tab_chain() if w.isVisible() and w.isEnabled()]
+    assert chain[0] is page.export.format and chain[-1] is page.check.open_button
     chain[0].setFocus(Qt.FocusReason.TabFocusReason)
     visited = [QApplication.focusWidget()]
     for _ in range(len(chain) - 1):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         focus = QApplication.focusWidget()
-        # a spin box's line edit stands for the spin box
+        # a field's line edit stands for the field
         while focus is not None and focus not in chain and focus.parentWidget() is not None:
             focus = focus.parentWidget()
         visited.append(focus)
@@ -266,30 +294,29 @@ def test_tab_walks_the_page_in_reading_order(window: MainWindow, qtbot) -> None:
 
 
 def test_the_setup_is_saved_in_scenarios(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    page = _open(window, qtbot)
-    zero = page.setup.combos[Choice.ZERO]
-    zero.setCurrentIndex(zero.findData(1))
-    type_into(qtbot, page.setup.nodes, "2")
+    _open(window, qtbot)
+    zero = choice_box(window, Choice.ZERO)
+    nodes = described(window, TrainingField.NODES)
+    pick(qtbot, zero, ZeroStage.OPTIMIZER)
+    type_into(qtbot, nodes, "2")
     path = tmp_path / "cenario.json"
-    assert window.planner.save_scenario(path)
+    assert window.scenarios.save(path)
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["version"] == 3
+    assert saved["version"] == 4
     assert saved["plan"]["nodes"] == 2 and saved["plan"]["zero_stage"] == 1
-    zero.setCurrentIndex(zero.findData(0))
-    type_into(qtbot, page.setup.nodes, "1")
-    assert window.planner.open_scenario(path)
-    assert page.setup.nodes.text() == "2"
-    assert page.setup.combos[Choice.ZERO].currentData() == 1
+    pick(qtbot, zero, ZeroStage.NONE)
+    type_into(qtbot, nodes, "1")
+    assert window.scenarios.open(path)
+    assert nodes.text() == "2"
+    assert zero.currentData() is ZeroStage.OPTIMIZER
 
 
-def test_a_fresh_tab_shows_the_planners_setup(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = make_window()
-    window.planner.vm.set_text(PlanField.NODES, "1")
-    window.tabs.setCurrentIndex(2)
+def test_a_fresh_tab_shows_the_descriptions_setup(window: MainWindow) -> None:
+    window.training_vm.set_text(TrainingField.NODES, "1")
+    show_tab(window, window.trainer_page)
     page = window.trainer
-    assert page.setup.nodes.text() == "1"
-    assert page.setup.combos[Choice.ZERO].currentData() == 0
     assert page.summary.text().endswith("E = 32 × 1 × 1 = 32.".replace(" ", "\u00a0"))
+    assert '"train_batch_size": 32,' in page.export.preview.toPlainText()
 
 
 def test_check_reports_the_memory_the_imported_setup_needs(  # type: ignore[no-untyped-def]
@@ -300,30 +327,10 @@ def test_check_reports_the_memory_the_imported_setup_needs(  # type: ignore[no-u
     path.write_text(json.dumps(DS_CONFIG), encoding="utf-8")
     page.check.check(path)
     last = page.check.report.text().splitlines()[-1]
-    # 3 samples × 0,5 GB + the planner's other memory, on its GPU
+    # 3 samples × 0,5 GB + the description's other memory, on its GPU
     assert last == (
-        "Cabe na memória da GPU: Ativações 3 × 0,5 GB = 1,5 GB, mais 21 GB de outra "
-        "memória: 22,5 GB de 80 GB."
-    )
-
-
-@pytest.mark.parametrize("fmt", list(ExportFormat), ids=lambda f: f.value)
-def test_saved_files_are_the_ones_previewed(  # type: ignore[no-untyped-def]
-    window: MainWindow, qtbot, tmp_path: Path, fmt: ExportFormat
-) -> None:
-    page = _open(window, qtbot)
-    page.export.set_format(fmt)
-    previewed = {}
-    for index in range(page.export.files.count()):
-        page.export.files.setCurrentIndex(index)
-        previewed[page.export.current_file()] = page.export.preview.toPlainText()
-    assert page.export.save_into(tmp_path, confirm=False)
-    saved = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()}
-    assert saved == previewed
-    assert all(
-        "512" in text
-        for text in saved.values()
-        if not text.startswith('{\n  "train_batch_size": "auto"')
+        "Cabe na memória da GPU: Ativações 3 × 0,5 GB = 1,5 GB, mais 21 GB de estados do "
+        "modelo e sobrecarga: 22,5 GB de 80 GB."
     )
 
 
@@ -341,6 +348,8 @@ def test_an_axolotl_qlora_config_with_auto_precision_is_taken_as_bf16(  # type: 
     report = page.check.report.text()
     assert "configuração do axolotl (YAML)" in report
     assert 'Precisão "auto": considerada bf16' in report
-    assert "Lote efetivo 64 = 2 × 4 × 8 GPUs em 1 nó(s), ZeRO-0, bf16" in report
-    assert window.planner.inputs.boxes[PlanField.TARGET].text() == "64"
-    assert page.setup.combos[Choice.PRECISION].currentData() == "bf16"
+    assert "Lote efetivo 64 = 2 × 4 × 8 GPUs em 1 nó, ZeRO-0, bf16" in report
+    assert described(window, TrainingField.TARGET).text() == "64"
+    assert described(window, TrainingField.LORA_RANK).text() == "32"
+    assert choice_box(window, Choice.METHOD).currentData() is Method.QLORA
+    assert choice_box(window, Choice.PRECISION).currentData() is Precision.BF16
