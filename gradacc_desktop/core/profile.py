@@ -329,7 +329,9 @@ def parse_profile(data: bytes) -> SpeedProfile:
         raise ProfileError(trans_late("Profile", "not UTF-8 text").format()) from None
     except json.JSONDecodeError as exc:
         raise ProfileError(
-            trans_late("Profile", "not valid JSON: {why}").format(why=str(exc))
+            trans_late("Profile", "not valid JSON at line {line}, column {column}").format(
+                line=exc.lineno, column=exc.colno
+            )
         ) from None
     except RecursionError:
         raise ProfileError(

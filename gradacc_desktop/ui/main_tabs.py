@@ -150,6 +150,11 @@ class MainTabs(QWidget):
             self._update_side()
             self.sideToggled.emit(wanted)
 
+    def toggle_side(self) -> None:
+        """F9: hide or show the description beside a tab that reads it."""
+        if self.toggle.isVisible():
+            self.toggle.click()
+
     def side_wanted(self) -> bool:
         return self._side_wanted
 

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -104,7 +104,9 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.planner_page, "", described=True)
         self.tabs.addTab(self.trainer_page, "", described=True)
         self.tabs.addTab(self.chart_page, "", described=True)
-        self.tabs.toggle.setShortcut(QKeySequence("F9"))
+        # a shortcut of its own: the button's would be replaced by its text's mnemonic
+        self.description_shortcut = QShortcut(QKeySequence("F9"), self)
+        self.description_shortcut.activated.connect(self.tabs.toggle_side)
         self.tabs.sideToggled.connect(lambda shown: self.settings.set(DESCRIPTION_SHOWN, shown))
 
         central = QWidget(self)

@@ -300,6 +300,7 @@ class TradeoffChart(ChartPane[TradeoffViewModel, ChartView]):
             self.legend_grid.addWidget(entry, index // 2, index % 2)
         self.empty = QLabel(self)
         self.empty.setObjectName("tradeoff_empty")
+        self.empty.setWordWrap(True)
         self._column.addWidget(self.empty)
         self._start()
 

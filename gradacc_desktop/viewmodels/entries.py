@@ -74,13 +74,17 @@ class Entries(Generic[F]):
 
     def accepted(self, field: F) -> Decimal | None:
         """The field's number when the field accepts it, else ``None``."""
-        return self.value(field) if self.problem(field) is None else None
+        refused = problem_of(self._raw[field], self._numbers[field]) is not None
+        return None if refused else self.value(field)
 
     def last_valid(self, field: F) -> Decimal | None:
         return self._last_valid.get(field)
 
     def problem(self, field: F) -> str | None:
-        """Why ``field``'s entry is refused (``None``: it is accepted)."""
+        """Why ``field``'s entry is refused (``None``: it is accepted). The label is
+        translated only for a refused entry: every keystroke asks about every field."""
+        if problem_of(self._raw[field], self._numbers[field]) is None:
+            return None
         return describe(self._label(field), self._raw[field], self._numbers[field])
 
     def optional_value(self, field: F) -> OptionalValue:

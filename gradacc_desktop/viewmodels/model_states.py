@@ -88,9 +88,9 @@ class ModelStatesViewModel(QObject):
         figs = plan.figures
         states = figs.states
         if states is None:
+            cause = self._training.notes_texts.missing_cause(figs.other.missing, figs.other.detail)
             return ModelStatesState(
-                None,
-                self.tr("No model states to show: {why}").format(why=state.notes.other.text),
+                None, self.tr("No model states to show: {cause}.").format(cause=cause)
             )
         overridden = ""
         if figs.other.source is Source.GIVEN:
@@ -139,8 +139,10 @@ class ModelStatesViewModel(QObject):
                 self._bytes(self._per_param(total_states, e.parameters)),
             ),
         )
+        # the parameters one model replica's GPU computes with; ZeRO then shards their
+        # states over the data-parallel GPUs (the lines below say how)
         states = formats.counted(
-            lambda n: self.tr("%n parameter(s) on each GPU: {gb} of model states", "", n),
+            lambda n: self.tr("%n parameter(s): {gb} of model states on each GPU", "", n),
             e.parameters,
         ).format(gb=self._gb(total_states))
         total = self.tr("Other memory per GPU: {states} + {overhead} overhead = {total}").format(

@@ -246,9 +246,19 @@ class SearchViewModel(QObject):
                 exclusions=tuple(self._exclusion(e, None) for e in result.exclusions),
                 stale=stale,
             )
-        head = self.tr("Best: {setup}, micro-batch {pair}, {step} per step, {memory} per GPU.")
+        head = self.tr(
+            "Best: {setup}, micro-batch {micro} × {steps} accumulation steps, {step} per step, "
+            "{memory} per GPU."
+        )
         row = self._row(best)
-        words = head.format(setup=row.setup, pair=row.pair, step=row.step, memory=row.memory)
+        f = self._training.formats.format
+        words = head.format(
+            setup=row.setup,
+            micro=f(best.micro_batch or 0),
+            steps=f(best.accumulation_steps or 0),
+            step=row.step,
+            memory=row.memory,
+        )
         if result.untimed is not None:
             words += " " + self.tr(
                 "(Ranked by simplicity: the card has no speed figures to time the setups.)"

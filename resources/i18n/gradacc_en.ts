@@ -123,10 +123,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n parameter(s) on each GPU: {gb} of model states</source>
+        <source>%n parameter(s): {gb} of model states on each GPU</source>
         <translation>
-            <numerusform>%n parameter on each GPU: {gb} of model states</numerusform>
-            <numerusform>%n parameters on each GPU: {gb} of model states</numerusform>
+            <numerusform>%n parameter: {gb} of model states on each GPU</numerusform>
+            <numerusform>%n parameters: {gb} of model states on each GPU</numerusform>
         </translation>
     </message>
     <message numerus="yes">

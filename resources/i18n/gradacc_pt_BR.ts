@@ -2031,6 +2031,10 @@
 <context>
     <name>FitTexts</name>
     <message>
+        <source>Activations {micro} × {per_sample} = {activation}, plus {other} of other memory: {total} of {capacity}.</source>
+        <translation>Ativações {micro} × {per_sample} = {activation}, mais {other} de outra memória: {total} de {capacity}.</translation>
+    </message>
+    <message>
         <source>Activations {micro} × {per_sample} = {activation}, plus {other} of model states and overhead: {total} of {capacity}.</source>
         <translation>Ativações {micro} × {per_sample} = {activation}, mais {other} de estados do modelo e sobrecarga: {total} de {capacity}.</translation>
     </message>
@@ -2071,8 +2075,16 @@
         <translation>Informe o modelo e o comprimento da sequência para ver a memória por GPU.</translation>
     </message>
     <message>
+        <source>Nothing fits: the other memory alone ({other}) is more than the {capacity} this GPU has, before any activations.</source>
+        <translation>Nada cabe: só a outra memória ({other}) já passa dos {capacity} desta GPU, antes de qualquer ativação.</translation>
+    </message>
+    <message>
         <source>Nothing fits: the model states and overhead alone ({other}) are more than the {capacity} this GPU has, before any activations.</source>
         <translation>Nada cabe: só os estados do modelo e a sobrecarga ({other}) já passam dos {capacity} desta GPU, antes de qualquer ativação.</translation>
+    </message>
+    <message>
+        <source>Nothing fits: even one sample needs {total} ({activation} of activations + {other} of other memory), {shortfall} more than the {capacity} this GPU has.</source>
+        <translation>Nada cabe: mesmo uma amostra precisa de {total} ({activation} de ativações + {other} de outra memória), {shortfall} a mais que os {capacity} desta GPU.</translation>
     </message>
     <message>
         <source>Nothing fits: even one sample needs {total} ({activation} of activations + {other} of model states and overhead), {shortfall} more than the {capacity} this GPU has.</source>
@@ -2495,8 +2507,15 @@
         <translation>Corrija primeiro a descrição do treino.</translation>
     </message>
     <message>
-        <source>No model states to show: {why}</source>
-        <translation>Nenhum estado do modelo para mostrar: {why}</translation>
+        <source>No model states to show: {cause}.</source>
+        <translation>Nenhum estado do modelo para mostrar: {cause}.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s): {gb} of model states on each GPU</source>
+        <translation>
+            <numerusform>%n parâmetro: {gb} de estados do modelo em cada GPU</numerusform>
+            <numerusform>%n parâmetros: {gb} de estados do modelo em cada GPU</numerusform>
+        </translation>
     </message>
     <message>
         <source>The plan uses the other memory typed in the description; these are the model states it replaces.</source>
@@ -2507,13 +2526,6 @@
         <translation>
             <numerusform>%n byte</numerusform>
             <numerusform>%n bytes</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n parameter(s) on each GPU: {gb} of model states</source>
-        <translation>
-            <numerusform>%n parâmetro em cada GPU: {gb} de estados do modelo</numerusform>
-            <numerusform>%n parâmetros em cada GPU: {gb} de estados do modelo</numerusform>
         </translation>
     </message>
     <message>
@@ -2581,8 +2593,8 @@
         <translation>O LoRA treina {trained} de {total} parâmetros ({share} %).</translation>
     </message>
     <message>
-        <source>Typed in (not derived: {why})</source>
-        <translation>Digitado (não derivado: {why})</translation>
+        <source>Typed in (not derived: {cause}).</source>
+        <translation>Digitado (não derivado: {cause}).</translation>
     </message>
     <message>
         <source>Typed in; derived from the model: {derived}.</source>
@@ -2595,6 +2607,10 @@
     <message>
         <source>{value} (estimated)</source>
         <translation>{value} (estimado)</translation>
+    </message>
+    <message>
+        <source>Not derived: {why}</source>
+        <translation>Não derivado: {why}</translation>
     </message>
     <message numerus="yes">
         <source>ZeRO-{stage} over %n GPU(s)</source>
@@ -2618,6 +2634,42 @@
     <message>
         <source>Usable: {usable} per GPU.</source>
         <translation>Utilizável: {usable} por GPU.</translation>
+    </message>
+    <message>
+        <source>no model is chosen</source>
+        <translation>nenhum modelo escolhido</translation>
+    </message>
+    <message>
+        <source>no sequence length</source>
+        <translation>sem comprimento da sequência</translation>
+    </message>
+    <message>
+        <source>a parameter count has no shape</source>
+        <translation>uma contagem de parâmetros não tem forma</translation>
+    </message>
+    <message>
+        <source>the model&apos;s learned positions stop at {length} tokens</source>
+        <translation>as posições aprendidas do modelo param em {length} tokens</translation>
+    </message>
+    <message>
+        <source>the estimator does not model it ({detail})</source>
+        <translation>o estimador não o modela ({detail})</translation>
+    </message>
+    <message>
+        <source>the adapters&apos; size is not known</source>
+        <translation>o tamanho dos adaptadores não é conhecido</translation>
+    </message>
+    <message>
+        <source>no framework runs this layout</source>
+        <translation>nenhum framework executa este arranjo</translation>
+    </message>
+    <message>
+        <source>the custom card&apos;s memory is not given</source>
+        <translation>a memória da placa personalizada não foi informada</translation>
+    </message>
+    <message>
+        <source>the model is not in this version of the app</source>
+        <translation>o modelo não existe nesta versão do app</translation>
     </message>
     <message>
         <source>choose the model, or type the value.</source>
@@ -3060,8 +3112,8 @@
         <translation>não é texto UTF-8</translation>
     </message>
     <message>
-        <source>not valid JSON: {why}</source>
-        <translation>JSON inválido: {why}</translation>
+        <source>not valid JSON at line {line}, column {column}</source>
+        <translation>JSON inválido na linha {line}, coluna {column}</translation>
     </message>
     <message>
         <source>not valid JSON: nested too deeply</source>
@@ -3384,8 +3436,8 @@
         <translation>Nenhuma configuração cabe e chega ao alvo nestas GPUs: veja o porquê abaixo.</translation>
     </message>
     <message>
-        <source>Best: {setup}, micro-batch {pair}, {step} per step, {memory} per GPU.</source>
-        <translation>Melhor: {setup}, micro-lote {pair}, {step} por passo, {memory} por GPU.</translation>
+        <source>Best: {setup}, micro-batch {micro} × {steps} accumulation steps, {step} per step, {memory} per GPU.</source>
+        <translation>Melhor: {setup}, micro-lote {micro} × {steps} passos de acumulação, {step} por passo, {memory} por GPU.</translation>
     </message>
     <message>
         <source>(Ranked by simplicity: the card has no speed figures to time the setups.)</source>

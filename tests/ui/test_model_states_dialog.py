@@ -145,7 +145,7 @@ def test_a_config_json_dropped_on_the_description_gives_the_exact_count(  # type
     assert choice_box(window, Choice.MODEL).currentText() == "Arquivo: Qwen__Qwen3-0.6B.json"
     dialog = _open(window, qtbot)
     assert dialog.states.text() == (
-        "596.049.920 parâmetros em cada GPU: 11,921 GB de estados do modelo"
+        "596.049.920 parâmetros: 11,921 GB de estados do modelo em cada GPU"
     )
     dialog.reject()
 

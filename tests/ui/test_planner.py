@@ -103,9 +103,7 @@ def test_nothing_fits_says_what_would_help(window: MainWindow, planner: PlannerV
     card = planner.results.nothing_fits
     assert card.isVisible()
     assert not planner.results.configuration.isVisible()
-    assert card.message.text().startswith(
-        "Nada cabe: só os estados do modelo e a sobrecarga (20 GB)"
-    )
+    assert card.message.text().startswith("Nada cabe: só a outra memória (20 GB)")
     assert planner.results.fit.verdict.text() == "✘ Não cabe na memória da GPU"
     assert planner.results.fit.verdict.ok is False
     show_tab(window, window.trainer_page)

@@ -4,7 +4,7 @@ import pytest
 import shiboken6
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QGraphicsTextItem
+from PySide6.QtWidgets import QApplication, QGraphicsTextItem
 
 from gradacc_desktop.core.gpus import CUSTOM_ID
 from gradacc_desktop.ui.main_window import MainWindow
@@ -191,3 +191,14 @@ def test_legend_names_every_series_in_full(chart, window: MainWindow) -> None:  
     assert entries["current"].text.text() == chart.current.name()
     assert entries["available"].isVisible()
     assert not chart.chart.legend().isVisible()  # QtCharts' own legend cuts names short
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "en"])
+def test_the_empty_chart_fits_a_small_window(make_window, language: str) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(language=language)
+    chart = window.show_chart()  # no model chosen: the chart says what it needs
+    window.resize(800, 600)
+    settle = QApplication.processEvents
+    settle()
+    assert chart.empty.isVisible()
+    assert (window.width(), window.height()) == (800, 600)

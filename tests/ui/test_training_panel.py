@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QGroupBox, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QGroupBox, QLabel, QMessageBox, QWidget
 
 from gradacc_desktop.core.setup import ZeroStage
 from gradacc_desktop.core.training.description import Method
@@ -224,7 +224,8 @@ def test_the_search_finds_setups_and_the_selected_one_becomes_the_description(
     qtbot.mouseClick(search.run_button, Qt.MouseButton.LeftButton)
 
     assert search.best.text() == (
-        "Melhor: ZeRO-3, micro-lote 1 × 4, 4,52 s por passo, 52,884 GB por GPU."
+        "Melhor: ZeRO-3, micro-lote 1 × 4 passos de acumulação, 4,52 s por passo, 52,884 GB "
+        "por GPU."
     )
     table = search.table
     assert table.isVisible() and table.rowCount() == 10
@@ -346,8 +347,7 @@ def test_a_period_reads_as_the_decimal_comma_in_portuguese(  # type: ignore[no-u
         qtbot.keyClick(box, Qt.Key.Key_Tab)
         assert box.text() == tidy
     assert window.planner.results.fit.usage.text() == (
-        "Ativações 32 × 0,5 GB = 16 GB, mais 0,5 GB de estados do modelo e sobrecarga: "
-        "16,5 GB de 80 GB."
+        "Ativações 32 × 0,5 GB = 16 GB, mais 0,5 GB de outra memória: 16,5 GB de 80 GB."
     )
 
 
@@ -500,3 +500,62 @@ def test_at_800_by_600_no_input_is_cut_sideways(make_window, qtbot, language: st
         assert not panel.area.horizontalScrollBar().isVisible()
         assert _cut_sideways(panel) == []
         assert layout_problems(panel, window) == []
+
+
+def test_tab_visits_the_buttons_where_they_stand(
+    window: MainWindow, panel: TrainingPanel, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """The whole chain, buttons included: each control after the one above it."""
+    choose(window, Choice.MODEL, "qwen2.5-0.5b")
+    type_into(qtbot, described(window, TrainingField.ACTIVATION), "1")  # ↺ appears
+    chain = [w for w in panel.tab_chain() if w.isVisible() and w.isEnabled()]
+    assert panel.open_config in chain and panel.activation_back in chain
+    chain[0].setFocus(Qt.FocusReason.TabFocusReason)
+    reached = [chain[0]]
+    for _ in range(len(chain) - 1):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        reached.append(_holder(QApplication.focusWidget(), chain))
+    assert reached == chain
+
+
+def test_f9_hides_and_shows_the_description(
+    window: MainWindow, panel: TrainingPanel, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    assert panel.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_F9)
+    assert not panel.isVisible() and not window.tabs.toggle.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_F9)
+    assert panel.isVisible() and window.tabs.toggle.isChecked()
+    window.retranslate()  # the button's text again: F9 still works
+    qtbot.keyClick(window, Qt.Key.Key_F9)
+    assert not panel.isVisible()
+
+
+def test_nothing_to_recommend_shows_no_micro_batch(
+    window: MainWindow, panel: TrainingPanel
+) -> None:
+    micro = described(window, TrainingField.MICRO_BATCH)
+    assert micro.text() == "32"  # the recommended micro-batch of the first plan
+    choose(window, Choice.MODEL, "llama-3.1-8b")  # 160 GB of model states on 80 GB
+    described(window, TrainingField.SEQ_LEN).set_text("4096")
+    assert window.training_vm.plan is not None and window.training_vm.plan.current is None
+    assert micro.text() == "" and micro.lineEdit().placeholderText() == "—"
+
+
+def test_a_damaged_speed_profile_is_refused_in_a_message_box(
+    window: MainWindow, panel: TrainingPanel, qtbot, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "perfil.json"
+    bad.write_text("{not json", encoding="utf-8")
+    monkeypatch.setattr(
+        "gradacc_desktop.ui.training.panel.ask_open_path", lambda *_args, **_kw: bad
+    )
+    qtbot.mouseClick(panel.load_profile, Qt.MouseButton.LeftButton)
+    box = panel.findChild(QMessageBox, "profile_error")
+    assert box is not None
+    qtbot.waitUntil(box.isVisible)
+    assert box.text() == (
+        "“perfil.json” não é um perfil de velocidade que este app consiga ler: "
+        "JSON inválido na linha 1, coluna 2"
+    )
+    box.close()

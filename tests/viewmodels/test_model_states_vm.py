@@ -48,7 +48,7 @@ def test_llama2_7b_zero2_on_8_gpus_is_deepspeeds_figure(qapp, catalogue) -> None
     # DeepSpeed's estimate_zero2_model_states_mem_needs without offload:
     # 2·P + int(18·P / 8) = 13,476,831,232 + 15,161,435,136 = 28,638,266,368 bytes
     assert view.rows[-1] == ("Model states per GPU", "28.639 GB", "4.25 bytes")
-    assert view.states == "6,738,415,616 parameters on each GPU: 28.639 GB of model states"
+    assert view.states == "6,738,415,616 parameters: 28.639 GB of model states on each GPU"
     assert view.total == "Other memory per GPU: 28.639 GB + 1 GB overhead = 29.639 GB"
     # its CPU side: 4·P bytes per process, 8 processes, 1.5× buffer = 323,443,949,568
     assert view.cpu.startswith("CPU memory per node: 323.444 GB")
@@ -114,8 +114,8 @@ def test_byte_counts_take_their_plural_form(  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("language", "one", "many"),
     [
-        ("en", "1 parameter on each GPU: ", "7,000,000,000 parameters on each GPU: 140 GB"),
-        ("pt_BR", "1 parâmetro em cada GPU: ", "7.000.000.000 parâmetros em cada GPU: 140 GB"),
+        ("en", "1 parameter: ", "7,000,000,000 parameters: 140 GB"),
+        ("pt_BR", "1 parâmetro: ", "7.000.000.000 parâmetros: 140 GB"),
     ],
 )
 def test_parameter_count_takes_its_plural_form(  # type: ignore[no-untyped-def]
@@ -174,7 +174,7 @@ def test_offload_is_the_descriptions(qapp, catalogue) -> None:  # type: ignore[n
     assert "Offloaded states" in view.cpu
     training.set_choice(Choice.ZERO, ZeroStage.NONE)  # offload without ZeRO: no framework
     assert vm.state == ModelStatesState(
-        None, "No model states to show: no framework runs this layout (see the plan)."
+        None, "No model states to show: no framework runs this layout."
     )
 
 
@@ -207,7 +207,7 @@ def test_without_states_it_says_why(qapp, catalogue) -> None:  # type: ignore[no
     training = TrainingViewModel(QLocale("en"))
     vm = ModelStatesViewModel(training)
     assert vm.state.view is None
-    assert vm.state.message == "No model states to show: choose the model, or type the value."
+    assert vm.state.message == "No model states to show: no model is chosen."
     training.set_choice(Choice.MODEL, "gpt2")
     assert vm.state.view is not None
     training.set_text(F.TARGET, "")

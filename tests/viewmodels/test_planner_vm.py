@@ -125,7 +125,7 @@ def test_recommendation_and_fit(qapp) -> None:  # type: ignore[no-untyped-def]
     assert config.note == "The largest micro-batch that fits and reaches the target exactly."
     assert view.fit.fits and view.fit.verdict == "Fits in GPU memory"
     assert view.fit.usage == (
-        "Activations 64 × 0.5 GB = 32 GB, plus 17 GB of model states and overhead: 49 GB of 80 GB."
+        "Activations 64 × 0.5 GB = 32 GB, plus 17 GB of other memory: 49 GB of 80 GB."
     )
     assert view.fit.headroom == "Headroom: 31 GB free."
     assert view.fit.largest == "Largest micro-batch that fits: 126."
@@ -157,7 +157,7 @@ def test_nothing_fits_with_typed_figures(qapp) -> None:  # type: ignore[no-untyp
     assert nothing is not None
     assert nothing.message == (
         "Nothing fits: even one sample needs 15.3 GB (0.5 GB of activations + 14.8 GB of "
-        "model states and overhead), 0.3 GB more than the 15 GB this GPU has."
+        "other memory), 0.3 GB more than the 15 GB this GPU has."
     )
     assert view.fit.fits is False and view.fit.largest == "Not even a micro-batch of 1 fits."
     assert view.fit.headroom == "Over capacity by 0.3 GB."
@@ -403,7 +403,7 @@ def test_portuguese_numbers(catalogue, qapp) -> None:  # type: ignore[no-untyped
     assert config.formula == "E = 8 × 64 × 2 = 1.024"
     assert config.exact_badge == "Exato"
     assert _results(vm).fit.usage == (
-        "Ativações 8 × 0,5 GB = 4 GB, mais 20 GB de estados do modelo e sobrecarga: 24 GB de 80 GB."
+        "Ativações 8 × 0,5 GB = 4 GB, mais 20 GB de outra memória: 24 GB de 80 GB."
     )
     assert format_approx(QLocale("pt_BR"), Decimal("0.000424264068")) == "≈ 0,000424264"
 

@@ -66,7 +66,7 @@ def test_the_best_setup_and_the_ranking(qapp) -> None:  # type: ignore[no-untype
     assert state.ranking
     first = state.ranking[0]
     assert state.best == (
-        f"Best: {first.setup}, micro-batch {first.pair}, {first.step} per step, "
+        f"Best: {first.setup}, micro-batch {first.pair} accumulation steps, {first.step} per step, "
         f"{first.memory} per GPU."
     )
     # every ranked setup reaches 512 exactly on 8 GPUs: b · a · data = 512
@@ -258,8 +258,8 @@ def test_a_language_switch_rewords_the_results(qapp, catalogue) -> None:  # type
     state = search.state
     first = state.ranking[0]
     assert state.best == (
-        f"Melhor: {first.setup}, micro-lote {first.pair}, {first.step} por passo, "
-        f"{first.memory} por GPU."
+        f"Melhor: {first.setup}, micro-lote {first.pair} passos de acumulação, "
+        f"{first.step} por passo, {first.memory} por GPU."
     )
     assert first.memory == english.ranking[0].memory.replace(".", ",")
     assert search.world_input().read("1.000") == Decimal(1000)

@@ -142,7 +142,7 @@ def test_a_parameter_count_says_what_cannot_be_derived(qapp) -> None:  # type: i
         "a parameter count has no shape: choose the model or open its config.json, or type "
         "the activation per sample (measure it with the command under Help)."
     )
-    assert notes.activation.text == why
+    assert notes.activation.text == f"Not derived: {why}"
     assert notes.missing == (f"Activation per sample: {why}",)
     # the model states need only the count: 7·10⁹ × 20 bytes
     assert notes.other.placeholder == "141 GB (estimated)"
@@ -151,7 +151,10 @@ def test_a_parameter_count_says_what_cannot_be_derived(qapp) -> None:  # type: i
     assert (fit.fit.verdict, fit.fit.usage) == ("Memory not known", notes.missing[0])
     vm.set_text(F.ACTIVATION, "1.5")
     assert vm.state.notes.missing == ()
-    assert vm.state.notes.activation.text == f"Typed in (not derived: {why})"
+    # typed in: no remedy offered, only why nothing is derived
+    assert (
+        vm.state.notes.activation.text == "Typed in (not derived: a parameter count has no shape)."
+    )
 
 
 def test_sizes_typed_in(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QSize, Qt, Signal
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QToolButton,
     QVBoxLayout,
@@ -134,6 +136,8 @@ class TrainingPanel(QWidget):
         self._wrapped: bool | None = None
 
         guard_wheel(*self.combos.values())
+        for first, second in pairwise(self.tab_chain()):  # Tab follows the reading order
+            QWidget.setTabOrder(first, second)
         self.recommend.toggled.connect(self._on_recommend)
         self.open_config.clicked.connect(self.ask_config)
         self.card_speed.clicked.connect(self.cardSpeedRequested)
@@ -373,6 +377,16 @@ class TrainingPanel(QWidget):
         if path is not None:
             outcome = self.vm.load_profile(path)
             self.statusMessage.emit(outcome.message)
+            if not outcome.ok:  # a refusal stays until read, not five seconds
+                box = QMessageBox(
+                    QMessageBox.Icon.Warning,
+                    self.tr("Load a measured speed profile"),
+                    outcome.message,
+                    parent=self,
+                )
+                box.setObjectName("profile_error")
+                box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+                box.open()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         accept_file_drag(event)

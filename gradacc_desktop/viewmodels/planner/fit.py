@@ -21,15 +21,31 @@ class FitTexts(Translating):
     def gb(self, nbytes: int) -> str:
         return self._formats.format_gb(shown_gb(nbytes))
 
-    def fit(self, result: MemoryFit, tensor_parallel: int = 1) -> FitView:
-        """The memory verdict of the configuration in use."""
+    def gb_factor(self, nbytes: int) -> str:
+        """``nbytes`` as a factor of a product shown beside it: "≈ 14,5 GB" when showing
+        it to the MB rounded it (the product is computed from the exact bytes)."""
+        shown = self.gb(nbytes)
+        return shown if shown_gb(nbytes) * 10**9 == nbytes else f"≈\u00a0{shown}"
+
+    def fit(
+        self, result: MemoryFit, tensor_parallel: int = 1, typed_other: bool = False
+    ) -> FitView:
+        """The memory verdict of the configuration in use; ``typed_other``: the other
+        memory was typed in (it is then not called model states)."""
         f = self._formats.format
-        usage = self.tr(
-            "Activations {micro} × {per_sample} = {activation}, plus {other} of model states "
-            "and overhead: {total} of {capacity}."
-        ).format(
+        if typed_other:
+            usage = self.tr(
+                "Activations {micro} × {per_sample} = {activation}, plus {other} of other "
+                "memory: {total} of {capacity}."
+            )
+        else:
+            usage = self.tr(
+                "Activations {micro} × {per_sample} = {activation}, plus {other} of model "
+                "states and overhead: {total} of {capacity}."
+            )
+        usage = usage.format(
             micro=f(result.micro_batch),
-            per_sample=self.gb(result.per_sample_bytes),
+            per_sample=self.gb_factor(result.per_sample_bytes),
             activation=self.gb(result.activation_bytes),
             other=self.gb(result.other_bytes),
             total=self.gb(result.per_gpu_bytes),
@@ -59,7 +75,9 @@ class FitTexts(Translating):
             fits=result.fits, verdict=verdict, usage=usage, headroom=headroom, largest=largest
         )
 
-    def fit_of_nothing(self, nothing: NoFit, tensor_parallel: int = 1) -> FitView:
+    def fit_of_nothing(
+        self, nothing: NoFit, tensor_parallel: int = 1, typed_other: bool = False
+    ) -> FitView:
         """The memory card when not even one sample fits."""
         per_gpu = nothing.other_bytes + nothing.activation_bytes
         return self.fit(
@@ -75,6 +93,7 @@ class FitTexts(Translating):
                 max_micro_batch=0,
             ),
             tensor_parallel,
+            typed_other,
         )
 
     def unknown(self, missing: tuple[str, ...]) -> FitView:
@@ -88,11 +107,23 @@ class FitTexts(Translating):
             largest="",
         )
 
-    def nothing_fits(self, nothing: NoFit, found: tuple[Alternative, ...]) -> NothingFitsView:
-        if nothing.other_exceeds:
+    def nothing_fits(
+        self, nothing: NoFit, found: tuple[Alternative, ...], typed_other: bool = False
+    ) -> NothingFitsView:
+        if nothing.other_exceeds and typed_other:
+            message = self.tr(
+                "Nothing fits: the other memory alone ({other}) is more than the {capacity} "
+                "this GPU has, before any activations."
+            )
+        elif nothing.other_exceeds:
             message = self.tr(
                 "Nothing fits: the model states and overhead alone ({other}) are more than "
                 "the {capacity} this GPU has, before any activations."
+            )
+        elif typed_other:
+            message = self.tr(
+                "Nothing fits: even one sample needs {total} ({activation} of activations + "
+                "{other} of other memory), {shortfall} more than the {capacity} this GPU has."
             )
         else:
             message = self.tr(

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication
 
 from gradacc_desktop.core.setup import PROBLEM_TEXT
 from gradacc_desktop.core.training.alternatives import Alternative
-from gradacc_desktop.core.training.figures import GB, shown_gb
+from gradacc_desktop.core.training.figures import GB, Source, shown_gb
 from gradacc_desktop.core.training.plan import Plan
 from gradacc_desktop.viewmodels.entries import OptionalValue
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
@@ -76,13 +76,14 @@ class PlanResults(Translating):
                 extras.lr,
                 extras.reference_batch,
             )
+        typed = plan.figures.other.source is Source.GIVEN
         if plan.fit is not None:
-            fit = self._fit.fit(plan.fit, d.tensor_parallel)
+            fit = self._fit.fit(plan.fit, d.tensor_parallel, typed)
         elif plan.no_fit is not None:
-            fit = self._fit.fit_of_nothing(plan.no_fit, d.tensor_parallel)
+            fit = self._fit.fit_of_nothing(plan.no_fit, d.tensor_parallel, typed)
         else:
             fit = self._fit.unknown(missing)
-        nothing = None if plan.no_fit is None else self._fit.nothing_fits(plan.no_fit, found)
+        nothing = None if plan.no_fit is None else self._fit.nothing_fits(plan.no_fit, found, typed)
         table = self._pairs.rows(plan.pairs, None if current is None else current.micro_batch)
         fastest = None if plan.fastest is None else plan.fastest.micro_batch
         points = tuple(

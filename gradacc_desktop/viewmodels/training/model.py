@@ -150,6 +150,11 @@ class TrainingViewModel(QObject):
         return self._texts
 
     @property
+    def notes_texts(self) -> NoteTexts:
+        """How the notes word a figure and why it is missing (for the views of it)."""
+        return self._notes
+
+    @property
     def cards(self) -> tuple[GpuCard, ...]:
         return self._cards
 
@@ -220,8 +225,8 @@ class TrainingViewModel(QObject):
             return number.show(_card_speed(card, field))
         if field is TrainingField.MICRO_BATCH and self._choices.recommend:
             current = None if self.plan is None else self.plan.current
-            if current is not None:
-                return number.show(Decimal(current.micro_batch))
+            # nothing to recommend (nothing fits): no number that would look like one
+            return "" if current is None else number.show(Decimal(current.micro_batch))
         if field is TrainingField.MODEL_PARAMS and self._choices.model != PARAMS_MODEL:
             model = None if self.plan is None else self.plan.figures.facts
             return "" if model is None else number.show(Decimal(model.params))
@@ -234,6 +239,8 @@ class TrainingViewModel(QObject):
             if card is None or card.performance is None:
                 return ""
             return self._texts.card_efficiency(card.performance.efficiency * 100)
+        if field is TrainingField.MICRO_BATCH and self._choices.recommend:
+            return "—"  # shown only while there is nothing to recommend
         return self._notes.field_placeholder(field, self._state.notes)
 
     def set_text(self, field: TrainingField, text: str) -> None:

@@ -106,8 +106,8 @@ class NoteTexts(Translating):
         if figure.source is Source.GIVEN:
             if figure.derived is None:
                 return FigureNote(
-                    self.tr("Typed in (not derived: {why})").format(
-                        why=self.missing_reason(figure.missing, figure.detail)
+                    self.tr("Typed in (not derived: {cause}).").format(
+                        cause=self.missing_cause(figure.missing, figure.detail)
                     )
                 )
             return FigureNote(
@@ -124,7 +124,11 @@ class NoteTexts(Translating):
                 ).format(value=derived, length=length, precision=d.precision.value),
                 placeholder=self.tr("{value} (estimated)").format(value=derived),
             )
-        return FigureNote(self.missing_reason(figure.missing, figure.detail))
+        return FigureNote(
+            self.tr("Not derived: {why}").format(
+                why=self.missing_reason(figure.missing, figure.detail)
+            )
+        )
 
     def _other(self, d: TrainingDescription, figs: Figures) -> FigureNote:
         figure = figs.other
@@ -132,8 +136,8 @@ class NoteTexts(Translating):
         if figure.source is Source.GIVEN:
             if figure.derived is None:
                 return FigureNote(
-                    self.tr("Typed in (not derived: {why})").format(
-                        why=self.missing_reason(figure.missing, figure.detail)
+                    self.tr("Typed in (not derived: {cause}).").format(
+                        cause=self.missing_cause(figure.missing, figure.detail)
                     )
                 )
             return FigureNote(
@@ -160,7 +164,11 @@ class NoteTexts(Translating):
                 ),
                 placeholder=self.tr("{value} (estimated)").format(value=derived),
             )
-        return FigureNote(self.missing_reason(figure.missing, figure.detail))
+        return FigureNote(
+            self.tr("Not derived: {why}").format(
+                why=self.missing_reason(figure.missing, figure.detail)
+            )
+        )
 
     def _usable(self, card: GpuCard | None) -> str:
         if card is None:
@@ -168,6 +176,26 @@ class NoteTexts(Translating):
         return self.tr("Usable: {usable} per GPU.").format(
             usable=self._formats.format_gb(card.usable_gb)
         )
+
+    def missing_cause(self, missing: Missing | None, detail: str = "") -> str:
+        """Why a figure is not derived, in a few words (no remedy: it was typed in)."""
+        if missing is None:
+            return ""
+        return {
+            Missing.NO_MODEL: self.tr("no model is chosen"),
+            Missing.NO_SEQ_LEN: self.tr("no sequence length"),
+            Missing.NO_SHAPE: self.tr("a parameter count has no shape"),
+            Missing.SEQ_TOO_LONG: self.tr(
+                "the model's learned positions stop at {length} tokens"
+            ).format(length=self._formats.digits(detail)),
+            Missing.NOT_ESTIMATED: self.tr("the estimator does not model it ({detail})").format(
+                detail=detail
+            ),
+            Missing.LORA_NOT_SIZED: self.tr("the adapters' size is not known"),
+            Missing.LAYOUT: self.tr("no framework runs this layout"),
+            Missing.NO_CAPACITY: self.tr("the custom card's memory is not given"),
+            Missing.UNKNOWN_MODEL: self.tr("the model is not in this version of the app"),
+        }[missing]
 
     def missing_reason(self, missing: Missing | None, detail: str = "") -> str:
         """Why a figure is not derived, and what to give instead."""
