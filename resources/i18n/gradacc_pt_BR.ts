@@ -982,8 +982,8 @@
         <translation>Abra ou solte um JSON do DeepSpeed, um YAML de configuração do accelerate ou um YAML do axolotl: a descrição do treino recebe o lote, as GPUs e a configuração (e o modelo, a LoRA e o comprimento da sequência quando o arquivo os traz), e aparece o veredito de cada framework.</translation>
     </message>
     <message>
-        <source>Chec&amp;k a file…</source>
-        <translation>&amp;Verificar um arquivo…</translation>
+        <source>Check &amp;a file…</source>
+        <translation>A&amp;brir e verificar um arquivo…</translation>
     </message>
     <message>
         <source>Read an existing training configuration</source>
@@ -1928,8 +1928,8 @@
         <translation>Copiar para a área de transferência o arquivo mostrado abaixo</translation>
     </message>
     <message>
-        <source>&amp;Copy file</source>
-        <translation>&amp;Copiar arquivo</translation>
+        <source>Cop&amp;y file</source>
+        <translation>Co&amp;piar arquivo</translation>
     </message>
     <message>
         <source>&amp;Save files…</source>
@@ -2878,7 +2878,7 @@
 <context>
     <name>PlannerResultsPanel</name>
     <message>
-        <source>Use this &amp;pair</source>
+        <source>Use th&amp;is pair</source>
         <translation>Usar este &amp;par</translation>
     </message>
     <message>
@@ -2890,8 +2890,8 @@
         <translation>Usar esta</translation>
     </message>
     <message>
-        <source>Use th&amp;is configuration</source>
-        <translation>Usar esta con&amp;figuração</translation>
+        <source>&amp;Use this configuration</source>
+        <translation>U&amp;sar esta configuração</translation>
     </message>
     <message>
         <source>Fill the calculator with this micro-batch, accumulation steps and GPUs</source>
@@ -3340,20 +3340,20 @@
         <translation>Encontrar a melhor configuração</translation>
     </message>
     <message>
-        <source>GP&amp;Us in all</source>
-        <translation>GP&amp;Us no total</translation>
+        <source>GPUs in &amp;all</source>
+        <translation>GPUs no &amp;total</translation>
     </message>
     <message>
-        <source>&amp;Find the best setup</source>
-        <translation>&amp;Encontrar a melhor configuração</translation>
+        <source>Find the &amp;best setup</source>
+        <translation>Encontrar a mel&amp;hor configuração</translation>
     </message>
     <message>
         <source>Search ZeRO stage, offload, recomputation, tensor parallelism, pipeline stages and the pair for the fastest setup that fits</source>
         <translation>Pesquisar estágio ZeRO, offload, recomputação, paralelismo de tensor, estágios de pipeline e o par para a configuração mais rápida que cabe</translation>
     </message>
     <message>
-        <source>Use the selected setup</source>
-        <translation>Usar a configuração selecionada</translation>
+        <source>Use the &amp;selected setup</source>
+        <translation>Usar a configuração se&amp;lecionada</translation>
     </message>
     <message>
         <source>Make the selected row the training description&apos;s setup</source>
@@ -3796,8 +3796,8 @@
         <translation>A execução</translation>
     </message>
     <message>
-        <source>&amp;Parameters</source>
-        <translation>&amp;Parâmetros</translation>
+        <source>Parameters</source>
+        <translation>Parâmetros</translation>
     </message>
     <message>
         <source>Hidden size</source>
@@ -3844,8 +3844,8 @@
         <translation>Comprimento do alvo</translation>
     </message>
     <message>
-        <source>&amp;Usable memory per GPU</source>
-        <translation>Memória uti&amp;lizável por GPU</translation>
+        <source>Usable memory per GPU</source>
+        <translation>Memória utilizável por GPU</translation>
     </message>
     <message>
         <source>Data-parallel &amp;GPUs</source>
@@ -3880,28 +3880,28 @@
         <translation>&amp;Outra memória por GPU</translation>
     </message>
     <message>
-        <source>Framework o&amp;verhead</source>
-        <translation>&amp;Sobrecarga do framework</translation>
+        <source>Framework overhead</source>
+        <translation>Sobrecarga do framework</translation>
     </message>
     <message>
-        <source>&amp;Dataset size</source>
-        <translation>Taman&amp;ho do conjunto de dados</translation>
+        <source>Dataset size</source>
+        <translation>Tamanho do conjunto de dados</translation>
     </message>
     <message>
-        <source>Ho&amp;w many epochs</source>
-        <translation>&amp;Quantas épocas</translation>
+        <source>How many epochs</source>
+        <translation>Quantas épocas</translation>
     </message>
     <message>
-        <source>Token &amp;budget</source>
-        <translation>To&amp;kens de treino</translation>
+        <source>Token budget</source>
+        <translation>Tokens de treino</translation>
     </message>
     <message>
-        <source>Price per GPU-ho&amp;ur</source>
-        <translation>Preço por GPU-&amp;hora</translation>
+        <source>Price per GPU-hour</source>
+        <translation>Preço por GPU-hora</translation>
     </message>
     <message>
-        <source>GPU effic&amp;iency (%)</source>
-        <translation>E&amp;ficiência da GPU (%)</translation>
+        <source>GPU efficiency (%)</source>
+        <translation>Eficiência da GPU (%)</translation>
     </message>
     <message>
         <source>Dense &amp;peak (TFLOPS)</source>
@@ -3924,7 +3924,7 @@
         <translation>Taxa de aprendi&amp;zado de referência</translation>
     </message>
     <message>
-        <source>Reference &amp;batch size</source>
+        <source>Reference batch si&amp;ze</source>
         <translation>Lote &amp;de referência</translation>
     </message>
     <message>
@@ -4068,20 +4068,20 @@
         <translation>Família</translation>
     </message>
     <message>
-        <source>What is t&amp;rained</source>
+        <source>&amp;What is trained</source>
         <translation>O &amp;que é treinado</translation>
     </message>
     <message>
-        <source>&amp;Adapted layers</source>
-        <translation>Camadas &amp;adaptadas</translation>
+        <source>Adapted layers</source>
+        <translation>Camadas adaptadas</translation>
     </message>
     <message>
-        <source>Optimi&amp;zer</source>
-        <translation>Otimi&amp;zador</translation>
+        <source>Optimizer</source>
+        <translation>Otimizador</translation>
     </message>
     <message>
-        <source>&amp;Precision</source>
-        <translation>&amp;Precisão</translation>
+        <source>Precision</source>
+        <translation>Precisão</translation>
     </message>
     <message>
         <source>GPU mod&amp;el</source>
@@ -4092,7 +4092,7 @@
         <translation>Estágio &amp;ZeRO</translation>
     </message>
     <message>
-        <source>CPU o&amp;ffload</source>
+        <source>C&amp;PU offload</source>
         <translation>O&amp;ffload para a CPU</translation>
     </message>
     <message>
@@ -4100,8 +4100,8 @@
         <translation>Re&amp;computação</translation>
     </message>
     <message>
-        <source>Rou&amp;nding</source>
-        <translation>Arredo&amp;ndamento</translation>
+        <source>Rounding</source>
+        <translation>Arredondamento</translation>
     </message>
     <message>
         <source>&amp;Recommend</source>
@@ -4292,16 +4292,16 @@
         <translation>Estados do modelo…</translation>
     </message>
     <message>
-        <source>The card&apos;s &amp;speed…</source>
-        <translation>A &amp;velocidade da placa…</translation>
+        <source>The card&apos;s speed…</source>
+        <translation>A velocidade da placa…</translation>
     </message>
     <message>
-        <source>Lo&amp;ad measured profile…</source>
-        <translation>Carre&amp;gar perfil medido…</translation>
+        <source>Load measured profile…</source>
+        <translation>Carregar perfil medido…</translation>
     </message>
     <message>
-        <source>D&amp;iscard profile</source>
-        <translation>Descartar perfi&amp;l</translation>
+        <source>Discard profile</source>
+        <translation>Descartar perfil</translation>
     </message>
     <message>
         <source>Hide the training description</source>

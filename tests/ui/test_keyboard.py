@@ -10,6 +10,7 @@ from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor, QWheelEven
 from PySide6.QtWidgets import QApplication, QMenu
 
 from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.planner_setup import described as describe
@@ -149,3 +150,38 @@ def test_ctrl_page_down_in_a_field_switches_tabs_and_keeps_the_value(
     qtbot.keyClick(micro, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
     assert micro.text() == "4"
     assert window.tabs.currentWidget() is window.planner_page
+
+
+def _alt_keys(window: MainWindow) -> list[tuple[str, str | None, str]]:
+    """(kind, mnemonic, text) of the menus and of what the current tab shows."""
+    from PySide6.QtWidgets import QAbstractButton, QLabel
+
+    found = [("menu", _mnemonic(a.text()), a.text()) for a in window.menuBar().actions()]
+    for button in window.tabs.findChildren(QAbstractButton):
+        if button.isVisibleTo(window) and _mnemonic(button.text()):
+            found.append(("button", _mnemonic(button.text()), button.text()))
+    for label in window.tabs.findChildren(QLabel):
+        if label.isVisibleTo(window) and _mnemonic(label.text()):
+            found.append(("label", _mnemonic(label.text()), label.text()))
+    return found
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "en"])
+def test_menus_and_buttons_have_their_alt_key_to_themselves(make_window, language: str) -> None:  # type: ignore[no-untyped-def]
+    """Alt + a menu's or a button's letter always opens or presses it: no label or other
+    button beside it shares the letter (labels may share one: Qt then cycles the focus
+    between their fields, as documented)."""
+    window: MainWindow = make_window(language=language)
+    window.training_vm.set_choice(Choice.METHOD, Method.LORA)  # LoRA's rows shown too
+    for index in range(window.tabs.count()):
+        window.tabs.setCurrentIndex(index)
+        QApplication.processEvents()
+        found = _alt_keys(window)
+        for kind, key, text in found:
+            if kind in ("menu", "button"):
+                sharing = [t for _k, other, t in found if other == key and t != text]
+                assert sharing == [], (index, text, sharing)
+        keys = {key for _kind, key, _text in found}
+        # the description's main fields keep a key of their own letters
+        if index:
+            assert {"d", "q", "e", "m", "g", "v", "o"} <= keys

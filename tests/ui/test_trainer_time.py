@@ -85,7 +85,7 @@ def test_a_pipeline_offers_the_fastest_pair_and_the_button_uses_it(make_window, 
     config = window.planner.results.configuration
     assert config.formula.text() == "E = 64 × 1 × 8 = 512"  # the largest that fits
     assert card.fastest.text().startswith("Fastest pair that fits: 1 × 64 — 22.9 s per step")
-    assert card.use_fastest.isVisible() and card.use_fastest.text() == "Use this &pair"
+    assert card.use_fastest.isVisible() and card.use_fastest.text() == "Use th&is pair"
     qtbot.mouseClick(card.use_fastest, Qt.MouseButton.LeftButton)
     assert config.formula.text() == "E = 1 × 64 × 8 = 512"
     assert not card.use_fastest.isVisible()
@@ -120,7 +120,7 @@ def test_the_runs_inputs_survive_a_language_switch(make_window, qtbot) -> None: 
     assert tokens.text() == "1,000,000"
     panel = window.description
     assert panel.sections[Section.RUN].title() == "The run"
-    assert panel.labels[TrainingField.TOKENS].text() == "Token &budget"
+    assert panel.labels[TrainingField.TOKENS].text() == "Token budget"
     for field in (TrainingField.DATASET, TrainingField.EPOCHS, TrainingField.PRICE):
         label = panel.labels[field]
         assert label.buddy() is described(window, field)
@@ -188,7 +188,7 @@ def test_the_card_speed_dialog(make_window, qtbot, settings) -> None:  # type: i
     _trainer(window, qtbot)
     _llama_8b(window, qtbot)
     panel = window.description
-    assert panel.card_speed.text() == "The card's &speed…"
+    assert panel.card_speed.text() == "The card's speed…"
     qtbot.mouseClick(panel.card_speed, Qt.MouseButton.LeftButton)
     dialog = window.card_speed_dialog
     assert dialog is not None and dialog.isVisible()

@@ -234,7 +234,7 @@ def test_the_search_finds_setups_and_the_selected_one_becomes_the_description(
     excluded = search.exclusions.text().splitlines()
     assert excluded[0].startswith("• Sem ZeRO: ")
     assert excluded[0].endswith("mais lento (4,88 s por passo no melhor caso).")
-    assert search.use_button.text() == "Usar a configuração selecionada"
+    assert search.use_button.text() == "Usar a configuração se&lecionada"
     rect = table.visualItemRect(table.item(1, 0))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 

@@ -358,12 +358,12 @@ class PlannerResultsPanel(QWidget):
         self.deepspeed.title.setText(texts.deepspeed_title())
         self.extras.title.setText(texts.extras_title())
         self.time.title.setText(texts.time_title())
-        self.time.use_fastest.setText(self.tr("Use this &pair"))
+        self.time.use_fastest.setText(self.tr("Use th&is pair"))
         self.time.use_fastest.setToolTip(
             self.tr("Plan with the fastest pair that fits: its micro-batch becomes yours")
         )
         self.nothing_fits.set_use_text(self.tr("Use this"))
-        self.configuration.use_button.setText(self.tr("Use th&is configuration"))
+        self.configuration.use_button.setText(self.tr("&Use this configuration"))
         self.configuration.use_button.setToolTip(
             self.tr("Fill the calculator with this micro-batch, accumulation steps and GPUs")
         )

@@ -117,17 +117,17 @@ class SearchCard(Card):
 
     def retranslate(self) -> None:
         self.title.setText(self.tr("Find the best setup"))
-        self.world_label.setText(self.tr("GP&Us in all"))
+        self.world_label.setText(self.tr("GPUs in &all"))
         self.world.setAccessibleName(self._vm.world_label())
         self.world.setToolTip(self._vm.world_hint())
-        self.run_button.setText(self.tr("&Find the best setup"))
+        self.run_button.setText(self.tr("Find the &best setup"))
         self.run_button.setToolTip(
             self.tr(
                 "Search ZeRO stage, offload, recomputation, tensor parallelism, pipeline "
                 "stages and the pair for the fastest setup that fits"
             )
         )
-        self.use_button.setText(self.tr("Use the selected setup"))
+        self.use_button.setText(self.tr("Use the &selected setup"))
         self.use_button.setToolTip(
             self.tr("Make the selected row the training description's setup")
         )

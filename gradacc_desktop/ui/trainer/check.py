@@ -57,7 +57,7 @@ class CheckPanel(QGroupBox):
                 "verdict is shown."
             )
         )
-        self.open_button.setText(self.tr("Chec&k a file…"))
+        self.open_button.setText(self.tr("Check &a file…"))
         self.open_button.setToolTip(self.tr("Read an existing training configuration"))
 
     def open_dialog(self) -> None:

@@ -164,7 +164,7 @@ class ExportPanel(QGroupBox):
         self.format_label.setText(self.tr("E&xport as"))
         self.format.setAccessibleName(self.format_label.text().replace("&", ""))
         self.files.setAccessibleName(self.tr("Files of this export"))
-        self.copy_button.setText(self.tr("&Copy file"))
+        self.copy_button.setText(self.tr("Cop&y file"))
         self.copy_button.setToolTip(self.tr("Copy the file shown below to the clipboard"))
         self.save_button.setText(self.tr("&Save files…"))
         self.save_button.setToolTip(self.tr("Save every file of this export into a folder"))

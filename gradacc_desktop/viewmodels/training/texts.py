@@ -62,7 +62,7 @@ class TrainingTexts(Translating):
     # -- fields ---------------------------------------------------------------------
     def field_label(self, field: TrainingField, mnemonic: bool = False) -> str:
         text = {
-            TrainingField.MODEL_PARAMS: self.tr("&Parameters"),
+            TrainingField.MODEL_PARAMS: self.tr("Parameters"),
             TrainingField.SHAPE_HIDDEN: self.tr("Hidden size"),
             TrainingField.SHAPE_LAYERS: self.tr("Layers"),
             TrainingField.SHAPE_HEADS: self.tr("Attention heads"),
@@ -74,7 +74,7 @@ class TrainingTexts(Translating):
             TrainingField.TRAINABLE_PARAMS: self.tr("Adapters' parameters"),
             TrainingField.SEQ_LEN: self.tr("Se&quence length"),
             TrainingField.TARGET_SEQ: self.tr("Target length"),
-            TrainingField.GPU_MEMORY: self.tr("&Usable memory per GPU"),
+            TrainingField.GPU_MEMORY: self.tr("Usable memory per GPU"),
             TrainingField.GPUS: self.tr("Data-parallel &GPUs"),
             TrainingField.NODES: self.tr("&Nodes (machines)"),
             TrainingField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
@@ -83,18 +83,18 @@ class TrainingTexts(Translating):
             TrainingField.MICRO_BATCH: self.tr("&Micro-batch size"),
             TrainingField.ACTIVATION: self.tr("Acti&vation per sample"),
             TrainingField.OTHER_MEMORY: self.tr("&Other memory per GPU"),
-            TrainingField.OVERHEAD: self.tr("Framework o&verhead"),
-            TrainingField.DATASET: self.tr("&Dataset size"),
-            TrainingField.EPOCHS: self.tr("Ho&w many epochs"),
-            TrainingField.TOKENS: self.tr("Token &budget"),
-            TrainingField.PRICE: self.tr("Price per GPU-ho&ur"),
-            TrainingField.EFFICIENCY: self.tr("GPU effic&iency (%)"),
+            TrainingField.OVERHEAD: self.tr("Framework overhead"),
+            TrainingField.DATASET: self.tr("Dataset size"),
+            TrainingField.EPOCHS: self.tr("How many epochs"),
+            TrainingField.TOKENS: self.tr("Token budget"),
+            TrainingField.PRICE: self.tr("Price per GPU-hour"),
+            TrainingField.EFFICIENCY: self.tr("GPU efficiency (%)"),
             TrainingField.CUSTOM_TFLOPS: self.tr("Dense &peak (TFLOPS)"),
             TrainingField.CUSTOM_BANDWIDTH: self.tr("&Memory bandwidth (GB/s)"),
             TrainingField.CUSTOM_LINK: self.tr("&Link between GPUs (GB/s)"),
             TrainingField.CUSTOM_NETWORK: self.tr("&Network between nodes (GB/s)"),
             TrainingField.REFERENCE_LR: self.tr("Reference learning r&ate"),
-            TrainingField.REFERENCE_BATCH: self.tr("Reference &batch size"),
+            TrainingField.REFERENCE_BATCH: self.tr("Reference batch si&ze"),
         }[field]
         return plain(text, mnemonic)
 
@@ -213,15 +213,15 @@ class TrainingTexts(Translating):
         text = {
             Choice.MODEL: self.tr("Mo&del"),
             Choice.FAMILY: self.tr("Family"),
-            Choice.METHOD: self.tr("What is t&rained"),
-            Choice.LORA_TARGETS: self.tr("&Adapted layers"),
-            Choice.OPTIMIZER: self.tr("Optimi&zer"),
-            Choice.PRECISION: self.tr("&Precision"),
+            Choice.METHOD: self.tr("&What is trained"),
+            Choice.LORA_TARGETS: self.tr("Adapted layers"),
+            Choice.OPTIMIZER: self.tr("Optimizer"),
+            Choice.PRECISION: self.tr("Precision"),
             Choice.CARD: self.tr("GPU mod&el"),
             Choice.ZERO: self.tr("&ZeRO stage"),
-            Choice.OFFLOAD: self.tr("CPU o&ffload"),
+            Choice.OFFLOAD: self.tr("C&PU offload"),
             Choice.RECOMPUTE: self.tr("Re&computation"),
-            Choice.ROUNDING: self.tr("Rou&nding"),
+            Choice.ROUNDING: self.tr("Rounding"),
             Choice.RECOMMEND: self.tr("&Recommend"),
         }[choice]
         return plain(text, mnemonic)
@@ -354,13 +354,13 @@ class TrainingTexts(Translating):
         return self.tr("Model states…")
 
     def card_speed_button(self) -> str:
-        return self.tr("The card's &speed…")
+        return self.tr("The card's speed…")
 
     def load_profile_label(self) -> str:
-        return self.tr("Lo&ad measured profile…")
+        return self.tr("Load measured profile…")
 
     def clear_profile_label(self) -> str:
-        return self.tr("D&iscard profile")
+        return self.tr("Discard profile")
 
     def hide_panel(self) -> str:
         return self.tr("Hide the training description")
