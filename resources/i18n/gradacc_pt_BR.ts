@@ -3340,8 +3340,8 @@
         <translation>Encontrar a melhor configuração</translation>
     </message>
     <message>
-        <source>GPUs in &amp;all</source>
-        <translation>GPUs no &amp;total</translation>
+        <source>GPUs in all</source>
+        <translation>GPUs no total</translation>
     </message>
     <message>
         <source>Find the &amp;best setup</source>
@@ -3829,7 +3829,7 @@
     </message>
     <message>
         <source>LoRA ran&amp;k</source>
-        <translation>Pos&amp;to da LoRA</translation>
+        <translation>Posto (ran&amp;k) da LoRA</translation>
     </message>
     <message>
         <source>Adapters&apos; parameters</source>
@@ -3860,8 +3860,8 @@
         <translation>Paralelismo de &amp;tensor</translation>
     </message>
     <message>
-        <source>Pipeline sta&amp;ges</source>
-        <translation>&amp;Estágios de pipeline</translation>
+        <source>Pipeline stages</source>
+        <translation>Estágios de pipeline</translation>
     </message>
     <message>
         <source>Target &amp;effective batch</source>
@@ -3920,12 +3920,12 @@
         <translation>&amp;Rede entre nós (GB/s)</translation>
     </message>
     <message>
-        <source>Reference learning r&amp;ate</source>
-        <translation>Taxa de aprendi&amp;zado de referência</translation>
+        <source>Reference learning rate</source>
+        <translation>Taxa de aprendizado de referência</translation>
     </message>
     <message>
-        <source>Reference batch si&amp;ze</source>
-        <translation>Lote &amp;de referência</translation>
+        <source>Reference batch size</source>
+        <translation>Lote de referência</translation>
     </message>
     <message>
         <source>Every parameter of the model, in full: a 7B model is 7,000,000,000. Without its shape the activation per sample cannot be estimated: type it under Memory per GPU.</source>
@@ -4068,8 +4068,8 @@
         <translation>Família</translation>
     </message>
     <message>
-        <source>&amp;What is trained</source>
-        <translation>O &amp;que é treinado</translation>
+        <source>What is trained</source>
+        <translation>O que é treinado</translation>
     </message>
     <message>
         <source>Adapted layers</source>
@@ -4084,8 +4084,8 @@
         <translation>Precisão</translation>
     </message>
     <message>
-        <source>GPU mod&amp;el</source>
-        <translation>Mod&amp;elo da GPU</translation>
+        <source>GPU model</source>
+        <translation>Modelo da GPU</translation>
     </message>
     <message>
         <source>&amp;ZeRO stage</source>

@@ -199,12 +199,12 @@ def test_a_language_switch_rewords_the_planner(
 ) -> None:  # type: ignore[no-untyped-def]
     _solve(qtbot, window, "1024", "8", "4")
     assert planner.reference_labels[TrainingField.REFERENCE_LR].text() == (
-        "Taxa de aprendi&zado de referência"
+        "Taxa de aprendizado de referência"
     )
     window.set_language("en")
     QApplication.processEvents()  # and Qt's LanguageChange changes nothing more
     assert planner.reference_labels[TrainingField.REFERENCE_LR].text() == (
-        "Reference learning r&ate"
+        "Reference learning rate"
     )
     assert planner.results.configuration.formula.text() == "E = 4 × 32 × 8 = 1,024"
     assert planner.results.configuration.difference.text() == "Exactly the target of 1,024."

@@ -117,7 +117,7 @@ class SearchCard(Card):
 
     def retranslate(self) -> None:
         self.title.setText(self.tr("Find the best setup"))
-        self.world_label.setText(self.tr("GPUs in &all"))
+        self.world_label.setText(self.tr("GPUs in all"))
         self.world.setAccessibleName(self._vm.world_label())
         self.world.setToolTip(self._vm.world_hint())
         self.run_button.setText(self.tr("Find the &best setup"))

@@ -78,7 +78,7 @@ class TrainingTexts(Translating):
             TrainingField.GPUS: self.tr("Data-parallel &GPUs"),
             TrainingField.NODES: self.tr("&Nodes (machines)"),
             TrainingField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
-            TrainingField.PIPELINE_STAGES: self.tr("Pipeline sta&ges"),
+            TrainingField.PIPELINE_STAGES: self.tr("Pipeline stages"),
             TrainingField.TARGET: self.tr("Target &effective batch"),
             TrainingField.MICRO_BATCH: self.tr("&Micro-batch size"),
             TrainingField.ACTIVATION: self.tr("Acti&vation per sample"),
@@ -93,8 +93,8 @@ class TrainingTexts(Translating):
             TrainingField.CUSTOM_BANDWIDTH: self.tr("&Memory bandwidth (GB/s)"),
             TrainingField.CUSTOM_LINK: self.tr("&Link between GPUs (GB/s)"),
             TrainingField.CUSTOM_NETWORK: self.tr("&Network between nodes (GB/s)"),
-            TrainingField.REFERENCE_LR: self.tr("Reference learning r&ate"),
-            TrainingField.REFERENCE_BATCH: self.tr("Reference batch si&ze"),
+            TrainingField.REFERENCE_LR: self.tr("Reference learning rate"),
+            TrainingField.REFERENCE_BATCH: self.tr("Reference batch size"),
         }[field]
         return plain(text, mnemonic)
 
@@ -213,11 +213,11 @@ class TrainingTexts(Translating):
         text = {
             Choice.MODEL: self.tr("Mo&del"),
             Choice.FAMILY: self.tr("Family"),
-            Choice.METHOD: self.tr("&What is trained"),
+            Choice.METHOD: self.tr("What is trained"),
             Choice.LORA_TARGETS: self.tr("Adapted layers"),
             Choice.OPTIMIZER: self.tr("Optimizer"),
             Choice.PRECISION: self.tr("Precision"),
-            Choice.CARD: self.tr("GPU mod&el"),
+            Choice.CARD: self.tr("GPU model"),
             Choice.ZERO: self.tr("&ZeRO stage"),
             Choice.OFFLOAD: self.tr("C&PU offload"),
             Choice.RECOMPUTE: self.tr("Re&computation"),
