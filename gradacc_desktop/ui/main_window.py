@@ -6,8 +6,8 @@ import logging
 import sys
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QMimeData, QObject, Qt
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
@@ -64,6 +64,9 @@ if TYPE_CHECKING:  # imported lazily at run time (or only named in annotations)
 STATUS_TIMEOUT_MS = 5000
 
 
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -107,6 +110,9 @@ class MainWindow(QMainWindow):
         # a shortcut of its own: the button's would be replaced by its text's mnemonic
         self.description_shortcut = QShortcut(QKeySequence("F9"), self)
         self.description_shortcut.activated.connect(self.tabs.toggle_side)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
         self.tabs.sideToggled.connect(lambda shown: self.settings.set(DESCRIPTION_SHOWN, shown))
 
         central = QWidget(self)
@@ -215,6 +221,24 @@ class MainWindow(QMainWindow):
 
     def step_tab(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Ctrl+Shift+Tab comes from X as Ctrl+Shift+Backtab, which no key sequence of the
+        # previous-tab action matches and no widget handles: take it before the focused
+        # field does (the tabs are a bar over a stack, not a QTabWidget)
+        # (X sends no key press for it, only the shortcut override, once to the widget)
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Backtab
+            and event.modifiers() & CTRL
+            and isinstance(watched, QWidget)
+            and watched.window() is self
+        ):
+            event.accept()
+            self.step_tab(-1)
+            return True
+        return super().eventFilter(watched, event)
 
     def copy_current(self) -> None:
         """Copy (Ctrl+C): the selection where text is selected, else the current tab's

@@ -52,13 +52,22 @@ class WindowMenus(Translating):
         self.open_scenario_action = QAction(window)
         self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
         self.open_scenario_action.triggered.connect(lambda: window.scenarios.open_dialog())
-        # Ctrl+PgDown / Ctrl+PgUp walk the tabs from anywhere in the window (a number
-        # field would otherwise take them as "step by ten"); Ctrl+Tab is the tab widget's.
+        # Ctrl+Tab / Ctrl+Shift+Tab and Ctrl+PgDown / Ctrl+PgUp walk the tabs from
+        # anywhere in the window (a number field would otherwise take the page keys as
+        # "step by ten"; the tabs are a bar over a stack, not a QTabWidget, which would
+        # have handled Ctrl+Tab itself).
         self.next_tab_action = QAction(window)
-        self.next_tab_action.setShortcut(QKeySequence("Ctrl+PgDown"))
+        self.next_tab_action.setShortcuts([QKeySequence("Ctrl+PgDown"), QKeySequence("Ctrl+Tab")])
         self.next_tab_action.triggered.connect(lambda: window.step_tab(1))
         self.previous_tab_action = QAction(window)
-        self.previous_tab_action.setShortcut(QKeySequence("Ctrl+PgUp"))
+        self.previous_tab_action.setShortcuts(
+            [
+                QKeySequence("Ctrl+PgUp"),
+                QKeySequence("Ctrl+Shift+Tab"),
+                QKeySequence("Ctrl+Backtab"),
+                QKeySequence("Ctrl+Shift+Backtab"),
+            ]
+        )
         self.previous_tab_action.triggered.connect(lambda: window.step_tab(-1))
         window.addActions([self.next_tab_action, self.previous_tab_action])
         self.about_action = QAction(window)

@@ -1,5 +1,6 @@
-"""The time per step on a real desktop: the model chosen and the layout typed on the
-trainer tab with real keys, the planner's plan copied through the X clipboard."""
+"""The time per step on a real desktop: the model chosen and the layout typed in the
+training description with real keys (beside the trainer configs), the planner's plan
+copied through the X clipboard."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def test_a_model_and_a_layout_give_every_pair_its_time(start_app: StartApp, lang
     app.next_tab()  # trainer configs
     time.sleep(0.5)
     app.mnemonic("model")
-    app.type("llama-3.1-8b")  # a combo box finds the item as it is typed
+    app.type("Qwen2.5")  # a combo box finds the item as it is typed: Qwen2.5 0.5B
     time.sleep(0.3)
     app.type_into("tensor_parallel", "2")
     time.sleep(0.3)

@@ -10,8 +10,11 @@ from tests.desktop.conftest import StartApp
 from tests.desktop.driver import App, changed_region
 
 
-def test_wheel_over_an_unfocused_spin_box_scrolls_the_planner(app: App) -> None:
+def test_wheel_over_an_unfocused_spin_box_scrolls_the_description(app: App) -> None:
     app.next_tab()
+    time.sleep(0.5)
+    app.type_into("other_memory", "20")  # typed over the derived figures: text to see
+    app.type_into("plan_activation", "2")
     before = {name: app.field_text(name) for name in ("other_memory", "plan_activation")}
     x, y = app.locate_field("other_memory")
     app.mnemonic("target_batch")  # the focus is elsewhere
@@ -34,10 +37,11 @@ def test_window_takes_800x600_screenshots_of_every_tab(start_app: StartApp, lang
     """No overlap cannot be asserted here: the screenshots are for a human look
     (GRADACC_SAVE_SCREENSHOTS=1 keeps them in docs/desktop/)."""
     app = start_app(lang)
-    assert app.resize(800, 600) == (800, 600)
     for index, tab in enumerate(TABS):
         if index:
             app.next_tab()
         time.sleep(0.6)
+        # every tab, the description beside it included, takes 800 × 600
+        assert app.resize(800, 600) == (800, 600), tab
+        time.sleep(0.3)
         app.screenshot(f"{tab}-800x600-{lang}", keep=True)
-    assert app.geometry()[2:] == (800, 600)

@@ -182,3 +182,19 @@ def test_every_alt_key_of_a_tab_is_its_own(make_window, language: str) -> None: 
         # the description's main fields keep a key of their own
         if index:
             assert {"d", "q", "e", "m", "g", "v", "o", "t", "z", "n"} <= set(keys)
+
+
+def test_ctrl_tab_walks_the_tabs_from_a_field(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    micro = box(window, Field.MICRO_BATCH)
+    micro.setFocus()
+    qtbot.waitUntil(micro.hasFocus)
+    qtbot.keyClick(micro, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert window.tabs.currentWidget() is window.planner_page
+    focused = QApplication.focusWidget() or window
+    qtbot.keyClick(
+        focused,
+        Qt.Key.Key_Backtab,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    assert window.tabs.currentWidget() is window.calculator
+    assert micro.text() == "4"

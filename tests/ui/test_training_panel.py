@@ -559,3 +559,21 @@ def test_a_damaged_speed_profile_is_refused_in_a_message_box(
         "JSON inválido na linha 1, coluna 2"
     )
     box.close()
+
+
+def test_a_field_reached_by_its_alt_key_is_scrolled_into_view(
+    window: MainWindow, panel: TrainingPanel, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.resize(800, 600)
+    settle()
+    other = described(window, TrainingField.OTHER_MEMORY)
+    viewport = panel.area.viewport()
+
+    def seen() -> bool:
+        top_left = other.mapTo(viewport, QPoint(0, 0))
+        return QRect(top_left, other.size()).intersects(viewport.rect())
+
+    assert not seen()  # far down the description at this size
+    qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.AltModifier)
+    assert _holder(QApplication.focusWidget(), [other]) is other
+    assert seen()

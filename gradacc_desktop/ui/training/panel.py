@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QLocale, QSize, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QFormLayout,
@@ -138,6 +139,10 @@ class TrainingPanel(QWidget):
         guard_wheel(*self.combos.values())
         for first, second in pairwise(self.tab_chain()):  # Tab follows the reading order
             QWidget.setTabOrder(first, second)
+        # an Alt key may focus a field scrolled out of sight: bring it into view
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._follow_focus)
         self.recommend.toggled.connect(self._on_recommend)
         self.open_config.clicked.connect(self.ask_config)
         self.card_speed.clicked.connect(self.cardSpeedRequested)
@@ -151,6 +156,11 @@ class TrainingPanel(QWidget):
         self.setAcceptDrops(True)
         self.retranslate()
         self.show_inputs(None)
+
+    def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        column = self.area.widget()
+        if new is not None and column is not None and column.isAncestorOf(new):
+            self.area.ensureWidgetVisible(new, 0, 24)
 
     # -- the labels beside the fields, or above them when the panel is narrow -----------
     def resizeEvent(self, event: QResizeEvent) -> None:
