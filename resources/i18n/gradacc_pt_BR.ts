@@ -2909,8 +2909,8 @@
         <translation>Corrija a descrição do treino para ver o plano.</translation>
     </message>
     <message>
-        <source>Micro-batch and a&amp;ccumulation steps</source>
-        <translation>Micro-lote e passos de a&amp;cumulação</translation>
+        <source>Micro-batch and accumulation steps</source>
+        <translation>Micro-lote e passos de acumulação</translation>
     </message>
     <message>
         <source>Micro-batch (b)</source>

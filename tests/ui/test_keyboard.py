@@ -154,7 +154,7 @@ def test_ctrl_page_down_in_a_field_switches_tabs_and_keeps_the_value(
 
 def _alt_keys(window: MainWindow) -> list[tuple[str, str | None, str]]:
     """(kind, mnemonic, text) of the menus and of what the current tab shows."""
-    from PySide6.QtWidgets import QAbstractButton, QLabel
+    from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
 
     found = [("menu", _mnemonic(a.text()), a.text()) for a in window.menuBar().actions()]
     for button in window.tabs.findChildren(QAbstractButton):
@@ -163,6 +163,9 @@ def _alt_keys(window: MainWindow) -> list[tuple[str, str | None, str]]:
     for label in window.tabs.findChildren(QLabel):
         if label.isVisibleTo(window) and _mnemonic(label.text()):
             found.append(("label", _mnemonic(label.text()), label.text()))
+    for group in window.tabs.findChildren(QGroupBox):  # a titled box's letter focuses it
+        if group.isVisibleTo(window) and _mnemonic(group.title()):
+            found.append(("box", _mnemonic(group.title()), group.title()))
     return found
 
 

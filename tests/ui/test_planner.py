@@ -210,7 +210,7 @@ def test_a_language_switch_rewords_the_planner(
     assert planner.results.configuration.difference.text() == "Exactly the target of 1,024."
     assert planner.results.fit.title.text() == "Memory per GPU"
     assert planner.search.title.text() == "Find the best setup"
-    assert planner.pairs.title() == "Micro-batch and a&ccumulation steps"
+    assert planner.pairs.title() == "Micro-batch and accumulation steps"
     assert described(window, TrainingField.TARGET).text() == "1,024"
 
 

@@ -40,7 +40,7 @@ class PlannerTexts(Translating):
 
     # -- titles shared by the view and the copied plan --------------------------
     def pairs_title(self, mnemonic: bool = False) -> str:
-        return _plain(self.tr("Micro-batch and a&ccumulation steps"), mnemonic)
+        return _plain(self.tr("Micro-batch and accumulation steps"), mnemonic)
 
     def pairs_headers(self) -> list[tuple[str, str]]:
         """(column heading, its full wording) of the pairs table."""
