@@ -684,24 +684,29 @@ def _closest_micro_batch(target: int, gpus: int, largest: int, rounding: Roundin
     return min(candidates, key=key)
 
 
-def _nothing_fits(at_one: FitResult) -> NothingFits:
-    other_too_big = at_one.other_memory_gb > at_one.gpu_memory_gb
-    if other_too_big:
-        suggestions = (
+def nothing_fits_suggestions(other_exceeds: bool) -> tuple[Suggestion, ...]:
+    """What to try when not even one sample fits: against the model states when they
+    alone exceed the GPU, against the activations otherwise."""
+    if other_exceeds:
+        return (
             Suggestion.ZERO_SHARDING,
             Suggestion.MORE_GPUS,
             Suggestion.PARAMETER_EFFICIENT,
             Suggestion.LARGER_GPU,
             Suggestion.SMALLER_MODEL,
         )
-    else:
-        suggestions = (
-            Suggestion.ACTIVATION_RECOMPUTATION,
-            Suggestion.SHORTER_SEQUENCES,
-            Suggestion.ZERO_SHARDING,
-            Suggestion.LARGER_GPU,
-            Suggestion.SMALLER_MODEL,
-        )
+    return (
+        Suggestion.ACTIVATION_RECOMPUTATION,
+        Suggestion.SHORTER_SEQUENCES,
+        Suggestion.ZERO_SHARDING,
+        Suggestion.LARGER_GPU,
+        Suggestion.SMALLER_MODEL,
+    )
+
+
+def _nothing_fits(at_one: FitResult) -> NothingFits:
+    other_too_big = at_one.other_memory_gb > at_one.gpu_memory_gb
+    suggestions = nothing_fits_suggestions(other_too_big)
     return NothingFits(
         fit=at_one,
         shortfall_gb=normalize(-at_one.headroom_gb),

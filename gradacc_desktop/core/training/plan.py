@@ -25,6 +25,7 @@ from ..planning import (
     PlanPair,
     Suggestion,
     choose_pairs,
+    nothing_fits_suggestions,
     solve_accumulation,
     steps_per_epoch,
 )
@@ -375,22 +376,7 @@ def _no_fit(figs: Figures) -> NoFit:
     per_gpu = figs.per_gpu_bytes(1)
     assert other is not None and usable is not None and per_gpu is not None
     other_exceeds = other > usable
-    if other_exceeds:
-        suggestions = (
-            Suggestion.ZERO_SHARDING,
-            Suggestion.MORE_GPUS,
-            Suggestion.PARAMETER_EFFICIENT,
-            Suggestion.LARGER_GPU,
-            Suggestion.SMALLER_MODEL,
-        )
-    else:
-        suggestions = (
-            Suggestion.ACTIVATION_RECOMPUTATION,
-            Suggestion.SHORTER_SEQUENCES,
-            Suggestion.ZERO_SHARDING,
-            Suggestion.LARGER_GPU,
-            Suggestion.SMALLER_MODEL,
-        )
+    suggestions = nothing_fits_suggestions(other_exceeds)
     return NoFit(
         other_bytes=other,
         activation_bytes=per_gpu - other,
