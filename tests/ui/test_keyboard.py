@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor, QWheelEvent
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QApplication, QMenu
 
 from gradacc_desktop.core.calculator import Field
@@ -14,7 +14,7 @@ from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.planner_setup import described as describe
-from tests.ui.helpers import box, choice_box, described, type_into
+from tests.ui.helpers import box, choice_box, described, type_into, wheel
 
 
 def _press_copy(window: MainWindow) -> None:
@@ -126,18 +126,7 @@ def test_the_wheel_over_an_unfocused_combo_scrolls_instead_of_choosing(
     card = choice_box(window, Choice.CARD)
     before = card.currentText()
     described(window, TrainingField.TARGET).setFocus()
-    pos = QPointF(card.rect().center())
-    event = QWheelEvent(
-        pos,
-        QPointF(card.mapToGlobal(pos.toPoint())),
-        QPoint(0, 0),
-        QPoint(0, -120),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.NoModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(card, event)
+    wheel(card, -120)
     assert card.currentText() == before
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence, QWheelEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import box, clear, shown, type_into
+from tests.ui.helpers import box, clear, shown, type_into, wheel
 
 
 def paste_into(qtbot, field, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -107,29 +106,14 @@ def test_arrows_step_from_what_is_typed(window: MainWindow, qtbot) -> None:  # t
     assert micro.text() == "1"  # out of range: the first step lands on the minimum
 
 
-def _wheel(widget, delta: int) -> None:  # type: ignore[no-untyped-def]
-    pos = QPointF(widget.rect().center())
-    event = QWheelEvent(
-        pos,
-        QPointF(widget.mapToGlobal(pos.toPoint())),
-        QPoint(0, 0),
-        QPoint(0, delta),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.NoModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(widget, event)
-
-
 def test_the_wheel_changes_only_the_field_being_edited(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     micro = box(window, Field.MICRO_BATCH)
     steps = box(window, Field.ACCUMULATION_STEPS)
     steps.setFocus()
-    _wheel(micro, 120)
+    wheel(micro, 120)
     assert micro.text() == "4"
     micro.setFocus()
     qtbot.waitUntil(micro.hasFocus)
-    _wheel(micro, 120)
+    wheel(micro, 120)
     assert micro.text() == "5"
     assert shown(window) == ("40", "2,5 GB")

@@ -7,7 +7,6 @@ from typing import final
 
 from PySide6.QtCore import QCoreApplication
 
-from gradacc_desktop.core.export import ExportFormat
 from gradacc_desktop.core.planning import UNIT_NOTE
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.training.texts import plain as _plain
@@ -24,19 +23,6 @@ class PlannerTexts(Translating):
 
     def prompt(self) -> str:
         return self.tr("Correct the training description to see the plan.")
-
-    @staticmethod
-    def export_formats() -> list[tuple[ExportFormat, str]]:
-        # Product names: the same in every language.
-        return [
-            (ExportFormat.DEEPSPEED, "DeepSpeed (ds_config.json)"),
-            (ExportFormat.HF, "Hugging Face Trainer"),
-            (ExportFormat.HF_DEEPSPEED, "Hugging Face Trainer + DeepSpeed"),
-            (ExportFormat.ACCELERATE, "Hugging Face Accelerate"),
-            (ExportFormat.LIGHTNING, "PyTorch Lightning"),
-            (ExportFormat.TORCHRUN, "PyTorch DDP (torchrun)"),
-            (ExportFormat.MEGATRON, "Megatron-LM"),
-        ]
 
     # -- titles shared by the view and the copied plan --------------------------
     def pairs_title(self, mnemonic: bool = False) -> str:

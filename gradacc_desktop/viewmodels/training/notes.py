@@ -101,20 +101,31 @@ class NoteTexts(Translating):
         )
 
     # -- the figures ----------------------------------------------------------------
+    def _typed(self, figure: Figure, derived: str) -> FigureNote:
+        """A figure typed over: beside what the model gives, or why it gives nothing."""
+        if figure.derived is None:
+            return FigureNote(
+                self.tr("Typed in (not derived: {cause}).").format(
+                    cause=self.missing_cause(figure.missing, figure.detail)
+                )
+            )
+        return FigureNote(
+            self.tr("Typed in; derived from the model: {derived}.").format(derived=derived),
+            overridden=True,
+            placeholder=derived,
+        )
+
+    def _not_derived(self, figure: Figure) -> FigureNote:
+        return FigureNote(
+            self.tr("Not derived: {why}").format(
+                why=self.missing_reason(figure.missing, figure.detail)
+            )
+        )
+
     def _activation(self, d: TrainingDescription, figure: Figure) -> FigureNote:
         derived = "" if figure.derived is None else self.gb(figure.derived)
         if figure.source is Source.GIVEN:
-            if figure.derived is None:
-                return FigureNote(
-                    self.tr("Typed in (not derived: {cause}).").format(
-                        cause=self.missing_cause(figure.missing, figure.detail)
-                    )
-                )
-            return FigureNote(
-                self.tr("Typed in; derived from the model: {derived}.").format(derived=derived),
-                overridden=True,
-                placeholder=derived,
-            )
+            return self._typed(figure, derived)
         if figure.source is Source.ESTIMATED:
             length = self._formats.format(d.seq_len or 0)
             return FigureNote(
@@ -124,27 +135,13 @@ class NoteTexts(Translating):
                 ).format(value=derived, length=length, precision=d.precision.value),
                 placeholder=self.tr("{value} (estimated)").format(value=derived),
             )
-        return FigureNote(
-            self.tr("Not derived: {why}").format(
-                why=self.missing_reason(figure.missing, figure.detail)
-            )
-        )
+        return self._not_derived(figure)
 
     def _other(self, d: TrainingDescription, figs: Figures) -> FigureNote:
         figure = figs.other
         derived = "" if figure.derived is None else self.gb(figure.derived)
         if figure.source is Source.GIVEN:
-            if figure.derived is None:
-                return FigureNote(
-                    self.tr("Typed in (not derived: {cause}).").format(
-                        cause=self.missing_cause(figure.missing, figure.detail)
-                    )
-                )
-            return FigureNote(
-                self.tr("Typed in; derived from the model: {derived}.").format(derived=derived),
-                overridden=True,
-                placeholder=derived,
-            )
+            return self._typed(figure, derived)
         if figure.source is Source.ESTIMATED and figs.states is not None:
             states = figs.states
             if states.zero_stage:
@@ -164,11 +161,7 @@ class NoteTexts(Translating):
                 ),
                 placeholder=self.tr("{value} (estimated)").format(value=derived),
             )
-        return FigureNote(
-            self.tr("Not derived: {why}").format(
-                why=self.missing_reason(figure.missing, figure.detail)
-            )
-        )
+        return self._not_derived(figure)
 
     def _usable(self, card: GpuCard | None) -> str:
         if card is None:
