@@ -3,17 +3,21 @@ command that takes it (``plan``, ``export``; ``memory`` and ``time`` take its mo
 flags), read into one ``TrainingDescription``.
 
 * model: ``--model NAME`` (any bundled model, ``gradacc activation --preset`` takes the
-  same names) | ``--model-config PATH`` (a local config.json) | ``--params P``;
+  same names) | ``--model-config PATH`` (a local config.json) | ``--params P`` | the
+  sizes ``--layers L --hidden H --heads A [--kv-heads K] [--ffn-hidden F] [--vocab V]
+  [--family llama|gpt2]``;
 * method: ``--lora-rank R`` (LoRA) with ``--lora-targets`` and ``--base-bits 4`` (QLoRA),
   ``--trainable-params`` for adapters on a model whose projections are not known,
   ``--optimizer``, ``--precision``;
-* sequences: ``--seq-len``, ``--target-seq`` (encoder-decoders);
+* sequences: ``--seq-len``, ``--target-seq`` (encoder-decoders), ``--attention``;
 * hardware and layout: ``--gpu-card CARD | --gpu-memory-gb C``, ``--nodes``,
-  ``--tensor-parallel``, ``--pipeline-stages``, ``--zero-stage``, ``--offload``,
-  ``--recompute``, ``--efficiency``, ``--speed-profile``;
+  ``--tensor-parallel``, ``--pipeline-stages``, ``--virtual-stages``, ``--zero-stage``,
+  ``--offload``, ``--recompute``, ``--efficiency``, ``--link-gbps``, ``--network-gbps``,
+  ``--speed-profile``;
 * figures typed over the derived ones: ``--activation-gb``, ``--other-memory-gb``
   (``--overhead-gb`` is part of the derived other memory);
-* the run: ``--dataset-samples``, ``--epochs``, ``--tokens``, ``--price-per-gpu-hour``.
+* the run: ``--dataset-samples``, ``--epochs``, ``--tokens``, ``--price-per-gpu-hour``,
+  ``--goodput``.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ import sys
 from decimal import Decimal
 from typing import Any
 
+from ..core.activation import Attention
 from ..core.compute import (
+    BANDWIDTH_LIMITS,
     EPOCHS_LIMITS,
+    GOODPUT_LIMITS,
     PARAMS_LIMITS,
     PRICE_LIMITS,
     TOKENS_LIMITS,
@@ -35,9 +42,9 @@ from ..core.families import ModelConfigError, file_name, read_model_config
 from ..core.gpus import GpuCard, GpuTableError, custom_card, load_gpu_table
 from ..core.layout import LAYOUT_LIMITS
 from ..core.limits import Limits, whole
-from ..core.lora import LORA_RANK_LIMITS, LoraTargets
+from ..core.lora import LORA_RANK_LIMITS, Family, LoraTargets
 from ..core.memory import DEFAULT_OVERHEAD_GB, ZeroStage
-from ..core.models import ModelSpec, UnknownModelError, facts
+from ..core.models import ModelSpec, UnknownModelError, facts, typed_shape
 from ..core.planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
@@ -61,6 +68,9 @@ OTHER_MEMORY_FLAG = decimal_type(
 NODES = int_type(whole(1, 1_000_000))
 LAYOUT = int_type(LAYOUT_LIMITS)
 LORA_RANK = int_type(LORA_RANK_LIMITS)
+SIZE = int_type(whole(1, 10_000_000))
+#: the flags that give a model by its sizes
+SIZE_FLAGS = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "family")
 
 
 def card_ids() -> list[str]:
@@ -85,7 +95,34 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Fal
         help="the model's Hugging Face config.json (a local file; nothing is downloaded)",
     )
     group.add_argument(
-        "--params", type=int_type(PARAMS_LIMITS), metavar="P", help="parameters of the model"
+        "--params",
+        type=int_type(PARAMS_LIMITS),
+        metavar="P",
+        help="parameters of the model (no shape: attention, kernel widths and tensor-/"
+        "pipeline-parallel traffic are not counted; give the sizes instead)",
+    )
+    sizes = parser.add_argument_group(
+        "model sizes (instead of --model, --model-config or --params)"
+    )
+    sizes.add_argument("--layers", type=SIZE, metavar="L", help="transformer layers")
+    sizes.add_argument("--hidden", type=SIZE, metavar="H", help="hidden size")
+    sizes.add_argument("--heads", type=SIZE, metavar="A", help="attention heads")
+    sizes.add_argument(
+        "--kv-heads", type=SIZE, metavar="K", help="key/value heads (default: --heads)"
+    )
+    sizes.add_argument(
+        "--ffn-hidden",
+        type=SIZE,
+        metavar="F",
+        help="the MLP's width (default: 8H/3 rounded up to 256 for llama, 4H for gpt2)",
+    )
+    sizes.add_argument("--vocab", type=SIZE, metavar="V", help="vocabulary (default 32000)")
+    sizes.add_argument(
+        "--family",
+        choices=[Family.LLAMA.value, Family.GPT2.value],
+        default=None,
+        help="llama: gated (SwiGLU) MLP, rotary positions (default); gpt2: plain GeLU "
+        "MLP, learned positions up to --seq-len",
     )
 
 
@@ -119,6 +156,12 @@ def add_method_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--precision", choices=[p.value for p in Precision], default=Precision.BF16.value
     )
+    group.add_argument(
+        "--fp8",
+        action="store_true",
+        help="FP8 matrix products (Transformer Engine) around 16-bit training: the card's "
+        "FP8 peak; memory as in --precision",
+    )
 
 
 def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
@@ -137,6 +180,14 @@ def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) ->
         default=1,
         metavar="PP",
         help="pipeline stages (1F1B; the accumulation steps are its micro-batches)",
+    )
+    group.add_argument(
+        "--virtual-stages",
+        type=LAYOUT,
+        default=1,
+        metavar="V",
+        help="interleaved 1F1B: model chunks per GPU (Megatron's virtual pipeline "
+        "stages); the bubble shrinks V times",
     )
     group.add_argument(
         "--zero-stage",
@@ -169,7 +220,21 @@ def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
         "--efficiency",
         type=decimal_type(UTILISATION_LIMITS),
         metavar="E",
-        help="share of the card's peak its kernels reach (default: the card's)",
+        help="one share of the card's peak for every kernel, e.g. 0.45 (default: the "
+        "efficiency model: products, attention and element-wise work by the model's shape)",
+    )
+    group.add_argument(
+        "--link-gbps",
+        type=decimal_type(BANDWIDTH_LIMITS),
+        metavar="GB/s",
+        help="between GPUs of one node, per GPU and direction (default: the card's link)",
+    )
+    group.add_argument(
+        "--network-gbps",
+        type=decimal_type(BANDWIDTH_LIMITS),
+        metavar="GB/s",
+        help="between nodes, per GPU and direction (default: the card's typical network; "
+        "8 x 200 Gb/s InfiniBand for 8 GPUs is 25)",
     )
     group.add_argument(
         "--speed-profile",
@@ -182,6 +247,13 @@ def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
 def add_sequence_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("sequences")
     group.add_argument("--seq-len", type=int_type(SEQ_LEN_LIMITS), metavar="L")
+    group.add_argument(
+        "--attention",
+        choices=[a.value for a in Attention],
+        default=Attention.SDPA.value,
+        help="the attention kernel: sdpa (fused, flash: no scores kept; default) or eager "
+        "(the scores are written out: more memory and time)",
+    )
     group.add_argument(
         "--target-seq",
         type=int_type(SEQ_LEN_LIMITS),
@@ -225,6 +297,17 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--tokens", type=int_type(TOKENS_LIMITS), metavar="T", help="a token budget")
     group.add_argument("--price-per-gpu-hour", type=decimal_type(PRICE_LIMITS), metavar="$")
+    add_goodput_argument(group)
+
+
+def add_goodput_argument(group: Any) -> None:
+    group.add_argument(
+        "--goodput",
+        type=decimal_type(GOODPUT_LIMITS),
+        metavar="G",
+        help="share of the wall-clock time spent training, e.g. 0.9 (restarts and "
+        "checkpoints take the rest; default 1)",
+    )
 
 
 def add_description_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
@@ -241,8 +324,39 @@ def add_description_arguments(parser: argparse.ArgumentParser, *, nodes_help: st
 # --------------------------------------------------------------------------- reading
 
 
+def _sizes(args: argparse.Namespace) -> ModelSpec | None:
+    given = [flag for flag in SIZE_FLAGS if getattr(args, flag, None) is not None]
+    if not given:
+        return None
+    for flag in ("model", "model_config", "params"):
+        if getattr(args, flag, None) is not None:
+            raise UsageError(f"--{flag.replace('_', '-')} and the model's sizes are alternatives")
+    missing = [f"--{f}" for f in ("layers", "hidden", "heads") if getattr(args, f) is None]
+    if missing:
+        raise UsageError(f"a model given by its sizes needs {', '.join(missing)} too")
+    family = Family(args.family or Family.LLAMA.value)
+    seq = getattr(args, "seq_len", None)
+    try:
+        shape = typed_shape(
+            args.layers,
+            args.hidden,
+            args.heads,
+            kv_heads=args.kv_heads,
+            ffn_hidden=args.ffn_hidden,
+            vocab=args.vocab,
+            family=family,
+            max_positions=seq or (1024 if family is Family.GPT2 else 4096),
+        )
+    except ValueError as exc:
+        raise UsageError(f"the model's sizes: {exc}") from None
+    return ModelSpec.typed_shape(shape)
+
+
 def model_spec(args: argparse.Namespace) -> ModelSpec | None:
     """The model the flags name (a bad name or file is a usage error)."""
+    sized = _sizes(args)
+    if sized is not None:
+        return sized
     if getattr(args, "model", None) is not None:
         try:
             return ModelSpec.bundled(args.model)
@@ -301,6 +415,10 @@ def description_from(
     """The description the flags give; combinations no description holds are usage
     errors (exit 2), with one line saying why."""
     model = model_spec(args)
+    if args.virtual_stages > 1 and args.pipeline_stages == 1:
+        raise UsageError("--virtual-stages interleaves pipeline stages: give --pipeline-stages")
+    if args.fp8 and args.precision == Precision.FP32.value:
+        raise UsageError("--fp8 goes with 16-bit training (--precision bf16 or fp16)")
     if model is None:
         for flag in ("efficiency", "speed_profile"):
             if getattr(args, flag) is not None:
@@ -335,14 +453,17 @@ def description_from(
         lora_targets=targets,
         trainable_params=args.trainable_params,
         precision=Precision(args.precision),
+        fp8=args.fp8,
         optimizer=Optimizer(args.optimizer),
         seq_len=args.seq_len,
         target_seq=args.target_seq,
+        attention=Attention(args.attention),
         card=_card(args),
         gpus=gpus,
         nodes=args.nodes,
         tensor_parallel=args.tensor_parallel,
         pipeline_stages=args.pipeline_stages,
+        virtual_stages=args.virtual_stages,
         zero_stage=ZeroStage(args.zero_stage),
         offload=Offload(args.offload),
         recompute=Recompute(args.recompute),
@@ -353,12 +474,15 @@ def description_from(
         other_memory_gb=args.other_memory_gb,
         overhead_gb=args.overhead_gb,
         efficiency=args.efficiency,
+        link_gbps=args.link_gbps,
+        network_gbps=args.network_gbps,
         profile=profile,
         run=RunBudget(
             dataset_samples=args.dataset_samples,
             epochs=args.epochs,
             tokens=args.tokens,
             price_per_gpu_hour=args.price_per_gpu_hour,
+            goodput=args.goodput,
         ),
     )
     if profile is not None and args.seq_len is not None:
@@ -376,5 +500,6 @@ def layout_dict(description: TrainingDescription) -> dict[str, Any]:
         "data_parallel": description.gpus,
         "tensor_parallel": description.tensor_parallel,
         "pipeline_stages": description.pipeline_stages,
+        "virtual_stages": description.layout.virtual,
         "world_size": description.world,
     }

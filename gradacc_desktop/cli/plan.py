@@ -20,13 +20,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..core.compute import significant
+from ..core.compute import significant, to_decimal
 from ..core.frameworks import BatchVerdicts
 from ..core.gpus import GpuTableError, load_gpu_table
 from ..core.layout import LAYOUT_LIMITS
 from ..core.planning import TARGET_LIMITS, Rounding, deepspeed_check
 from ..core.setup import problem_text, setup_problem
-from ..core.steptime import StepTime
+from ..core.steptime import PART_NAMES, StepTime
 from ..core.training.alternatives import Alternative, Change, alternatives
 from ..core.training.description import TrainingDescription
 from ..core.training.figures import GB, Missing, Source, shown_gb
@@ -160,6 +160,11 @@ def _n(value: Fraction) -> Decimal:
     return significant(value, DIGITS)
 
 
+def parts_dict(step: StepTime) -> dict[str, Decimal]:
+    """Where one optimizer step's time goes (seconds; they add up to step_seconds)."""
+    return {name: _n(getattr(step.parts, name)) for name in PART_NAMES}
+
+
 def time_dict(step: StepTime) -> dict[str, Any]:
     """The time keys of a plan and of each candidate."""
     return {
@@ -173,6 +178,7 @@ def time_dict(step: StepTime) -> dict[str, Any]:
         "micro_step_seconds": _n(step.micro_step_seconds),
         "memory_bound": step.memory_bound,
         "measured": step.measured,
+        "parts": parts_dict(step),
     }
 
 
@@ -236,7 +242,12 @@ def _time(p: Plan, pair: PairPlan | None, args: argparse.Namespace) -> dict[str,
     if pair is None or pair.time is None:
         missing = p.time_missing.value if p.time_missing is not None else None
         return {"time_unavailable": missing}
-    return time_dict(pair.time)
+    data = time_dict(pair.time)
+    assert p.step_model is not None
+    # terms a bare parameter count leaves out (the model's shape counts them)
+    data["uncounted"] = [u.value for u in p.step_model.workload.uncounted]
+    data["efficiency"] = "typed" if p.step_model.hardware.typed else "modelled"
+    return data
 
 
 def _candidate(p: Plan, pair: PairPlan, args: argparse.Namespace) -> dict[str, Any]:
@@ -248,6 +259,8 @@ def _candidate(p: Plan, pair: PairPlan, args: argparse.Namespace) -> dict[str, A
         "fits": pair.fits,
         "per_gpu_bytes": pair.per_gpu_bytes,
         "verdicts": _verdicts(pair.verdicts),
+        # interleaved 1F1B runs whole groups of pipeline-stages micro-batches only
+        "schedule_ok": pair.schedule_ok,
     }
     if pair.time is not None:
         data.update(time_dict(pair.time))
@@ -268,6 +281,21 @@ def _extras(p: Plan) -> dict[str, Any]:
         steps = steps_per_epoch(d.run.dataset_samples, current.effective_batch)
         extras["steps_per_epoch"] = steps.keep_last
         extras["steps_per_epoch_drop_last"] = steps.drop_last
+    if p.run:
+        # the run's totals (the goodput stretches them; the step is the same)
+        extras["run"] = {
+            line.kind: {
+                "amount": line.amount,
+                "steps": line.totals.steps,
+                "seconds": _n(line.totals.seconds),
+                "hours": _n(line.totals.seconds / 3600),
+                "days": _n(line.totals.days),
+                "gpu_hours": _n(line.totals.gpu_hours),
+                "cost": None if line.totals.cost is None else to_decimal(line.totals.cost, 2),
+            }
+            for line in p.run
+        }
+        extras["goodput"] = d.run.goodput
     return extras
 
 

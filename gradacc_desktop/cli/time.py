@@ -1,10 +1,18 @@
 """``gradacc time``: how long training on a number of tokens takes, and what it costs.
 
-Narayanan et al. 2021's end-to-end estimate ``T · FLOPs per token / (n · X)``: with
-``--achieved-tflops X`` (hardware FLOP/s per GPU as Megatron and DeepSpeed log it,
-recomputation included) or with a card's dense peak and a model FLOPs utilisation
-(``--gpu-card CARD [--mfu U]``; without ``--mfu`` the card's typical efficiency is taken
-as the hardware FLOPs utilisation).
+Narayanan et al. 2021's end-to-end estimate ``T · FLOPs per token / (n · X)``, with the
+speed given one of three ways:
+
+* ``--achieved-tflops X``: hardware FLOP/s per GPU as Megatron and DeepSpeed log it,
+  recomputation included;
+* ``--gpu-card CARD --mfu U``: the card's dense peak times a model FLOPs utilisation;
+* ``--gpu-card CARD`` alone: predicted from the card and the layout by the step model
+  (``core.training.plan``, as ``gradacc plan`` does): the kernels at the shares the
+  model's shape reaches, the exposed communication, the pipeline bubble and the
+  optimizer, for ``--micro-batch`` and ``--global-batch`` on ``--tensor-parallel`` ×
+  ``--pipeline-stages`` × the data-parallel rest of ``--gpus``.
+
+``--goodput G`` stretches the wall-clock time (restarts, checkpoints).
 """
 
 from __future__ import annotations
@@ -15,9 +23,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.compute import (
+    BANDWIDTH_LIMITS,
+    GOODPUT_LIMITS,
     GPU_COUNT_LIMITS,
     PRICE_LIMITS,
-    RECOMPUTE_FACTOR,
     TERA,
     TFLOPS_LIMITS,
     TOKENS_LIMITS,
@@ -31,10 +40,18 @@ from ..core.compute import (
     training_time,
 )
 from ..core.gpus import TrainingPrecision, load_gpu_table
-from ..core.models import ModelFacts, ModelSource, facts
-from ..core.planning import SEQ_LEN_LIMITS
-from ._common import UsageError, decimal_type, int_type, plain, print_json
+from ..core.layout import LAYOUT_LIMITS
+from ..core.memory import ZeroStage
+from ..core.models import ModelFacts, ModelSource, ModelSpec, facts
+from ..core.planning import SEQ_LEN_LIMITS, Rounding
+from ..core.setup import Precision
+from ..core.steptime import PART_NAMES, StepTime
+from ..core.training.description import TrainingDescription
+from ..core.training.plan import plan
+from ._common import MICRO_BATCH, UsageError, decimal_type, int_type, plain, print_json
 from .description import add_model_arguments, card_ids, model_spec
+
+LAYOUT = int_type(LAYOUT_LIMITS)
 
 #: significant digits of the figures printed
 DIGITS = 6
@@ -58,7 +75,7 @@ def register(subparsers: Any) -> None:
         "term 12LHQT when --model and --seq-len give the shape; x4/3 with full "
         "recomputation.",
     )
-    add_model_arguments(parser, required=True)
+    add_model_arguments(parser)
     parser.add_argument(
         "--tokens", type=int_type(TOKENS_LIMITS), required=True, metavar="T", help="tokens"
     )
@@ -82,14 +99,45 @@ def register(subparsers: Any) -> None:
         "--mfu",
         type=decimal_type(UTILISATION_LIMITS),
         metavar="U",
-        help="model FLOPs utilisation with --gpu-card, e.g. 0.4 (default: the card's "
-        "typical efficiency taken as hardware FLOPs utilisation)",
+        help="model FLOPs utilisation with --gpu-card, e.g. 0.4 (default: predicted from "
+        "the card, the model's shape and the layout)",
     )
     parser.add_argument(
         "--precision",
         choices=[p.value for p in TrainingPrecision],
         default=TrainingPrecision.BF16.value,
-        help="which of the card's peaks applies (default bf16)",
+        help="which of the card's peaks applies (default bf16; fp8: its FP8 peak)",
+    )
+    layout = parser.add_argument_group(
+        "layout (predicting the speed from --gpu-card without --mfu)"
+    )
+    layout.add_argument("--micro-batch", type=MICRO_BATCH, default=1, metavar="B")
+    layout.add_argument(
+        "--global-batch",
+        type=int_type(GPU_COUNT_LIMITS),
+        metavar="S",
+        help="sequences per optimizer step (default: one micro-batch per data-parallel GPU)",
+    )
+    layout.add_argument("--tensor-parallel", type=LAYOUT, default=1, metavar="TP")
+    layout.add_argument("--pipeline-stages", type=LAYOUT, default=1, metavar="PP")
+    layout.add_argument(
+        "--virtual-stages", type=LAYOUT, default=1, metavar="V", help="interleaved 1F1B"
+    )
+    layout.add_argument(
+        "--zero-stage",
+        type=int,
+        choices=[int(z) for z in ZeroStage],
+        default=0,
+        metavar="{0,1,2,3}",
+    )
+    layout.add_argument("--gpus-per-node", type=LAYOUT, default=8, metavar="N", help="default 8")
+    layout.add_argument("--link-gbps", type=decimal_type(BANDWIDTH_LIMITS), metavar="GB/s")
+    layout.add_argument("--network-gbps", type=decimal_type(BANDWIDTH_LIMITS), metavar="GB/s")
+    parser.add_argument(
+        "--goodput",
+        type=decimal_type(GOODPUT_LIMITS),
+        metavar="G",
+        help="share of the wall-clock time spent training (default 1)",
     )
     parser.add_argument(
         "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
@@ -107,8 +155,74 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _estimate(args: argparse.Namespace, cost: TokenCost) -> TrainingTime:
+def _modelled(args: argparse.Namespace, spec: ModelSpec) -> StepTime:
+    """One optimizer step of the layout the flags give, through the one planning entry."""
+    if args.seq_len is None:
+        raise UsageError("--gpu-card without --mfu predicts the speed: give --seq-len too")
+    shards = args.tensor_parallel * args.pipeline_stages
+    if args.gpus % shards:
+        raise UsageError(
+            f"--gpus {args.gpus} is not a multiple of --tensor-parallel x --pipeline-stages "
+            f"= {shards}"
+        )
+    if args.virtual_stages > 1 and args.pipeline_stages == 1:
+        raise UsageError("--virtual-stages interleaves pipeline stages: give --pipeline-stages")
+    if args.precision == TrainingPrecision.FP8.value:
+        precision = Precision.BF16  # FP8 products around 16-bit weights and activations
+    else:
+        precision = Precision(args.precision)
+    data = args.gpus // shards
+    per_node = min(args.gpus_per_node, args.gpus)
+    if args.gpus % per_node:
+        raise UsageError(f"--gpus {args.gpus} is not a multiple of --gpus-per-node {per_node}")
+    batch = args.global_batch or args.micro_batch * data
+    if batch % (args.micro_batch * data):
+        raise UsageError(
+            f"--global-batch {batch} is not a multiple of --micro-batch x data-parallel GPUs "
+            f"= {args.micro_batch * data}"
+        )
+    card = load_gpu_table().by_id(args.gpu_card)
+    description = TrainingDescription(
+        model=spec,
+        precision=precision,
+        seq_len=args.seq_len,
+        card=card,
+        gpus=data,
+        nodes=args.gpus // per_node,
+        tensor_parallel=args.tensor_parallel,
+        pipeline_stages=args.pipeline_stages,
+        virtual_stages=args.virtual_stages,
+        zero_stage=ZeroStage(args.zero_stage),
+        recompute=Recompute(args.recompute),
+        target_batch=batch,
+        rounding=Rounding.CEIL,
+        micro_batch=args.micro_batch,
+        link_gbps=args.link_gbps,
+        network_gbps=args.network_gbps,
+        fp8=args.precision == TrainingPrecision.FP8.value,
+    )
+    planned = plan(description)
+    if planned.current is None or planned.current.time is None:
+        why = planned.time_detail or (
+            planned.time_missing.value if planned.time_missing else "no configuration"
+        )
+        raise UsageError(f"no time for this layout: {why}")
+    return planned.current.time
+
+
+def _estimate(args: argparse.Namespace, cost: TokenCost, step: StepTime | None) -> TrainingTime:
     price = args.price_per_gpu_hour
+    goodput = args.goodput
+    if step is not None:  # predicted: the step's hardware FLOP/s per GPU
+        return training_time(
+            args.tokens,
+            args.gpus,
+            cost,
+            achieved_flops=step.hardware_flops_per_token * step.tokens_per_second_per_gpu,
+            peak_flops=step.peak_flops,
+            price_per_gpu_hour=price,
+            goodput=goodput,
+        )
     if args.achieved_tflops is not None:
         if args.mfu is not None:
             raise UsageError("--mfu goes with --gpu-card (--achieved-tflops is the speed itself)")
@@ -118,24 +232,21 @@ def _estimate(args: argparse.Namespace, cost: TokenCost) -> TrainingTime:
             cost,
             achieved_flops=args.achieved_tflops * TERA,
             price_per_gpu_hour=price,
+            goodput=goodput,
         )
     card = load_gpu_table().by_id(args.gpu_card)
     precision = TrainingPrecision(args.precision)
     peak = None if card.performance is None else card.performance.peak_tflops(precision)
     if peak is None:
         raise UsageError(f"--gpu-card: {card.name} has no {precision.value} speed")
-    assert card.performance is not None
-    if args.mfu is not None:
-        mfu = Fraction(args.mfu)
-    else:  # the card's typical efficiency is the hardware FLOPs utilisation
-        mfu = Fraction(card.performance.efficiency) / RECOMPUTE_FACTOR[cost.recompute]
     return training_time(
         args.tokens,
         args.gpus,
         cost,
         peak_flops=peak * TERA,
-        mfu=mfu,
+        mfu=Fraction(args.mfu),
         price_per_gpu_hour=price,
+        goodput=goodput,
     )
 
 
@@ -147,10 +258,23 @@ def _tflops(value: Fraction | None) -> Decimal | None:
     return None if value is None else significant(value / TERA, DIGITS)
 
 
+def _parts(step: StepTime) -> dict[str, Decimal]:
+    """Where one optimizer step's time goes (seconds)."""
+    return {name: significant(getattr(step.parts, name), DIGITS) for name in PART_NAMES}
+
+
 def to_json(
-    args: argparse.Namespace, run: TrainingTime, name: str | None, params: int
+    args: argparse.Namespace,
+    run: TrainingTime,
+    name: str | None,
+    params: int,
+    step: StepTime | None = None,
+    uncounted: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     cost = run.cost_per_token
+    source = "achieved" if args.achieved_tflops is not None else "mfu"
+    if step is not None:
+        source = "modelled"
     return {
         "model": name,
         # every parameter, as every command counts them
@@ -182,23 +306,66 @@ def to_json(
         "price_per_gpu_hour": run.price_per_gpu_hour,
         # money to the cent
         "cost": None if run.cost is None else to_decimal(run.cost, 2),
+        "goodput": run.goodput,
+        # where the speed comes from: achieved (given), mfu (given) or modelled
+        "speed_source": source,
+        # terms the estimate could not count (a bare --params has no shape)
+        "uncounted": list(uncounted),
+        "micro_batch": None if step is None else step.micro_batch,
+        "accumulation_steps": None if step is None else step.accumulation_steps,
+        "step_seconds": None if step is None else _number(step.step_seconds),
+        "parts": None if step is None else _parts(step),
     }
+
+
+#: the layout flags only the predicted speed reads
+_LAYOUT_FLAGS = {
+    "micro_batch": 1,
+    "global_batch": None,
+    "tensor_parallel": 1,
+    "pipeline_stages": 1,
+    "virtual_stages": 1,
+    "zero_stage": 0,
+    "gpus_per_node": 8,
+    "link_gbps": None,
+    "network_gbps": None,
+}
 
 
 def run(args: argparse.Namespace) -> int:
     spec = model_spec(args)
+    if spec is None:
+        raise UsageError(
+            "give the model: --model, --model-config, --params, or its sizes (--layers "
+            "--hidden --heads)"
+        )
     model: ModelFacts | None = None
     name: str | None = None
-    if spec is not None and spec.source is not ModelSource.PARAMS:
+    if spec.source is not ModelSource.PARAMS:
         model = facts(spec)
-        name = spec.name if spec.name is not None else spec.file_name
-    if args.seq_len is not None and model is None:
+        name = spec.name if spec.name is not None else spec.file_name or model.label
+    modelled = args.gpu_card is not None and args.mfu is None
+    if args.seq_len is not None and model is None and not modelled:
         raise UsageError(
-            "--seq-len needs --model or --model-config (the attention term needs its shape)"
+            "--seq-len needs the model's shape (--model, --model-config or its sizes): the "
+            "attention term needs it"
         )
+    if not modelled:
+        for flag, default in _LAYOUT_FLAGS.items():
+            if getattr(args, flag) != default:
+                raise UsageError(
+                    f"--{flag.replace('_', '-')} describes the layout whose speed --gpu-card "
+                    "predicts: without --mfu or --achieved-tflops"
+                )
+    step = _modelled(args, spec) if modelled else None
+    uncounted: tuple[str, ...] = ()
+    if modelled and model is None:
+        uncounted = ("attention", "kernel_shapes", "tensor_parallel_traffic", "pipeline_traffic")
     cost = cost_of(args, model, Recompute(args.recompute))
-    estimate = _estimate(args, cost)
-    data = to_json(args, estimate, name, args.params if model is None else model.params)
+    estimate = _estimate(args, cost, step)
+    params = spec.params if model is None else model.params
+    assert params is not None
+    data = to_json(args, estimate, name, params, step, uncounted)
     if args.json:
         print_json(data)
         return 0

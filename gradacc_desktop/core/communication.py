@@ -43,6 +43,7 @@ class Kind(enum.Enum):
     REDUCE_SCATTER = "reduce_scatter"
     ALL_GATHER = "all_gather"
     SEND_RECV = "send_recv"
+    ALL_TO_ALL = "all_to_all"
 
 
 class When(enum.Enum):
@@ -58,7 +59,8 @@ class What(enum.Enum):
 
 def volume_factor(kind: Kind, ranks: int) -> Fraction:
     """Bytes through each rank's link per byte of the buffer: 2(n−1)/n for an all-reduce,
-    (n−1)/n for a reduce-scatter or an all-gather, 1 for a point-to-point send."""
+    (n−1)/n for a reduce-scatter, an all-gather or an all-to-all (each rank keeps its own
+    share and sends the rest), 1 for a point-to-point send."""
     require_positive_int("ranks", ranks)
     if kind is Kind.SEND_RECV:
         return Fraction(1)
@@ -161,13 +163,18 @@ def tensor_parallel(
 
 
 def pipeline(
-    stages: int, activation_size: int | Fraction, bandwidth: Fraction, intra_node: bool
+    stages: int,
+    activation_size: int | Fraction,
+    bandwidth: Fraction,
+    intra_node: bool,
+    virtual: int = 1,
 ) -> tuple[Collective, ...]:
     """A stage's point-to-point traffic per micro-step: the activation forward and its
     gradient back (``activation_size`` bytes each; a tensor-parallel rank sends its
-    share)."""
+    share), once per model chunk: ``virtual`` times with interleaved 1F1B."""
     if stages == 1:
         return ()
+    require_positive_int("virtual", virtual)
     return (
         Collective(
             Kind.SEND_RECV,
@@ -176,7 +183,36 @@ def pipeline(
             activation_size,
             2,
             bandwidth,
-            2,
+            2 * virtual,
+            intra_node,
+        ),
+    )
+
+
+def all_to_all(
+    layers: int,
+    routed_size: int | Fraction,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    recompute: bool,
+) -> tuple[Collective, ...]:
+    """A mixture of experts' token exchange per micro-step on ``layers`` sparse layers
+    of one stage: each layer sends its tokens' ``top_k`` copies (``routed_size`` bytes)
+    to the experts' GPUs and gets them back, in the forward and again in the backward
+    (GShard, Lepikhin et al. 2020; Megatron's ``--expert-model-parallel-size``): 4
+    all-to-alls per layer, 6 with the forward recomputed."""
+    if ranks == 1:
+        return ()
+    return (
+        Collective(
+            Kind.ALL_TO_ALL,
+            What.ACTIVATIONS,
+            When.MICRO_STEP,
+            routed_size,
+            ranks,
+            bandwidth,
+            (6 if recompute else 4) * layers,
             intra_node,
         ),
     )

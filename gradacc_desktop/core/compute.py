@@ -35,8 +35,13 @@ PARAMS_LIMITS = whole(1, 10**15)
 TOKENS_LIMITS = whole(1, 10**18)
 EPOCHS_LIMITS = whole(1, 100_000)
 GPU_COUNT_LIMITS = whole(1, 10**7)
-TFLOPS_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False)
-UTILISATION_LIMITS = Limits(Decimal("0.001"), Decimal(1), integer=False)
+#: rates and shares as logs and papers print them (up to six decimals: 0.4625, 147.25)
+TFLOPS_LIMITS = Limits(Decimal("0.000001"), Decimal(100_000), integer=False, decimals=6)
+UTILISATION_LIMITS = Limits(Decimal("0.000001"), Decimal(1), integer=False, decimals=6)
+#: the share of the wall-clock time spent training (restarts and checkpoints take the rest)
+GOODPUT_LIMITS = Limits(Decimal("0.01"), Decimal(1), integer=False, decimals=4)
+#: a link's or the network's rate per GPU and direction (GB/s)
+BANDWIDTH_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False, decimals=3)
 PRICE_LIMITS = Limits(Decimal(0), Decimal(1_000_000), integer=False, decimals=4)
 #: the share of the peak a card's kernels reach, as the window asks it: in percent
 EFFICIENCY_PERCENT_LIMITS = Limits(Decimal("0.1"), Decimal(100), integer=False, decimals=1)
@@ -150,12 +155,21 @@ class TrainingTime:
     achieved_flops: Fraction
     #: the card's dense peak FLOP/s (None when the speed was given as achieved FLOP/s)
     peak_flops: Fraction | None
+    #: wall-clock: the training time over the goodput
     seconds: Fraction
     price_per_gpu_hour: Decimal | None
+    #: share of the wall-clock time spent training (None: all of it)
+    goodput: Decimal | None = None
+
+    @property
+    def training_seconds(self) -> Fraction:
+        """The time spent training, without restarts and checkpoints."""
+        return self.seconds * (1 if self.goodput is None else Fraction(self.goodput))
 
     @property
     def tokens_per_second(self) -> Fraction:
-        return self.tokens / self.seconds
+        """While training (the goodput does not slow a step)."""
+        return self.tokens / self.training_seconds
 
     @property
     def tokens_per_second_per_gpu(self) -> Fraction:
@@ -202,13 +216,15 @@ def training_time(
     peak_flops: Fraction | Decimal | int | None = None,
     mfu: Fraction | Decimal | None = None,
     price_per_gpu_hour: Decimal | None = None,
+    goodput: Decimal | None = None,
 ) -> TrainingTime:
     """Narayanan et al.'s estimate ``T · FLOPs per token / (n · X)``.
 
     Give the speed one way: ``achieved_flops`` (hardware FLOP/s per GPU, counting
     recomputation; ``peak_flops`` optional, for MFU/HFU), or ``peak_flops`` with ``mfu``
     (model FLOPs utilisation; the hardware rate is then ``mfu · peak · 4/3`` with full
-    recomputation)."""
+    recomputation). ``goodput``: the share of the wall-clock time spent training; the
+    time, GPU-hours and cost are stretched by its inverse."""
     require_positive_int("tokens", tokens)
     require_positive_int("gpus", gpus)
     peak = None if peak_flops is None else _positive_number("peak_flops", peak_flops)
@@ -225,8 +241,16 @@ def training_time(
             raise ValueError(f"mfu must be at most 1, got {mfu!r}")
         rate = utilisation_ * peak * factor
     require_price(price_per_gpu_hour)
+    if goodput is not None and (
+        not isinstance(goodput, Decimal) or not goodput.is_finite() or not 0 < goodput <= 1
+    ):
+        raise ValueError(f"goodput must be in (0, 1], got {goodput!r}")
     seconds = tokens * cost_per_token.hardware / (gpus * rate)
-    return TrainingTime(tokens, gpus, cost_per_token, rate, peak, seconds, price_per_gpu_hour)
+    if goodput is not None:
+        seconds /= Fraction(goodput)
+    return TrainingTime(
+        tokens, gpus, cost_per_token, rate, peak, seconds, price_per_gpu_hour, goodput
+    )
 
 
 def require_price(price_per_gpu_hour: Decimal | None) -> None:

@@ -36,7 +36,8 @@ and every file is exactly what it was before layouts existed.
 
 * Megatron carries all of it: ``--tensor-model-parallel-size``,
   ``--pipeline-model-parallel-size`` (``--sequence-parallel`` with tensor
-  parallelism), the global batch ``b·a·dp`` and ``torchrun`` over the whole world.
+  parallelism, ``--num-virtual-stages-per-pipeline-rank`` for interleaved 1F1B), the
+  global batch ``b·a·dp`` and ``torchrun`` over the whole world.
 * DeepSpeed: pipeline stages are code (``deepspeed.pipe.PipelineModule``), whose grid
   gives DeepSpeed the data-parallel size, so the batch triple holds with ``dp``.
   Tensor parallelism without stages is AutoTP, ``"tensor_parallel": {"autotp_size": t}``;
@@ -183,6 +184,12 @@ NOTE_DEEPSPEED_PIPELINE_TP = trans_late(
     "topology (PipeModelDataParallelTopology with your own tensor-parallel layers), not "
     "from AutoTP, so ds_config.json has no tensor_parallel section.",
 )
+NOTE_DEEPSPEED_INTERLEAVED = trans_late(
+    "Export",
+    "DeepSpeed's pipeline engine runs plain 1F1B: it has no virtual stages, so its "
+    "pipeline idles longer than the interleaved schedule planned. Use the megatron export "
+    "for interleaved 1F1B.",
+)
 NOTE_DEEPSPEED_PIPELINE_ZERO = trans_late(
     "Export",
     "DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3: use ZeRO-1 with pipeline stages.",
@@ -286,7 +293,10 @@ def _carried(setup: TrainingSetup, tensor: bool, pipeline: bool) -> TrainingSetu
         for n in range(1, setup.nodes + 1)
         if setup.nodes % n == 0 and world % n == 0 and (world // n) % tp == 0
     )
-    return replace(setup, tensor_parallel=tp, pipeline_stages=pp, nodes=nodes)
+    virtual = setup.virtual_stages if pp > 1 else 1
+    return replace(
+        setup, tensor_parallel=tp, pipeline_stages=pp, virtual_stages=virtual, nodes=nodes
+    )
 
 
 # --------------------------------------------------------------------------- shared
@@ -953,6 +963,8 @@ def megatron_arguments(setup: TrainingSetup) -> list[str]:
         f"--tensor-model-parallel-size {s.tensor_parallel}",
         f"--pipeline-model-parallel-size {s.pipeline_stages}",
     ]
+    if s.virtual_stages > 1:
+        args.append(f"--num-virtual-stages-per-pipeline-rank {s.virtual_stages}")
     if s.tensor_parallel > 1:
         args.append("--sequence-parallel")
     if s.precision is Precision.BF16:
@@ -1033,6 +1045,8 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
             notes.append(NOTE_DEEPSPEED_PIPELINE)
             if tp:
                 notes.append(NOTE_DEEPSPEED_PIPELINE_TP)
+            if setup.virtual_stages > 1:
+                notes.append(NOTE_DEEPSPEED_INTERLEAVED)
             if setup.zero_stage >= ZeroStage.GRADIENTS:
                 notes.append(NOTE_DEEPSPEED_PIPELINE_ZERO)
         else:

@@ -12,6 +12,11 @@ is null where the card has no bf16), memory bandwidth, the link between GPUs ins
 node and a typical network bandwidth between nodes (per GPU, per direction, GB/s), the
 share of the peak training kernels reach (``efficiency``, editable), and where the
 figures come from.
+
+Version 3 adds each card's dense FP8 Tensor Core peak (``fp8_tflops``, null on cards
+without FP8: Volta, Turing, Ampere; GeForce cards at their FP8-with-FP32-accumulate
+rate) and its architecture (``architecture``, read as ``Generation``). The loader
+accepts only version 3.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ _DECIMAL = re.compile(r"\d{1,6}(\.\d{1,3})?")
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _CARD_KEYS = {"id", "name", "vendor_gb", "usable_gb", "source", "note", "performance"}
 _PERFORMANCE_KEYS = {
+    "architecture",
+    "fp8_tflops",
     "bf16_tflops",
     "fp16_tflops",
     "fp32_tflops",
@@ -44,7 +51,7 @@ _PERFORMANCE_KEYS = {
     "efficiency",
     "source",
 }
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 class GpuTableError(ValueError):
@@ -59,18 +66,35 @@ class Link(enum.Enum):
     INFINITY_FABRIC = "infinity-fabric"
 
 
+class Generation(enum.Enum):
+    """The architecture a card is built on (the file's ``architecture``)."""
+
+    VOLTA = "volta"
+    TURING = "turing"
+    AMPERE = "ampere"
+    ADA = "ada"
+    HOPPER = "hopper"
+    BLACKWELL = "blackwell"
+    CDNA3 = "cdna3"
+
+
 class TrainingPrecision(enum.Enum):
-    """The number format of the matrix products (same values as ``setup.Precision``)."""
+    """The number format of the matrix products (the values shared with
+    ``setup.Precision``, plus FP8, which only a card's peak knows of)."""
 
     BF16 = "bf16"
     FP16 = "fp16"
     FP32 = "fp32"
+    FP8 = "fp8"
 
 
 @dataclass(frozen=True)
 class Performance:
     """One card's speed; every rate is dense, per GPU, decimal (10^12 FLOP/s, 10^9 B/s)."""
 
+    generation: Generation
+    #: None: the card has no FP8 Tensor Cores (Volta, Turing, Ampere)
+    fp8_tflops: Decimal | None
     #: None: the card has no bf16 (V100, T4)
     bf16_tflops: Decimal | None
     fp16_tflops: Decimal
@@ -87,6 +111,8 @@ class Performance:
 
     def peak_tflops(self, precision: TrainingPrecision) -> Decimal | None:
         """Dense peak for ``precision``; None when the card cannot compute in it."""
+        if precision is TrainingPrecision.FP8:
+            return self.fp8_tflops
         if precision is TrainingPrecision.BF16:
             return self.bf16_tflops
         if precision is TrainingPrecision.FP16:
@@ -119,12 +145,19 @@ CUSTOM_EFFICIENCY = Decimal("0.5")
 
 
 def custom_performance(
-    tflops: Decimal, memory_bandwidth_gbps: Decimal, link_gbps: Decimal, inter_node_gbps: Decimal
+    tflops: Decimal,
+    memory_bandwidth_gbps: Decimal,
+    link_gbps: Decimal,
+    inter_node_gbps: Decimal,
+    generation: Generation = Generation.AMPERE,
 ) -> Performance:
     """The speed of a card the user describes: one dense peak (taken for every
-    precision: the user gives the one they train in), memory bandwidth, the link between
-    GPUs of a node and the network between nodes (GB/s per direction)."""
+    precision, FP8 included: the user gives the one they train in), memory bandwidth, the
+    link between GPUs of a node and the network between nodes (GB/s per direction).
+    ``generation`` is only a label here (the typed peak is used whatever it says)."""
     return Performance(
+        generation=generation,
+        fp8_tflops=tflops,
         bf16_tflops=tflops,
         fp16_tflops=tflops,
         fp32_tflops=tflops,
@@ -182,10 +215,18 @@ def _performance(raw: Any, card_id: str) -> Performance:
         link = Link(raw.get("link"))
     except ValueError:
         raise GpuTableError(f"{card_id}: unknown link {raw.get('link')!r}") from None
+    try:
+        generation = Generation(raw.get("architecture"))
+    except ValueError:
+        raise GpuTableError(
+            f"{card_id}: unknown architecture {raw.get('architecture')!r}"
+        ) from None
     efficiency = _decimal(raw, "efficiency")
     if efficiency > 1:
         raise GpuTableError(f"{card_id}: efficiency must be at most 1")
     return Performance(
+        generation=generation,
+        fp8_tflops=None if raw["fp8_tflops"] is None else _rate(raw, "fp8_tflops"),
         bf16_tflops=None if raw["bf16_tflops"] is None else _rate(raw, "bf16_tflops"),
         fp16_tflops=_rate(raw, "fp16_tflops"),
         fp32_tflops=_rate(raw, "fp32_tflops"),

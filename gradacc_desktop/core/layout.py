@@ -14,6 +14,11 @@ Pure Python, exact. The seed's ``g`` is the data-parallel size: the effective ba
   ``(p − 1)`` micro-batch times out of ``(m + p − 1)``: the bubble's share of the step
   is ``(p − 1) / (m + p − 1)``. Stage ``s`` (0-based) keeps at most ``min(p − s, m)``
   micro-batches of activations in flight, so the first stage holds up to ``p``.
+* Interleaved 1F1B (Narayanan et al. 2021 section 2.2.2): each GPU holds ``v`` chunks
+  of ``L / (p·v)`` layers (virtual stages); a micro-batch crosses ``v`` times as many
+  stage boundaries, and the bubble shrinks to ``(p − 1) / v`` micro-step times:
+  ``(p − 1) / (v·m + p − 1)`` of the step. The first stage holds ``1 + (p − 1)/(p·v)``
+  times the activations of plain 1F1B (Korthikanti et al. 2022, section 4.2.3).
 """
 
 from __future__ import annotations
@@ -33,11 +38,24 @@ class ParallelLayout:
     data: int = 1
     tensor: int = 1
     pipeline: int = 1
+    #: virtual stages per GPU (interleaved 1F1B; 1: plain 1F1B)
+    virtual: int = 1
 
     def __post_init__(self) -> None:
         require_positive_int("data", self.data)
         require_positive_int("tensor", self.tensor)
         require_positive_int("pipeline", self.pipeline)
+        require_positive_int("virtual", self.virtual)
+        if self.virtual > 1 and self.pipeline == 1:
+            raise ValueError("virtual stages need pipeline stages")
+
+    @property
+    def interleaving(self) -> Fraction:
+        """The first stage's activations over plain 1F1B's: 1 + (p − 1)/(p·v) with
+        virtual stages, 1 without."""
+        if self.virtual == 1:
+            return Fraction(1)
+        return 1 + Fraction(self.pipeline - 1, self.pipeline * self.virtual)
 
     @property
     def world(self) -> int:
@@ -78,8 +96,10 @@ def first_stage_activation_gb(activation_gb: Decimal, tensor_parallel: int) -> D
     return activation_gb / tensor_parallel
 
 
-def bubble_fraction(stages: int, micro_batches: int) -> Fraction:
-    """The 1F1B pipeline bubble's share of a step: (p − 1) / (m + p − 1)."""
+def bubble_fraction(stages: int, micro_batches: int, virtual: int = 1) -> Fraction:
+    """The 1F1B pipeline bubble's share of a step: (p − 1) / (v·m + p − 1) (``v``
+    virtual stages per GPU; 1: plain 1F1B)."""
     require_positive_int("stages", stages)
     require_positive_int("micro_batches", micro_batches)
-    return Fraction(stages - 1, micro_batches + stages - 1)
+    require_positive_int("virtual", virtual)
+    return Fraction(stages - 1, virtual * micro_batches + stages - 1)

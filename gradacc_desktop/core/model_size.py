@@ -31,6 +31,8 @@ class ModelSize:
     hidden: int
     #: transformer layers a pipeline divides
     layers: int
+    #: the output layer's vocabulary (None: not known)
+    vocab: int | None = None
 
 
 def _active(arch: Architecture, total: int) -> int:
@@ -73,6 +75,7 @@ def size_of(name: str, arch: Architecture) -> ModelSize:
         shape=Shape(layers, arch.heads, arch.head_dim),
         hidden=arch.hidden,
         layers=layers,
+        vocab=arch.vocab,
     )
 
 
@@ -88,4 +91,5 @@ def sized_preset(name: str, shape: ModelShape) -> ModelSize:
         shape=Shape(shape.layers, shape.heads, shape.head_dim),
         hidden=shape.hidden,
         layers=shape.layers,
+        vocab=shape.vocab,
     )

@@ -136,6 +136,48 @@ class TypedShape:
         )
 
 
+#: a typed shape's defaults: Llama 2's vocabulary, and the FFN width rule of Meta's
+#: Llama code (two thirds of 4h, rounded up to a multiple of 256)
+DEFAULT_VOCAB = 32_000
+FFN_MULTIPLE = 256
+
+
+def default_ffn_hidden(hidden: int, family: Family) -> int:
+    """The FFN width a block of ``hidden`` gets when none is given: 4h for GPT-2's plain
+    MLP, 8h/3 rounded up to a multiple of 256 for a gated (SwiGLU) one — both about
+    8h² parameters per layer."""
+    if family is Family.GPT2:
+        return 4 * hidden
+    return -(-(8 * hidden // 3) // FFN_MULTIPLE) * FFN_MULTIPLE
+
+
+def typed_shape(
+    layers: int,
+    hidden: int,
+    heads: int,
+    *,
+    kv_heads: int | None = None,
+    ffn_hidden: int | None = None,
+    vocab: int | None = None,
+    family: Family = Family.LLAMA,
+    max_positions: int = 4096,
+) -> TypedShape:
+    """A model given by its sizes, with the defaults above (``ValueError`` when the sizes
+    do not make a model: heads must divide the hidden size, key/value heads the heads)."""
+    shape = TypedShape(
+        family=family,
+        hidden=hidden,
+        layers=layers,
+        heads=heads,
+        kv_heads=heads if kv_heads is None else kv_heads,
+        intermediate=default_ffn_hidden(hidden, family) if ffn_hidden is None else ffn_hidden,
+        vocab=DEFAULT_VOCAB if vocab is None else vocab,
+        max_positions=max_positions,
+    )
+    shape.model_shape()  # checks the sizes
+    return shape
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """What the user chose: exactly one of a bundled ``name``, an ``arch`` read from a

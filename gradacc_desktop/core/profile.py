@@ -198,8 +198,8 @@ class SpeedProfile:
     def __post_init__(self) -> None:
         _check_text("device", self.device)
         _check_text("model", self.model)
-        if not isinstance(self.dtype, TrainingPrecision):
-            raise ProfileError(f"dtype must be a TrainingPrecision, got {self.dtype!r}")
+        if not isinstance(self.dtype, TrainingPrecision) or self.dtype not in DTYPE_NAMES:
+            raise ProfileError(f"dtype must be bf16, fp16 or fp32, got {self.dtype!r}")
         if not isinstance(self.recompute, Recompute):
             raise ProfileError(f"recompute must be a Recompute, got {self.recompute!r}")
         if not isinstance(self.attention, str) or self.attention not in ATTENTIONS:

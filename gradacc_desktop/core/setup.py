@@ -82,6 +82,8 @@ class TrainingSetup:
     # GPUs each layer is split over (inside one node), and pipeline stages
     tensor_parallel: int = 1
     pipeline_stages: int = 1
+    # interleaved 1F1B: model chunks per pipeline GPU (Megatron's virtual stages)
+    virtual_stages: int = 1
 
     def __post_init__(self) -> None:
         for name in (
@@ -91,10 +93,13 @@ class TrainingSetup:
             "nodes",
             "tensor_parallel",
             "pipeline_stages",
+            "virtual_stages",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        if self.virtual_stages > 1 and self.pipeline_stages == 1:
+            raise ValueError("virtual_stages interleave pipeline stages: give pipeline_stages")
         object.__setattr__(self, "zero_stage", ZeroStage(self.zero_stage))
         object.__setattr__(self, "precision", Precision(self.precision))
         object.__setattr__(self, "offload", Offload(self.offload))

@@ -2,37 +2,53 @@
 
 Pure Python, exact (``Fraction`` seconds; round only to show). A step is
 
-    (a + p − 1) · micro-step + exposed data-parallel communication + optimizer step
+    (a + (p − 1)/v) · micro-step + exposed once-per-step communication + optimizer step
 
-* **One micro-step** on one GPU is a roofline (Williams et al. 2009): the larger of its
-  FLOPs over ``peak · efficiency`` and the bytes it must move over the memory bandwidth
-  — the weights read by the forward and again by the backward, the gradient buffer read
-  and written, the activations written and read back — so tiny micro-batches come out
-  memory-bound, as they are. Tensor-parallel all-reduces and pipeline sends are added
-  (they sit on the critical path); data-parallel collectives that run on every
-  micro-step (ZeRO-2's reduce-scatter, ZeRO-3's gathers) overlap the micro-step's
-  compute and only their excess shows.
-* **Pipeline**: ``a`` micro-batches flow through ``p`` stages with the 1F1B schedule; the
-  step takes ``a + p − 1`` micro-step times, ``p − 1`` of them idle (the bubble).
+* **One micro-step** on one GPU runs its kernels one after another
+  (:mod:`gradacc_desktop.core.kernels`): the matrix products at the share of the peak
+  their width and token count reach (never faster than reading the weights), the flash
+  attention at its own share, the element-wise work at the memory bandwidth, and the
+  launch gaps of each layer. A typed efficiency replaces that model with one share of
+  the peak (a roofline: FLOPs over ``peak · efficiency`` or the bytes over the memory
+  bandwidth, whichever is slower), and a measured speed profile replaces both.
+  Tensor-parallel all-reduces, pipeline sends and MoE all-to-alls are added (they sit on
+  the critical path); data-parallel collectives that run on every micro-step (ZeRO-2's
+  reduce-scatter, ZeRO-3's gathers) are prefetched one layer ahead and hide behind the
+  compute of the phase they belong to only as far as it lasts.
+* **Pipeline**: ``a`` micro-batches flow through ``p`` stages with the 1F1B schedule,
+  interleaved over ``v`` virtual stages per GPU; the bubble is ``(p − 1)/v``
+  micro-step times.
 * **Once per step**: the gradient reduction of DDP/ZeRO-1 overlaps the last micro-step's
-  backward (PyTorch DDP's bucketed all-reduce), the weight all-gather of ZeRO-1/2 does
-  not, and the optimizer (Adam) reads and writes its states once — memory-bound.
+  backward (bucketed, as DDP does), the weight all-gather of ZeRO-1/2 does not, and
+  the optimizer (Adam) reads and writes its states once — memory-bound.
 
-See :mod:`gradacc_desktop.core.communication` for which collectives run when, and
+Collectives run at ``BUS_EFFICIENCY`` of the link's rate. See
+:mod:`gradacc_desktop.core.communication` for which collectives run when, and
 :mod:`gradacc_desktop.core.layout` for the layout and the bubble.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
 
-from .communication import Collective, What, When, data_parallel, pipeline, tensor_parallel
+from .communication import (
+    Collective,
+    Kind,
+    What,
+    When,
+    all_to_all,
+    data_parallel,
+    pipeline,
+    tensor_parallel,
+)
 from .compute import SECONDS_PER_HOUR, TERA, Recompute, TokenCost, require_price
 from .gpus import GpuCard, TrainingPrecision
+from .kernels import KernelModel, kernel_model
 from .layout import ParallelLayout
 from .limits import require_positive_int
 from .memory import ZeroStage
@@ -41,30 +57,48 @@ from .setup import Offload
 
 GIGA = 10**9
 
-#: bytes of one weight, gradient or activation value in transit, per training precision
-VALUE_BYTES = {TrainingPrecision.BF16: 2, TrainingPrecision.FP16: 2, TrainingPrecision.FP32: 4}
-
-#: bytes Adam reads and writes per trained parameter in one update: mixed precision reads
-#: the fp32 master weight, gradient and both moments (16) and writes the three states
-#: and the 16-bit copy back (14, rounded up to 16); fp32 reads 16 and writes 12.
-OPTIMIZER_BYTES = {
-    TrainingPrecision.BF16: 32,
-    TrainingPrecision.FP16: 32,
-    TrainingPrecision.FP32: 28,
-}
-
 #: what ZeRO-Offload moves between a GPU and its host, per direction: PCIe 4.0 x16
 HOST_LINK_BYTES_PER_SECOND = 25 * 10**9
 #: a node's CPU memory bandwidth, shared by its GPUs' CPU optimizers (a two-socket server)
 HOST_MEMORY_BYTES_PER_SECOND = 100 * 10**9
 
+#: the share of a link's rate NCCL's collectives reach on large messages (its "bus
+#: bandwidth", nccl-tests/doc/PERFORMANCE.md; 230–240 of 300 GB/s on DGX A100's NVLink)
+BUS_EFFICIENCY = Fraction(8, 10)
+
 #: the backward's share of one micro-step's FLOPs: 4 of 6 (N) without recomputation,
 #: 6 of 8 with full recomputation (the repeated forward runs inside the backward)
 BACKWARD_SHARE = {Recompute.NONE: Fraction(2, 3), Recompute.FULL: Fraction(3, 4)}
+#: passes over each layer per micro-step in forward units: 3 (forward + backward), 4
+#: with the forward recomputed
+PASSES = {Recompute.NONE: Fraction(1), Recompute.FULL: Fraction(4, 3)}
+
+
+def value_bytes(precision: TrainingPrecision) -> int:
+    """Bytes of one weight, gradient or activation value in transit (FP8 trains with
+    16-bit weights, gradients and activations around its FP8 products)."""
+    return 4 if precision is TrainingPrecision.FP32 else 2
+
+
+def optimizer_bytes(precision: TrainingPrecision) -> int:
+    """Bytes Adam reads and writes per trained parameter in one update: mixed precision
+    reads the fp32 master weight, gradient and both moments (16) and writes the three
+    states and the 16-bit copy back (14, rounded up to 16); fp32 reads 16, writes 12."""
+    return 28 if precision is TrainingPrecision.FP32 else 32
 
 
 class NoSpeedError(ValueError):
     """The card has no speed figures, or cannot compute in the chosen precision."""
+
+
+class Uncounted(enum.Enum):
+    """Terms the time model could not count for lack of the model's shape."""
+
+    ATTENTION = "attention"  # PaLM's 12·L·H·Q·T FLOPs
+    KERNEL_SHAPES = "kernel_shapes"  # products' width, element-wise work, launch gaps
+    TENSOR_PARALLEL = "tensor_parallel_traffic"
+    PIPELINE = "pipeline_traffic"
+    LAYER_OVERLAP = "layer_overlap"  # how much per-layer prefetching can hide
 
 
 def _rate(name: str, value: Fraction) -> Fraction:
@@ -75,28 +109,46 @@ def _rate(name: str, value: Fraction) -> Fraction:
 
 @dataclass(frozen=True)
 class Hardware:
-    """What the time model needs of one GPU and its links (FLOP/s, bytes/s)."""
+    """What the time model needs of one GPU and its links (FLOP/s, bytes/s): the kernel
+    efficiency model of its generation, or one typed share of the peak."""
 
     peak_flops: Fraction
-    efficiency: Fraction
     memory_bandwidth: Fraction
     #: per direction, between GPUs of one node
     link_bandwidth: Fraction
     #: per direction, per GPU, between nodes
     network_bandwidth: Fraction
     gpus_per_node: int
+    #: one typed share of the peak for every kernel (None: ``kernels``)
+    efficiency: Fraction | None = None
+    kernels: KernelModel | None = None
+    #: the products run in FP8 (``peak_flops`` is the FP8 peak); attention runs at
+    #: ``attention_peak_flops``, the 16-bit peak (None: ``peak_flops``)
+    fp8: bool = False
+    attention_peak_flops: Fraction | None = None
 
     def __post_init__(self) -> None:
         for name in ("peak_flops", "memory_bandwidth", "link_bandwidth", "network_bandwidth"):
             _rate(name, getattr(self, name))
-        if not isinstance(self.efficiency, Fraction) or not 0 < self.efficiency <= 1:
+        if (self.efficiency is None) == (self.kernels is None):
+            raise ValueError("give a typed efficiency or a kernel model, one of them")
+        if self.efficiency is not None and (
+            not isinstance(self.efficiency, Fraction) or not 0 < self.efficiency <= 1
+        ):
             raise ValueError(f"efficiency must be in (0, 1], got {self.efficiency!r}")
         require_positive_int("gpus_per_node", self.gpus_per_node)
 
     @property
+    def typed(self) -> bool:
+        return self.efficiency is not None
+
+    @property
     def compute_rate(self) -> Fraction:
-        """FLOP/s a training kernel reaches: peak · efficiency."""
-        return self.peak_flops * self.efficiency
+        """FLOP/s the widest products reach: peak · efficiency (typed or modelled)."""
+        if self.efficiency is not None:
+            return self.peak_flops * self.efficiency
+        assert self.kernels is not None
+        return self.peak_flops * self.kernels.matmul
 
 
 def hardware(
@@ -104,23 +156,54 @@ def hardware(
     precision: TrainingPrecision,
     gpus_per_node: int,
     efficiency: Decimal | None = None,
+    *,
+    link_gbps: Decimal | None = None,
+    network_gbps: Decimal | None = None,
 ) -> Hardware:
-    """The card's figures for ``precision`` (``efficiency`` overrides the card's)."""
+    """The card's figures for ``precision``; ``efficiency`` replaces the kernel model,
+    ``link_gbps``/``network_gbps`` the card's links (GB/s per GPU per direction)."""
     perf = card.performance
     if perf is None:
         raise NoSpeedError(f"{card.name} has no speed figures")
     peak = perf.peak_tflops(precision)
     if peak is None:
         raise NoSpeedError(f"{card.name} cannot compute in {precision.value}")
-    chosen = perf.efficiency if efficiency is None else efficiency
+    link = perf.link_gbps if link_gbps is None else link_gbps
+    network = perf.inter_node_gbps if network_gbps is None else network_gbps
+    fp8 = precision is TrainingPrecision.FP8
+    attention_peak = None
+    if fp8:
+        sixteen = perf.peak_tflops(TrainingPrecision.BF16) or perf.fp16_tflops
+        attention_peak = Fraction(sixteen) * TERA
     return Hardware(
         peak_flops=Fraction(peak) * TERA,
-        efficiency=Fraction(chosen),
         memory_bandwidth=Fraction(perf.memory_bandwidth_gbps) * GIGA,
-        link_bandwidth=Fraction(perf.link_gbps) * GIGA,
-        network_bandwidth=Fraction(perf.inter_node_gbps) * GIGA,
+        link_bandwidth=Fraction(link) * GIGA,
+        network_bandwidth=Fraction(network) * GIGA,
         gpus_per_node=gpus_per_node,
+        efficiency=None if efficiency is None else Fraction(efficiency),
+        kernels=kernel_model(perf.generation) if efficiency is None else None,
+        fp8=fp8,
+        attention_peak_flops=attention_peak,
     )
+
+
+@dataclass(frozen=True)
+class Experts:
+    """A mixture of experts' routing: what its all-to-alls move."""
+
+    #: routed experts per sparse layer
+    experts: int
+    #: experts each token is sent to
+    top_k: int
+    #: sparse layers
+    layers: int
+    #: GPUs the experts are spread over (1: every GPU holds every expert, no all-to-all)
+    parallel: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("experts", "top_k", "layers", "parallel"):
+            require_positive_int(name, getattr(self, name))
 
 
 @dataclass(frozen=True)
@@ -132,9 +215,16 @@ class Workload:
     layout: ParallelLayout = field(default_factory=ParallelLayout)
     zero_stage: ZeroStage = ZeroStage.NONE
     precision: TrainingPrecision = TrainingPrecision.BF16
-    #: hidden size and layers: the tensor- and pipeline-parallel traffic needs them
+    #: hidden size and layers: the kernels' widths, the tensor- and pipeline-parallel
+    #: traffic and the layer-by-layer overlap need them
     hidden: int | None = None
     layers: int | None = None
+    #: the output layer's vocabulary (the loss's logits; None: not counted)
+    vocab: int | None = None
+    #: attention heads (eager attention's scores; None: not counted)
+    heads: int | None = None
+    #: a fused (flash/SDPA) attention kernel; False: eager, scores written out
+    flash_attention: bool = True
     #: activation bytes one sample keeps for the whole model on one GPU (None: not counted)
     activation_bytes_per_sample: int | None = None
     #: ZeRO-Offload: the optimizer (and with ALL the parameters) in CPU memory
@@ -142,6 +232,8 @@ class Workload:
     #: bytes of one frozen base weight (QLoRA's 4-bit NF4: about half a byte; None:
     #: the training precision's)
     frozen_value_bytes: Fraction | None = None
+    #: a mixture of experts' routing (None: dense)
+    experts: Experts | None = None
 
     def __post_init__(self) -> None:
         require_positive_int("seq_len", self.seq_len)
@@ -150,7 +242,7 @@ class Workload:
 
     @property
     def value_bytes(self) -> int:
-        return VALUE_BYTES[self.precision]
+        return value_bytes(self.precision)
 
     @property
     def params_per_gpu(self) -> Fraction:
@@ -178,6 +270,78 @@ class Workload:
         """Whether tensor-/pipeline-parallel traffic is counted (it needs the shape)."""
         return self.hidden is not None or self.layout.model_shards == 1
 
+    @property
+    def uncounted(self) -> tuple[Uncounted, ...]:
+        """What the time leaves out for lack of the model's shape."""
+        if self.hidden is not None:
+            return ()
+        missing = [Uncounted.ATTENTION, Uncounted.KERNEL_SHAPES]
+        if self.layout.tensor > 1:
+            missing.append(Uncounted.TENSOR_PARALLEL)
+        if self.layout.pipeline > 1:
+            missing.append(Uncounted.PIPELINE)
+        if self.layout.data > 1:
+            missing.append(Uncounted.LAYER_OVERLAP)
+        return tuple(missing)
+
+
+@dataclass(frozen=True)
+class TimeParts:
+    """Where one optimizer step's time goes, in seconds; the parts add up to the step.
+
+    Kernel parts count the ``a`` micro-steps' busy time; the bubble counts the idle
+    pipeline slots whatever fills them."""
+
+    #: matrix products (with a typed efficiency: every FLOP)
+    matmul: Fraction = Fraction(0)
+    attention: Fraction = Fraction(0)
+    #: element-wise work, and reading the weights where products cannot hide it
+    memory: Fraction = Fraction(0)
+    #: launch gaps between kernels
+    overhead: Fraction = Fraction(0)
+    #: a measured speed profile's forward and backward
+    measured: Fraction = Fraction(0)
+    tensor_parallel: Fraction = Fraction(0)
+    pipeline: Fraction = Fraction(0)
+    expert_parallel: Fraction = Fraction(0)
+    #: exposed data-parallel collectives (gradients and weights)
+    data_parallel: Fraction = Fraction(0)
+    #: exposed weight fetches from the host (ZeRO-Infinity)
+    offload: Fraction = Fraction(0)
+    bubble: Fraction = Fraction(0)
+    optimizer: Fraction = Fraction(0)
+
+    @property
+    def total(self) -> Fraction:
+        return sum((getattr(self, name) for name in PART_NAMES), Fraction(0))
+
+    @property
+    def communication(self) -> Fraction:
+        return (
+            self.tensor_parallel
+            + self.pipeline
+            + self.expert_parallel
+            + self.data_parallel
+            + self.offload
+        )
+
+
+#: the parts in the order the window lists them
+PART_NAMES = (
+    "matmul",
+    "attention",
+    "memory",
+    "overhead",
+    "measured",
+    "tensor_parallel",
+    "pipeline",
+    "expert_parallel",
+    "data_parallel",
+    "offload",
+    "bubble",
+    "optimizer",
+)
+
 
 @dataclass(frozen=True)
 class StepTime:
@@ -186,9 +350,9 @@ class StepTime:
     effective_batch: int
     tokens_per_step: int
     world: int
-    #: one micro-step's FLOPs over peak · efficiency
+    #: one micro-step's FLOPs at the kernels' rates
     compute_seconds: Fraction
-    #: one micro-step's bytes over the memory bandwidth
+    #: one micro-step's memory-bound time (weights read, element-wise work)
     memory_seconds: Fraction
     #: one micro-step with its exposed traffic (a pipeline slot)
     micro_step_seconds: Fraction
@@ -203,10 +367,12 @@ class StepTime:
     peak_flops: Fraction
     #: the micro-step's busy time came from a measured speed profile
     measured: bool = False
+    parts: TimeParts = field(default_factory=TimeParts)
 
     @property
     def memory_bound(self) -> bool:
-        """The roofline's verdict (never said of a measured micro-step)."""
+        """Whether memory traffic, not FLOPs, sets the micro-step (never said of a
+        measured one)."""
         return not self.measured and self.memory_seconds > self.compute_seconds
 
     @cached_property
@@ -241,6 +407,46 @@ def _seconds(collectives: tuple[Collective, ...], when: When, what: What | None 
     )
 
 
+def _kind(collectives: tuple[Collective, ...], kind: Kind) -> Fraction:
+    return sum((c.seconds for c in collectives if c.kind is kind), Fraction(0))
+
+
+def exposed(communication: Fraction, compute: Fraction, pieces: int | None) -> Fraction:
+    """What of ``communication`` shows when it is cut in ``pieces`` equal parts (one per
+    layer), each fetched while the previous part's ``compute`` runs (prefetch depth
+    one): the first part never hides, and a part longer than the compute it hides
+    behind shows its excess. ``pieces`` None: as finely cut as needed (only the excess
+    over the compute shows)."""
+    if communication <= 0:
+        return Fraction(0)
+    if pieces is None:
+        return max(Fraction(0), communication - compute)
+    piece, work = communication / pieces, compute / pieces
+    if piece <= work:
+        return piece
+    return communication - compute + work
+
+
+@dataclass(frozen=True)
+class _Busy:
+    """One micro-step's kernels on one GPU: ``fixed + b · per_sample`` each."""
+
+    matmul: tuple[Fraction, Fraction]
+    weights: Fraction
+    attention: Fraction
+    memory: Fraction
+    overhead: Fraction
+
+    def at(self, b: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+        """(matmul, attention, memory, overhead) seconds at micro-batch ``b``."""
+        fixed, per_sample = self.matmul
+        products = fixed + b * per_sample
+        memory = b * self.memory
+        if self.weights > products:  # reading the weights takes longer than the products
+            memory += self.weights - products
+        return products, b * self.attention, memory, self.overhead
+
+
 class StepModel:
     """One workload on one kind of GPU: what does not depend on the pair is computed
     once, so timing every candidate pair after a keystroke costs a few operations each.
@@ -253,7 +459,7 @@ class StepModel:
         self, workload: Workload, hw: Hardware, profile: SpeedProfile | None = None
     ) -> None:
         """``profile``: measured seconds of one forward and backward of the whole model
-        on one device, used for a micro-step in place of the roofline (divided by
+        on one device, used for a micro-step in place of the kernel model (divided by
         ``tp · pp``: each GPU of a replica does that share of the work)."""
         self.workload = workload
         self.hardware = hw
@@ -263,21 +469,69 @@ class StepModel:
         nbytes = workload.value_bytes
         shards = layout.model_shards
         seq = workload.seq_len
+        passes = PASSES[cost.recompute]
+        stage_layers = None if workload.layers is None else Fraction(workload.layers, shards)
+        self._layers = (
+            None if workload.layers is None else max(1, workload.layers // layout.pipeline)
+        )
 
-        # roofline of one micro-step on one GPU, per sample and fixed
-        self._compute_per_sample = cost.hardware * seq / shards / hw.compute_rate
         weight_bytes = workload.weight_bytes_per_gpu
         trained_bytes = workload.trained_per_gpu * nbytes
-        # weights read twice, gradient buffer read and written
-        self._memory_fixed = (2 * weight_bytes + 2 * trained_bytes) / hw.memory_bandwidth
-        self._memory_per_sample = Fraction(0)
-        if workload.activation_bytes_per_sample is not None:
-            activation = Fraction(workload.activation_bytes_per_sample, shards)
-            self._memory_per_sample = 2 * activation / hw.memory_bandwidth
+        # weights read by the forward and the backward, gradient buffer read and written
+        weights = (2 * weight_bytes + 2 * trained_bytes) / hw.memory_bandwidth
+        dense = cost.dense * passes * seq / shards  # per sample, FLOPs
+        attention = cost.attention * passes * seq / shards
+        if hw.kernels is None:  # a typed efficiency: a roofline
+            assert hw.efficiency is not None
+            rate = hw.peak_flops * hw.efficiency
+            activation = Fraction(0)
+            if workload.activation_bytes_per_sample is not None:
+                activation = Fraction(workload.activation_bytes_per_sample, shards)
+            self._busy = _Busy(
+                matmul=(Fraction(0), dense / rate),
+                weights=weights,
+                attention=attention / rate,
+                memory=2 * activation / hw.memory_bandwidth,
+                overhead=Fraction(0),
+            )
+            self._roofline = True
+        else:
+            k = hw.kernels
+            width = None if workload.hidden is None else workload.hidden // layout.tensor
+            sixteen_bit = hw.attention_peak_flops or hw.peak_flops
+            rate = sixteen_bit * k.matmul_share(width) * (k.fp8_gain if hw.fp8 else 1)
+            attention_peak = sixteen_bit
+            per_sample = dense / rate
+            memory = Fraction(0)
+            overhead = Fraction(0)
+            if workload.hidden is not None and stage_layers is not None:
+                values = k.elementwise_values * workload.hidden * seq * stage_layers * passes
+                memory = values * nbytes / layout.tensor / hw.memory_bandwidth
+                # the loss: fp32 logits of the vocabulary, on the last stage
+                if workload.vocab is not None:
+                    logits = Fraction(k.logit_values * 4 * workload.vocab * seq, layout.tensor)
+                    memory += logits / hw.memory_bandwidth
+                overhead = k.layer_seconds * passes * math.ceil(stage_layers * layout.tensor)
+            if workload.flash_attention:
+                attention_time = attention / (attention_peak * k.attention_share(seq))
+            else:  # two batched products, and the scores through memory
+                attention_time = attention / rate
+                if workload.heads is not None and stage_layers is not None:
+                    scores = Fraction(workload.heads, layout.tensor) * seq * seq
+                    traffic = k.score_values * nbytes * scores * stage_layers * passes
+                    attention_time += traffic / hw.memory_bandwidth
+            self._busy = _Busy(
+                matmul=(per_sample * Fraction(k.tokens_half, seq), per_sample),
+                weights=weights,
+                attention=attention_time,
+                memory=memory,
+                overhead=overhead,
+            )
+            self._roofline = False
 
         # communication
         one_node = layout.world <= hw.gpus_per_node
-        dp_bandwidth = hw.link_bandwidth if one_node else hw.network_bandwidth
+        dp_bandwidth = (hw.link_bandwidth if one_node else hw.network_bandwidth) * BUS_EFFICIENCY
         self._data_parallel = data_parallel(
             workload.zero_stage,
             math.ceil(weight_bytes),
@@ -286,17 +540,24 @@ class StepModel:
             one_node,
             None if workload.cost.trained is None else math.ceil(trained_bytes),
         )
-        self._dp_micro = _seconds(self._data_parallel, When.MICRO_STEP)
-        self._grad_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, What.GRADIENTS)
-        self._gather_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, What.WEIGHTS)
-        self._model_traffic_per_sample = _seconds(self.model_collectives(1), When.MICRO_STEP)
+        micro = When.MICRO_STEP
+        grads, gathers = What.GRADIENTS, What.WEIGHTS
+        self._gather_micro = _seconds(self._data_parallel, micro, gathers)
+        self._reduce_micro = _seconds(self._data_parallel, micro, grads)
+        self._grad_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, grads)
+        self._gather_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, gathers)
+        model = self.model_collectives(1)
+        self._tensor_per_sample = _kind(model, Kind.ALL_REDUCE)
+        self._pipeline_per_sample = _kind(model, Kind.SEND_RECV)
+        self._experts_per_sample = _kind(model, Kind.ALL_TO_ALL)
         self._backward_share = BACKWARD_SHARE[cost.recompute]
+        self._contention = Fraction(0) if hw.kernels is None else hw.kernels.contention
 
         # optimizer
         updated = workload.trained_per_gpu
         if workload.zero_stage is not ZeroStage.NONE:
             updated /= layout.data
-        self._optimizer = updated * OPTIMIZER_BYTES[workload.precision] / hw.memory_bandwidth
+        self._optimizer = updated * optimizer_bytes(workload.precision) / hw.memory_bandwidth
         if workload.offload is not Offload.NONE:
             # ZeRO-Offload: the shard's gradients go down to the host and its updated
             # weights come back over PCIe; the CPU optimizer runs at the node's memory
@@ -304,36 +565,53 @@ class StepModel:
             host_memory = Fraction(HOST_MEMORY_BYTES_PER_SECOND, hw.gpus_per_node)
             self._optimizer = (
                 updated * 2 * nbytes / HOST_LINK_BYTES_PER_SECOND
-                + updated * OPTIMIZER_BYTES[workload.precision] / host_memory
+                + updated * optimizer_bytes(workload.precision) / host_memory
             )
+        self._host_fetch = Fraction(0)
         if workload.offload is Offload.ALL:
             # ZeRO-Infinity: the forward and the backward fetch the GPU's shard of the
             # weights from the host on every micro-step (hidden behind compute if it can)
-            self._dp_micro += 2 * weight_bytes / layout.data / HOST_LINK_BYTES_PER_SECOND
+            self._host_fetch = 2 * weight_bytes / layout.data / HOST_LINK_BYTES_PER_SECOND
 
     def model_collectives(self, micro_batch: int) -> tuple[Collective, ...]:
-        """The tensor-parallel all-reduces and pipeline sends of one micro-step (none
-        without the model's shape)."""
+        """The tensor-parallel all-reduces, pipeline sends and expert all-to-alls of one
+        micro-step (none without the model's shape)."""
         w, hw = self.workload, self.hardware
         if w.hidden is None or w.layers is None:
             return ()
-        tp, pp = w.layout.tensor, w.layout.pipeline
+        layout = w.layout
+        tp, pp = layout.tensor, layout.pipeline
         activation = micro_batch * w.seq_len * w.hidden * w.value_bytes
-        tp_inside = w.layout.fits_in_node(hw.gpus_per_node)
+        tp_inside = layout.fits_in_node(hw.gpus_per_node)
         stage_inside = hw.gpus_per_node % (tp * pp) == 0
-        return tensor_parallel(
+        link = hw.link_bandwidth * BUS_EFFICIENCY
+        network = hw.network_bandwidth * BUS_EFFICIENCY
+        found = tensor_parallel(
             math.ceil(Fraction(w.layers, pp)),
             activation,
             tp,
-            hw.link_bandwidth if tp_inside else hw.network_bandwidth,
+            link if tp_inside else network,
             tp_inside,
             w.cost.recompute is Recompute.FULL,
         ) + pipeline(
             pp,
             Fraction(activation, tp),
-            hw.link_bandwidth if stage_inside else hw.network_bandwidth,
+            link if stage_inside else network,
             stage_inside,
+            layout.virtual,
         )
+        if w.experts is not None and w.experts.parallel > 1:
+            e = w.experts
+            inside = hw.gpus_per_node % (e.parallel * tp) == 0
+            found += all_to_all(
+                math.ceil(Fraction(e.layers, pp)),
+                Fraction(activation * e.top_k, tp),
+                e.parallel,
+                link if inside else network,
+                inside,
+                w.cost.recompute is Recompute.FULL,
+            )
+        return found
 
     def collectives(self, micro_batch: int) -> tuple[Collective, ...]:
         """Every collective of one optimizer step with this micro-batch."""
@@ -346,38 +624,72 @@ class StepModel:
         require_positive_int("accumulation_steps", accumulation_steps)
         w = self.workload
         b, a = micro_batch, accumulation_steps
-        pp, dp = w.layout.pipeline, w.layout.data
-        compute = b * self._compute_per_sample
-        memory = self._memory_fixed + b * self._memory_per_sample
-        busy = compute if compute >= memory else memory
+        layout = w.layout
+        pp, dp, v = layout.pipeline, layout.data, layout.virtual
+        products, attention, memory, overhead = self._busy.at(b)
+        compute = products + attention
+        if self._roofline:  # a typed efficiency: FLOPs or bytes, whichever is slower
+            memory_total = memory + min(products, self._busy.weights)
+            busy = max(compute, memory_total)
+            memory = busy - compute
+        else:
+            memory_total = memory + min(products, self._busy.weights)
+            busy = compute + memory + overhead
+        measured = Fraction(0)
         if self.profile is not None:
-            busy = self.profile.micro_step_seconds(b) / w.layout.model_shards
-        exposed_micro = b * self._model_traffic_per_sample
-        if self._dp_micro > busy:  # per-micro-step collectives overlap the compute
-            exposed_micro += self._dp_micro - busy
-        micro_step = busy + exposed_micro
-        exposed_step = self._gather_step
-        hidden_by_backward = busy * self._backward_share
-        if self._grad_step > hidden_by_backward:
-            exposed_step += self._grad_step - hidden_by_backward
-        step = (a + pp - 1) * micro_step + exposed_step + self._optimizer
+            measured = self.profile.micro_step_seconds(b) / layout.model_shards
+            busy = measured
+            products = attention = memory = overhead = Fraction(0)
+        backward = busy * self._backward_share
+        forward = busy - backward
+        pieces = self._layers
+        data_micro = exposed(self._gather_micro / 2, forward, pieces) + exposed(
+            self._gather_micro / 2 + self._reduce_micro, backward, pieces
+        )
+        contention = self._contention
+        if contention:  # the hidden part slows the kernels beside it
+            data_micro += contention * (self._gather_micro + self._reduce_micro - data_micro)
+        tensor = b * self._tensor_per_sample
+        sends = b * self._pipeline_per_sample
+        experts = b * self._experts_per_sample
+        host = exposed(self._host_fetch, busy, None)
+        micro_step = busy + tensor + sends + experts + data_micro + host
+        grad_step = exposed(self._grad_step, backward, pieces)
+        data_step = self._gather_step + grad_step + contention * (self._grad_step - grad_step)
+        bubble = Fraction(pp - 1, v) * micro_step
+        step = a * micro_step + bubble + data_step + self._optimizer
+        parts = TimeParts(
+            matmul=a * products,
+            attention=a * attention,
+            memory=a * memory,
+            overhead=a * overhead,
+            measured=a * measured,
+            tensor_parallel=a * tensor,
+            pipeline=a * sends,
+            expert_parallel=a * experts,
+            data_parallel=a * data_micro + data_step,
+            offload=a * host,
+            bubble=bubble,
+            optimizer=self._optimizer,
+        )
         return StepTime(
             micro_batch=b,
             accumulation_steps=a,
             effective_batch=b * a * dp,
             tokens_per_step=b * a * dp * w.seq_len,
-            world=w.layout.world,
+            world=layout.world,
             compute_seconds=compute,
-            memory_seconds=memory,
+            memory_seconds=memory_total,
             micro_step_seconds=micro_step,
-            communication_seconds=a * exposed_micro + exposed_step,
-            bubble_seconds=(pp - 1) * micro_step,
+            communication_seconds=parts.communication,
+            bubble_seconds=bubble,
             optimizer_seconds=self._optimizer,
             step_seconds=step,
             model_flops_per_token=w.cost.model,
             hardware_flops_per_token=w.cost.hardware,
             peak_flops=self.hardware.peak_flops,
             measured=self.profile is not None,
+            parts=parts,
         )
 
 
@@ -407,9 +719,12 @@ def run_totals(
     tokens: int | None = None,
     steps: int | None = None,
     price_per_gpu_hour: Decimal | None = None,
+    goodput: Decimal | None = None,
 ) -> RunTotals:
     """Steps, wall-clock time, GPU-hours and cost of a run of ``tokens`` (the last step
-    may be partial and is counted whole) or of ``steps`` optimizer steps."""
+    may be partial and is counted whole) or of ``steps`` optimizer steps; ``goodput``:
+    the share of the wall-clock time spent training (restarts, checkpoints and lost
+    work take the rest), which stretches the time, GPU-hours and cost."""
     if (tokens is None) == (steps is None):
         raise ValueError("give tokens or steps")
     if tokens is not None:
@@ -418,10 +733,19 @@ def run_totals(
     assert steps is not None
     require_positive_int("steps", steps)
     require_price(price_per_gpu_hour)
-    seconds = steps * step.step_seconds
+    seconds = steps * step.step_seconds / require_goodput(goodput)
     gpu_hours = seconds * step.world / SECONDS_PER_HOUR
     cost = None if price_per_gpu_hour is None else gpu_hours * Fraction(price_per_gpu_hour)
     return RunTotals(steps, seconds, gpu_hours, cost)
+
+
+def require_goodput(goodput: Decimal | None) -> Fraction:
+    """``goodput`` as a Fraction in (0, 1] (None: 1); ``ValueError`` otherwise."""
+    if goodput is None:
+        return Fraction(1)
+    if not isinstance(goodput, Decimal) or not goodput.is_finite() or not 0 < goodput <= 1:
+        raise ValueError(f"goodput must be in (0, 1], got {goodput!r}")
+    return Fraction(goodput)
 
 
 def fastest(times: list[StepTime] | tuple[StepTime, ...]) -> StepTime | None:

@@ -324,6 +324,10 @@ class SearchViewModel(QObject):
             ),
             Refusal.PIPELINE_LAYERS: self.tr("the pipeline stages must divide the layers"),
             Refusal.NOT_REACHABLE: self.tr("the data-parallel GPUs do not divide the target batch"),
+            Refusal.INTERLEAVING: self.tr(
+                "interleaved 1F1B needs the micro-batches per step in whole groups of the "
+                "pipeline stages"
+            ),
         }[refusal]
 
     def _exclusion(self, e: Exclusion, best: Candidate | None) -> str:

@@ -182,7 +182,7 @@ def test_every_command_takes_every_bundled_model(
     memory = run_json(capsys, "memory", "--model", name, "--gpus", "1", "--zero-stage", "3")
     time = run_json(
         capsys, "time", "--model", name, "--tokens", "1000000", "--gpus", "8", "--gpu-card",
-        "a100-80gb",
+        "a100-80gb", "--seq-len", "512",
     )  # fmt: skip
     activation = run_json(capsys, "activation", "--preset", name, "--seq", "512")
     plan = run_json(

@@ -435,7 +435,8 @@ def test_gpu_table_loads_and_is_sane() -> None:
     "mutate",
     [
         lambda d: d.update(version=1),
-        lambda d: d.update(version=3),
+        lambda d: d.update(version=2),
+        lambda d: d.update(version=4),
         lambda d: d["cards"][0].pop("performance"),
         lambda d: d["cards"][0]["performance"].update(link="wifi"),
         lambda d: d["cards"][0]["performance"].update(efficiency="1.5"),

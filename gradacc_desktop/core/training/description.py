@@ -14,6 +14,7 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from ..activation import Attention
 from ..compute import Recompute
 from ..gpus import GpuCard, TrainingPrecision
 from ..layout import ParallelLayout
@@ -74,6 +75,8 @@ class RunBudget:
     epochs: int | None = None
     tokens: int | None = None
     price_per_gpu_hour: Decimal | None = None
+    #: share of the wall-clock time spent training (restarts, checkpoints; None: all)
+    goodput: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -90,17 +93,24 @@ class TrainingDescription:
     #: the adapters' parameters, typed when the model's projections are not known
     trainable_params: int | None = None
     precision: Precision = Precision.BF16
+    #: FP8 matrix products (Transformer Engine) around the 16-bit weights, gradients
+    #: and activations: the card's FP8 peak, the memory of 16-bit training
+    fp8: bool = False
     optimizer: Optimizer = Optimizer.ADAM
     #: None: not given (nothing that depends on it is derived)
     seq_len: int | None = None
     #: encoder-decoders: the target (decoder) length (None: ``seq_len``)
     target_seq: int | None = None
+    #: the attention kernel: fused (SDPA/flash: no s² scores kept) or eager
+    attention: Attention = Attention.SDPA
     #: a catalogue card or a custom one (None: a custom card without its memory)
     card: GpuCard | None = None
     gpus: int = 1
     nodes: int = 1
     tensor_parallel: int = 1
     pipeline_stages: int = 1
+    #: interleaved 1F1B: model chunks per GPU (1: plain 1F1B; ignored without stages)
+    virtual_stages: int = 1
     zero_stage: ZeroStage = ZeroStage.NONE
     offload: Offload = Offload.NONE
     recompute: Recompute = Recompute.NONE
@@ -114,8 +124,12 @@ class TrainingDescription:
     other_memory_gb: Decimal | None = None
     #: CUDA context and allocator slack per GPU, part of the derived other memory
     overhead_gb: Decimal = DEFAULT_OVERHEAD_GB
-    #: share of the card's peak its kernels reach (None: the card's own)
+    #: share of the card's peak its kernels reach (None: the efficiency model's)
     efficiency: Decimal | None = None
+    #: per GPU, per direction, GB/s: between GPUs of a node, and between nodes (None:
+    #: the card's)
+    link_gbps: Decimal | None = None
+    network_gbps: Decimal | None = None
     #: measured micro-step times replacing the roofline (None: estimated)
     profile: SpeedProfile | None = None
     run: RunBudget = field(default_factory=RunBudget)
@@ -123,7 +137,8 @@ class TrainingDescription:
     # -- derived views ----------------------------------------------------------
     @property
     def layout(self) -> ParallelLayout:
-        return ParallelLayout(self.gpus, self.tensor_parallel, self.pipeline_stages)
+        virtual = self.virtual_stages if self.pipeline_stages > 1 else 1
+        return ParallelLayout(self.gpus, self.tensor_parallel, self.pipeline_stages, virtual)
 
     @property
     def model_parallel(self) -> int:
@@ -135,6 +150,9 @@ class TrainingDescription:
 
     @property
     def training_precision(self) -> TrainingPrecision:
+        """The number format of the matrix products (the peak the time model uses)."""
+        if self.fp8 and self.precision is not Precision.FP32:
+            return TrainingPrecision.FP8
         return TrainingPrecision(self.precision.value)
 
     @property
@@ -156,4 +174,5 @@ class TrainingDescription:
             offload=self.offload,
             tensor_parallel=self.tensor_parallel,
             pipeline_stages=self.pipeline_stages,
+            virtual_stages=self.layout.virtual,
         )

@@ -25,7 +25,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
-from ..activation import Attention, Device, DType, Inputs, Profile, Result, estimate
+from ..activation import Device, DType, Inputs, Profile, Result, estimate
 from ..activation import Recompute as ActivationRecompute
 from ..compute import Recompute
 from ..lora import base_weight_bytes_per_param
@@ -100,6 +100,8 @@ class Figures:
     usable_bytes: int | None
     tensor_parallel: int
     setup_problem: SetupProblem | None
+    #: the first stage's activations over plain 1F1B's (interleaved 1F1B holds more)
+    interleaving: Fraction = Fraction(1)
 
     @property
     def known(self) -> bool:
@@ -108,10 +110,11 @@ class Figures:
 
     @property
     def activation_per_gpu(self) -> Fraction | None:
-        """One sample's bytes on the first pipeline stage's GPU: A / tp."""
+        """One sample's bytes on the first pipeline stage's GPU: A / tp (times
+        ``1 + (p − 1)/(p·v)`` with ``v`` virtual stages)."""
         if self.activation.bytes is None:
             return None
-        return Fraction(self.activation.bytes, self.tensor_parallel)
+        return Fraction(self.activation.bytes, self.tensor_parallel) * self.interleaving
 
     def per_gpu_bytes(self, micro_batch: int) -> int | None:
         """Other memory + b · A / tp, rounded up to a whole byte."""
@@ -173,7 +176,7 @@ def _activation(
             if description.recompute is Recompute.FULL
             else ActivationRecompute.NONE
         ),
-        attention=Attention.SDPA,
+        attention=description.attention,
         profile=Profile.HF,
         device=Device.CUDA,
     )
@@ -285,4 +288,5 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
         usable_bytes=usable,
         tensor_parallel=d.tensor_parallel,
         setup_problem=problem,
+        interleaving=d.layout.interleaving,
     )

@@ -16,8 +16,10 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..activation import Attention
 from ..compute import token_cost
 from ..frameworks import BatchVerdicts, batch_verdicts
+from ..layout import ParallelLayout
 from ..lora import base_weight_bytes_per_param
 from ..planning import (
     AccumulationPlan,
@@ -73,6 +75,9 @@ class PairPlan:
     verdicts: BatchVerdicts
     #: None: no time model
     time: StepTime | None
+    #: the pipeline schedule runs these micro-batches (interleaved 1F1B needs whole
+    #: groups of ``p``: Megatron refuses the rest)
+    schedule_ok: bool = True
 
     @property
     def micro_batch(self) -> int:
@@ -205,14 +210,28 @@ def why_text(other: int, per_sample: int, micro_batch: int, total: int, usable: 
     )
 
 
+def interleaving_ok(layout: ParallelLayout, micro_batches: int) -> bool:
+    """Whether the pipeline schedule runs ``micro_batches`` per step: interleaved 1F1B
+    walks them in groups of ``p`` (Megatron's ``microbatch_group_size_per_vp_stage``
+    defaults to the pipeline size and must divide them: megatron/core/pipeline_parallel/
+    schedules.py raises otherwise; simulated, the schedule waits on itself)."""
+    if layout.virtual == 1:
+        return True
+    return micro_batches % layout.pipeline == 0
+
+
 def fastest(pairs: tuple[PairPlan, ...] | list[PairPlan], effective_batch: int) -> PairPlan | None:
     """The one rule for "the fastest pair": among the timed pairs that reach
-    ``effective_batch`` and are not known to overflow the memory, the one with the most
-    tokens per second (ties: the larger micro-batch)."""
+    ``effective_batch``, are not known to overflow the memory and that the pipeline
+    schedule runs, the one with the most tokens per second (ties: the larger
+    micro-batch)."""
     timed = [
         p
         for p in pairs
-        if p.time is not None and p.fits is not False and p.effective_batch == effective_batch
+        if p.time is not None
+        and p.fits is not False
+        and p.schedule_ok
+        and p.effective_batch == effective_batch
     ]
     if not timed:
         return None
@@ -239,7 +258,14 @@ def step_model(
     if d.world % d.nodes:
         return None, TimeMissing.LAYOUT, ""
     try:
-        hw = hardware(d.card, d.training_precision, d.world // d.nodes, d.efficiency)
+        hw = hardware(
+            d.card,
+            d.training_precision,
+            d.world // d.nodes,
+            d.efficiency,
+            link_gbps=d.link_gbps,
+            network_gbps=d.network_gbps,
+        )
     except NoSpeedError as exc:
         return None, TimeMissing.PRECISION, str(exc)
     size = model.size
@@ -256,6 +282,9 @@ def step_model(
         precision=d.training_precision,
         hidden=None if size is None else size.hidden,
         layers=None if size is None else size.layers,
+        vocab=None if size is None else size.vocab,
+        heads=None if size is None else size.shape.heads,
+        flash_attention=d.attention is Attention.SDPA,
         activation_bytes_per_sample=figs.activation.bytes,
         offload=d.offload,
         frozen_value_bytes=(
@@ -273,10 +302,16 @@ def _run(d: TrainingDescription, step: StepTime) -> tuple[RunLine, ...]:
         epochs = budget.epochs or 1
         steps = epochs * steps_per_epoch(budget.dataset_samples, step.effective_batch).keep_last
         lines.append(
-            RunLine("epochs", epochs, run_totals(step, steps=steps, price_per_gpu_hour=price))
+            RunLine(
+                "epochs",
+                epochs,
+                run_totals(step, steps=steps, price_per_gpu_hour=price, goodput=budget.goodput),
+            )
         )
     if budget.tokens is not None:
-        totals = run_totals(step, tokens=budget.tokens, price_per_gpu_hour=price)
+        totals = run_totals(
+            step, tokens=budget.tokens, price_per_gpu_hour=price, goodput=budget.goodput
+        )
         lines.append(RunLine("tokens", budget.tokens, totals))
     return tuple(lines)
 
@@ -302,12 +337,23 @@ def plan(description: TrainingDescription) -> Plan:
             time=(
                 None if timing is None else timing.time(pair.micro_batch, pair.accumulation_steps)
             ),
+            schedule_ok=interleaving_ok(d.layout, pair.accumulation_steps),
         )
 
     recommending = d.micro_batch is None
     micro = d.micro_batch
     if micro is None and choice.recommended is not None:
         micro = choice.recommended.micro_batch
+        if not interleaving_ok(d.layout, choice.recommended.accumulation_steps):
+            # the largest fitting micro-batch whose steps the interleaved schedule runs
+            runnable = [
+                p.micro_batch
+                for p in choice.pairs
+                if p.micro_batch <= choice.recommended.micro_batch
+                and p.effective_batch == choice.recommended.effective_batch
+                and interleaving_ok(d.layout, p.accumulation_steps)
+            ]
+            micro = max(runnable, default=micro)
     pairs = {p.micro_batch: p for p in choice.pairs}
     accumulation = current = fit = no_fit = None
     if micro is not None:

@@ -41,7 +41,7 @@ from ..setup import Offload
 from ..steptime import StepTime
 from .description import TrainingDescription
 from .figures import Figures, figures
-from .plan import TimeMissing, step_model
+from .plan import TimeMissing, interleaving_ok, step_model
 
 __all__ = [
     "Candidate",
@@ -75,6 +75,8 @@ class Refusal(enum.Enum):
     TENSOR_HEADS = "tensor_heads"
     PIPELINE_LAYERS = "pipeline_layers"
     NOT_REACHABLE = "not_reachable"
+    #: interleaved 1F1B: no micro-batch leaves whole groups of ``p`` micro-batches
+    INTERLEAVING = "interleaving"
 
 
 class Reason(enum.Enum):
@@ -198,9 +200,10 @@ def _tensor_options(gpus_per_node: int) -> list[int]:
 
 
 def _layouts(
-    world: int, gpus_per_node: int, model: ModelFacts
+    world: int, gpus_per_node: int, model: ModelFacts, virtual: int = 1
 ) -> Iterator[tuple[int, int, int, Refusal | None]]:
-    """(tp, pp, dp, refusal of the model's shape) of every layout of ``world`` GPUs."""
+    """(tp, pp, dp, refusal of the model's shape) of every layout of ``world`` GPUs
+    (``virtual`` chunks per pipeline GPU: the layers split into ``pp · virtual``)."""
     size = model.size
     for tp in _tensor_options(gpus_per_node):
         heads_ok = size is None or (size.shape.heads % tp == 0 and (model.kv_heads or 1) % tp == 0)
@@ -208,7 +211,7 @@ def _layouts(
             refusal = None
             if not heads_ok:
                 refusal = Refusal.TENSOR_HEADS
-            elif size is not None and size.layers % pp:
+            elif size is not None and size.layers % (pp * (virtual if pp > 1 else 1)):
                 refusal = Refusal.PIPELINE_LAYERS
             yield tp, pp, world // (tp * pp), refusal
 
@@ -251,6 +254,10 @@ def _evaluate(d: TrainingDescription, model: ModelFacts, refusal: Refusal | None
         one = figs.per_gpu_bytes(1)
         assert one is not None and figs.usable_bytes is not None
         return replace(layout, shortfall_bytes=one - figs.usable_bytes)
+    # interleaved 1F1B runs whole groups of pipeline-stages micro-batches only
+    sizes = [b for b in sizes if interleaving_ok(d.layout, per_gpu // b)]
+    if not sizes:
+        return replace(layout, refusal=Refusal.INTERLEAVING)
     timing, _missing, _detail = step_model(d, figs)
     best: Candidate | None = None
     for b in sizes:
@@ -304,7 +311,7 @@ def search(
         return unsearchable(Unsearchable.NO_CAPACITY)
 
     evaluated: list[Candidate] = []
-    for tp, pp, dp, refusal in _layouts(world_size, world_size // nodes, model):
+    for tp, pp, dp, refusal in _layouts(world_size, world_size // nodes, model, d.virtual_stages):
         if tensor_parallel is not None and tp not in tensor_parallel:
             continue
         if pipeline_stages is not None and pp not in pipeline_stages:
