@@ -356,8 +356,6 @@ class StepTime:
     memory_seconds: Fraction
     #: one micro-step with its exposed traffic (a pipeline slot)
     micro_step_seconds: Fraction
-    #: exposed communication in one optimizer step
-    communication_seconds: Fraction
     #: idle pipeline time in one optimizer step
     bubble_seconds: Fraction
     optimizer_seconds: Fraction
@@ -367,7 +365,39 @@ class StepTime:
     peak_flops: Fraction
     #: the micro-step's busy time came from a measured speed profile
     measured: bool = False
-    parts: TimeParts = field(default_factory=TimeParts)
+    #: one micro-step's parts (``_Slot``) and the once-per-step data-parallel time:
+    #: ``parts`` is made of them when asked (timing every pair needs only the step)
+    slot: tuple[Fraction, ...] = ()
+    data_step_seconds: Fraction = Fraction(0)
+
+    @cached_property
+    def parts(self) -> TimeParts:
+        """Where the step's time goes (see ``TimeParts``)."""
+        if not self.slot:
+            return TimeParts(bubble=self.bubble_seconds, optimizer=self.optimizer_seconds)
+        a = self.accumulation_steps
+        products, attention, memory, overhead, measured, tensor, sends, experts, data, host = (
+            self.slot
+        )
+        return TimeParts(
+            matmul=a * products,
+            attention=a * attention,
+            memory=a * memory,
+            overhead=a * overhead,
+            measured=a * measured,
+            tensor_parallel=a * tensor,
+            pipeline=a * sends,
+            expert_parallel=a * experts,
+            data_parallel=a * data + self.data_step_seconds,
+            offload=a * host,
+            bubble=self.bubble_seconds,
+            optimizer=self.optimizer_seconds,
+        )
+
+    @cached_property
+    def communication_seconds(self) -> Fraction:
+        """Exposed communication in one optimizer step."""
+        return self.parts.communication
 
     @property
     def memory_bound(self) -> bool:
@@ -552,6 +582,7 @@ class StepModel:
         self._experts_per_sample = _kind(model, Kind.ALL_TO_ALL)
         self._backward_share = BACKWARD_SHARE[cost.recompute]
         self._contention = Fraction(0) if hw.kernels is None else hw.kernels.contention
+        self._bubble_slots = Fraction(layout.pipeline - 1, layout.virtual)
 
         # optimizer
         updated = workload.trained_per_gpu
@@ -625,7 +656,7 @@ class StepModel:
         w = self.workload
         b, a = micro_batch, accumulation_steps
         layout = w.layout
-        pp, dp, v = layout.pipeline, layout.data, layout.virtual
+        dp = layout.data
         products, attention, memory, overhead = self._busy.at(b)
         compute = products + attention
         if self._roofline:  # a typed efficiency: FLOPs or bytes, whichever is slower
@@ -643,35 +674,26 @@ class StepModel:
         backward = busy * self._backward_share
         forward = busy - backward
         pieces = self._layers
-        data_micro = exposed(self._gather_micro / 2, forward, pieces) + exposed(
-            self._gather_micro / 2 + self._reduce_micro, backward, pieces
-        )
         contention = self._contention
-        if contention:  # the hidden part slows the kernels beside it
-            data_micro += contention * (self._gather_micro + self._reduce_micro - data_micro)
+        data_micro = Fraction(0)
+        if self._gather_micro or self._reduce_micro:
+            data_micro = exposed(self._gather_micro / 2, forward, pieces) + exposed(
+                self._gather_micro / 2 + self._reduce_micro, backward, pieces
+            )
+            if contention:  # the hidden part slows the kernels beside it
+                data_micro += contention * (self._gather_micro + self._reduce_micro - data_micro)
         tensor = b * self._tensor_per_sample
         sends = b * self._pipeline_per_sample
         experts = b * self._experts_per_sample
-        host = exposed(self._host_fetch, busy, None)
+        host = exposed(self._host_fetch, busy, None) if self._host_fetch else Fraction(0)
         micro_step = busy + tensor + sends + experts + data_micro + host
-        grad_step = exposed(self._grad_step, backward, pieces)
-        data_step = self._gather_step + grad_step + contention * (self._grad_step - grad_step)
-        bubble = Fraction(pp - 1, v) * micro_step
+        if self._grad_step:
+            grad_step = exposed(self._grad_step, backward, pieces)
+            data_step = self._gather_step + grad_step + contention * (self._grad_step - grad_step)
+        else:
+            data_step = self._gather_step
+        bubble = self._bubble_slots * micro_step if self._bubble_slots else Fraction(0)
         step = a * micro_step + bubble + data_step + self._optimizer
-        parts = TimeParts(
-            matmul=a * products,
-            attention=a * attention,
-            memory=a * memory,
-            overhead=a * overhead,
-            measured=a * measured,
-            tensor_parallel=a * tensor,
-            pipeline=a * sends,
-            expert_parallel=a * experts,
-            data_parallel=a * data_micro + data_step,
-            offload=a * host,
-            bubble=bubble,
-            optimizer=self._optimizer,
-        )
         return StepTime(
             micro_batch=b,
             accumulation_steps=a,
@@ -681,7 +703,6 @@ class StepModel:
             compute_seconds=compute,
             memory_seconds=memory_total,
             micro_step_seconds=micro_step,
-            communication_seconds=parts.communication,
             bubble_seconds=bubble,
             optimizer_seconds=self._optimizer,
             step_seconds=step,
@@ -689,7 +710,19 @@ class StepModel:
             hardware_flops_per_token=w.cost.hardware,
             peak_flops=self.hardware.peak_flops,
             measured=self.profile is not None,
-            parts=parts,
+            slot=(
+                products,
+                attention,
+                memory,
+                overhead,
+                measured,
+                tensor,
+                sends,
+                experts,
+                data_micro,
+                host,
+            ),
+            data_step_seconds=data_step,
         )
 
 

@@ -258,3 +258,93 @@ def test_accelerate_runs_the_data_parallel_part(setup: TrainingSetup, in_tmp: Pa
         f"ACCELERATE_GRADIENT_ACCUMULATION_STEPS={setup.accumulation_steps}" in files["launch.sh"]
     )
     assert export(ExportFormat.ACCELERATE, setup).notes
+
+
+# --------------------------------------------------------------------------- interleaving
+
+
+def _interleaved_refusal(
+    pipeline: int, virtual: int, micro_batches: int, monkeypatch: pytest.MonkeyPatch
+) -> str | None:
+    """What megatron-core's interleaved schedule says of ``micro_batches`` before it
+    runs anything: its refusal, or None when it starts (and then stops at our stubs)."""
+    import torch
+    from megatron.core.enums import ModelType
+    from megatron.core.model_parallel_config import ModelParallelConfig
+    from megatron.core.pipeline_parallel import schedules
+
+    zeros = torch.zeros
+    # its token counter is made on the GPU before the check: on the CPU here
+    monkeypatch.setattr(torch, "zeros", lambda *a, **k: zeros(*a, **{**k, "device": "cpu"}))
+
+    config = ModelParallelConfig(
+        pipeline_model_parallel_size=pipeline,
+        virtual_pipeline_model_parallel_size=virtual,
+        pipeline_dtype=torch.bfloat16,
+    )
+
+    class Chunk(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.config = config
+            self.model_type = ModelType.encoder_or_decoder
+
+    group = SimpleNamespace(size=lambda: pipeline, rank=lambda: 0)
+    communicator = SimpleNamespace(config=config, pp_group=group)
+    groups = SimpleNamespace(tp=None, cp=None, embd=None, pos_embd=None, pp=group, dp_cp=None)
+    try:
+        schedules.forward_backward_pipelining_with_interleaving(
+            forward_step_func=lambda *a: None,
+            data_iterator=[iter(()) for _ in range(virtual)],
+            model=[Chunk() for _ in range(virtual)],
+            num_microbatches=micro_batches,
+            seq_length=8,
+            micro_batch_size=1,
+            p2p_communicator=communicator,
+            pg_collection=groups,
+        )
+    except (RuntimeError, ValueError) as exc:
+        text = str(exc)
+        if "micro-batches in a virtual pipeline stage" in text or "remainder of M" in text:
+            return text
+    except Exception:  # past the check, the stubs end the run
+        return None
+    return None
+
+
+@pytest.mark.parametrize(("pipeline", "virtual"), [(2, 2), (4, 2), (4, 3)])
+def test_megatron_runs_exactly_the_interleaved_pairs_the_plan_allows(
+    pipeline: int, virtual: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gradacc_desktop.core.layout import ParallelLayout
+    from gradacc_desktop.core.training.plan import interleaving_ok
+
+    layout = ParallelLayout(data=1, pipeline=pipeline, virtual=virtual)
+    for micro_batches in range(1, 3 * pipeline + 2):
+        refused = _interleaved_refusal(pipeline, virtual, micro_batches, monkeypatch)
+        assert (refused is None) is interleaving_ok(layout, micro_batches), (
+            micro_batches,
+            refused,
+        )
+
+
+def test_megatron_reads_the_virtual_stages(in_tmp: Path) -> None:
+    import torch
+    from megatron.core.model_parallel_config import ModelParallelConfig
+
+    setup = TrainingSetup(1, 8, 2, nodes=2, tensor_parallel=2, pipeline_stages=4, virtual_stages=3)
+    files = write_export(ExportFormat.MEGATRON, setup, in_tmp)
+    text = files["megatron_args.sh"]
+    args = shlex.split(text[text.index("BATCH_ARGS=(") + len("BATCH_ARGS=(") : text.index("\n)")])
+    values = dict(itertools.pairwise(args))
+    virtual = int(values["--num-virtual-stages-per-pipeline-rank"])
+    config = ModelParallelConfig(
+        tensor_model_parallel_size=int(values["--tensor-model-parallel-size"]),
+        pipeline_model_parallel_size=int(values["--pipeline-model-parallel-size"]),
+        virtual_pipeline_model_parallel_size=virtual,
+        pipeline_dtype=torch.bfloat16,
+    )
+    assert config.virtual_pipeline_model_parallel_size == 3
+    # DeepSpeed's pipeline engine does not interleave: its export says so
+    notes = export(ExportFormat.DEEPSPEED, setup).english_notes
+    assert any("plain 1F1B" in note for note in notes)
