@@ -155,8 +155,9 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _modelled(args: argparse.Namespace, spec: ModelSpec) -> StepTime:
-    """One optimizer step of the layout the flags give, through the one planning entry."""
+def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tuple[str, ...]]:
+    """One optimizer step of the layout the flags give, through the one planning entry,
+    and what it could not count without the model's shape."""
     if args.seq_len is None:
         raise UsageError("--gpu-card without --mfu predicts the speed: give --seq-len too")
     shards = args.tensor_parallel * args.pipeline_stages
@@ -207,7 +208,9 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> StepTime:
             planned.time_missing.value if planned.time_missing else "no configuration"
         )
         raise UsageError(f"no time for this layout: {why}")
-    return planned.current.time
+    assert planned.step_model is not None
+    uncounted = tuple(u.value for u in planned.step_model.workload.uncounted)
+    return planned.current.time, uncounted
 
 
 def _estimate(args: argparse.Namespace, cost: TokenCost, step: StepTime | None) -> TrainingTime:
@@ -343,7 +346,8 @@ def run(args: argparse.Namespace) -> int:
     name: str | None = None
     if spec.source is not ModelSource.PARAMS:
         model = facts(spec)
-        name = spec.name if spec.name is not None else spec.file_name or model.label
+        if spec.source is not ModelSource.SHAPE:  # typed sizes have no name
+            name = spec.name if spec.name is not None else spec.file_name
     modelled = args.gpu_card is not None and args.mfu is None
     if args.seq_len is not None and model is None and not modelled:
         raise UsageError(
@@ -357,10 +361,10 @@ def run(args: argparse.Namespace) -> int:
                     f"--{flag.replace('_', '-')} describes the layout whose speed --gpu-card "
                     "predicts: without --mfu or --achieved-tflops"
                 )
-    step = _modelled(args, spec) if modelled else None
+    step: StepTime | None = None
     uncounted: tuple[str, ...] = ()
-    if modelled and model is None:
-        uncounted = ("attention", "kernel_shapes", "tensor_parallel_traffic", "pipeline_traffic")
+    if modelled:
+        step, uncounted = _modelled(args, spec)
     cost = cost_of(args, model, Recompute(args.recompute))
     estimate = _estimate(args, cost, step)
     params = spec.params if model is None else model.params
@@ -389,11 +393,28 @@ def _print_text(raw: dict[str, Any]) -> None:
     )
     if data["mfu"] is not None:
         print(f"Peak {data['peak_tflops']} TFLOP/s: MFU {data['mfu']}, HFU {data['hfu']}")
+    if raw["speed_source"] == "modelled":
+        print(
+            f"Predicted from the card and the layout: micro-batch {data['micro_batch']} x "
+            f"{data['accumulation_steps']} accumulation steps, {data['step_seconds']} s per "
+            "optimizer step"
+        )
+        step = raw["step_seconds"]
+        shares = [
+            f"{name.replace('_', ' ')} {plain((value / step * 100).quantize(Decimal('0.1')))} %"
+            for name, value in raw["parts"].items()
+            if value
+        ]
+        print("Where the step's time goes: " + ", ".join(shares))
+        if raw["uncounted"]:
+            print("Not counted without the model's shape: " + ", ".join(raw["uncounted"]))
     print(
         f"Throughput: {data['tokens_per_second']} tokens/s "
         f"({data['tokens_per_second_per_gpu']} per GPU)"
     )
-    print(f"Time: {data['days']} days ({data['hours']} hours)")
+    goodput = raw["goodput"]
+    spent = "" if goodput is None else f", {plain(goodput * 100)} % of it training"
+    print(f"Time: {data['days']} days ({data['hours']} hours){spent}")
     print(f"GPU-hours: {data['gpu_hours']}")
     if data["cost"] is not None:
         print(f"Cost: {data['cost']} at {data['price_per_gpu_hour']} per GPU-hour")

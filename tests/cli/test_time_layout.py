@@ -162,3 +162,18 @@ def test_goodput_stretches_the_whole_run_of_gradacc_time(
     assert abs(D(ninety["hours"]) * D("0.9") - D(full["hours"])) < D("0.00001")
     assert ninety["goodput"] == "0.9"
     assert "--goodput" in fails(capsys, *common, "--goodput", "0")
+
+
+def test_the_text_says_where_the_time_goes(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "time", "--params", "7000000000", "--seq-len", "2048", "--tokens", "10000000",
+        "--gpus", "8", "--gpu-card", "a100-80gb", "--goodput", "0.9",
+    ]  # fmt: skip
+    from gradacc_desktop.cli import main
+
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Predicted from the card and the layout: micro-batch 1 x 1" in out
+    assert "Where the step's time goes: matmul" in out
+    assert "Not counted without the model's shape: attention, kernel_shapes" in out
+    assert "90 % of it training" in out
