@@ -91,7 +91,7 @@ def load_runs(path: Path = RUNS) -> list[dict[str, Any]]:
 def _shape(run: dict[str, Any]) -> TypedShape:
     m = run["model"]
     if m.get("experts"):
-        raise Skipped("mixture of experts (expert parallelism is not described)")
+        raise Skipped("a mixture of experts (no run of one is in the table)")
     gated = bool(m.get("gated_mlp"))
     return TypedShape(
         family=Family.LLAMA if gated else Family.GPT2,

@@ -11,9 +11,9 @@ flags), read into one ``TrainingDescription``.
   ``--optimizer``, ``--precision``;
 * sequences: ``--seq-len``, ``--target-seq`` (encoder-decoders), ``--attention``;
 * hardware and layout: ``--gpu-card CARD | --gpu-memory-gb C``, ``--nodes``,
-  ``--tensor-parallel``, ``--pipeline-stages``, ``--virtual-stages``, ``--zero-stage``,
-  ``--offload``, ``--recompute``, ``--efficiency``, ``--link-gbps``, ``--network-gbps``,
-  ``--speed-profile``;
+  ``--tensor-parallel``, ``--pipeline-stages``, ``--virtual-stages``,
+  ``--expert-parallel``, ``--zero-stage``, ``--offload``, ``--recompute``,
+  ``--efficiency``, ``--link-gbps``, ``--network-gbps``, ``--speed-profile``;
 * figures typed over the derived ones: ``--activation-gb``, ``--other-memory-gb``
   (``--overhead-gb`` is part of the derived other memory);
 * the run: ``--dataset-samples``, ``--epochs``, ``--tokens``, ``--price-per-gpu-hour``,
@@ -27,7 +27,7 @@ import sys
 from decimal import Decimal
 from typing import Any
 
-from ..core.activation import Attention
+from ..core.activation import Attention, Family
 from ..core.compute import (
     BANDWIDTH_LIMITS,
     EPOCHS_LIMITS,
@@ -42,7 +42,7 @@ from ..core.families import ModelConfigError, file_name, read_model_config
 from ..core.gpus import GpuCard, GpuTableError, custom_card, load_gpu_table
 from ..core.layout import LAYOUT_LIMITS
 from ..core.limits import Limits, whole
-from ..core.lora import LORA_RANK_LIMITS, Family, LoraTargets
+from ..core.lora import LORA_RANK_LIMITS, LoraTargets
 from ..core.memory import DEFAULT_OVERHEAD_GB, ZeroStage
 from ..core.models import ModelSpec, UnknownModelError, facts, typed_shape
 from ..core.planning import (
@@ -54,7 +54,14 @@ from ..core.planning import (
 )
 from ..core.profile import MISMATCH_TEXT, ProfileError, load_profile, profile_mismatches
 from ..core.setup import Offload, Precision
-from ..core.training.description import Method, Optimizer, RunBudget, TrainingDescription
+from ..core.training.description import (
+    Method,
+    Optimizer,
+    RunBudget,
+    TrainingDescription,
+    expert_problem,
+    expert_problem_text,
+)
 from ._common import UsageError, decimal_type, int_type
 
 #: typed figures may be given to the byte (9 decimals of a GB)
@@ -189,6 +196,7 @@ def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) ->
         help="interleaved 1F1B: model chunks per GPU (Megatron's virtual pipeline "
         "stages); the bubble shrinks V times",
     )
+    add_expert_parallel_argument(group)
     group.add_argument(
         "--zero-stage",
         type=int,
@@ -200,6 +208,43 @@ def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) ->
     group.add_argument(
         "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
     )
+
+
+def add_expert_parallel_argument(group: Any) -> None:
+    group.add_argument(
+        "--expert-parallel",
+        type=LAYOUT,
+        default=1,
+        metavar="EP",
+        help="a mixture of experts: spread each sparse layer's routed experts over EP of "
+        "the data-parallel GPUs (Megatron's --expert-model-parallel-size, DeepSpeed-MoE's "
+        "ep_size); EP must divide the data-parallel GPUs and the experts",
+    )
+
+
+def check_expert_model(expert_parallel: int, model: ModelSpec | None) -> None:
+    """A usage error when ``expert_parallel`` GPUs cannot share ``model``'s experts."""
+    if expert_parallel == 1:
+        return
+    if model is None:
+        raise UsageError(
+            "--expert-parallel needs the model: a mixture of experts (--model or --model-config)"
+        )
+    found = facts(model)
+    problem = expert_problem(expert_parallel, found)
+    if problem is not None:
+        text = expert_problem_text(problem, expert_parallel, found)
+        raise UsageError(f"--expert-parallel: {text}")
+
+
+def check_expert_data(expert_parallel: int, data_parallel: int, what: str = "--gpus") -> None:
+    """A usage error when ``expert_parallel`` does not divide the data-parallel GPUs."""
+    if data_parallel % expert_parallel:
+        raise UsageError(
+            f"--expert-parallel {expert_parallel} must divide the {data_parallel} "
+            f"data-parallel GPUs ({what}): each group of {expert_parallel} holds every "
+            "routed expert once"
+        )
 
 
 def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
@@ -438,6 +483,7 @@ def description_from(
                 lora.names(targets)
             except ValueError as exc:
                 raise UsageError(f"--lora-targets: {exc}") from None
+    check_expert_model(args.expert_parallel, model)
     if args.target_seq is not None and (model is None or not facts(model).encoder_decoder):
         raise UsageError("--target-seq is for encoder-decoder models (T5)")
     profile = None
@@ -464,6 +510,7 @@ def description_from(
         tensor_parallel=args.tensor_parallel,
         pipeline_stages=args.pipeline_stages,
         virtual_stages=args.virtual_stages,
+        expert_parallel=args.expert_parallel,
         zero_stage=ZeroStage(args.zero_stage),
         offload=Offload(args.offload),
         recompute=Recompute(args.recompute),
@@ -501,5 +548,7 @@ def layout_dict(description: TrainingDescription) -> dict[str, Any]:
         "tensor_parallel": description.tensor_parallel,
         "pipeline_stages": description.pipeline_stages,
         "virtual_stages": description.layout.virtual,
+        # GPUs of the data-parallel group each MoE layer's experts are spread over
+        "expert_parallel": description.expert_parallel,
         "world_size": description.world,
     }

@@ -5,7 +5,8 @@ Contract (scripts depend on it)::
     gradacc export --format {deepspeed,hf,hf-deepspeed,accelerate,lightning,torchrun,megatron}
         --micro-batch B --accumulation-steps A --gpus G [--nodes N] [--zero-stage {0,1,2,3}]
         [--precision {bf16,fp16,fp32}] [--offload {none,optimizer,all}]
-        [--tensor-parallel TP] [--pipeline-stages PP] [--json] [--out DIR]
+        [--tensor-parallel TP] [--pipeline-stages PP] [--expert-parallel EP]
+        [--json] [--out DIR]
         [the description's flags: --model/--model-config/--params, --seq-len,
          --lora-rank R [--lora-targets ...] [--base-bits {16,4}], --recompute ...]
 
@@ -16,8 +17,8 @@ splits the world evenly (a tensor-parallel group stays inside one node). Without
 several); ``--json`` prints one object whose ``files`` maps each file name to its
 content, ``notes`` lists what the framework does with the parallel layout (empty
 without one) and ``layout`` gives ``data_parallel``, ``tensor_parallel``,
-``pipeline_stages`` and ``world_size``; ``--out DIR`` writes the files into DIR. The
-notes go to standard error when the files are printed or written.
+``pipeline_stages``, ``expert_parallel`` and ``world_size``; ``--out DIR`` writes the
+files into DIR. The notes go to standard error when the files are printed or written.
 
 The training description's flags (``cli.description``) put into the files what each
 framework can hold of them: PEFT's ``adapter_config.json`` and the adapters in the
@@ -42,7 +43,7 @@ from ..core.setup import TrainingSetup, problem_text, setup_problem
 from ..core.training.description import TrainingDescription
 from ..core.training.exports import export_description
 from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, UsageError, int_type, print_json
-from .description import add_description_arguments, description_from
+from .description import add_description_arguments, check_expert_data, description_from
 
 
 def register(subparsers: Any) -> None:
@@ -84,6 +85,7 @@ def description_of(args: argparse.Namespace) -> TrainingDescription:
 
 def setup_from(args: argparse.Namespace) -> TrainingSetup:
     setup = description_of(args).setup(args.micro_batch, args.accumulation_steps)
+    check_expert_data(setup.expert_parallel, setup.gpus)
     problem = setup_problem(setup)
     if problem is not None:
         raise UsageError(problem_text(problem, setup))
@@ -153,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
                     "data_parallel": setup.gpus,
                     "tensor_parallel": setup.tensor_parallel,
                     "pipeline_stages": setup.pipeline_stages,
+                    "expert_parallel": setup.expert_parallel,
                     "world_size": setup.world,
                 },
             }

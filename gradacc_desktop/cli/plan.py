@@ -34,7 +34,12 @@ from ..core.training.plan import PairPlan, Plan, plan
 from ..core.training.search import Candidate, SearchResult, search
 from ._common import GPUS, MICRO_BATCH, UsageError, int_type, plain
 from ._common import print_json as _print_json
-from .description import add_description_arguments, description_from, layout_dict
+from .description import (
+    add_description_arguments,
+    check_expert_data,
+    description_from,
+    layout_dict,
+)
 
 #: significant digits of times and rates
 DIGITS = 6
@@ -93,6 +98,8 @@ def _description(
             "--seq-len is needed with a model: the activation per sample and the time per "
             "step depend on it"
         )
+    if check_layout:
+        check_expert_data(d.expert_parallel, d.gpus)
     problem = setup_problem(d.setup(1, 1)) if check_layout else None
     if problem is not None:
         raise UsageError(problem_text(problem, d.setup(1, 1)))
@@ -301,7 +308,7 @@ def _extras(p: Plan) -> dict[str, Any]:
 
 def _layout(p: Plan) -> dict[str, Any]:
     d = p.description
-    if p.step_model is None and d.tensor_parallel == d.pipeline_stages == 1:
+    if p.step_model is None and d.tensor_parallel == d.pipeline_stages == d.expert_parallel == 1:
         return {}
     return {"layout": layout_dict(d)}
 
@@ -435,6 +442,7 @@ def _setup_dict(c: Candidate) -> dict[str, Any]:
         "recompute": c.recompute.value,
         "tensor_parallel": c.tensor_parallel,
         "pipeline_stages": c.pipeline_stages,
+        "expert_parallel": c.expert_parallel,
         "gpus": c.gpus,
     }
 
@@ -605,9 +613,10 @@ def print_step(step: StepTime, label: str) -> None:
 def _setup_text(c: Candidate) -> str:
     offload = "" if c.offload.value == "none" else f" + offload {c.offload.value}"
     recompute = ", full recomputation" if c.recompute.value == "full" else ""
+    experts = f" ({c.expert_parallel}-way expert parallel)" if c.expert_parallel > 1 else ""
     return (
         f"ZeRO-{int(c.zero_stage)}{offload}{recompute}, {c.gpus} data x "
-        f"{c.tensor_parallel} tensor x {c.pipeline_stages} pipeline, "
+        f"{c.tensor_parallel} tensor x {c.pipeline_stages} pipeline{experts}, "
         f"micro-batch {c.micro_batch} x {c.accumulation_steps}"
     )
 

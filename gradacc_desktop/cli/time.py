@@ -10,7 +10,8 @@ speed given one of three ways:
   (``core.training.plan``, as ``gradacc plan`` does): the kernels at the shares the
   model's shape reaches, the exposed communication, the pipeline bubble and the
   optimizer, for ``--micro-batch`` and ``--global-batch`` on ``--tensor-parallel`` ×
-  ``--pipeline-stages`` × the data-parallel rest of ``--gpus``.
+  ``--pipeline-stages`` × the data-parallel rest of ``--gpus`` (a mixture of experts'
+  routed experts spread over ``--expert-parallel`` of those data-parallel GPUs).
 
 ``--goodput G`` stretches the wall-clock time (restarts, checkpoints).
 """
@@ -49,7 +50,14 @@ from ..core.steptime import PART_NAMES, StepTime
 from ..core.training.description import TrainingDescription
 from ..core.training.plan import plan
 from ._common import MICRO_BATCH, UsageError, decimal_type, int_type, plain, print_json
-from .description import add_model_arguments, card_ids, model_spec
+from .description import (
+    add_expert_parallel_argument,
+    add_model_arguments,
+    card_ids,
+    check_expert_data,
+    check_expert_model,
+    model_spec,
+)
 
 LAYOUT = int_type(LAYOUT_LIMITS)
 
@@ -123,6 +131,7 @@ def register(subparsers: Any) -> None:
     layout.add_argument(
         "--virtual-stages", type=LAYOUT, default=1, metavar="V", help="interleaved 1F1B"
     )
+    add_expert_parallel_argument(layout)
     layout.add_argument(
         "--zero-stage",
         type=int,
@@ -173,6 +182,10 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
     else:
         precision = Precision(args.precision)
     data = args.gpus // shards
+    check_expert_model(args.expert_parallel, spec)
+    check_expert_data(
+        args.expert_parallel, data, "--gpus / (--tensor-parallel x --pipeline-stages)"
+    )
     per_node = min(args.gpus_per_node, args.gpus)
     if args.gpus % per_node:
         raise UsageError(f"--gpus {args.gpus} is not a multiple of --gpus-per-node {per_node}")
@@ -193,6 +206,7 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
         tensor_parallel=args.tensor_parallel,
         pipeline_stages=args.pipeline_stages,
         virtual_stages=args.virtual_stages,
+        expert_parallel=args.expert_parallel,
         zero_stage=ZeroStage(args.zero_stage),
         recompute=Recompute(args.recompute),
         target_batch=batch,
@@ -328,6 +342,7 @@ _LAYOUT_FLAGS = {
     "tensor_parallel": 1,
     "pipeline_stages": 1,
     "virtual_stages": 1,
+    "expert_parallel": 1,
     "zero_stage": 0,
     "gpus_per_node": 8,
     "link_gbps": None,

@@ -22,6 +22,11 @@ the weights or gradients a replica holds):
   forward, again for the backward, and reduce-scatters the gradients (section 7.2.2:
   3ψ per micro-step).
 
+With expert parallelism the data-parallel collectives run twice: once for the dense
+weights over every replica, once for the routed experts a GPU holds over the ``dp/EP``
+replicas that hold the same ones (DeepSpeed-MoE's expert data-parallel group; the step
+model calls ``data_parallel`` for each part).
+
 Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 section 3): two all-reduces of the
 layer's output (``b·s·h`` values) in the forward and two in the backward of every layer,
 two more when the forward is recomputed. Pipeline stages send one ``b·s·h`` activation

@@ -31,8 +31,8 @@ data-parallel replicas) goes into each file where the framework has a setting fo
 where it has none, ``Exported.notes`` says so in English (marked for translation) and
 so does a comment at the top of the main file. A dimension a framework cannot run is
 left out of its files, which then describe the rest of the layout (fewer GPUs), never
-a different batch. With ``tensor_parallel = pipeline_stages = 1`` there are no notes
-and every file is exactly what it was before layouts existed.
+a different batch. With ``tensor_parallel = pipeline_stages = expert_parallel = 1``
+there are no notes and every file is exactly what it was before layouts existed.
 
 * Megatron carries all of it: ``--tensor-model-parallel-size``,
   ``--pipeline-model-parallel-size`` (``--sequence-parallel`` with tensor
@@ -49,6 +49,13 @@ and every file is exactly what it was before layouts existed.
 * Lightning: ``ModelParallelStrategy(data_parallel_size, tensor_parallel_size)``; no
   pipeline stages.
 * Accelerate and plain PyTorch: neither dimension (see the notes for why).
+
+Expert parallelism (a mixture of experts' routed experts spread over
+``expert_parallel`` GPUs of the data-parallel group) adds no GPUs. Megatron carries it
+(``--expert-model-parallel-size``); DeepSpeed sets it in code
+(``deepspeed.moe.layer.MoE(..., ep_size=E)``), which a note says; the other formats have
+no such setting: their files leave it out (every GPU holds every expert) and a note says
+so. With ``expert_parallel = 1`` nothing changes.
 """
 
 from __future__ import annotations
@@ -243,6 +250,32 @@ NOTE_TORCH_PIPELINE = trans_late(
 )
 
 
+NOTE_MEGATRON_EXPERTS = trans_late(
+    "Export",
+    "Megatron spreads each MoE layer's routed experts over {expert_parallel} GPUs of the "
+    "data-parallel group (--expert-model-parallel-size); give the experts themselves "
+    "(--num-experts, --moe-router-topk) with your model's arguments.",
+)
+NOTE_DEEPSPEED_EXPERTS = trans_late(
+    "Export",
+    "DeepSpeed's expert parallelism is set in code, not in ds_config.json: build each MoE "
+    "layer as deepspeed.moe.layer.MoE(..., ep_size={expert_parallel}); DeepSpeed then "
+    "reduces and partitions each GPU's experts over the GPUs that hold the same ones.",
+)
+NOTE_DEEPSPEED_EXPERTS_ZERO3 = trans_late(
+    "Export",
+    "DeepSpeed's own MoE layers refuse ZeRO-3 (only its AutoEP layers accept it): use "
+    "ZeRO-1 or ZeRO-2 with deepspeed.moe.layer.MoE.",
+)
+NOTE_NO_EXPERTS = trans_late(
+    "Export",
+    "These files leave expert parallelism out: this framework has no setting that spreads "
+    "a model's experts over GPUs, so every data-parallel GPU holds all the routed experts, "
+    "more memory than the plan's {expert_parallel}-way expert parallelism counts. Use the "
+    "megatron export to spread them.",
+)
+
+
 NOTE_SCRIPT_MODEL = trans_late(
     "Export",
     "The model, LoRA and the sequence length live in your training script, not in "
@@ -280,13 +313,16 @@ def _note_comment(notes: tuple[str, ...] | list[str]) -> list[str]:
     return lines
 
 
-def _carried(setup: TrainingSetup, tensor: bool, pipeline: bool) -> TrainingSetup:
+def _carried(
+    setup: TrainingSetup, tensor: bool, pipeline: bool, experts: bool = False
+) -> TrainingSetup:
     """The part of ``setup``'s layout a framework runs: the dimensions it cannot carry
     are dropped, on as many of the nodes as still split it evenly."""
     tp = setup.tensor_parallel if tensor else 1
     pp = setup.pipeline_stages if pipeline else 1
+    ep = setup.expert_parallel if experts else 1
     if (tp, pp) == (setup.tensor_parallel, setup.pipeline_stages):
-        return setup
+        return setup if ep == setup.expert_parallel else replace(setup, expert_parallel=ep)
     world = setup.gpus * tp * pp
     nodes = max(
         n
@@ -295,7 +331,12 @@ def _carried(setup: TrainingSetup, tensor: bool, pipeline: bool) -> TrainingSetu
     )
     virtual = setup.virtual_stages if pp > 1 else 1
     return replace(
-        setup, tensor_parallel=tp, pipeline_stages=pp, virtual_stages=virtual, nodes=nodes
+        setup,
+        tensor_parallel=tp,
+        pipeline_stages=pp,
+        virtual_stages=virtual,
+        nodes=nodes,
+        expert_parallel=ep,
     )
 
 
@@ -319,12 +360,22 @@ def _header(setup: TrainingSetup) -> str:
         f"(accumulation steps) x {s.gpus} GPU(s) = {s.effective_batch}\n"
         f"# layout: {_layout(s)}; {zero}; {s.precision.value}{offload}\n"
     )
-    if s.parallel:
+    if s.parallel or s.expert_parallel > 1:
         text += (
             f"# parallel: {s.gpus} data-parallel x {s.tensor_parallel} tensor-parallel x "
-            f"{s.pipeline_stages} pipeline stage(s) = {s.world} GPUs\n"
+            f"{s.pipeline_stages} pipeline stage(s) = {s.world} GPUs{_experts_text(s)}\n"
         )
     return text
+
+
+def _experts_text(setup: TrainingSetup) -> str:
+    """``; routed experts over E …`` with expert parallelism, else nothing."""
+    if setup.expert_parallel == 1:
+        return ""
+    return (
+        f"; routed experts spread over {setup.expert_parallel} of the data-parallel GPUs "
+        "(expert parallel)"
+    )
 
 
 def _model_line(model: ExportModel) -> str | None:
@@ -470,7 +521,8 @@ def _annotate(
         extra.append(
             f"# asked for: {asked.gpus} data-parallel x {asked.tensor_parallel} "
             f"tensor-parallel x {asked.pipeline_stages} pipeline stage(s) = {asked.world} "
-            f"GPUs on {asked.nodes} node(s): these files carry the layout above"
+            f"GPUs on {asked.nodes} node(s){_experts_text(asked)}: these files carry the "
+            "layout above"
         )
     out: dict[str, str] = {}
     main = True
@@ -965,6 +1017,8 @@ def megatron_arguments(setup: TrainingSetup) -> list[str]:
     ]
     if s.virtual_stages > 1:
         args.append(f"--num-virtual-stages-per-pipeline-rank {s.virtual_stages}")
+    if s.expert_parallel > 1:
+        args.append(f"--expert-model-parallel-size {s.expert_parallel}")
     if s.tensor_parallel > 1:
         args.append("--sequence-parallel")
     if s.precision is Precision.BF16:
@@ -1035,11 +1089,14 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
     what they do with the rest (none without tensor parallelism and pipeline stages)."""
     fmt = ExportFormat(fmt)
     tp, pp = setup.tensor_parallel > 1, setup.pipeline_stages > 1
-    if not (tp or pp):
+    ep = setup.expert_parallel > 1
+    if not (tp or pp or ep):
         return setup, ()
     notes: list[str] = []
     if fmt is ExportFormat.MEGATRON:
-        return setup, (NOTE_MEGATRON,)
+        notes += [NOTE_MEGATRON] if tp or pp else []
+        notes += [NOTE_MEGATRON_EXPERTS] if ep else []
+        return setup, tuple(notes)
     if fmt is ExportFormat.DEEPSPEED:
         if pp:
             notes.append(NOTE_DEEPSPEED_PIPELINE)
@@ -1049,8 +1106,12 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
                 notes.append(NOTE_DEEPSPEED_INTERLEAVED)
             if setup.zero_stage >= ZeroStage.GRADIENTS:
                 notes.append(NOTE_DEEPSPEED_PIPELINE_ZERO)
-        else:
+        elif tp:
             notes.append(NOTE_DEEPSPEED_AUTOTP)
+        if ep:
+            notes.append(NOTE_DEEPSPEED_EXPERTS)
+            if setup.zero_stage is ZeroStage.WEIGHTS:
+                notes.append(NOTE_DEEPSPEED_EXPERTS_ZERO3)
         return setup, tuple(notes)
     if fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED):
         carried = _carried(setup, tensor=True, pipeline=False)
@@ -1068,6 +1129,7 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
         carried = _carried(setup, tensor=False, pipeline=False)
         notes += [NOTE_TORCH_TENSOR] if tp else []
         notes += [NOTE_TORCH_PIPELINE] if pp else []
+    notes += [NOTE_NO_EXPERTS] if ep else []
     return carried, tuple(notes)
 
 
@@ -1083,7 +1145,11 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
     if model is not None and model != ExportModel():
         files, model_notes = _with_model(fmt, files, model, carried)
         notes = (*notes, *model_notes)
-    values = (("seq_len", str(model.seq_len) if model and model.seq_len else "N"),)
+    values: tuple[tuple[str, str], ...] = (
+        ("seq_len", str(model.seq_len) if model and model.seq_len else "N"),
+    )
+    if setup.expert_parallel > 1:
+        values += (("expert_parallel", str(setup.expert_parallel)),)
     english = tuple(note.format(**dict(values)) for note in notes)
     files = _annotate(files, carried, setup, english)
     return Exported(format=fmt, setup=setup, files=files, notes=notes, note_values=values)

@@ -28,6 +28,17 @@ gradients stay whole on each GPU (4P).
 fp32 training (no 16-bit copies) is not what the estimators assume; the same layout
 is used with 4-byte weights and gradients, no master copy and no separate fp32
 gradient: stage 0 16P, stage 1 8P + 8P/N, stage 2 4P + 12P/N, stage 3 8L + 16P/N.
+
+Expert parallelism (DeepSpeed-MoE's ``ep_size``, Megatron's
+``--expert-model-parallel-size``) spreads a mixture of experts' ``E`` routed-expert
+parameters over ``EP`` GPUs of the data-parallel group: a GPU holds the dense ``P − E``
+and ``E/EP`` of the experts, and ZeRO partitions each part over its own replicas — the
+dense part over the ``N`` data-parallel GPUs, the experts over the ``N/EP`` that hold the
+same ones (DeepSpeed's expert data-parallel group). A partition is then
+``(P − E)/N + (E/EP)/(N/EP) = P/N`` as before; what a GPU holds whole (the weights below
+ZeRO-3, the gradients below ZeRO-2, everything at stage 0, each process's fp32 model on
+the CPU) counts ``P − E + E/EP``, and ZeRO-3's largest layer is the caller's (the fused
+experts shrink by ``EP``). With ``EP = 1`` every figure is DeepSpeed's.
 """
 
 from __future__ import annotations
@@ -110,6 +121,9 @@ class ModelStates:
     from_deepspeed: bool
     # GPUs one replica spans (tensor parallel x pipeline stages); the counts are a shard's
     model_parallel: int = 1
+    # the routed experts among ``parameters`` and the GPUs they are spread over
+    experts: int = 0
+    expert_parallel: int = 1
 
 
 def _bytes(precision: Precision, states: int) -> tuple[int, int, int, int, int]:
@@ -131,6 +145,8 @@ def model_states(
     trainable: int | None = None,
     frozen_weight_bytes: Fraction | None = None,
     model_parallel: int = 1,
+    experts: int = 0,
+    expert_parallel: int = 1,
 ) -> ModelStates:
     """Bytes of weights, gradients and optimizer states per GPU and per node's CPU.
 
@@ -150,6 +166,15 @@ def model_states(
     data-parallel replicas, the world of ``gpus · model_parallel`` GPUs is split over
     ``nodes``, and each node's CPU holds its processes' shares (the same rules applied
     to each shard; 1 gives DeepSpeed's figures exactly).
+
+    ``experts`` of the ``parameters`` (one GPU's shard, as they are) are a mixture of
+    experts' routed experts, spread over ``expert_parallel`` GPUs of the ``gpus``
+    data-parallel replicas (it must divide them): each GPU holds ``1/expert_parallel``
+    of them, and ZeRO partitions them over the ``gpus / expert_parallel`` replicas that
+    hold the same ones (see the module's docstring). They train when every parameter
+    does; with adapters they are part of the frozen base (``frozen_weight_bytes`` at one
+    rate per frozen weight). ``largest_layer`` is what one GPU gathers, already
+    shrunk.
     """
     for name, value in (
         ("parameters", parameters),
@@ -161,6 +186,18 @@ def model_states(
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
     if isinstance(largest_layer, bool) or not isinstance(largest_layer, int) or largest_layer < 0:
         raise ValueError(f"largest_layer must be an integer >= 0, got {largest_layer!r}")
+    if (
+        isinstance(expert_parallel, bool)
+        or not isinstance(expert_parallel, int)
+        or expert_parallel < 1
+        or gpus % expert_parallel
+    ):
+        raise ValueError(
+            f"expert_parallel must be an integer >= 1 dividing the {gpus} data-parallel GPUs, "
+            f"got {expert_parallel!r}"
+        )
+    if isinstance(experts, bool) or not isinstance(experts, int) or not 0 <= experts <= parameters:
+        raise ValueError(f"experts must be an integer in 0..parameters, got {experts!r}")
     world = gpus * model_parallel
     if world % nodes:
         raise ValueError(f"{world} GPUs cannot be split evenly over {nodes} nodes")
@@ -192,6 +229,17 @@ def model_states(
     # bytes of every weight: the trained ones at w, the frozen ones as given
     all_weights = w * p if frozen_weight_bytes is None else Fraction(frozen_weight_bytes) + w * t
     optimizer_side = g32 + master + states  # what ZeRO-1 partitions and offload moves
+    # what one GPU holds whole: without the routed experts other GPUs hold (expert
+    # parallelism); ZeRO's partitions are P/N either way (see the module's docstring)
+    elsewhere = experts * Fraction(expert_parallel - 1, expert_parallel)
+    p_held = p - elsewhere
+    experts_train = trainable == parameters
+    t_held = t - elsewhere if experts_train else t
+    held_weights = all_weights - elsewhere * w
+    if frozen_weight_bytes is not None and not experts_train and elsewhere:
+        # frozen experts at the frozen weights' one rate
+        rate = Fraction(frozen_weight_bytes) / (p - t)
+        held_weights = all_weights - elsewhere * rate
     gpu: list[tuple[Part, Fraction]] = []
     cpu: list[tuple[Part, Fraction]] = []
     # DeepSpeed floors the sharded sum once: int(18 * P / N); the whole parts are exact.
@@ -220,22 +268,22 @@ def model_states(
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
             cpu.append((Part.CPU_OFFLOAD, shards * (cpu_opt * t + all_weights) / nodes))
     else:
-        gpu.append((Part.WEIGHTS, all_weights))
+        gpu.append((Part.WEIGHTS, held_weights))
         if offload is Offload.NONE:
             if stage is ZeroStage.NONE:
-                gpu.append((Part.GRADIENTS, g * t))
-                gpu += opt_parts(t)
+                gpu.append((Part.GRADIENTS, g * t_held))
+                gpu += opt_parts(t_held)
             elif stage is ZeroStage.OPTIMIZER:
-                gpu.append((Part.GRADIENTS, g * t))
+                gpu.append((Part.GRADIENTS, g * t_held))
                 sharded += opt_parts(t / gpus)
             else:
                 sharded += [(Part.GRADIENTS, g * t / gpus), *opt_parts(t / gpus)]
-            cpu.append((Part.CPU_MODEL, 4 * p * per_node))
+            cpu.append((Part.CPU_MODEL, 4 * p_held * per_node))
         else:
             if stage is ZeroStage.OPTIMIZER:
-                gpu.append((Part.GRADIENTS, g * t))
+                gpu.append((Part.GRADIENTS, g * t_held))
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, max(4 * world * p, shards * cpu_opt * t)))
+            cpu.append((Part.CPU_OFFLOAD, max(4 * world * p_held, shards * cpu_opt * t)))
 
     gpu_total = sum((v for _, v in gpu), Fraction(0)) + math.floor(
         sum((v for _, v in sharded), Fraction(0))
@@ -270,6 +318,8 @@ def model_states(
         cpu_bytes=math.floor(cpu_total),
         components=components,
         source=source,
-        from_deepspeed=from_deepspeed and model_parallel == 1,
+        from_deepspeed=from_deepspeed and model_parallel == 1 and not elsewhere,
         model_parallel=model_parallel,
+        experts=experts,
+        expert_parallel=expert_parallel,
     )

@@ -31,6 +31,7 @@ from .presets import Preset, PresetError, load_config_presets, load_presets
 
 __all__ = [
     "CatalogueModel",
+    "ExpertFacts",
     "ModelFacts",
     "ModelSource",
     "ModelSpec",
@@ -224,6 +225,34 @@ class ModelSpec:
 
 
 @dataclass(frozen=True)
+class ExpertFacts:
+    """A mixture of experts' routed experts (Mixtral, Qwen-MoE): what expert parallelism
+    spreads over GPUs. The router, attention, norms, dense layers and Qwen2-MoE's shared
+    expert stay on every GPU."""
+
+    #: routed experts per sparse layer
+    experts: int
+    #: experts each token is sent to
+    top_k: int
+    sparse_layers: int
+    #: one sparse layer's routed experts: gate, up and down of every expert, the one
+    #: module ZeRO-3 gathers (``MixtralExperts``, ``Qwen3MoeExperts``)
+    layer_params: int
+    #: the largest module ZeRO-3 gathers besides the experts (embedding, a projection)
+    largest_other: int
+
+    @property
+    def params(self) -> int:
+        """Every routed expert of every sparse layer."""
+        return self.sparse_layers * self.layer_params
+
+    def largest_layer(self, expert_parallel: int = 1) -> int:
+        """The largest module ZeRO-3 gathers on a GPU that holds ``1/expert_parallel`` of
+        each layer's experts."""
+        return max(self.largest_other, self.layer_params // expert_parallel)
+
+
+@dataclass(frozen=True)
 class ModelFacts:
     """What a model choice fixes; ``None`` where it fixes nothing."""
 
@@ -244,6 +273,8 @@ class ModelFacts:
     kv_heads: int | None = None
     #: the context the model was built for (max_position_embeddings; None: relative)
     context: int | None = None
+    #: a mixture of experts' routed experts (None: no routed experts)
+    experts: ExpertFacts | None = None
     #: what the activation estimator reads (None: a bare parameter count)
     _arch: Architecture | None = None
     _preset: Any = None  # a sized Preset or a TypedShape
@@ -309,20 +340,29 @@ def _largest(embedding: int, lora: LoraLayout | None, size: ModelSize) -> int:
     return max(embedding, projection)
 
 
-def _largest_of_arch(arch: Architecture, lora: LoraLayout | None, size: ModelSize) -> int:
+def _largest_of_arch(
+    arch: Architecture, lora: LoraLayout | None, size: ModelSize
+) -> tuple[int, ExpertFacts | None]:
     """The parameters of the largest module ZeRO-3 gathers at once, as DeepSpeed's
     ``estimate_zero3_model_states_mem_needs`` finds it on the model ``transformers``
     builds (each module's own parameters): the embedding or a block's projection; a
     masked LM's decoder, whose tied weight comes with the output bias; a mixture of
     experts' routed experts, one module per layer (``MixtralExperts``,
-    ``Qwen3MoeExperts``: gate, up and down of every expert)."""
+    ``Qwen3MoeExperts``: gate, up and down of every expert) — with those experts."""
     largest = _largest(arch.vocab * arch.hidden, lora, size)
     if arch.head is Head.MASKED_LM:
         largest = max(largest, arch.vocab * arch.hidden + arch.vocab)
     spec = arch.spec
-    if isinstance(spec, MoeSpec) and spec.experts and spec.sparse_layers:
-        largest = max(largest, spec.experts * 3 * arch.hidden * spec.expert_intermediate)
-    return largest
+    if not isinstance(spec, MoeSpec) or not spec.experts or not spec.sparse_layers:
+        return largest, None
+    experts = ExpertFacts(
+        experts=spec.experts,
+        top_k=spec.top_k,
+        sparse_layers=spec.sparse_layers,
+        layer_params=spec.experts * 3 * arch.hidden * spec.expert_intermediate,
+        largest_other=largest,
+    )
+    return experts.largest_layer(), experts
 
 
 def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
@@ -330,17 +370,19 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
     size = size_of(name, arch)
     lora = _lora_of_arch(arch, total)
     learned = arch.max_positions if arch.model_type in _LEARNED_POSITIONS else None
+    largest, experts = _largest_of_arch(arch, lora, size)
     return ModelFacts(
         label=label,
         params=total,
         size=size,
         lora=lora,
-        largest_layer=_largest_of_arch(arch, lora, size),
+        largest_layer=largest,
         learned_positions=learned,
         encoder_decoder=arch.encoder_decoder,
         default_seq=arch.default_seq,
         kv_heads=arch.kv_heads,
         context=arch.max_positions,
+        experts=experts,
         _arch=arch,
     )
 

@@ -2,13 +2,16 @@
 
 ``TrainingSetup`` is what every framework file is written from. ``setup_problem``
 names the first combination no framework would run (GPUs not split evenly over the
-nodes, a tensor-parallel group spanning nodes, CPU offload without ZeRO, parameter
-offload below ZeRO-3); the CLI reports it with exit code 2 and the planner shows it
+nodes, a tensor-parallel group spanning nodes, an expert-parallel size that does not
+divide the data-parallel GPUs, CPU offload without ZeRO, parameter offload below
+ZeRO-3); the CLI reports it with exit code 2 and the planner shows it
 instead of a configuration.
 
 ``gpus`` is the data-parallel size: the effective batch is ``b·a·gpus`` whatever the
 tensor-parallel size and pipeline stages. Every process is a GPU, so the world size is
-``gpus · tensor_parallel · pipeline_stages`` and the nodes split the world.
+``gpus · tensor_parallel · pipeline_stages`` and the nodes split the world. Expert
+parallelism adds no GPUs: it spreads a mixture of experts' routed experts over
+``expert_parallel`` GPUs of the data-parallel group.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class Offload(enum.Enum):
 class SetupProblem(enum.Enum):
     UNEVEN_NODES = "uneven_nodes"
     TENSOR_PARALLEL_SPANS_NODES = "tensor_parallel_spans_nodes"
+    #: the expert-parallel groups must tile the data-parallel GPUs
+    EXPERT_PARALLEL_DATA = "expert_parallel_data"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
     PARAMETER_OFFLOAD_NEEDS_ZERO3 = "parameter_offload_needs_zero3"
 
@@ -59,6 +64,11 @@ PROBLEM_TEXT = {
         "Setup",
         "A tensor-parallel group of {tensor_parallel} GPUs would span nodes of "
         "{gpus_per_node} GPUs: its all-reduces run on every layer, so keep it inside one node.",
+    ),
+    SetupProblem.EXPERT_PARALLEL_DATA: trans_late(
+        "Setup",
+        "The expert-parallel size must divide the data-parallel GPUs: each group of that "
+        "many GPUs holds every routed expert once.",
     ),
     SetupProblem.OFFLOAD_NEEDS_ZERO: trans_late(
         "Setup", "CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO)."
@@ -84,6 +94,9 @@ class TrainingSetup:
     pipeline_stages: int = 1
     # interleaved 1F1B: model chunks per pipeline GPU (Megatron's virtual stages)
     virtual_stages: int = 1
+    # a mixture of experts' routed experts spread over this many GPUs of the
+    # data-parallel group (Megatron's --expert-model-parallel-size)
+    expert_parallel: int = 1
 
     def __post_init__(self) -> None:
         for name in (
@@ -94,6 +107,7 @@ class TrainingSetup:
             "tensor_parallel",
             "pipeline_stages",
             "virtual_stages",
+            "expert_parallel",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -136,6 +150,10 @@ def setup_problem(setup: TrainingSetup) -> SetupProblem | None:
     # one node only when the GPUs per node are a multiple of the group
     if setup.gpus_per_node % setup.tensor_parallel:
         return SetupProblem.TENSOR_PARALLEL_SPANS_NODES
+    # DeepSpeed-MoE and Megatron build the expert-parallel groups inside the
+    # data-parallel group: dp / EP replicas hold the same experts
+    if setup.gpus % setup.expert_parallel:
+        return SetupProblem.EXPERT_PARALLEL_DATA
     if setup.offload is not Offload.NONE and setup.zero_stage is ZeroStage.NONE:
         return SetupProblem.OFFLOAD_NEEDS_ZERO
     if setup.offload is Offload.ALL and setup.zero_stage is not ZeroStage.WEIGHTS:

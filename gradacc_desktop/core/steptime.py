@@ -190,7 +190,8 @@ def hardware(
 
 @dataclass(frozen=True)
 class Experts:
-    """A mixture of experts' routing: what its all-to-alls move."""
+    """A mixture of experts' routing: what its all-to-alls move, and which of its weights
+    a GPU holds."""
 
     #: routed experts per sparse layer
     experts: int
@@ -198,12 +199,29 @@ class Experts:
     top_k: int
     #: sparse layers
     layers: int
-    #: GPUs the experts are spread over (1: every GPU holds every expert, no all-to-all)
+    #: GPUs of the data-parallel group the experts are spread over (expert parallelism;
+    #: 1: every GPU holds every expert, no all-to-all)
     parallel: int = 1
+    #: the routed experts' parameters, every expert of every sparse layer (0: not told
+    #: apart: the cost's N, with its ``top_k`` experts per layer, stands for the weights)
+    params: int = 0
 
     def __post_init__(self) -> None:
         for name in ("experts", "top_k", "layers", "parallel"):
             require_positive_int(name, getattr(self, name))
+        if isinstance(self.params, bool) or not isinstance(self.params, int) or self.params < 0:
+            raise ValueError(f"params must be an integer >= 0, got {self.params!r}")
+        if self.top_k > self.experts:
+            raise ValueError(f"top_k ({self.top_k}) must be at most the experts ({self.experts})")
+        if self.experts % self.parallel:
+            raise ValueError(
+                f"the expert-parallel size {self.parallel} must divide the {self.experts} experts"
+            )
+
+    @property
+    def active_params(self) -> Fraction:
+        """The routed experts' parameters one token computes with (``top_k`` per layer)."""
+        return Fraction(self.params * self.top_k, self.experts)
 
 
 @dataclass(frozen=True)
@@ -239,31 +257,83 @@ class Workload:
         require_positive_int("seq_len", self.seq_len)
         if (self.hidden is None) != (self.layers is None):
             raise ValueError("hidden and layers go together")
+        if self.experts is not None and self.layout.data % self.experts.parallel:
+            raise ValueError(
+                f"the expert-parallel size {self.experts.parallel} must divide the "
+                f"{self.layout.data} data-parallel GPUs"
+            )
 
     @property
     def value_bytes(self) -> int:
         return value_bytes(self.precision)
 
     @property
+    def expert_parallel(self) -> int:
+        """GPUs each sparse layer's routed experts are spread over (1: dense, or held
+        whole by every GPU)."""
+        return 1 if self.experts is None else self.experts.parallel
+
+    @property
+    def expert_params_per_gpu(self) -> Fraction:
+        """The routed experts' parameters one GPU holds: ``1/EP`` of them, split
+        ``tp · pp`` ways (0 for a dense model, or experts not told apart)."""
+        e = self.experts
+        if e is None or not e.params:
+            return Fraction(0)
+        return Fraction(e.params, e.parallel * self.layout.model_shards)
+
+    @property
     def params_per_gpu(self) -> Fraction:
-        """Parameters one GPU computes with: N / (tp · pp)."""
-        return Fraction(self.cost.params, self.layout.model_shards)
+        """Parameters one GPU holds and computes with: N / (tp · pp). A mixture of experts
+        reads every routed expert it holds (a micro-batch's tokens reach them all), not
+        only the ``top_k`` of N: its dense weights and ``1/EP`` of the experts."""
+        shards = self.layout.model_shards
+        params = Fraction(self.cost.params, shards)
+        e = self.experts
+        if e is None or not e.params:
+            return params
+        return params - e.active_params / shards + self.expert_params_per_gpu
 
     @property
     def trained_per_gpu(self) -> Fraction:
-        """Parameters one GPU trains: every one, or its share of the adapters."""
+        """Parameters one GPU trains: every one it holds, or its share of the adapters
+        (adapters train beside the routed experts, never in them)."""
         trained = self.cost.trained
         if trained is None:
             return self.params_per_gpu
         return Fraction(trained, self.layout.model_shards)
 
     @property
+    def expert_trained_per_gpu(self) -> Fraction:
+        """The routed experts' parameters one GPU trains (none when adapters train)."""
+        return self.expert_params_per_gpu if self.cost.trained is None else Fraction(0)
+
+    @property
+    def _weight_rate(self) -> Fraction:
+        """Bytes of one weight a GPU holds whole: the training precision's, or the frozen
+        base's when adapters train."""
+        if self.cost.trained is None or self.frozen_value_bytes is None:
+            return Fraction(self.value_bytes)
+        return self.frozen_value_bytes
+
+    @property
     def weight_bytes_per_gpu(self) -> Fraction:
         """Bytes of the weights one GPU computes with (a frozen base at its own rate)."""
         if self.cost.trained is None:
             return self.params_per_gpu * self.value_bytes
-        base = self.value_bytes if self.frozen_value_bytes is None else self.frozen_value_bytes
-        return self.params_per_gpu * base + self.trained_per_gpu * self.value_bytes
+        return self.params_per_gpu * self._weight_rate + self.trained_per_gpu * self.value_bytes
+
+    @property
+    def expert_weight_bytes_per_gpu(self) -> Fraction:
+        """Bytes of the routed experts' weights one GPU holds (part of
+        ``weight_bytes_per_gpu``)."""
+        return self.expert_params_per_gpu * self._weight_rate
+
+    def data_shard(self, dense: Fraction, experts: Fraction = Fraction(0)) -> Fraction:
+        """One GPU's ZeRO partition of ``dense`` bytes (or parameters) held by every
+        data-parallel replica and of ``experts`` held by the ``dp/EP`` replicas with the
+        same experts: ``dense/dp + experts·EP/dp``."""
+        return (dense + experts * self.expert_parallel) / self.layout.data
 
     @property
     def counts_model_traffic(self) -> bool:
@@ -562,14 +632,30 @@ class StepModel:
         # communication
         one_node = layout.world <= hw.gpus_per_node
         dp_bandwidth = (hw.link_bandwidth if one_node else hw.network_bandwidth) * BUS_EFFICIENCY
+        adapters = workload.cost.trained is not None
+        ep = workload.expert_parallel
+        expert_weights = workload.expert_weight_bytes_per_gpu if ep > 1 else Fraction(0)
+        expert_trained = workload.expert_trained_per_gpu * nbytes if ep > 1 else Fraction(0)
+        # the dense weights over every replica; with expert parallelism each GPU's
+        # experts over the dp/EP replicas that hold the same ones (DeepSpeed-MoE's
+        # expert data-parallel group, Megatron's expert_data_parallel_size)
         self._data_parallel = data_parallel(
             workload.zero_stage,
-            math.ceil(weight_bytes),
+            math.ceil(weight_bytes - expert_weights),
             layout.data,
             dp_bandwidth,
             one_node,
-            None if workload.cost.trained is None else math.ceil(trained_bytes),
+            math.ceil(trained_bytes - expert_trained) if adapters else None,
         )
+        if ep > 1:
+            self._data_parallel += data_parallel(
+                workload.zero_stage,
+                math.ceil(expert_weights),
+                layout.data // ep,
+                dp_bandwidth,
+                one_node,
+                math.ceil(expert_trained) if adapters else None,
+            )
         micro = When.MICRO_STEP
         grads, gathers = What.GRADIENTS, What.WEIGHTS
         self._gather_micro = _seconds(self._data_parallel, micro, gathers)
@@ -587,7 +673,8 @@ class StepModel:
         # optimizer
         updated = workload.trained_per_gpu
         if workload.zero_stage is not ZeroStage.NONE:
-            updated /= layout.data
+            experts_trained = workload.expert_trained_per_gpu
+            updated = workload.data_shard(updated - experts_trained, experts_trained)
         self._optimizer = updated * optimizer_bytes(workload.precision) / hw.memory_bandwidth
         if workload.offload is not Offload.NONE:
             # ZeRO-Offload: the shard's gradients go down to the host and its updated
@@ -602,7 +689,11 @@ class StepModel:
         if workload.offload is Offload.ALL:
             # ZeRO-Infinity: the forward and the backward fetch the GPU's shard of the
             # weights from the host on every micro-step (hidden behind compute if it can)
-            self._host_fetch = 2 * weight_bytes / layout.data / HOST_LINK_BYTES_PER_SECOND
+            shard = workload.data_shard(
+                weight_bytes - workload.expert_weight_bytes_per_gpu,
+                workload.expert_weight_bytes_per_gpu,
+            )
+            self._host_fetch = 2 * shard / HOST_LINK_BYTES_PER_SECOND
 
     def model_collectives(self, micro_batch: int) -> tuple[Collective, ...]:
         """The tensor-parallel all-reduces, pipeline sends and expert all-to-alls of one

@@ -328,6 +328,10 @@ class SearchViewModel(QObject):
                 "interleaved 1F1B needs the micro-batches per step in whole groups of the "
                 "pipeline stages"
             ),
+            Refusal.EXPERT_PARALLEL: self.tr(
+                "the expert-parallel size must divide the data-parallel GPUs and the "
+                "model's experts"
+            ),
         }[refusal]
 
     def _exclusion(self, e: Exclusion, best: Candidate | None) -> str:

@@ -136,7 +136,8 @@ def test_auto_finds_the_best_setup_and_ranks_the_rest(capsys: pytest.CaptureFixt
     data = run_json(capsys, *LLAMA, "--auto", "--world-size", "8")
     setup = data["setup"]
     assert set(setup) == {
-        "zero_stage", "offload", "recompute", "tensor_parallel", "pipeline_stages", "gpus",
+        "zero_stage", "offload", "recompute", "tensor_parallel", "pipeline_stages",
+        "expert_parallel", "gpus",
     }  # fmt: skip
     ranking = data["ranking"]
     first = ranking[0]

@@ -43,7 +43,7 @@ def test_world_is_dp_times_tp_times_pp_and_the_batch_stays_b_a_dp() -> None:
     assert not _setup().parallel and _setup().world == 4
 
 
-@pytest.mark.parametrize("field", ["tensor_parallel", "pipeline_stages"])
+@pytest.mark.parametrize("field", ["tensor_parallel", "pipeline_stages", "expert_parallel"])
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5])
 def test_layout_sizes_are_validated(field: str, bad: object) -> None:
     with pytest.raises(ValueError):
@@ -78,6 +78,35 @@ def test_a_tensor_parallel_group_must_fit_in_a_node() -> None:
 
 def test_every_problem_has_a_message() -> None:
     assert set(PROBLEM_TEXT) == set(SetupProblem)
+    # the window fills them with these values only
+    for text in PROBLEM_TEXT.values():
+        text.format(gpus=1, nodes=1, tensor_parallel=1, gpus_per_node=1)
+
+
+def test_expert_parallel_groups_tile_the_data_parallel_gpus() -> None:
+    # expert parallelism adds no GPUs: it spreads the experts over the dp replicas
+    setup = _setup(gpus=8, expert_parallel=4)
+    assert setup.world == 8 and setup_problem(setup) is None
+    assert not setup.parallel
+    uneven = _setup(gpus=6, expert_parallel=4)
+    assert setup_problem(uneven) is SetupProblem.EXPERT_PARALLEL_DATA
+    assert "must divide the data-parallel GPUs" in problem_text(
+        SetupProblem.EXPERT_PARALLEL_DATA, uneven
+    )
+    with pytest.raises(ValueError, match="expert-parallel size must divide"):
+        export(ExportFormat.MEGATRON, uneven)
+
+
+@pytest.mark.parametrize("fmt", list(ExportFormat))
+def test_expert_parallelism_is_carried_or_noted(fmt: ExportFormat) -> None:
+    setup = _setup(gpus=8, expert_parallel=4, nodes=2, tensor_parallel=2)
+    exported = export(fmt, setup)
+    assert exported.english_notes and "{" not in "".join(exported.english_notes)
+    assert "routed experts spread over 4 of the data-parallel GPUs" in exported.text
+    if fmt is ExportFormat.MEGATRON:
+        assert "--expert-model-parallel-size 4" in exported.files["megatron_args.sh"]
+    else:
+        assert "--expert-model-parallel-size" not in exported.text
 
 
 # --------------------------------------------------------------------------- no layout

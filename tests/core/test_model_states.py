@@ -80,3 +80,64 @@ def test_breakdown_adds_up(p: int, gpus: int, stage: ZeroStage, precision: Preci
     parts = {c.part for c in result.components}
     expected = Part.LARGEST_LAYER if stage is ZeroStage.WEIGHTS else Part.WEIGHTS
     assert expected in parts
+
+
+# --------------------------------------------------------------------------- expert parallelism
+
+#: bytes per parameter a GPU holds whole at each stage (16-bit weights and gradients,
+#: the fp32 optimizer side at stage 0)
+_WHOLE = {ZeroStage(0): 20, ZeroStage(1): 4, ZeroStage(2): 2, ZeroStage(3): 0}
+
+
+@given(
+    dense=st.integers(1, 10**9),
+    per_rank=st.integers(1, 10**8),
+    ep=st.sampled_from([1, 2, 4, 8]),
+    replicas=st.sampled_from([1, 2, 3]),
+    stage=st.sampled_from(list(ZeroStage)),
+)
+def test_expert_parallelism_divides_only_the_experts_a_gpu_holds_whole(
+    dense: int, per_rank: int, ep: int, replicas: int, stage: ZeroStage
+) -> None:
+    experts = per_rank * ep
+    p, gpus = dense + experts, ep * replicas
+    plain = model_states(p, gpus, stage, largest_layer=1000)
+    spread = model_states(p, gpus, stage, largest_layer=1000, experts=experts, expert_parallel=ep)
+    # ZeRO's partitions stay P/N (dense over N, experts over N/EP): only what a GPU
+    # holds whole loses the experts other GPUs hold
+    assert plain.gpu_bytes - spread.gpu_bytes == _WHOLE[stage] * (experts - per_rank)
+    assert spread.from_deepspeed is (plain.from_deepspeed and ep == 1)
+
+
+def test_expert_parallel_one_is_deepspeeds_figure() -> None:
+    p = LLAMA2_7B
+    assert model_states(p, 8, ZeroStage(2), experts=p // 2) == model_states(
+        p, 8, ZeroStage(2), experts=p // 2, expert_parallel=1
+    )
+    assert model_states(p, 8, ZeroStage(2), experts=p // 2).gpu_bytes == 2 * p + 18 * p // 8
+
+
+def test_frozen_experts_keep_the_frozen_rate() -> None:
+    # adapters on a 4-bit base: a GPU holds half a byte per frozen expert it holds
+    p, t, experts = 1_000_000, 10_000, 800_000
+    frozen = Fraction(p - t, 2)
+    one = model_states(p, 8, ZeroStage(1), trainable=t, frozen_weight_bytes=frozen)
+    four = model_states(
+        p, 8, ZeroStage(1), trainable=t, frozen_weight_bytes=frozen, experts=experts,
+        expert_parallel=4,
+    )  # fmt: skip
+    assert one.gpu_bytes - four.gpu_bytes == experts * 3 // 4 // 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"expert_parallel": 3}, "expert_parallel"),  # does not divide 8 GPUs
+        ({"expert_parallel": 0}, "expert_parallel"),
+        ({"experts": -1}, "experts"),
+        ({"experts": 10**7}, "experts"),  # more than the parameters
+    ],
+)
+def test_expert_arguments_are_checked(kwargs: dict[str, int], says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        model_states(1_000_000, 8, ZeroStage(2), **kwargs)  # type: ignore[arg-type]

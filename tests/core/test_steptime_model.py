@@ -342,8 +342,11 @@ def test_moe_all_to_all_volume() -> None:
 
 
 def test_expert_parallel_adds_its_exchange_to_every_micro_step() -> None:
-    moe = llama(experts=Experts(experts=8, top_k=2, layers=32, parallel=8))
-    dense = StepModel(llama(), A100).time(2, 4)
+    # the experts spread over the 8 data-parallel GPUs (without their parameters the
+    # weights and the gradient reduction are the dense model's)
+    eight = ParallelLayout(data=8)
+    moe = llama(layout=eight, experts=Experts(experts=8, top_k=2, layers=32, parallel=8))
+    dense = StepModel(llama(layout=eight), A100).time(2, 4)
     routed = StepModel(moe, A100).time(2, 4)
     assert dense.parts.expert_parallel == 0
     assert routed.parts.expert_parallel > 0
@@ -381,3 +384,37 @@ def test_goodput_stretches_the_run() -> None:
     for bad in (D(0), D("1.5"), D("NaN")):
         with pytest.raises(ValueError):
             run_totals(step, steps=1, goodput=bad)
+
+
+def test_expert_parallelism_is_checked_against_the_experts_and_the_replicas() -> None:
+    with pytest.raises(ValueError, match="divide the 8 experts"):
+        Experts(experts=8, top_k=2, layers=32, parallel=3)
+    with pytest.raises(ValueError, match="top_k"):
+        Experts(experts=8, top_k=9, layers=32)
+    with pytest.raises(ValueError, match="params"):
+        Experts(experts=8, top_k=2, layers=32, params=-1)
+    with pytest.raises(ValueError, match="4 data-parallel GPUs"):
+        llama(layout=ParallelLayout(data=4), experts=Experts(8, 2, 32, parallel=8))
+
+
+def test_a_gpu_reads_and_reduces_only_the_experts_it_holds() -> None:
+    # 6N's N holds top_k = 2 of the 8 experts; a GPU holds its dense weights and 1/EP
+    # of every expert, and reduces their gradients over dp / EP replicas
+    routed = 8 * 10**9
+    dense = LLAMA_7B.params - routed * 2 // 8
+    layout = ParallelLayout(data=16, tensor=2)
+    plain = llama(layout=layout, experts=Experts(8, 2, 32, parallel=1, params=routed))
+    spread = llama(layout=layout, experts=Experts(8, 2, 32, parallel=4, params=routed))
+    assert plain.params_per_gpu == Fraction(dense + routed, 2)
+    assert spread.params_per_gpu == Fraction(dense + routed // 4, 2)
+    assert spread.expert_params_per_gpu == Fraction(routed, 8)
+    assert spread.data_shard(Fraction(16), Fraction(4)) == Fraction(16 + 16, 16)
+    one, four = StepModel(plain, A100), StepModel(spread, A100)
+    assert [(c.ranks, c.size) for c in one.collectives(1) if c.kind is Kind.ALL_REDUCE][:1] == [
+        (16, 2 * plain.params_per_gpu)
+    ]
+    reduced = [(c.ranks, c.size) for c in four.collectives(1) if c.when.value == "optimizer_step"]
+    assert reduced == [(16, dense), (4, routed // 4)]  # 16-bit: 2 bytes over tp = 2
+    # fewer weights to read and to reduce, plus the exchange of the routed tokens
+    assert four.time(1, 1).parts.data_parallel < one.time(1, 1).parts.data_parallel
+    assert four.time(1, 1).parts.expert_parallel > 0 == one.time(1, 1).parts.expert_parallel

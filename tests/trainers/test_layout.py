@@ -106,6 +106,103 @@ def test_megatron_reads_the_layout(setup: TrainingSetup, in_tmp: Path) -> None:
     assert all(len(g) == dp for g in ranks.get_ranks("dp"))
 
 
+#: (b, a, dp, nodes, tp, pp, ep): expert-parallel groups inside a node and across nodes
+EXPERT_LAYOUTS = [
+    TrainingSetup(b, a, g, nodes=n, tensor_parallel=t, pipeline_stages=p, expert_parallel=e)
+    for (b, a, g, n, t, p, e) in [
+        (2, 4, 8, 1, 1, 1, 8),
+        (1, 4, 8, 2, 2, 1, 4),
+        (1, 8, 16, 4, 2, 2, 4),
+        (2, 2, 8, 2, 1, 1, 8),
+        (1, 8, 4, 2, 2, 2, 2),
+        (1, 2, 8, 2, 4, 1, 4),
+        (1, 2, 8, 4, 2, 1, 8),
+    ]
+]
+assert all(setup_problem(s) is None for s in EXPERT_LAYOUTS)
+
+
+def _expert_id(s: TrainingSetup) -> str:
+    return f"{_id(s)}ep{s.expert_parallel}"
+
+
+@pytest.mark.parametrize("setup", EXPERT_LAYOUTS, ids=_expert_id)
+def test_megatron_reads_the_expert_parallel_size(setup: TrainingSetup, in_tmp: Path) -> None:
+    import torch
+    from megatron.core.parallel_state import RankGenerator
+    from megatron.core.transformer.transformer_config import TransformerConfig
+
+    from gradacc_desktop.core.communication import Kind
+    from gradacc_desktop.core.compute import token_cost
+    from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
+    from gradacc_desktop.core.layout import ParallelLayout
+    from gradacc_desktop.core.steptime import Experts, StepModel, Workload, hardware
+
+    files = write_export(ExportFormat.MEGATRON, setup, in_tmp)
+    text = files["megatron_args.sh"]
+    args = shlex.split(text[text.index("BATCH_ARGS=(") + len("BATCH_ARGS=(") : text.index("\n)")])
+    values = dict(itertools.pairwise(args))
+    tp = int(values["--tensor-model-parallel-size"])
+    pp = int(values["--pipeline-model-parallel-size"])
+    ep = int(values["--expert-model-parallel-size"])
+    world = _launched(files["launch.sh"])
+    assert (tp, pp, ep, world) == (
+        setup.tensor_parallel,
+        setup.pipeline_stages,
+        setup.expert_parallel,
+        setup.world,
+    )
+    dp = world // (tp * pp)
+    experts = 2 * ep
+    # megatron-core takes the size with the experts the model arguments give
+    config = TransformerConfig(
+        num_layers=4 * pp,
+        hidden_size=64,
+        num_attention_heads=8,
+        num_moe_experts=experts,
+        moe_router_topk=2,
+        add_bias_linear=False,  # Mixtral's and Qwen's experts have none
+        tensor_model_parallel_size=tp,
+        pipeline_model_parallel_size=pp,
+        expert_model_parallel_size=ep,
+        sequence_parallel="--sequence-parallel" in args,
+        pipeline_dtype=torch.bfloat16 if pp > 1 else None,
+    )
+    assert config.expert_model_parallel_size == ep
+    # initialize_model_parallel: the attention's generator, and the experts' with the
+    # expert tensor-parallel size defaulting to tp and dp / ep expert data-parallel ranks
+    order = "tp-cp-ep-dp-pp"
+    dense = RankGenerator(tp=tp, ep=1, dp=dp, pp=pp, cp=1, order=order)
+    expert = RankGenerator(tp=tp, ep=ep, dp=world // (tp * ep * pp), pp=pp, cp=1, order=order)
+    assert expert.world_size == dense.world_size == world
+    assert expert.get_ranks("pp") == dense.get_ranks("pp")
+    data_groups = [set(g) for g in dense.get_ranks("dp")]
+    groups = expert.get_ranks("ep")
+    assert all(len(g) == ep for g in groups)
+    # every expert-parallel group of E ranks sits inside one data-parallel group
+    for group in groups:
+        assert any(set(group) <= d for d in data_groups), group
+    # the experts' gradients are reduced over dp / ep replicas, as the plan counts them
+    assert all(len(g) == dp // ep for g in expert.get_ranks("dp"))
+    # and the time model's rule for where the all-to-all runs: inside a node when
+    # ep · tp divides the GPUs per node
+    per_node = setup.gpus_per_node
+    inside = all(len({r // per_node for r in group}) == 1 for group in groups)
+    card = load_gpu_table().by_id("a100-80gb")
+    job = Workload(
+        cost=token_cost(10**9),
+        seq_len=512,
+        layout=ParallelLayout(setup.gpus, setup.tensor_parallel, setup.pipeline_stages),
+        hidden=64,
+        layers=4 * pp,
+        experts=Experts(experts=experts, top_k=2, layers=4 * pp, parallel=ep),
+    )
+    model = StepModel(job, hardware(card, TrainingPrecision.BF16, per_node))
+    (exchange,) = (c for c in model.collectives(1) if c.kind is Kind.ALL_TO_ALL)
+    assert exchange.intra_node is inside
+    assert exchange.ranks == ep
+
+
 # --------------------------------------------------------------------------- DeepSpeed
 
 

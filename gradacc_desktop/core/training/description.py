@@ -20,7 +20,7 @@ from ..gpus import GpuCard, TrainingPrecision
 from ..layout import ParallelLayout
 from ..lora import BaseFormat, LoraTargets
 from ..memory import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
-from ..models import ModelSpec
+from ..models import ModelFacts, ModelSpec
 from ..planning import Rounding
 from ..profile import SpeedProfile
 from ..setup import Offload, Precision, TrainingSetup
@@ -28,10 +28,13 @@ from ..setup import Offload, Precision, TrainingSetup
 __all__ = [
     "OPTIMIZER_STATE_BYTES",
     "RECIPE_OPTIMIZER",
+    "ExpertProblem",
     "Method",
     "Optimizer",
     "RunBudget",
     "TrainingDescription",
+    "expert_problem",
+    "expert_problem_text",
 ]
 
 
@@ -111,6 +114,11 @@ class TrainingDescription:
     pipeline_stages: int = 1
     #: interleaved 1F1B: model chunks per GPU (1: plain 1F1B; ignored without stages)
     virtual_stages: int = 1
+    #: a mixture of experts: the GPUs of the data-parallel group each sparse layer's
+    #: routed experts are spread over (Megatron's --expert-model-parallel-size,
+    #: DeepSpeed-MoE's ep_size); each holds experts/EP of them. It must divide ``gpus``
+    #: and the experts (``expert_problem``); 1: every GPU holds every expert
+    expert_parallel: int = 1
     zero_stage: ZeroStage = ZeroStage.NONE
     offload: Offload = Offload.NONE
     recompute: Recompute = Recompute.NONE
@@ -175,4 +183,46 @@ class TrainingDescription:
             tensor_parallel=self.tensor_parallel,
             pipeline_stages=self.pipeline_stages,
             virtual_stages=self.layout.virtual,
+            expert_parallel=self.expert_parallel,
         )
+
+    def expert_problem(self, model: ModelFacts | None) -> ExpertProblem | None:
+        """Why ``expert_parallel`` cannot spread ``model``'s experts (None: it can, or it
+        is 1). Whether it divides the data-parallel GPUs is the setup's rule
+        (``SetupProblem.EXPERT_PARALLEL_DATA``)."""
+        return expert_problem(self.expert_parallel, model)
+
+
+class ExpertProblem(enum.Enum):
+    """Why a description's expert-parallel size does not fit its model."""
+
+    #: the model has no routed experts to spread
+    NOT_MOE = "not_moe"
+    #: the size does not divide each sparse layer's routed experts
+    EXPERTS = "experts"
+
+
+def expert_problem(expert_parallel: int, model: ModelFacts | None) -> ExpertProblem | None:
+    """Why ``expert_parallel`` GPUs cannot share ``model``'s routed experts (None: they
+    can, the size is 1, or there is no model yet)."""
+    if expert_parallel == 1 or model is None:
+        return None
+    if model.experts is None:
+        return ExpertProblem.NOT_MOE
+    if model.experts.experts % expert_parallel:
+        return ExpertProblem.EXPERTS
+    return None
+
+
+def expert_problem_text(problem: ExpertProblem, expert_parallel: int, model: ModelFacts) -> str:
+    """One English line saying why (the command line's)."""
+    if problem is ExpertProblem.NOT_MOE:
+        return (
+            f"expert parallelism ({expert_parallel}) spreads a mixture of experts' routed "
+            "experts: this model has none"
+        )
+    assert model.experts is not None
+    return (
+        f"the expert-parallel size {expert_parallel} must divide the model's "
+        f"{model.experts.experts} routed experts per layer: each GPU holds an equal share"
+    )

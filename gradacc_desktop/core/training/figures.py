@@ -8,8 +8,10 @@
 * **Model states per GPU** — weights, gradients and optimizer states as DeepSpeed's
   estimators count them (``core.model_states``), for the method (LoRA/QLoRA adapters on a
   frozen base), the optimizer, the precision, the ZeRO stage and offload; with tensor and
-  pipeline parallelism, for one GPU's shard of the parameters. **Other memory** is model
-  states plus the framework overhead.
+  pipeline parallelism, for one GPU's shard of the parameters; with expert parallelism,
+  the dense shard plus ``1/EP`` of a mixture of experts' routed experts, each part
+  partitioned by ZeRO over its own replicas (dense over dp, experts over dp/EP).
+  **Other memory** is model states plus the framework overhead.
 * **Usable memory** — the card's.
 
 A figure typed in the description is used as given, and the derived one is still
@@ -206,6 +208,12 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
     """DeepSpeed's rules for one GPU's shard of the model (``model_parallel`` GPUs)."""
     d = description
     mp = d.model_parallel
+    experts, ep = model.experts, d.expert_parallel
+    largest = model.largest_layer or 0
+    spread = 0  # the routed experts of one GPU's shard (before expert parallelism)
+    if experts is not None and ep > 1:
+        largest = experts.largest_layer(ep)
+        spread = math.ceil(Fraction(experts.params, mp))
     if d.method.adapters:
         if model.lora is not None:
             frozen = model.lora.frozen_bytes(d.base_format)
@@ -222,11 +230,13 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
         d.offload,
         d.precision,
         nodes=d.nodes,
-        largest_layer=math.ceil(Fraction(model.largest_layer or 0, mp)),
+        largest_layer=math.ceil(Fraction(largest, mp)),
         optimizer_state_bytes=OPTIMIZER_STATE_BYTES[d.optimizer],
         trainable=min(math.ceil(Fraction(trainable, mp)), math.ceil(Fraction(total, mp))),
         frozen_weight_bytes=None if frozen is None else frozen / mp,
         model_parallel=mp,
+        experts=spread,
+        expert_parallel=ep if spread else 1,
     )
 
 
@@ -260,6 +270,8 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
     why: Missing | None = Missing.UNKNOWN_MODEL if unknown else Missing.NO_MODEL
     if problem is not None and problem is not SetupProblem.TENSOR_PARALLEL_SPANS_NODES:
         why = Missing.LAYOUT
+    elif model is not None and d.expert_problem(model) is not None:
+        why = Missing.LAYOUT  # expert parallelism on a model whose experts it cannot spread
     elif model is not None:
         counted = _trainable(d, model)
         if isinstance(counted, Missing):

@@ -32,7 +32,16 @@ from ..planning import (
     steps_per_epoch,
 )
 from ..setup import SetupProblem, TrainingSetup, setup_problem
-from ..steptime import NoSpeedError, RunTotals, StepModel, StepTime, Workload, hardware, run_totals
+from ..steptime import (
+    Experts,
+    NoSpeedError,
+    RunTotals,
+    StepModel,
+    StepTime,
+    Workload,
+    hardware,
+    run_totals,
+)
 from .description import TrainingDescription
 from .figures import Figures, figures, shown_gb
 
@@ -61,7 +70,8 @@ class TimeMissing(enum.Enum):
     NO_SPEED = "no_speed"
     #: the card cannot compute in the training precision
     PRECISION = "precision"
-    #: the GPUs do not split evenly over the nodes
+    #: the GPUs do not split evenly over the nodes, or the expert-parallel size does not
+    #: spread the model's experts over the data-parallel GPUs
     LAYOUT = "layout"
 
 
@@ -257,6 +267,8 @@ def step_model(
         return None, TimeMissing.NO_SPEED, ""
     if d.world % d.nodes:
         return None, TimeMissing.LAYOUT, ""
+    if d.gpus % d.expert_parallel or d.expert_problem(model) is not None:
+        return None, TimeMissing.LAYOUT, ""
     try:
         hw = hardware(
             d.card,
@@ -274,6 +286,17 @@ def step_model(
     adapters = d.method.adapters and isinstance(figs.trainable, int)
     trained = figs.trainable if adapters else None
     cost = token_cost(model.compute_params, shape, seq, d.recompute, trained)
+    experts = None
+    if model.experts is not None and size is not None:
+        # the routed tokens' all-to-alls over the expert-parallel group (none at 1), and
+        # the experts a GPU holds in its weights and gradient reduction
+        experts = Experts(
+            experts=model.experts.experts,
+            top_k=model.experts.top_k,
+            layers=model.experts.sparse_layers,
+            parallel=d.expert_parallel,
+            params=model.experts.params,
+        )
     workload = Workload(
         cost=cost,
         seq_len=d.seq_len,
@@ -290,6 +313,7 @@ def step_model(
         frozen_value_bytes=(
             Fraction(base_weight_bytes_per_param(d.base_format)) if adapters else None
         ),
+        experts=experts,
     )
     return StepModel(workload, hw, d.profile), None, ""
 

@@ -23,7 +23,12 @@ What the frameworks refuse (besides the layouts no framework runs, ``core.setup`
   stages 0, 1 and 2;
 * a tensor-parallel size that does not divide the attention heads and the key/value
   heads, or pipeline stages that do not divide the layers (Megatron's checks);
-* a data-parallel size that does not divide the target batch: no micro-batch reaches it.
+* a data-parallel size that does not divide the target batch: no micro-batch reaches it;
+* a data-parallel size the description's expert-parallel size does not divide (the
+  expert-parallel groups tile the data-parallel GPUs, in DeepSpeed-MoE and Megatron),
+  or an expert-parallel size the model's experts cannot take (every layout).
+
+The expert-parallel size is the description's in every layout tried (it is not searched).
 """
 
 from __future__ import annotations
@@ -77,6 +82,9 @@ class Refusal(enum.Enum):
     NOT_REACHABLE = "not_reachable"
     #: interleaved 1F1B: no micro-batch leaves whole groups of ``p`` micro-batches
     INTERLEAVING = "interleaving"
+    #: the expert-parallel size does not divide the data-parallel GPUs (or the model's
+    #: experts, or the model has none)
+    EXPERT_PARALLEL = "expert_parallel"
 
 
 class Reason(enum.Enum):
@@ -117,6 +125,8 @@ class Candidate:
     shortfall_bytes: int | None = None
     step: StepTime | None = None
     refusal: Refusal | None = None
+    #: the description's (every layout keeps it)
+    expert_parallel: int = 1
 
     @property
     def accepted(self) -> bool:
@@ -236,7 +246,10 @@ def _evaluate(d: TrainingDescription, model: ModelFacts, refusal: Refusal | None
         tensor_parallel=d.tensor_parallel,
         pipeline_stages=d.pipeline_stages,
         gpus=d.gpus,
+        expert_parallel=d.expert_parallel,
     )
+    if refusal is None and (d.gpus % d.expert_parallel or d.expert_problem(model) is not None):
+        refusal = Refusal.EXPERT_PARALLEL
     if refusal is None and d.pipeline_stages > 1 and d.zero_stage >= ZeroStage.GRADIENTS:
         refusal = Refusal.PIPELINE_ZERO
     if refusal is None and d.tensor_parallel > 1 and d.zero_stage is ZeroStage.WEIGHTS:

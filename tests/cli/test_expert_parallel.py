@@ -1,0 +1,114 @@
+"""``--expert-parallel`` on the command line: ``plan``, ``export`` and ``time`` read it,
+the JSON says it, and what no framework runs is refused in one line."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+
+from tests.cli.helpers import fails, run_json
+
+QWEN = ("--model", "qwen3-30b-a3b", "--seq-len", "4096", "--gpu-card", "h100-80gb")
+PLAN = (
+    "plan", *QWEN, "--gpus", "16", "--nodes", "2", "--target-batch", "256",
+    "--micro-batch", "2", "--zero-stage", "1", "--recompute", "full",
+)  # fmt: skip
+TIME = (
+    "time", *QWEN, "--gpus", "16", "--tokens", "1000000000", "--micro-batch", "2",
+    "--global-batch", "256", "--zero-stage", "1", "--recompute", "full",
+)  # fmt: skip
+EXPORT = (
+    "export", "--model", "qwen3-30b-a3b", "--micro-batch", "2", "--accumulation-steps", "4",
+    "--gpus", "16", "--nodes", "2",
+)  # fmt: skip
+
+
+def test_plan_spreads_the_experts_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    one = run_json(capsys, *PLAN)
+    eight = run_json(capsys, *PLAN, "--expert-parallel", "8")
+    assert one["layout"]["expert_parallel"] == 1
+    assert eight["layout"] == {
+        "data_parallel": 16, "tensor_parallel": 1, "pipeline_stages": 1, "virtual_stages": 1,
+        "expert_parallel": 8, "world_size": 16,
+    }  # fmt: skip
+    # each GPU holds an eighth of the routed experts: fits where EP = 1 does not
+    assert eight["model_states_bytes"] < one["model_states_bytes"]
+    assert one["fits"] is False and eight["fits"] is True
+    assert D(eight["parts"]["expert_parallel"]) > 0
+
+
+def test_time_and_plan_give_the_same_step_for_the_same_layout(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for ep in ("8", "16"):  # inside a node, then across the two
+        time = run_json(capsys, *TIME, "--expert-parallel", ep)
+        plan = run_json(capsys, *PLAN, "--expert-parallel", ep)
+        assert time["speed_source"] == "modelled"
+        assert D(time["step_seconds"]) == D(plan["step_seconds"])
+        assert time["parts"] == plan["parts"]
+        assert D(time["parts"]["expert_parallel"]) > 0
+    plain = run_json(capsys, *TIME)
+    assert D(plain["parts"]["expert_parallel"]) == 0
+
+
+def test_auto_keeps_the_expert_parallel_size(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        capsys, "plan", *QWEN, "--auto", "--world-size", "16", "--nodes", "2",
+        "--target-batch", "256", "--expert-parallel", "8",
+    )  # fmt: skip
+    assert data["setup"]["expert_parallel"] == 8
+    assert all(c["expert_parallel"] == 8 for c in data["ranking"])
+    assert data["layout"]["expert_parallel"] == 8
+
+
+def test_export_writes_megatrons_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    megatron = run_json(capsys, *EXPORT, "--format", "megatron", "--expert-parallel", "8")
+    assert "--expert-model-parallel-size 8" in megatron["files"]["megatron_args.sh"]
+    assert megatron["layout"] == {
+        "data_parallel": 16, "tensor_parallel": 1, "pipeline_stages": 1,
+        "expert_parallel": 8, "world_size": 16,
+    }  # fmt: skip
+    assert any("--expert-model-parallel-size" in note for note in megatron["notes"])
+    hf = run_json(capsys, *EXPORT, "--format", "hf", "--expert-parallel", "8")
+    assert any("leave expert parallelism out" in note for note in hf["notes"])
+    assert hf["layout"]["expert_parallel"] == 8
+    plain = run_json(capsys, *EXPORT, "--format", "megatron")
+    assert plain["notes"] == [] and plain["layout"]["expert_parallel"] == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        # a dense model has no experts to spread
+        (("plan", "--model", "llama-3.1-8b", "--seq-len", "4096", "--gpus", "8",
+          "--target-batch", "64", "--expert-parallel", "2"), "this model has none"),
+        (("plan", "--params", "1000000000", "--gpus", "8", "--target-batch", "64",
+          "--expert-parallel", "2"), "this model has none"),
+        (("plan", "--gpus", "8", "--target-batch", "64", "--gpu-memory-gb", "80",
+          "--activation-gb", "1", "--other-memory-gb", "1", "--expert-parallel", "2"),
+         "needs the model"),
+        # 6 data-parallel GPUs, groups of 4
+        (("plan", *QWEN, "--gpus", "6", "--target-batch", "60", "--expert-parallel", "4"),
+         "--expert-parallel 4 must divide the 6 data-parallel GPUs (--gpus)"),
+        # 128 experts
+        (("plan", *QWEN, "--gpus", "6", "--target-batch", "60", "--expert-parallel", "3"),
+         "must divide the model's 128 routed experts"),
+        ((*EXPORT, "--format", "megatron", "--expert-parallel", "32"),
+         "must divide the 16 data-parallel GPUs"),
+        (("export", "--model", "mistral-7b", "--micro-batch", "2", "--accumulation-steps",
+          "4", "--gpus", "16", "--format", "megatron", "--expert-parallel", "2"),
+         "this model has none"),
+        ((*TIME, "--tensor-parallel", "4", "--expert-parallel", "8"),
+         "must divide the 4 data-parallel GPUs (--gpus / (--tensor-parallel x "
+         "--pipeline-stages))"),
+        (("time", "--model", "llama-3.1-8b", "--seq-len", "4096", "--gpus", "8", "--tokens",
+          "1000", "--gpu-card", "h100-80gb", "--expert-parallel", "2"), "this model has none"),
+        (("time", *QWEN, "--gpus", "8", "--tokens", "1000", "--mfu", "0.4",
+          "--expert-parallel", "2"), "--expert-parallel describes the layout"),
+    ],
+)  # fmt: skip
+def test_refusals_are_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], says: str
+) -> None:
+    assert says in fails(capsys, *argv)
