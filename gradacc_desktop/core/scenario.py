@@ -1,10 +1,10 @@
 """Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 4)::
+File format (UTF-8 JSON, version 5)::
 
     {
       "format": "gradacc-scenario",
-      "version": 3,
+      "version": 5,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
@@ -18,8 +18,19 @@ File format (UTF-8 JSON, version 4)::
                "custom_link_gbps": null, "custom_network_gbps": null,
                "method": "full", "lora_rank": 16, "lora_targets": "query_value",
                "trainable_params": null, "optimizer": "adam", "target_seq": null,
-               "overhead_gb": "1"}
+               "overhead_gb": "1", "virtual_stages": 1, "fp8": false,
+               "attention": "sdpa", "link_gbps": null, "network_gbps": null,
+               "goodput_percent": null}
     }
+
+Version 5 adds the time model's newer inputs: the interleaved pipeline's virtual stages
+(ignored without pipeline stages), FP8 matrix products around 16-bit training, the
+attention kernel (``sdpa``: fused/flash, ``eager``), the links typed over the card's
+(GB/s per GPU and direction between the GPUs of a node and between nodes; null: the
+card's) and the goodput in percent (the share of the wall-clock time spent training;
+null: 100). Files of versions 1 to 4 open with one virtual stage, no FP8, the fused
+kernel, the card's links and a goodput of 100 %; ``efficiency_percent`` null now means
+the efficiency model, not the card's one figure.
 
 Version 4 is the training description: ``model`` is an object with one key — a bundled
 model (``{"bundled": "llama-3.1-8b"}``), a config.json's name and text (``{"config":
@@ -61,9 +72,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
-from .activation import SHAPE_LIMITS, Family
+from .activation import SHAPE_LIMITS, Attention, Family
 from .calculator import DEFAULTS, LIMITS, Field, Inputs, normalize
 from .compute import (
+    BANDWIDTH_LIMITS,
     EFFICIENCY_PERCENT_LIMITS,
     EPOCHS_LIMITS,
     PARAMS_LIMITS,
@@ -90,10 +102,13 @@ from .setup import Offload, Precision, ZeroStage
 from .training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 4
+VERSION = 5
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4)
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
 NODES_LIMITS = LIMITS[Field.GPUS]
+#: the share of the wall-clock time spent training, as the window asks it: in percent
+#: (``compute.GOODPUT_LIMITS`` times 100)
+GOODPUT_PERCENT_LIMITS = Limits(Decimal(1), Decimal(100), integer=False, decimals=2)
 #: Largest file accepted (bytes): room for a model's config.json (at most 2 MB read,
 #: real ones well under 20 kB) in version 4.
 MAX_BYTES = 256 * 1024
@@ -167,7 +182,7 @@ class PlanSettings:
     recompute: Recompute = Recompute.NONE
     #: the model (a bundled name the app lacks is kept, and said, by the UI), or None
     model: ModelSpec | None = None
-    #: None: the card's own efficiency
+    #: None: the efficiency model (one share of the peak only when typed)
     efficiency_percent: Decimal | None = None
     price_per_gpu_hour: Decimal | None = None
     training_tokens: int | None = None
@@ -185,6 +200,18 @@ class PlanSettings:
     optimizer: Optimizer = Optimizer.ADAM
     target_seq: int | None = None
     overhead_gb: Decimal = DEFAULT_OVERHEAD_GB
+    # the time model's newer inputs (version 5)
+    #: interleaved 1F1B: model chunks per GPU (ignored without pipeline stages)
+    virtual_stages: int = 1
+    #: FP8 matrix products around 16-bit training
+    fp8: bool = False
+    attention: Attention = Attention.SDPA
+    #: GB/s per GPU and direction, between the GPUs of a node / between nodes (None:
+    #: the card's)
+    link_gbps: Decimal | None = None
+    network_gbps: Decimal | None = None
+    #: share of the wall-clock time spent training, in percent (None: 100)
+    goodput_percent: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -246,6 +273,12 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "optimizer": p.optimizer.value,
             "target_seq": p.target_seq,
             "overhead_gb": _dec(p.overhead_gb),
+            "virtual_stages": p.virtual_stages,
+            "fp8": p.fp8,
+            "attention": p.attention.value,
+            "link_gbps": _dec(p.link_gbps),
+            "network_gbps": _dec(p.network_gbps),
+            "goodput_percent": _dec(p.goodput_percent),
         },
     }
 
@@ -453,6 +486,14 @@ _DESCRIPTION_KEYS = (
     "target_seq",
     "overhead_gb",
 )
+_SPEED_MODEL_KEYS = (
+    "virtual_stages",
+    "fp8",
+    "attention",
+    "link_gbps",
+    "network_gbps",
+    "goodput_percent",
+)
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -485,6 +526,8 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         keys += ("model_params",)
     if version >= 4:
         keys += _DESCRIPTION_KEYS
+    if version >= 5:
+        keys += _SPEED_MODEL_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -520,6 +563,8 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
         found.update(_time(p, version))
     if version >= 4:
         found.update(_description(p))
+    if version >= 5:
+        found.update(_speed_model(p))
     return found
 
 
@@ -601,6 +646,22 @@ def _description(p: dict[str, Any]) -> dict[str, Any]:
         "optimizer": Optimizer(_choice(p, "optimizer", tuple(x.value for x in Optimizer))),
         "target_seq": _optional(_int, p, "target_seq", "plan", SEQ_LEN_LIMITS),
         "overhead_gb": _decimal(p, "overhead_gb", "plan", OTHER_MEMORY_LIMITS),
+    }
+
+
+def _speed_model(p: dict[str, Any]) -> dict[str, Any]:
+    fp8 = p["fp8"]
+    if not isinstance(fp8, bool):
+        raise ScenarioError(Reason.WRONG_TYPE, "plan.fp8", "expected true or false")
+    return {
+        "virtual_stages": _int(p, "virtual_stages", "plan", LAYOUT_LIMITS),
+        "fp8": fp8,
+        "attention": Attention(_choice(p, "attention", tuple(x.value for x in Attention))),
+        "link_gbps": _optional(_decimal, p, "link_gbps", "plan", BANDWIDTH_LIMITS),
+        "network_gbps": _optional(_decimal, p, "network_gbps", "plan", BANDWIDTH_LIMITS),
+        "goodput_percent": _optional(
+            _decimal, p, "goodput_percent", "plan", GOODPUT_PERCENT_LIMITS
+        ),
     }
 
 

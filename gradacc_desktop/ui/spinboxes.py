@@ -13,7 +13,7 @@ exactly as typed, with the view-model's message beside it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QStyle, QStyleOptionSpinBox, QWidget
 
@@ -96,6 +96,13 @@ class NumberField(QAbstractSpinBox):
         if event.matches(QKeySequence.StandardKey.Copy) and not self.lineEdit().hasSelectedText():
             self.copyRequested.emit()
             event.accept()
+            return
+        # Alt + a key is a mnemonic, never typing: one that reaches no control (a disabled
+        # check box's Alt+8) must not put its "8" into the field (Ctrl+Alt is AltGr)
+        modifiers = event.modifiers()
+        alt = bool(modifiers & Qt.KeyboardModifier.AltModifier)
+        if alt and not modifiers & Qt.KeyboardModifier.ControlModifier and event.text():
+            event.ignore()
             return
         super().keyPressEvent(event)
 

@@ -94,13 +94,16 @@ class HelpContent(QObject):
                     "into your framework's files."
                 ),
                 self.tr(
-                    "With a model chosen under Time and cost (Trainer configs tab) and the "
-                    "sequence length, every pair gets its time per optimizer step and tokens "
-                    "per second; the Time per step card names the fastest pair that fits at "
-                    "the same batch (Use this pair takes it) and, with a token budget, the "
-                    "dataset and a price, the run's time, GPU-hours and cost. It is an "
-                    "estimate: compute or memory bandwidth per micro-step, the communication "
-                    "your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md)."
+                    "With a model chosen in the training description and the sequence "
+                    "length, every pair gets its time per optimizer step and tokens per "
+                    "second; the Time per step card shows where one step's time goes (matrix "
+                    "products, attention, memory-bound work, each kind of communication, the "
+                    "pipeline bubble, the optimizer), names the fastest pair that fits at the "
+                    "same batch and which parts make it faster (Use this pair takes it) and, "
+                    "with a token budget or the dataset, a price and a goodput, the run's "
+                    "time, GPU-hours and cost. It is an estimate: the kernels' efficiency "
+                    "modelled from the model's shape, the communication your ZeRO stage and "
+                    "layout add, the pipeline bubble (docs/TIME.md)."
                 ),
                 self.tr(
                     "Ctrl+C copies the plan with its pairs as text (or the selected text). "

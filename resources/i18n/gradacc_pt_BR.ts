@@ -983,7 +983,7 @@
     </message>
     <message>
         <source>Check &amp;a file…</source>
-        <translation>A&amp;brir e verificar um arquivo…</translation>
+        <translation>Abrir e ana&amp;lisar um arquivo…</translation>
     </message>
     <message>
         <source>Read an existing training configuration</source>
@@ -1853,6 +1853,10 @@
         <translation>Com estágios de pipeline, o DeepSpeed tira o paralelismo de tensor da topologia do PipelineModule (PipeModelDataParallelTopology com suas próprias camadas de paralelismo de tensor), não do AutoTP, por isso o ds_config.json não tem seção tensor_parallel.</translation>
     </message>
     <message>
+        <source>DeepSpeed&apos;s pipeline engine runs plain 1F1B: it has no virtual stages, so its pipeline idles longer than the interleaved schedule planned. Use the megatron export for interleaved 1F1B.</source>
+        <translation>O motor de pipeline do DeepSpeed roda o 1F1B simples: ele não tem estágios virtuais, então seu pipeline fica ocioso por mais tempo do que o escalonamento intercalado planejado. Use a exportação do megatron para o 1F1B intercalado.</translation>
+    </message>
+    <message>
         <source>DeepSpeed&apos;s pipeline engine refuses ZeRO stages 2 and 3: use ZeRO-1 with pipeline stages.</source>
         <translation>O motor de pipeline do DeepSpeed recusa os estágios 2 e 3 do ZeRO: use ZeRO-1 com estágios de pipeline.</translation>
     </message>
@@ -1887,6 +1891,22 @@
     <message>
         <source>Pipeline stages are not in this loop: torch.distributed.pipelining needs your model split into stages, so the files leave them out and run the rest of the layout on fewer GPUs. Use the megatron or deepspeed export for pipeline stages.</source>
         <translation>Os estágios de pipeline não estão neste laço: o torch.distributed.pipelining precisa do seu modelo dividido em estágios, então os arquivos os omitem e rodam o resto do layout em menos GPUs. Use a exportação megatron ou deepspeed para estágios de pipeline.</translation>
+    </message>
+    <message>
+        <source>Megatron spreads each MoE layer&apos;s routed experts over {expert_parallel} GPUs of the data-parallel group (--expert-model-parallel-size); give the experts themselves (--num-experts, --moe-router-topk) with your model&apos;s arguments.</source>
+        <translation>O Megatron distribui os especialistas roteados de cada camada MoE por {expert_parallel} GPUs do grupo de paralelismo de dados (--expert-model-parallel-size); informe os próprios especialistas (--num-experts, --moe-router-topk) com os argumentos do seu modelo.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s expert parallelism is set in code, not in ds_config.json: build each MoE layer as deepspeed.moe.layer.MoE(..., ep_size={expert_parallel}); DeepSpeed then reduces and partitions each GPU&apos;s experts over the GPUs that hold the same ones.</source>
+        <translation>O paralelismo de especialistas do DeepSpeed é definido no código, não no ds_config.json: construa cada camada MoE como deepspeed.moe.layer.MoE(..., ep_size={expert_parallel}); o DeepSpeed então reduz e particiona os especialistas de cada GPU entre as GPUs que guardam os mesmos.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s own MoE layers refuse ZeRO-3 (only its AutoEP layers accept it): use ZeRO-1 or ZeRO-2 with deepspeed.moe.layer.MoE.</source>
+        <translation>As camadas MoE próprias do DeepSpeed recusam o ZeRO-3 (só as camadas AutoEP o aceitam): use ZeRO-1 ou ZeRO-2 com deepspeed.moe.layer.MoE.</translation>
+    </message>
+    <message>
+        <source>These files leave expert parallelism out: this framework has no setting that spreads a model&apos;s experts over GPUs, so every data-parallel GPU holds all the routed experts, more memory than the plan&apos;s {expert_parallel}-way expert parallelism counts. Use the megatron export to spread them.</source>
+        <translation>Estes arquivos deixam de fora o paralelismo de especialistas: este framework não tem uma configuração que distribua os especialistas de um modelo pelas GPUs, então cada GPU de paralelismo de dados guarda todos os especialistas roteados, mais memória do que o paralelismo de especialistas de {expert_parallel} vias do plano conta. Use a exportação do megatron para distribuí-los.</translation>
     </message>
     <message>
         <source>The model, LoRA and the sequence length live in your training script, not in ds_config.json: adapter_config.json is PEFT&apos;s own file (LoraConfig.from_pretrained reads it), and your samples should be {seq_len} tokens long.</source>
@@ -2219,8 +2239,8 @@
         <translation>A tabela lista os pares de micro-lote e passos de acumulação próximos da meta: as setas percorrem a tabela, Enter ou um clique duplo usa um par. O DeepSpeed e o Megatron, recebendo a meta como tamanho de lote, só aceitam os pares que chegam exatamente a ela. A aba Configurações de treino transforma o plano nos arquivos do seu framework.</translation>
     </message>
     <message>
-        <source>With a model chosen under Time and cost (Trainer configs tab) and the sequence length, every pair gets its time per optimizer step and tokens per second; the Time per step card names the fastest pair that fits at the same batch (Use this pair takes it) and, with a token budget, the dataset and a price, the run&apos;s time, GPU-hours and cost. It is an estimate: compute or memory bandwidth per micro-step, the communication your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md).</source>
-        <translation>Com um modelo escolhido em Tempo e custo (aba Configurações de treino) e o comprimento da sequência, cada par ganha seu tempo por passo do otimizador e tokens por segundo; o cartão Tempo por passo indica o par mais rápido que cabe no mesmo lote (Usar este par o adota) e, com um orçamento de tokens, o conjunto de dados e um preço, o tempo, as GPU-horas e o custo da execução. É uma estimativa: cálculo ou banda de memória por micro-passo, a comunicação que seu estágio ZeRO e seu layout acrescentam, a bolha do pipeline (docs/TIME.md).</translation>
+        <source>With a model chosen in the training description and the sequence length, every pair gets its time per optimizer step and tokens per second; the Time per step card shows where one step&apos;s time goes (matrix products, attention, memory-bound work, each kind of communication, the pipeline bubble, the optimizer), names the fastest pair that fits at the same batch and which parts make it faster (Use this pair takes it) and, with a token budget or the dataset, a price and a goodput, the run&apos;s time, GPU-hours and cost. It is an estimate: the kernels&apos; efficiency modelled from the model&apos;s shape, the communication your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md).</source>
+        <translation>Com um modelo escolhido na descrição do treino e o comprimento da sequência, cada par ganha seu tempo por passo do otimizador e tokens por segundo; o cartão Tempo por passo mostra para onde vai o tempo de um passo (produtos de matrizes, atenção, trabalho limitado pela memória, cada tipo de comunicação, a bolha do pipeline, o otimizador), indica o par mais rápido que cabe no mesmo lote e quais partes o tornam mais rápido (Usar este par o adota) e, com um orçamento de tokens ou o conjunto de dados, um preço e um tempo útil de treino, o tempo, as GPU-horas e o custo da execução. É uma estimativa: a eficiência dos kernels modelada pelo formato do modelo, a comunicação que seu estágio ZeRO e seu layout acrescentam, a bolha do pipeline (docs/TIME.md).</translation>
     </message>
     <message>
         <source>Ctrl+C copies the plan with its pairs as text (or the selected text). File ▸ Save scenario keeps the whole setup in a file.</source>
@@ -2807,6 +2827,10 @@
         <translation>Recusado</translation>
     </message>
     <message>
+        <source>Refused: interleaving</source>
+        <translation>Recusado: intercalação</translation>
+    </message>
+    <message>
         <source>{batch} (exact)</source>
         <translation>{batch} (exato)</translation>
     </message>
@@ -2878,7 +2902,7 @@
 <context>
     <name>PlannerResultsPanel</name>
     <message>
-        <source>Use th&amp;is pair</source>
+        <source>Use this p&amp;air</source>
         <translation>Usar este &amp;par</translation>
     </message>
     <message>
@@ -3528,6 +3552,14 @@
         <translation>as GPUs em paralelismo de dados não dividem o lote-alvo</translation>
     </message>
     <message>
+        <source>interleaved 1F1B needs the micro-batches per step in whole groups of the pipeline stages</source>
+        <translation>o 1F1B intercalado precisa dos micro-lotes de cada passo em grupos inteiros de estágios do pipeline</translation>
+    </message>
+    <message>
+        <source>the expert-parallel size must divide the data-parallel GPUs and the model&apos;s experts</source>
+        <translation>o tamanho do paralelismo de especialistas deve dividir as GPUs de paralelismo de dados e os especialistas do modelo</translation>
+    </message>
+    <message>
         <source>{value}: a simpler setup that fits comes first.</source>
         <translation>{value}: uma configuração mais simples que cabe vem primeiro.</translation>
     </message>
@@ -3552,11 +3584,16 @@
     <name>Setup</name>
     <message>
         <source>{gpus} GPUs cannot be split evenly over {nodes} nodes.</source>
+        <extracomment>the expert-parallel groups must tile the data-parallel GPUs</extracomment>
         <translation>{gpus} GPUs não se dividem igualmente entre {nodes} nós.</translation>
     </message>
     <message>
         <source>A tensor-parallel group of {tensor_parallel} GPUs would span nodes of {gpus_per_node} GPUs: its all-reduces run on every layer, so keep it inside one node.</source>
         <translation>Um grupo de paralelismo de tensor de {tensor_parallel} GPUs atravessaria nós de {gpus_per_node} GPUs: os all-reduces dele rodam em toda camada, então mantenha-o dentro de um nó.</translation>
+    </message>
+    <message>
+        <source>The expert-parallel size must divide the data-parallel GPUs: each group of that many GPUs holds every routed expert once.</source>
+        <translation>O tamanho do paralelismo de especialistas deve dividir as GPUs de paralelismo de dados: cada grupo com essa quantidade de GPUs guarda cada especialista roteado uma vez.</translation>
     </message>
     <message>
         <source>CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO).</source>
@@ -3571,7 +3608,7 @@
     <name>TimingTexts</name>
     <message>
         <source>{value} s</source>
-        <extracomment>significant digits of a time or a rate</extracomment>
+        <extracomment>significant digits of a time or a rate a part that moves the step by less than this share of it does not explain a difference between two pairs (unless nothing moves more) at most this many parts explain a difference a typographic minus for the signed seconds of a difference (&quot;−0.62 s&quot;) the architectures&apos; names (proper names: not translated)</extracomment>
         <translation>{value} s</translation>
     </message>
     <message>
@@ -3597,6 +3634,114 @@
     <message>
         <source>{card} cannot compute in {precision}: choose another precision.</source>
         <translation>A {card} não calcula em {precision}: escolha outra precisão.</translation>
+    </message>
+    <message>
+        <source>&lt; {value} %</source>
+        <translation>&lt; {value} %</translation>
+    </message>
+    <message>
+        <source>{value} ms</source>
+        <translation>{value} ms</translation>
+    </message>
+    <message>
+        <source>Matrix products</source>
+        <translation>Produtos de matrizes</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Atenção</translation>
+    </message>
+    <message>
+        <source>Memory-bound work</source>
+        <translation>Trabalho limitado pela memória</translation>
+    </message>
+    <message>
+        <source>Launch gaps</source>
+        <translation>Intervalos entre kernels</translation>
+    </message>
+    <message>
+        <source>Measured micro-steps</source>
+        <translation>Micro-passos medidos</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel all-reduces</source>
+        <translation>All-reduces do paralelismo de tensor</translation>
+    </message>
+    <message>
+        <source>Pipeline sends</source>
+        <translation>Envios do pipeline</translation>
+    </message>
+    <message>
+        <source>Expert all-to-all</source>
+        <translation>All-to-all dos especialistas</translation>
+    </message>
+    <message>
+        <source>Data-parallel communication</source>
+        <translation>Comunicação do paralelismo de dados</translation>
+    </message>
+    <message>
+        <source>Weights fetched from the CPU</source>
+        <translation>Pesos trazidos da CPU</translation>
+    </message>
+    <message>
+        <source>Pipeline bubble</source>
+        <translation>Bolha do pipeline</translation>
+    </message>
+    <message>
+        <source>Optimizer update</source>
+        <translation>Atualização do otimizador</translation>
+    </message>
+    <message>
+        <source>matrix products</source>
+        <translation>produtos de matrizes</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>atenção</translation>
+    </message>
+    <message>
+        <source>memory-bound work</source>
+        <translation>trabalho limitado pela memória</translation>
+    </message>
+    <message>
+        <source>launch gaps</source>
+        <translation>intervalos entre kernels</translation>
+    </message>
+    <message>
+        <source>measured micro-steps</source>
+        <translation>micro-passos medidos</translation>
+    </message>
+    <message>
+        <source>tensor-parallel all-reduces</source>
+        <translation>all-reduces do paralelismo de tensor</translation>
+    </message>
+    <message>
+        <source>pipeline sends</source>
+        <translation>envios do pipeline</translation>
+    </message>
+    <message>
+        <source>expert all-to-all</source>
+        <translation>all-to-all dos especialistas</translation>
+    </message>
+    <message>
+        <source>data-parallel communication</source>
+        <translation>comunicação do paralelismo de dados</translation>
+    </message>
+    <message>
+        <source>weights fetched from the CPU</source>
+        <translation>pesos trazidos da CPU</translation>
+    </message>
+    <message>
+        <source>pipeline bubble</source>
+        <translation>bolha do pipeline</translation>
+    </message>
+    <message>
+        <source>optimizer update</source>
+        <translation>atualização do otimizador</translation>
+    </message>
+    <message>
+        <source>{micro} × {steps} is {gain} faster: {parts}.</source>
+        <translation>{micro} × {steps} é {gain} mais rápido: {parts}.</translation>
     </message>
     <message>
         <source>Choose the model in the training description to see the time per step.</source>
@@ -3639,6 +3784,10 @@
         <translation>Total de GPUs {world} = {data} de dados × {tensor} de tensor × {pipeline} de pipeline</translation>
     </message>
     <message>
+        <source>Where one optimizer step&apos;s time goes</source>
+        <translation>Para onde vai o tempo de um passo do otimizador</translation>
+    </message>
+    <message>
         <source>Warning: measured at sequence length {measured}, planned at {planned}.</source>
         <translation>Atenção: medido com comprimento de sequência {measured}, planejado com {planned}.</translation>
     </message>
@@ -3655,8 +3804,44 @@
         <translation>Este é o par mais rápido que cabe e chega a este lote.</translation>
     </message>
     <message>
-        <source>Fastest pair that fits: {micro} × {steps} — {step} per step, {tokens} tokens/s ({gain} faster).</source>
-        <translation>Par mais rápido que cabe: {micro} × {steps} — {step} por passo, {tokens} tokens/s ({gain} mais rápido).</translation>
+        <source>Fastest pair that fits: {micro} × {steps} — {step} per step, {tokens} tokens/s.</source>
+        <translation>Par mais rápido que cabe: {micro} × {steps} — {step} por passo, {tokens} tokens/s.</translation>
+    </message>
+    <message>
+        <source>The typed efficiency applies: every kernel at {efficiency} of the peak, or at the memory bandwidth where that is slower (a roofline, docs/TIME.md), plus the communication not hidden behind them.</source>
+        <translation>Vale a eficiência digitada: cada kernel a {efficiency} do pico, ou à banda de memória onde ela for mais lenta (um roofline, docs/TIME.md), mais a comunicação que não fica escondida atrás deles.</translation>
+    </message>
+    <message>
+        <source>The kernels&apos; efficiency is modelled from the model&apos;s shape: the products&apos; width and tokens per micro-step, the attention kernel, the memory-bound work (docs/TIME.md); plus the communication not hidden behind them.</source>
+        <translation>A eficiência dos kernels é modelada pelo formato do modelo: a largura dos produtos e os tokens por micro-passo, o kernel de atenção, o trabalho limitado pela memória (docs/TIME.md); mais a comunicação que não fica escondida atrás deles.</translation>
+    </message>
+    <message>
+        <source>No published {generation} runs to fit: its kernels take {like}&apos;s shares.</source>
+        <translation>Não há treinos publicados em {generation} para ajustar: seus kernels usam as frações da {like}.</translation>
+    </message>
+    <message>
+        <source>Without the model&apos;s shape the time leaves out {terms}: choose a bundled model or open its config.json.</source>
+        <translation>Sem o formato do modelo, o tempo deixa de fora {terms}: escolha um modelo incluído ou abra o config.json dele.</translation>
+    </message>
+    <message>
+        <source>the attention FLOPs</source>
+        <translation>os FLOPs da atenção</translation>
+    </message>
+    <message>
+        <source>the products&apos; width, the memory-bound work and the launch gaps</source>
+        <translation>a largura dos produtos, o trabalho limitado pela memória e os intervalos entre kernels</translation>
+    </message>
+    <message>
+        <source>the tensor-parallel all-reduces</source>
+        <translation>os all-reduces do paralelismo de tensor</translation>
+    </message>
+    <message>
+        <source>the pipeline sends</source>
+        <translation>os envios do pipeline</translation>
+    </message>
+    <message>
+        <source>how much data-parallel traffic hides behind each layer</source>
+        <translation>quanto do tráfego do paralelismo de dados se esconde atrás de cada camada</translation>
     </message>
     <message>
         <source>One epoch ({steps} steps)</source>
@@ -3682,20 +3867,12 @@
         <translation>, custo {cost}</translation>
     </message>
     <message>
-        <source>A roofline estimate (docs/TIME.md): compute at {efficiency} of the peak or memory bandwidth, whichever is slower, plus the communication not hidden behind it.</source>
-        <translation>Uma estimativa roofline (docs/TIME.md): cálculo a {efficiency} do pico ou banda de memória, o que for mais lento, mais a comunicação que não fica escondida atrás dele.</translation>
-    </message>
-    <message>
         <source>Micro-steps measured on {device} ({model}), interpolated between the measured sizes; communication, bubble and optimizer estimated.</source>
         <translation>Micro-passos medidos em {device} ({model}), interpolados entre os tamanhos medidos; comunicação, bolha e otimizador estimados.</translation>
     </message>
     <message>
         <source>Micro-batch {micro} is outside the measured {low}–{high}: extrapolated.</source>
         <translation>O micro-lote {micro} está fora do intervalo medido {low}–{high}: extrapolado.</translation>
-    </message>
-    <message>
-        <source>Tensor- and pipeline-parallel traffic is not counted without the model&apos;s shape: choose a bundled model or open its config.json.</source>
-        <translation>O tráfego do paralelismo de tensor e de pipeline não é contado sem a forma do modelo: escolha um modelo incluído ou abra o config.json dele.</translation>
     </message>
 </context>
 <context>
@@ -3753,7 +3930,7 @@
     <name>TrainingPanel</name>
     <message>
         <source>Load a measured speed profile</source>
-        <extracomment>shown in an empty optional field that stands for nothing a field beside its label needs at least this much room (pixels), the sections&apos; frames and the scroll bar this much more the narrowest the panel gets (labels above the fields) &quot;Details…&quot; of the other memory: the model states&apos; breakdown</extracomment>
+        <extracomment>shown in an empty optional field that stands for nothing a field beside its label needs at least this much room (pixels), the sections&apos; frames and the scroll bar this much more the narrowest the panel gets (labels above the fields) &quot;Details…&quot; of the other memory: the model states&apos; breakdown choices shown as a check box of their own row (FP8 products)</extracomment>
         <translation>Carregar um perfil de velocidade medido</translation>
     </message>
     <message>
@@ -3864,6 +4041,14 @@
         <translation>Estágios de pipeline</translation>
     </message>
     <message>
+        <source>Virtual stages per GPU</source>
+        <translation>Estágios virtuais por GPU</translation>
+    </message>
+    <message>
+        <source>L&amp;ink between GPUs (GB/s)</source>
+        <translation>&amp;Banda entre GPUs (GB/s)</translation>
+    </message>
+    <message>
         <source>Target &amp;effective batch</source>
         <translation>Lote &amp;efetivo alvo</translation>
     </message>
@@ -3898,6 +4083,10 @@
     <message>
         <source>Price per GPU-hour</source>
         <translation>Preço por GPU-hora</translation>
+    </message>
+    <message>
+        <source>Goodput (%)</source>
+        <translation>Tempo útil de treino (%)</translation>
     </message>
     <message>
         <source>GPU efficiency (%)</source>
@@ -3996,6 +4185,18 @@
         <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
     </message>
     <message>
+        <source>Interleaved 1F1B (Megatron&apos;s virtual pipeline stages): model chunks per GPU (v). The bubble shrinks to (p − 1)/v micro-steps, the pipeline sends grow v times. Only with pipeline stages; 1: plain 1F1B.</source>
+        <translation>1F1B intercalado (os estágios virtuais de pipeline do Megatron): pedaços do modelo por GPU (v). A bolha encolhe para (p − 1)/v micro-passos e os envios do pipeline crescem v vezes. Só com estágios de pipeline; 1: 1F1B simples.</translation>
+    </message>
+    <message>
+        <source>Bandwidth between the GPUs of one node, per GPU and direction, in GB/s (NVLink, PCIe) (optional; empty: the card&apos;s figure).</source>
+        <translation>Banda entre as GPUs de um nó, por GPU e por sentido, em GB/s (NVLink, PCIe) (opcional; vazio: o valor da placa).</translation>
+    </message>
+    <message>
+        <source>Bandwidth between nodes, per GPU and direction, in GB/s (optional; empty: the card&apos;s typical network; 200 Gb/s InfiniBand per GPU = 25 GB/s).</source>
+        <translation>Banda entre nós, por GPU e por sentido, em GB/s (opcional; vazio: a rede típica da placa; InfiniBand de 200 Gb/s por GPU = 25 GB/s).</translation>
+    </message>
+    <message>
         <source>Effective batch you want per optimizer step (T), summed over all GPUs.</source>
         <translation>Lote efetivo desejado por passo do otimizador (T), somado em todas as GPUs.</translation>
     </message>
@@ -4032,12 +4233,28 @@
         <translation>Quanto uma GPU custa por hora, em qualquer moeda (opcional): dá o custo da execução.</translation>
     </message>
     <message>
-        <source>Share of the card&apos;s dense peak that training kernels reach (optional; empty: the card&apos;s typical figure). Measure yours and type it here.</source>
-        <translation>Fração do pico denso da placa que os kernels de treino atingem (opcional; vazio: o valor típico da placa). Meça a sua e digite aqui.</translation>
+        <source>Share of the wall-clock time spent training (optional; empty: 100 %): restarts, checkpoints and lost work take the rest. It stretches the run&apos;s time, GPU-hours and cost, not the step.</source>
+        <translation>Fração do tempo de relógio gasta treinando (opcional; vazio: 100 %): reinícios, checkpoints e trabalho perdido levam o resto. Estica o tempo, as GPU-horas e o custo da execução, não o passo.</translation>
+    </message>
+    <message>
+        <source>One share of the card&apos;s dense peak for every kernel (optional). Empty: the efficiency is modelled from the model&apos;s shape — the products&apos; width, the tokens per micro-step, the attention kernel (docs/TIME.md). Type a measured figure to use it instead.</source>
+        <translation>Uma só fração do pico denso da placa para todos os kernels (opcional). Vazio: a eficiência é modelada pelo formato do modelo — a largura dos produtos, os tokens por micro-passo, o kernel de atenção (docs/TIME.md). Digite um valor medido para usá-lo no lugar.</translation>
+    </message>
+    <message>
+        <source>modelled from the model&apos;s shape</source>
+        <translation>modelada pelo formato do modelo</translation>
+    </message>
+    <message>
+        <source>{value} (the card&apos;s)</source>
+        <translation>{value} (da placa)</translation>
     </message>
     <message>
         <source>The card&apos;s dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), without sparsity.</source>
         <translation>O pico denso da placa na precisão em que você treina, em TFLOPS (10¹² FLOP/s), sem esparsidade.</translation>
+    </message>
+    <message>
+        <source>Network between nodes (GB/s)</source>
+        <translation>Rede entre nós (GB/s)</translation>
     </message>
     <message>
         <source>The card&apos;s memory bandwidth, in GB/s.</source>
@@ -4082,6 +4299,14 @@
     <message>
         <source>Precision</source>
         <translation>Precisão</translation>
+    </message>
+    <message>
+        <source>FP&amp;8 matrix products</source>
+        <translation>Produtos de matrizes em FP&amp;8</translation>
+    </message>
+    <message>
+        <source>Attention kernel</source>
+        <translation>Kernel de atenção</translation>
     </message>
     <message>
         <source>GPU model</source>
@@ -4130,6 +4355,14 @@
     <message>
         <source>The numbers training computes in: mixed precision keeps fp32 master weights.</source>
         <translation>Os números em que o treino calcula: a precisão mista guarda pesos mestres em fp32.</translation>
+    </message>
+    <message>
+        <source>Matrix products in FP8 (Transformer Engine) around 16-bit weights, gradients and activations: the card&apos;s FP8 peak, the memory of bf16/fp16 training. Only with bf16 or fp16 on a card with an FP8 peak (Hopper, Ada, Blackwell, MI300X).</source>
+        <translation>Produtos de matrizes em FP8 (Transformer Engine) em torno de pesos, gradientes e ativações de 16 bits: o pico em FP8 da placa, a memória do treino em bf16/fp16. Só com bf16 ou fp16 numa placa com pico em FP8 (Hopper, Ada, Blackwell, MI300X).</translation>
+    </message>
+    <message>
+        <source>A fused kernel (PyTorch&apos;s SDPA, FlashAttention) keeps no s² scores and runs at its own share of the peak; eager attention writes every score to memory and back: more activation memory and more time.</source>
+        <translation>Um kernel fundido (o SDPA do PyTorch, FlashAttention) não guarda as s² pontuações e roda com a sua própria fração do pico; a atenção eager escreve cada pontuação na memória e a lê de volta: mais memória de ativações e mais tempo.</translation>
     </message>
     <message>
         <source>Its usable memory and its speed.</source>
@@ -4220,8 +4453,24 @@
         <translation>fp32 (precisão total)</translation>
     </message>
     <message>
+        <source>Fused (SDPA / FlashAttention)</source>
+        <translation>Fundido (SDPA / FlashAttention)</translation>
+    </message>
+    <message>
+        <source>Eager (scores through memory)</source>
+        <translation>Eager (pontuações pela memória)</translation>
+    </message>
+    <message>
         <source>Custom</source>
         <translation>Personalizado</translation>
+    </message>
+    <message>
+        <source>Off now: FP8 products go with bf16 or fp16 training.</source>
+        <translation>Desativado agora: produtos em FP8 exigem treino em bf16 ou fp16.</translation>
+    </message>
+    <message>
+        <source>Off now: {card} has no FP8 peak.</source>
+        <translation>Desativado agora: a {card} não tem pico em FP8.</translation>
     </message>
     <message>
         <source>None (plain data parallel)</source>
@@ -4307,10 +4556,6 @@
         <source>Hide the training description</source>
         <translation>Ocultar a descrição do treino</translation>
     </message>
-    <message>
-        <source>{percent} (the card&apos;s typical)</source>
-        <translation>{percent} (típico da placa)</translation>
-    </message>
 </context>
 <context>
     <name>TrainingViewModel</name>
@@ -4332,8 +4577,8 @@
         <translation>“{name}” não é um perfil de velocidade que este app consiga ler: {detail}</translation>
     </message>
     <message>
-        <source>Micro-steps: roofline estimate (no measured profile).</source>
-        <translation>Micro-passos: estimativa roofline (sem perfil medido).</translation>
+        <source>Micro-steps: estimated by the efficiency model (no measured profile).</source>
+        <translation>Micro-passos: estimados pelo modelo de eficiência (sem perfil medido).</translation>
     </message>
     <message>
         <source>Micro-steps measured on {device}: {model}, sequence {seq}, micro-batches {low}–{high}.</source>

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.activation import Attention, Family
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.families import parse_model_config_text
@@ -69,7 +69,21 @@ FULL = Scenario(
         lora_targets=LoraTargets.ALL_LINEAR,
         optimizer=Optimizer.ADAM_8BIT,
         overhead_gb=Decimal("1.5"),
+        virtual_stages=3,
+        fp8=True,
+        attention=Attention.EAGER,
+        link_gbps=Decimal("200"),
+        network_gbps=Decimal("12.5"),
+        goodput_percent=Decimal("92.5"),
     ),
+)
+SPEED_MODEL_KEYS = (
+    "virtual_stages",
+    "fp8",
+    "attention",
+    "link_gbps",
+    "network_gbps",
+    "goodput_percent",
 )
 DESCRIPTION_KEYS = (
     "method",
@@ -105,6 +119,10 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    for key in SPEED_MODEL_KEYS:
+        del plan[key]
+    if version == 4:
+        return data
     for key in DESCRIPTION_KEYS:
         del plan[key]
     if version == 3:
@@ -143,7 +161,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 4
+    assert data["format"] == "gradacc-scenario" and data["version"] == 5
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -157,6 +175,23 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["model"] == {"bundled": "llama-3.1-8b"}
     assert data["plan"]["method"] == "qlora" and data["plan"]["lora_targets"] == "all_linear"
     assert data["plan"]["overhead_gb"] == "1.5"
+    assert data["plan"]["virtual_stages"] == 3 and data["plan"]["fp8"] is True
+    assert data["plan"]["attention"] == "eager"
+    assert data["plan"]["link_gbps"] == "200" and data["plan"]["network_gbps"] == "12.5"
+    assert data["plan"]["goodput_percent"] == "92.5"
+
+
+def test_version_4_files_open_with_the_defaults_of_the_newer_inputs() -> None:
+    data = as_version(4)
+    plan = load(encode(data)).plan
+    assert plan.method is Method.QLORA and plan.overhead_gb == Decimal("1.5")
+    assert plan.virtual_stages == 1 and plan.fp8 is False
+    assert plan.attention is Attention.SDPA
+    assert plan.link_gbps is plan.network_gbps is plan.goodput_percent is None
+    data["plan"]["fp8"] = True  # a version 4 file cannot carry version 5 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is Reason.UNKNOWN_KEY
 
 
 def test_version_2_files_open_with_one_of_each() -> None:
@@ -251,6 +286,15 @@ def test_bad_models_are_refused(model: Any, reason: Reason) -> None:
         ("training_tokens", 1.5, Reason.WRONG_TYPE),
         ("custom_tflops", "0", Reason.OUT_OF_RANGE),
         ("custom_link_gbps", 64, Reason.WRONG_TYPE),
+        ("virtual_stages", 0, Reason.OUT_OF_RANGE),
+        ("fp8", 1, Reason.WRONG_TYPE),
+        ("fp8", "true", Reason.WRONG_TYPE),
+        ("attention", "flash", Reason.BAD_CHOICE),
+        ("link_gbps", "0", Reason.OUT_OF_RANGE),
+        ("network_gbps", 25, Reason.WRONG_TYPE),
+        ("goodput_percent", "0.5", Reason.OUT_OF_RANGE),
+        ("goodput_percent", "101", Reason.OUT_OF_RANGE),
+        ("goodput_percent", "90.125", Reason.TOO_PRECISE),
     ],
 )
 def test_bad_time_settings_are_refused(key: str, value: object, reason: Reason) -> None:
@@ -302,7 +346,7 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "root is a number": (b"1", Reason.NOT_AN_OBJECT),
     "root is null": (b"null", Reason.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 4,', '"version": 4, "version": 4,').encode(),
+        VALID.replace('"version": 5,', '"version": 5, "version": 5,').encode(),
         Reason.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -312,12 +356,12 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
     "format missing": (_drop("format"), Reason.MISSING_KEY),
     "version missing": (_drop("version"), Reason.MISSING_KEY),
-    "future version": (_set("version", 5), Reason.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 6), Reason.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
     "version as bool": (_set("version", True), Reason.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 4', '"version": 4.0').encode(),
+        VALID.replace('"version": 5', '"version": 5.0').encode(),
         Reason.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),

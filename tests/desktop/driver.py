@@ -57,9 +57,14 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "zero": "z",
         "plan_activation": "v",
         "other_memory": "o",
-        # planner: "Encontrar a mel&hor configuração", "Usar a configuração se&lecionada"
+        # "Produtos de matrizes em FP&8", "&Banda entre GPUs (GB/s)"
+        "fp8": "8",
+        "link": "b",
+        # planner: "Encontrar a mel&hor configuração", "Usar a configuração se&lecionada",
+        # "Usar este &par"
         "find_best": "h",
         "use_selected": "l",
+        "use_fastest": "p",
         # trainer configs: "E&xportar como", "Co&piar arquivo"
         "export_format": "x",
         "copy_file": "p",
@@ -84,8 +89,13 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "zero": "z",
         "plan_activation": "v",
         "other_memory": "o",
+        # "FP&8 matrix products", "L&ink between GPUs (GB/s)"
+        "fp8": "8",
+        "link": "i",
+        # "Find the &best setup", "Use the &selected setup", "Use this p&air"
         "find_best": "b",
         "use_selected": "s",
+        "use_fastest": "a",
         "export_format": "x",
         "copy_file": "y",
         "file_menu": "f",

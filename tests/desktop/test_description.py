@@ -22,7 +22,7 @@ SAYS = {
         "micro": "Tamanho do micro-lote: ",
         "nothing": "Nada cabe: só os estados do modelo e a sobrecarga",
         "fits": "Cabe na memória da GPU",
-        "zero3": "Estágio ZeRO: ZeRO-3",
+        "zero": "Estágio ZeRO: ZeRO-",
     },
     "en": {
         "model": "Model: Qwen2.5 0.5B Instruct",
@@ -32,7 +32,7 @@ SAYS = {
         "micro": "Micro-batch size: ",
         "nothing": "Nothing fits: the model states and overhead alone",
         "fits": "Fits in GPU memory",
-        "zero3": "ZeRO stage: ZeRO-3",
+        "zero": "ZeRO stage: ZeRO-",
     },
 }
 
@@ -126,4 +126,5 @@ def test_nothing_fits_then_the_best_setup_is_used(start_app: StartApp, lang: str
     lines = _plan(app, deselect=False)
     app.screenshot(f"description-search-used-{lang}", keep=True)
     assert says["fits"] in lines, lines[:40]
-    assert any(line.startswith(says["zero3"]) for line in lines), lines[:20]
+    # the best setup shards the model states (which ZeRO stage is the time model's call)
+    assert any(line.startswith(says["zero"]) for line in lines), lines[:20]

@@ -47,3 +47,49 @@ def test_a_model_and_a_layout_give_every_pair_its_time(start_app: StartApp, lang
     rows = [line for line in lines[heading + 1 :] if line.strip()]
     assert len(rows) >= 3, lines[heading:]
     assert all(" s " in row and row.split()[0].isdigit() for row in rows), rows
+
+
+PARTS = {
+    "pt_BR": ("Para onde vai o tempo de um passo do otimizador", "All-reduces do paralelismo"),
+    "en": ("Where one optimizer step's time goes", "Tensor-parallel all-reduces"),
+}
+
+
+def _part_seconds(lines: list[str], name: str, lang: str) -> float:
+    """The seconds of the breakdown's line that starts with ``name`` (ms read as s)."""
+    line = next(line.strip() for line in lines if line.strip().startswith(name))
+    point, group = (",", ".") if lang == "pt_BR" else (".", ",")
+    value, unit = line.split()[-4:-2]
+    number = float(value.replace(group, "").replace(point, "."))
+    return number / 1000 if unit == "ms" else number
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "en"])
+def test_the_link_field_and_the_fp8_box_by_their_alt_keys(start_app: StartApp, lang: str) -> None:
+    """Alt + the link's letter reaches the field, a slower link shows in the breakdown
+    the plan copies; Alt+8 cannot tick the FP8 box on an A100 (no FP8 peak)."""
+    app = start_app(lang)
+    app.next_tab()  # the planner
+    time.sleep(0.5)
+    app.type_into("seq_len", "2048")
+    app.mnemonic("model")
+    app.type("Qwen2.5")
+    time.sleep(0.3)
+    app.type_into("tensor_parallel", "2")
+    time.sleep(0.3)
+    title, tensor = PARTS[lang]
+    before = app.copy_results()
+    assert before is not None
+    lines = before.text.splitlines()
+    assert title in lines, before.text
+    fast = _part_seconds(lines, tensor, lang)
+    app.type_into("link", "3")  # a tenth of a PCIe link
+    time.sleep(0.3)
+    assert app.field_text("link") == "3"
+    after = app.copy_results()
+    assert after is not None
+    assert _part_seconds(after.text.splitlines(), tensor, lang) > 10 * fast
+    app.press_button("fp8")  # disabled on an A100: nothing happens
+    again = app.copy_results()
+    assert again is not None and again.text == after.text
+    app.screenshot(f"time-breakdown-{lang}", keep=True)

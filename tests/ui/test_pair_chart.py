@@ -71,16 +71,24 @@ def test_one_point_per_pair_and_the_marked_ones(english: MainWindow) -> None:
     assert chart.current.markerShape() != chart.fastest.markerShape()
     assert chart.current.name() == "In use: 2 × 32"
     assert chart.fastest.name() == "Fastest that fits: 1 × 64"
+    fast, used = _cells(english, 1), _cells(english, 2)  # as the pairs table shows them
     assert chart.summary.text() == (
-        "Fastest that fits: 1 × 64 — 22.9 s per step; in use: 2 × 32 — 23.8 s."
+        f"Fastest that fits: 1 × 64 — {fast[5]} per step; in use: 2 × 32 — {used[5]}."
     )
     assert chart.view.accessibleDescription() == chart.summary.text()
     assert chart.view.accessibleName() == chart.chart.title()
     # the GPU's memory: a vertical line from the bottom to the top of the plot
     assert {x for x, _y in _points(chart.capacity)} == {80.0}
     assert chart.tip_at(QPointF(fastest.memory_gb, fastest.step_seconds or 0.0)) == (
-        "1 × 64: 22.9 s per step, 20.25 GB per GPU, 91,800 tokens/s"
+        f"1 × 64: {fast[5]} per step, 20.25 GB per GPU, {fast[6]} tokens/s"
     )
+
+
+def _cells(window: MainWindow, micro_batch: int) -> tuple[str, ...]:
+    """The planner's pairs-table row of ``micro_batch``, as it shows it."""
+    results = window.planner_vm.state.results
+    assert results is not None
+    return next(row.cells for row in results.pairs if row.micro_batch == micro_batch)
 
 
 def test_pairs_that_do_not_fit_are_hollow(english: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -120,7 +128,7 @@ def test_copy_copies_the_chart_shown(english: MainWindow) -> None:
     assert english.pair_chart_vm is not None
     text = QGuiApplication.clipboard().text()
     assert text == english.pair_chart_vm.clipboard_text()
-    assert "Micro-batch (b)" in text and "91,800" in text
+    assert "Micro-batch (b)" in text and _cells(english, 1)[6] in text
     english.show_chart()
     english.menus.copy_action.trigger()
     assert english.tradeoff_vm is not None
@@ -136,7 +144,8 @@ def test_the_language_switch_reaches_it_once(english: MainWindow) -> None:
     english.set_language("pt_BR")
     assert len(seen) == 1
     assert chart.chart.locale().name() == "pt_BR"
-    assert "22,9 s" in chart.summary.text()
+    assert f"1 × 64 — {_cells(english, 1)[5]} por passo" in chart.summary.text()
+    assert "," in _cells(english, 1)[5]
     english.set_language("en")
     assert chart.chart.title() == "Time per step against memory per GPU, one point per pair"
     page = english.chart_page.built

@@ -58,7 +58,7 @@ def test_the_plan_as_text_in_portuguese(window: MainWindow, planner: PlannerView
         "O que é treinado: Todos os parâmetros (ajuste fino completo)",
         "Precisão: precisão mista bf16",
         "Comprimento da sequência: 2.048",
-        "Modelo da GPU: NVIDIA A100 80GB",
+        "Modelo da GPU: NVIDIA A100 SXM4 80GB",
         "GPUs em paralelismo de dados: 1.024",
         "Estágio ZeRO: Nenhum (paralelismo de dados simples)",
         "Offload para a CPU: Nenhuma",

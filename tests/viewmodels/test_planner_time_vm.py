@@ -66,7 +66,8 @@ def test_every_pair_gets_its_time_and_the_card_its_figures(qapp) -> None:  # typ
         " of 312 TFLOP/s per GPU"
     )
     assert card.layout == "World size 8 = 8 data-parallel × 1 tensor × 1 pipeline"
-    assert card.note.startswith("A roofline estimate (docs/TIME.md): compute at 60 % of the peak")
+    assert card.note.startswith("The kernels' efficiency is modelled from the model's shape: ")
+    assert "docs/TIME.md" in card.note and "Without the model's shape" not in card.note
     rows = view(vm).pairs
     assert all(row.cells[5].endswith(" s") and row.cells[6] != "—" for row in rows)
     # the card times the pair in use, as its row does
@@ -83,17 +84,32 @@ def test_a_pipeline_prefers_many_micro_batches_and_offers_the_pair(qapp) -> None
     config = view(vm).configuration
     assert config is not None and config.accumulation_steps == 1  # memory picks b = 64
     card = time(vm)
-    assert "pipeline bubble 75 %" in card.shares  # (4 − 1) / (1 + 4 − 1)
+    # (4 − 1) of the (1 + 4 − 1) micro-step slots idle; the optimizer's update is the rest
+    assert 74 <= _bubble(card) <= 75
     assert card.layout == "World size 256 = 8 data-parallel × 8 tensor × 4 pipeline"
-    assert card.fastest.startswith("Fastest pair that fits: 1 × 64")
+    assert card.fastest.startswith("Fastest pair that fits: 1 × 64 — ")
     assert card.fastest_micro_batch == 1
+    # why it is faster: its bubble is 3 micro-steps of 1 sample, not 3 of 64
+    found = re.fullmatch(r"1 × 64 is ([\d.]+) % faster: (.+)\.", card.difference)
+    assert found is not None, card.difference
+    assert found.group(2).startswith("pipeline bubble −")
+    assert Decimal(found.group(1)) > 50
     assert vm.use_fastest()
     config = view(vm).configuration
     assert config is not None and (config.micro_batch, config.accumulation_steps) == (1, 64)
     card = time(vm)
-    assert "pipeline bubble 4.5 %" in card.shares  # 3 / (64 + 3)
+    assert 4 <= _bubble(card) <= Decimal("4.5")  # 3 / (64 + 3)
     assert card.fastest == "This is the fastest pair that fits and reaches this batch."
-    assert card.fastest_micro_batch is None
+    assert card.fastest_micro_batch is None and card.difference == ""
+
+
+def _bubble(card: TimeView) -> Decimal:
+    """The pipeline bubble's share of the step, as the card says it (in %)."""
+    found = re.search(r"pipeline bubble ([\d.]+) %", card.shares)
+    assert found is not None, card.shares
+    bubble = next(part for part in card.parts if part.key == "bubble")
+    assert bubble.share == f"{found.group(1)} %"  # the breakdown says the same
+    return Decimal(found.group(1))
 
 
 def test_without_a_time_there_is_no_fastest_pair_to_use(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -145,19 +161,26 @@ def test_efficiency_recompute_and_precision_change_the_time(qapp) -> None:  # ty
     vm = planner()
     training = vm.training
     timed(training)
+    assert training.placeholder(F.EFFICIENCY) == "modelled from the model's shape"
+    modelled = _number(time(vm).summary)
+    training.set_text(F.EFFICIENCY, "60")
+    assert time(vm).note.startswith(
+        "The typed efficiency applies: every kernel at 60 % of the peak"
+    )
     before = _number(time(vm).summary)
-    training.set_text(F.EFFICIENCY, "30")  # half the card's 60 %: twice the compute time
-    assert time(vm).note.startswith("A roofline estimate (docs/TIME.md): compute at 30 %")
-    assert abs(_number(time(vm).summary) / before - 2) < Decimal("0.05")
-    assert training.placeholder(F.EFFICIENCY) == "60 (the card's typical)"
+    assert before != modelled  # one typed share instead of the efficiency model
+    training.set_text(F.EFFICIENCY, "30")  # half the share: about twice the compute time
+    assert time(vm).note.startswith("The typed efficiency applies: every kernel at 30 %")
+    assert abs(_number(time(vm).summary) / before - 2) < Decimal("0.1")
     training.set_text(F.EFFICIENCY, "")
+    assert _number(time(vm).summary) == modelled
     training.set_choice(Choice.RECOMPUTE, Recompute.FULL)
     # full recomputation runs the forward twice: hardware FLOPs are 8/6 of the model's
     mfu, hfu = (Decimal(part.split()[1]) for part in time(vm).utilisation.split(" · "))
     assert abs(hfu / mfu - Decimal(4) / 3) < Decimal("0.01")
     training.set_choice(Choice.CARD, "v100-32gb")  # Volta has no bf16
     assert time(vm).message == (
-        "NVIDIA V100 32GB cannot compute in bf16: choose another precision."
+        "NVIDIA V100 SXM2 32GB cannot compute in bf16: choose another precision."
     )
     training.set_choice(Choice.PRECISION, Precision.FP16)
     assert time(vm).available
@@ -191,7 +214,7 @@ def test_a_refused_run_entry_is_left_out_and_said(qapp) -> None:  # type: ignore
     training.set_text(F.EFFICIENCY, "150")
     assert view(vm).configuration is not None  # the plan stands
     assert time(vm).available
-    assert time(vm).note.startswith("A roofline estimate (docs/TIME.md): compute at 60 %")
+    assert time(vm).note.startswith("The kernels' efficiency is modelled from the model's shape")
     assert training.state.problems == ()
     assert training.state.run_problems == ("GPU efficiency (%): enter a value from 0.1 to 100.",)
     training.set_text(F.EFFICIENCY, "")
@@ -207,10 +230,18 @@ def test_typed_parameters_without_a_model(qapp) -> None:  # type: ignore[no-unty
     training.set_text(F.MODEL_PARAMS, "7000000000")
     card = time(vm)
     assert card.available
-    assert "not counted without the model's shape" not in card.note
+    # a bare count: what the time leaves out, said (8 data-parallel GPUs, no tensor split)
+    assert card.note.endswith(
+        "Without the model's shape the time leaves out the attention FLOPs, the products' "
+        "width, the memory-bound work and the launch gaps, how much data-parallel traffic "
+        "hides behind each layer: choose a bundled model or open its config.json."
+    )
+    assert "tensor-parallel" not in card.note
+    assert [part.key for part in card.parts if part.key in ("attention", "overhead")] == []
     training.set_text(F.TENSOR_PARALLEL, "2")
-    assert "not counted without the model's shape" in time(vm).note
+    assert ", the tensor-parallel all-reduces, " in time(vm).note
     training.set_choice(Choice.MODEL, "gpt2")
+    assert "Without the model's shape" not in time(vm).note
     assert not training.editable(F.MODEL_PARAMS)
     assert training.shown_text(F.MODEL_PARAMS) == "124,439,808"  # GPT-2 small, exactly
 
@@ -219,7 +250,9 @@ def test_a_measured_profile_replaces_the_roofline(qapp, tmp_path: Path) -> None:
     vm = planner()
     training = vm.training
     timed(training)
-    assert training.profile_summary() == "Micro-steps: roofline estimate (no measured profile)."
+    assert training.profile_summary() == (
+        "Micro-steps: estimated by the efficiency model (no measured profile)."
+    )
     outcome = training.load_profile(write_profile(tmp_path / "a100.json"))
     assert outcome.ok and outcome.message == "Speed profile “a100.json” in use."
     assert training.profile_summary() == (
@@ -234,7 +267,8 @@ def test_a_measured_profile_replaces_the_roofline(qapp, tmp_path: Path) -> None:
     remembered = training.remembered_profile()
     assert remembered is not None
     training.clear_profile()
-    assert training.profile is None and time(vm).note.startswith("A roofline estimate")
+    assert training.profile is None
+    assert time(vm).note.startswith("The kernels' efficiency is modelled")
     assert training.restore_profile(remembered) and training.profile is not None
     assert not training.restore_profile("{")
 

@@ -311,7 +311,7 @@ def test_clipboard_text(qapp) -> None:  # type: ignore[no-untyped-def]
     assert lines[:3] == ["Run plan: gradient accumulation", "", "Training description"]
     for line in (
         "Model: — choose a model —",
-        "GPU model: NVIDIA A100 80GB",
+        "GPU model: NVIDIA A100 SXM4 80GB",
         "Data-parallel GPUs: 8",
         "Target effective batch: 512",
         "Micro-batch size: 4",

@@ -3,6 +3,7 @@ calculator's inputs) saved and opened whole; a refused file changes nothing."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QLocale
 
 from gradacc_desktop.core import scenario as scenario_io
+from gradacc_desktop.core.activation import Attention
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.planning import Rounding
@@ -241,3 +243,93 @@ def test_every_scenario_reason_has_a_message(qapp) -> None:  # type: ignore[no-u
     assert "the setting “plan.gpus” is out of range." in messages
     too_large = scenarios.files.problem(ScenarioError(Reason.TOO_LARGE, "", ""))
     assert too_large == f"the file is larger than {scenario_io.MAX_BYTES:,} bytes."
+
+
+def _time_model_inputs() -> Made:
+    """The time model's newer inputs, each away from its default: interleaved pipeline
+    stages, FP8 products on an H100, eager attention, typed links, a goodput."""
+    vm = training()
+    vm.set_choice(Choice.CARD, "h100-80gb")
+    vm.set_choice(Choice.MODEL, "llama-3.1-8b")
+    vm.set_text(F.SEQ_LEN, "4096")
+    vm.set_text(F.PIPELINE_STAGES, "2")
+    vm.set_text(F.VIRTUAL_STAGES, "4")
+    vm.set_choice(Choice.FP8, True)
+    vm.set_choice(Choice.ATTENTION, Attention.EAGER)
+    vm.set_text(F.LINK, "200")
+    vm.set_text(F.NETWORK, "12.5")
+    vm.set_text(F.GOODPUT, "92.5")
+    return _scenarios(vm)
+
+
+def test_the_time_model_inputs_are_saved_and_reopened(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    saved = _time_model_inputs()
+    d = saved.training.description
+    assert d is not None and d.fp8 and d.layout.virtual == 4
+    path = tmp_path / "plan.json"
+    assert saved.files.save(path).ok
+    plan = json.loads(path.read_text(encoding="utf-8"))["plan"]
+    assert (plan["virtual_stages"], plan["fp8"], plan["attention"]) == (4, True, "eager")
+    assert (plan["link_gbps"], plan["network_gbps"]) == ("200", "12.5")
+    assert plan["goodput_percent"] == "92.5"
+
+    opened = _scenarios()
+    assert opened.files.open(path).ok
+    again = opened.training
+    assert again.description == d
+    assert again.choice(Choice.FP8) is True and again.choice(Choice.ATTENTION) is Attention.EAGER
+    assert again.shown_text(F.VIRTUAL_STAGES) == "4"
+    assert again.shown_text(F.LINK) == "200" and again.shown_text(F.NETWORK) == "12.5"
+    assert again.shown_text(F.GOODPUT) == "92.5"
+    # and through the settings store
+    restored = _scenarios()
+    assert restored.files.restore_remembered(saved.files.remembered())
+    assert restored.training.description == d
+
+
+def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ignore[no-untyped-def]
+    qapp, tmp_path: Path
+) -> None:
+    saved = _time_model_inputs()
+    data = json.loads(scenario_io.save(saved.files.scenario()))
+    data["version"] = 4
+    for key in ("virtual_stages", "fp8", "attention", "link_gbps", "network_gbps"):
+        del data["plan"][key]
+    del data["plan"]["goodput_percent"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    opened = _time_model_inputs()  # every new input away from its default
+    assert opened.files.open(path).ok
+    again = opened.training
+    d = again.description
+    assert d is not None and d.pipeline_stages == 2 and d.layout.virtual == 1
+    assert not d.fp8 and d.attention is Attention.SDPA
+    assert d.link_gbps is d.network_gbps is d.run.goodput is None
+    assert again.shown_text(F.LINK) == "" and again.placeholder(F.LINK) == "450 (the card's)"
+    assert again.shown_text(F.GOODPUT) == "" and again.placeholder(F.GOODPUT) == "100"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "said"),
+    [
+        ("virtual_stages", 0, "the setting “plan.virtual_stages” is out of range."),
+        ("fp8", "yes", "the setting “plan.fp8” has the wrong type."),
+        ("attention", "flash", "the setting “plan.attention” has a value this app does not know."),
+        ("link_gbps", "-3", "the setting “plan.link_gbps” is out of range."),
+        ("goodput_percent", "150", "the setting “plan.goodput_percent” is out of range."),
+    ],
+)
+def test_a_bad_new_input_refuses_the_file_and_changes_nothing(  # type: ignore[no-untyped-def]
+    qapp, tmp_path: Path, key: str, value: object, said: str
+) -> None:
+    saved = _time_model_inputs()
+    data = json.loads(scenario_io.save(saved.files.scenario()))
+    data["plan"][key] = value
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    opened = _scenarios(training())
+    before = opened.training.description
+    outcome = opened.files.open(path)
+    assert not outcome.ok
+    assert outcome.message == f"Could not open the scenario “bad.json”: {said} Nothing was changed."
+    assert opened.training.description == before

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.fit_label import FitLabel
+from gradacc_desktop.ui.planner.step_parts import PartsLegend, StepBar
 from gradacc_desktop.ui.prompt_page import PromptPage
 from gradacc_desktop.ui.verdict import VerdictLabel
 from gradacc_desktop.viewmodels.planner import (
@@ -233,8 +234,9 @@ class ExtrasCard(Card):
 
 
 class TimeCard(Card):
-    """Time per step of the configuration in use, the fastest pair that fits (with a
-    button to use it) and the run's totals; or why the time cannot be estimated."""
+    """Time per step of the configuration in use, where its step's time goes (a stacked
+    bar and its legend), the fastest pair that fits (with a button to use it) and which
+    parts make it faster, and the run's totals; or why the time cannot be estimated."""
 
     useFastest = Signal(int)
 
@@ -245,7 +247,11 @@ class TimeCard(Card):
         self.utilisation = _text(self, "plan_time_utilisation")
         self.shares = _text(self, "plan_time_shares")
         self.layout_text = _text(self, "plan_time_layout")
+        self.parts_title = _text(self, "plan_time_parts_title")
+        self.bar = StepBar(self)
+        self.legend = PartsLegend(self)
         self.fastest = _text(self, "plan_time_fastest")
+        self.difference = _text(self, "plan_time_difference")
         self.use_fastest = QPushButton(self)
         self.use_fastest.setObjectName("plan_use_fastest")
         self.run = _text(self, "plan_time_run")
@@ -261,8 +267,16 @@ class TimeCard(Card):
             self.layout_text,
         ):
             self.body.addWidget(widget)
+        self.body.addSpacing(4)
+        for part in (self.parts_title, self.bar, self.legend):
+            self.body.addWidget(part)
+        self.body.addSpacing(4)
         row = QHBoxLayout()
-        row.addWidget(self.fastest, 1)
+        texts = QVBoxLayout()
+        texts.setSpacing(2)
+        texts.addWidget(self.fastest)
+        texts.addWidget(self.difference)
+        row.addLayout(texts, 1)
         row.addWidget(self.use_fastest, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         self.body.addLayout(row)
         self.body.addWidget(self.run)
@@ -282,12 +296,19 @@ class TimeCard(Card):
             (self.utilisation, view.utilisation),
             (self.shares, view.shares),
             (self.layout_text, view.layout),
+            (self.parts_title, view.parts_title),
             (self.fastest, view.fastest),
+            (self.difference, view.difference),
             (self.run, "\n".join(view.run)),
             (self.note, view.note),
         ):
             label.setText(text)
             label.setVisible(bool(text))
+        self.bar.set_parts(view.parts)
+        self.bar.setAccessibleName(view.parts_title)
+        self.bar.setVisible(bool(view.parts))
+        self.legend.set_parts(view.parts)
+        self.legend.setVisible(bool(view.parts))
         self._fastest = view.fastest_micro_batch
         self.use_fastest.setVisible(view.fastest_micro_batch is not None)
 
@@ -358,7 +379,7 @@ class PlannerResultsPanel(QWidget):
         self.deepspeed.title.setText(texts.deepspeed_title())
         self.extras.title.setText(texts.extras_title())
         self.time.title.setText(texts.time_title())
-        self.time.use_fastest.setText(self.tr("Use th&is pair"))
+        self.time.use_fastest.setText(self.tr("Use this p&air"))
         self.time.use_fastest.setToolTip(
             self.tr("Plan with the fastest pair that fits: its micro-batch becomes yours")
         )

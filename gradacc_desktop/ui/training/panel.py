@@ -32,7 +32,15 @@ from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.spinboxes import NumberField
-from gradacc_desktop.ui.training.specs import CONDITIONAL, ROWS, Extra, Key, RowSpec, Section
+from gradacc_desktop.ui.training.specs import (
+    CHECK_BOXES,
+    CONDITIONAL,
+    ROWS,
+    Extra,
+    Key,
+    RowSpec,
+    Section,
+)
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.settings import Settings
@@ -81,6 +89,8 @@ class TrainingPanel(QWidget):
         self._quiet = False
         self.fields: dict[TrainingField, NumberField] = {}
         self.combos: dict[Choice, QComboBox] = {}
+        #: choices shown as a check box of their own row (FP8 products)
+        self.checks: dict[Choice, QCheckBox] = {}
         self.labels: dict[Key, QLabel] = {}
         self.notes: dict[Extra, QLabel] = {}
         self.sections: dict[Section, QGroupBox] = {}
@@ -196,6 +206,15 @@ class TrainingPanel(QWidget):
             form.addRow(widget)
             self._rows[key] = widget
             return
+        if key in CHECK_BOXES:
+            assert isinstance(key, Choice)
+            check = QCheckBox(section)
+            check.setObjectName(spec.object_name)
+            check.toggled.connect(lambda on, c=key: self._on_check(c, on))
+            self.checks[key] = check
+            form.addRow(check)
+            self._rows[key] = check
+            return
         label = QLabel(section)
         widget = self._input(spec, section)
         label.setBuddy(widget)
@@ -296,6 +315,21 @@ class TrainingPanel(QWidget):
             index = next((i for i, (d, _) in enumerate(options) if d == current), 0)
             combo.setCurrentIndex(index)
         self.recommend.setChecked(bool(self.vm.choice(Choice.RECOMMEND)))
+        self._show_checks()
+
+    def _show_checks(self) -> None:
+        """The FP8 box: ticked when chosen and possible, enabled only when possible (bf16
+        or fp16 on a card with an FP8 peak), its tooltip saying why not."""
+        check = self.checks.get(Choice.FP8)
+        if check is None:
+            return
+        allowed = self.vm.fp8_allowed()
+        with self._silently():
+            check.setChecked(bool(self.vm.choice(Choice.FP8)) and allowed)
+        check.setEnabled(allowed)
+        hint = self.vm.fp8_hint()
+        check.setToolTip(hint)
+        check.setAccessibleDescription(hint)
 
     def show_state(self, state: TrainingState) -> None:
         vm = self.vm
@@ -313,6 +347,7 @@ class TrainingPanel(QWidget):
                 box.lineEdit().setPlaceholderText(text)
             box.setEnabled(vm.editable(field))
             self._mark(field, vm.problem(field) is not None)
+        self._show_checks()
         notes = state.notes
         self._say(Extra.MODEL_NOTE, notes.model + "".join(f"\n⚠ {w}" for w in notes.warnings))
         self._say(Extra.LORA_NOTE, notes.lora)
@@ -363,6 +398,10 @@ class TrainingPanel(QWidget):
     def _on_recommend(self, on: bool) -> None:
         if not self._quiet:
             self.vm.set_choice(Choice.RECOMMEND, on)
+
+    def _on_check(self, choice: Choice, on: bool) -> None:
+        if not self._quiet and self.checks[choice].isEnabled():
+            self.vm.set_choice(choice, on)
 
     def ask_config(self) -> None:
         texts = self.vm.texts
@@ -437,6 +476,9 @@ class TrainingPanel(QWidget):
                 combo.setToolTip(t.choice_hint(key))
         self.recommend.setText(t.choice_label(Choice.RECOMMEND, mnemonic=True))
         self.recommend.setToolTip(t.choice_hint(Choice.RECOMMEND))
+        for choice, check in self.checks.items():
+            check.setText(t.choice_label(choice, mnemonic=True))
+            check.setAccessibleName(t.choice_label(choice))
         self.open_config.setText(t.open_config_button())
         self.card_speed.setText(t.card_speed_button())
         for button in (self.activation_back, self.other_back):
@@ -468,7 +510,7 @@ class TrainingPanel(QWidget):
             if isinstance(key, TrainingField):
                 chain.append(self.fields[key])
             elif isinstance(key, Choice):
-                chain.append(self.combos[key])
+                chain.append(self.checks[key] if key in CHECK_BOXES else self.combos[key])
             elif key is Extra.OPEN_CONFIG:
                 chain.append(self.open_config)
             elif key is Extra.CARD_SPEED:

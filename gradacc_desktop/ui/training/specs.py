@@ -1,6 +1,7 @@
 """The training description panel as a table: its sections, top to bottom, and in each
-the rows — a number field (``TrainingField``), a choice (``Choice``) or one of the
-panel's own widgets (``Extra``) — with what stands beside a row."""
+the rows — a number field (``TrainingField``), a choice (``Choice``: a combo box, or a
+check box in ``CHECK_BOXES``) or one of the panel's own widgets (``Extra``) — with what
+stands beside a row."""
 
 from __future__ import annotations
 
@@ -71,13 +72,18 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(Section.METHOD, E.LORA_NOTE),
     RowSpec(Section.METHOD, C.OPTIMIZER),
     RowSpec(Section.METHOD, C.PRECISION),
+    RowSpec(Section.METHOD, C.FP8),
+    RowSpec(Section.METHOD, C.ATTENTION),
     RowSpec(Section.HARDWARE, C.CARD),
     RowSpec(Section.HARDWARE, T.GPU_MEMORY),
     RowSpec(Section.HARDWARE, T.GPUS),
     RowSpec(Section.HARDWARE, T.NODES),
+    RowSpec(Section.HARDWARE, T.LINK),
+    RowSpec(Section.HARDWARE, T.NETWORK),
     RowSpec(Section.HARDWARE, E.CARD_SPEED),
     RowSpec(Section.LAYOUT, T.TENSOR_PARALLEL),
     RowSpec(Section.LAYOUT, T.PIPELINE_STAGES),
+    RowSpec(Section.LAYOUT, T.VIRTUAL_STAGES),
     RowSpec(Section.LAYOUT, C.ZERO),
     RowSpec(Section.LAYOUT, C.OFFLOAD),
     RowSpec(Section.LAYOUT, C.RECOMPUTE),
@@ -94,9 +100,13 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(Section.RUN, T.EPOCHS),
     RowSpec(Section.RUN, T.TOKENS),
     RowSpec(Section.RUN, T.PRICE),
+    RowSpec(Section.RUN, T.GOODPUT),
     RowSpec(Section.RUN, T.EFFICIENCY),
     RowSpec(Section.RUN, E.PROFILE),
 )
+
+#: choices shown as a check box on a row of its own (its text is its label)
+CHECK_BOXES: frozenset[Choice] = frozenset({C.FP8})
 
 #: rows shown only when the description has them (the view-model says which)
 CONDITIONAL: frozenset[Key] = frozenset(

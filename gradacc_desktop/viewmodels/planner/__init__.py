@@ -20,6 +20,7 @@ from gradacc_desktop.viewmodels.planner.views import (
     PairRow,
     PlannerState,
     PlanView,
+    TimePart,
     TimeView,
 )
 
@@ -34,5 +35,6 @@ __all__ = [
     "PlanView",
     "PlannerState",
     "PlannerViewModel",
+    "TimePart",
     "TimeView",
 ]

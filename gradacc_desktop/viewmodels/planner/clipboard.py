@@ -120,8 +120,16 @@ class PlanClipboard(Translating):
         lines = ["", self._texts.time_title()]
         if not time.available:
             return [*lines, time.message]
-        shown = (time.summary, time.utilisation, time.shares, time.layout, time.fastest)
-        return [*lines, *(text for text in shown if text), *time.run]
+        shown = (time.summary, time.utilisation, time.shares, time.layout)
+        lines += [text for text in shown if text]
+        if time.parts:
+            lines.append(time.parts_title)
+            widths = column_widths([[p.name, p.seconds, p.share] for p in time.parts])
+            lines += [
+                "  " + align_row([p.name, p.seconds, p.share], widths, [False, True, True], "  ")
+                for p in time.parts
+            ]
+        return [*lines, *(text for text in (time.fastest, time.difference) if text), *time.run]
 
     def _pairs_table(self, pairs: tuple[PairRow, ...]) -> list[str]:
         """The pairs table as aligned rows under its heading (numbers to the right)."""

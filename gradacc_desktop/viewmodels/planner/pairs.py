@@ -25,6 +25,8 @@ class PairsTexts(Translating):
         f = self._formats.format
         yes, no = self.tr("Yes"), self.tr("No")
         both, neither = self.tr("Both accept"), self.tr("Refused")
+        # interleaved 1F1B runs whole groups of pipeline-stages micro-batches only
+        unscheduled = self.tr("Refused: interleaving")
         rows = []
         for pair in pairs:
             p = pair.pair
@@ -45,13 +47,19 @@ class PairsTexts(Translating):
                         f(p.accumulation_steps),
                         achieved,
                         fits,
-                        both if pair.verdicts.both_accept else neither,
+                        (
+                            unscheduled
+                            if not pair.schedule_ok
+                            else both
+                            if pair.verdicts.both_accept
+                            else neither
+                        ),
                         NONE if time is None else self._timing.seconds(time.step_seconds),
                         NONE if time is None else self._timing.rate(time.tokens_per_second),
                     ),
                     fits=pair.fits,
                     exact=p.exact,
-                    accepted=pair.verdicts.both_accept,
+                    accepted=pair.verdicts.both_accept and pair.schedule_ok,
                     current=p.micro_batch == current,
                 )
             )

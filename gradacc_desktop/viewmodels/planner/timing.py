@@ -1,6 +1,7 @@
 """Time per step in words: the pairs table's time cells, the "Time per step" card
-(the configuration in use, the fastest pair that fits, the run's totals) — all from
-the one plan (``core.training.plan``), which times every pair and picks the fastest."""
+(the configuration in use, where its step's time goes, the fastest pair that fits and
+which parts make it faster, the run's totals) — all from the one plan
+(``core.training.plan``), which times every pair and picks the fastest."""
 
 from __future__ import annotations
 
@@ -8,15 +9,35 @@ from fractions import Fraction
 from typing import final
 
 from gradacc_desktop.core.compute import significant, to_decimal
+from gradacc_desktop.core.gpus import CUSTOM_ID, Generation
+from gradacc_desktop.core.kernels import FITTED, fitted_like
 from gradacc_desktop.core.profile import Mismatch, profile_mismatches
-from gradacc_desktop.core.steptime import RunTotals, StepModel, StepTime
+from gradacc_desktop.core.steptime import PART_NAMES, RunTotals, StepModel, StepTime, Uncounted
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import Plan, TimeMissing
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
-from gradacc_desktop.viewmodels.planner.views import TimeView
+from gradacc_desktop.viewmodels.planner.views import TimePart, TimeView
 
 #: significant digits of a time or a rate
 DIGITS = 3
+#: a part that moves the step by less than this share of it does not explain a difference
+#: between two pairs (unless nothing moves more)
+NOTABLE_SHARE = Fraction(1, 100)
+#: at most this many parts explain a difference
+DIFFERENCE_PARTS = 3
+#: a typographic minus for the signed seconds of a difference ("−0.62 s")
+MINUS = "\u2212"
+NBSP = "\u00a0"
+#: the architectures' names (proper names: not translated)
+GENERATION_NAMES = {
+    Generation.VOLTA: "Volta",
+    Generation.TURING: "Turing",
+    Generation.AMPERE: "Ampere",
+    Generation.ADA: "Ada Lovelace",
+    Generation.HOPPER: "Hopper",
+    Generation.BLACKWELL: "Blackwell",
+    Generation.CDNA3: "CDNA 3",
+}
 
 
 @final
@@ -43,6 +64,102 @@ class TimingTexts(Translating):
 
     def percent(self, value: Fraction) -> str:
         return self.tr("{value} %").format(value=self._formats.format(to_decimal(value * 100, 1)))
+
+    def share(self, value: Fraction) -> str:
+        """A part's share of the step: one decimal, "< 0.1 %" for a sliver."""
+        if 0 < value < Fraction(1, 2000):
+            return self.tr("< {value} %").format(
+                value=self._formats.format(to_decimal(Fraction(1, 10), 1))
+            )
+        return self.percent(value)
+
+    def signed_seconds(self, value: Fraction) -> str:
+        """A change of time with its sign: "−0.62 s", "+0.1 s" ("−2.5 ms" when short)."""
+        sign = MINUS if value < 0 else "+"
+        return sign + self.short_seconds(abs(value))
+
+    def short_seconds(self, value: Fraction) -> str:
+        """A part of a step: seconds, or milliseconds under a hundredth of a second."""
+        if value < Fraction(1, 100):
+            return self.tr("{value} ms").format(value=self._n(value * 1000))
+        return self.seconds(value)
+
+    # -- the parts of a step ------------------------------------------------------------
+    def part_name(self, key: str) -> str:
+        """A part of the step as the breakdown lists it."""
+        return {
+            "matmul": self.tr("Matrix products"),
+            "attention": self.tr("Attention"),
+            "memory": self.tr("Memory-bound work"),
+            "overhead": self.tr("Launch gaps"),
+            "measured": self.tr("Measured micro-steps"),
+            "tensor_parallel": self.tr("Tensor-parallel all-reduces"),
+            "pipeline": self.tr("Pipeline sends"),
+            "expert_parallel": self.tr("Expert all-to-all"),
+            "data_parallel": self.tr("Data-parallel communication"),
+            "offload": self.tr("Weights fetched from the CPU"),
+            "bubble": self.tr("Pipeline bubble"),
+            "optimizer": self.tr("Optimizer update"),
+        }[key]
+
+    def part_in_sentence(self, key: str) -> str:
+        """A part of the step inside a sentence ("… faster: pipeline bubble −0.62 s")."""
+        return {
+            "matmul": self.tr("matrix products"),
+            "attention": self.tr("attention"),
+            "memory": self.tr("memory-bound work"),
+            "overhead": self.tr("launch gaps"),
+            "measured": self.tr("measured micro-steps"),
+            "tensor_parallel": self.tr("tensor-parallel all-reduces"),
+            "pipeline": self.tr("pipeline sends"),
+            "expert_parallel": self.tr("expert all-to-all"),
+            "data_parallel": self.tr("data-parallel communication"),
+            "offload": self.tr("weights fetched from the CPU"),
+            "bubble": self.tr("pipeline bubble"),
+            "optimizer": self.tr("optimizer update"),
+        }[key]
+
+    def parts(self, step: StepTime) -> tuple[TimePart, ...]:
+        """Every part of ``step`` that takes any time, with its seconds and share."""
+        total = step.step_seconds
+        found = []
+        for key in PART_NAMES:
+            seconds = Fraction(getattr(step.parts, key))
+            if seconds <= 0:
+                continue
+            found.append(
+                TimePart(
+                    key=key,
+                    name=self.part_name(key),
+                    seconds=self.short_seconds(seconds),
+                    share=self.share(seconds / total),
+                    fraction=float(seconds / total),
+                )
+            )
+        return tuple(found)
+
+    def difference(self, current: StepTime, fastest: StepTime) -> str:
+        """Which parts make ``fastest`` faster than ``current``: the ones that move the
+        step most (at most three), each with its change of seconds."""
+        changes = [
+            (key, Fraction(getattr(fastest.parts, key)) - Fraction(getattr(current.parts, key)))
+            for key in PART_NAMES
+        ]
+        changes = sorted((c for c in changes if c[1] != 0), key=lambda c: -abs(c[1]))
+        notable = [c for c in changes if abs(c[1]) >= NOTABLE_SHARE * current.step_seconds]
+        shown = (notable or changes)[:DIFFERENCE_PARTS]
+        f = self._formats.format
+        gain = fastest.tokens_per_second / current.tokens_per_second - 1
+        return self.tr("{micro} × {steps} is {gain} faster: {parts}.").format(
+            micro=f(fastest.micro_batch),
+            steps=f(fastest.accumulation_steps),
+            gain=self.percent(gain),
+            parts=", ".join(
+                # the figure and its unit stay on one line
+                f"{self.part_in_sentence(key)} {self.signed_seconds(change).replace(' ', NBSP)}"
+                for key, change in shown
+            ),
+        )
 
     def rate(self, value: Fraction) -> str:
         rounded = significant(value, DIGITS)
@@ -127,6 +244,7 @@ class TimingTexts(Translating):
             pipeline=f(layout.pipeline),
         )
         fastest_text, fastest_micro = self._fastest(t, fastest)
+        parts = self.parts(t)
         return TimeView(
             available=True,
             message="",
@@ -134,7 +252,12 @@ class TimingTexts(Translating):
             utilisation=utilisation,
             shares=shares,
             layout=world,
+            parts_title=self.tr("Where one optimizer step's time goes") if parts else "",
+            parts=parts,
             fastest=fastest_text,
+            difference=(
+                "" if fastest is None or fastest_micro is None else self.difference(t, fastest)
+            ),
             fastest_micro_batch=fastest_micro,
             run=self._run(plan),
             note=self._note(plan.description, model, t),
@@ -160,16 +283,13 @@ class TimingTexts(Translating):
         f = self._formats.format
         if fastest.micro_batch == current.micro_batch:
             return self.tr("This is the fastest pair that fits and reaches this batch."), None
-        gain = fastest.tokens_per_second / current.tokens_per_second - 1
         text = self.tr(
-            "Fastest pair that fits: {micro} × {steps} — {step} per step, {tokens} tokens/s "
-            "({gain} faster)."
+            "Fastest pair that fits: {micro} × {steps} — {step} per step, {tokens} tokens/s."
         ).format(
             micro=f(fastest.micro_batch),
             steps=f(fastest.accumulation_steps),
             step=self.seconds(fastest.step_seconds),
             tokens=self.rate(fastest.tokens_per_second),
-            gain=self.percent(gain),
         )
         return text, fastest.micro_batch
 
@@ -207,14 +327,33 @@ class TimingTexts(Translating):
 
     def _note(self, description: TrainingDescription, model: StepModel, current: StepTime) -> str:
         profile = description.profile
-        if profile is None:
+        hw = model.hardware
+        if profile is None and hw.efficiency is not None:
             parts = [
                 self.tr(
-                    "A roofline estimate (docs/TIME.md): compute at {efficiency} of the peak "
-                    "or memory bandwidth, whichever is slower, plus the communication not "
-                    "hidden behind it."
-                ).format(efficiency=self.percent(model.hardware.efficiency))
+                    "The typed efficiency applies: every kernel at {efficiency} of the peak, "
+                    "or at the memory bandwidth where that is slower (a roofline, "
+                    "docs/TIME.md), plus the communication not hidden behind them."
+                ).format(efficiency=self.percent(hw.efficiency))
             ]
+        elif profile is None:
+            parts = [
+                self.tr(
+                    "The kernels' efficiency is modelled from the model's shape: the products' "
+                    "width and tokens per micro-step, the attention kernel, the memory-bound "
+                    "work (docs/TIME.md); plus the communication not hidden behind them."
+                )
+            ]
+            generation = self._generation(description)
+            if generation is not None and generation not in FITTED:
+                parts.append(
+                    self.tr(
+                        "No published {generation} runs to fit: its kernels take {like}'s shares."
+                    ).format(
+                        generation=GENERATION_NAMES[generation],
+                        like=GENERATION_NAMES[fitted_like(generation)],
+                    )
+                )
         else:
             parts = [
                 self.tr(
@@ -237,11 +376,32 @@ class TimingTexts(Translating):
                 profile, w.seq_len, w.precision, w.cost.recompute
             ):
                 parts.append(self._mismatch(what, measured, planned))
-        if not model.workload.counts_model_traffic:
+        uncounted = model.workload.uncounted
+        if uncounted:
             parts.append(
                 self.tr(
-                    "Tensor- and pipeline-parallel traffic is not counted without the "
-                    "model's shape: choose a bundled model or open its config.json."
-                )
+                    "Without the model's shape the time leaves out {terms}: choose a bundled "
+                    "model or open its config.json."
+                ).format(terms=", ".join(self._uncounted(term) for term in uncounted))
             )
         return " ".join(parts)
+
+    def _uncounted(self, term: Uncounted) -> str:
+        return {
+            Uncounted.ATTENTION: self.tr("the attention FLOPs"),
+            Uncounted.KERNEL_SHAPES: self.tr(
+                "the products' width, the memory-bound work and the launch gaps"
+            ),
+            Uncounted.TENSOR_PARALLEL: self.tr("the tensor-parallel all-reduces"),
+            Uncounted.PIPELINE: self.tr("the pipeline sends"),
+            Uncounted.LAYER_OVERLAP: self.tr(
+                "how much data-parallel traffic hides behind each layer"
+            ),
+        }[term]
+
+    @staticmethod
+    def _generation(description: TrainingDescription) -> Generation | None:
+        card = description.card
+        if card is None or card.performance is None or card.id == CUSTOM_ID:
+            return None
+        return card.performance.generation

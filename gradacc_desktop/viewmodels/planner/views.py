@@ -109,9 +109,25 @@ class PairPoint:
 
 
 @dataclass(frozen=True)
+class TimePart:
+    """One part of an optimizer step's time, as the card's breakdown lists it."""
+
+    #: the core's name of the part (``steptime.PART_NAMES``): it picks the part's colour
+    key: str
+    name: str
+    #: "0.62 s"
+    seconds: str
+    #: of the step: "7.4 %" ("< 0.1 %" for a sliver)
+    share: str
+    #: of the step, for the stacked bar (only drawn; ``share`` is what a user reads)
+    fraction: float
+
+
+@dataclass(frozen=True)
 class TimeView:
-    """The "Time per step" card: the configuration in use, the fastest fitting pair and
-    the run's totals — or, when the time cannot be estimated, why (``message``)."""
+    """The "Time per step" card: the configuration in use, where its step's time goes,
+    the fastest fitting pair and why it is faster, the run's totals — or, when the time
+    cannot be estimated, why (``message``)."""
 
     available: bool
     message: str
@@ -119,8 +135,14 @@ class TimeView:
     utilisation: str = ""
     shares: str = ""
     layout: str = ""
+    #: "Where one optimizer step's time goes" (empty without parts)
+    parts_title: str = ""
+    #: each part of the step that takes any time, in the core's order
+    parts: tuple[TimePart, ...] = ()
     #: the fastest pair that fits (empty: none to offer)
     fastest: str = ""
+    #: which parts make the fastest pair faster (empty when it is the one in use)
+    difference: str = ""
     #: its micro-batch when it is not the one in use ("Use this pair")
     fastest_micro_batch: int | None = None
     run: tuple[str, ...] = ()

@@ -8,10 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.activation import Attention, Family
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.families import Architecture
-from gradacc_desktop.core.gpus import GpuCard, custom_card, custom_performance
+from gradacc_desktop.core.gpus import (
+    GpuCard,
+    TrainingPrecision,
+    custom_card,
+    custom_performance,
+)
 from gradacc_desktop.core.lora import LoraTargets
 from gradacc_desktop.core.models import ModelSource, ModelSpec, TypedShape, UnknownModelError
 from gradacc_desktop.core.planning import Rounding
@@ -56,6 +61,9 @@ class Choices:
     lora_targets: LoraTargets = LoraTargets.QUERY_VALUE
     optimizer: Optimizer = Optimizer.ADAM
     precision: Precision = Precision.BF16
+    #: FP8 matrix products, when the precision and the card allow them (``fp8_allowed``)
+    fp8: bool = False
+    attention: Attention = Attention.SDPA
     #: a card id, or the custom card's
     card: str = ""
     zero: ZeroStage = ZeroStage.NONE
@@ -113,7 +121,22 @@ def model_spec(
         return None
 
 
-def needed(choices: Choices, cards: tuple[GpuCard, ...]) -> list[TrainingField]:
+def fp8_allowed(precision: Precision, card: GpuCard | None) -> bool:
+    """Whether FP8 products can be chosen: 16-bit training on a card with an FP8 peak."""
+    if precision is Precision.FP32 or card is None or card.performance is None:
+        return False
+    return card.performance.peak_tflops(TrainingPrecision.FP8) is not None
+
+
+def pipelined(entries: Entries[TrainingField]) -> bool:
+    """Whether the pipeline stages hold more than one (the virtual stages are read)."""
+    stages = entries.accepted(TrainingField.PIPELINE_STAGES)
+    return stages is not None and stages > 1
+
+
+def needed(
+    choices: Choices, cards: tuple[GpuCard, ...], entries: Entries[TrainingField]
+) -> list[TrainingField]:
     """The fields the description reads now (each must hold an accepted number)."""
     fields = [
         TrainingField.TARGET,
@@ -123,6 +146,8 @@ def needed(choices: Choices, cards: tuple[GpuCard, ...]) -> list[TrainingField]:
         TrainingField.PIPELINE_STAGES,
         TrainingField.OVERHEAD,
     ]
+    if pipelined(entries):
+        fields.append(TrainingField.VIRTUAL_STAGES)
     if not choices.recommend:
         fields.append(TrainingField.MICRO_BATCH)
     if not any(c.id == choices.card for c in cards):
@@ -144,7 +169,7 @@ def build(
     shape_words: ShapeCheck,
 ) -> Built:
     e = entries
-    required = needed(choices, cards)
+    required = needed(choices, cards, e)
     # entries the description reads when they hold something (empty is fine)
     optional = [
         TrainingField.SEQ_LEN,
@@ -185,6 +210,8 @@ def build(
             performance = custom_performance(tflops, bandwidth, link, network)
         card = custom_card(number(TrainingField.GPU_MEMORY), performance)
     efficiency = e.optional_value(TrainingField.EFFICIENCY)[0]
+    goodput = e.optional_value(TrainingField.GOODPUT)[0]
+    virtual = whole(TrainingField.VIRTUAL_STAGES) if pipelined(e) else None
     description = TrainingDescription(
         model=spec,
         method=choices.method,
@@ -192,14 +219,17 @@ def build(
         lora_targets=choices.lora_targets,
         trainable_params=whole(TrainingField.TRAINABLE_PARAMS),
         precision=choices.precision,
+        fp8=choices.fp8 and fp8_allowed(choices.precision, card),
         optimizer=choices.optimizer,
         seq_len=whole(TrainingField.SEQ_LEN),
         target_seq=whole(TrainingField.TARGET_SEQ),
+        attention=choices.attention,
         card=card,
         gpus=int(number(TrainingField.GPUS)),
         nodes=int(number(TrainingField.NODES)),
         tensor_parallel=int(number(TrainingField.TENSOR_PARALLEL)),
         pipeline_stages=int(number(TrainingField.PIPELINE_STAGES)),
+        virtual_stages=virtual or 1,
         zero_stage=choices.zero,
         offload=choices.offload,
         recompute=choices.recompute,
@@ -210,12 +240,15 @@ def build(
         other_memory_gb=e.accepted(TrainingField.OTHER_MEMORY),
         overhead_gb=number(TrainingField.OVERHEAD),
         efficiency=None if efficiency is None else efficiency / 100,
+        link_gbps=e.optional_value(TrainingField.LINK)[0],
+        network_gbps=e.optional_value(TrainingField.NETWORK)[0],
         profile=profile,
         run=RunBudget(
             dataset_samples=_int(e.optional_value(TrainingField.DATASET)[0]),
             epochs=_int(e.optional_value(TrainingField.EPOCHS)[0]),
             tokens=_int(e.optional_value(TrainingField.TOKENS)[0]),
             price_per_gpu_hour=e.optional_value(TrainingField.PRICE)[0],
+            goodput=None if goodput is None else goodput / 100,
         ),
     )
     return Built(description, (), run_problems)

@@ -9,6 +9,7 @@ from decimal import Decimal
 from gradacc_desktop.core.activation import SHAPE_LIMITS
 from gradacc_desktop.core.calculator import LIMITS, Field
 from gradacc_desktop.core.compute import (
+    BANDWIDTH_LIMITS,
     EFFICIENCY_PERCENT_LIMITS,
     EPOCHS_LIMITS,
     PARAMS_LIMITS,
@@ -28,7 +29,7 @@ from gradacc_desktop.core.planning import (
     SEQ_LEN_LIMITS,
     TARGET_LIMITS,
 )
-from gradacc_desktop.core.scenario import NODES_LIMITS
+from gradacc_desktop.core.scenario import GOODPUT_PERCENT_LIMITS, NODES_LIMITS
 from gradacc_desktop.viewmodels.entries import FieldRules
 
 
@@ -54,9 +55,13 @@ class TrainingField(enum.Enum):
     GPU_MEMORY = "gpu_memory_gb"  # the custom card's usable memory
     GPUS = "gpus"
     NODES = "nodes"
+    # the links, typed over the card's (empty: the card's)
+    LINK = "link_gbps"
+    NETWORK = "network_gbps"
     # the layout
     TENSOR_PARALLEL = "tensor_parallel"
     PIPELINE_STAGES = "pipeline_stages"
+    VIRTUAL_STAGES = "virtual_stages"  # read only with pipeline stages
     # the batch
     TARGET = "target_batch"
     MICRO_BATCH = "micro_batch"
@@ -69,7 +74,8 @@ class TrainingField(enum.Enum):
     EPOCHS = "epochs"
     TOKENS = "training_tokens"
     PRICE = "price_per_gpu_hour"
-    EFFICIENCY = "efficiency_percent"  # empty: the card's own
+    GOODPUT = "goodput_percent"  # empty: 100 %
+    EFFICIENCY = "efficiency_percent"  # empty: the efficiency model
     # the custom card's speed (a catalogue card shows its own, read-only)
     CUSTOM_TFLOPS = "custom_tflops"
     CUSTOM_BANDWIDTH = "custom_memory_bandwidth_gbps"
@@ -89,6 +95,8 @@ class Choice(enum.Enum):
     LORA_TARGETS = "lora_targets"
     OPTIMIZER = "optimizer"
     PRECISION = "precision"
+    FP8 = "fp8"  # a check box: FP8 matrix products around 16-bit training
+    ATTENTION = "attention"
     CARD = "card"
     ZERO = "zero"
     OFFLOAD = "offload"
@@ -118,7 +126,10 @@ RUN_FIELDS = (
     TrainingField.EPOCHS,
     TrainingField.TOKENS,
     TrainingField.PRICE,
+    TrainingField.GOODPUT,
     TrainingField.EFFICIENCY,
+    TrainingField.LINK,
+    TrainingField.NETWORK,
     *SPEED_FIELDS,
     TrainingField.REFERENCE_LR,
     TrainingField.REFERENCE_BATCH,
@@ -146,6 +157,9 @@ LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
     TrainingField.NODES: NODES_LIMITS,
     TrainingField.TENSOR_PARALLEL: LAYOUT_LIMITS,
     TrainingField.PIPELINE_STAGES: LAYOUT_LIMITS,
+    TrainingField.VIRTUAL_STAGES: LAYOUT_LIMITS,
+    TrainingField.LINK: BANDWIDTH_LIMITS,
+    TrainingField.NETWORK: BANDWIDTH_LIMITS,
     TrainingField.TARGET: TARGET_LIMITS,
     TrainingField.MICRO_BATCH: LIMITS[Field.MICRO_BATCH],
     TrainingField.ACTIVATION: LIMITS[Field.ACTIVATION_GB],
@@ -155,6 +169,7 @@ LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
     TrainingField.EPOCHS: EPOCHS_LIMITS,
     TrainingField.TOKENS: TOKENS_LIMITS,
     TrainingField.PRICE: PRICE_LIMITS,
+    TrainingField.GOODPUT: GOODPUT_PERCENT_LIMITS,
     TrainingField.EFFICIENCY: EFFICIENCY_PERCENT_LIMITS,
     **dict.fromkeys(SPEED_FIELDS, SPEED_LIMITS),
     TrainingField.REFERENCE_LR: LR_LIMITS,
@@ -171,6 +186,9 @@ RULES = FieldRules(
         TrainingField.SEQ_LEN: Decimal(512),
         TrainingField.TARGET_SEQ: Decimal(64),
         TrainingField.EFFICIENCY: Decimal(5),
+        TrainingField.GOODPUT: Decimal(5),
+        TrainingField.LINK: Decimal(25),
+        TrainingField.NETWORK: Decimal(5),
         TrainingField.PRICE: Decimal("0.1"),
         TrainingField.REFERENCE_LR: Decimal("0.0001"),
         TrainingField.MODEL_PARAMS: Decimal(10**9),
@@ -207,6 +225,7 @@ FIRST_VALUES = {
     TrainingField.NODES: Decimal(1),
     TrainingField.TENSOR_PARALLEL: Decimal(1),
     TrainingField.PIPELINE_STAGES: Decimal(1),
+    TrainingField.VIRTUAL_STAGES: Decimal(1),
     TrainingField.MICRO_BATCH: Decimal(4),
     TrainingField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
     TrainingField.OVERHEAD: DEFAULT_OVERHEAD_GB,

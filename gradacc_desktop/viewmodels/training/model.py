@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.activation import Attention, Family
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.families import (
     ModelConfigError,
@@ -22,7 +22,15 @@ from gradacc_desktop.core.families import (
     parse_model_config_text,
     read_model_config_text,
 )
-from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard, GpuTable, GpuTableError, load_gpu_table
+from gradacc_desktop.core.gpus import (
+    CUSTOM_ID,
+    GpuCard,
+    GpuTable,
+    GpuTableError,
+    custom_card,
+    custom_performance,
+    load_gpu_table,
+)
 from gradacc_desktop.core.lora import LoraTargets
 from gradacc_desktop.core.models import ModelSource, ModelSpec, catalogue, facts
 from gradacc_desktop.core.planning import Rounding
@@ -46,12 +54,15 @@ from gradacc_desktop.viewmodels.training.build import (
     OpenedConfig,
     ShapeProblem,
     build,
+    fp8_allowed,
     model_spec,
+    pipelined,
 )
 from gradacc_desktop.viewmodels.training.fields import (
     CHOICES,
     CONFIG_MODEL,
     DEFAULT_CARD,
+    DEFAULT_CUSTOM_GB,
     FIRST_VALUES,
     NO_MODEL,
     PARAMS_MODEL,
@@ -211,7 +222,38 @@ class TrainingViewModel(QObject):
             return self.card() is None
         if field is TrainingField.MODEL_PARAMS:
             return self._choices.model == PARAMS_MODEL
+        if field is TrainingField.VIRTUAL_STAGES:
+            return pipelined(self._entries)
         return True
+
+    def fp8_allowed(self) -> bool:
+        """Whether FP8 products can be chosen now: 16-bit training on a card with an FP8
+        peak (the check box is enabled only then)."""
+        return fp8_allowed(self._choices.precision, self._current_card())
+
+    def fp8_hint(self) -> str:
+        """The FP8 check box's tooltip: what it does, and why it is off when it is."""
+        card = self._current_card()
+        why = ""
+        if self._choices.precision is Precision.FP32:
+            why = self._texts.fp8_needs_16_bit()
+        elif not self.fp8_allowed():
+            name = card.name if card is not None else self._texts.custom_card_name()
+            why = self._texts.fp8_needs_peak(name)
+        return self._texts.choice_hint(Choice.FP8) + (f"\n\n{why}" if why else "")
+
+    def _current_card(self) -> GpuCard | None:
+        """The card the description uses: a catalogue card, or the custom one (None
+        while the custom card's figures are not all given)."""
+        card = self.card()
+        if card is not None:
+            return card
+        speed = [self._entries.optional_value(f)[0] for f in SPEED_FIELDS]
+        if any(v is None for v in speed):
+            return None
+        tflops, bandwidth, link, network = (v for v in speed if v is not None)
+        memory = self._entries.accepted(TrainingField.GPU_MEMORY) or DEFAULT_CUSTOM_GB
+        return custom_card(memory, custom_performance(tflops, bandwidth, link, network))
 
     def shown_text(self, field: TrainingField) -> str:
         """What the field shows: what it holds (unreadable text as typed), except where
@@ -233,12 +275,19 @@ class TrainingViewModel(QObject):
         return number.show_entry(self._entries.entry(field))
 
     def placeholder(self, field: TrainingField) -> str:
-        """What an empty field stands for: a derived figure, the card's efficiency."""
+        """What an empty field stands for: a derived figure, the efficiency model, the
+        card's links, a goodput of 100 %."""
         if field is TrainingField.EFFICIENCY:
-            card = self.card()
+            return self._texts.modelled_efficiency()
+        if field is TrainingField.GOODPUT:
+            return self._texts.full_goodput()
+        if field in (TrainingField.LINK, TrainingField.NETWORK):
+            card = self._current_card()
             if card is None or card.performance is None:
                 return ""
-            return self._texts.card_efficiency(card.performance.efficiency * 100)
+            perf = card.performance
+            speed = perf.link_gbps if field is TrainingField.LINK else perf.inter_node_gbps
+            return self._texts.card_link(speed)
         if field is TrainingField.MICRO_BATCH and self._choices.recommend:
             return "—"  # shown only while there is nothing to recommend
         return self._notes.field_placeholder(field, self._state.notes)
@@ -266,6 +315,8 @@ class TrainingViewModel(QObject):
             Choice.LORA_TARGETS: c.lora_targets,
             Choice.OPTIMIZER: c.optimizer,
             Choice.PRECISION: c.precision,
+            Choice.FP8: c.fp8,
+            Choice.ATTENTION: c.attention,
             Choice.CARD: c.card,
             Choice.ZERO: c.zero,
             Choice.OFFLOAD: c.offload,
@@ -287,6 +338,7 @@ class TrainingViewModel(QObject):
             Choice.LORA_TARGETS: list(t.target_options()),
             Choice.OPTIMIZER: list(t.optimizer_options()),
             Choice.PRECISION: list(t.precision_options()),
+            Choice.ATTENTION: list(t.attention_options()),
             Choice.CARD: list(t.card_options(self._cards)),
             Choice.ZERO: list(t.zero_options()),
             Choice.OFFLOAD: list(t.offload_options()),
@@ -323,6 +375,10 @@ class TrainingViewModel(QObject):
                 return replace(c, card=value if known_card else CUSTOM_ID)
             if choice is Choice.RECOMMEND and isinstance(value, bool):
                 return replace(c, recommend=value)
+            if choice is Choice.FP8 and isinstance(value, bool):
+                return replace(c, fp8=value)
+            if choice is Choice.ATTENTION:
+                return replace(c, attention=Attention(value))
             if choice is Choice.FAMILY:
                 return replace(c, family=Family(value))
             if choice is Choice.METHOD:
@@ -408,6 +464,7 @@ class TrainingViewModel(QObject):
             method=d.method,
             optimizer=d.optimizer,
             precision=d.precision,
+            attention=d.attention,
             zero=d.zero_stage,
             offload=d.offload,
             recompute=d.recompute,
@@ -421,6 +478,8 @@ class TrainingViewModel(QObject):
             c = replace(c, card=d.card.id)
         if d.model is not None and d.model.source is ModelSource.BUNDLED and d.model.name:
             c = replace(c, model=d.model.name)
+        if d.fp8 or fp8_allowed(d.precision, d.card):  # else the choice waits for a card
+            c = replace(c, fp8=d.fp8)
         self._choices = c
         values: dict[TrainingField, Entry] = {
             TrainingField.TARGET: Decimal(d.target_batch),
@@ -428,6 +487,7 @@ class TrainingViewModel(QObject):
             TrainingField.NODES: Decimal(d.nodes),
             TrainingField.TENSOR_PARALLEL: Decimal(d.tensor_parallel),
             TrainingField.PIPELINE_STAGES: Decimal(d.pipeline_stages),
+            TrainingField.VIRTUAL_STAGES: Decimal(d.virtual_stages),
             TrainingField.LORA_RANK: Decimal(d.lora_rank),
             TrainingField.ACTIVATION: d.activation_gb,
             TrainingField.OTHER_MEMORY: d.other_memory_gb,
@@ -474,7 +534,7 @@ class TrainingViewModel(QObject):
     def profile_summary(self) -> str:
         profile = self._profile
         if profile is None:
-            return self.tr("Micro-steps: roofline estimate (no measured profile).")
+            return self.tr("Micro-steps: estimated by the efficiency model (no measured profile).")
         f = self._formats.format
         return self.tr(
             "Micro-steps measured on {device}: {model}, sequence {seq}, micro-batches {low}–{high}."
@@ -602,6 +662,8 @@ _SHOWN_BY_CHOICES = frozenset(
         TrainingField.MICRO_BATCH,
         TrainingField.MODEL_PARAMS,
         TrainingField.EFFICIENCY,
+        TrainingField.LINK,
+        TrainingField.NETWORK,
     }
 )
 #: fields whose text follows the plan

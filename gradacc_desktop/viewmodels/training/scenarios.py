@@ -87,6 +87,13 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         optimizer=c.optimizer,
         target_seq=integer(TrainingField.TARGET_SEQ),
         overhead_gb=value(TrainingField.OVERHEAD) or DEFAULT_OVERHEAD_GB,
+        virtual_stages=integer(TrainingField.VIRTUAL_STAGES) or 1,
+        # what the plan uses: FP8 only where the precision and the card allow it
+        fp8=c.fp8 and training.fp8_allowed(),
+        attention=c.attention,
+        link_gbps=value(TrainingField.LINK),
+        network_gbps=value(TrainingField.NETWORK),
+        goodput_percent=value(TrainingField.GOODPUT),
     )
 
 
@@ -139,6 +146,8 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             lora_targets=targets or LoraTargets.QUERY_VALUE,
             optimizer=plan.optimizer,
             precision=plan.precision,
+            fp8=plan.fp8,
+            attention=plan.attention,
             card=card_id,
             zero=plan.zero_stage,
             offload=plan.offload,
@@ -158,6 +167,7 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             TrainingField.NODES: Decimal(plan.nodes),
             TrainingField.TENSOR_PARALLEL: Decimal(plan.tensor_parallel),
             TrainingField.PIPELINE_STAGES: Decimal(plan.pipeline_stages),
+            TrainingField.VIRTUAL_STAGES: Decimal(plan.virtual_stages),
             TrainingField.SEQ_LEN: optional(plan.seq_len),
             TrainingField.TARGET_SEQ: optional(plan.target_seq),
             TrainingField.ACTIVATION: plan.activation_gb,
@@ -170,6 +180,9 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             TrainingField.TOKENS: optional(plan.training_tokens),
             TrainingField.PRICE: plan.price_per_gpu_hour,
             TrainingField.EFFICIENCY: plan.efficiency_percent,
+            TrainingField.GOODPUT: plan.goodput_percent,
+            TrainingField.LINK: plan.link_gbps,
+            TrainingField.NETWORK: plan.network_gbps,
             TrainingField.CUSTOM_TFLOPS: plan.custom_tflops,
             TrainingField.CUSTOM_BANDWIDTH: plan.custom_memory_bandwidth_gbps,
             TrainingField.CUSTOM_LINK: plan.custom_link_gbps,

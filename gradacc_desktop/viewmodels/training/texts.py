@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import final
 
-from gradacc_desktop.core.activation import Family
+from gradacc_desktop.core.activation import Attention, Family
 from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
 from gradacc_desktop.core.lora import LoraTargets
@@ -79,6 +79,9 @@ class TrainingTexts(Translating):
             TrainingField.NODES: self.tr("&Nodes (machines)"),
             TrainingField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
             TrainingField.PIPELINE_STAGES: self.tr("Pipeline stages"),
+            TrainingField.VIRTUAL_STAGES: self.tr("Virtual stages per GPU"),
+            TrainingField.LINK: self.tr("L&ink between GPUs (GB/s)"),
+            TrainingField.NETWORK: self.tr("Network between nodes (GB/s)"),
             TrainingField.TARGET: self.tr("Target &effective batch"),
             TrainingField.MICRO_BATCH: self.tr("&Micro-batch size"),
             TrainingField.ACTIVATION: self.tr("Acti&vation per sample"),
@@ -88,6 +91,7 @@ class TrainingTexts(Translating):
             TrainingField.EPOCHS: self.tr("How many epochs"),
             TrainingField.TOKENS: self.tr("Token budget"),
             TrainingField.PRICE: self.tr("Price per GPU-hour"),
+            TrainingField.GOODPUT: self.tr("Goodput (%)"),
             TrainingField.EFFICIENCY: self.tr("GPU efficiency (%)"),
             TrainingField.CUSTOM_TFLOPS: self.tr("Dense &peak (TFLOPS)"),
             TrainingField.CUSTOM_BANDWIDTH: self.tr("&Memory bandwidth (GB/s)"),
@@ -153,6 +157,19 @@ class TrainingTexts(Translating):
                 "Groups of layers in sequence (1F1B schedule): the accumulation steps are the "
                 "micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1)."
             ),
+            TrainingField.VIRTUAL_STAGES: self.tr(
+                "Interleaved 1F1B (Megatron's virtual pipeline stages): model chunks per GPU "
+                "(v). The bubble shrinks to (p − 1)/v micro-steps, the pipeline sends grow v "
+                "times. Only with pipeline stages; 1: plain 1F1B."
+            ),
+            TrainingField.LINK: self.tr(
+                "Bandwidth between the GPUs of one node, per GPU and direction, in GB/s "
+                "(NVLink, PCIe) (optional; empty: the card's figure)."
+            ),
+            TrainingField.NETWORK: self.tr(
+                "Bandwidth between nodes, per GPU and direction, in GB/s (optional; empty: "
+                "the card's typical network; 200 Gb/s InfiniBand per GPU = 25 GB/s)."
+            ),
             TrainingField.TARGET: self.tr(
                 "Effective batch you want per optimizer step (T), summed over all GPUs."
             ),
@@ -184,9 +201,16 @@ class TrainingTexts(Translating):
             TrainingField.PRICE: self.tr(
                 "What one GPU costs per hour, in any currency (optional): gives the run's cost."
             ),
+            TrainingField.GOODPUT: self.tr(
+                "Share of the wall-clock time spent training (optional; empty: 100 %): "
+                "restarts, checkpoints and lost work take the rest. It stretches the run's "
+                "time, GPU-hours and cost, not the step."
+            ),
             TrainingField.EFFICIENCY: self.tr(
-                "Share of the card's dense peak that training kernels reach (optional; empty: "
-                "the card's typical figure). Measure yours and type it here."
+                "One share of the card's dense peak for every kernel (optional). Empty: the "
+                "efficiency is modelled from the model's shape — the products' width, the "
+                "tokens per micro-step, the attention kernel (docs/TIME.md). Type a measured "
+                "figure to use it instead."
             ),
             TrainingField.CUSTOM_TFLOPS: self.tr(
                 "The card's dense peak in the precision you train in, in TFLOPS (10¹² FLOP/s), "
@@ -217,6 +241,8 @@ class TrainingTexts(Translating):
             Choice.LORA_TARGETS: self.tr("Adapted layers"),
             Choice.OPTIMIZER: self.tr("Optimizer"),
             Choice.PRECISION: self.tr("Precision"),
+            Choice.FP8: self.tr("FP&8 matrix products"),
+            Choice.ATTENTION: self.tr("Attention kernel"),
             Choice.CARD: self.tr("GPU model"),
             Choice.ZERO: self.tr("&ZeRO stage"),
             Choice.OFFLOAD: self.tr("C&PU offload"),
@@ -244,6 +270,16 @@ class TrainingTexts(Translating):
             ),
             Choice.PRECISION: self.tr(
                 "The numbers training computes in: mixed precision keeps fp32 master weights."
+            ),
+            Choice.FP8: self.tr(
+                "Matrix products in FP8 (Transformer Engine) around 16-bit weights, gradients "
+                "and activations: the card's FP8 peak, the memory of bf16/fp16 training. Only "
+                "with bf16 or fp16 on a card with an FP8 peak (Hopper, Ada, Blackwell, MI300X)."
+            ),
+            Choice.ATTENTION: self.tr(
+                "A fused kernel (PyTorch's SDPA, FlashAttention) keeps no s² scores and runs at "
+                "its own share of the peak; eager attention writes every score to memory and "
+                "back: more activation memory and more time."
             ),
             Choice.CARD: self.tr("Its usable memory and its speed."),
             Choice.ZERO: self.tr(
@@ -305,9 +341,24 @@ class TrainingTexts(Translating):
             (Precision.FP32, self.tr("fp32 (full precision)")),
         ]
 
+    def attention_options(self) -> list[tuple[Attention, str]]:
+        return [
+            (Attention.SDPA, self.tr("Fused (SDPA / FlashAttention)")),
+            (Attention.EAGER, self.tr("Eager (scores through memory)")),
+        ]
+
     def card_options(self, cards: tuple[GpuCard, ...]) -> list[tuple[str, str]]:
         """(id, name) of every card, then the custom card."""
-        return [(c.id, c.name) for c in cards] + [(CUSTOM_ID, self.tr("Custom"))]
+        return [(c.id, c.name) for c in cards] + [(CUSTOM_ID, self.custom_card_name())]
+
+    def custom_card_name(self) -> str:
+        return self.tr("Custom")
+
+    def fp8_needs_16_bit(self) -> str:
+        return self.tr("Off now: FP8 products go with bf16 or fp16 training.")
+
+    def fp8_needs_peak(self, card: str) -> str:
+        return self.tr("Off now: {card} has no FP8 peak.").format(card=card)
 
     def zero_options(self) -> list[tuple[ZeroStage, str]]:
         return [
@@ -368,8 +419,14 @@ class TrainingTexts(Translating):
     def show_panel(self) -> str:
         return self.tr("Training description")
 
-    def card_efficiency(self, percent: Decimal) -> str:
+    def modelled_efficiency(self) -> str:
         """The placeholder of the empty efficiency field."""
-        return self.tr("{percent} (the card's typical)").format(
-            percent=self._formats.format(percent.normalize())
-        )
+        return self.tr("modelled from the model's shape")
+
+    def full_goodput(self) -> str:
+        """The placeholder of the empty goodput field: all the time trains."""
+        return self._formats.format(Decimal(100))
+
+    def card_link(self, gbps: Decimal) -> str:
+        """The placeholder of an empty link field: the card's figure."""
+        return self.tr("{value} (the card's)").format(value=self._formats.format(gbps))
