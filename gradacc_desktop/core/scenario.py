@@ -18,17 +18,19 @@ File format (UTF-8 JSON, version 5)::
                "custom_link_gbps": null, "custom_network_gbps": null,
                "method": "full", "lora_rank": 16, "lora_targets": "query_value",
                "trainable_params": null, "optimizer": "adam", "target_seq": null,
-               "overhead_gb": "1", "virtual_stages": 1, "fp8": false,
+               "overhead_gb": "1", "virtual_stages": 1, "expert_parallel": 1, "fp8": false,
                "attention": "sdpa", "link_gbps": null, "network_gbps": null,
                "goodput_percent": null}
     }
 
 Version 5 adds the time model's newer inputs: the interleaved pipeline's virtual stages
-(ignored without pipeline stages), FP8 matrix products around 16-bit training, the
+(ignored without pipeline stages), the expert-parallel GPUs of a mixture of experts
+(ignored for a dense model), FP8 matrix products around 16-bit training, the
 attention kernel (``sdpa``: fused/flash, ``eager``), the links typed over the card's
 (GB/s per GPU and direction between the GPUs of a node and between nodes; null: the
 card's) and the goodput in percent (the share of the wall-clock time spent training;
-null: 100). Files of versions 1 to 4 open with one virtual stage, no FP8, the fused
+null: 100). Files of versions 1 to 4 open with one virtual stage, no expert
+parallelism, no FP8, the fused
 kernel, the card's links and a goodput of 100 %; ``efficiency_percent`` null now means
 the efficiency model, not the card's one figure.
 
@@ -203,6 +205,8 @@ class PlanSettings:
     # the time model's newer inputs (version 5)
     #: interleaved 1F1B: model chunks per GPU (ignored without pipeline stages)
     virtual_stages: int = 1
+    #: GPUs a mixture of experts' routed experts are spread over (1: every GPU holds all)
+    expert_parallel: int = 1
     #: FP8 matrix products around 16-bit training
     fp8: bool = False
     attention: Attention = Attention.SDPA
@@ -274,6 +278,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "target_seq": p.target_seq,
             "overhead_gb": _dec(p.overhead_gb),
             "virtual_stages": p.virtual_stages,
+            "expert_parallel": p.expert_parallel,
             "fp8": p.fp8,
             "attention": p.attention.value,
             "link_gbps": _dec(p.link_gbps),
@@ -488,6 +493,7 @@ _DESCRIPTION_KEYS = (
 )
 _SPEED_MODEL_KEYS = (
     "virtual_stages",
+    "expert_parallel",
     "fp8",
     "attention",
     "link_gbps",
@@ -655,6 +661,7 @@ def _speed_model(p: dict[str, Any]) -> dict[str, Any]:
         raise ScenarioError(Reason.WRONG_TYPE, "plan.fp8", "expected true or false")
     return {
         "virtual_stages": _int(p, "virtual_stages", "plan", LAYOUT_LIMITS),
+        "expert_parallel": _int(p, "expert_parallel", "plan", LAYOUT_LIMITS),
         "fp8": fp8,
         "attention": Attention(_choice(p, "attention", tuple(x.value for x in Attention))),
         "link_gbps": _optional(_decimal, p, "link_gbps", "plan", BANDWIDTH_LIMITS),

@@ -4045,6 +4045,10 @@
         <translation>Estágios virtuais por GPU</translation>
     </message>
     <message>
+        <source>Expert-parallel GPUs</source>
+        <translation>GPUs de paralelismo de especialistas</translation>
+    </message>
+    <message>
         <source>L&amp;ink between GPUs (GB/s)</source>
         <translation>&amp;Banda entre GPUs (GB/s)</translation>
     </message>
@@ -4187,6 +4191,10 @@
     <message>
         <source>Interleaved 1F1B (Megatron&apos;s virtual pipeline stages): model chunks per GPU (v). The bubble shrinks to (p − 1)/v micro-steps, the pipeline sends grow v times. Only with pipeline stages; 1: plain 1F1B.</source>
         <translation>1F1B intercalado (os estágios virtuais de pipeline do Megatron): pedaços do modelo por GPU (v). A bolha encolhe para (p − 1)/v micro-passos e os envios do pipeline crescem v vezes. Só com estágios de pipeline; 1: 1F1B simples.</translation>
+    </message>
+    <message>
+        <source>A mixture of experts: the data-parallel GPUs each sparse layer&apos;s routed experts are spread over (Megatron&apos;s expert model parallelism). Each GPU holds experts/E of them and sends its tokens to theirs and back on every micro-step. It must divide the data-parallel GPUs and the experts; 1: every GPU holds every expert.</source>
+        <translation>Uma mistura de especialistas: as GPUs de paralelismo de dados entre as quais os especialistas roteados de cada camada esparsa se dividem (o paralelismo de especialistas do Megatron). Cada GPU guarda especialistas/E deles e envia seus tokens aos deles e de volta a cada micro-passo. Precisa dividir as GPUs de paralelismo de dados e os especialistas; 1: cada GPU guarda todos os especialistas.</translation>
     </message>
     <message>
         <source>Bandwidth between the GPUs of one node, per GPU and direction, in GB/s (NVLink, PCIe) (optional; empty: the card&apos;s figure).</source>

@@ -70,6 +70,7 @@ FULL = Scenario(
         optimizer=Optimizer.ADAM_8BIT,
         overhead_gb=Decimal("1.5"),
         virtual_stages=3,
+        expert_parallel=2,
         fp8=True,
         attention=Attention.EAGER,
         link_gbps=Decimal("200"),
@@ -79,6 +80,7 @@ FULL = Scenario(
 )
 SPEED_MODEL_KEYS = (
     "virtual_stages",
+    "expert_parallel",
     "fp8",
     "attention",
     "link_gbps",
@@ -176,6 +178,7 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["method"] == "qlora" and data["plan"]["lora_targets"] == "all_linear"
     assert data["plan"]["overhead_gb"] == "1.5"
     assert data["plan"]["virtual_stages"] == 3 and data["plan"]["fp8"] is True
+    assert data["plan"]["expert_parallel"] == 2
     assert data["plan"]["attention"] == "eager"
     assert data["plan"]["link_gbps"] == "200" and data["plan"]["network_gbps"] == "12.5"
     assert data["plan"]["goodput_percent"] == "92.5"
@@ -185,7 +188,7 @@ def test_version_4_files_open_with_the_defaults_of_the_newer_inputs() -> None:
     data = as_version(4)
     plan = load(encode(data)).plan
     assert plan.method is Method.QLORA and plan.overhead_gb == Decimal("1.5")
-    assert plan.virtual_stages == 1 and plan.fp8 is False
+    assert plan.virtual_stages == 1 and plan.fp8 is False and plan.expert_parallel == 1
     assert plan.attention is Attention.SDPA
     assert plan.link_gbps is plan.network_gbps is plan.goodput_percent is None
     data["plan"]["fp8"] = True  # a version 4 file cannot carry version 5 keys
@@ -287,6 +290,8 @@ def test_bad_models_are_refused(model: Any, reason: Reason) -> None:
         ("custom_tflops", "0", Reason.OUT_OF_RANGE),
         ("custom_link_gbps", 64, Reason.WRONG_TYPE),
         ("virtual_stages", 0, Reason.OUT_OF_RANGE),
+        ("expert_parallel", 0, Reason.OUT_OF_RANGE),
+        ("expert_parallel", "2", Reason.WRONG_TYPE),
         ("fp8", 1, Reason.WRONG_TYPE),
         ("fp8", "true", Reason.WRONG_TYPE),
         ("attention", "flash", Reason.BAD_CHOICE),

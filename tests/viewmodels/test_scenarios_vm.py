@@ -293,7 +293,14 @@ def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ig
     saved = _time_model_inputs()
     data = json.loads(scenario_io.save(saved.files.scenario()))
     data["version"] = 4
-    for key in ("virtual_stages", "fp8", "attention", "link_gbps", "network_gbps"):
+    for key in (
+        "virtual_stages",
+        "expert_parallel",
+        "fp8",
+        "attention",
+        "link_gbps",
+        "network_gbps",
+    ):
         del data["plan"][key]
     del data["plan"]["goodput_percent"]
     path = tmp_path / "old.json"

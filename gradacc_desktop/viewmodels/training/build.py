@@ -18,7 +18,13 @@ from gradacc_desktop.core.gpus import (
     custom_performance,
 )
 from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.models import ModelSource, ModelSpec, TypedShape, UnknownModelError
+from gradacc_desktop.core.models import (
+    ModelSource,
+    ModelSpec,
+    TypedShape,
+    UnknownModelError,
+    facts,
+)
 from gradacc_desktop.core.planning import Rounding
 from gradacc_desktop.core.profile import SpeedProfile
 from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
@@ -128,6 +134,16 @@ def fp8_allowed(precision: Precision, card: GpuCard | None) -> bool:
     return card.performance.peak_tflops(TrainingPrecision.FP8) is not None
 
 
+def has_experts(spec: ModelSpec | None) -> bool:
+    """Whether the model routes tokens to experts (the expert-parallel GPUs are read)."""
+    if spec is None:
+        return False
+    try:
+        return facts(spec).experts is not None
+    except UnknownModelError:
+        return False
+
+
 def pipelined(entries: Entries[TrainingField]) -> bool:
     """Whether the pipeline stages hold more than one (the virtual stages are read)."""
     stages = entries.accepted(TrainingField.PIPELINE_STAGES)
@@ -189,6 +205,9 @@ def build(
     except ShapeProblem as exc:
         problems.append(str(exc))
         spec = None
+    routed = has_experts(spec)
+    if routed and (problem := e.problem(TrainingField.EXPERT_PARALLEL)) is not None:
+        problems.append(problem)
     if problems:
         return Built(None, tuple(problems), run_problems)
 
@@ -212,6 +231,7 @@ def build(
     efficiency = e.optional_value(TrainingField.EFFICIENCY)[0]
     goodput = e.optional_value(TrainingField.GOODPUT)[0]
     virtual = whole(TrainingField.VIRTUAL_STAGES) if pipelined(e) else None
+    experts = whole(TrainingField.EXPERT_PARALLEL) if routed else None
     description = TrainingDescription(
         model=spec,
         method=choices.method,
@@ -230,6 +250,7 @@ def build(
         tensor_parallel=int(number(TrainingField.TENSOR_PARALLEL)),
         pipeline_stages=int(number(TrainingField.PIPELINE_STAGES)),
         virtual_stages=virtual or 1,
+        expert_parallel=experts or 1,
         zero_stage=choices.zero,
         offload=choices.offload,
         recompute=choices.recompute,

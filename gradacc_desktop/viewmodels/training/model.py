@@ -55,6 +55,7 @@ from gradacc_desktop.viewmodels.training.build import (
     ShapeProblem,
     build,
     fp8_allowed,
+    has_experts,
     model_spec,
     pipelined,
 )
@@ -224,6 +225,8 @@ class TrainingViewModel(QObject):
             return self._choices.model == PARAMS_MODEL
         if field is TrainingField.VIRTUAL_STAGES:
             return pipelined(self._entries)
+        if field is TrainingField.EXPERT_PARALLEL:
+            return has_experts(self.model_spec())
         return True
 
     def fp8_allowed(self) -> bool:
@@ -488,6 +491,7 @@ class TrainingViewModel(QObject):
             TrainingField.TENSOR_PARALLEL: Decimal(d.tensor_parallel),
             TrainingField.PIPELINE_STAGES: Decimal(d.pipeline_stages),
             TrainingField.VIRTUAL_STAGES: Decimal(d.virtual_stages),
+            TrainingField.EXPERT_PARALLEL: Decimal(d.expert_parallel),
             TrainingField.LORA_RANK: Decimal(d.lora_rank),
             TrainingField.ACTIVATION: d.activation_gb,
             TrainingField.OTHER_MEMORY: d.other_memory_gb,

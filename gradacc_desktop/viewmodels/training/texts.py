@@ -80,6 +80,7 @@ class TrainingTexts(Translating):
             TrainingField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
             TrainingField.PIPELINE_STAGES: self.tr("Pipeline stages"),
             TrainingField.VIRTUAL_STAGES: self.tr("Virtual stages per GPU"),
+            TrainingField.EXPERT_PARALLEL: self.tr("Expert-parallel GPUs"),
             TrainingField.LINK: self.tr("L&ink between GPUs (GB/s)"),
             TrainingField.NETWORK: self.tr("Network between nodes (GB/s)"),
             TrainingField.TARGET: self.tr("Target &effective batch"),
@@ -161,6 +162,13 @@ class TrainingTexts(Translating):
                 "Interleaved 1F1B (Megatron's virtual pipeline stages): model chunks per GPU "
                 "(v). The bubble shrinks to (p − 1)/v micro-steps, the pipeline sends grow v "
                 "times. Only with pipeline stages; 1: plain 1F1B."
+            ),
+            TrainingField.EXPERT_PARALLEL: self.tr(
+                "A mixture of experts: the data-parallel GPUs each sparse layer's routed "
+                "experts are spread over (Megatron's expert model parallelism). Each GPU "
+                "holds experts/E of them and sends its tokens to theirs and back on every "
+                "micro-step. It must divide the data-parallel GPUs and the experts; 1: every "
+                "GPU holds every expert."
             ),
             TrainingField.LINK: self.tr(
                 "Bandwidth between the GPUs of one node, per GPU and direction, in GB/s "
