@@ -26,7 +26,7 @@ from ..core.gpus import GpuTableError, load_gpu_table
 from ..core.layout import LAYOUT_LIMITS
 from ..core.planning import TARGET_LIMITS, Rounding, deepspeed_check
 from ..core.setup import problem_text, setup_problem
-from ..core.steptime import PART_NAMES, StepTime
+from ..core.step_results import PART_NAMES, StepTime
 from ..core.training.alternatives import Alternative, Change, alternatives
 from ..core.training.description import TrainingDescription
 from ..core.training.figures import GB, Missing, Source, shown_gb

@@ -46,7 +46,7 @@ from ..core.memory import ZeroStage
 from ..core.models import ModelFacts, ModelSource, ModelSpec, facts
 from ..core.planning import SEQ_LEN_LIMITS, Rounding
 from ..core.setup import Precision
-from ..core.steptime import PART_NAMES, StepTime
+from ..core.step_results import PART_NAMES, StepTime
 from ..core.training.description import TrainingDescription
 from ..core.training.plan import plan
 from ._common import MICRO_BATCH, UsageError, decimal_type, int_type, plain, print_json

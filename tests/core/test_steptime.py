@@ -12,18 +12,12 @@ from hypothesis import strategies as st
 
 from gradacc_desktop.core.compute import Recompute, Shape, token_cost
 from gradacc_desktop.core.gpus import TrainingPrecision, custom_card, load_gpu_table
+from gradacc_desktop.core.hardware import Hardware, NoSpeedError, hardware
 from gradacc_desktop.core.layout import ParallelLayout, bubble_fraction
 from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.steptime import (
-    Hardware,
-    NoSpeedError,
-    StepModel,
-    Workload,
-    fastest,
-    hardware,
-    run_totals,
-    step_time,
-)
+from gradacc_desktop.core.step_results import fastest, run_totals
+from gradacc_desktop.core.steptime import StepModel, step_time
+from gradacc_desktop.core.workload import Workload
 
 TABLE = load_gpu_table()
 #: the roofline of a typed efficiency (60 % of the peak)

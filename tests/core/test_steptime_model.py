@@ -14,20 +14,13 @@ from hypothesis import strategies as st
 from gradacc_desktop.core.communication import Kind, all_to_all, pipeline, volume_factor
 from gradacc_desktop.core.compute import Recompute, Shape, token_cost
 from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
+from gradacc_desktop.core.hardware import Hardware, hardware
 from gradacc_desktop.core.kernels import FITTED, kernel_model
 from gradacc_desktop.core.layout import ParallelLayout, bubble_fraction
 from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.steptime import (
-    PART_NAMES,
-    Experts,
-    Hardware,
-    StepModel,
-    Uncounted,
-    Workload,
-    exposed,
-    hardware,
-    run_totals,
-)
+from gradacc_desktop.core.step_results import PART_NAMES, run_totals
+from gradacc_desktop.core.steptime import StepModel, exposed
+from gradacc_desktop.core.workload import Experts, Uncounted, Workload
 
 TABLE = load_gpu_table()
 A100 = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8)

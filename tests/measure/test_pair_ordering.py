@@ -71,8 +71,10 @@ from gradacc_desktop.core.gpus import (  # noqa: E402
     custom_card,
     custom_performance,
 )
+from gradacc_desktop.core.hardware import hardware  # noqa: E402
 from gradacc_desktop.core.models import ModelSpec, facts  # noqa: E402
-from gradacc_desktop.core.steptime import StepModel, Workload, hardware  # noqa: E402
+from gradacc_desktop.core.steptime import StepModel  # noqa: E402
+from gradacc_desktop.core.workload import Workload  # noqa: E402
 
 GLOBAL_BATCH = 16
 PAIRS = ((1, 16), (2, 8), (4, 4), (8, 2), (16, 1))

@@ -135,8 +135,10 @@ def test_megatron_reads_the_expert_parallel_size(setup: TrainingSetup, in_tmp: P
     from gradacc_desktop.core.communication import Kind
     from gradacc_desktop.core.compute import token_cost
     from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
+    from gradacc_desktop.core.hardware import hardware
     from gradacc_desktop.core.layout import ParallelLayout
-    from gradacc_desktop.core.steptime import Experts, StepModel, Workload, hardware
+    from gradacc_desktop.core.steptime import StepModel
+    from gradacc_desktop.core.workload import Experts, Workload
 
     files = write_export(ExportFormat.MEGATRON, setup, in_tmp)
     text = files["megatron_args.sh"]

@@ -19,6 +19,7 @@ from fractions import Fraction
 from ..activation import Attention
 from ..compute import token_cost
 from ..frameworks import BatchVerdicts, batch_verdicts
+from ..hardware import NoSpeedError, hardware
 from ..layout import ParallelLayout
 from ..lora import base_weight_bytes_per_param
 from ..planning import (
@@ -32,16 +33,9 @@ from ..planning import (
     steps_per_epoch,
 )
 from ..setup import SetupProblem, TrainingSetup, setup_problem
-from ..steptime import (
-    Experts,
-    NoSpeedError,
-    RunTotals,
-    StepModel,
-    StepTime,
-    Workload,
-    hardware,
-    run_totals,
-)
+from ..step_results import RunTotals, StepTime, run_totals
+from ..steptime import StepModel
+from ..workload import Experts, Workload
 from .description import TrainingDescription
 from .figures import Figures, figures, shown_gb
 

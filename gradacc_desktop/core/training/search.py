@@ -43,7 +43,7 @@ from ..memory import ZeroStage
 from ..models import ModelFacts, UnknownModelError, facts
 from ..planning import divisors
 from ..setup import Offload
-from ..steptime import StepTime
+from ..step_results import StepTime
 from .description import TrainingDescription
 from .figures import Figures, figures
 from .plan import TimeMissing, interleaving_ok, step_model
