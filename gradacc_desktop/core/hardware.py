@@ -65,14 +65,6 @@ class Hardware:
     def typed(self) -> bool:
         return self.efficiency is not None
 
-    @property
-    def compute_rate(self) -> Fraction:
-        """FLOP/s the widest products reach: peak · efficiency (typed or modelled)."""
-        if self.efficiency is not None:
-            return self.peak_flops * self.efficiency
-        assert self.kernels is not None
-        return self.peak_flops * self.kernels.matmul
-
 
 def hardware(
     card: GpuCard,

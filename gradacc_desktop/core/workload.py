@@ -191,11 +191,6 @@ class Workload:
         return (dense + experts * self.expert_parallel) / self.layout.data
 
     @property
-    def counts_model_traffic(self) -> bool:
-        """Whether tensor-/pipeline-parallel traffic is counted (it needs the shape)."""
-        return self.hidden is not None or self.layout.model_shards == 1
-
-    @property
     def uncounted(self) -> tuple[Uncounted, ...]:
         """What the time leaves out for lack of the model's shape."""
         if self.hidden is not None:
