@@ -174,12 +174,22 @@ def add_method_arguments(parser: argparse.ArgumentParser) -> None:
 def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
     group = parser.add_argument_group("layout")
     group.add_argument("--nodes", type=NODES, default=1, metavar="N", help=nodes_help)
+    add_split_arguments(group)
+    group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
+    group.add_argument(
+        "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
+    )
+
+
+def add_split_arguments(group: Any) -> None:
+    """How a model is split over its GPUs: tensor, pipeline (and its virtual stages),
+    experts, ZeRO (``plan``, ``export`` and ``time``'s predicted speed)."""
     group.add_argument(
         "--tensor-parallel",
         type=LAYOUT,
         default=1,
         metavar="TP",
-        help="tensor-parallel size (inside one node); --gpus stays the data-parallel size",
+        help="tensor-parallel size (inside one node)",
     )
     group.add_argument(
         "--pipeline-stages",
@@ -204,9 +214,22 @@ def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) ->
         default=0,
         metavar="{0,1,2,3}",
     )
-    group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
+
+
+def add_link_arguments(group: Any) -> None:
+    """The bandwidths typed over the card's (GB/s per GPU and direction)."""
     group.add_argument(
-        "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
+        "--link-gbps",
+        type=decimal_type(BANDWIDTH_LIMITS),
+        metavar="GB/s",
+        help="between GPUs of one node, per GPU and direction (default: the card's link)",
+    )
+    group.add_argument(
+        "--network-gbps",
+        type=decimal_type(BANDWIDTH_LIMITS),
+        metavar="GB/s",
+        help="between nodes, per GPU and direction (default: the card's typical network; "
+        "8 x 200 Gb/s InfiniBand for 8 GPUs is 25)",
     )
 
 
@@ -268,19 +291,7 @@ def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
         help="one share of the card's peak for every kernel, e.g. 0.45 (default: the "
         "efficiency model: products, attention and element-wise work by the model's shape)",
     )
-    group.add_argument(
-        "--link-gbps",
-        type=decimal_type(BANDWIDTH_LIMITS),
-        metavar="GB/s",
-        help="between GPUs of one node, per GPU and direction (default: the card's link)",
-    )
-    group.add_argument(
-        "--network-gbps",
-        type=decimal_type(BANDWIDTH_LIMITS),
-        metavar="GB/s",
-        help="between nodes, per GPU and direction (default: the card's typical network; "
-        "8 x 200 Gb/s InfiniBand for 8 GPUs is 25)",
-    )
+    add_link_arguments(group)
     group.add_argument(
         "--speed-profile",
         metavar="PATH",

@@ -24,8 +24,6 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.compute import (
-    BANDWIDTH_LIMITS,
-    GOODPUT_LIMITS,
     GPU_COUNT_LIMITS,
     PRICE_LIMITS,
     TERA,
@@ -51,8 +49,10 @@ from ..core.training.description import TrainingDescription
 from ..core.training.plan import plan
 from ._common import MICRO_BATCH, UsageError, decimal_type, int_type, plain, print_json
 from .description import (
-    add_expert_parallel_argument,
+    add_goodput_argument,
+    add_link_arguments,
     add_model_arguments,
+    add_split_arguments,
     card_ids,
     check_expert_data,
     check_expert_model,
@@ -126,28 +126,10 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help="sequences per optimizer step (default: one micro-batch per data-parallel GPU)",
     )
-    layout.add_argument("--tensor-parallel", type=LAYOUT, default=1, metavar="TP")
-    layout.add_argument("--pipeline-stages", type=LAYOUT, default=1, metavar="PP")
-    layout.add_argument(
-        "--virtual-stages", type=LAYOUT, default=1, metavar="V", help="interleaved 1F1B"
-    )
-    add_expert_parallel_argument(layout)
-    layout.add_argument(
-        "--zero-stage",
-        type=int,
-        choices=[int(z) for z in ZeroStage],
-        default=0,
-        metavar="{0,1,2,3}",
-    )
+    add_split_arguments(layout)
     layout.add_argument("--gpus-per-node", type=LAYOUT, default=8, metavar="N", help="default 8")
-    layout.add_argument("--link-gbps", type=decimal_type(BANDWIDTH_LIMITS), metavar="GB/s")
-    layout.add_argument("--network-gbps", type=decimal_type(BANDWIDTH_LIMITS), metavar="GB/s")
-    parser.add_argument(
-        "--goodput",
-        type=decimal_type(GOODPUT_LIMITS),
-        metavar="G",
-        help="share of the wall-clock time spent training (default 1)",
-    )
+    add_link_arguments(layout)
+    add_goodput_argument(parser)
     parser.add_argument(
         "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
     )
