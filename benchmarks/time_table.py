@@ -107,8 +107,6 @@ def _shape(run: dict[str, Any]) -> TypedShape:
 
 def describe(run: dict[str, Any]) -> TrainingDescription:
     """The run as a user describes it in the window or on the command line."""
-    if run.get("context_parallel", 1) != 1:
-        raise Skipped("context parallelism is not described")
     if run.get("expert_parallel", 1) != 1:
         raise Skipped("expert parallelism is not described")
     precision = run["precision"]
@@ -117,9 +115,9 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         precision = Precision.BF16.value  # FP8 products around bf16 training
     card = load_gpu_table().by_id(run["card"])
     tp, pp = run["tensor_parallel"], run["pipeline_parallel"]
-    dp = run["data_parallel"]
-    if dp * tp * pp != run["gpus"]:
-        raise Skipped(f"dp·tp·pp = {dp * tp * pp} is not the {run['gpus']} GPUs")
+    dp, cp = run["data_parallel"], run.get("context_parallel", 1)
+    if dp * tp * pp * cp != run["gpus"]:
+        raise Skipped(f"dp·tp·pp·cp = {dp * tp * pp * cp} is not the {run['gpus']} GPUs")
     per_node = run["gpus_per_node"]
     nodes = max(1, run["gpus"] // per_node)
     network = run.get("network_gbps")
@@ -135,6 +133,7 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         tensor_parallel=tp,
         pipeline_stages=pp,
         virtual_stages=run.get("virtual_stages", 1),
+        context_parallel=cp,
         zero_stage=ZeroStage(run.get("zero_stage", 0)),
         recompute=Recompute.FULL if run["recompute"] == "full" else Recompute.NONE,
         target_batch=run["global_batch"],

@@ -12,7 +12,7 @@ flags), read into one ``TrainingDescription``.
 * sequences: ``--seq-len``, ``--target-seq`` (encoder-decoders), ``--attention``;
 * hardware and layout: ``--gpu-card CARD | --gpu-memory-gb C``, ``--nodes``,
   ``--tensor-parallel``, ``--pipeline-stages``, ``--virtual-stages``,
-  ``--expert-parallel``, ``--zero-stage``, ``--offload``, ``--recompute``,
+  ``--expert-parallel``, ``--context-parallel``, ``--zero-stage``, ``--offload``, ``--recompute``,
   ``--efficiency``, ``--link-gbps``, ``--network-gbps``, ``--speed-profile``;
 * figures typed over the derived ones: ``--activation-gb``, ``--other-memory-gb``
   (``--overhead-gb`` is part of the derived other memory);
@@ -59,6 +59,8 @@ from ..core.training.description import (
     Optimizer,
     RunBudget,
     TrainingDescription,
+    context_problem,
+    context_problem_text,
     expert_problem,
     expert_problem_text,
 )
@@ -207,6 +209,7 @@ def add_split_arguments(group: Any) -> None:
         "stages); the bubble shrinks V times",
     )
     add_expert_parallel_argument(group)
+    add_context_parallel_argument(group)
     group.add_argument(
         "--zero-stage",
         type=int,
@@ -243,6 +246,28 @@ def add_expert_parallel_argument(group: Any) -> None:
         "the data-parallel GPUs (Megatron's --expert-model-parallel-size, DeepSpeed-MoE's "
         "ep_size); EP must divide the data-parallel GPUs and the experts",
     )
+
+
+def add_context_parallel_argument(group: Any) -> None:
+    group.add_argument(
+        "--context-parallel",
+        type=LAYOUT,
+        default=1,
+        metavar="CP",
+        help="split each sequence over CP GPUs of a replica (Megatron's "
+        "--context-parallel-size; ring attention): adds GPUs, world = dp x tp x pp x CP; "
+        "the sequence length must be divisible by 2 x CP",
+    )
+
+
+def check_context_seq(context_parallel: int, seq_len: int | None) -> None:
+    """A usage error when ``context_parallel`` GPUs cannot split the sequence."""
+    if seq_len is None:
+        return
+    problem = context_problem(context_parallel, seq_len)
+    if problem is not None:
+        text = context_problem_text(problem, context_parallel, seq_len)
+        raise UsageError(f"--context-parallel: {text}")
 
 
 def check_expert_model(expert_parallel: int, model: ModelSpec | None) -> None:
@@ -495,6 +520,7 @@ def description_from(
             except ValueError as exc:
                 raise UsageError(f"--lora-targets: {exc}") from None
     check_expert_model(args.expert_parallel, model)
+    check_context_seq(args.context_parallel, args.seq_len)
     if args.target_seq is not None and (model is None or not facts(model).encoder_decoder):
         raise UsageError("--target-seq is for encoder-decoder models (T5)")
     profile = None
@@ -522,6 +548,7 @@ def description_from(
         pipeline_stages=args.pipeline_stages,
         virtual_stages=args.virtual_stages,
         expert_parallel=args.expert_parallel,
+        context_parallel=args.context_parallel,
         zero_stage=ZeroStage(args.zero_stage),
         offload=Offload(args.offload),
         recompute=Recompute(args.recompute),
@@ -561,5 +588,7 @@ def layout_dict(description: TrainingDescription) -> dict[str, Any]:
         "virtual_stages": description.layout.virtual,
         # GPUs of the data-parallel group each MoE layer's experts are spread over
         "expert_parallel": description.expert_parallel,
+        # GPUs each sequence is split over (they add to the world)
+        "context_parallel": description.context_parallel,
         "world_size": description.world,
     }

@@ -6,19 +6,22 @@ Contract (scripts depend on it)::
         --micro-batch B --accumulation-steps A --gpus G [--nodes N] [--zero-stage {0,1,2,3}]
         [--precision {bf16,fp16,fp32}] [--offload {none,optimizer,all}]
         [--tensor-parallel TP] [--pipeline-stages PP] [--expert-parallel EP]
+        [--context-parallel CP]
         [--json] [--out DIR]
         [the description's flags: --model/--model-config/--params, --seq-len,
          --lora-rank R [--lora-targets ...] [--base-bits {16,4}], --recompute ...]
 
-``--gpus`` is the total of data-parallel GPUs; with ``--tensor-parallel`` and
-``--pipeline-stages`` (default 1) the world is ``gpus x TP x PP`` GPUs and ``--nodes``
+``--gpus`` is the total of data-parallel GPUs; with ``--tensor-parallel``,
+``--pipeline-stages`` and ``--context-parallel`` (default 1) the world is
+``gpus x TP x PP x CP`` GPUs and ``--nodes``
 splits the world evenly (a tensor-parallel group stays inside one node). Without
 ``--json`` the files are printed (a ``# ==> name <==`` line before each when there are
 several); ``--json`` prints one object whose ``files`` maps each file name to its
 content, ``notes`` lists what the framework does with the parallel layout (empty
 without one) and ``layout`` gives ``data_parallel``, ``tensor_parallel``,
-``pipeline_stages``, ``expert_parallel`` and ``world_size``; ``--out DIR`` writes the
-files into DIR. The notes go to standard error when the files are printed or written.
+``pipeline_stages``, ``expert_parallel``, ``context_parallel`` and ``world_size``;
+``--out DIR`` writes the files into DIR. The notes go to standard error when the files
+are printed or written.
 
 The training description's flags (``cli.description``) put into the files what each
 framework can hold of them: PEFT's ``adapter_config.json`` and the adapters in the
@@ -61,7 +64,7 @@ def register(subparsers: Any) -> None:
     )
     add_description_arguments(
         parser,
-        nodes_help="split the world (data x tensor x pipeline GPUs) evenly over N nodes",
+        nodes_help="split the world (data x tensor x pipeline x context GPUs) evenly over N nodes",
     )
     parser.add_argument(
         "--target-batch",
@@ -156,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
                     "tensor_parallel": setup.tensor_parallel,
                     "pipeline_stages": setup.pipeline_stages,
                     "expert_parallel": setup.expert_parallel,
+                    "context_parallel": setup.context_parallel,
                     "world_size": setup.world,
                 },
             }

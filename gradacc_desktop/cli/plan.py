@@ -152,6 +152,8 @@ UNSEARCHABLE = {
     "or --model-config) and --seq-len",
     "no_capacity": "--auto needs the card: --gpu-card or --gpu-memory-gb",
     "uneven_nodes": "--world-size: the GPUs cannot be split evenly over --nodes",
+    "context_parallel": "--context-parallel must divide --world-size and split --seq-len "
+    "into 2 x CP equal chunks",
 }
 
 
@@ -308,7 +310,10 @@ def _extras(p: Plan) -> dict[str, Any]:
 
 def _layout(p: Plan) -> dict[str, Any]:
     d = p.description
-    if p.step_model is None and d.tensor_parallel == d.pipeline_stages == d.expert_parallel == 1:
+    if (
+        p.step_model is None
+        and d.tensor_parallel == d.pipeline_stages == d.expert_parallel == d.context_parallel == 1
+    ):
         return {}
     return {"layout": layout_dict(d)}
 
@@ -443,6 +448,7 @@ def _setup_dict(c: Candidate) -> dict[str, Any]:
         "tensor_parallel": c.tensor_parallel,
         "pipeline_stages": c.pipeline_stages,
         "expert_parallel": c.expert_parallel,
+        "context_parallel": c.context_parallel,
         "gpus": c.gpus,
     }
 
@@ -614,6 +620,8 @@ def _setup_text(c: Candidate) -> str:
     offload = "" if c.offload.value == "none" else f" + offload {c.offload.value}"
     recompute = ", full recomputation" if c.recompute.value == "full" else ""
     experts = f" ({c.expert_parallel}-way expert parallel)" if c.expert_parallel > 1 else ""
+    if c.context_parallel > 1:
+        experts += f" x {c.context_parallel} context"
     return (
         f"ZeRO-{int(c.zero_stage)}{offload}{recompute}, {c.gpus} data x "
         f"{c.tensor_parallel} tensor x {c.pipeline_stages} pipeline{experts}, "

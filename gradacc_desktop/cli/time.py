@@ -10,8 +10,9 @@ speed given one of three ways:
   (``core.training.plan``, as ``gradacc plan`` does): the kernels at the shares the
   model's shape reaches, the exposed communication, the pipeline bubble and the
   optimizer, for ``--micro-batch`` and ``--global-batch`` on ``--tensor-parallel`` ×
-  ``--pipeline-stages`` × the data-parallel rest of ``--gpus`` (a mixture of experts'
-  routed experts spread over ``--expert-parallel`` of those data-parallel GPUs).
+  ``--pipeline-stages`` × ``--context-parallel`` × the data-parallel rest of ``--gpus``
+  (a mixture of experts' routed experts spread over ``--expert-parallel`` of those
+  data-parallel GPUs).
 
 ``--goodput G`` stretches the wall-clock time (restarts, checkpoints).
 """
@@ -54,6 +55,7 @@ from .description import (
     add_model_arguments,
     add_split_arguments,
     card_ids,
+    check_context_seq,
     check_expert_data,
     check_expert_model,
     model_spec,
@@ -151,11 +153,11 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
     and what it could not count without the model's shape."""
     if args.seq_len is None:
         raise UsageError("--gpu-card without --mfu predicts the speed: give --seq-len too")
-    shards = args.tensor_parallel * args.pipeline_stages
+    shards = args.tensor_parallel * args.pipeline_stages * args.context_parallel
     if args.gpus % shards:
         raise UsageError(
             f"--gpus {args.gpus} is not a multiple of --tensor-parallel x --pipeline-stages "
-            f"= {shards}"
+            f"x --context-parallel = {shards}"
         )
     if args.virtual_stages > 1 and args.pipeline_stages == 1:
         raise UsageError("--virtual-stages interleaves pipeline stages: give --pipeline-stages")
@@ -166,8 +168,13 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
     data = args.gpus // shards
     check_expert_model(args.expert_parallel, spec)
     check_expert_data(
-        args.expert_parallel, data, "--gpus / (--tensor-parallel x --pipeline-stages)"
+        args.expert_parallel,
+        data,
+        "--gpus / (--tensor-parallel x --pipeline-stages"
+        + (" x --context-parallel)" if args.context_parallel > 1 else ")")
+        + ")",
     )
+    check_context_seq(args.context_parallel, args.seq_len)
     per_node = min(args.gpus_per_node, args.gpus)
     if args.gpus % per_node:
         raise UsageError(f"--gpus {args.gpus} is not a multiple of --gpus-per-node {per_node}")
@@ -189,6 +196,7 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
         pipeline_stages=args.pipeline_stages,
         virtual_stages=args.virtual_stages,
         expert_parallel=args.expert_parallel,
+        context_parallel=args.context_parallel,
         zero_stage=ZeroStage(args.zero_stage),
         recompute=Recompute(args.recompute),
         target_batch=batch,
@@ -325,6 +333,7 @@ _LAYOUT_FLAGS = {
     "pipeline_stages": 1,
     "virtual_stages": 1,
     "expert_parallel": 1,
+    "context_parallel": 1,
     "zero_stage": 0,
     "gpus_per_node": 8,
     "link_gbps": None,

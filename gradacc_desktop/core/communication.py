@@ -31,6 +31,17 @@ Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 section 3): two all-reduces
 layer's output (``b·s·h`` values) in the forward and two in the backward of every layer,
 two more when the forward is recomputed. Pipeline stages send one ``b·s·h`` activation
 forward and its gradient back per micro-step (Narayanan et al. 2021 section 4.1).
+
+Context parallelism (Megatron's ``--context-parallel-size`` with its default ``p2p``
+``cp_comm_type``, Transformer Engine's ``AttnFuncWithCPAndKVP2P``; ring attention, Liu et
+al. 2023): every layer passes each GPU's block of keys and values (``2 · b · s/cp ·
+kv_heads · head_dim`` values, a tensor-parallel rank its ``1/tp`` of the heads) around
+the ``cp`` GPUs of the group, ``cp − 1`` point-to-point sends in the forward; the
+backward sends the keys and values again and their gradients (``2(cp − 1)`` sends), and
+a recomputed forward sends them once more. The data-parallel collectives then run over
+``dp · cp`` ranks: each context-parallel GPU holds the same weights and computes the
+gradients of its share of the tokens (megatron-core's data-parallel group "with context
+parallel").
 """
 
 from __future__ import annotations
@@ -60,6 +71,8 @@ class What(enum.Enum):
     GRADIENTS = "gradients"
     WEIGHTS = "weights"
     ACTIVATIONS = "activations"
+    #: ring attention's keys and values (and their gradients) with context parallelism
+    KEYS_VALUES = "keys_values"
 
 
 def volume_factor(kind: Kind, ranks: int) -> Fraction:
@@ -142,7 +155,7 @@ def data_parallel(
 
 def tensor_parallel(
     layers: int,
-    activation_size: int,
+    activation_size: int | Fraction,
     ranks: int,
     bandwidth: Fraction,
     intra_node: bool,
@@ -218,6 +231,38 @@ def all_to_all(
             ranks,
             bandwidth,
             (6 if recompute else 4) * layers,
+            intra_node,
+        ),
+    )
+
+
+def ring_attention(
+    layers: int,
+    block_size: int | Fraction,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    recompute: bool,
+) -> tuple[Collective, ...]:
+    """Context parallelism's ring attention per micro-step on ``layers`` layers of one
+    stage: each layer sends its block of keys and values (``block_size`` bytes) to the
+    next GPU of the ``ranks``-GPU ring ``ranks − 1`` times in the forward, and the keys
+    and values again with their gradients in the backward (``2 · (ranks − 1)``); a
+    recomputed forward sends them once more (Megatron's ``p2p`` ``cp_comm_type``). These
+    sends overlap the attention of the blocks already received (the step model shows
+    only what exceeds the attention's time)."""
+    if ranks == 1:
+        return ()
+    passes = 4 if recompute else 3
+    return (
+        Collective(
+            Kind.SEND_RECV,
+            What.KEYS_VALUES,
+            When.MICRO_STEP,
+            block_size,
+            ranks,
+            bandwidth,
+            passes * (ranks - 1) * layers,
             intra_node,
         ),
     )

@@ -56,6 +56,12 @@ Expert parallelism (a mixture of experts' routed experts spread over
 (``deepspeed.moe.layer.MoE(..., ep_size=E)``), which a note says; the other formats have
 no such setting: their files leave it out (every GPU holds every expert) and a note says
 so. With ``expert_parallel = 1`` nothing changes.
+
+Context parallelism (each sequence split over ``context_parallel`` GPUs of a replica)
+adds GPUs. Megatron carries it (``--context-parallel-size``, its data-parallel size is
+then world / (tp · pp · cp)); the other formats have no setting for ring attention
+(DeepSpeed's Ulysses sequence parallelism is another scheme, set in code): their files
+leave it out, run the rest of the layout on fewer GPUs, and a note says so.
 """
 
 from __future__ import annotations
@@ -267,6 +273,20 @@ NOTE_DEEPSPEED_EXPERTS_ZERO3 = trans_late(
     "DeepSpeed's own MoE layers refuse ZeRO-3 (only its AutoEP layers accept it): use "
     "ZeRO-1 or ZeRO-2 with deepspeed.moe.layer.MoE.",
 )
+NOTE_MEGATRON_CONTEXT = trans_late(
+    "Export",
+    "Megatron splits each sequence over {context_parallel} GPUs (--context-parallel-size, "
+    "ring attention through Transformer Engine): the data-parallel size is world / "
+    "(tensor parallel x pipeline stages x context parallel), and the sequence length must "
+    "be divisible by 2 x {context_parallel}.",
+)
+NOTE_NO_CONTEXT = trans_late(
+    "Export",
+    "These files leave context parallelism out: this framework has no setting that splits "
+    "a sequence over GPUs (ring attention), so they run the rest of the layout on fewer "
+    "GPUs and each GPU holds whole sequences, more activation memory than the plan's "
+    "{context_parallel}-way context parallelism counts. Use the megatron export for it.",
+)
 NOTE_NO_EXPERTS = trans_late(
     "Export",
     "These files leave expert parallelism out: this framework has no setting that spreads "
@@ -314,16 +334,21 @@ def _note_comment(notes: tuple[str, ...] | list[str]) -> list[str]:
 
 
 def _carried(
-    setup: TrainingSetup, tensor: bool, pipeline: bool, experts: bool = False
+    setup: TrainingSetup,
+    tensor: bool,
+    pipeline: bool,
+    experts: bool = False,
+    context: bool = False,
 ) -> TrainingSetup:
     """The part of ``setup``'s layout a framework runs: the dimensions it cannot carry
     are dropped, on as many of the nodes as still split it evenly."""
     tp = setup.tensor_parallel if tensor else 1
     pp = setup.pipeline_stages if pipeline else 1
     ep = setup.expert_parallel if experts else 1
-    if (tp, pp) == (setup.tensor_parallel, setup.pipeline_stages):
+    cp = setup.context_parallel if context else 1
+    if (tp, pp, cp) == (setup.tensor_parallel, setup.pipeline_stages, setup.context_parallel):
         return setup if ep == setup.expert_parallel else replace(setup, expert_parallel=ep)
-    world = setup.gpus * tp * pp
+    world = setup.gpus * tp * pp * cp
     nodes = max(
         n
         for n in range(1, setup.nodes + 1)
@@ -337,6 +362,7 @@ def _carried(
         virtual_stages=virtual,
         nodes=nodes,
         expert_parallel=ep,
+        context_parallel=cp,
     )
 
 
@@ -360,12 +386,20 @@ def _header(setup: TrainingSetup) -> str:
         f"(accumulation steps) x {s.gpus} GPU(s) = {s.effective_batch}\n"
         f"# layout: {_layout(s)}; {zero}; {s.precision.value}{offload}\n"
     )
-    if s.parallel or s.expert_parallel > 1:
+    if s.parallel or s.expert_parallel > 1 or s.context_parallel > 1:
         text += (
             f"# parallel: {s.gpus} data-parallel x {s.tensor_parallel} tensor-parallel x "
-            f"{s.pipeline_stages} pipeline stage(s) = {s.world} GPUs{_experts_text(s)}\n"
+            f"{s.pipeline_stages} pipeline stage(s){_context_text(s)} = {s.world} "
+            f"GPUs{_experts_text(s)}\n"
         )
     return text
+
+
+def _context_text(setup: TrainingSetup) -> str:
+    """`` x CP context-parallel`` with context parallelism, else nothing."""
+    if setup.context_parallel == 1:
+        return ""
+    return f" x {setup.context_parallel} context-parallel"
 
 
 def _experts_text(setup: TrainingSetup) -> str:
@@ -520,7 +554,8 @@ def _annotate(
     if carried != asked:
         extra.append(
             f"# asked for: {asked.gpus} data-parallel x {asked.tensor_parallel} "
-            f"tensor-parallel x {asked.pipeline_stages} pipeline stage(s) = {asked.world} "
+            f"tensor-parallel x {asked.pipeline_stages} pipeline stage(s)"
+            f"{_context_text(asked)} = {asked.world} "
             f"GPUs on {asked.nodes} node(s){_experts_text(asked)}: these files carry the "
             "layout above"
         )
@@ -1019,6 +1054,9 @@ def megatron_arguments(setup: TrainingSetup) -> list[str]:
         args.append(f"--num-virtual-stages-per-pipeline-rank {s.virtual_stages}")
     if s.expert_parallel > 1:
         args.append(f"--expert-model-parallel-size {s.expert_parallel}")
+    if s.context_parallel > 1:
+        # each sequence split over CP GPUs (ring attention, cp_comm_type p2p)
+        args.append(f"--context-parallel-size {s.context_parallel}")
     if s.tensor_parallel > 1:
         args.append("--sequence-parallel")
     if s.precision is Precision.BF16:
@@ -1049,9 +1087,10 @@ def _megatron(setup: TrainingSetup) -> dict[str, str]:
         + (
             [
                 f"# and the data-parallel size: {s.world} GPUs / ({s.tensor_parallel} "
-                f"tensor-parallel x {s.pipeline_stages} pipeline stages) = {s.gpus}"
+                f"tensor-parallel x {s.pipeline_stages} pipeline stages"
+                f"{_context_text(s)}) = {s.gpus}"
             ]
-            if s.parallel
+            if s.parallel or s.context_parallel > 1
             else []
         )
         + (
@@ -1090,12 +1129,14 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
     fmt = ExportFormat(fmt)
     tp, pp = setup.tensor_parallel > 1, setup.pipeline_stages > 1
     ep = setup.expert_parallel > 1
-    if not (tp or pp or ep):
+    cp = setup.context_parallel > 1
+    if not (tp or pp or ep or cp):
         return setup, ()
     notes: list[str] = []
     if fmt is ExportFormat.MEGATRON:
         notes += [NOTE_MEGATRON] if tp or pp else []
         notes += [NOTE_MEGATRON_EXPERTS] if ep else []
+        notes += [NOTE_MEGATRON_CONTEXT] if cp else []
         return setup, tuple(notes)
     if fmt is ExportFormat.DEEPSPEED:
         if pp:
@@ -1112,6 +1153,9 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
             notes.append(NOTE_DEEPSPEED_EXPERTS)
             if setup.zero_stage is ZeroStage.WEIGHTS:
                 notes.append(NOTE_DEEPSPEED_EXPERTS_ZERO3)
+        if cp:
+            notes.append(NOTE_NO_CONTEXT)
+            return _carried(setup, tensor=True, pipeline=True, experts=True), tuple(notes)
         return setup, tuple(notes)
     if fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED):
         carried = _carried(setup, tensor=True, pipeline=False)
@@ -1130,6 +1174,7 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
         notes += [NOTE_TORCH_TENSOR] if tp else []
         notes += [NOTE_TORCH_PIPELINE] if pp else []
     notes += [NOTE_NO_EXPERTS] if ep else []
+    notes += [NOTE_NO_CONTEXT] if cp else []
     return carried, tuple(notes)
 
 
@@ -1150,6 +1195,8 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
     )
     if setup.expert_parallel > 1:
         values += (("expert_parallel", str(setup.expert_parallel)),)
+    if setup.context_parallel > 1:
+        values += (("context_parallel", str(setup.context_parallel)),)
     english = tuple(note.format(**dict(values)) for note in notes)
     files = _annotate(files, carried, setup, english)
     return Exported(format=fmt, setup=setup, files=files, notes=notes, note_values=values)

@@ -3,9 +3,13 @@
 Pure Python, exact. The seed's ``g`` is the data-parallel size: the effective batch stays
 ``b·a·dp`` however many tensor-parallel ranks and pipeline stages each replica spans.
 
-* World size = ``dp · tp · pp``; the tensor-parallel group sits inside one node (its
-  all-reduces run on every layer), then the pipeline stages, then the data-parallel
+* World size = ``dp · tp · pp · cp``; the tensor-parallel group sits inside one node
+  (its all-reduces run on every layer), then the pipeline stages, then the data-parallel
   replicas (Megatron-LM's default rank order, Narayanan et al. 2021 section 3.3).
+* Context parallelism (Megatron's ``--context-parallel-size``, Llama 3's CP) splits
+  every sequence over ``cp`` GPUs of a replica: each keeps ``s/cp`` tokens of every
+  layer and holds the same weights; megatron-core orders the ranks tp-cp-ep-dp-pp, so
+  the context-parallel group comes right after the tensor-parallel one.
 * Tensor parallelism divides every layer's weights and, with sequence parallelism
   (Korthikanti et al. 2022), its activations by ``tp``; pipeline stages divide the
   layers by ``pp``.
@@ -40,12 +44,15 @@ class ParallelLayout:
     pipeline: int = 1
     #: virtual stages per GPU (interleaved 1F1B; 1: plain 1F1B)
     virtual: int = 1
+    #: GPUs each sequence is split over (context parallelism; 1: none)
+    context: int = 1
 
     def __post_init__(self) -> None:
         require_positive_int("data", self.data)
         require_positive_int("tensor", self.tensor)
         require_positive_int("pipeline", self.pipeline)
         require_positive_int("virtual", self.virtual)
+        require_positive_int("context", self.context)
         if self.virtual > 1 and self.pipeline == 1:
             raise ValueError("virtual stages need pipeline stages")
 
@@ -59,12 +66,20 @@ class ParallelLayout:
 
     @property
     def world(self) -> int:
-        """GPUs in all: dp · tp · pp."""
-        return self.data * self.tensor * self.pipeline
+        """GPUs in all: dp · tp · pp · cp."""
+        return self.data * self.tensor * self.pipeline * self.context
+
+    @property
+    def gradient_ranks(self) -> int:
+        """GPUs the data-parallel collectives run over: dp · cp (megatron-core reduces
+        the gradients and shards the distributed optimizer over its data-parallel group
+        "with context parallel": each context-parallel rank holds the same weights)."""
+        return self.data * self.context
 
     @property
     def model_shards(self) -> int:
-        """GPUs one replica of the model spans: tp · pp."""
+        """GPUs one replica's weights are split over: tp · pp (context-parallel ranks
+        hold the same weights)."""
         return self.tensor * self.pipeline
 
     def in_flight(self, micro_batches: int, stage: int = 0) -> int:
@@ -76,9 +91,9 @@ class ParallelLayout:
 
     def activation_share(self, micro_batches: int) -> Fraction:
         """The first stage's activations as a share of one micro-batch of the whole model
-        on one GPU: ``min(p, m) / (tp · pp)`` (it holds ``1/pp`` of the layers, split
-        ``tp`` ways, for up to ``p`` micro-batches)."""
-        return Fraction(self.in_flight(micro_batches), self.tensor * self.pipeline)
+        on one GPU: ``min(p, m) / (tp · pp · cp)`` (it holds ``1/pp`` of the layers, split
+        ``tp`` ways, ``s/cp`` tokens of each sequence, for up to ``p`` micro-batches)."""
+        return Fraction(self.in_flight(micro_batches), self.tensor * self.pipeline * self.context)
 
     def fits_in_node(self, gpus_per_node: int) -> bool:
         """Whether every tensor-parallel group sits inside one node: the node's GPUs

@@ -124,6 +124,8 @@ class ModelStates:
     # the routed experts among ``parameters`` and the GPUs they are spread over
     experts: int = 0
     expert_parallel: int = 1
+    # GPUs each sequence is split over: ZeRO partitions over ``gpus · context_parallel``
+    context_parallel: int = 1
 
 
 def _bytes(precision: Precision, states: int) -> tuple[int, int, int, int, int]:
@@ -147,6 +149,7 @@ def model_states(
     model_parallel: int = 1,
     experts: int = 0,
     expert_parallel: int = 1,
+    context_parallel: int = 1,
 ) -> ModelStates:
     """Bytes of weights, gradients and optimizer states per GPU and per node's CPU.
 
@@ -175,12 +178,20 @@ def model_states(
     does; with adapters they are part of the frozen base (``frozen_weight_bytes`` at one
     rate per frozen weight). ``largest_layer`` is what one GPU gathers, already
     shrunk.
+
+    ``context_parallel`` GPUs of each replica split its sequences and hold the same
+    weights: the world is ``gpus · context_parallel · model_parallel`` and ZeRO
+    partitions over the ``gpus · context_parallel`` ranks (megatron-core builds its
+    distributed optimizer and gradient reduction on the data-parallel group "with
+    context parallel", ``parallel_state.get_data_parallel_group(with_context_parallel=
+    True)``; its expert data-parallel group likewise folds the context-parallel ranks).
     """
     for name, value in (
         ("parameters", parameters),
         ("gpus", gpus),
         ("nodes", nodes),
         ("model_parallel", model_parallel),
+        ("context_parallel", context_parallel),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
@@ -198,7 +209,9 @@ def model_states(
         )
     if isinstance(experts, bool) or not isinstance(experts, int) or not 0 <= experts <= parameters:
         raise ValueError(f"experts must be an integer in 0..parameters, got {experts!r}")
-    world = gpus * model_parallel
+    # the ranks ZeRO partitions over and that reduce the gradients: dp · cp
+    ranks = gpus * context_parallel
+    world = ranks * model_parallel
     if world % nodes:
         raise ValueError(f"{world} GPUs cannot be split evenly over {nodes} nodes")
     stage, offload, precision = ZeroStage(zero_stage), Offload(offload), Precision(precision)
@@ -256,12 +269,12 @@ def model_states(
     if stage is ZeroStage.WEIGHTS:
         gpu.append((Part.LARGEST_LAYER, (w + g) * layer))
         if offload is Offload.NONE:
-            sharded += [(Part.WEIGHTS, all_weights / gpus), *opt_parts(t / gpus)]
+            sharded += [(Part.WEIGHTS, all_weights / ranks), *opt_parts(t / ranks)]
             if precision is Precision.FP32:  # the fp32 gradients are the training copy
-                sharded.append((Part.GRADIENTS, g * t / gpus))
+                sharded.append((Part.GRADIENTS, g * t / ranks))
             cpu.append((Part.CPU_MODEL, 4 * layer * per_node))
         elif offload is Offload.OPTIMIZER:
-            sharded.append((Part.WEIGHTS, all_weights / gpus))
+            sharded.append((Part.WEIGHTS, all_weights / ranks))
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
             cpu.append((Part.CPU_OFFLOAD, shards * cpu_opt * t / nodes))
         else:
@@ -275,9 +288,9 @@ def model_states(
                 gpu += opt_parts(t_held)
             elif stage is ZeroStage.OPTIMIZER:
                 gpu.append((Part.GRADIENTS, g * t_held))
-                sharded += opt_parts(t / gpus)
+                sharded += opt_parts(t / ranks)
             else:
-                sharded += [(Part.GRADIENTS, g * t / gpus), *opt_parts(t / gpus)]
+                sharded += [(Part.GRADIENTS, g * t / ranks), *opt_parts(t / ranks)]
             cpu.append((Part.CPU_MODEL, 4 * p_held * per_node))
         else:
             if stage is ZeroStage.OPTIMIZER:
@@ -318,8 +331,11 @@ def model_states(
         cpu_bytes=math.floor(cpu_total),
         components=components,
         source=source,
-        from_deepspeed=from_deepspeed and model_parallel == 1 and not elsewhere,
+        from_deepspeed=(
+            from_deepspeed and model_parallel == 1 and context_parallel == 1 and not elsewhere
+        ),
         model_parallel=model_parallel,
         experts=experts,
         expert_parallel=expert_parallel,
+        context_parallel=context_parallel,
     )

@@ -18,20 +18,22 @@ File format (UTF-8 JSON, version 5)::
                "custom_link_gbps": null, "custom_network_gbps": null,
                "method": "full", "lora_rank": 16, "lora_targets": "query_value",
                "trainable_params": null, "optimizer": "adam", "target_seq": null,
-               "overhead_gb": "1", "virtual_stages": 1, "expert_parallel": 1, "fp8": false,
+               "overhead_gb": "1", "virtual_stages": 1, "expert_parallel": 1,
+               "context_parallel": 1, "fp8": false,
                "attention": "sdpa", "link_gbps": null, "network_gbps": null,
                "goodput_percent": null}
     }
 
 Version 5 adds the time model's newer inputs: the interleaved pipeline's virtual stages
 (ignored without pipeline stages), the expert-parallel GPUs of a mixture of experts
-(ignored for a dense model), FP8 matrix products around 16-bit training, the
-attention kernel (``sdpa``: fused/flash, ``eager``), the links typed over the card's
-(GB/s per GPU and direction between the GPUs of a node and between nodes; null: the
-card's) and the goodput in percent (the share of the wall-clock time spent training;
-null: 100). Files of versions 1 to 4 open with one virtual stage, no expert
-parallelism, no FP8, the fused
-kernel, the card's links and a goodput of 100 %; ``efficiency_percent`` null now means
+(ignored for a dense model), the context-parallel GPUs each sequence is split over
+(they add GPUs; a version 5 file without the key has none), FP8 matrix products
+around 16-bit training, the attention kernel (``sdpa``: fused/flash, ``eager``), the
+links typed over the card's (GB/s per GPU and direction between the GPUs of a node
+and between nodes; null: the card's) and the goodput in percent (the share of the
+wall-clock time spent training; null: 100). Files of versions 1 to 4 open with one
+virtual stage, no expert or context parallelism, no FP8, the fused kernel, the card's
+links and a goodput of 100 %; ``efficiency_percent`` null now means
 the efficiency model, not the card's one figure.
 
 Version 4 is the training description: ``model`` is an object with one key — a bundled
@@ -207,6 +209,8 @@ class PlanSettings:
     virtual_stages: int = 1
     #: GPUs a mixture of experts' routed experts are spread over (1: every GPU holds all)
     expert_parallel: int = 1
+    #: GPUs each sequence is split over (context parallelism; adds GPUs)
+    context_parallel: int = 1
     #: FP8 matrix products around 16-bit training
     fp8: bool = False
     attention: Attention = Attention.SDPA
@@ -279,6 +283,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "overhead_gb": _dec(p.overhead_gb),
             "virtual_stages": p.virtual_stages,
             "expert_parallel": p.expert_parallel,
+            "context_parallel": p.context_parallel,
             "fp8": p.fp8,
             "attention": p.attention.value,
             "link_gbps": _dec(p.link_gbps),
@@ -494,6 +499,7 @@ _DESCRIPTION_KEYS = (
 _SPEED_MODEL_KEYS = (
     "virtual_stages",
     "expert_parallel",
+    "context_parallel",
     "fp8",
     "attention",
     "link_gbps",
@@ -534,6 +540,9 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         keys += _DESCRIPTION_KEYS
     if version >= 5:
         keys += _SPEED_MODEL_KEYS
+        if isinstance(raw, dict) and "context_parallel" not in raw:
+            # version 5 files written before context parallelism: none
+            raw = {**raw, "context_parallel": 1}
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -662,6 +671,7 @@ def _speed_model(p: dict[str, Any]) -> dict[str, Any]:
     return {
         "virtual_stages": _int(p, "virtual_stages", "plan", LAYOUT_LIMITS),
         "expert_parallel": _int(p, "expert_parallel", "plan", LAYOUT_LIMITS),
+        "context_parallel": _int(p, "context_parallel", "plan", LAYOUT_LIMITS),
         "fp8": fp8,
         "attention": Attention(_choice(p, "attention", tuple(x.value for x in Attention))),
         "link_gbps": _optional(_decimal, p, "link_gbps", "plan", BANDWIDTH_LIMITS),

@@ -9,7 +9,9 @@ instead of a configuration.
 
 ``gpus`` is the data-parallel size: the effective batch is ``b·a·gpus`` whatever the
 tensor-parallel size and pipeline stages. Every process is a GPU, so the world size is
-``gpus · tensor_parallel · pipeline_stages`` and the nodes split the world. Expert
+``gpus · tensor_parallel · pipeline_stages · context_parallel`` and the nodes split the
+world. Context parallelism adds GPUs: each sequence is split over ``context_parallel``
+GPUs of a replica (Megatron's ``--context-parallel-size``). Expert
 parallelism adds no GPUs: it spreads a mixture of experts' routed experts over
 ``expert_parallel`` GPUs of the data-parallel group.
 """
@@ -97,6 +99,8 @@ class TrainingSetup:
     # a mixture of experts' routed experts spread over this many GPUs of the
     # data-parallel group (Megatron's --expert-model-parallel-size)
     expert_parallel: int = 1
+    # GPUs each sequence is split over (Megatron's --context-parallel-size)
+    context_parallel: int = 1
 
     def __post_init__(self) -> None:
         for name in (
@@ -108,6 +112,7 @@ class TrainingSetup:
             "pipeline_stages",
             "virtual_stages",
             "expert_parallel",
+            "context_parallel",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -124,8 +129,9 @@ class TrainingSetup:
 
     @property
     def world(self) -> int:
-        """GPUs (processes) in all: data-parallel × tensor-parallel × pipeline stages."""
-        return self.gpus * self.tensor_parallel * self.pipeline_stages
+        """GPUs (processes) in all: data-parallel × tensor-parallel × pipeline stages ×
+        context-parallel."""
+        return self.gpus * self.tensor_parallel * self.pipeline_stages * self.context_parallel
 
     @property
     def parallel(self) -> bool:

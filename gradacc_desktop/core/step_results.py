@@ -35,6 +35,9 @@ class TimeParts:
     tensor_parallel: Fraction = Fraction(0)
     pipeline: Fraction = Fraction(0)
     expert_parallel: Fraction = Fraction(0)
+    #: ring attention's key/value sends beyond the attention they overlap (context
+    #: parallelism)
+    context_parallel: Fraction = Fraction(0)
     #: exposed data-parallel collectives (gradients and weights)
     data_parallel: Fraction = Fraction(0)
     #: exposed weight fetches from the host (ZeRO-Infinity)
@@ -52,6 +55,7 @@ class TimeParts:
             self.tensor_parallel
             + self.pipeline
             + self.expert_parallel
+            + self.context_parallel
             + self.data_parallel
             + self.offload
         )
@@ -67,6 +71,7 @@ PART_NAMES = (
     "tensor_parallel",
     "pipeline",
     "expert_parallel",
+    "context_parallel",
     "data_parallel",
     "offload",
     "bubble",
@@ -107,9 +112,19 @@ class StepTime:
         if not self.slot:
             return TimeParts(bubble=self.bubble_seconds, optimizer=self.optimizer_seconds)
         a = self.accumulation_steps
-        products, attention, memory, overhead, measured, tensor, sends, experts, data, host = (
-            self.slot
-        )
+        (
+            products,
+            attention,
+            memory,
+            overhead,
+            measured,
+            tensor,
+            sends,
+            experts,
+            ring,
+            data,
+            host,
+        ) = self.slot
         return TimeParts(
             matmul=a * products,
             attention=a * attention,
@@ -119,6 +134,7 @@ class StepTime:
             tensor_parallel=a * tensor,
             pipeline=a * sends,
             expert_parallel=a * experts,
+            context_parallel=a * ring,
             data_parallel=a * data + self.data_step_seconds,
             offload=a * host,
             bubble=self.bubble_seconds,

@@ -12,7 +12,9 @@ Pure Python, exact (``Fraction`` seconds; round only to show). A step is
   the peak (a roofline: FLOPs over ``peak · efficiency`` or the bytes over the memory
   bandwidth, whichever is slower), and a measured speed profile replaces both.
   Tensor-parallel all-reduces, pipeline sends and MoE all-to-alls are added (they sit on
-  the critical path); data-parallel collectives that run on every micro-step (ZeRO-2's
+  the critical path); context parallelism's ring attention passes keys and values
+  around the group behind the attention of the blocks already received, and only what
+  exceeds that attention shows; data-parallel collectives that run on every micro-step (ZeRO-2's
   reduce-scatter, ZeRO-3's gathers) are prefetched one layer ahead and hide behind the
   compute of the phase they belong to only as far as it lasts.
 * **Pipeline**: ``a`` micro-batches flow through ``p`` stages with the 1F1B schedule,
@@ -41,6 +43,7 @@ from .communication import (
     all_to_all,
     data_parallel,
     pipeline,
+    ring_attention,
     tensor_parallel,
 )
 from .compute import Recompute
@@ -129,7 +132,7 @@ class StepModel:
     ) -> None:
         """``profile``: measured seconds of one forward and backward of the whole model
         on one device, used for a micro-step in place of the kernel model (divided by
-        ``tp · pp``: each GPU of a replica does that share of the work)."""
+        ``tp · pp · cp``: each GPU of a replica does that share of the work)."""
         self.workload = workload
         self.hardware = hw
         self.profile = profile
@@ -138,6 +141,11 @@ class StepModel:
         nbytes = workload.value_bytes
         shards = layout.model_shards
         seq = workload.seq_len
+        # context parallelism: each GPU runs s/cp tokens of every sequence through its
+        # layers (dense FLOPs and element-wise work divide by cp) and, with Megatron's
+        # load-balanced causal split (chunks r and 2cp − 1 − r), 1/cp of the attention
+        cp = layout.context
+        tokens = Fraction(seq, cp)
         passes = PASSES[cost.recompute]
         stage_layers = None if workload.layers is None else Fraction(workload.layers, shards)
         self._layers = (
@@ -148,14 +156,14 @@ class StepModel:
         trained_bytes = workload.trained_per_gpu * nbytes
         # weights read by the forward and the backward, gradient buffer read and written
         weights = (2 * weight_bytes + 2 * trained_bytes) / hw.memory_bandwidth
-        dense = cost.dense * passes * seq / shards  # per sample, FLOPs
-        attention = cost.attention * passes * seq / shards
+        dense = cost.dense * passes * tokens / shards  # per sample, FLOPs
+        attention = cost.attention * passes * tokens / shards
         if hw.kernels is None:  # a typed efficiency: a roofline
             assert hw.efficiency is not None
             rate = hw.peak_flops * hw.efficiency
             activation = Fraction(0)
             if workload.activation_bytes_per_sample is not None:
-                activation = Fraction(workload.activation_bytes_per_sample, shards)
+                activation = Fraction(workload.activation_bytes_per_sample, shards * cp)
             self._busy = _Busy(
                 matmul=(Fraction(0), dense / rate),
                 weights=weights,
@@ -174,23 +182,25 @@ class StepModel:
             memory = Fraction(0)
             overhead = Fraction(0)
             if workload.hidden is not None and stage_layers is not None:
-                values = k.elementwise_values * workload.hidden * seq * stage_layers * passes
+                values = k.elementwise_values * workload.hidden * tokens * stage_layers * passes
                 memory = values * nbytes / layout.tensor / hw.memory_bandwidth
                 # the loss: fp32 logits of the vocabulary, on the last stage
                 if workload.vocab is not None:
-                    logits = Fraction(k.logit_values * 4 * workload.vocab * seq, layout.tensor)
+                    logits = k.logit_values * 4 * workload.vocab * tokens / layout.tensor
                     memory += logits / hw.memory_bandwidth
                 overhead = k.layer_seconds * passes * math.ceil(stage_layers * layout.tensor)
             if workload.flash_attention:
-                attention_time = attention / (attention_peak * k.attention_share(seq))
+                # each GPU's kernels run on its s/cp-token blocks
+                share = k.attention_share(max(1, seq // cp))
+                attention_time = attention / (attention_peak * share)
             else:  # two batched products, and the scores through memory
                 attention_time = attention / rate
                 if workload.heads is not None and stage_layers is not None:
-                    scores = Fraction(workload.heads, layout.tensor) * seq * seq
+                    scores = Fraction(workload.heads, layout.tensor) * seq * tokens
                     traffic = k.score_values * nbytes * scores * stage_layers * passes
                     attention_time += traffic / hw.memory_bandwidth
             self._busy = _Busy(
-                matmul=(per_sample * Fraction(k.tokens_half, seq), per_sample),
+                matmul=(per_sample * k.tokens_half / tokens, per_sample),
                 weights=weights,
                 attention=attention_time,
                 memory=memory,
@@ -203,6 +213,10 @@ class StepModel:
         dp_bandwidth = (hw.link_bandwidth if one_node else hw.network_bandwidth) * BUS_EFFICIENCY
         adapters = workload.cost.trained is not None
         ep = workload.expert_parallel
+        # the gradients are reduced (and ZeRO partitions) over dp · cp ranks: each
+        # context-parallel GPU holds the same weights (megatron-core's data-parallel
+        # group "with context parallel")
+        ranks = layout.gradient_ranks
         expert_weights = workload.expert_weight_bytes_per_gpu if ep > 1 else Fraction(0)
         expert_trained = workload.expert_trained_per_gpu * nbytes if ep > 1 else Fraction(0)
         # the dense weights over every replica; with expert parallelism each GPU's
@@ -211,7 +225,7 @@ class StepModel:
         self._data_parallel = data_parallel(
             workload.zero_stage,
             math.ceil(weight_bytes - expert_weights),
-            layout.data,
+            ranks,
             dp_bandwidth,
             one_node,
             math.ceil(trained_bytes - expert_trained) if adapters else None,
@@ -220,7 +234,7 @@ class StepModel:
             self._data_parallel += data_parallel(
                 workload.zero_stage,
                 math.ceil(expert_weights),
-                layout.data // ep,
+                ranks // ep,
                 dp_bandwidth,
                 one_node,
                 math.ceil(expert_trained) if adapters else None,
@@ -235,6 +249,8 @@ class StepModel:
         self._tensor_per_sample = _kind(model, Kind.ALL_REDUCE)
         self._pipeline_per_sample = _kind(model, Kind.SEND_RECV)
         self._experts_per_sample = _kind(model, Kind.ALL_TO_ALL)
+        self._ring_per_sample = _seconds(model, When.MICRO_STEP, What.KEYS_VALUES)
+        self._pipeline_per_sample -= self._ring_per_sample
         self._backward_share = BACKWARD_SHARE[cost.recompute]
         self._contention = Fraction(0) if hw.kernels is None else hw.kernels.contention
         self._bubble_slots = Fraction(layout.pipeline - 1, layout.virtual)
@@ -265,16 +281,17 @@ class StepModel:
             self._host_fetch = 2 * shard / HOST_LINK_BYTES_PER_SECOND
 
     def model_collectives(self, micro_batch: int) -> tuple[Collective, ...]:
-        """The tensor-parallel all-reduces, pipeline sends and expert all-to-alls of one
-        micro-step (none without the model's shape)."""
+        """The tensor-parallel all-reduces, pipeline sends, expert all-to-alls and ring
+        attention sends of one micro-step (none without the model's shape)."""
         w, hw = self.workload, self.hardware
         if w.hidden is None or w.layers is None:
             return ()
         layout = w.layout
-        tp, pp = layout.tensor, layout.pipeline
-        activation = micro_batch * w.seq_len * w.hidden * w.value_bytes
+        tp, pp, cp = layout.tensor, layout.pipeline, layout.context
+        # a GPU's tokens: s/cp of each sequence with context parallelism
+        activation = Fraction(micro_batch * w.seq_len * w.hidden * w.value_bytes, cp)
         tp_inside = layout.fits_in_node(hw.gpus_per_node)
-        stage_inside = hw.gpus_per_node % (tp * pp) == 0
+        stage_inside = hw.gpus_per_node % (tp * cp * pp) == 0
         link = hw.link_bandwidth * BUS_EFFICIENCY
         network = hw.network_bandwidth * BUS_EFFICIENCY
         found = tensor_parallel(
@@ -298,6 +315,19 @@ class StepModel:
                 math.ceil(Fraction(e.layers, pp)),
                 Fraction(activation * e.top_k, tp),
                 e.parallel,
+                link if inside else network,
+                inside,
+                w.cost.recompute is Recompute.FULL,
+            )
+        if cp > 1 and w.kv_width is not None:
+            # megatron-core orders the ranks tp-cp-ep-dp-pp: the ring stays in a node
+            # when tp · cp divides its GPUs
+            inside = hw.gpus_per_node % (tp * cp) == 0
+            block = Fraction(2 * micro_batch * w.seq_len * w.kv_width * w.value_bytes, cp * tp)
+            found += ring_attention(
+                math.ceil(Fraction(w.layers, pp)),
+                block,
+                cp,
                 link if inside else network,
                 inside,
                 w.cost.recompute is Recompute.FULL,
@@ -328,7 +358,7 @@ class StepModel:
             busy = compute + memory + overhead
         measured = Fraction(0)
         if self.profile is not None:
-            measured = self.profile.micro_step_seconds(b) / layout.model_shards
+            measured = self.profile.micro_step_seconds(b) / (layout.model_shards * layout.context)
             busy = measured
             products = attention = memory = overhead = Fraction(0)
         backward = busy * self._backward_share
@@ -345,8 +375,15 @@ class StepModel:
         tensor = b * self._tensor_per_sample
         sends = b * self._pipeline_per_sample
         experts = b * self._experts_per_sample
+        # ring attention: each send overlaps the attention of the block already there;
+        # only what exceeds the attention's time shows
+        ring = (
+            exposed(b * self._ring_per_sample, attention, None)
+            if self._ring_per_sample
+            else Fraction(0)
+        )
         host = exposed(self._host_fetch, busy, None) if self._host_fetch else Fraction(0)
-        micro_step = busy + tensor + sends + experts + data_micro + host
+        micro_step = busy + tensor + sends + experts + ring + data_micro + host
         if self._grad_step:
             grad_step = exposed(self._grad_step, backward, pieces)
             data_step = self._gather_step + grad_step + contention * (self._grad_step - grad_step)
@@ -379,6 +416,7 @@ class StepModel:
                 tensor,
                 sends,
                 experts,
+                ring,
                 data_micro,
                 host,
             ),

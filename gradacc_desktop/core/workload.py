@@ -40,6 +40,7 @@ class Uncounted(enum.Enum):
     KERNEL_SHAPES = "kernel_shapes"  # products' width, element-wise work, launch gaps
     TENSOR_PARALLEL = "tensor_parallel_traffic"
     PIPELINE = "pipeline_traffic"
+    CONTEXT_PARALLEL = "context_parallel_traffic"  # ring attention's keys and values
     LAYER_OVERLAP = "layer_overlap"  # how much per-layer prefetching can hide
 
 
@@ -96,6 +97,9 @@ class Workload:
     vocab: int | None = None
     #: attention heads (eager attention's scores; None: not counted)
     heads: int | None = None
+    #: key/value values per token and layer, kv_heads · head_dim (ring attention's
+    #: traffic with context parallelism; None: not counted)
+    kv_width: int | None = None
     #: a fused (flash/SDPA) attention kernel; False: eager, scores written out
     flash_attention: bool = True
     #: activation bytes one sample keeps for the whole model on one GPU (None: not counted)
@@ -187,8 +191,9 @@ class Workload:
     def data_shard(self, dense: Fraction, experts: Fraction = Fraction(0)) -> Fraction:
         """One GPU's ZeRO partition of ``dense`` bytes (or parameters) held by every
         data-parallel replica and of ``experts`` held by the ``dp/EP`` replicas with the
-        same experts: ``dense/dp + experts·EP/dp``."""
-        return (dense + experts * self.expert_parallel) / self.layout.data
+        same experts: ``dense/dp + experts·EP/dp``; with context parallelism over
+        ``dp · cp`` ranks (``ParallelLayout.gradient_ranks``)."""
+        return (dense + experts * self.expert_parallel) / self.layout.gradient_ranks
 
     @property
     def uncounted(self) -> tuple[Uncounted, ...]:
@@ -200,6 +205,8 @@ class Workload:
             missing.append(Uncounted.TENSOR_PARALLEL)
         if self.layout.pipeline > 1:
             missing.append(Uncounted.PIPELINE)
+        if self.layout.context > 1:
+            missing.append(Uncounted.CONTEXT_PARALLEL)
         if self.layout.data > 1:
             missing.append(Uncounted.LAYER_OVERLAP)
         return tuple(missing)

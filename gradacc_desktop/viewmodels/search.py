@@ -281,6 +281,10 @@ class SearchViewModel(QObject):
             Unsearchable.UNEVEN_NODES: self.tr(
                 "These GPUs cannot be split evenly over the description's nodes."
             ),
+            Unsearchable.CONTEXT_PARALLEL: self.tr(
+                "The context-parallel size must divide these GPUs and split the sequence "
+                "into 2 × CP equal chunks."
+            ),
         }[why]
 
     def _value(self, e: Exclusion) -> str:

@@ -1905,6 +1905,14 @@
         <translation>As camadas MoE próprias do DeepSpeed recusam o ZeRO-3 (só as camadas AutoEP o aceitam): use ZeRO-1 ou ZeRO-2 com deepspeed.moe.layer.MoE.</translation>
     </message>
     <message>
+        <source>Megatron splits each sequence over {context_parallel} GPUs (--context-parallel-size, ring attention through Transformer Engine): the data-parallel size is world / (tensor parallel x pipeline stages x context parallel), and the sequence length must be divisible by 2 x {context_parallel}.</source>
+        <translation>O Megatron divide cada sequência entre {context_parallel} GPUs (--context-parallel-size, atenção em anel pelo Transformer Engine): o tamanho do paralelismo de dados é mundo / (paralelismo de tensor x estágios de pipeline x paralelismo de contexto), e o comprimento da sequência precisa ser divisível por 2 x {context_parallel}.</translation>
+    </message>
+    <message>
+        <source>These files leave context parallelism out: this framework has no setting that splits a sequence over GPUs (ring attention), so they run the rest of the layout on fewer GPUs and each GPU holds whole sequences, more activation memory than the plan&apos;s {context_parallel}-way context parallelism counts. Use the megatron export for it.</source>
+        <translation>Estes arquivos deixam o paralelismo de contexto de fora: este framework não tem configuração que divida uma sequência entre GPUs (atenção em anel), então eles rodam o resto do layout em menos GPUs e cada GPU guarda sequências inteiras, mais memória de ativações do que o paralelismo de contexto de {context_parallel} vias do plano conta. Use a exportação megatron para ele.</translation>
+    </message>
+    <message>
         <source>These files leave expert parallelism out: this framework has no setting that spreads a model&apos;s experts over GPUs, so every data-parallel GPU holds all the routed experts, more memory than the plan&apos;s {expert_parallel}-way expert parallelism counts. Use the megatron export to spread them.</source>
         <translation>Estes arquivos deixam de fora o paralelismo de especialistas: este framework não tem uma configuração que distribua os especialistas de um modelo pelas GPUs, então cada GPU de paralelismo de dados guarda todos os especialistas roteados, mais memória do que o paralelismo de especialistas de {expert_parallel} vias do plano conta. Use a exportação do megatron para distribuí-los.</translation>
     </message>
@@ -3484,6 +3492,10 @@
         <translation>Estas GPUs não se dividem igualmente entre os nós da descrição.</translation>
     </message>
     <message>
+        <source>The context-parallel size must divide these GPUs and split the sequence into 2 × CP equal chunks.</source>
+        <translation>O tamanho do paralelismo de contexto precisa dividir estas GPUs e dividir a sequência em 2 × CP partes iguais.</translation>
+    </message>
+    <message>
         <source>No offload</source>
         <translation>Sem offload</translation>
     </message>
@@ -3676,6 +3688,10 @@
         <translation>All-to-all dos especialistas</translation>
     </message>
     <message>
+        <source>Context-parallel key/value sends</source>
+        <translation>Envios de chaves/valores do paralelismo de contexto</translation>
+    </message>
+    <message>
         <source>Data-parallel communication</source>
         <translation>Comunicação do paralelismo de dados</translation>
     </message>
@@ -3722,6 +3738,10 @@
     <message>
         <source>expert all-to-all</source>
         <translation>all-to-all dos especialistas</translation>
+    </message>
+    <message>
+        <source>context-parallel key/value sends</source>
+        <translation>envios de chaves/valores do paralelismo de contexto</translation>
     </message>
     <message>
         <source>data-parallel communication</source>
@@ -3838,6 +3858,10 @@
     <message>
         <source>the pipeline sends</source>
         <translation>os envios do pipeline</translation>
+    </message>
+    <message>
+        <source>the context-parallel key/value sends</source>
+        <translation>os envios de chaves/valores do paralelismo de contexto</translation>
     </message>
     <message>
         <source>how much data-parallel traffic hides behind each layer</source>
@@ -4049,6 +4073,10 @@
         <translation>GPUs de paralelismo de especialistas</translation>
     </message>
     <message>
+        <source>Context-parallel GPUs</source>
+        <translation>GPUs de paralelismo de contexto</translation>
+    </message>
+    <message>
         <source>L&amp;ink between GPUs (GB/s)</source>
         <translation>&amp;Banda entre GPUs (GB/s)</translation>
     </message>
@@ -4195,6 +4223,10 @@
     <message>
         <source>A mixture of experts: the data-parallel GPUs each sparse layer&apos;s routed experts are spread over (Megatron&apos;s expert model parallelism). Each GPU holds experts/E of them and sends its tokens to theirs and back on every micro-step. It must divide the data-parallel GPUs and the experts; 1: every GPU holds every expert.</source>
         <translation>Uma mistura de especialistas: as GPUs de paralelismo de dados entre as quais os especialistas roteados de cada camada esparsa se dividem (o paralelismo de especialistas do Megatron). Cada GPU guarda especialistas/E deles e envia seus tokens aos deles e de volta a cada micro-passo. Precisa dividir as GPUs de paralelismo de dados e os especialistas; 1: cada GPU guarda todos os especialistas.</translation>
+    </message>
+    <message>
+        <source>Context parallelism (Megatron&apos;s --context-parallel-size): the GPUs each sequence is split over. Each keeps 1/c of the activations and passes its keys and values to the others on every layer (ring attention). It adds GPUs (world = data × tensor × pipeline × c), and the sequence length must be divisible by 2·c; 1: none.</source>
+        <translation>Paralelismo de contexto (--context-parallel-size do Megatron): as GPUs entre as quais cada sequência é dividida. Cada uma guarda 1/c das ativações e passa suas chaves e valores às outras em cada camada (atenção em anel). Acrescenta GPUs (mundo = dados × tensor × pipeline × c), e o comprimento da sequência precisa ser divisível por 2·c; 1: nenhum.</translation>
     </message>
     <message>
         <source>Bandwidth between the GPUs of one node, per GPU and direction, in GB/s (NVLink, PCIe) (optional; empty: the card&apos;s figure).</source>

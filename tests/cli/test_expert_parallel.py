@@ -30,7 +30,7 @@ def test_plan_spreads_the_experts_and_says_so(capsys: pytest.CaptureFixture[str]
     assert one["layout"]["expert_parallel"] == 1
     assert eight["layout"] == {
         "data_parallel": 16, "tensor_parallel": 1, "pipeline_stages": 1, "virtual_stages": 1,
-        "expert_parallel": 8, "world_size": 16,
+        "expert_parallel": 8, "context_parallel": 1, "world_size": 16,
     }  # fmt: skip
     # each GPU holds an eighth of the routed experts: fits where EP = 1 does not
     assert eight["model_states_bytes"] < one["model_states_bytes"]
@@ -67,7 +67,7 @@ def test_export_writes_megatrons_flag(capsys: pytest.CaptureFixture[str]) -> Non
     assert "--expert-model-parallel-size 8" in megatron["files"]["megatron_args.sh"]
     assert megatron["layout"] == {
         "data_parallel": 16, "tensor_parallel": 1, "pipeline_stages": 1,
-        "expert_parallel": 8, "world_size": 16,
+        "expert_parallel": 8, "context_parallel": 1, "world_size": 16,
     }  # fmt: skip
     assert any("--expert-model-parallel-size" in note for note in megatron["notes"])
     hf = run_json(capsys, *EXPORT, "--format", "hf", "--expert-parallel", "8")

@@ -137,7 +137,7 @@ def test_auto_finds_the_best_setup_and_ranks_the_rest(capsys: pytest.CaptureFixt
     setup = data["setup"]
     assert set(setup) == {
         "zero_stage", "offload", "recompute", "tensor_parallel", "pipeline_stages",
-        "expert_parallel", "gpus",
+        "expert_parallel", "context_parallel", "gpus",
     }  # fmt: skip
     ranking = data["ranking"]
     first = ranking[0]

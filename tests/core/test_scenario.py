@@ -71,6 +71,7 @@ FULL = Scenario(
         overhead_gb=Decimal("1.5"),
         virtual_stages=3,
         expert_parallel=2,
+        context_parallel=4,
         fp8=True,
         attention=Attention.EAGER,
         link_gbps=Decimal("200"),
@@ -81,6 +82,7 @@ FULL = Scenario(
 SPEED_MODEL_KEYS = (
     "virtual_stages",
     "expert_parallel",
+    "context_parallel",
     "fp8",
     "attention",
     "link_gbps",
@@ -179,6 +181,7 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["overhead_gb"] == "1.5"
     assert data["plan"]["virtual_stages"] == 3 and data["plan"]["fp8"] is True
     assert data["plan"]["expert_parallel"] == 2
+    assert data["plan"]["context_parallel"] == 4
     assert data["plan"]["attention"] == "eager"
     assert data["plan"]["link_gbps"] == "200" and data["plan"]["network_gbps"] == "12.5"
     assert data["plan"]["goodput_percent"] == "92.5"
@@ -195,6 +198,17 @@ def test_version_4_files_open_with_the_defaults_of_the_newer_inputs() -> None:
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
     assert info.value.reason is Reason.UNKNOWN_KEY
+
+
+def test_version_5_files_before_context_parallelism_open_with_none() -> None:
+    data = json.loads(save(FULL))
+    del data["plan"]["context_parallel"]
+    plan = load(encode(data)).plan
+    assert plan.context_parallel == 1 and plan.expert_parallel == 2
+    assert load(save(FULL)).plan.context_parallel == 4
+    data["plan"]["context_parallel"] = 0
+    with pytest.raises(ScenarioError):
+        load(encode(data))
 
 
 def test_version_2_files_open_with_one_of_each() -> None:

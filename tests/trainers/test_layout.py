@@ -447,3 +447,60 @@ def test_megatron_reads_the_virtual_stages(in_tmp: Path) -> None:
     # DeepSpeed's pipeline engine does not interleave: its export says so
     notes = export(ExportFormat.DEEPSPEED, setup).english_notes
     assert any("plain 1F1B" in note for note in notes)
+
+
+#: (b, a, dp, nodes, tp, pp, cp): context-parallel rings inside a node and across nodes
+CONTEXT_LAYOUTS = [
+    TrainingSetup(b, a, g, nodes=n, tensor_parallel=t, pipeline_stages=p, context_parallel=c)
+    for b, a, g, n, t, p, c in (
+        (1, 8, 2, 1, 2, 1, 2),
+        (1, 4, 2, 2, 2, 1, 4),
+        (1, 16, 2, 4, 4, 2, 2),
+    )
+]
+
+
+def _context_id(s: TrainingSetup) -> str:
+    return f"{_id(s)}cp{s.context_parallel}"
+
+
+@pytest.mark.parametrize("setup", CONTEXT_LAYOUTS, ids=_context_id)
+def test_megatron_reads_the_context_parallel_size(setup: TrainingSetup, in_tmp: Path) -> None:
+    import torch
+    from megatron.core.model_parallel_config import ModelParallelConfig
+    from megatron.core.parallel_state import RankGenerator
+
+    files = write_export(ExportFormat.MEGATRON, setup, in_tmp)
+    text = files["megatron_args.sh"]
+    body = text[text.index("BATCH_ARGS=(") + len("BATCH_ARGS=(") : text.index("\n)")]
+    values = dict(itertools.pairwise(shlex.split(body)))
+    tp = int(values["--tensor-model-parallel-size"])
+    pp = int(values["--pipeline-model-parallel-size"])
+    cp = int(values["--context-parallel-size"])
+    world = _launched(files["launch.sh"])
+    assert (tp, pp, cp, world) == (
+        setup.tensor_parallel,
+        setup.pipeline_stages,
+        setup.context_parallel,
+        setup.world,
+    )
+    # Megatron-LM: data_parallel_size = world_size // (tp * pp * cp)
+    dp = world // (tp * pp * cp)
+    assert dp == setup.gpus
+    config = ModelParallelConfig(
+        tensor_model_parallel_size=tp,
+        pipeline_model_parallel_size=pp,
+        context_parallel_size=cp,
+        sequence_parallel=tp > 1,
+        pipeline_dtype=torch.bfloat16 if pp > 1 else None,
+    )
+    assert config.context_parallel_size == cp
+    ranks = RankGenerator(tp=tp, ep=1, dp=dp, pp=pp, cp=cp, order="tp-cp-ep-dp-pp")
+    assert ranks.world_size == world
+    rings = ranks.get_ranks("cp")
+    assert len(rings) == world // cp and all(len(g) == cp for g in rings)
+    # the gradients are reduced over dp · cp ranks (the "dp-cp" group)
+    assert all(len(g) == dp * cp for g in ranks.get_ranks("dp-cp"))
+    # the ring stays in a node exactly when tp · cp divides its GPUs (the time model's rule)
+    inside = all(len({r // setup.gpus_per_node for r in g}) == 1 for g in rings)
+    assert inside is (setup.gpus_per_node % (tp * cp) == 0)

@@ -296,6 +296,7 @@ def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ig
     for key in (
         "virtual_stages",
         "expert_parallel",
+        "context_parallel",
         "fp8",
         "attention",
         "link_gbps",

@@ -28,11 +28,14 @@ from ..setup import Offload, Precision, TrainingSetup
 __all__ = [
     "OPTIMIZER_STATE_BYTES",
     "RECIPE_OPTIMIZER",
+    "ContextProblem",
     "ExpertProblem",
     "Method",
     "Optimizer",
     "RunBudget",
     "TrainingDescription",
+    "context_problem",
+    "context_problem_text",
     "expert_problem",
     "expert_problem_text",
 ]
@@ -85,7 +88,8 @@ class RunBudget:
 @dataclass(frozen=True)
 class TrainingDescription:
     """The whole training. ``gpus`` is the data-parallel size (the seed's g): the world
-    is ``gpus · tensor_parallel · pipeline_stages`` GPUs, split evenly over ``nodes``."""
+    is ``gpus · tensor_parallel · pipeline_stages · context_parallel`` GPUs, split
+    evenly over ``nodes``."""
 
     #: None: no model chosen yet (nothing about memory or time can be derived)
     model: ModelSpec | None = None
@@ -119,6 +123,11 @@ class TrainingDescription:
     #: DeepSpeed-MoE's ep_size); each holds experts/EP of them. It must divide ``gpus``
     #: and the experts (``expert_problem``); 1: every GPU holds every expert
     expert_parallel: int = 1
+    #: GPUs each sequence is split over (Megatron's --context-parallel-size, Llama 3's
+    #: CP): each keeps s/CP tokens of every layer and passes its keys and values around
+    #: the group (ring attention). Adds GPUs: the world is dp · tp · pp · cp. The
+    #: sequence must split into 2·CP equal chunks (``context_problem``)
+    context_parallel: int = 1
     zero_stage: ZeroStage = ZeroStage.NONE
     offload: Offload = Offload.NONE
     recompute: Recompute = Recompute.NONE
@@ -146,7 +155,9 @@ class TrainingDescription:
     @property
     def layout(self) -> ParallelLayout:
         virtual = self.virtual_stages if self.pipeline_stages > 1 else 1
-        return ParallelLayout(self.gpus, self.tensor_parallel, self.pipeline_stages, virtual)
+        return ParallelLayout(
+            self.gpus, self.tensor_parallel, self.pipeline_stages, virtual, self.context_parallel
+        )
 
     @property
     def model_parallel(self) -> int:
@@ -154,7 +165,7 @@ class TrainingDescription:
 
     @property
     def world(self) -> int:
-        return self.gpus * self.model_parallel
+        return self.gpus * self.model_parallel * self.context_parallel
 
     @property
     def training_precision(self) -> TrainingPrecision:
@@ -184,6 +195,7 @@ class TrainingDescription:
             pipeline_stages=self.pipeline_stages,
             virtual_stages=self.layout.virtual,
             expert_parallel=self.expert_parallel,
+            context_parallel=self.context_parallel,
         )
 
     def expert_problem(self, model: ModelFacts | None) -> ExpertProblem | None:
@@ -191,6 +203,11 @@ class TrainingDescription:
         is 1). Whether it divides the data-parallel GPUs is the setup's rule
         (``SetupProblem.EXPERT_PARALLEL_DATA``)."""
         return expert_problem(self.expert_parallel, model)
+
+    def context_problem(self) -> ContextProblem | None:
+        """Why ``context_parallel`` cannot split the sequence (None: it can, it is 1, or
+        there is no sequence length yet)."""
+        return context_problem(self.context_parallel, self.seq_len)
 
 
 class ExpertProblem(enum.Enum):
@@ -225,4 +242,34 @@ def expert_problem_text(problem: ExpertProblem, expert_parallel: int, model: Mod
     return (
         f"the expert-parallel size {expert_parallel} must divide the model's "
         f"{model.experts.experts} routed experts per layer: each GPU holds an equal share"
+    )
+
+
+class ContextProblem(enum.Enum):
+    """Why a description's context-parallel size does not fit its sequence."""
+
+    #: the sequence does not split into 2·CP equal chunks
+    SEQUENCE = "sequence"
+
+
+def context_problem(context_parallel: int, seq_len: int | None) -> ContextProblem | None:
+    """Why ``context_parallel`` GPUs cannot split a sequence of ``seq_len`` tokens (None:
+    they can, the size is 1, or there is no length yet). Megatron's load-balanced causal
+    split cuts each sequence into ``2·CP`` chunks and gives rank ``r`` chunks ``r`` and
+    ``2·CP − 1 − r`` (megatron-core ``get_batch_on_this_cp_rank``), so it needs the length
+    divisible by ``2·CP``."""
+    if context_parallel == 1 or seq_len is None:
+        return None
+    if seq_len % (2 * context_parallel):
+        return ContextProblem.SEQUENCE
+    return None
+
+
+def context_problem_text(problem: ContextProblem, context_parallel: int, seq_len: int) -> str:
+    """One English line saying why (the command line's)."""
+    assert problem is ContextProblem.SEQUENCE
+    return (
+        f"the sequence length {seq_len} must be divisible by 2 x the context-parallel size "
+        f"({2 * context_parallel}): Megatron splits each sequence into 2·CP equal chunks "
+        "(its load-balanced causal split)"
     )

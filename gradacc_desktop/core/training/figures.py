@@ -4,13 +4,19 @@
   estimator's modelled peak (``core.activation.estimate``, Hugging Face profile, SDPA,
   the description's precision and recomputation), exactly ``gradacc activation``'s
   ``peak_bytes_per_sample``. The first pipeline stage's GPU holds it divided by the
-  tensor-parallel size (``core.layout.first_stage_activation_gb``'s rule).
+  tensor-parallel size (``core.layout.first_stage_activation_gb``'s rule) and by the
+  context-parallel size (each of the ``cp`` GPUs keeps ``s/cp`` tokens of every layer:
+  Korthikanti et al.'s activations are linear in the tokens with a fused attention).
 * **Model states per GPU** — weights, gradients and optimizer states as DeepSpeed's
   estimators count them (``core.model_states``), for the method (LoRA/QLoRA adapters on a
   frozen base), the optimizer, the precision, the ZeRO stage and offload; with tensor and
   pipeline parallelism, for one GPU's shard of the parameters; with expert parallelism,
   the dense shard plus ``1/EP`` of a mixture of experts' routed experts, each part
-  partitioned by ZeRO over its own replicas (dense over dp, experts over dp/EP).
+  partitioned by ZeRO over its own replicas (dense over dp, experts over dp/EP); with
+  context parallelism the partitions run over ``dp · cp`` ranks (megatron-core's
+  distributed optimizer and gradient reduction use the data-parallel group "with
+  context parallel", ``parallel_state.get_data_parallel_group(with_context_parallel=
+  True)``; FSDP2 meshes shard over ``dp_shard · cp`` the same way in torchtitan).
   **Other memory** is model states plus the framework overhead.
 * **Usable memory** — the card's.
 
@@ -104,6 +110,8 @@ class Figures:
     setup_problem: SetupProblem | None
     #: the first stage's activations over plain 1F1B's (interleaved 1F1B holds more)
     interleaving: Fraction = Fraction(1)
+    #: GPUs each sequence is split over (each keeps 1/cp of its activations)
+    context_parallel: int = 1
 
     @property
     def known(self) -> bool:
@@ -112,11 +120,12 @@ class Figures:
 
     @property
     def activation_per_gpu(self) -> Fraction | None:
-        """One sample's bytes on the first pipeline stage's GPU: A / tp (times
+        """One sample's bytes on the first pipeline stage's GPU: A / (tp · cp) (times
         ``1 + (p − 1)/(p·v)`` with ``v`` virtual stages)."""
         if self.activation.bytes is None:
             return None
-        return Fraction(self.activation.bytes, self.tensor_parallel) * self.interleaving
+        shards = self.tensor_parallel * self.context_parallel
+        return Fraction(self.activation.bytes, shards) * self.interleaving
 
     def per_gpu_bytes(self, micro_batch: int) -> int | None:
         """Other memory + b · A / tp, rounded up to a whole byte."""
@@ -237,6 +246,7 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
         model_parallel=mp,
         experts=spread,
         expert_parallel=ep if spread else 1,
+        context_parallel=d.context_parallel,
     )
 
 
@@ -272,6 +282,8 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
         why = Missing.LAYOUT
     elif model is not None and d.expert_problem(model) is not None:
         why = Missing.LAYOUT  # expert parallelism on a model whose experts it cannot spread
+    elif d.context_problem() is not None:
+        why = Missing.LAYOUT  # a sequence the context-parallel GPUs cannot split evenly
     elif model is not None:
         counted = _trainable(d, model)
         if isinstance(counted, Missing):
@@ -301,4 +313,5 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
         tensor_parallel=d.tensor_parallel,
         setup_problem=problem,
         interleaving=d.layout.interleaving,
+        context_parallel=d.context_parallel,
     )

@@ -263,6 +263,8 @@ def step_model(
         return None, TimeMissing.LAYOUT, ""
     if d.gpus % d.expert_parallel or d.expert_problem(model) is not None:
         return None, TimeMissing.LAYOUT, ""
+    if d.context_problem() is not None:
+        return None, TimeMissing.LAYOUT, ""
     try:
         hw = hardware(
             d.card,
@@ -301,6 +303,10 @@ def step_model(
         layers=None if size is None else size.layers,
         vocab=None if size is None else size.vocab,
         heads=None if size is None else size.shape.heads,
+        # the keys and values ring attention passes around the context-parallel group
+        kv_width=(
+            None if size is None else (model.kv_heads or size.shape.heads) * size.shape.head_dim
+        ),
         flash_attention=d.attention is Attention.SDPA,
         activation_bytes_per_sample=figs.activation.bytes,
         offload=d.offload,

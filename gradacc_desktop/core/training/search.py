@@ -28,7 +28,9 @@ What the frameworks refuse (besides the layouts no framework runs, ``core.setup`
   expert-parallel groups tile the data-parallel GPUs, in DeepSpeed-MoE and Megatron),
   or an expert-parallel size the model's experts cannot take (every layout).
 
-The expert-parallel size is the description's in every layout tried (it is not searched).
+The expert-parallel and context-parallel sizes are the description's in every layout
+tried (they are not searched): the context-parallel GPUs come out of ``world_size``
+first, and the layouts split the ``world_size / cp`` that is left.
 """
 
 from __future__ import annotations
@@ -104,6 +106,9 @@ class Unsearchable(enum.Enum):
     NO_CAPACITY = "no_capacity"
     #: the GPUs do not split evenly over the nodes
     UNEVEN_NODES = "uneven_nodes"
+    #: the context-parallel size does not divide the GPUs, or the sequence does not
+    #: split into 2·CP equal chunks
+    CONTEXT_PARALLEL = "context_parallel"
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,8 @@ class Candidate:
     refusal: Refusal | None = None
     #: the description's (every layout keeps it)
     expert_parallel: int = 1
+    #: the description's (every layout keeps it; adds GPUs)
+    context_parallel: int = 1
 
     @property
     def accepted(self) -> bool:
@@ -247,6 +254,7 @@ def _evaluate(d: TrainingDescription, model: ModelFacts, refusal: Refusal | None
         pipeline_stages=d.pipeline_stages,
         gpus=d.gpus,
         expert_parallel=d.expert_parallel,
+        context_parallel=d.context_parallel,
     )
     if refusal is None and (d.gpus % d.expert_parallel or d.expert_problem(model) is not None):
         refusal = Refusal.EXPERT_PARALLEL
@@ -317,6 +325,9 @@ def search(
         return unsearchable(Unsearchable.NO_MODEL)
     if world_size % nodes:
         return unsearchable(Unsearchable.UNEVEN_NODES)
+    cp = d.context_parallel
+    if world_size % cp or d.context_problem() is not None:
+        return unsearchable(Unsearchable.CONTEXT_PARALLEL)
     probe = figures(d, model)
     if probe.activation.bytes is None:
         return unsearchable(Unsearchable.NO_ACTIVATION)
@@ -324,7 +335,10 @@ def search(
         return unsearchable(Unsearchable.NO_CAPACITY)
 
     evaluated: list[Candidate] = []
-    for tp, pp, dp, refusal in _layouts(world_size, world_size // nodes, model, d.virtual_stages):
+    per_node = world_size // nodes
+    for tp, pp, dp, refusal in _layouts(
+        world_size // cp, max(1, per_node // cp), model, d.virtual_stages
+    ):
         if tensor_parallel is not None and tp not in tensor_parallel:
             continue
         if pipeline_stages is not None and pp not in pipeline_stages:

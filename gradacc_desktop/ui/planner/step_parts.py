@@ -25,6 +25,7 @@ PART_COLOURS = {
     "tensor_parallel": "#e15759",
     "pipeline": "#ff9da7",
     "expert_parallel": "#9c755f",
+    "context_parallel": "#d37295",
     "data_parallel": "#b07aa1",
     "offload": "#edc948",
     "bubble": "#8c8c8c",

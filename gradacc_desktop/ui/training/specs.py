@@ -85,6 +85,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(Section.LAYOUT, T.PIPELINE_STAGES),
     RowSpec(Section.LAYOUT, T.VIRTUAL_STAGES),
     RowSpec(Section.LAYOUT, T.EXPERT_PARALLEL),
+    RowSpec(Section.LAYOUT, T.CONTEXT_PARALLEL),
     RowSpec(Section.LAYOUT, C.ZERO),
     RowSpec(Section.LAYOUT, C.OFFLOAD),
     RowSpec(Section.LAYOUT, C.RECOMPUTE),

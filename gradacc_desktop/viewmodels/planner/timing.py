@@ -98,6 +98,7 @@ class TimingTexts(Translating):
             "tensor_parallel": self.tr("Tensor-parallel all-reduces"),
             "pipeline": self.tr("Pipeline sends"),
             "expert_parallel": self.tr("Expert all-to-all"),
+            "context_parallel": self.tr("Context-parallel key/value sends"),
             "data_parallel": self.tr("Data-parallel communication"),
             "offload": self.tr("Weights fetched from the CPU"),
             "bubble": self.tr("Pipeline bubble"),
@@ -115,6 +116,7 @@ class TimingTexts(Translating):
             "tensor_parallel": self.tr("tensor-parallel all-reduces"),
             "pipeline": self.tr("pipeline sends"),
             "expert_parallel": self.tr("expert all-to-all"),
+            "context_parallel": self.tr("context-parallel key/value sends"),
             "data_parallel": self.tr("data-parallel communication"),
             "offload": self.tr("weights fetched from the CPU"),
             "bubble": self.tr("pipeline bubble"),
@@ -396,6 +398,7 @@ class TimingTexts(Translating):
             ),
             Uncounted.TENSOR_PARALLEL: self.tr("the tensor-parallel all-reduces"),
             Uncounted.PIPELINE: self.tr("the pipeline sends"),
+            Uncounted.CONTEXT_PARALLEL: self.tr("the context-parallel key/value sends"),
             Uncounted.LAYER_OVERLAP: self.tr(
                 "how much data-parallel traffic hides behind each layer"
             ),

@@ -160,6 +160,7 @@ def needed(
         TrainingField.NODES,
         TrainingField.TENSOR_PARALLEL,
         TrainingField.PIPELINE_STAGES,
+        TrainingField.CONTEXT_PARALLEL,
         TrainingField.OVERHEAD,
     ]
     if pipelined(entries):
@@ -251,6 +252,7 @@ def build(
         pipeline_stages=int(number(TrainingField.PIPELINE_STAGES)),
         virtual_stages=virtual or 1,
         expert_parallel=experts or 1,
+        context_parallel=int(number(TrainingField.CONTEXT_PARALLEL)),
         zero_stage=choices.zero,
         offload=choices.offload,
         recompute=choices.recompute,

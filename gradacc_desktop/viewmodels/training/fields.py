@@ -63,6 +63,7 @@ class TrainingField(enum.Enum):
     PIPELINE_STAGES = "pipeline_stages"
     VIRTUAL_STAGES = "virtual_stages"  # read only with pipeline stages
     EXPERT_PARALLEL = "expert_parallel"  # read only for a mixture of experts
+    CONTEXT_PARALLEL = "context_parallel"  # GPUs each sequence is split over
     # the batch
     TARGET = "target_batch"
     MICRO_BATCH = "micro_batch"
@@ -160,6 +161,7 @@ LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
     TrainingField.PIPELINE_STAGES: LAYOUT_LIMITS,
     TrainingField.VIRTUAL_STAGES: LAYOUT_LIMITS,
     TrainingField.EXPERT_PARALLEL: LAYOUT_LIMITS,
+    TrainingField.CONTEXT_PARALLEL: LAYOUT_LIMITS,
     TrainingField.LINK: BANDWIDTH_LIMITS,
     TrainingField.NETWORK: BANDWIDTH_LIMITS,
     TrainingField.TARGET: TARGET_LIMITS,
@@ -229,6 +231,7 @@ FIRST_VALUES = {
     TrainingField.PIPELINE_STAGES: Decimal(1),
     TrainingField.VIRTUAL_STAGES: Decimal(1),
     TrainingField.EXPERT_PARALLEL: Decimal(1),
+    TrainingField.CONTEXT_PARALLEL: Decimal(1),
     TrainingField.MICRO_BATCH: Decimal(4),
     TrainingField.GPU_MEMORY: DEFAULT_CUSTOM_GB,
     TrainingField.OVERHEAD: DEFAULT_OVERHEAD_GB,

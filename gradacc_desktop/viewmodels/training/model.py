@@ -492,6 +492,7 @@ class TrainingViewModel(QObject):
             TrainingField.PIPELINE_STAGES: Decimal(d.pipeline_stages),
             TrainingField.VIRTUAL_STAGES: Decimal(d.virtual_stages),
             TrainingField.EXPERT_PARALLEL: Decimal(d.expert_parallel),
+            TrainingField.CONTEXT_PARALLEL: Decimal(d.context_parallel),
             TrainingField.LORA_RANK: Decimal(d.lora_rank),
             TrainingField.ACTIVATION: d.activation_gb,
             TrainingField.OTHER_MEMORY: d.other_memory_gb,

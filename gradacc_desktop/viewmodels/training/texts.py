@@ -81,6 +81,7 @@ class TrainingTexts(Translating):
             TrainingField.PIPELINE_STAGES: self.tr("Pipeline stages"),
             TrainingField.VIRTUAL_STAGES: self.tr("Virtual stages per GPU"),
             TrainingField.EXPERT_PARALLEL: self.tr("Expert-parallel GPUs"),
+            TrainingField.CONTEXT_PARALLEL: self.tr("Context-parallel GPUs"),
             TrainingField.LINK: self.tr("L&ink between GPUs (GB/s)"),
             TrainingField.NETWORK: self.tr("Network between nodes (GB/s)"),
             TrainingField.TARGET: self.tr("Target &effective batch"),
@@ -169,6 +170,13 @@ class TrainingTexts(Translating):
                 "holds experts/E of them and sends its tokens to theirs and back on every "
                 "micro-step. It must divide the data-parallel GPUs and the experts; 1: every "
                 "GPU holds every expert."
+            ),
+            TrainingField.CONTEXT_PARALLEL: self.tr(
+                "Context parallelism (Megatron's --context-parallel-size): the GPUs each "
+                "sequence is split over. Each keeps 1/c of the activations and passes its "
+                "keys and values to the others on every layer (ring attention). It adds GPUs "
+                "(world = data × tensor × pipeline × c), and the sequence length must be "
+                "divisible by 2·c; 1: none."
             ),
             TrainingField.LINK: self.tr(
                 "Bandwidth between the GPUs of one node, per GPU and direction, in GB/s "
