@@ -101,45 +101,24 @@ class StepTime:
     peak_flops: Fraction
     #: the micro-step's busy time came from a measured speed profile
     measured: bool = False
-    #: one micro-step's parts (``_Slot``) and the once-per-step data-parallel time:
-    #: ``parts`` is made of them when asked (timing every pair needs only the step)
-    slot: tuple[Fraction, ...] = ()
+    #: one micro-step's parts (no bubble, no optimizer) and the once-per-step
+    #: data-parallel time: ``parts`` is made of them when asked (timing every pair
+    #: needs only the step)
+    slot: TimeParts | None = None
     data_step_seconds: Fraction = Fraction(0)
 
     @cached_property
     def parts(self) -> TimeParts:
-        """Where the step's time goes (see ``TimeParts``)."""
-        if not self.slot:
+        """Where the step's time goes (see ``TimeParts``): ``a`` micro-steps, the
+        once-per-step data-parallel time, the bubble and the optimizer."""
+        a, slot = self.accumulation_steps, self.slot
+        if slot is None:
             return TimeParts(bubble=self.bubble_seconds, optimizer=self.optimizer_seconds)
-        a = self.accumulation_steps
-        (
-            products,
-            attention,
-            memory,
-            overhead,
-            measured,
-            tensor,
-            sends,
-            experts,
-            ring,
-            data,
-            host,
-        ) = self.slot
-        return TimeParts(
-            matmul=a * products,
-            attention=a * attention,
-            memory=a * memory,
-            overhead=a * overhead,
-            measured=a * measured,
-            tensor_parallel=a * tensor,
-            pipeline=a * sends,
-            expert_parallel=a * experts,
-            context_parallel=a * ring,
-            data_parallel=a * data + self.data_step_seconds,
-            offload=a * host,
-            bubble=self.bubble_seconds,
-            optimizer=self.optimizer_seconds,
-        )
+        scaled = {name: a * getattr(slot, name) for name in PART_NAMES}
+        scaled["data_parallel"] += self.data_step_seconds
+        scaled["bubble"] = self.bubble_seconds
+        scaled["optimizer"] = self.optimizer_seconds
+        return TimeParts(**scaled)
 
     @cached_property
     def communication_seconds(self) -> Fraction:

@@ -52,7 +52,7 @@ from .limits import require_positive_int
 from .memory import ZeroStage
 from .profile import SpeedProfile
 from .setup import Offload
-from .step_results import StepTime
+from .step_results import StepTime, TimeParts
 from .workload import Workload, optimizer_bytes
 
 #: what ZeRO-Offload moves between a GPU and its host, per direction: PCIe 4.0 x16
@@ -407,18 +407,18 @@ class StepModel:
             hardware_flops_per_token=w.cost.hardware,
             peak_flops=self.hardware.peak_flops,
             measured=self.profile is not None,
-            slot=(
-                products,
-                attention,
-                memory,
-                overhead,
-                measured,
-                tensor,
-                sends,
-                experts,
-                ring,
-                data_micro,
-                host,
+            slot=TimeParts(
+                matmul=products,
+                attention=attention,
+                memory=memory,
+                overhead=overhead,
+                measured=measured,
+                tensor_parallel=tensor,
+                pipeline=sends,
+                expert_parallel=experts,
+                context_parallel=ring,
+                data_parallel=data_micro,
+                offload=host,
             ),
             data_step_seconds=data_step,
         )

@@ -117,7 +117,7 @@ def test_only_what_exceeds_the_attention_shows() -> None:
     m = _model(slow)
     t = m.time(1, 2)
     ring = sum(c.seconds for c in m.model_collectives(1) if c.what is What.KEYS_VALUES)
-    assert t.parts.context_parallel == 2 * max(Fraction(0), ring - t.slot[1])
+    assert t.parts.context_parallel == 2 * max(Fraction(0), ring - t.slot.attention)
     assert t.parts.context_parallel > 0
     assert "context_parallel" in PART_NAMES
     assert t.parts.total == t.step_seconds
