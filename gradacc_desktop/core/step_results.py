@@ -7,7 +7,8 @@ Pure Python, exact (``Fraction`` seconds; round only to show).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
@@ -101,11 +102,16 @@ class StepTime:
     peak_flops: Fraction
     #: the micro-step's busy time came from a measured speed profile
     measured: bool = False
-    #: one micro-step's parts (no bubble, no optimizer) and the once-per-step
-    #: data-parallel time: ``parts`` is made of them when asked (timing every pair
-    #: needs only the step)
-    slot: TimeParts | None = None
+    #: makes one micro-step's parts (no bubble, no optimizer) when asked: timing every
+    #: pair needs only the step
+    explain: Callable[[], TimeParts] | None = field(default=None, compare=False, repr=False)
+    #: the once-per-step data-parallel time
     data_step_seconds: Fraction = Fraction(0)
+
+    @cached_property
+    def slot(self) -> TimeParts | None:
+        """One micro-step's parts (None: not known, e.g. a bare step)."""
+        return None if self.explain is None else self.explain()
 
     @cached_property
     def parts(self) -> TimeParts:

@@ -64,6 +64,8 @@ HOST_MEMORY_BYTES_PER_SECOND = 100 * 10**9
 #: bandwidth", nccl-tests/doc/PERFORMANCE.md; 230–240 of 300 GB/s on DGX A100's NVLink)
 BUS_EFFICIENCY = Fraction(8, 10)
 
+ZERO = Fraction(0)
+
 #: the backward's share of one micro-step's FLOPs: 4 of 6 (N) without recomputation,
 #: 6 of 8 with full recomputation (the repeated forward runs inside the backward)
 BACKWARD_SHARE = {Recompute.NONE: Fraction(2, 3), Recompute.FULL: Fraction(3, 4)}
@@ -249,8 +251,12 @@ class StepModel:
         self._tensor_per_sample = _kind(model, Kind.ALL_REDUCE)
         self._pipeline_per_sample = _kind(model, Kind.SEND_RECV)
         self._experts_per_sample = _kind(model, Kind.ALL_TO_ALL)
+        # ring attention's sends are point-to-point too: they hide behind the attention
         self._ring_per_sample = _seconds(model, When.MICRO_STEP, What.KEYS_VALUES)
         self._pipeline_per_sample -= self._ring_per_sample
+        self._model_per_sample = (
+            self._tensor_per_sample + self._pipeline_per_sample + self._experts_per_sample
+        )
         self._backward_share = BACKWARD_SHARE[cost.recompute]
         self._contention = Fraction(0) if hw.kernels is None else hw.kernels.contention
         self._bubble_slots = Fraction(layout.pipeline - 1, layout.virtual)
@@ -349,48 +355,68 @@ class StepModel:
         dp = layout.data
         products, attention, memory, overhead = self._busy.at(b)
         compute = products + attention
+        weights = self._busy.weights
+        memory_total = memory + (products if products < weights else weights)
         if self._roofline:  # a typed efficiency: FLOPs or bytes, whichever is slower
-            memory_total = memory + min(products, self._busy.weights)
-            busy = max(compute, memory_total)
+            busy = compute if compute >= memory_total else memory_total
             memory = busy - compute
         else:
-            memory_total = memory + min(products, self._busy.weights)
-            busy = compute + memory + overhead
-        measured = Fraction(0)
+            busy = compute + memory
+            if overhead:
+                busy += overhead
+        measured = ZERO
         if self.profile is not None:
             measured = self.profile.micro_step_seconds(b) / (layout.model_shards * layout.context)
             busy = measured
-            products = attention = memory = overhead = Fraction(0)
-        backward = busy * self._backward_share
-        forward = busy - backward
-        pieces = self._layers
+            products = attention = memory = overhead = ZERO
         contention = self._contention
-        data_micro = Fraction(0)
+        pieces = self._layers
+        micro_step = busy
+        if self._model_per_sample:  # tensor-parallel, pipeline and expert traffic
+            micro_step += b * self._model_per_sample
+        ring = ZERO
+        if self._ring_per_sample:
+            # ring attention: each send overlaps the attention of the block already
+            # there; only what exceeds the attention's time shows
+            ring = exposed(b * self._ring_per_sample, attention, None)
+            micro_step += ring
+        data_micro = ZERO
+        backward = ZERO
+        if self._gather_micro or self._reduce_micro or self._grad_step:
+            backward = busy * self._backward_share
         if self._gather_micro or self._reduce_micro:
-            data_micro = exposed(self._gather_micro / 2, forward, pieces) + exposed(
+            data_micro = exposed(self._gather_micro / 2, busy - backward, pieces) + exposed(
                 self._gather_micro / 2 + self._reduce_micro, backward, pieces
             )
             if contention:  # the hidden part slows the kernels beside it
                 data_micro += contention * (self._gather_micro + self._reduce_micro - data_micro)
-        tensor = b * self._tensor_per_sample
-        sends = b * self._pipeline_per_sample
-        experts = b * self._experts_per_sample
-        # ring attention: each send overlaps the attention of the block already there;
-        # only what exceeds the attention's time shows
-        ring = (
-            exposed(b * self._ring_per_sample, attention, None)
-            if self._ring_per_sample
-            else Fraction(0)
-        )
-        host = exposed(self._host_fetch, busy, None) if self._host_fetch else Fraction(0)
-        micro_step = busy + tensor + sends + experts + ring + data_micro + host
+            micro_step += data_micro
+        host = ZERO
+        if self._host_fetch:
+            host = exposed(self._host_fetch, busy, None)
+            micro_step += host
+        data_step = self._gather_step
         if self._grad_step:
             grad_step = exposed(self._grad_step, backward, pieces)
-            data_step = self._gather_step + grad_step + contention * (self._grad_step - grad_step)
-        else:
-            data_step = self._gather_step
-        bubble = self._bubble_slots * micro_step if self._bubble_slots else Fraction(0)
+            data_step += grad_step + contention * (self._grad_step - grad_step)
+        bubble = self._bubble_slots * micro_step if self._bubble_slots else ZERO
         step = a * micro_step + bubble + data_step + self._optimizer
+
+        def explain() -> TimeParts:
+            return TimeParts(
+                matmul=products,
+                attention=attention,
+                memory=memory,
+                overhead=overhead,
+                measured=measured,
+                tensor_parallel=b * self._tensor_per_sample,
+                pipeline=b * self._pipeline_per_sample,
+                expert_parallel=b * self._experts_per_sample,
+                context_parallel=ring,
+                data_parallel=data_micro,
+                offload=host,
+            )
+
         return StepTime(
             micro_batch=b,
             accumulation_steps=a,
@@ -407,19 +433,7 @@ class StepModel:
             hardware_flops_per_token=w.cost.hardware,
             peak_flops=self.hardware.peak_flops,
             measured=self.profile is not None,
-            slot=TimeParts(
-                matmul=products,
-                attention=attention,
-                memory=memory,
-                overhead=overhead,
-                measured=measured,
-                tensor_parallel=tensor,
-                pipeline=sends,
-                expert_parallel=experts,
-                context_parallel=ring,
-                data_parallel=data_micro,
-                offload=host,
-            ),
+            explain=explain,
             data_step_seconds=data_step,
         )
 

@@ -142,6 +142,7 @@ def _roofline(step_flops: Fraction, weight_bytes: Fraction, hw: Hardware) -> Fra
     recompute=st.sampled_from(list(Recompute)),
     card=st.sampled_from(["a100-80gb", "h100-80gb", "rtx-4090-24gb", "mi300x-192gb"]),
     flash=st.booleans(),
+    context=st.sampled_from([1, 2, 4]),
 )
 def test_a_step_is_never_faster_than_the_roofline_and_its_parts_add_up(
     b: int,
@@ -155,6 +156,7 @@ def test_a_step_is_never_faster_than_the_roofline_and_its_parts_add_up(
     recompute: Recompute,
     card: str,
     flash: bool,
+    context: int,
 ) -> None:
     if stages == 1:
         virtual = 1
@@ -163,14 +165,14 @@ def test_a_step_is_never_faster_than_the_roofline_and_its_parts_add_up(
     job = llama(
         cost=cost,
         seq_len=seq,
-        layout=ParallelLayout(data, tensor, stages, virtual),
+        layout=ParallelLayout(data, tensor, stages, virtual, context),
         zero_stage=zero,
         flash_attention=flash,
     )
     step = StepModel(job, hw).time(b, a)
     assert step.parts.total == step.step_seconds
     # the micro-steps' FLOPs at the peak, or reading the weights, whichever is slower
-    flops = cost.hardware * b * seq / (tensor * stages)
+    flops = cost.hardware * b * seq / (tensor * stages * context)
     floor = a * _roofline(flops, job.weight_bytes_per_gpu * 2, hw)
     assert step.step_seconds >= floor
     assert step.mfu < 1 and step.hfu < 1
