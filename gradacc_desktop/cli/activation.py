@@ -36,6 +36,7 @@ from gradacc_desktop.core.families import (
     FAMILY_TEXT,
     Architecture,
     ModelConfigError,
+    file_name,
     parameters,
     read_model_config,
 )
@@ -126,6 +127,18 @@ def _fail(message: str) -> NoReturn:
     raise UsageError(message)
 
 
+def _runnable(inputs: Inputs, spec: ModelSpec) -> Inputs:
+    """``inputs``, unless the model cannot run their sequence: learned positions stop at
+    their table (the window and the plan say the same)."""
+    limit = facts(spec).learned_positions
+    if limit is not None and inputs.seq > limit:
+        _fail(
+            f"the model learns positions up to {limit} tokens: it cannot run --seq "
+            f"{inputs.seq} (give at most {limit})"
+        )
+    return inputs
+
+
 def inputs_from_args(args: argparse.Namespace) -> Inputs:
     """Build ``Inputs``; bad combinations go through the parser's ``error``."""
     sizes = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
@@ -152,7 +165,10 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
             _fail(f"{config}: {exc.detail}")
         if target_seq is not None and not arch.encoder_decoder:
             _fail("--target-seq is for encoder-decoder models (T5)")
-        return arch.inputs(args.seq, target_seq=target_seq, **options)
+        return _runnable(
+            arch.inputs(args.seq, target_seq=target_seq, **options),
+            ModelSpec.config(arch, file_name(config)),
+        )
     if args.preset is not None:
         given = [name for name in sizes if getattr(args, name) is not None]
         if given:
@@ -161,14 +177,15 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
             model = find_model(args.preset)
         except UnknownModelError as exc:
             _fail(f"unknown preset {args.preset!r} (choose from: {', '.join(exc.known)})")
+        spec = ModelSpec.bundled(model.name)
         if model.arch is not None:  # a published config.json
             if target_seq is not None and not model.arch.encoder_decoder:
                 _fail("--target-seq is for encoder-decoder models (T5)")
-            return model.arch.inputs(args.seq, target_seq=target_seq, **options)
+            return _runnable(model.arch.inputs(args.seq, target_seq=target_seq, **options), spec)
         if target_seq is not None:
             _fail("--target-seq is for encoder-decoder models (T5)")
         assert model.preset is not None
-        return model.preset.inputs(args.seq, **options)
+        return _runnable(model.preset.inputs(args.seq, **options), spec)
     if target_seq is not None:
         _fail("--target-seq is for encoder-decoder models: give their --preset or --model-config")
 

@@ -109,3 +109,19 @@ def test_bad_combinations(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
         "paper" in fails(capsys, "--model-config", QWEN3, "--profile", "paper")
         or "Llama" in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    ("preset", "seq", "limit"),
+    [("bert-base-uncased", "2048", 512), ("gpt2", "4096", 1024), ("opt-125m", "4096", 2048)],
+)
+def test_a_sequence_past_the_learned_positions_is_refused(
+    capsys: pytest.CaptureFixture[str], preset: str, seq: str, limit: int
+) -> None:
+    from gradacc_desktop.cli import main
+
+    assert main(["activation", "--preset", preset, "--seq", seq]) == 2
+    err = capsys.readouterr().err
+    assert f"learns positions up to {limit} tokens" in err and f"--seq {seq}" in err
+    # at the limit it runs, as the window and the plan do
+    assert main(["activation", "--preset", preset, "--seq", str(limit), "--json"]) == 0
