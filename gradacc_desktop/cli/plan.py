@@ -16,21 +16,16 @@ Contract (scripts depend on it): the description flags of ``cli.description``;
 from __future__ import annotations
 
 import argparse
-from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
-from ..core.compute import significant, to_decimal
 from ..core.frameworks import BatchVerdicts
-from ..core.gpus import GpuTableError, load_gpu_table
 from ..core.layout import LAYOUT_LIMITS
-from ..core.planning import TARGET_LIMITS, Rounding, deepspeed_check
+from ..core.planning import TARGET_LIMITS, Rounding
 from ..core.setup import problem_text, setup_problem
-from ..core.step_results import PART_NAMES, StepTime
-from ..core.training.alternatives import Alternative, Change, alternatives
+from ..core.step_results import StepTime
 from ..core.training.description import TrainingDescription
-from ..core.training.figures import GB, Missing, Source, shown_gb
-from ..core.training.plan import PairPlan, Plan, plan
+from ..core.training.figures import Source, shown_gb
+from ..core.training.plan import Plan, plan
 from ..core.training.search import Candidate, SearchResult, search
 from ._common import GPUS, MICRO_BATCH, UsageError, int_type, plain
 from ._common import print_json as _print_json
@@ -38,11 +33,17 @@ from .description import (
     add_description_arguments,
     check_expert_data,
     description_from,
-    layout_dict,
 )
-
-#: significant digits of times and rates
-DIGITS = 6
+from .plan_json import (
+    changed_dict,
+    exclusions_list,
+    extras_dict,
+    plan_alternatives,
+    plan_json,
+    ranked_dict,
+    rounded,
+    setup_dict,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -137,9 +138,9 @@ def _run_auto(args: argparse.Namespace) -> int:
     if args.json:
         data = plan_json(best_plan, args)
         data["world_size"] = args.world_size
-        data["setup"] = None if result.best is None else _setup_dict(result.best)
-        data["ranking"] = [_ranked(c) for c in result.ranking]
-        data["exclusions"] = _exclusions(result)
+        data["setup"] = None if result.best is None else setup_dict(result.best)
+        data["ranking"] = [ranked_dict(c) for c in result.ranking]
+        data["exclusions"] = exclusions_list(result)
         _print_json(data)
         return 0
     _print_search(result, best_plan, args)
@@ -158,335 +159,6 @@ UNSEARCHABLE = {
 
 
 # --------------------------------------------------------------------------- JSON
-
-
-def _gb(nbytes: int | Fraction) -> Decimal:
-    value = Fraction(nbytes) / GB
-    return (Decimal(value.numerator) / Decimal(value.denominator)).normalize()
-
-
-def _n(value: Fraction) -> Decimal:
-    return significant(value, DIGITS)
-
-
-def parts_dict(step: StepTime) -> dict[str, Decimal]:
-    """Where one optimizer step's time goes (seconds; they add up to step_seconds)."""
-    return {name: _n(getattr(step.parts, name)) for name in PART_NAMES}
-
-
-def time_dict(step: StepTime) -> dict[str, Any]:
-    """The time keys of a plan and of each candidate."""
-    return {
-        "step_seconds": _n(step.step_seconds),
-        "tokens_per_second": _n(step.tokens_per_second),
-        "tokens_per_second_per_gpu": _n(step.tokens_per_second_per_gpu),
-        "mfu": _n(step.mfu),
-        "hfu": _n(step.hfu),
-        "bubble_fraction": _n(step.bubble_fraction),
-        "communication_fraction": _n(step.communication_fraction),
-        "micro_step_seconds": _n(step.micro_step_seconds),
-        "memory_bound": step.memory_bound,
-        "measured": step.measured,
-        "parts": parts_dict(step),
-    }
-
-
-def _verdicts(v: BatchVerdicts) -> dict[str, Any]:
-    return {
-        "deepspeed": {"ok": v.deepspeed.ok, "reason": v.deepspeed.reason},
-        "megatron": {"ok": v.megatron.ok, "derived_accumulation_steps": v.megatron.derived_steps},
-    }
-
-
-def _memory(p: Plan) -> dict[str, Any]:
-    figs = p.figures
-    missing = {
-        name: figure.missing.value
-        for name, figure in (("activation", figs.activation), ("other_memory", figs.other))
-        if figure.bytes is None and figure.missing is not None
-    }
-    if figs.usable_bytes is None:
-        missing["usable"] = Missing.NO_CAPACITY.value
-    data: dict[str, Any] = {
-        "activation_bytes_per_sample": figs.activation.bytes,
-        "activation_source": _source(figs.activation.source),
-        "model_states_bytes": None if figs.states is None else figs.states.gpu_bytes,
-        # every parameter of the model, and those the method trains (LoRA: the adapters)
-        "params": None if figs.facts is None else figs.facts.params,
-        "trainable_params": figs.trainable,
-        "other_memory_source": _source(figs.other.source),
-        "usable_bytes": figs.usable_bytes,
-        "per_gpu_bytes": None if p.current is None else p.current.per_gpu_bytes,
-    }
-    if missing:
-        data["missing"] = missing
-    if p.why is not None:
-        data["why"] = p.why
-    return data
-
-
-def _source(source: Source) -> str | None:
-    return None if source is Source.MISSING else source.value
-
-
-def _fit(p: Plan) -> dict[str, Any]:
-    f = p.fit
-    if f is None:
-        largest = p.figures.max_micro_batch()
-        return {"fits": False if p.no_fit else None, "max_micro_batch": largest}
-    return {
-        "fits": f.fits,
-        "max_micro_batch": f.max_micro_batch,
-        "activation_gb": _gb(f.activation_bytes),
-        "total_gb": _gb(f.per_gpu_bytes),
-        "headroom_gb": _gb(f.headroom_bytes),
-        "gpu_memory_gb": _gb(f.usable_bytes),
-        "other_memory_gb": _gb(f.other_bytes),
-    }
-
-
-def _time(p: Plan, pair: PairPlan | None, args: argparse.Namespace) -> dict[str, Any]:
-    if p.description.model is None:
-        return {}
-    if pair is None or pair.time is None:
-        missing = p.time_missing.value if p.time_missing is not None else None
-        return {"time_unavailable": missing}
-    data = time_dict(pair.time)
-    assert p.step_model is not None
-    # terms a bare parameter count leaves out (the model's shape counts them)
-    data["uncounted"] = [u.value for u in p.step_model.workload.uncounted]
-    data["efficiency"] = "typed" if p.step_model.hardware.typed else "modelled"
-    return data
-
-
-def _candidate(p: Plan, pair: PairPlan, args: argparse.Namespace) -> dict[str, Any]:
-    data = {
-        "micro_batch": pair.micro_batch,
-        "accumulation_steps": pair.accumulation_steps,
-        "effective_batch": pair.effective_batch,
-        "exact": pair.pair.exact,
-        "fits": pair.fits,
-        "per_gpu_bytes": pair.per_gpu_bytes,
-        "verdicts": _verdicts(pair.verdicts),
-        # interleaved 1F1B runs whole groups of pipeline-stages micro-batches only
-        "schedule_ok": pair.schedule_ok,
-    }
-    if pair.time is not None:
-        data.update(time_dict(pair.time))
-    return data
-
-
-def _extras(p: Plan) -> dict[str, Any]:
-    from ..core.planning import steps_per_epoch, tokens_per_step
-
-    extras: dict[str, Any] = {}
-    current = p.current
-    if current is None:
-        return extras
-    d = p.description
-    if d.seq_len is not None:
-        extras["tokens_per_step"] = tokens_per_step(current.effective_batch, d.seq_len)
-    if d.run.dataset_samples is not None:
-        steps = steps_per_epoch(d.run.dataset_samples, current.effective_batch)
-        extras["steps_per_epoch"] = steps.keep_last
-        extras["steps_per_epoch_drop_last"] = steps.drop_last
-    if p.run:
-        # the run's totals (the goodput stretches them; the step is the same)
-        extras["run"] = {
-            line.kind: {
-                "amount": line.amount,
-                "steps": line.totals.steps,
-                "seconds": _n(line.totals.seconds),
-                "hours": _n(line.totals.seconds / 3600),
-                "days": _n(line.totals.days),
-                "gpu_hours": _n(line.totals.gpu_hours),
-                "cost": None if line.totals.cost is None else to_decimal(line.totals.cost, 2),
-            }
-            for line in p.run
-        }
-        extras["goodput"] = d.run.goodput
-    return extras
-
-
-def _layout(p: Plan) -> dict[str, Any]:
-    d = p.description
-    if (
-        p.step_model is None
-        and d.tensor_parallel == d.pipeline_stages == d.expert_parallel == d.context_parallel == 1
-    ):
-        return {}
-    return {"layout": layout_dict(d)}
-
-
-def plan_json(p: Plan, args: argparse.Namespace) -> dict[str, Any]:
-    """The plan as the contract's JSON object."""
-    d = p.description
-    head: dict[str, Any] = {
-        "target_batch": d.target_batch,
-        "gpus": d.gpus,
-        "rounding": d.rounding,
-    }
-    if p.no_fit is not None:
-        nothing = p.no_fit
-        return {
-            **head,
-            "micro_batch": None,
-            "accumulation_steps": None,
-            "effective_batch": None,
-            "exact": False,
-            "fits": False,
-            "max_micro_batch": 0,
-            "activation_gb": _gb(nothing.activation_bytes),
-            "total_gb": _gb(nothing.other_bytes + nothing.activation_bytes),
-            "headroom_gb": _gb(-nothing.shortfall_bytes),
-            "gpu_memory_gb": _gb(nothing.usable_bytes),
-            "other_memory_gb": _gb(nothing.other_bytes),
-            "shortfall_gb": _gb(nothing.shortfall_bytes),
-            "other_exceeds_capacity": nothing.other_exceeds,
-            "suggestions": list(nothing.suggestions),
-            "alternatives": [_alternative(a) for a in _alternatives(p)],
-            **_memory(p),
-            **_layout(p),
-        }
-    current = p.current
-    accumulation = p.accumulation
-    assert current is not None and accumulation is not None
-    data = {
-        **head,
-        "micro_batch": current.micro_batch,
-        "accumulation_steps": current.accumulation_steps,
-        "effective_batch": current.effective_batch,
-        "difference": accumulation.difference,
-        "exact": accumulation.exact,
-        "floor_unreachable": p.choice.floor_unreachable
-        if p.recommending
-        else accumulation.floor_unreachable,
-    }
-    if not p.recommending:
-        data.update(
-            {
-                "reachable_below": accumulation.reachable_below,
-                "reachable_above": accumulation.reachable_above,
-                "exact_micro_batches": [
-                    [x.micro_batch, x.accumulation_steps] for x in accumulation.exact_micro_batches
-                ],
-                "largest_micro_batch_within": accumulation.largest_micro_batch_within,
-            }
-        )
-    data.update(_fit(p))
-    if not p.recommending:
-        check = deepspeed_check(d.target_batch, current.micro_batch, None, d.gpus)
-        data["deepspeed"] = {
-            "ok": check.ok,
-            "reason": check.reason,
-            "train_batch_size": check.train_batch_size,
-            "train_micro_batch_size_per_gpu": check.micro_batch,
-            "gradient_accumulation_steps": check.grad_acc,
-        }
-    data["verdicts"] = _verdicts(current.verdicts)
-    if p.recommending:
-        data["candidates"] = [
-            _candidate(p, pair, args) for pair in p.pairs if pair.fits is not False
-        ]
-    data.update(_extras(p))
-    data.update(_memory(p))
-    data.update(_layout(p))
-    data.update(_time(p, current, args))
-    if p.recommending and p.step_model is not None and p.fastest is not None:
-        fastest = p.fastest
-        assert fastest.time is not None
-        data["fastest"] = {
-            "micro_batch": fastest.micro_batch,
-            "accumulation_steps": fastest.accumulation_steps,
-            "effective_batch": fastest.effective_batch,
-            **time_dict(fastest.time),
-        }
-    return data
-
-
-def _alternatives(p: Plan) -> tuple[Alternative, ...]:
-    try:
-        cards = load_gpu_table().cards
-    except GpuTableError:
-        cards = ()
-    return alternatives(p.description, cards, p.figures.facts)
-
-
-def _changed(a: Alternative) -> dict[str, Any]:
-    """The setting an alternative changes, as the flag's value."""
-    d = a.description
-    if a.change is Change.RECOMPUTE:
-        return {"recompute": d.recompute.value}
-    if a.change is Change.ZERO_STAGE:
-        return {"zero_stage": int(d.zero_stage)}
-    if a.change is Change.OFFLOAD:
-        return {"zero_stage": int(d.zero_stage), "offload": d.offload.value}
-    if a.change in (Change.LORA, Change.QLORA):
-        return {"method": d.method.value}
-    if a.change is Change.CARD:
-        return {"gpu_card": None if d.card is None else d.card.id}
-    if a.change is Change.GPUS:
-        return {"gpus": d.gpus, "zero_stage": int(d.zero_stage)}
-    return {"tensor_parallel": d.tensor_parallel}
-
-
-def _alternative(a: Alternative) -> dict[str, Any]:
-    return {
-        "change": a.change.value,
-        **_changed(a),
-        "max_micro_batch": a.max_micro_batch,
-        "other_memory_bytes": a.other_bytes,
-        "activation_bytes_per_gpu": a.per_sample_bytes,
-    }
-
-
-def _setup_dict(c: Candidate) -> dict[str, Any]:
-    return {
-        "zero_stage": int(c.zero_stage),
-        "offload": c.offload.value,
-        "recompute": c.recompute.value,
-        "tensor_parallel": c.tensor_parallel,
-        "pipeline_stages": c.pipeline_stages,
-        "expert_parallel": c.expert_parallel,
-        "context_parallel": c.context_parallel,
-        "gpus": c.gpus,
-    }
-
-
-def _ranked(c: Candidate) -> dict[str, Any]:
-    return {
-        **_setup_dict(c),
-        "micro_batch": c.micro_batch,
-        "accumulation_steps": c.accumulation_steps,
-        "effective_batch": c.effective_batch,
-        "fits": c.fits,
-        "step_seconds": None if c.step is None else _n(c.step.step_seconds),
-        "per_gpu_bytes": c.per_gpu_bytes,
-    }
-
-
-def _exclusions(result: SearchResult) -> list[dict[str, Any]]:
-    out = []
-    for e in result.exclusions:
-        value = e.value
-        if hasattr(value, "value"):
-            value = value.value
-        entry: dict[str, Any] = {
-            "dimension": e.dimension,
-            "value": int(value) if isinstance(value, int) else value,
-            "reason": e.reason.value,
-        }
-        if e.shortfall_bytes is not None:
-            entry["shortfall_bytes"] = e.shortfall_bytes
-        if e.refusals:
-            entry["refusals"] = [r.value for r in e.refusals]
-        if e.candidate is not None and e.candidate.step is not None:
-            entry["step_seconds"] = _n(e.candidate.step.step_seconds)
-        out.append(entry)
-    return out
-
-
-# --------------------------------------------------------------------------- text
 
 
 def _difference(difference: int) -> str:
@@ -529,11 +201,11 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
     _print_memory(p)
     if p.no_fit is not None:
         print(f"Nothing fits: {p.no_fit.why}.")
-        found = _alternatives(p)
+        found = plan_alternatives(p)
         if found:
             print("It would fit with one change:")
             for alternative in found:
-                changed = ", ".join(f"{k} {v}" for k, v in _changed(alternative).items())
+                changed = ", ".join(f"{k} {v}" for k, v in changed_dict(alternative).items())
                 print(f"  {changed}: up to {alternative.max_micro_batch} sample(s) per GPU")
         else:
             print("Try: " + ", ".join(s.value.replace("_", " ") for s in p.no_fit.suggestions))
@@ -570,7 +242,7 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
         if p.why is not None:
             print(f"Why: {p.why}.")
     _print_verdicts(current.verdicts, current.effective_batch)
-    for key, value in _extras(p).items():
+    for key, value in extras_dict(p).items():
         print(f"{key.replace('_', ' ').capitalize()}: {value}")
     if current.time is not None:
         print_step(current.time, "Time")
@@ -609,9 +281,9 @@ def _print_verdicts(v: BatchVerdicts, effective: int) -> None:
 
 def print_step(step: StepTime, label: str) -> None:
     print(
-        f"{label}: {plain(_n(step.step_seconds))} s per optimizer step, "
-        f"{plain(_n(step.tokens_per_second))} tokens/s, MFU {plain(_n(step.mfu))}"
-        + (f", bubble {plain(_n(step.bubble_fraction))}" if step.bubble_seconds else "")
+        f"{label}: {plain(rounded(step.step_seconds))} s per optimizer step, "
+        f"{plain(rounded(step.tokens_per_second))} tokens/s, MFU {plain(rounded(step.mfu))}"
+        + (f", bubble {plain(rounded(step.bubble_fraction))}" if step.bubble_seconds else "")
         + (", memory-bound" if step.memory_bound else "")
     )
 
@@ -640,7 +312,7 @@ def _print_search(result: SearchResult, best_plan: Plan, args: argparse.Namespac
             print(f"  {e.dimension} {getattr(e.value, 'value', e.value)}: {e.reason.value}")
         return
     for rank, c in enumerate(result.ranking, 1):
-        seconds = "" if c.step is None else f": {plain(_n(c.step.step_seconds))} s per step"
+        seconds = "" if c.step is None else f": {plain(rounded(c.step.step_seconds))} s per step"
         print(f"{rank}. {_setup_text(c)}{seconds}")
     print()
     _print_plan(best_plan, args)
