@@ -7,10 +7,11 @@ planning entry (``core.training.plan.plan``) once per change and emits the resul
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -97,6 +98,21 @@ class TrainingState:
     @property
     def description(self) -> TrainingDescription | None:
         return None if self.plan is None else self.plan.description
+
+
+#: the choices that hold one member of an enum: the Choices attribute and the enum
+ENUM_CHOICES: dict[Choice, tuple[str, Callable[[Any], Any]]] = {
+    Choice.ATTENTION: ("attention", Attention),
+    Choice.FAMILY: ("family", Family),
+    Choice.METHOD: ("method", Method),
+    Choice.LORA_TARGETS: ("lora_targets", LoraTargets),
+    Choice.OPTIMIZER: ("optimizer", Optimizer),
+    Choice.PRECISION: ("precision", Precision),
+    Choice.ZERO: ("zero", ZeroStage),
+    Choice.OFFLOAD: ("offload", Offload),
+    Choice.RECOMPUTE: ("recompute", Recompute),
+    Choice.ROUNDING: ("rounding", Rounding),
+}
 
 
 class TrainingViewModel(QObject):
@@ -380,26 +396,11 @@ class TrainingViewModel(QObject):
                 return replace(c, recommend=value)
             if choice is Choice.FP8 and isinstance(value, bool):
                 return replace(c, fp8=value)
-            if choice is Choice.ATTENTION:
-                return replace(c, attention=Attention(value))
-            if choice is Choice.FAMILY:
-                return replace(c, family=Family(value))
-            if choice is Choice.METHOD:
-                return replace(c, method=Method(value))
-            if choice is Choice.LORA_TARGETS:
-                return replace(c, lora_targets=LoraTargets(value))
-            if choice is Choice.OPTIMIZER:
-                return replace(c, optimizer=Optimizer(value))
-            if choice is Choice.PRECISION:
-                return replace(c, precision=Precision(value))
-            if choice is Choice.ZERO:
-                return replace(c, zero=ZeroStage(value))  # type: ignore[arg-type]
-            if choice is Choice.OFFLOAD:
-                return replace(c, offload=Offload(value))
-            if choice is Choice.RECOMPUTE:
-                return replace(c, recompute=Recompute(value))
-            if choice is Choice.ROUNDING:
-                return replace(c, rounding=Rounding(value))
+            chosen = ENUM_CHOICES.get(choice)
+            if chosen is not None:
+                attribute, kind = chosen
+                changes: dict[str, Any] = {attribute: kind(value)}
+                return replace(c, **changes)
         except ValueError:
             return None
         return None
