@@ -74,6 +74,19 @@ class Family(enum.Enum):
     MOE = "moe"
     BERT = "bert"
     T5 = "t5"
+    # families read from a config.json only (core.families: one module each)
+    LLAMA_VARIANT = "llama_variant"  # OLMo 2, Command-R, StarCoder2, GLM-4, StableLM, Granite
+    DISTILBERT = "distilbert"
+    DEBERTA = "deberta"
+    MODERNBERT = "modernbert"
+    BART = "bart"
+    DEEPSEEK = "deepseek"
+    GPT_OSS = "gpt_oss"
+    MAMBA = "mamba"
+    JAMBA = "jamba"
+    WHISPER = "whisper"
+    VISION = "vision"  # ViT, CLIP, SigLIP image encoders
+    VLM = "vlm"  # a language model with a vision tower (LLaVA, Qwen2-VL, Gemma 3)
 
     @property
     def typed_sizes(self) -> bool:

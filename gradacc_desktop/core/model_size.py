@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compute import Shape
-from .families import Architecture, parameters
+from .families import Architecture, family_module, parameters
 from .lora import ModelShape, total_parameters
 
 
@@ -36,6 +36,12 @@ class ModelSize:
 
 
 def _active(arch: Architecture, total: int) -> int:
+    """Parameters a token computes with. A family module may say it itself with
+    ``idle_parameters(arch)`` (the parameters a token does not use: routed experts it is
+    not sent to)."""
+    idle = getattr(family_module(arch), "idle_parameters", None)
+    if idle is not None:
+        return total - int(idle(arch))
     spec = arch.spec
     experts = getattr(spec, "experts", 0)
     top_k = getattr(spec, "top_k", 0)
@@ -48,7 +54,11 @@ def _active(arch: Architecture, total: int) -> int:
 
 def _lookups(arch: Architecture) -> int:
     """Embedding parameters used by lookups only: the input embedding when the output
-    layer has its own weight, and learned position and token-type embeddings."""
+    layer has its own weight, and learned position and token-type embeddings. A family
+    module may say it itself with ``lookup_parameters(arch)``."""
+    own = getattr(family_module(arch), "lookup_parameters", None)
+    if own is not None:
+        return int(own(arch))
     spec = arch.spec
     h = arch.hidden
     lookups = 0

@@ -23,7 +23,7 @@ from typing import Any
 
 from .activation import Family, Inputs
 from .compute import Shape
-from .families import Architecture, Head, parameters
+from .families import Architecture, Head, family_module, parameters
 from .families.moe import MoeSpec
 from .lora import LoraLayout, ModelShape, layout_of_projections, layout_of_shape
 from .model_size import ModelSize, size_of, sized_preset
@@ -320,6 +320,8 @@ def _lora_of_arch(arch: Architecture, total: int) -> LoraLayout | None:
     """Llama-style (Llama, Mistral, Qwen2/3, Gemma) and GPT-2 blocks; other families'
     projections are not modelled for LoRA."""
     naming = {Family.LLAMA: "llama", Family.GEMMA: "llama", Family.GPT2: "gpt2"}.get(arch.family)
+    # a family module may name its projections as Llama's (``LORA_NAMING = "llama"``)
+    naming = getattr(family_module(arch), "LORA_NAMING", naming)
     if naming is None:
         return None
     return layout_of_projections(
@@ -369,7 +371,12 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
     total = parameters(arch)
     size = size_of(name, arch)
     lora = _lora_of_arch(arch, total)
-    learned = arch.max_positions if arch.model_type in _LEARNED_POSITIONS else None
+    learned_types = getattr(family_module(arch), "LEARNED_POSITIONS", ())
+    learned = (
+        arch.max_positions
+        if arch.model_type in _LEARNED_POSITIONS or arch.model_type in learned_types
+        else None
+    )
     largest, experts = _largest_of_arch(arch, lora, size)
     return ModelFacts(
         label=label,

@@ -62,6 +62,20 @@ FAMILY_TEXT: dict[Family, str] = {
     Family.MOE: trans_late("Activation", "Mixture of experts (Mixtral, Qwen-MoE)"),
     Family.BERT: trans_late("Activation", "BERT / RoBERTa encoder"),
     Family.T5: trans_late("Activation", "T5 encoder-decoder"),
+    Family.LLAMA_VARIANT: trans_late(
+        "Activation", "Llama variant (OLMo 2, Command-R, StarCoder2, GLM-4, StableLM, Granite)"
+    ),
+    Family.DISTILBERT: trans_late("Activation", "DistilBERT encoder"),
+    Family.DEBERTA: trans_late("Activation", "DeBERTa-v2/v3 encoder"),
+    Family.MODERNBERT: trans_late("Activation", "ModernBERT encoder"),
+    Family.BART: trans_late("Activation", "BART encoder-decoder"),
+    Family.DEEPSEEK: trans_late("Activation", "DeepSeek (MLA attention, mixture of experts)"),
+    Family.GPT_OSS: trans_late("Activation", "gpt-oss (mixture of experts)"),
+    Family.MAMBA: trans_late("Activation", "Mamba state-space model"),
+    Family.JAMBA: trans_late("Activation", "Jamba (Mamba + attention + experts)"),
+    Family.WHISPER: trans_late("Activation", "Whisper speech encoder-decoder"),
+    Family.VISION: trans_late("Activation", "Image encoder (ViT, CLIP, SigLIP)"),
+    Family.VLM: trans_late("Activation", "Language model with a vision tower"),
 }
 
 
