@@ -53,9 +53,14 @@ loss in the graph is the right one:
   or ``BertModel``) by model type: encoder-decoders (t5, bart, ...) get
   ``AutoModelForSeq2SeqLM``, encoders (bert, roberta, ...) ``AutoModelForMaskedLM``,
   everything else ``AutoModelForCausalLM``;
-* a multimodal ``gemma3`` config is measured as its text model: the text-only
-  ``Gemma3ForCausalLM`` is built from its ``text_config`` (no vision tower), and the
-  output says so.
+* images (``core.families.vision`` and ``vlm``): ``vit`` gets
+  ``ViTForImageClassification`` (``ViTModel`` when the file names it), ``clip`` and
+  ``siglip`` ``CLIPModel`` / ``SiglipModel`` trained with ``return_loss=True``, and
+  ``llava``, ``qwen2_vl``, ``qwen2_5_vl`` and ``gemma3`` their whole
+  ``...ForConditionalGeneration`` (vision tower, projector and language model), trained
+  as causal LMs; :func:`random_batch` adds ``pixel_values`` (and what each model needs
+  with them: image placeholder tokens in ``input_ids``, Gemma 3's ``token_type_ids``,
+  Qwen2-VL's ``image_grid_thw`` and ``mm_token_type_ids``).
 
 The random batch follows the head. Causal LM: ``input_ids`` and ``labels`` (the same
 ids). Masked LM: ``input_ids``, ``labels`` equal to the ids at *every* position (so
@@ -275,11 +280,28 @@ SEQ2SEQ_LM = "seq2seq-lm"
 SUPPORTED_MODEL_TYPES = (
     "gpt2", "llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text",
     "gemma3", "phi3", "gpt_neox", "falcon", "opt", "mixtral", "qwen2_moe", "qwen3_moe",
-    "bert", "roberta", "t5",
+    "bert", "roberta", "xlm-roberta", "camembert", "t5", "mt5",
+    "olmo2", "cohere", "starcoder2", "glm4", "stablelm", "granite",
+    "vit", "clip", "siglip", "llava", "qwen2_vl", "qwen2_5_vl",
 )  # fmt: skip
 
 #: Multimodal configs measured as their text model: model_type -> text-only class.
-_TEXT_ONLY = {"gemma3": "Gemma3ForCausalLM"}
+_TEXT_ONLY: dict[str, str] = {}
+
+#: Image encoders and language models with a vision tower: model_type -> (class, head).
+#: The heads of the image encoders (a VLM is trained as a causal LM with images).
+IMAGE_CLASSIFICATION = "image-classification"
+CONTRASTIVE = "contrastive"
+IMAGE_FEATURES = "image-features"
+_IMAGE_MODELS = {
+    "vit": ("ViTForImageClassification", IMAGE_CLASSIFICATION),
+    "clip": ("CLIPModel", CONTRASTIVE),
+    "siglip": ("SiglipModel", CONTRASTIVE),
+    "llava": ("LlavaForConditionalGeneration", CAUSAL_LM),
+    "qwen2_vl": ("Qwen2VLForConditionalGeneration", CAUSAL_LM),
+    "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", CAUSAL_LM),
+    "gemma3": ("Gemma3ForConditionalGeneration", CAUSAL_LM),
+}
 
 _ATTENTIONS = ("eager", "sdpa")
 # dropout probabilities (set to 0.0 by dropout=False, to 0.1 where 0/None by True)
@@ -407,6 +429,9 @@ def _resolve(cfg: Any) -> tuple[Any, Any, str, list[str]]:
         )
         text_cfg.architectures = [text_only]
         cfg = text_cfg
+    image = _IMAGE_MODELS.get(cfg.model_type)
+    if image is not None:
+        return (cfg, *_image_class(cfg, *image, notes))
     archs = getattr(cfg, "architectures", None) or []
     name = archs[0] if isinstance(archs[0] if archs else None, str) else None
     passed_over = None
@@ -514,8 +539,8 @@ def _probe_deterministic(model: Any, head: str) -> bool:
 
     batch = _batch(model, head, _PROBE_SEQ, 1, 0, _PROBE_SEQ)
     with torch.no_grad():
-        first = model(**batch).logits
-        second = model(**batch).logits
+        first = _output_tensor(model(**batch))
+        second = _output_tensor(model(**batch))
     # random fp16 weights may overflow: NaN where the first has NaN is still "the same"
     return bool(torch.allclose(first, second, rtol=0.0, atol=0.0, equal_nan=True))
 
@@ -674,17 +699,29 @@ def count_parameters(config: Mapping[str, Any] | str) -> int:
 
 
 def _model_head(model: Any) -> str:
+    image = _IMAGE_HEADS.get(type(model).__name__)
+    if image is not None:
+        return image
     if getattr(model.config, "is_encoder_decoder", False):
         return SEQ2SEQ_LM
     return _head_of_class(type(model).__name__) or CAUSAL_LM
 
 
 def _batch(
-    model: Any, head: str, seq: int, micro_batch: int, seed: int, target_seq: int | None
+    model: Any,
+    head: str,
+    seq: int,
+    micro_batch: int,
+    seed: int,
+    target_seq: int | None,
+    images: int = 0,
+    image_size: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     import torch
 
     gen = torch.Generator().manual_seed(seed)
+    if type(model).__name__ in _IMAGE_HEADS:
+        return _image_batch(model, seq, micro_batch, gen, images, image_size)
     vocab = int(model.config.vocab_size)
     ids = torch.randint(0, vocab, (micro_batch, seq), generator=gen)
     if head == SEQ2SEQ_LM:
@@ -697,7 +734,14 @@ def _batch(
 
 
 def random_batch(
-    model: Any, seq: int, micro_batch: int = 1, seed: int = 0, *, target_seq: int | None = None
+    model: Any,
+    seq: int,
+    micro_batch: int = 1,
+    seed: int = 0,
+    *,
+    target_seq: int | None = None,
+    images: int = 0,
+    image_size: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """Random token ids for ``model(**batch)`` with labels, shaped for the model's head.
 
@@ -705,8 +749,174 @@ def random_batch(
     position labelled, plus zero ``token_type_ids`` when the config has
     ``type_vocab_size``. Seq2seq LM: ``input_ids`` of ``seq`` tokens and ``labels`` of
     ``target_seq`` tokens (default ``seq``).
+
+    Images (``_image_batch``): an image encoder gets one random image per sample
+    (``pixel_values``; ViT a class label, CLIP/SigLIP a caption of ``seq`` tokens and
+    ``return_loss``); a language model with a vision tower gets ``images`` images per
+    sample, their placeholder tokens inside the ``seq`` tokens. ``image_size`` is
+    (width, height) in pixels (None: the model's own size; Qwen2-VL 448×448).
     """
-    return _batch(model, _model_head(model), seq, micro_batch, seed, target_seq)
+    return _batch(
+        model, _model_head(model), seq, micro_batch, seed, target_seq, images, image_size
+    )
+
+
+# --------------------------------------------------------------------------- images
+
+_IMAGE_HEADS = {name: head for name, head in _IMAGE_MODELS.values()} | {
+    "ViTModel": IMAGE_FEATURES
+}
+#: Qwen2-VL has no native size: the size its processor keeps (448² is 16×16 tokens)
+QWEN2_VL_IMAGE = 448
+
+
+def _image_class(cfg: Any, name: str, head: str, notes: list[str]) -> tuple[Any, str, list[str]]:
+    import transformers
+
+    archs = getattr(cfg, "architectures", None) or []
+    if cfg.model_type == "vit" and archs[:1] == ["ViTModel"]:
+        name, head = "ViTModel", IMAGE_FEATURES
+    elif archs and archs[0] != name:
+        notes.append(f"{archs[0]}: built {name} ({head}), the head the estimate describes")
+    return getattr(transformers, name), head, notes
+
+
+def _output_tensor(out: Any) -> Any:
+    """The tensor two forwards are compared on (logits, else the image-text scores or
+    the last hidden state)."""
+    for key in ("logits", "logits_per_image", "last_hidden_state"):
+        value = getattr(out, key, None)
+        if value is not None:
+            return value
+    raise MeasureError("the model returned neither logits nor hidden states")
+
+
+def vision_tower(model: Any) -> Any:
+    """The image tower of ``model`` (what ``--freeze-vision`` freezes), or None."""
+    for path in ("vit", "vision_model", "model.vision_tower", "model.visual"):
+        module = model
+        for name in path.split("."):
+            module = getattr(module, name, None)
+        if module is not None:
+            return module
+    return None
+
+
+def _native_image(model: Any) -> tuple[int, int]:
+    """(width, height) of an image at the model's own size."""
+    config = getattr(model.config, "vision_config", model.config)
+    size = getattr(config, "image_size", None)
+    if size is None:  # Qwen2-VL / Qwen2.5-VL: dynamic resolution
+        return QWEN2_VL_IMAGE, QWEN2_VL_IMAGE
+    if isinstance(size, list | tuple):
+        return int(size[1]), int(size[0])
+    return int(size), int(size)
+
+
+def _smart_resize(width: int, height: int, factor: int) -> tuple[int, int]:
+    """Qwen2-VL's image processor: both sides a multiple of ``factor`` (patch × merge),
+    between 56×56 and 28×28×1280 pixels, the aspect ratio kept (``smart_resize``)."""
+    import math
+
+    min_pixels, max_pixels = 56 * 56, 28 * 28 * 1280
+    h_bar = max(factor, round(height / factor) * factor)
+    w_bar = max(factor, round(width / factor) * factor)
+    if h_bar * w_bar > max_pixels:
+        beta = math.sqrt((height * width) / max_pixels)
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
+    elif h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return w_bar, h_bar
+
+
+def _image_batch(
+    model: Any,
+    seq: int,
+    micro_batch: int,
+    gen: Any,
+    images: int,
+    image_size: tuple[int, int] | None,
+) -> dict[str, Any]:
+    import torch
+
+    config = model.config
+    name = type(model).__name__
+    width, height = image_size or _native_image(model)
+    if name in ("ViTForImageClassification", "ViTModel", "CLIPModel", "SiglipModel"):
+        vision = getattr(config, "vision_config", config)
+        pixels = torch.randn(micro_batch, vision.num_channels, height, width, generator=gen)
+        batch: dict[str, Any] = {"pixel_values": pixels}
+        if (width, height) != _native_image(model):
+            batch["interpolate_pos_encoding"] = True
+        if name == "ViTForImageClassification":
+            batch["labels"] = torch.randint(0, config.num_labels, (micro_batch,), generator=gen)
+        elif name != "ViTModel":
+            vocab = int(config.text_config.vocab_size)
+            batch["input_ids"] = torch.randint(0, vocab, (micro_batch, seq), generator=gen)
+            batch["return_loss"] = True
+        return batch
+    text = config.get_text_config()
+    vocab = int(text.vocab_size)
+    image_token = int(config.image_token_id)
+    ids = torch.randint(0, vocab, (micro_batch, seq), generator=gen)
+    ids[ids == image_token] = 0
+    vision = config.vision_config
+    batch = {}
+    if name.startswith("Qwen2"):
+        merge = int(vision.spatial_merge_size)
+        patch = int(vision.patch_size)
+        temporal = int(vision.temporal_patch_size)
+        w, h = _smart_resize(width, height, patch * merge)
+        grid = (1, h // patch, w // patch)
+        per_image = grid[1] * grid[2] // merge**2
+        ids[ids == int(config.vision_start_token_id)] = 0
+        ids[ids == int(config.video_token_id)] = 0
+    elif name.startswith("Gemma3"):
+        per_image = int(config.mm_tokens_per_image)
+    else:  # LLaVA: the patches, and the class token with the "full" strategy
+        per_image = (int(vision.image_size) // int(vision.patch_size)) ** 2
+        if config.vision_feature_select_strategy == "full":
+            per_image += 1
+    # Qwen2-VL wraps each image in <|vision_start|> ... <|vision_end|>
+    span = images * (per_image + (2 if name.startswith("Qwen2") else 0))
+    if images and span + 1 > seq:
+        raise MeasureError(
+            f"--seq {seq} cannot hold {images} image(s) of {per_image} tokens and a text token"
+        )
+    labels = ids.clone()
+    if images:
+        if name.startswith("Qwen2"):
+            # <|vision_start|> <|image_pad|>×n <|vision_end|>, one block per image
+            start = 0
+            for _ in range(images):
+                ids[:, start] = int(config.vision_start_token_id)
+                ids[:, start + 1 : start + 1 + per_image] = image_token
+                start += per_image + 2
+            count = micro_batch * images
+            batch["pixel_values"] = torch.randn(
+                count * grid[0] * grid[1] * grid[2],
+                int(vision.in_channels) * temporal * patch * patch,
+                generator=gen,
+            )
+            batch["image_grid_thw"] = torch.tensor([grid] * count)
+        else:
+            ids[:, 1 : 1 + span] = image_token
+            channels = int(vision.num_channels)
+            size = int(vision.image_size)
+            batch["pixel_values"] = torch.randn(
+                micro_batch * images, channels, size, size, generator=gen
+            )
+        labels[ids == image_token] = -100
+    batch["input_ids"] = ids
+    batch["labels"] = labels
+    if name.startswith("Qwen2"):
+        batch["mm_token_type_ids"] = (ids == image_token).int()
+    elif name.startswith("Gemma3"):
+        batch["token_type_ids"] = (ids == image_token).long()
+    return batch
 
 
 def time_micro_step(model: Any, batch: Mapping[str, Any], repeats: int = 3) -> float:

@@ -130,11 +130,25 @@ def _fail(message: str) -> NoReturn:
 def _runnable(inputs: Inputs, spec: ModelSpec) -> Inputs:
     """``inputs``, unless the model cannot run their sequence: learned positions stop at
     their table (the window and the plan say the same)."""
-    limit = facts(spec).learned_positions
+    known = facts(spec)
+    limit = known.learned_positions
     if limit is not None and inputs.seq > limit:
         _fail(
             f"the model learns positions up to {limit} tokens: it cannot run --seq "
             f"{inputs.seq} (give at most {limit})"
+        )
+    if limit is not None and inputs.target_seq is not None and inputs.target_seq > limit:
+        _fail(
+            f"the model learns positions up to {limit} tokens: its decoder cannot run "
+            f"--target-seq {inputs.target_seq} (give at most {limit})"
+        )
+    if limit is None and known.context is not None and inputs.seq > known.context:
+        # rotary (or other computed) positions run past the trained length, but the model
+        # was not trained there: say so, and estimate anyway
+        sys.stderr.write(
+            f"gradacc: warning: --seq {inputs.seq} is past the {known.context} tokens the "
+            "model was built for (max_position_embeddings); it runs, but was not trained "
+            "that long\n"
         )
     return inputs
 

@@ -395,7 +395,7 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
 
 
 #: model types whose positions are a learned table: no longer sequence can be run
-_LEARNED_POSITIONS = frozenset({"gpt2", "opt", "bert", "roberta"})
+_LEARNED_POSITIONS = frozenset({"gpt2", "opt", "bert", "roberta", "xlm-roberta", "camembert"})
 
 
 def _of_shape(

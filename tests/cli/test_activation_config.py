@@ -125,3 +125,33 @@ def test_a_sequence_past_the_learned_positions_is_refused(
     assert f"learns positions up to {limit} tokens" in err and f"--seq {seq}" in err
     # at the limit it runs, as the window and the plan do
     assert main(["activation", "--preset", preset, "--seq", str(limit), "--json"]) == 0
+
+
+def test_xlm_roberta_past_its_learned_positions_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    err = fails(capsys, "--preset", "xlm-roberta-base", "--seq", "1024")
+    assert "learns positions up to 512 tokens" in err
+
+
+def test_a_rotary_model_past_its_trained_length_is_estimated_with_a_warning(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["activation", "--model-config", QWEN3, "--seq", "65536", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["inputs"]["seq"] == 65536
+    assert err.startswith("gradacc: warning: --seq 65536 is past the 40960 tokens")
+    # within the trained length: silent
+    run_json(capsys, "--model-config", QWEN3, "--seq", "40960")
+
+
+def test_a_refused_model_type_names_the_closest_type(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    phi = tmp_path / "config.json"
+    phi.write_text(json.dumps({"model_type": "phi", "hidden_size": 64}), encoding="utf-8")
+    assert "closest supported name is phi3" in fails(capsys, "--model-config", str(phi))
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps({"architectures": ["CamembertForMaskedLM"]}), encoding="utf-8")
+    err = fails(capsys, "--model-config", str(bare))
+    assert "no model_type key" in err and '"model_type": "camembert"' in err

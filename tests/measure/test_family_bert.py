@@ -48,6 +48,27 @@ SMALL: dict[str, dict[str, Any]] = {
         "type_vocab_size": 1,
         "pad_token_id": 1,
     },
+    # XLM-R and CamemBERT: RoBERTa's modules under other names
+    "xlm-roberta": {
+        "model_type": "xlm-roberta",
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "intermediate_size": 128,
+        "vocab_size": 2500,
+        "max_position_embeddings": 258,
+        "type_vocab_size": 1,
+    },
+    "camembert": {
+        "model_type": "camembert",
+        "hidden_size": 96,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 3,
+        "intermediate_size": 192,
+        "vocab_size": 1800,
+        "max_position_embeddings": 258,
+        "type_vocab_size": 1,
+    },
 }
 
 
@@ -78,6 +99,8 @@ PUBLISHED = (
     "google-bert__bert-large-uncased.json",
     "FacebookAI__roberta-base.json",
     "FacebookAI__roberta-large.json",
+    "FacebookAI__xlm-roberta-base.json",
+    "almanach__camembert-base.json",
 )
 
 

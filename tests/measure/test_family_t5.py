@@ -50,6 +50,17 @@ SMALL: dict[str, dict[str, Any]] = {
         "relative_attention_num_buckets": 16,
         "vocab_size": 800,
     },
+    # mT5: T5 v1.1's model (gated GELU, untied) under its own model_type
+    "mt5": {
+        "model_type": "mt5",
+        "d_model": 64,
+        "d_kv": 16,
+        "num_heads": 4,
+        "d_ff": 160,
+        "num_layers": 2,
+        "vocab_size": 1200,
+        "tie_word_embeddings": False,
+    },
 }
 
 
@@ -92,6 +103,7 @@ PUBLISHED = (
     "google-t5__t5-small.json",
     "google-t5__t5-base.json",
     "google__flan-t5-base.json",
+    "google__mt5-small.json",
 )
 
 

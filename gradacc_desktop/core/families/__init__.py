@@ -49,6 +49,10 @@ class Head(enum.Enum):
     CAUSAL_LM = "causal-lm"
     MASKED_LM = "masked-lm"
     SEQ2SEQ_LM = "seq2seq-lm"
+    # image encoders (core.families.vision)
+    IMAGE_CLASSIFICATION = "image-classification"
+    CONTRASTIVE = "contrastive"
+    IMAGE_FEATURES = "image-features"
 
 
 FAMILY_TEXT: dict[Family, str] = {
@@ -322,8 +326,8 @@ def _registry() -> dict[str, ModuleType]:
 
 
 def supported_model_types() -> tuple[str, ...]:
-    """Every ``model_type`` a config may have, sorted."""
-    return tuple(sorted(_registry()))
+    """Every ``model_type`` a config may have, sorted (case aside)."""
+    return tuple(sorted(_registry(), key=str.lower))
 
 
 def family_module(arch_or_type: Architecture | str) -> FamilyModule:
@@ -341,28 +345,68 @@ def parse_model_config(raw: Any) -> Architecture:
         )
     model_type = raw.get("model_type")
     if not isinstance(model_type, str) or not model_type:
-        raise ModelConfigError(
-            ConfigProblem.NO_MODEL_TYPE,
-            trans_late("ModelConfig", "no model_type: supported types are {types}").format(
-                types=", ".join(supported_model_types())
-            ),
-            "model_type",
-        )
+        guess = _type_of_class(raw)
+        if guess:
+            detail = trans_late(
+                "ModelConfig",
+                'the file has no model_type key; its architectures name a {guess} model: '
+                'add "model_type": "{guess}"',
+            ).format(guess=guess)
+        else:
+            detail = trans_late(
+                "ModelConfig", "the file has no model_type key; supported types are {types}"
+            ).format(types=", ".join(supported_model_types()))
+        raise ModelConfigError(ConfigProblem.NO_MODEL_TYPE, detail, "model_type")
     try:
         module = family_module(model_type)
     except KeyError:
         raise ModelConfigError(
-            ConfigProblem.UNKNOWN_MODEL_TYPE,
-            trans_late(
-                "ModelConfig",
-                "model_type {model_type} is not supported; supported types are {types}",
-            ).format(model_type=repr(model_type), types=", ".join(supported_model_types())),
-            "model_type",
+            ConfigProblem.UNKNOWN_MODEL_TYPE, _unknown_type(raw, model_type), "model_type"
         ) from None
     arch = module.parse(ConfigReader(raw, model_type))
     if not arch.architecture:
         arch = replace(arch, architecture=ConfigReader(raw, model_type).architecture())
     return arch
+
+
+def _type_of_class(raw: Mapping[str, Any]) -> str:
+    """The supported ``model_type`` whose classes ``architectures[0]`` names
+    (``XLMRobertaForMaskedLM`` -> ``xlm-roberta``), or ""."""
+    names = raw.get("architectures")
+    if not isinstance(names, list) or not names or not isinstance(names[0], str):
+        return ""
+    prefix = names[0].split("For", 1)[0].removesuffix("Model").removesuffix("LMHead")
+    wanted = prefix.lower()
+    for model_type in supported_model_types():
+        if model_type.replace("-", "").replace("_", "").lower() == wanted:
+            return model_type
+    return ""
+
+
+def _unknown_type(raw: Mapping[str, Any], model_type: str) -> str:
+    """Why ``model_type`` is refused, naming what comes nearest."""
+    import difflib
+
+    types = supported_model_types()
+    if isinstance(raw.get("auto_map"), Mapping):
+        return trans_late(
+            "ModelConfig",
+            "model_type {model_type} is remote code (the file has an auto_map): "
+            "transformers has no class for it, so it is not modelled; supported types are "
+            "{types}",
+        ).format(model_type=repr(model_type), types=", ".join(types))
+    folded = {t.lower().replace("-", "_"): t for t in types}
+    near = difflib.get_close_matches(model_type.lower().replace("-", "_"), folded, n=1)
+    if near:
+        return trans_late(
+            "ModelConfig",
+            "model_type {model_type} is not supported (the closest supported name is "
+            "{near}); supported types are {types}",
+        ).format(model_type=repr(model_type), near=folded[near[0]], types=", ".join(types))
+    return trans_late(
+        "ModelConfig",
+        "model_type {model_type} is not supported; supported types are {types}",
+    ).format(model_type=repr(model_type), types=", ".join(types))
 
 
 def file_name(path: str) -> str:

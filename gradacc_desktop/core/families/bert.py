@@ -64,19 +64,31 @@ from gradacc_desktop.core.families.common import (
 )
 from gradacc_desktop.core.text import trans_late
 
-MODEL_TYPES = ("bert", "roberta")
+MODEL_TYPES = ("bert", "roberta", "xlm-roberta", "camembert")
 
-# transformers 5.24 configuration defaults (BertConfig, RobertaConfig)
+#: RoBERTa and the models ``transformers`` implements as copies of it (XLM-R, CamemBERT:
+#: the same modules under other names, only the configuration defaults differ)
+ROBERTA_LIKE = ("roberta", "xlm-roberta", "camembert")
+
+# transformers 5.24 configuration defaults (BertConfig, RobertaConfig, XLMRobertaConfig,
+# CamembertConfig)
 _DEFAULTS: dict[str, dict[str, int]] = {
     "bert": {"vocab_size": 30522, "pad_token_id": 0},
     "roberta": {"vocab_size": 50265, "pad_token_id": 1},
+    "xlm-roberta": {"vocab_size": 30522, "pad_token_id": 1},
+    "camembert": {"vocab_size": 30522, "pad_token_id": 1},
 }
 _HIDDEN, _LAYERS, _HEADS, _INTERMEDIATE, _POSITIONS, _TYPES = 768, 12, 12, 3072, 512, 2
 
 # heads that train with a masked-LM loss (the estimate's own head)
-_MASKED_LM = ("BertForMaskedLM", "RobertaForMaskedLM")
+_MASKED_LM = (
+    "BertForMaskedLM",
+    "RobertaForMaskedLM",
+    "XLMRobertaForMaskedLM",
+    "CamembertForMaskedLM",
+)
 # decoder (causal) variants this profile does not describe
-_CAUSAL = ("BertLMHeadModel", "RobertaForCausalLM")
+_CAUSAL = ("BertLMHeadModel", "RobertaForCausalLM", "XLMRobertaForCausalLM", "CamembertForCausalLM")
 
 
 @dataclass(frozen=True)
@@ -131,7 +143,7 @@ def parse(config: ConfigReader) -> Architecture:
         )
     positions = config.integer("max_position_embeddings", _POSITIONS)
     usable = positions
-    if mt == "roberta":
+    if mt in ROBERTA_LIKE:
         if "pad_token_id" in config.raw and config.raw["pad_token_id"] is None:
             raise config.unsupported(
                 "pad_token_id: RoBERTa needs a padding index for its position ids",
@@ -148,11 +160,11 @@ def parse(config: ConfigReader) -> Architecture:
             )
     spec = BertSpec(
         activation=activation,
-        head_activation="gelu" if mt == "roberta" else activation,
+        head_activation="gelu" if mt in ROBERTA_LIKE else activation,
         position_embeddings=positions,
         type_vocab=config.integer("type_vocab_size", _TYPES),
         tie_embeddings=config.flag("tie_word_embeddings", True),
-        positions_from_ids=mt == "roberta",
+        positions_from_ids=mt in ROBERTA_LIKE,
         masked_lm_file=architecture in _MASKED_LM or not architecture,
     )
     return Architecture(

@@ -46,7 +46,7 @@ layer's input only (the mask and cos/sin are passed by keyword and recomputed).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gradacc_desktop.core.activation import (
     Attention,
@@ -72,7 +72,13 @@ from gradacc_desktop.core.families.common import (
 )
 from gradacc_desktop.core.text import trans_late
 
-MODEL_TYPES = ("falcon",)
+MODEL_TYPES = ("falcon", "RefinedWebModel", "RefinedWeb")
+
+#: the first Falcon checkpoints' remote code (``configuration_RW.py``): the same model
+#: under another ``model_type`` and older key names, which ``transformers``' Falcon was
+#: ported from. ``RefinedWeb`` (Falcon-40B) is the new decoder architecture.
+_LEGACY_KEYS = {"n_head": "num_attention_heads", "n_layer": "num_hidden_layers",
+                "n_head_kv": "num_kv_heads", "n_embed": "hidden_size"}  # fmt: skip
 
 # index tensors ``[-2]`` and ``[-1]`` picking K and V out of the fused output (int64)
 _KV_INDEX_BYTES = 2 * 8
@@ -99,9 +105,28 @@ class FalconSpec:
     bias: bool
     tie_embeddings: bool
     activation: str
+    #: the remote-code ``model_type`` the file named (read as ``falcon``), else ""
+    legacy_type: str = ""
+
+
+def _from_legacy(config: ConfigReader) -> ConfigReader:
+    """A ``RefinedWebModel``/``RefinedWeb`` file as the ``falcon`` file ``transformers``'
+    conversion writes: the old key names renamed, Falcon-40B's decoder made explicit."""
+    raw = dict(config.raw)
+    for old, new in _LEGACY_KEYS.items():
+        if old in raw and new not in raw:
+            raw[new] = raw.pop(old)
+    if config.model_type == "RefinedWeb":
+        raw.setdefault("new_decoder_architecture", True)
+    raw["model_type"] = "falcon"
+    return ConfigReader(raw, "falcon")
 
 
 def parse(config: ConfigReader) -> Architecture:
+    if config.model_type != "falcon":
+        legacy = config.model_type
+        arch = parse(_from_legacy(config))
+        return replace(arch, spec=replace(arch.spec, legacy_type=legacy))
     for old_key, key in (("n_head", "num_attention_heads"), ("n_layer", "num_hidden_layers")):
         if config.has(old_key) and not config.has(key):
             raise config.unsupported(
@@ -330,7 +355,16 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
 
 def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
     spec: FalconSpec = arch.spec
-    notes = [
+    notes = []
+    if spec.legacy_type:
+        notes.append(
+            trans_late(
+                "Activation",
+                "The file names the first Falcon remote code (RefinedWebModel / "
+                "RefinedWeb); it is read as transformers' Falcon, the same model.",
+            )
+        )
+    notes += [
         trans_late(
             "Activation",
             "Falcon splits one fused query_key_value output into Q, K and V; a view of "

@@ -87,10 +87,17 @@ from gradacc_desktop.core.families.common import (
 )
 from gradacc_desktop.core.text import trans_late
 
-MODEL_TYPES = ("t5",)
+MODEL_TYPES = ("t5", "mt5")
 
-# transformers 5.24 T5Config defaults
-_VOCAB, _D_MODEL, _D_KV, _D_FF, _LAYERS, _HEADS, _BUCKETS = 32128, 512, 64, 2048, 6, 8, 32
+# transformers 5.24 configuration defaults (T5Config; MT5Config: mT5-small's sizes, the
+# gated GELU and a 250 112-token vocabulary — MT5ForConditionalGeneration is T5's model)
+_DEFAULTS: dict[str, dict[str, int | str]] = {
+    "t5": {"vocab_size": 32128, "d_model": 512, "d_kv": 64, "d_ff": 2048, "num_layers": 6,
+           "num_heads": 8, "feed_forward_proj": "relu"},
+    "mt5": {"vocab_size": 250112, "d_model": 512, "d_kv": 64, "d_ff": 1024, "num_layers": 8,
+            "num_heads": 6, "feed_forward_proj": "gated-gelu"},
+}  # fmt: skip
+_BUCKETS = 32
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,8 @@ class T5Spec:
 
 
 def parse(config: ConfigReader) -> Architecture:
-    proj = config.text("feed_forward_proj", "relu")
+    d = _DEFAULTS[config.model_type]
+    proj = config.text("feed_forward_proj", str(d["feed_forward_proj"]))
     pieces = proj.split("-")
     if len(pieces) > 2 or (len(pieces) == 2 and pieces[0] != "gated"):
         raise config.unsupported(
@@ -122,8 +130,8 @@ def parse(config: ConfigReader) -> Architecture:
             f"feed_forward_proj {proj!r}: activation {activation!r} is not modelled",
             "feed_forward_proj",
         )
-    layers = config.integer("num_layers", _LAYERS)
-    heads = config.integer("num_heads", _HEADS)
+    layers = config.integer("num_layers", int(d["num_layers"]))
+    heads = config.integer("num_heads", int(d["num_heads"]))
     spec = T5Spec(
         decoder_layers=config.integer("num_decoder_layers", layers),
         feed_forward=proj,
@@ -133,16 +141,16 @@ def parse(config: ConfigReader) -> Architecture:
         tie_embeddings=config.flag("tie_word_embeddings", True),
     )
     return Architecture(
-        model_type="t5",
+        model_type=config.model_type,
         family=Family.T5,
         head=Head.SEQ2SEQ_LM,
-        hidden=config.integer("d_model", _D_MODEL),
+        hidden=config.integer("d_model", int(d["d_model"])),
         layers=layers,
         heads=heads,
         kv_heads=heads,
-        head_dim=config.integer("d_kv", _D_KV),
-        intermediate=config.integer("d_ff", _D_FF),
-        vocab=config.integer("vocab_size", _VOCAB),
+        head_dim=config.integer("d_kv", int(d["d_kv"])),
+        intermediate=config.integer("d_ff", int(d["d_ff"])),
+        vocab=config.integer("vocab_size", int(d["vocab_size"])),
         max_positions=None,
         spec=spec,
     )
