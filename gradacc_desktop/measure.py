@@ -61,6 +61,11 @@ loss in the graph is the right one:
   as causal LMs; :func:`random_batch` adds ``pixel_values`` (and what each model needs
   with them: image placeholder tokens in ``input_ids``, Gemma 3's ``token_type_ids``,
   Qwen2-VL's ``image_grid_thw`` and ``mm_token_type_ids``).
+* speech: ``whisper`` gets ``WhisperForConditionalGeneration`` whatever the file names,
+  trained as a seq2seq LM on ``input_features``: 30 s of random log-mel frames
+  (``num_mel_bins`` x 2·``max_source_positions``, the only length transformers takes,
+  so ``--seq`` must be ``max_source_positions``) and ``--target-seq`` label tokens
+  (default: ``--seq``, at most ``max_target_positions``).
 
 The random batch follows the head. Causal LM: ``input_ids`` and ``labels`` (the same
 ids). Masked LM: ``input_ids``, ``labels`` equal to the ids at *every* position (so
@@ -251,6 +256,7 @@ def measure_saved(model: Any, batch: Mapping[str, Any]) -> Measurement:
                     module=module,
                 )
             )
+        tensor = None  # no saved tensor at all (a frozen model) leaves it unbound
         del tensor, out
     finally:
         for h in handles:
@@ -274,6 +280,19 @@ def measure_activation(model: Any, batch: Mapping[str, Any]) -> int:
 CAUSAL_LM = "causal-lm"
 MASKED_LM = "masked-lm"
 SEQ2SEQ_LM = "seq2seq-lm"
+#: task heads (``architectures[0]`` names them): the bare model and the fine-tuning heads
+BASE = "base"
+SEQUENCE_CLASSIFICATION = "sequence-classification"
+TOKEN_CLASSIFICATION = "token-classification"
+QUESTION_ANSWERING = "question-answering"
+MULTIPLE_CHOICE = "multiple-choice"
+_TASK_MAPPINGS = (
+    (SEQUENCE_CLASSIFICATION, "MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES"),
+    (TOKEN_CLASSIFICATION, "MODEL_FOR_TOKEN_CLASSIFICATION_MAPPING_NAMES"),
+    (QUESTION_ANSWERING, "MODEL_FOR_QUESTION_ANSWERING_MAPPING_NAMES"),
+    (MULTIPLE_CHOICE, "MODEL_FOR_MULTIPLE_CHOICE_MAPPING_NAMES"),
+    (BASE, "MODEL_MAPPING_NAMES"),
+)
 
 #: The model types this tool is tested with (tests/measure/test_measure_command.py).
 #: Other types transformers knows are built the same way when it has an LM head.
@@ -281,12 +300,23 @@ SUPPORTED_MODEL_TYPES = (
     "gpt2", "llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text",
     "gemma3", "phi3", "gpt_neox", "falcon", "opt", "mixtral", "qwen2_moe", "qwen3_moe",
     "bert", "roberta", "xlm-roberta", "camembert", "t5", "mt5",
+    "distilbert", "deberta-v2", "modernbert",
     "olmo2", "cohere", "starcoder2", "glm4", "stablelm", "granite",
     "vit", "clip", "siglip", "llava", "qwen2_vl", "qwen2_5_vl",
+    "deepseek_v2", "deepseek_v3",
+    "gpt_oss",
+    "mamba", "falcon_mamba", "jamba",
+    "bart", "mbart",
+    "whisper",
 )  # fmt: skip
 
 #: Multimodal configs measured as their text model: model_type -> text-only class.
 _TEXT_ONLY: dict[str, str] = {}
+
+#: Speech-to-text encoder-decoders: model_type -> the seq2seq class built whatever the file
+#: names (transformers' causal-LM mapping would pick the decoder alone). Their batch is
+#: log-mel ``input_features`` of the model's fixed length, not token ids.
+_SPEECH_SEQ2SEQ = {"whisper": "WhisperForConditionalGeneration"}
 
 #: Image encoders and language models with a vision tower: model_type -> (class, head).
 #: The heads of the image encoders (a VLM is trained as a causal LM with images).
@@ -392,6 +422,9 @@ def _head_of_class(name: str) -> str | None:
         return MASKED_LM
     if name in _class_names(ma.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES):
         return CAUSAL_LM
+    for head, mapping in _TASK_MAPPINGS:
+        if name in _class_names(getattr(ma, mapping)):
+            return head
     return None
 
 
@@ -432,6 +465,12 @@ def _resolve(cfg: Any) -> tuple[Any, Any, str, list[str]]:
     image = _IMAGE_MODELS.get(cfg.model_type)
     if image is not None:
         return (cfg, *_image_class(cfg, *image, notes))
+    speech = _SPEECH_SEQ2SEQ.get(cfg.model_type)
+    if speech is not None:
+        named = (getattr(cfg, "architectures", None) or [speech])[0]
+        if named != speech:
+            notes.append(f"{named}: built {speech} ({SEQ2SEQ_LM}) for its model_type")
+        return cfg, getattr(transformers, speech), SEQ2SEQ_LM, notes
     archs = getattr(cfg, "architectures", None) or []
     name = archs[0] if isinstance(archs[0] if archs else None, str) else None
     passed_over = None
@@ -443,6 +482,9 @@ def _resolve(cfg: Any) -> tuple[Any, Any, str, list[str]]:
             passed_over = f"transformers has no class {name}"
         elif head is None:
             passed_over = f"{name} is not a language-model head trained with labels"
+        elif head in _TASK_BATCH_HEADS and getattr(cfg, "is_encoder_decoder", False):
+            # the estimate describes an encoder-decoder's LM head only
+            passed_over = f"{name} is not modelled for an encoder-decoder"
         elif not isinstance(cfg, config_class):
             passed_over = f"{name} does not take a {type(cfg).__name__}"
         else:
@@ -500,6 +542,11 @@ def _dropout_keys(cfg: Any) -> list[tuple[Any, str, bool]]:
 
 
 def _set_dropout(cfg: Any, dropout: bool) -> None:
+    if not dropout and getattr(cfg, "classifier_dropout", None) is None:
+        # the generic token-classification head drops out 0.1 when the file sets no
+        # classifier_dropout (or hidden_dropout): turned off with the rest
+        with contextlib.suppress(Exception):
+            cfg.classifier_dropout = 0.0
     for c, key, is_dropout in _dropout_keys(cfg):
         value = getattr(c, key)
         new = 0.0 if not dropout else 0.1 if is_dropout and not value else value
@@ -553,6 +600,7 @@ def _build(
     checkpointing: bool = False,
     dropout: bool | None = None,
     meta: bool = False,
+    use_cache: bool = False,
 ) -> _Built:
     import torch
     import transformers
@@ -567,7 +615,9 @@ def _build(
         _set_dropout(cfg, dropout)
     for c in _configs(cfg):
         if hasattr(c, "use_cache"):
-            c.use_cache = False
+            # off unless asked: with it on, a training forward without checkpointing
+            # also fills a key/value cache (transformers turns it off under checkpointing)
+            c.use_cache = use_cache
     if head == SEQ2SEQ_LM and getattr(cfg, "decoder_start_token_id", None) is None:
         # the labels are shifted right behind this token; T5 configs without the key
         # (transformers 5 no longer defaults it) start from the padding token, as T5 does
@@ -674,6 +724,7 @@ def build_model(
     attention: str = "sdpa",
     checkpointing: bool = False,
     dropout: bool | None = None,
+    use_cache: bool = False,
 ) -> Any:
     """Random-weight LM from a config dict or local ``config.json`` path, in train mode.
 
@@ -682,11 +733,17 @@ def build_model(
     encoder-decoders, causal LM otherwise; a ``gemma3`` config gives the text-only
     ``Gemma3ForCausalLM``. ``dropout``: None keeps the config's dropout probabilities;
     False sets every one to 0.0 and checks that the model drops nothing out; True
-    keeps them (and sets 0.1 where the config has none or 0). Raises
+    keeps them (and sets 0.1 where the config has none or 0). ``use_cache``: the
+    training forward also fills a key/value cache (off by default). Raises
     :class:`MeasureError` (a ValueError) for what cannot be built or measured.
     """
     return _build(
-        config, dtype=dtype, attention=attention, checkpointing=checkpointing, dropout=dropout
+        config,
+        dtype=dtype,
+        attention=attention,
+        checkpointing=checkpointing,
+        dropout=dropout,
+        use_cache=use_cache,
     ).model
 
 
@@ -723,12 +780,53 @@ def _batch(
     if type(model).__name__ in _IMAGE_HEADS:
         return _image_batch(model, seq, micro_batch, gen, images, image_size)
     vocab = int(model.config.vocab_size)
+    if type(model).__name__ in _SPEECH_SEQ2SEQ.values():
+        # 30 s of audio: num_mel_bins x 2·max_source_positions log-mel frames, the only
+        # length transformers takes (``seq`` is not used); ``target_seq`` label tokens
+        cfg = model.config
+        shape = (micro_batch, cfg.num_mel_bins, 2 * cfg.max_source_positions)
+        features = torch.randn(shape, generator=gen).to(model.dtype)
+        labels = torch.randint(0, vocab, (micro_batch, target_seq or seq), generator=gen)
+        return {"input_features": features, "labels": labels}
     ids = torch.randint(0, vocab, (micro_batch, seq), generator=gen)
     if head == SEQ2SEQ_LM:
         labels = torch.randint(0, vocab, (micro_batch, target_seq or seq), generator=gen)
         return {"input_ids": ids, "labels": labels}
     batch = {"input_ids": ids, "labels": ids.clone()}
+    if head in _TASK_BATCH_HEADS:
+        return _task_batch(model, head, ids, gen)
     if head == MASKED_LM and getattr(model.config, "type_vocab_size", None):
+        batch["token_type_ids"] = torch.zeros_like(ids)
+    return batch
+
+
+_TASK_BATCH_HEADS = (
+    BASE, SEQUENCE_CLASSIFICATION, TOKEN_CLASSIFICATION, QUESTION_ANSWERING, MULTIPLE_CHOICE
+)  # fmt: skip
+
+
+def _task_batch(model: Any, head: str, ids: Any, gen: Any) -> dict[str, Any]:
+    """A fine-tuning head's inputs: class labels (one per sample or per token), answer
+    spans, or ``DEFAULT_CHOICES`` candidate sequences per sample; the bare model none."""
+    import torch
+
+    from gradacc_desktop.core.families.heads import DEFAULT_CHOICES
+
+    b, s = ids.shape
+    labels = int(getattr(model.config, "num_labels", 2) or 2)
+    if head == MULTIPLE_CHOICE:
+        ids = ids.unsqueeze(1).repeat(1, DEFAULT_CHOICES, 1)
+    batch: dict[str, Any] = {"input_ids": ids}
+    if head == SEQUENCE_CLASSIFICATION:
+        batch["labels"] = torch.randint(0, labels, (b,), generator=gen)
+    elif head == TOKEN_CLASSIFICATION:
+        batch["labels"] = torch.randint(0, labels, (b, s), generator=gen)
+    elif head == QUESTION_ANSWERING:
+        batch["start_positions"] = torch.randint(0, s, (b,), generator=gen)
+        batch["end_positions"] = torch.randint(0, s, (b,), generator=gen)
+    elif head == MULTIPLE_CHOICE:
+        batch["labels"] = torch.randint(0, DEFAULT_CHOICES, (b,), generator=gen)
+    if getattr(model.config, "type_vocab_size", None):
         batch["token_type_ids"] = torch.zeros_like(ids)
     return batch
 
@@ -748,7 +846,8 @@ def random_batch(
     Causal LM: ``input_ids`` and ``labels`` (the same ids). Masked LM: the same, every
     position labelled, plus zero ``token_type_ids`` when the config has
     ``type_vocab_size``. Seq2seq LM: ``input_ids`` of ``seq`` tokens and ``labels`` of
-    ``target_seq`` tokens (default ``seq``).
+    ``target_seq`` tokens (default ``seq``); Whisper: ``input_features`` of 30 s of audio
+    (``num_mel_bins`` x 2·``max_source_positions`` log-mel frames, whatever ``seq``).
 
     Images (``_image_batch``): an image encoder gets one random image per sample
     (``pixel_values``; ViT a class label, CLIP/SigLIP a caption of ``seq`` tokens and
@@ -784,7 +883,7 @@ def _image_class(cfg: Any, name: str, head: str, notes: list[str]) -> tuple[Any,
 def _output_tensor(out: Any) -> Any:
     """The tensor two forwards are compared on (logits, else the image-text scores or
     the last hidden state)."""
-    for key in ("logits", "logits_per_image", "last_hidden_state"):
+    for key in ("logits", "logits_per_image", "start_logits", "last_hidden_state"):
         value = getattr(out, key, None)
         if value is not None:
             return value
@@ -793,6 +892,8 @@ def _output_tensor(out: Any) -> Any:
 
 def vision_tower(model: Any) -> Any:
     """The image tower of ``model`` (what ``--freeze-vision`` freezes), or None."""
+    if type(model).__name__ == "ViTModel":
+        return model
     for path in ("vit", "vision_model", "model.vision_tower", "model.visual"):
         module = model
         for name in path.split("."):
@@ -800,6 +901,20 @@ def vision_tower(model: Any) -> Any:
         if module is not None:
             return module
     return None
+
+
+def freeze_vision_tower(model: Any) -> int:
+    """Freeze the image tower (``requires_grad_(False)``) as fine-tuning recipes do: the
+    projector (Qwen2-VL's ``visual.merger``) keeps training. Returns the parameters
+    frozen (0: the model has no tower)."""
+    tower = vision_tower(model)
+    if tower is None:
+        return 0
+    tower.requires_grad_(False)
+    merger = getattr(tower, "merger", None)
+    if merger is not None:
+        merger.requires_grad_(True)
+    return sum(p.numel() for p in tower.parameters() if not p.requires_grad)
 
 
 def _native_image(model: Any) -> tuple[int, int]:
@@ -1188,6 +1303,21 @@ def _run(
             f"--seq {args.seq} is longer than the {limit[0]} positions "
             f"{type(model).__name__} has ({limit[1]} in the config)"
         )
+    if limit is not None and target_seq is not None and target_seq > limit[0]:
+        raise MeasureError(
+            f"--target-seq {target_seq} is longer than the {limit[0]} positions "
+            f"{type(model).__name__}'s decoder has ({limit[1]} in the config)"
+        )
+    if type(model).__name__ in _SPEECH_SEQ2SEQ.values():
+        positions = int(model.config.max_source_positions)
+        if args.seq != positions:
+            raise MeasureError(
+                f"--seq {args.seq}: {type(model).__name__}'s encoder always runs over its "
+                f"{positions} positions (30 s of audio, {2 * positions} log-mel frames): "
+                f"give --seq {positions}"
+            )
+        if args.target_seq is None:  # the decoder's learned positions, as the estimate
+            target_seq = min(args.seq, int(model.config.max_target_positions))
     batch = _on(device, _batch(model, head, args.seq, args.micro_batch, 0, target_seq))
     m = measure_saved(model, batch)
     del batch
@@ -1412,6 +1542,8 @@ def _position_limit(cfg: Any) -> tuple[int, str] | None:
     if model_type == "gpt2":
         return int(cfg.n_positions), "n_positions"
     if model_type in ("bert", "opt"):
+        return int(cfg.max_position_embeddings), "max_position_embeddings"
+    if model_type in ("bart", "mbart"):  # encoder and decoder: a table each, offset by 2
         return int(cfg.max_position_embeddings), "max_position_embeddings"
     if model_type == "roberta":  # positions start after the padding index
         limit = int(cfg.max_position_embeddings) - int(cfg.pad_token_id or 0) - 1

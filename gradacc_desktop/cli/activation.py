@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from decimal import ROUND_CEILING, Decimal
 from typing import Any, NoReturn, TextIO
 
@@ -36,10 +37,13 @@ from gradacc_desktop.core.families import (
     FAMILY_TEXT,
     Architecture,
     ModelConfigError,
+    Task,
+    family_module,
     file_name,
     parameters,
     read_model_config,
 )
+from gradacc_desktop.core.families.vision import summary as vision_summary
 from gradacc_desktop.core.models import ModelSpec, UnknownModelError, facts, find_model
 
 from ._common import UsageError
@@ -58,6 +62,47 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text}")
+    return value
+
+
+def _image_size(text: str) -> tuple[int, int]:
+    """``WxH`` (or one number for a square) as (width, height) in pixels."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"not WxH pixels: {text!r}")
+    width, height = (_positive_int(part.strip()) for part in parts)
+    return width, height
+
+
+def _image_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The image inputs given on the command line (empty when none)."""
+    options: dict[str, Any] = {}
+    if getattr(args, "images", None) is not None:
+        options["images"] = args.images
+    size = getattr(args, "image_size", None)
+    if size is not None:
+        options["image_width"], options["image_height"] = size
+    if getattr(args, "freeze_vision", False):
+        options["vision_frozen"] = True
+    return options
+
+
+def _check_images(family: Family, options: dict[str, Any]) -> None:
+    if family not in (Family.VISION, Family.VLM) and any(
+        key in options for key in ("images", "image_width", "vision_frozen")
+    ):
+        _fail("--images, --image-size and --freeze-vision are for models with a vision tower")
+
+
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``activation`` subcommand to an argparse ``subparsers`` object."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -65,7 +110,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="estimate activation memory per sample (bytes) of a transformer",
         description="Estimate the activation memory one sample needs in a training step "
         "of a transformer: from a Hugging Face config.json (Llama, Mistral, Qwen, Gemma, "
-        "Phi-3, GPT-NeoX, Falcon, OPT, Mixtral, Qwen-MoE, BERT, RoBERTa, T5, GPT-2), a "
+        "Phi-3, GPT-NeoX, Falcon, OPT, Mixtral, Qwen-MoE, BERT, RoBERTa, T5, Whisper, GPT-2), a "
         "preset, or the sizes of a GPT-2 or Llama model.",
     )
     model = parser.add_argument_group("model (a config.json, a preset or the sizes)")
@@ -90,18 +135,41 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         type=_positive_int,
         metavar="N",
         help="sequence length (default: the model's context, at most 4096); "
-        "encoder-decoders: the source and, unless --target-seq, the target length",
+        "encoder-decoders: the source and, unless --target-seq, the target length "
+        "(Whisper: its fixed encoder length, 1500)",
     )
     run_group.add_argument(
         "--target-seq",
         type=_positive_int,
         metavar="N",
-        help="encoder-decoders (T5): target (decoder) length",
+        help="encoder-decoders (T5; Whisper: the transcript, within its decoder's "
+        "positions): target (decoder) length",
     )
     run_group.add_argument(
         "--padded",
         action="store_true",
         help="padded batches (an attention mask is passed): SDPA then keeps a mask per layer",
+    )
+    images = parser.add_argument_group(
+        "images (image encoders, language models with a vision tower)"
+    )
+    images.add_argument(
+        "--images",
+        type=_count,
+        metavar="N",
+        help="images per sample (VLMs; default 0); their tokens count in --seq",
+    )
+    images.add_argument(
+        "--image-size",
+        type=_image_size,
+        metavar="WxH",
+        help="pixels of each image, e.g. 1024x768, or one number for a square (default: the "
+        "model's own; Qwen2-VL 448x448)",
+    )
+    images.add_argument(
+        "--freeze-vision",
+        action="store_true",
+        help="the vision tower is frozen (requires_grad_(False)): it keeps nothing for backward",
     )
     run_group.add_argument("--dtype", choices=[d.value for d in DType], default="bf16")
     run_group.add_argument("--attention", choices=[a.value for a in Attention], default="sdpa")
@@ -110,6 +178,21 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--tp", type=_positive_int, default=1, metavar="N", help="tensor-parallel size"
     )
     run_group.add_argument("--sp", action="store_true", help="sequence parallelism")
+    run_group.add_argument(
+        "--use-cache",
+        choices=["true", "false"],
+        help="the model's use_cache in training (default: the config file's; off for "
+        "sizes typed in): without recomputation transformers fills a key/value cache",
+    )
+    run_group.add_argument(
+        "--task",
+        choices=[t.value for t in Task],
+        help="the head on top (default: the one the config's architectures names; lm: "
+        "the language-model head, base: the bare model)",
+    )
+    run_group.add_argument(
+        "--num-labels", type=_positive_int, metavar="N", help="classes of a classification head"
+    )
     run_group.add_argument("--dropout", action="store_true", help="dropout enabled (p > 0)")
     run_group.add_argument("--profile", choices=[p.value for p in Profile], default="hf")
     run_group.add_argument(
@@ -137,6 +220,8 @@ def _runnable(inputs: Inputs, spec: ModelSpec) -> Inputs:
             f"the model learns positions up to {limit} tokens: it cannot run --seq "
             f"{inputs.seq} (give at most {limit})"
         )
+    if inputs.arch is not None and inputs.arch.max_target_positions is not None:
+        limit = inputs.arch.max_target_positions  # the decoder's own (Whisper)
     if limit is not None and inputs.target_seq is not None and inputs.target_seq > limit:
         _fail(
             f"the model learns positions up to {limit} tokens: its decoder cannot run "
@@ -153,6 +238,18 @@ def _runnable(inputs: Inputs, spec: ModelSpec) -> Inputs:
     return inputs
 
 
+def _with_task(arch: Architecture, args: argparse.Namespace) -> Architecture:
+    """``arch`` with the head ``--task`` / ``--num-labels`` name (the file's otherwise)."""
+    if args.task is None and args.num_labels is None:
+        return arch  # the file's head (estimated as the LM head, with a note, if unknown)
+    task = arch.task if args.task is None else Task(args.task)
+    labels = arch.num_labels if args.num_labels is None else args.num_labels
+    changed = replace(arch, task=task, num_labels=labels)
+    if not changed.task_modelled:
+        _fail(f"--task {task.value} is not modelled for {arch.model_type} models")
+    return changed
+
+
 def inputs_from_args(args: argparse.Namespace) -> Inputs:
     """Build ``Inputs``; bad combinations go through the parser's ``error``."""
     sizes = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
@@ -167,7 +264,10 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         "profile": Profile(args.profile),
         "device": Device(args.device),
         "padded": bool(getattr(args, "padded", False)),
+        "use_cache": None if args.use_cache is None else args.use_cache == "true",
     }
+    images = _image_options(args)
+    options.update(images)
     config = getattr(args, "model_config", None)
     if config is not None:
         given = [name for name in (*sizes, "preset") if getattr(args, name) is not None]
@@ -179,6 +279,8 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
             _fail(f"{config}: {exc.detail}")
         if target_seq is not None and not arch.encoder_decoder:
             _fail("--target-seq is for encoder-decoder models (T5)")
+        arch = _with_task(arch, args)
+        _check_images(arch.family, images)
         return _runnable(
             arch.inputs(args.seq, target_seq=target_seq, **options),
             ModelSpec.config(arch, file_name(config)),
@@ -195,17 +297,25 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         if model.arch is not None:  # a published config.json
             if target_seq is not None and not model.arch.encoder_decoder:
                 _fail("--target-seq is for encoder-decoder models (T5)")
-            return _runnable(model.arch.inputs(args.seq, target_seq=target_seq, **options), spec)
+            arch = _with_task(model.arch, args)
+            _check_images(arch.family, images)
+            return _runnable(arch.inputs(args.seq, target_seq=target_seq, **options), spec)
         if target_seq is not None:
             _fail("--target-seq is for encoder-decoder models (T5)")
+        if args.task is not None or args.num_labels is not None:
+            _fail("--task and --num-labels need a model read from a config.json")
         assert model.preset is not None
+        _check_images(model.preset.family, images)
         return _runnable(model.preset.inputs(args.seq, **options), spec)
     if target_seq is not None:
         _fail("--target-seq is for encoder-decoder models: give their --preset or --model-config")
+    if args.task is not None or args.num_labels is not None:
+        _fail("--task and --num-labels need --preset or --model-config")
 
     if args.family is None:
         _fail("give --preset NAME or --family with the model sizes")
     family = Family(args.family)
+    _check_images(family, images)
     missing = [n for n in ("hidden", "layers", "heads", "vocab") if getattr(args, n) is None]
     if family is Family.LLAMA and args.intermediate is None:
         missing.append("intermediate")
@@ -264,8 +374,49 @@ def params_of(inputs: Inputs) -> int | None:
 
 def _params_json(inputs: Inputs, preset_params: int | None) -> dict[str, int] | None:
     total = params_of(inputs) if preset_params is None else preset_params
-    # full fine-tuning: every parameter is trained
-    return None if total is None else {"total": total, "trainable": total}
+    # full fine-tuning: every parameter is trained (but a frozen vision tower's)
+    frozen = _frozen_parameters(inputs)
+    return None if total is None else {"total": total, "trainable": total - frozen}
+
+
+def _frozen_parameters(inputs: Inputs) -> int:
+    """Parameters of a frozen vision tower (``--freeze-vision``), else 0."""
+    if not inputs.vision_frozen or inputs.arch is None:
+        return 0
+    count = getattr(family_module(inputs.arch), "tower_parameters", None)
+    return 0 if count is None else int(count(inputs.arch))
+
+
+def _vision_json(result: Result) -> dict[str, Any] | None:
+    """The vision tower's parameters and share of the activation (None: no tower)."""
+    facts = vision_summary(result)
+    if facts is None:
+        return None
+    return {
+        "tower_parameters": facts.tower_parameters,
+        "images": facts.images,
+        "tokens_per_image": facts.tokens_per_image,
+        "image_tokens": facts.images * facts.tokens_per_image,
+        "frozen": result.inputs.vision_frozen,
+        "tower_bytes_per_sample": facts.tower_bytes,
+        "tower_share": f"{float(facts.share):.4f}",
+    }
+
+
+def _vision_text(result: Result, out: TextIO) -> None:
+    facts = vision_summary(result)
+    if facts is None:
+        return
+    frozen = " (frozen)" if result.inputs.vision_frozen else ""
+    out.write(f"vision tower: {facts.tower_parameters} parameters{frozen}; ")
+    out.write(
+        f"{facts.images} image(s) x {facts.tokens_per_image} tokens = "
+        f"{facts.images * facts.tokens_per_image} image tokens per sample\n"
+    )
+    out.write(
+        f"vision tower share of the activation: {facts.tower_bytes} bytes "
+        f"({float(facts.share) * 100:.1f}%)\n"
+    )
 
 
 def to_json(result: Result, preset_params: int | None = None) -> dict[str, Any]:
@@ -287,6 +438,17 @@ def to_json(result: Result, preset_params: int | None = None) -> dict[str, Any]:
             "seq": i.seq,
             "target_seq": i.decoder_seq if arch is not None and arch.encoder_decoder else None,
             "padded": i.padded,
+            "images": i.images,
+            "image_width": i.image_width,
+            "image_height": i.image_height,
+            "vision_frozen": i.vision_frozen,
+            "use_cache": i.use_cache
+            if i.use_cache is not None
+            else bool(arch is not None and arch.use_cache),
+            "cache_filled": i.fills_cache,
+            "task": arch.task.value if arch is not None else Task.LM.value,
+            "task_modelled": arch.task_modelled if arch is not None else True,
+            "num_labels": arch.num_labels if arch is not None else None,
             "dtype": i.dtype.value,
             "dropout": i.dropout,
             "attention": i.attention.value,
@@ -304,6 +466,7 @@ def to_json(result: Result, preset_params: int | None = None) -> dict[str, Any]:
         "activation_gb": str(activation_gb(result)),
         "breakdown": [_item(item) for item in result.breakdown],
         "peak_extra": [_item(item) for item in result.peak_extra],
+        "vision": _vision_json(result),
         "assumptions": [{"key": a.value, "text": ASSUMPTION_TEXT[a]} for a in result.assumptions]
         + [{"key": "family", "text": note} for note in result.notes],
     }
@@ -320,6 +483,7 @@ def _print_text(result: Result, out: TextIO, preset_params: int | None = None) -
     params = params_of(i) if preset_params is None else preset_params
     if params is not None:
         out.write(f"parameters: {params}\n")
+    _vision_text(result, out)
     out.write(
         f"{i.family.value} h={i.hidden} L={i.layers} a={i.heads} kv={i.kv_heads} "
         f"i={i.intermediate} V={i.vocab} s={i.seq} {i.dtype.value} {i.attention.value} "

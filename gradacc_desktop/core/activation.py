@@ -104,6 +104,10 @@ class StackKind(enum.Enum):
     SPARSE = "sparse"
     ENCODER = "encoder"
     DECODER = "decoder"
+    # image and text towers (ViT, CLIP, SigLIP; the vision tower of a VLM)
+    VISION = "vision"
+    VISION_WINDOW = "vision_window"
+    TEXT = "text"
 
 
 class DType(enum.Enum):
@@ -191,7 +195,12 @@ class Part(enum.Enum):
     EMBEDDING_PROJECTION = "embedding_projection"
     AUX_LOSS = "aux_loss"
     MLM_HEAD = "mlm_head"
+    TASK_HEAD = "task_head"
     LOGIT_SOFTCAP = "logit_softcap"
+    # image towers (core.families.vision, core.families.vlm)
+    VISION_EMBEDDINGS = "vision_embeddings"
+    VISION_POOLING = "vision_pooling"
+    VISION_PROJECTOR = "vision_projector"
     OTHER = "other"
     LOSS = "loss"
     # peak only (transients, not saved for backward)
@@ -208,6 +217,9 @@ STACK_TEXT: dict[StackKind, str] = {
     StackKind.SPARSE: trans_late("Activation", "Per mixture-of-experts layer"),
     StackKind.ENCODER: trans_late("Activation", "Per encoder layer"),
     StackKind.DECODER: trans_late("Activation", "Per decoder layer"),
+    StackKind.VISION: trans_late("Activation", "Per vision-tower layer"),
+    StackKind.VISION_WINDOW: trans_late("Activation", "Per windowed vision-tower layer"),
+    StackKind.TEXT: trans_late("Activation", "Per text-tower layer"),
 }
 
 # Short names of the parts and the assumptions, in English; the view-model translates
@@ -258,7 +270,11 @@ PART_TEXT: dict[Part, str] = {
     Part.EMBEDDING_PROJECTION: trans_late("Activation", "Embedding projection input"),
     Part.AUX_LOSS: trans_late("Activation", "Load-balancing loss"),
     Part.MLM_HEAD: trans_late("Activation", "Masked-LM head transform"),
+    Part.TASK_HEAD: trans_late("Activation", "Task head and its loss"),
     Part.LOGIT_SOFTCAP: trans_late("Activation", "Final logit soft-capping"),
+    Part.VISION_EMBEDDINGS: trans_late("Activation", "Image patch embedding"),
+    Part.VISION_POOLING: trans_late("Activation", "Vision tower pooling and norms"),
+    Part.VISION_PROJECTOR: trans_late("Activation", "Multi-modal projector and image merge"),
     Part.OTHER: trans_late("Activation", "Other tensors"),
     Part.LOSS: trans_late("Activation", "Logits and loss"),
     Part.RECOMPUTED_LAYER: trans_late(
@@ -483,6 +499,27 @@ class Inputs:
     target_seq: int | None = None
     #: the batch is padded (an attention mask is passed): SDPA then gets a mask
     padded: bool = False
+    #: images per sample (models with a vision tower; an image encoder takes one)
+    images: int = 0
+    #: pixels of each image (None: the model's native size)
+    image_width: int | None = None
+    image_height: int | None = None
+    #: the vision tower is frozen (requires_grad_(False)): it keeps nothing for backward
+    vision_frozen: bool = False
+    #: the model's ``use_cache`` in training (None: the config file's, off for sizes
+    #: typed in): without recomputation transformers then fills a key/value cache
+    use_cache: bool | None = None
+
+    @property
+    def fills_cache(self) -> bool:
+        """Whether the training forward fills a key/value cache: ``use_cache`` on and no
+        checkpointed layers (transformers turns the cache off under checkpointing)."""
+        if self.arch is not None and self.arch.head.value != "causal-lm":
+            return False  # encoders have no cache; encoder-decoders' keeps nothing new
+        wanted = self.use_cache
+        if wanted is None:
+            wanted = bool(getattr(self.arch, "use_cache", False))
+        return wanted and self.recompute is not Recompute.FULL
 
     @property
     def head_dim(self) -> int:
@@ -548,6 +585,16 @@ def validate(inputs: Inputs) -> None:
         raise InvalidActivationInputs("tensor_parallel", Problem.NOT_POSITIVE, "must be >= 1")
     if inputs.target_seq is not None and inputs.target_seq < 1:
         raise InvalidActivationInputs("target_seq", Problem.NOT_POSITIVE, "must be >= 1")
+    if inputs.images < 0:
+        raise InvalidActivationInputs("images", Problem.NOT_POSITIVE, "must be >= 0")
+    for name in ("image_width", "image_height"):
+        if getattr(inputs, name) is not None and getattr(inputs, name) < 1:
+            raise InvalidActivationInputs(name, Problem.NOT_POSITIVE, "must be >= 1")
+    imaged = inputs.images or inputs.vision_frozen or inputs.image_width or inputs.image_height
+    if imaged and inputs.family not in (Family.VISION, Family.VLM):
+        raise InvalidActivationInputs(
+            "images", Problem.NOT_MODELLED, "this model has no vision tower"
+        )
     arch = inputs.arch
     if arch is not None:
         _validate_arch(inputs, arch)
@@ -729,8 +776,11 @@ def _hf_layer(inputs: Inputs, dims: _Dims) -> dict[Part, int]:
         parts[Part.ATTN_SOFTMAX] = 4 * a * s * s
         parts[Part.ATTN_DROPOUT] = 2 * 4 * a * s * s
     elif gpt2:
-        # c_attn output (3h) split into views: one storage serves Q, K and V
-        parts[Part.ATTN_QKV] = p * s * (a + 2 * k) * d
+        # c_attn output (3h) split into views: one storage serves Q, K and V; a filled
+        # cache hands attention new copies of K and V (Q's view still keeps the storage)
+        parts[Part.ATTN_QKV] = p * s * (a + 2 * k) * d + (
+            2 * p * s * k * d if inputs.fills_cache else 0
+        )
     elif eager:
         # rotated Q; repeat_kv copies K and V to every head when 1 < k < a (with one
         # key/value head its expand-and-reshape is a view; with k = a nothing repeats)

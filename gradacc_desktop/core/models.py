@@ -321,7 +321,9 @@ def _lora_of_arch(arch: Architecture, total: int) -> LoraLayout | None:
     projections are not modelled for LoRA."""
     naming = {Family.LLAMA: "llama", Family.GEMMA: "llama", Family.GPT2: "gpt2"}.get(arch.family)
     # a family module may name its projections as Llama's (``LORA_NAMING = "llama"``)
-    naming = getattr(family_module(arch), "LORA_NAMING", naming)
+    module = family_module(arch)
+    own = getattr(module, "lora_naming", None)
+    naming = own(arch) if own is not None else getattr(module, "LORA_NAMING", naming)
     if naming is None:
         return None
     return layout_of_projections(
@@ -355,13 +357,23 @@ def _largest_of_arch(
     if arch.head is Head.MASKED_LM:
         largest = max(largest, arch.vocab * arch.hidden + arch.vocab)
     spec = arch.spec
-    if not isinstance(spec, MoeSpec) or not spec.experts or not spec.sparse_layers:
+    # a family module may say it itself: ``routed_experts(arch)`` -> (experts, top-k,
+    # layers with experts, parameters of one layer's experts module), e.g. gpt-oss
+    routed = getattr(family_module(arch), "routed_experts", None)
+    if routed is not None:
+        count, top_k, sparse_layers, layer_params = routed(arch)
+    elif isinstance(spec, MoeSpec):
+        count, top_k, sparse_layers = spec.experts, spec.top_k, spec.sparse_layers
+        layer_params = spec.experts * 3 * arch.hidden * spec.expert_intermediate
+    else:
+        return largest, None
+    if not count or not sparse_layers:
         return largest, None
     experts = ExpertFacts(
-        experts=spec.experts,
-        top_k=spec.top_k,
-        sparse_layers=spec.sparse_layers,
-        layer_params=spec.experts * 3 * arch.hidden * spec.expert_intermediate,
+        experts=count,
+        top_k=top_k,
+        sparse_layers=sparse_layers,
+        layer_params=layer_params,
         largest_other=largest,
     )
     return experts.largest_layer(), experts

@@ -205,6 +205,7 @@ class ActivationDialog(QDialog):
             Option.SEQUENCE_PARALLEL: self.vm.set_sequence_parallel,
             Option.DROPOUT: self.vm.set_dropout,
             Option.PADDED: self.vm.set_padded,
+            Option.USE_CACHE: self.vm.set_use_cache,
         }[option]
 
     def _set_tab_order(self) -> None:
@@ -327,6 +328,7 @@ class ActivationDialog(QDialog):
             widget = self.combos.get(option) or self.checks[option]
             widget.setEnabled(state.typed_family)
         self.spins[ActivationField.TENSOR_PARALLEL].setEnabled(state.typed_family)
+        self.checks[Option.USE_CACHE].setEnabled(state.cache_applies)
         step = self.groups[Section.STEP].layout()
         assert isinstance(step, QFormLayout)
         step.setRowVisible(self.spins[ActivationField.TARGET_SEQ], state.encoder_decoder)
@@ -373,6 +375,7 @@ class ActivationDialog(QDialog):
             (Option.SEQUENCE_PARALLEL, o.sequence_parallel),
             (Option.DROPOUT, o.dropout),
             (Option.PADDED, o.padded),
+            (Option.USE_CACHE, o.use_cache),
         ):
             with QSignalBlocker(self.checks[option]):
                 self.checks[option].setChecked(enabled)

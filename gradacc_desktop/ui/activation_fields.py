@@ -48,5 +48,6 @@ CONTROL_SPECS: tuple[ControlSpec, ...] = (
     ControlSpec(Option.SEQUENCE_PARALLEL, Section.STEP, Kind.CHECK),
     ControlSpec(Option.DROPOUT, Section.STEP, Kind.CHECK),
     ControlSpec(Option.PADDED, Section.STEP, Kind.CHECK),
+    ControlSpec(Option.USE_CACHE, Section.STEP, Kind.CHECK),
     ControlSpec(Option.PROFILE, Section.STEP, Kind.CHOICE),
 )

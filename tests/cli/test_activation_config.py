@@ -86,7 +86,7 @@ def test_human_output_says_which_profile(capsys: pytest.CaptureFixture[str]) -> 
     ("content", "words"),
     [
         ("{ nope", "not valid JSON"),
-        ('{"model_type": "mamba"}', "supported types are"),
+        ('{"model_type": "rwkv"}', "supported types are"),
         ('{"hidden_size": 4}', "no model_type"),
         ('{"model_type": "llama", "hidden_size": -4}', "hidden_size"),
     ],

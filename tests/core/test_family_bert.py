@@ -20,6 +20,7 @@ from gradacc_desktop.core.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
+    Task,
     parameters,
     parse_model_config,
     read_model_config,
@@ -62,7 +63,7 @@ def test_bert_base_sizes_and_spec() -> None:
         512,
     )
     assert spec.type_vocab == 2 and spec.tie_embeddings and not spec.positions_from_ids
-    assert spec.masked_lm_file and arch.architecture == "BertForMaskedLM"
+    assert arch.task is Task.LM and arch.architecture == "BertForMaskedLM"
 
 
 def test_roberta_positions_start_after_the_padding_index() -> None:
@@ -90,19 +91,28 @@ def test_an_untied_decoder_adds_its_weight_and_bias() -> None:
     assert untied - tied == 30522 * 768 + 30522
 
 
-def test_a_classification_file_is_estimated_as_masked_lm_and_says_so() -> None:
+def test_a_classification_file_is_estimated_with_its_classifier() -> None:
     raw = raw_config("FacebookAI__roberta-base.json") | {
         "architectures": ["RobertaForSequenceClassification"]
     }
     arch = parse_model_config(raw)
-    assert arch.head is Head.MASKED_LM and not arch.spec.masked_lm_file
-    assert parameters(arch) == PUBLISHED["FacebookAI__roberta-base.json"][1]
-    notes = estimate(arch.inputs(seq=128)).notes
-    assert any("another head" in n for n in notes)
+    assert arch.head is Head.MASKED_LM and arch.task is Task.SEQUENCE_CLASSIFICATION
+    # no masked-LM head (transform 768·768 + 768, LayerNorm, output bias 50 265); the
+    # classification head (dense 768·768 + 768, out_proj 768·2 + 2)
+    mlm = PUBLISHED["FacebookAI__roberta-base.json"][1]
+    assert parameters(arch) == mlm - (768 * 768 + 768 + 2 * 768 + 50_265) + (
+        768 * 768 + 768 + 768 * 2 + 2
+    )
+    result = estimate(arch.inputs(seq=128))
+    assert any(
+        "Sequence classification (RobertaForSequenceClassification" in n for n in result.notes
+    )
+    assert not any("masked language model" in n for n in result.notes)
     plain = estimate(
         read_model_config(config_path("FacebookAI__roberta-base.json")).inputs(seq=128)
     )
-    assert not any("another head" in n for n in plain.notes)
+    # the masked-LM loss's log-softmax (s × 50 265 in bf16) is gone
+    assert plain.saved_bytes - result.saved_bytes > 2 * 128 * 50_265
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,6 @@ from gradacc_desktop.core.activation import (
     estimate,
 )
 from gradacc_desktop.core.families import (
-    ConfigProblem,
     Head,
     ModelConfigError,
     parameters,
@@ -28,16 +27,13 @@ from gradacc_desktop.core.families import (
 from tests.configs import config_path, raw_config
 
 # num_parameters() of the model transformers builds: the published totals (model cards
-# and the Hub's safetensors metadata) for the text models; for the multimodal Gemma 3
-# files the text model Gemma3ForCausalLM (the whole Gemma3ForConditionalGeneration,
-# vision tower and projector included, has 4 300 079 472 and 27 432 406 640)
+# and the Hub's safetensors metadata); the multimodal Gemma 3 files (vision tower and
+# projector included) are core.families.vlm's: tests/core/test_family_vlm.py
 PUBLISHED = {
     "google__gemma-2b.json": ("gemma", 2_506_172_416),
     "google__gemma-2-2b.json": ("gemma2", 2_614_341_888),
     "google__gemma-2-9b.json": ("gemma2", 9_241_705_984),
     "google__gemma-3-1b-it.json": ("gemma3_text", 999_885_952),
-    "google__gemma-3-4b-it.json": ("gemma3", 3_880_263_168),
-    "google__gemma-3-27b-it.json": ("gemma3", 27_009_346_304),
 }
 
 
@@ -98,34 +94,7 @@ def test_gemma3_text_five_sliding_layers_to_one_global() -> None:
     # layers 6, 12, 18 and 24 (1-based) are global
     assert (spec.sliding_window, spec.sliding_layers) == (512, 22)
     assert spec.qk_norm and spec.sandwich_norms and spec.rotary_tables == 2
-    assert spec.final_softcap is None and not spec.from_multimodal
-
-
-def test_multimodal_gemma3_is_read_through_its_text_config() -> None:
-    small = read_model_config(config_path("google__gemma-3-4b-it.json"))
-    assert small.architecture == "Gemma3ForConditionalGeneration"
-    # the file gives only hidden, intermediate, layers and window: the rest are
-    # Gemma3TextConfig's defaults (8 heads, 4 key/value heads, 256 head size, 262 208)
-    assert (small.hidden, small.layers, small.heads, small.kv_heads, small.head_dim) == (
-        2560,
-        34,
-        8,
-        4,
-        256,
-    )
-    assert (small.vocab, small.max_positions) == (262208, 131072)
-    assert (small.spec.sliding_window, small.spec.sliding_layers) == (1024, 29)
-    assert small.spec.from_multimodal
-    big = read_model_config(config_path("google__gemma-3-27b-it.json"))
-    assert (big.hidden, big.layers, big.heads, big.kv_heads, big.head_dim) == (
-        5376,
-        62,
-        32,
-        16,
-        128,
-    )
-    result = estimate(big.inputs(seq=512))
-    assert any("text model" in note for note in result.notes)
+    assert spec.final_softcap is None
 
 
 def test_defaults_of_the_configuration_classes_fill_absent_keys() -> None:
@@ -144,9 +113,7 @@ def test_defaults_of_the_configuration_classes_fill_absent_keys() -> None:
     text = parse_model_config({"model_type": "gemma3_text"})
     assert (text.vocab, text.max_positions, text.spec.sliding_window) == (262208, 131072, 4096)
     assert text.spec.sliding_layers == 26 - 4
-    # a multimodal file without text_config: the default text model
-    multimodal = parse_model_config({"model_type": "gemma3"})
-    assert parameters(multimodal) == parameters(text) == 2_628_658_432
+    assert parameters(text) == 2_628_658_432
 
 
 def test_explicit_nulls_turn_gemma2_soft_capping_off() -> None:
@@ -315,7 +282,6 @@ def test_estimate_grows_with_the_sequence_and_recomputation_saves(name: str) -> 
         ("google__gemma-2-2b.json", {"layer_types": ["full_attention"]}, "layer_types"),
         ("google__gemma-3-1b-it.json", {"sliding_window_pattern": 0}, ""),
         ("google__gemma-3-1b-it.json", {"layer_types": ["chunked_attention"] * 26}, ""),
-        ("google__gemma-3-4b-it.json", {"text_config": [1, 2]}, "text_config"),
     ],
 )
 def test_bad_values_are_refused_naming_the_key(base: str, change: dict[str, Any], key: str) -> None:
@@ -324,13 +290,3 @@ def test_bad_values_are_refused_naming_the_key(base: str, change: dict[str, Any]
     if key:
         assert info.value.key == key
         assert key in str(info.value)
-
-
-def test_a_bad_text_config_value_names_its_nested_key() -> None:
-    raw = raw_config("google__gemma-3-4b-it.json")
-    raw["text_config"] = raw["text_config"] | {"num_hidden_layers": -2}
-    with pytest.raises(ModelConfigError) as info:
-        parse_model_config(raw)
-    assert info.value.key == "text_config.num_hidden_layers"
-    assert info.value.problem is ConfigProblem.BAD_VALUE
-    assert "num_hidden_layers" in info.value.detail

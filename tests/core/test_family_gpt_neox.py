@@ -148,8 +148,11 @@ def test_hand_computed_pythia_1b_layer_on_cpu() -> None:
     per_layer = (
         layer_input + norm_stats + projection_inputs + rotated_q_k + fused_qkv + kernel + gelu_input
     )
-    result = estimate(arch.inputs(seq=s, device=Device.CPU))
+    result = estimate(arch.inputs(seq=s, device=Device.CPU, use_cache=False))
     assert result.per_layer_bytes == per_layer == 75_538_432
+    # the file's use_cache (true): the cache's copy of V replaces the fused storage
+    cached = estimate(arch.inputs(seq=s, device=Device.CPU))
+    assert per_layer - cached.per_layer_bytes == 2 * p * s * h
     outside = (
         8 * s  # token ids
         + 2 * p * s * 64  # cos and sin of the 64 rotated dimensions

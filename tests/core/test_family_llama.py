@@ -122,13 +122,15 @@ def test_qwen3_q_and_k_norms_are_counted_per_head() -> None:
 def test_gpt2_from_config_keeps_the_typed_profile() -> None:
     arch = read_model_config(config_path("openai-community__gpt2.json"))
     assert (arch.hidden, arch.layers, arch.heads, arch.intermediate) == (768, 12, 12, 3072)
+    assert arch.use_cache  # the published file's
     result = estimate(arch.inputs(seq=1024, attention=Attention.EAGER))
-    typed = estimate(
-        result.inputs.__class__(
-            Family.GPT2, 768, 12, 12, 12, 3072, 50257, 1024, attention=Attention.EAGER
-        )
-    )
+    sizes = (Family.GPT2, 768, 12, 12, 12, 3072, 50257, 1024)
+    typed = estimate(result.inputs.__class__(*sizes, attention=Attention.EAGER, use_cache=True))
     assert result.saved_bytes == typed.saved_bytes
+    # use_cache on: the cache's copies of K and V come beside c_attn's output, 2·p·s·h
+    # in each of the 12 layers
+    off = estimate(arch.inputs(seq=1024, attention=Attention.EAGER, use_cache=False))
+    assert result.saved_bytes - off.saved_bytes == 12 * 2 * 2 * 1024 * 768
 
 
 def test_relu_keeps_no_tensor_of_its_own() -> None:
@@ -162,7 +164,7 @@ def test_bad_values_are_refused_naming_the_key(change: dict, key: str) -> None:
 
 
 def test_unknown_and_missing_model_types_name_the_supported_ones() -> None:
-    for raw in ({"model_type": "mamba"}, {"hidden_size": 4}):
+    for raw in ({"model_type": "rwkv"}, {"hidden_size": 4}):
         with pytest.raises(ModelConfigError) as info:
             parse_model_config(raw)
         assert "llama" in info.value.detail and "gpt2" in info.value.detail

@@ -150,7 +150,8 @@ def _sdpa_layer_bytes(s: int, h: int, a: int, k: int, d: int, i: int) -> int:
 def test_hand_computed_phi3_mini_layer() -> None:
     arch = read_model_config(config_path(MINI))
     s = 1024
-    result = estimate(arch.inputs(seq=s, device=Device.CPU))
+    # without the key/value cache (the file says use_cache true: see the next test)
+    result = estimate(arch.inputs(seq=s, device=Device.CPU, use_cache=False))
     expected = _sdpa_layer_bytes(s, 3072, 32, 32, 96, 8192)
     assert result.per_layer_bytes == expected == 161_619_968
     # outside: ids, cos and sin, final RMSNorm, LM head input, fp32 loss
@@ -185,11 +186,27 @@ def test_sliding_window_mask_from_a_sequence_as_long_as_the_window() -> None:
     assert Part.ATTN_MASK not in {i.key for i in eager.breakdown}
 
 
+def test_the_files_key_value_cache_copies_v_out_of_the_fused_output() -> None:
+    arch = read_model_config(config_path(MINI))
+    assert arch.use_cache
+    s, h = 1024, 3072
+    cached = estimate(arch.inputs(seq=s, device=Device.CPU))
+    plain = estimate(arch.inputs(seq=s, device=Device.CPU, use_cache=False))
+    # a = k = 32: V's copy (p·s·h) instead of the fused qkv_proj output (3·p·s·h)
+    assert plain.per_layer_bytes - cached.per_layer_bytes == 2 * 2 * s * h
+    assert any("use_cache is on" in n for n in cached.notes)
+    # full recomputation turns the cache off
+    full = dict(device=Device.CPU, recompute=Recompute.FULL)
+    assert estimate(arch.inputs(seq=s, **full)).saved_bytes == estimate(
+        arch.inputs(seq=s, use_cache=False, **full)
+    ).saved_bytes
+
+
 def test_a_padded_batch_repeats_k_and_v_only_with_grouped_heads() -> None:
     s = 512
     medium = read_model_config(config_path(MEDIUM))  # 40 query, 10 key/value heads of 128
-    plain = layout(medium, medium.inputs(seq=s))
-    padded = layout(medium, medium.inputs(seq=s, padded=True))
+    plain = layout(medium, medium.inputs(seq=s, use_cache=False))
+    padded = layout(medium, medium.inputs(seq=s, padded=True, use_cache=False))
     a, k, d = 40, 10, 128
     assert plain.stacks[0].parts[Part.ATTN_QKV] == 2 * s * (a + k) * d + 2 * s * (a + 2 * k) * d
     assert padded.stacks[0].parts[Part.ATTN_QKV] == 3 * 2 * s * a * d

@@ -44,6 +44,7 @@ def measure(
     padded: bool = False,
     dropout: bool = False,
     target_seq: int | None = None,
+    use_cache: bool = False,
 ) -> tuple[int, int]:
     """(saved bytes for one sample, num_parameters()) of the real model."""
     import torch
@@ -51,7 +52,11 @@ def measure(
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
     model = build_model(
-        dict(config), attention=attention, checkpointing=checkpointing, dropout=dropout
+        dict(config),
+        attention=attention,
+        checkpointing=checkpointing,
+        dropout=dropout,
+        use_cache=use_cache,
     )
     try:
         batch = random_batch(model, seq, 1, target_seq=target_seq)
@@ -73,6 +78,7 @@ def compare(
     padded: bool = False,
     dropout: bool = False,
     target_seq: int | None = None,
+    use_cache: bool = False,
 ) -> Comparison:
     measured, params = measure(
         config,
@@ -82,6 +88,7 @@ def compare(
         padded=padded,
         dropout=dropout,
         target_seq=target_seq,
+        use_cache=use_cache,
     )
     arch = parse_model_config(config)
     inputs = arch.inputs(
@@ -94,6 +101,7 @@ def compare(
         device=Device.CPU,
         padded=padded,
         dropout=dropout,
+        use_cache=use_cache,
     )
     result = estimate(inputs)
     comparison = Comparison(measured, result.saved_bytes, params, parameters(arch))

@@ -79,7 +79,7 @@ def test_dropping_a_config_on_the_dialog_opens_it(
     assert "Qwen3ForCausalLM" in dialog.combos[Option.PRESET].currentText()
     # a file that is not a model config: a red line says why, the fields stay
     bad = tmp_path / "notes.json"
-    bad.write_text(json.dumps({"model_type": "whisper"}), encoding="utf-8")
+    bad.write_text(json.dumps({"model_type": "xlnet"}), encoding="utf-8")
     assert _drop(dialog, bad)
     error = dialog.model_source.error
     assert error.isVisible() and error.text().startswith("notes.json")
@@ -99,6 +99,34 @@ def test_padded_batches_is_a_labelled_check_that_changes_the_figure(  # type: ig
     qtbot.mouseClick(check, Qt.MouseButton.LeftButton)
     assert check.isChecked()
     assert dialog.saved.value.text() != before
+
+
+def test_use_cache_follows_the_file_and_changes_a_fused_qkv_model(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    dialog = _open(window, qtbot)
+    phi3 = json.loads(config_path("microsoft__Phi-3-mini-4k-instruct.json").read_text("utf-8"))
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(phi3 | {"use_cache": True}), encoding="utf-8")
+    _drop(dialog, path)
+    check = dialog.checks[Option.USE_CACHE]
+    assert check.isEnabled() and check.isChecked()  # the file's value
+    assert "&" in check.text() and check.accessibleName()
+    with_cache = dialog.saved.value.text()
+    qtbot.mouseClick(check, Qt.MouseButton.LeftButton)
+    assert not check.isChecked()
+    # Phi-3's V is a view of the fused projection: without the cache's copy of V the
+    # whole fused output stays, so the figure grows
+    assert dialog.saved.value.text() != with_cache
+    path.write_text(json.dumps(phi3 | {"use_cache": False}), encoding="utf-8")
+    _drop(dialog, path)
+    assert not check.isChecked()
+
+
+def test_use_cache_is_greyed_out_for_an_encoder(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = _open(window, qtbot)
+    _drop(dialog, config_path("FacebookAI__roberta-base.json"))
+    assert not dialog.checks[Option.USE_CACHE].isEnabled()
 
 
 def test_a_config_survives_closing_the_dialog(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]

@@ -384,7 +384,7 @@ def test_open_config_json_names_the_model_and_a_bad_file_says_why(  # type: igno
     assert window.statusBar().currentMessage().startswith("Modelo lido de Qwen__Qwen3-0.6B.json")
     assert not panel.problems.isVisible()
     chosen[0] = tmp_path / "bad.json"
-    chosen[0].write_text('{"model_type": "whisper"}', encoding="utf-8")
+    chosen[0].write_text('{"model_type": "xlnet"}', encoding="utf-8")
     qtbot.mouseClick(panel.open_config, Qt.MouseButton.LeftButton)
     assert panel.problems.isVisible()
     assert panel.problems.text().startswith("bad.json não foi aberto")

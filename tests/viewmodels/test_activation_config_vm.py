@@ -50,7 +50,8 @@ def test_opening_a_config_fills_every_size_and_names_the_model(qapp, tmp_path: P
         "Qwen3ForCausalLM · profile: Llama-like (Llama, Mistral, Qwen2, Qwen3) · "
         "596,049,920 parameters"
     )
-    expected = estimate(read_model_config(QWEN3).inputs(seq=4096))
+    arch = read_model_config(QWEN3)
+    expected = estimate(arch.inputs(seq=4096, use_cache=arch.use_cache))
     assert state.estimate is not None and state.estimate.result == expected
     assert (FILE_KEY, "config.json (Qwen3ForCausalLM)") in vm.preset_choices()
     assert any("Qwen3 normalises" in a for a in state.estimate.assumptions)
@@ -61,7 +62,7 @@ def test_opening_a_config_fills_every_size_and_names_the_model(qapp, tmp_path: P
     ("content", "reason"),
     [
         ("{ not json", "not valid JSON"),
-        ('{"model_type": "mamba"}', "supported types are"),
+        ('{"model_type": "rwkv"}', "supported types are"),
         ('{"model_type": "qwen3", "hidden_size": 0}', "hidden_size"),
         ("[]", "not a JSON object"),
     ],

@@ -34,6 +34,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gradacc_desktop.core.activation import Family, Part, StackKind
+from gradacc_desktop.core.families.heads import DEFAULT_PAD_TOKEN, Task, task_of_class
 from gradacc_desktop.core.text import trans_late
 
 if TYPE_CHECKING:
@@ -72,10 +73,10 @@ FAMILY_TEXT: dict[Family, str] = {
     Family.DISTILBERT: trans_late("Activation", "DistilBERT encoder"),
     Family.DEBERTA: trans_late("Activation", "DeBERTa-v2/v3 encoder"),
     Family.MODERNBERT: trans_late("Activation", "ModernBERT encoder"),
-    Family.BART: trans_late("Activation", "BART encoder-decoder"),
-    Family.DEEPSEEK: trans_late("Activation", "DeepSeek (MLA attention, mixture of experts)"),
+    Family.BART: trans_late("Activation", "BART / mBART encoder-decoder"),
+    Family.DEEPSEEK: trans_late("Activation", "DeepSeek-V2/V3 (latent attention, experts)"),
     Family.GPT_OSS: trans_late("Activation", "gpt-oss (mixture of experts)"),
-    Family.MAMBA: trans_late("Activation", "Mamba state-space model"),
+    Family.MAMBA: trans_late("Activation", "Mamba state-space model (Mamba, Falcon-Mamba)"),
     Family.JAMBA: trans_late("Activation", "Jamba (Mamba + attention + experts)"),
     Family.WHISPER: trans_late("Activation", "Whisper speech encoder-decoder"),
     Family.VISION: trans_late("Activation", "Image encoder (ViT, CLIP, SigLIP)"),
@@ -134,11 +135,45 @@ class Architecture:
     spec: Any = field(default=None, compare=True)
     #: ``architectures[0]`` of the file, when it names one
     architecture: str = ""
+    #: the head on top (``architectures[0]``): the language-model head unless it names a
+    #: bare model or a fine-tuning head
+    task: Task = Task.LM
+    #: classes of a classification head (``num_labels``, else ``id2label``'s size)
+    num_labels: int = 2
+    #: the file sets ``pad_token_id`` (a decoder's classifier then looks for the last
+    #: token that is not padding)
+    pad_token: bool = False
+    #: the file's ``use_cache`` (on unless it says false)
+    use_cache: bool = True
+
+    @property
+    def task_modelled(self) -> bool:
+        """Whether the estimate describes ``task`` (else the language-model head)."""
+        from gradacc_desktop.core.families.heads import modelled
+
+        return modelled(self, self.task)
 
     @property
     def default_seq(self) -> int:
         """A sequence length to start from: the context length, at most 4 096."""
         return min(self.max_positions or 512, 4096)
+
+    @property
+    def default_target_seq(self) -> int:
+        """An encoder-decoder's target length to start from: ``default_seq``, at most the
+        decoder's own learned positions (``max_target_positions``)."""
+        return self._target_for(self.default_seq)
+
+    @property
+    def max_target_positions(self) -> int | None:
+        """The longest target the decoder takes when its positions stop elsewhere than
+        the encoder's (``spec.max_target_positions``: Whisper's 448); else None."""
+        limit = getattr(self.spec, "max_target_positions", None)
+        return int(limit) if limit else None
+
+    def _target_for(self, seq: int) -> int:
+        limit = self.max_target_positions
+        return min(seq, limit) if limit is not None else seq
 
     @property
     def encoder_decoder(self) -> bool:
@@ -153,6 +188,12 @@ class Architecture:
         """``activation.Inputs`` for this model (the other Inputs fields in ``options``)."""
         from gradacc_desktop.core.activation import Inputs
 
+        seq = self.default_seq if seq is None else seq
+        if self.encoder_decoder and options.get("target_seq") is None:
+            # the target defaults to the source length, within the decoder's positions
+            target = self._target_for(seq)
+            if target != seq:
+                options["target_seq"] = target
         return Inputs(
             family=self.family,
             hidden=self.hidden,
@@ -161,7 +202,7 @@ class Architecture:
             kv_heads=self.kv_heads,
             intermediate=self.intermediate,
             vocab=self.vocab,
-            seq=self.default_seq if seq is None else seq,
+            seq=seq,
             arch=self,
             **options,
         )
@@ -349,7 +390,7 @@ def parse_model_config(raw: Any) -> Architecture:
         if guess:
             detail = trans_late(
                 "ModelConfig",
-                'the file has no model_type key; its architectures name a {guess} model: '
+                "the file has no model_type key; its architectures name a {guess} model: "
                 'add "model_type": "{guess}"',
             ).format(guess=guess)
         else:
@@ -363,10 +404,31 @@ def parse_model_config(raw: Any) -> Architecture:
         raise ModelConfigError(
             ConfigProblem.UNKNOWN_MODEL_TYPE, _unknown_type(raw, model_type), "model_type"
         ) from None
-    arch = module.parse(ConfigReader(raw, model_type))
+    config = ConfigReader(raw, model_type)
+    arch = module.parse(config)
     if not arch.architecture:
-        arch = replace(arch, architecture=ConfigReader(raw, model_type).architecture())
-    return arch
+        arch = replace(arch, architecture=config.architecture())
+    return replace(
+        arch,
+        # a family that builds the heads its files name itself (image encoders: ViTModel,
+        # CLIPModel) declares OWN_HEADS: the generic task heads do not apply
+        task=Task.LM if getattr(module, "OWN_HEADS", False) else task_of_class(arch.architecture),
+        num_labels=_num_labels(config),
+        pad_token=config.has("pad_token_id")
+        or ("pad_token_id" not in raw and model_type in DEFAULT_PAD_TOKEN),
+        use_cache=config.flag("use_cache", True),
+    )
+
+
+def _num_labels(config: ConfigReader) -> int:
+    """``PretrainedConfig``'s rule: ``num_labels`` when given, else the size of
+    ``id2label``, else 2."""
+    if config.has("num_labels"):
+        return config.integer("num_labels")
+    labels = config.raw.get("id2label")
+    if isinstance(labels, Mapping) and labels:
+        return len(labels)
+    return 2
 
 
 def _type_of_class(raw: Mapping[str, Any]) -> str:
@@ -383,11 +445,21 @@ def _type_of_class(raw: Mapping[str, Any]) -> str:
     return ""
 
 
+#: model types published with remote code only (transformers 5.24 has no class for them)
+REMOTE_CODE_TYPES = frozenset({"internlm2"})
+
+
 def _unknown_type(raw: Mapping[str, Any], model_type: str) -> str:
     """Why ``model_type`` is refused, naming what comes nearest."""
     import difflib
 
     types = supported_model_types()
+    if model_type in REMOTE_CODE_TYPES:
+        return trans_late(
+            "ModelConfig",
+            "model_type {model_type} needs remote code (trust_remote_code): transformers "
+            "has no class for it, so it is not modelled; supported types are {types}",
+        ).format(model_type=repr(model_type), types=", ".join(types))
     if isinstance(raw.get("auto_map"), Mapping):
         return trans_late(
             "ModelConfig",
@@ -460,12 +532,30 @@ def parse_model_config_text(data: bytes | str) -> Architecture:
 
 
 def parameters(arch: Architecture) -> int:
-    """Exact parameter count (``num_parameters()`` of the model ``transformers`` builds)."""
-    return family_module(arch).parameters(arch)
+    """Exact parameter count (``num_parameters()`` of the model ``transformers`` builds,
+    with the head ``architectures`` names)."""
+    from gradacc_desktop.core.families import heads
+
+    return heads.parameters(arch, family_module(arch).parameters(arch))
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
-    return family_module(arch).layout(arch, inputs)
+    """What ``arch`` keeps for ``inputs``: the family's layers and its task head."""
+    from gradacc_desktop.core.families import heads
+
+    shape = heads.apply(arch, inputs, family_module(arch).layout(arch, inputs))
+    if inputs.fills_cache:
+        shape = replace(shape, notes=(*shape.notes, CACHE_NOTE))
+    return shape
+
+
+CACHE_NOTE = trans_late(
+    "Activation",
+    "use_cache is on and no layer is recomputed: transformers fills its generation cache "
+    "during the training forward. Where K and V are views of a fused projection (Phi-3, "
+    "GPT-NeoX, GPT-2) the cache's copies change what autograd keeps; elsewhere the cache "
+    "holds tensors autograd keeps anyway. Set use_cache to false to train without it.",
+)
 
 
 # --------------------------------------------------------------------------- shared pieces

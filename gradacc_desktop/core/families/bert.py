@@ -2,9 +2,9 @@
 ``modeling_roberta.py``, ``masking_utils.py`` and ``integrations/sdpa_attention.py`` of
 ``transformers`` 5.24).
 
-The model is ``BertForMaskedLM`` / ``RobertaForMaskedLM`` (no pooler:
-``add_pooling_layer=False``), whatever head ``architectures`` names: a classification
-config is estimated as masked-LM training, and a note says so. Every token is labelled
+The language-model head is ``BertForMaskedLM`` / ``RobertaForMaskedLM`` (no pooler:
+``add_pooling_layer=False``); the bare model and the fine-tuning heads ``architectures``
+may name replace it (``core.families.heads``). Every token is labelled
 (the upper bound of a masking rate: the logits and their log-softmax are computed for
 every position anyway).
 
@@ -62,6 +62,7 @@ from gradacc_desktop.core.families.common import (
     layer_norm,
     uniform_layout,
 )
+from gradacc_desktop.core.families.heads import Task
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("bert", "roberta", "xlm-roberta", "camembert")
@@ -80,13 +81,6 @@ _DEFAULTS: dict[str, dict[str, int]] = {
 }
 _HIDDEN, _LAYERS, _HEADS, _INTERMEDIATE, _POSITIONS, _TYPES = 768, 12, 12, 3072, 512, 2
 
-# heads that train with a masked-LM loss (the estimate's own head)
-_MASKED_LM = (
-    "BertForMaskedLM",
-    "RobertaForMaskedLM",
-    "XLMRobertaForMaskedLM",
-    "CamembertForMaskedLM",
-)
 # decoder (causal) variants this profile does not describe
 _CAUSAL = ("BertLMHeadModel", "RobertaForCausalLM", "XLMRobertaForCausalLM", "CamembertForCausalLM")
 
@@ -102,8 +96,6 @@ class BertSpec:
     tie_embeddings: bool
     #: RoBERTa derives position ids from the input ids (a new int64 tensor)
     positions_from_ids: bool
-    #: ``architectures[0]`` names a masked-LM head (otherwise a note says what is estimated)
-    masked_lm_file: bool
 
 
 def parse(config: ConfigReader) -> Architecture:
@@ -165,7 +157,6 @@ def parse(config: ConfigReader) -> Architecture:
         type_vocab=config.integer("type_vocab_size", _TYPES),
         tie_embeddings=config.flag("tie_word_embeddings", True),
         positions_from_ids=mt in ROBERTA_LIKE,
-        masked_lm_file=architecture in _MASKED_LM or not architecture,
     )
     return Architecture(
         model_type=mt,
@@ -280,27 +271,23 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
 
 
 def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
-    spec: BertSpec = arch.spec
-    notes = [
-        trans_late(
-            "Activation",
-            "Trained as a masked language model with every token labelled; the loss "
-            "keeps the log-softmax of the logits in the model's data type (no fp32 copy).",
-        ),
+    notes: list[str] = []
+    if arch.task is Task.LM or not arch.task_modelled:
+        notes.append(
+            trans_late(
+                "Activation",
+                "Trained as a masked language model with every token labelled; the loss "
+                "keeps the log-softmax of the logits in the model's data type (no fp32 "
+                "copy).",
+            )
+        )
+    notes += [
         trans_late(
             "Activation",
             "Post-LN layers: a LayerNorm after the attention and after the MLP, each "
             "keeping its input and two statistics per token.",
         ),
     ]
-    if not spec.masked_lm_file:
-        notes.append(
-            trans_late(
-                "Activation",
-                "The file names another head (e.g. sequence classification): the "
-                "estimate is for the masked-LM head (BertForMaskedLM / RobertaForMaskedLM).",
-            )
-        )
     if inputs.attention is Attention.SDPA and inputs.padded:
         notes.append(
             trans_late(

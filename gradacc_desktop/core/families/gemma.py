@@ -37,15 +37,14 @@ window (``kv_length >= sliding_window`` in ``_ignore_causal_mask_sdpa``); SDPA t
 its own copy of the mask in the dtype in every such layer (p·s²) and, without
 ``enable_gqa``, K and V repeated to every head. So do head sizes above 256.
 
-The multimodal ``gemma3`` file is read through its ``text_config``: the estimate is the
-text model ``Gemma3ForCausalLM`` (no vision tower, no image tokens).
+The multimodal ``gemma3`` file (``Gemma3ForConditionalGeneration``: a SigLIP vision
+tower, a projector and this text model) is ``core.families.vlm``'s; it reuses the layers
+here through ``parse`` (as ``gemma3_text``), ``parameters`` and ``layout``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
 
 from gradacc_desktop.core.activation import (
     Attention,
@@ -59,11 +58,9 @@ from gradacc_desktop.core.activation import (
 )
 from gradacc_desktop.core.families import (
     Architecture,
-    ConfigProblem,
     ConfigReader,
     Head,
     Layout,
-    ModelConfigError,
     Stack,
     linear,
 )
@@ -75,7 +72,7 @@ from gradacc_desktop.core.families.common import (
 )
 from gradacc_desktop.core.text import trans_late
 
-MODEL_TYPES = ("gemma", "gemma2", "gemma3_text", "gemma3")
+MODEL_TYPES = ("gemma", "gemma2", "gemma3_text")
 
 SLIDING = "sliding_attention"
 FULL = "full_attention"
@@ -123,42 +120,13 @@ class GemmaSpec:
     rotary_tables: int
     #: eager attention whatever is asked (Gemma 2: transformers refuses SDPA)
     eager_only: bool
-    #: the file was a multimodal ``gemma3`` config read through its text_config
-    from_multimodal: bool = False
 
 
 # --------------------------------------------------------------------------- parse
 
 
 def parse(config: ConfigReader) -> Architecture:
-    if config.model_type == "gemma3":
-        return _parse_multimodal(config)
     return _parse_text(config, config.model_type)
-
-
-def _parse_multimodal(config: ConfigReader) -> Architecture:
-    """``Gemma3Config``: the text model is built from ``text_config`` (its defaults when
-    absent); ``architectures`` of the file names the multimodal class."""
-    text: Any = config.raw.get("text_config")
-    if text is None:
-        text = {}
-    if not isinstance(text, Mapping):
-        raise ModelConfigError(
-            ConfigProblem.BAD_VALUE,
-            f"text_config must be an object, got {text!r}",
-            "text_config",
-        )
-    try:
-        arch = _parse_text(ConfigReader(text, "gemma3_text"), "gemma3_text")
-    except ModelConfigError as exc:
-        key = f"text_config.{exc.key}" if exc.key else "text_config"
-        raise ModelConfigError(exc.problem, f"text_config: {exc.detail}", key) from None
-    return replace(
-        arch,
-        model_type="gemma3",
-        spec=replace(arch.spec, from_multimodal=True),
-        architecture=config.architecture(),
-    )
 
 
 def _parse_text(config: ConfigReader, mt: str) -> Architecture:
@@ -444,14 +412,6 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
             "back: each norm keeps two fp32 copies of its input.",
         )
     ]
-    if spec.from_multimodal:
-        notes.append(
-            trans_late(
-                "Activation",
-                "Multimodal Gemma 3: only the text model (Gemma3ForCausalLM, from "
-                "text_config) is estimated; no vision tower and no image tokens.",
-            )
-        )
     if spec.eager_only and inputs.attention is not Attention.EAGER:
         notes.append(
             trans_late(

@@ -176,8 +176,9 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
         parts[Part.ATTN_SOFTMAX] = 4 * a * s * s
         parts[Part.ATTN_DROPOUT] = 2 * 4 * a * s * s
     else:
-        # rotated Q and K (new tensors) and V, a view of the whole fused (s, 3h) output
-        parts[Part.ATTN_QKV] = 2 * p * s * h + 3 * p * s * h
+        # rotated Q and K (new tensors) and V, a view of the whole fused (s, 3h) output;
+        # a filled cache hands attention a new copy of V and the fused storage is let go
+        parts[Part.ATTN_QKV] = 2 * p * s * h + (p * s * h if inputs.fills_cache else 3 * p * s * h)
         if eager:
             # fp32 softmax output; its cast to the dtype is kept by the product with V
             # unless dropout comes between (then the dropout output is kept instead)

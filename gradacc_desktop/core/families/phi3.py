@@ -238,6 +238,9 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
             # repeat_kv copies K and V to every head; the fused storage is then kept by
             # nobody (Q and K are the rotary's new tensors)
             parts[Part.ATTN_QKV] = 3 * p * s * a * d
+        elif inputs.fills_cache:
+            # the cache hands attention a new copy of V: the fused storage is let go
+            parts[Part.ATTN_QKV] = p * s * (a + k) * d + p * s * k * d
         else:
             # rotated Q and K, and V as a view of the whole fused qkv_proj output
             parts[Part.ATTN_QKV] = p * s * (a + k) * d + p * s * (a + 2 * k) * d

@@ -176,7 +176,8 @@ def _activation(
     seq = description.seq_len
     if seq is None:
         return None, None, Missing.NO_SEQ_LEN, ""
-    if model.learned_positions is not None and seq > model.learned_positions:
+    longest = max(seq, description.target_seq or 0)  # an encoder-decoder's target too
+    if model.learned_positions is not None and longest > model.learned_positions:
         return None, None, Missing.SEQ_TOO_LONG, str(model.learned_positions)
     inputs = model.activation_inputs(
         seq,

@@ -255,7 +255,8 @@ def step_model(
         return None, TimeMissing.NO_MODEL, ""
     if d.seq_len is None:
         return None, TimeMissing.NO_SEQ_LEN, ""
-    if model.learned_positions is not None and d.seq_len > model.learned_positions:
+    longest = max(d.seq_len, d.target_seq or 0)  # an encoder-decoder's target too
+    if model.learned_positions is not None and longest > model.learned_positions:
         return None, TimeMissing.SEQ_TOO_LONG, str(model.learned_positions)
     if d.card is None or d.card.performance is None:
         return None, TimeMissing.NO_SPEED, ""

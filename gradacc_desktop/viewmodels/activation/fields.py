@@ -67,6 +67,7 @@ class Option(enum.Enum):
     SEQUENCE_PARALLEL = "sequence_parallel"
     DROPOUT = "dropout"
     PADDED = "padded"
+    USE_CACHE = "use_cache"
     PROFILE = "profile"
 
 
@@ -84,6 +85,8 @@ class Options:
     profile: Profile = Profile.HF
     #: batches padded to a common length (an attention mask is passed)
     padded: bool = False
+    #: the model's use_cache in training (a config file sets it; off for typed sizes)
+    use_cache: bool = False
 
 
 #: sizes used when no preset file can be read (GPT-2 small)

@@ -28,6 +28,7 @@ from gradacc_desktop.core.activation import (
 from gradacc_desktop.core.activation import Problem as CoreProblem
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.families import (
+    Head,
     ModelConfigError,
     file_name,
     parameters,
@@ -271,6 +272,9 @@ class ActivationViewModel(QObject):
     def set_padded(self, enabled: bool) -> None:
         self._set_options(replace(self._options, padded=enabled))
 
+    def set_use_cache(self, enabled: bool) -> None:
+        self._set_options(replace(self._options, use_cache=enabled))
+
     def set_profile(self, profile: Profile) -> None:
         self._set_options(replace(self._options, profile=profile))
 
@@ -375,7 +379,8 @@ class ActivationViewModel(QObject):
         self._model = model
         self._preset = None
         arch = model.arch
-        options = replace(self._options, family=arch.family)
+        # the file's use_cache, as transformers reads it
+        options = replace(self._options, family=arch.family, use_cache=arch.use_cache)
         if not arch.family.typed_sizes:
             # what only GPT-2 and Llama model: the paper profile, tensor parallelism
             options = replace(options, profile=Profile.HF, sequence_parallel=False)
@@ -384,7 +389,7 @@ class ActivationViewModel(QObject):
         for field in SHAPE_FIELDS:
             self._raw[field] = Decimal(getattr(arch, field.value))
         self._raw[ActivationField.SEQ] = Decimal(arch.default_seq)
-        self._raw[ActivationField.TARGET_SEQ] = Decimal(arch.default_seq)
+        self._raw[ActivationField.TARGET_SEQ] = Decimal(arch.default_target_seq)
         if emit:
             self._refresh()
             self.valuesReplaced.emit({f: self.value(f) for f in ActivationField})
@@ -493,6 +498,9 @@ class ActivationViewModel(QObject):
             load_error=self._load_error,
             encoder_decoder=encoder_decoder,
             typed_family=self._options.family.typed_sizes,
+            cache_applies=(model is None or model.arch.head is Head.CAUSAL_LM)
+            and self._options.profile is Profile.HF
+            and self._options.recompute is not Recompute.FULL,
         )
 
     def _model_summary(self) -> str:
@@ -542,6 +550,7 @@ class ActivationViewModel(QObject):
                 sequence_parallel=o.sequence_parallel,
                 profile=o.profile,
                 padded=o.padded,
+                use_cache=o.use_cache,
             )
         return Inputs(
             family=o.family,
@@ -560,6 +569,8 @@ class ActivationViewModel(QObject):
             sequence_parallel=o.sequence_parallel,
             profile=o.profile,
             padded=o.padded,
+            # typed sizes: off unless asked (the core's default for them)
+            use_cache=True if o.use_cache else None,
         )
 
     def _problem(self, field: ActivationField) -> str | None:

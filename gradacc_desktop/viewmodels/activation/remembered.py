@@ -38,6 +38,7 @@ def setup_snapshot(
     saved["sequence_parallel"] = "true" if options.sequence_parallel else "false"
     saved["dropout"] = "true" if options.dropout else "false"
     saved["padded"] = "true" if options.padded else "false"
+    saved["use_cache"] = "true" if options.use_cache else "false"
     return saved
 
 
@@ -76,6 +77,7 @@ def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
         dropout=flag("dropout", current.dropout),
         profile=member("profile", Profile, current.profile),
         padded=flag("padded", current.padded),
+        use_cache=flag("use_cache", current.use_cache),
     )
     values: dict[ActivationField, Decimal] = {}
     for f in ActivationField:

@@ -51,6 +51,7 @@ class ActivationTexts(Translating):
             Option.SEQUENCE_PARALLEL: self.tr("Se&quence parallelism"),
             Option.DROPOUT: self.tr("Dro&pout enabled"),
             Option.PADDED: self.tr("Padded &batches (attention mask)"),
+            Option.USE_CACHE: self.tr("Key/value &cache in training (use_cache)"),
             Option.PROFILE: self.tr("Accounting pr&ofile"),
         }[control]
         return text if mnemonic else text.replace("&", "")
@@ -110,6 +111,12 @@ class ActivationTexts(Translating):
                 "Samples padded to a common length pass an attention mask: fused attention "
                 "(SDPA) then keeps a copy of the mask, and K and V for every head, in every "
                 "layer. Packed or equal-length samples do not."
+            ),
+            Option.USE_CACHE: self.tr(
+                "The model's use_cache (a config file sets it; the Hugging Face Trainer keeps "
+                "it). Without recomputation transformers then fills a key/value cache during "
+                "the training forward; where K and V are views of a fused projection (Phi-3, "
+                "GPT-NeoX, GPT-2) that changes what is kept. Recomputation turns it off."
             ),
             Option.PROFILE: self.tr(
                 "Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what "

@@ -69,6 +69,9 @@ class ActivationState:
     encoder_decoder: bool = False
     #: the family is GPT-2 or Llama (tensor parallelism and the paper profile apply)
     typed_family: bool = True
+    #: the model can fill a key/value cache in training (a causal LM, the HF profile,
+    #: no full recomputation)
+    cache_applies: bool = True
 
     @property
     def has_result(self) -> bool:
