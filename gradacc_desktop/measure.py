@@ -48,9 +48,11 @@ loss in the graph is the right one:
 * the first entry of the config's ``architectures`` when transformers has that
   class and it is a language-model head trained with ``labels`` (a class of the
   causal-LM, masked-LM or seq2seq-LM auto mappings, e.g. ``GPT2LMHeadModel``,
-  ``BertForMaskedLM``, ``T5ForConditionalGeneration``);
-* otherwise (no ``architectures``, or a head such as ``BertForSequenceClassification``
-  or ``BertModel``) by model type: encoder-decoders (t5, bart, ...) get
+  ``BertForMaskedLM``, ``T5ForConditionalGeneration``), a task head (sequence or
+  token classification, question answering, multiple choice: random class labels,
+  answer spans, 4 candidates per sample) or the bare model (no labels);
+* otherwise (no ``architectures``, or an encoder-decoder's task head) by model type:
+  encoder-decoders (t5, bart, ...) get
   ``AutoModelForSeq2SeqLM``, encoders (bert, roberta, ...) ``AutoModelForMaskedLM``,
   everything else ``AutoModelForCausalLM``;
 * images (``core.families.vision`` and ``vlm``): ``vit`` gets
@@ -145,10 +147,15 @@ from typing import Any
 from .core.profile import seconds_text
 
 __all__ = [
+    "BASE",
     "CAUSAL_LM",
     "MASKED_LM",
+    "MULTIPLE_CHOICE",
+    "QUESTION_ANSWERING",
     "SEQ2SEQ_LM",
+    "SEQUENCE_CLASSIFICATION",
     "SUPPORTED_MODEL_TYPES",
+    "TOKEN_CLASSIFICATION",
     "MeasureError",
     "Measurement",
     "SavedTensor",
@@ -507,7 +514,8 @@ def _resolve(cfg: Any) -> tuple[Any, Any, str, list[str]]:
 
 
 def head_kind(config_dict: Mapping[str, Any] | str) -> str:
-    """The head :func:`build_model` builds: "causal-lm", "masked-lm" or "seq2seq-lm"."""
+    """The head :func:`build_model` builds: "causal-lm", "masked-lm", "seq2seq-lm", a
+    task head ("sequence-classification", ...) or "base"."""
     return _resolve(_hf_config(config_dict))[2]
 
 
@@ -855,16 +863,12 @@ def random_batch(
     sample, their placeholder tokens inside the ``seq`` tokens. ``image_size`` is
     (width, height) in pixels (None: the model's own size; Qwen2-VL 448×448).
     """
-    return _batch(
-        model, _model_head(model), seq, micro_batch, seed, target_seq, images, image_size
-    )
+    return _batch(model, _model_head(model), seq, micro_batch, seed, target_seq, images, image_size)
 
 
 # --------------------------------------------------------------------------- images
 
-_IMAGE_HEADS = {name: head for name, head in _IMAGE_MODELS.values()} | {
-    "ViTModel": IMAGE_FEATURES
-}
+_IMAGE_HEADS = {name: head for name, head in _IMAGE_MODELS.values()} | {"ViTModel": IMAGE_FEATURES}
 #: Qwen2-VL has no native size: the size its processor keeps (448² is 16×16 tokens)
 QWEN2_VL_IMAGE = 448
 
@@ -888,6 +892,20 @@ def _output_tensor(out: Any) -> Any:
         if value is not None:
             return value
     raise MeasureError("the model returned neither logits nor hidden states")
+
+
+def _image_args(args: argparse.Namespace) -> tuple[int, tuple[int, int] | None]:
+    """``--images`` and ``--image-size`` (WxH or one number for a square), checked."""
+    if args.images < 0:
+        raise MeasureError("--images must be 0 or more")
+    size = None
+    if args.image_size is not None:
+        text = str(args.image_size).lower().replace("×", "x")
+        pieces = text.split("x") if "x" in text else [text, text]
+        if len(pieces) != 2 or not all(p.strip().isdigit() and int(p) > 0 for p in pieces):
+            raise MeasureError(f"--image-size must be WxH in pixels, not {args.image_size!r}")
+        size = (int(pieces[0]), int(pieces[1]))
+    return args.images, size
 
 
 def vision_tower(model: Any) -> Any:
@@ -1090,6 +1108,22 @@ def _parser() -> argparse.ArgumentParser:
         "--target-seq", type=int, default=None, help="seq2seq target length (default --seq)"
     )
     p.add_argument("--micro-batch", type=int, default=1)
+    p.add_argument(
+        "--images",
+        type=int,
+        default=0,
+        help="images per sample (language models with a vision tower; their tokens are "
+        "part of --seq)",
+    )
+    p.add_argument(
+        "--image-size",
+        default=None,
+        metavar="WxH",
+        help="pixels of each image (default: the model's own size)",
+    )
+    p.add_argument(
+        "--freeze-vision", action="store_true", help="freeze the vision tower (requires_grad off)"
+    )
     p.add_argument("--dtype", choices=_DTYPES, default="bf16")
     p.add_argument("--attention", choices=_ATTENTIONS, default="sdpa")
     p.add_argument("--checkpointing", action="store_true", help="gradient checkpointing")
@@ -1285,6 +1319,11 @@ def _run(
         dropout=False if args.no_dropout else None,
     )
     model, head, notes = built.model, built.head, list(built.notes)
+    images, image_size = _image_args(args)
+    if (images or image_size or args.freeze_vision) and vision_tower(model) is None:
+        raise MeasureError("--images, --image-size and --freeze-vision need a vision tower")
+    if args.freeze_vision:
+        freeze_vision_tower(model)
     if device != "cpu":
         model = model.to(device)
     if params is None:
@@ -1318,7 +1357,10 @@ def _run(
             )
         if args.target_seq is None:  # the decoder's learned positions, as the estimate
             target_seq = min(args.seq, int(model.config.max_target_positions))
-    batch = _on(device, _batch(model, head, args.seq, args.micro_batch, 0, target_seq))
+    batch = _on(
+        device,
+        _batch(model, head, args.seq, args.micro_batch, 0, target_seq, images, image_size),
+    )
     m = measure_saved(model, batch)
     del batch
     per_sample = m.saved_bytes // args.micro_batch

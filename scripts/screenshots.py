@@ -277,6 +277,13 @@ def main() -> int:
             activation.vm.open_config(str(resource_path("data", "models", SHOWN_CONFIG)))
             activation.resize(980, 760)
             shoot_sizes(activation, "activation-config", language)
+            # a language model with a vision tower: images per sample, their size, the
+            # frozen tower, the tower's parameters and share; Whisper's locked length
+            for name, config in (("vlm", VLM_CONFIG), ("whisper", WHISPER_CONFIG)):
+                activation.vm.open_config(str(resource_path("data", "models", config)))
+                activation.resize(980, 760)
+                shoot(activation, sizes_dir / f"activation-{name}-{language}-980x760.png")
+                shoot_sizes(activation, f"activation-{name}", language)
             activation.vm.select_preset("gpt2")
             activation.reject()
 
@@ -338,6 +345,8 @@ def main() -> int:
 
 #: the config.json the estimator screenshots open (a bundled model preset)
 SHOWN_CONFIG = "google__flan-t5-base.json"
+VLM_CONFIG = "Qwen__Qwen2-VL-2B-Instruct.json"
+WHISPER_CONFIG = "openai__whisper-small.json"
 
 
 if __name__ == "__main__":

@@ -456,6 +456,9 @@ SHAPE_LIMITS: dict[str, Limits] = {
     "seq": whole(1, 10_000_000),
     "target_seq": whole(1, 10_000_000),
     "tensor_parallel": whole(1, 1_024),
+    "images": whole(0, 1_000),
+    "image_width": whole(1, 100_000),
+    "image_height": whole(1, 100_000),
 }
 
 

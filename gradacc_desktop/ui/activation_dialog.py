@@ -39,6 +39,7 @@ from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.activation import (
+    IMAGE_FIELDS,
     ActivationField,
     ActivationState,
     ActivationViewModel,
@@ -206,6 +207,7 @@ class ActivationDialog(QDialog):
             Option.DROPOUT: self.vm.set_dropout,
             Option.PADDED: self.vm.set_padded,
             Option.USE_CACHE: self.vm.set_use_cache,
+            Option.VISION_FROZEN: self.vm.set_vision_frozen,
         }[option]
 
     def _set_tab_order(self) -> None:
@@ -332,6 +334,10 @@ class ActivationDialog(QDialog):
         step = self.groups[Section.STEP].layout()
         assert isinstance(step, QFormLayout)
         step.setRowVisible(self.spins[ActivationField.TARGET_SEQ], state.encoder_decoder)
+        for field in IMAGE_FIELDS:
+            step.setRowVisible(self.spins[field], field in state.image_fields)
+        step.setRowVisible(self.checks[Option.VISION_FROZEN], state.vision)
+        self._lock(self.spins[ActivationField.SEQ], state.fixed_seq)
         invalid = f"color: {verdict_colour(self.palette(), ok=False).name()};"
         for field in self.spins:
             # the field's label turns red while its value is the problem
@@ -376,6 +382,7 @@ class ActivationDialog(QDialog):
             (Option.DROPOUT, o.dropout),
             (Option.PADDED, o.padded),
             (Option.USE_CACHE, o.use_cache),
+            (Option.VISION_FROZEN, o.vision_frozen),
         ):
             with QSignalBlocker(self.checks[option]):
                 self.checks[option].setChecked(enabled)

@@ -32,6 +32,18 @@
         <translation>Por camada do decodificador</translation>
     </message>
     <message>
+        <source>Per vision-tower layer</source>
+        <translation>Por camada da torre de visão</translation>
+    </message>
+    <message>
+        <source>Per windowed vision-tower layer</source>
+        <translation>Por camada com janela da torre de visão</translation>
+    </message>
+    <message>
+        <source>Per text-tower layer</source>
+        <translation>Por camada da torre de texto</translation>
+    </message>
+    <message>
         <source>Attention norm</source>
         <translation>Normalização da atenção</translation>
     </message>
@@ -204,8 +216,24 @@
         <translation>Transformação da cabeça de LM mascarado</translation>
     </message>
     <message>
+        <source>Task head and its loss</source>
+        <translation>Cabeça da tarefa e sua perda</translation>
+    </message>
+    <message>
         <source>Final logit soft-capping</source>
         <translation>Soft-capping final dos logits</translation>
+    </message>
+    <message>
+        <source>Image patch embedding</source>
+        <translation>Embedding dos patches da imagem</translation>
+    </message>
+    <message>
+        <source>Vision tower pooling and norms</source>
+        <translation>Pooling e normalizações da torre de visão</translation>
+    </message>
+    <message>
+        <source>Multi-modal projector and image merge</source>
+        <translation>Projetor multimodal e fusão das imagens</translation>
     </message>
     <message>
         <source>Other tensors</source>
@@ -374,8 +402,62 @@
         <translation>Codificador-decodificador T5</translation>
     </message>
     <message>
+        <source>Llama variant (OLMo 2, Command-R, StarCoder2, GLM-4, StableLM, Granite)</source>
+        <translation>Variante do Llama (OLMo 2, Command-R, StarCoder2, GLM-4, StableLM, Granite)</translation>
+    </message>
+    <message>
+        <source>DistilBERT encoder</source>
+        <translation>Codificador DistilBERT</translation>
+    </message>
+    <message>
+        <source>DeBERTa-v2/v3 encoder</source>
+        <translation>Codificador DeBERTa-v2/v3</translation>
+    </message>
+    <message>
+        <source>ModernBERT encoder</source>
+        <translation>Codificador ModernBERT</translation>
+    </message>
+    <message>
+        <source>BART / mBART encoder-decoder</source>
+        <translation>Codificador-decodificador BART / mBART</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V2/V3 (latent attention, experts)</source>
+        <translation>DeepSeek-V2/V3 (atenção latente, especialistas)</translation>
+    </message>
+    <message>
+        <source>gpt-oss (mixture of experts)</source>
+        <translation>gpt-oss (mistura de especialistas)</translation>
+    </message>
+    <message>
+        <source>Mamba state-space model (Mamba, Falcon-Mamba)</source>
+        <translation>Modelo de espaço de estados Mamba (Mamba, Falcon-Mamba)</translation>
+    </message>
+    <message>
+        <source>Jamba (Mamba + attention + experts)</source>
+        <translation>Jamba (Mamba + atenção + especialistas)</translation>
+    </message>
+    <message>
+        <source>Whisper speech encoder-decoder</source>
+        <translation>Codificador-decodificador de fala Whisper</translation>
+    </message>
+    <message>
+        <source>Image encoder (ViT, CLIP, SigLIP)</source>
+        <translation>Codificador de imagem (ViT, CLIP, SigLIP)</translation>
+    </message>
+    <message>
+        <source>Language model with a vision tower</source>
+        <translation>Modelo de linguagem com torre de visão</translation>
+    </message>
+    <message>
+        <source>use_cache is on and no layer is recomputed: transformers fills its generation cache during the training forward. Where K and V are views of a fused projection (Phi-3, GPT-NeoX, GPT-2) the cache&apos;s copies change what autograd keeps; elsewhere the cache holds tensors autograd keeps anyway. Set use_cache to false to train without it.</source>
+        <translation>use_cache está ativado e nenhuma camada é recalculada: o transformers preenche seu cache de geração durante a passagem direta do treino. Onde K e V são views de uma projeção fundida (Phi-3, GPT-NeoX, GPT-2), as cópias do cache mudam o que o autograd guarda; nos demais casos, o cache contém tensores que o autograd guardaria de qualquer forma. Defina use_cache como false para treinar sem ele.</translation>
+    </message>
+    <message>
         <source>Trained as a masked language model with every token labelled; the loss keeps the log-softmax of the logits in the model&apos;s data type (no fp32 copy).</source>
-        <extracomment>the head transform&apos;s activation (BERT: ``hidden_act``; RoBERTa: always exact GELU) rows of the position embedding table (RoBERTa: usable length + padding_idx + 1) RoBERTa derives position ids from the input ids (a new int64 tensor) ``architectures[0]`` names a masked-LM head (otherwise a note says what is estimated)</extracomment>
+        <extracomment>RoBERTa and the models ``transformers`` implements as copies of it (XLM-R, CamemBERT: the same modules under other names, only the configuration defaults differ) the head transform&apos;s activation (BERT: ``hidden_act``; RoBERTa: always exact GELU) rows of the position embedding table (RoBERTa: usable length + padding_idx + 1) RoBERTa derives position ids from the input ids (a new int64 tensor)
+----------
+ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh and ReLU: nothing after the convolution keeps them otherwise) rows of the absolute position table added to the embeddings (0: none) rows of the relative position table (2·span; 0 without relative attention) ``norm_rel_ebd`` names layer_norm: the table is normalised once per forward DeBERTa-v2&apos;s convolution after the first layer (0: none) which dropouts the file turns on (probability &gt; 0): ``hidden_dropout_prob`` (embeddings, position table, both residual branches, convolution) and ``attention_probs_dropout_prob``</extracomment>
         <translation>Treinado como modelo de linguagem mascarado com todos os tokens rotulados; a perda guarda o log-softmax dos logits no tipo de dado do modelo (sem cópia em fp32).</translation>
     </message>
     <message>
@@ -383,16 +465,16 @@
         <translation>Camadas pós-LN: uma LayerNorm depois da atenção e outra depois da MLP, cada uma guardando sua entrada e duas estatísticas por token.</translation>
     </message>
     <message>
-        <source>The file names another head (e.g. sequence classification): the estimate is for the masked-LM head (BertForMaskedLM / RobertaForMaskedLM).</source>
-        <translation>O arquivo indica outra cabeça (por exemplo, classificação de sequências): a estimativa é para a cabeça de LM mascarado (BertForMaskedLM / RobertaForMaskedLM).</translation>
-    </message>
-    <message>
         <source>With a padded batch SDPA keeps a copy of the padding mask in every layer.</source>
         <translation>Com um lote com padding, o SDPA guarda uma cópia da máscara de padding em cada camada.</translation>
     </message>
     <message>
+        <source>The file names the first Falcon remote code (RefinedWebModel / RefinedWeb); it is read as transformers&apos; Falcon, the same model.</source>
+        <extracomment>the first Falcon checkpoints&apos; remote code (``configuration_RW.py``): the same model under another ``model_type`` and older key names, which ``transformers``&apos; Falcon was ported from. ``RefinedWeb`` (Falcon-40B) is the new decoder architecture. ``parallel_attn``: one ``input_layernorm`` feeds attention and MLP new architecture, ``num_ln_in_parallel_attn`` 2: ``ln_attn`` and ``ln_mlp`` ``parallel_attn`` false: ``input_layernorm``, then ``post_attention_layernorm`` one K/V head (``multi_query`` outside the new architecture) the remote-code ``model_type`` the file named (read as ``falcon``), else &quot;&quot;</extracomment>
+        <translation>O arquivo indica o código remoto do primeiro Falcon (RefinedWebModel / RefinedWeb); ele é lido como o Falcon do transformers, o mesmo modelo.</translation>
+    </message>
+    <message>
         <source>Falcon splits one fused query_key_value output into Q, K and V; a view of it keeps the whole fused output alive.</source>
-        <extracomment>``parallel_attn``: one ``input_layernorm`` feeds attention and MLP new architecture, ``num_ln_in_parallel_attn`` 2: ``ln_attn`` and ``ln_mlp`` ``parallel_attn`` false: ``input_layernorm``, then ``post_attention_layernorm`` one K/V head (``multi_query`` outside the new architecture)</extracomment>
         <translation>O Falcon divide uma saída fundida query_key_value em Q, K e V; uma view dela mantém viva toda a saída fundida.</translation>
     </message>
     <message>
@@ -413,12 +495,8 @@
     </message>
     <message>
         <source>Gemma&apos;s RMSNorm computes in fp32 and scales by (1 + weight) before casting back: each norm keeps two fp32 copies of its input.</source>
-        <extracomment>Gemma2Config&apos;s soft-capping defaults (Gemma3TextConfig: both None) SDPA uses ``enable_gqa`` only up to this head size (``use_gqa_in_sdpa``) 1, 2 or 3 norms after the attention and after the MLP (Gemma 2, 3) RMSNorm on every query and key head (Gemma 3) window of the sliding layers (None: every layer attends to the whole sequence) rotary tables computed per forward (Gemma 3: one per kind of layer present) eager attention whatever is asked (Gemma 2: transformers refuses SDPA) the file was a multimodal ``gemma3`` config read through its text_config</extracomment>
+        <extracomment>Gemma2Config&apos;s soft-capping defaults (Gemma3TextConfig: both None) SDPA uses ``enable_gqa`` only up to this head size (``use_gqa_in_sdpa``) 1, 2 or 3 norms after the attention and after the MLP (Gemma 2, 3) RMSNorm on every query and key head (Gemma 3) window of the sliding layers (None: every layer attends to the whole sequence) rotary tables computed per forward (Gemma 3: one per kind of layer present) eager attention whatever is asked (Gemma 2: transformers refuses SDPA)</extracomment>
         <translation>A RMSNorm do Gemma calcula em fp32 e escala por (1 + peso) antes de converter de volta: cada normalização guarda duas cópias em fp32 da sua entrada.</translation>
-    </message>
-    <message>
-        <source>Multimodal Gemma 3: only the text model (Gemma3ForCausalLM, from text_config) is estimated; no vision tower and no image tokens.</source>
-        <translation>Gemma 3 multimodal: só o modelo de texto (Gemma3ForCausalLM, de text_config) é estimado; sem a torre de visão e sem tokens de imagem.</translation>
     </message>
     <message>
         <source>Gemma 2 runs eager attention only (transformers refuses SDPA because of the attention soft-capping): estimated as eager.</source>
@@ -479,13 +557,65 @@
         <translation>Camadas de janela deslizante: a partir de uma sequência do tamanho da janela, o SDPA recebe uma máscara explícita.</translation>
     </message>
     <message>
+        <source>Jamba: one attention layer every attn_layer_period layers (no positional embedding), Mamba layers elsewhere; mixture-of-experts MLPs every expert_layer_period layers. Per full-attention layer: the attention layers; per dense / mixture-of-experts layer: the Mamba layers, their norm and mixer listed as other tensors of the layer.</source>
+        <translation>Jamba: uma camada de atenção a cada attn_layer_period camadas (sem embedding posicional), camadas Mamba nas demais; MLPs de mistura de especialistas a cada expert_layer_period camadas. Por camada de atenção completa: as camadas de atenção; por camada densa / de mistura de especialistas: as camadas Mamba, com sua normalização e seu mixer listados como outros tensores da camada.</translation>
+    </message>
+    <message>
+        <source>Jamba&apos;s Mamba mixers normalise dt, B and C with fp32 RMSNorms that have weights.</source>
+        <translation>Os mixers Mamba do Jamba normalizam dt, B e C com RMSNorms em fp32 que têm pesos.</translation>
+    </message>
+    <message>
         <source>With an explicit mask (padded batch or sliding window) SDPA keeps a copy of the mask in every layer and K and V repeated to every head.</source>
         <translation>Com uma máscara explícita (lote com padding ou janela deslizante), o SDPA guarda uma cópia da máscara em cada camada e K e V repetidos para cada cabeça.</translation>
+    </message>
+    <message>
+        <source>Multi-head latent attention: queries and keys/values pass through low-rank latents with their own fp32 RMSNorms; kv_b_proj expands K and V to every head, and the attention keeps them at full width.</source>
+        <translation>Atenção latente multi-cabeça: consultas e chaves/valores passam por latentes de posto baixo com suas próprias RMSNorms em fp32; kv_b_proj expande K e V para todas as cabeças, e a atenção os guarda na largura completa.</translation>
+    </message>
+    <message>
+        <source>On a CPU, SDPA with query/key heads of another size than the value heads takes the fp32 math path: fp32 Q, K and V and an fp32 softmax (a·s²) in every layer.</source>
+        <translation>Na CPU, o SDPA com cabeças de consulta/chave de tamanho diferente das cabeças de valor segue o caminho matemático em fp32: Q, K e V em fp32 e um softmax em fp32 (a·s²) em cada camada.</translation>
+    </message>
+    <message>
+        <source>CUDA SDPA (not measured): the memory-efficient kernel when the value heads differ in size from the query/key heads, else flash; both keep Q, K, V, the output and an fp32 log-sum-exp.</source>
+        <translation>SDPA em CUDA (não medido): o kernel de memória eficiente quando as cabeças de valor têm tamanho diferente das cabeças de consulta/chave, senão o flash; ambos guardam Q, K, V, a saída e um log-sum-exp em fp32.</translation>
+    </message>
+    <message>
+        <source>The router runs in fp32: every expert layer keeps an fp32 copy of its input and, with the weights cast to the data type, of its router weight (once per micro-batch; from_pretrained keeps that weight in fp32 and makes no copy).</source>
+        <translation>O roteador roda em fp32: cada camada de especialistas guarda uma cópia em fp32 da sua entrada e, com os pesos convertidos para o tipo de dado, do peso do roteador (uma vez por micro-lote; o from_pretrained mantém esse peso em fp32 e não faz cópia).</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3 routing: sigmoid scores plus the correction bias, the best groups, then the top-k experts; the weights are renormalised (norm_topk_prob) and scaled by routed_scaling_factor.</source>
+        <translation>Roteamento do DeepSeek-V3: pontuações sigmoides mais o viés de correção, os melhores grupos e depois os especialistas top-k; os pesos são renormalizados (norm_topk_prob) e escalados por routed_scaling_factor.</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V2 routing: softmax scores, top-k over every expert (greedy) or within the best groups (group_limited_greedy, which keeps a mask); transformers does not renormalise the weights.</source>
+        <translation>Roteamento do DeepSeek-V2: pontuações softmax, top-k sobre todos os especialistas (greedy) ou dentro dos melhores grupos (group_limited_greedy, que guarda uma máscara); o transformers não renormaliza os pesos.</translation>
     </message>
     <message>
         <source>Experts run as grouped matrix products (transformers&apos; default grouped_mm): every top-k copy of a token is gathered, so the bytes do not depend on how the router spreads the tokens.</source>
         <extracomment>intermediate size of one routed expert (Mixtral: ``intermediate_size``) Qwen2-MoE&apos;s shared expert (0: none) the top-k weights are divided by their sum (Mixtral always) the routing weights stay fp32 (Mixtral) instead of being cast to the dtype (Qwen) window of the sliding layers (None: every layer attends to the whole sequence) per layer: (sparse MLP, sliding attention), in layer order the load-balancing loss is part of the training loss (``output_router_logits``) Mixtral&apos;s multiplicative router noise in training (0: none)</extracomment>
         <translation>Os especialistas rodam como produtos de matrizes agrupados (o grouped_mm padrão do transformers): cada cópia top-k de um token é reunida, então os bytes não dependem de como o roteador distribui os tokens.</translation>
+    </message>
+    <message>
+        <source>Every token also goes through the shared experts, one SwiGLU MLP of n_shared_experts × moe_intermediate_size.</source>
+        <translation>Todo token também passa pelos especialistas compartilhados, uma MLP SwiGLU de n_shared_experts × moe_intermediate_size.</translation>
+    </message>
+    <message>
+        <source>The first first_k_dense_replace layers have a dense SwiGLU MLP of intermediate_size.</source>
+        <translation>As primeiras first_k_dense_replace camadas têm uma MLP SwiGLU densa de intermediate_size.</translation>
+    </message>
+    <message>
+        <source>YaRN: the mscale correction only changes the softmax scale, a number; no tensor is kept for it.</source>
+        <translation>YaRN: a correção mscale só muda a escala do softmax, um número; nenhum tensor é guardado para ela.</translation>
+    </message>
+    <message>
+        <source>num_nextn_predict_layers: transformers does not build the multi-token prediction layer; neither its parameters nor its activations are counted.</source>
+        <translation>num_nextn_predict_layers: o transformers não constrói a camada de predição multi-token; nem seus parâmetros nem suas ativações são contados.</translation>
+    </message>
+    <message>
+        <source>quantization_config is ignored: the model is estimated unquantized, in the chosen data type.</source>
+        <translation>quantization_config é ignorado: o modelo é estimado sem quantização, no tipo de dado escolhido.</translation>
     </message>
     <message>
         <source>Every token also goes through the shared expert, scaled by a sigmoid gate.</source>
@@ -524,8 +654,36 @@
         <translation>Com dropout, todo dropout do modelo é considerado ativo, incluindo o da atenção.</translation>
     </message>
     <message>
+        <source>Encoder over the source length, decoder over the target length, each with learned positions (at most max_position_embeddings tokens); every cross-attention keeps K and V of the encoder output.</source>
+        <translation>Codificador sobre o comprimento da entrada, decodificador sobre o comprimento do texto-alvo, cada um com posições aprendidas (no máximo max_position_embeddings tokens); cada atenção cruzada guarda K e V da saída do codificador.</translation>
+    </message>
+    <message>
+        <source>The loss keeps the log-softmax of the logits in the model&apos;s data type (no fp32 copy); final_logits_bias is a buffer, not a parameter.</source>
+        <translation>A perda guarda o log-softmax dos logits no tipo de dado do modelo (sem cópia em fp32); final_logits_bias é um buffer, não um parâmetro.</translation>
+    </message>
+    <message>
+        <source>mBART: pre-LN layers and a final LayerNorm after the encoder and after the decoder.</source>
+        <translation>mBART: camadas pré-LN e uma LayerNorm final depois do codificador e depois do decodificador.</translation>
+    </message>
+    <message>
+        <source>A padded batch masks the encoder and the cross-attention; the target tokens are not masked (labels padded with -100), so the decoder&apos;s self-attention stays causal.</source>
+        <translation>Um lote com padding mascara o codificador e a atenção cruzada; os tokens do texto-alvo não são mascarados (rótulos com padding -100), então a autoatenção do decodificador continua causal.</translation>
+    </message>
+    <message>
+        <source>With dropout, the dropouts the file turns on (dropout, attention_dropout, activation_dropout above 0) are counted; the others are off.</source>
+        <translation>Com dropout, os dropouts que o arquivo ativa (dropout, attention_dropout, activation_dropout acima de 0) são contados; os outros ficam desativados.</translation>
+    </message>
+    <message>
         <source>LayerDrop skips layers at random in training; the estimate runs every layer (an upper bound).</source>
         <translation>O LayerDrop pula camadas ao acaso no treino; a estimativa executa todas as camadas (um limite superior).</translation>
+    </message>
+    <message>
+        <source>tie_word_embeddings is false: transformers gives the encoder, the decoder, the LM head and the shared embedding a matrix each.</source>
+        <translation>tie_word_embeddings é false: o transformers dá uma matriz própria ao codificador, ao decodificador, à cabeça de LM e ao embedding compartilhado.</translation>
+    </message>
+    <message>
+        <source>In fp16 BART clamps an encoder layer&apos;s output only when it has overflowed; that clamp is not counted.</source>
+        <translation>Em fp16, o BART aplica clamp à saída de uma camada do codificador só quando ela estourou; esse clamp não é contado.</translation>
     </message>
     <message>
         <source>Phi-3 fuses Q, K and V in one projection: V is a view of it, so the whole fused output is kept; the rotary embedding makes new Q and K.</source>
@@ -535,6 +693,47 @@
     <message>
         <source>Phi-3 fuses the gate and up projections: their whole output is kept, plus the activation output and the product.</source>
         <translation>O Phi-3 funde as projeções gate e up: toda a saída delas é guardada, além da saída da ativação e do produto.</translation>
+    </message>
+    <message>
+        <source>Granite&apos;s embedding, residual, attention and logits multipliers are Python numbers: multiplying by them keeps nothing (the Llama layer).</source>
+        <extracomment>the projections are q_proj/k_proj/v_proj/o_proj and gate_proj/up_proj/down_proj in OLMo 2, Cohere, StableLM and Granite (StarCoder2&apos;s MLP is c_fc/c_proj, GLM-4&apos;s gate_up_proj/down_proj: see ``lora_naming``) partial rotary factor when neither the RoPE dict nor the file names one tie_word_embeddings when the file does not say the hidden activation when the file does not say biases of q/k/v, of o_proj and of the MLP projections width of cos and sin (the rotated part of every query and key head) normalisation of Q and K (OLMo 2 always; Cohere ``use_qk_norm``; StableLM ``qk_layernorm``) one norm feeds attention and MLP in parallel (Cohere; StableLM ``use_parallel_residual``) every layer&apos;s window (StarCoder2; None: the whole sequence) Granite&apos;s multipliers and Cohere&apos;s ``logit_scale`` (Python numbers: nothing kept)</extracomment>
+        <translation>Os multiplicadores de embedding, residual, atenção e logits do Granite são números Python: multiplicar por eles não guarda nada (a camada do Llama).</translation>
+    </message>
+    <message>
+        <source>OLMo 2 normalises after attention and MLP and over the whole Q and K projections; its RMSNorm keeps the fp32 input and normalised tensor.</source>
+        <translation>O OLMo 2 normaliza depois da atenção e da MLP e sobre as projeções Q e K inteiras; sua RMSNorm guarda a entrada em fp32 e o tensor normalizado.</translation>
+    </message>
+    <message>
+        <source>Command-R: one fp32 LayerNorm feeds attention and MLP in parallel; it keeps x - mean twice, the normalised tensor and its fp32 weight.</source>
+        <translation>Command-R: uma LayerNorm em fp32 alimenta a atenção e a MLP em paralelo; ela guarda x - média duas vezes, o tensor normalizado e seu peso em fp32.</translation>
+    </message>
+    <message>
+        <source>The logit scale is a Python number: scaling the logits keeps nothing.</source>
+        <translation>A escala dos logits é um número Python: escalar os logits não guarda nada.</translation>
+    </message>
+    <message>
+        <source>use_qk_norm: every query and key head has its own fp32 LayerNorm.</source>
+        <translation>use_qk_norm: cada cabeça de consulta e de chave tem sua própria LayerNorm em fp32.</translation>
+    </message>
+    <message>
+        <source>StarCoder2: LayerNorm with bias and a plain MLP (c_fc, activation, c_proj); dropout after attention, after the MLP and on the embeddings.</source>
+        <translation>StarCoder2: LayerNorm com viés e uma MLP simples (c_fc, ativação, c_proj); dropout depois da atenção, depois da MLP e nos embeddings.</translation>
+    </message>
+    <message>
+        <source>GLM-4 re-interleaves cos and sin in every layer (each layer keeps its own copy) and has four RMSNorms a layer and a fused gate/up projection.</source>
+        <translation>O GLM-4 reintercala cos e sin em cada camada (cada camada guarda sua própria cópia) e tem quatro RMSNorms por camada e uma projeção gate/up fundida.</translation>
+    </message>
+    <message>
+        <source>StableLM: LayerNorm with bias, partial rotary embedding, dropout on the MLP output.</source>
+        <translation>StableLM: LayerNorm com viés, embedding rotatório parcial, dropout na saída da MLP.</translation>
+    </message>
+    <message>
+        <source>qk_layernorm: each head&apos;s LayerNorm keeps the whole Q or K projection output plus a mean and rstd per head and token.</source>
+        <translation>qk_layernorm: a LayerNorm de cada cabeça guarda toda a saída da projeção Q ou K, mais uma média e um rstd por cabeça e token.</translation>
+    </message>
+    <message>
+        <source>Parallel residual: one LayerNorm feeds attention and MLP.</source>
+        <translation>Residual paralelo: uma LayerNorm alimenta a atenção e a MLP.</translation>
     </message>
     <message>
         <source>Sliding window: from a sequence as long as the window, SDPA takes an explicit mask.</source>
@@ -568,6 +767,272 @@
     <message>
         <source>Loaded in fp16 with from_pretrained, transformers keeps the wo projections in fp32; the estimate assumes every weight in fp16.</source>
         <translation>Carregado em fp16 com from_pretrained, o transformers mantém as projeções wo em fp32; a estimativa supõe todos os pesos em fp16.</translation>
+    </message>
+    <message>
+        <source>Disentangled attention in eager PyTorch operations: every layer keeps the softmax (a·s²), a boolean s × s mask and, per relative term (c2p, p2c), an int64 s × s gather index and the content-to-position scores.</source>
+        <translation>Atenção desacoplada em operações eager do PyTorch: cada camada guarda o softmax (a·s²), uma máscara booleana s × s e, por termo relativo (c2p, p2c), um índice de gather int64 s × s e as pontuações conteúdo-posição.</translation>
+    </message>
+    <message>
+        <source>DeBERTa-v2 runs eager attention only in transformers (no SDPA or flash path): the estimate is for eager attention.</source>
+        <translation>O DeBERTa-v2 só roda atenção eager no transformers (sem caminho SDPA ou flash): a estimativa é para atenção eager.</translation>
+    </message>
+    <message>
+        <source>The convolution after the first layer keeps its input, the activation and a LayerNorm once per sample.</source>
+        <translation>A convolução depois da primeira camada guarda sua entrada, a ativação e uma LayerNorm uma vez por amostra.</translation>
+    </message>
+    <message>
+        <source>With gradient checkpointing the layers keep the s × s attention mask once: float32 when no attention_mask is passed, int64 (a tokenizer&apos;s mask) when the batch is padded.</source>
+        <translation>Com gradient checkpointing, as camadas guardam a máscara de atenção s × s uma vez: float32 quando nenhuma attention_mask é passada, int64 (a máscara de um tokenizador) quando o lote tem padding.</translation>
+    </message>
+    <message>
+        <source>Post-LN layers: a LayerNorm after the attention and after the feed-forward, each keeping its input and two statistics per token; dropout after the feed-forward only.</source>
+        <translation>Camadas pós-LN: uma LayerNorm depois da atenção e outra depois do feed-forward, cada uma guardando sua entrada e duas estatísticas por token; dropout só depois do feed-forward.</translation>
+    </message>
+    <message>
+        <source>Sinusoidal positions: a fixed table of max_position_embeddings rows, counted as parameters; a longer sequence cannot run.</source>
+        <translation>Posições senoidais: uma tabela fixa de max_position_embeddings linhas, contada como parâmetros; uma sequência mais longa não pode rodar.</translation>
+    </message>
+    <message>
+        <source>gpt-oss runs eager attention only in transformers (SDPA cannot add the attention sinks): estimated as eager. Flash attention 3 or flex attention with sinks (CUDA only) would not keep the s² softmax: not modelled.</source>
+        <translation>O gpt-oss só roda atenção eager no transformers (o SDPA não consegue adicionar os attention sinks): estimado como eager. Flash attention 3 ou flex attention com sinks (só CUDA) não guardariam o softmax s²: não modelado.</translation>
+    </message>
+    <message>
+        <source>Attention sinks: one learned logit per head joins the softmax, which runs in the model&apos;s data type over s + 1 columns; sliding-window and full layers keep the same tensors.</source>
+        <translation>Attention sinks: um logit aprendido por cabeça entra no softmax, que roda no tipo de dado do modelo sobre s + 1 colunas; as camadas de janela deslizante e as de atenção completa guardam os mesmos tensores.</translation>
+    </message>
+    <message>
+        <source>Experts run as grouped matrix products (transformers&apos; default grouped_mm) with biases; the clamped SwiGLU keeps seven tensors of k·s × intermediate_size; the bytes do not depend on the routing.</source>
+        <translation>Os especialistas rodam como produtos de matrizes agrupados (o grouped_mm padrão do transformers) com vieses; a SwiGLU com clamp guarda sete tensores de k·s × intermediate_size; os bytes não dependem do roteamento.</translation>
+    </message>
+    <message>
+        <source>GptOssRMSNorm multiplies by its weight in fp32: each norm keeps two fp32 copies of its input.</source>
+        <translation>A GptOssRMSNorm multiplica pelo seu peso em fp32: cada normalização guarda duas cópias em fp32 da sua entrada.</translation>
+    </message>
+    <message>
+        <source>The published checkpoint stores the experts in MXFP4; transformers trains the dequantized bf16 model, which is what is estimated (MXFP4 kernels are not modelled).</source>
+        <translation>O checkpoint publicado armazena os especialistas em MXFP4; o transformers treina o modelo desquantizado em bf16, que é o que se estima (kernels MXFP4 não são modelados).</translation>
+    </message>
+    <message>
+        <source>The file names a quantization_config ({method}): estimated for the unquantized model in the chosen data type.</source>
+        <translation>O arquivo indica um quantization_config ({method}): estimado para o modelo sem quantização no tipo de dado escolhido.</translation>
+    </message>
+    <message>
+        <source>output_router_logits: the load-balancing loss keeps a softmax of every layer&apos;s router logits.</source>
+        <translation>output_router_logits: a perda de balanceamento de carga guarda um softmax dos logits do roteador de cada camada.</translation>
+    </message>
+    <message>
+        <source>The file names the bare model ({name}): no head and no loss are counted; the head and loss you put on its last hidden states come on top.</source>
+        <extracomment>candidate sequences per sample of a multiple-choice head when none is given (SWAG&apos;s 4) the family&apos;s language-model head (``Head``) the bare model (``AutoModel``): the last hidden states, the user&apos;s own head and loss decoders whose ``transformers`` configuration sets a ``pad_token_id`` when the file names none (the sequence classifier then looks for the last token that is not padding) ``Generic*`` heads of ``modeling_layers`` (and GPT-NeoX&apos;s): score / classifier / qa_outputs on the last hidden states; the token-classification loss upcasts to fp32 GPT-2&apos;s and Falcon&apos;s own heads: the same, the token loss in the model&apos;s dtype BERT-style encoders: a pooler (dense + tanh on the first token) for the bare model, sequence classification and multiple choice; losses in the model&apos;s dtype the language-model head&apos;s once-per-model parts, which any other head replaces</extracomment>
+        <translation>O arquivo indica o modelo sem cabeça ({name}): nenhuma cabeça e nenhuma perda são contadas; a cabeça e a perda que você colocar sobre os últimos estados ocultos vêm a mais.</translation>
+    </message>
+    <message>
+        <source>Sequence classification ({name}, {labels} labels): the head keeps the last hidden states it scores; the loss is a cross-entropy over one row per sample.</source>
+        <translation>Classificação de sequências ({name}, {labels} rótulos): a cabeça guarda os últimos estados ocultos que pontua; a perda é uma entropia cruzada sobre uma linha por amostra.</translation>
+    </message>
+    <message>
+        <source>Token classification ({name}, {labels} labels): the head keeps the last hidden states; the loss keeps a log-softmax over every token&apos;s labels.</source>
+        <translation>Classificação de tokens ({name}, {labels} rótulos): a cabeça guarda os últimos estados ocultos; a perda guarda um log-softmax sobre os rótulos de cada token.</translation>
+    </message>
+    <message>
+        <source>Question answering ({name}): the head keeps the last hidden states; the start and end losses keep one log-softmax over the sequence each.</source>
+        <translation>Resposta a perguntas ({name}): a cabeça guarda os últimos estados ocultos; as perdas de início e de fim guardam cada uma um log-softmax sobre a sequência.</translation>
+    </message>
+    <message>
+        <source>Multiple choice ({name}): every sample is {choices} candidate sequences, each run through the whole model; the figures are per sample, all candidates together.</source>
+        <translation>Múltipla escolha ({name}): cada amostra são {choices} sequências candidatas, cada uma passando pelo modelo inteiro; os valores são por amostra, com todas as candidatas juntas.</translation>
+    </message>
+    <message>
+        <source>The file names {name}, a head that is not modelled for this family: the estimate is for its language-model head.</source>
+        <translation>O arquivo indica {name}, uma cabeça que não é modelada para esta família: a estimativa é para a sua cabeça de modelo de linguagem.</translation>
+    </message>
+    <message>
+        <source>Without the mamba-ssm and causal-conv1d CUDA kernels transformers runs the selective scan in PyTorch (estimated here; measured on a CPU): every Mamba layer keeps the fp32 discretised A and B·u of every token and every step&apos;s state, about (12 + B)·s·d_inner·state_size bytes (B bytes per element), so the activation grows with sequence × d_inner × state_size.</source>
+        <translation>Sem os kernels CUDA mamba-ssm e causal-conv1d, o transformers roda a varredura seletiva em PyTorch (estimado aqui; medido na CPU): cada camada Mamba guarda A e B·u discretizados em fp32 de cada token e o estado de cada passo, cerca de (12 + B)·s·d_inner·state_size bytes (B bytes por elemento), então a ativação cresce com sequência × d_inner × state_size.</translation>
+    </message>
+    <message>
+        <source>With the mamba-ssm and causal-conv1d kernels on CUDA (not measured) a Mamba layer keeps far less: x and z, x_proj&apos;s output, B, C and the scan output, and an fp32 state every 2048 tokens instead of every token.</source>
+        <translation>Com os kernels mamba-ssm e causal-conv1d em CUDA (não medido), uma camada Mamba guarda bem menos: x e z, a saída de x_proj, B, C e a saída da varredura, e um estado em fp32 a cada 2048 tokens em vez de a cada token.</translation>
+    </message>
+    <message>
+        <source>Estimated for the fused mamba-ssm kernels (derived from their source, not measured).</source>
+        <translation>Estimado para os kernels fundidos do mamba-ssm (derivado do código-fonte deles, não medido).</translation>
+    </message>
+    <message>
+        <source>Mamba has no attention: transformers builds it with eager attention only, and the attention choice does not change the estimate.</source>
+        <translation>O Mamba não tem atenção: o transformers o constrói só com atenção eager, e a escolha da atenção não muda a estimativa.</translation>
+    </message>
+    <message>
+        <source>A padded batch multiplies the Mamba mixers&apos; input and convolution output by the int64 attention mask, kept once for all the layers.</source>
+        <translation>Um lote com padding multiplica a entrada dos mixers Mamba e a saída da convolução pela máscara de atenção int64, guardada uma vez para todas as camadas.</translation>
+    </message>
+    <message>
+        <source>A Mamba block is listed under the MLP names: its norm, the in_proj input, the in_proj output with the convolution and its activations (MLP activation function), the selective scan (other tensors of the layer) and the out_proj input.</source>
+        <translation>Um bloco Mamba aparece sob os nomes da MLP: sua normalização, a entrada de in_proj, a saída de in_proj com a convolução e suas ativações (função de ativação da MLP), a varredura seletiva (outros tensores da camada) e a entrada de out_proj.</translation>
+    </message>
+    <message>
+        <source>Falcon-Mamba normalises dt, B and C with weightless fp32 RMSNorms before the scan (mixer_rms_eps).</source>
+        <translation>O Falcon-Mamba normaliza dt, B e C com RMSNorms em fp32 sem pesos antes da varredura (mixer_rms_eps).</translation>
+    </message>
+    <message>
+        <source>residual_in_fp32: the hidden states between the layers are fp32; the final norm keeps fp32 tensors, and with full recomputation every layer but the first keeps an fp32 input.</source>
+        <translation>residual_in_fp32: os estados ocultos entre as camadas são fp32; a normalização final guarda tensores em fp32 e, com recomputação completa, toda camada exceto a primeira guarda uma entrada em fp32.</translation>
+    </message>
+    <message>
+        <source>The LM head returns fp32 logits (lm_head(...).float()): the logits transient is fp32.</source>
+        <translation>A cabeça de LM retorna logits em fp32 (lm_head(...).float()): o transitório dos logits é em fp32.</translation>
+    </message>
+    <message>
+        <source>Mamba layers have no attention core: selective recomputation keeps everything they save.</source>
+        <translation>As camadas Mamba não têm núcleo de atenção: a recomputação seletiva guarda tudo o que elas salvam.</translation>
+    </message>
+    <message>
+        <source>use_mambapy: with the mambapy package installed transformers runs its parallel scan, which keeps other tensors (not modelled; estimated for the sequential scan).</source>
+        <translation>use_mambapy: com o pacote mambapy instalado, o transformers roda sua varredura paralela, que guarda outros tensores (não modelado; estimado para a varredura sequencial).</translation>
+    </message>
+    <message>
+        <source>Trained as a masked language model with every token labelled; the loss casts the logits to fp32 and keeps their fp32 log-softmax.</source>
+        <extracomment>the head&apos;s activation (``classifier_activation``) ``local_attention``: the whole window of a sliding layer layers attending globally and within the window which dropouts the file turns on (probability &gt; 0; the published files turn none on): ``attention_dropout`` (probabilities and after ``Wo``), ``embedding_dropout``, ``mlp_dropout``</extracomment>
+        <translation>Treinado como modelo de linguagem mascarado com todos os tokens rotulados; a perda converte os logits para fp32 e guarda seu log-softmax em fp32.</translation>
+    </message>
+    <message>
+        <source>Pre-norm layers; the first layer has no attention norm, which keeps as much as the final norm: each layer is counted with its norm, the final norm only under full recomputation.</source>
+        <translation>Camadas pré-norm; a primeira camada não tem normalização da atenção, e a normalização final guarda o mesmo tanto: cada camada é contada com sua normalização, e a normalização final só com recomputação completa.</translation>
+    </message>
+    <message>
+        <source>The fused Wqkv and Wi outputs are kept whole (V and the GeGLU gate are views of them), with the rotated Q and K and the activation&apos;s output.</source>
+        <translation>As saídas fundidas de Wqkv e Wi são guardadas inteiras (V e o gate da GeGLU são views delas), com Q e K rotacionados e a saída da ativação.</translation>
+    </message>
+    <message>
+        <source>Padded batch as SDPA and eager attention run it; the unpadded flash-attention path (flash_attn_varlen_func, GPU only) is not measured.</source>
+        <translation>Lote com padding como o SDPA e a atenção eager o executam; o caminho de flash attention sem padding (flash_attn_varlen_func, só GPU) não é medido.</translation>
+    </message>
+    <message>
+        <source>Sliding layers: from a sequence of half the local window on, SDPA keeps a copy of the window mask in every sliding layer.</source>
+        <translation>Camadas de janela deslizante: a partir de uma sequência de metade da janela local, o SDPA guarda uma cópia da máscara da janela em cada camada de janela deslizante.</translation>
+    </message>
+    <message>
+        <source>sparse_prediction: the head and the loss run on the labelled tokens only; with every token labelled that is all of them, plus a one-byte selection mask per token.</source>
+        <translation>sparse_prediction: a cabeça e a perda rodam só nos tokens rotulados; com todos os tokens rotulados, são todos eles, mais uma máscara de seleção de um byte por token.</translation>
+    </message>
+    <message>
+        <source>The file sets every dropout probability to 0 (ModernBERT trains without dropout): no dropout is counted.</source>
+        <translation>O arquivo define toda probabilidade de dropout como 0 (o ModernBERT treina sem dropout): nenhum dropout é contado.</translation>
+    </message>
+    <message>
+        <source>One sample is one image of {width}×{height} pixels: {patches} patches of {patch}×{patch} pixels{cls}.</source>
+        <translation>Uma amostra é uma imagem de {width}×{height} pixels: {patches} patches de {patch}×{patch} pixels{cls}.</translation>
+    </message>
+    <message>
+        <source> plus a class token</source>
+        <translation> mais um token de classe</translation>
+    </message>
+    <message>
+        <source>Pre-LN encoder layers: each LayerNorm keeps its input and two statistics per token.</source>
+        <translation>Camadas pré-LN do codificador: cada LayerNorm guarda sua entrada e duas estatísticas por token.</translation>
+    </message>
+    <message>
+        <source>An image size other than the model&apos;s: the position table is interpolated (interpolate_pos_encoding=True).</source>
+        <translation>Tamanho de imagem diferente do tamanho do modelo: a tabela de posições é interpolada (interpolate_pos_encoding=True).</translation>
+    </message>
+    <message>
+        <source>ViT reads no text: the sequence length is not used.</source>
+        <translation>O ViT não lê texto: o comprimento da sequência não é usado.</translation>
+    </message>
+    <message>
+        <source>Image classification: cross-entropy over {labels} labels on the class token.</source>
+        <translation>Classificação de imagens: entropia cruzada sobre {labels} rótulos no token de classe.</translation>
+    </message>
+    <message>
+        <source>ViTModel: the forward with its pooler, no loss (the loss your code puts on its output is not counted).</source>
+        <translation>ViTModel: a passagem direta com seu pooler, sem perda (a perda que seu código coloca sobre a saída não é contada).</translation>
+    </message>
+    <message>
+        <source>Contrastive training (return_loss=True): one image and one caption of the sequence length per sample; the b×b similarity of a micro-batch of b is counted for b = 1.</source>
+        <translation>Treino contrastivo (return_loss=True): uma imagem e uma legenda do comprimento da sequência por amostra; a similaridade b×b de um micro-lote de b é contada para b = 1.</translation>
+    </message>
+    <message>
+        <source>CLIP&apos;s text tower is causal and uses QuickGELU (x·sigmoid(1.702x): two tensors kept).</source>
+        <translation>A torre de texto do CLIP é causal e usa QuickGELU (x·sigmoid(1.702x): dois tensores guardados).</translation>
+    </message>
+    <message>
+        <source>SigLIP: sigmoid loss; the image is pooled by a multi-head attention head with a learned probe.</source>
+        <translation>SigLIP: perda sigmoide; a imagem é agregada (pooling) por uma cabeça de atenção multi-cabeça com uma sonda aprendida.</translation>
+    </message>
+    <message>
+        <source>The file names {head}: estimated for the family&apos;s own training head.</source>
+        <translation>O arquivo indica {head}: estimado para a cabeça de treino própria da família.</translation>
+    </message>
+    <message>
+        <source>Frozen image tower: its forward builds no graph and keeps nothing; only what reads its output with trainable weights keeps that output.</source>
+        <translation>Torre de imagem congelada: sua passagem direta não constrói grafo e não guarda nada; só o que lê a saída dela com pesos treináveis guarda essa saída.</translation>
+    </message>
+    <message>
+        <source>The sequence length counts the image tokens: {images} image(s) × {tokens} tokens, the rest is text.</source>
+        <translation>O comprimento da sequência inclui os tokens de imagem: {images} imagem(ns) × {tokens} tokens, o resto é texto.</translation>
+    </message>
+    <message>
+        <source>Dynamic resolution: each image is resized to {width}×{height} pixels (multiples of 28), {patches} patches in the tower, merged 2×2 into {tokens} tokens.</source>
+        <translation>Resolução dinâmica: cada imagem é redimensionada para {width}×{height} pixels (múltiplos de 28), {patches} patches na torre, fundidos 2×2 em {tokens} tokens.</translation>
+    </message>
+    <message>
+        <source>Qwen2.5-VL&apos;s tower attends within windows of {window} pixels except in {full} full-attention blocks.</source>
+        <translation>A torre do Qwen2.5-VL aplica atenção dentro de janelas de {window} pixels, exceto em {full} blocos de atenção completa.</translation>
+    </message>
+    <message>
+        <source>The processor resizes every image to {size}×{size} pixels: the image size does not change the estimate.</source>
+        <translation>O processador redimensiona toda imagem para {size}×{size} pixels: o tamanho da imagem não muda a estimativa.</translation>
+    </message>
+    <message>
+        <source>Gemma 3 with token_type_ids (as its processor passes them): image tokens attend to each other both ways, so every layer gets an explicit mask.</source>
+        <translation>Gemma 3 com token_type_ids (como o seu processador os passa): os tokens de imagem atendem uns aos outros nos dois sentidos, então cada camada recebe uma máscara explícita.</translation>
+    </message>
+    <message>
+        <source>Frozen vision tower: it keeps nothing for the backward pass; the projector trains and keeps its input.</source>
+        <translation>Torre de visão congelada: ela não guarda nada para a retropropagação; o projetor treina e guarda sua entrada.</translation>
+    </message>
+    <message>
+        <source>The tower&apos;s layers after the selected hidden state still run; their tensors are counted while the forward&apos;s output holds them.</source>
+        <translation>As camadas da torre depois do estado oculto selecionado ainda rodam; seus tensores são contados enquanto a saída da passagem direta os mantém.</translation>
+    </message>
+    <message>
+        <source>Whisper&apos;s encoder always runs over {positions} positions (30 s of audio, {frames} log-mel frames); the sequence length must be {positions}, not {seq}</source>
+        <translation>O codificador do Whisper sempre roda sobre {positions} posições (30 s de áudio, {frames} quadros log-mel); o comprimento da sequência deve ser {positions}, não {seq}</translation>
+    </message>
+    <message>
+        <source>Whisper&apos;s decoder learns positions up to {limit} tokens: the target (transcript) length must be at most {limit}, not {target}</source>
+        <translation>O decodificador do Whisper aprende posições até {limit} tokens: o comprimento do texto-alvo (transcrição) deve ser no máximo {limit}, não {target}</translation>
+    </message>
+    <message>
+        <source>Whisper: the encoder always runs over 30 s of audio (the sequence length is its fixed number of positions); the target length is the transcript&apos;s tokens, at most max_target_positions.</source>
+        <translation>Whisper: o codificador sempre roda sobre 30 s de áudio (o comprimento da sequência é seu número fixo de posições); o comprimento do texto-alvo são os tokens da transcrição, no máximo max_target_positions.</translation>
+    </message>
+    <message>
+        <source>The encoder&apos;s embeddings are its convolutional stem: the log-mel features, the two GELU inputs and the second convolution&apos;s input are kept.</source>
+        <translation>Os embeddings do codificador são seu stem convolucional: as características log-mel, as duas entradas da GELU e a entrada da segunda convolução são guardadas.</translation>
+    </message>
+    <message>
+        <source>Every cross-attention keeps K and V of the encoder output; LayerNorm keeps its input plus the mean and rstd of every token.</source>
+        <translation>Cada atenção cruzada guarda K e V da saída do codificador; a LayerNorm guarda sua entrada mais a média e o rstd de cada token.</translation>
+    </message>
+    <message>
+        <source>Whisper masks nothing: short audio is padded with silence and the transcripts&apos; padding is -100 in the labels, so a padded batch keeps the same tensors.</source>
+        <translation>O Whisper não mascara nada: áudios curtos são completados com silêncio e o padding das transcrições é -100 nos rótulos, então um lote com padding guarda os mesmos tensores.</translation>
+    </message>
+    <message>
+        <source>With dropout, every dropout of the model is taken as active, attention and activation dropout included.</source>
+        <translation>Com dropout, todo dropout do modelo é considerado ativo, incluindo o da atenção e o da ativação.</translation>
+    </message>
+    <message>
+        <source>In fp16 every encoder layer clamps its output, keeping one more copy of the hidden states.</source>
+        <translation>Em fp16, cada camada do codificador aplica clamp à sua saída, guardando mais uma cópia dos estados ocultos.</translation>
+    </message>
+    <message>
+        <source>tie_word_embeddings is false: proj_out has its own matrix.</source>
+        <translation>tie_word_embeddings é false: proj_out tem sua própria matriz.</translation>
+    </message>
+    <message>
+        <source>The file names another head; estimated as sequence-to-sequence LM training (WhisperForConditionalGeneration).</source>
+        <translation>O arquivo indica outra cabeça; estimado como treino de LM sequência a sequência (WhisperForConditionalGeneration).</translation>
     </message>
 </context>
 <context>
@@ -680,6 +1145,26 @@
         <translation>Lotes com paddin&amp;g (máscara de atenção)</translation>
     </message>
     <message>
+        <source>Key/value cache &amp;while training (use_cache)</source>
+        <translation>Cache &amp;KV no treino (use_cache)</translation>
+    </message>
+    <message>
+        <source>Images per sample</source>
+        <translation>Imagens por amostra</translation>
+    </message>
+    <message>
+        <source>Image width (pixels)</source>
+        <translation>Largura da imagem (pixels)</translation>
+    </message>
+    <message>
+        <source>Image height (pixels)</source>
+        <translation>Altura da imagem (pixels)</translation>
+    </message>
+    <message>
+        <source>Frozen vision tower</source>
+        <translation>Torre de visão congelada</translation>
+    </message>
+    <message>
         <source>Accounting pr&amp;ofile</source>
         <translation>Perfi&amp;l de contagem</translation>
     </message>
@@ -724,6 +1209,22 @@
         <translation>Tokens do vocabulário (vocab_size, V): os logits e a perda crescem com ele.</translation>
     </message>
     <message>
+        <source>Images in one training sample. Their tokens are part of the sequence length (LLaVA 1.5: 576 per image; Gemma 3: 256; Qwen2-VL: one per 28 × 28 pixels).</source>
+        <translation>Imagens em uma amostra de treino. Os tokens delas fazem parte do comprimento da sequência (LLaVA 1.5: 576 por imagem; Gemma 3: 256; Qwen2-VL: um a cada 28 × 28 pixels).</translation>
+    </message>
+    <message>
+        <source>Width of each image as the model&apos;s processor hands it over; the patches of the vision tower (and Qwen2-VL&apos;s image tokens) follow it.</source>
+        <translation>Largura de cada imagem como o processador do modelo a entrega; os patches da torre de visão (e os tokens de imagem do Qwen2-VL) acompanham essa largura.</translation>
+    </message>
+    <message>
+        <source>Height of each image as the model&apos;s processor hands it over.</source>
+        <translation>Altura de cada imagem como o processador do modelo a entrega.</translation>
+    </message>
+    <message>
+        <source>The vision tower does not train (requires_grad false): it keeps nothing for the backward pass, except what gradient checkpointing&apos;s hooks keep.</source>
+        <translation>A torre de visão não é treinada (requires_grad false): não guarda nada para a retropropagação, exceto o que os hooks do gradient checkpointing guardam.</translation>
+    </message>
+    <message>
         <source>Precision the activations are stored in.</source>
         <translation>Precisão em que as ativações são guardadas.</translation>
     </message>
@@ -750,6 +1251,10 @@
     <message>
         <source>Samples padded to a common length pass an attention mask: fused attention (SDPA) then keeps a copy of the mask, and K and V for every head, in every layer. Packed or equal-length samples do not.</source>
         <translation>Amostras completadas (padding) até um comprimento comum passam uma máscara de atenção: a atenção fundida (SDPA) então guarda uma cópia da máscara, e K e V para cada cabeça, em cada camada. Amostras empacotadas ou de mesmo comprimento não.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s use_cache (a config file sets it; the Hugging Face Trainer keeps it). Without recomputation transformers then fills a key/value cache during the training forward; where K and V are views of a fused projection (Phi-3, GPT-NeoX, GPT-2) that changes what is kept. Recomputation turns it off.</source>
+        <translation>O use_cache do modelo (um arquivo de configuração o define; o Trainer do Hugging Face o mantém). Sem recomputação, o transformers então preenche um cache de chaves/valores durante a passagem direta do treino; onde K e V são views de uma projeção fundida (Phi-3, GPT-NeoX, GPT-2), isso muda o que é guardado. A recomputação o desativa.</translation>
     </message>
     <message>
         <source>Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what the transformers modules really keep in PyTorch.</source>
@@ -1818,6 +2323,10 @@
         <translation>“Usar este valor” coloca {value} na ativação por amostra da calculadora: o pico arredondado para cima com {decimals} casas decimais.</translation>
     </message>
     <message>
+        <source>Vision tower: {params} parameters · {images} × {tokens} tokens per image · {saved} of the {total} saved ({share} %)</source>
+        <translation>Torre de visão: {params} parâmetros · {images} × {tokens} tokens por imagem · {saved} dos {total} guardados ({share} %)</translation>
+    </message>
+    <message>
         <source>Model: {model}, {source}</source>
         <translation>Modelo: {model}, {source}</translation>
     </message>
@@ -2381,7 +2890,7 @@
     <name>ModelConfig</name>
     <message>
         <source>{key} must be {what}, got {value}</source>
-        <extracomment>once per model (already reflecting the recomputation choice) peak transient around the loss (logits in the model dtype, fp32 copy/gradient) the family&apos;s own assumptions, English, marked with ``trans_late(&quot;Activation&quot;, …)`` ``architectures[0]`` of the file, when it names one</extracomment>
+        <extracomment>once per model (already reflecting the recomputation choice) peak transient around the loss (logits in the model dtype, fp32 copy/gradient) the family&apos;s own assumptions, English, marked with ``trans_late(&quot;Activation&quot;, …)`` ``architectures[0]`` of the file, when it names one the head on top (``architectures[0]``): the language-model head unless it names a bare model or a fine-tuning head classes of a classification head (``num_labels``, else ``id2label``&apos;s size) the file sets ``pad_token_id`` (a decoder&apos;s classifier then looks for the last token that is not padding) the file&apos;s ``use_cache`` (on unless it says false)</extracomment>
         <translation>{key} deve ser {what}, veio {value}</translation>
     </message>
     <message>
@@ -2417,8 +2926,25 @@
         <translation>o arquivo não é um objeto JSON</translation>
     </message>
     <message>
-        <source>no model_type: supported types are {types}</source>
-        <translation>sem model_type: os tipos aceitos são {types}</translation>
+        <source>the file has no model_type key; its architectures name a {guess} model: add &quot;model_type&quot;: &quot;{guess}&quot;</source>
+        <translation>o arquivo não tem a chave model_type; suas architectures indicam um modelo {guess}: adicione &quot;model_type&quot;: &quot;{guess}&quot;</translation>
+    </message>
+    <message>
+        <source>the file has no model_type key; supported types are {types}</source>
+        <translation>o arquivo não tem a chave model_type; os tipos aceitos são {types}</translation>
+    </message>
+    <message>
+        <source>model_type {model_type} needs remote code (trust_remote_code): transformers has no class for it, so it is not modelled; supported types are {types}</source>
+        <extracomment>model types published with remote code only (transformers 5.24 has no class for them)</extracomment>
+        <translation>model_type {model_type} precisa de código remoto (trust_remote_code): o transformers não tem classe para ele, então ele não é modelado; os tipos aceitos são {types}</translation>
+    </message>
+    <message>
+        <source>model_type {model_type} is remote code (the file has an auto_map): transformers has no class for it, so it is not modelled; supported types are {types}</source>
+        <translation>model_type {model_type} é código remoto (o arquivo tem um auto_map): o transformers não tem classe para ele, então ele não é modelado; os tipos aceitos são {types}</translation>
+    </message>
+    <message>
+        <source>model_type {model_type} is not supported (the closest supported name is {near}); supported types are {types}</source>
+        <translation>model_type {model_type} não é aceito (o nome aceito mais próximo é {near}); os tipos aceitos são {types}</translation>
     </message>
     <message>
         <source>model_type {model_type} is not supported; supported types are {types}</source>
@@ -2439,6 +2965,162 @@
     <message>
         <source>not valid JSON: {why}</source>
         <translation>JSON inválido: {why}</translation>
+    </message>
+    <message>
+        <source>{key} must be a probability between 0 and 1, got {value}</source>
+        <extracomment>positions are a learned table in both stacks: no longer source or target can run ``BartLearnedPositionalEmbedding``: fairseq&apos;s offset, max_positions + 2 rows mBART: LayerNorm before attention and MLP, and a final LayerNorm in each stack tie_word_embeddings (false: transformers 5.24 unties the encoder&apos;s, the decoder&apos;s and the LM head&apos;s matrices from the shared embedding) the largest of encoder_layerdrop and decoder_layerdrop (the estimate runs every layer) which dropouts the file turns on (probability &gt; 0): ``dropout`` (embeddings and residual branches), ``attention_dropout``, ``activation_dropout``
+----------
+positions are a table of max_position_embeddings rows (learned or fixed sinusoids): the command line refuses a longer sequence rows of the position table (the longest sequence the model runs) the position table holds fixed sinusoids instead of learned vectors which dropouts the file turns on (probability &gt; 0): ``dropout`` (embeddings and feed-forward), ``attention_dropout`` (attention probabilities)
+----------
+positions are a fixed table in the encoder and a learned one in the decoder: the CLI refuses a ``seq`` past ``max_positions`` (the encoder&apos;s) and a ``target_seq`` past ``spec.max_target_positions`` (``Architecture.max_target_positions``); ``layout`` refuses both too (and any encoder length but the model&apos;s own) the stem&apos;s second convolution halves the frames: 2 · max_source_positions frames the encoder&apos;s positions (its sequence is always this long) the decoder&apos;s learned positions: the longest transcript (labels) it takes tie_word_embeddings (false: ``proj_out`` has its own matrix) the largest of encoder_layerdrop and decoder_layerdrop (the estimate runs every layer) ``architectures[0]`` names the conditional-generation head (or nothing)</extracomment>
+        <translation>{key} deve ser uma probabilidade entre 0 e 1, veio {value}</translation>
+    </message>
+    <message>
+        <source>d_model ({hidden}) must divide by {key} ({heads})</source>
+        <translation>d_model ({hidden}) deve ser divisível por {key} ({heads})</translation>
+    </message>
+    <message>
+        <source>activation_function {name} is not modelled</source>
+        <translation>activation_function {name} não é modelada</translation>
+    </message>
+    <message>
+        <source>architectures: {name} is the decoder alone; only the encoder-decoder trained as a sequence-to-sequence LM is modelled</source>
+        <translation>architectures: {name} é só o decodificador; só o codificador-decodificador treinado como LM sequência a sequência é modelado</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <extracomment>``q_lora_rank`` (None: a plain ``q_proj``) routed experts of a sparse layer experts each token is sent to intermediate size of one routed expert shared experts (one MLP of ``n_shared_experts`` · ``expert_intermediate``) the first ``dense_layers`` layers have a dense MLP of ``intermediate_size`` V2: &quot;greedy&quot; or &quot;group_limited_greedy&quot;; V3: &quot;sigmoid&quot; (its one routing) V3: the top-k weights are divided by their sum V2: biases on the dense and shared MLPs V3&apos;s ``num_nextn_predict_layers``: multi-token prediction layers transformers does not build (counted nowhere) the file has a ``quantization_config`` (ignored: the model is built unquantized) the RoPE type (``yarn`` scales the softmax by a number only)</extracomment>
+        <translation>um objeto</translation>
+    </message>
+    <message>
+        <source>{key} must name its rope_type</source>
+        <translation>{key} deve indicar seu rope_type</translation>
+    </message>
+    <message>
+        <source>{key} must be a number for this model</source>
+        <translation>{key} deve ser um número para este modelo</translation>
+    </message>
+    <message>
+        <source>num_key_value_heads must equal num_attention_heads: multi-head latent attention expands K and V to every head</source>
+        <translation>num_key_value_heads deve ser igual a num_attention_heads: a atenção latente multi-cabeça expande K e V para todas as cabeças</translation>
+    </message>
+    <message>
+        <source>hidden_size must divide by num_attention_heads</source>
+        <translation>hidden_size deve ser divisível por num_attention_heads</translation>
+    </message>
+    <message>
+        <source>hidden_act {name} is not modelled</source>
+        <translation>hidden_act {name} não é modelada</translation>
+    </message>
+    <message>
+        <source>qk_rope_head_dim must be even (rotary pairs)</source>
+        <translation>qk_rope_head_dim deve ser par (pares rotatórios)</translation>
+    </message>
+    <message>
+        <source>num_experts_per_tok ({k}) must be at most n_routed_experts ({e})</source>
+        <translation>num_experts_per_tok ({k}) deve ser no máximo n_routed_experts ({e})</translation>
+    </message>
+    <message>
+        <source>moe_layer_freq other than 1 is not built by transformers (every layer from first_k_dense_replace on has experts)</source>
+        <translation>moe_layer_freq diferente de 1 não é construído pelo transformers (toda camada a partir de first_k_dense_replace tem especialistas)</translation>
+    </message>
+    <message>
+        <source>topk_method {name} is not run by transformers&apos; DeepSeek-V2 (greedy or group_limited_greedy)</source>
+        <translation>topk_method {name} não é executado pelo DeepSeek-V2 do transformers (greedy ou group_limited_greedy)</translation>
+    </message>
+    <message>
+        <source>scoring_func {name}: transformers&apos; DeepSeek-V2 routes with a softmax</source>
+        <translation>scoring_func {name}: o DeepSeek-V2 do transformers roteia com um softmax</translation>
+    </message>
+    <message>
+        <source>scoring_func {name}: transformers&apos; DeepSeek-V3 routes with a sigmoid</source>
+        <translation>scoring_func {name}: o DeepSeek-V3 do transformers roteia com uma sigmoide</translation>
+    </message>
+    <message>
+        <source>n_routed_experts must divide by n_group</source>
+        <translation>n_routed_experts deve ser divisível por n_group</translation>
+    </message>
+    <message>
+        <source>topk_group must be at most n_group</source>
+        <translation>topk_group deve ser no máximo n_group</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3 needs at least two experts in every group (n_group)</source>
+        <translation>o DeepSeek-V3 precisa de pelo menos dois especialistas em cada grupo (n_group)</translation>
+    </message>
+    <message>
+        <source>{key} must be a number, not null</source>
+        <extracomment>intermediate size of one expert (``intermediate_size``) q/k/v/o biases (``attention_bias``) per layer, in order: True where the layer attends within the sliding window ``rope_type`` of the rotary embedding (``yarn`` in the published files) YaRN&apos;s context extension factor (None: not YaRN) the load-balancing loss is part of the training loss (``output_router_logits``) the file names a ``quantization_config`` (the published MXFP4 checkpoints)</extracomment>
+        <translation>{key} deve ser um número, não null</translation>
+    </message>
+    <message>
+        <source>{key} must be an object</source>
+        <extracomment>the heads the files name (ViTModel, CLIPModel, SiglipModel) are this module&apos;s own the text towers learn their positions: no longer caption can be run s·i tensors an activation keeps besides its output (``ACTIVATION_KEEPS`` plus CLIP&apos;s QuickGELU: x * sigmoid(1.702 x) keeps x and the sigmoid) &quot;vit&quot;, &quot;clip&quot; or &quot;siglip&quot; (the modelling file it follows) native (height, width) in pixels, and the patch size a class token is prepended (ViT, CLIP) bias of the q/k/v linears (ViT: ``qkv_bias``; CLIP/SigLIP: always) bias of the patch Conv2d (CLIP has none) SigLIP&apos;s multi-head attention pooling head (``vision_use_head``) SigLIP&apos;s ``head`` (hidden -&gt; projection_size) on the last token ViT: logits of the classifier (``num_labels``) ViTModel&apos;s pooler width (0: no pooler) CLIP: width of the shared embedding space ViT: the hidden dropout probability applies (embeddings and every layer) ``architectures[0]`` named another head: estimated for the family&apos;s own
+----------
+...ForConditionalGeneration is this module&apos;s own causal-LM head the language models&apos; projections are named as Llama&apos;s Qwen2-VL has no native image size: the estimate&apos;s default (256 tokens) Qwen2-VL&apos;s image processor bounds (``min_pixels``, ``max_pixels``) the merger&apos;s output (the language model&apos;s hidden size) Qwen2.5-VL: window of the windowed blocks in pixels, and the full-attention blocks &quot;llava&quot;, &quot;qwen2_vl&quot;, &quot;qwen2_5_vl&quot; or &quot;gemma3&quot; the language model, as its own family module parses it CLIP (LLaVA) or SigLIP (Gemma 3) tower LLaVA: hidden states selected (normalised to 0…layers), one or several Gemma 3: tokens per image after the average pooling</extracomment>
+        <translation>{key} deve ser um objeto</translation>
+    </message>
+    <message>
+        <source>a partial rotary embedding (partial_rotary_factor) cannot run in gpt-oss</source>
+        <translation>um embedding rotatório parcial (partial_rotary_factor) não pode rodar no gpt-oss</translation>
+    </message>
+    <message>
+        <source>num_attention_heads must divide by num_key_value_heads</source>
+        <translation>num_attention_heads deve ser divisível por num_key_value_heads</translation>
+    </message>
+    <message>
+        <source>num_experts_per_tok ({top_k}) must be at most the number of experts ({experts})</source>
+        <translation>num_experts_per_tok ({top_k}) deve ser no máximo o número de especialistas ({experts})</translation>
+    </message>
+    <message>
+        <source>layer_types must name every layer</source>
+        <translation>layer_types deve indicar todas as camadas</translation>
+    </message>
+    <message>
+        <source>layer_types {types} are not modelled for gpt-oss</source>
+        <translation>layer_types {types} não são modelados para o gpt-oss</translation>
+    </message>
+    <message>
+        <source>{offset} must be smaller than {period}</source>
+        <extracomment>SDPA uses ``enable_gqa`` (K/V not repeated) only for heads of at most this size per layer: an attention layer (True) or a Mamba layer (False)</extracomment>
+        <translation>{offset} deve ser menor que {period}</translation>
+    </message>
+    <message>
+        <source>attention heads larger than {limit} are not modelled</source>
+        <translation>cabeças de atenção maiores que {limit} não são modeladas</translation>
+    </message>
+    <message>
+        <source>attention layers with and without experts (attn_layer_period and expert_layer_period) are not modelled</source>
+        <translation>camadas de atenção com e sem especialistas (attn_layer_period e expert_layer_period) não são modeladas</translation>
+    </message>
+    <message>
+        <source>{key} must be a whole number or &quot;auto&quot;</source>
+        <extracomment>the selective scan&apos;s kernel (``selective_scan_cuda.fwd``) keeps an fp32 state every this many tokens biases of in_proj and out_proj (``use_bias`` / ``mamba_proj_bias``) bias of the depthwise convolution (``use_conv_bias`` / ``mamba_conv_bias``) the convolution&apos;s activation (``hidden_act``) RMSNorms on dt, B and C before the scan: ``NO_NORM``, ``WEIGHTLESS_NORM`` or ``WEIGHTED_NORM`` the residual stream between the layers is fp32 (``residual_in_fp32``) Falcon-Mamba&apos;s epsilon of the dt/B/C norms (None for Mamba) ``use_mambapy`` (``use_falcon_mambapy`` for Falcon-Mamba) in_proj output (x and the gate z), the convolution output and its activation x_proj, dt, B, C, the discretisation and every step&apos;s state, D, the gate product the out_proj input</extracomment>
+        <translation>{key} deve ser um número inteiro ou &quot;auto&quot;</translation>
+    </message>
+    <message>
+        <source>{key} ({value}) differs from {used_key} ({used}), the size transformers builds the model with</source>
+        <translation>{key} ({value}) difere de {used_key} ({used}), o tamanho com que o transformers constrói o modelo</translation>
+    </message>
+    <message>
+        <source>num_attention_heads and num_key_value_heads both name the encoder&apos;s heads and disagree</source>
+        <translation>num_attention_heads e num_key_value_heads indicam ambos as cabeças do codificador e não concordam</translation>
+    </message>
+    <message>
+        <source>d_model must be even and at least 4 (the encoder&apos;s sinusoidal positions pair sines and cosines)</source>
+        <translation>d_model deve ser par e pelo menos 4 (as posições senoidais do codificador formam pares de senos e cossenos)</translation>
+    </message>
+    <message>
+        <source>is_encoder_decoder is false: only the encoder-decoder trained as WhisperForConditionalGeneration is modelled</source>
+        <translation>is_encoder_decoder é false: só o codificador-decodificador treinado como WhisperForConditionalGeneration é modelado</translation>
+    </message>
+    <message>
+        <source>pad_token_id is null: transformers needs it to shift the labels right</source>
+        <translation>pad_token_id é null: o transformers precisa dele para deslocar os rótulos para a direita</translation>
+    </message>
+    <message>
+        <source>pad_token_id ({pad}) must be below vocab_size ({vocab}): it is the token embedding&apos;s padding index</source>
+        <translation>pad_token_id ({pad}) deve ser menor que vocab_size ({vocab}): é o índice de padding do embedding de tokens</translation>
     </message>
 </context>
 <context>
@@ -4601,7 +5283,7 @@
     <name>TrainingViewModel</name>
     <message>
         <source>{file} was not opened: {reason}</source>
-        <extracomment>what can go in ``set_choice`` None while a field the description needs holds a refused entry (``problems``) refused optional entries of the run (the plan goes on without them) the fields and choices the description shows now</extracomment>
+        <extracomment>what can go in ``set_choice`` None while a field the description needs holds a refused entry (``problems``) refused optional entries of the run (the plan goes on without them) the fields and choices the description shows now the choices that hold one member of an enum: the Choices attribute and the enum</extracomment>
         <translation>{file} não foi aberto: {reason}</translation>
     </message>
     <message>

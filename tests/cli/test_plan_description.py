@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gradacc_desktop.core.models import known_models
+from gradacc_desktop.core.models import ModelSpec, facts, known_models
 from gradacc_desktop.paths import resource_path
 from tests.cli.helpers import fails, run_json
 
@@ -180,8 +180,10 @@ def test_auto_refusals(
 def test_every_command_takes_every_bundled_model(
     capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    # Whisper's encoder runs over 1 500 positions whatever the audio: no other length
-    seq = "1500" if name.startswith("whisper") else "512"
+    # Whisper's encoder runs over 1 500 positions whatever the audio: no other length;
+    # image encoders read at most their caption (CLIP 77, SigLIP 64) or patch tokens
+    context = facts(ModelSpec.bundled(name)).context or 512
+    seq = "1500" if name.startswith("whisper") else str(min(512, context))
     memory = run_json(capsys, "memory", "--model", name, "--gpus", "1", "--zero-stage", "3")
     time = run_json(
         capsys, "time", "--model", name, "--tokens", "1000000", "--gpus", "8", "--gpu-card",

@@ -197,9 +197,10 @@ def test_the_files_key_value_cache_copies_v_out_of_the_fused_output() -> None:
     assert any("use_cache is on" in n for n in cached.notes)
     # full recomputation turns the cache off
     full = dict(device=Device.CPU, recompute=Recompute.FULL)
-    assert estimate(arch.inputs(seq=s, **full)).saved_bytes == estimate(
-        arch.inputs(seq=s, use_cache=False, **full)
-    ).saved_bytes
+    assert (
+        estimate(arch.inputs(seq=s, **full)).saved_bytes
+        == estimate(arch.inputs(seq=s, use_cache=False, **full)).saved_bytes
+    )
 
 
 def test_a_padded_batch_repeats_k_and_v_only_with_grouped_heads() -> None:

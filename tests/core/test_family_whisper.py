@@ -349,6 +349,7 @@ def test_layerdrop_is_an_upper_bound_note() -> None:
         ({"max_target_positions": -1}, "max_target_positions", ConfigProblem.BAD_VALUE),
         ({"max_source_positions": 0}, "max_source_positions", ConfigProblem.BAD_VALUE),
         ({"decoder_layerdrop": 1.5}, "decoder_layerdrop", ConfigProblem.BAD_VALUE),
+        ({"attention_dropout": -0.1}, "attention_dropout", ConfigProblem.BAD_VALUE),
         ({"tie_word_embeddings": "no"}, "tie_word_embeddings", ConfigProblem.BAD_VALUE),
         ({"decoder_attention_heads": 10}, "decoder_attention_heads", ConfigProblem.UNSUPPORTED),
         ({"encoder_attention_heads": 7}, "encoder_attention_heads", ConfigProblem.UNSUPPORTED),

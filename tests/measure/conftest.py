@@ -20,16 +20,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not RECORDED:
         return
     lines = [
-        "| model type | shape | seq | attention | checkpointing | padded | dropout "
-        "| measured (bytes) | estimate (bytes) | error | params exact |",
-        "|---|---|---:|---|---|---|---|---:|---:|---:|---|",
+        "| model type | head | shape | seq | attention | checkpointing | padded | dropout "
+        "| cache | measured (bytes) | estimate (bytes) | error | params exact |",
+        "|---|---|---|---:|---|---|---|---|---|---:|---:|---:|---|",
     ]
     worst: dict[str, float] = {}
     exact: dict[str, int] = {}
     for row in sorted(
         RECORDED,
-        key=lambda r: (r["model_type"], r["shape"], str(r["seq"]), r["attention"],
-                       r["checkpointing"], r["padded"]),
+        key=lambda r: (r["model_type"], r.get("head", ""), r["shape"], str(r["seq"]),
+                       r["attention"], r["checkpointing"], r["padded"],
+                       bool(r.get("use_cache"))),
     ):  # fmt: skip
         worst[row["model_type"]] = max(worst.get(row["model_type"], 0.0), abs(row["error"]))
         exact[row["model_type"]] = exact.get(row["model_type"], 0) + (
@@ -37,8 +38,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         )
         yes = {True: "yes", False: "no"}
         lines.append(
-            f"| {row['model_type']} | {row['shape']} | {row['seq']} | {row['attention']} "
+            f"| {row['model_type']} | {row.get('head', '')} | {row['shape']} | {row['seq']} "
+            f"| {row['attention']} "
             f"| {yes[row['checkpointing']]} | {yes[row['padded']]} | {yes[row['dropout']]} "
+            f"| {yes[bool(row.get('use_cache'))]} "
             f"| {row['measured']:,} | {row['estimated']:,} | {row['error']:+.2%} "
             f"| {'yes' if row['params_exact'] else 'NO'} |"
         )

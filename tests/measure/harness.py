@@ -115,6 +115,8 @@ def compare(
             "checkpointing": checkpointing,
             "padded": padded,
             "dropout": dropout,
+            "head": arch.task.value if arch.task_modelled else arch.head.value,
+            "use_cache": inputs.fills_cache,
             "measured": measured,
             "estimated": result.saved_bytes,
             "error": comparison.error,

@@ -83,6 +83,8 @@ def compare_images(
             "checkpointing": checkpointing,
             "padded": padded,
             "dropout": dropout,
+            "head": arch.head.value,
+            "use_cache": False,
             "measured": measured,
             "estimated": result.saved_bytes,
             # a frozen bare model saves nothing at all: no relative error to take

@@ -44,7 +44,8 @@ _VISION = {
 SMALL: dict[str, dict[str, Any]] = {
     "vit": _VIT,
     # a rectangular image, no q/k/v bias, the tanh GELU in Python, 7 labels from id2label
-    "vit-rect": {k: v for k, v in _VIT.items() if k != "num_labels"} | {"hidden_size": 48, "num_hidden_layers": 3, "num_attention_heads": 3,
+    "vit-rect": {k: v for k, v in _VIT.items() if k != "num_labels"}
+    | {"hidden_size": 48, "num_hidden_layers": 3, "num_attention_heads": 3,
                         "image_size": [40, 24], "qkv_bias": False, "hidden_act": "gelu_new",
                         "id2label": {str(i): str(i) for i in range(7)}},
     "vit-model": _VIT | {"architectures": ["ViTModel"], "pooler_output_size": 40},

@@ -22,9 +22,11 @@ import transformers  # noqa: E402
 
 import gradacc_desktop.measure as measure  # noqa: E402
 from gradacc_desktop.measure import (  # noqa: E402
+    BASE,
     CAUSAL_LM,
     MASKED_LM,
     SEQ2SEQ_LM,
+    SEQUENCE_CLASSIFICATION,
     build_model,
     count_parameters,
     head_kind,
@@ -62,7 +64,13 @@ FAMILIES: dict[str, tuple[dict[str, Any], str, str]] = {
     "gemma": (dict(_BASE, num_key_value_heads=1, head_dim=8), "GemmaForCausalLM", CAUSAL_LM),
     "gemma2": (_HEAD_DIM, "Gemma2ForCausalLM", CAUSAL_LM),
     "gemma3_text": (_HEAD_DIM, "Gemma3ForCausalLM", CAUSAL_LM),
-    "gemma3": ({"text_config": _HEAD_DIM}, "Gemma3ForCausalLM", CAUSAL_LM),
+    "gemma3": (
+        {"text_config": _HEAD_DIM, "mm_tokens_per_image": 4, "image_token_index": 100,
+         "vision_config": {"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+                           "intermediate_size": 32, "image_size": 16, "patch_size": 4,
+                           "vision_use_head": False}},
+        "Gemma3ForConditionalGeneration", CAUSAL_LM,
+    ),
     "phi3": (dict(_BASE, num_key_value_heads=4), "Phi3ForCausalLM", CAUSAL_LM),
     "gpt_neox": (_BASE, "GPTNeoXForCausalLM", CAUSAL_LM),
     "falcon": (
@@ -166,15 +174,14 @@ def test_checkpointing_works_for(model_type: str, tmp_path: Path, capsys: Any) -
     assert 0 < ckpt < plain
 
 
-def test_gemma3_is_measured_as_its_text_model(tmp_path: Path, capsys: Any) -> None:
+def test_gemma3_is_measured_with_its_vision_tower(tmp_path: Path, capsys: Any) -> None:
     path = _write(tmp_path, _config("gemma3"))
     rc, lines, err = _main(capsys, "--model-config", path, "--seq", "8")
     assert rc == 0, err
-    assert any(line.startswith("note: ") and "text_config" in line for line in lines)
+    assert "model: Gemma3ForConditionalGeneration (causal-lm)" in lines
     text = build_model(FAMILIES["gemma3"][0]["text_config"] | {"model_type": "gemma3_text"})
-    assert _json(capsys, "--model-config", path, "--seq", "8")["parameters"] == (
-        text.num_parameters()
-    )
+    whole = _json(capsys, "--model-config", path, "--seq", "8")["parameters"]
+    assert whole > text.num_parameters()  # the SigLIP tower and the projector
 
 
 def test_head_kinds() -> None:
@@ -183,11 +190,13 @@ def test_head_kinds() -> None:
     assert head_kind(_config("t5")) == SEQ2SEQ_LM
     assert head_kind(_config("llama")) == CAUSAL_LM
     assert head_kind(_config("gemma3")) == CAUSAL_LM
-    # a head that is not trained with LM labels: chosen by model type instead
+    # a task head: built as named (the estimate models it too)
     assert head_kind(_config("bert", architectures=["BertForSequenceClassification"])) == (
-        MASKED_LM
+        SEQUENCE_CLASSIFICATION
     )
-    assert head_kind(_config("bert", architectures=["BertModel"])) == MASKED_LM
+    assert head_kind(_config("bert", architectures=["BertModel"])) == BASE
+    # an encoder-decoder's task head is not modelled: its LM head is built instead
+    assert head_kind(_config("t5", architectures=["T5ForSequenceClassification"])) == SEQ2SEQ_LM
     assert head_kind(_config("gpt2", architectures=["GPT2LMHeadModel"])) == CAUSAL_LM
 
 
@@ -197,8 +206,11 @@ def test_architectures_names_the_class(tmp_path: Path, capsys: Any) -> None:
     path = _write(tmp_path, _config("bert", architectures=["BertForSequenceClassification"]))
     rc, lines, err = _main(capsys, "--model-config", path, "--seq", "8")
     assert rc == 0, err
-    assert "model: BertForMaskedLM (masked-lm)" in lines
-    assert any("BertForSequenceClassification" in line for line in lines if "note" in line)
+    assert "model: BertForSequenceClassification (sequence-classification)" in lines
+    path = _write(tmp_path, _config("t5", architectures=["T5ForSequenceClassification"]))
+    rc, lines, err = _main(capsys, "--model-config", path, "--seq", "8")
+    assert rc == 0, err
+    assert any("T5ForSequenceClassification" in line for line in lines if "note" in line)
 
 
 def test_batches_follow_the_head() -> None:
@@ -347,7 +359,7 @@ def test_count_parameters(model_type: str, auto: str) -> None:
         ("[1, 2]", "not a JSON object"),
         ('{"hidden_size": 32}', "no model_type"),
         ('{"model_type": "no-such-model"}', "unknown model_type"),
-        ('{"model_type": "clip"}', "no language-model head"),
+        ('{"model_type": "dinov2"}', "no language-model head"),
         (
             '{"model_type": "llama", "hidden_size": 30, "num_attention_heads": 4,'
             ' "num_hidden_layers": 1, "intermediate_size": 8, "vocab_size": 64}',
@@ -405,3 +417,30 @@ def test_out_of_memory_is_one_line_error(
     rc, _, err = _main(capsys, "--model-config", path, "--seq", "8")
     _refused(rc, err)
     assert "out of memory" in err
+
+
+@pytest.mark.parametrize("frozen", [False, True], ids=["trained", "frozen"])
+def test_images_on_the_command_line_match_the_estimate(
+    tmp_path: Path, capsys: Any, frozen: bool
+) -> None:
+    """What the estimator's dialog tells the user to run for a VLM measures the same
+    images the estimate assumes."""
+    from gradacc_desktop.cli import main as gradacc
+    from tests.measure.test_family_vlm import SMALL as VLM
+
+    config, seq, (width, height) = VLM["qwen2_vl"]
+    path = _write(tmp_path, config)
+    flags = ["--images", "1", "--image-size", f"{width}x{height}"]
+    flags += ["--freeze-vision"] if frozen else []
+    measured = _json(capsys, "--model-config", path, "--seq", str(seq), "--no-dropout", *flags)
+    argv = ["activation", "--model-config", path, "--seq", str(seq), "--device", "cpu"]
+    assert gradacc([*argv, *flags, "--json"]) == 0
+    estimate = json.loads(capsys.readouterr().out)
+    assert measured["saved_bytes_per_sample"] == estimate["saved_bytes_per_sample"]
+
+
+def test_image_flags_need_a_vision_tower(tmp_path: Path, capsys: Any) -> None:
+    path = _write(tmp_path, _config("llama"))
+    rc, _lines, err = _main(capsys, "--model-config", path, "--seq", "8", "--images", "1")
+    _refused(rc, err)
+    assert "vision tower" in err

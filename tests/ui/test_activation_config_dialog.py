@@ -156,3 +156,61 @@ def test_the_target_length_shows_only_for_encoder_decoders(window: MainWindow, q
     assert "12 camadas no codificador e 12 no decodificador" in (dialog.model_source.summary.text())
     combo.setCurrentIndex(combo.findData("gpt2"))
     assert not target.isVisibleTo(dialog)
+
+
+def _models(name: str) -> Path:
+    from gradacc_desktop.paths import resource_path
+
+    return Path(resource_path("data", "models", name))
+
+
+def test_a_vlm_shows_its_image_inputs_and_the_towers_share(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    dialog = _open(window, qtbot)
+    assert not dialog.spins[F.IMAGES].isVisibleTo(dialog)
+    assert not dialog.checks[Option.VISION_FROZEN].isVisibleTo(dialog)
+    assert _drop(dialog, _models("llava-hf__llava-1.5-7b-hf.json"))
+    assert dialog.spins[F.IMAGES].isVisibleTo(dialog) and dialog.spins[F.IMAGES].text() == "1"
+    # LLaVA's processor resizes every image to 336²: no size to ask for
+    assert not dialog.spins[F.IMAGE_WIDTH].isVisibleTo(dialog)
+    frozen = dialog.checks[Option.VISION_FROZEN]
+    assert frozen.isVisibleTo(dialog) and frozen.accessibleName() == "Torre de visão congelada"
+    vision = dialog.results_group.vision
+    assert vision.isVisibleTo(dialog)
+    assert vision.text().startswith("Torre de visão: 303.507.456 parâmetros · 1 × 576 tokens")
+    one_image = dialog.saved.value.text()
+    dialog.spins[F.IMAGES].selectAll()
+    qtbot.keyClicks(dialog.spins[F.IMAGES], "2")
+    assert "2 × 576 tokens" in vision.text()
+    assert dialog.saved.value.text() != one_image
+    two_images = dialog.saved.value.text()
+    frozen.setFocus()
+    qtbot.keyClick(frozen, Qt.Key.Key_Space)
+    assert frozen.isChecked() and dialog.saved.value.text() != two_images
+
+
+def test_qwen2_vl_asks_for_the_image_size(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = _open(window, qtbot)
+    assert _drop(dialog, _models("Qwen__Qwen2-VL-2B-Instruct.json"))
+    width, height = dialog.spins[F.IMAGE_WIDTH], dialog.spins[F.IMAGE_HEIGHT]
+    assert width.isVisibleTo(dialog) and height.isVisibleTo(dialog)
+    assert (width.text(), height.text()) == ("448", "448")
+    vision = dialog.results_group.vision
+    assert "1 × 256 tokens" in vision.text()  # (448 / 28)²
+    width.selectAll()
+    qtbot.keyClicks(width, "896")
+    assert "1 × 512 tokens" in vision.text()
+    # the measuring command measures the same images
+    assert "--images 1 --image-size 896x448" in dialog.vm.state.measure_command
+
+
+def test_whisper_locks_the_encoder_length(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = _open(window, qtbot)
+    assert _drop(dialog, _models("openai__whisper-small.json"))
+    seq = dialog.spins[F.SEQ]
+    assert seq.isReadOnly() and seq.text() == "1.500"
+    assert dialog.spins[F.TARGET_SEQ].isVisibleTo(dialog)
+    assert dialog.spins[F.TARGET_SEQ].text() == "448"
+    assert not dialog.spins[F.IMAGES].isVisibleTo(dialog)
+    assert dialog.vm.state.has_result

@@ -10,7 +10,7 @@ from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.activation_dialog import ActivationDialog, open_activation_dialog
 from gradacc_desktop.ui.activation_fields import CONTROL_SPECS, Kind
 from gradacc_desktop.ui.main_window import MainWindow
-from gradacc_desktop.viewmodels.activation import ActivationField, Option
+from gradacc_desktop.viewmodels.activation import IMAGE_FIELDS, ActivationField, Option
 from tests.ui.helpers import box, shown, type_into
 from tests.ui.palettes import contrast, dark_palette
 
@@ -188,9 +188,14 @@ def test_every_control_has_a_label_and_an_accessible_name(window: MainWindow, qt
             widget = label.buddy()
             assert widget is not None
             text = label.text()
-        assert "&" in text, text
         assert widget.accessibleName() == text.replace("&", "")
         assert widget.toolTip()
+        if spec.control in (*IMAGE_FIELDS, Option.VISION_FROZEN):
+            # the alphabet is spent: the image inputs, shown only for a model with a
+            # vision tower, have no access key (Tab reaches them after the sequence)
+            assert "&" not in text, text
+            continue
+        assert "&" in text, text
         texts.append(text)
     texts += [
         dialog.use_button.text(),
@@ -206,19 +211,22 @@ def test_every_control_has_a_label_and_an_accessible_name(window: MainWindow, qt
 def test_keyboard_reaches_every_control_in_order(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     dialog = _open(window, qtbot)
     first = dialog.combos[Option.PRESET]
-    first.setFocus()
-    seen: list[QWidget] = [first]
-    for _ in range(len(CONTROL_SPECS) - 1):
-        dialog.focusNextChild()
-        seen.append(dialog.focusWidget())
-    names = [w.objectName() for w in seen]
     skipped = {
         dialog.spins[F.KV_HEADS].objectName(),  # GPT-2: follows the heads
         dialog.spins[F.TARGET_SEQ].objectName(),  # hidden: not an encoder-decoder
+        # hidden: no vision tower
+        *(dialog.spins[field].objectName() for field in IMAGE_FIELDS),
+        dialog.checks[Option.VISION_FROZEN].objectName(),
     }
     expected = [s.object_name for s in CONTROL_SPECS if s.object_name not in skipped]
     expected.insert(1, "activation_open_config")
-    assert names[: len(names) - 1] == expected[: len(names) - 1]
+    first.setFocus()
+    seen: list[QWidget] = [first]
+    for _ in range(len(expected) - 2):
+        dialog.focusNextChild()
+        seen.append(dialog.focusWidget())
+    names = [w.objectName() for w in seen]
+    assert names == expected[: len(names)]
 
 
 def test_factory_raises_the_open_dialog(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -60,7 +60,7 @@ def test_starts_with_gpt2_and_the_core_numbers(qapp) -> None:  # type: ignore[no
     assert view.calculator_value == "1.048 GB"
     assert vm.state.preset == "gpt2"
     assert vm.state.preset_label == "GPT-2 small (124M)"
-    assert [vm.value(f) for f in F] == [768, 12, 12, 12, 3072, 50257, 1024, 512, 1]
+    assert [vm.value(f) for f in F] == [768, 12, 12, 12, 3072, 50257, 1024, 512, 1, 1, 224, 224]
 
 
 def test_choosing_a_preset_fills_every_size(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -176,6 +176,13 @@ class Architecture:
         return min(seq, limit) if limit is not None else seq
 
     @property
+    def fixed_seq(self) -> int | None:
+        """The only sequence length the model runs (Whisper's 1 500 encoder positions),
+        None when any length up to its positions is fine."""
+        fixed = getattr(self.spec, "fixed_seq", None)
+        return int(fixed) if fixed is not None else None
+
+    @property
     def encoder_decoder(self) -> bool:
         return self.head is Head.SEQ2SEQ_LM
 

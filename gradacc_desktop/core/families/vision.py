@@ -929,3 +929,29 @@ def summary(result: Result) -> VisionSummary | None:
         tower_bytes=tower_bytes,
         saved_bytes=result.saved_bytes,
     )
+
+
+def default_image_size(arch: Architecture) -> tuple[int, int] | None:
+    """(width, height) in pixels the estimate assumes when none is given: the tower's
+    native size (Qwen2-VL: its processor's 448 × 448); None without an image tower."""
+    spec = arch.spec
+    if arch.family is Family.VISION:
+        height, width = spec.vision.image_size
+        return width, height
+    if arch.family is Family.VLM:
+        if spec.qwen is not None:
+            from gradacc_desktop.core.families.vlm import QWEN_DEFAULT_IMAGE
+
+            return QWEN_DEFAULT_IMAGE, QWEN_DEFAULT_IMAGE
+        if spec.tower is not None:
+            height, width = spec.tower.image_size
+            return width, height
+    return None
+
+
+def resizable(arch: Architecture) -> bool:
+    """Whether the image size changes the estimate (an image encoder, Qwen2-VL's dynamic
+    resolution); LLaVA's and Gemma 3's processors resize every image to the tower's."""
+    if arch.family is Family.VISION:
+        return True
+    return arch.family is Family.VLM and arch.spec.qwen is not None

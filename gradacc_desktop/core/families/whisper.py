@@ -97,8 +97,9 @@ from gradacc_desktop.core.text import trans_late
 MODEL_TYPES = ("whisper",)
 
 #: positions are a fixed table in the encoder and a learned one in the decoder: the CLI
-#: refuses a ``seq`` past ``max_positions`` (the encoder's); the decoder's own limit is
-#: checked by ``layout``
+#: refuses a ``seq`` past ``max_positions`` (the encoder's) and a ``target_seq`` past
+#: ``spec.max_target_positions`` (``Architecture.max_target_positions``); ``layout``
+#: refuses both too (and any encoder length but the model's own)
 LEARNED_POSITIONS = MODEL_TYPES
 
 # transformers 5.24 WhisperConfig defaults (whisper-tiny's sizes)
@@ -129,6 +130,11 @@ class WhisperSpec:
     layerdrop: float
     #: ``architectures[0]`` names the conditional-generation head (or nothing)
     lm_head_file: bool
+
+    @property
+    def fixed_seq(self) -> int:
+        """The encoder always runs over this many positions (30 s of audio)."""
+        return self.max_source_positions
 
 
 def _probability(config: ConfigReader, key: str) -> float:
@@ -234,6 +240,8 @@ def parse(config: ConfigReader) -> Architecture:
     layerdrop = max(
         _probability(config, "encoder_layerdrop"), _probability(config, "decoder_layerdrop")
     )
+    for key in ("dropout", "attention_dropout", "activation_dropout"):
+        _probability(config, key)  # "with dropout" takes every one as active
     spec = WhisperSpec(
         decoder_layers=config.integer("decoder_layers", _LAYERS),
         decoder_heads=decoder_heads,

@@ -12,6 +12,7 @@
 from gradacc_desktop.viewmodels.activation.fields import (
     DEFAULT_PRESET,
     FIELD_LIMITS,
+    IMAGE_FIELDS,
     MEASURE_COMMAND,
     PAPER_CITATION,
     PAPER_URL,
@@ -33,6 +34,7 @@ from gradacc_desktop.viewmodels.activation.views import (
 __all__ = [
     "DEFAULT_PRESET",
     "FIELD_LIMITS",
+    "IMAGE_FIELDS",
     "MEASURE_COMMAND",
     "PAPER_CITATION",
     "PAPER_URL",

@@ -10,6 +10,8 @@ from PySide6.QtCore import QCoreApplication
 
 from gradacc_desktop.core.activation import GB, STACK_TEXT, Item, Recompute, Result, StackKind
 from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, LIMITS, Field
+from gradacc_desktop.core.compute import significant
+from gradacc_desktop.core.families.vision import summary as vision_summary
 from gradacc_desktop.core.presets import Preset
 from gradacc_desktop.viewmodels.activation.fields import (
     MEASURE_COMMAND,
@@ -151,6 +153,25 @@ class EstimateTexts(Translating):
             ),
             warnings=self._warnings(result, preset, model),
             result=result,
+            vision=self._vision(result),
+        )
+
+    def _vision(self, result: Result) -> str:
+        """The image tower's parameters, images, tokens and share of the saved bytes."""
+        tower = vision_summary(result)
+        if tower is None:
+            return ""
+        f = self._texts.format
+        return self.tr(
+            "Vision tower: {params} parameters · {images} × {tokens} tokens per image · "
+            "{saved} of the {total} saved ({share} %)"
+        ).format(
+            params=f(tower.tower_parameters),
+            images=f(tower.images),
+            tokens=f(tower.tokens_per_image),
+            saved=self._shown_gb(tower.tower_bytes),
+            total=self._shown_gb(tower.saved_bytes),
+            share=f(significant(tower.share * 100, 2)),
         )
 
     def sources(
@@ -184,8 +205,11 @@ class EstimateTexts(Translating):
         seq: int | None,
         model: LoadedModel | None = None,
         target_seq: int | None = None,
+        images: int | None = None,
+        image_size: tuple[int, int] | None = None,
     ) -> str:
-        """The measuring tool's command for these options (sequence 2048 when unknown)."""
+        """The measuring tool's command for these options (sequence 2048 when unknown);
+        ``images`` and ``image_size`` for a model with a vision tower."""
         seq = seq or 2048
         command = MEASURE_COMMAND
         if model is not None and model.file_name:
@@ -193,6 +217,12 @@ class EstimateTexts(Translating):
         parts = [command, f"--seq {seq}"]
         if model is not None and model.arch.encoder_decoder and target_seq:
             parts.append(f"--target-seq {target_seq}")
+        if images:
+            parts.append(f"--images {images}")
+        if image_size is not None:
+            parts.append(f"--image-size {image_size[0]}x{image_size[1]}")
+        if images is not None and o.vision_frozen:
+            parts.append("--freeze-vision")
         parts += [
             f"--dtype {o.dtype.value}",
             f"--attention {o.attention.value}",

@@ -40,6 +40,10 @@ class ActivationField(enum.Enum):
     #: encoder-decoders only: the target (decoder) length
     TARGET_SEQ = "target_seq"
     TENSOR_PARALLEL = "tensor_parallel"
+    #: models with a vision tower only: images per sample and their pixels
+    IMAGES = "images"
+    IMAGE_WIDTH = "image_width"
+    IMAGE_HEIGHT = "image_height"
 
 
 #: the fields a preset fills and compares against (with the family)
@@ -68,6 +72,7 @@ class Option(enum.Enum):
     DROPOUT = "dropout"
     PADDED = "padded"
     USE_CACHE = "use_cache"
+    VISION_FROZEN = "vision_frozen"
     PROFILE = "profile"
 
 
@@ -87,6 +92,8 @@ class Options:
     padded: bool = False
     #: the model's use_cache in training (a config file sets it; off for typed sizes)
     use_cache: bool = False
+    #: the vision tower is frozen (requires_grad_(False))
+    vision_frozen: bool = False
 
 
 #: sizes used when no preset file can be read (GPT-2 small)
@@ -100,7 +107,13 @@ FALLBACK_VALUES: dict[ActivationField, int] = {
     ActivationField.SEQ: 1024,
     ActivationField.TARGET_SEQ: 512,
     ActivationField.TENSOR_PARALLEL: 1,
+    ActivationField.IMAGES: 1,
+    ActivationField.IMAGE_WIDTH: 224,
+    ActivationField.IMAGE_HEIGHT: 224,
 }
+
+#: the fields only a model with a vision tower reads
+IMAGE_FIELDS = (ActivationField.IMAGES, ActivationField.IMAGE_WIDTH, ActivationField.IMAGE_HEIGHT)
 
 #: the key of a config.json the user opened, among the preset choices
 FILE_KEY = "@file"

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -35,6 +36,8 @@ from gradacc_desktop.core.families import (
     parse_model_config_text,
     read_model_config_text,
 )
+from gradacc_desktop.core.families.vision import default_image_size
+from gradacc_desktop.core.families.vision import resizable as image_resizable
 from gradacc_desktop.core.presets import (
     ConfigPreset,
     Preset,
@@ -48,6 +51,7 @@ from gradacc_desktop.viewmodels.activation.fields import (
     FALLBACK_VALUES,
     FIELD_LIMITS,
     FILE_KEY,
+    IMAGE_FIELDS,
     SHAPE_FIELDS,
     ActivationField,
     Options,
@@ -275,6 +279,9 @@ class ActivationViewModel(QObject):
     def set_use_cache(self, enabled: bool) -> None:
         self._set_options(replace(self._options, use_cache=enabled))
 
+    def set_vision_frozen(self, enabled: bool) -> None:
+        self._set_options(replace(self._options, vision_frozen=enabled))
+
     def set_profile(self, profile: Profile) -> None:
         self._set_options(replace(self._options, profile=profile))
 
@@ -390,6 +397,12 @@ class ActivationViewModel(QObject):
             self._raw[field] = Decimal(getattr(arch, field.value))
         self._raw[ActivationField.SEQ] = Decimal(arch.default_seq)
         self._raw[ActivationField.TARGET_SEQ] = Decimal(arch.default_target_seq)
+        size = default_image_size(arch)
+        if size is not None:
+            # one image per sample, at the size the model's processor gives it
+            self._raw[ActivationField.IMAGES] = Decimal(1)
+            self._raw[ActivationField.IMAGE_WIDTH] = Decimal(size[0])
+            self._raw[ActivationField.IMAGE_HEIGHT] = Decimal(size[1])
         if emit:
             self._refresh()
             self.valuesReplaced.emit({f: self.value(f) for f in ActivationField})
@@ -443,6 +456,8 @@ class ActivationViewModel(QObject):
                 continue
             if field is ActivationField.TARGET_SEQ and not encoder_decoder:
                 continue
+            if field in IMAGE_FIELDS and field not in self._image_fields():
+                continue
             problem = self._problem(field)
             if problem is None:
                 value = self.value(field)
@@ -491,6 +506,7 @@ class ActivationViewModel(QObject):
                 self.value(ActivationField.SEQ),
                 model,
                 self.value(ActivationField.TARGET_SEQ),
+                *self._measured_images(),
             ),
             can_use=view is not None and self._estimate.calculator_value(view.result) is not None,
             model_loaded=model is not None,
@@ -498,6 +514,9 @@ class ActivationViewModel(QObject):
             load_error=self._load_error,
             encoder_decoder=encoder_decoder,
             typed_family=self._options.family.typed_sizes,
+            image_fields=self._image_fields(),
+            vision=model is not None and default_image_size(model.arch) is not None,
+            fixed_seq=model is not None and model.arch.fixed_seq is not None,
             cache_applies=(model is None or model.arch.head is Head.CAUSAL_LM)
             and self._options.profile is Profile.HF
             and self._options.recompute is not Recompute.FULL,
@@ -535,11 +554,50 @@ class ActivationViewModel(QObject):
             return self.tr("{count} parameters").format(count=count)
         return ""
 
+    def _measured_images(self) -> tuple[int | None, tuple[int, int] | None]:
+        """(images, image size) the measuring command takes for this model (None, None
+        without a vision tower)."""
+        fields = self._image_fields()
+        if not fields and not self._has_tower():
+            return None, None
+        images = self.value(ActivationField.IMAGES) if ActivationField.IMAGES in fields else 0
+        width = self.value(ActivationField.IMAGE_WIDTH)
+        height = self.value(ActivationField.IMAGE_HEIGHT)
+        if ActivationField.IMAGE_WIDTH not in fields or width is None or height is None:
+            return images or 0, None
+        return images or 0, (width, height)
+
+    def _has_tower(self) -> bool:
+        return self._model is not None and default_image_size(self._model.arch) is not None
+
+    def _image_fields(self) -> tuple[ActivationField, ...]:
+        """The image fields the loaded model reads: images per sample (a language model
+        with a vision tower), the image size (where it changes the estimate)."""
+        if self._model is None or default_image_size(self._model.arch) is None:
+            return ()
+        arch = self._model.arch
+        fields: tuple[ActivationField, ...] = ()
+        if arch.family is Family.VLM:
+            fields += (ActivationField.IMAGES,)
+        if image_resizable(arch):
+            fields += (ActivationField.IMAGE_WIDTH, ActivationField.IMAGE_HEIGHT)
+        return fields
+
     def _inputs(self, values: dict[ActivationField, int]) -> Inputs:
         o = self._options
         if self._model is not None:
             arch = self._model.arch
+            images: dict[str, Any] = {}
+            shown = self._image_fields()
+            if shown:
+                images["vision_frozen"] = o.vision_frozen
+            if ActivationField.IMAGES in shown:
+                images["images"] = values[ActivationField.IMAGES]
+            if ActivationField.IMAGE_WIDTH in shown:
+                images["image_width"] = values[ActivationField.IMAGE_WIDTH]
+                images["image_height"] = values[ActivationField.IMAGE_HEIGHT]
             return arch.inputs(
+                **images,
                 seq=values[ActivationField.SEQ],
                 target_seq=values.get(ActivationField.TARGET_SEQ) if arch.encoder_decoder else None,
                 dtype=o.dtype,

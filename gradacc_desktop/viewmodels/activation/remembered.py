@@ -39,6 +39,7 @@ def setup_snapshot(
     saved["dropout"] = "true" if options.dropout else "false"
     saved["padded"] = "true" if options.padded else "false"
     saved["use_cache"] = "true" if options.use_cache else "false"
+    saved["vision_frozen"] = "true" if options.vision_frozen else "false"
     return saved
 
 
@@ -78,6 +79,7 @@ def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
         profile=member("profile", Profile, current.profile),
         padded=flag("padded", current.padded),
         use_cache=flag("use_cache", current.use_cache),
+        vision_frozen=flag("vision_frozen", current.vision_frozen),
     )
     values: dict[ActivationField, Decimal] = {}
     for f in ActivationField:

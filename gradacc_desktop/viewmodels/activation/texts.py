@@ -51,7 +51,13 @@ class ActivationTexts(Translating):
             Option.SEQUENCE_PARALLEL: self.tr("Se&quence parallelism"),
             Option.DROPOUT: self.tr("Dro&pout enabled"),
             Option.PADDED: self.tr("Padded &batches (attention mask)"),
-            Option.USE_CACHE: self.tr("Key/value &cache in training (use_cache)"),
+            Option.USE_CACHE: self.tr("Key/value cache &while training (use_cache)"),
+            # no access key: the alphabet is spent; they follow the sequence length in
+            # the tab order, shown only for a model with a vision tower
+            ActivationField.IMAGES: self.tr("Images per sample"),
+            ActivationField.IMAGE_WIDTH: self.tr("Image width (pixels)"),
+            ActivationField.IMAGE_HEIGHT: self.tr("Image height (pixels)"),
+            Option.VISION_FROZEN: self.tr("Frozen vision tower"),
             Option.PROFILE: self.tr("Accounting pr&ofile"),
         }[control]
         return text if mnemonic else text.replace("&", "")
@@ -87,6 +93,21 @@ class ActivationTexts(Translating):
             ),
             ActivationField.TARGET_SEQ: self.tr(
                 "Encoder-decoders (T5): tokens of the target the decoder reads."
+            ),
+            ActivationField.IMAGES: self.tr(
+                "Images in one training sample. Their tokens are part of the sequence length "
+                "(LLaVA 1.5: 576 per image; Gemma 3: 256; Qwen2-VL: one per 28 × 28 pixels)."
+            ),
+            ActivationField.IMAGE_WIDTH: self.tr(
+                "Width of each image as the model's processor hands it over; the patches of "
+                "the vision tower (and Qwen2-VL's image tokens) follow it."
+            ),
+            ActivationField.IMAGE_HEIGHT: self.tr(
+                "Height of each image as the model's processor hands it over."
+            ),
+            Option.VISION_FROZEN: self.tr(
+                "The vision tower does not train (requires_grad false): it keeps nothing for "
+                "the backward pass, except what gradient checkpointing's hooks keep."
             ),
             Option.DTYPE: self.tr("Precision the activations are stored in."),
             Option.ATTENTION: self.tr(

@@ -40,6 +40,9 @@ class EstimateView:
     assumptions: tuple[str, ...]
     warnings: tuple[str, ...]
     result: Result
+    #: the image tower's parameters, tokens per image and share of the estimate ("" for
+    #: a model without one)
+    vision: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,12 @@ class ActivationState:
     #: the model can fill a key/value cache in training (a causal LM, the HF profile,
     #: no full recomputation)
     cache_applies: bool = True
+    #: the image fields the model reads (shown), empty without a vision tower
+    image_fields: tuple[ActivationField, ...] = ()
+    #: the model has a vision tower (the frozen-tower check box shows)
+    vision: bool = False
+    #: the model runs one sequence length only (Whisper's encoder): the field is locked
+    fixed_seq: bool = False
 
     @property
     def has_result(self) -> bool:
