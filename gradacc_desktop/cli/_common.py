@@ -62,6 +62,16 @@ GPUS = int_type(LIMITS[Field.GPUS])
 ACTIVATION_GB = decimal_type(LIMITS[Field.ACTIVATION_GB])
 
 
+def image_size_type(text: str) -> tuple[int, int]:
+    """``WxH`` pixels (or one number for a square) as (width, height)."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.strip().isdigit() and int(p) > 0 for p in parts):
+        raise argparse.ArgumentTypeError(f"not WxH pixels: {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
 def jsonable(value: Any) -> Any:
     """Decimals become plain strings, enums their values, tuples lists."""
     if isinstance(value, Decimal):

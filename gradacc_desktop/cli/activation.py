@@ -37,16 +37,16 @@ from gradacc_desktop.core.families import (
     FAMILY_TEXT,
     Architecture,
     ModelConfigError,
-    Task,
     family_module,
     file_name,
     parameters,
     read_model_config,
 )
+from gradacc_desktop.core.families.heads import Task
 from gradacc_desktop.core.families.vision import summary as vision_summary
 from gradacc_desktop.core.models import ModelSpec, UnknownModelError, facts, find_model
 
-from ._common import UsageError
+from ._common import UsageError, image_size_type
 
 #: GB decimals of ``activation_gb`` (what the calculator's field accepts)
 ACTIVATION_GB_DECIMALS = 3
@@ -70,17 +70,6 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0: {text}")
     return value
-
-
-def _image_size(text: str) -> tuple[int, int]:
-    """``WxH`` (or one number for a square) as (width, height) in pixels."""
-    parts = text.lower().replace("×", "x").split("x")
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"not WxH pixels: {text!r}")
-    width, height = (_positive_int(part.strip()) for part in parts)
-    return width, height
 
 
 def _image_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -161,7 +150,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     images.add_argument(
         "--image-size",
-        type=_image_size,
+        type=image_size_type,
         metavar="WxH",
         help="pixels of each image, e.g. 1024x768, or one number for a square (default: the "
         "model's own; Qwen2-VL 448x448)",

@@ -27,7 +27,7 @@ import sys
 from decimal import Decimal
 from typing import Any
 
-from ..core.activation import Attention, Family
+from ..core.activation import SHAPE_LIMITS, Attention, Family
 from ..core.compute import (
     BANDWIDTH_LIMITS,
     EPOCHS_LIMITS,
@@ -64,7 +64,10 @@ from ..core.training.description import (
     expert_problem,
     expert_problem_text,
 )
-from ._common import UsageError, decimal_type, int_type
+from ._common import UsageError, decimal_type, image_size_type, int_type
+
+#: images per sample: the estimator's range
+IMAGES_LIMITS = SHAPE_LIMITS["images"]
 
 #: typed figures may be given to the byte (9 decimals of a GB)
 BYTE_DECIMALS = 9
@@ -341,6 +344,24 @@ def add_sequence_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="L",
         help="encoder-decoders (T5): the target length (default: --seq-len)",
     )
+    group.add_argument(
+        "--images",
+        type=int_type(IMAGES_LIMITS),
+        metavar="N",
+        help="language models with a vision tower: images per sample (default 1); their "
+        "tokens are part of --seq-len",
+    )
+    group.add_argument(
+        "--image-size",
+        type=image_size_type,
+        metavar="WxH",
+        help="models with a vision tower: pixels of each image (default: the model's own)",
+    )
+    group.add_argument(
+        "--freeze-vision",
+        action="store_true",
+        help="models with a vision tower: the tower does not train",
+    )
 
 
 def add_memory_arguments(parser: argparse.ArgumentParser) -> None:
@@ -523,6 +544,9 @@ def description_from(
     check_context_seq(args.context_parallel, args.seq_len)
     if args.target_seq is not None and (model is None or not facts(model).encoder_decoder):
         raise UsageError("--target-seq is for encoder-decoder models (T5)")
+    imaged = args.images is not None or args.image_size is not None or args.freeze_vision
+    if imaged and (model is None or facts(model).vision is None):
+        raise UsageError("--images, --image-size and --freeze-vision need a vision tower")
     profile = None
     if args.speed_profile is not None:
         try:
@@ -541,6 +565,10 @@ def description_from(
         seq_len=args.seq_len,
         target_seq=args.target_seq,
         attention=Attention(args.attention),
+        images=args.images,
+        image_width=args.image_size[0] if args.image_size else None,
+        image_height=args.image_size[1] if args.image_size else None,
+        vision_frozen=args.freeze_vision,
         card=_card(args),
         gpus=gpus,
         nodes=args.nodes,

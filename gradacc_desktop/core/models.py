@@ -253,6 +253,20 @@ class ExpertFacts:
 
 
 @dataclass(frozen=True)
+class VisionFacts:
+    """A model with an image tower (ViT/CLIP/SigLIP, or a language model with one)."""
+
+    #: (width, height) in pixels the model's processor gives an image
+    default_size: tuple[int, int]
+    #: the image size changes the figures (image encoders, Qwen2-VL's dynamic size)
+    resizable: bool
+    #: a language model reading images: images per sample is asked for
+    takes_images: bool
+    #: parameters of the tower (what freezing it stops training)
+    tower_params: int
+
+
+@dataclass(frozen=True)
 class ModelFacts:
     """What a model choice fixes; ``None`` where it fixes nothing."""
 
@@ -275,6 +289,8 @@ class ModelFacts:
     context: int | None = None
     #: a mixture of experts' routed experts (None: no routed experts)
     experts: ExpertFacts | None = None
+    #: the image tower (None: no tower)
+    vision: VisionFacts | None = None
     #: what the activation estimator reads (None: a bare parameter count)
     _arch: Architecture | None = None
     _preset: Any = None  # a sized Preset or a TypedShape
@@ -402,7 +418,23 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
         kv_heads=arch.kv_heads,
         context=arch.max_positions,
         experts=experts,
+        vision=_vision_of_arch(arch),
         _arch=arch,
+    )
+
+
+def _vision_of_arch(arch: Architecture) -> VisionFacts | None:
+    from .families.vision import default_image_size, resizable
+
+    size = default_image_size(arch)
+    if size is None:
+        return None
+    count = getattr(family_module(arch), "tower_parameters", None)
+    return VisionFacts(
+        default_size=size,
+        resizable=resizable(arch),
+        takes_images=arch.family is Family.VLM,
+        tower_params=int(count(arch)) if count is not None else 0,
     )
 
 

@@ -1,10 +1,10 @@
 """Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 5)::
+File format (UTF-8 JSON, version 6)::
 
     {
       "format": "gradacc-scenario",
-      "version": 5,
+      "version": 6,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
@@ -21,8 +21,13 @@ File format (UTF-8 JSON, version 5)::
                "overhead_gb": "1", "virtual_stages": 1, "expert_parallel": 1,
                "context_parallel": 1, "fp8": false,
                "attention": "sdpa", "link_gbps": null, "network_gbps": null,
-               "goodput_percent": null}
+               "goodput_percent": null, "images": null, "image_width": null,
+               "image_height": null, "vision_frozen": false}
     }
+
+Version 6 adds a vision tower's inputs: images per sample (null: one, for a language
+model reading images), their width and height in pixels (null: the model's own size)
+and whether the tower is frozen. Files of versions 1 to 5 open with those defaults.
 
 Version 5 adds the time model's newer inputs: the interleaved pipeline's virtual stages
 (ignored without pipeline stages), the expert-parallel GPUs of a mixture of experts
@@ -106,9 +111,9 @@ from .setup import Offload, Precision, ZeroStage
 from .training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 5
+VERSION = 6
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5)
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: the share of the wall-clock time spent training, as the window asks it: in percent
 #: (``compute.GOODPUT_LIMITS`` times 100)
@@ -213,6 +218,11 @@ class PlanSettings:
     context_parallel: int = 1
     #: FP8 matrix products around 16-bit training
     fp8: bool = False
+    # a vision tower's inputs (version 6; None: one image at the model's own size)
+    images: int | None = None
+    image_width: int | None = None
+    image_height: int | None = None
+    vision_frozen: bool = False
     attention: Attention = Attention.SDPA
     #: GB/s per GPU and direction, between the GPUs of a node / between nodes (None:
     #: the card's)
@@ -289,6 +299,10 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "link_gbps": _dec(p.link_gbps),
             "network_gbps": _dec(p.network_gbps),
             "goodput_percent": _dec(p.goodput_percent),
+            "images": p.images,
+            "image_width": p.image_width,
+            "image_height": p.image_height,
+            "vision_frozen": p.vision_frozen,
         },
     }
 
@@ -506,6 +520,7 @@ _SPEED_MODEL_KEYS = (
     "network_gbps",
     "goodput_percent",
 )
+_VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -543,6 +558,8 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         if isinstance(raw, dict) and "context_parallel" not in raw:
             # version 5 files written before context parallelism: none
             raw = {**raw, "context_parallel": 1}
+    if version >= 6:
+        keys += _VISION_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -580,7 +597,21 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
         found.update(_description(p))
     if version >= 5:
         found.update(_speed_model(p))
+    if version >= 6:
+        found.update(_vision(p))
     return found
+
+
+def _vision(p: dict[str, Any]) -> dict[str, Any]:
+    frozen = p["vision_frozen"]
+    if not isinstance(frozen, bool):
+        raise ScenarioError(Reason.WRONG_TYPE, "plan.vision_frozen", "expected true or false")
+    return {
+        "images": _optional(_int, p, "images", "plan", SHAPE_LIMITS["images"]),
+        "image_width": _optional(_int, p, "image_width", "plan", SHAPE_LIMITS["image_width"]),
+        "image_height": _optional(_int, p, "image_height", "plan", SHAPE_LIMITS["image_height"]),
+        "vision_frozen": frozen,
+    }
 
 
 def _bundled(name: Any, path: str) -> ModelSpec:

@@ -822,7 +822,7 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     </message>
     <message>
         <source>The file names the bare model ({name}): no head and no loss are counted; the head and loss you put on its last hidden states come on top.</source>
-        <extracomment>candidate sequences per sample of a multiple-choice head when none is given (SWAG&apos;s 4) the family&apos;s language-model head (``Head``) the bare model (``AutoModel``): the last hidden states, the user&apos;s own head and loss decoders whose ``transformers`` configuration sets a ``pad_token_id`` when the file names none (the sequence classifier then looks for the last token that is not padding) ``Generic*`` heads of ``modeling_layers`` (and GPT-NeoX&apos;s): score / classifier / qa_outputs on the last hidden states; the token-classification loss upcasts to fp32 GPT-2&apos;s and Falcon&apos;s own heads: the same, the token loss in the model&apos;s dtype BERT-style encoders: a pooler (dense + tanh on the first token) for the bare model, sequence classification and multiple choice; losses in the model&apos;s dtype the language-model head&apos;s once-per-model parts, which any other head replaces</extracomment>
+        <extracomment>candidate sequences per sample of a multiple-choice head when none is given (SWAG&apos;s 4) the family&apos;s language-model head (``Head``) the bare model (``AutoModel``): the last hidden states, the user&apos;s own head and loss decoders whose ``transformers`` configuration sets a ``pad_token_id`` when the file names none (the sequence classifier then looks for the last token that is not padding) ``Generic*`` heads of ``modeling_layers`` (and GPT-NeoX&apos;s): score / classifier / qa_outputs on the last hidden states; the token-classification loss upcasts to fp32 GPT-2&apos;s and Falcon&apos;s own heads: the same, the token loss in the model&apos;s dtype BERT-style encoders: a pooler (dense + tanh on the first token) for the bare model, sequence classification and multiple choice; losses in the model&apos;s dtype DistilBERT: no pooler; sequence classification and multiple choice put pre_classifier + ReLU + dropout (``seq_classif_dropout``) on the first token, question answering drops the hidden states out (``qa_dropout``) first; losses in the dtype DeBERTa-v2/v3: no pooler in the bare model; ``ContextPooler`` (dropout, dense, ``pooler_hidden_act``) + dropout + classifier for sequence classification and multiple choice; the sequence classifier gathers the labelled rows and upcasts them ModernBERT: no pooler; token classification and question answering run the prediction head (dense, ``classifier_activation``, LayerNorm) on every token, then dropout (``classifier_dropout``) and the classifier; losses in the dtype. Sequence classification and multiple choice pool by ``classifier_pooling`` (cls or mean), which the parsed configuration does not keep: not modelled styles with a multiple-choice head (a pooled first token scored once per candidate) the language-model head&apos;s once-per-model parts, which any other head replaces</extracomment>
         <translation>O arquivo indica o modelo sem cabeça ({name}): nenhuma cabeça e nenhuma perda são contadas; a cabeça e a perda que você colocar sobre os últimos estados ocultos vêm a mais.</translation>
     </message>
     <message>
@@ -4727,6 +4727,18 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Comprimento do alvo</translation>
     </message>
     <message>
+        <source>Images per sample</source>
+        <translation>Imagens por amostra</translation>
+    </message>
+    <message>
+        <source>Image width (pixels)</source>
+        <translation>Largura da imagem (pixels)</translation>
+    </message>
+    <message>
+        <source>Image height (pixels)</source>
+        <translation>Altura da imagem (pixels)</translation>
+    </message>
+    <message>
         <source>Usable memory per GPU</source>
         <translation>Memória utilizável por GPU</translation>
     </message>
@@ -4879,6 +4891,18 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Codificador-decodificador: o comprimento do alvo (decodificador) (vazio: o comprimento da sequência).</translation>
     </message>
     <message>
+        <source>Images in one training sample (empty: one). Their tokens are part of the sequence length (LLaVA 1.5: 576 per image; Gemma 3: 256; Qwen2-VL: one per 28 × 28 pixels).</source>
+        <translation>Imagens em uma amostra de treino (vazio: uma). Os tokens delas fazem parte do comprimento da sequência (LLaVA 1.5: 576 por imagem; Gemma 3: 256; Qwen2-VL: um a cada 28 × 28 pixels).</translation>
+    </message>
+    <message>
+        <source>Width of each image as the model&apos;s processor hands it over (empty: the model&apos;s own size).</source>
+        <translation>Largura de cada imagem como o processador do modelo a entrega (vazio: o tamanho do próprio modelo).</translation>
+    </message>
+    <message>
+        <source>Height of each image as the model&apos;s processor hands it over (empty: the model&apos;s own size).</source>
+        <translation>Altura de cada imagem como o processador do modelo a entrega (vazio: o tamanho do próprio modelo).</translation>
+    </message>
+    <message>
         <source>Memory one GPU can use for training, in decimal gigabytes (C).</source>
         <translation>Memória que uma GPU pode usar no treino, em gigabytes decimais (C).</translation>
     </message>
@@ -4961,6 +4985,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>One share of the card&apos;s dense peak for every kernel (optional). Empty: the efficiency is modelled from the model&apos;s shape — the products&apos; width, the tokens per micro-step, the attention kernel (docs/TIME.md). Type a measured figure to use it instead.</source>
         <translation>Uma só fração do pico denso da placa para todos os kernels (opcional). Vazio: a eficiência é modelada pelo formato do modelo — a largura dos produtos, os tokens por micro-passo, o kernel de atenção (docs/TIME.md). Digite um valor medido para usá-lo no lugar.</translation>
+    </message>
+    <message>
+        <source>Frozen vision tower</source>
+        <translation>Torre de visão congelada</translation>
+    </message>
+    <message>
+        <source>The vision tower does not train (requires_grad false): it keeps nothing for the backward pass, except what gradient checkpointing&apos;s hooks keep, and has no gradients or optimizer states.</source>
+        <translation>A torre de visão não é treinada (requires_grad false): não guarda nada para a retropropagação, exceto o que os hooks do gradient checkpointing guardam, e não tem gradientes nem estados do otimizador.</translation>
     </message>
     <message>
         <source>modelled from the model&apos;s shape</source>

@@ -77,8 +77,13 @@ FULL = Scenario(
         link_gbps=Decimal("200"),
         network_gbps=Decimal("12.5"),
         goodput_percent=Decimal("92.5"),
+        images=2,
+        image_width=1024,
+        image_height=768,
+        vision_frozen=True,
     ),
 )
+VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 SPEED_MODEL_KEYS = (
     "virtual_stages",
     "expert_parallel",
@@ -123,6 +128,10 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    for key in VISION_KEYS:
+        del plan[key]
+    if version == 5:
+        return data
     for key in SPEED_MODEL_KEYS:
         del plan[key]
     if version == 4:
@@ -165,7 +174,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 5
+    assert data["format"] == "gradacc-scenario" and data["version"] == 6
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -185,6 +194,36 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["attention"] == "eager"
     assert data["plan"]["link_gbps"] == "200" and data["plan"]["network_gbps"] == "12.5"
     assert data["plan"]["goodput_percent"] == "92.5"
+    assert (data["plan"]["images"], data["plan"]["image_width"]) == (2, 1024)
+    assert data["plan"]["image_height"] == 768 and data["plan"]["vision_frozen"] is True
+
+
+def test_version_5_files_open_with_one_image_at_the_models_size() -> None:
+    data = as_version(5)
+    plan = load(encode(data)).plan
+    assert plan.images is plan.image_width is plan.image_height is None
+    assert plan.vision_frozen is False and plan.fp8 is True
+    data["plan"]["vision_frozen"] = True  # a version 5 file cannot carry version 6 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is Reason.UNKNOWN_KEY
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("images", -1, Reason.OUT_OF_RANGE),
+        ("images", "2", Reason.WRONG_TYPE),
+        ("image_width", 0, Reason.OUT_OF_RANGE),
+        ("vision_frozen", "yes", Reason.WRONG_TYPE),
+    ],
+)
+def test_bad_vision_inputs_are_refused(key: str, value: Any, reason: Reason) -> None:
+    data = good()
+    data["plan"][key] = value
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is reason
 
 
 def test_version_4_files_open_with_the_defaults_of_the_newer_inputs() -> None:
@@ -365,7 +404,7 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "root is a number": (b"1", Reason.NOT_AN_OBJECT),
     "root is null": (b"null", Reason.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 5,', '"version": 5, "version": 5,').encode(),
+        VALID.replace('"version": 6,', '"version": 6, "version": 6,').encode(),
         Reason.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -375,12 +414,12 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
     "format missing": (_drop("format"), Reason.MISSING_KEY),
     "version missing": (_drop("version"), Reason.MISSING_KEY),
-    "future version": (_set("version", 6), Reason.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 7), Reason.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
     "version as bool": (_set("version", True), Reason.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 5', '"version": 5.0').encode(),
+        VALID.replace('"version": 6', '"version": 6.0').encode(),
         Reason.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),

@@ -110,6 +110,12 @@ class TrainingDescription:
     target_seq: int | None = None
     #: the attention kernel: fused (SDPA/flash: no s² scores kept) or eager
     attention: Attention = Attention.SDPA
+    #: models with a vision tower: images per sample (None: one, for a language model
+    #: reading images), their pixels (None: the model's own size), the tower frozen
+    images: int | None = None
+    image_width: int | None = None
+    image_height: int | None = None
+    vision_frozen: bool = False
     #: a catalogue card or a custom one (None: a custom card without its memory)
     card: GpuCard | None = None
     gpus: int = 1

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from ..activation import Device, DType, Inputs, Profile, Result, estimate
 from ..activation import Recompute as ActivationRecompute
@@ -191,6 +192,7 @@ def _activation(
         attention=description.attention,
         profile=Profile.HF,
         device=Device.CUDA,
+        **image_options(description, model),
     )
     assert inputs is not None
     try:
@@ -200,9 +202,28 @@ def _activation(
     return result.peak_bytes, result, None, ""
 
 
+def image_options(description: TrainingDescription, model: ModelFacts) -> dict[str, Any]:
+    """The activation estimator's image inputs for ``model`` (none without a tower): one
+    image per sample unless told, at the model's own size unless told."""
+    vision = model.vision
+    if vision is None:
+        return {}
+    options: dict[str, Any] = {"vision_frozen": description.vision_frozen}
+    if vision.takes_images:
+        options["images"] = 1 if description.images is None else description.images
+    if vision.resizable:
+        width, height = vision.default_size
+        options["image_width"] = description.image_width or width
+        options["image_height"] = description.image_height or height
+    return options
+
+
 def _trainable(description: TrainingDescription, model: ModelFacts) -> int | Missing:
-    """Parameters the method trains: every one, or LoRA's adapters."""
+    """Parameters the method trains: every one (but a frozen vision tower's), or
+    LoRA's adapters."""
     if not description.method.adapters:
+        if description.vision_frozen and model.vision is not None:
+            return model.params - model.vision.tower_params
         return model.params
     if model.lora is not None:
         try:

@@ -319,7 +319,15 @@ class TrainingPanel(QWidget):
 
     def _show_checks(self) -> None:
         """The FP8 box: ticked when chosen and possible, enabled only when possible (bf16
-        or fp16 on a card with an FP8 peak), its tooltip saying why not."""
+        or fp16 on a card with an FP8 peak), its tooltip saying why not; the frozen-tower
+        box as chosen."""
+        frozen = self.checks.get(Choice.VISION_FROZEN)
+        if frozen is not None:
+            with self._silently():
+                frozen.setChecked(bool(self.vm.choice(Choice.VISION_FROZEN)))
+            hint = self.vm.texts.choice_hint(Choice.VISION_FROZEN)
+            frozen.setToolTip(hint)
+            frozen.setAccessibleDescription(hint)
         check = self.checks.get(Choice.FP8)
         if check is None:
             return

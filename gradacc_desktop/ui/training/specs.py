@@ -65,6 +65,10 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(Section.MODEL, E.MODEL_NOTE),
     RowSpec(Section.MODEL, T.SEQ_LEN),
     RowSpec(Section.MODEL, T.TARGET_SEQ),
+    RowSpec(Section.MODEL, T.IMAGES),
+    RowSpec(Section.MODEL, T.IMAGE_WIDTH),
+    RowSpec(Section.MODEL, T.IMAGE_HEIGHT),
+    RowSpec(Section.MODEL, C.VISION_FROZEN),
     RowSpec(Section.METHOD, C.METHOD),
     RowSpec(Section.METHOD, T.LORA_RANK),
     RowSpec(Section.METHOD, C.LORA_TARGETS),
@@ -108,7 +112,7 @@ ROWS: tuple[RowSpec, ...] = (
 )
 
 #: choices shown as a check box on a row of its own (its text is its label)
-CHECK_BOXES: frozenset[Choice] = frozenset({C.FP8})
+CHECK_BOXES: frozenset[Choice] = frozenset({C.FP8, C.VISION_FROZEN})
 
 #: rows shown only when the description has them (the view-model says which)
 CONDITIONAL: frozenset[Key] = frozenset(
@@ -123,6 +127,10 @@ CONDITIONAL: frozenset[Key] = frozenset(
         T.SHAPE_POSITIONS,
         T.MODEL_PARAMS,
         T.TARGET_SEQ,
+        T.IMAGES,
+        T.IMAGE_WIDTH,
+        T.IMAGE_HEIGHT,
+        C.VISION_FROZEN,
         T.LORA_RANK,
         C.LORA_TARGETS,
         T.TRAINABLE_PARAMS,

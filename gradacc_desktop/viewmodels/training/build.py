@@ -69,6 +69,8 @@ class Choices:
     precision: Precision = Precision.BF16
     #: FP8 matrix products, when the precision and the card allow them (``fp8_allowed``)
     fp8: bool = False
+    #: the vision tower does not train (a model with one)
+    vision_frozen: bool = False
     attention: Attention = Attention.SDPA
     #: a card id, or the custom card's
     card: str = ""
@@ -244,6 +246,10 @@ def build(
         optimizer=choices.optimizer,
         seq_len=whole(TrainingField.SEQ_LEN),
         target_seq=whole(TrainingField.TARGET_SEQ),
+        images=whole(TrainingField.IMAGES),
+        image_width=whole(TrainingField.IMAGE_WIDTH),
+        image_height=whole(TrainingField.IMAGE_HEIGHT),
+        vision_frozen=choices.vision_frozen,
         attention=choices.attention,
         card=card,
         gpus=int(number(TrainingField.GPUS)),

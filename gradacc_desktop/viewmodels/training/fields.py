@@ -51,6 +51,10 @@ class TrainingField(enum.Enum):
     # sequences
     SEQ_LEN = "seq_len"
     TARGET_SEQ = "target_seq"
+    # a model with a vision tower (empty: one image at the model's own size)
+    IMAGES = "images"
+    IMAGE_WIDTH = "image_width"
+    IMAGE_HEIGHT = "image_height"
     # the cards
     GPU_MEMORY = "gpu_memory_gb"  # the custom card's usable memory
     GPUS = "gpus"
@@ -98,6 +102,7 @@ class Choice(enum.Enum):
     OPTIMIZER = "optimizer"
     PRECISION = "precision"
     FP8 = "fp8"  # a check box: FP8 matrix products around 16-bit training
+    VISION_FROZEN = "vision_frozen"  # a check box: the vision tower does not train
     ATTENTION = "attention"
     CARD = "card"
     ZERO = "zero"
@@ -116,6 +121,8 @@ SHAPE_FIELDS = (
     TrainingField.SHAPE_VOCAB,
     TrainingField.SHAPE_POSITIONS,
 )
+#: a model with a vision tower's inputs (shown only for one)
+IMAGE_FIELDS = (TrainingField.IMAGES, TrainingField.IMAGE_WIDTH, TrainingField.IMAGE_HEIGHT)
 SPEED_FIELDS = (
     TrainingField.CUSTOM_TFLOPS,
     TrainingField.CUSTOM_BANDWIDTH,
@@ -154,6 +161,9 @@ LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
     TrainingField.TRAINABLE_PARAMS: PARAMS_LIMITS,
     TrainingField.SEQ_LEN: SEQ_LEN_LIMITS,
     TrainingField.TARGET_SEQ: SEQ_LEN_LIMITS,
+    TrainingField.IMAGES: SHAPE_LIMITS["images"],
+    TrainingField.IMAGE_WIDTH: SHAPE_LIMITS["image_width"],
+    TrainingField.IMAGE_HEIGHT: SHAPE_LIMITS["image_height"],
     TrainingField.GPU_MEMORY: GPU_MEMORY_LIMITS,
     TrainingField.GPUS: LIMITS[Field.GPUS],
     TrainingField.NODES: NODES_LIMITS,
@@ -212,6 +222,7 @@ RULES = FieldRules(
             TrainingField.TRAINABLE_PARAMS,
             TrainingField.SEQ_LEN,
             TrainingField.TARGET_SEQ,
+            *IMAGE_FIELDS,
             TrainingField.ACTIVATION,
             TrainingField.OTHER_MEMORY,
             *RUN_FIELDS,

@@ -66,6 +66,7 @@ from gradacc_desktop.viewmodels.training.fields import (
     DEFAULT_CARD,
     DEFAULT_CUSTOM_GB,
     FIRST_VALUES,
+    IMAGE_FIELDS,
     NO_MODEL,
     PARAMS_MODEL,
     RULES,
@@ -335,6 +336,7 @@ class TrainingViewModel(QObject):
             Choice.OPTIMIZER: c.optimizer,
             Choice.PRECISION: c.precision,
             Choice.FP8: c.fp8,
+            Choice.VISION_FROZEN: c.vision_frozen,
             Choice.ATTENTION: c.attention,
             Choice.CARD: c.card,
             Choice.ZERO: c.zero,
@@ -396,6 +398,8 @@ class TrainingViewModel(QObject):
                 return replace(c, recommend=value)
             if choice is Choice.FP8 and isinstance(value, bool):
                 return replace(c, fp8=value)
+            if choice is Choice.VISION_FROZEN and isinstance(value, bool):
+                return replace(c, vision_frozen=value)
             chosen = ENUM_CHOICES.get(choice)
             if chosen is not None:
                 attribute, kind = chosen
@@ -484,6 +488,7 @@ class TrainingViewModel(QObject):
             c = replace(c, model=d.model.name)
         if d.fp8 or fp8_allowed(d.precision, d.card):  # else the choice waits for a card
             c = replace(c, fp8=d.fp8)
+        c = replace(c, vision_frozen=d.vision_frozen)
         self._choices = c
         values: dict[TrainingField, Entry] = {
             TrainingField.TARGET: Decimal(d.target_batch),
@@ -502,6 +507,13 @@ class TrainingViewModel(QObject):
             values[TrainingField.MICRO_BATCH] = Decimal(d.micro_batch)
         if d.seq_len is not None:
             values[TrainingField.SEQ_LEN] = Decimal(d.seq_len)
+        for field, given in (
+            (TrainingField.IMAGES, d.images),
+            (TrainingField.IMAGE_WIDTH, d.image_width),
+            (TrainingField.IMAGE_HEIGHT, d.image_height),
+        ):
+            if given is not None:
+                values[field] = Decimal(given)
         self._replace(values, choices=True)
 
     # -- the speed profile ------------------------------------------------------------
@@ -618,11 +630,13 @@ class TrainingViewModel(QObject):
                 TrainingField.LORA_RANK,
                 TrainingField.TRAINABLE_PARAMS,
                 TrainingField.TARGET_SEQ,
+                *IMAGE_FIELDS,
                 TrainingField.REFERENCE_LR,
                 TrainingField.REFERENCE_BATCH,
             )
         }
-        shown |= {ch for ch in Choice if ch not in (Choice.FAMILY, Choice.LORA_TARGETS)}
+        hidden_choices = (Choice.FAMILY, Choice.LORA_TARGETS, Choice.VISION_FROZEN)
+        shown |= {ch for ch in Choice if ch not in hidden_choices}
         if c.model == PARAMS_MODEL:  # any other model states its count in its note
             shown.add(TrainingField.MODEL_PARAMS)
         if c.model == SHAPE_MODEL:
@@ -637,6 +651,13 @@ class TrainingViewModel(QObject):
                 shown.add(Choice.LORA_TARGETS)
         if model is not None and model.encoder_decoder:
             shown.add(TrainingField.TARGET_SEQ)
+        vision = None if model is None else model.vision
+        if vision is not None:
+            shown.add(Choice.VISION_FROZEN)
+            if vision.takes_images:
+                shown.add(TrainingField.IMAGES)
+            if vision.resizable:
+                shown.update((TrainingField.IMAGE_WIDTH, TrainingField.IMAGE_HEIGHT))
         return frozenset(shown)
 
     def _build_state(self) -> TrainingState:

@@ -96,6 +96,10 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         link_gbps=value(TrainingField.LINK),
         network_gbps=value(TrainingField.NETWORK),
         goodput_percent=value(TrainingField.GOODPUT),
+        images=integer(TrainingField.IMAGES),
+        image_width=integer(TrainingField.IMAGE_WIDTH),
+        image_height=integer(TrainingField.IMAGE_HEIGHT),
+        vision_frozen=c.vision_frozen,
     )
 
 
@@ -149,6 +153,7 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             optimizer=plan.optimizer,
             precision=plan.precision,
             fp8=plan.fp8,
+            vision_frozen=plan.vision_frozen,
             attention=plan.attention,
             card=card_id,
             zero=plan.zero_stage,
@@ -174,6 +179,9 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             TrainingField.CONTEXT_PARALLEL: Decimal(plan.context_parallel),
             TrainingField.SEQ_LEN: optional(plan.seq_len),
             TrainingField.TARGET_SEQ: optional(plan.target_seq),
+            TrainingField.IMAGES: optional(plan.images),
+            TrainingField.IMAGE_WIDTH: optional(plan.image_width),
+            TrainingField.IMAGE_HEIGHT: optional(plan.image_height),
             TrainingField.ACTIVATION: plan.activation_gb,
             TrainingField.OTHER_MEMORY: plan.other_memory_gb,
             TrainingField.OVERHEAD: plan.overhead_gb,

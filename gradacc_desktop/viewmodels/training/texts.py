@@ -74,6 +74,9 @@ class TrainingTexts(Translating):
             TrainingField.TRAINABLE_PARAMS: self.tr("Adapters' parameters"),
             TrainingField.SEQ_LEN: self.tr("Se&quence length"),
             TrainingField.TARGET_SEQ: self.tr("Target length"),
+            TrainingField.IMAGES: self.tr("Images per sample"),
+            TrainingField.IMAGE_WIDTH: self.tr("Image width (pixels)"),
+            TrainingField.IMAGE_HEIGHT: self.tr("Image height (pixels)"),
             TrainingField.GPU_MEMORY: self.tr("Usable memory per GPU"),
             TrainingField.GPUS: self.tr("Data-parallel &GPUs"),
             TrainingField.NODES: self.tr("&Nodes (machines)"),
@@ -138,6 +141,19 @@ class TrainingTexts(Translating):
             ),
             TrainingField.TARGET_SEQ: self.tr(
                 "Encoder-decoders: the target (decoder) length (empty: the sequence length)."
+            ),
+            TrainingField.IMAGES: self.tr(
+                "Images in one training sample (empty: one). Their tokens are part of the "
+                "sequence length (LLaVA 1.5: 576 per image; Gemma 3: 256; Qwen2-VL: one per "
+                "28 × 28 pixels)."
+            ),
+            TrainingField.IMAGE_WIDTH: self.tr(
+                "Width of each image as the model's processor hands it over (empty: the "
+                "model's own size)."
+            ),
+            TrainingField.IMAGE_HEIGHT: self.tr(
+                "Height of each image as the model's processor hands it over (empty: the "
+                "model's own size)."
             ),
             TrainingField.GPU_MEMORY: self.tr(
                 "Memory one GPU can use for training, in decimal gigabytes (C)."
@@ -258,6 +274,7 @@ class TrainingTexts(Translating):
             Choice.OPTIMIZER: self.tr("Optimizer"),
             Choice.PRECISION: self.tr("Precision"),
             Choice.FP8: self.tr("FP&8 matrix products"),
+            Choice.VISION_FROZEN: self.tr("Frozen vision tower"),
             Choice.ATTENTION: self.tr("Attention kernel"),
             Choice.CARD: self.tr("GPU model"),
             Choice.ZERO: self.tr("&ZeRO stage"),
@@ -286,6 +303,11 @@ class TrainingTexts(Translating):
             ),
             Choice.PRECISION: self.tr(
                 "The numbers training computes in: mixed precision keeps fp32 master weights."
+            ),
+            Choice.VISION_FROZEN: self.tr(
+                "The vision tower does not train (requires_grad false): it keeps nothing for "
+                "the backward pass, except what gradient checkpointing's hooks keep, and has "
+                "no gradients or optimizer states."
             ),
             Choice.FP8: self.tr(
                 "Matrix products in FP8 (Transformer Engine) around 16-bit weights, gradients "
