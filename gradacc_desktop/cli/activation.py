@@ -43,6 +43,7 @@ from gradacc_desktop.core.families import (
     read_model_config,
 )
 from gradacc_desktop.core.families.heads import Task
+from gradacc_desktop.core.families.vision import default_images
 from gradacc_desktop.core.families.vision import summary as vision_summary
 from gradacc_desktop.core.models import ModelSpec, UnknownModelError, facts, find_model
 
@@ -83,6 +84,14 @@ def _image_options(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "freeze_vision", False):
         options["vision_frozen"] = True
     return options
+
+
+def _images_of(arch: Architecture, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with the images per sample a model with a vision tower is estimated
+    with when ``--images`` is not given (one, as the window and the plan)."""
+    if "images" in options:
+        return options
+    return {**options, "images": default_images(arch)}
 
 
 def _check_images(family: Family, options: dict[str, Any]) -> None:
@@ -271,7 +280,7 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         arch = _with_task(arch, args)
         _check_images(arch.family, images)
         return _runnable(
-            arch.inputs(args.seq, target_seq=target_seq, **options),
+            arch.inputs(args.seq, target_seq=target_seq, **_images_of(arch, options)),
             ModelSpec.config(arch, file_name(config)),
         )
     if args.preset is not None:
@@ -288,7 +297,8 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
                 _fail("--target-seq is for encoder-decoder models (T5)")
             arch = _with_task(model.arch, args)
             _check_images(arch.family, images)
-            return _runnable(arch.inputs(args.seq, target_seq=target_seq, **options), spec)
+            inputs = arch.inputs(args.seq, target_seq=target_seq, **_images_of(arch, options))
+            return _runnable(inputs, spec)
         if target_seq is not None:
             _fail("--target-seq is for encoder-decoder models (T5)")
         if args.task is not None or args.num_labels is not None:
@@ -369,11 +379,17 @@ def _params_json(inputs: Inputs, preset_params: int | None) -> dict[str, int] | 
 
 
 def _frozen_parameters(inputs: Inputs) -> int:
-    """Parameters of a frozen vision tower (``--freeze-vision``), else 0."""
-    if not inputs.vision_frozen or inputs.arch is None:
+    """Parameters that do not train: a frozen vision tower's (``--freeze-vision``) and
+    what the model never trains (Whisper's fixed encoder positions)."""
+    if inputs.arch is None:
         return 0
-    count = getattr(family_module(inputs.arch), "tower_parameters", None)
-    return 0 if count is None else int(count(inputs.arch))
+    module = family_module(inputs.arch)
+    always = getattr(module, "frozen_parameters", None)
+    frozen = 0 if always is None else int(always(inputs.arch))
+    count = getattr(module, "tower_parameters", None)
+    if inputs.vision_frozen and count is not None:
+        frozen += int(count(inputs.arch))
+    return frozen
 
 
 def _vision_json(result: Result) -> dict[str, Any] | None:

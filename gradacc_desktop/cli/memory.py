@@ -127,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
         model = facts(spec)
         params = model.params
         largest = largest or model.largest_layer or 0
+        if model.frozen_params and trainable is None and recipe is not Recipe.LORA:
+            # what the model never trains (Whisper's fixed positions): no gradients or
+            # optimizer states, as the plan counts them
+            trainable = model.params - model.frozen_params
         if recipe is Recipe.LORA:
             if model.lora is None:
                 raise UsageError(

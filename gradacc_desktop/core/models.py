@@ -291,6 +291,8 @@ class ModelFacts:
     experts: ExpertFacts | None = None
     #: the image tower (None: no tower)
     vision: VisionFacts | None = None
+    #: parameters no fine-tuning trains (Whisper's fixed encoder positions)
+    frozen_params: int = 0
     #: what the activation estimator reads (None: a bare parameter count)
     _arch: Architecture | None = None
     _preset: Any = None  # a sized Preset or a TypedShape
@@ -419,8 +421,14 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
         context=arch.max_positions,
         experts=experts,
         vision=_vision_of_arch(arch),
+        frozen_params=_frozen_of_arch(arch),
         _arch=arch,
     )
+
+
+def _frozen_of_arch(arch: Architecture) -> int:
+    frozen = getattr(family_module(arch), "frozen_parameters", None)
+    return int(frozen(arch)) if frozen is not None else 0
 
 
 def _vision_of_arch(arch: Architecture) -> VisionFacts | None:

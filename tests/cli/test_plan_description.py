@@ -182,8 +182,11 @@ def test_every_command_takes_every_bundled_model(
 ) -> None:
     # Whisper's encoder runs over 1 500 positions whatever the audio: no other length;
     # image encoders read at most their caption (CLIP 77, SigLIP 64) or patch tokens
-    context = facts(ModelSpec.bundled(name)).context or 512
+    known = facts(ModelSpec.bundled(name))
+    context = known.context or 512
     seq = "1500" if name.startswith("whisper") else str(min(512, context))
+    if known.vision is not None and known.vision.takes_images:
+        seq = "2048"  # one image (LLaVA: 576 tokens) and its text
     memory = run_json(capsys, "memory", "--model", name, "--gpus", "1", "--zero-stage", "3")
     time = run_json(
         capsys, "time", "--model", name, "--tokens", "1000000", "--gpus", "8", "--gpu-card",

@@ -266,8 +266,13 @@ def test_lookup_tables_are_not_compute_parameters() -> None:
     )
 
 
-def test_a_classification_file_is_estimated_as_masked_lm_and_says_so() -> None:
+def test_a_classification_file_gets_its_own_head() -> None:
     raw = raw_config(V3_BASE) | {"architectures": ["DebertaV2ForSequenceClassification"]}
     arch = parse_model_config(raw)
-    assert arch.head is Head.MASKED_LM and not arch.task_modelled
-    assert any("not modelled for this family" in n for n in estimate(arch.inputs(seq=128)).notes)
+    assert arch.head is Head.MASKED_LM and arch.task_modelled
+    notes = estimate(arch.inputs(seq=128)).notes
+    assert notes[0].startswith("Sequence classification (DebertaV2ForSequenceClassification")
+    assert not any("not modelled for this family" in n for n in notes)
+    # DebertaV2ForSequenceClassification(deberta-v3-base, 2 labels).num_parameters():
+    # the masked-LM head gives way to the ContextPooler's dense layer and the classifier
+    assert parameters(arch) == 184_423_682

@@ -197,8 +197,13 @@ def test_padding_adds_a_mask_copy_per_layer_only_under_sdpa() -> None:
         assert breakdown_parts(padded, per_layer=False)[Part.SHARED_MASK] == mask
 
 
-def test_a_classification_file_is_estimated_as_masked_lm_and_says_so() -> None:
+def test_a_classification_file_gets_its_own_head() -> None:
     raw = raw_config(BASE) | {"architectures": ["DistilBertForSequenceClassification"]}
     arch = parse_model_config(raw)
-    assert arch.head is Head.MASKED_LM and not arch.task_modelled
-    assert any("not modelled for this family" in n for n in estimate(arch.inputs(seq=128)).notes)
+    assert arch.head is Head.MASKED_LM and arch.task_modelled
+    notes = estimate(arch.inputs(seq=128)).notes
+    assert notes[0].startswith("Sequence classification (DistilBertForSequenceClassification")
+    assert not any("not modelled for this family" in n for n in notes)
+    # num_parameters() of distilbert-base-uncased-finetuned-sst-2-english: the masked-LM
+    # head (transform, LayerNorm, projector bias) gives way to pre_classifier + classifier
+    assert parameters(arch) == 66_955_010

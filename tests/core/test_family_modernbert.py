@@ -247,3 +247,46 @@ def test_notes_name_the_unmeasured_flash_path() -> None:
     arch = read_model_config(config_path(BASE))
     notes = estimate(arch.inputs(seq=512)).notes
     assert any("not measured" in n and "flash" in n for n in notes)
+
+
+@pytest.mark.parametrize(("name", "bare"), [(BASE, 149_014_272), (LARGE, 394_781_696)])
+def test_the_bare_model_and_token_heads_are_estimated(name: str, bare: int) -> None:
+    raw = raw_config(name)
+    h = raw["hidden_size"]
+    model = parse_model_config(raw | {"architectures": ["ModernBertModel"]})
+    assert model.task is Task.BASE and model.task_modelled
+    assert parameters(model) == bare  # ModernBertModel.num_parameters()
+    tokens = parse_model_config(
+        raw | {"architectures": ["ModernBertForTokenClassification"], "num_labels": 9}
+    )
+    assert tokens.task_modelled
+    # the prediction head (dense without bias, LayerNorm without bias) and the classifier
+    assert parameters(tokens) == bare + h * h + h + 9 * h + 9
+    notes = estimate(tokens.inputs(seq=128)).notes
+    assert notes[0].startswith("Token classification (ModernBertForTokenClassification")
+
+
+@pytest.mark.parametrize("pooling", ["cls", "mean"])
+def test_the_sequence_classifier_is_estimated(pooling: str) -> None:
+    raw = raw_config(BASE) | {"classifier_pooling": pooling}
+    h, bare = raw["hidden_size"], 149_014_272
+    arch = parse_model_config(raw | {"architectures": ["ModernBertForSequenceClassification"]})
+    assert arch.task_modelled and arch.spec.classifier_pooling == pooling
+    # the prediction head (dense and LayerNorm without bias) and the classifier
+    assert parameters(arch) == bare + h * h + h + 2 * h + 2
+    notes = estimate(arch.inputs(seq=128)).notes
+    assert not any("not modelled for this family" in n for n in notes)
+
+
+def test_multiple_choice_is_estimated_as_the_masked_lm_and_says_so() -> None:
+    raw = raw_config(BASE) | {"architectures": ["ModernBertForMultipleChoice"]}
+    arch = parse_model_config(raw)
+    assert not arch.task_modelled
+    notes = estimate(arch.inputs(seq=128)).notes
+    assert any("not modelled for this family" in n for n in notes)
+
+
+def test_an_unknown_pooling_is_refused() -> None:
+    with pytest.raises(ModelConfigError) as err:
+        parse_model_config(raw_config(BASE) | {"classifier_pooling": "max"})
+    assert (err.value.key, err.value.problem) == ("classifier_pooling", ConfigProblem.UNSUPPORTED)

@@ -389,3 +389,18 @@ def test_the_decoder_alone_is_refused_in_plain_words() -> None:
     with pytest.raises(ModelConfigError) as err:
         parse_model_config(raw_config(SMALL) | {"architectures": ["WhisperForCausalLM"]})
     assert "decoder alone" in err.value.detail
+
+
+def test_the_fixed_encoder_positions_never_train(capsys: pytest.CaptureFixture[str]) -> None:
+    """whisper-small: 1 500 positions × 768 of the 241 734 912 parameters have no
+    gradients and no optimizer states under full fine-tuning."""
+    import json
+
+    from gradacc_desktop.cli import main as gradacc
+    from gradacc_desktop.core.models import ModelSpec, facts
+
+    known = facts(ModelSpec.bundled("whisper-small"))
+    assert known.params == 241_734_912 and known.frozen_params == 1500 * 768
+    assert gradacc(["activation", "--preset", "whisper-small", "--seq", "1500", "--json"]) == 0
+    params = json.loads(capsys.readouterr().out)["params"]
+    assert params == {"total": 241_734_912, "trainable": 241_734_912 - 1500 * 768}

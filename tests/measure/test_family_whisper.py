@@ -200,3 +200,17 @@ def test_published_configs_count_like_transformers(name: str) -> None:
     assert not frozen.requires_grad
     assert parameters(arch) == model.num_parameters()
     assert model.num_parameters(only_trainable=True) == model.num_parameters() - frozen.numel()
+
+
+def test_the_frozen_parameters_are_what_transformers_leaves_untrained() -> None:
+    from transformers import AutoConfig, WhisperForConditionalGeneration
+
+    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.families.whisper import frozen_parameters
+
+    name = "openai__whisper-small.json"
+    arch = read_model_config(config_path(name))
+    with torch.device("meta"):
+        model = WhisperForConditionalGeneration(AutoConfig.for_model(**raw_config(name)))
+    trained = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    assert parameters(arch) - frozen_parameters(arch) == trained

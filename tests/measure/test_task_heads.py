@@ -1,6 +1,7 @@
 """Task heads named by ``architectures`` — the bare model, sequence and token
 classification, question answering, multiple choice — estimated as transformers builds
-them: the estimate against the bytes autograd really saves, for decoders and encoders."""
+them: the estimate against the bytes autograd really saves, for decoders and encoders
+(BERT, RoBERTa, DistilBERT, DeBERTa-v2/v3, ModernBERT)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from tests.measure.harness import compare  # noqa: E402
+from tests.measure.test_family_deberta import SMALL as DEBERTA  # noqa: E402
+from tests.measure.test_family_distilbert import SMALL as DISTILBERT  # noqa: E402
+from tests.measure.test_family_modernbert import SMALL as MODERNBERT  # noqa: E402
+
+_ALL = ("Model", "ForSequenceClassification", "ForTokenClassification",
+        "ForQuestionAnswering", "ForMultipleChoice")  # fmt: skip
 
 _DECODER = {
     "hidden_size": 64,
@@ -57,9 +64,52 @@ MODELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
     "xlm-roberta": ("XLMRoberta", _DECODER | {"model_type": "xlm-roberta", "num_labels": 3,
                                               "max_position_embeddings": 200},
                     ("ForSequenceClassification",)),
+    "distilbert": ("DistilBert", DISTILBERT["distilbert"], _ALL),
+    # sinusoidal positions, ReLU, an untied projector (its weight leaves with the LM head)
+    "distilbert-untied": ("DistilBert", DISTILBERT["distilbert-sinusoidal-relu-untied"]
+                          | {"num_labels": 3},
+                          ("ForSequenceClassification", "ForTokenClassification")),
+    "deberta-v3": ("DebertaV2", DEBERTA["deberta-v3"], _ALL),
+    # the convolution; absolute positions, c2p only and the non-legacy head; an untied
+    # legacy decoder
+    "deberta-v2-conv": ("DebertaV2", DEBERTA["deberta-v2-conv"],
+                        ("ForSequenceClassification", "ForMultipleChoice")),
+    "deberta-c2p-absolute": ("DebertaV2", DEBERTA["deberta-c2p-absolute"] | {"num_labels": 5},
+                             ("ForSequenceClassification", "ForTokenClassification",
+                              "ForMultipleChoice")),
+    "deberta-p2c-untied": ("DebertaV2", DEBERTA["deberta-p2c-untied"],
+                           ("Model", "ForSequenceClassification", "ForMultipleChoice")),
+    # ModernBERT: the bare model, the heads on every token, and the pooled heads
+    # (classifier_pooling "cls", the default: the first token)
+    "modernbert": ("ModernBert", MODERNBERT["modernbert"], _ALL[:-1]),
+    # mean pooling: the product with the mask and the division by its sum (multiple
+    # choice needs an attention mask: measured below)
+    "modernbert-mean": ("ModernBert", MODERNBERT["modernbert"]
+                        | {"classifier_pooling": "mean", "num_labels": 3},
+                        ("ForSequenceClassification",)),
+    "modernbert-biases-sparse": ("ModernBert", MODERNBERT["modernbert-biases-sparse"]
+                                 | {"num_labels": 7}, ("ForTokenClassification",)),
+    "modernbert-sliding-first": ("ModernBert", MODERNBERT["modernbert-sliding-first"],
+                                 ("ForSequenceClassification", "ForTokenClassification",
+                                  "ForQuestionAnswering")),
 }  # fmt: skip
 
+#: families transformers builds with eager attention only
+EAGER_ONLY = frozenset({"deberta-v3", "deberta-v2-conv", "deberta-c2p-absolute",
+                        "deberta-p2c-untied"})  # fmt: skip
+
 CASES = [(name, suffix) for name, (_, _, suffixes) in MODELS.items() for suffix in suffixes]
+#: cases measured with SDPA only (none today: ModernBERT's multiple choice, whose eager
+#: batched products copy Q, K and V, is not modelled)
+SDPA_ONLY: frozenset[tuple[str, str]] = frozenset()
+
+RUNS = [
+    (name, suffix, attention)
+    for name, suffix in CASES
+    for attention in ("eager", "sdpa")
+    if (attention == "eager" or name not in EAGER_ONLY)
+    and (attention == "sdpa" or (name, suffix) not in SDPA_ONLY)
+]
 
 
 def _config(name: str, suffix: str) -> dict[str, Any]:
@@ -68,9 +118,10 @@ def _config(name: str, suffix: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("checkpointing", [False, True], ids=["keep", "ckpt"])
-@pytest.mark.parametrize("attention", ["eager", "sdpa"])
 @pytest.mark.parametrize("seq", [24, 72])
-@pytest.mark.parametrize(("name", "suffix"), CASES, ids=[f"{n}-{s}" for n, s in CASES])
+@pytest.mark.parametrize(
+    ("name", "suffix", "attention"), RUNS, ids=[f"{n}-{s}-{a}" for n, s, a in RUNS]
+)
 def test_task_heads_match_what_autograd_saves(
     name: str, suffix: str, seq: int, attention: str, checkpointing: bool
 ) -> None:
@@ -81,10 +132,18 @@ def test_task_heads_match_what_autograd_saves(
 
 @pytest.mark.parametrize(
     ("name", "suffix"),
-    [(n, s) for n, s in CASES if s != "ForMultipleChoice" and n in ("llama", "bert", "gpt2")],
+    [
+        (n, s)
+        for n, s in CASES
+        if s != "ForMultipleChoice"
+        and n
+        in ("llama", "bert", "gpt2", "distilbert", "deberta-v3", "modernbert", "modernbert-mean")
+    ],
 )
 def test_task_heads_with_a_padded_batch(name: str, suffix: str) -> None:
-    c = compare(_config(name, suffix), 40, attention="sdpa", padded=True)
+    # (a multiple-choice batch is padded per candidate: the harness's one-row mask is not)
+    attention = "eager" if name in EAGER_ONLY else "sdpa"
+    c = compare(_config(name, suffix), 40, attention=attention, padded=True)
     assert c.measured == c.estimated
 
 
@@ -96,6 +155,97 @@ def test_task_heads_with_a_padded_batch(name: str, suffix: str) -> None:
 def test_encoder_heads_with_dropout_on_cpu(name: str, suffix: str, attention: str) -> None:
     c = compare(_config(name, suffix), 32, attention=attention, dropout=True)
     assert c.measured == c.estimated
+
+
+@pytest.mark.parametrize("checkpointing", [False, True], ids=["keep", "ckpt"])
+@pytest.mark.parametrize("attention", ["eager", "sdpa"])
+@pytest.mark.parametrize("suffix", _ALL)
+def test_distilbert_heads_with_dropout_on_cpu(
+    suffix: str, attention: str, checkpointing: bool
+) -> None:
+    # every head dropout on: seq_classif_dropout (sequence classification, multiple
+    # choice), qa_dropout, dropout (token classification)
+    c = compare(
+        _config("distilbert", suffix),
+        32,
+        attention=attention,
+        checkpointing=checkpointing,
+        dropout=True,
+    )
+    assert c.measured == c.estimated
+
+
+@pytest.mark.parametrize("checkpointing", [False, True], ids=["keep", "ckpt"])
+@pytest.mark.parametrize("suffix", ["Model", "ForTokenClassification", "ForQuestionAnswering"])
+def test_deberta_heads_with_dropout_on_cpu(suffix: str, checkpointing: bool) -> None:
+    # the harness turns every dropout on, pooler_dropout too (0 in the file): the heads
+    # without a ContextPooler only; those with one are measured with the file's own
+    # probabilities below
+    c = compare(
+        _config("deberta-v3", suffix),
+        32,
+        attention="eager",
+        checkpointing=checkpointing,
+        dropout=True,
+    )
+    assert c.measured == c.estimated
+
+
+def _with_the_files_dropout(
+    config: dict[str, Any], seq: int, checkpointing: bool, attention: str = "eager"
+) -> tuple[int, int]:
+    """(measured, estimated) with the dropout probabilities the file gives (the shared
+    harness sets every one, pooler_dropout too, to at least 0.1)."""
+    from gradacc_desktop.core.activation import Attention, Device, DType, Recompute, estimate
+    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.measure import build_model, measure_saved, random_batch
+
+    model = build_model(
+        dict(config), attention=attention, checkpointing=checkpointing, dropout=None
+    )
+    measured = measure_saved(model, random_batch(model, seq, 1)).saved_bytes
+    inputs = parse_model_config(config).inputs(
+        seq=seq,
+        dtype=DType.BF16,
+        attention=Attention(attention),
+        recompute=Recompute.FULL if checkpointing else Recompute.NONE,
+        device=Device.CPU,
+        dropout=True,
+    )
+    return measured, estimate(inputs).saved_bytes
+
+
+@pytest.mark.parametrize("checkpointing", [False, True], ids=["keep", "ckpt"])
+@pytest.mark.parametrize(
+    "change",
+    [{}, {"hidden_dropout_prob": 0.0}, {"cls_dropout": None, "pooler_hidden_act": "gelu"}],
+    ids=["file", "no-hidden-dropout", "explicit-defaults"],
+)
+@pytest.mark.parametrize("suffix", ["ForSequenceClassification", "ForMultipleChoice"])
+def test_deberta_pooler_heads_with_the_files_dropout(
+    suffix: str, change: dict[str, Any], checkpointing: bool
+) -> None:
+    # pooler_dropout 0 (the default and the published files'), cls_dropout following
+    # hidden_dropout_prob (0.1)
+    config = _config("deberta-v3", suffix) | change
+    measured, estimated = _with_the_files_dropout(config, 32, checkpointing)
+    assert measured == estimated
+
+
+@pytest.mark.parametrize("attention", ["eager", "sdpa"])
+@pytest.mark.parametrize("checkpointing", [False, True], ids=["keep", "ckpt"])
+@pytest.mark.parametrize(
+    "suffix",
+    ["ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering"],
+)
+def test_modernbert_heads_with_the_files_dropout(
+    suffix: str, checkpointing: bool, attention: str
+) -> None:
+    # the file's attention, embedding and MLP dropouts on; classifier_dropout 0 (the
+    # default and the published files'; the harness would turn it on)
+    config = MODERNBERT["modernbert-sliding-first"] | {"architectures": ["ModernBert" + suffix]}
+    measured, estimated = _with_the_files_dropout(config, 40, checkpointing, attention)
+    assert measured == estimated
 
 
 def _newer_families() -> list[tuple[str, dict[str, Any]]]:

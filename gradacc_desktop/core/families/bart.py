@@ -69,7 +69,6 @@ from gradacc_desktop.core.activation import (
     Inputs,
     Part,
     Recompute,
-    StackKind,
 )
 from gradacc_desktop.core.families import (
     Architecture,
@@ -78,15 +77,10 @@ from gradacc_desktop.core.families import (
     Head,
     Layout,
     ModelConfigError,
-    Stack,
     linear,
+    seq2seq,
 )
-from gradacc_desktop.core.families.common import (
-    ACTIVATION_KEEPS,
-    dropout_mask,
-    eager,
-    layer_norm,
-)
+from gradacc_desktop.core.families.common import ACTIVATION_KEEPS, dropout_mask, layer_norm
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("bart", "mbart")
@@ -232,149 +226,36 @@ def lookup_parameters(arch: Architecture) -> int:
     return positions + (0 if spec.tie_embeddings else 3 * arch.vocab * arch.hidden)
 
 
-@dataclass(frozen=True)
-class _Drops:
-    """The dropouts a training step runs: asked for and on in the file."""
-
-    hidden: bool
-    attention: bool
-    activation: bool
-
-
-def _drops(arch: Architecture, inputs: Inputs) -> _Drops:
+def _variant(arch: Architecture, inputs: Inputs) -> seq2seq.Variant:
+    """BART's (post-LN) or mBART's (pre-LN) layer, with the dropouts the file turns on."""
     spec: BartSpec = arch.spec
     on = inputs.dropout
-    return _Drops(
-        on and spec.hidden_dropout, on and spec.attention_dropout, on and spec.activation_dropout
+    attention = on and spec.attention_dropout
+    return seq2seq.Variant(
+        hidden_dropout=on and spec.hidden_dropout,
+        attention_dropout=attention,
+        activation_dropout=on and spec.activation_dropout,
+        # SDPA on a CPU with attention dropout: the fp32 math path
+        cpu_math=inputs.attention is Attention.SDPA and attention and inputs.device is Device.CPU,
+        pre_norm=spec.pre_norm,
     )
-
-
-def _cpu_math(arch: Architecture, inputs: Inputs) -> bool:
-    """SDPA on CPU with attention dropout: every attention takes the fp32 math path."""
-    return (
-        inputs.attention is Attention.SDPA
-        and _drops(arch, inputs).attention
-        and inputs.device is Device.CPU
-    )
-
-
-def _norm_keys(spec: BartSpec) -> tuple[Part, Part]:
-    """(attention norm, MLP norm) keys: before the sub-layer (mBART) or after it (BART)."""
-    if spec.pre_norm:
-        return Part.ATTN_NORM, Part.MLP_NORM
-    return Part.ATTN_POST_NORM, Part.MLP_POST_NORM
-
-
-def _self_attention(
-    arch: Architecture, inputs: Inputs, n: int, heads: int, *, decoder: bool
-) -> dict[Part, int]:
-    """Self-attention over ``n`` tokens with ``heads`` heads (norm to residual), one layer."""
-    p, h = inputs.dtype.bytes, arch.hidden
-    drops = _drops(arch, inputs)
-    attn_norm, _ = _norm_keys(arch.spec)
-    parts: dict[Part, int] = {
-        attn_norm: layer_norm(inputs, n, h),
-        Part.QKV_PROJ_INPUT: p * n * h,
-        Part.ATTN_OUT_PROJ_INPUT: p * n * h,
-    }
-    if _cpu_math(arch, inputs):
-        # fp32 math path: scaled Q, scaled Kᵀ and V, softmax, dropout noise and output
-        parts[Part.ATTN_QKV] = 3 * 4 * n * h
-        parts[Part.ATTN_SOFTMAX] = 4 * heads * n * n
-        parts[Part.ATTN_DROPOUT] = 2 * 4 * heads * n * n
-    else:
-        # Q, K and V: views of the q/k/v projections' outputs
-        parts[Part.ATTN_QKV] = 3 * p * n * h
-        if eager(inputs):
-            parts[Part.ATTN_SOFTMAX] = p * heads * n * n
-            if drops.attention:
-                # noise/mask and the dropout output (kept by the product with V)
-                parts[Part.ATTN_DROPOUT] = dropout_mask(inputs, heads * n * n) + p * heads * n * n
-        else:
-            parts[Part.ATTN_FUSED] = 4 * heads * n  # fp32 log-sum-exp
-            if inputs.padded and not decoder:
-                # the boolean padding mask, copied into the dtype by the kernel
-                parts[Part.ATTN_MASK] = p * n * n
-    if drops.hidden:
-        parts[Part.ATTN_RESID_DROPOUT] = dropout_mask(inputs, n * h)
-    return parts
-
-
-def _cross_attention(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
-    """Cross-attention of ``t`` decoder tokens over ``s`` encoder tokens, one layer."""
-    spec: BartSpec = arch.spec
-    p, h, a = inputs.dtype.bytes, arch.hidden, spec.decoder_heads
-    s, t = inputs.seq, inputs.decoder_seq
-    drops = _drops(arch, inputs)
-    parts: dict[Part, int] = {
-        Part.CROSS_ATTN_NORM: layer_norm(inputs, t, h),
-        Part.CROSS_ATTN_OUT_PROJ_INPUT: p * t * h,
-    }
-    if _cpu_math(arch, inputs):
-        # the q input; fp32 Q, K and V; fp32 softmax, dropout noise and dropout output
-        parts[Part.CROSS_ATTN_QKV] = p * t * h + 4 * t * h + 2 * 4 * s * h
-        parts[Part.CROSS_ATTN_SCORES] = 3 * 4 * a * t * s
-    else:
-        # the q input, Q, and K and V of the encoder output
-        parts[Part.CROSS_ATTN_QKV] = 2 * p * t * h + 2 * p * s * h
-        if eager(inputs):
-            scores = p * a * t * s
-            if drops.attention:
-                scores += dropout_mask(inputs, a * t * s) + p * a * t * s
-            parts[Part.CROSS_ATTN_SCORES] = scores
-        else:
-            parts[Part.CROSS_ATTN_SCORES] = 4 * a * t
-            if inputs.padded:
-                parts[Part.ATTN_MASK] = p * t * s
-    if drops.hidden:
-        parts[Part.ATTN_RESID_DROPOUT] = dropout_mask(inputs, t * h)
-    return parts
-
-
-def _feed_forward(arch: Architecture, inputs: Inputs, n: int, i: int) -> dict[Part, int]:
-    spec: BartSpec = arch.spec
-    p, h = inputs.dtype.bytes, arch.hidden
-    drops = _drops(arch, inputs)
-    _, mlp_norm = _norm_keys(spec)
-    keeps = ACTIVATION_KEEPS[spec.activation]
-    activation = keeps * p * n * i
-    if drops.activation:
-        # the activation dropout's noise/mask; the fc2 input is then its output, so an
-        # activation that keeps its own output (ReLU) keeps one more tensor
-        activation += dropout_mask(inputs, n * i) + (p * n * i if keeps == 0 else 0)
-    parts = {
-        mlp_norm: layer_norm(inputs, n, h),
-        Part.MLP_IN_PROJ_INPUT: p * n * h,
-        Part.MLP_ACTIVATION: activation,
-        Part.MLP_OUT_PROJ_INPUT: p * n * i,
-    }
-    if drops.hidden:
-        parts[Part.MLP_RESID_DROPOUT] = dropout_mask(inputs, n * h)
-    return parts
-
-
-def _merge(*pieces: dict[Part, int]) -> dict[Part, int]:
-    merged: dict[Part, int] = {}
-    for piece in pieces:
-        for key, n in piece.items():
-            merged[key] = merged.get(key, 0) + n
-    return merged
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: BartSpec = arch.spec
-    p, h, v = inputs.dtype.bytes, arch.hidden, arch.vocab
+    p, h = inputs.dtype.bytes, arch.hidden
     s, t = inputs.seq, inputs.decoder_seq
     sdpa = inputs.attention is Attention.SDPA
+    variant = _variant(arch, inputs)
 
-    encoder = _merge(
-        _self_attention(arch, inputs, s, arch.heads, decoder=False),
-        _feed_forward(arch, inputs, s, arch.intermediate),
+    encoder = seq2seq.merge(
+        seq2seq.self_attention(inputs, variant, s, h, arch.heads, decoder=False),
+        seq2seq.feed_forward(inputs, variant, s, h, arch.intermediate, spec.activation),
     )
-    decoder = _merge(
-        _self_attention(arch, inputs, t, spec.decoder_heads, decoder=True),
-        _cross_attention(arch, inputs),
-        _feed_forward(arch, inputs, t, spec.decoder_intermediate),
+    decoder = seq2seq.merge(
+        seq2seq.self_attention(inputs, variant, t, h, spec.decoder_heads, decoder=True),
+        seq2seq.cross_attention(inputs, variant, h, spec.decoder_heads),
+        seq2seq.feed_forward(inputs, variant, t, h, spec.decoder_intermediate, spec.activation),
     )
     if spec.pre_norm and inputs.dtype is DType.FP16:
         # MBartEncoderLayer clamps its output in fp16: clamp keeps its input
@@ -383,7 +264,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     # int64 token ids and position ids (+ 2) of both stacks (the target ids are the
     # labels shifted right), then layernorm_embedding and its dropout in each stack
     embeddings = 16 * s + 16 * t + layer_norm(inputs, s, h) + layer_norm(inputs, t, h)
-    if _drops(arch, inputs).hidden:
+    if variant.hidden_dropout:
         embeddings += dropout_mask(inputs, s * h) + dropout_mask(inputs, t * h)
     outside: dict[Part, int] = {Part.EMBEDDINGS: embeddings}
     if inputs.recompute is Recompute.FULL:
@@ -397,22 +278,13 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     outside[Part.ENCODER_OUTPUT] = p * s * h
     if spec.pre_norm:
         outside[Part.FINAL_NORM] = layer_norm(inputs, s, h) + layer_norm(inputs, t, h)
-    outside[Part.LM_HEAD_INPUT] = p * t * h
-    # log_softmax output in the dtype, the int64 labels, the total weight (dtype scalar)
-    outside[Part.LOSS] = p * t * v + 8 * t + p
-    return Layout(
-        stacks=(
-            Stack(StackKind.ENCODER, arch.layers, encoder, {Part.LAYER_CHECKPOINT: p * s * h}),
-            Stack(
-                StackKind.DECODER,
-                spec.decoder_layers,
-                decoder,
-                {Part.LAYER_CHECKPOINT: p * t * h},
-            ),
-        ),
+    return seq2seq.layout(
+        inputs,
+        h=h,
+        v=arch.vocab,
+        encoder=(arch.layers, encoder),
+        decoder=(spec.decoder_layers, decoder),
         outside=outside,
-        # the logits in the dtype (the returned output keeps them) and their gradient
-        logits=2 * p * t * v,
         notes=_notes(arch, inputs),
     )
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gradacc_desktop.core.activation import Family, Part
-from gradacc_desktop.core.families.common import dropout_mask
+from gradacc_desktop.core.families.common import ACTIVATION_KEEPS, dropout_mask, layer_norm
 from gradacc_desktop.core.text import trans_late
 
 if TYPE_CHECKING:
@@ -74,6 +74,20 @@ class _Style(enum.Enum):
     #: BERT-style encoders: a pooler (dense + tanh on the first token) for the bare model,
     #: sequence classification and multiple choice; losses in the model's dtype
     ENCODER = "encoder"
+    #: DistilBERT: no pooler; sequence classification and multiple choice put
+    #: pre_classifier + ReLU + dropout (``seq_classif_dropout``) on the first token, question
+    #: answering drops the hidden states out (``qa_dropout``) first; losses in the dtype
+    DISTILBERT = "distilbert"
+    #: DeBERTa-v2/v3: no pooler in the bare model; ``ContextPooler`` (dropout, dense,
+    #: ``pooler_hidden_act``) + dropout + classifier for sequence classification and
+    #: multiple choice; the sequence classifier gathers the labelled rows and upcasts them
+    DEBERTA = "deberta"
+    #: ModernBERT: no pooler; token classification and question answering run the
+    #: prediction head (dense, ``classifier_activation``, LayerNorm) on every token, then
+    #: dropout (``classifier_dropout``) and the classifier; losses in the dtype. Sequence
+    #: classification and multiple choice pool first by ``classifier_pooling`` (the first
+    #: token, or the mean over the tokens the attention mask keeps), then run the head
+    MODERNBERT = "modernbert"
 
 
 _STYLES = {
@@ -91,7 +105,13 @@ _STYLES = {
     Family.GPT2: _Style.DECODER_DTYPE_LOSS,
     Family.FALCON: _Style.DECODER_DTYPE_LOSS,
     Family.BERT: _Style.ENCODER,
+    Family.DISTILBERT: _Style.DISTILBERT,
+    Family.DEBERTA: _Style.DEBERTA,
+    Family.MODERNBERT: _Style.MODERNBERT,
 }
+
+#: styles with a multiple-choice head (a pooled first token scored once per candidate)
+_POOLED = frozenset({_Style.ENCODER, _Style.DISTILBERT, _Style.DEBERTA, _Style.MODERNBERT})
 
 #: the language-model head's once-per-model parts, which any other head replaces
 LM_PARTS = frozenset(
@@ -106,7 +126,11 @@ def modelled(arch: Architecture, task: Task) -> bool:
     style = _STYLES.get(arch.family)
     if style is None or arch.encoder_decoder:
         return False
-    return task is not Task.MULTIPLE_CHOICE or style is _Style.ENCODER
+    if style is _Style.MODERNBERT and task is Task.MULTIPLE_CHOICE:
+        # several candidates through eager attention's batched products copy Q, K and V
+        # (one sequence keeps views of the fused Wqkv output): not modelled
+        return False
+    return task is not Task.MULTIPLE_CHOICE or style in _POOLED
 
 
 def _cross_entropy(rows: int, labels: int, item: int) -> int:
@@ -138,6 +162,10 @@ def _head_bytes(arch: Architecture, inputs: Inputs, task: Task, style: _Style) -
             return DEFAULT_CHOICES * (sequence + pooled + dropped) + _cross_entropy(
                 1, DEFAULT_CHOICES, p
             )
+    if style is _Style.DISTILBERT or style is _Style.DEBERTA:
+        return _bert_like_head_bytes(arch, inputs, task, style)
+    if style is _Style.MODERNBERT and task is not Task.BASE:
+        return _modernbert_head_bytes(arch, inputs, task)
     if task is Task.BASE:
         return 0
     if task is Task.SEQUENCE_CLASSIFICATION:
@@ -151,6 +179,77 @@ def _head_bytes(arch: Architecture, inputs: Inputs, task: Task, style: _Style) -
         return sequence + mask + _cross_entropy(s, labels, 4 if fp32 else p)
     # question answering: start and end logits (one per token each), two losses
     return sequence + 2 * _cross_entropy(1, s, p)
+
+
+def _modernbert_head_bytes(arch: Architecture, inputs: Inputs, task: Task) -> int:
+    """ModernBERT's heads, b = 1 (measured: tests/measure): the prediction head (the dense
+    input, the activation, the LayerNorm) and the classifier's input, on every token or
+    on the pooled rows; ``classifier_dropout`` taken as off (its default, and the
+    published files')."""
+    p = inputs.dtype.bytes
+    s, h, labels = inputs.seq, arch.hidden, arch.num_labels
+    act = ACTIVATION_KEEPS[arch.spec.head_activation]
+
+    def head(rows: int, dense_input: int) -> int:
+        return dense_input + act * p * rows * h + layer_norm(inputs, rows, h) + p * rows * h
+
+    if task is Task.TOKEN_CLASSIFICATION:
+        return head(s, p * s * h) + _cross_entropy(s, labels, p)
+    if task is Task.QUESTION_ANSWERING:
+        return head(s, p * s * h) + 2 * _cross_entropy(1, s, p)
+    # sequence classification (multiple choice is not modelled: ``modelled``)
+    if arch.spec.classifier_pooling == "mean":
+        # (hidden · mask).sum(1) / mask.sum(1): the product keeps the mask (the int64
+        # attention mask; without one the classifier's own boolean ones), the division
+        # its int64 token count; the dense layer reads the mean
+        pooled = (8 if inputs.padded else 1) * s + 8 + head(1, p * h)
+    else:
+        # the first token, a view: the dense layer keeps the last hidden states
+        pooled = head(1, p * s * h)
+    return pooled + _cross_entropy(1, labels, p)
+
+
+def _bert_like_head_bytes(arch: Architecture, inputs: Inputs, task: Task, style: _Style) -> int:
+    """DistilBERT's and DeBERTa's heads, b = 1 (measured: tests/measure).
+
+    The head dropouts the configuration cannot tell: DistilBERT's ``seq_classif_dropout``
+    and ``qa_dropout`` (0.2 and 0.1 by default) are taken as on with dropout; DeBERTa's
+    ``cls_dropout`` follows ``hidden_dropout_prob`` (its default) and ``pooler_dropout``
+    is taken as off (its default, and the published files'); its ``pooler_hidden_act``
+    as GELU (the default), which keeps its input."""
+    p = inputs.dtype.bytes
+    s, h, labels = inputs.seq, _width(arch), arch.num_labels
+    sequence = p * s * h  # the last hidden states, kept by the head's first linear
+    hidden_drop = inputs.dropout and bool(getattr(arch.spec, "hidden_dropout", True))
+    if style is _Style.DISTILBERT:
+        head_drop = inputs.dropout
+        # ReLU keeps its output, which the classifier reads unless it is dropped out
+        activation = p * h
+    else:
+        head_drop = hidden_drop
+        # GELU keeps its input; the classifier reads the output unless it is dropped out
+        activation = p * h + (0 if head_drop else p * h)
+    # the dense layer reads the first token, a view of the last hidden states
+    pooled = sequence + activation + (dropout_mask(inputs, h) + p * h if head_drop else 0)
+    if task is Task.BASE:
+        return 0
+    if task is Task.SEQUENCE_CLASSIFICATION:
+        if style is _Style.DEBERTA:
+            # the labelled rows gathered (gather keeps the logits and its int64 index of
+            # labels >= 0), then upcast: an fp32 log-softmax, the gathered int64 labels,
+            # an fp32 total weight
+            return pooled + 8 + p * labels + _cross_entropy(1, labels, 4)
+        return pooled + _cross_entropy(1, labels, p)
+    if task is Task.MULTIPLE_CHOICE:
+        return DEFAULT_CHOICES * pooled + _cross_entropy(1, DEFAULT_CHOICES, p)
+    if task is Task.TOKEN_CLASSIFICATION:
+        # dropout (``dropout`` / ``hidden_dropout_prob``): its mask, and the classifier
+        # reads the dropped copy instead of the hidden states (the same size)
+        mask = dropout_mask(inputs, s * h) if hidden_drop else 0
+        return sequence + mask + _cross_entropy(s, labels, p)
+    # question answering: DistilBERT drops the hidden states out first (``qa_dropout``)
+    mask = dropout_mask(inputs, s * h) if style is _Style.DISTILBERT and head_drop else 0
+    return sequence + mask + 2 * _cross_entropy(1, s, p)
 
 
 _TASK_NOTES = {
@@ -211,16 +310,19 @@ def apply(arch: Architecture, inputs: Inputs, layout: Layout) -> Layout:
     outside = {k: v for k, v in layout.outside.items() if k not in LM_PARTS}
     if task is Task.MULTIPLE_CHOICE:
         # every candidate is a sequence of its own through the whole model
+        # (what a forward computes once whatever the batch, e.g. DeBERTa's relative
+        # position index and table, is not repeated)
         n = DEFAULT_CHOICES
+        layer_once, outside_once = _once_per_forward(arch, inputs)
         stacks = tuple(
             replace(
                 st,
-                parts={k: n * v for k, v in st.parts.items()},
+                parts={k: n * v - (n - 1) * layer_once.get(k, 0) for k, v in st.parts.items()},
                 checkpoint={k: n * v for k, v in st.checkpoint.items()},
             )
             for st in stacks
         )
-        outside = {k: n * v for k, v in outside.items()}
+        outside = {k: v if k in outside_once else n * v for k, v in outside.items()}
     head = _head_bytes(arch, inputs, task, style)
     if head:
         outside[Part.TASK_HEAD] = head
@@ -239,6 +341,28 @@ def apply(arch: Architecture, inputs: Inputs, layout: Layout) -> Layout:
     )
 
 
+def _once_per_forward(
+    arch: Architecture, inputs: Inputs
+) -> tuple[dict[Part, int], frozenset[Part]]:
+    """What the family keeps once per forward however many sequences run (measured):
+    bytes of a layer's parts — DeBERTa's relative position index (s × s, expanded over
+    the batch), its scales, its dropped-out position table — and the parts outside the
+    layers that are wholly once per forward (the normalised position table)."""
+    if _STYLES.get(arch.family) is not _Style.DEBERTA:
+        return {}, frozenset()
+    spec = arch.spec
+    p, s = inputs.dtype.bytes, inputs.seq
+    r, h = spec.relative_rows, arch.hidden
+    kinds = spec.position_kinds
+    layer: dict[Part, int] = {Part.ATTN_QKV: p}  # the attention's scale
+    if kinds:
+        bias = kinds * (8 * s * s + p)
+        if inputs.dropout and spec.hidden_dropout:
+            bias += dropout_mask(inputs, r * h) + p * r * h
+        layer[Part.ATTN_POSITION_BIAS] = bias
+    return layer, frozenset({Part.SHARED_POSITION_BIAS})
+
+
 def _width(arch: Architecture) -> int:
     """Width of the last hidden states (OPT projects them out to its embedding width)."""
     return int(getattr(arch.spec, "embed_dim", arch.hidden))
@@ -253,6 +377,17 @@ def _lm_head_parameters(arch: Architecture, style: _Style) -> int:
         # transform (dense + LayerNorm), the output bias, an untied decoder's own weight
         # and bias
         return h * h + h + 2 * h + v + (0 if tied else v * h + v)
+    if style is _Style.DISTILBERT:
+        # vocab_transform, vocab_layer_norm, the projector's bias; an untied weight
+        return h * h + h + 2 * h + v + (0 if tied else v * h)
+    if style is _Style.MODERNBERT:
+        return (
+            _modernbert_head(arch) + (v if arch.spec.decoder_bias else 0) + (0 if tied else v * h)
+        )
+    if style is _Style.DEBERTA:
+        # dense, LayerNorm, the output bias; the legacy decoder's own weight and bias
+        own = bool(getattr(arch.spec, "legacy_head", True)) and not tied
+        return h * h + h + 2 * h + v + (v * h + v if own else 0)
     return 0 if tied else v * _width(arch)
 
 
@@ -261,15 +396,30 @@ def _task_head_parameters(arch: Architecture, task: Task, style: _Style) -> int:
     pooler = h * h + h
     if task is Task.BASE:
         return pooler if style is _Style.ENCODER else 0
+    if style is _Style.MODERNBERT:
+        # its prediction head (dense, LayerNorm) before the classifier (one score per
+        # label, the start and end of an answer, or one per candidate)
+        outputs = {Task.QUESTION_ANSWERING: 2, Task.MULTIPLE_CHOICE: 1}.get(task, labels)
+        return _modernbert_head(arch) + h * outputs + outputs
     if task is Task.SEQUENCE_CLASSIFICATION:
-        # encoders: the pooler (RoBERTa: its head's dense layer) and a biased classifier;
+        # encoders: the pooler (RoBERTa: its head's dense layer; DistilBERT: its
+        # pre_classifier; DeBERTa: its ContextPooler's dense) and a biased classifier;
         # decoders: a score layer without bias
-        return pooler + h * labels + labels if style is _Style.ENCODER else h * labels
+        if style in _POOLED:
+            return pooler + h * labels + labels
+        return h * labels
     if task is Task.TOKEN_CLASSIFICATION:
         return h * labels + labels
     if task is Task.QUESTION_ANSWERING:
         return h * 2 + 2
     return pooler + h + 1  # multiple choice: the pooler and one score per candidate
+
+
+def _modernbert_head(arch: Architecture) -> int:
+    """``ModernBertPredictionHead``: dense (``classifier_bias``) and LayerNorm
+    (``norm_bias``)."""
+    h, spec = arch.hidden, arch.spec
+    return h * h + (h if spec.classifier_bias else 0) + (2 * h if spec.norm_bias else h)
 
 
 def parameters(arch: Architecture, with_lm_head: int) -> int:

@@ -94,6 +94,8 @@ _VOCAB, _HIDDEN, _INTERMEDIATE, _LAYERS, _HEADS = 50368, 768, 1152, 22, 12
 _POSITIONS, _LOCAL_ATTENTION, _GLOBAL_EVERY = 8192, 128, 3
 
 FULL, SLIDING = "full_attention", "sliding_attention"
+#: ``classifier_pooling`` values ``transformers`` knows (its default "cls")
+POOLINGS = ("cls", "mean")
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,9 @@ class ModernBertSpec:
     attention_dropout: bool
     embedding_dropout: bool
     mlp_dropout: bool
+    #: ``classifier_pooling`` of the sequence-classification and multiple-choice heads:
+    #: the first token ("cls") or the mean over the (unmasked) tokens ("mean")
+    classifier_pooling: str = "cls"
 
     @property
     def sliding_window(self) -> int:
@@ -151,6 +156,12 @@ def parse(config: ConfigReader) -> Architecture:
             f"classifier_activation {head_activation!r} is not modelled",
             "classifier_activation",
         )
+    pooling = config.text("classifier_pooling", "cls")
+    if pooling not in POOLINGS:
+        raise config.unsupported(
+            f"classifier_pooling {pooling!r} is not modelled (cls or mean)",
+            "classifier_pooling",
+        )
     types = config.str_list("layer_types")
     if types is None:
         every = config.integer("global_attn_every_n_layers", _GLOBAL_EVERY)
@@ -179,6 +190,7 @@ def parse(config: ConfigReader) -> Architecture:
         attention_dropout=dropout_probability(config, "attention_dropout", 0.0) > 0,
         embedding_dropout=dropout_probability(config, "embedding_dropout", 0.0) > 0,
         mlp_dropout=dropout_probability(config, "mlp_dropout", 0.0) > 0,
+        classifier_pooling=pooling,
     )
     return Architecture(
         model_type=config.model_type,

@@ -955,3 +955,13 @@ def resizable(arch: Architecture) -> bool:
     if arch.family is Family.VISION:
         return True
     return arch.family is Family.VLM and arch.spec.qwen is not None
+
+
+#: images per sample a language model with a vision tower is estimated with unless told
+DEFAULT_IMAGES = 1
+
+
+def default_images(arch: Architecture) -> int:
+    """Images per sample when none is given: one for a language model reading images,
+    none otherwise (an image encoder's sample is its one image)."""
+    return DEFAULT_IMAGES if arch.family is Family.VLM else 0

@@ -73,7 +73,6 @@ from gradacc_desktop.core.activation import (
     Part,
     Problem,
     Recompute,
-    StackKind,
 )
 from gradacc_desktop.core.families import (
     Architecture,
@@ -82,8 +81,8 @@ from gradacc_desktop.core.families import (
     Head,
     Layout,
     ModelConfigError,
-    Stack,
     linear,
+    seq2seq,
 )
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
@@ -337,113 +336,37 @@ def check_lengths(arch: Architecture, inputs: Inputs) -> None:
         )
 
 
-def _cpu_math(inputs: Inputs) -> bool:
-    """SDPA on CPU with dropout: every attention takes the fp32 math path."""
-    return inputs.attention is Attention.SDPA and inputs.dropout and inputs.device is Device.CPU
-
-
-def _self_attention(inputs: Inputs, n: int, h: int, heads: int) -> dict[Part, int]:
-    """Self-attention over ``n`` tokens with ``heads`` heads (norm to residual), one layer."""
-    p = inputs.dtype.bytes
-    parts: dict[Part, int] = {
-        Part.ATTN_NORM: layer_norm(inputs, n, h),
-        Part.QKV_PROJ_INPUT: p * n * h,
-        Part.ATTN_OUT_PROJ_INPUT: p * n * h,
-    }
-    if _cpu_math(inputs):
-        # fp32 math path: scaled Q, scaled Kᵀ and V, softmax, dropout noise and output
-        parts[Part.ATTN_QKV] = 3 * 4 * n * h
-        parts[Part.ATTN_SOFTMAX] = 4 * heads * n * n
-        parts[Part.ATTN_DROPOUT] = 2 * 4 * heads * n * n
-    else:
-        # Q (scaled), K and V, each made contiguous in heads layout
-        parts[Part.ATTN_QKV] = 3 * p * n * h
-        if eager(inputs):
-            parts[Part.ATTN_SOFTMAX] = p * heads * n * n
-            if inputs.dropout:
-                # noise/mask and the dropout output (kept by the product with V)
-                parts[Part.ATTN_DROPOUT] = dropout_mask(inputs, heads * n * n) + p * heads * n * n
-        else:
-            # fp32 log-sum-exp, and the kernel's output: Q is contiguous in heads layout,
-            # so is the output, and transpose(1, 2).contiguous() copies it for out_proj
-            parts[Part.ATTN_FUSED] = 4 * heads * n
-            parts[Part.ATTN_KERNEL_OUTPUT] = p * n * h
-    if inputs.dropout:
-        parts[Part.ATTN_RESID_DROPOUT] = dropout_mask(inputs, n * h)
-    return parts
-
-
-def _cross_attention(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
-    """Cross-attention of ``t`` decoder tokens over ``s`` encoder positions, one layer."""
-    spec: WhisperSpec = arch.spec
-    p, h, a = inputs.dtype.bytes, arch.hidden, spec.decoder_heads
-    s, t = inputs.seq, inputs.decoder_seq
-    parts: dict[Part, int] = {
-        Part.CROSS_ATTN_NORM: layer_norm(inputs, t, h),
-        Part.CROSS_ATTN_OUT_PROJ_INPUT: p * t * h,
-    }
-    if _cpu_math(inputs):
-        # the q input; fp32 Q, K and V; fp32 softmax, dropout noise and dropout output
-        parts[Part.CROSS_ATTN_QKV] = p * t * h + 4 * t * h + 2 * 4 * s * h
-        parts[Part.CROSS_ATTN_SCORES] = 3 * 4 * a * t * s
-    else:
-        # the q input, Q, and K and V of the encoder output
-        parts[Part.CROSS_ATTN_QKV] = 2 * p * t * h + 2 * p * s * h
-        if eager(inputs):
-            scores = p * a * t * s
-            if inputs.dropout:
-                scores += dropout_mask(inputs, a * t * s) + p * a * t * s
-            parts[Part.CROSS_ATTN_SCORES] = scores
-        else:
-            # fp32 log-sum-exp and the kernel's output (copied for out_proj)
-            parts[Part.CROSS_ATTN_SCORES] = 4 * a * t + p * t * h
-    if inputs.dropout:
-        parts[Part.ATTN_RESID_DROPOUT] = dropout_mask(inputs, t * h)
-    return parts
-
-
-def _feed_forward(arch: Architecture, inputs: Inputs, n: int, i: int) -> dict[Part, int]:
-    spec: WhisperSpec = arch.spec
-    p, h = inputs.dtype.bytes, arch.hidden
-    keeps = ACTIVATION_KEEPS[spec.activation]
-    activation = keeps * p * n * i
-    if inputs.dropout:
-        # the activation dropout's noise/mask; the fc2 input is then its output, so an
-        # activation that keeps its own output (ReLU) keeps one more tensor
-        activation += dropout_mask(inputs, n * i) + (p * n * i if keeps == 0 else 0)
-    parts = {
-        Part.MLP_NORM: layer_norm(inputs, n, h),
-        Part.MLP_IN_PROJ_INPUT: p * n * h,
-        Part.MLP_ACTIVATION: activation,
-        Part.MLP_OUT_PROJ_INPUT: p * n * i,
-    }
-    if inputs.dropout:
-        parts[Part.MLP_RESID_DROPOUT] = dropout_mask(inputs, n * h)
-    return parts
-
-
-def _merge(*pieces: dict[Part, int]) -> dict[Part, int]:
-    merged: dict[Part, int] = {}
-    for piece in pieces:
-        for key, n in piece.items():
-            merged[key] = merged.get(key, 0) + n
-    return merged
+def _variant(inputs: Inputs) -> seq2seq.Variant:
+    """Whisper's pre-LN layer: every dropout counts with dropout on (the published files
+    set them to 0), SDPA's output copied for the output projection, no padding mask."""
+    on = inputs.dropout
+    return seq2seq.Variant(
+        hidden_dropout=on,
+        attention_dropout=on,
+        activation_dropout=on,
+        # SDPA on CPU with dropout: every attention takes the fp32 math path
+        cpu_math=inputs.attention is Attention.SDPA and on and inputs.device is Device.CPU,
+        pre_norm=True,
+        kernel_output_copy=True,
+        padding_mask=False,
+    )
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     check_lengths(arch, inputs)
     spec: WhisperSpec = arch.spec
-    p, h, v = inputs.dtype.bytes, arch.hidden, arch.vocab
+    p, h = inputs.dtype.bytes, arch.hidden
     s, t = inputs.seq, inputs.decoder_seq
+    variant = _variant(inputs)
 
-    encoder = _merge(
-        _self_attention(inputs, s, h, arch.heads),
-        _feed_forward(arch, inputs, s, arch.intermediate),
+    encoder = seq2seq.merge(
+        seq2seq.self_attention(inputs, variant, s, h, arch.heads, decoder=False),
+        seq2seq.feed_forward(inputs, variant, s, h, arch.intermediate, spec.activation),
     )
-    decoder = _merge(
-        _self_attention(inputs, t, h, spec.decoder_heads),
-        _cross_attention(arch, inputs),
-        _feed_forward(arch, inputs, t, spec.decoder_intermediate),
+    decoder = seq2seq.merge(
+        seq2seq.self_attention(inputs, variant, t, h, spec.decoder_heads, decoder=True),
+        seq2seq.cross_attention(inputs, variant, h, spec.decoder_heads),
+        seq2seq.feed_forward(inputs, variant, t, h, spec.decoder_intermediate, spec.activation),
     )
     if inputs.dtype is DType.FP16:
         # WhisperEncoderLayer clamps its output in fp16: clamp keeps its input
@@ -463,22 +386,13 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     # kept by the k/v projections of every cross-attention (and by the checkpoints)
     outside[Part.ENCODER_OUTPUT] = p * s * h
     outside[Part.FINAL_NORM] = layer_norm(inputs, s, h) + layer_norm(inputs, t, h)
-    outside[Part.LM_HEAD_INPUT] = p * t * h
-    # log_softmax output in the dtype, the int64 labels, the total weight (dtype scalar)
-    outside[Part.LOSS] = p * t * v + 8 * t + p
-    return Layout(
-        stacks=(
-            Stack(StackKind.ENCODER, arch.layers, encoder, {Part.LAYER_CHECKPOINT: p * s * h}),
-            Stack(
-                StackKind.DECODER,
-                spec.decoder_layers,
-                decoder,
-                {Part.LAYER_CHECKPOINT: p * t * h},
-            ),
-        ),
+    return seq2seq.layout(
+        inputs,
+        h=h,
+        v=arch.vocab,
+        encoder=(arch.layers, encoder),
+        decoder=(spec.decoder_layers, decoder),
         outside=outside,
-        # the logits in the dtype (the returned output keeps them) and their gradient
-        logits=2 * p * t * v,
         notes=_notes(arch, inputs),
     )
 
@@ -557,3 +471,11 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
             )
         )
     return tuple(notes)
+
+
+def frozen_parameters(arch: Architecture) -> int:
+    """Parameters no fine-tuning trains: the encoder's sinusoidal position table
+    (``embed_positions.requires_grad_(False)``), counted by ``num_parameters()`` but
+    without gradients or optimizer states."""
+    spec: WhisperSpec = arch.spec
+    return spec.max_source_positions * arch.hidden

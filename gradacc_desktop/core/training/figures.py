@@ -37,6 +37,7 @@ from typing import Any
 from ..activation import Device, DType, Inputs, Profile, Result, estimate
 from ..activation import Recompute as ActivationRecompute
 from ..compute import Recompute
+from ..families.vision import DEFAULT_IMAGES
 from ..lora import base_weight_bytes_per_param
 from ..model_states import ModelStates, model_states
 from ..models import ModelFacts, UnknownModelError, facts
@@ -210,7 +211,8 @@ def image_options(description: TrainingDescription, model: ModelFacts) -> dict[s
         return {}
     options: dict[str, Any] = {"vision_frozen": description.vision_frozen}
     if vision.takes_images:
-        options["images"] = 1 if description.images is None else description.images
+        given = description.images
+        options["images"] = DEFAULT_IMAGES if given is None else given
     if vision.resizable:
         width, height = vision.default_size
         options["image_width"] = description.image_width or width
@@ -222,9 +224,10 @@ def _trainable(description: TrainingDescription, model: ModelFacts) -> int | Mis
     """Parameters the method trains: every one (but a frozen vision tower's), or
     LoRA's adapters."""
     if not description.method.adapters:
+        trained = model.params - model.frozen_params
         if description.vision_frozen and model.vision is not None:
-            return model.params - model.vision.tower_params
-        return model.params
+            return trained - model.vision.tower_params
+        return trained
     if model.lora is not None:
         try:
             return model.lora.trainable(description.lora_rank, description.lora_targets)

@@ -36,7 +36,7 @@ from gradacc_desktop.core.families import (
     parse_model_config_text,
     read_model_config_text,
 )
-from gradacc_desktop.core.families.vision import default_image_size
+from gradacc_desktop.core.families.vision import DEFAULT_IMAGES, default_image_size
 from gradacc_desktop.core.families.vision import resizable as image_resizable
 from gradacc_desktop.core.presets import (
     ConfigPreset,
@@ -400,7 +400,7 @@ class ActivationViewModel(QObject):
         size = default_image_size(arch)
         if size is not None:
             # one image per sample, at the size the model's processor gives it
-            self._raw[ActivationField.IMAGES] = Decimal(1)
+            self._raw[ActivationField.IMAGES] = Decimal(DEFAULT_IMAGES)
             self._raw[ActivationField.IMAGE_WIDTH] = Decimal(size[0])
             self._raw[ActivationField.IMAGE_HEIGHT] = Decimal(size[1])
         if emit:
