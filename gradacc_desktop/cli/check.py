@@ -15,8 +15,11 @@ accelerate's ``num_processes``.
 ``--json`` prints one object: ``kind``, ``values``, ``effective_batch`` (int or null),
 ``verdicts`` (``{"deepspeed": …, "megatron": …}`` or null), ``auto_keys``, ``unread``
 (``[{key, value, reason}]``), ``missing`` (names), plus ``file``, ``keys``, ``gpus``,
-``gpus_from``, ``derived``, ``problem``, ``followed`` and ``setup``. A missing or
-unreadable file, or one of no known kind, is exit code 2.
+``gpus_from``, ``derived``, ``problem``, ``followed``, ``setup``, ``data_parallel_size``
+(int or null), ``parallel`` (``tensor``/``pipeline``/``context``/``shard``/``replicate``),
+``framework_accepts`` and ``problems`` (the refusals first). Exit code 0: the framework
+would run the file as given; 1: it would refuse it (the report is printed, the reason
+first); 2: a missing or unreadable file, or one of no known kind.
 """
 
 from __future__ import annotations
@@ -176,6 +179,15 @@ def run(args: argparse.Namespace) -> int:
     if setup is None and not missing and reasons:
         problem = reasons[0]  # a setup no framework runs (nodes, offload without ZeRO)
     values = config.values()
+    # the framework's own refusals first (exit 1), then what gradacc could not use
+    refusals = [problem] if d.problem is not None and problem is not None else []
+    refusals += [f"{u.key} = {u.value}: {u.reason}" for u in config.unread if u.refused]
+    problems = list(refusals)
+    if problem is not None and problem not in problems:
+        problems.append(problem)
+    problems += [f"{u.key} = {u.value}: {u.reason}" for u in config.unread if not u.refused]
+    status = 1 if refusals else 0
+    parallel = dict(d.parallel)
     if args.json:
         print_json(
             {
@@ -203,11 +215,21 @@ def run(args: argparse.Namespace) -> int:
                 "problem": problem,
                 "followed": list(config.followed),
                 "setup": _setup_dict(setup),
+                "data_parallel_size": d.data_parallel,
+                "parallel": {
+                    _PARALLEL_JSON[name]: size
+                    for name, size in d.parallel
+                    if name in _PARALLEL_JSON
+                },
+                "framework_accepts": not refusals,
+                "problems": problems,
             }
         )
-        return 0
+        return status
     out = sys.stdout
     out.write(f"{config.source}: {KIND_NAMES[config.kind]}\n")
+    for refusal in refusals:
+        out.write(f"Refused: {refusal}\n")
     read = [(name, value) for name, value in values.items() if value is not None]
     if read:
         out.write("Values read:\n")
@@ -227,13 +249,16 @@ def run(args: argparse.Namespace) -> int:
             if config.gpus is not None and config.gpus != d.gpus
             else ""
         )
-        out.write(f"GPUs: {d.gpus} (from --gpus{note})\n")
+        out.write(f"GPUs: {d.gpus} (from --gpus{note}){_sizes_text(parallel, d)}\n")
+    elif parallel:
+        out.write(f"GPUs: {d.gpus}{_sizes_text(parallel, d)}\n")
     for note in d.notes:
         out.write(f"Derived: {note}\n")
     if d.effective_batch is not None:
         out.write(
             f"Effective batch: {d.micro_batch} (micro-batch) x {d.accumulation_steps} "
-            f"(accumulation steps) x {d.gpus} GPU(s) = {d.effective_batch}\n"
+            f"(accumulation steps) x {d.data_parallel} "
+            f"{'data-parallel replica(s)' if parallel else 'GPU(s)'} = {d.effective_batch}\n"
         )
     else:
         out.write("Effective batch: unknown\n")
@@ -254,10 +279,42 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         out.write("Missing for a whole setup: " + ", ".join(missing) + "\n")
     if setup is not None:
+        split = [
+            f"{name} {size}"
+            for name, size in (
+                ("tensor", setup.tensor_parallel),
+                ("pipeline", setup.pipeline_stages),
+                ("context", setup.context_parallel),
+            )
+            if size > 1
+        ]
+        gpus = (
+            f"{setup.gpus} data-parallel GPU(s) x {' x '.join(split)}"
+            if split
+            else f"{setup.gpus} GPU(s)"
+        )
         out.write(
             f"Setup: micro-batch {setup.micro_batch}, {setup.accumulation_steps} accumulation "
-            f"step(s), {setup.gpus} GPU(s) on {setup.nodes} node(s), "
+            f"step(s), {gpus} on {setup.nodes} node(s), "
             f"ZeRO-{int(setup.zero_stage)}, {setup.precision.value}, "
             f"offload {setup.offload.value}\n"
         )
-    return 0
+    return status
+
+
+# the JSON names of the parallel sizes
+_PARALLEL_JSON = {
+    "tensor": "tensor",
+    "pipeline": "pipeline",
+    "context": "context",
+    "shard": "shard",
+    "replicate": "replicate",
+}
+
+
+def _sizes_text(parallel: dict[str, int], d: Derived) -> str:
+    if not parallel:
+        return ""
+    shown = ", ".join(f"{name} {size}" for name, size in parallel.items())
+    replicas = "" if d.data_parallel is None else f" = {d.data_parallel} data-parallel replica(s)"
+    return f"; parallel sizes: {shown}{replicas}"

@@ -30,6 +30,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
+from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,9 @@ class Unread:
     value: str
     # why (an English ``Message``)
     reason: str
+    # the framework itself refuses the value (wrong type, zero or negative), rather
+    # than gradacc not modelling it
+    refused: bool = dc_field(default=False, compare=False)
 
 
 # What ``setup`` and ``derived`` call each value when it is missing.
@@ -122,6 +126,7 @@ MISSING_NAMES = {
     "zero_stage": trans_late("ConfigImport", "ZeRO stage"),
     "precision": trans_late("ConfigImport", "precision"),
     "offload": trans_late("ConfigImport", "offload"),
+    "data_parallel": trans_late("ConfigImport", "data-parallel size"),
 }
 
 # The batch values, as DeepSpeed names them in its check.
@@ -158,6 +163,11 @@ class Derived:
     missing: tuple[str, ...]
     # why these values cannot run at all (one English sentence), or None
     problem: str | None
+    # data-parallel replicas: GPUs / (tensor x pipeline x context), or the sharded and
+    # replicated sizes (None until the GPUs are known or when the sizes do not fit)
+    data_parallel: int | None = None
+    # the parallel sizes the framework uses, ("tensor", 2), ("pipeline", 4), ...
+    parallel: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,6 +208,11 @@ class ImportedConfig:
     keys: tuple[tuple[str, str], ...] = ()
     # other files read on the way (DeepSpeed JSONs named by the config)
     followed: tuple[str, ...] = ()
+    # parallel sizes as read: (name, size, key); names "tensor", "pipeline", "context",
+    # "shard", "replicate", "sequence"
+    parallel: tuple[tuple[str, int, str], ...] = ()
+    # axolotl's fsdp / fsdp_config is set (its dp_shard_size needs it)
+    uses_fsdp: bool = False
 
     # ------------------------------------------------------------------ reading out
 
@@ -272,11 +287,15 @@ class ImportedConfig:
         if missing:
             return None, missing
         assert d.micro_batch is not None and d.accumulation_steps is not None
-        assert d.gpus is not None
+        assert d.gpus is not None and d.data_parallel is not None
+        sizes = dict(d.parallel)
         setup = TrainingSetup(
             micro_batch=d.micro_batch,
             accumulation_steps=d.accumulation_steps,
-            gpus=d.gpus,
+            gpus=d.data_parallel,
+            tensor_parallel=sizes.get("tensor", 1),
+            pipeline_stages=sizes.get("pipeline", 1),
+            context_parallel=sizes.get("context", 1),
             nodes=self.nodes or 1,
             zero_stage=ZeroStage.NONE if self.zero_stage is None else self.zero_stage,
             precision=self.precision or Precision.FP32,
@@ -301,6 +320,8 @@ _VALUE_FIELDS = tuple(
         "auto_fields",
         "keys",
         "followed",
+        "parallel",
+        "uses_fsdp",
     }
 )
 
@@ -422,14 +443,22 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
         g, gpus_from = config.gpus, "file"
     elif t is not None and b is not None and a is not None and not blocked:
         if t % (b * a) == 0:
-            g, gpus_from = t // (b * a), "derived"
+            # the triple gives the data-parallel replicas; each holds tensor x
+            # pipeline x context GPUs
+            g, gpus_from = t // (b * a) * _model_parallel(config), "derived"
             derived.append("gpus")
             notes.append(
                 trans_late(
                     "ConfigImport",
                     "GPUs = train_batch_size / (micro-batch x accumulation steps) = "
                     "{t} / ({b} x {a}) = {g}",
-                ).format(t=t, b=b, a=a, g=g)
+                ).format(t=t, b=b, a=a, g=t // (b * a))
+                if g == t // (b * a)
+                else trans_late(
+                    "ConfigImport",
+                    "GPUs = train_batch_size / (micro-batch x accumulation steps) x model "
+                    "parallel = {t} / ({b} x {a}) x {mp} = {g}",
+                ).format(t=t, b=b, a=a, mp=_model_parallel(config), g=g)
             )
         elif problem is None:
             problem = trans_late(
@@ -437,6 +466,19 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
                 "train_batch_size {t} is not a multiple of micro-batch x accumulation "
                 "steps ({b} x {a} = {product}): DeepSpeed refuses it on any number of GPUs.",
             ).format(t=t, b=b, a=a, product=b * a)
+
+    # the data-parallel replicas the framework makes of the GPUs
+    dp: int | None = None
+    sizes: tuple[tuple[str, int], ...] = ()
+    if g is not None:
+        dp, sizes, par_problem = _replicas(config, g)
+        if par_problem is not None and problem is None:
+            problem = par_problem
+    real_g = g
+    if g is not None:
+        g = dp  # the batch counts replicas, not GPUs
+        if dp is None and problem is None:
+            missing.append(MISSING_NAMES["data_parallel"])
 
     deepspeed_reads = config.kind is ConfigKind.DEEPSPEED
     if blocked:
@@ -447,13 +489,13 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
             missing.append(MISSING_NAMES["accumulation_steps"])
         if "train_batch_size" in blocked and "train_batch_size" not in config.auto_fields:
             missing.append(MISSING_NAMES["train_batch_size"])
-        if g is None and problem is None:
+        if real_g is None and problem is None:
             missing.append(MISSING_NAMES["gpus"])
     elif deepspeed_reads:
         if t is None and b is None:
             missing.append(MISSING_NAMES["micro_batch"])
         if g is None:
-            if problem is None:
+            if problem is None and real_g is None:
                 missing.append(MISSING_NAMES["gpus"])
         elif t is not None or b is not None:
             ds_check = deepspeed_check(t, b, a, g)
@@ -481,7 +523,7 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
             missing.append(MISSING_NAMES["micro_batch"])
         if a is None and problem is None:
             missing.append(MISSING_NAMES["accumulation_steps"])
-        if g is None and problem is None:
+        if real_g is None and problem is None:
             missing.append(MISSING_NAMES["gpus"])
         if b is not None and a is not None and g is not None and problem is None:
             ds_check = deepspeed_check(t, b, a, g)
@@ -502,7 +544,7 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
         micro_batch=b,
         accumulation_steps=a,
         train_batch_size=t,
-        gpus=g,
+        gpus=real_g,
         gpus_from=gpus_from,
         derived=tuple(derived),
         notes=tuple(notes),
@@ -511,7 +553,203 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
         effective_batch=effective if problem is None else None,
         missing=tuple(dict.fromkeys(missing)),
         problem=problem,
+        data_parallel=dp if problem is None or dp is not None else None,
+        parallel=sizes,
     )
+
+
+def _size(config: ImportedConfig, name: str) -> int | None:
+    for n, size, _key in config.parallel:
+        if n == name:
+            return size
+    return None
+
+
+def _model_parallel(config: ImportedConfig) -> int:
+    """GPUs in one data-parallel replica for the kinds whose rule is GPUs / (tp x pp x cp)."""
+    if config.kind is ConfigKind.DEEPSPEED:
+        autotp = _size(config, "autotp")
+        product = 1
+        for name in ("tensor", "pipeline", "context"):
+            size = _size(config, name)
+            if name == "tensor" and autotp is not None and autotp > 1:
+                size = autotp
+            product *= size if size is not None and size >= 1 else 1
+        return product
+    return 1
+
+
+_NOT_DIVISIBLE = trans_late(
+    "ConfigImport",
+    "{what} = {product} does not divide the {g} GPU(s): {framework} refuses it.",
+)
+
+
+def _replicas(
+    config: ImportedConfig, g: int
+) -> tuple[int | None, tuple[tuple[str, int], ...], str | None]:
+    """Data-parallel replicas on ``g`` GPUs, the sizes used, and why the framework refuses
+    them (or None), each rule as the framework's own code has it."""
+    if config.kind is ConfigKind.DEEPSPEED:
+        sizes: list[tuple[str, int]] = []
+        names: list[str] = []
+        # GPT-NeoX, megatron/neox_arguments/arguments.py, NeoXArgs.calculate_derived():
+        # pp_size = pipe_parallel_size if >= 1 else 1, mp_size likewise with
+        # model_parallel_size (cp_size with context_parallel_size), and
+        # dp_world_size = (global_num_gpus / pp_size) / (mp_size * cp_size), which must be
+        # a whole number (AssertionError otherwise); train_batch_size = micro x GA x dp.
+        for name, key in (
+            ("pipeline", "pipe_parallel_size"),
+            ("tensor", "model_parallel_size"),
+            ("context", "context_parallel_size"),
+        ):
+            size = _size(config, name)
+            if size is not None:
+                sizes.append((name, size if size >= 1 else 1))
+                names.append(key)
+        # DeepSpeed, deepspeed/utils/groups.py _init_tp_mesh_device(): with
+        # tensor_parallel.autotp_size > 0 (deepspeed/__init__.py initialize) the mesh is
+        # (world_size // tp_size, tp_size), ("data_parallel", "tensor_parallel"); a world
+        # size it does not divide cannot be laid out as that mesh
+        # (torch init_device_mesh refuses it). DeepSpeedConfig's batch world_size is then
+        # the data-parallel group (mpu.get_data_parallel_world_size(),
+        # deepspeed/runtime/config.py DeepSpeedConfig.__init__).
+        autotp = _size(config, "autotp")
+        if autotp is not None and autotp > 1:
+            sizes = [(n, s) for n, s in sizes if n != "tensor"] + [("tensor", autotp)]
+            names.append("tensor_parallel.autotp_size")
+        product = 1
+        for _name, size in sizes:
+            product *= size
+        if g % product:
+            return (
+                None,
+                tuple(sizes),
+                _NOT_DIVISIBLE.format(
+                    what=" x ".join(names),
+                    product=product,
+                    g=g,
+                    framework="DeepSpeed" if autotp is not None and autotp > 1 else "GPT-NeoX",
+                ),
+            )
+        return g // product, tuple(s for s in sizes if s[1] > 1), None
+    if config.kind is ConfigKind.AXOLOTL:
+        return _axolotl_replicas(config, g)
+    return _accelerate_replicas(config, g)
+
+
+def _axolotl_replicas(
+    config: ImportedConfig, g: int
+) -> tuple[int | None, tuple[tuple[str, int], ...], str | None]:
+    # axolotl, src/axolotl/utils/distributed.py _get_parallel_config_kwargs(), called by
+    # build_parallelism_config() with the world size, tensor_parallel_size,
+    # context_parallel_size, dp_shard_size, dp_replicate_size and bool(fsdp or
+    # fsdp_config), replayed step by step; its result goes to accelerate's
+    # ParallelismConfig (see _accelerate_total below).
+    if not any(n in ("tensor", "context", "shard", "replicate") for n, _s, _k in config.parallel):
+        return g, (), None  # no parallel sizes: plain data parallelism over the GPUs
+    tp = _size(config, "tensor")
+    cp = _size(config, "context")
+    shard = _size(config, "shard")
+    replicate = _size(config, "replicate")
+    kwargs: dict[str, int] = {}
+    remaining = g
+    if tp and tp > 1:
+        kwargs["tensor"] = tp
+        remaining //= tp
+    if cp and cp > 1:
+        kwargs["context"] = cp
+        remaining //= cp
+    if shard is None and replicate in (None, 1) and remaining > 1:
+        kwargs["shard"] = remaining
+        remaining = 1
+    if replicate and replicate > 1:
+        kwargs["replicate"] = replicate
+        remaining //= replicate
+    if remaining > 1 and shard and shard > 1:
+        if not config.uses_fsdp:
+            return (
+                None,
+                tuple(kwargs.items()),
+                trans_late(
+                    "ConfigImport",
+                    "dp_shard_size {shard} without fsdp or fsdp_config: axolotl refuses it.",
+                ).format(shard=shard),
+            )
+        kwargs["shard"] = shard
+        remaining //= shard
+        if remaining > 1 and "replicate" not in kwargs:
+            kwargs["replicate"] = remaining
+            remaining = 1
+    if remaining > 1 and "shard" not in kwargs and config.uses_fsdp:
+        kwargs["shard"] = remaining
+        remaining = 1
+    if remaining > 1:
+        return (
+            None,
+            tuple(kwargs.items()),
+            trans_late(
+                "ConfigImport",
+                "the parallel sizes do not use all {g} GPU(s) ({left} left over): axolotl "
+                "refuses them.",
+            ).format(g=g, left=remaining),
+        )
+    return _accelerate_total(kwargs, g, "axolotl")
+
+
+def _accelerate_total(
+    kwargs: dict[str, int], g: int, framework: str
+) -> tuple[int | None, tuple[tuple[str, int], ...], str | None]:
+    # accelerate, accelerate/parallelism_config.py ParallelismConfig: sizes default to 1
+    # (__post_init__ raises ValueError below 1); _validate_accelerator(): total_size ==
+    # 1 becomes plain data parallelism (dp_replicate_size = num_processes), otherwise
+    # total_size = dp_replicate x dp_shard x tp x cp (x sp) must equal num_processes
+    # (ValueError); data_parallel_size = dp_replicate_size x dp_shard_size.
+    sizes = {name: size for name, size in kwargs.items() if size >= 1}
+    total = 1
+    for size in sizes.values():
+        total *= size
+    shown = tuple((n, s) for n, s in sizes.items() if s > 1)
+    if total == 1:
+        return g, shown, None
+    if total != g:
+        return (
+            None,
+            shown,
+            trans_late(
+                "ConfigImport",
+                "the parallel sizes multiply to {total}, not the {g} GPU(s): {framework} "
+                "refuses them.",
+            ).format(total=total, g=g, framework=framework),
+        )
+    return sizes.get("replicate", 1) * sizes.get("shard", 1), shown, None
+
+
+def _accelerate_replicas(
+    config: ImportedConfig, g: int
+) -> tuple[int | None, tuple[tuple[str, int], ...], str | None]:
+    kwargs = {name: size for name, size, _key in config.parallel}
+    if "sequence" in kwargs:
+        # DeepSpeed sequence parallelism skips the total check: not modelled
+        return None, (), None
+    for name, size in kwargs.items():
+        if size < 1:
+            return (
+                None,
+                (),
+                trans_late(
+                    "ConfigImport",
+                    "{key} must be at least 1: accelerate refuses {size}.",
+                ).format(key=_parallel_key(config, name), size=size),
+            )
+    return _accelerate_total(kwargs, g, "accelerate")
+
+
+def _parallel_key(config: ImportedConfig, name: str) -> str:
+    for n, _found, key in config.parallel:
+        if n == name:
+            return key
+    return name
 
 
 # --------------------------------------------------------------------------- showing
@@ -584,6 +822,8 @@ class _Reader:
         self.unresolved: set[str] = set()
         self.auto_fields: set[str] = set()
         self.followed: list[str] = []
+        self.parallel: dict[str, tuple[int, str]] = {}
+        self.uses_fsdp = False
 
     def name(self, key: str) -> str:
         return f"{self.prefix}{key}"
@@ -592,8 +832,10 @@ class _Reader:
         self.values[field] = value
         self.keys[field] = self.name(key)
 
-    def refuse(self, key: str, value: Any, reason: str, *affected: str) -> _Bad:
-        self.unread.append(Unread(self.name(key), _show(value), reason))
+    def refuse(
+        self, key: str, value: Any, reason: str, *affected: str, refused: bool = False
+    ) -> _Bad:
+        self.unread.append(Unread(self.name(key), _show(value), reason, refused))
         self.unresolved.update(affected)
         return _BAD
 
@@ -646,7 +888,16 @@ class _Reader:
                 if auto
                 else trans_late("ConfigImport", "must be a whole number")
             )
-            self.refuse(key, value, reason.format(), field)
+            # DeepSpeed compares the batch values with 0 and multiplies them
+            # (runtime/config.py _batch_assertion): text, lists and mappings fail there,
+            # and axolotl's and accelerate's typed settings refuse them too; a number
+            # written as text ("8") is left open (pydantic reads it as 8)
+            refused = field in _FRAMEWORK_CHECKED and not isinstance(value, (bool, float))
+            if isinstance(value, str) and value.strip().isdigit():
+                refused = False
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 1:
+                refused = field in _FRAMEWORK_CHECKED
+            self.refuse(key, value, reason.format(), field, refused=refused)
             return
         if not low <= value <= high:
             self.refuse(
@@ -656,9 +907,26 @@ class _Reader:
                     low=low, high=high
                 ),
                 field,
+                # zero or negative: DeepSpeed's _batch_assertion asserts > 0
+                refused=field in _FRAMEWORK_CHECKED and value < 1,
             )
             return
         self.set(field, key, value)
+
+    def parallel_size(self, name: str, key: str, value: Any) -> None:
+        """A parallel size: kept as written (each framework's rule reads it); a value
+        that is not a whole number is refused (the frameworks' typed settings)."""
+        if value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.refuse(
+                key,
+                value,
+                trans_late("ConfigImport", "must be a whole number").format(),
+                refused=True,
+            )
+            return
+        self.parallel[name] = (value, self.name(key))
 
     def text(self, field: str, key: str, value: Any, what: str) -> None:
         if value is None:
@@ -829,6 +1097,8 @@ class _Reader:
                 )
         self.unresolved |= inner.unresolved
         self.auto_fields |= inner.auto_fields
+        for name, found in inner.parallel.items():
+            self.parallel.setdefault(name, found)
 
     def build(self, kind: ConfigKind, source: str) -> ImportedConfig:
         unresolved = {f for f in self.unresolved if self.values.get(f) is None}
@@ -842,7 +1112,15 @@ class _Reader:
             auto_fields=tuple(sorted(unresolved & self.auto_fields)),
             keys=tuple((f, k) for f, k in self.keys.items() if self.values.get(f) is not None),
             followed=tuple(self.followed),
+            parallel=tuple((n, size, key) for n, (size, key) in self.parallel.items()),
+            uses_fsdp=self.uses_fsdp,
         )
+
+
+# the values the frameworks check themselves (a wrong type or a value below 1 is refused)
+_FRAMEWORK_CHECKED = frozenset(
+    {"micro_batch", "accumulation_steps", "train_batch_size", "gpus", "nodes", "batch_per_gpu"}
+)
 
 
 _DEVICES_DEEPSPEED = trans_late(
@@ -869,6 +1147,16 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
         _MAX_STEPS,
     )
     _read_zero(data, r)
+    tp = r.mapping("tensor_parallel", data.get("tensor_parallel"))
+    if tp is not None:
+        r.parallel_size("autotp", "tensor_parallel.autotp_size", tp.get("autotp_size"))
+    # GPT-NeoX's YAML (read as a DeepSpeed config: the same batch keys)
+    for size_name, size_key in (
+        ("pipeline", "pipe_parallel_size"),
+        ("tensor", "model_parallel_size"),
+        ("context", "context_parallel_size"),
+    ):
+        r.parallel_size(size_name, size_key, data.get(size_key))
     states: list[tuple[str, Any]] = []
     for names in (("bf16", "bfloat16"), ("fp16",)):
         name = next((n for n in names if data.get(n) is not None), None)
@@ -1034,6 +1322,26 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
         r.unresolved.add("zero_stage")
     if distributed == "FSDP":
         _fsdp(data.get("fsdp_config"), "fsdp_config", r)
+    # accelerate config's parallelism_config section (commands/config/cluster.py writes
+    # parallelism_config_<dim>_size keys; launch passes them to ParallelismConfig)
+    pc = r.mapping("parallelism_config", data.get("parallelism_config"))
+    if pc:
+        for name, dim in (
+            ("replicate", "dp_replicate"),
+            ("shard", "dp_shard"),
+            ("tensor", "tp"),
+            ("context", "cp"),
+        ):
+            key = f"parallelism_config_{dim}_size"
+            r.parallel_size(name, f"parallelism_config.{key}", pc.get(key))
+        sp = pc.get("parallelism_config_sp_size")
+        if sp is not None and sp != 1:
+            r.refuse(
+                "parallelism_config.parallelism_config_sp_size",
+                sp,
+                trans_late("ConfigImport", "sequence parallelism is not modelled").format(),
+            )
+            r.parallel["sequence"] = (0, r.name("parallelism_config.parallelism_config_sp_size"))
 
 
 _ACCELERATE_DS_KEYS = frozenset(
@@ -1134,6 +1442,14 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
         trans_late("ConfigImport", "must be a model name or path").format(),
     )
     r.integer("sequence_length", "sequence_len", data.get("sequence_len"), 1, _MAX_SEQ, auto=False)
+    for name, key in (
+        ("tensor", "tensor_parallel_size"),
+        ("context", "context_parallel_size"),
+        ("shard", "dp_shard_size"),
+        ("replicate", "dp_replicate_size"),
+    ):
+        r.parallel_size(name, key, data.get(key))
+    r.uses_fsdp = bool(data.get("fsdp") or data.get("fsdp_config"))
     if data.get("deepspeed") is not None:
         r.follow("deepspeed", data["deepspeed"])
     elif data.get("fsdp") or data.get("fsdp_config"):
@@ -1166,6 +1482,10 @@ _DEEPSPEED_KEYS = frozenset(
         "prescale_gradients",
         "communication_data_type",
         "zero_force_ds_cpu_optimizer",
+        "tensor_parallel",
+        # GPT-NeoX's YAML keys (its batch keys are DeepSpeed's)
+        "pipe_parallel_size",
+        "model_parallel_size",
     }
 )
 # DeepSpeed's only when they are sections (axolotl's bf16/fp16 are booleans, its
@@ -1183,6 +1503,7 @@ _ACCELERATE_KEYS = frozenset(
         "main_training_function",
         "deepspeed_config",
         "fsdp_config",
+        "parallelism_config",
         "downcast_bf16",
         "rdzv_backend",
         "same_network",

@@ -1636,6 +1636,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>offload</translation>
     </message>
     <message>
+        <source>data-parallel size</source>
+        <translation>tamanho de paralelismo de dados</translation>
+    </message>
+    <message>
         <source>DeepSpeed accepts train_batch_size {t} = {b} x {a} x {g} GPU(s).</source>
         <translation>O DeepSpeed aceita train_batch_size {t} = {b} x {a} x {g} GPU(s).</translation>
     </message>
@@ -1684,6 +1688,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>GPUs = train_batch_size / (micro-lote x passos de acumulação) = {t} / ({b} x {a}) = {g}</translation>
     </message>
     <message>
+        <source>GPUs = train_batch_size / (micro-batch x accumulation steps) x model parallel = {t} / ({b} x {a}) x {mp} = {g}</source>
+        <translation>GPUs = train_batch_size / (micro-lote x passos de acumulação) x paralelismo de modelo = {t} / ({b} x {a}) x {mp} = {g}</translation>
+    </message>
+    <message>
         <source>train_batch_size {t} is not a multiple of micro-batch x accumulation steps ({b} x {a} = {product}): DeepSpeed refuses it on any number of GPUs.</source>
         <translation>train_batch_size {t} não é múltiplo de micro-lote x passos de acumulação ({b} x {a} = {product}): o DeepSpeed o recusa em qualquer número de GPUs.</translation>
     </message>
@@ -1694,6 +1702,26 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>train_batch_size {t} in the DeepSpeed config is not {b} (micro-batch) x {a} (accumulation steps) x {g} GPU(s) = {product}: the trainer refuses the mismatch.</source>
         <translation>train_batch_size {t} na configuração do DeepSpeed não é {b} (micro-lote) x {a} (passos de acumulação) x {g} GPU(s) = {product}: o treinador recusa a diferença.</translation>
+    </message>
+    <message>
+        <source>{what} = {product} does not divide the {g} GPU(s): {framework} refuses it.</source>
+        <translation>{what} = {product} não divide as {g} GPU(s): o {framework} recusa.</translation>
+    </message>
+    <message>
+        <source>dp_shard_size {shard} without fsdp or fsdp_config: axolotl refuses it.</source>
+        <translation>dp_shard_size {shard} sem fsdp ou fsdp_config: o axolotl recusa.</translation>
+    </message>
+    <message>
+        <source>the parallel sizes do not use all {g} GPU(s) ({left} left over): axolotl refuses them.</source>
+        <translation>os tamanhos de paralelismo não usam todas as {g} GPU(s) (sobram {left}): o axolotl os recusa.</translation>
+    </message>
+    <message>
+        <source>the parallel sizes multiply to {total}, not the {g} GPU(s): {framework} refuses them.</source>
+        <translation>o produto dos tamanhos de paralelismo é {total}, não as {g} GPU(s): o {framework} os recusa.</translation>
+    </message>
+    <message>
+        <source>{key} must be at least 1: accelerate refuses {size}.</source>
+        <translation>{key} deve ser pelo menos 1: o accelerate recusa {size}.</translation>
     </message>
     <message>
         <source>an integer of about {digits} digits</source>
@@ -1798,6 +1826,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>ignored: distributed_type is {kind}, not DEEPSPEED</source>
         <translation>ignorado: distributed_type é {kind}, não DEEPSPEED</translation>
+    </message>
+    <message>
+        <source>sequence parallelism is not modelled</source>
+        <translation>o paralelismo de sequência não é modelado</translation>
     </message>
     <message>
         <source>FSDP settings are not read (gradacc reads DeepSpeed&apos;s ZeRO settings)</source>

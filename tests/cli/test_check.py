@@ -35,8 +35,8 @@ def write(folder: Path, name: str, content: str | dict[str, Any]) -> str:
     return str(path)
 
 
-def check_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
-    assert main(["check", *argv, "--json"]) == 0
+def check_json(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> dict[str, Any]:
+    assert main(["check", *argv, "--json"]) == code
     out, err = capsys.readouterr()
     assert err == ""
     data = json.loads(out)
@@ -121,16 +121,19 @@ def test_gpus_drive_deepspeeds_derivation(
     assert data["effective_batch"] == 100
     assert data["derived"]["accumulation_steps"] == 5
     assert data["derived"]["names"] == ["accumulation_steps"]
-    data = check_json(capsys, file, "--gpus", "8")
+    data = check_json(capsys, file, "--gpus", "8", code=1)
+    assert data["framework_accepts"] is False
+    assert data["problems"][0] == data["problem"]
     assert data["effective_batch"] is None
     ds = data["verdicts"]["deepspeed"]
     assert ds["ok"] is False and ds["reason"] == "not_divisible"
     assert data["verdicts"]["megatron"]["ok"] is False
     assert data["problem"].startswith("DeepSpeed refuses train_batch_size 100 on 8 GPU(s)")
     assert data["missing"] == [] and data["setup"] is None
-    # and in words
-    assert main(["check", file, "--gpus", "8"]) == 0
+    # and in words, the refusal first
+    assert main(["check", file, "--gpus", "8"]) == 1
     out = capsys.readouterr().out
+    assert out.splitlines()[1].startswith("Refused: DeepSpeed refuses train_batch_size 100")
     assert "Effective batch: unknown\n" in out
     assert "Problem: DeepSpeed refuses train_batch_size 100 on 8 GPU(s)" in out
     assert "Megatron refuses --global-batch-size 100 --micro-batch-size 4 on 8 GPU(s)" in out
@@ -287,3 +290,138 @@ def test_subprocess(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"gradacc: error: {tmp_path / 'no.json'}: no such file\n"
+
+
+# ------------------------------------------------------------------ parallel sizes
+
+
+def parallel_case(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    content: str,
+    gpus: int,
+    code: int,
+) -> dict[str, Any]:
+    file = write(tmp_path, name, content)
+    return check_json(capsys, file, "--gpus", str(gpus), code=code)
+
+
+AXOLOTL = "base_model: m\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\n"
+
+
+def test_axolotl_tensor_and_context_parallel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = AXOLOTL + "tensor_parallel_size: 2\ncontext_parallel_size: 2\n"
+    data = parallel_case(tmp_path, capsys, "a.yaml", text, 8, 0)
+    assert data["data_parallel_size"] == 2
+    assert data["parallel"] == {"tensor": 2, "context": 2, "shard": 2}
+    assert data["effective_batch"] == 2 * 4 * 2
+    assert data["framework_accepts"] is True and data["problems"] == []
+    assert data["setup"]["gpus"] == 2
+    main(["check", str(tmp_path / "a.yaml"), "--gpus", "8"])
+    out = capsys.readouterr().out
+    assert "parallel sizes: tensor 2, context 2, shard 2 = 2 data-parallel replica(s)" in out
+    assert "x 2 data-parallel replica(s) = 16" in out
+    assert "2 data-parallel GPU(s) x tensor 2 x context 2 on 1 node(s)" in out
+
+
+def test_axolotl_hsdp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = AXOLOTL + "dp_shard_size: 4\ndp_replicate_size: 2\nfsdp_config:\n  fsdp_version: 2\n"
+    data = parallel_case(tmp_path, capsys, "a.yaml", text, 8, 0)
+    assert data["data_parallel_size"] == 8
+    assert data["parallel"] == {"shard": 4, "replicate": 2}
+    assert data["effective_batch"] == 64
+
+
+def test_axolotl_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = parallel_case(tmp_path, capsys, "a.yaml", AXOLOTL + "dp_shard_size: 4\n", 8, 1)
+    assert data["framework_accepts"] is False
+    assert "without fsdp or fsdp_config" in data["problems"][0]
+    data = parallel_case(tmp_path, capsys, "b.yaml", AXOLOTL + "tensor_parallel_size: 3\n", 8, 1)
+    assert data["data_parallel_size"] is None and data["effective_batch"] is None
+    assert "multiply to 6, not the 8 GPU(s)" in data["problems"][0]
+    data = parallel_case(
+        tmp_path, capsys, "c.yaml", AXOLOTL + 'tensor_parallel_size: "two"\n', 8, 1
+    )
+    assert data["problems"][0].startswith('tensor_parallel_size = "two"')
+
+
+ACCELERATE = "distributed_type: FSDP\nnum_processes: 8\nnum_machines: 1\nmixed_precision: bf16\n"
+
+
+def test_accelerate_parallelism_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = ACCELERATE + (
+        "parallelism_config:\n  parallelism_config_dp_replicate_size: 1\n"
+        "  parallelism_config_dp_shard_size: 2\n  parallelism_config_tp_size: 2\n"
+        "  parallelism_config_cp_size: 2\n"
+    )
+    file = write(tmp_path, "acc.yaml", text)
+    data = check_json(capsys, file)
+    assert data["data_parallel_size"] == 2
+    assert data["parallel"] == {"shard": 2, "tensor": 2, "context": 2}
+    data = check_json(capsys, file, "--gpus", "16", code=1)
+    assert "multiply to 8, not the 16 GPU(s): accelerate refuses" in data["problems"][0]
+    bad = text.replace("parallelism_config_cp_size: 2", "parallelism_config_cp_size: 0")
+    data = check_json(capsys, write(tmp_path, "bad.yaml", bad), code=1)
+    assert "must be at least 1" in data["problems"][0]
+
+
+def test_deepspeed_autotp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = {
+        "train_micro_batch_size_per_gpu": 2,
+        "gradient_accumulation_steps": 4,
+        "tensor_parallel": {"autotp_size": 4},
+    }
+    file = write(tmp_path, "ds.json", config)
+    data = check_json(capsys, file, "--gpus", "8")
+    assert data["data_parallel_size"] == 2 and data["parallel"] == {"tensor": 4}
+    assert data["effective_batch"] == 16
+    assert data["verdicts"]["deepspeed"]["train_batch_size"] == 16
+    data = check_json(capsys, file, "--gpus", "6", code=1)
+    assert "tensor_parallel.autotp_size = 4 does not divide the 6 GPU(s)" in data["problems"][0]
+    # the triple gives the replicas; the GPUs are replicas x autotp_size
+    data = check_json(capsys, write(tmp_path, "t.json", {**config, "train_batch_size": 16}))
+    assert data["gpus"] == 8 and data["data_parallel_size"] == 2
+
+
+def test_gpt_neox_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (
+        "pipe_parallel_size: 2\nmodel_parallel_size: 2\n"
+        "train_micro_batch_size_per_gpu: 4\ngradient_accumulation_steps: 8\n"
+        "zero_optimization:\n  stage: 1\n"
+    )
+    data = parallel_case(tmp_path, capsys, "neox.yml", text, 16, 0)
+    assert data["kind"] == "deepspeed"
+    assert data["data_parallel_size"] == 4
+    assert data["parallel"] == {"pipeline": 2, "tensor": 2}
+    assert data["effective_batch"] == 4 * 8 * 4
+    data = parallel_case(tmp_path, capsys, "neox.yml", text, 6, 1)
+    assert (
+        "pipe_parallel_size x model_parallel_size = 4 does not divide the 6 GPU(s)"
+        in (data["problems"][0])
+    )
+    # NeoX reads a size below 1 as 1
+    data = parallel_case(
+        tmp_path,
+        capsys,
+        "z.yml",
+        text.replace("pipe_parallel_size: 2", "pipe_parallel_size: 0"),
+        6,
+        0,
+    )
+    assert data["data_parallel_size"] == 3
+
+
+def test_exit_status_for_refused_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = write(tmp_path, "ds.json", {"train_micro_batch_size_per_gpu": -2})
+    data = check_json(capsys, file, "--gpus", "2", code=1)
+    assert data["problems"][0].startswith("train_micro_batch_size_per_gpu = -2")
+    file = write(tmp_path, "ds2.json", {"train_micro_batch_size_per_gpu": [1]})
+    assert check_json(capsys, file, "--gpus", "2", code=1)["framework_accepts"] is False
+    # "auto" and values gradacc does not model are not refusals
+    file = write(tmp_path, "ds3.json", {"train_micro_batch_size_per_gpu": "auto"})
+    assert check_json(capsys, file, "--gpus", "2")["framework_accepts"] is True
+    assert main(["check", file]) == 0
+    capsys.readouterr()
