@@ -82,7 +82,6 @@ __all__ = [
     "LoraExport",
     "export",
     "layout_notes",
-    "render",
 ]
 
 PORT = 29500
@@ -1200,8 +1199,3 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
     english = tuple(note.format(**dict(values)) for note in notes)
     files = _annotate(files, carried, setup, english)
     return Exported(format=fmt, setup=setup, files=files, notes=notes, note_values=values)
-
-
-def render(fmt: ExportFormat, micro_batch: int, accumulation_steps: int, gpus: int) -> str:
-    """The files of ``fmt`` for a one-node setup without ZeRO, as one text."""
-    return export(fmt, TrainingSetup(micro_batch, accumulation_steps, gpus)).text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 
 import pytest
 from hypothesis import given
@@ -14,7 +15,6 @@ from gradacc_desktop.core.export import (
     accelerate_config,
     export,
     megatron_arguments,
-    render,
 )
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.setup import (
@@ -138,15 +138,57 @@ def test_refused_setups(kw: dict[str, object], problem: SetupProblem) -> None:
         export(ExportFormat.DEEPSPEED, setup)
 
 
+#: where each format's own fields (not the header comment) hold the micro-batch, the
+#: accumulation steps and the GPUs: (file, pattern) -> the value it must read
+_BATCH_FIELDS: dict[ExportFormat, tuple[tuple[str, str, str], ...]] = {
+    ExportFormat.HF: (
+        ("train.py", r"per_device_train_batch_size=(\d+),", "b"),
+        ("train.py", r"gradient_accumulation_steps=(\d+),", "a"),
+        ("launch.sh", r"--nproc_per_node (\d+) ", "g"),
+    ),
+    ExportFormat.ACCELERATE: (
+        ("train.py", r"MICRO_BATCH = (\d+)", "b"),
+        ("train.py", r"ACCUMULATION_STEPS = (\d+)", "a"),
+        ("accelerate_config.yaml", r"num_processes: (\d+)", "g"),
+    ),
+    ExportFormat.LIGHTNING: (
+        ("train.py", r"batch_size=(\d+), shuffle", "b"),
+        ("train.py", r"accumulate_grad_batches=(\d+),", "a"),
+        ("train.py", r"devices=(\d+),", "g"),
+    ),
+    ExportFormat.TORCHRUN: (
+        ("train.py", r"MICRO_BATCH = (\d+)", "b"),
+        ("train.py", r"ACCUMULATION_STEPS = (\d+)", "a"),
+        ("launch.sh", r"--nproc_per_node (\d+) ", "g"),
+    ),
+    ExportFormat.MEGATRON: (
+        ("megatron_args.sh", r"--micro-batch-size (\d+)", "b"),
+        ("megatron_args.sh", r"--global-batch-size (\d+)", "E"),
+        ("launch.sh", r"--nproc_per_node (\d+) ", "g"),
+    ),
+}
+_BATCH_FIELDS[ExportFormat.HF_DEEPSPEED] = _BATCH_FIELDS[ExportFormat.HF]
+
+
 @given(ints, ints, ints, st.sampled_from(list(ExportFormat)))
-def test_every_format_renders_valid_text(b: int, a: int, g: int, fmt: ExportFormat) -> None:
-    text = render(fmt, b, a, g)
-    assert text.endswith("\n")
-    if fmt is ExportFormat.DEEPSPEED:
-        config = json.loads(text)
-        assert config["train_batch_size"] == b * a * g
-    else:
-        assert str(b * a * g) in text
+def test_every_format_carries_the_batch_in_its_own_fields(
+    b: int, a: int, g: int, fmt: ExportFormat
+) -> None:
+    """Read back where each framework takes them from, not from our header comment."""
+    files = export(fmt, TrainingSetup(b, a, g)).files
+    assert all(text.endswith("\n") for text in files.values())
+    if "ds_config.json" in files:
+        config = json.loads(files["ds_config.json"])
+        keys = ("train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps")
+        if fmt is ExportFormat.HF_DEEPSPEED:
+            # the Trainer fills them from its own arguments (read below)
+            assert [config[k] for k in keys] == ["auto"] * 3
+        else:
+            assert [config[k] for k in keys] == [b * a * g, b, a]
+    expected = {"b": b, "a": a, "g": g, "E": b * a * g}
+    for name, pattern, what in _BATCH_FIELDS.get(fmt, ()):
+        found = re.findall(pattern, files[name])
+        assert found == [str(expected[what])], (fmt, name, pattern, found)
 
 
 @pytest.mark.parametrize("bad", [0, -3, True])
