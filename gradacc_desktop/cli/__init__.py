@@ -15,9 +15,8 @@ from typing import NoReturn
 from .. import __version__
 from ._common import PROG, UsageError
 
-#: Subcommand modules, in help order. "activation" is optional (written separately).
+#: Subcommand modules, in help order.
 COMMANDS = ("calc", "plan", "time", "export", "memory", "check", "activation")
-_OPTIONAL = {"activation"}
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -40,12 +39,7 @@ def build_parser() -> ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         module_name = f"{__name__}.{name}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if name in _OPTIONAL and exc.name == module_name:
-                continue
-            raise
+        module = importlib.import_module(module_name)
         module.register(subparsers)
     return parser
 
