@@ -115,21 +115,6 @@ def same_entry(old: Entry, new: Entry) -> bool:
     return old == new and type(old) is type(new)
 
 
-def read_entry(
-    locale: QLocale, text: str, *, whole: bool = False, units: tuple[str, ...] = ()
-) -> Entry:
-    """Read what the user typed into a field: empty, a number, or unparsable text.
-
-    The rule (``core.numbers``) is the same for typed and pasted text in every field.
-    """
-    if not text.strip():
-        return None
-    try:
-        return parse_number(locale, text, whole=whole, units=units)
-    except ParseError:
-        return Unparsed(text)
-
-
 def parse_number(
     locale: QLocale, text: str, *, whole: bool = False, units: tuple[str, ...] = ()
 ) -> Decimal:
