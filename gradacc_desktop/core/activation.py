@@ -1004,26 +1004,3 @@ _PART_ORDER = {part: n for n, part in enumerate(Part)}
 
 def _order(entry: tuple[Part, int]) -> int:
     return _PART_ORDER[entry[0]]
-
-
-def paper_table2_layer_bytes(
-    s: int, h: int, a: int, t: int = 1, *, sp: bool = False, recompute: Recompute = Recompute.NONE
-) -> int:
-    """Table 2 of Korthikanti et al. 2022 written literally (b = 1), for cross-checks.
-
-    Raises ``ValueError`` if the expression is not an integer for these sizes.
-    """
-    from fractions import Fraction
-
-    sbh = Fraction(s * h)
-    if recompute is Recompute.FULL:
-        value = 2 * sbh
-    elif recompute is Recompute.SELECTIVE:
-        value = sbh * (Fraction(34, t) if sp else 10 + Fraction(24, t))
-    elif sp:
-        value = sbh * (Fraction(34, t) + Fraction(5 * a * s, h * t))
-    else:
-        value = sbh * (10 + Fraction(24, t) + Fraction(5 * a * s, h * t))
-    if value.denominator != 1:
-        raise ValueError("Table 2 expression is not an integer for these sizes")
-    return int(value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,6 @@ from gradacc_desktop.core.activation import (
     Profile,
     Recompute,
     estimate,
-    paper_table2_layer_bytes,
 )
 from gradacc_desktop.core.presets import PresetError, load_presets, parse_presets, preset_by_name
 
@@ -36,6 +36,28 @@ PAPER_MODELS = {
 }
 SEQ = 2048
 VOCAB = 51200
+
+
+def paper_table2_layer_bytes(
+    s: int, h: int, a: int, t: int = 1, *, sp: bool = False, recompute: Recompute = Recompute.NONE
+) -> int:
+    """Table 2 of Korthikanti et al. 2022 written literally (b = 1): the published
+    expression the estimator's paper profile is checked against.
+
+    Raises ``ValueError`` if the expression is not an integer for these sizes.
+    """
+    sbh = Fraction(s * h)
+    if recompute is Recompute.FULL:
+        value = 2 * sbh
+    elif recompute is Recompute.SELECTIVE:
+        value = sbh * (Fraction(34, t) if sp else 10 + Fraction(24, t))
+    elif sp:
+        value = sbh * (Fraction(34, t) + Fraction(5 * a * s, h * t))
+    else:
+        value = sbh * (10 + Fraction(24, t) + Fraction(5 * a * s, h * t))
+    if value.denominator != 1:
+        raise ValueError("Table 2 expression is not an integer for these sizes")
+    return int(value)
 
 
 def paper(a: int, h: int, layers: int, t: int = 1, **changes: object) -> Inputs:
