@@ -49,9 +49,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+        return code
     except UsageError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return 2
     except SystemExit as exc:  # argparse: --help, --version, bad arguments
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except BrokenPipeError:
+        # the reader went away (``gradacc … | head``): stop without a traceback, exit 1
+        # as the Python documentation advises; stdout goes to devnull so the
+        # interpreter's final flush does not fail again
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -17,7 +17,12 @@ accelerate's ``num_processes``.
 (``[{key, value, reason}]``), ``missing`` (names), plus ``file``, ``keys``, ``gpus``,
 ``gpus_from``, ``derived``, ``problem``, ``followed``, ``setup``, ``data_parallel_size``
 (int or null), ``parallel`` (``tensor``/``pipeline``/``context``/``shard``/``replicate``),
-``framework_accepts`` and ``problems`` (the refusals first). Exit code 0: the framework
+``framework_accepts``, ``problems`` (the refusals first, then the framework's warnings),
+``unknown_keys`` (``[{key, suggestion, refused, reason}]``: keys the framework does not
+know, refused by accelerate and by DeepSpeed's ZeRO settings, ignored at DeepSpeed's
+top level), ``resolved_files`` (``[{key, reference, path, where}]``: each file the config
+names and where it was found, ``path`` null when not found) and ``tokens_per_step``
+(effective batch x sequence length, or null). Exit code 0: the framework
 would run the file as given; 1: it would refuse it (the report is printed, the reason
 first); 2: a missing or unreadable file, or one of no known kind.
 """
@@ -35,6 +40,7 @@ from ..core.config_import import (
     ConfigKind,
     Derived,
     ImportedConfig,
+    UnknownKey,
     deepspeed_text,
     read_config,
 )
@@ -57,6 +63,7 @@ LABELS = {
     "lora_rank": "LoRA rank",
     "lora_targets": "LoRA target modules",
     "base_4bit": "base model in 4 bits",
+    "base_8bit": "base model in 8 bits",
     "sequence_length": "sequence length",
     "base_model": "base model",
 }
@@ -182,12 +189,20 @@ def run(args: argparse.Namespace) -> int:
     # the framework's own refusals first (exit 1), then what gradacc could not use
     refusals = [problem] if d.problem is not None and problem is not None else []
     refusals += [f"{u.key} = {u.value}: {u.reason}" for u in config.unread if u.refused]
+    refusals += [_unknown_text(u) for u in config.unknown_keys if u.refused]
     problems = list(refusals)
     if problem is not None and problem not in problems:
         problems.append(problem)
+    problems += list(d.warnings)
     problems += [f"{u.key} = {u.value}: {u.reason}" for u in config.unread if not u.refused]
+    problems += [_unknown_text(u) for u in config.unknown_keys if not u.refused]
     status = 1 if refusals else 0
     parallel = dict(d.parallel)
+    tokens = (
+        d.effective_batch * config.sequence_length
+        if d.effective_batch is not None and config.sequence_length is not None
+        else None
+    )
     if args.json:
         print_json(
             {
@@ -223,6 +238,20 @@ def run(args: argparse.Namespace) -> int:
                 },
                 "framework_accepts": not refusals,
                 "problems": problems,
+                "unknown_keys": [
+                    {
+                        "key": u.key,
+                        "suggestion": u.suggestion,
+                        "refused": u.refused,
+                        "reason": u.reason,
+                    }
+                    for u in config.unknown_keys
+                ],
+                "resolved_files": [
+                    {"key": f.key, "reference": f.reference, "path": f.path, "where": f.where}
+                    for f in config.resolved_files
+                ],
+                "tokens_per_step": tokens,
             }
         )
         return status
@@ -241,6 +270,16 @@ def run(args: argparse.Namespace) -> int:
         out.write("Values read: none\n")
     for path in config.followed:
         out.write(f"Also read: {path}\n")
+    for f in config.resolved_files:
+        if f.path is None:
+            out.write(f"Not found: {f.key} = {f.reference}\n")
+        elif f.where == "config folder":
+            out.write(
+                f"Note: {f.reference} was found next to the config, not in the current "
+                "folder: axolotl opens the path from the folder it is launched in\n"
+                if config.kind is ConfigKind.AXOLOTL
+                else ""
+            )
     if d.gpus is None:
         out.write("GPUs: unknown (give --gpus)\n")
     elif d.gpus_from == "argument":
@@ -262,6 +301,13 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         out.write("Effective batch: unknown\n")
+    if tokens is not None:
+        out.write(
+            f"Tokens per step: {d.effective_batch} (effective batch) x "
+            f"{config.sequence_length} (sequence length) = {tokens}\n"
+        )
+    for warning in d.warnings:
+        out.write(f"Warning: {warning}\n")
     if d.deepspeed is not None:
         out.write(deepspeed_text(d.deepspeed) + "\n")
     if d.megatron is not None:
@@ -270,6 +316,10 @@ def run(args: argparse.Namespace) -> int:
         out.write('Set to "auto" (the trainer fills them): ' + ", ".join(config.auto_keys) + "\n")
     if "precision" in config.auto_fields:
         out.write(f"Precision: {PRECISION_AUTO[config.kind]}\n")
+    if config.unknown_keys:
+        out.write("Unknown keys:\n")
+        for unknown in config.unknown_keys:
+            out.write(f"  {_unknown_text(unknown)}\n")
     if config.unread:
         out.write("Not read:\n")
         for u in config.unread:
@@ -300,6 +350,11 @@ def run(args: argparse.Namespace) -> int:
             f"offload {setup.offload.value}\n"
         )
     return status
+
+
+def _unknown_text(u: UnknownKey) -> str:
+    hint = f" (did you mean {u.suggestion}?)" if u.suggestion else ""
+    return f"{u.key}: {u.reason}{hint}"
 
 
 # the JSON names of the parallel sizes

@@ -25,6 +25,7 @@ as they are, the window translates them (context "ConfigImport").
 
 from __future__ import annotations
 
+import difflib
 import enum
 import json
 import os
@@ -55,6 +56,8 @@ __all__ = [
     "ConfigKind",
     "Derived",
     "ImportedConfig",
+    "ResolvedFile",
+    "UnknownKey",
     "Unread",
     "deepspeed_text",
     "read_config",
@@ -116,6 +119,35 @@ class Unread:
     refused: bool = dc_field(default=False, compare=False)
 
 
+@dataclass(frozen=True)
+class UnknownKey:
+    """A key the framework reading it does not know."""
+
+    key: str
+    # the known key it is closest to ("zero_optimization"), or None
+    suggestion: str | None
+    # the framework refuses the file for it (accelerate's config loader, DeepSpeed's
+    # ZeRO settings), rather than ignoring it (DeepSpeed's top-level keys)
+    refused: bool
+    # what the framework does with it (an English ``Message``)
+    reason: str
+
+
+@dataclass(frozen=True)
+class ResolvedFile:
+    """A file the config names (axolotl's ``deepspeed``, accelerate's
+    ``deepspeed_config_file``) and where it was found."""
+
+    key: str
+    # the reference as written
+    reference: str
+    # the file read, or None when it was not found
+    path: str | None
+    # "launch folder" (the current working directory), "config folder" (next to the
+    # config) or "absolute"; None when not found
+    where: str | None
+
+
 # What ``setup`` and ``derived`` call each value when it is missing.
 MISSING_NAMES = {
     "micro_batch": trans_late("ConfigImport", "micro-batch"),
@@ -168,6 +200,8 @@ class Derived:
     data_parallel: int | None = None
     # the parallel sizes the framework uses, ("tensor", 2), ("pipeline", 4), ...
     parallel: tuple[tuple[str, int], ...] = ()
+    # the framework's warnings about values it runs anyway (English sentences)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -194,6 +228,8 @@ class ImportedConfig:
     lora_targets: tuple[str, ...] | None = None
     # the frozen base model loaded in 4 bits (QLoRA)
     base_4bit: bool | None = None
+    # the frozen base model loaded in 8 bits (axolotl's load_in_8bit)
+    base_8bit: bool | None = None
     sequence_length: int | None = None
     base_model: str | None = None
     # keys set to "auto", which the trainer fills
@@ -213,6 +249,13 @@ class ImportedConfig:
     parallel: tuple[tuple[str, int, str], ...] = ()
     # axolotl's fsdp / fsdp_config is set (its dp_shard_size needs it)
     uses_fsdp: bool = False
+    # keys the framework does not know, with the nearest known key
+    unknown_keys: tuple[UnknownKey, ...] = ()
+    # the files the config names and where each was found (or not)
+    resolved_files: tuple[ResolvedFile, ...] = ()
+    # axolotl: which of micro_batch_size, gradient_accumulation_steps and batch_size
+    # are set to a value axolotl counts as set (not empty, 0 or false)
+    batch_keys_set: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ reading out
 
@@ -322,6 +365,9 @@ _VALUE_FIELDS = tuple(
         "followed",
         "parallel",
         "uses_fsdp",
+        "unknown_keys",
+        "resolved_files",
+        "batch_keys_set",
     }
 )
 
@@ -401,38 +447,54 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
     ):
         blocked = []
 
-    # axolotl's defaults for the accumulation steps
+    warnings: list[str] = []
+    if config.kind is ConfigKind.AXOLOTL:
+        problem = _axolotl_batch_problem(config)
+        if config.batch_per_gpu is not None and problem is None:
+            # axolotl, src/axolotl/utils/schemas/config.py, AxolotlInputConfig
+            # field_validator("batch_size") hint_batch_size_set(): any batch_size logs
+            # "batch_size is not recommended. Please use gradient_accumulation_steps
+            # instead. To calculate the equivalent gradient_accumulation_steps, divide
+            # batch_size / micro_batch_size / number of gpus." (the old, global meaning)
+            warnings.append(
+                trans_late(
+                    "ConfigImport",
+                    "axolotl warns that batch_size is not recommended: it reads batch_size "
+                    "{batch} as micro_batch_size x gradient_accumulation_steps on one GPU; a "
+                    "batch_size meant as the global batch gives the accumulation steps as "
+                    "batch_size / micro_batch_size / GPUs instead. Set "
+                    "gradient_accumulation_steps.",
+                ).format(batch=config.batch_per_gpu)
+            )
+
+    # axolotl's derivation of the accumulation steps
     if (
         config.kind is ConfigKind.AXOLOTL
+        and problem is None
         and a is None
         and b is not None
         and "accumulation_steps" not in blocked
+        and config.batch_per_gpu is not None
     ):
-        if config.batch_per_gpu is not None:
-            a = config.batch_per_gpu // b
-            derived.append("accumulation_steps")
-            notes.append(
-                trans_late(
-                    "ConfigImport",
-                    "accumulation steps = batch_size // micro_batch_size = "
-                    "{batch} // {b} = {a} (axolotl's rule)",
-                ).format(batch=config.batch_per_gpu, b=b, a=a)
-            )
-            if a == 0:
-                problem = trans_late(
-                    "ConfigImport",
-                    "batch_size {batch} is smaller than micro_batch_size {b}: "
-                    "axolotl derives 0 accumulation steps.",
-                ).format(batch=config.batch_per_gpu, b=b)
-                a = None
-        else:
-            a = 1
-            derived.append("accumulation_steps")
-            notes.append(
-                trans_late(
-                    "ConfigImport", "accumulation steps = 1 (axolotl's default without the key)"
-                ).format()
-            )
+        # axolotl, src/axolotl/utils/config/__init__.py normalize_config():
+        # gradient_accumulation_steps = gradient_accumulation_steps or
+        # (batch_size // micro_batch_size)
+        a = config.batch_per_gpu // b
+        derived.append("accumulation_steps")
+        notes.append(
+            trans_late(
+                "ConfigImport",
+                "accumulation steps = batch_size // micro_batch_size = "
+                "{batch} // {b} = {a} (axolotl's rule)",
+            ).format(batch=config.batch_per_gpu, b=b, a=a)
+        )
+        if a == 0:
+            problem = trans_late(
+                "ConfigImport",
+                "batch_size {batch} is smaller than micro_batch_size {b}: "
+                "axolotl derives 0 accumulation steps.",
+            ).format(batch=config.batch_per_gpu, b=b)
+            a = None
 
     # the GPU count: the caller's, the file's, or what DeepSpeed's triple implies
     g: int | None = None
@@ -555,7 +617,41 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
         problem=problem,
         data_parallel=dp if problem is None or dp is not None else None,
         parallel=sizes,
+        warnings=tuple(warnings),
     )
+
+
+_AXOLOTL_BATCH_KEYS = ("micro_batch_size", "gradient_accumulation_steps", "batch_size")
+
+
+def _axolotl_batch_problem(config: ImportedConfig) -> str | None:
+    """Why axolotl refuses the batch keys as set, or None."""
+    given = set(config.batch_keys_set)
+    # axolotl, src/axolotl/utils/schemas/validation.py TrainingValidationMixin
+    # (src/axolotl/utils/schemas/config.py AxolotlInputConfig in older releases),
+    # model_validator check_batch_size_fields(): counts the fields with
+    # data.get(field) truthy and raises ValueError("At least two of
+    # micro_batch_size, gradient_accumulation_steps, batch_size must be set") below 2
+    if len(given) < 2:
+        return trans_late(
+            "ConfigImport",
+            "axolotl refuses it: at least two of micro_batch_size, "
+            "gradient_accumulation_steps and batch_size must be set, and the file sets "
+            "{given}.",
+        ).format(
+            given=", ".join(k for k in _AXOLOTL_BATCH_KEYS if k in given)
+            or trans_late("ConfigImport", "none of them").format()
+        )
+    # the same mixin, model_validator check_gas_bsz(): gradient_accumulation_steps and
+    # batch_size both truthy raise ValueError("please set only one of
+    # gradient_accumulation_steps or batch_size")
+    if "gradient_accumulation_steps" in given and "batch_size" in given:
+        return trans_late(
+            "ConfigImport",
+            "axolotl refuses gradient_accumulation_steps together with batch_size: "
+            "set only one of them.",
+        ).format()
+    return None
 
 
 def _size(config: ImportedConfig, name: str) -> int | None:
@@ -824,6 +920,9 @@ class _Reader:
         self.followed: list[str] = []
         self.parallel: dict[str, tuple[int, str]] = {}
         self.uses_fsdp = False
+        self.unknown: list[UnknownKey] = []
+        self.resolved: list[ResolvedFile] = []
+        self.batch_keys_set: tuple[str, ...] = ()
 
     def name(self, key: str) -> str:
         return f"{self.prefix}{key}"
@@ -1032,34 +1131,78 @@ class _Reader:
         if states:
             self.set("precision", "/".join(key for key, _ in states), Precision.FP32)
 
-    def follow(self, key: str, ref: Any) -> None:
-        """Read the DeepSpeed JSON ``ref`` names (relative to the config's folder)."""
+    def unknown_key(
+        self, key: str, known: frozenset[str], refused: bool, reason: str, under: str = ""
+    ) -> None:
+        """``key`` (in the section ``under``, "zero_optimization.") is not one of
+        ``known``: name it with the nearest known key (difflib)."""
+        close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)
+        self.unknown.append(
+            UnknownKey(
+                self.name(under + _clean(key, 80)), close[0] if close else None, refused, reason
+            )
+        )
+
+    def follow(self, key: str, ref: Any, *, launch_folder_first: bool = False) -> None:
+        """Read the DeepSpeed JSON ``ref`` names: relative to the config's folder, or, with
+        ``launch_folder_first``, to the current working directory first (axolotl).
+
+        When it cannot be read, the ZeRO stage and offload it would set stay missing
+        (no default ZeRO-0 stands in for a file that is not there)."""
         if not isinstance(ref, str) or not ref.strip():
             self.refuse(
                 key,
                 ref,
                 trans_late("ConfigImport", "must be the path of a DeepSpeed JSON").format(),
+                "zero_stage",
+                "offload",
             )
             return
-        if self.folder is None:
+        written = os.path.expanduser(ref.strip())
+        candidates: list[tuple[Path, str]] = []
+        if self.folder is None and not launch_folder_first:
+            written = ""  # given as text: not followed
+        if not written:
+            pass
+        elif os.path.isabs(written):
+            candidates.append((Path(written), "absolute"))
+        else:
+            if launch_folder_first:
+                candidates.append((Path.cwd() / written, "launch folder"))
+            if self.folder is not None:
+                candidates.append((self.folder / written, "config folder"))
+        if not candidates:
+            self.resolved.append(ResolvedFile(self.name(key), _clean(ref.strip(), 300), None, None))
             self.refuse(
                 key,
                 ref,
                 trans_late(
                     "ConfigImport", "not followed: the config was given as text, not as a file"
                 ).format(),
+                "zero_stage",
+                "offload",
             )
             return
-        path = self.folder / os.path.expanduser(ref.strip())
+        found = next(((p, w) for p, w in candidates if p.is_file()), None)
+        if found is None:
+            self.resolved.append(ResolvedFile(self.name(key), _clean(ref.strip(), 300), None, None))
+            shown = " ; ".join(_clean(str(p), 300) for p, _w in candidates)
+            self.refuse(
+                key,
+                ref,
+                trans_late("ConfigImport", "file not found: {path}").format(path=shown),
+                "zero_stage",
+                "offload",
+            )
+            return
+        path, where = found
         shown = _clean(str(path), 300)
+        self.resolved.append(ResolvedFile(self.name(key), _clean(ref.strip(), 300), shown, where))
         try:
             text = _read_file(path, shown)
-            data, _ = _parse(text, shown)
+            data, is_json = _parse(text, shown)
         except ConfigImportError as exc:
-            reason = exc.message
-            if not path.exists():
-                reason = trans_late("ConfigImport", "file not found: {path}").format(path=shown)
-            self.refuse(key, ref, reason)
+            self.refuse(key, ref, exc.message, "zero_stage", "offload")
             return
         if not isinstance(data, dict):
             self.refuse(
@@ -1073,6 +1216,7 @@ class _Reader:
         inner = _Reader(None, prefix=f"{_clean(ref.strip())}:")
         inner.scan(data)
         _read_deepspeed(data, inner)
+        _deepspeed_unknown_keys(data, inner, top_level=is_json)
         self.followed.append(shown)
         self.merge(inner)
 
@@ -1080,6 +1224,7 @@ class _Reader:
         """Take the followed file's values where this file has none; report conflicts."""
         self.auto += inner.auto
         self.unread += inner.unread
+        self.unknown += inner.unknown
         for field, value in inner.values.items():
             mine = self.values.get(field)
             if mine is None:
@@ -1114,6 +1259,9 @@ class _Reader:
             followed=tuple(self.followed),
             parallel=tuple((n, size, key) for n, (size, key) in self.parallel.items()),
             uses_fsdp=self.uses_fsdp,
+            unknown_keys=tuple(self.unknown),
+            resolved_files=tuple(self.resolved),
+            batch_keys_set=self.batch_keys_set,
         )
 
 
@@ -1126,6 +1274,256 @@ _FRAMEWORK_CHECKED = frozenset(
 _DEVICES_DEEPSPEED = trans_late(
     "ConfigImport", 'DeepSpeed accepts "none", "cpu" or "nvme"'
 ).format()
+
+
+# accelerate, accelerate/commands/config/config_args.py: the dataclass fields of
+# ClusterConfig (BaseConfig's and its own) and of SageMakerConfig (accelerate 1.16)
+_ACCELERATE_BASE_FIELDS = frozenset(
+    {"compute_environment", "distributed_type", "mixed_precision", "use_cpu", "debug"}
+)
+_ACCELERATE_CLUSTER_FIELDS = _ACCELERATE_BASE_FIELDS | frozenset(
+    {
+        "command_file",
+        "commands",
+        "deepspeed_config",
+        "downcast_bf16",
+        "dynamo_config",
+        "enable_cpu_affinity",
+        "fp8_config",
+        "fsdp_config",
+        "gpu_ids",
+        "machine_rank",
+        "main_process_ip",
+        "main_process_port",
+        "main_training_function",
+        "megatron_lm_config",
+        "mpirun_config",
+        "num_machines",
+        "num_processes",
+        "parallelism_config",
+        "rdzv_backend",
+        "same_network",
+        "tpu_env",
+        "tpu_name",
+        "tpu_use_cluster",
+        "tpu_use_sudo",
+        "tpu_vm",
+        "tpu_zone",
+    }
+)
+_ACCELERATE_SAGEMAKER_FIELDS = _ACCELERATE_BASE_FIELDS | frozenset(
+    {
+        "additional_args",
+        "base_job_name",
+        "dynamo_config",
+        "ec2_instance_type",
+        "enable_cpu_affinity",
+        "gpu_ids",
+        "iam_role_name",
+        "image_uri",
+        "num_machines",
+        "profile",
+        "py_version",
+        "pytorch_version",
+        "region",
+        "sagemaker_inputs_file",
+        "sagemaker_metrics_file",
+        "transformers_version",
+    }
+)
+
+# DeepSpeed 0.19, deepspeed/runtime/config.py DeepSpeedConfig._initialize_params() and
+# the get_* helpers it calls: the top-level keys DeepSpeed reads (plus
+# sequence_parallel_size, read in DeepSpeedConfig.__init__, and autotuning, read by the
+# launcher). Other top-level keys are ignored: nothing checks them.
+_DS_TOP_KEYS = frozenset(
+    {
+        "activation_checkpointing",
+        "aio",
+        "autotuning",
+        "bf16",
+        "bfloat16",
+        "checkpoint",
+        "comet",
+        "comms_logger",
+        "communication_data_type",
+        "compile",
+        "csv_monitor",
+        "data_efficiency",
+        "data_types",
+        "dataloader_drop_last",
+        "datastates_ckpt",
+        "disable_allgather",
+        "disable_python_gc",
+        "dump_state",
+        "expert_parallel",
+        "flops_profiler",
+        "fp16",
+        "gradient_accumulation_steps",
+        "gradient_allreduce_op",
+        "gradient_clipping",
+        "gradient_predivide_factor",
+        "hybrid_engine",
+        "log_level",
+        "managed_gradient_accumulation",
+        "memory_breakdown",
+        "optimizer",
+        "pipeline",
+        "prescale_gradients",
+        "scheduler",
+        "seq_parallel_communication_data_type",
+        "sequence_parallel_size",
+        "steps_per_print",
+        "tensor_parallel",
+        "tensorboard",
+        "timers",
+        "torch_autocast",
+        "train_batch_size",
+        "train_micro_batch_size_per_gpu",
+        "use_data_before_expert_parallelism",
+        "wall_clock_breakdown",
+        "wandb",
+        "weight_quantization",
+        "zero_allow_untested_optimizer",
+        "zero_force_ds_cpu_optimizer",
+        "zero_optimization",
+    }
+)
+# deepspeed/runtime/config.py _REMOVED_TOP_LEVEL_CONFIG_KEYS and
+# _REMOVED_ZERO_CONFIG_KEYS: _reject_removed_config_keys() raises DeepSpeedConfigError
+_DS_REMOVED_TOP_KEYS = frozenset(
+    {
+        "nebula",
+        "compression_training",
+        "amp",
+        "quantize_training",
+        "sparse_gradients",
+        "eigenvalue",
+        "sparse_attention",
+        "elasticity",
+        "graph_harvesting",
+        "curriculum_learning",
+        "progressive_layer_drop",
+    }
+)
+_DS_REMOVED_ZERO_KEYS = frozenset(
+    {"mics_shard_size", "mics_hierarchical_params_gather", "zeropp_loco_param"}
+)
+# deepspeed/runtime/zero/config.py DeepSpeedZeroConfig: its fields and their aliases;
+# the model is a DeepSpeedConfigModel (deepspeed/runtime/config_utils.py), whose
+# model_config has extra="forbid", so get_zero_config() raises a pydantic
+# ValidationError on any other key
+_DS_ZERO_KEYS = frozenset(
+    {
+        "allgather_bucket_size",
+        "allgather_partitions",
+        "allgather_sequential",
+        "compute_grad_norm",
+        "contiguous_gradients",
+        "cpu_offload",
+        "cpu_offload_param",
+        "cpu_offload_use_pin_memory",
+        "elastic_checkpoint",
+        "enable_sanity_checks",
+        "gather_16bit_weights_on_model_save",
+        "ignore_unused_parameters",
+        "leaf_module",
+        "legacy_stage1",
+        "load_from_fp32_weights",
+        "log_trace_cache_warnings",
+        "max_live_parameters",
+        "max_reuse_distance",
+        "memory_efficient_linear",
+        "model_persistence_threshold",
+        "module_granularity_threshold",
+        "offload_optimizer",
+        "offload_param",
+        "overlap_comm",
+        "override_module_apply",
+        "param_persistence_threshold",
+        "parameter_alignment",
+        "pipeline_loading_checkpoint",
+        "prefetch_bucket_size",
+        "reduce_bucket_size",
+        "reduce_scatter",
+        "round_robin_gradients",
+        "save_muon_momentum_buffer_in_memory",
+        "stage",
+        "stage3_allgather_sequential",
+        "stage3_gather_16bit_weights_on_model_save",
+        "stage3_gather_fp16_weights_on_model_save",
+        "stage3_max_live_parameters",
+        "stage3_max_reuse_distance",
+        "stage3_model_persistence_threshold",
+        "stage3_module_granularity_threshold",
+        "stage3_param_persistence_threshold",
+        "stage3_prefetch_bucket_size",
+        "stage3_use_all_reduce_for_fetch_params",
+        "sub_group_size",
+        "use_all_reduce_for_fetch_params",
+        "use_multi_rank_bucket_allreduce",
+        "zenflow",
+        "zero_hpz_partition_size",
+        "zero_quantized_gradients",
+        "zero_quantized_nontrainable_weights",
+        "zero_quantized_weights",
+    }
+)
+# deepspeed/runtime/zero/offload_config.py DeepSpeedZeroOffloadParamConfig and
+# DeepSpeedZeroOffloadOptimizerConfig (DeepSpeedConfigModel: extra="forbid")
+_DS_OFFLOAD_KEYS = {
+    "offload_param": frozenset(
+        {"buffer_count", "buffer_size", "device", "max_in_cpu", "nvme_path", "pin_memory"}
+    ),
+    "offload_optimizer": frozenset(
+        {
+            "buffer_count",
+            "cpuadam_cores_perc",
+            "device",
+            "fast_init",
+            "nvme_path",
+            "pin_memory",
+            "pipeline_read",
+            "pipeline_write",
+            "ratio",
+            "super_offload",
+        }
+    ),
+}
+
+
+def _deepspeed_unknown_keys(data: dict[Any, Any], r: _Reader, *, top_level: bool) -> None:
+    """Name the keys DeepSpeed does not know: a note at the top level (DeepSpeed ignores
+    them; only for a JSON, as GPT-NeoX's YAML has keys of its own), a refusal inside
+    ``zero_optimization`` and its offload sections (pydantic, extra="forbid") and for
+    the keys DeepSpeed has removed (DeepSpeedConfigError)."""
+    ignored = trans_late("ConfigImport", "DeepSpeed ignores keys it does not know").format()
+    removed = trans_late(
+        "ConfigImport", "DeepSpeed refuses it: the feature has been removed"
+    ).format()
+    forbidden = trans_late(
+        "ConfigImport", "DeepSpeed refuses keys its ZeRO settings do not define"
+    ).format()
+    for key in data:
+        name = str(key)
+        if name in _DS_REMOVED_TOP_KEYS:
+            r.unknown_key(name, _DS_TOP_KEYS, True, removed)
+        elif top_level and name not in _DS_TOP_KEYS:
+            r.unknown_key(name, _DS_TOP_KEYS, False, ignored)
+    zero = data.get("zero_optimization")
+    if not isinstance(zero, dict):
+        return
+    for key, value in zero.items():
+        name = str(key)
+        dotted = f"zero_optimization.{name}"
+        if name in _DS_REMOVED_ZERO_KEYS:
+            r.unknown_key(name, frozenset(), True, removed, "zero_optimization.")
+        elif name not in _DS_ZERO_KEYS:
+            r.unknown_key(name, _DS_ZERO_KEYS, True, forbidden, "zero_optimization.")
+        elif name in _DS_OFFLOAD_KEYS and isinstance(value, dict):
+            for sub in value:
+                if str(sub) not in _DS_OFFLOAD_KEYS[name]:
+                    r.unknown_key(str(sub), _DS_OFFLOAD_KEYS[name], True, forbidden, f"{dotted}.")
 
 
 def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
@@ -1157,6 +1555,8 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
         ("context", "context_parallel_size"),
     ):
         r.parallel_size(size_name, size_key, data.get(size_key))
+    # GPT-NeoX's sequence length (megatron/neox_arguments/neox_args.py seq_length)
+    r.integer("sequence_length", "seq_length", data.get("seq_length"), 1, _MAX_SEQ, auto=False)
     states: list[tuple[str, Any]] = []
     for names in (("bf16", "bfloat16"), ("fp16",)):
         name = next((n for n in names if data.get(n) is not None), None)
@@ -1255,6 +1655,35 @@ _DEVICES_ACCELERATE = trans_late(
 
 
 def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
+    # accelerate, accelerate/commands/config/config_args.py BaseConfig.from_yaml_file()
+    # (and from_json_file()): after process_config() (which converts the old fp16 and
+    # dynamo_backend keys), any key that is not a field of ClusterConfig (or of
+    # SageMakerConfig when compute_environment is AMAZON_SAGEMAKER) raises ValueError
+    # "The config file at ... had unknown keys"; accelerate launch loads the file so
+    known = (
+        _ACCELERATE_SAGEMAKER_FIELDS
+        if data.get("compute_environment") == "AMAZON_SAGEMAKER"
+        else _ACCELERATE_CLUSTER_FIELDS
+    )
+    for key in data:
+        if isinstance(key, str) and key not in known and key not in ("fp16", "dynamo_backend"):
+            r.unknown_key(
+                key,
+                known,
+                True,
+                trans_late(
+                    "ConfigImport", "accelerate refuses a config file with unknown keys"
+                ).format(),
+            )
+        elif not isinstance(key, str):
+            r.unknown_key(
+                str(key),
+                known,
+                True,
+                trans_late(
+                    "ConfigImport", "accelerate refuses a config file with unknown keys"
+                ).format(),
+            )
     r.integer("gpus", "num_processes", data.get("num_processes"), 1, _MAX_GPUS, auto=False)
     r.integer("nodes", "num_machines", data.get("num_machines"), 1, _MAX_NODES, auto=False)
     mixed = data.get("mixed_precision")
@@ -1370,6 +1799,9 @@ def _fsdp(value: Any, key: str, r: _Reader) -> None:
 
 
 def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
+    # axolotl counts a batch key as set when data.get(key) is truthy
+    # (check_batch_size_fields, check_gas_bsz; see _axolotl_batch_problem)
+    r.batch_keys_set = tuple(k for k in _AXOLOTL_BATCH_KEYS if data.get(k))
     r.integer(
         "micro_batch", "micro_batch_size", data.get("micro_batch_size"), 1, _MAX_MICRO, auto=False
     )
@@ -1435,6 +1867,8 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
             "lora_targets",
         )
     r.boolean("base_4bit", "load_in_4bit", data.get("load_in_4bit"))
+    # axolotl's load_in_8bit: the frozen base model in 8 bits (bitsandbytes LLM.int8)
+    r.boolean("base_8bit", "load_in_8bit", data.get("load_in_8bit"))
     r.text(
         "base_model",
         "base_model",
@@ -1451,7 +1885,11 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
         r.parallel_size(name, key, data.get(key))
     r.uses_fsdp = bool(data.get("fsdp") or data.get("fsdp_config"))
     if data.get("deepspeed") is not None:
-        r.follow("deepspeed", data["deepspeed"])
+        # axolotl, src/axolotl/utils/config/__init__.py normalize_config(): "if
+        # isinstance(cfg.deepspeed, str) and os.path.exists(cfg.deepspeed)" opens the
+        # path as given, that is relative to the folder axolotl is launched in (the
+        # current working directory); next to the YAML is tried after it
+        r.follow("deepspeed", data["deepspeed"], launch_folder_first=True)
     elif data.get("fsdp") or data.get("fsdp_config"):
         key = "fsdp_config" if data.get("fsdp_config") else "fsdp"
         _fsdp(data[key], key, r)
@@ -1622,7 +2060,10 @@ def _parse(text: str, name: str) -> tuple[Any, bool]:
     try:
         return json.loads(text), True
     except json.JSONDecodeError as exc:
-        json_error = _AT_LINE.format(what=exc.msg, line=exc.lineno, column=exc.colno)
+        # json's messages such as "Unterminated string starting at" end in "at": the
+        # position follows them once, not "at at line"
+        what = exc.msg.removesuffix(" at").rstrip(":")
+        json_error = _AT_LINE.format(what=what, line=exc.lineno, column=exc.colno)
     except (ValueError, RecursionError) as exc:  # integers too long, nesting too deep
         raise ConfigImportError(
             trans_late("ConfigImport", "{name}: cannot read it as JSON: {why}").format(
@@ -1730,4 +2171,6 @@ def read_config(
     reader = _Reader(base)
     reader.scan(data)
     _READERS[kind](data, reader)
+    if kind is ConfigKind.DEEPSPEED:
+        _deepspeed_unknown_keys(data, reader, top_level=is_json)
     return reader.build(kind, source)

@@ -1672,16 +1672,16 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>O DeepSpeed recusa train_batch_size {t} em {g} GPU(s): é menor que passos de acumulação x GPUs ({a} x {g}), então o micro-lote derivado dá 0.</translation>
     </message>
     <message>
+        <source>axolotl warns that batch_size is not recommended: it reads batch_size {batch} as micro_batch_size x gradient_accumulation_steps on one GPU; a batch_size meant as the global batch gives the accumulation steps as batch_size / micro_batch_size / GPUs instead. Set gradient_accumulation_steps.</source>
+        <translation>o axolotl avisa que batch_size não é recomendado: ele lê batch_size {batch} como micro_batch_size x gradient_accumulation_steps em uma GPU; um batch_size pensado como o lote global daria os passos de acumulação como batch_size / micro_batch_size / GPUs. Defina gradient_accumulation_steps.</translation>
+    </message>
+    <message>
         <source>accumulation steps = batch_size // micro_batch_size = {batch} // {b} = {a} (axolotl&apos;s rule)</source>
         <translation>passos de acumulação = batch_size // micro_batch_size = {batch} // {b} = {a} (regra do axolotl)</translation>
     </message>
     <message>
         <source>batch_size {batch} is smaller than micro_batch_size {b}: axolotl derives 0 accumulation steps.</source>
         <translation>batch_size {batch} é menor que micro_batch_size {b}: o axolotl deriva 0 passos de acumulação.</translation>
-    </message>
-    <message>
-        <source>accumulation steps = 1 (axolotl&apos;s default without the key)</source>
-        <translation>passos de acumulação = 1 (padrão do axolotl sem a chave)</translation>
     </message>
     <message>
         <source>GPUs = train_batch_size / (micro-batch x accumulation steps) = {t} / ({b} x {a}) = {g}</source>
@@ -1702,6 +1702,18 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>train_batch_size {t} in the DeepSpeed config is not {b} (micro-batch) x {a} (accumulation steps) x {g} GPU(s) = {product}: the trainer refuses the mismatch.</source>
         <translation>train_batch_size {t} na configuração do DeepSpeed não é {b} (micro-lote) x {a} (passos de acumulação) x {g} GPU(s) = {product}: o treinador recusa a diferença.</translation>
+    </message>
+    <message>
+        <source>axolotl refuses it: at least two of micro_batch_size, gradient_accumulation_steps and batch_size must be set, and the file sets {given}.</source>
+        <translation>o axolotl recusa: pelo menos dois de micro_batch_size, gradient_accumulation_steps e batch_size precisam estar definidos, e o arquivo define {given}.</translation>
+    </message>
+    <message>
+        <source>none of them</source>
+        <translation>nenhum deles</translation>
+    </message>
+    <message>
+        <source>axolotl refuses gradient_accumulation_steps together with batch_size: set only one of them.</source>
+        <translation>o axolotl recusa gradient_accumulation_steps junto com batch_size: defina só um deles.</translation>
     </message>
     <message>
         <source>{what} = {product} does not divide the {g} GPU(s): {framework} refuses it.</source>
@@ -1808,8 +1820,24 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>o DeepSpeed aceita &quot;none&quot;, &quot;cpu&quot; ou &quot;nvme&quot;</translation>
     </message>
     <message>
+        <source>DeepSpeed ignores keys it does not know</source>
+        <translation>o DeepSpeed ignora chaves que não conhece</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses it: the feature has been removed</source>
+        <translation>o DeepSpeed recusa: o recurso foi removido</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses keys its ZeRO settings do not define</source>
+        <translation>o DeepSpeed recusa chaves que as configurações do ZeRO não definem</translation>
+    </message>
+    <message>
         <source>accelerate accepts &quot;none&quot;, &quot;cpu&quot; or &quot;nvme&quot;</source>
         <translation>o accelerate aceita &quot;none&quot;, &quot;cpu&quot; ou &quot;nvme&quot;</translation>
+    </message>
+    <message>
+        <source>accelerate refuses a config file with unknown keys</source>
+        <translation>o accelerate recusa um arquivo de configuração com chaves desconhecidas</translation>
     </message>
     <message>
         <source>fp8 is not modelled (only no, fp16 and bf16)</source>

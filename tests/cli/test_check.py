@@ -425,3 +425,100 @@ def test_exit_status_for_refused_values(tmp_path: Path, capsys: pytest.CaptureFi
     assert check_json(capsys, file, "--gpus", "2")["framework_accepts"] is True
     assert main(["check", file]) == 0
     capsys.readouterr()
+
+
+def test_axolotl_batch_rules_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = write(tmp_path, "one.yml", "base_model: m\nmicro_batch_size: 2\n")
+    data = check_json(capsys, one, "--gpus", "2", code=1)
+    assert data["framework_accepts"] is False
+    assert "at least two of micro_batch_size" in data["problems"][0]
+    assert data["derived"]["notes"] == []
+    both = write(
+        tmp_path,
+        "both.yml",
+        "base_model: m\nmicro_batch_size: 2\ngradient_accumulation_steps: 2\nbatch_size: 8\n",
+    )
+    assert main(["check", both]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].startswith("Refused: axolotl refuses gradient_accumulation_steps")
+
+
+def test_axolotl_batch_size_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = write(tmp_path, "b.yml", "base_model: m\nmicro_batch_size: 2\nbatch_size: 16\n")
+    data = check_json(capsys, file, "--gpus", "2")
+    assert data["framework_accepts"] is True
+    assert data["effective_batch"] == 32
+    assert any("batch_size is not recommended" in p for p in data["problems"])
+    assert main(["check", file, "--gpus", "2"]) == 0
+    assert "Warning: axolotl warns that batch_size" in capsys.readouterr().out
+
+
+def test_axolotl_deepspeed_resolved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    file = write(tmp_path / "cfg", "a.yml", AXOLOTL + "deepspeed: zero3.json\n")
+    data = check_json(capsys, file, "--gpus", "2")
+    assert data["resolved_files"] == [
+        {"key": "deepspeed", "reference": "zero3.json", "path": None, "where": None}
+    ]
+    assert "ZeRO stage" in data["missing"] and "offload" in data["missing"]
+    assert data["setup"] is None
+    write(tmp_path, "zero3.json", {"zero_optimization": {"stage": 3}})
+    data = check_json(capsys, file, "--gpus", "2")
+    assert data["resolved_files"][0]["where"] == "launch folder"
+    assert data["values"]["zero_stage"] == 3
+
+
+def test_unknown_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ds = write(
+        tmp_path,
+        "ds.json",
+        {"train_micro_batch_size_per_gpu": 2, "trian_batch_size": 8, "zero_optimisation": {}},
+    )
+    data = check_json(capsys, ds, "--gpus", "1")
+    assert data["framework_accepts"] is True
+    assert [(u["key"], u["suggestion"], u["refused"]) for u in data["unknown_keys"]] == [
+        ("trian_batch_size", "train_batch_size", False),
+        ("zero_optimisation", "zero_optimization", False),
+    ]
+    assert main(["check", ds, "--gpus", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Unknown keys:\n" in out
+    assert "  zero_optimisation: DeepSpeed ignores keys it does not know (did you mean " in out
+    zero = write(tmp_path, "z.json", {"train_batch_size": 8, "zero_optimization": {"stgae": 2}})
+    data = check_json(capsys, zero, "--gpus", "1", code=1)
+    assert data["unknown_keys"][0]["key"] == "zero_optimization.stgae"
+    assert data["unknown_keys"][0]["suggestion"] == "stage"
+    assert data["problems"][0].startswith("zero_optimization.stgae: DeepSpeed refuses")
+    acc = write(tmp_path, "acc.yaml", "distributed_type: MULTI_GPU\nnum_proceses: 4\n")
+    data = check_json(capsys, acc, "--gpus", "4", code=1)
+    assert data["unknown_keys"][0]["suggestion"] == "num_processes"
+
+
+def test_tokens_per_step_and_8bit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = write(
+        tmp_path,
+        "a.yml",
+        AXOLOTL
+        + "sequence_len: 1024\nload_in_8bit: true\nadapter: lora\nlora_target_linear: true\n",
+    )
+    data = check_json(capsys, file, "--gpus", "2")
+    assert data["tokens_per_step"] == 16 * 1024
+    assert data["values"]["base_8bit"] is True
+    assert data["values"]["lora_targets"] == ["all-linear"]
+    assert main(["check", file, "--gpus", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Tokens per step: 16 (effective batch) x 1024 (sequence length) = 16384\n" in out
+    assert "base model in 8 bits: true  (load_in_8bit)" in out
+    neox = write(tmp_path, "neox.yml", "train_micro_batch_size_per_gpu: 4\nseq_length: 2048\n")
+    data = check_json(capsys, neox, "--gpus", "2")
+    assert data["tokens_per_step"] == 8 * 2048
+    no_seq = check_json(capsys, write(tmp_path, "b.yml", AXOLOTL), "--gpus", "1")
+    assert no_seq["tokens_per_step"] is None
+
+
+def test_json_parse_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = write(tmp_path, "bad.json", '{"train_batch_size": "8')
+    err = check_error(capsys, file)
+    assert "at at" not in err and "Unterminated string starting at line 1" in err

@@ -662,3 +662,21 @@ def test_memory_lora_refusals(
     assert main(["memory", "--gpus", "1", *extra]) == 2
     out, err = capsys.readouterr()
     assert out == "" and needle in err and err.count("\n") == 1
+
+
+def test_a_closed_pipe_stops_quietly() -> None:
+    """``gradacc … | head -1``: the reader has gone away; one exit code, no traceback."""
+    script = (
+        "import os, sys\n"
+        "r, w = os.pipe()\n"
+        "os.close(r)\n"
+        "os.dup2(w, 1)\n"
+        "from gradacc_desktop.cli import main\n"
+        "code = main(['activation', '--preset', 'gpt2', '--seq', '512'])\n"
+        "sys.stderr.write(f'code={code}\\n')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert result.stderr == "code=1\n", result.stderr
+    assert result.returncode == 0

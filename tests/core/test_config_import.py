@@ -18,6 +18,8 @@ from gradacc_desktop.core.config_import import (
     ConfigImportError,
     ConfigKind,
     ImportedConfig,
+    ResolvedFile,
+    UnknownKey,
     Unread,
     read_config,
 )
@@ -588,24 +590,65 @@ def test_axolotl_qlora_with_its_deepspeed_json(tmp_path: Path) -> None:
     assert config.missing() == ["GPU count", "precision"]
 
 
-def test_axolotl_deepspeed_json_not_found(tmp_path: Path) -> None:
-    config = read_config(write(tmp_path, "qlora.yml", AXOLOTL_QLORA))
-    missing = tmp_path / "deepspeed_configs/zero2.json"
+def test_axolotl_deepspeed_json_not_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cfg").mkdir()
+    config = read_config(write(tmp_path / "cfg", "qlora.yml", AXOLOTL_QLORA))
+    launch = tmp_path / "deepspeed_configs/zero2.json"
+    beside = tmp_path / "cfg/deepspeed_configs/zero2.json"
     assert config.unread == (
-        Unread("deepspeed", '"deepspeed_configs/zero2.json"', f"file not found: {missing}"),
+        Unread(
+            "deepspeed",
+            '"deepspeed_configs/zero2.json"',
+            f"file not found: {launch} ; {beside}",
+        ),
     )
     assert config.zero_stage is None and config.followed == ()
+    assert config.resolved_files == (
+        ResolvedFile("deepspeed", "deepspeed_configs/zero2.json", None, None),
+    )
+    # the stage and offload the file would set are missing, not ZeRO-0
+    assert "ZeRO stage" in config.missing(2) and "offload" in config.missing(2)
+    assert config.setup(2)[0] is None
 
 
-def test_axolotl_full_setup_and_defaults() -> None:
+def test_axolotl_needs_two_batch_keys() -> None:
+    # axolotl's check_batch_size_fields: at least two of the three, truthy
     config = read_config("micro_batch_size: 4\nbf16: true\nadapter: lora\nlora_r: 8\n")
     d = config.derived(2)
-    assert d.accumulation_steps == 1 and d.derived == ("accumulation_steps", "train_batch_size")
-    assert d.notes == ("accumulation steps = 1 (axolotl's default without the key)",)
-    assert config.setup(2) == (TrainingSetup(4, 1, 2, precision=Precision.BF16), [])
+    assert d.accumulation_steps is None and d.derived == ()
+    assert d.problem is not None and "at least two of micro_batch_size" in d.problem
+    assert "sets micro_batch_size." in d.problem
+    assert config.setup(2) == (None, [d.problem])
+    zero = read_config("micro_batch_size: 4\ngradient_accumulation_steps: 0\n").derived(1)
+    assert zero.problem is not None and "at least two" in zero.problem
+    ok = read_config("micro_batch_size: 4\ngradient_accumulation_steps: 2\nbf16: true\n")
+    assert ok.setup(2) == (TrainingSetup(4, 2, 2, precision=Precision.BF16), [])
+    assert ok.derived(2).warnings == ()
+
+
+def test_axolotl_refuses_steps_with_batch_size() -> None:
+    # axolotl's check_gas_bsz
+    both = read_config("micro_batch_size: 4\ngradient_accumulation_steps: 2\nbatch_size: 8\n")
+    d = both.derived(1)
+    assert d.problem == (
+        "axolotl refuses gradient_accumulation_steps together with batch_size: set only "
+        "one of them."
+    )
+    no_micro = read_config("gradient_accumulation_steps: 2\nbatch_size: 8\n").derived(1)
+    assert no_micro.problem == d.problem
+
+
+def test_axolotl_batch_size_derives_steps_and_warns() -> None:
     with_batch = read_config("micro_batch_size: 4\nbatch_size: 32\nfp16: true\n")
     assert with_batch.batch_per_gpu == 32
     assert with_batch.setup(2)[0] == TrainingSetup(4, 8, 2, precision=Precision.FP16)
+    d = with_batch.derived(2)
+    assert d.notes == (
+        "accumulation steps = batch_size // micro_batch_size = 32 // 4 = 8 (axolotl's rule)",
+    )
+    assert len(d.warnings) == 1 and "batch_size is not recommended" in d.warnings[0]
+    assert "batch_size / micro_batch_size / GPUs" in d.warnings[0]
     too_small = read_config("micro_batch_size: 4\nbatch_size: 3\n").derived(1)
     assert too_small.problem is not None and "0 accumulation steps" in too_small.problem
 
@@ -1019,3 +1062,102 @@ def test_axolotl_lora_target_linear_adapts_every_linear_layer() -> None:
     refused = read_config(text.replace("lora_target_linear: true", "lora_target_linear: 3"), "a")
     assert [u.key for u in refused.unread] == ["lora_target_linear"]
     assert refused.lora_targets == ("q_proj",)
+
+
+def test_axolotl_deepspeed_launch_folder_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    launch = tmp_path / "launch"
+    launch.mkdir()
+    monkeypatch.chdir(launch)
+    yaml_text = "micro_batch_size: 2\ngradient_accumulation_steps: 2\ndeepspeed: ds.json\n"
+    config_path = write(tmp_path / "cfg", "a.yml", yaml_text)
+    write(tmp_path / "cfg", "ds.json", json.dumps({"zero_optimization": {"stage": 2}}))
+    beside = read_config(config_path)
+    assert beside.zero_stage == ZeroStage(2)
+    assert beside.resolved_files == (
+        ResolvedFile("deepspeed", "ds.json", str(tmp_path / "cfg/ds.json"), "config folder"),
+    )
+    write(launch, "ds.json", json.dumps({"zero_optimization": {"stage": 3}}))
+    first = read_config(config_path)
+    assert first.zero_stage == ZeroStage(3)
+    assert first.resolved_files[0].where == "launch folder"
+    assert first.resolved_files[0].path == str(launch / "ds.json")
+
+
+def test_deepspeed_unknown_keys() -> None:
+    text = json.dumps(
+        {
+            "trian_batch_size": 8,
+            "train_micro_batch_size_per_gpu": 2,
+            "zero_optimisation": {"stage": 2},
+        }
+    )
+    config = read_config(text)
+    assert config.unknown_keys == (
+        UnknownKey(
+            "trian_batch_size", "train_batch_size", False, "DeepSpeed ignores keys it does not know"
+        ),
+        UnknownKey(
+            "zero_optimisation",
+            "zero_optimization",
+            False,
+            "DeepSpeed ignores keys it does not know",
+        ),
+    )
+    zero = read_config(
+        json.dumps(
+            {
+                "train_batch_size": 8,
+                "zero_optimization": {
+                    "stage": 2,
+                    "overlap_com": True,
+                    "offload_optimizer": {"device": "cpu", "pin_memroy": True},
+                },
+            }
+        )
+    )
+    assert [(u.key, u.suggestion, u.refused) for u in zero.unknown_keys] == [
+        ("zero_optimization.overlap_com", "overlap_comm", True),
+        ("zero_optimization.offload_optimizer.pin_memroy", "pin_memory", True),
+    ]
+    removed = read_config(json.dumps({"train_batch_size": 8, "amp": {"enabled": True}}))
+    assert [(u.key, u.refused) for u in removed.unknown_keys] == [("amp", True)]
+    # GPT-NeoX's YAML has keys of its own: only its zero_optimization is checked
+    neox = read_config("train_micro_batch_size_per_gpu: 4\npipe_parallel_size: 1\nnum_layers: 4\n")
+    assert neox.unknown_keys == ()
+
+
+def test_accelerate_unknown_keys() -> None:
+    config = read_config("distributed_type: MULTI_GPU\nnum_proceses: 8\nmixed_precision: bf16\n")
+    assert config.unknown_keys == (
+        UnknownKey(
+            "num_proceses",
+            "num_processes",
+            True,
+            "accelerate refuses a config file with unknown keys",
+        ),
+    )
+    # the old fp16 key is converted by accelerate's process_config
+    assert read_config("distributed_type: MULTI_GPU\nfp16: true\n").unknown_keys == ()
+
+
+def test_axolotl_8bit_linear_and_tokens() -> None:
+    config = read_config(
+        "micro_batch_size: 2\ngradient_accumulation_steps: 4\nload_in_8bit: true\n"
+        "adapter: lora\nlora_target_linear: true\nsequence_len: 2048\n"
+    )
+    assert config.base_8bit is True and config.lora_targets == ("all-linear",)
+    assert config.sequence_length == 2048
+    assert config.values()["base_8bit"] is True
+    neox = read_config("train_micro_batch_size_per_gpu: 4\nseq_length: 4096\n")
+    assert neox.kind is ConfigKind.DEEPSPEED and neox.sequence_length == 4096
+
+
+def test_json_error_reads_cleanly() -> None:
+    with pytest.raises(ConfigImportError) as info:
+        read_config('{"train_batch_size": "8', name="ds.json")
+    assert "at at" not in str(info.value)
+    assert str(info.value) == (
+        "ds.json: not valid JSON: Unterminated string starting at line 1, column 22"
+    )
