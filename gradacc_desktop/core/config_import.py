@@ -1685,6 +1685,9 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
                 ).format(),
             )
     r.integer("gpus", "num_processes", data.get("num_processes"), 1, _MAX_GPUS, auto=False)
+    if "num_processes" not in data and data.get("distributed_type") == "NO":
+        # from_yaml_file(): no num_processes with distributed_type NO is one process
+        r.set("gpus", "distributed_type", 1)
     r.integer("nodes", "num_machines", data.get("num_machines"), 1, _MAX_NODES, auto=False)
     mixed = data.get("mixed_precision")
     if mixed is False or mixed == "no":  # YAML reads an unquoted no as false
