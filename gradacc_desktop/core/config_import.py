@@ -898,6 +898,13 @@ def _show_field(value: Any) -> str:
 _TRUE_FALSE_AUTO = trans_late("ConfigImport", 'must be true, false or "auto"')
 
 
+_LEGACY_BF16_AUTO = trans_late(
+    "ConfigImport",
+    'the Trainer fills only bf16.enabled, and DeepSpeed drops this leftover "auto": bf16 '
+    "stays off (name the section bf16)",
+)
+
+
 class _Bad:
     """A value that was present but unreadable (already reported)."""
 
@@ -1570,6 +1577,14 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
         enabled = section.get("enabled", False)  # DeepSpeed's default
         if enabled is None or isinstance(enabled, bool):
             states.append((key, bool(enabled)))
+        elif isinstance(enabled, str) and enabled == "auto" and name == "bfloat16":
+            # the old section name: transformers' integration fills only bf16.enabled
+            # (integrations/deepspeed.py trainer_config_process), and DeepSpeed's config
+            # model drops a leftover "auto" (runtime/config_utils.py): bf16 stays off
+            r.unread.append(Unread(r.name(key), "auto", _LEGACY_BF16_AUTO.format()))
+            if r.name(key) in r.auto:  # not an "auto" anyone fills
+                r.auto.remove(r.name(key))
+            states.append((key, False))
         elif isinstance(enabled, str) and enabled == "auto":
             r.mark_auto(key, "precision")
             states.append((key, "auto"))

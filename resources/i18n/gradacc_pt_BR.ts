@@ -1756,6 +1756,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>deve ser true, false ou &quot;auto&quot;</translation>
     </message>
     <message>
+        <source>the Trainer fills only bf16.enabled, and DeepSpeed drops this leftover &quot;auto&quot;: bf16 stays off (name the section bf16)</source>
+        <translation>o Trainer preenche só bf16.enabled, e o DeepSpeed descarta este &quot;auto&quot; que sobra: o bf16 fica desligado (chame a seção de bf16)</translation>
+    </message>
+    <message>
         <source>must be a mapping of keys</source>
         <translation>deve ser um mapeamento de chaves</translation>
     </message>

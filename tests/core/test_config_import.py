@@ -1161,3 +1161,16 @@ def test_json_error_reads_cleanly() -> None:
     assert str(info.value) == (
         "ds.json: not valid JSON: Unterminated string starting at line 1, column 22"
     )
+
+
+def test_the_old_bfloat16_section_with_auto_stays_off() -> None:
+    """transformers fills only "bf16.enabled"; DeepSpeed drops a leftover "auto" (the
+    trainer tier runs both on the published file): bf16 is off, and we say why."""
+    config = read_config(json.dumps({"bfloat16": {"enabled": "auto"}}))
+    assert config.precision is Precision.FP32 and config.values()["precision"] == "fp32"
+    assert "bfloat16.enabled" not in config.auto_keys
+    (unread,) = [u for u in config.unread if u.key == "bfloat16.enabled"]
+    assert "bf16 stays off" in unread.reason
+    # the current name with "auto" is still left for the Trainer to fill
+    current = read_config(json.dumps({"bf16": {"enabled": "auto"}}))
+    assert current.values()["precision"] is None and "bf16.enabled" in current.auto_keys

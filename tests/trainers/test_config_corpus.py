@@ -50,13 +50,9 @@ HF_MICRO, HF_STEPS = 2, 3
 # each stays visible as a strict xfail.
 XFAIL: dict[str, str] = {}
 # The same for the "auto" precision check.
-XFAIL_PRECISION = {
-    "transformers__tests-deepspeed-ds_config_zero3_bf16.json": (
-        'we read "bfloat16": {"enabled": "auto"} as a precision the Trainer fills; the '
-        'Trainer (and accelerate) fill only "bf16.enabled", and DeepSpeed drops the '
-        'leftover "auto" (DeepSpeedConfigModel), so bf16 stays off even with bf16=True'
-    ),
-}
+#: files whose precision section is the old "bfloat16" name with "auto": the Trainer
+#: fills only "bf16.enabled", DeepSpeed drops the leftover "auto" (bf16 stays off)
+LEGACY_BF16_AUTO = ("transformers__tests-deepspeed-ds_config_zero3_bf16.json",)
 
 
 def _id(p: Path) -> str:
@@ -273,28 +269,20 @@ def test_axolotl_rule_checked_not_run(path: Path, capsys) -> None:  # type: igno
     assert data["effective_batch"] == micro * steps * GPUS
 
 
+_SECTIONS = {"bf16": ("bf16",), "fp16": ("fp16",)}
+#: (file, precision) where the file leaves that precision "auto" for the Trainer
 AUTO_PRECISION = [
-    p
+    (p, precision)
     for p in DS_FILES
-    if "auto"
-    in (
-        _enabled(json.loads(p.read_text(encoding="utf-8")), n) for n in ("bf16", "bfloat16", "fp16")
-    )
+    for precision, names in _SECTIONS.items()
+    if any(_enabled(json.loads(p.read_text(encoding="utf-8")), n) == "auto" for n in names)
 ]
 
 
 @pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            p, id=p.name, marks=pytest.mark.xfail(strict=True, reason=XFAIL_PRECISION[p.name])
-        )
-        if p.name in XFAIL_PRECISION
-        else pytest.param(p, id=p.name)
-        for p in AUTO_PRECISION
-    ],
+    ("path", "precision"),
+    [pytest.param(p, precision, id=f"{p.name}-{precision}") for p, precision in AUTO_PRECISION],
 )
-@pytest.mark.parametrize("precision", ["bf16", "fp16"])
 def test_auto_precision_follows_the_trainer(  # type: ignore[no-untyped-def]
     path: Path, precision: str, capsys, monkeypatch
 ) -> None:
@@ -307,13 +295,30 @@ def test_auto_precision_follows_the_trainer(  # type: ignore[no-untyped-def]
     auto = [k for k in data["auto_keys"] if k.endswith(".enabled")]
     assert auto, "we did not report the auto precision"
     assert data["values"]["precision"] is None
-    sections = {"bf16": ("bf16", "bfloat16"), "fp16": ("fp16",)}[precision]
-    if not any(_enabled(raw, n) == "auto" for n in sections):
-        pytest.skip(f"{precision} is not auto in this file")
+    assert any(_enabled(raw, n) == "auto" for n in _SECTIONS[precision])
     config = _hf_filled(path, raw, monkeypatch, bf16=precision == "bf16", fp16=precision == "fp16")
     ds = _deepspeed_config(config, GPUS, monkeypatch)
     enabled = ds.bfloat16_config.enabled if precision == "bf16" else ds.float16_config.enabled
     assert enabled is True
+
+
+@pytest.mark.parametrize("name", LEGACY_BF16_AUTO)
+def test_the_old_bfloat16_auto_stays_off(  # type: ignore[no-untyped-def]
+    name: str, capsys, monkeypatch
+) -> None:
+    """The old section name with "auto": the Trainer's bf16=True does not reach it, and
+    DeepSpeed runs without bf16 — as we say (fp32, the key named as not filled)."""
+    pytest.importorskip("deepspeed")
+    pytest.importorskip("transformers")
+    path = CORPUS / name
+    _, data, _ = _check(path, capsys)
+    assert data["values"]["precision"] == "fp32"
+    assert "bfloat16.enabled" not in data["auto_keys"]
+    assert any(u["key"] == "bfloat16.enabled" for u in data["unread"])
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    config = _hf_filled(path, raw, monkeypatch, bf16=True, fp16=False)
+    ds = _deepspeed_config(config, GPUS, monkeypatch)
+    assert ds.bfloat16_config.enabled is False and ds.float16_config.enabled is False
 
 
 PARALLEL_FILES = [
