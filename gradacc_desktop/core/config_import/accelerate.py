@@ -1,0 +1,238 @@
+"""Reading an ``accelerate config`` YAML: processes, machines, precision, the
+distributed type, its DeepSpeed and parallelism settings, and the keys accelerate
+refuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..setup import Precision
+from ..text import trans_late
+from .follow import _follow
+from .reader import _MAX_GPUS, _MAX_NODES, _MAX_STEPS, _Reader
+
+# accelerate, accelerate/commands/config/config_args.py: the dataclass fields of
+# ClusterConfig (BaseConfig's and its own) and of SageMakerConfig (accelerate 1.16)
+_ACCELERATE_BASE_FIELDS = frozenset(
+    {"compute_environment", "distributed_type", "mixed_precision", "use_cpu", "debug"}
+)
+_ACCELERATE_CLUSTER_FIELDS = _ACCELERATE_BASE_FIELDS | frozenset(
+    {
+        "command_file",
+        "commands",
+        "deepspeed_config",
+        "downcast_bf16",
+        "dynamo_config",
+        "enable_cpu_affinity",
+        "fp8_config",
+        "fsdp_config",
+        "gpu_ids",
+        "machine_rank",
+        "main_process_ip",
+        "main_process_port",
+        "main_training_function",
+        "megatron_lm_config",
+        "mpirun_config",
+        "num_machines",
+        "num_processes",
+        "parallelism_config",
+        "rdzv_backend",
+        "same_network",
+        "tpu_env",
+        "tpu_name",
+        "tpu_use_cluster",
+        "tpu_use_sudo",
+        "tpu_vm",
+        "tpu_zone",
+    }
+)
+_ACCELERATE_SAGEMAKER_FIELDS = _ACCELERATE_BASE_FIELDS | frozenset(
+    {
+        "additional_args",
+        "base_job_name",
+        "dynamo_config",
+        "ec2_instance_type",
+        "enable_cpu_affinity",
+        "gpu_ids",
+        "iam_role_name",
+        "image_uri",
+        "num_machines",
+        "profile",
+        "py_version",
+        "pytorch_version",
+        "region",
+        "sagemaker_inputs_file",
+        "sagemaker_metrics_file",
+        "transformers_version",
+    }
+)
+
+# accelerate's DistributedType names
+_DISTRIBUTED_TYPES = frozenset(
+    {
+        "NO",
+        "MULTI_CPU",
+        "MULTI_GPU",
+        "MULTI_NPU",
+        "MULTI_MLU",
+        "MULTI_SDAA",
+        "MULTI_MUSA",
+        "MULTI_XPU",
+        "MULTI_HPU",
+        "DEEPSPEED",
+        "FSDP",
+        "XLA",
+        "TPU",
+        "MEGATRON_LM",
+    }
+)
+_DEVICES_ACCELERATE = trans_late(
+    "ConfigImport", 'accelerate accepts "none", "cpu" or "nvme"'
+).format()
+
+
+def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
+    # accelerate, accelerate/commands/config/config_args.py BaseConfig.from_yaml_file()
+    # (and from_json_file()): after process_config() (which converts the old fp16 and
+    # dynamo_backend keys), any key that is not a field of ClusterConfig (or of
+    # SageMakerConfig when compute_environment is AMAZON_SAGEMAKER) raises ValueError
+    # "The config file at ... had unknown keys"; accelerate launch loads the file so
+    known = (
+        _ACCELERATE_SAGEMAKER_FIELDS
+        if data.get("compute_environment") == "AMAZON_SAGEMAKER"
+        else _ACCELERATE_CLUSTER_FIELDS
+    )
+    for key in data:
+        if isinstance(key, str) and key not in known and key not in ("fp16", "dynamo_backend"):
+            r.unknown_key(
+                key,
+                known,
+                True,
+                trans_late(
+                    "ConfigImport", "accelerate refuses a config file with unknown keys"
+                ).format(),
+            )
+        elif not isinstance(key, str):
+            r.unknown_key(
+                str(key),
+                known,
+                True,
+                trans_late(
+                    "ConfigImport", "accelerate refuses a config file with unknown keys"
+                ).format(),
+            )
+    r.integer("gpus", "num_processes", data.get("num_processes"), 1, _MAX_GPUS, auto=False)
+    if "num_processes" not in data and data.get("distributed_type") == "NO":
+        # from_yaml_file(): no num_processes with distributed_type NO is one process
+        r.set("gpus", "distributed_type", 1)
+    r.integer("nodes", "num_machines", data.get("num_machines"), 1, _MAX_NODES, auto=False)
+    mixed = data.get("mixed_precision")
+    if mixed is False or mixed == "no":  # YAML reads an unquoted no as false
+        r.set("precision", "mixed_precision", Precision.FP32)
+    elif isinstance(mixed, str) and mixed in ("bf16", "fp16"):
+        r.set("precision", "mixed_precision", Precision(mixed))
+    elif isinstance(mixed, str) and mixed == "fp8":
+        r.refuse(
+            "mixed_precision",
+            mixed,
+            trans_late("ConfigImport", "fp8 is not modelled (only no, fp16 and bf16)").format(),
+            "precision",
+        )
+    elif mixed is not None:
+        r.refuse(
+            "mixed_precision",
+            mixed,
+            trans_late("ConfigImport", 'must be "no", "fp16", "bf16" or "fp8"').format(),
+            "precision",
+        )
+
+    kind = data.get("distributed_type")
+    if kind is not None:
+        if isinstance(kind, str) and kind in _DISTRIBUTED_TYPES:
+            r.set("distributed_type", "distributed_type", kind)
+        else:
+            r.refuse(
+                "distributed_type",
+                kind,
+                trans_late("ConfigImport", "unknown distributed type").format(),
+            )
+    distributed = r.values.get("distributed_type")
+
+    ds = r.mapping("deepspeed_config", data.get("deepspeed_config"), "zero_stage", "offload")
+    if ds and distributed is not None and distributed != "DEEPSPEED":
+        for key in sorted(str(k) for k in ds if isinstance(k, str)):
+            if key in _ACCELERATE_DS_KEYS and ds[key] is not None:
+                r.refuse(
+                    f"deepspeed_config.{key}",
+                    ds[key],
+                    trans_late(
+                        "ConfigImport", "ignored: distributed_type is {kind}, not DEEPSPEED"
+                    ).format(kind=distributed),
+                )
+    elif ds is not None:
+        r.integer(
+            "accumulation_steps",
+            "deepspeed_config.gradient_accumulation_steps",
+            ds.get("gradient_accumulation_steps"),
+            1,
+            _MAX_STEPS,
+        )
+        r.zero_stage("deepspeed_config.zero_stage", ds.get("zero_stage"))
+        keys = (
+            "deepspeed_config.offload_optimizer_device",
+            "deepspeed_config.offload_param_device",
+        )
+        devices = tuple(r.device(k, ds.get(k.split(".")[1]), _DEVICES_ACCELERATE) for k in keys)
+        r.offload(keys, (devices[0], devices[1]))
+        if ds.get("deepspeed_config_file") is not None:
+            _follow(r, "deepspeed_config.deepspeed_config_file", ds["deepspeed_config_file"])
+    if distributed == "DEEPSPEED" and r.values.get("zero_stage") is None:
+        # accelerate's own default stage comes from its environment, not the file
+        r.unresolved.add("zero_stage")
+    if distributed == "FSDP":
+        _fsdp(data.get("fsdp_config"), "fsdp_config", r)
+    # accelerate config's parallelism_config section (commands/config/cluster.py writes
+    # parallelism_config_<dim>_size keys; launch passes them to ParallelismConfig)
+    pc = r.mapping("parallelism_config", data.get("parallelism_config"))
+    if pc:
+        for name, dim in (
+            ("replicate", "dp_replicate"),
+            ("shard", "dp_shard"),
+            ("tensor", "tp"),
+            ("context", "cp"),
+        ):
+            key = f"parallelism_config_{dim}_size"
+            r.parallel_size(name, f"parallelism_config.{key}", pc.get(key))
+        sp = pc.get("parallelism_config_sp_size")
+        if sp is not None and sp != 1:
+            r.refuse(
+                "parallelism_config.parallelism_config_sp_size",
+                sp,
+                trans_late("ConfigImport", "sequence parallelism is not modelled").format(),
+            )
+            r.parallel["sequence"] = (0, r.name("parallelism_config.parallelism_config_sp_size"))
+
+
+_ACCELERATE_DS_KEYS = frozenset(
+    {
+        "gradient_accumulation_steps",
+        "zero_stage",
+        "offload_optimizer_device",
+        "offload_param_device",
+        "deepspeed_config_file",
+    }
+)
+
+
+def _fsdp(value: Any, key: str, r: _Reader) -> None:
+    """FSDP shards like ZeRO but its settings are not read: stage and offload stay open."""
+    r.unresolved.update(("zero_stage", "offload"))
+    if value:
+        r.refuse(
+            key,
+            value,
+            trans_late(
+                "ConfigImport",
+                "FSDP settings are not read (gradacc reads DeepSpeed's ZeRO settings)",
+            ).format(),
+        )
