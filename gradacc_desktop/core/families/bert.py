@@ -190,14 +190,15 @@ def parameters(arch: Architecture) -> int:
     return embeddings + arch.layers * (attention + mlp) + head
 
 
-def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
-    """One ``BertLayer`` without recomputation (b = 1)."""
-    spec: BertSpec = arch.spec
+def post_ln_layer(inputs: Inputs, activation: str, *, attention_dropout: bool) -> dict[Part, int]:
+    """A post-LN encoder layer's attention and MLP (BERT's, DistilBERT's), b = 1, without
+    the hidden dropouts (each family says which it runs). ``attention_dropout``: the
+    attention probabilities are dropped out (on a CPU, SDPA then takes the fp32 math
+    path)."""
     dims = _dims(inputs)
     p = inputs.dtype.bytes
     s, h, a, i = dims.s, dims.h, dims.a, dims.i
-    drop = inputs.dropout
-    cpu_math = not eager(inputs) and drop and inputs.device is Device.CPU
+    cpu_math = not eager(inputs) and attention_dropout and inputs.device is Device.CPU
     parts: dict[Part, int] = {
         # the layer input, kept once by the query, key and value linears
         Part.QKV_PROJ_INPUT: p * s * h,
@@ -205,7 +206,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
         # LayerNorm(dense(x) + residual) after attention and after the MLP
         Part.ATTN_POST_NORM: layer_norm(inputs, s, h),
         Part.MLP_IN_PROJ_INPUT: p * s * h,
-        Part.MLP_ACTIVATION: ACTIVATION_KEEPS[spec.activation] * p * s * i,
+        Part.MLP_ACTIVATION: ACTIVATION_KEEPS[activation] * p * s * i,
         Part.MLP_OUT_PROJ_INPUT: p * s * i,
         Part.MLP_POST_NORM: layer_norm(inputs, s, h),
     }
@@ -221,7 +222,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     if eager(inputs):
         # softmax in the dtype (kept by its backward and by the product with V)
         parts[Part.ATTN_SOFTMAX] = p * a * s * s
-        if drop:
+        if attention_dropout:
             # the noise/mask and the dropout output (kept by the product with V)
             parts[Part.ATTN_DROPOUT] = dropout_mask(inputs, a * s * s) + p * a * s * s
         # the padding mask is added to the scores: nothing kept
@@ -232,7 +233,16 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
         if inputs.padded:
             # the boolean padding mask converted to the dtype by SDPA, in every layer
             parts[Part.ATTN_MASK] = p * s * s
-    if drop:
+    return parts
+
+
+def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
+    """One ``BertLayer`` without recomputation (b = 1)."""
+    spec: BertSpec = arch.spec
+    parts = post_ln_layer(inputs, spec.activation, attention_dropout=inputs.dropout)
+    if inputs.dropout:
+        dims = _dims(inputs)
+        s, h = dims.s, dims.h
         parts[Part.ATTN_RESID_DROPOUT] = dropout_mask(inputs, s * h)
         parts[Part.MLP_RESID_DROPOUT] = dropout_mask(inputs, s * h)
     return parts

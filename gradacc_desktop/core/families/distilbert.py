@@ -48,7 +48,6 @@ from dataclasses import dataclass
 
 from gradacc_desktop.core.activation import (
     Attention,
-    Device,
     Family,
     Inputs,
     Part,
@@ -64,10 +63,10 @@ from gradacc_desktop.core.families import (
     ModelConfigError,
     linear,
 )
+from gradacc_desktop.core.families.bert import post_ln_layer
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
-    eager,
     layer_norm,
     uniform_layout,
 )
@@ -176,48 +175,17 @@ def lookup_parameters(arch: Architecture) -> int:
 
 
 def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
-    """One ``TransformerBlock`` without recomputation (b = 1)."""
+    """One ``TransformerBlock`` without recomputation (b = 1): BERT's post-LN layer
+    (q_lin/k_lin/v_lin, out_lin, sa_layer_norm, lin1/lin2, output_layer_norm) with the
+    dropouts the file turns on."""
     spec: DistilBertSpec = arch.spec
-    dims = _dims(inputs)
-    p = inputs.dtype.bytes
-    s, h, a, i = dims.s, dims.h, dims.a, dims.i
-    drop_attention = inputs.dropout and spec.attention_dropout
-    cpu_math = not eager(inputs) and drop_attention and inputs.device is Device.CPU
-    parts: dict[Part, int] = {
-        # the layer input, kept once by q_lin, k_lin and v_lin
-        Part.QKV_PROJ_INPUT: p * s * h,
-        Part.ATTN_OUT_PROJ_INPUT: p * s * h,
-        # sa_layer_norm(out_lin(...) + x) and output_layer_norm(ffn(...) + ...)
-        Part.ATTN_POST_NORM: layer_norm(inputs, s, h),
-        Part.MLP_IN_PROJ_INPUT: p * s * h,
-        Part.MLP_ACTIVATION: ACTIVATION_KEEPS[spec.activation] * p * s * i,
-        Part.MLP_OUT_PROJ_INPUT: p * s * i,
-        Part.MLP_POST_NORM: layer_norm(inputs, s, h),
-    }
-    if cpu_math:
-        # math fallback in fp32: scaled Q, Kᵀ and V, softmax output, dropout noise and
-        # dropout output
-        parts[Part.ATTN_QKV] = 3 * 4 * s * h
-        parts[Part.ATTN_SOFTMAX] = 4 * a * s * s
-        parts[Part.ATTN_DROPOUT] = 2 * 4 * a * s * s
-    else:
-        # Q, K and V: views of the three linear outputs
-        parts[Part.ATTN_QKV] = 3 * p * s * h
-    if eager(inputs):
-        # softmax in the dtype (kept by its backward and by the product with V)
-        parts[Part.ATTN_SOFTMAX] = p * a * s * s
-        if drop_attention:
-            parts[Part.ATTN_DROPOUT] = dropout_mask(inputs, a * s * s) + p * a * s * s
-        # the padding mask is added to the scores: nothing kept
-    elif not cpu_math:
-        # fused kernel: fp32 log-sum-exp; its output, laid out (s, a, d), is out_lin's input
-        parts[Part.ATTN_FUSED] = 4 * a * s
-        if inputs.padded:
-            # the boolean padding mask converted to the dtype by SDPA, in every layer
-            parts[Part.ATTN_MASK] = p * s * s
+    parts = post_ln_layer(
+        inputs, spec.activation, attention_dropout=inputs.dropout and spec.attention_dropout
+    )
     if inputs.dropout and spec.hidden_dropout:
         # FFN dropout after lin2 (there is none after out_lin)
-        parts[Part.MLP_RESID_DROPOUT] = dropout_mask(inputs, s * h)
+        dims = _dims(inputs)
+        parts[Part.MLP_RESID_DROPOUT] = dropout_mask(inputs, dims.s * dims.h)
     return parts
 
 
