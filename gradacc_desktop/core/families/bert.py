@@ -60,7 +60,7 @@ from gradacc_desktop.core.families.common import (
     dropout_mask,
     eager,
     layer_norm,
-    uniform_layout,
+    masked_lm_layout,
 )
 from gradacc_desktop.core.families.heads import Task
 from gradacc_desktop.core.text import trans_late
@@ -252,7 +252,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: BertSpec = arch.spec
     dims = _dims(inputs)
     p = inputs.dtype.bytes
-    s, h, v = dims.s, dims.h, dims.v
+    s, h = dims.s, dims.h
     # word and token-type ids (int64); RoBERTa's position ids too (BERT's are a buffer)
     embeddings = (3 if spec.positions_from_ids else 2) * 8 * s + layer_norm(inputs, s, h)
     if inputs.dropout:
@@ -262,21 +262,13 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         # the layers receive the padding mask positionally: the checkpoints keep it once
         # (SDPA: boolean; eager: additive, in the dtype)
         outside[Part.SHARED_MASK] = s * s if inputs.attention is Attention.SDPA else p * s * s
-    # head transform: dense input (the last layer's output), the activation, LayerNorm
-    outside[Part.MLM_HEAD] = (
-        p * s * h + ACTIVATION_KEEPS[spec.head_activation] * p * s * h + layer_norm(inputs, s, h)
-    )
-    outside[Part.LM_HEAD_INPUT] = p * s * h
-    # log_softmax output in the dtype, the int64 labels, the total weight (dtype scalar)
-    outside[Part.LOSS] = p * s * v + 8 * s + p
-    return uniform_layout(
+    return masked_lm_layout(
         arch,
         inputs,
         layer_parts(arch, inputs),
         outside,
+        head_activation=spec.head_activation,
         notes=_notes(arch, inputs),
-        # the logits in the dtype (the returned output keeps them) and their gradient
-        logits=2 * p * s * v,
     )
 
 

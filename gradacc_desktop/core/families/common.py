@@ -130,3 +130,28 @@ def rotary_decoder_outside(
     parts[Part.LM_HEAD_INPUT] = p * dims.s_sp * dims.h
     parts[Part.LOSS] = causal_lm_loss(dims.s, dims.v)
     return parts
+
+
+def masked_lm_layout(
+    arch: Architecture,
+    inputs: Inputs,
+    layer: Mapping[Part, int],
+    outside: Mapping[Part, int],
+    *,
+    head_activation: str,
+    notes: tuple[str, ...] = (),
+) -> Layout:
+    """An encoder trained as a masked LM (BERT, DistilBERT, DeBERTa): ``outside`` plus the
+    head transform (the dense layer's input — the last layer's output —, the activation,
+    the LayerNorm), the decoder's input and a cross-entropy in the dtype (its log-softmax,
+    the int64 labels, a scalar total weight); at the peak the logits in the dtype (the
+    returned output keeps them) and their gradient."""
+    dims = _dims(inputs)
+    p, s, h, v = inputs.dtype.bytes, dims.s, dims.h, dims.v
+    head = dict(outside)
+    head[Part.MLM_HEAD] = (
+        p * s * h + ACTIVATION_KEEPS[head_activation] * p * s * h + layer_norm(inputs, s, h)
+    )
+    head[Part.LM_HEAD_INPUT] = p * s * h
+    head[Part.LOSS] = p * s * v + 8 * s + p
+    return uniform_layout(arch, inputs, layer, head, notes=notes, logits=2 * p * s * v)

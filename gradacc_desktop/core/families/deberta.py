@@ -75,7 +75,7 @@ from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
     layer_norm,
-    uniform_layout,
+    masked_lm_layout,
 )
 from gradacc_desktop.core.families.distilbert import dropout_probability
 from gradacc_desktop.core.text import trans_late
@@ -319,7 +319,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: DebertaSpec = arch.spec
     dims = _dims(inputs)
     p = inputs.dtype.bytes
-    s, h, v = dims.s, dims.h, dims.v
+    s, h = dims.s, dims.h
     full = inputs.recompute is Recompute.FULL
     drop = inputs.dropout and spec.hidden_dropout
     # word ids (int64), token-type ids with a token-type table, the embedding LayerNorm,
@@ -344,21 +344,13 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         # the encoder passes the s × s mask positionally: the checkpoints keep it once
         # (float32 ones built by the model; a tokenizer's int64 mask when padded)
         outside[Part.SHARED_MASK] = (8 if inputs.padded else 4) * s * s
-    # head transform: dense input (the last layer's output), the activation, LayerNorm
-    outside[Part.MLM_HEAD] = (
-        p * s * h + ACTIVATION_KEEPS[spec.activation] * p * s * h + layer_norm(inputs, s, h)
-    )
-    outside[Part.LM_HEAD_INPUT] = p * s * h
-    # log_softmax output in the dtype, the int64 labels, the total weight (dtype scalar)
-    outside[Part.LOSS] = p * s * v + 8 * s + p
-    return uniform_layout(
+    return masked_lm_layout(
         arch,
         inputs,
         layer_parts(arch, inputs),
         outside,
+        head_activation=spec.activation,
         notes=_notes(arch, inputs),
-        # the logits in the dtype (the returned output keeps them) and their gradient
-        logits=2 * p * s * v,
     )
 
 

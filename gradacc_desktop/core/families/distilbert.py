@@ -68,7 +68,7 @@ from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
     layer_norm,
-    uniform_layout,
+    masked_lm_layout,
 )
 from gradacc_desktop.core.text import trans_late
 
@@ -193,7 +193,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: DistilBertSpec = arch.spec
     dims = _dims(inputs)
     p = inputs.dtype.bytes
-    s, h, v = dims.s, dims.h, dims.v
+    s, h = dims.s, dims.h
     # the word ids (int64); the position ids are a slice of a buffer
     embeddings = 8 * s + layer_norm(inputs, s, h)
     if inputs.dropout and spec.hidden_dropout:
@@ -203,22 +203,13 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         # the blocks receive the padding mask positionally: the checkpoints keep it once
         # (SDPA: boolean; eager: additive, in the dtype)
         outside[Part.SHARED_MASK] = s * s if inputs.attention is Attention.SDPA else p * s * s
-    # head transform: vocab_transform input (the last block's output), the activation,
-    # vocab_layer_norm
-    outside[Part.MLM_HEAD] = (
-        p * s * h + ACTIVATION_KEEPS[spec.activation] * p * s * h + layer_norm(inputs, s, h)
-    )
-    outside[Part.LM_HEAD_INPUT] = p * s * h
-    # log_softmax output in the dtype, the int64 labels, the total weight (dtype scalar)
-    outside[Part.LOSS] = p * s * v + 8 * s + p
-    return uniform_layout(
+    return masked_lm_layout(
         arch,
         inputs,
         layer_parts(arch, inputs),
         outside,
+        head_activation=spec.activation,
         notes=_notes(arch, inputs),
-        # the logits in the dtype (the returned output keeps them) and their gradient
-        logits=2 * p * s * v,
     )
 
 
