@@ -43,8 +43,8 @@ from gradacc_desktop.core.families import (
     read_model_config,
 )
 from gradacc_desktop.core.families.heads import Task
-from gradacc_desktop.core.families.vision import default_images
-from gradacc_desktop.core.families.vision import summary as vision_summary
+from gradacc_desktop.core.families.vision_facts import default_images
+from gradacc_desktop.core.families.vision_facts import summary as vision_summary
 from gradacc_desktop.core.models import ModelSpec, UnknownModelError, facts, find_model
 
 from ._common import UsageError, image_size_type

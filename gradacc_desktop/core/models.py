@@ -432,7 +432,7 @@ def _frozen_of_arch(arch: Architecture) -> int:
 
 
 def _vision_of_arch(arch: Architecture) -> VisionFacts | None:
-    from .families.vision import default_image_size, resizable
+    from .families.vision_facts import default_image_size, resizable
 
     size = default_image_size(arch)
     if size is None:

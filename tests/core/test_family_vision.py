@@ -23,7 +23,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families.vision import summary
+from gradacc_desktop.core.families.vision_facts import summary
 from tests.configs import breakdown_parts, config_path, raw_config
 
 # num_parameters() of the model transformers 5.24 builds from the file; the published

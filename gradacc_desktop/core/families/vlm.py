@@ -84,7 +84,7 @@ from gradacc_desktop.core.families import (
     llama,
 )
 from gradacc_desktop.core.families.common import layer_norm, rms_norm_fp32
-from gradacc_desktop.core.families.vision import (
+from gradacc_desktop.core.families.vision_tower import (
     KEEPS,
     Tower,
     encoder_layer,

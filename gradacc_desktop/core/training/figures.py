@@ -37,7 +37,7 @@ from typing import Any
 from ..activation import Device, DType, Inputs, Profile, Result, estimate
 from ..activation import Recompute as ActivationRecompute
 from ..compute import Recompute
-from ..families.vision import DEFAULT_IMAGES
+from ..families.vision_facts import DEFAULT_IMAGES
 from ..lora import base_weight_bytes_per_param
 from ..model_states import ModelStates, model_states
 from ..models import ModelFacts, UnknownModelError, facts

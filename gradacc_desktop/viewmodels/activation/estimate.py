@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from gradacc_desktop.core.activation import GB, STACK_TEXT, Item, Recompute, Result, StackKind
 from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, LIMITS, Field
 from gradacc_desktop.core.compute import significant
-from gradacc_desktop.core.families.vision import summary as vision_summary
+from gradacc_desktop.core.families.vision_facts import summary as vision_summary
 from gradacc_desktop.core.presets import Preset
 from gradacc_desktop.viewmodels.activation.fields import (
     MEASURE_COMMAND,

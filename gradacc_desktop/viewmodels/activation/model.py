@@ -36,8 +36,8 @@ from gradacc_desktop.core.families import (
     parse_model_config_text,
     read_model_config_text,
 )
-from gradacc_desktop.core.families.vision import DEFAULT_IMAGES, default_image_size
-from gradacc_desktop.core.families.vision import resizable as image_resizable
+from gradacc_desktop.core.families.vision_facts import DEFAULT_IMAGES, default_image_size
+from gradacc_desktop.core.families.vision_facts import resizable as image_resizable
 from gradacc_desktop.core.presets import (
     ConfigPreset,
     Preset,
