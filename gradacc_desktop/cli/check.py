@@ -75,7 +75,10 @@ PRECISION_AUTO = {
     ConfigKind.DEEPSPEED: '"auto": the Hugging Face Trainer or accelerate sets it from its own '
     "arguments",
     ConfigKind.ACCELERATE: '"auto" in the DeepSpeed file: accelerate sets it from mixed_precision',
+    ConfigKind.TRAINER: '"auto" in the DeepSpeed file: the Trainer sets it from bf16 / fp16',
+    ConfigKind.LLAMA_FACTORY: '"auto" in the DeepSpeed file: the Trainer sets it from bf16 / fp16',
 }
+PRECISION_AUTO_OTHER = '"auto": set by the program that reads the file'
 
 
 def register(subparsers: Any) -> None:
@@ -315,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
     if config.auto_keys:
         out.write('Set to "auto" (the trainer fills them): ' + ", ".join(config.auto_keys) + "\n")
     if "precision" in config.auto_fields:
-        out.write(f"Precision: {PRECISION_AUTO[config.kind]}\n")
+        out.write(f"Precision: {PRECISION_AUTO.get(config.kind, PRECISION_AUTO_OTHER)}\n")
     if config.unknown_keys:
         out.write("Unknown keys:\n")
         for unknown in config.unknown_keys:

@@ -52,6 +52,10 @@ class ConfigCheckTexts(Translating):
             ConfigKind.DEEPSPEED: self.tr("DeepSpeed configuration (JSON)"),
             ConfigKind.ACCELERATE: self.tr("accelerate config file (YAML)"),
             ConfigKind.AXOLOTL: self.tr("axolotl configuration (YAML)"),
+            ConfigKind.TRAINER: self.tr("Hugging Face Trainer arguments (transformers / TRL)"),
+            ConfigKind.LLAMA_FACTORY: self.tr("LLaMA-Factory configuration (YAML)"),
+            ConfigKind.TORCHTUNE: self.tr("torchtune configuration (YAML)"),
+            ConfigKind.NEOX: self.tr("GPT-NeoX configuration (YAML)"),
         }[kind]
 
     def offload(self, offload: Offload) -> str:

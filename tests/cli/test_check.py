@@ -239,7 +239,7 @@ def test_accelerate_gpus_override(tmp_path: Path, capsys: pytest.CaptureFixture[
             "not valid JSON: Expecting property name enclosed in double quotes at line 1",
         ),
         ("a: [1\nb: 2\n", "not valid YAML:"),
-        ("learning_rate: 0.1\n", "not a DeepSpeed, accelerate or axolotl config"),
+        ("learning_rate: 0.1\n", "not a config gradacc reads"),
         ("[1, 2, 3]\n", "holds a list"),
         ("", "the file is empty"),
     ],
@@ -393,7 +393,7 @@ def test_gpt_neox_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         "zero_optimization:\n  stage: 1\n"
     )
     data = parallel_case(tmp_path, capsys, "neox.yml", text, 16, 0)
-    assert data["kind"] == "deepspeed"
+    assert data["kind"] == "gpt-neox"
     assert data["data_parallel_size"] == 4
     assert data["parallel"] == {"pipeline": 2, "tensor": 2}
     assert data["effective_batch"] == 4 * 8 * 4

@@ -764,7 +764,7 @@ def test_path_or_text(tmp_path: Path) -> None:
         ('"a string"', "holds a single value, not a mapping of config keys"),
         ("", "the file is empty"),
         ("# nothing but a comment\n", "the file is empty"),
-        ("learning_rate: 0.1\nwarmup: 3\n", "not a DeepSpeed, accelerate or axolotl config"),
+        ("learning_rate: 0.1\nwarmup: 3\n", "not a config gradacc reads"),
         ('{"train_batch_size": ' + "9" * 5000 + "}", "a number has too many digits"),
         ("micro_batch_size: " + "9" * 5000 + "\n", "a number has too many digits"),
         ("[" * 100_000, "nested too deeply"),
@@ -1151,7 +1151,7 @@ def test_axolotl_8bit_linear_and_tokens() -> None:
     assert config.sequence_length == 2048
     assert config.values()["base_8bit"] is True
     neox = read_config("train_micro_batch_size_per_gpu: 4\nseq_length: 4096\n")
-    assert neox.kind is ConfigKind.DEEPSPEED and neox.sequence_length == 4096
+    assert neox.kind is ConfigKind.NEOX and neox.sequence_length == 4096
 
 
 def test_json_error_reads_cleanly() -> None:

@@ -1,5 +1,5 @@
-"""Reading a DeepSpeed JSON (and GPT-NeoX's YAML, whose batch keys are DeepSpeed's):
-the batch triple, ZeRO, precision, parallel sizes and the keys DeepSpeed does not know."""
+"""Reading a DeepSpeed JSON (GPT-NeoX's YAML adds its own keys in ``neox``): the batch
+triple, ZeRO, precision, parallel sizes and the keys DeepSpeed does not know."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..memory import ZeroStage
 from ..planning import MAX_TARGET_BATCH
 from ..text import trans_late
 from .model import Unread
-from .reader import _BAD, _MAX_MICRO, _MAX_SEQ, _MAX_STEPS, _TRUE_FALSE_AUTO, _Reader
+from .reader import _BAD, _MAX_MICRO, _MAX_STEPS, _TRUE_FALSE_AUTO, _Reader
 
 _DEVICES_DEEPSPEED = trans_late(
     "ConfigImport", 'DeepSpeed accepts "none", "cpu" or "nvme"'
@@ -238,15 +238,6 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
     tp = r.mapping("tensor_parallel", data.get("tensor_parallel"))
     if tp is not None:
         r.parallel_size("autotp", "tensor_parallel.autotp_size", tp.get("autotp_size"))
-    # GPT-NeoX's YAML (read as a DeepSpeed config: the same batch keys)
-    for size_name, size_key in (
-        ("pipeline", "pipe_parallel_size"),
-        ("tensor", "model_parallel_size"),
-        ("context", "context_parallel_size"),
-    ):
-        r.parallel_size(size_name, size_key, data.get(size_key))
-    # GPT-NeoX's sequence length (megatron/neox_arguments/neox_args.py seq_length)
-    r.integer("sequence_length", "seq_length", data.get("seq_length"), 1, _MAX_SEQ, auto=False)
     states: list[tuple[str, Any]] = []
     for names in (("bf16", "bfloat16"), ("fp16",)):
         name = next((n for n in names if data.get(n) is not None), None)

@@ -15,6 +15,7 @@ from .model import (
     Derived,
     ImportedConfig,
 )
+from .torchtune import torchtune_replicas
 
 
 def deepspeed_text(check: DeepSpeedCheck) -> str:
@@ -88,6 +89,11 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
         and a is not None
     ):
         blocked = []
+
+    # values the framework's own defaults fill (TrainingArguments' micro-batch, ...)
+    for field, note in config.defaults:
+        derived.append(field)
+        notes.append(note)
 
     warnings: list[str] = []
     if config.kind is ConfigKind.AXOLOTL:
@@ -184,7 +190,7 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
         if dp is None and problem is None:
             missing.append(MISSING_NAMES["data_parallel"])
 
-    deepspeed_reads = config.kind is ConfigKind.DEEPSPEED
+    deepspeed_reads = config.kind.deepspeed_batch
     if blocked:
         # no derivation through a value the trainer fills or that could not be read
         if b is None:
@@ -302,7 +308,7 @@ def _size(config: ImportedConfig, name: str) -> int | None:
 
 def _model_parallel(config: ImportedConfig) -> int:
     """GPUs in one data-parallel replica for the kinds whose rule is GPUs / (tp x pp x cp)."""
-    if config.kind is ConfigKind.DEEPSPEED:
+    if config.kind.deepspeed_batch:
         autotp = _size(config, "autotp")
         product = 1
         for name in ("tensor", "pipeline", "context"):
@@ -325,7 +331,7 @@ def _replicas(
 ) -> tuple[int | None, tuple[tuple[str, int], ...], str | None]:
     """Data-parallel replicas on ``g`` GPUs, the sizes used, and why the framework refuses
     them (or None), each rule as the framework's own code has it."""
-    if config.kind is ConfigKind.DEEPSPEED:
+    if config.kind.deepspeed_batch:
         sizes: list[tuple[str, int]] = []
         names: list[str] = []
         # GPT-NeoX, megatron/neox_arguments/arguments.py, NeoXArgs.calculate_derived():
@@ -370,6 +376,8 @@ def _replicas(
         return g // product, tuple(s for s in sizes if s[1] > 1), None
     if config.kind is ConfigKind.AXOLOTL:
         return _axolotl_replicas(config, g)
+    if config.kind is ConfigKind.TORCHTUNE:
+        return torchtune_replicas(config, g)
     return _accelerate_replicas(config, g)
 
 

@@ -28,9 +28,6 @@ _DEEPSPEED_KEYS = frozenset(
         "communication_data_type",
         "zero_force_ds_cpu_optimizer",
         "tensor_parallel",
-        # GPT-NeoX's YAML keys (its batch keys are DeepSpeed's)
-        "pipe_parallel_size",
-        "model_parallel_size",
     }
 )
 # DeepSpeed's only when they are sections (axolotl's bf16/fp16 are booleans, its
@@ -91,18 +88,92 @@ _AXOLOTL_KEYS = frozenset(
 )
 
 
+# Keys only one kind of file has: any of them decides the kind.
+_DISTINCTIVE: tuple[tuple[ConfigKind, frozenset[str]], ...] = (
+    # LLaMA-Factory, src/llamafactory/hparams/finetuning_args.py and data_args.py
+    (
+        ConfigKind.LLAMA_FACTORY,
+        frozenset({"finetuning_type", "cutoff_len", "lora_target", "stage", "template"}),
+    ),
+    # GPT-NeoX, megatron/neox_arguments/neox_args.py
+    (
+        ConfigKind.NEOX,
+        frozenset(
+            {"pipe_parallel_size", "model_parallel_size", "seq_length", "pos_emb", "train_iters"}
+        ),
+    ),
+)
+# HF TrainingArguments (transformers/training_args.py) and TRL's ModelConfig and
+# ScriptArguments, as in TRL and alignment-handbook recipes
+_TRAINER_KEYS = frozenset(
+    {
+        "per_device_train_batch_size",
+        "per_device_eval_batch_size",
+        "num_train_epochs",
+        "lr_scheduler_type",
+        "logging_steps",
+        "save_strategy",
+        "eval_strategy",
+        "evaluation_strategy",
+        "warmup_ratio",
+        "gradient_checkpointing",
+        "model_name_or_path",
+        "dataset_name",
+        "dataset_mixture",
+        "max_seq_length",
+        "use_peft",
+        "push_to_hub",
+        "hub_model_id",
+        "report_to",
+        "torch_dtype",
+        "dtype",
+        "attn_implementation",
+    }
+)
+# torchtune: its config's top-level sections name the class they build
+_TORCHTUNE_KEYS = frozenset(
+    {
+        "checkpointer",
+        "tokenizer",
+        "loss",
+        "epochs",
+        "max_steps_per_epoch",
+        "enable_activation_checkpointing",
+        "enable_activation_offloading",
+        "optimizer_in_bwd",
+        "metric_logger",
+        "clip_grad_norm",
+        "compile",
+    }
+)
+
+
+def _torchtune_score(data: dict[Any, Any]) -> int:
+    components = sum(1 for v in data.values() if isinstance(v, dict) and "_component_" in v)
+    if not components:
+        return 0
+    return components + len({k for k in data if isinstance(k, str)} & _TORCHTUNE_KEYS)
+
+
 def _detect(data: dict[Any, Any], is_json: bool, name: str) -> ConfigKind:
     keys = {k for k in data if isinstance(k, str)}
+    torchtune = _torchtune_score(data)
+    if torchtune:
+        return ConfigKind.TORCHTUNE
+    for kind, distinctive in _DISTINCTIVE:
+        if keys & distinctive:
+            return kind
     scores = {
         ConfigKind.DEEPSPEED: len(keys & _DEEPSPEED_KEYS)
         + sum(1 for k in keys & _DEEPSPEED_SECTIONS if isinstance(data[k], dict)),
         ConfigKind.ACCELERATE: len(keys & _ACCELERATE_KEYS),
         ConfigKind.AXOLOTL: len(keys & _AXOLOTL_KEYS),
+        ConfigKind.TRAINER: len(keys & _TRAINER_KEYS),
     }
     order = (
-        [ConfigKind.DEEPSPEED, ConfigKind.ACCELERATE, ConfigKind.AXOLOTL]
+        [ConfigKind.DEEPSPEED, ConfigKind.TRAINER, ConfigKind.ACCELERATE, ConfigKind.AXOLOTL]
         if is_json
-        else [ConfigKind.AXOLOTL, ConfigKind.ACCELERATE, ConfigKind.DEEPSPEED]
+        else [ConfigKind.AXOLOTL, ConfigKind.TRAINER, ConfigKind.ACCELERATE, ConfigKind.DEEPSPEED]
     )
     best = max(order, key=lambda k: scores[k])  # the first of equals
     if scores[best] > 0:
@@ -112,8 +183,10 @@ def _detect(data: dict[Any, Any], is_json: bool, name: str) -> ConfigKind:
     raise ConfigImportError(
         trans_late(
             "ConfigImport",
-            "{name}: not a DeepSpeed, accelerate or axolotl config (none of their keys, "
-            "such as train_batch_size, distributed_type or micro_batch_size)",
+            "{name}: not a config gradacc reads: none of the keys of DeepSpeed, accelerate, "
+            "axolotl, the Hugging Face Trainer, TRL, LLaMA-Factory, torchtune or GPT-NeoX "
+            "(such as train_batch_size, distributed_type, micro_batch_size or "
+            "per_device_train_batch_size)",
         ).format(name=name)
     )
 

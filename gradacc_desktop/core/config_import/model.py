@@ -32,12 +32,29 @@ class ConfigKind(enum.Enum):
     DEEPSPEED = "deepspeed"
     ACCELERATE = "accelerate"
     AXOLOTL = "axolotl"
+    # Hugging Face TrainingArguments (a JSON) or a TRL / alignment-handbook recipe YAML
+    # (TrainingArguments' keys with TRL's ModelConfig and script arguments)
+    TRAINER = "transformers"
+    LLAMA_FACTORY = "llama-factory"
+    TORCHTUNE = "torchtune"
+    # GPT-NeoX's YAML: DeepSpeed's batch keys with Megatron's parallel sizes
+    NEOX = "gpt-neox"
+
+    @property
+    def deepspeed_batch(self) -> bool:
+        """The file gives DeepSpeed's batch triple, derived and checked as DeepSpeed
+        does (a DeepSpeed JSON, GPT-NeoX's YAML)."""
+        return self in (ConfigKind.DEEPSPEED, ConfigKind.NEOX)
 
 
 KIND_NAMES = {
     ConfigKind.DEEPSPEED: "DeepSpeed config",
     ConfigKind.ACCELERATE: "accelerate config",
     ConfigKind.AXOLOTL: "axolotl config",
+    ConfigKind.TRAINER: "Hugging Face Trainer arguments (transformers / TRL)",
+    ConfigKind.LLAMA_FACTORY: "LLaMA-Factory config",
+    ConfigKind.TORCHTUNE: "torchtune config",
+    ConfigKind.NEOX: "GPT-NeoX config",
 }
 
 
@@ -175,6 +192,8 @@ class ImportedConfig:
     base_8bit: bool | None = None
     sequence_length: int | None = None
     base_model: str | None = None
+    # activation (gradient) checkpointing on or off
+    checkpointing: bool | None = None
     # keys set to "auto", which the trainer fills
     auto_keys: tuple[str, ...] = ()
     # keys found but not used, each with its reason
@@ -199,6 +218,9 @@ class ImportedConfig:
     # axolotl: which of micro_batch_size, gradient_accumulation_steps and batch_size
     # are set to a value axolotl counts as set (not empty, 0 or false)
     batch_keys_set: tuple[str, ...] = ()
+    # values the file does not give that the framework's own default fills, each with
+    # one English sentence saying so: (field, note)
+    defaults: tuple[tuple[str, str], ...] = ()
 
     # ------------------------------------------------------------------ reading out
 
@@ -314,5 +336,6 @@ _VALUE_FIELDS = tuple(
         "unknown_keys",
         "resolved_files",
         "batch_keys_set",
+        "defaults",
     }
 )

@@ -13,13 +13,21 @@ from .accelerate import _read_accelerate
 from .axolotl import _read_axolotl
 from .deepspeed import _deepspeed_unknown_keys, _read_deepspeed
 from .files import _A_FOLDER, _NO_SUCH_FILE, _detect, _parse, _read_file
+from .llama_factory import _read_llama_factory
 from .model import ConfigImportError, ConfigKind, ImportedConfig
+from .neox import _read_neox
 from .reader import _clean, _Reader
+from .torchtune import _read_torchtune
+from .trainer import _read_trainer
 
 _READERS: dict[ConfigKind, Callable[[dict[Any, Any], _Reader], None]] = {
     ConfigKind.DEEPSPEED: _read_deepspeed,
     ConfigKind.ACCELERATE: _read_accelerate,
     ConfigKind.AXOLOTL: _read_axolotl,
+    ConfigKind.TRAINER: _read_trainer,
+    ConfigKind.LLAMA_FACTORY: _read_llama_factory,
+    ConfigKind.TORCHTUNE: _read_torchtune,
+    ConfigKind.NEOX: _read_neox,
 }
 
 

@@ -100,6 +100,7 @@ class _Reader:
         self.unknown: list[UnknownKey] = []
         self.resolved: list[ResolvedFile] = []
         self.batch_keys_set: tuple[str, ...] = ()
+        self.defaults: list[tuple[str, str]] = []
 
     def name(self, key: str) -> str:
         return f"{self.prefix}{key}"
@@ -107,6 +108,16 @@ class _Reader:
     def set(self, field: str, key: str, value: Any) -> None:
         self.values[field] = value
         self.keys[field] = self.name(key)
+
+    def default(self, field: str, value: Any, note: str) -> None:
+        """``field`` is not in the file and the framework's default ``value`` stands in;
+        ``note`` (an English sentence) says so. Nothing happens when the file set it
+        (or set it to something unreadable or "auto")."""
+        if self.values.get(field) is not None or field in self.unresolved:
+            return
+        self.values[field] = value
+        self.keys.pop(field, None)
+        self.defaults.append((field, note))
 
     def refuse(
         self, key: str, value: Any, reason: str, *affected: str, refused: bool = False
@@ -362,6 +373,7 @@ class _Reader:
             unknown_keys=tuple(self.unknown),
             resolved_files=tuple(self.resolved),
             batch_keys_set=self.batch_keys_set,
+            defaults=tuple(self.defaults),
         )
 
 
