@@ -36,9 +36,39 @@ from gradacc_desktop.cli import main
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "trainer_configs"
 FILES = sorted(p for p in CORPUS.iterdir() if p.name != "SOURCES.md")
-DS_FILES = [p for p in FILES if p.suffix == ".json"]
-ACCELERATE_FILES = [p for p in FILES if p.suffix == ".yaml"]
-AXOLOTL_FILES = [p for p in FILES if p.suffix == ".yml"]
+
+
+def _kinds() -> dict[str, str]:
+    """Each file's kind as SOURCES.md's table names it (the second column): the
+    framework check a file gets does not depend on how gradacc recognises it."""
+    kinds: dict[str, str] = {}
+    for line in (CORPUS / "SOURCES.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and cells[0].startswith("`"):
+            kinds[cells[0].strip("`")] = cells[1]
+    return kinds
+
+
+KINDS = _kinds()
+# SOURCES.md's kinds and the "kind" gradacc check --json gives for them
+KIND_VALUES = {
+    "DeepSpeed JSON": "deepspeed",
+    "accelerate YAML": "accelerate",
+    "axolotl YAML": "axolotl",
+    "TrainingArguments JSON": "transformers",
+    "TRL recipe YAML": "transformers",
+    "LLaMA-Factory YAML": "llama-factory",
+    "torchtune YAML": "torchtune",
+    "GPT-NeoX YAML": "gpt-neox",
+}
+DS_FILES = [p for p in FILES if KINDS.get(p.name) == "DeepSpeed JSON"]
+ACCELERATE_FILES = [p for p in FILES if KINDS.get(p.name) == "accelerate YAML"]
+AXOLOTL_FILES = [p for p in FILES if KINDS.get(p.name) == "axolotl YAML"]
+
+
+def test_every_file_has_its_source() -> None:
+    assert sorted(KINDS) == [p.name for p in FILES]
+
 
 # GPUs in all for the files that do not say it (DeepSpeed JSON, axolotl YAML); every
 # DeepSpeedExamples train_batch_size in the corpus divides by it.
@@ -68,7 +98,7 @@ def _marks(p: Path) -> Any:
 
 
 def _gpus_arg(path: Path) -> list[str]:
-    return [] if path.suffix == ".yaml" else ["--gpus", str(GPUS)]
+    return [] if KINDS.get(path.name) == "accelerate YAML" else ["--gpus", str(GPUS)]
 
 
 def _check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any], str]:
@@ -161,8 +191,8 @@ def test_every_file_is_read_without_a_crash(path: Path, capsys) -> None:  # type
     assert isinstance(data, dict) and data["file"] == str(path)
     assert "Traceback" not in err
     assert code == (0 if data["framework_accepts"] else 1)
-    expected_kind = {".json": "deepspeed", ".yaml": "accelerate", ".yml": "axolotl"}
-    assert data["kind"] == expected_kind[path.suffix]
+    # the kind recognised from the content is the kind SOURCES.md names
+    assert data["kind"] == KIND_VALUES[KINDS[path.name]]
 
 
 @pytest.mark.parametrize("path", [_marks(p) for p in DS_FILES])
