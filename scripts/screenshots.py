@@ -50,7 +50,7 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication, QWidget
+    from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
     from gradacc_desktop.app import configure_application, create_window
     from gradacc_desktop.core.calculator import Field
@@ -224,6 +224,22 @@ def main() -> int:
             settle()
             readme(f"screenshot-trainer-{language}")
             shoot_sizes(window, "trainer", language)
+            # "check my config": an axolotl LoRA recipe with tensor parallelism, its
+            # report, and the description it fills
+            recipe = Path(tmp) / "lora-tp.yml"
+            recipe.write_text(
+                "base_model: Qwen/Qwen2.5-7B\nadapter: lora\nlora_r: 32\n"
+                "lora_target_linear: true\nsequence_len: 4096\nmicro_batch_size: 2\n"
+                "gradient_accumulation_steps: 8\ntensor_parallel_size: 2\nbf16: auto\n"
+                "gradient_checkpointing: true\nmicro_batch_sizee: 4\n",
+                encoding="utf-8",
+            )
+            trainer.check.check(recipe)
+            trainer_area = trainer.findChild(QScrollArea)
+            if trainer_area is not None:
+                trainer_area.ensureWidgetVisible(trainer.check.report, 0, 0)
+            settle()
+            shoot_sizes(window, "trainer-check", language)
             # the card's speed: the catalogue's figures, then the custom card's typed in
             speed = window.open_card_speed()
             settle()

@@ -35,15 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config_import import (
+    FRAMEWORKS,
     KIND_NAMES,
     ConfigImportError,
     ConfigKind,
     Derived,
     ImportedConfig,
-    UnknownKey,
     deepspeed_text,
     read_config,
 )
+from ..core.config_import.verdict import unknown_text, unread_text, verdict
 from ..core.frameworks import MegatronCheck
 from ..core.setup import TrainingSetup
 from ._common import GPUS, UsageError, print_json
@@ -182,30 +183,14 @@ def _shown(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     config = _read(args.file)
-    d = config.derived(args.gpus)
-    setup, reasons = config.setup(args.gpus)
-    missing = [] if d.problem is not None else config.missing(args.gpus)
-    problem = d.problem
-    if setup is None and not missing and reasons:
-        problem = reasons[0]  # a setup no framework runs (nodes, offload without ZeRO)
+    v = verdict(config, args.gpus)
+    d, setup, problem = v.derived, v.setup, v.problem
+    missing = list(v.missing)
+    refusals, problems = list(v.refusals), list(v.problems)
+    status = 0 if v.accepts else 1
     values = config.values()
-    # the framework's own refusals first (exit 1), then what gradacc could not use
-    refusals = [problem] if d.problem is not None and problem is not None else []
-    refusals += [f"{u.key} = {u.value}: {u.reason}" for u in config.unread if u.refused]
-    refusals += [_unknown_text(u) for u in config.unknown_keys if u.refused]
-    problems = list(refusals)
-    if problem is not None and problem not in problems:
-        problems.append(problem)
-    problems += list(d.warnings)
-    problems += [f"{u.key} = {u.value}: {u.reason}" for u in config.unread if not u.refused]
-    problems += [_unknown_text(u) for u in config.unknown_keys if not u.refused]
-    status = 1 if refusals else 0
     parallel = dict(d.parallel)
-    tokens = (
-        d.effective_batch * config.sequence_length
-        if d.effective_batch is not None and config.sequence_length is not None
-        else None
-    )
+    tokens = v.tokens_per_step
     if args.json:
         print_json(
             {
@@ -276,12 +261,13 @@ def run(args: argparse.Namespace) -> int:
     for f in config.resolved_files:
         if f.path is None:
             out.write(f"Not found: {f.key} = {f.reference}\n")
-        elif f.where == "config folder":
+        elif f.where == "parent folder" or (
+            f.where == "config folder" and config.kind is not ConfigKind.ACCELERATE
+        ):
             out.write(
-                f"Note: {f.reference} was found next to the config, not in the current "
-                "folder: axolotl opens the path from the folder it is launched in\n"
-                if config.kind is ConfigKind.AXOLOTL
-                else ""
+                f"Note: {f.reference} was found as {f.path}, not in the current folder: "
+                f"{FRAMEWORKS[config.kind]} opens the path from the folder it is launched "
+                "in\n"
             )
     if d.gpus is None:
         out.write("GPUs: unknown (give --gpus)\n")
@@ -322,11 +308,11 @@ def run(args: argparse.Namespace) -> int:
     if config.unknown_keys:
         out.write("Unknown keys:\n")
         for unknown in config.unknown_keys:
-            out.write(f"  {_unknown_text(unknown)}\n")
+            out.write(f"  {unknown_text(unknown)}\n")
     if config.unread:
         out.write("Not read:\n")
         for u in config.unread:
-            out.write(f"  {u.key} = {u.value}: {u.reason}\n")
+            out.write(f"  {unread_text(u)}\n")
     if problem is not None:
         out.write(f"Problem: {problem}\n")
     if missing:
@@ -353,11 +339,6 @@ def run(args: argparse.Namespace) -> int:
             f"offload {setup.offload.value}\n"
         )
     return status
-
-
-def _unknown_text(u: UnknownKey) -> str:
-    hint = f" (did you mean {u.suggestion}?)" if u.suggestion else ""
-    return f"{u.key}: {u.reason}{hint}"
 
 
 # the JSON names of the parallel sizes

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt
@@ -416,7 +417,14 @@ class MainWindow(QMainWindow):
         panel.copyRequested.connect(self.copy_current)
         panel.modelStatesRequested.connect(self.open_model_states)
         panel.cardSpeedRequested.connect(self.open_card_speed)
+        panel.trainingConfigDropped.connect(self.check_training_config)
         return panel
+
+    def check_training_config(self, path: Path) -> bool:
+        """Read a trainer's config (opened or dropped anywhere it is accepted): the
+        trainer tab shows the report and the description takes what the file sets."""
+        self.tabs.setCurrentWidget(self.trainer_page)
+        return self.trainer.check.check(path)
 
     def open_model_states(self) -> ModelStatesDialog:
         """The model states behind the other memory, component by component."""

@@ -15,16 +15,26 @@ from typing import final
 from PySide6.QtCore import QObject
 
 from gradacc_desktop.core.config_import import (
+    FRAMEWORKS,
     ConfigImportError,
     ConfigKind,
     ImportedConfig,
     deepspeed_text,
     read_config,
 )
-from gradacc_desktop.core.setup import Offload, Precision, TrainingSetup
-from gradacc_desktop.core.training.imported import fixed_by
+from gradacc_desktop.core.config_import.verdict import (
+    Verdict,
+    described_setup,
+    unknown_text,
+    verdict,
+)
+from gradacc_desktop.core.models import ModelSource, ModelSpec
+from gradacc_desktop.core.setup import Offload, TrainingSetup
+from gradacc_desktop.core.training.description import TrainingDescription
+from gradacc_desktop.core.training.imported import bundled_model_of, fixed_by, layout_fixed_by
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.fit import FitTexts
+from gradacc_desktop.viewmodels.planner.timing import TimingTexts
 from gradacc_desktop.viewmodels.training.fields import TrainingField
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
@@ -40,6 +50,8 @@ class CheckOutcome:
     setup: TrainingSetup | None
     # the file as read (None when it was not)
     config: ImportedConfig | None = None
+    # why there is no setup: what is missing, or the reason it cannot run (worded)
+    missing: tuple[str, ...] = ()
 
 
 @final
@@ -74,53 +86,199 @@ class ConfigCheckTexts(Translating):
                 name=path.name, reason=self._formats.said(exc.message)
             )
             return CheckOutcome(False, message, message, None)
+        said = self._formats.said
         file_gpus = config.derived(None).gpus
-        setup, missing = config.setup(None if file_gpus is not None else gpus)
+        on = None if file_gpus is not None else gpus
+        v = verdict(config, on)
+        setup, missing, assumed_bf16 = described_setup(config, on)
         lines = [self.tr("“{name}”: {kind}.").format(name=path.name, kind=self.kind(config.kind))]
-        if setup is None and "precision" in config.auto_fields:
-            # "auto" precision (axolotl's default) is bf16 on every GPU that has it: the
-            # planner takes bf16 and says so, rather than nothing at all
-            assumed = replace(
-                config,
-                precision=Precision.BF16,
-                unresolved=tuple(f for f in config.unresolved if f != "precision"),
-                auto_fields=tuple(f for f in config.auto_fields if f != "precision"),
-            )
-            setup, still = assumed.setup(None if file_gpus is not None else gpus)
-            if setup is not None:
-                lines.append(
-                    self.tr('Precision "auto": taken as bf16 (fp16 on GPUs without bf16).')
-                )
-            else:
-                missing = still
+        if v.accepts:
+            lines.append(self._accepts(config.kind))
+        else:
+            lines.append(self._refuses(config.kind))
+            lines += [f"• {said(r)}" for r in v.refusals]
+        if assumed_bf16:
+            lines.append(self.tr('Precision "auto": taken as bf16 (fp16 on GPUs without bf16).'))
         lines += self._values(config, setup)
-        lines += self._verdicts(config, None if file_gpus is not None else gpus)
+        lines += self._layout(v)
+        lines += [
+            self.tr("Derived: {note}.").format(note=said(n).rstrip(".")) for n in v.derived.notes
+        ]
+        lines += [self.tr("Warning: {text}").format(text=said(w)) for w in v.derived.warnings]
+        lines += self._verdicts(v)
         if config.auto_keys:
             lines.append(
                 self.tr('Filled in by the trainer ("auto"): {keys}.').format(
                     keys=", ".join(config.auto_keys)
                 )
             )
+        lines += self._files(config)
+        for unknown in config.unknown_keys:
+            if not unknown.refused:
+                lines.append(
+                    self.tr("Unknown key, ignored: {text}").format(text=said(unknown_text(unknown)))
+                )
         for item in config.unread:
-            lines.append(
-                self.tr("Could not use {key} = {value}: {reason}").format(
-                    key=item.key,
-                    value=self._formats.said(item.value),
-                    reason=self._formats.said(item.reason),
+            if not item.refused:
+                lines.append(
+                    self.tr("Could not use {key} = {value}: {reason}").format(
+                        key=item.key, value=said(item.value), reason=said(item.reason)
+                    )
                 )
-            )
         if setup is None:
-            lines.append(
-                self.tr("Not put into the training description: {what}.").format(
-                    what="; ".join(self._formats.said(m).rstrip(".") for m in missing)
-                )
-            )
             message = self.tr("“{name}” read; the description needs more to use it.").format(
                 name=path.name
             )
-            return CheckOutcome(True, message, "\n".join(lines), None)
+            what = tuple(said(m).rstrip(".") for m in missing)
+            return CheckOutcome(True, message, "\n".join(lines), None, config, what)
         message = self.tr("Configuration read from “{name}”.").format(name=path.name)
         return CheckOutcome(True, message, "\n".join(lines), setup, config)
+
+    def _accepts(self, kind: ConfigKind) -> str:
+        return self.tr("{framework} would run it as written.").format(framework=FRAMEWORKS[kind])
+
+    def _refuses(self, kind: ConfigKind) -> str:
+        return self.tr("{framework} would refuse it:").format(framework=FRAMEWORKS[kind])
+
+    def _layout(self, v: Verdict) -> list[str]:
+        d = v.derived
+        f = self._formats.format
+        lines = []
+        if d.parallel and d.gpus is not None:
+            sizes = " × ".join(
+                f"{self._parallel_name(name)} {f(size)}" for name, size in d.parallel
+            )
+            replicas = "" if d.data_parallel is None else self._replicas(d.data_parallel)
+            if d.data_parallel is None:
+                lines.append(
+                    self.tr("{gpus}: {sizes}.").format(
+                        gpus=self._formats.gpus_text(d.gpus), sizes=sizes
+                    )
+                )
+            else:
+                lines.append(
+                    self.tr("{gpus}: {sizes} → {replicas}.").format(
+                        gpus=self._formats.gpus_text(d.gpus), sizes=sizes, replicas=replicas
+                    )
+                )
+        if v.tokens_per_step is not None and d.effective_batch is not None:
+            lines.append(
+                self.tr("{tokens} tokens per optimizer step ({batch} samples × {seq}).").format(
+                    tokens=f(v.tokens_per_step),
+                    batch=f(d.effective_batch),
+                    seq=f(v.tokens_per_step // d.effective_batch),
+                )
+            )
+        return lines
+
+    def _replicas(self, count: int) -> str:
+        return self._formats.counted(lambda n: self.tr("%n data-parallel replica(s)", "", n), count)
+
+    def _parallel_name(self, name: str) -> str:
+        return {
+            "tensor": self.tr("tensor"),
+            "pipeline": self.tr("pipeline"),
+            "context": self.tr("context"),
+            "shard": self.tr("sharded"),
+            "replicate": self.tr("replicated"),
+        }.get(name, name)
+
+    def _files(self, config: ImportedConfig) -> list[str]:
+        lines = []
+        for found in config.resolved_files:
+            if found.path is None:
+                lines.append(
+                    self.tr("Not found: {key} = {reference}; what it sets stays unknown.").format(
+                        key=found.key, reference=found.reference
+                    )
+                )
+            elif found.where == "config folder":
+                lines.append(
+                    self.tr("Read {reference} next to the config.").format(
+                        reference=found.reference
+                    )
+                )
+            else:  # the launch folder, a folder above the config, or an absolute path
+                lines.append(
+                    self.tr("Read {reference} from {path}.").format(
+                        reference=found.reference, path=found.path
+                    )
+                )
+        return lines
+
+    def figures_for(self, config: ImportedConfig, description: TrainingDescription) -> list[str]:
+        """Which model and card the memory and time below are for, and a model the file
+        names that the description could not take."""
+        lines = []
+        model = self.model_name(description.model)
+        card = self.tr("no GPU card chosen") if description.card is None else description.card.name
+        lines.append(
+            self.tr("For {model} on {count} × {card}:").format(
+                model=model, count=self._formats.format(description.world), card=card
+            )
+        )
+        if config.base_model and bundled_model_of(config.base_model) is None:
+            lines.insert(
+                0,
+                self.tr(
+                    "The file's model {name} is not a bundled model: the description keeps "
+                    "its own model (choose the model, or open its config.json, in the "
+                    "description)."
+                ).format(name=config.base_model),
+            )
+        return lines
+
+    def model_name(self, model: ModelSpec | None) -> str:
+        if model is None:
+            return self.tr("no model chosen")
+        if model.source is ModelSource.BUNDLED and model.name:
+            return model.name
+        if model.source is ModelSource.CONFIG:
+            return model.file_name or self.tr("the model's config.json")
+        if model.source is ModelSource.PARAMS and model.params is not None:
+            return self.tr("a model of {count} parameters").format(
+                count=self._formats.format(model.params)
+            )
+        return self.tr("the typed model shape")
+
+    def memory_unknown(self) -> str:
+        return self.tr(
+            "Memory per GPU: not known until the description has a model and a GPU card."
+        )
+
+    def time_line(self, step: str, rate: str) -> str:
+        return self.tr("Time: {step} per optimizer step, {rate} tokens/s.").format(
+            step=step, rate=rate
+        )
+
+    def time_unknown(self, why: str) -> str:
+        return self.tr("Time per step: {why}").format(why=why)
+
+    def not_put(self, outcome: CheckOutcome) -> CheckOutcome:
+        """``outcome`` when nothing of the file goes into the description."""
+        return replace(
+            outcome,
+            report=outcome.report
+            + "\n"
+            + self.tr("Not put into the training description: {what}.").format(
+                what="; ".join(outcome.missing)
+            ),
+        )
+
+    def layout_applied(self, outcome: CheckOutcome, path: Path) -> CheckOutcome:
+        """``outcome`` once the file's GPUs and setup, not its batch, are in the
+        description."""
+        return replace(
+            outcome,
+            message=self.tr("GPUs and setup read from “{name}”.").format(name=path.name),
+            report=outcome.report
+            + "\n"
+            + self.tr(
+                "Its GPUs, parallel sizes and setup were put into the training description; "
+                "the file does not give the batch ({what}): the training script's arguments "
+                "do, so the description keeps its own."
+            ).format(what=", ".join(outcome.missing)),
+        )
 
     def applied(self, outcome: CheckOutcome) -> CheckOutcome:
         """``outcome`` once its setup is in the description."""
@@ -153,7 +311,12 @@ class ConfigCheckTexts(Translating):
                     e=f(setup.effective_batch),
                     b=f(setup.micro_batch),
                     a=f(setup.accumulation_steps),
-                    g=self._formats.gpus_text(setup.gpus),
+                    g=(
+                        self._formats.gpus_text(setup.gpus)
+                        if setup.tensor_parallel * setup.pipeline_stages * setup.context_parallel
+                        == 1
+                        else self._replicas(setup.gpus)
+                    ),
                     nodes=self._formats.counted(
                         lambda n: self.tr("%n node(s)", "", n), setup.nodes
                     ),
@@ -168,15 +331,15 @@ class ConfigCheckTexts(Translating):
                 known.append(f"{name} = {value}")
         return [self.tr("Values read: {values}.").format(values=", ".join(known) or "—")]
 
-    def _verdicts(self, config: ImportedConfig, gpus: int | None) -> list[str]:
-        derived = config.derived(gpus)
+    def _verdicts(self, v: Verdict) -> list[str]:
+        derived = v.derived
         if derived.deepspeed is None or derived.megatron is None:
             return []
         f = self._formats.format
         lines = []
         if derived.deepspeed.ok:
             lines.append(self.tr("DeepSpeed accepts these batch values."))
-        else:
+        elif derived.problem != deepspeed_text(derived.deepspeed):
             lines.append(self._formats.said(deepspeed_text(derived.deepspeed)))
         if derived.megatron.ok:
             lines.append(
@@ -202,25 +365,67 @@ class CheckViewModel(QObject):
         self._training = training
         self._texts = ConfigCheckTexts(training.formats)
         self._fit = FitTexts(training.formats)
+        self._timing = TimingTexts(training.formats)
 
     def check(self, path: Path) -> CheckOutcome:
         """Read ``path``; when it gives a whole setup, the description takes it (files
-        that do not give the GPU count use the description's)."""
+        that do not give the GPU count use the description's, all of them: data-parallel
+        x tensor x pipeline x context)."""
         t = self._training
-        gpus = t.remembered_value(TrainingField.GPUS)
-        outcome = self._texts.check(path, None if gpus is None else int(gpus))
-        if outcome.setup is None or outcome.config is None:
-            return outcome
         current = t.description
-        if current is None:
+        if current is not None:
+            gpus: int | None = current.world
+        else:
+            remembered = t.remembered_value(TrainingField.GPUS)
+            gpus = None if remembered is None else int(remembered)
+        outcome = self._texts.check(path, gpus)
+        config = outcome.config
+        if config is None:
+            return outcome
+        if outcome.setup is not None:
+            described = None if current is None else fixed_by(config, outcome.setup, current)
+        else:
+            file_gpus = config.derived(None).gpus
+            described = (
+                None
+                if current is None
+                else layout_fixed_by(config, current, None if file_gpus is not None else gpus)
+            )
+            if described is None:
+                return self._texts.not_put(outcome)
+        if current is None or described is None:
             return self._texts.not_applied(outcome, path)
-        t.apply(fixed_by(outcome.config, outcome.setup, current))
-        outcome = self._texts.applied(outcome)
+        t.apply(described)
+        outcome = (
+            self._texts.applied(outcome)
+            if outcome.setup is not None
+            else self._texts.layout_applied(outcome, path)
+        )
         plan = t.plan
-        if plan is not None and plan.fit is not None:  # what it needs on the description's GPU
+        if plan is None:
+            return outcome
+        lines = [outcome.report]
+        lines += self._texts.figures_for(config, plan.description)
+        if plan.fit is not None:  # what it needs on the description's GPU
             fit = self._fit.fit(plan.fit, plan.description.tensor_parallel)
-            outcome = replace(outcome, report=f"{outcome.report}\n{fit.verdict}: {fit.usage}")
-        elif plan is not None and plan.no_fit is not None:
+            lines.append(f"{fit.verdict}: {fit.usage}")
+        elif plan.no_fit is not None:
             fit = self._fit.fit_of_nothing(plan.no_fit, plan.description.tensor_parallel)
-            outcome = replace(outcome, report=f"{outcome.report}\n{fit.verdict}: {fit.usage}")
-        return outcome
+            lines.append(f"{fit.verdict}: {fit.usage}")
+        else:
+            lines.append(self._texts.memory_unknown())
+        if plan.current is not None and plan.current.time is not None:
+            step = plan.current.time
+            lines.append(
+                self._texts.time_line(
+                    self._timing.seconds(step.step_seconds),
+                    self._timing.rate(step.tokens_per_second),
+                )
+            )
+        elif plan.time_missing is not None:
+            lines.append(
+                self._texts.time_unknown(
+                    self._timing.missing(plan.time_missing, plan.time_detail, plan.description)
+                )
+            )
+        return replace(outcome, report="\n".join(lines))

@@ -14,6 +14,13 @@
 <context>
     <name>ConfigCheckTexts</name>
     <message numerus="yes">
+        <source>%n data-parallel replica(s)</source>
+        <translation>
+            <numerusform>%n data-parallel replica</numerusform>
+            <numerusform>%n data-parallel replicas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n node(s)</source>
         <translation>
             <numerusform>%n node</numerusform>

@@ -1484,8 +1484,8 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>Verificar minha configuração</translation>
     </message>
     <message>
-        <source>Open or drop a DeepSpeed JSON, an accelerate config YAML or an axolotl YAML: the training description takes its batch, GPUs and setup (and its model, LoRA and sequence length where the file names them), and every framework&apos;s verdict is shown.</source>
-        <translation>Abra ou solte um JSON do DeepSpeed, um YAML de configuração do accelerate ou um YAML do axolotl: a descrição do treino recebe o lote, as GPUs e a configuração (e o modelo, a LoRA e o comprimento da sequência quando o arquivo os traz), e aparece o veredito de cada framework.</translation>
+        <source>Open or drop a training config — DeepSpeed, accelerate, axolotl, Hugging Face Trainer or TRL, LLaMA-Factory, torchtune or GPT-NeoX: the report says whether that framework would run it and why not, the training description takes its batch, GPUs and setup (and its model, LoRA, sequence length and checkpointing where the file names them), and the memory and time it needs on your cards follow.</source>
+        <translation>Abra ou solte uma configuração de treino — DeepSpeed, accelerate, axolotl, Trainer do Hugging Face ou TRL, LLaMA-Factory, torchtune ou GPT-NeoX: o relatório diz se esse framework a executaria e, se não, por quê; a descrição do treino recebe o lote, as GPUs e a configuração (e o modelo, a LoRA, o comprimento da sequência e o checkpointing quando o arquivo os traz), e a memória e o tempo que ela precisa nas suas placas aparecem em seguida.</translation>
     </message>
     <message>
         <source>Check &amp;a file…</source>
@@ -1519,6 +1519,22 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>configuração do axolotl (YAML)</translation>
     </message>
     <message>
+        <source>Hugging Face Trainer arguments (transformers / TRL)</source>
+        <translation>argumentos do Trainer do Hugging Face (transformers / TRL)</translation>
+    </message>
+    <message>
+        <source>LLaMA-Factory configuration (YAML)</source>
+        <translation>configuração do LLaMA-Factory (YAML)</translation>
+    </message>
+    <message>
+        <source>torchtune configuration (YAML)</source>
+        <translation>configuração do torchtune (YAML)</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX configuration (YAML)</source>
+        <translation>configuração do GPT-NeoX (YAML)</translation>
+    </message>
+    <message>
         <source>none</source>
         <translation>nenhum</translation>
     </message>
@@ -1543,12 +1559,28 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>Precisão &quot;auto&quot;: considerada bf16 (fp16 em GPUs sem bf16).</translation>
     </message>
     <message>
+        <source>Derived: {note}.</source>
+        <translation>Derivado: {note}.</translation>
+    </message>
+    <message>
+        <source>Warning: {text}</source>
+        <translation>Aviso: {text}</translation>
+    </message>
+    <message>
         <source>Filled in by the trainer (&quot;auto&quot;): {keys}.</source>
         <translation>Preenchidos pelo treinador (&quot;auto&quot;): {keys}.</translation>
     </message>
     <message>
+        <source>Unknown key, ignored: {text}</source>
+        <translation>Chave desconhecida, ignorada: {text}</translation>
+    </message>
+    <message>
         <source>Could not use {key} = {value}: {reason}</source>
         <translation>Não foi possível usar {key} = {value}: {reason}</translation>
+    </message>
+    <message>
+        <source>Read {reference} from {path}.</source>
+        <translation>{reference} lido de {path}.</translation>
     </message>
     <message>
         <source>Not put into the training description: {what}.</source>
@@ -1557,6 +1589,109 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>“{name}” read; the description needs more to use it.</source>
         <translation>“{name}” lido; a descrição precisa de mais para usá-lo.</translation>
+    </message>
+    <message>
+        <source>{framework} would run it as written.</source>
+        <translation>O {framework} o executaria como está escrito.</translation>
+    </message>
+    <message>
+        <source>{framework} would refuse it:</source>
+        <translation>O {framework} o recusaria:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n data-parallel replica(s)</source>
+        <translation>
+            <numerusform>%n réplica de paralelismo de dados</numerusform>
+            <numerusform>%n réplicas de paralelismo de dados</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{gpus}: {sizes}.</source>
+        <translation>{gpus}: {sizes}.</translation>
+    </message>
+    <message>
+        <source>{gpus}: {sizes} → {replicas}.</source>
+        <translation>{gpus}: {sizes} → {replicas}.</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens per optimizer step ({batch} samples × {seq}).</source>
+        <translation>{tokens} tokens por passo do otimizador ({batch} amostras × {seq}).</translation>
+    </message>
+    <message>
+        <source>tensor</source>
+        <translation>tensor</translation>
+    </message>
+    <message>
+        <source>pipeline</source>
+        <translation>pipeline</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>contexto</translation>
+    </message>
+    <message>
+        <source>sharded</source>
+        <translation>fragmentado</translation>
+    </message>
+    <message>
+        <source>replicated</source>
+        <translation>replicado</translation>
+    </message>
+    <message>
+        <source>Not found: {key} = {reference}; what it sets stays unknown.</source>
+        <translation>Não encontrado: {key} = {reference}; o que ele define continua desconhecido.</translation>
+    </message>
+    <message>
+        <source>Read {reference} next to the config.</source>
+        <translation>{reference} lido ao lado da configuração.</translation>
+    </message>
+    <message>
+        <source>no GPU card chosen</source>
+        <translation>nenhuma placa de GPU escolhida</translation>
+    </message>
+    <message>
+        <source>For {model} on {count} × {card}:</source>
+        <translation>Para {model} em {count} × {card}:</translation>
+    </message>
+    <message>
+        <source>The file&apos;s model {name} is not a bundled model: the description keeps its own model (choose the model, or open its config.json, in the description).</source>
+        <translation>O modelo do arquivo, {name}, não é um modelo incluído: a descrição mantém o seu próprio modelo (escolha o modelo, ou abra o config.json dele, na descrição).</translation>
+    </message>
+    <message>
+        <source>no model chosen</source>
+        <translation>nenhum modelo escolhido</translation>
+    </message>
+    <message>
+        <source>the model&apos;s config.json</source>
+        <translation>o config.json do modelo</translation>
+    </message>
+    <message>
+        <source>a model of {count} parameters</source>
+        <translation>um modelo de {count} parâmetros</translation>
+    </message>
+    <message>
+        <source>the typed model shape</source>
+        <translation>a forma de modelo digitada</translation>
+    </message>
+    <message>
+        <source>Memory per GPU: not known until the description has a model and a GPU card.</source>
+        <translation>Memória por GPU: desconhecida até a descrição ter um modelo e uma placa de GPU.</translation>
+    </message>
+    <message>
+        <source>Time: {step} per optimizer step, {rate} tokens/s.</source>
+        <translation>Tempo: {step} por passo do otimizador, {rate} tokens/s.</translation>
+    </message>
+    <message>
+        <source>Time per step: {why}</source>
+        <translation>Tempo por passo: {why}</translation>
+    </message>
+    <message>
+        <source>GPUs and setup read from “{name}”.</source>
+        <translation>GPUs e configuração lidas de “{name}”.</translation>
+    </message>
+    <message>
+        <source>Its GPUs, parallel sizes and setup were put into the training description; the file does not give the batch ({what}): the training script&apos;s arguments do, so the description keeps its own.</source>
+        <translation>As GPUs, os tamanhos de paralelismo e a configuração foram colocados na descrição do treino; o arquivo não traz o lote ({what}): quem o dá são os argumentos do script de treino, então a descrição mantém o seu.</translation>
     </message>
     <message>
         <source>Put into the training description.</source>
@@ -1606,6 +1741,7 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <name>ConfigImport</name>
     <message>
         <source>micro-batch</source>
+        <extracomment>the program that reads each kind of file (proper names: not translated)</extracomment>
         <translation>micro-lote</translation>
     </message>
     <message>
@@ -1881,8 +2017,8 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>deve ser um nome ou caminho de modelo</translation>
     </message>
     <message>
-        <source>{name}: not a DeepSpeed, accelerate or axolotl config (none of their keys, such as train_batch_size, distributed_type or micro_batch_size)</source>
-        <translation>{name}: não é uma configuração do DeepSpeed, do accelerate nem do axolotl (nenhuma das chaves delas, como train_batch_size, distributed_type ou micro_batch_size)</translation>
+        <source>{name}: not a config gradacc reads: none of the keys of DeepSpeed, accelerate, axolotl, the Hugging Face Trainer, TRL, LLaMA-Factory, torchtune or GPT-NeoX (such as train_batch_size, distributed_type, micro_batch_size or per_device_train_batch_size)</source>
+        <translation>{name}: não é uma configuração que o gradacc lê: nenhuma das chaves do DeepSpeed, accelerate, axolotl, Trainer do Hugging Face, TRL, LLaMA-Factory, torchtune ou GPT-NeoX (como train_batch_size, distributed_type, micro_batch_size ou per_device_train_batch_size)</translation>
     </message>
     <message>
         <source>{name}: no such file</source>
@@ -1947,6 +2083,18 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>{name}: holds a single value, not a mapping of config keys</source>
         <translation>{name}: contém um valor só, não um mapeamento de chaves de configuração</translation>
+    </message>
+    <message>
+        <source>{key} = {value}: {reason}</source>
+        <translation>{key} = {value}: {reason}</translation>
+    </message>
+    <message>
+        <source>{key}: {reason}</source>
+        <translation>{key}: {reason}</translation>
+    </message>
+    <message>
+        <source>{key}: {reason} (did you mean {suggestion}?)</source>
+        <translation>{key}: {reason} (você quis dizer {suggestion}?)</translation>
     </message>
 </context>
 <context>
@@ -4701,7 +4849,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>TrainingPanel</name>
     <message>
         <source>Load a measured speed profile</source>
-        <extracomment>shown in an empty optional field that stands for nothing a field beside its label needs at least this much room (pixels), the sections&apos; frames and the scroll bar this much more the narrowest the panel gets (labels above the fields) &quot;Details…&quot; of the other memory: the model states&apos; breakdown choices shown as a check box of their own row (FP8 products)</extracomment>
+        <extracomment>shown in an empty optional field that stands for nothing a field beside its label needs at least this much room (pixels), the sections&apos; frames and the scroll bar this much more the narrowest the panel gets (labels above the fields) &quot;Details…&quot; of the other memory: the model states&apos; breakdown a trainer&apos;s config file was dropped (not a model&apos;s config.json) choices shown as a check box of their own row (FP8 products)</extracomment>
         <translation>Carregar um perfil de velocidade medido</translation>
     </message>
     <message>

@@ -522,3 +522,40 @@ def test_json_parse_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     file = write(tmp_path, "bad.json", '{"train_batch_size": "8')
     err = check_error(capsys, file)
     assert "at at" not in err and "Unterminated string starting at line 1" in err
+
+
+def test_a_launch_folder_path_is_found_at_the_repositorys_root(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # axolotl's own layout: examples/<model>/x.yml names deepspeed_configs/zero3.json,
+    # launched from the repository's root; checked from elsewhere
+    repo = tmp_path / "axolotl"
+    (repo / ".git").mkdir(parents=True)
+    write(repo / "deepspeed_configs", "zero3.json", {"zero_optimization": {"stage": 3}})
+    file = write(
+        repo / "examples" / "llama",
+        "lora.yml",
+        AXOLOTL + "deepspeed: deepspeed_configs/zero3.json\n",
+    )
+    monkeypatch.chdir(tmp_path)
+    data = check_json(capsys, file, "--gpus", "2")
+    found = repo / "deepspeed_configs" / "zero3.json"
+    assert data["resolved_files"] == [
+        {
+            "key": "deepspeed",
+            "reference": "deepspeed_configs/zero3.json",
+            "path": str(found.resolve()),
+            "where": "parent folder",
+        }
+    ]
+    assert data["values"]["zero_stage"] == 3
+    assert main(["check", str(file), "--gpus", "2"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "not in the current folder: axolotl opens the path from the folder it is launched in" in out
+    )
+    # outside a repository no folder above the config is guessed: the stage is missing
+    (repo / ".git").rmdir()
+    data = check_json(capsys, file, "--gpus", "2")
+    assert data["resolved_files"][0]["path"] is None
+    assert "ZeRO stage" in data["missing"]

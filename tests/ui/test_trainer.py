@@ -216,7 +216,11 @@ def test_check_names_the_keys_it_could_not_use(window: MainWindow, qtbot, tmp_pa
     path.write_text(json.dumps(bad), encoding="utf-8")
     page.check.check(path)
     report = page.check.report.text()
-    assert "Não foi possível usar zero_optimization.stage = 9" in report
+    # DeepSpeed refuses a stage that does not exist: said first
+    assert report.splitlines()[1:3] == [
+        "O DeepSpeed o recusaria:",
+        "• zero_optimization.stage = 9: deve ser 0, 1, 2 ou 3",
+    ]
     assert "Não colocado na descrição do treino: estágio do ZeRO." in report
     # the description keeps what it had
     assert described(window, TrainingField.TARGET).text() == "512"
@@ -251,6 +255,60 @@ def test_dropping_a_config_file_checks_it(window: MainWindow, qtbot, tmp_path: P
     )
     QApplication.sendEvent(page.check, drop)
     assert described(window, TrainingField.TARGET).text() == "96"
+
+
+def _drop_on(widget: QWidget, path: Path) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    point = QPointF(widget.rect().center())
+    actions = Qt.DropAction.CopyAction
+    enter = QDragEnterEvent(
+        point.toPoint(), actions, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(
+        point, actions, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    QApplication.sendEvent(widget, drop)
+
+
+def test_a_trainer_config_dropped_on_the_description_is_checked(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    show_tab(window, window.planner_page)
+    window.tabs.set_side_wanted(True)
+    qtbot.waitUntil(lambda: window.description.isVisible())
+    path = tmp_path / "ds_config.json"
+    path.write_text(json.dumps(DS_CONFIG), encoding="utf-8")
+    _drop_on(window.description, path)
+    # the trainer tab shows the report; the description took the file's batch
+    assert window.tabs.currentWidget() is window.trainer_page
+    assert (
+        "“ds_config.json”: configuração do DeepSpeed (JSON)." in window.trainer.check.report.text()
+    )
+    assert described(window, TrainingField.TARGET).text() == "96"
+    assert described(window, TrainingField.MICRO_BATCH).text() == "3"
+    # a model's config.json dropped there is still the model
+    model = tmp_path / "config.json"
+    model.write_text(
+        json.dumps(
+            {
+                "model_type": "llama",
+                "architectures": ["LlamaForCausalLM"],
+                "hidden_size": 256,
+                "intermediate_size": 512,
+                "num_hidden_layers": 2,
+                "num_attention_heads": 4,
+                "num_key_value_heads": 4,
+                "vocab_size": 1000,
+                "max_position_embeddings": 512,
+            }
+        ),
+        encoding="utf-8",
+    )
+    _drop_on(window.description, model)
+    assert window.statusBar().currentMessage().startswith("Modelo lido de config.json")
 
 
 def _mnemonic(text: str) -> str:
@@ -326,7 +384,12 @@ def test_check_reports_the_memory_the_imported_setup_needs(  # type: ignore[no-u
     path = tmp_path / "ds_config.json"
     path.write_text(json.dumps(DS_CONFIG), encoding="utf-8")
     page.check.check(path)
-    last = page.check.report.text().splitlines()[-1]
+    lines = page.check.report.text().splitlines()
+    # the description has no model: no time per step, and the report says why
+    assert lines[-1] == (
+        "Tempo por passo: Escolha o modelo na descrição do treino para ver o tempo por passo."
+    )
+    last = lines[-2]
     # 3 samples × 0,5 GB + the description's other memory, on its GPU
     assert last == (
         "Cabe na memória da GPU: Ativações 3 × 0,5 GB = 1,5 GB, mais 21 GB de estados do "

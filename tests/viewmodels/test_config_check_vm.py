@@ -62,21 +62,29 @@ def test_a_deepspeed_json_fills_the_description(qapp, tmp_path: Path) -> None:  
     assert outcome.ok and outcome.message == "Configuration read from “ds_config.json”."
     assert outcome.setup is not None and outcome.config is not None
     lines = outcome.report.splitlines()
-    assert lines[:7] == [
+    assert lines[:9] == [
         "“ds_config.json”: DeepSpeed configuration (JSON).",
+        "DeepSpeed would run it as written.",
         "Effective batch 512 = 2 × 32 × 8 GPUs on 1 node, ZeRO-3, bf16, offload: the optimizer.",
+        "Derived: GPUs = train_batch_size / (micro-batch x accumulation steps) = "
+        "512 / (2 x 32) = 8.",
         "DeepSpeed accepts these batch values.",
         "Megatron accepts --global-batch-size 512.",
         'Filled in by the trainer ("auto"): gradient_clipping.',
         "Put into the training description.",
-        # what it needs on the description's card: ZeRO-3 with the optimizer offloaded
-        # keeps 4 × 525,336,576 (the largest layer, gathered) + 2 × 8,030,261,248 / 8
-        # bytes of states, plus 1 GB of overhead
-        lines[6],
+        # the model and card the figures below are for
+        "For llama-3.1-8b on 8 × NVIDIA A100 SXM4 80GB:",
     ]
-    assert lines[6].startswith("Fits in GPU memory: Activations 2 × ")
-    assert ", plus 5.109 GB of model states and overhead: " in lines[6]
-    assert lines[6].endswith(" of 80 GB.")
+    # what it needs on the description's card: ZeRO-3 with the optimizer offloaded
+    # keeps 4 × 525,336,576 (the largest layer, gathered) + 2 × 8,030,261,248 / 8
+    # bytes of states, plus 1 GB of overhead
+    assert lines[9].startswith("Fits in GPU memory: Activations 2 × ")
+    assert ", plus 5.109 GB of model states and overhead: " in lines[9]
+    assert lines[9].endswith(" of 80 GB.")
+    # the time of one optimizer step on those cards, as the planner times it
+    assert lines[10].startswith("Time: ") and " s per optimizer step, " in lines[10]
+    assert lines[10].endswith(" tokens/s.")
+    assert len(lines) == 11
     d = vm.description
     assert d is not None
     assert (d.target_batch, d.micro_batch, d.gpus) == (512, 2, 8)
@@ -99,15 +107,19 @@ def test_in_portuguese_the_reasons_are_portuguese(qapp, catalogue, tmp_path: Pat
     assert outcome.message == "“ds_config.json” lido; a descrição precisa de mais para usá-lo."
     report = outcome.report.splitlines()
     assert report[0] == "“ds_config.json”: configuração do DeepSpeed (JSON)."
+    # the framework's refusals first
+    assert report[1] == "O DeepSpeed o recusaria:"
+    assert report[2].startswith("• O DeepSpeed recusa train_batch_size 100: 3 (micro-lote) x 4 ")
+    assert report[3] == "• zero_optimization.stage = 9: deve ser 0, 1, 2 ou 3"
+    report = report[:1] + report[4:]
     assert report[1] == (
         "Valores lidos: micro_batch = 3, accumulation_steps = 4, train_batch_size = 100, "
         "precision = fp16."
     )
-    assert report[2].startswith("O DeepSpeed recusa train_batch_size 100: 3 (micro-lote) x 4 ")
-    assert report[2].endswith(" = 96.")
-    assert report[3] == "O Megatron recusaria --global-batch-size 100."
-    assert report[4] == "Não foi possível usar zero_optimization.stage = 9: deve ser 0, 1, 2 ou 3"
-    assert report[5].startswith("Não colocado na descrição do treino: O DeepSpeed recusa ")
+    # DeepSpeed's refusal is said once, first; Megatron's verdict follows
+    assert report[2] == "O Megatron recusaria --global-batch-size 100."
+    assert report[3].startswith("Não colocado na descrição do treino: O DeepSpeed recusa ")
+    assert len(report) == 4
     assert vm.description == before  # nothing applied
 
 
@@ -117,14 +129,17 @@ def test_in_portuguese_a_file_that_fits_says_so(qapp, catalogue, tmp_path: Path)
     outcome = CheckViewModel(vm).check(_file(tmp_path, ZERO3))
     assert outcome.message == "Configuração lida de “ds_config.json”."
     lines = outcome.report.splitlines()
-    assert lines[1].startswith("Lote efetivo 512 = 2 × 32 × 8 GPUs")
-    assert lines[2:4] == [
+    assert lines[1] == "O DeepSpeed o executaria como está escrito."
+    assert lines[2].startswith("Lote efetivo 512 = 2 × 32 × 8 GPUs")
+    assert lines[4:6] == [
         "O DeepSpeed aceita esses valores de lote.",
         "O Megatron aceita --global-batch-size 512.",
     ]
-    assert lines[-2] == "Colocado na descrição do treino."
-    assert lines[-1].startswith("Cabe na memória da GPU: Ativações 2 × ")
-    assert ", mais 5,109 GB de estados do modelo e sobrecarga: " in lines[-1]
+    assert lines[-4] == "Colocado na descrição do treino."
+    assert lines[-3] == "Para llama-3.1-8b em 8 × NVIDIA A100 SXM4 80GB:"
+    assert lines[-2].startswith("Cabe na memória da GPU: Ativações 2 × ")
+    assert ", mais 5,109 GB de estados do modelo e sobrecarga: " in lines[-2]
+    assert lines[-1].startswith("Tempo: ") and " s por passo do otimizador, " in lines[-1]
 
 
 def test_a_file_that_is_not_a_config_is_refused(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -151,11 +166,11 @@ def test_a_file_without_the_gpus_uses_the_descriptions(qapp, tmp_path: Path) -> 
     }
     outcome = CheckViewModel(vm).check(_file(tmp_path, config))
     assert outcome.setup is not None
-    assert "Effective batch 32 = 4 × 2 × 4 GPUs" in outcome.report.splitlines()[1]
+    assert "Effective batch 32 = 4 × 2 × 4 GPUs" in outcome.report.splitlines()[2]
     d = vm.description
     assert d is not None and (d.target_batch, d.gpus, d.zero_stage) == (32, 4, ZeroStage.GRADIENTS)
     # 4 × 31.7 GB of activations do not fit an 80 GB card: the report says so
-    assert outcome.report.splitlines()[-1].startswith(
+    assert outcome.report.splitlines()[-2].startswith(
         "Does not fit in GPU memory: Activations 4 × "
     )
 
@@ -200,3 +215,96 @@ def test_a_refused_entry_in_the_description_puts_nothing_in(qapp, tmp_path: Path
     assert "Put into the training description." not in outcome.report
     assert outcome.report.endswith("Correct the training description, then check the file again.")
     assert vm.choice(Choice.ZERO) is ZeroStage.NONE  # nothing was applied
+
+
+def test_an_accelerate_file_gives_the_gpus_and_setup_not_the_batch(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = _llama()
+    vm.set_text(F.TARGET, "64")
+    before = vm.description
+    assert before is not None
+    path = tmp_path / "zero3.yaml"
+    path.write_text(
+        "compute_environment: LOCAL_MACHINE\n"
+        "distributed_type: DEEPSPEED\n"
+        "deepspeed_config:\n"
+        "  offload_optimizer_device: cpu\n"
+        "  offload_param_device: none\n"
+        "  zero_stage: 3\n"
+        "mixed_precision: bf16\n"
+        "num_machines: 1\n"
+        "num_processes: 4\n",
+        encoding="utf-8",
+    )
+    outcome = CheckViewModel(vm).check(path)
+    assert outcome.message == "GPUs and setup read from “zero3.yaml”."
+    lines = outcome.report.splitlines()
+    assert lines[1] == "accelerate would run it as written."
+    assert (
+        "Its GPUs, parallel sizes and setup were put into the training description; the "
+        "file does not give the batch (micro-batch, accumulation steps): the training "
+        "script's arguments do, so the description keeps its own."
+    ) in lines
+    d = vm.description
+    assert d is not None
+    assert (d.gpus, d.zero_stage, d.offload, d.precision) == (
+        4,
+        ZeroStage.WEIGHTS,
+        Offload.OPTIMIZER,
+        Precision.BF16,
+    )
+    # the batch is the description's own
+    assert (d.target_batch, d.micro_batch) == (64, before.micro_batch)
+    assert lines[-3] == "For llama-3.1-8b on 4 × NVIDIA A100 SXM4 80GB:"
+    assert lines[-1].startswith("Time: ")
+
+
+def test_parallel_sizes_replicas_and_tokens_per_step(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = _llama()
+    vm.set_text(F.GPUS, "8")
+    path = tmp_path / "tp.yml"
+    path.write_text(
+        "base_model: meta-llama/Llama-3.1-8B\n"
+        "micro_batch_size: 2\n"
+        "gradient_accumulation_steps: 4\n"
+        "sequence_len: 2048\n"
+        "tensor_parallel_size: 2\n"
+        "bf16: true\n",
+        encoding="utf-8",
+    )
+    outcome = CheckViewModel(vm).check(path)
+    lines = outcome.report.splitlines()
+    # axolotl shards the 4 replicas left by tensor parallelism (dp_shard_size)
+    assert "8 GPUs: tensor 2 × sharded 4 → 4 data-parallel replicas." in lines
+    # 2 × 4 × 4 replicas = 32 samples of 2,048 tokens
+    assert "65,536 tokens per optimizer step (32 samples × 2,048)." in lines
+    d = vm.description
+    assert d is not None
+    assert (d.gpus, d.tensor_parallel, d.target_batch, d.seq_len) == (4, 2, 32, 2048)
+    assert d.method is Method.FULL  # axolotl without an adapter trains every parameter
+
+
+def test_unknown_keys_and_files_not_found_are_named(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = _llama()
+    config = {**ZERO3, "zero_optimisation": {"stage": 2}}
+    outcome = CheckViewModel(vm).check(_file(tmp_path, config))
+    assert (
+        "Unknown key, ignored: zero_optimisation: DeepSpeed ignores keys it does not know "
+        "(did you mean zero_optimization?)"
+    ) in outcome.report.splitlines()
+    assert outcome.setup is not None  # DeepSpeed runs it: the description takes it
+
+    before = vm.description
+    path = tmp_path / "lora.yml"
+    path.write_text(
+        "micro_batch_size: 1\ngradient_accumulation_steps: 8\nbf16: true\n"
+        "deepspeed: deepspeed_configs/zero3_bf16.json\n",
+        encoding="utf-8",
+    )
+    outcome = CheckViewModel(vm).check(path)
+    lines = outcome.report.splitlines()
+    assert (
+        "Not found: deepspeed = deepspeed_configs/zero3_bf16.json; what it sets stays unknown."
+    ) in lines
+    # the ZeRO stage the missing file would set is missing, never ZeRO-0
+    assert lines[-1] == "Not put into the training description: ZeRO stage; offload."
+    assert vm.description == before

@@ -33,9 +33,7 @@ from __future__ import annotations
 
 from .derive import deepspeed_text
 from .model import (
-    KIND_NAMES as KIND_NAMES,
-)
-from .model import (
+    FRAMEWORKS,
     MAX_CONFIG_BYTES,
     MISSING_NAMES,
     Adapter,
@@ -47,9 +45,14 @@ from .model import (
     UnknownKey,
     Unread,
 )
+from .model import (
+    KIND_NAMES as KIND_NAMES,
+)
 from .read import read_config
+from .verdict import Verdict, described_setup, unknown_text, unread_text, verdict
 
 __all__ = [
+    "FRAMEWORKS",
     "MAX_CONFIG_BYTES",
     "MISSING_NAMES",
     "Adapter",
@@ -60,6 +63,11 @@ __all__ = [
     "ResolvedFile",
     "UnknownKey",
     "Unread",
+    "Verdict",
     "deepspeed_text",
+    "described_setup",
     "read_config",
+    "unknown_text",
+    "unread_text",
+    "verdict",
 ]

@@ -13,6 +13,24 @@ from .files import _parse, _read_file
 from .model import ConfigImportError, ResolvedFile
 from .reader import _clean, _Reader
 
+# how many folders above the config are tried for a launch-folder path
+_MAX_PARENTS = 8
+
+
+def _repository_parents(folder: Path) -> list[Path]:
+    """The folders above ``folder`` up to the nearest one holding ``.git`` (nearest
+    first), or none when there is no such folder within ``_MAX_PARENTS``."""
+    try:
+        parents = list(folder.resolve().parents)[:_MAX_PARENTS]
+        if (folder / ".git").exists():
+            return []
+        for index, parent in enumerate(parents):
+            if (parent / ".git").exists():
+                return parents[: index + 1]
+    except OSError:
+        pass
+    return []
+
 
 def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False) -> None:
     """Read the DeepSpeed JSON ``ref`` names: relative to the config's folder, or, with
@@ -42,6 +60,13 @@ def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False
             candidates.append((Path.cwd() / written, "launch folder"))
         if r.folder is not None:
             candidates.append((r.folder / written, "config folder"))
+        if launch_folder_first and r.folder is not None:
+            # the folders above the config up to its repository's root, nearest
+            # first: where a repository's examples are launched from (axolotl's
+            # examples/<model>/x.yml names deepspeed_configs/zero3.json from the root);
+            # outside a repository no folder above is guessed
+            for parent in _repository_parents(r.folder):
+                candidates.append((parent / written, "parent folder"))
     if not candidates:
         r.resolved.append(ResolvedFile(r.name(key), _clean(ref.strip(), 300), None, None))
         r.refuse(
@@ -57,7 +82,7 @@ def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False
     found = next(((p, w) for p, w in candidates if p.is_file()), None)
     if found is None:
         r.resolved.append(ResolvedFile(r.name(key), _clean(ref.strip(), 300), None, None))
-        shown = " ; ".join(_clean(str(p), 300) for p, _w in candidates)
+        shown = " ; ".join(_clean(str(p), 300) for p, _w in candidates[:2])
         r.refuse(
             key,
             ref,

@@ -58,6 +58,18 @@ KIND_NAMES = {
 }
 
 
+#: the program that reads each kind of file (proper names: not translated)
+FRAMEWORKS = {
+    ConfigKind.DEEPSPEED: "DeepSpeed",
+    ConfigKind.ACCELERATE: "accelerate",
+    ConfigKind.AXOLOTL: "axolotl",
+    ConfigKind.TRAINER: "transformers",
+    ConfigKind.LLAMA_FACTORY: "LLaMA-Factory",
+    ConfigKind.TORCHTUNE: "torchtune",
+    ConfigKind.NEOX: "GPT-NeoX",
+}
+
+
 class Adapter(enum.Enum):
     LORA = "lora"
     QLORA = "qlora"
@@ -102,7 +114,8 @@ class ResolvedFile:
     # the file read, or None when it was not found
     path: str | None
     # "launch folder" (the current working directory), "config folder" (next to the
-    # config) or "absolute"; None when not found
+    # config), "parent folder" (a folder above the config, where a repository's
+    # examples are launched from) or "absolute"; None when not found
     where: str | None
 
 

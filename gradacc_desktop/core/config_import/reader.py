@@ -237,11 +237,16 @@ class _Reader:
         if value is None:
             return
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+            # DeepSpeed, deepspeed/runtime/zero/config.py DeepSpeedZeroConfig: stage is a
+            # ZeroStageEnum (0 to 3): pydantic refuses any other number or a word; a
+            # number written as text ("2") is left open (pydantic reads it as 2)
+            refused = not (isinstance(value, str) and value.strip() in ("0", "1", "2", "3"))
             self.refuse(
                 key,
                 value,
                 trans_late("ConfigImport", "must be 0, 1, 2 or 3").format(),
                 "zero_stage",
+                refused=refused,
             )
             return
         self.set("zero_stage", key, ZeroStage(value))

@@ -4,15 +4,36 @@ method, LoRA's rank and layers, the sequence length and the model."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
+from pathlib import Path
 
-from ..config_import import Adapter, ImportedConfig
+from ..compute import Recompute
+from ..config_import import Adapter, ConfigImportError, ConfigKind, ImportedConfig, read_config
+from ..families import ModelConfigError, parse_model_config_text, read_model_config_text
 from ..lora import LoraTargets
+from ..memory import ZeroStage
 from ..models import ModelSpec, catalogue
-from ..setup import TrainingSetup
+from ..setup import Offload, Precision, TrainingSetup
 from .description import Method, TrainingDescription
 
-__all__ = ["bundled_model_of", "fixed_by"]
+__all__ = ["bundled_model_of", "fixed_by", "is_training_config", "layout_fixed_by"]
+
+
+def is_training_config(path: str | os.PathLike[str]) -> bool:
+    """``path`` is a training config ``read_config`` recognises, not a model's
+    ``config.json``: where a file dropped on the training description goes."""
+    try:
+        parse_model_config_text(read_model_config_text(Path(path)))
+    except ModelConfigError:
+        pass
+    else:
+        return False
+    try:
+        read_config(Path(path))
+    except ConfigImportError:
+        return False
+    return True
 
 
 def bundled_model_of(base_model: str | None) -> str | None:
@@ -41,9 +62,49 @@ def fixed_by(
         zero_stage=setup.zero_stage,
         precision=setup.precision,
         offload=setup.offload,
-        tensor_parallel=1,
-        pipeline_stages=1,
+        tensor_parallel=setup.tensor_parallel,
+        pipeline_stages=setup.pipeline_stages,
+        context_parallel=setup.context_parallel,
     )
+    return _training_fixed_by(config, d)
+
+
+def layout_fixed_by(
+    config: ImportedConfig, current: TrainingDescription, gpus: int | None = None
+) -> TrainingDescription | None:
+    """``current`` with the layout ``config`` fixes when it gives no batch values (an
+    ``accelerate config`` YAML: the training script gives the micro-batch): its GPUs,
+    parallel sizes, nodes, ZeRO stage, offload and precision, the description's own
+    batch kept. None when the file leaves one of those open or its framework refuses
+    them. A precision left "auto" is taken as bf16 (see ``described_setup``)."""
+    d = config.derived(gpus)
+    if d.problem is not None or d.gpus is None or d.data_parallel is None:
+        return None
+    if any(name in config.unresolved for name in ("zero_stage", "offload", "nodes")):
+        return None
+    precision = config.precision
+    if precision is None and "precision" in config.auto_fields:
+        precision = Precision.BF16
+    elif "precision" in config.unresolved:
+        return None
+    sizes = dict(d.parallel)
+    described = replace(
+        current,
+        gpus=d.data_parallel,
+        tensor_parallel=sizes.get("tensor", 1),
+        pipeline_stages=sizes.get("pipeline", 1),
+        context_parallel=sizes.get("context", 1),
+        nodes=config.nodes or 1,
+        zero_stage=ZeroStage.NONE if config.zero_stage is None else config.zero_stage,
+        precision=precision or Precision.FP32,
+        offload=config.offload or Offload.NONE,
+    )
+    return _training_fixed_by(config, described)
+
+
+def _training_fixed_by(config: ImportedConfig, d: TrainingDescription) -> TrainingDescription:
+    """``d`` with the method, LoRA, sequence length, recomputation and model ``config``
+    names."""
     if config.adapter is not None:
         quantized = config.adapter is Adapter.QLORA or bool(config.base_4bit)
         d = replace(d, method=Method.QLORA if quantized else Method.LORA)
@@ -55,9 +116,23 @@ def fixed_by(
                 d,
                 lora_targets=LoraTargets.ALL_LINEAR if "all-linear" in names else names,
             )
+    elif config.kind in _FULL_WITHOUT_ADAPTER or (
+        config.kind is ConfigKind.TRAINER and config.base_model is not None
+    ):
+        # axolotl without ``adapter``, LLaMA-Factory's finetuning_type full/freeze,
+        # torchtune's full recipes, GPT-NeoX (pre-training) and a TRL recipe naming its
+        # model without use_peft train every parameter
+        d = replace(d, method=Method.FULL)
     if config.sequence_length is not None:
         d = replace(d, seq_len=config.sequence_length)
+    if config.checkpointing is not None:
+        d = replace(d, recompute=Recompute.FULL if config.checkpointing else Recompute.NONE)
     name = bundled_model_of(config.base_model)
     if name is not None:
         d = replace(d, model=ModelSpec.bundled(name))
     return d
+
+
+_FULL_WITHOUT_ADAPTER = frozenset(
+    {ConfigKind.AXOLOTL, ConfigKind.LLAMA_FACTORY, ConfigKind.TORCHTUNE, ConfigKind.NEOX}
+)

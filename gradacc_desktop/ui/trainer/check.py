@@ -1,7 +1,7 @@
-""" "Check my config": open (or drop) an existing DeepSpeed, accelerate or axolotl file;
-the training description takes what it sets and the report says what was read, each
-framework's
-verdict and which keys could not be used."""
+""" "Check my config": open (or drop) an existing training config (DeepSpeed, accelerate,
+axolotl, the Hugging Face Trainer or TRL, LLaMA-Factory, torchtune, GPT-NeoX); the
+training description takes what it sets and the report says whether the framework runs
+it, what was read, each verdict, and the memory and time it needs."""
 
 from __future__ import annotations
 
@@ -51,10 +51,12 @@ class CheckPanel(QGroupBox):
         self.setTitle(self.tr("Check my config"))
         self.hint.setText(
             self.tr(
-                "Open or drop a DeepSpeed JSON, an accelerate config YAML or an axolotl YAML: "
-                "the training description takes its batch, GPUs and setup (and its model, "
-                "LoRA and sequence length where the file names them), and every framework's "
-                "verdict is shown."
+                "Open or drop a training config — DeepSpeed, accelerate, axolotl, Hugging Face "
+                "Trainer or TRL, LLaMA-Factory, torchtune or GPT-NeoX: the report says "
+                "whether that framework would run it and why not, the training description "
+                "takes its batch, GPUs and setup (and its model, LoRA, sequence length and "
+                "checkpointing where the file names them), and the memory and time it needs "
+                "on your cards follow."
             )
         )
         self.open_button.setText(self.tr("Check &a file…"))

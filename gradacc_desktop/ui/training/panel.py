@@ -75,6 +75,8 @@ class TrainingPanel(QWidget):
     #: "Details…" of the other memory: the model states' breakdown
     modelStatesRequested = Signal()
     cardSpeedRequested = Signal()
+    #: a trainer's config file was dropped (not a model's config.json)
+    trainingConfigDropped = Signal(Path)
 
     def __init__(
         self,
@@ -452,7 +454,12 @@ class TrainingPanel(QWidget):
         path = dropped_file(event)
         if path is not None:
             event.acceptProposedAction()
-            self.open_config_file(Path(path))
+            if self.vm.is_training_config(Path(path)):
+                # a trainer's config (DeepSpeed, accelerate, axolotl, ...): checked
+                # and put into the description by the trainer tab
+                self.trainingConfigDropped.emit(Path(path))
+            else:
+                self.open_config_file(Path(path))
 
     # -- words ----------------------------------------------------------------------------
     def retranslate(self) -> None:

@@ -409,6 +409,13 @@ class TrainingViewModel(QObject):
             return None
         return None
 
+    def is_training_config(self, path: Path) -> bool:
+        """``path`` is a trainer's config (DeepSpeed, accelerate, axolotl, ...) rather
+        than a model's ``config.json``."""
+        from gradacc_desktop.core.training.imported import is_training_config
+
+        return is_training_config(path)
+
     def open_config(self, path: str | Path) -> Outcome:
         """Take the model from a local ``config.json`` (never a download); a file that
         is not one says why and nothing changes."""
