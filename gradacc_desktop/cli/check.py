@@ -4,12 +4,18 @@ Contract (scripts depend on it)::
 
     gradacc check FILE [--gpus G] [--json]
 
-FILE is a DeepSpeed JSON, an ``accelerate config`` YAML or an axolotl YAML, recognised
-by its content. The output names the kind, every value read, the effective batch when
-it is known, DeepSpeed's and Megatron's verdicts on the batch values, the keys set to
-"auto" (the trainer fills them), each key that could not be read and why, and what is
-still missing for a whole training setup. ``--gpus`` is the number of GPUs in all when
-the file does not say it (a DeepSpeed JSON or an axolotl YAML); it overrides
+FILE is a DeepSpeed JSON, an ``accelerate config`` YAML, an axolotl YAML, Hugging Face
+``TrainingArguments`` (a JSON) or a TRL / alignment-handbook recipe YAML, a
+LLaMA-Factory YAML, a torchtune YAML or a GPT-NeoX YAML, recognised by its content
+(``kind``: ``deepspeed``, ``accelerate``, ``axolotl``, ``transformers``,
+``llama-factory``, ``torchtune``, ``gpt-neox``). The output names the kind, whether
+the framework would run it (its refusals first), every value read and the key it came
+from, the framework's defaults that fill the others, the GPUs and data-parallel
+replicas, the effective batch and tokens per step when known, DeepSpeed's and
+Megatron's verdicts on the batch values, the keys set to "auto" (the trainer fills
+them), unknown keys, each key that could not be read and why, where each file the
+config names was found, and what is still missing for a whole training setup.
+``--gpus`` is the number of GPUs in all when the file does not say it; it overrides
 accelerate's ``num_processes``.
 
 ``--json`` prints one object: ``kind``, ``values``, ``effective_batch`` (int or null),
@@ -67,6 +73,7 @@ LABELS = {
     "base_8bit": "base model in 8 bits",
     "sequence_length": "sequence length",
     "base_model": "base model",
+    "checkpointing": "activation checkpointing",
 }
 
 
@@ -85,11 +92,15 @@ PRECISION_AUTO_OTHER = '"auto": set by the program that reads the file'
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="read a DeepSpeed, accelerate or axolotl config and say what it means",
+        help="read a training config (DeepSpeed, accelerate, axolotl, Hugging Face "
+        "Trainer / TRL, LLaMA-Factory, torchtune, GPT-NeoX) and say what it means",
         description="Read an existing training config (a DeepSpeed JSON, an accelerate "
-        "config YAML or an axolotl YAML) and report its values, the effective batch, "
-        "DeepSpeed's and Megatron's verdicts, the keys left to the trainer (\"auto\") "
-        "and the keys that could not be read.",
+        "config YAML, an axolotl YAML, Hugging Face TrainingArguments or a TRL recipe, a "
+        "LLaMA-Factory, torchtune or GPT-NeoX YAML) as its framework reads it and report "
+        "whether the framework would run it, its values, the data-parallel replicas, the "
+        "effective batch and tokens per step, DeepSpeed's and Megatron's verdicts, the "
+        'keys left to the trainer ("auto"), unknown keys and the keys that could not '
+        "be read. Exit status: 0 the framework runs it, 1 it refuses it, 2 unreadable.",
     )
     parser.add_argument("file", metavar="FILE", help="the config file")
     parser.add_argument(

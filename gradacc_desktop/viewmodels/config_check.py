@@ -113,13 +113,11 @@ class ConfigCheckTexts(Translating):
                 )
             )
         lines += self._files(config)
-        for unknown in config.unknown_keys:
-            if not unknown.refused:
-                lines.append(
-                    self.tr("Unknown key, ignored: {text}").format(text=said(unknown_text(unknown)))
-                )
+        lines += self._unknown(config)
+        not_found = {f.key for f in config.resolved_files if f.path is None}
         for item in config.unread:
-            if not item.refused:
+            # a named file not found is said once, by _files
+            if not item.refused and item.key not in not_found:
                 lines.append(
                     self.tr("Could not use {key} = {value}: {reason}").format(
                         key=item.key, value=said(item.value), reason=said(item.reason)
@@ -133,6 +131,29 @@ class ConfigCheckTexts(Translating):
             return CheckOutcome(True, message, "\n".join(lines), None, config, what)
         message = self.tr("Configuration read from “{name}”.").format(name=path.name)
         return CheckOutcome(True, message, "\n".join(lines), setup, config)
+
+    def _unknown(self, config: ImportedConfig) -> list[str]:
+        """The keys the framework does not know but runs anyway: a near miss on its own
+        line ("did you mean …?"), the others grouped by what the framework does."""
+        said = self._formats.said
+        lines = []
+        grouped: dict[str, list[str]] = {}
+        for unknown in config.unknown_keys:
+            if unknown.refused:
+                continue  # among the refusals, first
+            if unknown.suggestion:
+                lines.append(
+                    self.tr("Unknown key: {text}").format(text=said(unknown_text(unknown)))
+                )
+            else:
+                grouped.setdefault(unknown.reason, []).append(unknown.key)
+        for reason, keys in grouped.items():
+            lines.append(
+                self.tr("Unknown keys ({reason}): {keys}.").format(
+                    reason=said(reason), keys=", ".join(keys)
+                )
+            )
+        return lines
 
     def _accepts(self, kind: ConfigKind) -> str:
         return self.tr("{framework} would run it as written.").format(framework=FRAMEWORKS[kind])

@@ -1571,10 +1571,6 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>Preenchidos pelo treinador (&quot;auto&quot;): {keys}.</translation>
     </message>
     <message>
-        <source>Unknown key, ignored: {text}</source>
-        <translation>Chave desconhecida, ignorada: {text}</translation>
-    </message>
-    <message>
         <source>Could not use {key} = {value}: {reason}</source>
         <translation>Não foi possível usar {key} = {value}: {reason}</translation>
     </message>
@@ -1608,6 +1604,14 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>{gpus}: {sizes}.</source>
         <translation>{gpus}: {sizes}.</translation>
+    </message>
+    <message>
+        <source>Unknown key: {text}</source>
+        <translation>Chave desconhecida: {text}</translation>
+    </message>
+    <message>
+        <source>Unknown keys ({reason}): {keys}.</source>
+        <translation>Chaves desconhecidas ({reason}): {keys}.</translation>
     </message>
     <message>
         <source>{gpus}: {sizes} → {replicas}.</source>
@@ -1821,6 +1825,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>batch_size {batch} é menor que micro_batch_size {b}: o axolotl deriva 0 passos de acumulação.</translation>
     </message>
     <message>
+        <source>accelerate launch starts num_processes // num_machines = {n} // {m} = {per} processes on each of the {m} machines: {g} in all, not {n}.</source>
+        <translation>o accelerate launch inicia num_processes // num_machines = {n} // {m} = {per} processos em cada uma das {m} máquinas: {g} ao todo, não {n}.</translation>
+    </message>
+    <message>
         <source>GPUs = train_batch_size / (micro-batch x accumulation steps) = {t} / ({b} x {a}) = {g}</source>
         <translation>GPUs = train_batch_size / (micro-lote x passos de acumulação) = {t} / ({b} x {a}) = {g}</translation>
     </message>
@@ -1831,6 +1839,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>train_batch_size {t} is not a multiple of micro-batch x accumulation steps ({b} x {a} = {product}): DeepSpeed refuses it on any number of GPUs.</source>
         <translation>train_batch_size {t} não é múltiplo de micro-lote x passos de acumulação ({b} x {a} = {product}): o DeepSpeed o recusa em qualquer número de GPUs.</translation>
+    </message>
+    <message>
+        <source>{name} = {value} (GPT-NeoX&apos;s derivation)</source>
+        <translation>{name} = {value} (derivação do GPT-NeoX)</translation>
     </message>
     <message>
         <source>{name} = {value} (DeepSpeed&apos;s derivation)</source>
@@ -1897,16 +1909,168 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>o Trainer preenche só bf16.enabled, e o DeepSpeed descarta este &quot;auto&quot; que sobra: o bf16 fica desligado (chame a seção de bf16)</translation>
     </message>
     <message>
+        <source>accumulation steps = 1: GPT-NeoX&apos;s default gradient_accumulation_steps (NeoXArgsDeepspeedConfig); unlike DeepSpeed, GPT-NeoX does not derive it from train_batch_size unless the file sets it to null</source>
+        <translation>passos de acumulação = 1: o gradient_accumulation_steps padrão do GPT-NeoX (NeoXArgsDeepspeedConfig); ao contrário do DeepSpeed, o GPT-NeoX não o deriva de train_batch_size a menos que o arquivo o defina como null</translation>
+    </message>
+    <message>
+        <source>activation checkpointing off: GPT-NeoX&apos;s default checkpoint_activations is false</source>
+        <translation>checkpointing de ativações desligado: o checkpoint_activations padrão do GPT-NeoX é false</translation>
+    </message>
+    <message>
+        <source>GPUs per node: GPT-NeoX multiplies it by the hosts of the hostfile (calculate_derived), which the file does not give; give --gpus</source>
+        <translation>GPUs por nó: o GPT-NeoX o multiplica pelos hosts do hostfile (calculate_derived), que o arquivo não traz; informe --gpus</translation>
+    </message>
+    <message>
+        <source>must be a mapping: GPT-NeoX reads zero_optimization[&quot;stage&quot;]</source>
+        <translation>deve ser um mapeamento: o GPT-NeoX lê zero_optimization[&quot;stage&quot;]</translation>
+    </message>
+    <message>
+        <source>has no stage: GPT-NeoX reads zero_optimization[&quot;stage&quot;] and raises KeyError</source>
+        <translation>não tem stage: o GPT-NeoX lê zero_optimization[&quot;stage&quot;] e levanta KeyError</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses it: &quot;Zero Stage must be an integer unless you are doing autotuning&quot; (0, 1, 2 or 3)</source>
+        <translation>o GPT-NeoX o recusa: &quot;Zero Stage must be an integer unless you are doing autotuning&quot; (0, 1, 2 ou 3)</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses it with pipe_parallel_size {pipe}: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism</source>
+        <translation>o DeepSpeed o recusa com pipe_parallel_size {pipe}: ZeRO-2 e ZeRO-3 são incompatíveis com paralelismo de pipeline</translation>
+    </message>
+    <message>
         <source>must be a mapping of keys</source>
         <translation>deve ser um mapeamento de chaves</translation>
+    </message>
+    <message>
+        <source>fp16 enabled with type bfloat16: GPT-NeoX versions read it differently (bf16 before, fp16 now); set precision instead</source>
+        <translation>fp16 ativado com type bfloat16: as versões do GPT-NeoX o leem de formas diferentes (bf16 antes, fp16 agora); defina precision em vez disso</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses it with fp16.enabled true: &quot;DeepSpeed fp16 field was set but precision conflicts&quot;</source>
+        <translation>o GPT-NeoX o recusa com fp16.enabled true: &quot;DeepSpeed fp16 field was set but precision conflicts&quot;</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX reads only &quot;fp16&quot;, &quot;bfloat16&quot; and &quot;fp32&quot;: calculate_derived() sets any other value to fp32</source>
+        <translation>o GPT-NeoX lê só &quot;fp16&quot;, &quot;bfloat16&quot; e &quot;fp32&quot;: calculate_derived() troca qualquer outro valor por fp32</translation>
+    </message>
+    <message>
+        <source>DeepSpeed refuses bf16 and fp16 enabled together (precision fp16)</source>
+        <translation>o DeepSpeed recusa bf16 e fp16 ativados juntos (precision fp16)</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses keys that are not NeoX arguments (NeoXArgs(**config) raises TypeError)</source>
+        <translation>o GPT-NeoX recusa chaves que não são argumentos do NeoX (NeoXArgs(**config) levanta TypeError)</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses it on {g} data-parallel GPU(s): &quot;Train batch size: {value} has to be greater than 0&quot;.</source>
+        <translation>O GPT-NeoX o recusa em {g} GPU(s) de paralelismo de dados: &quot;Train batch size: {value} has to be greater than 0&quot;.</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses it on {g} data-parallel GPU(s): &quot;Micro batch size per gpu: {value} has to be greater than 0&quot;.</source>
+        <translation>O GPT-NeoX o recusa em {g} GPU(s) de paralelismo de dados: &quot;Micro batch size per gpu: {value} has to be greater than 0&quot;.</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses it on {g} data-parallel GPU(s): &quot;Gradient accumulation steps: {value} has to be greater than 0&quot;.</source>
+        <translation>O GPT-NeoX o recusa em {g} GPU(s) de paralelismo de dados: &quot;Gradient accumulation steps: {value} has to be greater than 0&quot;.</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses it: &quot;Either train_batch_size or micro_batch_per_gpu needs to be provided&quot; (the file sets neither train_batch_size nor train_micro_batch_size_per_gpu).</source>
+        <translation>O GPT-NeoX o recusa: &quot;Either train_batch_size or micro_batch_per_gpu needs to be provided&quot; (o arquivo não define nem train_batch_size nem train_micro_batch_size_per_gpu).</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses a batch value that is zero or negative.</source>
+        <translation>O GPT-NeoX recusa um valor de lote zero ou negativo.</translation>
+    </message>
+    <message>
+        <source> The file does not set gradient_accumulation_steps: GPT-NeoX takes 1 and does not derive it from train_batch_size.</source>
+        <translation> O arquivo não define gradient_accumulation_steps: o GPT-NeoX usa 1 e não o deriva de train_batch_size.</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses train_batch_size {t}: &quot;train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size&quot;, {t} != {b} * {a} * {g} (data-parallel GPUs).{hint}</source>
+        <translation>O GPT-NeoX recusa train_batch_size {t}: &quot;train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size&quot;, {t} != {b} * {a} * {g} (GPUs de paralelismo de dados).{hint}</translation>
     </message>
     <message>
         <source>must be a whole number or &quot;auto&quot;</source>
         <translation>deve ser um número inteiro ou &quot;auto&quot;</translation>
     </message>
     <message>
+        <source>LLaMA-Factory accepts &quot;lora&quot;, &quot;oft&quot;, &quot;freeze&quot; or &quot;full&quot;</source>
+        <translation>o LLaMA-Factory aceita &quot;lora&quot;, &quot;oft&quot;, &quot;freeze&quot; ou &quot;full&quot;</translation>
+    </message>
+    <message>
+        <source>LLaMA-Factory refuses a key that none of its argument classes defines (unless ALLOW_EXTRA_ARGS=1 is set)</source>
+        <translation>o LLaMA-Factory recusa uma chave que nenhuma das suas classes de argumentos define (a menos que ALLOW_EXTRA_ARGS=1 esteja definido)</translation>
+    </message>
+    <message>
+        <source>pure bf16 training (no fp32 master weights) is not modelled</source>
+        <translation>o treino em bf16 puro (sem pesos mestres em fp32) não é modelado</translation>
+    </message>
+    <message>
+        <source>LLaMA-Factory refuses a config without it</source>
+        <translation>o LLaMA-Factory recusa uma configuração sem ela</translation>
+    </message>
+    <message>
+        <source>LLaMA-Factory refuses pure_bf16 with ZeRO-3</source>
+        <translation>o LLaMA-Factory recusa pure_bf16 com ZeRO-3</translation>
+    </message>
+    <message>
+        <source>LLaMA-Factory refuses an 8-bit base with ZeRO-3 (only 4-bit)</source>
+        <translation>o LLaMA-Factory recusa uma base de 8 bits com ZeRO-3 (só de 4 bits)</translation>
+    </message>
+    <message>
+        <source>freeze (partial-parameter) fine-tuning is not modelled</source>
+        <translation>o ajuste fino freeze (parte dos parâmetros) não é modelado</translation>
+    </message>
+    <message>
+        <source>OFT (orthogonal fine-tuning) is not modelled</source>
+        <translation>o OFT (ajuste fino ortogonal) não é modelado</translation>
+    </message>
+    <message>
+        <source>LoRA: finetuning_type is not set (LLaMA-Factory&apos;s default &quot;lora&quot;)</source>
+        <translation>LoRA: finetuning_type não está definido (o padrão do LLaMA-Factory é &quot;lora&quot;)</translation>
+    </message>
+    <message>
+        <source>LoRA rank = 8: lora_rank is not set (LLaMA-Factory&apos;s default)</source>
+        <translation>posto da LoRA = 8: lora_rank não está definido (padrão do LLaMA-Factory)</translation>
+    </message>
+    <message>
+        <source>must be module names separated by commas</source>
+        <translation>deve ser uma lista de nomes de módulos separados por vírgulas</translation>
+    </message>
+    <message>
+        <source>LoRA on every linear layer: lora_target is not set (LLaMA-Factory&apos;s default &quot;all&quot;)</source>
+        <translation>LoRA em todas as camadas lineares: lora_target não está definido (o padrão do LLaMA-Factory é &quot;all&quot;)</translation>
+    </message>
+    <message>
         <source>must be a whole number</source>
         <translation>deve ser um número inteiro</translation>
+    </message>
+    <message>
+        <source>LLaMA-Factory quantizes the base only for LoRA or OFT</source>
+        <translation>o LLaMA-Factory só quantiza a base para LoRA ou OFT</translation>
+    </message>
+    <message>
+        <source>bitsandbytes takes 4 or 8 bits</source>
+        <translation>o bitsandbytes aceita 4 ou 8 bits</translation>
+    </message>
+    <message>
+        <source>a base quantized with {method} is not modelled (only bitsandbytes)</source>
+        <translation>uma base quantizada com {method} não é modelada (só bitsandbytes)</translation>
+    </message>
+    <message>
+        <source>none of LLaMA-Factory&apos;s methods (bnb, hqq, eetq): the base model is not quantized</source>
+        <translation>nenhum dos métodos do LLaMA-Factory (bnb, hqq, eetq): o modelo base não é quantizado</translation>
+    </message>
+    <message>
+        <source>sequence length = 2048: cutoff_len is not set (LLaMA-Factory&apos;s default)</source>
+        <translation>comprimento da sequência = 2048: cutoff_len não está definido (padrão do LLaMA-Factory)</translation>
+    </message>
+    <message>
+        <source>sequence length = {length}: LLaMA-Factory packs the sequences and shortens cutoff_len {cutoff} by one</source>
+        <translation>comprimento da sequência = {length}: o LLaMA-Factory empacota as sequências e encurta cutoff_len {cutoff} em um</translation>
+    </message>
+    <message>
+        <source>gradient checkpointing on: LLaMA-Factory enables it unless disable_gradient_checkpointing is true</source>
+        <translation>gradient checkpointing ligado: o LLaMA-Factory o ativa a menos que disable_gradient_checkpointing seja true</translation>
     </message>
     <message>
         <source>must be between {low} and {high}</source>
@@ -2001,8 +2165,104 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>o paralelismo de sequência não é modelado</translation>
     </message>
     <message>
+        <source>not the process count: accelerate&apos;s DeepSpeed launcher on several machines starts the processes the DeepSpeed hostfile lists ({why}); give --gpus</source>
+        <translation>não é o número de processos: o lançador DeepSpeed do accelerate em várias máquinas inicia os processos que o hostfile do DeepSpeed lista ({why}); informe --gpus</translation>
+    </message>
+    <message>
+        <source>deepspeed_config.{key} is set</source>
+        <translation>deepspeed_config.{key} está definido</translation>
+    </message>
+    <message>
+        <source>num_processes // num_machines = {n} // {m} = 0</source>
+        <translation>num_processes // num_machines = {n} // {m} = 0</translation>
+    </message>
+    <message>
+        <source>accelerate launch starts num_processes // num_machines = {n} // {m} = 0 processes per machine: torchrun refuses that</source>
+        <translation>o accelerate launch inicia num_processes // num_machines = {n} // {m} = 0 processos por máquina: o torchrun recusa isso</translation>
+    </message>
+    <message>
+        <source>must be true or false: the Trainer takes any other value as it is and tests its truth (the text &quot;false&quot; counts as true)</source>
+        <translation>deve ser true ou false: o Trainer usa qualquer outro valor como está e testa se é verdadeiro (o texto &quot;false&quot; conta como verdadeiro)</translation>
+    </message>
+    <message>
+        <source>micro-batch = 8: per_device_train_batch_size is not set (TrainingArguments&apos; default)</source>
+        <translation>micro-lote = 8: per_device_train_batch_size não está definido (padrão de TrainingArguments)</translation>
+    </message>
+    <message>
+        <source>accumulation steps = 1: gradient_accumulation_steps is not set (TrainingArguments&apos; default)</source>
+        <translation>passos de acumulação = 1: gradient_accumulation_steps não está definido (padrão de TrainingArguments)</translation>
+    </message>
+    <message>
+        <source>the Trainer refuses bf16 and fp16 both on (at most one)</source>
+        <translation>o Trainer recusa bf16 e fp16 ligados juntos (no máximo um)</translation>
+    </message>
+    <message>
+        <source>precision bf16: bf16 is not set and fp16 is not on (TRL&apos;s configs default bf16 to not fp16)</source>
+        <translation>precisão bf16: bf16 não está definido e fp16 não está ligado (as configurações do TRL usam bf16 = não fp16 por padrão)</translation>
+    </message>
+    <message>
+        <source>precision fp32: neither bf16 nor fp16 is set (TrainingArguments&apos; defaults)</source>
+        <translation>precisão fp32: nem bf16 nem fp16 estão definidos (padrões de TrainingArguments)</translation>
+    </message>
+    <message>
+        <source>the Trainer halves the micro-batch after each out-of-memory error: the micro-batch read is where it starts</source>
+        <translation>o Trainer divide o micro-lote pela metade a cada erro de falta de memória: o micro-lote lido é onde ele começa</translation>
+    </message>
+    <message>
+        <source>gradient checkpointing on: gradient_checkpointing is not set (TRL&apos;s configs default it to true)</source>
+        <translation>gradient checkpointing ligado: gradient_checkpointing não está definido (as configurações do TRL o ligam por padrão)</translation>
+    </message>
+    <message>
+        <source>gradient checkpointing off: gradient_checkpointing is not set (TrainingArguments&apos; default)</source>
+        <translation>gradient checkpointing desligado: gradient_checkpointing não está definido (padrão de TrainingArguments)</translation>
+    </message>
+    <message>
+        <source>the Trainer refuses a DeepSpeed value that differs from {key} = {value} (set it to &quot;auto&quot;)</source>
+        <translation>o Trainer recusa um valor do DeepSpeed diferente de {key} = {value} (defina-o como &quot;auto&quot;)</translation>
+    </message>
+    <message>
+        <source>not valid JSON: TrainingArguments cannot parse it</source>
+        <translation>JSON inválido: TrainingArguments não consegue lê-lo</translation>
+    </message>
+    <message>
+        <source>must be the path of a DeepSpeed JSON or a mapping</source>
+        <translation>deve ser o caminho de um JSON do DeepSpeed ou um mapeamento</translation>
+    </message>
+    <message>
+        <source>TRL refuses load_in_4bit and load_in_8bit both on</source>
+        <translation>o TRL recusa load_in_4bit e load_in_8bit ligados juntos</translation>
+    </message>
+    <message>
+        <source>the Trainer refuses to train a quantized model without an adapter (use_peft is not true)</source>
+        <translation>o Trainer se recusa a treinar um modelo quantizado sem adaptador (use_peft não é true)</translation>
+    </message>
+    <message>
+        <source>ignored: use_peft is not true</source>
+        <translation>ignorado: use_peft não é true</translation>
+    </message>
+    <message>
+        <source>LoRA rank = 16: lora_r is not set (TRL&apos;s ModelConfig default)</source>
+        <translation>posto da LoRA = 16: lora_r não está definido (padrão do ModelConfig do TRL)</translation>
+    </message>
+    <message>
+        <source>TRL refuses a key that none of its script&apos;s dataclasses defines</source>
+        <translation>o TRL recusa uma chave que nenhuma das dataclasses do seu script define</translation>
+    </message>
+    <message>
+        <source>not a TrainingArguments field: HfArgumentParser refuses it unless the script&apos;s own dataclasses define it</source>
+        <translation>não é um campo de TrainingArguments: o HfArgumentParser a recusa a menos que as dataclasses do próprio script a definam</translation>
+    </message>
+    <message>
         <source>FSDP settings are not read (gradacc reads DeepSpeed&apos;s ZeRO settings)</source>
         <translation>as configurações de FSDP não são lidas (o gradacc lê as configurações de ZeRO do DeepSpeed)</translation>
+    </message>
+    <message>
+        <source>sequence length = 1024: max_length is not set (the default of TRL&apos;s SFTConfig and DPOConfig)</source>
+        <translation>comprimento da sequência = 1024: max_length não está definido (o padrão de SFTConfig e DPOConfig do TRL)</translation>
+    </message>
+    <message>
+        <source>the whole model is trained in {dtype} (no fp32 master copy): gradacc&apos;s precision assumes mixed precision with fp32 master weights</source>
+        <translation>o modelo inteiro é treinado em {dtype} (sem cópia mestre em fp32): a precisão do gradacc supõe precisão mista com pesos mestres em fp32</translation>
     </message>
     <message>
         <source>unknown adapter: gradacc reads &quot;lora&quot; and &quot;qlora&quot;</source>
@@ -2015,6 +2275,74 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>must be a model name or path</source>
         <translation>deve ser um nome ou caminho de modelo</translation>
+    </message>
+    <message>
+        <source>axolotl ignores it: its config schema drops keys it does not know (no warning)</source>
+        <translation>o axolotl a ignora: o esquema da configuração descarta chaves que não conhece (sem aviso)</translation>
+    </message>
+    <message>
+        <source>not an axolotl key: axolotl ignores it unless a plugin it does not ship ({plugins}) reads it</source>
+        <translation>não é uma chave do axolotl: o axolotl a ignora, a menos que um plugin que ele não traz ({plugins}) a leia</translation>
+    </message>
+    <message>
+        <source>axolotl ignores it: only the {plugin} plugin reads it, and plugins does not list it</source>
+        <translation>o axolotl a ignora: só o plugin {plugin} a lê, e plugins não o lista</translation>
+    </message>
+    <message>
+        <source>must be true, false, &quot;offload&quot; or &quot;offload_disk&quot;</source>
+        <translation>deve ser true, false, &quot;offload&quot; ou &quot;offload_disk&quot;</translation>
+    </message>
+    <message>
+        <source>the checkpointed layer inputs offloaded to the CPU (or disk) are not modelled: read as gradient checkpointing with the inputs kept on the GPU (an upper bound)</source>
+        <translation>as entradas das camadas guardadas pelo checkpointing e levadas para a CPU (ou o disco) não são modeladas: lido como gradient checkpointing com as entradas mantidas na GPU (um limite superior)</translation>
+    </message>
+    <message>
+        <source>activation checkpointing off: axolotl&apos;s default gradient_checkpointing is false</source>
+        <translation>checkpointing de ativações desligado: o gradient_checkpointing padrão do axolotl é false</translation>
+    </message>
+    <message>
+        <source>ZeRO-3: axolotl runs FSDP2, and without reshard_after_forward in fsdp_config the Trainer&apos;s default is true (FULL_SHARD), which shards the parameters, gradients and optimizer states.</source>
+        <translation>ZeRO-3: o axolotl roda FSDP2, e sem reshard_after_forward em fsdp_config o padrão do Trainer é true (FULL_SHARD), que fragmenta os parâmetros, os gradientes e os estados do otimizador.</translation>
+    </message>
+    <message>
+        <source>axolotl ignores it: FSDPConfig has no such setting (no warning)</source>
+        <translation>o axolotl a ignora: FSDPConfig não tem essa opção (sem aviso)</translation>
+    </message>
+    <message>
+        <source>axolotl refuses the top-level fsdp list (FSDP1 was removed): use fsdp_config</source>
+        <translation>o axolotl recusa a lista fsdp no nível de cima (o FSDP1 foi removido): use fsdp_config</translation>
+    </message>
+    <message>
+        <source>axolotl refuses FSDP versions other than 2 (FSDP1 was removed)</source>
+        <translation>o axolotl recusa versões do FSDP diferentes de 2 (o FSDP1 foi removido)</translation>
+    </message>
+    <message>
+        <source>axolotl refuses deepspeed together with fsdp_config: deepspeed and fsdp cannot be used together</source>
+        <translation>o axolotl recusa deepspeed junto com fsdp_config: deepspeed e fsdp não podem ser usados juntos</translation>
+    </message>
+    <message>
+        <source>axolotl refuses it: must be a mapping of keys</source>
+        <translation>o axolotl o recusa: deve ser um mapeamento de chaves</translation>
+    </message>
+    <message>
+        <source>axolotl refuses this FSDP1-only setting (FSDP1 was removed): use {replacement}</source>
+        <translation>o axolotl recusa esta opção exclusiva do FSDP1 (o FSDP1 foi removido): use {replacement}</translation>
+    </message>
+    <message>
+        <source>axolotl refuses this FSDP1-only setting (FSDP1 was removed); it has no FSDP2 equivalent</source>
+        <translation>o axolotl recusa esta opção exclusiva do FSDP1 (o FSDP1 foi removido); ela não tem equivalente no FSDP2</translation>
+    </message>
+    <message>
+        <source>axolotl warns that {key} is an FSDP1-only setting and drops it (it runs FSDP2).</source>
+        <translation>o axolotl avisa que {key} é uma opção exclusiva do FSDP1 e a descarta (ele roda FSDP2).</translation>
+    </message>
+    <message>
+        <source>axolotl warns that the fsdp_ prefix of fsdp_config keys is deprecated (it reads fsdp_offload_params as offload_params).</source>
+        <translation>o axolotl avisa que o prefixo fsdp_ das chaves de fsdp_config está obsoleto (ele lê fsdp_offload_params como offload_params).</translation>
+    </message>
+    <message>
+        <source>axolotl refuses it: must be true or false</source>
+        <translation>o axolotl o recusa: deve ser true ou false</translation>
     </message>
     <message>
         <source>{name}: not a config gradacc reads: none of the keys of DeepSpeed, accelerate, axolotl, the Hugging Face Trainer, TRL, LLaMA-Factory, torchtune or GPT-NeoX (such as train_batch_size, distributed_type, micro_batch_size or per_device_train_batch_size)</source>
@@ -2095,6 +2423,198 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>{key}: {reason} (did you mean {suggestion}?)</source>
         <translation>{key}: {reason} (você quis dizer {suggestion}?)</translation>
+    </message>
+    <message>
+        <source>FSDP FULL_SHARD ({key}) shards the parameters, gradients and optimizer states over the data-parallel GPUs: read as ZeRO-3.</source>
+        <translation>O FSDP FULL_SHARD ({key}) fragmenta os parâmetros, os gradientes e os estados do otimizador entre as GPUs de paralelismo de dados: lido como ZeRO-3.</translation>
+    </message>
+    <message>
+        <source>FSDP SHARD_GRAD_OP ({key}) shards the gradients and optimizer states and keeps the whole parameters from forward to backward: read as ZeRO-2.</source>
+        <translation>O FSDP SHARD_GRAD_OP ({key}) fragmenta os gradientes e os estados do otimizador e mantém os parâmetros inteiros do forward ao backward: lido como ZeRO-2.</translation>
+    </message>
+    <message>
+        <source>FSDP NO_SHARD ({key}) shards nothing (data parallelism like DDP): read as no ZeRO (stage 0).</source>
+        <translation>O FSDP NO_SHARD ({key}) não fragmenta nada (paralelismo de dados como o DDP): lido como sem ZeRO (estágio 0).</translation>
+    </message>
+    <message>
+        <source>FSDP HYBRID_SHARD ({key}) shards within each machine and replicates across machines; on one machine it is FULL_SHARD: read as ZeRO-3.</source>
+        <translation>O FSDP HYBRID_SHARD ({key}) fragmenta dentro de cada máquina e replica entre máquinas; em uma máquina é FULL_SHARD: lido como ZeRO-3.</translation>
+    </message>
+    <message>
+        <source>FSDP HYBRID_SHARD_ZERO2 ({key}) shards the gradients and optimizer states within each machine; on one machine it is SHARD_GRAD_OP: read as ZeRO-2.</source>
+        <translation>O FSDP HYBRID_SHARD_ZERO2 ({key}) fragmenta os gradientes e os estados do otimizador dentro de cada máquina; em uma máquina é SHARD_GRAD_OP: lido como ZeRO-2.</translation>
+    </message>
+    <message>
+        <source>FSDP2 with reshard_after_forward true ({key}) frees the gathered parameters after forward, as FULL_SHARD: read as ZeRO-3.</source>
+        <translation>O FSDP2 com reshard_after_forward true ({key}) libera os parâmetros reunidos depois do forward, como FULL_SHARD: lido como ZeRO-3.</translation>
+    </message>
+    <message>
+        <source>FSDP2 with reshard_after_forward false ({key}) keeps the gathered parameters from forward to backward, as SHARD_GRAD_OP: read as ZeRO-2.</source>
+        <translation>O FSDP2 com reshard_after_forward false ({key}) mantém os parâmetros reunidos do forward ao backward, como SHARD_GRAD_OP: lido como ZeRO-2.</translation>
+    </message>
+    <message>
+        <source>the default</source>
+        <translation>o padrão</translation>
+    </message>
+    <message>
+        <source>FSDP CPU offload ({key}) keeps the parameters and gradients on the CPU and runs the optimizer step there: read as offloading the optimizer and the parameters.</source>
+        <translation>O offload para a CPU do FSDP ({key}) mantém os parâmetros e os gradientes na CPU e roda o passo do otimizador lá: lido como offload do otimizador e dos parâmetros.</translation>
+    </message>
+    <message>
+        <source>FSDP {strategy} shards within each machine and replicates across the {machines} machines: not modelled (gradacc&apos;s ZeRO shards over all data-parallel GPUs)</source>
+        <translation>o FSDP {strategy} fragmenta dentro de cada máquina e replica entre as {machines} máquinas: não modelado (o ZeRO do gradacc fragmenta entre todas as GPUs de paralelismo de dados)</translation>
+    </message>
+    <message>
+        <source>FSDP shards within groups and replicates them {size} times (hybrid sharding): not modelled (gradacc&apos;s ZeRO shards over all data-parallel GPUs)</source>
+        <translation>o FSDP fragmenta dentro de grupos e os replica {size} vezes (fragmentação híbrida): não modelado (o ZeRO do gradacc fragmenta entre todas as GPUs de paralelismo de dados)</translation>
+    </message>
+    <message>
+        <source>FSDP CPU offload with {strategy} is not modelled (gradacc models the offload of the parameters with ZeRO-3, FULL_SHARD)</source>
+        <translation>o offload para a CPU do FSDP com {strategy} não é modelado (o gradacc modela o offload dos parâmetros com ZeRO-3, FULL_SHARD)</translation>
+    </message>
+    <message>
+        <source>ZeRO-3: accelerate launch&apos;s default FSDP sharding is FULL_SHARD (no fsdp_sharding_strategy in fsdp_config), which shards the parameters, gradients and optimizer states.</source>
+        <translation>ZeRO-3: a fragmentação FSDP padrão do accelerate launch é FULL_SHARD (sem fsdp_sharding_strategy em fsdp_config), que fragmenta os parâmetros, os gradientes e os estados do otimizador.</translation>
+    </message>
+    <message>
+        <source>ZeRO-3: accelerate launch&apos;s default for FSDP2 is fsdp_reshard_after_forward true (FULL_SHARD), which shards the parameters, gradients and optimizer states.</source>
+        <translation>ZeRO-3: o padrão do accelerate launch para o FSDP2 é fsdp_reshard_after_forward true (FULL_SHARD), que fragmenta os parâmetros, os gradientes e os estados do otimizador.</translation>
+    </message>
+    <message>
+        <source>accelerate launch fails on a key that is not text</source>
+        <translation>o accelerate launch falha com uma chave que não é texto</translation>
+    </message>
+    <message>
+        <source>accelerate launch refuses it: with fsdp_cpu_ram_efficient_loading (true by default), fsdp_sync_module_states must be true</source>
+        <translation>o accelerate launch o recusa: com fsdp_cpu_ram_efficient_loading (true por padrão), fsdp_sync_module_states deve ser true</translation>
+    </message>
+    <message>
+        <source>accelerate&apos;s FSDP plugin refuses it: must be 1 or 2</source>
+        <translation>o plugin FSDP do accelerate o recusa: deve ser 1 ou 2</translation>
+    </message>
+    <message>
+        <source>gradacc reads FSDP versions 1 and 2</source>
+        <translation>o gradacc lê as versões 1 e 2 do FSDP</translation>
+    </message>
+    <message>
+        <source>accelerate&apos;s FSDP plugin refuses it: must be true or false</source>
+        <translation>o plugin FSDP do accelerate o recusa: deve ser true ou false</translation>
+    </message>
+    <message>
+        <source>accelerate&apos;s FSDP plugin refuses it: FULL_SHARD, SHARD_GRAD_OP, NO_SHARD, HYBRID_SHARD or HYBRID_SHARD_ZERO2, or 1 to 5</source>
+        <translation>o plugin FSDP do accelerate o recusa: FULL_SHARD, SHARD_GRAD_OP, NO_SHARD, HYBRID_SHARD ou HYBRID_SHARD_ZERO2, ou de 1 a 5</translation>
+    </message>
+    <message>
+        <source>accelerate runs FSDP {strategy} ({key}): with fsdp_version 1 the launcher always passes fsdp_sharding_strategy (FULL_SHARD by default) and its FSDP plugin does not read {reshard_key}.</source>
+        <translation>o accelerate roda o FSDP {strategy} ({key}): com fsdp_version 1 o lançador sempre passa fsdp_sharding_strategy (FULL_SHARD por padrão) e o seu plugin FSDP não lê {reshard_key}.</translation>
+    </message>
+    <message>
+        <source>not read with fsdp_version 2: accelerate&apos;s FSDP plugin takes fsdp_reshard_after_forward</source>
+        <translation>não é lido com fsdp_version 2: o plugin FSDP do accelerate usa fsdp_reshard_after_forward</translation>
+    </message>
+    <message>
+        <source>accelerate&apos;s FSDP plugin refuses it with fsdp_version 2: must be true or false</source>
+        <translation>o plugin FSDP do accelerate o recusa com fsdp_version 2: deve ser true ou false</translation>
+    </message>
+    <message>
+        <source>ignored: distributed_type is {kind}, not FSDP</source>
+        <translation>ignorado: distributed_type é {kind}, não FSDP</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s recipes read cfg.{key}: without it OmegaConf raises ConfigAttributeError</source>
+        <translation>as receitas do torchtune leem cfg.{key}: sem ela o OmegaConf levanta ConfigAttributeError</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>(não definido)</translation>
+    </message>
+    <message>
+        <source>an OmegaConf interpolation gradacc does not resolve</source>
+        <translation>uma interpolação do OmegaConf que o gradacc não resolve</translation>
+    </message>
+    <message>
+        <source>activation checkpointing off: torchtune&apos;s default enable_activation_checkpointing is false</source>
+        <translation>checkpointing de ativações desligado: o enable_activation_checkpointing padrão do torchtune é false</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s fine-tuning recipes refuse fp16 (ValueError): use bf16 or fp32</source>
+        <translation>as receitas de ajuste fino do torchtune recusam fp16 (ValueError): use bf16 ou fp32</translation>
+    </message>
+    <message>
+        <source>fp64 is not modelled (bf16 and fp32 are)</source>
+        <translation>fp64 não é modelado (bf16 e fp32 são)</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s get_dtype refuses it: it must be one of fp16, bf16, fp32, fp64</source>
+        <translation>o get_dtype do torchtune o recusa: deve ser fp16, bf16, fp32 ou fp64</translation>
+    </message>
+    <message>
+        <source>must be a mapping with a _component_</source>
+        <translation>deve ser um mapeamento com um _component_</translation>
+    </message>
+    <message>
+        <source>must be the dotted path of a model builder</source>
+        <translation>deve ser o caminho com pontos de um construtor de modelo</translation>
+    </message>
+    <message>
+        <source>torchtune refuses an empty list (ValueError): it needs one or more of q_proj, k_proj, v_proj, output_proj</source>
+        <translation>o torchtune recusa uma lista vazia (ValueError): ele precisa de um ou mais de q_proj, k_proj, v_proj, output_proj</translation>
+    </message>
+    <message>
+        <source>not a torchtune attention projection (q_proj, k_proj, v_proj, output_proj): torchtune adapts nothing for it</source>
+        <translation>não é uma projeção de atenção do torchtune (q_proj, k_proj, v_proj, output_proj): o torchtune não adapta nada por ela</translation>
+    </message>
+    <message>
+        <source>LoRA on the output projection (the LM head) is not modelled: the LoRA target modules leave it out</source>
+        <translation>a LoRA na projeção de saída (a cabeça de LM) não é modelada: os módulos-alvo da LoRA a deixam de fora</translation>
+    </message>
+    <message>
+        <source>DoRA&apos;s magnitude vectors are not modelled (read as LoRA)</source>
+        <translation>os vetores de magnitude da DoRA não são modelados (lido como LoRA)</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 3: torchtune&apos;s distributed recipes shard parameters, gradients and optimizer states with FSDP2, resharding after the forward pass by default (fsdp_reshard_after_forward true); one GPU shards nothing</source>
+        <translation>ZeRO estágio 3: as receitas distribuídas do torchtune fragmentam parâmetros, gradientes e estados do otimizador com o FSDP2, refragmentando depois do forward por padrão (fsdp_reshard_after_forward true); uma GPU não fragmenta nada</translation>
+    </message>
+    <message>
+        <source>CPU offload with fsdp_reshard_after_forward false is not modelled (gradacc models parameter offload with ZeRO-3 only)</source>
+        <translation>o offload para a CPU com fsdp_reshard_after_forward false não é modelado (o gradacc modela o offload dos parâmetros só com ZeRO-3)</translation>
+    </message>
+    <message>
+        <source>torchtune refuses tensor parallelism without a tensor_parallel_plan (ValueError)</source>
+        <translation>o torchtune recusa paralelismo de tensor sem um tensor_parallel_plan (ValueError)</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s recipes do not read it: the key is ignored</source>
+        <translation>as receitas do torchtune não a leem: a chave é ignorada</translation>
+    </message>
+    <message>
+        <source>{key} = {size}: torchtune refuses it (ParallelDims asserts a parallel degree of at least 1).</source>
+        <translation>{key} = {size}: o torchtune o recusa (ParallelDims exige um grau de paralelismo de pelo menos 1).</translation>
+    </message>
+    <message>
+        <source>{key} = {size}: torchtune refuses it (ParallelDims asserts &quot;dp_shard must -1 or &gt;=1&quot;).</source>
+        <translation>{key} = {size}: o torchtune o recusa (ParallelDims exige &quot;dp_shard must -1 or &gt;=1&quot;).</translation>
+    </message>
+    <message>
+        <source>tensor x context x replicate parallel sizes = {product} is more than the {g} GPU(s): torchtune infers data_parallel_shard_dim = 0 and refuses it.</source>
+        <translation>os tamanhos de paralelismo tensor x contexto x réplica = {product} passam das {g} GPU(s): o torchtune infere data_parallel_shard_dim = 0 e o recusa.</translation>
+    </message>
+    <message>
+        <source>torchtune refuses the parallel sizes: &quot;Invalid parallel dims: dp_replicate({replicate}) * dp_shard({shard}) * tp({tp}) * cp({cp}) != WORLD_SIZE({g})&quot;.</source>
+        <translation>o torchtune recusa os tamanhos de paralelismo: &quot;Invalid parallel dims: dp_replicate({replicate}) * dp_shard({shard}) * tp({tp}) * cp({cp}) != WORLD_SIZE({g})&quot;.</translation>
+    </message>
+    <message>
+        <source>an older name: transformers 5.24 and TRL 1.16 call it {new} and refuse the old one</source>
+        <translation>um nome antigo: o transformers 5.24 e o TRL 1.16 a chamam de {new} e recusam o nome antigo</translation>
+    </message>
+    <message>
+        <source>removed from transformers 5 (TRL 1.16 and transformers 5.24 refuse it)</source>
+        <translation>removida do transformers 5 (o TRL 1.16 e o transformers 5.24 a recusam)</translation>
+    </message>
+    <message>
+        <source>alignment-handbook&apos;s scripts define it; TRL&apos;s own scripts (trl sft, trl dpo) refuse it</source>
+        <translation>os scripts do alignment-handbook a definem; os scripts do próprio TRL (trl sft, trl dpo) a recusam</translation>
     </message>
 </context>
 <context>

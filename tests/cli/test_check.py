@@ -432,7 +432,8 @@ def test_axolotl_batch_rules_exit_1(tmp_path: Path, capsys: pytest.CaptureFixtur
     data = check_json(capsys, one, "--gpus", "2", code=1)
     assert data["framework_accepts"] is False
     assert "at least two of micro_batch_size" in data["problems"][0]
-    assert data["derived"]["notes"] == []
+    # nothing derived for the batch (only axolotl's default of no checkpointing)
+    assert data["derived"]["names"] == ["checkpointing"]
     both = write(
         tmp_path,
         "both.yml",

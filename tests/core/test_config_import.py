@@ -530,20 +530,19 @@ def test_accelerate_config_file_that_is_not_there(tmp_path: Path) -> None:
     assert "ZeRO stage" in config.missing()
 
 
-def test_accelerate_fsdp_is_not_guessed() -> None:
+def test_accelerate_fsdp_full_shard_is_zero3() -> None:
+    # FSDP's FULL_SHARD shards what ZeRO-3 shards (tests/core/test_config_frameworks.py
+    # has every strategy); the offload stays accelerate's default, none
     text = (
         "distributed_type: FSDP\nnum_processes: 8\nmixed_precision: bf16\n"
         "fsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n"
     )
     config = read_config(text)
-    assert config.unread == (
-        Unread(
-            "fsdp_config",
-            "a mapping of 1 key(s)",
-            "FSDP settings are not read (gradacc reads DeepSpeed's ZeRO settings)",
-        ),
-    )
-    assert config.missing() == ["micro-batch", "accumulation steps", "ZeRO stage", "offload"]
+    assert config.unread == ()
+    assert config.zero_stage is ZeroStage.WEIGHTS
+    assert config.key_of("zero_stage") == "fsdp_config.fsdp_sharding_strategy"
+    assert config.offload is None
+    assert config.missing() == ["micro-batch", "accumulation steps"]
 
 
 # --------------------------------------------------------------------------- axolotl
@@ -616,7 +615,8 @@ def test_axolotl_needs_two_batch_keys() -> None:
     # axolotl's check_batch_size_fields: at least two of the three, truthy
     config = read_config("micro_batch_size: 4\nbf16: true\nadapter: lora\nlora_r: 8\n")
     d = config.derived(2)
-    assert d.accumulation_steps is None and d.derived == ()
+    # nothing derived for the batch (only axolotl's default of no checkpointing)
+    assert d.accumulation_steps is None and d.derived == ("checkpointing",)
     assert d.problem is not None and "at least two of micro_batch_size" in d.problem
     assert "sets micro_batch_size." in d.problem
     assert config.setup(2) == (None, [d.problem])
@@ -645,6 +645,7 @@ def test_axolotl_batch_size_derives_steps_and_warns() -> None:
     assert with_batch.setup(2)[0] == TrainingSetup(4, 8, 2, precision=Precision.FP16)
     d = with_batch.derived(2)
     assert d.notes == (
+        "activation checkpointing off: axolotl's default gradient_checkpointing is false",
         "accumulation steps = batch_size // micro_batch_size = 32 // 4 = 8 (axolotl's rule)",
     )
     assert len(d.warnings) == 1 and "batch_size is not recommended" in d.warnings[0]

@@ -68,6 +68,13 @@ AXOLOTL_FILES = [p for p in FILES if KINDS.get(p.name) == "axolotl YAML"]
 
 def test_every_file_has_its_source() -> None:
     assert sorted(KINDS) == [p.name for p in FILES]
+    text = (CORPUS / "SOURCES.md").read_text(encoding="utf-8")
+    repositories = {
+        line.split("|")[3].strip() for line in text.splitlines() if line.startswith("| `")
+    }
+    # the corpus the issue asks for, and SOURCES.md says how large it is
+    assert len(FILES) >= 40 and len(repositories) >= 10
+    assert f"{len(FILES)} files from {len(repositories)} repositories." in text
 
 
 # GPUs in all for the files that do not say it (DeepSpeed JSON, axolotl YAML); every
@@ -283,6 +290,143 @@ def test_accelerate_reads_the_file_as_we_do(path: Path, capsys) -> None:  # type
         param = ds.get("offload_param_device", "none") not in ("none", None)
         expected = {(False, False): "none", (True, False): "optimizer", (True, True): "all"}
         assert values["offload"] == expected[(optimizer, param)]
+
+
+def _accelerate_launch(path: Path) -> tuple[Any, int, dict[str, str]]:
+    """What ``accelerate launch --config_file PATH train.py`` would start, without
+    starting it: its own argument handling (``_validate_launch_command``) and
+    environment (``prepare_multi_gpu_env`` / ``prepare_deepspeed_cmd_env``). Returns the
+    arguments, the processes in all and the environment it exports."""
+    from accelerate.commands.launch import _validate_launch_command, launch_command_parser
+    from accelerate.utils.launch import prepare_deepspeed_cmd_env, prepare_multi_gpu_env
+
+    args = launch_command_parser().parse_args(["--config_file", str(path), "train.py"])
+    args, defaults, _mixed = _validate_launch_command(args)
+    if args.use_deepspeed:
+        # as launch_command() does before deepspeed_launcher()
+        args.deepspeed_fields_from_accelerate_config = ",".join(defaults.deepspeed_config)
+        cmd, env = prepare_deepspeed_cmd_env(args)
+        if cmd is not None:  # the deepspeed runner: --num_gpus on each host
+            return args, int(cmd[cmd.index("--num_gpus") + 1]) * args.num_machines, env
+    else:
+        env = prepare_multi_gpu_env(args)
+    return args, int(args.nproc_per_node) * int(getattr(args, "nnodes", 1)), env
+
+
+def _fsdp_plugin(env: dict[str, str]) -> Any:
+    """accelerate's FullyShardedDataParallelPlugin as the Accelerator builds it from the
+    launcher's environment. Loading on rank 0 only (sync_module_states) needs a GPU: it
+    is switched off, which changes neither the sharding nor the offload."""
+    from accelerate.utils import FullyShardedDataParallelPlugin, patch_environment
+
+    fsdp = {k: v for k, v in env.items() if k.startswith("FSDP_")}
+    fsdp.update(FSDP_SYNC_MODULE_STATES="false", FSDP_CPU_RAM_EFFICIENT_LOADING="false")
+    with patch_environment(**fsdp):
+        return FullyShardedDataParallelPlugin()
+
+
+def _plugin_reading(plugin: Any) -> tuple[int, bool]:
+    """(ZeRO stage, parameters offloaded) of accelerate's FSDP plugin."""
+    if plugin.fsdp_version == 2:
+        stage = 3 if plugin.reshard_after_forward else 2
+        return stage, type(plugin.cpu_offload).__name__ == "CPUOffloadPolicy"
+    # ShardingStrategy: FULL_SHARD 1, SHARD_GRAD_OP 2, NO_SHARD 3, HYBRID_SHARD 4,
+    # _HYBRID_SHARD_ZERO2 5 (the hybrids as on one machine)
+    stage = {1: 3, 2: 2, 3: 0, 4: 3, 5: 2}[plugin.sharding_strategy.value]
+    return stage, bool(plugin.cpu_offload.offload_params)
+
+
+FSDP_FILES = [
+    p
+    for p in ACCELERATE_FILES
+    if yaml.safe_load(p.read_text("utf-8"))["distributed_type"] == "FSDP"
+]
+# fsdp_config changes made to each FSDP file: every strategy by name and number, FSDP2's
+# reshard_after_forward, the CPU offload, keys without the prefix and values accelerate
+# refuses
+FSDP_VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"fsdp_version": 1, "fsdp_sharding_strategy": "SHARD_GRAD_OP"},
+    {"fsdp_version": 1, "fsdp_sharding_strategy": 3},
+    {"fsdp_version": 1, "fsdp_sharding_strategy": "hybrid_shard"},
+    {"fsdp_version": 1, "fsdp_sharding_strategy": "_HYBRID_SHARD_ZERO2"},
+    {"fsdp_version": 1, "sharding_strategy": 2, "offload_params": True},
+    {"fsdp_version": 1, "fsdp_sharding_strategy": "FULL_SHARD", "fsdp_offload_params": True},
+    {"fsdp_version": 1, "fsdp_reshard_after_forward": "SHARD_GRAD_OP"},
+    {"fsdp_version": 1, "fsdp_sharding_strategy": "QUARTER_SHARD"},
+    {"fsdp_version": 2, "fsdp_reshard_after_forward": False},
+    {"fsdp_version": 2, "fsdp_reshard_after_forward": "yes", "fsdp_offload_params": True},
+    {"fsdp_version": 2, "fsdp_reshard_after_forward": "FULL_SHARD"},
+    {"fsdp_version": 2, "fsdp_offload_params": "maybe"},
+    {"fsdp_sync_module_states": False},
+]
+
+
+@pytest.mark.parametrize("variant", FSDP_VARIANTS, ids=[str(i) for i in range(len(FSDP_VARIANTS))])
+@pytest.mark.parametrize("path", FSDP_FILES, ids=_id)
+def test_accelerate_fsdp_plugin_reads_it_as_we_do(  # type: ignore[no-untyped-def]
+    path: Path, variant: dict[str, Any], tmp_path: Path, capsys
+) -> None:
+    """Our ZeRO stage and offload of an FSDP config against accelerate's own plugin,
+    built from the environment its launcher exports for the file."""
+    pytest.importorskip("accelerate")
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    fsdp = dict(raw.get("fsdp_config") or {})
+    for key in list(fsdp):  # the variant decides the sharding keys
+        if key in ("fsdp_version", "fsdp_sharding_strategy", "fsdp_reshard_after_forward"):
+            del fsdp[key]
+    fsdp.update(variant)
+    raw["fsdp_config"] = fsdp
+    file = tmp_path / "fsdp.yaml"
+    file.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    capsys.readouterr()
+    code = main(["check", str(file), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    try:
+        _args, processes, env = _accelerate_launch(file)
+        plugin = _fsdp_plugin(env)
+    except (ValueError, KeyError) as exc:  # the launcher's or the plugin's refusal
+        assert data["framework_accepts"] is False and code == 1, f"accelerate: {exc!r}"
+        return
+    assert data["framework_accepts"] is True and code == 0, data["problems"]
+    assert data["gpus"] == processes
+    stage, offloaded = _plugin_reading(plugin)
+    values = data["values"]
+    assert values["zero_stage"] == stage
+    if offloaded and stage != 3:  # CPU offload without FULL_SHARD: not modelled
+        assert values["offload"] is None and "offload" in data["missing"]
+    else:
+        assert values["offload"] in ({"all"} if offloaded else {None, "none"})
+
+
+SPLITS = [(8, 3), (10, 4), (8, 2), (2, 1)]
+
+
+@pytest.mark.parametrize(("processes", "machines"), SPLITS, ids=lambda v: str(v))
+@pytest.mark.parametrize("path", ACCELERATE_FILES, ids=_id)
+def test_accelerate_starts_the_processes_we_say(  # type: ignore[no-untyped-def]
+    path: Path, processes: int, machines: int, tmp_path: Path, capsys
+) -> None:
+    """The GPUs we report for a file (num_processes over num_machines) against the
+    processes accelerate's launcher would start: torchrun's nproc_per_node x nnodes, or
+    the deepspeed runner's --num_gpus on each machine."""
+    pytest.importorskip("accelerate")
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw.update(num_processes=processes, num_machines=machines, main_process_ip="10.0.0.1")
+    raw.setdefault("main_process_port", 29517)
+    raw.pop("parallelism_config", None)  # the sizes are checked on their own above
+    file = tmp_path / "machines.yaml"
+    file.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    capsys.readouterr()
+    code = main(["check", str(file), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    _args, started, _env = _accelerate_launch(file)
+    if raw["distributed_type"] in ("NO", "MULTI_CPU"):
+        return  # the simple launcher: one process or CPU processes
+    assert data["gpus"] == started, data["problems"]
+    assert code == (0 if data["framework_accepts"] else 1)
+    split = [w for w in data["problems"] if w.startswith("accelerate launch starts")]
+    assert bool(split) is (started != processes)
 
 
 @pytest.mark.parametrize("path", [_marks(p) for p in AXOLOTL_FILES])

@@ -288,7 +288,7 @@ def test_unknown_keys_and_files_not_found_are_named(qapp, tmp_path: Path) -> Non
     config = {**ZERO3, "zero_optimisation": {"stage": 2}}
     outcome = CheckViewModel(vm).check(_file(tmp_path, config))
     assert (
-        "Unknown key, ignored: zero_optimisation: DeepSpeed ignores keys it does not know "
+        "Unknown key: zero_optimisation: DeepSpeed ignores keys it does not know "
         "(did you mean zero_optimization?)"
     ) in outcome.report.splitlines()
     assert outcome.setup is not None  # DeepSpeed runs it: the description takes it

@@ -1,32 +1,40 @@
-"""Read an existing training config and say what it sets: "check my config".
+"""Read an existing training config as its framework reads it: "check my config".
 
 ``read_config(path_or_text)`` recognises, by content rather than by file name:
 
 * a DeepSpeed JSON (``ds_config.json``): the batch triple, ``zero_optimization`` (stage
-  and offload devices) and ``bf16`` / ``fp16``;
-* an ``accelerate config`` YAML: processes, machines, ``mixed_precision``,
-  ``distributed_type`` and ``deepspeed_config`` (following its
-  ``deepspeed_config_file`` when that file is there);
-* an axolotl YAML: micro-batch, accumulation steps, precision, LoRA / QLoRA settings,
-  sequence length, base model and the DeepSpeed JSON named by ``deepspeed``.
+  and offload devices), ``bf16`` / ``fp16``, ``tensor_parallel``;
+* an ``accelerate config`` YAML: processes (split over the machines as ``accelerate
+  launch`` does), machines, ``mixed_precision``, ``distributed_type``, its DeepSpeed
+  section (following ``deepspeed_config_file``), ``fsdp_config`` and
+  ``parallelism_config``;
+* an axolotl YAML: batch keys with axolotl's own rules, precision, LoRA / QLoRA,
+  sequence length, checkpointing, parallel sizes, FSDP and the DeepSpeed JSON named by
+  ``deepspeed``, unknown keys against axolotl's schema;
+* Hugging Face ``TrainingArguments`` (JSON) and TRL / alignment-handbook recipes (YAML);
+* a LLaMA-Factory YAML, a torchtune YAML and a GPT-NeoX YAML.
 
 Every value it reads is an ``int``, an enum, a string or ``None`` when the file does not
-give it; a key set to ``"auto"`` (the trainer fills it) is listed in ``auto_keys``, and a
-key it found but could not use (wrong type, out of range, unknown device, a file it
-could not follow, a value conflicting with another file) is listed in ``unread`` with
-the reason. ``derived(gpus)`` replays DeepSpeed's own derivation of a missing batch value
-(``planning.deepspeed_check``) and Megatron's rule, and ``setup(gpus)`` gives the
-``TrainingSetup`` once enough is known, or names what is missing.
+give it; a key set to ``"auto"`` (the trainer fills it) is listed in ``auto_keys``; a
+value the framework's default fills is listed in ``defaults`` with a note; a key it
+found but could not use is listed in ``unread`` with the reason (``refused`` when the
+framework itself refuses it), and a key the framework does not know in
+``unknown_keys``. ``derived(gpus)`` replays each framework's derivation of the batch
+values and of the data-parallel replicas, ``setup(gpus)`` gives the ``TrainingSetup``
+once enough is known, and ``verdict(config, gpus)`` (``verdict.py``) says whether the
+framework runs the file, the reasons first: the one reading ``gradacc check`` and the
+window show.
 
 Pure Python (no Qt); the parser is PyYAML's ``safe_load`` (JSON is read by ``json``).
 Messages are English ``Message`` strings (``core.text``): the command line prints them
 as they are, the window translates them (context "ConfigImport").
 
 The package: ``model`` (the values and errors), ``reader`` (collecting what one file
-gives), ``deepspeed``, ``accelerate`` and ``axolotl`` (each framework's keys and reading),
-``follow`` (a DeepSpeed JSON a config names), ``files`` (reading, parsing and recognising
-a file), ``derive`` (resolving the batch values, GPUs and parallel sizes) and ``read``
-(``read_config``).
+gives), one module per framework (``deepspeed``, ``accelerate``, ``fsdp``, ``axolotl``
+with ``axolotl_keys``, ``trainer`` with ``trainer_keys``, ``llama_factory``,
+``torchtune``, ``neox`` with ``neox_keys``), ``follow`` (a DeepSpeed JSON a config
+names), ``files`` (reading, parsing and recognising a file), ``derive`` (the batch
+values, GPUs and parallel sizes), ``verdict`` and ``read`` (``read_config``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Reading an ``accelerate config`` YAML: processes, machines, precision, the
-distributed type, its DeepSpeed and parallelism settings, and the keys accelerate
-refuses."""
+"""Reading an ``accelerate config`` YAML: processes, machines (and the processes
+``accelerate launch`` really starts on them), precision, the distributed type, its
+DeepSpeed, FSDP (``fsdp``) and parallelism settings, and the keys accelerate refuses."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 from ..setup import Precision
 from ..text import trans_late
 from .follow import _follow
+from .fsdp import ignored_fsdp, read_accelerate_fsdp
 from .reader import _MAX_GPUS, _MAX_NODES, _MAX_STEPS, _Reader
 
 # accelerate, accelerate/commands/config/config_args.py: the dataclass fields of
@@ -79,6 +80,7 @@ _DISTRIBUTED_TYPES = frozenset(
         "MULTI_MUSA",
         "MULTI_XPU",
         "MULTI_HPU",
+        "MULTI_NEURON",
         "DEEPSPEED",
         "FSDP",
         "XLA",
@@ -189,8 +191,6 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
     if distributed == "DEEPSPEED" and r.values.get("zero_stage") is None:
         # accelerate's own default stage comes from its environment, not the file
         r.unresolved.add("zero_stage")
-    if distributed == "FSDP":
-        _fsdp(data.get("fsdp_config"), "fsdp_config", r)
     # accelerate config's parallelism_config section (commands/config/cluster.py writes
     # parallelism_config_<dim>_size keys; launch passes them to ParallelismConfig)
     pc = r.mapping("parallelism_config", data.get("parallelism_config"))
@@ -211,6 +211,97 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
                 trans_late("ConfigImport", "sequence parallelism is not modelled").format(),
             )
             r.parallel["sequence"] = (0, r.name("parallelism_config.parallelism_config_sp_size"))
+    if distributed == "FSDP":
+        read_accelerate_fsdp(data.get("fsdp_config"), r, r.parallel.get("replicate"))
+    elif distributed is not None:
+        ignored_fsdp(data.get("fsdp_config"), distributed, r)
+    if data.get("compute_environment") != "AMAZON_SAGEMAKER":
+        _per_machine(r, ds if distributed == "DEEPSPEED" else None)
+
+
+# accelerate, accelerate/commands/launch.py launch_command(): DEEPSPEED goes to
+# deepspeed_launcher, FSDP, MEGATRON_LM and the multi-device types (the MULTI_* of
+# _validate_launch_command) to multi_gpu_launcher; NO, MULTI_CPU and XLA to launchers
+# that do not split num_processes over the machines
+_SPLIT_TYPES = frozenset(
+    {
+        "DEEPSPEED",
+        "FSDP",
+        "MEGATRON_LM",
+        "MULTI_GPU",
+        "MULTI_NPU",
+        "MULTI_MLU",
+        "MULTI_SDAA",
+        "MULTI_MUSA",
+        "MULTI_XPU",
+        "MULTI_HPU",
+        "MULTI_NEURON",
+    }
+)
+
+
+def _per_machine(r: _Reader, ds: dict[Any, Any] | None) -> None:
+    """The processes accelerate launch starts on several machines.
+
+    accelerate, accelerate/utils/launch.py prepare_multi_gpu_env() (multi_gpu_launcher)
+    and prepare_deepspeed_cmd_env() with deepspeed_multinode_launcher "standard": torchrun
+    with nproc_per_node = str(num_processes // num_machines) and nnodes = num_machines,
+    so (num_processes // num_machines) x num_machines processes in all; torchrun refuses
+    0 per machine (torch/distributed/elastic/agent/server/api.py WorkerSpec
+    ``__post_init__``: local_world_size <= 0 raises). prepare_deepspeed_cmd_env() with
+    the other launchers (pdsh by default): deepspeed --hostfile ... --num_gpus
+    num_processes // num_machines, each host of the hostfile taking that many
+    (deepspeed/launcher/runner.py apply_num_nodes_and_gpus()); with
+    deepspeed_inclusion_filter / deepspeed_exclusion_filter it passes no --num_gpus, and
+    --num_gpus 0 keeps every slot: the hostfile decides."""
+    n, m, kind = r.values.get("gpus"), r.values.get("nodes"), r.values.get("distributed_type")
+    if n is None or m is None or m <= 1 or kind not in _SPLIT_TYPES:
+        return
+    per = n // m
+    launcher = ds.get("deepspeed_multinode_launcher") if ds else None
+    if kind == "DEEPSPEED" and launcher != "standard":
+        filters = [
+            key
+            for key in ("deepspeed_inclusion_filter", "deepspeed_exclusion_filter")
+            if ds and ds.get(key) is not None
+        ]
+        if filters or per == 0:
+            del r.values["gpus"]
+            r.keys.pop("gpus", None)
+            r.refuse(
+                "num_processes",
+                n,
+                trans_late(
+                    "ConfigImport",
+                    "not the process count: accelerate's DeepSpeed launcher on several "
+                    "machines starts the processes the DeepSpeed hostfile lists "
+                    "({why}); give --gpus",
+                ).format(
+                    why=trans_late("ConfigImport", "deepspeed_config.{key} is set").format(
+                        key=filters[0]
+                    )
+                    if filters
+                    else trans_late(
+                        "ConfigImport", "num_processes // num_machines = {n} // {m} = 0"
+                    ).format(n=n, m=m)
+                ),
+                "gpus",
+            )
+            return
+    if per == 0:
+        r.refuse(
+            "num_machines",
+            m,
+            trans_late(
+                "ConfigImport",
+                "accelerate launch starts num_processes // num_machines = {n} // {m} = 0 "
+                "processes per machine: torchrun refuses that",
+            ).format(n=n, m=m),
+            refused=True,
+        )
+        return
+    if per * m != n:
+        r.started_gpus = per * m
 
 
 _ACCELERATE_DS_KEYS = frozenset(
@@ -222,17 +313,3 @@ _ACCELERATE_DS_KEYS = frozenset(
         "deepspeed_config_file",
     }
 )
-
-
-def _fsdp(value: Any, key: str, r: _Reader) -> None:
-    """FSDP shards like ZeRO but its settings are not read: stage and offload stay open."""
-    r.unresolved.update(("zero_stage", "offload"))
-    if value:
-        r.refuse(
-            key,
-            value,
-            trans_late(
-                "ConfigImport",
-                "FSDP settings are not read (gradacc reads DeepSpeed's ZeRO settings)",
-            ).format(),
-        )

@@ -15,6 +15,7 @@ from .model import (
     Derived,
     ImportedConfig,
 )
+from .neox import neox_text
 from .torchtune import torchtune_replicas
 
 
@@ -94,8 +95,10 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
     for field, note in config.defaults:
         derived.append(field)
         notes.append(note)
+    # how the reader read values (FSDP's sharding as a ZeRO stage, ...)
+    notes += config.notes
 
-    warnings: list[str] = []
+    warnings: list[str] = list(config.warnings)
     if config.kind is ConfigKind.AXOLOTL:
         problem = _axolotl_batch_problem(config)
         if config.batch_per_gpu is not None and problem is None:
@@ -151,6 +154,17 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
         g, gpus_from = gpus, "argument"
     elif config.gpus is not None:
         g, gpus_from = config.gpus, "file"
+        if config.started_gpus is not None and config.nodes:
+            # accelerate launch's split of num_processes over num_machines (see
+            # accelerate._per_machine): it runs, with the processes it starts
+            g = config.started_gpus
+            warnings.append(
+                trans_late(
+                    "ConfigImport",
+                    "accelerate launch starts num_processes // num_machines = {n} // {m} "
+                    "= {per} processes on each of the {m} machines: {g} in all, not {n}.",
+                ).format(n=config.gpus, m=config.nodes, per=g // config.nodes, g=g)
+            )
     elif t is not None and b is not None and a is not None and not blocked:
         if t % (b * a) == 0:
             # the triple gives the data-parallel replicas; each holds tensor x
@@ -220,12 +234,20 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
                         "train_batch_size": ds_check.train_batch_size,
                     }[field]
                     notes.append(
-                        trans_late(
-                            "ConfigImport", "{name} = {value} (DeepSpeed's derivation)"
+                        (
+                            # GPT-NeoX, arguments.py calculate_batch_parameters(): the
+                            # same arithmetic as DeepSpeed's
+                            trans_late("ConfigImport", "{name} = {value} (GPT-NeoX's derivation)")
+                            if config.kind is ConfigKind.NEOX
+                            else trans_late(
+                                "ConfigImport", "{name} = {value} (DeepSpeed's derivation)"
+                            )
                         ).format(name=MISSING_NAMES[field], value=value)
                     )
                 b, a, t = ds_check.micro_batch, ds_check.grad_acc, ds_check.train_batch_size
                 effective = t
+            elif config.kind is ConfigKind.NEOX:
+                problem = neox_text(ds_check, config)
             else:
                 problem = deepspeed_text(ds_check)
     else:

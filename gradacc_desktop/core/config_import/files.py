@@ -95,11 +95,23 @@ _DISTINCTIVE: tuple[tuple[ConfigKind, frozenset[str]], ...] = (
         ConfigKind.LLAMA_FACTORY,
         frozenset({"finetuning_type", "cutoff_len", "lora_target", "stage", "template"}),
     ),
-    # GPT-NeoX, megatron/neox_arguments/neox_args.py
+    # GPT-NeoX, megatron/neox_arguments/neox_args.py; NeoXArgs.from_ymls() turns "-"
+    # into "_", so its own configs also write them with dashes (configs/125M.yml)
     (
         ConfigKind.NEOX,
         frozenset(
-            {"pipe_parallel_size", "model_parallel_size", "seq_length", "pos_emb", "train_iters"}
+            {
+                "pipe_parallel_size",
+                "model_parallel_size",
+                "seq_length",
+                "pos_emb",
+                "train_iters",
+                "pipe-parallel-size",
+                "model-parallel-size",
+                "seq-length",
+                "pos-emb",
+                "train-iters",
+            }
         ),
     ),
 )
@@ -250,15 +262,21 @@ def _parse(text: str, name: str) -> tuple[Any, bool]:
                 name=name, why=_why(exc)
             )
         ) from None
+    # imported here: the app pays for the YAML parser only when a config is checked
+    import yaml  # type: ignore[import-untyped, unused-ignore]
+
     if text.lstrip().startswith(("{", "[")):
-        # meant as JSON (DeepSpeed reads it with json.load): no YAML leniency
+        # meant as JSON (DeepSpeed reads it with json.load): no YAML leniency, except for
+        # GPT-NeoX, whose NeoXArgs.from_ymls() reads its configs (JSON-like mappings with
+        # "#" comments and trailing commas) with yaml.load
+        neox = _neox_yaml(text, yaml)
+        if neox is not None:
+            return neox, False
         raise ConfigImportError(
             trans_late("ConfigImport", "{name}: not valid JSON: {why}").format(
                 name=name, why=json_error
             )
         )
-    # imported here: the app pays for the YAML parser only when a config is checked
-    import yaml  # type: ignore[import-untyped, unused-ignore]
 
     try:
         data = yaml.safe_load(text)
@@ -279,6 +297,21 @@ def _parse(text: str, name: str) -> tuple[Any, bool]:
             )
         ) from None
     return data, False
+
+
+def _neox_yaml(text: str, yaml: Any) -> dict[Any, Any] | None:
+    """``text`` read as YAML when that gives a GPT-NeoX config, else None."""
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError, OverflowError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    try:
+        kind = _detect(data, False, "config")
+    except ConfigImportError:
+        return None
+    return data if kind is ConfigKind.NEOX else None
 
 
 def _why(exc: BaseException) -> str:

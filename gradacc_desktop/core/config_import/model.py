@@ -234,6 +234,15 @@ class ImportedConfig:
     # values the file does not give that the framework's own default fills, each with
     # one English sentence saying so: (field, note)
     defaults: tuple[tuple[str, str], ...] = ()
+    # accelerate launch: the processes it starts in all, (num_processes //
+    # num_machines) x num_machines, when that is not ``gpus``; None otherwise
+    started_gpus: int | None = None
+    # how values were read, for the report (English sentences: FSDP's sharding
+    # strategy read as a ZeRO stage, ...); ``derived`` gives them as notes
+    notes: tuple[str, ...] = ()
+    # the framework's warnings about values it runs anyway (English sentences);
+    # ``derived`` gives them as warnings
+    warnings: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ reading out
 
@@ -350,5 +359,8 @@ _VALUE_FIELDS = tuple(
         "resolved_files",
         "batch_keys_set",
         "defaults",
+        "started_gpus",
+        "notes",
+        "warnings",
     }
 )

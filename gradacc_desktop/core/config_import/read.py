@@ -92,7 +92,11 @@ def read_config(
     kind = _detect(data, is_json, source)
     reader = _Reader(base)
     reader.scan(data)
-    _READERS[kind](data, reader)
+    if kind is ConfigKind.TRAINER:
+        # TRL's TrlParser reads only YAML recipes: a JSON is TrainingArguments' own
+        _read_trainer(data, reader, is_json=is_json)
+    else:
+        _READERS[kind](data, reader)
     if kind is ConfigKind.DEEPSPEED:
         _deepspeed_unknown_keys(data, reader, top_level=is_json)
     return reader.build(kind, source)

@@ -101,6 +101,9 @@ class _Reader:
         self.resolved: list[ResolvedFile] = []
         self.batch_keys_set: tuple[str, ...] = ()
         self.defaults: list[tuple[str, str]] = []
+        self.started_gpus: int | None = None
+        self.notes: list[str] = []
+        self.warnings: list[str] = []
 
     def name(self, key: str) -> str:
         return f"{self.prefix}{key}"
@@ -379,6 +382,9 @@ class _Reader:
             resolved_files=tuple(self.resolved),
             batch_keys_set=self.batch_keys_set,
             defaults=tuple(self.defaults),
+            started_gpus=self.started_gpus,
+            notes=tuple(dict.fromkeys(self.notes)),
+            warnings=tuple(dict.fromkeys(self.warnings)),
         )
 
 

@@ -37,16 +37,50 @@ def is_training_config(path: str | os.PathLike[str]) -> bool:
 
 
 def bundled_model_of(base_model: str | None) -> str | None:
-    """The bundled model a config's ``base_model`` names (its Hugging Face repository,
-    or a catalogue name), or None."""
+    """The bundled model a config's ``base_model`` names, or None: its Hugging Face
+    repository (an instruction-tuned or chat release counts as its base model: the same
+    shapes), a catalogue name, or a torchtune model builder
+    (``torchtune.models.llama3_1.lora_llama3_1_8b``)."""
     if not base_model:
         return None
-    wanted = base_model.strip().strip("/").lower()
+    wanted = _release(base_model.strip().strip("/").lower())
+    builder = wanted.rsplit(".", 1)[-1]
+    for prefix in ("qlora_", "lora_"):
+        builder = builder.removeprefix(prefix)
+    if wanted.startswith("torchtune.") and builder in TORCHTUNE_BUILDERS:
+        return TORCHTUNE_BUILDERS[builder]
     for model in catalogue():
         repo = model.source.removeprefix("https://huggingface.co/").split("/blob/")[0].lower()
-        if wanted in (repo, model.name.lower()):
+        if wanted in (_release(repo), repo, model.name.lower()):
             return model.name
     return None
+
+
+def _release(repo: str) -> str:
+    """A repository without its instruction-tuned or chat suffix."""
+    for suffix in ("-instruct", "-chat", "-it", "-hf"):
+        if repo.endswith(suffix):
+            return repo.removesuffix(suffix)
+    return repo
+
+
+#: torchtune's model builders (torchtune/models/<family>/_model_builders.py) and the
+#: bundled model of the same shapes
+TORCHTUNE_BUILDERS = {
+    "llama3_1_8b": "llama-3.1-8b",
+    "llama3_2_1b": "llama-3.2-1b",
+    "llama3_2_3b": "llama-3.2-3b",
+    "llama3_8b": "llama-3-8b",
+    "llama3_70b": "llama-3-70b",
+    "mistral_7b": "mistral-7b",
+    "gemma2_2b": "gemma-2-2b",
+    "phi3_mini": "phi-3-mini-4k",
+    "qwen2_5_0_5b": "qwen2.5-0.5b",
+    "qwen2_5_7b_base": "qwen2.5-7b",
+    "qwen2_5_7b_instruct": "qwen2.5-7b",
+    "qwen3_0_6b_base": "qwen3-0.6b",
+    "qwen3_0_6b_instruct": "qwen3-0.6b",
+}
 
 
 def fixed_by(
