@@ -318,26 +318,36 @@ class ConfigCheckTexts(Translating):
     def _values(self, config: ImportedConfig, setup: TrainingSetup | None) -> list[str]:
         f = self._formats.format
         if setup is not None:
+            values = {
+                "e": f(setup.effective_batch),
+                "b": f(setup.micro_batch),
+                "a": f(setup.accumulation_steps),
+                "g": (
+                    self._formats.gpus_text(setup.gpus)
+                    if setup.world == setup.gpus
+                    else self._replicas(setup.gpus)
+                ),
+                "zero": int(setup.zero_stage),
+                "precision": setup.precision.value,
+                "offload": self.offload(setup.offload),
+            }
+            if config.nodes is None:
+                # the file does not say on how many machines: the description keeps its own
+                return [
+                    self.tr(
+                        "Effective batch {e} = {b} × {a} × {g}, ZeRO-{zero}, {precision}, "
+                        "offload: {offload}."
+                    ).format(**values)
+                ]
             return [
                 self.tr(
                     "Effective batch {e} = {b} × {a} × {g} on {nodes}, ZeRO-{zero}, "
                     "{precision}, offload: {offload}."
                 ).format(
-                    e=f(setup.effective_batch),
-                    b=f(setup.micro_batch),
-                    a=f(setup.accumulation_steps),
-                    g=(
-                        self._formats.gpus_text(setup.gpus)
-                        if setup.tensor_parallel * setup.pipeline_stages * setup.context_parallel
-                        == 1
-                        else self._replicas(setup.gpus)
-                    ),
+                    **values,
                     nodes=self._formats.counted(
                         lambda n: self.tr("%n node(s)", "", n), setup.nodes
                     ),
-                    zero=int(setup.zero_stage),
-                    precision=setup.precision.value,
-                    offload=self.offload(setup.offload),
                 )
             ]
         known = []

@@ -1710,6 +1710,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>Corrija a descrição do treino e verifique o arquivo de novo.</translation>
     </message>
     <message>
+        <source>Effective batch {e} = {b} × {a} × {g}, ZeRO-{zero}, {precision}, offload: {offload}.</source>
+        <translation>Lote efetivo {e} = {b} × {a} × {g}, ZeRO-{zero}, {precision}, offload: {offload}.</translation>
+    </message>
+    <message>
         <source>Effective batch {e} = {b} × {a} × {g} on {nodes}, ZeRO-{zero}, {precision}, offload: {offload}.</source>
         <translation>Lote efetivo {e} = {b} × {a} × {g} em {nodes}, ZeRO-{zero}, {precision}, offload: {offload}.</translation>
     </message>

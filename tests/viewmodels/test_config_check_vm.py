@@ -65,7 +65,7 @@ def test_a_deepspeed_json_fills_the_description(qapp, tmp_path: Path) -> None:  
     assert lines[:9] == [
         "“ds_config.json”: DeepSpeed configuration (JSON).",
         "DeepSpeed would run it as written.",
-        "Effective batch 512 = 2 × 32 × 8 GPUs on 1 node, ZeRO-3, bf16, offload: the optimizer.",
+        "Effective batch 512 = 2 × 32 × 8 GPUs, ZeRO-3, bf16, offload: the optimizer.",
         "Derived: GPUs = train_batch_size / (micro-batch x accumulation steps) = "
         "512 / (2 x 32) = 8.",
         "DeepSpeed accepts these batch values.",
@@ -308,3 +308,27 @@ def test_unknown_keys_and_files_not_found_are_named(qapp, tmp_path: Path) -> Non
     # the ZeRO stage the missing file would set is missing, never ZeRO-0
     assert lines[-1] == "Not put into the training description: ZeRO stage; offload."
     assert vm.description == before
+
+
+def test_a_file_that_does_not_name_the_machines_keeps_the_descriptions(
+    qapp, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    vm = _llama()
+    vm.set_text(F.GPUS, "16")
+    vm.set_text(F.NODES, "2")
+    config = {"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 4}
+    outcome = CheckViewModel(vm).check(_file(tmp_path, config))
+    assert "Effective batch 128 = 2 × 4 × 16 GPUs, ZeRO-0, fp32, offload: none." in (
+        outcome.report.splitlines()
+    )
+    d = vm.description
+    assert d is not None and (d.gpus, d.nodes, d.target_batch) == (16, 2, 128)
+    # an accelerate file names them: its machines win
+    path = tmp_path / "one.yaml"
+    path.write_text(
+        "distributed_type: MULTI_GPU\nnum_processes: 4\nnum_machines: 1\nmixed_precision: bf16\n",
+        encoding="utf-8",
+    )
+    CheckViewModel(vm).check(path)
+    d = vm.description
+    assert d is not None and (d.gpus, d.nodes) == (4, 1)

@@ -92,7 +92,7 @@ def fixed_by(
         target_batch=setup.effective_batch,
         micro_batch=setup.micro_batch,
         gpus=setup.gpus,
-        nodes=setup.nodes,
+        nodes=_nodes(config, setup.world, current),
         zero_stage=setup.zero_stage,
         precision=setup.precision,
         offload=setup.offload,
@@ -128,12 +128,20 @@ def layout_fixed_by(
         tensor_parallel=sizes.get("tensor", 1),
         pipeline_stages=sizes.get("pipeline", 1),
         context_parallel=sizes.get("context", 1),
-        nodes=config.nodes or 1,
+        nodes=_nodes(config, d.gpus, current),
         zero_stage=ZeroStage.NONE if config.zero_stage is None else config.zero_stage,
         precision=precision or Precision.FP32,
         offload=config.offload or Offload.NONE,
     )
     return _training_fixed_by(config, described)
+
+
+def _nodes(config: ImportedConfig, world: int, current: TrainingDescription) -> int:
+    """The file's machines, or — when it does not say (a DeepSpeed JSON, an axolotl
+    YAML) — the description's, as long as they split the GPUs evenly (else one)."""
+    if config.nodes is not None:
+        return config.nodes
+    return current.nodes if world % current.nodes == 0 else 1
 
 
 def _training_fixed_by(config: ImportedConfig, d: TrainingDescription) -> TrainingDescription:
