@@ -27,7 +27,8 @@ accelerate's ``num_processes``.
 ``unknown_keys`` (``[{key, suggestion, refused, reason}]``: keys the framework does not
 know, refused by accelerate and by DeepSpeed's ZeRO settings, ignored at DeepSpeed's
 top level), ``resolved_files`` (``[{key, reference, path, where}]``: each file the config
-names and where it was found, ``path`` null when not found) and ``tokens_per_step``
+names and where it was found, ``path`` null when not found), ``tokens_per_step_at_most``
+(true unless the samples are packed; null without tokens) and ``tokens_per_step``
 (effective batch x sequence length, or null). Exit code 0: the framework
 would run the file as given; 1: it would refuse it (the report is printed, the reason
 first); 2: a missing or unreadable file, or one of no known kind.
@@ -74,6 +75,7 @@ LABELS = {
     "sequence_length": "sequence length",
     "base_model": "base model",
     "checkpointing": "activation checkpointing",
+    "packing": "samples packed",
 }
 
 
@@ -251,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
                     for f in config.resolved_files
                 ],
                 "tokens_per_step": tokens,
+                "tokens_per_step_at_most": v.tokens_at_most if tokens is not None else None,
             }
         )
         return status
@@ -304,7 +307,13 @@ def run(args: argparse.Namespace) -> int:
     if tokens is not None:
         out.write(
             f"Tokens per step: {d.effective_batch} (effective batch) x "
-            f"{config.sequence_length} (sequence length) = {tokens}\n"
+            f"{config.sequence_length} (sequence length) = {tokens}"
+            + (
+                " at most (the samples are not packed: each is cut or padded to the "
+                "sequence length, not filled)\n"
+                if v.tokens_at_most
+                else " (the samples are packed into full sequences)\n"
+            )
         )
     for warning in d.warnings:
         out.write(f"Warning: {warning}\n")

@@ -177,13 +177,24 @@ class ConfigCheckTexts(Translating):
                     )
                 )
         if v.tokens_per_step is not None and d.effective_batch is not None:
-            lines.append(
-                self.tr("{tokens} tokens per optimizer step ({batch} samples × {seq}).").format(
-                    tokens=f(v.tokens_per_step),
-                    batch=f(d.effective_batch),
-                    seq=f(v.tokens_per_step // d.effective_batch),
+            values = {
+                "tokens": f(v.tokens_per_step),
+                "batch": f(d.effective_batch),
+                "seq": f(v.tokens_per_step // d.effective_batch),
+            }
+            if v.tokens_at_most:
+                lines.append(
+                    self.tr(
+                        "At most {tokens} tokens per optimizer step ({batch} samples × "
+                        "{seq}; the samples are not packed, so shorter ones are padded)."
+                    ).format(**values)
                 )
-            )
+            else:
+                lines.append(
+                    self.tr(
+                        "{tokens} tokens per optimizer step ({batch} samples × {seq}, packed)."
+                    ).format(**values)
+                )
         return lines
 
     def _replicas(self, count: int) -> str:

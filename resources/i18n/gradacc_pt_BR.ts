@@ -1575,6 +1575,14 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>Não foi possível usar {key} = {value}: {reason}</translation>
     </message>
     <message>
+        <source>At most {tokens} tokens per optimizer step ({batch} samples × {seq}; the samples are not packed, so shorter ones are padded).</source>
+        <translation>No máximo {tokens} tokens por passo do otimizador ({batch} amostras × {seq}; as amostras não são empacotadas, então as mais curtas recebem preenchimento).</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens per optimizer step ({batch} samples × {seq}, packed).</source>
+        <translation>{tokens} tokens por passo do otimizador ({batch} amostras × {seq}, empacotadas).</translation>
+    </message>
+    <message>
         <source>Read {reference} from {path}.</source>
         <translation>{reference} lido de {path}.</translation>
     </message>
@@ -1616,10 +1624,6 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>{gpus}: {sizes} → {replicas}.</source>
         <translation>{gpus}: {sizes} → {replicas}.</translation>
-    </message>
-    <message>
-        <source>{tokens} tokens per optimizer step ({batch} samples × {seq}).</source>
-        <translation>{tokens} tokens por passo do otimizador ({batch} amostras × {seq}).</translation>
     </message>
     <message>
         <source>tensor</source>
@@ -1871,6 +1875,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>{what} = {product} does not divide the {g} GPU(s): {framework} refuses it.</source>
         <translation>{what} = {product} não divide as {g} GPU(s): o {framework} recusa.</translation>
+    </message>
+    <message>
+        <source>dp_replicate_size {replicate} must equal GPUs / context_parallel_size = {remaining} under DeepSpeed: axolotl refuses it.</source>
+        <translation>dp_replicate_size {replicate} deve ser igual a GPUs / context_parallel_size = {remaining} com o DeepSpeed: o axolotl o recusa.</translation>
     </message>
     <message>
         <source>dp_shard_size {shard} without fsdp or fsdp_config: axolotl refuses it.</source>

@@ -510,7 +510,7 @@ def test_tokens_per_step_and_8bit(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert data["values"]["lora_targets"] == ["all-linear"]
     assert main(["check", file, "--gpus", "2"]) == 0
     out = capsys.readouterr().out
-    assert "Tokens per step: 16 (effective batch) x 1024 (sequence length) = 16384\n" in out
+    assert "Tokens per step: 16 (effective batch) x 1024 (sequence length) = 16384 at most" in out
     assert "base model in 8 bits: true  (load_in_8bit)" in out
     neox = write(tmp_path, "neox.yml", "train_micro_batch_size_per_gpu: 4\nseq_length: 2048\n")
     data = check_json(capsys, neox, "--gpus", "2")
@@ -560,3 +560,45 @@ def test_a_launch_folder_path_is_found_at_the_repositorys_root(
     data = check_json(capsys, file, "--gpus", "2")
     assert data["resolved_files"][0]["path"] is None
     assert "ZeRO stage" in data["missing"]
+
+
+@pytest.mark.parametrize(
+    ("file", "text", "packed"),
+    [
+        (
+            "a.yml",
+            "micro_batch_size: 2\ngradient_accumulation_steps: 4\nsequence_len: 1024\n",
+            None,
+        ),
+        (
+            "a.yml",
+            "micro_batch_size: 2\ngradient_accumulation_steps: 4\nsequence_len: 1024\n"
+            "sample_packing: true\n",
+            True,
+        ),
+        (
+            "sft.yaml",
+            "model_name_or_path: m\nper_device_train_batch_size: 2\n"
+            "gradient_accumulation_steps: 4\nmax_length: 1024\npacking: true\n",
+            True,
+        ),
+        (
+            "lf.yaml",
+            "model_name_or_path: m\nstage: sft\nfinetuning_type: lora\n"
+            "per_device_train_batch_size: 2\ngradient_accumulation_steps: 4\n"
+            "cutoff_len: 1025\npacking: true\n",
+            True,
+        ),
+    ],
+)
+def test_tokens_per_step_are_exact_only_when_packed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], file: str, text: str, packed: bool | None
+) -> None:
+    data = check_json(capsys, write(tmp_path, file, text), "--gpus", "2")
+    # 2 x 4 x 2 GPUs = 16 samples of 1,024 tokens (LLaMA-Factory's packing: 1,025 - 1)
+    assert data["tokens_per_step"] == 16 * 1024
+    assert data["values"]["packing"] is packed
+    assert data["tokens_per_step_at_most"] is (packed is not True)
+    assert main(["check", write(tmp_path, file, text), "--gpus", "2"]) == 0
+    out = capsys.readouterr().out
+    assert ("at most (the samples are not packed" in out) is (packed is not True)

@@ -606,3 +606,21 @@ def test_axolotl_gradient_checkpointing(
     assert ("checkpointing" in config.derived(1).derived) is derived
     if "offload" in line:
         assert [u.key for u in config.unread] == ["gradient_checkpointing"]
+
+
+def test_axolotl_context_parallel_under_deepspeed_is_ulysses() -> None:
+    # axolotl 0.21.0 _get_parallel_config_kwargs(is_deepspeed=True): cp becomes
+    # DeepSpeed's sequence-parallel axis and the other GPUs replicate
+    text = (
+        "base_model: m\nmicro_batch_size: 1\ngradient_accumulation_steps: 4\n"
+        "deepspeed: zero3.json\ncontext_parallel_size: 2\n"
+    )
+    d = read_config(text).derived(8)
+    assert (d.data_parallel, dict(d.parallel)) == (4, {"context": 2, "replicate": 4})
+    assert d.problem is None
+    refused = read_config(text + "dp_replicate_size: 2\n").derived(8)
+    assert refused.problem is not None
+    assert "must equal GPUs / context_parallel_size = 4 under DeepSpeed" in refused.problem
+    # without DeepSpeed the same sizes shard the rest with FSDP's dp_shard
+    plain = read_config(text.replace("deepspeed: zero3.json\n", "")).derived(8)
+    assert (plain.data_parallel, dict(plain.parallel)) == (4, {"context": 2, "shard": 4})

@@ -276,7 +276,11 @@ def test_parallel_sizes_replicas_and_tokens_per_step(qapp, tmp_path: Path) -> No
     # axolotl shards the 4 replicas left by tensor parallelism (dp_shard_size)
     assert "8 GPUs: tensor 2 × sharded 4 → 4 data-parallel replicas." in lines
     # 2 × 4 × 4 replicas = 32 samples of 2,048 tokens
-    assert "65,536 tokens per optimizer step (32 samples × 2,048)." in lines
+    # not packed: each sample is cut or padded to 2,048 tokens
+    assert (
+        "At most 65,536 tokens per optimizer step (32 samples × 2,048; the samples are not "
+        "packed, so shorter ones are padded)."
+    ) in lines
     d = vm.description
     assert d is not None
     assert (d.gpus, d.tensor_parallel, d.target_batch, d.seq_len) == (4, 2, 32, 2048)

@@ -87,6 +87,8 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
     # axolotl's load_in_8bit: the frozen base model in 8 bits (bitsandbytes LLM.int8)
     r.boolean("base_8bit", "load_in_8bit", data.get("load_in_8bit"))
     _checkpointing(data, r)
+    # axolotl 0.21.0 AxolotlInputConfig sample_packing: bool | None
+    r.boolean("packing", "sample_packing", data.get("sample_packing"))
     r.text(
         "base_model",
         "base_model",
@@ -102,6 +104,7 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
     ):
         r.parallel_size(name, key, data.get(key))
     r.uses_fsdp = bool(data.get("fsdp") or data.get("fsdp_config"))
+    r.uses_deepspeed = bool(data.get("deepspeed"))
     if data.get("deepspeed") is not None:
         # axolotl, src/axolotl/utils/config/__init__.py normalize_config(): "if
         # isinstance(cfg.deepspeed, str) and os.path.exists(cfg.deepspeed)" opens the

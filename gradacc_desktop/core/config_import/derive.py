@@ -406,11 +406,11 @@ def _replicas(
 def _axolotl_replicas(
     config: ImportedConfig, g: int
 ) -> tuple[int | None, tuple[tuple[str, int], ...], str | None]:
-    # axolotl, src/axolotl/utils/distributed.py _get_parallel_config_kwargs(), called by
-    # build_parallelism_config() with the world size, tensor_parallel_size,
-    # context_parallel_size, dp_shard_size, dp_replicate_size and bool(fsdp or
-    # fsdp_config), replayed step by step; its result goes to accelerate's
-    # ParallelismConfig (see _accelerate_total below).
+    # axolotl 0.21.0, src/axolotl/utils/distributed.py _get_parallel_config_kwargs(),
+    # called by build_parallelism_config() with the world size, tensor_parallel_size,
+    # context_parallel_size, dp_shard_size, dp_replicate_size, bool(fsdp or
+    # fsdp_config) and bool(deepspeed), replayed step by step; its result goes to
+    # accelerate's ParallelismConfig (see _accelerate_total below).
     if not any(n in ("tensor", "context", "shard", "replicate") for n, _s, _k in config.parallel):
         return g, (), None  # no parallel sizes: plain data parallelism over the GPUs
     tp = _size(config, "tensor")
@@ -425,6 +425,22 @@ def _axolotl_replicas(
     if cp and cp > 1:
         kwargs["context"] = cp
         remaining //= cp
+    if config.uses_deepspeed and cp and cp > 1 and remaining > 1:
+        # under DeepSpeed the context-parallel size is accelerate's DeepSpeed Ulysses
+        # "sp" axis (ALST) and the rest replicate: dp_replicate_size = world / (tp x
+        # cp), and a dp_replicate_size given must equal it (ValueError)
+        if replicate and replicate > 1 and replicate != remaining:
+            return (
+                None,
+                tuple(kwargs.items()),
+                trans_late(
+                    "ConfigImport",
+                    "dp_replicate_size {replicate} must equal GPUs / context_parallel_size "
+                    "= {remaining} under DeepSpeed: axolotl refuses it.",
+                ).format(replicate=replicate, remaining=remaining),
+            )
+        kwargs["replicate"] = remaining
+        return remaining, tuple((n, s) for n, s in kwargs.items() if s > 1), None
     if shard is None and replicate in (None, 1) and remaining > 1:
         kwargs["shard"] = remaining
         remaining = 1

@@ -251,6 +251,10 @@ def _read_length(data: dict[Any, Any], r: _Reader) -> None:
     neat = _flag(r, "neat_packing", data.get("neat_packing"), False)
     packing = _flag(r, "packing", data.get("packing"), False)
     length = r.values.get("sequence_length")
+    if neat is True or packing is True:
+        r.set("packing", "neat_packing" if neat is True else "packing", True)
+    elif packing is False:
+        r.set("packing", "packing", False)
     # data_args.py DataArguments.__post_init__(): neat_packing sets packing, and
     # packing shortens cutoff_len by one ("avoid pad_to_multiple_of")
     if isinstance(length, int) and length > 1 and (neat is True or packing is True):

@@ -207,6 +207,10 @@ class ImportedConfig:
     base_model: str | None = None
     # activation (gradient) checkpointing on or off
     checkpointing: bool | None = None
+    # samples packed into full sequences (axolotl's sample_packing, TRL's and
+    # LLaMA-Factory's packing, torchtune's dataset.packed): the tokens per step are then
+    # the effective batch x sequence length; otherwise at most that
+    packing: bool | None = None
     # keys set to "auto", which the trainer fills
     auto_keys: tuple[str, ...] = ()
     # keys found but not used, each with its reason
@@ -224,6 +228,9 @@ class ImportedConfig:
     parallel: tuple[tuple[str, int, str], ...] = ()
     # axolotl's fsdp / fsdp_config is set (its dp_shard_size needs it)
     uses_fsdp: bool = False
+    # axolotl's deepspeed is set (its context_parallel_size is then DeepSpeed's Ulysses
+    # sequence parallelism)
+    uses_deepspeed: bool = False
     # keys the framework does not know, with the nearest known key
     unknown_keys: tuple[UnknownKey, ...] = ()
     # the files the config names and where each was found (or not)
@@ -355,6 +362,7 @@ _VALUE_FIELDS = tuple(
         "followed",
         "parallel",
         "uses_fsdp",
+        "uses_deepspeed",
         "unknown_keys",
         "resolved_files",
         "batch_keys_set",

@@ -97,6 +97,7 @@ class _Reader:
         self.followed: list[str] = []
         self.parallel: dict[str, tuple[int, str]] = {}
         self.uses_fsdp = False
+        self.uses_deepspeed = False
         self.unknown: list[UnknownKey] = []
         self.resolved: list[ResolvedFile] = []
         self.batch_keys_set: tuple[str, ...] = ()
@@ -378,6 +379,7 @@ class _Reader:
             followed=tuple(self.followed),
             parallel=tuple((n, size, key) for n, (size, key) in self.parallel.items()),
             uses_fsdp=self.uses_fsdp,
+            uses_deepspeed=self.uses_deepspeed,
             unknown_keys=tuple(self.unknown),
             resolved_files=tuple(self.resolved),
             batch_keys_set=self.batch_keys_set,

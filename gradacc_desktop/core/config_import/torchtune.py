@@ -134,6 +134,10 @@ def _read_torchtune(data: dict[Any, Any], r: _Reader) -> None:
         seq = c.get(tokenizer, "max_seq_len", "sequence_length", "tokenizer.max_seq_len")
         if seq is not _UNRESOLVED:
             r.integer("sequence_length", "tokenizer.max_seq_len", seq, 1, _MAX_SEQ, auto=False)
+    dataset = data.get("dataset")
+    if isinstance(dataset, dict) and isinstance(dataset.get("packed"), bool):
+        # torchtune's dataset builders: packed=True packs samples into max_seq_len
+        r.set("packing", "dataset.packed", dataset["packed"])
     _sharding(c, data)
     _parallel(c, data)
     _unknown_keys(r, data)

@@ -552,6 +552,10 @@ def _read_trl(data: dict[Any, Any], r: _Reader) -> None:
                 "SFTConfig and DPOConfig)",
             ).format(),
         )
+    # SFTConfig packing (default False)
+    packing = _flag(r, "packing", data.get("packing"), True)
+    if isinstance(packing, bool):
+        r.set("packing", "packing", packing)
     dtype = data.get("dtype")
     if (
         isinstance(dtype, str)

@@ -46,6 +46,9 @@ class Verdict:
     problems: tuple[str, ...]
     # effective batch x sequence length, when both are known
     tokens_per_step: int | None
+    # the samples are not packed: padded or cut to the sequence length, the tokens per
+    # step are at most ``tokens_per_step``
+    tokens_at_most: bool = True
 
     @property
     def accepts(self) -> bool:
@@ -84,6 +87,7 @@ def verdict(config: ImportedConfig, gpus: int | None = None) -> Verdict:
         refusals=tuple(refusals),
         problems=tuple(problems),
         tokens_per_step=tokens,
+        tokens_at_most=config.packing is not True,
     )
 
 
