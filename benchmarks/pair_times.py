@@ -22,7 +22,7 @@ from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
 from gradacc_desktop.core.hardware import hardware
 from gradacc_desktop.core.layout import ParallelLayout
 from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.planning import Recommendation, recommend_with_pairs
+from gradacc_desktop.core.recommend import Recommendation, recommend_with_pairs
 from gradacc_desktop.core.step_results import fastest
 from gradacc_desktop.core.steptime import StepModel
 from gradacc_desktop.core.workload import Workload

@@ -18,40 +18,25 @@ flags), read into one ``TrainingDescription``.
   (``--overhead-gb`` is part of the derived other memory);
 * the run: ``--dataset-samples``, ``--epochs``, ``--tokens``, ``--price-per-gpu-hour``,
   ``--goodput``.
+
+The flags are added by ``cli.description_flags`` (re-exported here); this module reads
+them (``model_spec``, ``description_from``) and checks what no description holds.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from decimal import Decimal
 from typing import Any
 
-from ..core.activation import SHAPE_LIMITS, Attention, Family
-from ..core.compute import (
-    BANDWIDTH_LIMITS,
-    EPOCHS_LIMITS,
-    GOODPUT_LIMITS,
-    PARAMS_LIMITS,
-    PRICE_LIMITS,
-    TOKENS_LIMITS,
-    UTILISATION_LIMITS,
-    Recompute,
-)
+from ..core.activation import Attention, Family
+from ..core.compute import Recompute
 from ..core.families import ModelConfigError, file_name, read_model_config
-from ..core.gpus import GpuCard, GpuTableError, custom_card, load_gpu_table
-from ..core.layout import LAYOUT_LIMITS
-from ..core.limits import Limits, whole
-from ..core.lora import LORA_RANK_LIMITS, LoraTargets
-from ..core.memory import DEFAULT_OVERHEAD_GB, ZeroStage
+from ..core.gpus import GpuCard, custom_card, load_gpu_table
+from ..core.lora import LoraTargets
+from ..core.memory import ZeroStage
 from ..core.models import ModelSpec, UnknownModelError, facts, typed_shape
-from ..core.planning import (
-    DATASET_LIMITS,
-    GPU_MEMORY_LIMITS,
-    OTHER_MEMORY_LIMITS,
-    SEQ_LEN_LIMITS,
-    Rounding,
-)
+from ..core.planning import Rounding
 from ..core.profile import MISMATCH_TEXT, ProfileError, load_profile, profile_mismatches
 from ..core.setup import Offload, Precision
 from ..core.training.description import (
@@ -64,203 +49,17 @@ from ..core.training.description import (
     expert_problem,
     expert_problem_text,
 )
-from ._common import UsageError, decimal_type, image_size_type, int_type
+from ._common import UsageError
+from .description_flags import NODES as NODES
+from .description_flags import add_description_arguments as add_description_arguments
+from .description_flags import add_goodput_argument as add_goodput_argument
+from .description_flags import add_link_arguments as add_link_arguments
+from .description_flags import add_model_arguments as add_model_arguments
+from .description_flags import add_split_arguments as add_split_arguments
+from .description_flags import card_ids as card_ids
 
-#: images per sample: the estimator's range
-IMAGES_LIMITS = SHAPE_LIMITS["images"]
-
-#: typed figures may be given to the byte (9 decimals of a GB)
-BYTE_DECIMALS = 9
-ACTIVATION_FLAG = decimal_type(
-    Limits(Decimal(1).scaleb(-BYTE_DECIMALS), Decimal(100_000), False, BYTE_DECIMALS)
-)
-OTHER_MEMORY_FLAG = decimal_type(
-    Limits(OTHER_MEMORY_LIMITS.minimum, OTHER_MEMORY_LIMITS.maximum, False, BYTE_DECIMALS)
-)
-NODES = int_type(whole(1, 1_000_000))
-LAYOUT = int_type(LAYOUT_LIMITS)
-LORA_RANK = int_type(LORA_RANK_LIMITS)
-SIZE = int_type(whole(1, 10_000_000))
 #: the flags that give a model by its sizes
 SIZE_FLAGS = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "family")
-
-
-def card_ids() -> list[str]:
-    try:
-        return [card.id for card in load_gpu_table().cards]
-    except GpuTableError:  # a broken bundle must not take the whole CLI down
-        return []
-
-
-def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
-    """``--model`` | ``--model-config`` | ``--params``."""
-    group = parser.add_mutually_exclusive_group(required=required)
-    group.add_argument(
-        "--model",
-        metavar="NAME",
-        help="a bundled model (gradacc activation --preset takes the same names), e.g. "
-        "llama-3.1-8b, mistral-7b, gpt2",
-    )
-    group.add_argument(
-        "--model-config",
-        metavar="PATH",
-        help="the model's Hugging Face config.json (a local file; nothing is downloaded)",
-    )
-    group.add_argument(
-        "--params",
-        type=int_type(PARAMS_LIMITS),
-        metavar="P",
-        help="parameters of the model (no shape: attention, kernel widths and tensor-/"
-        "pipeline-parallel traffic are not counted; give the sizes instead)",
-    )
-    sizes = parser.add_argument_group(
-        "model sizes (instead of --model, --model-config or --params)"
-    )
-    sizes.add_argument("--layers", type=SIZE, metavar="L", help="transformer layers")
-    sizes.add_argument("--hidden", type=SIZE, metavar="H", help="hidden size")
-    sizes.add_argument("--heads", type=SIZE, metavar="A", help="attention heads")
-    sizes.add_argument(
-        "--kv-heads", type=SIZE, metavar="K", help="key/value heads (default: --heads)"
-    )
-    sizes.add_argument(
-        "--ffn-hidden",
-        type=SIZE,
-        metavar="F",
-        help="the MLP's width (default: 8H/3 rounded up to 256 for llama, 4H for gpt2)",
-    )
-    sizes.add_argument("--vocab", type=SIZE, metavar="V", help="vocabulary (default 32000)")
-    sizes.add_argument(
-        "--family",
-        choices=[Family.LLAMA.value, Family.GPT2.value],
-        default=None,
-        help="llama: gated (SwiGLU) MLP, rotary positions (default); gpt2: plain GeLU "
-        "MLP, learned positions up to --seq-len",
-    )
-
-
-def add_method_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("method")
-    group.add_argument(
-        "--lora-rank", type=LORA_RANK, metavar="R", help="train LoRA adapters of rank R"
-    )
-    group.add_argument(
-        "--lora-targets",
-        metavar="NAMES",
-        help="what LoRA adapts: query_value (default), attention, all_linear, or PEFT "
-        "target_modules names, comma-separated (q_proj,v_proj; all-linear; c_attn ...)",
-    )
-    group.add_argument(
-        "--base-bits",
-        type=int,
-        choices=[16, 4],
-        default=None,
-        help="frozen base of LoRA: 16-bit, or 4-bit NF4 with double quantization (QLoRA)",
-    )
-    group.add_argument(
-        "--trainable-params",
-        type=int_type(PARAMS_LIMITS),
-        metavar="T",
-        help="the adapters' parameters, when the model's projections are not known",
-    )
-    group.add_argument(
-        "--optimizer", choices=[o.value for o in Optimizer], default=Optimizer.ADAM.value
-    )
-    group.add_argument(
-        "--precision", choices=[p.value for p in Precision], default=Precision.BF16.value
-    )
-    group.add_argument(
-        "--fp8",
-        action="store_true",
-        help="FP8 matrix products (Transformer Engine) around 16-bit training: the card's "
-        "FP8 peak; memory as in --precision",
-    )
-
-
-def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
-    group = parser.add_argument_group("layout")
-    group.add_argument("--nodes", type=NODES, default=1, metavar="N", help=nodes_help)
-    add_split_arguments(group)
-    group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
-    group.add_argument(
-        "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
-    )
-
-
-def add_split_arguments(group: Any) -> None:
-    """How a model is split over its GPUs: tensor, pipeline (and its virtual stages),
-    experts, ZeRO (``plan``, ``export`` and ``time``'s predicted speed)."""
-    group.add_argument(
-        "--tensor-parallel",
-        type=LAYOUT,
-        default=1,
-        metavar="TP",
-        help="tensor-parallel size (inside one node)",
-    )
-    group.add_argument(
-        "--pipeline-stages",
-        type=LAYOUT,
-        default=1,
-        metavar="PP",
-        help="pipeline stages (1F1B; the accumulation steps are its micro-batches)",
-    )
-    group.add_argument(
-        "--virtual-stages",
-        type=LAYOUT,
-        default=1,
-        metavar="V",
-        help="interleaved 1F1B: model chunks per GPU (Megatron's virtual pipeline "
-        "stages); the bubble shrinks V times",
-    )
-    add_expert_parallel_argument(group)
-    add_context_parallel_argument(group)
-    group.add_argument(
-        "--zero-stage",
-        type=int,
-        choices=[int(z) for z in ZeroStage],
-        default=0,
-        metavar="{0,1,2,3}",
-    )
-
-
-def add_link_arguments(group: Any) -> None:
-    """The bandwidths typed over the card's (GB/s per GPU and direction)."""
-    group.add_argument(
-        "--link-gbps",
-        type=decimal_type(BANDWIDTH_LIMITS),
-        metavar="GB/s",
-        help="between GPUs of one node, per GPU and direction (default: the card's link)",
-    )
-    group.add_argument(
-        "--network-gbps",
-        type=decimal_type(BANDWIDTH_LIMITS),
-        metavar="GB/s",
-        help="between nodes, per GPU and direction (default: the card's typical network; "
-        "8 x 200 Gb/s InfiniBand for 8 GPUs is 25)",
-    )
-
-
-def add_expert_parallel_argument(group: Any) -> None:
-    group.add_argument(
-        "--expert-parallel",
-        type=LAYOUT,
-        default=1,
-        metavar="EP",
-        help="a mixture of experts: spread each sparse layer's routed experts over EP of "
-        "the data-parallel GPUs (Megatron's --expert-model-parallel-size, DeepSpeed-MoE's "
-        "ep_size); EP must divide the data-parallel GPUs and the experts",
-    )
-
-
-def add_context_parallel_argument(group: Any) -> None:
-    group.add_argument(
-        "--context-parallel",
-        type=LAYOUT,
-        default=1,
-        metavar="CP",
-        help="split each sequence over CP GPUs of a replica (Megatron's "
-        "--context-parallel-size; ring attention): adds GPUs, world = dp x tp x pp x CP; "
-        "the sequence length must be divisible by 2 x CP",
-    )
 
 
 def check_context_seq(context_parallel: int, seq_len: int | None) -> None:
@@ -296,134 +95,6 @@ def check_expert_data(expert_parallel: int, data_parallel: int, what: str = "--g
             f"data-parallel GPUs ({what}): each group of {expert_parallel} holds every "
             "routed expert once"
         )
-
-
-def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("hardware")
-    group.add_argument(
-        "--gpu-card",
-        choices=card_ids(),
-        metavar="CARD",
-        help="a known card: its usable memory and speed (e.g. a100-80gb, h100-80gb, rtx-4090-24gb)",
-    )
-    group.add_argument(
-        "--gpu-memory-gb",
-        type=decimal_type(GPU_MEMORY_LIMITS),
-        metavar="C",
-        help="usable memory of one GPU, instead of --gpu-card (no time per step: no speed)",
-    )
-    group.add_argument(
-        "--efficiency",
-        type=decimal_type(UTILISATION_LIMITS),
-        metavar="E",
-        help="one share of the card's peak for every kernel, e.g. 0.45 (default: the "
-        "efficiency model: products, attention and element-wise work by the model's shape)",
-    )
-    add_link_arguments(group)
-    group.add_argument(
-        "--speed-profile",
-        metavar="PATH",
-        help="a speed profile from python -m gradacc_desktop.measure --profile-out: its "
-        "measured micro-step seconds replace the roofline",
-    )
-
-
-def add_sequence_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("sequences")
-    group.add_argument("--seq-len", type=int_type(SEQ_LEN_LIMITS), metavar="L")
-    group.add_argument(
-        "--attention",
-        choices=[a.value for a in Attention],
-        default=Attention.SDPA.value,
-        help="the attention kernel: sdpa (fused, flash: no scores kept; default) or eager "
-        "(the scores are written out: more memory and time)",
-    )
-    group.add_argument(
-        "--target-seq",
-        type=int_type(SEQ_LEN_LIMITS),
-        metavar="L",
-        help="encoder-decoders (T5): the target length (default: --seq-len)",
-    )
-    group.add_argument(
-        "--images",
-        type=int_type(IMAGES_LIMITS),
-        metavar="N",
-        help="language models with a vision tower: images per sample (default 1); their "
-        "tokens are part of --seq-len",
-    )
-    group.add_argument(
-        "--image-size",
-        type=image_size_type,
-        metavar="WxH",
-        help="models with a vision tower: pixels of each image (default: the model's own)",
-    )
-    group.add_argument(
-        "--freeze-vision",
-        action="store_true",
-        help="models with a vision tower: the tower does not train",
-    )
-
-
-def add_memory_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "memory (derived from the model when absent; decimal GB, to the byte)"
-    )
-    group.add_argument(
-        "--activation-gb",
-        type=ACTIVATION_FLAG,
-        metavar="X",
-        help="one sample of the whole model on one GPU (default: estimated from the "
-        "model at --seq-len); the first pipeline stage holds it divided by --tensor-parallel",
-    )
-    group.add_argument(
-        "--other-memory-gb",
-        type=OTHER_MEMORY_FLAG,
-        metavar="O",
-        help="everything but activations per GPU (default: the model states for the "
-        "setup, as DeepSpeed counts them, + --overhead-gb)",
-    )
-    group.add_argument(
-        "--overhead-gb",
-        type=decimal_type(OTHER_MEMORY_LIMITS),
-        default=DEFAULT_OVERHEAD_GB,
-        metavar="GB",
-        help="CUDA context and allocator slack per GPU in the derived other memory (default 1)",
-    )
-
-
-def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("the run")
-    group.add_argument("--dataset-samples", type=int_type(DATASET_LIMITS), metavar="N")
-    group.add_argument(
-        "--epochs", type=int_type(EPOCHS_LIMITS), metavar="E", help="passes over the dataset"
-    )
-    group.add_argument("--tokens", type=int_type(TOKENS_LIMITS), metavar="T", help="a token budget")
-    group.add_argument("--price-per-gpu-hour", type=decimal_type(PRICE_LIMITS), metavar="$")
-    add_goodput_argument(group)
-
-
-def add_goodput_argument(group: Any) -> None:
-    group.add_argument(
-        "--goodput",
-        type=decimal_type(GOODPUT_LIMITS),
-        metavar="G",
-        help="share of the wall-clock time spent training, e.g. 0.9 (restarts and "
-        "checkpoints take the rest; default 1)",
-    )
-
-
-def add_description_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
-    """Every flag of the description but the batch (the command adds its own)."""
-    add_model_arguments(parser)
-    add_method_arguments(parser)
-    add_sequence_arguments(parser)
-    add_hardware_arguments(parser)
-    add_layout_arguments(parser, nodes_help=nodes_help)
-    add_memory_arguments(parser)
-    add_run_arguments(parser)
-
-
-# --------------------------------------------------------------------------- reading
 
 
 def _sizes(args: argparse.Namespace) -> ModelSpec | None:

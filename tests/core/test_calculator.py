@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-import ast
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -145,17 +143,3 @@ def test_results_are_positive_and_exact(inputs: Inputs) -> None:
 def test_valid_inputs_round_trip_through_validation(inputs: Inputs) -> None:
     raw = {f: str(inputs.value(f)) for f in Field}
     assert validate(raw) == inputs  # type: ignore[arg-type]
-
-
-def test_core_never_imports_qt() -> None:
-    core = Path(calc.__file__).parent
-    for path in core.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            for name in names:
-                assert not name.startswith(("PySide6", "shiboken6", "PyQt")), (path, name)

@@ -25,9 +25,8 @@ from gradacc_desktop.core.config_import import (
     ImportedConfig,
     read_config,
 )
-from gradacc_desktop.core.config_import.neox import neox_text
+from gradacc_desktop.core.config_import.derive_rules import neox_text, torchtune_replicas
 from gradacc_desktop.core.config_import.neox_keys import NEOX_KEYS
-from gradacc_desktop.core.config_import.torchtune import torchtune_replicas
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.planning import deepspeed_check
 from gradacc_desktop.core.setup import Offload, Precision

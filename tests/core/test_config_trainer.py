@@ -18,10 +18,10 @@ from gradacc_desktop.core.config_import import (
     read_config,
 )
 from gradacc_desktop.core.config_import.trainer_keys import (
-    _LLAMA_FACTORY_KEYS,
-    _TRAINING_ARGS,
-    _TRL_MODEL,
-    _TRL_SFT,
+    LLAMA_FACTORY_KEYS,
+    TRAINING_ARGS,
+    TRL_MODEL,
+    TRL_SFT,
 )
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.setup import Offload, Precision
@@ -64,18 +64,18 @@ def refusals(config: ImportedConfig) -> list[str]:
 def test_the_key_sets_are_the_frameworks_fields() -> None:
     # spot checks; the trainer tier compares them with the installed dataclasses
     assert {"per_device_train_batch_size", "activation_checkpointing", "deepspeed"} <= (
-        _TRAINING_ARGS
+        TRAINING_ARGS
     )
-    assert "warmup_ratio" not in _TRAINING_ARGS  # removed by transformers 5.x
-    assert {"use_peft", "lora_r", "load_in_4bit", "dtype"} <= _TRL_MODEL
-    assert "torch_dtype" not in _TRL_MODEL
-    assert {"max_length", "packing"} <= _TRL_SFT
-    assert "max_seq_length" not in _TRL_SFT
+    assert "warmup_ratio" not in TRAINING_ARGS  # removed by transformers 5.x
+    assert {"use_peft", "lora_r", "load_in_4bit", "dtype"} <= TRL_MODEL
+    assert "torch_dtype" not in TRL_MODEL
+    assert {"max_length", "packing"} <= TRL_SFT
+    assert "max_seq_length" not in TRL_SFT
     # LLaMA-Factory's TrainingArguments on transformers 5.6: warmup_ratio still there
     assert {"cutoff_len", "lora_target", "warmup_ratio", "overwrite_output_dir"} <= (
-        _LLAMA_FACTORY_KEYS
+        LLAMA_FACTORY_KEYS
     )
-    assert "activation_checkpointing" not in _LLAMA_FACTORY_KEYS
+    assert "activation_checkpointing" not in LLAMA_FACTORY_KEYS
 
 
 # --------------------------------------------------------------------------- TrainingArguments

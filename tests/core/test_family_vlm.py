@@ -27,7 +27,7 @@ from gradacc_desktop.core.families import (
 from gradacc_desktop.core.families import gemma as gemma_family
 from gradacc_desktop.core.families import llama as llama_family
 from gradacc_desktop.core.families.vision_facts import summary
-from gradacc_desktop.core.families.vlm import smart_resize
+from gradacc_desktop.core.families.vlm_qwen import smart_resize
 from tests.configs import config_path, raw_config
 
 # num_parameters() of the whole ...ForConditionalGeneration transformers 5.24 builds: the

@@ -9,30 +9,35 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core import planning
-from gradacc_desktop.core.gpus import CUSTOM_ID, GpuTableError, custom_card, parse_gpu_table
+from gradacc_desktop.core import recommend as recommending
+from gradacc_desktop.core.gpus import (
+    CUSTOM_ID,
+    GpuTableError,
+    custom_card,
+    load_gpu_table,
+    parse_gpu_table,
+)
+from gradacc_desktop.core.memory import Recipe, ZeroStage, estimate_other_memory
 from gradacc_desktop.core.planning import (
     UNIT_NOTE,
     DeepSpeedReason,
-    NothingFits,
-    PlanPair,
-    Recipe,
-    Recommendation,
     Rounding,
-    Suggestion,
-    ZeroStage,
     deepspeed_check,
     divisors,
-    estimate_other_memory,
     fit,
-    load_gpu_table,
     lr_linear,
     lr_sqrt,
-    recommend,
-    recommend_with_pairs,
     solve_accumulation,
     steps_per_epoch,
     tokens_per_step,
+)
+from gradacc_desktop.core.recommend import (
+    NothingFits,
+    PlanPair,
+    Recommendation,
+    Suggestion,
+    recommend,
+    recommend_with_pairs,
 )
 
 D = Decimal
@@ -261,13 +266,13 @@ def test_recommend_memory_args_go_together() -> None:
 def test_recommend_for_a_billion_builds_few_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     """No walk over every micro-batch up to T/g: the work is counted in pairs built."""
     built: list[int] = []
-    make_pair = planning._pair
+    make_pair = recommending._pair
 
     def counted(target: int, micro_batch: int, gpus: int, rounding: Rounding) -> PlanPair:
         built.append(micro_batch)
         return make_pair(target, micro_batch, gpus, rounding)
 
-    monkeypatch.setattr(planning, "_pair", counted)
+    monkeypatch.setattr(recommending, "_pair", counted)
 
     # A prime target that g does not divide: no exact pair, the closest one is searched
     # at the ends of the blocks of b that share one accumulation count, fewer than

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gradacc_desktop.core.compute import Recompute, Shape, token_cost
 from gradacc_desktop.core.gpus import TrainingPrecision, custom_card, load_gpu_table
 from gradacc_desktop.core.hardware import Hardware, NoSpeedError, hardware
-from gradacc_desktop.core.layout import ParallelLayout, bubble_fraction
+from gradacc_desktop.core.layout import ParallelLayout
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.step_results import fastest, run_totals
 from gradacc_desktop.core.steptime import StepModel, step_time
@@ -129,18 +129,38 @@ def test_accumulation_amortises_ddp_but_not_zero3_across_nodes() -> None:
     assert gathers < z3.micro_step_seconds < gathers * Fraction(11, 10)
 
 
-@pytest.mark.parametrize("stages", [2, 4, 8])
+@pytest.mark.parametrize("stages", [1, 2, 4, 8])
 @pytest.mark.parametrize("micro_batches", [1, 4, 16, 64])
-def test_pipeline_bubble_share(stages: int, micro_batches: int) -> None:
+def test_pipeline_bubble_is_the_published_share(stages: int, micro_batches: int) -> None:
+    """Narayanan et al. 2021 (Megatron-LM, section 2.2.1): with p stages and m
+    micro-batches a 1F1B step idles (p - 1) micro-steps, so the bubble over the ideal
+    time is (p - 1) / m; GPipe (Huang et al. 2019) gives its share of the whole step as
+    (K - 1) / (M + K - 1). The step can only hold more than the schedule (gradient
+    reduction after the last micro-step), never less."""
     job = workload(layout=ParallelLayout(data=1, pipeline=stages))
     step = step_time(job, replace_nodes(A100, 64), 1, micro_batches)
-    slots = micro_batches + stages - 1
-    assert step.bubble_seconds == (stages - 1) * step.micro_step_seconds
+    ideal = micro_batches * step.micro_step_seconds
+    assert step.bubble_seconds / ideal == Fraction(stages - 1, micro_batches)
     assert step.parts.bubble == step.bubble_seconds
-    assert step.bubble_seconds / (slots * step.micro_step_seconds) == bubble_fraction(
-        stages, micro_batches
-    )
-    assert step.bubble_fraction < bubble_fraction(stages, micro_batches) + Fraction(1, 100)
+    assert step.bubble_fraction <= Fraction(stages - 1, micro_batches + stages - 1)
+    assert step.step_seconds >= ideal + step.bubble_seconds
+
+
+def test_the_bubble_shrinks_with_micro_batches_and_grows_with_stages() -> None:
+    hw = replace_nodes(A100, 64)
+
+    def share(stages: int, micro_batches: int) -> Fraction:
+        job = workload(layout=ParallelLayout(data=1, pipeline=stages))
+        return step_time(job, hw, 1, micro_batches).bubble_fraction
+
+    for stages in (2, 4, 8):
+        shares = [share(stages, m) for m in (1, 2, 4, 8, 16, 32)]
+        assert shares == sorted(shares, reverse=True) and len(set(shares)) == len(shares)
+    for m in (1, 4, 16):
+        shares = [share(p, m) for p in (1, 2, 4, 8)]
+        assert shares[0] == 0 and shares == sorted(shares) and len(set(shares)) == len(shares)
+    # GPipe's rule of thumb: with M >= 4K micro-batches the bubble is under a fifth
+    assert share(8, 32) < Fraction(1, 5)
 
 
 def test_fastest_pipeline_micro_batch_minimises_equation_one() -> None:

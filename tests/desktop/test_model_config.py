@@ -9,7 +9,7 @@ from decimal import ROUND_CEILING, Decimal
 
 import pytest
 
-from gradacc_desktop.core.activation import estimate
+from gradacc_desktop.core.activation import GB, estimate
 from gradacc_desktop.core.families import read_model_config
 from tests.configs import config_path
 from tests.desktop.conftest import StartApp
@@ -28,7 +28,7 @@ def test_a_config_json_opened_with_the_keyboard_fills_the_calculator(
     start_app: StartApp, lang: str
 ) -> None:
     path = config_path("Qwen__Qwen3-0.6B.json")
-    peak = estimate(read_model_config(path).inputs(seq=4096)).peak_gb
+    peak = Decimal(estimate(read_model_config(path).inputs(seq=4096)).peak_bytes) / GB
     expected = peak.quantize(Decimal("0.001"), rounding=ROUND_CEILING).normalize()
     app = start_app(lang)
     keys = KEYS[lang]

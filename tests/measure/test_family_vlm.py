@@ -165,10 +165,10 @@ def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig
 
     from gradacc_desktop.core.families import parameters, read_model_config
-    from gradacc_desktop.measure import _IMAGE_MODELS
+    from gradacc_desktop.measure import IMAGE_MODELS
 
     raw = raw_config(name)
-    cls = getattr(transformers, _IMAGE_MODELS[raw["model_type"]][0])
+    cls = getattr(transformers, IMAGE_MODELS[raw["model_type"]][0])
     with torch.device("meta"):
         model = cls(AutoConfig.for_model(**raw))
     assert parameters(read_model_config(config_path(name))) == model.num_parameters()

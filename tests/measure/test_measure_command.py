@@ -20,7 +20,8 @@ pytest.importorskip("transformers")
 
 import transformers  # noqa: E402
 
-import gradacc_desktop.measure as measure  # noqa: E402
+import gradacc_desktop.measure.building as measure_building  # noqa: E402
+import gradacc_desktop.measure.command as measure_command  # noqa: E402
 from gradacc_desktop.measure import (  # noqa: E402
     BASE,
     CAUSAL_LM,
@@ -283,13 +284,13 @@ def test_dropout_true_turns_dropout_on() -> None:
 def test_dropout_that_stays_on_is_refused(
     tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(measure, "_set_dropout", lambda cfg, dropout: None)
+    monkeypatch.setattr(measure_building, "_set_dropout", lambda cfg, dropout: None)
     path = _write(tmp_path, _config("opt"))
     rc, lines, err = _main(capsys, "--model-config", path, "--seq", "8", "--no-dropout")
     _refused(rc, err)
     assert "cannot turn dropout off" in err and not lines
     # dropout no attribute names: only the two training forwards can tell
-    monkeypatch.setattr(measure, "_dropout_left", lambda model: [])
+    monkeypatch.setattr(measure_building, "_dropout_left", lambda model: [])
     rc, _, err = _main(capsys, "--model-config", path, "--seq", "8", "--no-dropout")
     _refused(rc, err)
     assert "two training forwards" in err
@@ -412,7 +413,7 @@ def test_out_of_memory_is_one_line_error(
     def boom(model: Any, batch: Any) -> Any:
         raise exc
 
-    monkeypatch.setattr(measure, "measure_saved", boom)
+    monkeypatch.setattr(measure_command, "measure_saved", boom)
     path = _write(tmp_path, _config("llama"))
     rc, _, err = _main(capsys, "--model-config", path, "--seq", "8")
     _refused(rc, err)

@@ -21,6 +21,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 import gradacc_desktop.measure as measure  # noqa: E402
+import gradacc_desktop.measure.timing as measure_timing  # noqa: E402
 from gradacc_desktop.core.compute import Recompute  # noqa: E402
 from gradacc_desktop.core.gpus import TrainingPrecision  # noqa: E402
 from gradacc_desktop.core.profile import load_profile  # noqa: E402
@@ -196,7 +197,7 @@ def test_out_of_memory_keeps_the_sizes_already_timed(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(measure, "time_micro_step", _out_of_memory_from(4))
+    monkeypatch.setattr(measure_timing, "time_micro_step", _out_of_memory_from(4))
     target = tmp_path / "profile.json"
     rc, lines, err = _main(
         capsys,
@@ -216,7 +217,7 @@ def test_out_of_memory_at_the_first_size_is_an_error(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(measure, "time_micro_step", _out_of_memory_from(1))
+    monkeypatch.setattr(measure_timing, "time_micro_step", _out_of_memory_from(1))
     target = tmp_path / "profile.json"
     rc, _, err = _main(
         capsys, *_args(config, "--time-micro-batches", "1,2", "--profile-out", str(target))
@@ -232,7 +233,7 @@ def test_a_failed_write_leaves_nothing_behind(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(measure, "time_micro_step", _out_of_memory_from(100))
+    monkeypatch.setattr(measure_timing, "time_micro_step", _out_of_memory_from(100))
 
     def refuse(_src: Any, _dst: Any) -> None:
         raise PermissionError(13, "Permission denied")

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     DType,
@@ -70,7 +70,8 @@ from gradacc_desktop.core.activation import (
     Part,
     Recompute,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families import seq2seq
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigProblem,
     ConfigReader,
@@ -78,7 +79,6 @@ from gradacc_desktop.core.families import (
     Layout,
     ModelConfigError,
     linear,
-    seq2seq,
 )
 from gradacc_desktop.core.families.common import ACTIVATION_KEEPS, dropout_mask, layer_norm
 from gradacc_desktop.core.text import trans_late

@@ -39,22 +39,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
     Inputs,
     Part,
     Recompute,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
-    Architecture,
-    ConfigReader,
-    Head,
-    Layout,
-    linear,
-)
+from gradacc_desktop.core.families.base import Architecture, ConfigReader, Head, Layout, linear
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
@@ -195,7 +189,7 @@ def post_ln_layer(inputs: Inputs, activation: str, *, attention_dropout: bool) -
     the hidden dropouts (each family says which it runs). ``attention_dropout``: the
     attention probabilities are dropped out (on a CPU, SDPA then takes the fp32 math
     path)."""
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, a, i = dims.s, dims.h, dims.a, dims.i
     cpu_math = not eager(inputs) and attention_dropout and inputs.device is Device.CPU
@@ -241,7 +235,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: BertSpec = arch.spec
     parts = post_ln_layer(inputs, spec.activation, attention_dropout=inputs.dropout)
     if inputs.dropout:
-        dims = _dims(inputs)
+        dims = dims_of(inputs)
         s, h = dims.s, dims.h
         parts[Part.ATTN_RESID_DROPOUT] = dropout_mask(inputs, s * h)
         parts[Part.MLP_RESID_DROPOUT] = dropout_mask(inputs, s * h)
@@ -250,7 +244,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: BertSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h = dims.s, dims.h
     # word and token-type ids (int64); RoBERTa's position ids too (BERT's are a buffer)

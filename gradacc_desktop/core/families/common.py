@@ -12,18 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Inputs,
+    Layout,
     Part,
     Recompute,
+    Stack,
     StackKind,
-    _dims,
+    dims_of,
 )
 
 if TYPE_CHECKING:
-    from gradacc_desktop.core.families import Architecture, Layout
+    from gradacc_desktop.core.families.base import Architecture
 
 #: hidden activations a family may use, as ``transformers.activations.ACT2FN`` names them
 #: -> how many s·i tensors the activation function keeps besides its output (SiLU, exact
@@ -102,9 +104,7 @@ def uniform_layout(
 ) -> Layout:
     """A model whose layers all keep ``layer``: under full recomputation each keeps only
     its input hidden states. ``logits``: the peak transient (default: a causal LM's)."""
-    from gradacc_desktop.core.families import Layout, Stack
-
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     checkpoint = {Part.LAYER_CHECKPOINT: inputs.dtype.bytes * dims.s_sp * dims.h}
     return Layout(
         stacks=(Stack(StackKind.LAYERS, arch.layers, layer, checkpoint),),
@@ -121,7 +121,7 @@ def rotary_decoder_outside(
     (int64 ids, …), cos and sin (s × rotary width, kept by every layer's q·cos and
     rotate_half(q)·sin; checkpointed layers recompute them), the final norm, the LM
     head's input and the loss."""
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     parts: dict[Part, int] = {Part.EMBEDDINGS: embeddings}
     if inputs.recompute is not Recompute.FULL:
@@ -146,7 +146,7 @@ def masked_lm_layout(
     the LayerNorm), the decoder's input and a cross-entropy in the dtype (its log-softmax,
     the int64 labels, a scalar total weight); at the peak the logits in the dtype (the
     returned output keeps them) and their gradient."""
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p, s, h, v = inputs.dtype.bytes, dims.s, dims.h, dims.v
     head = dict(outside)
     head[Part.MLM_HEAD] = (

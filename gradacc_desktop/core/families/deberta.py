@@ -55,22 +55,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
     Inputs,
     Part,
     Recompute,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
-    Architecture,
-    ConfigReader,
-    Head,
-    Layout,
-    linear,
-)
+from gradacc_desktop.core.families.base import Architecture, ConfigReader, Head, Layout, linear
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
@@ -256,7 +250,7 @@ def lookup_parameters(arch: Architecture) -> int:
 def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     """One ``DebertaV2Layer`` without recomputation (b = 1), eager attention."""
     spec: DebertaSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, a, i = dims.s, dims.h, dims.a, dims.i
     r = spec.relative_rows
@@ -301,7 +295,7 @@ def _conv(arch: Architecture, inputs: Inputs) -> int:
     boolean padding mask of ``masked_fill_``, the dropout, the activation, the LayerNorm
     of the residual sum and the padding mask (in the dtype) it is multiplied by."""
     spec: DebertaSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h = dims.s, dims.h
     total = p * s * h + s + _CONV_ACT_KEEPS[spec.conv_act] * p * s * h
@@ -317,7 +311,7 @@ def _conv(arch: Architecture, inputs: Inputs) -> int:
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: DebertaSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h = dims.s, dims.h
     full = inputs.recompute is Recompute.FULL

@@ -46,15 +46,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Family,
     Inputs,
     Part,
     Recompute,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigProblem,
     ConfigReader,
@@ -184,14 +184,14 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     )
     if inputs.dropout and spec.hidden_dropout:
         # FFN dropout after lin2 (there is none after out_lin)
-        dims = _dims(inputs)
+        dims = dims_of(inputs)
         parts[Part.MLP_RESID_DROPOUT] = dropout_mask(inputs, dims.s * dims.h)
     return parts
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: DistilBertSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h = dims.s, dims.h
     # the word ids (int64); the position ids are a slice of a buffer

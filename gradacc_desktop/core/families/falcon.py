@@ -48,7 +48,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
@@ -56,13 +56,7 @@ from gradacc_desktop.core.activation import (
     Part,
     Recompute,
 )
-from gradacc_desktop.core.families import (
-    Architecture,
-    ConfigReader,
-    Head,
-    Layout,
-    linear,
-)
+from gradacc_desktop.core.families.base import Architecture, ConfigReader, Head, Layout, linear
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     causal_lm_loss,

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
@@ -54,9 +54,9 @@ from gradacc_desktop.core.activation import (
     Part,
     Recompute,
     StackKind,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigReader,
     Head,
@@ -283,7 +283,7 @@ def layer_parts(arch: Architecture, inputs: Inputs, window: int | None) -> dict[
     """One Gemma decoder layer (b = 1) without recomputation; ``window``: the layer's
     sliding window (None for a global layer)."""
     spec: GemmaSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     cuda = inputs.device is Device.CUDA
     m = 1 if cuda else p  # dropout mask: bool (fused native_dropout) vs noise tensor
@@ -354,7 +354,7 @@ def layer_parts(arch: Architecture, inputs: Inputs, window: int | None) -> dict[
 
 def outside_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: GemmaSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, r, h = dims.s, dims.s_sp, dims.h
     parts: dict[Part, int] = {
@@ -376,7 +376,7 @@ def outside_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: GemmaSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     checkpoint = {Part.LAYER_CHECKPOINT: p * dims.s_sp * dims.h}
     full = arch.layers - spec.sliding_layers

@@ -40,15 +40,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
     Inputs,
     Part,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import Architecture, ConfigReader, Head, Layout, linear
+from gradacc_desktop.core.families.base import Architecture, ConfigReader, Head, Layout, linear
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
@@ -151,7 +151,7 @@ def parameters(arch: Architecture) -> int:
 
 def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: GptNeoXSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, a, i = dims.s, dims.h, dims.a, dims.i
     eager = inputs.attention is Attention.EAGER
@@ -201,7 +201,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 
 def outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: GptNeoXSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     s, h = dims.s, dims.h
     embeddings = 8 * s  # int64 token ids
     if inputs.dropout:

@@ -66,16 +66,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
     Inputs,
     Part,
     Recompute,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigReader,
     Head,
@@ -321,7 +321,7 @@ def _norm(s: int, h: int) -> int:
 
 def _layer(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: GptOssSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, a, k, d = dims.s, dims.h, dims.a, dims.k, dims.d
     e, m = spec.experts, spec.expert_intermediate
@@ -357,7 +357,7 @@ def _layer(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h = dims.s, dims.h
     outside: dict[Part, int] = {Part.EMBEDDINGS: 8 * s}  # int64 token ids

@@ -11,13 +11,13 @@ import enum
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gradacc_desktop.core.activation import Family, Part
+from gradacc_desktop.core.activation_types import Family, Part
 from gradacc_desktop.core.families.common import ACTIVATION_KEEPS, dropout_mask, layer_norm
 from gradacc_desktop.core.text import trans_late
 
 if TYPE_CHECKING:
-    from gradacc_desktop.core.activation import Inputs
-    from gradacc_desktop.core.families import Architecture, Layout
+    from gradacc_desktop.core.activation_types import Inputs
+    from gradacc_desktop.core.families.base import Architecture, Layout
 
 #: candidate sequences per sample of a multiple-choice head when none is given (SWAG's 4)
 DEFAULT_CHOICES = 4

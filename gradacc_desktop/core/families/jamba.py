@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Family,
     Inputs,
@@ -43,13 +43,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     StackKind,
 )
-from gradacc_desktop.core.families import (
-    Architecture,
-    ConfigReader,
-    Head,
-    Layout,
-    Stack,
-)
+from gradacc_desktop.core.families.base import Architecture, ConfigReader, Head, Layout, Stack
 from gradacc_desktop.core.families.common import (
     causal_lm_loss,
     logits_transient,
@@ -71,7 +65,7 @@ from gradacc_desktop.core.families.mamba import (
     mixer_parameters,
     saved_bytes,
 )
-from gradacc_desktop.core.families.moe import MoeSpec, _aux_loss, _sparse_mlp
+from gradacc_desktop.core.families.moe import MoeSpec, aux_loss, sparse_mlp
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("jamba",)
@@ -327,7 +321,7 @@ def _mlp(arch: Architecture, inputs: Inputs, sparse: bool) -> dict[Part, int]:
         # the router reads the norm output (counted in ROUTER)
         for key in keys[1:]:
             parts.pop(key)
-        parts.update(_sparse_mlp(arch, inputs))
+        parts.update(sparse_mlp(arch, inputs))
     return parts
 
 
@@ -369,7 +363,7 @@ def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> Layout:
     outside[Part.FINAL_NORM] = rms_norm_fp32(p, s, h)
     outside[Part.LM_HEAD_INPUT] = p * s * h
     outside[Part.LOSS] = causal_lm_loss(s, v)
-    aux = _aux_loss(arch, inputs)
+    aux = aux_loss(arch, inputs)
     if aux:
         outside[Part.AUX_LOSS] = aux
     return Layout(

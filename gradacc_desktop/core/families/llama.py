@@ -1,7 +1,8 @@
 """Llama-like decoders: Llama, Mistral, Qwen2, Qwen3 (``modeling_llama.py`` and the
 files derived from it in ``transformers`` 5.x).
 
-Same layer as ``core.activation``'s Llama profile (fp32 RMSNorm, rotary, SwiGLU), plus:
+The Llama layer (fp32 RMSNorm, rotary, SwiGLU: ``hf_layer``; the same layer models
+Llama sizes typed in without a file, ``sizes_layout``), plus:
 Qwen2's q/k/v biases and Qwen3's attention biases (a bias add keeps nothing); Qwen3's
 RMSNorm on every query and key head (``q_norm``, ``k_norm``); an explicit ``head_dim``
 (Qwen3 defaults to 128, not hidden / heads); Mistral's sliding window on every layer and
@@ -17,27 +18,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
+    Dims,
     Family,
     Inputs,
     Part,
+    Recompute,
     StackKind,
-    _dims,
-    _hf_layer,
-    _hf_outside,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigReader,
     Head,
     Layout,
     Stack,
     linear,
+    single_stack,
 )
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
+    causal_lm_loss,
     logits_transient,
     repeated_kv_heads,
     rms_norm_fp32,
@@ -174,12 +177,100 @@ def parameters(arch: Architecture) -> int:
     return embeddings + arch.layers * layer + h + head
 
 
+def hf_layer(inputs: Inputs, dims: Dims) -> dict[Part, int]:
+    """One Llama decoder layer as ``transformers`` 5.x + PyTorch autograd save it (b = 1):
+    fp32 RMSNorms, rotary Q/K, SwiGLU MLP."""
+    p = inputs.dtype.bytes
+    cuda = inputs.device is Device.CUDA
+    m = 1 if cuda else p  # dropout mask: bool (fused native_dropout) vs noise tensor
+    s, r, h, a, k, d, i = dims.s, dims.s_sp, dims.h, dims.a, dims.k, dims.d, dims.i
+    drop = inputs.dropout
+    eager = inputs.attention is Attention.EAGER
+    cpu_math = not eager and drop and not cuda
+
+    parts: dict[Part, int] = {}
+    # x.to(fp32) kept by pow and mul; rsqrt (fp32, one per token); normalised x in dtype
+    # kept by ``weight * x``. With fp32 the casts are no-ops: same sizes.
+    norm = rms_norm_fp32(p, r, h)
+    parts[Part.ATTN_NORM] = norm
+    parts[Part.MLP_NORM] = norm
+    # linear keeps its input (the norm output), shared by q/k/v and gate/up
+    parts[Part.QKV_PROJ_INPUT] = p * r * h
+    parts[Part.MLP_IN_PROJ_INPUT] = p * r * h
+
+    if cpu_math:
+        # math fallback in fp32: scaled Q, Kᵀ, V repeated to all heads, softmax output,
+        # dropout noise and dropout output
+        parts[Part.ATTN_QKV] = 3 * 4 * s * a * d
+        parts[Part.ATTN_SOFTMAX] = 4 * a * s * s
+        parts[Part.ATTN_DROPOUT] = 2 * 4 * a * s * s
+    elif eager:
+        # rotated Q; repeat_kv copies K and V to every head when 1 < k < a (with one
+        # key/value head its expand-and-reshape is a view; with k = a nothing repeats)
+        parts[Part.ATTN_QKV] = p * s * (a + 2 * repeated_kv_heads(a, k)) * d
+    else:
+        # SDPA with enable_gqa: Q (a heads), K and V (k heads) kept as they are
+        parts[Part.ATTN_QKV] = p * s * (a + 2 * k) * d
+
+    if eager:
+        # softmax(dtype=fp32) output kept; its cast to dtype kept by matmul with V unless
+        # dropout comes between (then the dropout output is kept instead)
+        cast = 0 if (drop or p == 4) else p * a * s * s
+        parts[Part.ATTN_SOFTMAX] = 4 * a * s * s + cast
+        if drop:
+            parts[Part.ATTN_DROPOUT] = m * a * s * s + p * a * s * s
+    elif not cpu_math:
+        # fused kernel: fp32 log-sum-exp (a per token). Its output is laid out (s, a, d),
+        # so the transpose(...).contiguous() before the output projection is a no-op and
+        # the output is the projection input counted below.
+        parts[Part.ATTN_FUSED] = 4 * a * s
+
+    parts[Part.ATTN_OUT_PROJ_INPUT] = p * s * a * d  # attention output, (s, a·d) contiguous
+    # SiLU input (gate output), SiLU output and up output (both kept by the product)
+    parts[Part.MLP_ACTIVATION] = 3 * p * s * i
+    parts[Part.MLP_OUT_PROJ_INPUT] = p * s * i
+    return parts
+
+
+def hf_outside(inputs: Inputs, dims: Dims) -> dict[Part, int]:
+    """Once per sample in a Llama-like causal LM: token ids, cos/sin, final norm, LM head
+    input and loss."""
+    p = inputs.dtype.bytes
+    s, r, h = dims.s, dims.s_sp, dims.h
+    parts: dict[Part, int] = {Part.EMBEDDINGS: 8 * s}  # int64 token ids kept by the embedding
+    if inputs.recompute is not Recompute.FULL:
+        # cos and sin, computed once per forward and kept by q·cos, rotate_half(q)·sin, ...;
+        # with checkpointed layers they are recomputed instead
+        parts[Part.ROTARY] = 2 * p * s * dims.d
+    parts[Part.FINAL_NORM] = rms_norm_fp32(p, r, h)
+    parts[Part.LM_HEAD_INPUT] = p * r * h
+    # fp32 log_softmax output; labels padded by one and shifted (int64); total_weight scalar
+    parts[Part.LOSS] = causal_lm_loss(s, dims.v)
+    return parts
+
+
+def sizes_layout(inputs: Inputs) -> Layout:
+    """A Llama typed as sizes (no ``config.json``): ``LlamaConfig``'s defaults (SiLU, no
+    biases, no sliding window) and no explicit SDPA mask."""
+    dims = dims_of(inputs)
+    p = inputs.dtype.bytes
+    return Layout(
+        stacks=single_stack(
+            inputs.layers,
+            layer_parts(inputs, masked=False, qk_norm=False),
+            {Part.LAYER_CHECKPOINT: p * dims.s_sp * dims.h},
+        ),
+        outside=hf_outside(inputs, dims),
+        logits=logits_transient(inputs, dims.s, dims.v),
+    )
+
+
 def layer_parts(
     inputs: Inputs, *, masked: bool, qk_norm: bool, activation: str = "silu"
 ) -> dict[Part, int]:
     """One Llama-like layer; ``masked``: SDPA receives an explicit mask."""
-    dims = _dims(inputs)
-    parts = _hf_layer(inputs, dims)
+    dims = dims_of(inputs)
+    parts = hf_layer(inputs, dims)
     p = inputs.dtype.bytes
     s, a, k, d = dims.s, dims.a, dims.k, dims.d
     cpu_math = inputs.attention is Attention.SDPA and inputs.dropout and inputs.device is Device.CPU
@@ -196,7 +287,7 @@ def layer_parts(
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: LlamaSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     checkpoint = {Part.LAYER_CHECKPOINT: p * dims.s_sp * dims.h}
     kinds: list[tuple[StackKind, int, int | None]] = []
@@ -227,7 +318,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     # the layers' checkpoints keep neither the mask nor cos/sin (both are recomputed)
     return Layout(
         stacks=stacks,
-        outside=_hf_outside(inputs, dims),
+        outside=hf_outside(inputs, dims),
         logits=logits_transient(inputs, dims.s, dims.v),
         notes=_notes(arch, inputs),
     )

@@ -60,22 +60,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
     Inputs,
     Part,
-    _dims,
-)
-from gradacc_desktop.core.families import (
-    Architecture,
-    ConfigReader,
-    Head,
-    Layout,
-    linear,
+    dims_of,
 )
 from gradacc_desktop.core.families import llama as _llama
+from gradacc_desktop.core.families.base import Architecture, ConfigReader, Head, Layout, linear
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
@@ -329,7 +323,7 @@ def _math_path(inputs: Inputs) -> bool:
 def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: VariantSpec = arch.spec
     mt = arch.model_type
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, a, k, d, i = dims.s, dims.h, dims.a, dims.k, dims.d, dims.i
     sdpa = inputs.attention is Attention.SDPA
@@ -389,7 +383,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 
 
 def _final_norm(arch: Architecture, inputs: Inputs) -> int:
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     s, h = dims.s, dims.h
     mt = arch.model_type
     if mt == "olmo2":
@@ -403,7 +397,7 @@ def _final_norm(arch: Architecture, inputs: Inputs) -> int:
 
 def outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: VariantSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     embeddings = 8 * dims.s  # int64 token ids
     if arch.model_type == "starcoder2" and inputs.dropout:
         embeddings += dropout_mask(inputs, dims.s * dims.h)

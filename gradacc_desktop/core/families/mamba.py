@@ -58,8 +58,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from gradacc_desktop.core.activation import (
-    _ATTENTION_CORE,
+from gradacc_desktop.core.activation_types import (
+    ATTENTION_CORE,
     DType,
     Family,
     Inputs,
@@ -67,7 +67,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     StackKind,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigReader,
     Head,
@@ -423,7 +423,7 @@ def saved_bytes(shape: Layout, inputs: Inputs) -> int:
         kept = [stack.checkpoint for stack in shape.stacks]
     elif inputs.recompute is Recompute.SELECTIVE:
         kept = [
-            {k: n for k, n in stack.parts.items() if k not in _ATTENTION_CORE}
+            {k: n for k, n in stack.parts.items() if k not in ATTENTION_CORE}
             for stack in shape.stacks
         ]
     else:

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
@@ -67,9 +67,9 @@ from gradacc_desktop.core.activation import (
     Part,
     Recompute,
     StackKind,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigReader,
     Head,
@@ -242,7 +242,7 @@ def layer_parts(arch: Architecture, inputs: Inputs, sliding: bool) -> dict[Part,
     """One ``ModernBertEncoderLayer`` without recomputation (b = 1), with its attention
     norm (see the module docstring for the first layer)."""
     spec: ModernBertSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, a, i = dims.s, dims.h, dims.a, dims.i
     drop = inputs.dropout and spec.attention_dropout
@@ -293,7 +293,7 @@ def layer_parts(arch: Architecture, inputs: Inputs, sliding: bool) -> dict[Part,
 
 def outside_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: ModernBertSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, v = dims.s, dims.h, dims.v
     full = inputs.recompute is Recompute.FULL
@@ -322,7 +322,7 @@ def outside_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: ModernBertSpec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     checkpoint = {Part.LAYER_CHECKPOINT: p * dims.s_sp * dims.h}
     kinds: list[tuple[StackKind, int, bool]]

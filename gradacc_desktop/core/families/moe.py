@@ -56,17 +56,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Family,
     Inputs,
     Part,
     Recompute,
     StackKind,
-    _dims,
-    _hf_outside,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigProblem,
     ConfigReader,
@@ -80,7 +79,7 @@ from gradacc_desktop.core.families.common import (
     logits_transient,
     sdpa_needs_mask,
 )
-from gradacc_desktop.core.families.llama import attention_parameters, layer_parts
+from gradacc_desktop.core.families.llama import attention_parameters, hf_outside, layer_parts
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("mixtral", "qwen2_moe", "qwen3_moe")
@@ -317,16 +316,16 @@ def parameters(arch: Architecture) -> int:
     dense_mlp = 3 * h * i
     m, e = spec.expert_intermediate, spec.experts
     # router (E×h), the experts' 3-D gate_up (E×2m×h) and down (E×h×m) weights
-    sparse_mlp = e * h + e * 3 * h * m
+    sparse_block = e * h + e * 3 * h * m
     if spec.shared_intermediate:
-        sparse_mlp += 3 * h * spec.shared_intermediate + h  # shared expert and its gate
+        sparse_block += 3 * h * spec.shared_intermediate + h  # shared expert and its gate
     layers = arch.layers * (attention + norms)
-    layers += spec.dense_layers * dense_mlp + spec.sparse_layers * sparse_mlp
+    layers += spec.dense_layers * dense_mlp + spec.sparse_layers * sparse_block
     head = 0 if spec.tie_embeddings else v * h
     return v * h + layers + h + head
 
 
-def _sparse_mlp(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
+def sparse_mlp(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     """What one sparse MLP block keeps besides its norm (bytes per sample)."""
     spec: MoeSpec = arch.spec
     p = inputs.dtype.bytes
@@ -373,7 +372,7 @@ def _layer(arch: Architecture, inputs: Inputs, sparse: bool, sliding: bool) -> d
         # the router (and the shared expert) read the norm output: counted in ROUTER
         for key in (Part.MLP_IN_PROJ_INPUT, Part.MLP_ACTIVATION, Part.MLP_OUT_PROJ_INPUT):
             parts.pop(key, None)
-        parts.update(_sparse_mlp(arch, inputs))
+        parts.update(sparse_mlp(arch, inputs))
     return parts
 
 
@@ -408,9 +407,9 @@ def _stacks(arch: Architecture, inputs: Inputs) -> tuple[Stack, ...]:
 
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
-    dims = _dims(inputs)
-    outside = dict(_hf_outside(inputs, dims))
-    aux = _aux_loss(arch, inputs)
+    dims = dims_of(inputs)
+    outside = dict(hf_outside(inputs, dims))
+    aux = aux_loss(arch, inputs)
     if aux:
         outside[Part.AUX_LOSS] = aux
     return Layout(
@@ -421,7 +420,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     )
 
 
-def _aux_loss(arch: Architecture, inputs: Inputs) -> int:
+def aux_loss(arch: Architecture, inputs: Inputs) -> int:
     """The load-balancing loss over every sparse layer's router logits."""
     spec: MoeSpec = arch.spec
     if not spec.aux_loss:

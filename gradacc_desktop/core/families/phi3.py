@@ -45,15 +45,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
     Inputs,
     Part,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigProblem,
     ConfigReader,
@@ -101,7 +101,7 @@ def rope_dict(config: ConfigReader) -> Mapping[str, Any] | None:
         value = config.raw.get(key)
         if value:
             if not isinstance(value, Mapping):
-                raise config._bad(key, "an object")
+                raise config.bad(key, "an object")
             return value
     return None
 
@@ -203,7 +203,7 @@ def parameters(arch: Architecture) -> int:
 
 def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: Phi3Spec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h, a, k, d, i = dims.s, dims.h, dims.a, dims.k, dims.d, dims.i
     eager = inputs.attention is Attention.EAGER
@@ -266,7 +266,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
 
 def outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     spec: Phi3Spec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     return rotary_decoder_outside(
         inputs,
         embeddings=8 * dims.s,  # int64 token ids

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from gradacc_desktop.core.activation import Inputs, Part, StackKind
+from gradacc_desktop.core.activation_types import Inputs, Layout, Part, Stack, StackKind
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
     eager,
     layer_norm,
 )
-
-if TYPE_CHECKING:
-    from gradacc_desktop.core.families import Layout
 
 
 @dataclass(frozen=True)
@@ -165,8 +161,6 @@ def layout(
     head: its input (t × h) and a cross-entropy in the dtype (its log-softmax, the int64
     labels, the total weight); the logits in the dtype and their gradient at the peak.
     Under full recomputation each layer keeps its input."""
-    from gradacc_desktop.core.families import Layout, Stack
-
     p, s, t = inputs.dtype.bytes, inputs.seq, inputs.decoder_seq
     head = dict(outside)
     head[Part.LM_HEAD_INPUT] = p * t * h

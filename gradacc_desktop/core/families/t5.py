@@ -62,7 +62,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     DType,
@@ -71,15 +71,9 @@ from gradacc_desktop.core.activation import (
     Part,
     Recompute,
     StackKind,
-    _dims,
+    dims_of,
 )
-from gradacc_desktop.core.families import (
-    Architecture,
-    ConfigReader,
-    Head,
-    Layout,
-    Stack,
-)
+from gradacc_desktop.core.families.base import Architecture, ConfigReader, Head, Layout, Stack
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
@@ -189,7 +183,7 @@ def _cpu_math(inputs: Inputs) -> bool:
 
 def _self_attention(inputs: Inputs, n: int, *, decoder: bool) -> dict[Part, int]:
     """Self-attention over ``n`` tokens (norm to ``o`` input), one block."""
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     h, a, d = dims.h, dims.a, dims.d
     drop = inputs.dropout
@@ -224,7 +218,7 @@ def _self_attention(inputs: Inputs, n: int, *, decoder: bool) -> dict[Part, int]
 
 def _cross_attention(inputs: Inputs) -> dict[Part, int]:
     """Cross-attention of ``t`` decoder tokens over ``s`` encoder tokens, one block."""
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, t, h, a, d = dims.s, inputs.decoder_seq, dims.h, dims.a, dims.d
     parts: dict[Part, int] = {
@@ -283,7 +277,7 @@ def _merge(*pieces: dict[Part, int]) -> dict[Part, int]:
 
 def layout(arch: Architecture, inputs: Inputs) -> Layout:
     spec: T5Spec = arch.spec
-    dims = _dims(inputs)
+    dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, t, h, a, v = dims.s, inputs.decoder_seq, dims.h, dims.a, dims.v
     sdpa = inputs.attention is Attention.SDPA

@@ -59,7 +59,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Family,
@@ -70,7 +70,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     StackKind,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigReader,
     Head,
@@ -80,10 +80,10 @@ from gradacc_desktop.core.families import (
 )
 from gradacc_desktop.core.families.common import dropout_mask, layer_norm
 from gradacc_desktop.core.families.vision_tower import (
-    _ACT,
+    DEFAULT_ACTIVATION,
     KEEPS,
     Tower,
-    _activation,
+    activation_of,
     check_image_size,
     encoder_layer,
     nested,
@@ -274,7 +274,7 @@ def _text_tower(config: ConfigReader, kind: str) -> TextTower:
         layers=config.integer("num_hidden_layers", defaults["num_hidden_layers"]),
         heads=heads,
         intermediate=config.integer("intermediate_size", defaults["intermediate_size"]),
-        activation=_activation(config, _ACT[kind]),
+        activation=activation_of(config, DEFAULT_ACTIVATION[kind]),
         positions=config.integer("max_position_embeddings", defaults["max_position_embeddings"]),
         projection=config.integer("projection_size", hidden) if kind == "siglip" else 0,
     )

@@ -7,16 +7,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Family,
     Part,
     Result,
     StackKind,
 )
-from gradacc_desktop.core.families import (
-    Architecture,
-)
+from gradacc_desktop.core.families import family_module
+from gradacc_desktop.core.families.base import Architecture
 from gradacc_desktop.core.families.vision_tower import tower_tokens
+from gradacc_desktop.core.families.vlm_qwen import QWEN_DEFAULT_IMAGE
 
 #: the once-per-model parts that belong to an image tower (and a VLM's projector)
 TOWER_PARTS = frozenset({Part.VISION_EMBEDDINGS, Part.VISION_POOLING, Part.VISION_PROJECTOR})
@@ -53,8 +53,6 @@ def summary(result: Result) -> VisionSummary | None:
     arch = inputs.arch
     if arch is None or inputs.family not in (Family.VISION, Family.VLM):
         return None
-    from gradacc_desktop.core.families import family_module
-
     module: Any = family_module(arch)
     tower_bytes = sum(
         item.total
@@ -85,8 +83,6 @@ def default_image_size(arch: Architecture) -> tuple[int, int] | None:
         return width, height
     if arch.family is Family.VLM:
         if spec.qwen is not None:
-            from gradacc_desktop.core.families.vlm import QWEN_DEFAULT_IMAGE
-
             return QWEN_DEFAULT_IMAGE, QWEN_DEFAULT_IMAGE
         if spec.tower is not None:
             height, width = spec.tower.image_size

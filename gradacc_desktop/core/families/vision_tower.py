@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     Inputs,
@@ -18,7 +18,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     StackKind,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families.base import (
     ConfigProblem,
     ConfigReader,
     ModelConfigError,
@@ -32,7 +32,7 @@ from gradacc_desktop.core.text import trans_late
 #: QuickGELU: x * sigmoid(1.702 x) keeps x and the sigmoid)
 KEEPS: dict[str, int] = {**ACTIVATION_KEEPS, "quick_gelu": 2}
 #: each tower's activation when its config names none
-_ACT = {"vit": "gelu", "clip": "quick_gelu", "siglip": "gelu_pytorch_tanh"}
+DEFAULT_ACTIVATION = {"vit": "gelu", "clip": "quick_gelu", "siglip": "gelu_pytorch_tanh"}
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def _patch_size(config: ConfigReader, default: int) -> int:
     return ConfigReader({"patch_size": value}, config.model_type).integer("patch_size")
 
 
-def _activation(config: ConfigReader, default: str) -> str:
+def activation_of(config: ConfigReader, default: str) -> str:
     activation = config.text("hidden_act", default)
     if activation not in KEEPS:
         raise config.unsupported(f"hidden_act {activation!r} is not modelled", "hidden_act")
@@ -152,7 +152,7 @@ def read_tower(config: ConfigReader, kind: str, defaults: Mapping[str, int]) -> 
         heads=heads,
         head_dim=head_dim,
         intermediate=config.integer("intermediate_size", defaults["intermediate_size"]),
-        activation=_activation(config, _ACT[kind]),
+        activation=activation_of(config, DEFAULT_ACTIVATION[kind]),
         image_size=image,
         patch_size=patch,
         channels=config.integer("num_channels", 3),

@@ -51,6 +51,9 @@ projector keeps its input.
 The tower's last layers run even when an earlier hidden state is selected (LLaVA's
 ``vision_feature_layer`` −2): their tensors are counted while the forward's output holds
 them, as the measure tool counts them.
+
+Qwen2-VL's and Qwen2.5-VL's own tower (its sizes, the resize, its blocks and merger) is
+``core.families.vlm_qwen``.
 """
 
 from __future__ import annotations
@@ -60,18 +63,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gradacc_desktop.core.activation import (
-    Attention,
+from gradacc_desktop.core.activation_types import (
     Device,
     Family,
     Inputs,
     InvalidActivationInputs,
     Part,
     Problem,
-    Recompute,
     StackKind,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families import gemma, llama
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigProblem,
     ConfigReader,
@@ -79,11 +81,9 @@ from gradacc_desktop.core.families import (
     Layout,
     ModelConfigError,
     Stack,
-    gemma,
     linear,
-    llama,
 )
-from gradacc_desktop.core.families.common import layer_norm, rms_norm_fp32
+from gradacc_desktop.core.families.common import layer_norm
 from gradacc_desktop.core.families.vision_tower import (
     KEEPS,
     Tower,
@@ -91,6 +91,15 @@ from gradacc_desktop.core.families.vision_tower import (
     nested,
     read_tower,
     sub_config,
+    tower_graph,
+)
+from gradacc_desktop.core.families.vlm_qwen import (
+    QwenTower,
+    flat_text_config,
+    qwen_notes,
+    qwen_parts,
+    read_qwen_tower,
+    text_with_defaults,
 )
 from gradacc_desktop.core.text import trans_late
 
@@ -101,12 +110,6 @@ OWN_HEADS = True
 
 #: the language models' projections are named as Llama's
 LORA_NAMING = "llama"
-
-#: Qwen2-VL has no native image size: the estimate's default (256 tokens)
-QWEN_DEFAULT_IMAGE = 448
-#: Qwen2-VL's image processor bounds (``min_pixels``, ``max_pixels``)
-QWEN_MIN_PIXELS = 56 * 56
-QWEN_MAX_PIXELS = 28 * 28 * 1280
 
 # LlavaConfig's vision tower when the file has no vision_config (its init_kwargs)
 _LLAVA_VISION = {
@@ -133,101 +136,9 @@ _SIGLIP_VISION = {
     "image_size": 224,
     "patch_size": 16,
 }
-# Qwen2VLTextConfig / Qwen2_5_VLTextConfig defaults (a flat file keeps them at the top)
-_QWEN_TEXT = {
-    "vocab_size": 152064,
-    "hidden_size": 8192,
-    "intermediate_size": 29568,
-    "num_hidden_layers": 80,
-    "num_attention_heads": 64,
-    "num_key_value_heads": 8,
-    "max_position_embeddings": 32768,
-    "sliding_window": 4096,
-    "max_window_layers": 80,
-}
-_QWEN2_VISION = {
-    "depth": 32,
-    "embed_dim": 1280,
-    "hidden_size": 3584,
-    "mlp_ratio": 4,
-    "num_heads": 16,
-}
-_QWEN25_VISION = {
-    "depth": 32,
-    "hidden_size": 3584,
-    "intermediate_size": 3420,
-    "num_heads": 16,
-    "out_hidden_size": 3584,
-    "window_size": 112,
-}
-_QWEN25_FULL = (7, 15, 23, 31)
 _GEMMA3_TOKENS = 256
 _DEFAULT_FEATURE_LAYER = -2
-# keys of a flat Qwen2-VL file that belong to the outer config, not the text model
-_QWEN_OUTER = ("vision_config", "text_config", "architectures", "model_type")
 # fmt: on
-
-
-@dataclass(frozen=True)
-class QwenTower:
-    """Qwen2-VL's (``version`` 2) or Qwen2.5-VL's (``version`` 25) vision transformer."""
-
-    version: int
-    hidden: int
-    layers: int
-    heads: int
-    intermediate: int
-    activation: str
-    #: the merger's output (the language model's hidden size)
-    out_hidden: int
-    patch_size: int = 14
-    temporal_patch: int = 2
-    merge: int = 2
-    channels: int = 3
-    #: Qwen2.5-VL: window of the windowed blocks in pixels, and the full-attention blocks
-    window: int = 0
-    full_blocks: tuple[int, ...] = ()
-
-    @property
-    def head_dim(self) -> int:
-        return self.hidden // self.heads
-
-    def grid(self, width: int | None, height: int | None) -> tuple[int, int]:
-        """(rows, columns) of patches of one image after the processor's resize."""
-        w = QWEN_DEFAULT_IMAGE if width is None else width
-        h = QWEN_DEFAULT_IMAGE if height is None else height
-        factor = self.patch_size * self.merge
-        w_bar, h_bar = smart_resize(w, h, factor)
-        return h_bar // self.patch_size, w_bar // self.patch_size
-
-    def windows(self, rows: int, cols: int) -> list[int]:
-        """Patches in each attention window of one image (Qwen2.5-VL's windowed
-        blocks; ``get_vision_window_index``)."""
-        size = self.window // self.merge // self.patch_size
-        unit_rows, unit_cols = rows // self.merge, cols // self.merge
-        out = []
-        for r in range(0, unit_rows + size - unit_rows % size, size):
-            for c in range(0, unit_cols + size - unit_cols % size, size):
-                units = max(0, min(size, unit_rows - r)) * max(0, min(size, unit_cols - c))
-                if units:
-                    out.append(units * self.merge**2)
-        return out
-
-    def parameters(self) -> int:
-        e, i = self.hidden, self.intermediate
-        patch = self.channels * self.temporal_patch * self.patch_size**2 * e
-        attention = linear(e, 3 * e, True) + linear(e, e, True)
-        if self.version == 2:
-            mlp = linear(e, i, True) + linear(i, e, True)
-            norms = 4 * e  # two LayerNorms
-            merger_norm = 2 * e
-        else:
-            mlp = 2 * linear(e, i, True) + linear(i, e, True)
-            norms = 2 * e  # two RMSNorms
-            merger_norm = e
-        wide = e * self.merge**2
-        merger = merger_norm + linear(wide, wide, True) + linear(wide, self.out_hidden, True)
-        return patch + self.layers * (attention + mlp + norms) + merger
 
 
 @dataclass(frozen=True)
@@ -272,22 +183,6 @@ class VlmSpec:
             return self.mm_tokens
         assert self.tower is not None
         return self.tower.native_patches + (1 if self.full_strategy else 0)
-
-
-def smart_resize(width: int, height: int, factor: int) -> tuple[int, int]:
-    """Qwen2-VL's image processor: (width, height) as multiples of ``factor`` between
-    ``QWEN_MIN_PIXELS`` and ``QWEN_MAX_PIXELS`` pixels, the aspect ratio kept."""
-    h_bar = max(factor, round(height / factor) * factor)
-    w_bar = max(factor, round(width / factor) * factor)
-    if h_bar * w_bar > QWEN_MAX_PIXELS:
-        beta = math.sqrt((height * width) / QWEN_MAX_PIXELS)
-        h_bar = max(factor, math.floor(height / beta / factor) * factor)
-        w_bar = max(factor, math.floor(width / beta / factor) * factor)
-    elif h_bar * w_bar < QWEN_MIN_PIXELS:
-        beta = math.sqrt(QWEN_MIN_PIXELS / (height * width))
-        h_bar = math.ceil(height * beta / factor) * factor
-        w_bar = math.ceil(width * beta / factor) * factor
-    return w_bar, h_bar
 
 
 # --------------------------------------------------------------------------- parse
@@ -437,10 +332,9 @@ def _parse_qwen(config: ConfigReader) -> VlmSpec:
         text_raw: Mapping[str, Any] = _mapping(config, "text_config")
         where = "text_config"
     else:
-        # a flat file: the text model's keys are at the top level (Qwen2VLConfig pops them)
-        text_raw = {k: v for k, v in config.raw.items() if k not in _QWEN_OUTER}
+        text_raw = flat_text_config(config.raw)
         where = ""
-    merged = {**_QWEN_TEXT, **{k: v for k, v in text_raw.items() if v is not None}}
+    merged = text_with_defaults(text_raw)
 
     def read_text() -> Architecture:
         return llama.parse(ConfigReader(merged, "qwen2"))
@@ -449,66 +343,9 @@ def _parse_qwen(config: ConfigReader) -> VlmSpec:
     text = _with_tie(text, _tied(config, text_raw, False))
     vision = nested(
         "vision_config",
-        lambda: _qwen_tower(sub_config(config, "vision_config", f"{kind}_vision"), kind, text),
+        lambda: read_qwen_tower(sub_config(config, "vision_config", f"{kind}_vision"), kind, text),
     )
     return VlmSpec(kind=kind, text=text, qwen=vision)
-
-
-def _qwen_tower(config: ConfigReader, kind: str, text: Architecture) -> QwenTower:
-    version = 2 if kind == "qwen2_vl" else 25
-    d = _QWEN2_VISION if version == 2 else _QWEN25_VISION
-    heads = config.first_int(("num_heads", "num_attention_heads"), d["num_heads"])
-    layers = config.first_int(("depth", "num_hidden_layers"), d["depth"])
-    if version == 2:
-        hidden = config.integer("embed_dim", d["embed_dim"])
-        intermediate = hidden * config.integer("mlp_ratio", d["mlp_ratio"])
-        out = config.integer("hidden_size", d["hidden_size"])
-        activation = config.text("hidden_act", "quick_gelu")
-        window, full = 0, ()
-    else:
-        hidden = config.integer("hidden_size", d["hidden_size"])
-        intermediate = config.integer("intermediate_size", d["intermediate_size"])
-        out = config.integer("out_hidden_size", d["out_hidden_size"])
-        activation = config.text("hidden_act", "silu")
-        window = config.integer("window_size", d["window_size"])
-        blocks = config.raw.get("fullatt_block_indexes", list(_QWEN25_FULL))
-        if not isinstance(blocks, list | tuple) or not all(
-            isinstance(b, int) and not isinstance(b, bool) for b in blocks
-        ):
-            raise config.unsupported(
-                "fullatt_block_indexes must be a list of block numbers", "fullatt_block_indexes"
-            )
-        full = tuple(sorted({b for b in blocks if 0 <= b < layers}))
-    if activation not in KEEPS:
-        raise config.unsupported(f"hidden_act {activation!r} is not modelled", "hidden_act")
-    if hidden % heads:
-        raise config.unsupported("the hidden size must divide by num_heads", "num_heads")
-    if out != text.hidden:
-        key = "hidden_size" if version == 2 else "out_hidden_size"
-        raise config.unsupported(
-            f"{key} ({out}) must equal the language model's hidden_size ({text.hidden}): "
-            "the merged image tokens replace text embeddings",
-            key,
-        )
-    patch = config.integer("patch_size", 14)
-    merge = config.integer("spatial_merge_size", 2)
-    if version == 25 and (window // merge // patch) < 1:
-        raise config.unsupported("window_size must cover at least one merged token", "window_size")
-    return QwenTower(
-        version=version,
-        hidden=hidden,
-        layers=layers,
-        heads=heads,
-        intermediate=intermediate,
-        activation=activation,
-        out_hidden=out,
-        patch_size=patch,
-        temporal_patch=config.integer("temporal_patch_size", 2),
-        merge=merge,
-        channels=config.integer("in_channels", 3),
-        window=window,
-        full_blocks=full,
-    )
 
 
 # --------------------------------------------------------------------------- parameters
@@ -599,7 +436,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     stacks: tuple[Stack, ...] = ()
     if inputs.images:
         if spec.qwen is not None:
-            stacks, vision = _qwen_parts(spec, spec.qwen, inputs)
+            stacks, vision = qwen_parts(spec.qwen, inputs)
         else:
             stacks, vision = _tower_parts(spec, inputs)
         for key, value in vision.items():
@@ -627,7 +464,7 @@ def _tower_parts(spec: VlmSpec, inputs: Inputs) -> tuple[tuple[Stack, ...], dict
     s = tower.tokens()
     hv, ht = tower.hidden, spec.text.hidden
     frozen = inputs.vision_frozen
-    graph = _tower_graph(inputs)
+    graph = tower_graph(inputs, hooked=True)
     checkpoint = {Part.LAYER_CHECKPOINT: n * p * s * hv} if graph else {}
     parts: dict[Part, int] = {}
     if frozen:
@@ -680,13 +517,6 @@ def _tower_parts(spec: VlmSpec, inputs: Inputs) -> tuple[tuple[Stack, ...], dict
     return (stack,), parts
 
 
-def _tower_graph(inputs: Inputs) -> bool:
-    """Whether the tower builds an autograd graph: trained, or frozen under gradient
-    checkpointing, whose ``enable_input_require_grads`` makes the tower's patch embedding
-    output require a gradient (transformers hooks every input embedding)."""
-    return not inputs.vision_frozen or inputs.recompute is Recompute.FULL
-
-
 def _siglip_pooling(tower: Tower, inputs: Inputs, s: int) -> int:
     """SigLIP's post-LayerNorm (and, with ``vision_use_head``, its pooling head, whose
     output the forward's output holds)."""
@@ -702,93 +532,6 @@ def _siglip_pooling(tower: Tower, inputs: Inputs, s: int) -> int:
     return pooling
 
 
-def _qwen_parts(
-    spec: VlmSpec, tower: QwenTower, inputs: Inputs
-) -> tuple[tuple[Stack, ...], dict[Part, int]]:
-    """Qwen2-VL / Qwen2.5-VL: every image of the sample in one sequence of patches."""
-    p = inputs.dtype.bytes
-    n = inputs.images
-    rows, cols = tower.grid(inputs.image_width, inputs.image_height)
-    per_image = rows * cols
-    s = n * per_image
-    e, a, d, i = tower.hidden, tower.heads, tower.head_dim, tower.intermediate
-    frozen = inputs.vision_frozen
-    qwen25 = tower.version == 25
-    parts: dict[Part, int] = {}
-    stacks: list[Stack] = []
-    # the merger (trained even with a frozen tower): its norm, the first linear's input (a
-    # view of the norm's output), the GELU input, the second linear's input (4× wider
-    # tokens, 4× fewer); Qwen2.5-VL also the reverse window order's int64 index
-    if not qwen25:
-        merger = layer_norm(inputs, s, e)
-    elif not _tower_graph(inputs):
-        merger = p * s * e  # the weight's product keeps the normalised tokens only
-    else:
-        merger = rms_norm_fp32(p, s, e)
-    merger += 3 * p * s * e
-    if qwen25:
-        merger += 8 * (s // tower.merge**2)
-    parts[Part.VISION_PROJECTOR] = merger
-    full_recompute = inputs.recompute is Recompute.FULL
-    if frozen:
-        # under checkpointing the hooked patch embedding's output needs a gradient: the
-        # blocks keep their inputs (Qwen2.5-VL: the window order's index too)
-        graph = _tower_graph(inputs)
-        checkpoint = {Part.LAYER_CHECKPOINT: p * s * e} if graph else {}
-        stacks.append(Stack(StackKind.VISION, tower.layers, {}, checkpoint))
-        if graph and qwen25:
-            parts[Part.VISION_EMBEDDINGS] = 8 * (s // tower.merge**2)
-    else:
-        eager = inputs.attention is Attention.EAGER
-        kinds: list[tuple[StackKind, int, list[int]]] = []
-        full_chunks = [per_image] * n
-        if qwen25:
-            windows = tower.windows(rows, cols) * n
-            full = len(tower.full_blocks)
-            if tower.layers - full:
-                kinds.append((StackKind.VISION_WINDOW, tower.layers - full, windows))
-            if full:
-                kinds.append((StackKind.VISION, full, full_chunks))
-        else:
-            kinds.append((StackKind.VISION, tower.layers, full_chunks))
-        for kind, count, chunks in kinds:
-            norm = rms_norm_fp32(p, s, e) if qwen25 else layer_norm(inputs, s, e)
-            layer: dict[Part, int] = {
-                Part.ATTN_NORM: norm,
-                Part.QKV_PROJ_INPUT: p * s * e,
-                # Q and K rotated (fp32 math, cast back), the fused qkv output (V is a view)
-                Part.ATTN_QKV: 2 * p * s * e + 3 * p * s * e,
-                # the concatenated attention output, the projection's input
-                Part.ATTN_OUT_PROJ_INPUT: p * s * e,
-                Part.MLP_NORM: norm,
-                Part.MLP_IN_PROJ_INPUT: p * s * e,
-                Part.MLP_OUT_PROJ_INPUT: p * s * i,
-            }
-            if qwen25:
-                # SwiGLU: the gate (the activation's input), its output, the up output
-                layer[Part.MLP_ACTIVATION] = (KEEPS[tower.activation] + 2) * p * s * i
-            else:
-                layer[Part.MLP_ACTIVATION] = KEEPS[tower.activation] * p * s * i
-            if eager:
-                squares = sum(c * c for c in chunks)
-                # fp32 softmax and its cast (kept by the product with V), per chunk
-                layer[Part.ATTN_SOFTMAX] = (4 + (0 if p == 4 else p)) * a * squares
-            else:
-                # per chunk: the fp32 log-sum-exp and the kernel's output
-                layer[Part.ATTN_FUSED] = 4 * a * s
-                layer[Part.ATTN_KERNEL_OUTPUT] = p * s * e
-            stacks.append(Stack(kind, count, layer, {Part.LAYER_CHECKPOINT: p * s * e}))
-        # the pixels as the Conv3d reads them (each patch 2 frames deep), the fp32 cos and
-        # sin of the tower's rotary embedding (Qwen2.5-VL: and the window order's index)
-        embeddings = p * s * tower.channels * tower.temporal_patch * tower.patch_size**2
-        if not full_recompute:  # checkpointed blocks recompute what they need of them
-            embeddings += 2 * 4 * s * d
-        if qwen25:
-            embeddings += 8 * (s // tower.merge**2)
-        parts[Part.VISION_EMBEDDINGS] = embeddings
-    return tuple(stacks), parts
-
-
 def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
     spec: VlmSpec = arch.spec
     per = spec.tokens_per_image(inputs.image_width, inputs.image_height)
@@ -800,28 +543,7 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
         ).format(images=inputs.images, tokens=per)
     ]
     if spec.qwen is not None:
-        rows, cols = spec.qwen.grid(inputs.image_width, inputs.image_height)
-        notes.append(
-            trans_late(
-                "Activation",
-                "Dynamic resolution: each image is resized to {width}×{height} pixels "
-                "(multiples of 28), {patches} patches in the tower, merged 2×2 into "
-                "{tokens} tokens.",
-            ).format(
-                width=cols * spec.qwen.patch_size,
-                height=rows * spec.qwen.patch_size,
-                patches=rows * cols,
-                tokens=per,
-            )
-        )
-        if spec.qwen.version == 25:
-            notes.append(
-                trans_late(
-                    "Activation",
-                    "Qwen2.5-VL's tower attends within windows of {window} pixels except in "
-                    "{full} full-attention blocks.",
-                ).format(window=spec.qwen.window, full=len(spec.qwen.full_blocks))
-            )
+        notes.extend(qwen_notes(spec.qwen, inputs, per))
     else:
         assert spec.tower is not None
         if (inputs.image_width, inputs.image_height) != (None, None):

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.activation_types import (
     Attention,
     Device,
     DType,
@@ -74,7 +74,8 @@ from gradacc_desktop.core.activation import (
     Problem,
     Recompute,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.families import seq2seq
+from gradacc_desktop.core.families.base import (
     Architecture,
     ConfigProblem,
     ConfigReader,
@@ -82,7 +83,6 @@ from gradacc_desktop.core.families import (
     Layout,
     ModelConfigError,
     linear,
-    seq2seq,
 )
 from gradacc_desktop.core.families.common import (
     ACTIVATION_KEEPS,

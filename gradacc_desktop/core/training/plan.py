@@ -2,7 +2,7 @@
 
 From a ``TrainingDescription`` the plan derives, in one pass: the memory figures
 (``figures``), the candidate (micro-batch, accumulation) pairs for the target batch and
-the one recommended within the memory (``planning.choose_pairs``), each pair's memory
+the one recommended within the memory (``recommend.choose_pairs``), each pair's memory
 per GPU, whether it fits, DeepSpeed's and Megatron's verdicts and its time per step, the
 configuration in use, the fastest pair that fits (one rule, ``fastest``), the run's
 totals, and — when nothing fits — why, with the numbers. The window's view-models and
@@ -22,16 +22,8 @@ from ..frameworks import BatchVerdicts, batch_verdicts
 from ..hardware import NoSpeedError, hardware
 from ..layout import ParallelLayout
 from ..lora import base_weight_bytes_per_param
-from ..planning import (
-    AccumulationPlan,
-    PairChoice,
-    PlanPair,
-    Suggestion,
-    choose_pairs,
-    nothing_fits_suggestions,
-    solve_accumulation,
-    steps_per_epoch,
-)
+from ..planning import AccumulationPlan, solve_accumulation, steps_per_epoch
+from ..recommend import PairChoice, PlanPair, Suggestion, choose_pairs, nothing_fits_suggestions
 from ..setup import SetupProblem, TrainingSetup, setup_problem
 from ..step_results import RunTotals, StepTime, run_totals
 from ..steptime import StepModel

@@ -12,7 +12,8 @@ from gradacc_desktop.core.compute import Recompute
 from gradacc_desktop.core.gpus import load_gpu_table
 from gradacc_desktop.core.memory import ZeroStage
 from gradacc_desktop.core.models import ModelSpec
-from gradacc_desktop.core.planning import Rounding, Suggestion
+from gradacc_desktop.core.planning import Rounding
+from gradacc_desktop.core.recommend import Suggestion
 from gradacc_desktop.core.training.description import Method, RunBudget, TrainingDescription
 from gradacc_desktop.core.training.plan import TimeMissing, fastest, plan
 

@@ -1,89 +1,18 @@
-"""Save and load a scenario: the calculator's inputs plus the training description.
-
-File format (UTF-8 JSON, version 6)::
-
-    {
-      "format": "gradacc-scenario",
-      "version": 6,
-      "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
-                     "activation_gb": "0.5"},
-      "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
-               "gpu_card": "custom", "gpu_memory_gb": null, "other_memory_gb": null,
-               "activation_gb": null, "seq_len": null, "dataset_samples": null,
-               "nodes": 1, "zero_stage": 0, "precision": "bf16", "offload": "none",
-               "tensor_parallel": 1, "pipeline_stages": 1, "recompute": "none",
-               "model": null, "efficiency_percent": null,
-               "price_per_gpu_hour": null, "training_tokens": null, "epochs": null,
-               "custom_tflops": null, "custom_memory_bandwidth_gbps": null,
-               "custom_link_gbps": null, "custom_network_gbps": null,
-               "method": "full", "lora_rank": 16, "lora_targets": "query_value",
-               "trainable_params": null, "optimizer": "adam", "target_seq": null,
-               "overhead_gb": "1", "virtual_stages": 1, "expert_parallel": 1,
-               "context_parallel": 1, "fp8": false,
-               "attention": "sdpa", "link_gbps": null, "network_gbps": null,
-               "goodput_percent": null, "images": null, "image_width": null,
-               "image_height": null, "vision_frozen": false}
-    }
-
-Version 6 adds a vision tower's inputs: images per sample (null: one, for a language
-model reading images), their width and height in pixels (null: the model's own size)
-and whether the tower is frozen. Files of versions 1 to 5 open with those defaults.
-
-Version 5 adds the time model's newer inputs: the interleaved pipeline's virtual stages
-(ignored without pipeline stages), the expert-parallel GPUs of a mixture of experts
-(ignored for a dense model), the context-parallel GPUs each sequence is split over
-(they add GPUs; a version 5 file without the key has none), FP8 matrix products
-around 16-bit training, the attention kernel (``sdpa``: fused/flash, ``eager``), the
-links typed over the card's (GB/s per GPU and direction between the GPUs of a node
-and between nodes; null: the card's) and the goodput in percent (the share of the
-wall-clock time spent training; null: 100). Files of versions 1 to 4 open with one
-virtual stage, no expert or context parallelism, no FP8, the fused kernel, the card's
-links and a goodput of 100 %; ``efficiency_percent`` null now means
-the efficiency model, not the card's one figure.
-
-Version 4 is the training description: ``model`` is an object with one key — a bundled
-model (``{"bundled": "llama-3.1-8b"}``), a config.json's name and text (``{"config":
-{"file_name": …, "text": …}}``), typed sizes (``{"shape": {"family": "llama", "hidden":
-…, "layers": …, "heads": …, "kv_heads": …, "intermediate": …, "vocab": …,
-"max_positions": …}}``) or a parameter count (``{"params": …}``) — or null; the method
-(``full``/``lora``/``qlora``) with the LoRA rank, the adapted layers (a choice, or PEFT
-names separated by commas) and the adapters' parameters when typed; the optimizer; an
-encoder-decoder's target length; the framework overhead of the derived other memory.
-``activation_gb`` and ``other_memory_gb`` are values typed over the derived figures
-(null: derived). Files of versions 1 to 3 open with the figures they give as typed
-values, their model (a bundled name, or ``model_params``) and full fine-tuning with Adam.
-
-Version 3 added the time model's inputs: the parallel layout (tensor-parallel size,
-pipeline stages), recomputation, the model (a bundled model's name, or its parameters
-typed in), the card's efficiency in percent (null: the card's own), a price per
-GPU-hour, a token budget, the epochs over the dataset and the custom card's speed
-(dense TFLOPS, memory bandwidth, link and network in GB/s). Version 2 files open with
-one of each, no recomputation and nothing else.
-
-Version 2 added the training setup the exports describe (``nodes`` over which the
-GPUs are split, ZeRO stage, precision, CPU offload). Version 1 files (without those
-four keys) still open, with one node, no ZeRO, bf16 and no offload.
-
-Integers are JSON integers; decimals (GB) are strings such as ``"0.5"`` so they stay
-exact. Every key is required, no other key is allowed, ``null`` only where shown as
-optional in ``PlanSettings``. ``load`` either returns a whole ``Scenario`` or raises
-``ScenarioError``: nothing is ever half-applied. ``gpu_card`` is only checked for
-shape (``custom`` or a table id); the UI falls back to "custom" for ids it lacks.
-"""
+"""Reading a scenario file: ``load`` parses the JSON defensively (size, depth, duplicate
+keys, number literals) and validates every key of the format ``core.scenario``
+describes; it returns a whole ``Scenario`` or raises ``ScenarioError``."""
 
 from __future__ import annotations
 
-import enum
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
-from .activation import SHAPE_LIMITS, Attention, Family
-from .calculator import DEFAULTS, LIMITS, Field, Inputs, normalize
-from .compute import (
+from ..activation import SHAPE_LIMITS, Attention, Family
+from ..calculator import LIMITS, Field, Inputs, normalize
+from ..compute import (
     BANDWIDTH_LIMITS,
     EFFICIENCY_PERCENT_LIMITS,
     EPOCHS_LIMITS,
@@ -92,14 +21,13 @@ from .compute import (
     TOKENS_LIMITS,
     Recompute,
 )
-from .families import ModelConfigError, parse_model_config_text
-from .gpus import SPEED_LIMITS
-from .layout import LAYOUT_LIMITS
-from .limits import Limits, Problem, check
-from .lora import LORA_RANK_LIMITS, LoraTargets
-from .memory import DEFAULT_OVERHEAD_GB
-from .models import ModelSource, ModelSpec, TypedShape
-from .planning import (
+from ..families import ModelConfigError, parse_model_config_text
+from ..gpus import SPEED_LIMITS
+from ..layout import LAYOUT_LIMITS
+from ..limits import Limits, Problem, check
+from ..lora import LORA_RANK_LIMITS, LoraTargets
+from ..models import ModelSource, ModelSpec, TypedShape
+from ..planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
     OTHER_MEMORY_LIMITS,
@@ -107,237 +35,27 @@ from .planning import (
     TARGET_LIMITS,
     Rounding,
 )
-from .setup import Offload, Precision, ZeroStage
-from .training.description import Method, Optimizer
-
-FORMAT = "gradacc-scenario"
-VERSION = 6
-#: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
-NODES_LIMITS = LIMITS[Field.GPUS]
-#: the share of the wall-clock time spent training, as the window asks it: in percent
-#: (``compute.GOODPUT_LIMITS`` times 100)
-GOODPUT_PERCENT_LIMITS = Limits(Decimal(1), Decimal(100), integer=False, decimals=2)
-#: Largest file accepted (bytes): room for a model's config.json (at most 2 MB read,
-#: real ones well under 20 kB) in version 4.
-MAX_BYTES = 256 * 1024
-#: Deepest nesting accepted (the schema needs 2).
-MAX_DEPTH = 8
-#: Longest JSON integer literal accepted (digits); real values have at most 16.
-MAX_INT_DIGITS = 20
+from ..setup import Offload, Precision, ZeroStage
+from ..training.description import Method, Optimizer
+from .settings import (
+    FORMAT,
+    GOODPUT_PERCENT_LIMITS,
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    NODES_LIMITS,
+    READABLE_VERSIONS,
+    SPEED_KEYS,
+    ZERO_LIMITS,
+    PlanSettings,
+    Reason,
+    Scenario,
+    ScenarioError,
+)
 
 _DECIMAL_TEXT = re.compile(r"-?\d{1,20}(\.\d{1,20})?")
 _CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-
-
-class Reason(enum.Enum):
-    TOO_LARGE = "too_large"  #: file over MAX_BYTES
-    NOT_UTF8 = "not_utf8"
-    BAD_JSON = "bad_json"  #: syntax error or empty file
-    TOO_DEEP = "too_deep"
-    DUPLICATE_KEY = "duplicate_key"
-    NOT_AN_OBJECT = "not_an_object"  #: root (or a section) is not a JSON object
-    WRONG_FORMAT = "wrong_format"  #: "format" is not "gradacc-scenario"
-    UNSUPPORTED_VERSION = "unsupported_version"
-    MISSING_KEY = "missing_key"
-    UNKNOWN_KEY = "unknown_key"
-    WRONG_TYPE = "wrong_type"  #: e.g. string for an int, 4.0 for an int, true for an int
-    NOT_A_NUMBER = "not_a_number"  #: NaN, Infinity, "abc" for a decimal
-    NUMBER_TOO_LARGE = "number_too_large"  #: integer literal with too many digits
-    NOT_AN_INTEGER = "not_an_integer"
-    OUT_OF_RANGE = "out_of_range"
-    TOO_PRECISE = "too_precise"  #: more than 3 decimals
-    BAD_CHOICE = "bad_choice"  #: unknown rounding mode or malformed card id
-
-
-class ScenarioError(ValueError):
-    """The file cannot be loaded. ``path`` names the offending key ("plan.gpus")."""
-
-    def __init__(
-        self, reason: Reason, path: str = "", detail: str = "", limits: Limits | None = None
-    ) -> None:
-        where = f" at {path}" if path else ""
-        super().__init__(f"{reason.value}{where}: {detail}" if detail else f"{reason.value}{where}")
-        self.reason = reason
-        self.path = path
-        self.detail = detail
-        # the limits a number broke (out of range, too precise), for the message
-        self.limits = limits
-
-
-@dataclass(frozen=True)
-class PlanSettings:
-    target_batch: int = 32
-    #: None: let the planner recommend one
-    micro_batch: int | None = None
-    gpus: int = 1
-    rounding: Rounding = Rounding.CEIL
-    #: "custom" or an id from the GPU table
-    gpu_card: str = "custom"
-    gpu_memory_gb: Decimal | None = None
-    other_memory_gb: Decimal | None = None
-    activation_gb: Decimal | None = None
-    seq_len: int | None = None
-    dataset_samples: int | None = None
-    # the training setup of the exports (version 2)
-    nodes: int = 1
-    zero_stage: ZeroStage = ZeroStage.NONE
-    precision: Precision = Precision.BF16
-    offload: Offload = Offload.NONE
-    # the time model (version 3)
-    tensor_parallel: int = 1
-    pipeline_stages: int = 1
-    recompute: Recompute = Recompute.NONE
-    #: the model (a bundled name the app lacks is kept, and said, by the UI), or None
-    model: ModelSpec | None = None
-    #: None: the efficiency model (one share of the peak only when typed)
-    efficiency_percent: Decimal | None = None
-    price_per_gpu_hour: Decimal | None = None
-    training_tokens: int | None = None
-    epochs: int | None = None
-    custom_tflops: Decimal | None = None
-    custom_memory_bandwidth_gbps: Decimal | None = None
-    custom_link_gbps: Decimal | None = None
-    custom_network_gbps: Decimal | None = None
-    # the training description (version 4)
-    method: Method = Method.FULL
-    lora_rank: int = 16
-    #: a choice, or PEFT target_modules names
-    lora_targets: LoraTargets | tuple[str, ...] = LoraTargets.QUERY_VALUE
-    trainable_params: int | None = None
-    optimizer: Optimizer = Optimizer.ADAM
-    target_seq: int | None = None
-    overhead_gb: Decimal = DEFAULT_OVERHEAD_GB
-    # the time model's newer inputs (version 5)
-    #: interleaved 1F1B: model chunks per GPU (ignored without pipeline stages)
-    virtual_stages: int = 1
-    #: GPUs a mixture of experts' routed experts are spread over (1: every GPU holds all)
-    expert_parallel: int = 1
-    #: GPUs each sequence is split over (context parallelism; adds GPUs)
-    context_parallel: int = 1
-    #: FP8 matrix products around 16-bit training
-    fp8: bool = False
-    # a vision tower's inputs (version 6; None: one image at the model's own size)
-    images: int | None = None
-    image_width: int | None = None
-    image_height: int | None = None
-    vision_frozen: bool = False
-    attention: Attention = Attention.SDPA
-    #: GB/s per GPU and direction, between the GPUs of a node / between nodes (None:
-    #: the card's)
-    link_gbps: Decimal | None = None
-    network_gbps: Decimal | None = None
-    #: share of the wall-clock time spent training, in percent (None: 100)
-    goodput_percent: Decimal | None = None
-
-
-@dataclass(frozen=True)
-class Scenario:
-    calculator: Inputs = DEFAULTS
-    plan: PlanSettings = field(default_factory=PlanSettings)
-
-
-# --------------------------------------------------------------------------- saving
-
-
-def _dec(value: Decimal | None) -> str | None:
-    return None if value is None else format(normalize(value), "f")
-
-
-def to_dict(scenario: Scenario) -> dict[str, Any]:
-    c, p = scenario.calculator, scenario.plan
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "calculator": {
-            "micro_batch": c.micro_batch,
-            "accumulation_steps": c.accumulation_steps,
-            "gpus": c.gpus,
-            "activation_gb": _dec(c.activation_gb),
-        },
-        "plan": {
-            "target_batch": p.target_batch,
-            "micro_batch": p.micro_batch,
-            "gpus": p.gpus,
-            "rounding": p.rounding.value,
-            "gpu_card": p.gpu_card,
-            "gpu_memory_gb": _dec(p.gpu_memory_gb),
-            "other_memory_gb": _dec(p.other_memory_gb),
-            "activation_gb": _dec(p.activation_gb),
-            "seq_len": p.seq_len,
-            "dataset_samples": p.dataset_samples,
-            "nodes": p.nodes,
-            "zero_stage": int(p.zero_stage),
-            "precision": p.precision.value,
-            "offload": p.offload.value,
-            "tensor_parallel": p.tensor_parallel,
-            "pipeline_stages": p.pipeline_stages,
-            "recompute": p.recompute.value,
-            "model": _model_dict(p.model),
-            "efficiency_percent": _dec(p.efficiency_percent),
-            "price_per_gpu_hour": _dec(p.price_per_gpu_hour),
-            "training_tokens": p.training_tokens,
-            "epochs": p.epochs,
-            **{key: _dec(getattr(p, key)) for key in _SPEED_KEYS},
-            "method": p.method.value,
-            "lora_rank": p.lora_rank,
-            "lora_targets": (
-                p.lora_targets.value
-                if isinstance(p.lora_targets, LoraTargets)
-                else ",".join(p.lora_targets)
-            ),
-            "trainable_params": p.trainable_params,
-            "optimizer": p.optimizer.value,
-            "target_seq": p.target_seq,
-            "overhead_gb": _dec(p.overhead_gb),
-            "virtual_stages": p.virtual_stages,
-            "expert_parallel": p.expert_parallel,
-            "context_parallel": p.context_parallel,
-            "fp8": p.fp8,
-            "attention": p.attention.value,
-            "link_gbps": _dec(p.link_gbps),
-            "network_gbps": _dec(p.network_gbps),
-            "goodput_percent": _dec(p.goodput_percent),
-            "images": p.images,
-            "image_width": p.image_width,
-            "image_height": p.image_height,
-            "vision_frozen": p.vision_frozen,
-        },
-    }
-
-
-def _model_dict(model: ModelSpec | None) -> dict[str, Any] | None:
-    if model is None:
-        return None
-    if model.source is ModelSource.BUNDLED:
-        return {"bundled": model.name}
-    if model.source is ModelSource.PARAMS:
-        return {"params": model.params}
-    if model.source is ModelSource.CONFIG:
-        return {"config": {"file_name": model.file_name, "text": model.text}}
-    shape = model.shape
-    assert shape is not None
-    return {
-        "shape": {
-            "family": shape.family.value,
-            "hidden": shape.hidden,
-            "layers": shape.layers,
-            "heads": shape.heads,
-            "kv_heads": shape.kv_heads,
-            "intermediate": shape.intermediate,
-            "vocab": shape.vocab,
-            "max_positions": shape.max_positions,
-        }
-    }
-
-
-def save(scenario: Scenario) -> bytes:
-    """The scenario as UTF-8 JSON bytes (indented, trailing newline)."""
-    return (json.dumps(to_dict(scenario), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-# --------------------------------------------------------------------------- loading
 
 
 class _Rejected(Exception):
@@ -482,12 +200,6 @@ _PLAN_KEYS = (
     "dataset_samples",
 )
 _SETUP_KEYS = ("nodes", "zero_stage", "precision", "offload")
-_SPEED_KEYS = (
-    "custom_tflops",
-    "custom_memory_bandwidth_gbps",
-    "custom_link_gbps",
-    "custom_network_gbps",
-)
 _TIME_KEYS = (
     "tensor_parallel",
     "pipeline_stages",
@@ -497,7 +209,7 @@ _TIME_KEYS = (
     "price_per_gpu_hour",
     "training_tokens",
     "epochs",
-    *_SPEED_KEYS,
+    *SPEED_KEYS,
 )
 
 
@@ -725,7 +437,7 @@ def _time(p: dict[str, Any], version: int) -> dict[str, Any]:
         "price_per_gpu_hour": _optional(_decimal, p, "price_per_gpu_hour", "plan", PRICE_LIMITS),
         "training_tokens": _optional(_int, p, "training_tokens", "plan", TOKENS_LIMITS),
         "epochs": _optional(_int, p, "epochs", "plan", EPOCHS_LIMITS),
-        **{key: _optional(_decimal, p, key, "plan", SPEED_LIMITS) for key in _SPEED_KEYS},
+        **{key: _optional(_decimal, p, key, "plan", SPEED_LIMITS) for key in SPEED_KEYS},
     }
 
 
@@ -736,9 +448,6 @@ def _setup(p: dict[str, Any]) -> dict[str, Any]:
         "precision": Precision(_choice(p, "precision", tuple(x.value for x in Precision))),
         "offload": Offload(_choice(p, "offload", tuple(x.value for x in Offload))),
     }
-
-
-ZERO_LIMITS = Limits(Decimal(0), Decimal(3), integer=True)
 
 
 def load(data: bytes) -> Scenario:
