@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -425,16 +426,30 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], need
     assert needle in err
 
 
-def test_every_command_is_registered_in_help_order() -> None:
+def test_every_command_is_registered_in_help_order(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each module registers its own command, with a summary, in help order, and the
+    command runs that module's handler."""
     parser = build_parser()
     help_text = parser.format_help()
-    positions = [help_text.index(f"\n    {name}") for name in COMMANDS]
-    assert positions == sorted(positions), help_text
+    # a command starts its line after four spaces; its summary may continue below
+    listed = [
+        line.split()[0]
+        for line in help_text.splitlines()
+        if line.startswith("    ") and line[4] != " "
+    ]
+    assert listed == list(COMMANDS), help_text
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(subparsers.choices) == list(COMMANDS)
+    summaries = {action.dest: action.help for action in subparsers._choices_actions}
+    assert all(summaries.get(name) for name in COMMANDS), summaries
     for name in COMMANDS:
-        # each one parses its own --help (argparse exits 0 after printing it)
-        with pytest.raises(SystemExit) as done:
-            parser.parse_args([name, "--help"])
-        assert done.value.code == 0
+        handler = subparsers.choices[name].get_default("handler")
+        assert handler.__module__ == f"gradacc_desktop.cli.{name}", name
+        # and the command's own --help, through main: usage of that command, exit 0
+        assert main([name, "--help"]) == 0
+        out, err = capsys.readouterr()
+        assert out.startswith(f"usage: gradacc {name} "), out
+        assert err == ""
 
 
 def test_a_missing_module_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:

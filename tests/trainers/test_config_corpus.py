@@ -33,23 +33,8 @@ import pytest
 import yaml
 
 from gradacc_desktop.cli import main
+from tests.trainers.corpus import CORPUS, FILES, KINDS
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "trainer_configs"
-FILES = sorted(p for p in CORPUS.iterdir() if p.name != "SOURCES.md")
-
-
-def _kinds() -> dict[str, str]:
-    """Each file's kind as SOURCES.md's table names it (the second column): the
-    framework check a file gets does not depend on how gradacc recognises it."""
-    kinds: dict[str, str] = {}
-    for line in (CORPUS / "SOURCES.md").read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 2 and cells[0].startswith("`"):
-            kinds[cells[0].strip("`")] = cells[1]
-    return kinds
-
-
-KINDS = _kinds()
 # SOURCES.md's kinds and the "kind" gradacc check --json gives for them
 KIND_VALUES = {
     "DeepSpeed JSON": "deepspeed",

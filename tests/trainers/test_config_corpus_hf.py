@@ -39,22 +39,10 @@ import yaml
 
 from gradacc_desktop.cli import main
 from gradacc_desktop.core.config_import import trainer_keys
-from gradacc_desktop.core.config_import.trainer_keys import _HANDBOOK_KEYS
+from gradacc_desktop.core.config_import.trainer_keys import HANDBOOK_KEYS
+from tests.trainers.corpus import CORPUS, KINDS
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "trainer_configs"
 GPUS = 4
-
-
-def _kinds() -> dict[str, str]:
-    kinds: dict[str, str] = {}
-    for line in (CORPUS / "SOURCES.md").read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 2 and cells[0].startswith("`"):
-            kinds[cells[0].strip("`")] = cells[1]
-    return kinds
-
-
-KINDS = _kinds()
 
 
 def _files(kind: str) -> list[Any]:
@@ -106,12 +94,12 @@ def test_key_sets_are_the_installed_dataclasses() -> None:
     from trl import DatasetMixtureConfig, DPOConfig, ModelConfig, ScriptArguments, SFTConfig
 
     base = _fields(TrainingArguments)
-    assert base == trainer_keys._TRAINING_ARGS
-    assert _fields(Seq2SeqTrainingArguments) - base == trainer_keys._SEQ2SEQ_ARGS
-    assert _fields(ScriptArguments) | _fields(DatasetMixtureConfig) == trainer_keys._TRL_SCRIPT
-    assert _fields(ModelConfig) == trainer_keys._TRL_MODEL
-    assert _fields(SFTConfig) - base == trainer_keys._TRL_SFT
-    assert _fields(DPOConfig) - base == trainer_keys._TRL_DPO
+    assert base == trainer_keys.TRAINING_ARGS
+    assert _fields(Seq2SeqTrainingArguments) - base == trainer_keys.SEQ2SEQ_ARGS
+    assert _fields(ScriptArguments) | _fields(DatasetMixtureConfig) == trainer_keys.TRL_SCRIPT
+    assert _fields(ModelConfig) == trainer_keys.TRL_MODEL
+    assert _fields(SFTConfig) - base == trainer_keys.TRL_SFT
+    assert _fields(DPOConfig) - base == trainer_keys.TRL_DPO
 
 
 # --------------------------------------------------------------------------- TRL recipes
@@ -161,7 +149,7 @@ def test_trl_accepts_what_we_accept(path: Path, hf: Path, capsys) -> None:  # ty
     # alignment-handbook's own keys (its scripts define them) are named, not refused:
     # TRL's own parser cannot place them either
     handbook = _unknown(data, refused=False)
-    assert handbook <= _HANDBOOK_KEYS
+    assert handbook <= HANDBOOK_KEYS
     assert set(remaining[::2]) == {f"--{k}" for k in _unknown(data, refused=True) | handbook}
 
 

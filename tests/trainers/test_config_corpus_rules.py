@@ -29,20 +29,8 @@ import pytest
 import yaml
 
 from gradacc_desktop.cli import main
+from tests.trainers.corpus import CORPUS, KINDS
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "trainer_configs"
-
-
-def _kinds() -> dict[str, str]:
-    kinds: dict[str, str] = {}
-    for line in (CORPUS / "SOURCES.md").read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 2 and cells[0].startswith("`"):
-            kinds[cells[0].strip("`")] = cells[1]
-    return kinds
-
-
-KINDS = _kinds()
 TORCHTUNE_FILES = sorted(CORPUS / n for n, k in KINDS.items() if k == "torchtune YAML")
 NEOX_FILES = sorted(CORPUS / n for n, k in KINDS.items() if k == "GPT-NeoX YAML")
 GPU_COUNTS = (1, 4, 8, 16)

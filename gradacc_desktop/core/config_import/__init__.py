@@ -29,17 +29,20 @@ Pure Python (no Qt); the parser is PyYAML's ``safe_load`` (JSON is read by ``jso
 Messages are English ``Message`` strings (``core.text``): the command line prints them
 as they are, the window translates them (context "ConfigImport").
 
-The package: ``model`` (the values and errors), ``reader`` (collecting what one file
-gives), one module per framework (``deepspeed``, ``accelerate``, ``fsdp``, ``axolotl``
-with ``axolotl_keys``, ``trainer`` with ``trainer_keys``, ``llama_factory``,
-``torchtune``, ``neox`` with ``neox_keys``), ``follow`` (a DeepSpeed JSON a config
+The package: ``model`` (the values and errors), ``imported`` (``ImportedConfig``),
+``reader`` (collecting what one file gives), one module per framework (``deepspeed``,
+``accelerate``, ``fsdp``, ``axolotl`` with ``axolotl_keys``, ``trainer`` with
+``trainer_keys``, ``llama_factory``, ``torchtune`` with ``torchtune_keys``, ``neox`` with
+``neox_keys``), ``follow`` (a DeepSpeed JSON a config
 names), ``files`` (reading, parsing and recognising a file), ``derive`` (the batch
-values, GPUs and parallel sizes), ``verdict`` and ``read`` (``read_config``).
+values, GPUs and parallel sizes) with ``derive_rules`` (GPT-NeoX's and torchtune's own
+rules, apart from their readers), ``verdict`` and ``read`` (``read_config``).
 """
 
 from __future__ import annotations
 
 from .derive import deepspeed_text
+from .imported import ImportedConfig
 from .model import (
     FRAMEWORKS,
     MAX_CONFIG_BYTES,
@@ -48,7 +51,6 @@ from .model import (
     ConfigImportError,
     ConfigKind,
     Derived,
-    ImportedConfig,
     ResolvedFile,
     UnknownKey,
     Unread,

@@ -8,9 +8,9 @@ from typing import Any
 
 from ..setup import Precision
 from ..text import trans_late
-from .follow import _follow
+from .follow import follow_deepspeed
 from .fsdp import ignored_fsdp, read_accelerate_fsdp
-from .reader import _MAX_GPUS, _MAX_NODES, _MAX_STEPS, _Reader
+from .reader import MAX_GPUS, MAX_NODES, MAX_STEPS, Reader
 
 # accelerate, accelerate/commands/config/config_args.py: the dataclass fields of
 # ClusterConfig (BaseConfig's and its own) and of SageMakerConfig (accelerate 1.16)
@@ -93,7 +93,7 @@ _DEVICES_ACCELERATE = trans_late(
 ).format()
 
 
-def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
+def read_accelerate(data: dict[Any, Any], r: Reader) -> None:
     # accelerate, accelerate/commands/config/config_args.py BaseConfig.from_yaml_file()
     # (and from_json_file()): after process_config() (which converts the old fp16 and
     # dynamo_backend keys), any key that is not a field of ClusterConfig (or of
@@ -123,11 +123,11 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
                     "ConfigImport", "accelerate refuses a config file with unknown keys"
                 ).format(),
             )
-    r.integer("gpus", "num_processes", data.get("num_processes"), 1, _MAX_GPUS, auto=False)
+    r.integer("gpus", "num_processes", data.get("num_processes"), 1, MAX_GPUS, auto=False)
     if "num_processes" not in data and data.get("distributed_type") == "NO":
         # from_yaml_file(): no num_processes with distributed_type NO is one process
         r.set("gpus", "distributed_type", 1)
-    r.integer("nodes", "num_machines", data.get("num_machines"), 1, _MAX_NODES, auto=False)
+    r.integer("nodes", "num_machines", data.get("num_machines"), 1, MAX_NODES, auto=False)
     mixed = data.get("mixed_precision")
     if mixed is False or mixed == "no":  # YAML reads an unquoted no as false
         r.set("precision", "mixed_precision", Precision.FP32)
@@ -177,7 +177,7 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
             "deepspeed_config.gradient_accumulation_steps",
             ds.get("gradient_accumulation_steps"),
             1,
-            _MAX_STEPS,
+            MAX_STEPS,
         )
         r.zero_stage("deepspeed_config.zero_stage", ds.get("zero_stage"))
         keys = (
@@ -187,7 +187,9 @@ def _read_accelerate(data: dict[Any, Any], r: _Reader) -> None:
         devices = tuple(r.device(k, ds.get(k.split(".")[1]), _DEVICES_ACCELERATE) for k in keys)
         r.offload(keys, (devices[0], devices[1]))
         if ds.get("deepspeed_config_file") is not None:
-            _follow(r, "deepspeed_config.deepspeed_config_file", ds["deepspeed_config_file"])
+            follow_deepspeed(
+                r, "deepspeed_config.deepspeed_config_file", ds["deepspeed_config_file"]
+            )
     if distributed == "DEEPSPEED" and r.values.get("zero_stage") is None:
         # accelerate's own default stage comes from its environment, not the file
         r.unresolved.add("zero_stage")
@@ -240,7 +242,7 @@ _SPLIT_TYPES = frozenset(
 )
 
 
-def _per_machine(r: _Reader, ds: dict[Any, Any] | None) -> None:
+def _per_machine(r: Reader, ds: dict[Any, Any] | None) -> None:
     """The processes accelerate launch starts on several machines.
 
     accelerate, accelerate/utils/launch.py prepare_multi_gpu_env() (multi_gpu_launcher)

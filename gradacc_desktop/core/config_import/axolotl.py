@@ -9,25 +9,25 @@ from typing import Any
 from ..planning import MAX_TARGET_BATCH
 from ..text import trans_late
 from .axolotl_keys import AXOLOTL_KEYS, AXOLOTL_PLUGIN_KEYS, BUILTIN_PLUGINS
-from .follow import _follow
-from .fsdp import _RESHARD, _apply, _pydantic_bool, _text
-from .model import _AXOLOTL_BATCH_KEYS, Adapter
-from .reader import _MAX_MICRO, _MAX_RANK, _MAX_SEQ, _MAX_STEPS, _TRUE_FALSE_AUTO, _clean, _Reader
+from .follow import follow_deepspeed
+from .fsdp import RESHARD, apply_fsdp, env_text, pydantic_bool
+from .model import AXOLOTL_BATCH_KEYS, Adapter
+from .reader import MAX_MICRO, MAX_RANK, MAX_SEQ, MAX_STEPS, TRUE_FALSE_AUTO, Reader, clean
 
 
-def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
+def read_axolotl(data: dict[Any, Any], r: Reader) -> None:
     # axolotl counts a batch key as set when data.get(key) is truthy
     # (check_batch_size_fields, check_gas_bsz; see _axolotl_batch_problem)
-    r.batch_keys_set = tuple(k for k in _AXOLOTL_BATCH_KEYS if data.get(k))
+    r.batch_keys_set = tuple(k for k in AXOLOTL_BATCH_KEYS if data.get(k))
     r.integer(
-        "micro_batch", "micro_batch_size", data.get("micro_batch_size"), 1, _MAX_MICRO, auto=False
+        "micro_batch", "micro_batch_size", data.get("micro_batch_size"), 1, MAX_MICRO, auto=False
     )
     r.integer(
         "accumulation_steps",
         "gradient_accumulation_steps",
         data.get("gradient_accumulation_steps"),
         1,
-        _MAX_STEPS,
+        MAX_STEPS,
         auto=False,
     )
     r.integer(
@@ -45,7 +45,7 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
             r.mark_auto(key, "precision")
             states.append((key, "auto"))
         else:
-            states.append((key, r.refuse(key, value, _TRUE_FALSE_AUTO.format(), "precision")))
+            states.append((key, r.refuse(key, value, TRUE_FALSE_AUTO.format(), "precision")))
     r.precision(states)
 
     adapter = data.get("adapter")
@@ -59,12 +59,12 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
                 "ConfigImport", 'unknown adapter: gradacc reads "lora" and "qlora"'
             ).format(),
         )
-    r.integer("lora_rank", "lora_r", data.get("lora_r"), 1, _MAX_RANK, auto=False)
+    r.integer("lora_rank", "lora_r", data.get("lora_r"), 1, MAX_RANK, auto=False)
     targets = data.get("lora_target_modules")
     if isinstance(targets, str) and targets.strip():
-        r.set("lora_targets", "lora_target_modules", (_clean(targets.strip()),))
+        r.set("lora_targets", "lora_target_modules", (clean(targets.strip()),))
     elif isinstance(targets, list) and all(isinstance(t, str) and t.strip() for t in targets):
-        r.set("lora_targets", "lora_target_modules", tuple(_clean(t.strip()) for t in targets))
+        r.set("lora_targets", "lora_target_modules", tuple(clean(t.strip()) for t in targets))
     elif targets is not None:
         r.refuse(
             "lora_target_modules",
@@ -95,7 +95,7 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
         data.get("base_model"),
         trans_late("ConfigImport", "must be a model name or path").format(),
     )
-    r.integer("sequence_length", "sequence_len", data.get("sequence_len"), 1, _MAX_SEQ, auto=False)
+    r.integer("sequence_length", "sequence_len", data.get("sequence_len"), 1, MAX_SEQ, auto=False)
     for name, key in (
         ("tensor", "tensor_parallel_size"),
         ("context", "context_parallel_size"),
@@ -110,7 +110,7 @@ def _read_axolotl(data: dict[Any, Any], r: _Reader) -> None:
         # isinstance(cfg.deepspeed, str) and os.path.exists(cfg.deepspeed)" opens the
         # path as given, that is relative to the folder axolotl is launched in (the
         # current working directory); next to the YAML is tried after it
-        _follow(r, "deepspeed", data["deepspeed"], launch_folder_first=True)
+        follow_deepspeed(r, "deepspeed", data["deepspeed"], launch_folder_first=True)
     read_axolotl_fsdp(data, r)
     _unknown_keys(data, r)
 
@@ -129,7 +129,7 @@ _PLUGIN_NOT_LISTED = trans_late(
 )
 
 
-def _unknown_keys(data: dict[Any, Any], r: _Reader) -> None:
+def _unknown_keys(data: dict[Any, Any], r: Reader) -> None:
     """The top-level keys axolotl does not know.
 
     axolotl 0.21.0, src/axolotl/utils/config/__init__.py validate_config(): the YAML is
@@ -164,7 +164,7 @@ def _unknown_keys(data: dict[Any, Any], r: _Reader) -> None:
         r.unknown_key(name, AXOLOTL_KEYS, False, reason)
 
 
-def _checkpointing(data: dict[Any, Any], r: _Reader) -> None:
+def _checkpointing(data: dict[Any, Any], r: Reader) -> None:
     """gradient_checkpointing: axolotl 0.21.0, src/axolotl/utils/schemas/config.py
     AxolotlInputConfig ``gradient_checkpointing: Literal["offload", "offload_disk"] |
     bool | None = False``; "offload" also moves the kept layer inputs to the CPU (not
@@ -254,7 +254,7 @@ _AXOLOTL_IGNORES = trans_late(
 )
 
 
-def read_axolotl_fsdp(data: dict[Any, Any], r: _Reader) -> None:
+def read_axolotl_fsdp(data: dict[Any, Any], r: Reader) -> None:
     """axolotl's FSDP settings, as axolotl 0.21.0 validates them
     (src/axolotl/utils/schemas/validation.py DistributedValidationMixin, mode="before"
     model validators) and hands them to the Trainer (src/axolotl/core/builders/base.py:
@@ -282,7 +282,7 @@ def read_axolotl_fsdp(data: dict[Any, Any], r: _Reader) -> None:
         ]
     for key, version in versions:
         # check_fsdp_version(): str(version) != "2" raises ValueError
-        if version is not None and _text(version) != "2":
+        if version is not None and env_text(version) != "2":
             r.refuse(
                 key,
                 version,
@@ -322,7 +322,7 @@ def read_axolotl_fsdp(data: dict[Any, Any], r: _Reader) -> None:
     settings: dict[str, tuple[str, Any]] = {}
     prefixed = False
     for key, item in section.items():
-        written = f"fsdp_config.{_clean(str(key), 80)}"
+        written = f"fsdp_config.{clean(str(key), 80)}"
         if not isinstance(key, str):
             r.unknown_key(str(key), _AXOLOTL_FSDP_KEYS, False, _AXOLOTL_IGNORES, "fsdp_config.")
             continue
@@ -380,7 +380,7 @@ def read_axolotl_fsdp(data: dict[Any, Any], r: _Reader) -> None:
         if name not in settings or settings[name][1] is None:
             return None, None
         key, item = settings[name]
-        value = _pydantic_bool(item)
+        value = pydantic_bool(item)
         if value is None:
             # FSDPConfig's bool | None field: pydantic's ValidationError
             r.refuse(
@@ -401,10 +401,10 @@ def read_axolotl_fsdp(data: dict[Any, Any], r: _Reader) -> None:
     if offload is None and offload_key is not None:
         offload_key = None
     replicated = r.parallel.get("replicate")
-    _apply(
+    apply_fsdp(
         r,
         2 if reshard is False else 1,
-        _RESHARD[reshard is not False],
+        RESHARD[reshard is not False],
         reshard_key,
         offload,
         offload_key,

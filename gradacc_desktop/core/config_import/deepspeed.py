@@ -9,7 +9,7 @@ from ..memory import ZeroStage
 from ..planning import MAX_TARGET_BATCH
 from ..text import trans_late
 from .model import Unread
-from .reader import _BAD, _MAX_MICRO, _MAX_STEPS, _TRUE_FALSE_AUTO, _Reader
+from .reader import BAD, MAX_MICRO, MAX_STEPS, TRUE_FALSE_AUTO, Reader
 
 _DEVICES_DEEPSPEED = trans_late(
     "ConfigImport", 'DeepSpeed accepts "none", "cpu" or "nvme"'
@@ -182,7 +182,7 @@ _DS_OFFLOAD_KEYS = {
 }
 
 
-def _deepspeed_unknown_keys(data: dict[Any, Any], r: _Reader, *, top_level: bool) -> None:
+def deepspeed_unknown_keys(data: dict[Any, Any], r: Reader, *, top_level: bool) -> None:
     """Name the keys DeepSpeed does not know: a note at the top level (DeepSpeed ignores
     them; only for a JSON, as GPT-NeoX's YAML has keys of its own), a refusal inside
     ``zero_optimization`` and its offload sections (pydantic, extra="forbid") and for
@@ -216,7 +216,7 @@ def _deepspeed_unknown_keys(data: dict[Any, Any], r: _Reader, *, top_level: bool
                     r.unknown_key(str(sub), _DS_OFFLOAD_KEYS[name], True, forbidden, f"{dotted}.")
 
 
-def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
+def read_deepspeed(data: dict[Any, Any], r: Reader) -> None:
     r.integer(
         "train_batch_size", "train_batch_size", data.get("train_batch_size"), 1, MAX_TARGET_BATCH
     )
@@ -225,16 +225,16 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
         "train_micro_batch_size_per_gpu",
         data.get("train_micro_batch_size_per_gpu"),
         1,
-        _MAX_MICRO,
+        MAX_MICRO,
     )
     r.integer(
         "accumulation_steps",
         "gradient_accumulation_steps",
         data.get("gradient_accumulation_steps"),
         1,
-        _MAX_STEPS,
+        MAX_STEPS,
     )
-    _read_zero(data, r)
+    read_zero(data, r)
     tp = r.mapping("tensor_parallel", data.get("tensor_parallel"))
     if tp is not None:
         r.parallel_size("autotp", "tensor_parallel.autotp_size", tp.get("autotp_size"))
@@ -245,7 +245,7 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
             continue
         section = r.mapping(name, data[name], "precision")
         if section is None:
-            states.append((f"{name}.enabled", _BAD))
+            states.append((f"{name}.enabled", BAD))
             continue
         key = f"{name}.enabled"
         enabled = section.get("enabled", False)  # DeepSpeed's default
@@ -263,11 +263,11 @@ def _read_deepspeed(data: dict[Any, Any], r: _Reader) -> None:
             r.mark_auto(key, "precision")
             states.append((key, "auto"))
         else:
-            states.append((key, r.refuse(key, enabled, _TRUE_FALSE_AUTO.format(), "precision")))
+            states.append((key, r.refuse(key, enabled, TRUE_FALSE_AUTO.format(), "precision")))
     r.precision(states)
 
 
-def _read_zero(data: dict[Any, Any], r: _Reader) -> None:
+def read_zero(data: dict[Any, Any], r: Reader) -> None:
     value = data.get("zero_optimization")
     if value is None:
         return
@@ -288,7 +288,7 @@ def _read_zero(data: dict[Any, Any], r: _Reader) -> None:
         if section is not None:
             sub = r.mapping(key, section, "offload")
             if sub is None:
-                devices.append(_BAD)
+                devices.append(BAD)
             else:
                 device = sub.get("device")
                 # a section without a device is DeepSpeed's default, "none"

@@ -3,20 +3,23 @@ derived and checked as each framework's own code does."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..frameworks import MegatronCheck, megatron_check
 from ..planning import DeepSpeedCheck, DeepSpeedReason, deepspeed_check
 from ..text import trans_late
+from .derive_rules import neox_text, torchtune_replicas
 from .model import (
-    _AXOLOTL_BATCH_KEYS,
-    _BATCH_FIELDS,
-    _CHECK_NAMES,
+    AXOLOTL_BATCH_KEYS,
+    BATCH_FIELDS,
+    CHECK_NAMES,
     MISSING_NAMES,
     ConfigKind,
     Derived,
-    ImportedConfig,
 )
-from .neox import neox_text
-from .torchtune import torchtune_replicas
+
+if TYPE_CHECKING:
+    from .imported import ImportedConfig
 
 
 def deepspeed_text(check: DeepSpeedCheck) -> str:
@@ -43,7 +46,7 @@ def deepspeed_text(check: DeepSpeedCheck) -> str:
             "steps) x {g} GPU(s) = {product}.",
         ).format(t=t, b=b, a=a, g=g, product=check.product)
     if check.reason is r.NOT_DIVISIBLE:
-        names = [MISSING_NAMES[_CHECK_NAMES[n]] for n in check.derived]
+        names = [MISSING_NAMES[CHECK_NAMES[n]] for n in check.derived]
         both = (
             names[0]
             if len(names) == 1
@@ -69,7 +72,7 @@ def deepspeed_text(check: DeepSpeedCheck) -> str:
     ).format(t=t, g=g, a=a)
 
 
-def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
+def resolve_derived(config: ImportedConfig, gpus: int | None) -> Derived:
     b, a, t = config.micro_batch, config.accumulation_steps, config.train_batch_size
     unresolved = set(config.unresolved)
     derived: list[str] = []
@@ -82,7 +85,7 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
 
     # A train_batch_size left "auto" next to an explicit micro-batch and steps is what
     # DeepSpeed would derive without it: the trainer computes micro x steps x GPUs.
-    blocked = [f for f in _BATCH_FIELDS if f in unresolved]
+    blocked = [f for f in BATCH_FIELDS if f in unresolved]
     if (
         blocked == ["train_batch_size"]
         and "train_batch_size" in config.auto_fields
@@ -226,7 +229,7 @@ def _resolve(config: ImportedConfig, gpus: int | None) -> Derived:
             if ds_check.ok:
                 assert ds_check.micro_batch is not None and ds_check.grad_acc is not None
                 for name in ds_check.derived:
-                    field = _CHECK_NAMES[name]
+                    field = CHECK_NAMES[name]
                     derived.append(field)
                     value = {
                         "micro_batch": ds_check.micro_batch,
@@ -306,7 +309,7 @@ def _axolotl_batch_problem(config: ImportedConfig) -> str | None:
             "gradient_accumulation_steps and batch_size must be set, and the file sets "
             "{given}.",
         ).format(
-            given=", ".join(k for k in _AXOLOTL_BATCH_KEYS if k in given)
+            given=", ".join(k for k in AXOLOTL_BATCH_KEYS if k in given)
             or trans_late("ConfigImport", "none of them").format()
         )
     # the same mixin, model_validator check_gas_bsz(): gradient_accumulation_steps and

@@ -167,7 +167,7 @@ def _torchtune_score(data: dict[Any, Any]) -> int:
     return components + len({k for k in data if isinstance(k, str)} & _TORCHTUNE_KEYS)
 
 
-def _detect(data: dict[Any, Any], is_json: bool, name: str) -> ConfigKind:
+def detect_kind(data: dict[Any, Any], is_json: bool, name: str) -> ConfigKind:
     keys = {k for k in data if isinstance(k, str)}
     torchtune = _torchtune_score(data)
     if torchtune:
@@ -205,8 +205,8 @@ def _detect(data: dict[Any, Any], is_json: bool, name: str) -> ConfigKind:
 
 # --------------------------------------------------------------------------- parsing
 
-_NO_SUCH_FILE = trans_late("ConfigImport", "{name}: no such file")
-_A_FOLDER = trans_late("ConfigImport", "{name}: is a folder, not a file")
+NO_SUCH_FILE = trans_late("ConfigImport", "{name}: no such file")
+A_FOLDER = trans_late("ConfigImport", "{name}: is a folder, not a file")
 _AT_LINE = trans_late("ConfigImport", "{what} at line {line}, column {column}")
 
 
@@ -214,14 +214,14 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _read_file(path: Path, name: str) -> str:
+def read_file(path: Path, name: str) -> str:
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
-        raise ConfigImportError(_NO_SUCH_FILE.format(name=name)) from None
+        raise ConfigImportError(NO_SUCH_FILE.format(name=name)) from None
     except IsADirectoryError:
-        raise ConfigImportError(_A_FOLDER.format(name=name)) from None
+        raise ConfigImportError(A_FOLDER.format(name=name)) from None
     except OSError as exc:
         raise ConfigImportError(
             trans_late("ConfigImport", "{name}: cannot read it: {why}").format(
@@ -242,7 +242,7 @@ def _read_file(path: Path, name: str) -> str:
         ) from None
 
 
-def _parse(text: str, name: str) -> tuple[Any, bool]:
+def parse_text(text: str, name: str) -> tuple[Any, bool]:
     """The parsed content and whether it was JSON."""
     text = text.removeprefix("\ufeff")
     if len(text) > MAX_CONFIG_BYTES:
@@ -308,7 +308,7 @@ def _neox_yaml(text: str, yaml: Any) -> dict[Any, Any] | None:
     if not isinstance(data, dict):
         return None
     try:
-        kind = _detect(data, False, "config")
+        kind = detect_kind(data, False, "config")
     except ConfigImportError:
         return None
     return data if kind is ConfigKind.NEOX else None

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from ..text import trans_late
-from .deepspeed import _deepspeed_unknown_keys, _read_deepspeed
-from .files import _parse, _read_file
+from .deepspeed import deepspeed_unknown_keys, read_deepspeed
+from .files import parse_text, read_file
 from .model import ConfigImportError, ResolvedFile
-from .reader import _clean, _Reader
+from .reader import Reader, clean
 
 # how many folders above the config are tried for a launch-folder path
 _MAX_PARENTS = 8
@@ -32,7 +32,7 @@ def _repository_parents(folder: Path) -> list[Path]:
     return []
 
 
-def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False) -> None:
+def follow_deepspeed(r: Reader, key: str, ref: Any, *, launch_folder_first: bool = False) -> None:
     """Read the DeepSpeed JSON ``ref`` names: relative to the config's folder, or, with
     ``launch_folder_first``, to the current working directory first (axolotl).
 
@@ -68,7 +68,7 @@ def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False
             for parent in _repository_parents(r.folder):
                 candidates.append((parent / written, "parent folder"))
     if not candidates:
-        r.resolved.append(ResolvedFile(r.name(key), _clean(ref.strip(), 300), None, None))
+        r.resolved.append(ResolvedFile(r.name(key), clean(ref.strip(), 300), None, None))
         r.refuse(
             key,
             ref,
@@ -81,8 +81,8 @@ def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False
         return
     found = next(((p, w) for p, w in candidates if p.is_file()), None)
     if found is None:
-        r.resolved.append(ResolvedFile(r.name(key), _clean(ref.strip(), 300), None, None))
-        shown = " ; ".join(_clean(str(p), 300) for p, _w in candidates[:2])
+        r.resolved.append(ResolvedFile(r.name(key), clean(ref.strip(), 300), None, None))
+        shown = " ; ".join(clean(str(p), 300) for p, _w in candidates[:2])
         r.refuse(
             key,
             ref,
@@ -92,11 +92,11 @@ def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False
         )
         return
     path, where = found
-    shown = _clean(str(path), 300)
-    r.resolved.append(ResolvedFile(r.name(key), _clean(ref.strip(), 300), shown, where))
+    shown = clean(str(path), 300)
+    r.resolved.append(ResolvedFile(r.name(key), clean(ref.strip(), 300), shown, where))
     try:
-        text = _read_file(path, shown)
-        data, is_json = _parse(text, shown)
+        text = read_file(path, shown)
+        data, is_json = parse_text(text, shown)
     except ConfigImportError as exc:
         r.refuse(key, ref, exc.message, "zero_stage", "offload")
         return
@@ -109,9 +109,9 @@ def _follow(r: _Reader, key: str, ref: Any, *, launch_folder_first: bool = False
             ),
         )
         return
-    inner = _Reader(None, prefix=f"{_clean(ref.strip())}:")
+    inner = Reader(None, prefix=f"{clean(ref.strip())}:")
     inner.scan(data)
-    _read_deepspeed(data, inner)
-    _deepspeed_unknown_keys(data, inner, top_level=is_json)
+    read_deepspeed(data, inner)
+    deepspeed_unknown_keys(data, inner, top_level=is_json)
     r.followed.append(shown)
     r.merge(inner)

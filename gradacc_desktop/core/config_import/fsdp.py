@@ -20,7 +20,7 @@ from typing import Any
 from ..memory import ZeroStage
 from ..setup import Offload
 from ..text import Phrase, trans_late
-from .reader import _clean, _Reader
+from .reader import Reader, clean
 
 # accelerate, accelerate/utils/constants.py FSDP_SHARDING_STRATEGY: the names accelerate
 # takes, the n-th being torch's ShardingStrategy(n)
@@ -70,7 +70,7 @@ _WHAT = {
         "each machine; on one machine it is SHARD_GRAD_OP: read as ZeRO-2.",
     ),
 }
-_RESHARD = {
+RESHARD = {
     True: trans_late(
         "ConfigImport",
         "FSDP2 with reshard_after_forward true ({key}) frees the gathered parameters "
@@ -90,7 +90,7 @@ _OFFLOAD_NOTE = trans_late(
 )
 
 
-def _text(value: Any) -> str | None:
+def env_text(value: Any) -> str | None:
     """``str(value)`` as the launcher writes it into the environment (None when
     ``str`` itself fails, for an integer of thousands of digits)."""
     try:
@@ -102,7 +102,7 @@ def _text(value: Any) -> str | None:
 def _truth(value: Any) -> bool | None:
     """accelerate, accelerate/utils/environment.py str_to_bool() of ``str(value).lower()``
     (how the launcher exports a boolean): None when it raises ValueError."""
-    text = _text(value)
+    text = env_text(value)
     if text is None:
         return None
     text = text.lower()
@@ -119,7 +119,7 @@ def _strategy(value: Any) -> int | None:
     FSDP_SHARDING_STRATEGY text ``str(value)``: a name of FSDP_SHARDING_STRATEGY (any
     case) is its position + 1, digits ``ShardingStrategy(int(text))``, anything else
     ``ShardingStrategy[text.upper()]``; None where those raise."""
-    text = _text(value)
+    text = env_text(value)
     if text is None:
         return None
     if text.upper() in _STRATEGIES:
@@ -133,7 +133,7 @@ def _strategy(value: Any) -> int | None:
     return _TORCH_NAMES.get(text.upper())
 
 
-def _pydantic_bool(value: Any) -> bool | None:
+def pydantic_bool(value: Any) -> bool | None:
     """pydantic's lax ``bool`` (axolotl's ``bool | None`` fields): None when it raises."""
     if isinstance(value, bool):
         return value
@@ -148,8 +148,8 @@ def _pydantic_bool(value: Any) -> bool | None:
     return None
 
 
-def _apply(
-    r: _Reader,
+def apply_fsdp(
+    r: Reader,
     strategy: int,
     note: Phrase,
     key: str | None,
@@ -232,7 +232,7 @@ _ACCELERATE_DEFAULT_V2 = trans_late(
 )
 
 
-def read_accelerate_fsdp(value: Any, r: _Reader, replicated: tuple[int, str] | None) -> None:
+def read_accelerate_fsdp(value: Any, r: Reader, replicated: tuple[int, str] | None) -> None:
     """accelerate's ``fsdp_config`` with distributed_type FSDP (``replicated``: the
     parallelism_config's dp_replicate_size and its key, FSDP2's hybrid sharding).
 
@@ -251,7 +251,7 @@ def read_accelerate_fsdp(value: Any, r: _Reader, replicated: tuple[int, str] | N
         if not isinstance(key, str):
             # _validate_launch_command calls key.startswith(): AttributeError
             r.refuse(
-                f"fsdp_config.{_clean(str(key), 80)}",
+                f"fsdp_config.{clean(str(key), 80)}",
                 item,
                 trans_late(
                     "ConfigImport", "accelerate launch fails on a key that is not text"
@@ -262,7 +262,7 @@ def read_accelerate_fsdp(value: Any, r: _Reader, replicated: tuple[int, str] | N
             )
             return
         name = key if key.startswith("fsdp") else f"fsdp_{key}"
-        settings[name] = (f"fsdp_config.{_clean(key, 80)}", item)
+        settings[name] = (f"fsdp_config.{clean(key, 80)}", item)
 
     # prepare_multi_gpu_env(): "if args.fsdp_cpu_ram_efficient_loading and not
     # args.fsdp_sync_module_states" raises ValueError (both launch defaults are "true";
@@ -283,7 +283,7 @@ def read_accelerate_fsdp(value: Any, r: _Reader, replicated: tuple[int, str] | N
     version = 1
     if "fsdp_version" in settings:
         key, item = settings["fsdp_version"]
-        text = _text(item)
+        text = env_text(item)
         try:
             # the plugin: int(os.environ.get("FSDP_VERSION", "1"))
             version = int(text) if text is not None else 0
@@ -392,9 +392,9 @@ def read_accelerate_fsdp(value: Any, r: _Reader, replicated: tuple[int, str] | N
             )
             return
         strategy = 1 if reshard else 2
-        note = _RESHARD[reshard]
+        note = RESHARD[reshard]
         default_note = _ACCELERATE_DEFAULT_V2
-    _apply(
+    apply_fsdp(
         r,
         strategy,
         note,
@@ -407,7 +407,7 @@ def read_accelerate_fsdp(value: Any, r: _Reader, replicated: tuple[int, str] | N
     )
 
 
-def ignored_fsdp(value: Any, kind: str, r: _Reader) -> None:
+def ignored_fsdp(value: Any, kind: str, r: Reader) -> None:
     """accelerate's fsdp_config next to a distributed_type that is not FSDP: launch
     copies it but exports no FSDP settings (prepare_multi_gpu_env: ``if
     args.use_fsdp``)."""
@@ -417,7 +417,7 @@ def ignored_fsdp(value: Any, kind: str, r: _Reader) -> None:
         name = key if key.startswith("fsdp") else f"fsdp_{key}"
         if name in _READ_KEYS and value[key] is not None:
             r.refuse(
-                f"fsdp_config.{_clean(key, 80)}",
+                f"fsdp_config.{clean(key, 80)}",
                 value[key],
                 trans_late("ConfigImport", "ignored: distributed_type is {kind}, not FSDP").format(
                     kind=kind

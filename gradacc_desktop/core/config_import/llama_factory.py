@@ -11,14 +11,14 @@ from typing import Any
 from ..memory import ZeroStage
 from ..text import trans_late
 from .model import Adapter
-from .reader import _MAX_RANK, _MAX_SEQ, _Bad, _clean, _Reader
-from .trainer import _count, _flag, _trainer_args, _trainer_sharding, _unknown_keys
-from .trainer_keys import _LLAMA_FACTORY_KEYS
+from .reader import MAX_RANK, MAX_SEQ, Bad, Reader, clean
+from .trainer import read_count, read_flag, trainer_args, trainer_sharding, unknown_trainer_keys
+from .trainer_keys import LLAMA_FACTORY_KEYS
 
 _KINDS = trans_late("ConfigImport", 'LLaMA-Factory accepts "lora", "oft", "freeze" or "full"')
 
 
-def _drop(r: _Reader, field: str) -> None:
+def _drop(r: Reader, field: str) -> None:
     """Forget what was read or defaulted for ``field`` (it is left open)."""
     r.values.pop(field, None)
     r.keys.pop(field, None)
@@ -26,14 +26,14 @@ def _drop(r: _Reader, field: str) -> None:
     r.unresolved.add(field)
 
 
-def _read_llama_factory(data: dict[Any, Any], r: _Reader) -> None:
+def read_llama_factory(data: dict[Any, Any], r: Reader) -> None:
     # hparams/parser.py _parse_train_args() -> _parse_args(): parse_dict(args,
     # allow_extra_keys=is_env_enabled("ALLOW_EXTRA_ARGS")), which raises ValueError
     # "Some keys are not used by the HfArgumentParser" for a key no class defines
-    _unknown_keys(
+    unknown_trainer_keys(
         r,
         data,
-        _LLAMA_FACTORY_KEYS,
+        LLAMA_FACTORY_KEYS,
         True,
         trans_late(
             "ConfigImport",
@@ -42,8 +42,8 @@ def _read_llama_factory(data: dict[Any, Any], r: _Reader) -> None:
         ).format(),
     )
     # parse_dict() passes the values unconverted (no text-to-number conversion)
-    args = _trainer_args(r, data, False, False)
-    pure = _flag(r, "pure_bf16", data.get("pure_bf16"), False, "precision")
+    args = trainer_args(r, data, False, False)
+    pure = read_flag(r, "pure_bf16", data.get("pure_bf16"), False, "precision")
     if pure is True:
         # finetuning_args.py pure_bf16: the model in bf16 without AMP (no fp32 master
         # weights), which gradacc's precisions do not describe
@@ -74,7 +74,7 @@ def _read_llama_factory(data: dict[Any, Any], r: _Reader) -> None:
         )
     _read_length(data, r)
     _read_checkpointing(data, r)
-    _trainer_sharding(r, data, args)
+    trainer_sharding(r, data, args)
     zero3 = r.values.get("zero_stage") == ZeroStage.WEIGHTS
     if zero3 and pure is True:
         # parser.py get_train_args(): ValueError "`pure_bf16` is incompatible with
@@ -98,7 +98,7 @@ def _read_llama_factory(data: dict[Any, Any], r: _Reader) -> None:
         )
 
 
-def _read_method(data: dict[Any, Any], r: _Reader) -> int | None:
+def _read_method(data: dict[Any, Any], r: Reader) -> int | None:
     """finetuning_type, LoRA and quantization; returns the bitsandbytes bits (or None)."""
     kind = data.get("finetuning_type", "lora")
     # finetuning_args.py FinetuningArguments.__post_init__(): assert finetuning_type in
@@ -135,7 +135,7 @@ def _read_method(data: dict[Any, Any], r: _Reader) -> int | None:
                 'LoRA: finetuning_type is not set (LLaMA-Factory\'s default "lora")',
             ).format(),
         )
-    _count(r, "lora_rank", "lora_rank", data, _MAX_RANK, False)
+    read_count(r, "lora_rank", "lora_rank", data, MAX_RANK, False)
     if "lora_rank" not in data:
         r.default(
             "lora_rank",
@@ -173,12 +173,12 @@ def _read_method(data: dict[Any, Any], r: _Reader) -> int | None:
             ).format(),
         )
     else:
-        found = ("all-linear",) if names == ["all"] else tuple(_clean(t) for t in names)
+        found = ("all-linear",) if names == ["all"] else tuple(clean(t) for t in names)
         r.set("lora_targets", "lora_target", found)
     return bits
 
 
-def _read_quantization(data: dict[Any, Any], r: _Reader, kind: str) -> int | None:
+def _read_quantization(data: dict[Any, Any], r: Reader, kind: str) -> int | None:
     bits = data.get("quantization_bit")
     if bits is None:
         return None
@@ -237,8 +237,8 @@ def _read_quantization(data: dict[Any, Any], r: _Reader, kind: str) -> int | Non
     return None
 
 
-def _read_length(data: dict[Any, Any], r: _Reader) -> None:
-    _count(r, "sequence_length", "cutoff_len", data, _MAX_SEQ, False)
+def _read_length(data: dict[Any, Any], r: Reader) -> None:
+    read_count(r, "sequence_length", "cutoff_len", data, MAX_SEQ, False)
     if "cutoff_len" not in data:
         r.default(
             "sequence_length",
@@ -248,8 +248,8 @@ def _read_length(data: dict[Any, Any], r: _Reader) -> None:
                 "sequence length = 2048: cutoff_len is not set (LLaMA-Factory's default)",
             ).format(),
         )
-    neat = _flag(r, "neat_packing", data.get("neat_packing"), False)
-    packing = _flag(r, "packing", data.get("packing"), False)
+    neat = read_flag(r, "neat_packing", data.get("neat_packing"), False)
+    packing = read_flag(r, "packing", data.get("packing"), False)
     length = r.values.get("sequence_length")
     if neat is True or packing is True:
         r.set("packing", "neat_packing" if neat is True else "packing", True)
@@ -271,15 +271,15 @@ def _read_length(data: dict[Any, Any], r: _Reader) -> None:
         )
 
 
-def _read_checkpointing(data: dict[Any, Any], r: _Reader) -> None:
+def _read_checkpointing(data: dict[Any, Any], r: Reader) -> None:
     # model/model_utils/checkpointing.py prepare_model_for_training(): checkpointing is
     # enabled unless disable_gradient_checkpointing (model/patcher.py sets it for gemma3n);
     # the Trainer also enables it for TrainingArguments' gradient_checkpointing
-    off = _flag(
+    off = read_flag(
         r, "disable_gradient_checkpointing", data.get("disable_gradient_checkpointing"), False
     )
-    hf = _flag(r, "gradient_checkpointing", data.get("gradient_checkpointing"), False)
-    if isinstance(off, _Bad) or isinstance(hf, _Bad):
+    hf = read_flag(r, "gradient_checkpointing", data.get("gradient_checkpointing"), False)
+    if isinstance(off, Bad) or isinstance(hf, Bad):
         r.unresolved.add("checkpointing")
     elif hf is True:
         r.set("checkpointing", "gradient_checkpointing", True)

@@ -17,18 +17,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..planning import MAX_TARGET_BATCH, DeepSpeedCheck, DeepSpeedReason
+from ..planning import MAX_TARGET_BATCH
 from ..setup import Precision
 from ..text import trans_late
-from .deepspeed import _read_zero
-from .model import ImportedConfig
+from .deepspeed import read_zero
 from .neox_keys import NEOX_KEYS
-from .reader import _MAX_GPUS, _MAX_MICRO, _MAX_SEQ, _MAX_STEPS, _clean, _Reader
+from .reader import MAX_GPUS, MAX_MICRO, MAX_SEQ, MAX_STEPS, Reader, clean
 
 _NEOX_PRECISIONS = {"fp16": Precision.FP16, "bfloat16": Precision.BF16, "fp32": Precision.FP32}
 
 
-def _read_neox(data: dict[Any, Any], r: _Reader) -> None:
+def read_neox(data: dict[Any, Any], r: Reader) -> None:
     # NeoXArgs.from_ymls(): conf_key.replace("-", "_") for every top-level key
     written: dict[str, str] = {}
     conf: dict[str, Any] = {}
@@ -57,7 +56,7 @@ def _read_neox(data: dict[Any, Any], r: _Reader) -> None:
         key("train_micro_batch_size_per_gpu"),
         conf.get("train_micro_batch_size_per_gpu"),
         1,
-        _MAX_MICRO,
+        MAX_MICRO,
         auto=autotuning,
     )
     r.integer(
@@ -65,7 +64,7 @@ def _read_neox(data: dict[Any, Any], r: _Reader) -> None:
         key("gradient_accumulation_steps"),
         conf.get("gradient_accumulation_steps"),
         1,
-        _MAX_STEPS,
+        MAX_STEPS,
         auto=autotuning,
     )
     if "gradient_accumulation_steps" not in conf:
@@ -91,7 +90,7 @@ def _read_neox(data: dict[Any, Any], r: _Reader) -> None:
     ):
         r.parallel_size(size_name, key(size_key), conf.get(size_key))
     # neox_args.py NeoXArgsModel.seq_length
-    r.integer("sequence_length", key("seq_length"), conf.get("seq_length"), 1, _MAX_SEQ, auto=False)
+    r.integer("sequence_length", key("seq_length"), conf.get("seq_length"), 1, MAX_SEQ, auto=False)
     # NeoXArgsTraining.checkpoint_activations: bool = False
     r.boolean("checkpointing", key("checkpoint_activations"), conf.get("checkpoint_activations"))
     r.default(
@@ -104,7 +103,7 @@ def _read_neox(data: dict[Any, Any], r: _Reader) -> None:
     )
     # calculate_derived(): a global_num_gpus in the file is used as it is; otherwise
     # the count comes from the hostfile (num_gpus per host) or torch.cuda.device_count()
-    r.integer("gpus", key("global_num_gpus"), conf.get("global_num_gpus"), 1, _MAX_GPUS, auto=False)
+    r.integer("gpus", key("global_num_gpus"), conf.get("global_num_gpus"), 1, MAX_GPUS, auto=False)
     if conf.get("num_gpus") is not None and conf.get("global_num_gpus") is None:
         r.refuse(
             key("num_gpus"),
@@ -118,7 +117,7 @@ def _read_neox(data: dict[Any, Any], r: _Reader) -> None:
     _unknown_keys(data, r)
 
 
-def _zero(conf: dict[str, Any], key: Any, r: _Reader, autotuning: bool) -> None:
+def _zero(conf: dict[str, Any], key: Any, r: Reader, autotuning: bool) -> None:
     zero = conf.get("zero_optimization")
     if zero is None:
         return  # calculate_derived(): ZERO_DEFAULTS, stage 0
@@ -187,10 +186,10 @@ def _zero(conf: dict[str, Any], key: Any, r: _Reader, autotuning: bool) -> None:
             refused=True,
         )
         return
-    _read_zero({"zero_optimization": zero}, r)
+    read_zero({"zero_optimization": zero}, r)
 
 
-def _enabled(r: _Reader, conf: dict[str, Any], key: Any, section: str) -> bool | None:
+def _enabled(r: Reader, conf: dict[str, Any], key: Any, section: str) -> bool | None:
     """``<section>.enabled`` as DeepSpeed reads it (absent: False); None when unusable."""
     value = conf.get(section)
     if value is None:
@@ -215,7 +214,7 @@ def _enabled(r: _Reader, conf: dict[str, Any], key: Any, section: str) -> bool |
     return None
 
 
-def _precision(conf: dict[str, Any], key: Any, r: _Reader) -> None:
+def _precision(conf: dict[str, Any], key: Any, r: Reader) -> None:
     # calculate_derived(), "derive precision": a fp16 section enabled sets precision
     # "fp16" when precision is None and asserts precision == "fp16" otherwise ("DeepSpeed
     # fp16 field was set but precision conflicts"); precision "fp16" enables DeepSpeed's
@@ -297,73 +296,13 @@ def _precision(conf: dict[str, Any], key: Any, r: _Reader) -> None:
         r.set("precision", source, result)
 
 
-def _unknown_keys(data: dict[Any, Any], r: _Reader) -> None:
+def _unknown_keys(data: dict[Any, Any], r: Reader) -> None:
     reason = trans_late(
         "ConfigImport",
         "GPT-NeoX refuses keys that are not NeoX arguments (NeoXArgs(**config) raises TypeError)",
     ).format()
     for key in data:
         if not isinstance(key, str):
-            r.unknown_key(_clean(str(key), 80), NEOX_KEYS, True, reason)
+            r.unknown_key(clean(str(key), 80), NEOX_KEYS, True, reason)
         elif key.replace("-", "_") not in NEOX_KEYS:
             r.unknown_key(key, NEOX_KEYS, True, reason)
-
-
-_TRAIN_NOT_POSITIVE = trans_late(
-    "ConfigImport",
-    'GPT-NeoX refuses it on {g} data-parallel GPU(s): "Train batch size: {value} has to be '
-    'greater than 0".',
-)
-_MICRO_NOT_POSITIVE = trans_late(
-    "ConfigImport",
-    'GPT-NeoX refuses it on {g} data-parallel GPU(s): "Micro batch size per gpu: {value} has '
-    'to be greater than 0".',
-)
-_STEPS_NOT_POSITIVE = trans_late(
-    "ConfigImport",
-    'GPT-NeoX refuses it on {g} data-parallel GPU(s): "Gradient accumulation steps: {value} '
-    'has to be greater than 0".',
-)
-
-
-def neox_text(check: DeepSpeedCheck, config: ImportedConfig) -> str:
-    """GPT-NeoX's verdict on batch values it refuses, as one English sentence with its
-    own assertion text (arguments.py calculate_batch_parameters / check_batch_parameters)."""
-    t, b, a, g = check.train_batch_size, check.micro_batch, check.grad_acc, check.world_size
-    r = DeepSpeedReason
-    if check.reason is r.MISSING_BATCH_SIZE:
-        return trans_late(
-            "ConfigImport",
-            'GPT-NeoX refuses it: "Either train_batch_size or micro_batch_per_gpu needs to '
-            'be provided" (the file sets neither train_batch_size nor '
-            "train_micro_batch_size_per_gpu).",
-        ).format()
-    if check.reason in (r.NON_POSITIVE, r.DERIVED_ZERO_STEPS, r.DERIVED_ZERO_MICRO_BATCH):
-        # check_batch_parameters() asserts train_batch > 0, micro_batch > 0 and
-        # grad_acc > 0, in that order
-        for phrase, value in (
-            (_TRAIN_NOT_POSITIVE, t),
-            (_MICRO_NOT_POSITIVE, b),
-            (_STEPS_NOT_POSITIVE, a),
-        ):
-            if value is not None and value < 1:
-                return phrase.format(g=g, value=value)
-        return trans_late(
-            "ConfigImport", "GPT-NeoX refuses a batch value that is zero or negative."
-        ).format()
-    defaulted = any(field == "accumulation_steps" for field, _ in config.defaults)
-    hint = (
-        trans_late(
-            "ConfigImport",
-            " The file does not set gradient_accumulation_steps: GPT-NeoX takes 1 and does "
-            "not derive it from train_batch_size.",
-        ).format()
-        if defaulted
-        else ""
-    )
-    return trans_late(
-        "ConfigImport",
-        'GPT-NeoX refuses train_batch_size {t}: "train_batch_size is not equal to '
-        'micro_batch_per_gpu * gradient_acc_step * world_size", {t} != {b} * {a} * {g} '
-        "(data-parallel GPUs).{hint}",
-    ).format(t=t, b=b, a=a, g=g, hint=hint)

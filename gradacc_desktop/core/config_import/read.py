@@ -9,25 +9,26 @@ from pathlib import Path
 from typing import Any
 
 from ..text import trans_late
-from .accelerate import _read_accelerate
-from .axolotl import _read_axolotl
-from .deepspeed import _deepspeed_unknown_keys, _read_deepspeed
-from .files import _A_FOLDER, _NO_SUCH_FILE, _detect, _parse, _read_file
-from .llama_factory import _read_llama_factory
-from .model import ConfigImportError, ConfigKind, ImportedConfig
-from .neox import _read_neox
-from .reader import _clean, _Reader
-from .torchtune import _read_torchtune
-from .trainer import _read_trainer
+from .accelerate import read_accelerate
+from .axolotl import read_axolotl
+from .deepspeed import deepspeed_unknown_keys, read_deepspeed
+from .files import A_FOLDER, NO_SUCH_FILE, detect_kind, parse_text, read_file
+from .imported import ImportedConfig
+from .llama_factory import read_llama_factory
+from .model import ConfigImportError, ConfigKind
+from .neox import read_neox
+from .reader import Reader, clean
+from .torchtune import read_torchtune
+from .trainer import read_trainer
 
-_READERS: dict[ConfigKind, Callable[[dict[Any, Any], _Reader], None]] = {
-    ConfigKind.DEEPSPEED: _read_deepspeed,
-    ConfigKind.ACCELERATE: _read_accelerate,
-    ConfigKind.AXOLOTL: _read_axolotl,
-    ConfigKind.TRAINER: _read_trainer,
-    ConfigKind.LLAMA_FACTORY: _read_llama_factory,
-    ConfigKind.TORCHTUNE: _read_torchtune,
-    ConfigKind.NEOX: _read_neox,
+_READERS: dict[ConfigKind, Callable[[dict[Any, Any], Reader], None]] = {
+    ConfigKind.DEEPSPEED: read_deepspeed,
+    ConfigKind.ACCELERATE: read_accelerate,
+    ConfigKind.AXOLOTL: read_axolotl,
+    ConfigKind.TRAINER: read_trainer,
+    ConfigKind.LLAMA_FACTORY: read_llama_factory,
+    ConfigKind.TORCHTUNE: read_torchtune,
+    ConfigKind.NEOX: read_neox,
 }
 
 
@@ -58,8 +59,8 @@ def read_config(
         and os.path.isfile(path_or_text)
     ):
         path = Path(path_or_text)
-        source = _clean(name or str(path), 300)
-        text = _read_file(path, source)
+        source = clean(name or str(path), 300)
+        text = read_file(path, source)
         if base is None:
             base = path.parent
     elif isinstance(path_or_text, str):
@@ -68,14 +69,14 @@ def read_config(
         one_line = "\n" not in text.strip()
         looks_like_path = not any(c in text for c in "{[:#")
         if name is None and one_line and text.strip() and looks_like_path:
-            shown = _clean(text.strip(), 300)
+            shown = clean(text.strip(), 300)
             if os.path.isdir(text.strip()):
-                raise ConfigImportError(_A_FOLDER.format(name=shown))
-            raise ConfigImportError(_NO_SUCH_FILE.format(name=shown))
+                raise ConfigImportError(A_FOLDER.format(name=shown))
+            raise ConfigImportError(NO_SUCH_FILE.format(name=shown))
     else:
         raise TypeError(f"read_config needs a path or text, got {type(path_or_text).__name__}")
-    source = _clean(source, 300)
-    data, is_json = _parse(text, source)
+    source = clean(source, 300)
+    data, is_json = parse_text(text, source)
     if data is None:
         raise ConfigImportError(
             trans_late("ConfigImport", "{name}: the file is empty").format(name=source)
@@ -89,14 +90,14 @@ def read_config(
             )
         )
         raise ConfigImportError(holds.format(name=source))
-    kind = _detect(data, is_json, source)
-    reader = _Reader(base)
+    kind = detect_kind(data, is_json, source)
+    reader = Reader(base)
     reader.scan(data)
     if kind is ConfigKind.TRAINER:
         # TRL's TrlParser reads only YAML recipes: a JSON is TrainingArguments' own
-        _read_trainer(data, reader, is_json=is_json)
+        read_trainer(data, reader, is_json=is_json)
     else:
         _READERS[kind](data, reader)
     if kind is ConfigKind.DEEPSPEED:
-        _deepspeed_unknown_keys(data, reader, top_level=is_json)
+        deepspeed_unknown_keys(data, reader, top_level=is_json)
     return reader.build(kind, source)

@@ -14,21 +14,22 @@ from ..memory import ZeroStage
 from ..planning import SEQ_LEN_LIMITS
 from ..setup import Offload, Precision
 from ..text import trans_late
-from .model import ConfigKind, ImportedConfig, ResolvedFile, UnknownKey, Unread
+from .imported import ImportedConfig
+from .model import ConfigKind, ResolvedFile, UnknownKey, Unread
 
 # How deep and how many "auto" keys are listed.
 _MAX_DEPTH = 16
 _MAX_AUTO_KEYS = 500
 
-_MAX_MICRO = int(LIMITS[Field.MICRO_BATCH].maximum)
-_MAX_STEPS = int(LIMITS[Field.ACCUMULATION_STEPS].maximum)
-_MAX_GPUS = int(LIMITS[Field.GPUS].maximum)
-_MAX_NODES = 1_000_000
-_MAX_RANK = 1_000_000
-_MAX_SEQ = int(SEQ_LEN_LIMITS.maximum)
+MAX_MICRO = int(LIMITS[Field.MICRO_BATCH].maximum)
+MAX_STEPS = int(LIMITS[Field.ACCUMULATION_STEPS].maximum)
+MAX_GPUS = int(LIMITS[Field.GPUS].maximum)
+MAX_NODES = 1_000_000
+MAX_RANK = 1_000_000
+MAX_SEQ = int(SEQ_LEN_LIMITS.maximum)
 
 
-def _clean(text: str, limit: int = 200) -> str:
+def clean(text: str, limit: int = 200) -> str:
     """``text`` shortened to ``limit`` characters, control characters escaped."""
     if len(text) > limit:
         text = text[: limit - 3] + "..."
@@ -52,7 +53,7 @@ def _show(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
-        return '"' + _clean(value, 60) + '"'
+        return '"' + clean(value, 60) + '"'
     if isinstance(value, dict):
         return trans_late("ConfigImport", "a mapping of {count} key(s)").format(count=len(value))
     if isinstance(value, list):
@@ -72,17 +73,17 @@ def _show_field(value: Any) -> str:
 
 # --------------------------------------------------------------------------- reading
 
-_TRUE_FALSE_AUTO = trans_late("ConfigImport", 'must be true, false or "auto"')
+TRUE_FALSE_AUTO = trans_late("ConfigImport", 'must be true, false or "auto"')
 
 
-class _Bad:
+class Bad:
     """A value that was present but unreadable (already reported)."""
 
 
-_BAD = _Bad()
+BAD = Bad()
 
 
-class _Reader:
+class Reader:
     """Collects values, "auto" keys and unread keys; ``prefix`` names a followed file."""
 
     def __init__(self, folder: Path | None, prefix: str = "") -> None:
@@ -125,10 +126,10 @@ class _Reader:
 
     def refuse(
         self, key: str, value: Any, reason: str, *affected: str, refused: bool = False
-    ) -> _Bad:
+    ) -> Bad:
         self.unread.append(Unread(self.name(key), _show(value), reason, refused))
         self.unresolved.update(affected)
-        return _BAD
+        return BAD
 
     def mark_auto(self, key: str, *affected: str) -> None:
         """``key`` is "auto" (``scan`` lists it): the fields it sets stay open."""
@@ -147,7 +148,7 @@ class _Reader:
                 stack.pop()
                 continue
             key, value = item
-            name = f"{path}{_clean(str(key), 80)}"
+            name = f"{path}{clean(str(key), 80)}"
             if isinstance(value, str) and value == "auto":
                 self.auto.append(self.name(name))
             elif isinstance(value, dict) and id(value) not in seen and len(stack) < _MAX_DEPTH:
@@ -225,7 +226,7 @@ class _Reader:
         if not isinstance(value, str) or not value.strip():
             self.refuse(key, value, what, field)
             return
-        self.set(field, key, _clean(value.strip(), 500))
+        self.set(field, key, clean(value.strip(), 500))
 
     def boolean(self, field: str, key: str, value: Any) -> None:
         if value is None:
@@ -258,7 +259,7 @@ class _Reader:
     def offload(self, keys: tuple[str, str], devices: tuple[Any, Any]) -> None:
         """Combine the optimizer's and the parameters' offload devices ("none", "cpu")."""
         opt, param = devices
-        if opt is _BAD or param is _BAD:
+        if opt is BAD or param is BAD:
             self.unresolved.add("offload")
             return
         if opt is None and param is None:
@@ -281,8 +282,8 @@ class _Reader:
         key = keys[1] if value is Offload.ALL else keys[0]
         self.set("offload", key, value)
 
-    def device(self, key: str, value: Any, known: str) -> str | _Bad | None:
-        """An offload device: "none", "cpu", None when absent, _BAD when unusable."""
+    def device(self, key: str, value: Any, known: str) -> str | Bad | None:
+        """An offload device: "none", "cpu", None when absent, BAD when unusable."""
         if value is None:
             return None
         if isinstance(value, str) and value in ("none", "cpu"):
@@ -304,8 +305,8 @@ class _Reader:
         )
 
     def precision(self, states: list[tuple[str, Any]]) -> None:
-        """Combine ``(key, enabled)`` of bf16 then fp16: True, False, "auto" or _BAD."""
-        if any(state is _BAD for _, state in states):
+        """Combine ``(key, enabled)`` of bf16 then fp16: True, False, "auto" or BAD."""
+        if any(state is BAD for _, state in states):
             self.unresolved.add("precision")
             return
         on = [key for key, state in states if state is True]
@@ -336,11 +337,11 @@ class _Reader:
         close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75)
         self.unknown.append(
             UnknownKey(
-                self.name(under + _clean(key, 80)), close[0] if close else None, refused, reason
+                self.name(under + clean(key, 80)), close[0] if close else None, refused, reason
             )
         )
 
-    def merge(self, inner: _Reader) -> None:
+    def merge(self, inner: Reader) -> None:
         """Take the followed file's values where this file has none; report conflicts."""
         self.auto += inner.auto
         self.unread += inner.unread

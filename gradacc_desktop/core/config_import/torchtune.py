@@ -21,9 +21,9 @@ from typing import Any
 from ..memory import ZeroStage
 from ..setup import Offload, Precision
 from ..text import trans_late
-from .model import Adapter, ImportedConfig, Unread
-from .reader import _MAX_MICRO, _MAX_RANK, _MAX_SEQ, _MAX_STEPS, _Reader
-from .torchtune_keys import _READ_KEYS, _RECIPE_KEYS
+from .model import Adapter, Unread
+from .reader import MAX_MICRO, MAX_RANK, MAX_SEQ, MAX_STEPS, Reader
+from .torchtune_keys import PARALLEL_KEYS, READ_KEYS, RECIPE_KEYS
 
 # OmegaConf interpolations of another key of the file, "${batch_size}", "${a.b}"
 _INTERPOLATION = re.compile(r"\$\{([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)\}")
@@ -60,7 +60,7 @@ _NOT_SET = trans_late("ConfigImport", "(not set)")
 class _Config:
     """The reader and the whole file (interpolations are resolved from its root)."""
 
-    def __init__(self, r: _Reader, root: dict[Any, Any]) -> None:
+    def __init__(self, r: Reader, root: dict[Any, Any]) -> None:
         self.r = r
         self.root = root
 
@@ -99,19 +99,19 @@ class _Config:
         return value
 
 
-def _read_torchtune(data: dict[Any, Any], r: _Reader) -> None:
+def read_torchtune(data: dict[Any, Any], r: Reader) -> None:
     c = _Config(r, data)
     micro = c.required(data, "batch_size", "micro_batch")
     if micro is not _UNRESOLVED:
         # recipes: DataLoader(batch_size=cfg.batch_size), per device (the sampler splits
         # the data over the data-parallel ranks); torch refuses a size below 1
-        r.integer("micro_batch", "batch_size", micro, 1, _MAX_MICRO, auto=False)
+        r.integer("micro_batch", "batch_size", micro, 1, MAX_MICRO, auto=False)
     steps = c.required(data, "gradient_accumulation_steps", "accumulation_steps")
     if steps is not _UNRESOLVED:
         # recipes: self._gradient_accumulation_steps = cfg.gradient_accumulation_steps;
         # setup() divides len(dataloader) by it
         r.integer(
-            "accumulation_steps", "gradient_accumulation_steps", steps, 1, _MAX_STEPS, auto=False
+            "accumulation_steps", "gradient_accumulation_steps", steps, 1, MAX_STEPS, auto=False
         )
     _dtype(c, data)
     checkpointing = c.get(data, "enable_activation_checkpointing", "checkpointing")
@@ -134,7 +134,7 @@ def _read_torchtune(data: dict[Any, Any], r: _Reader) -> None:
         # the tokenizer truncates to max_seq_len; None (null) does not truncate
         seq = c.get(tokenizer, "max_seq_len", "sequence_length", "tokenizer.max_seq_len")
         if seq is not _UNRESOLVED:
-            r.integer("sequence_length", "tokenizer.max_seq_len", seq, 1, _MAX_SEQ, auto=False)
+            r.integer("sequence_length", "tokenizer.max_seq_len", seq, 1, MAX_SEQ, auto=False)
     dataset = data.get("dataset")
     if isinstance(dataset, dict) and isinstance(dataset.get("packed"), bool):
         # torchtune's dataset builders: packed=True packs samples into max_seq_len
@@ -254,7 +254,7 @@ def _model(c: _Config, data: dict[Any, Any]) -> None:
     # getattr(cfg_model, "apply_lora_to_output", False)
     rank = c.required(model, "lora_rank", "lora_rank", "model.lora_rank")
     if rank is not _UNRESOLVED:
-        r.integer("lora_rank", "model.lora_rank", rank, 1, _MAX_RANK, auto=False)
+        r.integer("lora_rank", "model.lora_rank", rank, 1, MAX_RANK, auto=False)
     attention = c.required(model, "lora_attn_modules", "lora_targets", "model.lora_attn_modules")
     mlp = c.required(model, "apply_lora_to_mlp", "lora_targets", "model.apply_lora_to_mlp")
     if attention is None or attention is _UNRESOLVED or mlp is None or mlp is _UNRESOLVED:
@@ -262,7 +262,7 @@ def _model(c: _Config, data: dict[Any, Any]) -> None:
     _targets(r, model, attention, mlp)
 
 
-def _targets(r: _Reader, model: dict[Any, Any], attention: Any, mlp: Any) -> None:
+def _targets(r: Reader, model: dict[Any, Any], attention: Any, mlp: Any) -> None:
     if not isinstance(attention, list) or not all(isinstance(m, str) for m in attention):
         r.refuse(
             "model.lora_attn_modules",
@@ -400,17 +400,9 @@ def _sharding(c: _Config, data: dict[Any, Any]) -> None:
         )
 
 
-_PARALLEL_KEYS = (
-    ("tensor", "tensor_parallel_dim"),
-    ("context", "context_parallel_dim"),
-    ("shard", "data_parallel_shard_dim"),
-    ("replicate", "data_parallel_replicate_dim"),
-)
-
-
 def _parallel(c: _Config, data: dict[Any, Any]) -> None:
     r = c.r
-    for name, key in _PARALLEL_KEYS:
+    for name, key in PARALLEL_KEYS:
         value = c.get(data, key, None)
         if value is not _UNRESOLVED:
             r.parallel_size(name, key, value)
@@ -430,99 +422,12 @@ def _parallel(c: _Config, data: dict[Any, Any]) -> None:
         )
 
 
-def _unknown_keys(r: _Reader, data: dict[Any, Any]) -> None:
+def _unknown_keys(r: Reader, data: dict[Any, Any]) -> None:
     reason = trans_late(
         "ConfigImport", "torchtune's recipes do not read it: the key is ignored"
     ).format()
     for key in data:
-        if not isinstance(key, str) or key in _RECIPE_KEYS:
+        if not isinstance(key, str) or key in RECIPE_KEYS:
             continue
-        if difflib.get_close_matches(key, _READ_KEYS, n=1, cutoff=0.8):
-            r.unknown_key(key, frozenset(_READ_KEYS), False, reason)
-
-
-# --------------------------------------------------------------------------- replicas
-
-_SIZE_BELOW_ONE = trans_late(
-    "ConfigImport",
-    "{key} = {size}: torchtune refuses it (ParallelDims asserts a parallel degree of at least 1).",
-)
-
-
-def torchtune_replicas(
-    config: ImportedConfig, g: int
-) -> tuple[int | None, tuple[tuple[str, int], ...], str | None]:
-    """Data-parallel replicas on ``g`` GPUs, the sizes used, and why torchtune refuses
-    them (or None).
-
-    torchtune/training/_distributed.py ``ParallelDims._validate()``, as the distributed
-    recipes build it (dp_replicate=cfg.get("data_parallel_replicate_dim", 1),
-    dp_shard=cfg.get("data_parallel_shard_dim", -1), tp=cfg.get("tensor_parallel_dim",
-    1), cp=cfg.get("context_parallel_dim", 1), world_size): dp_replicate, tp and cp
-    must be >= 1 ("Parallelism degree should be >= 1, except for dp_shard"); dp_shard
-    is -1 or >= 1, and -1 becomes world_size // (dp_replicate x tp x cp), which must be
-    >= 1; then dp_replicate x dp_shard x tp x cp must equal the world size ("Invalid
-    parallel dims"). The batch is split over the "dp" mesh, dp_replicate x dp_shard
-    (recipes: self.dp_degree = world_mesh["dp"].size(), the sampler's replicas); tp and
-    cp ranks share their batch. (cp joined the product with context parallelism,
-    meta-pytorch/torchtune PR #2668; before it the product was dp_replicate x dp_shard x
-    tp.) Without these keys every GPU is a data-parallel replica.
-    """
-    found = {name: (size, key) for name, size, key in config.parallel}
-    if not any(name in found for name, _key in _PARALLEL_KEYS):
-        return g, (), None
-    sizes: dict[str, int] = {}
-    for name, key in _PARALLEL_KEYS:
-        default = -1 if name == "shard" else 1
-        size, shown = found.get(name, (default, key))
-        if name == "shard":
-            if size != -1 and size < 1:
-                return (
-                    None,
-                    (),
-                    trans_late(
-                        "ConfigImport",
-                        "{key} = {size}: torchtune refuses it (ParallelDims asserts "
-                        '"dp_shard must -1 or >=1").',
-                    ).format(key=shown, size=size),
-                )
-        elif size < 1:
-            return None, (), _SIZE_BELOW_ONE.format(key=shown, size=size)
-        sizes[name] = size
-    tp, cp, replicate = sizes["tensor"], sizes["context"], sizes["replicate"]
-    shard = sizes["shard"]
-    if shard == -1:
-        shard = g // (replicate * tp * cp)
-        if shard < 1:
-            return (
-                None,
-                (),
-                trans_late(
-                    "ConfigImport",
-                    "tensor x context x replicate parallel sizes = {product} is more than "
-                    "the {g} GPU(s): torchtune infers data_parallel_shard_dim = 0 and "
-                    "refuses it.",
-                ).format(product=replicate * tp * cp, g=g),
-            )
-    used = tuple(
-        (name, size)
-        for name, size in (
-            ("tensor", tp),
-            ("context", cp),
-            ("shard", shard),
-            ("replicate", replicate),
-        )
-        if size > 1
-    )
-    if replicate * shard * tp * cp != g:
-        return (
-            None,
-            used,
-            trans_late(
-                "ConfigImport",
-                'torchtune refuses the parallel sizes: "Invalid parallel dims: '
-                "dp_replicate({replicate}) * dp_shard({shard}) * tp({tp}) * cp({cp}) != "
-                'WORLD_SIZE({g})".',
-            ).format(replicate=replicate, shard=shard, tp=tp, cp=cp, g=g),
-        )
-    return replicate * shard, used, None
+        if difflib.get_close_matches(key, READ_KEYS, n=1, cutoff=0.8):
+            r.unknown_key(key, frozenset(READ_KEYS), False, reason)

@@ -6,7 +6,7 @@ from __future__ import annotations
 # The top-level keys torchtune's training recipes read (recipes/*.py, cfg.<key> and
 # cfg.get("<key>")), and the keys of its published configs that the recipes use
 # through interpolation.
-_RECIPE_KEYS = frozenset(
+RECIPE_KEYS = frozenset(
     {
         "activation_offloading_use_streams",
         "batch_size",
@@ -63,7 +63,7 @@ _RECIPE_KEYS = frozenset(
     }
 )
 # the keys gradacc reads: a key close to one of these is named as a likely misspelling
-_READ_KEYS = (
+READ_KEYS = (
     "batch_size",
     "gradient_accumulation_steps",
     "dtype",
@@ -75,4 +75,12 @@ _READ_KEYS = (
     "context_parallel_dim",
     "data_parallel_shard_dim",
     "data_parallel_replicate_dim",
+)
+
+# The parallel sizes torchtune's distributed recipes read: (name, key).
+PARALLEL_KEYS = (
+    ("tensor", "tensor_parallel_dim"),
+    ("context", "context_parallel_dim"),
+    ("shard", "data_parallel_shard_dim"),
+    ("replicate", "data_parallel_replicate_dim"),
 )

@@ -26,23 +26,23 @@ from typing import Any
 
 from ..setup import Precision
 from ..text import trans_late
-from .deepspeed import _deepspeed_unknown_keys, _read_deepspeed
-from .follow import _follow
+from .deepspeed import deepspeed_unknown_keys, read_deepspeed
+from .follow import follow_deepspeed
 from .model import Adapter, UnknownKey, Unread
-from .reader import _MAX_MICRO, _MAX_RANK, _MAX_SEQ, _MAX_STEPS, _Bad, _clean, _Reader
+from .reader import MAX_MICRO, MAX_RANK, MAX_SEQ, MAX_STEPS, Bad, Reader, clean
 from .trainer_keys import (
-    _HANDBOOK_KEY,
-    _HANDBOOK_KEYS,
-    _REMOVED_KEY,
-    _RENAMED,
-    _RENAMED_TO,
-    _SEQ2SEQ_ARGS,
-    _TRAINING_ARGS,
-    _TRL_DPO,
-    _TRL_MODEL,
-    _TRL_ONLY,
-    _TRL_SCRIPT,
-    _TRL_SFT,
+    HANDBOOK_KEY,
+    HANDBOOK_KEYS,
+    REMOVED_KEY,
+    RENAMED,
+    RENAMED_TO,
+    SEQ2SEQ_ARGS,
+    TRAINING_ARGS,
+    TRL_DPO,
+    TRL_MODEL,
+    TRL_ONLY,
+    TRL_SCRIPT,
+    TRL_SFT,
 )
 
 # TRL 1.16, trl/scripts/_hf_argparser.py (TrlParser's copy of transformers'
@@ -62,7 +62,7 @@ _PYTHON_TRUTH = trans_late(
 
 
 @dataclass
-class _TrainerArgs:
+class TrainerArgs:
     """What the Trainer compares with a DeepSpeed JSON (None: unreadable)."""
 
     micro: int | None
@@ -76,8 +76,8 @@ class _TrainerArgs:
     auto_batch: bool = False
 
 
-def _flag(r: _Reader, key: str, value: Any, cli: bool, *affected: str) -> bool | _Bad | None:
-    """A boolean as the parser gives it: True/False, None when absent or null, _BAD."""
+def read_flag(r: Reader, key: str, value: Any, cli: bool, *affected: str) -> bool | Bad | None:
+    """A boolean as the parser gives it: True/False, None when absent or null, BAD."""
     if value is None or isinstance(value, bool):
         return value
     if cli and isinstance(value, str):
@@ -91,7 +91,7 @@ def _flag(r: _Reader, key: str, value: Any, cli: bool, *affected: str) -> bool |
     return r.refuse(key, value, (_TRUE_FALSE if cli else _PYTHON_TRUTH).format(), *affected)
 
 
-def _count(r: _Reader, field: str, key: str, data: dict[Any, Any], high: int, cli: bool) -> None:
+def read_count(r: Reader, field: str, key: str, data: dict[Any, Any], high: int, cli: bool) -> None:
     value = data.get(key)
     if cli and isinstance(value, str) and _INT_TEXT.fullmatch(value):
         value = int(value)  # argparse applies type=int to a text default
@@ -103,34 +103,34 @@ def _count(r: _Reader, field: str, key: str, data: dict[Any, Any], high: int, cl
     r.integer(field, key, value, 1, high, auto=False)
 
 
-def _unknown_keys(
-    r: _Reader, data: dict[Any, Any], known: frozenset[str], refused: bool, reason: str
+def unknown_trainer_keys(
+    r: Reader, data: dict[Any, Any], known: frozenset[str], refused: bool, reason: str
 ) -> None:
     for key in data:
         if not isinstance(key, str) or key not in known:
-            if isinstance(key, str) and key in _RENAMED:
+            if isinstance(key, str) and key in RENAMED:
                 # a key an older transformers or TRL had: the versions read here refuse
                 # it like any other unknown key, and say what took its place
-                new = _RENAMED[key]
+                new = RENAMED[key]
                 r.unknown.append(
                     UnknownKey(
                         r.name(key),
                         new,
                         refused,
-                        (_RENAMED_TO.format(new=new) if new is not None else _REMOVED_KEY.format()),
+                        (RENAMED_TO.format(new=new) if new is not None else REMOVED_KEY.format()),
                     )
                 )
-            elif isinstance(key, str) and key in _HANDBOOK_KEYS and refused:
-                r.unknown_key(key, known, False, _HANDBOOK_KEY.format())
+            elif isinstance(key, str) and key in HANDBOOK_KEYS and refused:
+                r.unknown_key(key, known, False, HANDBOOK_KEY.format())
             else:
                 r.unknown_key(str(key), known, refused, reason)
 
 
-def _trainer_batch(r: _Reader, data: dict[Any, Any], cli: bool) -> tuple[int | None, int | None]:
+def _trainer_batch(r: Reader, data: dict[Any, Any], cli: bool) -> tuple[int | None, int | None]:
     """per_device_train_batch_size and gradient_accumulation_steps, or transformers'
     defaults (training_args.py TrainingArguments: 8 and 1)."""
-    _count(r, "micro_batch", "per_device_train_batch_size", data, _MAX_MICRO, cli)
-    _count(r, "accumulation_steps", "gradient_accumulation_steps", data, _MAX_STEPS, cli)
+    read_count(r, "micro_batch", "per_device_train_batch_size", data, MAX_MICRO, cli)
+    read_count(r, "accumulation_steps", "gradient_accumulation_steps", data, MAX_STEPS, cli)
     if "per_device_train_batch_size" not in data:
         r.default(
             "micro_batch",
@@ -156,12 +156,12 @@ def _trainer_batch(r: _Reader, data: dict[Any, Any], cli: bool) -> tuple[int | N
 
 
 def _trainer_precision(
-    r: _Reader, data: dict[Any, Any], cli: bool, trl: bool
+    r: Reader, data: dict[Any, Any], cli: bool, trl: bool
 ) -> tuple[bool | None, bool | None]:
     """bf16 / fp16 as the Trainer resolves them; returns them (None: unreadable)."""
-    bf16 = _flag(r, "bf16", data.get("bf16"), cli, "precision")
-    fp16 = _flag(r, "fp16", data.get("fp16"), cli, "precision")
-    if isinstance(bf16, _Bad) or isinstance(fp16, _Bad):
+    bf16 = read_flag(r, "bf16", data.get("bf16"), cli, "precision")
+    fp16 = read_flag(r, "fp16", data.get("fp16"), cli, "precision")
+    if isinstance(bf16, Bad) or isinstance(fp16, Bad):
         return None, None
     given = [k for k in ("bf16", "fp16") if data.get(k) is not None]
     fp16 = bool(fp16)
@@ -209,13 +209,13 @@ def _trainer_precision(
     return bf16, fp16
 
 
-def _trainer_args(r: _Reader, data: dict[Any, Any], cli: bool, trl: bool) -> _TrainerArgs:
+def trainer_args(r: Reader, data: dict[Any, Any], cli: bool, trl: bool) -> TrainerArgs:
     """The batch values and precision of a Trainer's arguments (transformers, TRL,
     LLaMA-Factory) and what a DeepSpeed JSON is matched against."""
     micro, steps = _trainer_batch(r, data, cli)
     bf16, fp16 = _trainer_precision(r, data, cli, trl)
-    evals = [_flag(r, k, data.get(k), cli) for k in ("bf16_full_eval", "fp16_full_eval")]
-    auto = _flag(r, "auto_find_batch_size", data.get("auto_find_batch_size"), cli)
+    evals = [read_flag(r, k, data.get(k), cli) for k in ("bf16_full_eval", "fp16_full_eval")]
+    auto = read_flag(r, "auto_find_batch_size", data.get("auto_find_batch_size"), cli)
     if auto is True:
         # transformers, trainer.py _inner_training_loop via find_executable_batch_size():
         # the micro-batch is halved after each out-of-memory error
@@ -230,17 +230,17 @@ def _trainer_args(r: _Reader, data: dict[Any, Any], cli: bool, trl: bool) -> _Tr
                 ).format(),
             )
         )
-    return _TrainerArgs(micro, steps, bf16, fp16, evals[0] is True, evals[1] is True, auto is True)
+    return TrainerArgs(micro, steps, bf16, fp16, evals[0] is True, evals[1] is True, auto is True)
 
 
-def _trainer_checkpointing(r: _Reader, data: dict[Any, Any], cli: bool, trl: bool) -> None:
+def _trainer_checkpointing(r: Reader, data: dict[Any, Any], cli: bool, trl: bool) -> None:
     # transformers 5.24, training_args.py TrainingArguments.__post_init__():
     # gradient_checkpointing is the deprecated alias of activation_checkpointing, used
     # only when activation_checkpointing is None; both None is False. TRL's _BaseConfig
     # (trl/trainer/base_config.py) defaults gradient_checkpointing to True.
-    act = _flag(r, "activation_checkpointing", data.get("activation_checkpointing"), cli)
-    grad = _flag(r, "gradient_checkpointing", data.get("gradient_checkpointing"), cli)
-    if isinstance(act, _Bad) or (act is None and isinstance(grad, _Bad)):
+    act = read_flag(r, "activation_checkpointing", data.get("activation_checkpointing"), cli)
+    grad = read_flag(r, "gradient_checkpointing", data.get("gradient_checkpointing"), cli)
+    if isinstance(act, Bad) or (act is None and isinstance(grad, Bad)):
         r.unresolved.add("checkpointing")
     elif act is not None:
         r.set("checkpointing", "activation_checkpointing", act)
@@ -273,7 +273,7 @@ _MISMATCH = trans_late(
 )
 
 
-def _trainer_deepspeed(r: _Reader, data: dict[Any, Any], args: _TrainerArgs) -> None:
+def _trainer_deepspeed(r: Reader, data: dict[Any, Any], args: TrainerArgs) -> None:
     """The DeepSpeed JSON (or mapping) of TrainingArguments' ``deepspeed``: its ZeRO
     stage and offload, checked against the Trainer's values as transformers does."""
     ref = data.get("deepspeed")
@@ -288,17 +288,17 @@ def _trainer_deepspeed(r: _Reader, data: dict[Any, Any], args: _TrainerArgs) -> 
             reason = trans_late("ConfigImport", "not valid JSON: TrainingArguments cannot parse it")
             r.refuse("deepspeed", ref, reason.format(), "zero_stage", "offload", refused=True)
             return
-    inner = _Reader(r.folder, prefix=r.prefix)
+    inner = Reader(r.folder, prefix=r.prefix)
     if isinstance(ref, dict):
-        section = _Reader(None, prefix=r.name("deepspeed."))
-        _read_deepspeed(ref, section)
-        _deepspeed_unknown_keys(ref, section, top_level=True)
+        section = Reader(None, prefix=r.name("deepspeed."))
+        read_deepspeed(ref, section)
+        deepspeed_unknown_keys(ref, section, top_level=True)
         inner.merge(section)
     elif isinstance(ref, str):
         # accelerate, utils/deepspeed.py HfDeepSpeedConfig.__init__() (transformers'
         # HfTrainerDeepSpeedConfig): os.path.exists(path) then open(path): relative to
         # the folder the script is launched in; next to the config is tried after it
-        _follow(inner, "deepspeed", ref, launch_folder_first=True)
+        follow_deepspeed(inner, "deepspeed", ref, launch_folder_first=True)
     else:
         r.refuse(
             "deepspeed",
@@ -314,7 +314,7 @@ def _trainer_deepspeed(r: _Reader, data: dict[Any, Any], args: _TrainerArgs) -> 
     _take_deepspeed(r, inner, args)
 
 
-def _take_deepspeed(r: _Reader, inner: _Reader, args: _TrainerArgs) -> None:
+def _take_deepspeed(r: Reader, inner: Reader, args: TrainerArgs) -> None:
     r.auto += inner.auto
     r.unread += inner.unread
     r.unknown += inner.unknown
@@ -353,7 +353,7 @@ def _take_deepspeed(r: _Reader, inner: _Reader, args: _TrainerArgs) -> None:
     _match_precision(r, inner, args)
 
 
-def _match_precision(r: _Reader, inner: _Reader, args: _TrainerArgs) -> None:
+def _match_precision(r: Reader, inner: Reader, args: TrainerArgs) -> None:
     # fill_match("fp16.enabled", fp16 or fp16_full_eval) and fill_match("bf16.enabled",
     # bf16 or bf16_full_eval): only sections named exactly "bf16" and "fp16" (the old
     # name "bfloat16" is neither filled nor matched); the Trainer's bf16 / fp16 decide
@@ -387,11 +387,11 @@ def _match_precision(r: _Reader, inner: _Reader, args: _TrainerArgs) -> None:
 # --------------------------------------------------------------------------- reading
 
 
-def _trl_adapter(r: _Reader, data: dict[Any, Any], cli: bool) -> bool:
+def _trl_adapter(r: Reader, data: dict[Any, Any], cli: bool) -> bool:
     """TRL's ModelConfig LoRA / QLoRA keys; returns whether an adapter is trained."""
-    peft = _flag(r, "use_peft", data.get("use_peft"), cli, "adapter")
-    load4 = _flag(r, "load_in_4bit", data.get("load_in_4bit"), cli, "base_4bit")
-    load8 = _flag(r, "load_in_8bit", data.get("load_in_8bit"), cli, "base_8bit")
+    peft = read_flag(r, "use_peft", data.get("use_peft"), cli, "adapter")
+    load4 = read_flag(r, "load_in_4bit", data.get("load_in_4bit"), cli, "base_4bit")
+    load8 = read_flag(r, "load_in_8bit", data.get("load_in_8bit"), cli, "base_8bit")
     if isinstance(load4, bool):
         r.set("base_4bit", "load_in_4bit", load4)
     if isinstance(load8, bool):
@@ -424,7 +424,7 @@ def _trl_adapter(r: _Reader, data: dict[Any, Any], cli: bool) -> bool:
     if peft is not True:
         # trl/trainer/utils.py get_peft_config(): no LoraConfig unless use_peft
         for key in ("lora_r", "lora_target_modules"):
-            if data.get(key) is not None and not isinstance(peft, _Bad):
+            if data.get(key) is not None and not isinstance(peft, Bad):
                 r.refuse(
                     key,
                     data[key],
@@ -432,7 +432,7 @@ def _trl_adapter(r: _Reader, data: dict[Any, Any], cli: bool) -> bool:
                 )
         return False
     r.set("adapter", "use_peft", Adapter.QLORA if load4 is True else Adapter.LORA)
-    _count(r, "lora_rank", "lora_r", data, _MAX_RANK, cli)
+    read_count(r, "lora_rank", "lora_r", data, MAX_RANK, cli)
     if "lora_r" not in data:
         r.default(
             "lora_rank",
@@ -446,9 +446,9 @@ def _trl_adapter(r: _Reader, data: dict[Any, Any], cli: bool) -> bool:
     # architecture (peft TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING): not known here
     targets = data.get("lora_target_modules")
     if isinstance(targets, str) and targets.strip():
-        r.set("lora_targets", "lora_target_modules", (_clean(targets.strip()),))
+        r.set("lora_targets", "lora_target_modules", (clean(targets.strip()),))
     elif isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
-        r.set("lora_targets", "lora_target_modules", tuple(_clean(t.strip()) for t in targets))
+        r.set("lora_targets", "lora_target_modules", tuple(clean(t.strip()) for t in targets))
     elif targets is not None:
         r.refuse(
             "lora_target_modules",
@@ -459,23 +459,21 @@ def _trl_adapter(r: _Reader, data: dict[Any, Any], cli: bool) -> bool:
     return True
 
 
-def _read_trainer(data: dict[Any, Any], r: _Reader, *, is_json: bool = False) -> None:
-    trl = not is_json and any(isinstance(k, str) and k in _TRL_ONLY for k in data)
+def read_trainer(data: dict[Any, Any], r: Reader, *, is_json: bool = False) -> None:
+    trl = not is_json and any(isinstance(k, str) and k in TRL_ONLY for k in data)
     # a TRL recipe goes through TrlParser's argparse (texts converted by each field's
     # type); TrainingArguments through HfArgumentParser.parse_dict (values as they are)
     cli = trl
     if trl:
-        dpo = any(isinstance(k, str) and k in _TRL_DPO - _TRL_SFT for k in data)
-        known = (
-            _TRAINING_ARGS | _TRL_SCRIPT | _TRL_MODEL | (_TRL_DPO if dpo else _TRL_SFT) | {"env"}
-        )
+        dpo = any(isinstance(k, str) and k in TRL_DPO - TRL_SFT for k in data)
+        known = TRAINING_ARGS | TRL_SCRIPT | TRL_MODEL | (TRL_DPO if dpo else TRL_SFT) | {"env"}
         # TRL 1.16, trl/scripts/utils.py TrlParser.parse_args_and_config(): a config key
         # no dataclass takes is returned as a remaining "--key value"; with the default
         # fail_with_unknown_args=True it raises ValueError "Unknown arguments from config
         # file" (alignment-handbook's scripts), and the trl command line
         # (trl/cli/commands/training.py) hands it to accelerate launch's parser, which
         # exits on an option it does not know
-        _unknown_keys(
+        unknown_trainer_keys(
             r,
             data,
             frozenset(known),
@@ -489,10 +487,10 @@ def _read_trainer(data: dict[Any, Any], r: _Reader, *, is_json: bool = False) ->
         # transformers, hf_argparser.py HfArgumentParser.parse_dict() / parse_json_file():
         # ValueError "Some keys are not used by the HfArgumentParser" unless one of the
         # script's dataclasses takes the key
-        _unknown_keys(
+        unknown_trainer_keys(
             r,
             data,
-            _TRAINING_ARGS | _SEQ2SEQ_ARGS,
+            TRAINING_ARGS | SEQ2SEQ_ARGS,
             False,
             trans_late(
                 "ConfigImport",
@@ -500,14 +498,14 @@ def _read_trainer(data: dict[Any, Any], r: _Reader, *, is_json: bool = False) ->
                 "script's own dataclasses define it",
             ).format(),
         )
-    args = _trainer_args(r, data, cli, trl)
+    args = trainer_args(r, data, cli, trl)
     _trainer_checkpointing(r, data, cli, trl)
     if trl:
         _read_trl(data, r)
-    _trainer_sharding(r, data, args)
+    trainer_sharding(r, data, args)
 
 
-def _trainer_sharding(r: _Reader, data: dict[Any, Any], args: _TrainerArgs) -> None:
+def trainer_sharding(r: Reader, data: dict[Any, Any], args: TrainerArgs) -> None:
     """DeepSpeed (followed) or FSDP (named, its settings not read: the ZeRO stage and
     offload stay open)."""
     fsdp = data.get("fsdp")
@@ -528,7 +526,7 @@ def _trainer_sharding(r: _Reader, data: dict[Any, Any], args: _TrainerArgs) -> N
         )
 
 
-def _read_trl(data: dict[Any, Any], r: _Reader) -> None:
+def _read_trl(data: dict[Any, Any], r: Reader) -> None:
     peft = _trl_adapter(r, data, True)
     r.text(
         "base_model",
@@ -541,7 +539,7 @@ def _read_trl(data: dict[Any, Any], r: _Reader) -> None:
     # unknown key and gets no default length either
     if "max_length" in data:
         if data["max_length"] is not None:
-            _count(r, "sequence_length", "max_length", data, _MAX_SEQ, True)
+            read_count(r, "sequence_length", "max_length", data, MAX_SEQ, True)
     elif "max_seq_length" not in data:
         r.default(
             "sequence_length",
@@ -553,7 +551,7 @@ def _read_trl(data: dict[Any, Any], r: _Reader) -> None:
             ).format(),
         )
     # SFTConfig packing (default False)
-    packing = _flag(r, "packing", data.get("packing"), True)
+    packing = read_flag(r, "packing", data.get("packing"), True)
     if isinstance(packing, bool):
         r.set("packing", "packing", packing)
     dtype = data.get("dtype")

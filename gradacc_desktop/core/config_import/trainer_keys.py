@@ -14,7 +14,7 @@ def _names(text: str) -> frozenset[str]:
 
 # transformers 5.24, src/transformers/training_args.py: the fields of the dataclass
 # TrainingArguments (dataclasses.fields(TrainingArguments), all init=True)
-_TRAINING_ARGS = _names(
+TRAINING_ARGS = _names(
     """
     accelerator_config activation_checkpointing activation_checkpointing_kwargs
     adam_beta1 adam_beta2 adam_epsilon auto_find_batch_size average_tokens_across_devices
@@ -44,7 +44,7 @@ _TRAINING_ARGS = _names(
     """
 )
 # transformers 5.24, training_args_seq2seq.py: Seq2SeqTrainingArguments' own fields
-_SEQ2SEQ_ARGS = _names(
+SEQ2SEQ_ARGS = _names(
     """
     generation_config generation_max_length generation_num_beams predict_with_generate
     sortish_sampler
@@ -53,14 +53,14 @@ _SEQ2SEQ_ARGS = _names(
 # TRL 1.16, trl/scripts/sft.py and dpo.py make_parser(): TrlParser((ScriptArguments,
 # SFTConfig or DPOConfig, ModelConfig, DatasetMixtureConfig)); the fields of
 # ScriptArguments (trl/scripts/utils.py) and DatasetMixtureConfig
-_TRL_SCRIPT = _names(
+TRL_SCRIPT = _names(
     """
     dataset_config dataset_name dataset_streaming dataset_test_split dataset_train_split
     datasets ignore_bias_buffers streaming test_split_size
     """
 )
 # TRL 1.16, trl/trainer/model_config.py ModelConfig
-_TRL_MODEL = _names(
+TRL_MODEL = _names(
     """
     attn_implementation bnb_4bit_quant_storage bnb_4bit_quant_type dtype load_in_4bit
     load_in_8bit lora_alpha lora_dropout lora_modules_to_save lora_r lora_target_modules
@@ -69,7 +69,7 @@ _TRL_MODEL = _names(
     """
 )
 # TRL 1.16, trl/trainer/sft_config.py SFTConfig: its fields beyond TrainingArguments'
-_TRL_SFT = _names(
+TRL_SFT = _names(
     """
     activation_offloading assistant_only_loss chat_template_path completion_only_loss
     dataset_kwargs dataset_num_proc dataset_text_field eos_token eval_packing loss_type
@@ -78,7 +78,7 @@ _TRL_SFT = _names(
     """
 )
 # TRL 1.16, trl/trainer/dpo_config.py DPOConfig: its fields beyond TrainingArguments'
-_TRL_DPO = _names(
+TRL_DPO = _names(
     """
     activation_offloading beta dataset_num_proc disable_dropout discopop_tau
     f_alpha_divergence_coef f_divergence_type label_smoothing ld_alpha loss_type
@@ -89,7 +89,7 @@ _TRL_DPO = _names(
     """
 )
 # TrlParser.parse_args_and_config() pops the "env" mapping before parsing
-_TRL_ONLY = (_TRL_SCRIPT | _TRL_MODEL | _TRL_SFT | _TRL_DPO | {"env"}) - _TRAINING_ARGS
+TRL_ONLY = (TRL_SCRIPT | TRL_MODEL | TRL_SFT | TRL_DPO | {"env"}) - TRAINING_ARGS
 
 
 # LLaMA-Factory 0.9.5, src/llamafactory/hparams/parser.py _TRAIN_ARGS: HfArgumentParser
@@ -177,7 +177,7 @@ _LF_GENERATING = _names(
 # activation_checkpointing, activation_checkpointing_kwargs, dataloader_in_order and
 # dataloader_multiprocessing_context of 5.24
 _TRAINING_ARGS_5_6 = (
-    _TRAINING_ARGS
+    TRAINING_ARGS
     - {
         "activation_checkpointing",
         "activation_checkpointing_kwargs",
@@ -185,12 +185,12 @@ _TRAINING_ARGS_5_6 = (
         "dataloader_multiprocessing_context",
     }
 ) | {"logging_dir", "warmup_ratio"}
-_LLAMA_FACTORY_KEYS = (
+LLAMA_FACTORY_KEYS = (
     _LF_MODEL
     | _LF_DATA
     | _LF_TRAINING_OWN
     | _TRAINING_ARGS_5_6
-    | _SEQ2SEQ_ARGS
+    | SEQ2SEQ_ARGS
     | _LF_FINETUNING
     | _LF_GENERATING
 )
@@ -202,7 +202,7 @@ _LLAMA_FACTORY_KEYS = (
 # ratio below 1), overwrite_output_dir, no_cuda (use_cpu) and logging_dir in 5.0; TRL's
 # ModelConfig says dtype (no longer torch_dtype) and SFTConfig max_length (no longer
 # max_seq_length); use_flash_attention_2 became attn_implementation
-_RENAMED: dict[str, str | None] = {
+RENAMED: dict[str, str | None] = {
     "evaluation_strategy": "eval_strategy",
     "warmup_ratio": "warmup_steps",
     "overwrite_output_dir": None,
@@ -212,18 +212,18 @@ _RENAMED: dict[str, str | None] = {
     "max_seq_length": "max_length",
     "use_flash_attention_2": "attn_implementation",
 }
-_RENAMED_TO = trans_late(
+RENAMED_TO = trans_late(
     "ConfigImport",
     "an older name: transformers 5.24 and TRL 1.16 call it {new} and refuse the old one",
 )
-_REMOVED_KEY = trans_late(
+REMOVED_KEY = trans_late(
     "ConfigImport", "removed from transformers 5 (TRL 1.16 and transformers 5.24 refuse it)"
 )
 # alignment-handbook, src/alignment/configs.py: the handbook's own ScriptArguments
 # (dataset_mixture; dataset_mixer and its companions in older releases) and SFTConfig /
 # DPOConfig (chat_template, hub_model_revision) define these for its scripts; TRL's own
 # scripts do not know them
-_HANDBOOK_KEYS = frozenset(
+HANDBOOK_KEYS = frozenset(
     {
         "dataset_mixture",
         "dataset_mixer",
@@ -239,7 +239,7 @@ _HANDBOOK_KEYS = frozenset(
         "hub_model_revision",
     }
 )
-_HANDBOOK_KEY = trans_late(
+HANDBOOK_KEY = trans_late(
     "ConfigImport",
     "alignment-handbook's scripts define it; TRL's own scripts (trl sft, trl dpo) refuse it",
 )

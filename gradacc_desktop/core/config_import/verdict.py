@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 
 from ..setup import Precision, TrainingSetup
 from ..text import Message, trans_late
-from .model import Derived, ImportedConfig, UnknownKey, Unread
+from .imported import ImportedConfig
+from .model import Derived, UnknownKey, Unread
 
 _KEY_VALUE = trans_late("ConfigImport", "{key} = {value}: {reason}")
 _UNKNOWN = trans_late("ConfigImport", "{key}: {reason}")
