@@ -3,7 +3,8 @@
 ``QLocale.toString`` works on 64-bit integers and doubles; the calculator's
 results are unbounded integers and exact decimals, so they are grouped here
 with the locale's own separators instead. Parsing goes the other way:
-locale text -> ``Decimal`` without passing through a float.
+locale text -> ``Decimal`` without passing through a float (``core.numbers``, through
+``NumberInput``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
-from gradacc_desktop.core import numbers
 from gradacc_desktop.core.calculator import normalize
 
 
@@ -92,10 +92,6 @@ def align_row(cells: Sequence[str], widths: Sequence[int], right: Sequence[bool]
     )
 
 
-class ParseError(ValueError):
-    pass
-
-
 @dataclass(frozen=True)
 class Unparsed:
     """Text that is not a number in the active locale, kept to name it in a message."""
@@ -113,18 +109,3 @@ def same_entry(old: Entry, new: Entry) -> bool:
     if isinstance(old, Decimal) and isinstance(new, Decimal):
         return old == new
     return old == new and type(old) is type(new)
-
-
-def parse_number(
-    locale: QLocale, text: str, *, whole: bool = False, units: tuple[str, ...] = ()
-) -> Decimal:
-    """Read a number typed in ``locale`` exactly (see ``core.numbers.parse_number``).
-
-    Raises ``ParseError`` for empty or malformed text.
-    """
-    try:
-        return numbers.parse_number(
-            text, locale.decimalPoint(), locale.groupSeparator(), whole=whole, units=units
-        )
-    except numbers.NotANumber as exc:
-        raise ParseError(text) from exc

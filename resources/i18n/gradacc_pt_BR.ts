@@ -362,7 +362,6 @@
     </message>
     <message>
         <source>GPT-2</source>
-        <extracomment>a config.json larger than this is not a model configuration (real ones are &lt; 20 kB)</extracomment>
         <translation>GPT-2</translation>
     </message>
     <message>
@@ -973,6 +972,7 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     </message>
     <message>
         <source>Dynamic resolution: each image is resized to {width}×{height} pixels (multiples of 28), {patches} patches in the tower, merged 2×2 into {tokens} tokens.</source>
+        <extracomment>Qwen2-VL&apos;s image processor bounds (``min_pixels``, ``max_pixels``) the merger&apos;s output (the language model&apos;s hidden size) Qwen2.5-VL: window of the windowed blocks in pixels, and the full-attention blocks</extracomment>
         <translation>Resolução dinâmica: cada imagem é redimensionada para {width}×{height} pixels (múltiplos de 28), {patches} patches na torre, fundidos 2×2 em {tokens} tokens.</translation>
     </message>
     <message>
@@ -3635,7 +3635,7 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <name>ModelConfig</name>
     <message>
         <source>{key} must be {what}, got {value}</source>
-        <extracomment>once per model (already reflecting the recomputation choice) peak transient around the loss (logits in the model dtype, fp32 copy/gradient) the family&apos;s own assumptions, English, marked with ``trans_late(&quot;Activation&quot;, …)`` ``architectures[0]`` of the file, when it names one the head on top (``architectures[0]``): the language-model head unless it names a bare model or a fine-tuning head classes of a classification head (``num_labels``, else ``id2label``&apos;s size) the file sets ``pad_token_id`` (a decoder&apos;s classifier then looks for the last token that is not padding) the file&apos;s ``use_cache`` (on unless it says false)</extracomment>
+        <extracomment>``architectures[0]`` of the file, when it names one the head on top (``architectures[0]``): the language-model head unless it names a bare model or a fine-tuning head classes of a classification head (``num_labels``, else ``id2label``&apos;s size) the file sets ``pad_token_id`` (a decoder&apos;s classifier then looks for the last token that is not padding) the file&apos;s ``use_cache`` (on unless it says false)</extracomment>
         <translation>{key} deve ser {what}, veio {value}</translation>
     </message>
     <message>
@@ -3802,7 +3802,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <source>{key} must be an object</source>
         <extracomment>each tower&apos;s activation when its config names none &quot;vit&quot;, &quot;clip&quot; or &quot;siglip&quot; (the modelling file it follows) native (height, width) in pixels, and the patch size a class token is prepended (ViT, CLIP) bias of the q/k/v linears (ViT: ``qkv_bias``; CLIP/SigLIP: always) bias of the patch Conv2d (CLIP has none) SigLIP&apos;s multi-head attention pooling head (``vision_use_head``)
 ----------
-...ForConditionalGeneration is this module&apos;s own causal-LM head the language models&apos; projections are named as Llama&apos;s Qwen2-VL has no native image size: the estimate&apos;s default (256 tokens) Qwen2-VL&apos;s image processor bounds (``min_pixels``, ``max_pixels``) the merger&apos;s output (the language model&apos;s hidden size) Qwen2.5-VL: window of the windowed blocks in pixels, and the full-attention blocks &quot;llava&quot;, &quot;qwen2_vl&quot;, &quot;qwen2_5_vl&quot; or &quot;gemma3&quot; the language model, as its own family module parses it CLIP (LLaVA) or SigLIP (Gemma 3) tower LLaVA: hidden states selected (normalised to 0…layers), one or several Gemma 3: tokens per image after the average pooling</extracomment>
+...ForConditionalGeneration is this module&apos;s own causal-LM head the language models&apos; projections are named as Llama&apos;s &quot;llava&quot;, &quot;qwen2_vl&quot;, &quot;qwen2_5_vl&quot; or &quot;gemma3&quot; the language model, as its own family module parses it CLIP (LLaVA) or SigLIP (Gemma 3) tower LLaVA: hidden states selected (normalised to 0…layers), one or several Gemma 3: tokens per image after the average pooling</extracomment>
         <translation>{key} deve ser um objeto</translation>
     </message>
     <message>
@@ -5381,7 +5381,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>TrainingPanel</name>
     <message>
         <source>Load a measured speed profile</source>
-        <extracomment>shown in an empty optional field that stands for nothing a field beside its label needs at least this much room (pixels), the sections&apos; frames and the scroll bar this much more the narrowest the panel gets (labels above the fields) &quot;Details…&quot; of the other memory: the model states&apos; breakdown a trainer&apos;s config file was dropped (not a model&apos;s config.json) choices shown as a check box of their own row (FP8 products)</extracomment>
         <translation>Carregar um perfil de velocidade medido</translation>
     </message>
     <message>
@@ -6060,7 +6059,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>TrainingViewModel</name>
     <message>
         <source>{file} was not opened: {reason}</source>
-        <extracomment>what can go in ``set_choice`` None while a field the description needs holds a refused entry (``problems``) refused optional entries of the run (the plan goes on without them) the fields and choices the description shows now the choices that hold one member of an enum: the Choices attribute and the enum</extracomment>
         <translation>{file} não foi aberto: {reason}</translation>
     </message>
     <message>

@@ -142,7 +142,7 @@ def test_a_measured_profile_replaces_the_estimate(  # type: ignore[no-untyped-de
     assert note.text() == "Micro-steps: estimated by the efficiency model (no measured profile)."
     assert not panel.clear_profile.isEnabled()
     path = write_profile(tmp_path / "a100.json", seq_len=2048)
-    monkeypatch.setattr("gradacc_desktop.ui.training.panel.ask_open_path", lambda *_args: path)
+    monkeypatch.setattr("gradacc_desktop.ui.training.opening.ask_open_path", lambda *_args: path)
     qtbot.mouseClick(panel.load_profile, Qt.MouseButton.LeftButton)
     assert window.statusBar().currentMessage() == "Speed profile “a100.json” in use."
     assert note.text() == (
@@ -168,7 +168,7 @@ def test_a_bad_profile_changes_nothing_and_says_why(  # type: ignore[no-untyped-
     _trainer(window, qtbot)
     bad = tmp_path / "bad.json"
     bad.write_text("not json", encoding="utf-8")
-    monkeypatch.setattr("gradacc_desktop.ui.training.panel.ask_open_path", lambda *_args: bad)
+    monkeypatch.setattr("gradacc_desktop.ui.training.opening.ask_open_path", lambda *_args: bad)
     panel = window.description
     qtbot.mouseClick(panel.load_profile, Qt.MouseButton.LeftButton)
     assert (

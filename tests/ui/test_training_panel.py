@@ -377,7 +377,9 @@ def test_open_config_json_names_the_model_and_a_bad_file_says_why(  # type: igno
     window: MainWindow, panel: TrainingPanel, qtbot, monkeypatch, tmp_path: Path
 ) -> None:
     chosen = [config_path("Qwen__Qwen3-0.6B.json")]
-    monkeypatch.setattr("gradacc_desktop.ui.training.panel.ask_open_path", lambda *_args: chosen[0])
+    monkeypatch.setattr(
+        "gradacc_desktop.ui.training.opening.ask_open_path", lambda *_args: chosen[0]
+    )
     qtbot.mouseClick(panel.open_config, Qt.MouseButton.LeftButton)
     assert choice_box(window, Choice.MODEL).currentText() == "Arquivo: Qwen__Qwen3-0.6B.json"
     assert described(window, TrainingField.MODEL_PARAMS).text() == "596.049.920"
@@ -552,7 +554,7 @@ def test_a_damaged_speed_profile_is_refused_in_a_message_box(
     bad = tmp_path / "perfil.json"
     bad.write_text("{not json", encoding="utf-8")
     monkeypatch.setattr(
-        "gradacc_desktop.ui.training.panel.ask_open_path", lambda *_args, **_kw: bad
+        "gradacc_desktop.ui.training.opening.ask_open_path", lambda *_args, **_kw: bad
     )
     qtbot.mouseClick(panel.load_profile, Qt.MouseButton.LeftButton)
     box = panel.findChild(QMessageBox, "profile_error")

@@ -188,21 +188,37 @@ def test_breakdown_rows(qapp) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_parts_and_assumptions_show_the_cores_text_translated(catalogue) -> None:  # type: ignore[no-untyped-def]
-    """One English source (the core's), shown as is in English and translated in
-    Portuguese — every part and every assumption."""
-    texts = _vm().texts
-    assert [texts.part_text(p) for p in Part] == [PART_TEXT[p] for p in Part]
-    assert [texts.assumption_text(a) for a in Assumption] == [
-        ASSUMPTION_TEXT[a] for a in Assumption
+    """The rows and assumptions of a real estimate name what the core's result holds,
+    by the core's English text, and the same estimate in Portuguese shows the
+    catalogue's translations of those texts (every one translated but "Embeddings")."""
+    vm = _vm(preset="llama-3-8b")
+    view = _estimate(vm)
+    result = view.result
+    parts = [item.key for item in (*result.breakdown, *result.peak_extra)]
+    assert parts and result.assumptions  # something to show
+    labels = [row.label for row in view.breakdown if row.kind is RowKind.ITEM]
+    assert labels == [PART_TEXT[p] for p in parts]
+    assert list(view.assumptions[: len(result.assumptions)]) == [
+        ASSUMPTION_TEXT[a] for a in result.assumptions
     ]
+
     catalogue("pt_BR")
-    texts = _vm("pt_BR").texts
-    untranslated: list[Part | Assumption] = [p for p in Part if texts.part_text(p) == PART_TEXT[p]]
-    untranslated += [a for a in Assumption if texts.assumption_text(a) == ASSUMPTION_TEXT[a]]
-    assert untranslated == [Part.EMBEDDINGS]  # the same word in Portuguese
-    assert texts.assumption_text(Assumption.HEAD_DIM) == (
-        "O tamanho de cada cabeça é dimensão oculta / cabeças."
-    )
+    vm = _vm("pt_BR", preset="llama-3-8b")
+    view = _estimate(vm)
+    assert [item.key for item in (*view.result.breakdown, *view.result.peak_extra)] == parts
+    labels = [row.label for row in view.breakdown if row.kind is RowKind.ITEM]
+    untranslated = [p for p, label in zip(parts, labels, strict=True) if label == PART_TEXT[p]]
+    assert untranslated in ([], [Part.EMBEDDINGS])  # the same word in Portuguese
+    assert all(label for label in labels)
+    shown = view.assumptions[: len(result.assumptions)]
+    assert not set(shown) & set(ASSUMPTION_TEXT.values())
+    if Assumption.HEAD_DIM in result.assumptions:
+        assert "O tamanho de cada cabeça é dimensão oculta / cabeças." in shown
+    # and the catalogue covers every part and assumption, not only this estimate's
+    texts = vm.texts
+    missing: list[Part | Assumption] = [p for p in Part if texts.part_text(p) == PART_TEXT[p]]
+    missing += [a for a in Assumption if texts.assumption_text(a) == ASSUMPTION_TEXT[a]]
+    assert missing == [Part.EMBEDDINGS]
 
 
 def test_assumptions_and_sources(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -15,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.fit_label import FitLabel
+from gradacc_desktop.ui.planner.card import Card, text_label
 from gradacc_desktop.ui.planner.step_parts import PartsLegend, StepBar
 from gradacc_desktop.ui.prompt_page import PromptPage
 from gradacc_desktop.ui.verdict import VerdictLabel
@@ -28,33 +28,6 @@ from gradacc_desktop.viewmodels.planner import (
     PlannerViewModel,
     TimeView,
 )
-
-
-def _text(parent: QWidget, name: str, selectable: bool = True) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    if selectable:
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
-
-
-class Card(QFrame):
-    """A framed section with a bold title."""
-
-    def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(f"plan_card_{name}")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.title = QLabel(self)
-        self.title.setObjectName(f"plan_title_{name}")
-        self.title.setWordWrap(True)
-        font = self.title.font()
-        font.setBold(True)
-        self.title.setFont(font)
-        self.body = QVBoxLayout(self)
-        self.body.setSpacing(4)
-        self.body.addWidget(self.title)
 
 
 class ConfigurationCard(Card):
@@ -71,16 +44,16 @@ class ConfigurationCard(Card):
         self.body.addLayout(head)
         self.value = FitLabel(26, self)
         self.value.setObjectName("plan_achieved")
-        self.formula = _text(self, "plan_formula")
-        self.summary = _text(self, "plan_summary")
-        self.difference = _text(self, "plan_difference")
-        self.note = _text(self, "plan_note")
-        self.reachable = _text(self, "plan_reachable")
-        self.exact_title = _text(self, "plan_exact_title")
-        self.exact_pairs = _text(self, "plan_exact_pairs")
+        self.formula = text_label(self, "plan_formula")
+        self.summary = text_label(self, "plan_summary")
+        self.difference = text_label(self, "plan_difference")
+        self.note = text_label(self, "plan_note")
+        self.reachable = text_label(self, "plan_reachable")
+        self.exact_title = text_label(self, "plan_exact_title")
+        self.exact_pairs = text_label(self, "plan_exact_pairs")
         self.use_button = QPushButton(self)
         self.use_button.setObjectName("plan_use")
-        self.use_hint = _text(self, "plan_use_hint")
+        self.use_hint = text_label(self, "plan_use_hint")
         for widget in (
             self.value,
             self.formula,
@@ -127,8 +100,8 @@ class NothingFitsCard(Card):
         super().__init__("nothing_fits", parent)
         self.verdict = VerdictLabel(self)
         self.verdict.setObjectName("plan_nothing_fits_verdict")
-        self.message = _text(self, "plan_nothing_fits")
-        self.suggestions = _text(self, "plan_suggestions")
+        self.message = text_label(self, "plan_nothing_fits")
+        self.suggestions = text_label(self, "plan_suggestions")
         for widget in (self.verdict, self.message, self.suggestions):
             self.body.addWidget(widget)
         self.alternatives = QVBoxLayout()
@@ -149,7 +122,7 @@ class NothingFitsCard(Card):
         while len(self.rows) < len(view.suggestions):
             index = len(self.rows)
             row = QHBoxLayout()
-            label = _text(self, f"plan_alternative_{index}")
+            label = text_label(self, f"plan_alternative_{index}")
             button = QPushButton(self._use_text, self)
             button.setObjectName(f"plan_use_alternative_{index}")
             button.clicked.connect(lambda _checked=False, i=index: self.useAlternative.emit(i))
@@ -172,9 +145,9 @@ class FitCard(Card):
         super().__init__("fit", parent)
         self.verdict = VerdictLabel(self)
         self.verdict.setObjectName("plan_fit_verdict")
-        self.usage = _text(self, "plan_fit_usage")
-        self.headroom = _text(self, "plan_headroom")
-        self.largest = _text(self, "plan_largest")
+        self.usage = text_label(self, "plan_fit_usage")
+        self.headroom = text_label(self, "plan_headroom")
+        self.largest = text_label(self, "plan_largest")
         for widget in (self.verdict, self.usage, self.headroom, self.largest):
             self.body.addWidget(widget)
 
@@ -190,10 +163,10 @@ class DeepSpeedCard(Card):
         super().__init__("deepspeed", parent)
         self.verdict = VerdictLabel(self)
         self.verdict.setObjectName("plan_deepspeed_verdict")
-        self.explanation = _text(self, "plan_deepspeed")
+        self.explanation = text_label(self, "plan_deepspeed")
         self.megatron_verdict = VerdictLabel(self)
         self.megatron_verdict.setObjectName("plan_megatron_verdict")
-        self.megatron_explanation = _text(self, "plan_megatron")
+        self.megatron_explanation = text_label(self, "plan_megatron")
         self.body.addWidget(self.verdict)
         self.body.addWidget(self.explanation)
         self.body.addWidget(self.megatron_verdict)
@@ -213,11 +186,11 @@ class ExtrasCard(Card):
         self.reference = QFormLayout()
         self.reference.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.body.addLayout(self.reference)
-        self.tokens = _text(self, "plan_tokens")
-        self.steps = _text(self, "plan_steps")
-        self.lr_linear = _text(self, "plan_lr_linear")
-        self.lr_sqrt = _text(self, "plan_lr_sqrt")
-        self.lr_note = _text(self, "plan_lr_note")
+        self.tokens = text_label(self, "plan_tokens")
+        self.steps = text_label(self, "plan_steps")
+        self.lr_linear = text_label(self, "plan_lr_linear")
+        self.lr_sqrt = text_label(self, "plan_lr_sqrt")
+        self.lr_note = text_label(self, "plan_lr_note")
         font = self.lr_note.font()
         font.setItalic(True)
         self.lr_note.setFont(font)
@@ -242,20 +215,20 @@ class TimeCard(Card):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("time", parent)
-        self.message = _text(self, "plan_time_message")
-        self.summary = _text(self, "plan_time_summary")
-        self.utilisation = _text(self, "plan_time_utilisation")
-        self.shares = _text(self, "plan_time_shares")
-        self.layout_text = _text(self, "plan_time_layout")
-        self.parts_title = _text(self, "plan_time_parts_title")
+        self.message = text_label(self, "plan_time_message")
+        self.summary = text_label(self, "plan_time_summary")
+        self.utilisation = text_label(self, "plan_time_utilisation")
+        self.shares = text_label(self, "plan_time_shares")
+        self.layout_text = text_label(self, "plan_time_layout")
+        self.parts_title = text_label(self, "plan_time_parts_title")
         self.bar = StepBar(self)
         self.legend = PartsLegend(self)
-        self.fastest = _text(self, "plan_time_fastest")
-        self.difference = _text(self, "plan_time_difference")
+        self.fastest = text_label(self, "plan_time_fastest")
+        self.difference = text_label(self, "plan_time_difference")
         self.use_fastest = QPushButton(self)
         self.use_fastest.setObjectName("plan_use_fastest")
-        self.run = _text(self, "plan_time_run")
-        self.note = _text(self, "plan_time_note")
+        self.run = text_label(self, "plan_time_run")
+        self.note = text_label(self, "plan_time_note")
         font = self.note.font()
         font.setItalic(True)
         self.note.setFont(font)

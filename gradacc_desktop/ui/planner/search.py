@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gradacc_desktop.ui.planner.results import Card, _text
+from gradacc_desktop.ui.planner.card import Card, text_label
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.viewmodels.search import SearchState, SearchViewModel
 
@@ -43,12 +43,12 @@ class SearchCard(Card):
         row.addLayout(form, 1)
         row.addWidget(self.run_button, 0, Qt.AlignmentFlag.AlignTop)
         self.body.addLayout(row)
-        self.message = _text(self, "search_message")
-        self.best = _text(self, "search_best")
+        self.message = text_label(self, "search_message")
+        self.best = text_label(self, "search_best")
         font = self.best.font()
         font.setBold(True)
         self.best.setFont(font)
-        self.stale = _text(self, "search_stale")
+        self.stale = text_label(self, "search_stale")
         self.table = QTableWidget(0, 4, self)
         self.table.setObjectName("search_ranking")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -62,7 +62,7 @@ class SearchCard(Card):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.use_button = QPushButton(self)
         self.use_button.setObjectName("search_use")
-        self.exclusions = _text(self, "search_exclusions")
+        self.exclusions = text_label(self, "search_exclusions")
         for widget in (self.message, self.stale, self.best, self.table):
             self.body.addWidget(widget)
         use_row = QHBoxLayout()

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from itertools import pairwise
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, QSize, Qt, Signal
+from PySide6.QtCore import QLocale, QSize, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -18,27 +18,24 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPushButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from gradacc_desktop.ui.combo import ElidingComboBox
 from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
-from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.spinboxes import NumberField
+from gradacc_desktop.ui.training.opening import ask_config, ask_profile
+from gradacc_desktop.ui.training.rows import PanelRows, note_label
 from gradacc_desktop.ui.training.specs import (
     CHECK_BOXES,
     CONDITIONAL,
     ROWS,
     Extra,
     Key,
-    RowSpec,
     Section,
 )
 from gradacc_desktop.ui.verdict import verdict_colour
@@ -57,19 +54,7 @@ SIDE_MARGINS = 48
 MINIMUM_WIDTH = 220
 
 
-def _note(parent: QWidget, name: str, italic: bool = False) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    font = label.font()
-    font.setPointSizeF(font.pointSizeF() * 0.92)
-    font.setItalic(italic)
-    label.setFont(font)
-    return label
-
-
-class TrainingPanel(QWidget):
+class TrainingPanel(PanelRows, QWidget):
     statusMessage = Signal(str)
     copyRequested = Signal()
     #: "Details…" of the other memory: the model states' breakdown
@@ -104,7 +89,7 @@ class TrainingPanel(QWidget):
         title_font.setBold(True)
         title_font.setPointSizeF(title_font.pointSizeF() * 1.1)
         self.title.setFont(title_font)
-        self.problems = _note(self, "training_problems")
+        self.problems = note_label(self, "training_problems")
         self.recommend = QCheckBox(self)
         self.recommend.setObjectName("training_recommend")
         self.open_config = QPushButton(self)
@@ -198,93 +183,6 @@ class TrainingPanel(QWidget):
     def minimumSizeHint(self) -> QSize:
         """Narrow: the labels then stand above their fields."""
         return QSize(MINIMUM_WIDTH, super().minimumSizeHint().height())
-
-    # -- construction -----------------------------------------------------------------
-    def _add_row(self, spec: RowSpec, section: QGroupBox) -> None:
-        form = self._forms[spec.section]
-        key = spec.key
-        if isinstance(key, Extra):
-            widget = self._extra(key, section)
-            form.addRow(widget)
-            self._rows[key] = widget
-            return
-        if key in CHECK_BOXES:
-            assert isinstance(key, Choice)
-            check = QCheckBox(section)
-            check.setObjectName(spec.object_name)
-            check.toggled.connect(lambda on, c=key: self._on_check(c, on))
-            self.checks[key] = check
-            form.addRow(check)
-            self._rows[key] = check
-            return
-        label = QLabel(section)
-        widget = self._input(spec, section)
-        label.setBuddy(widget)
-        self.labels[key] = label
-        row: QWidget = widget
-        if spec.beside is not None:
-            holder = QWidget(section)
-            line = QHBoxLayout(holder)
-            line.setContentsMargins(0, 0, 0, 0)
-            line.addWidget(widget, 1)
-            beside = {
-                Choice.RECOMMEND: self.recommend,
-                Extra.ACTIVATION_NOTE: self.activation_back,
-                Extra.OTHER_NOTE: self.other_back,
-            }[spec.beside]
-            beside.setParent(holder)
-            line.addWidget(beside)
-            row = holder
-        form.addRow(label, row)
-        self._rows[key] = row
-
-    def _input(self, spec: RowSpec, parent: QWidget) -> QWidget:
-        key = spec.key
-        if isinstance(key, TrainingField):
-            field = NumberField(self.vm.number_input(key), parent)
-            field.setObjectName(spec.object_name)
-            field.copyRequested.connect(self.copyRequested)
-
-            def forward(text: str, f: TrainingField = key, box: NumberField = field) -> None:
-                if not self._quiet and box.isEnabled():
-                    self.vm.set_text(f, text)
-
-            field.textChanged.connect(forward)
-            self.fields[key] = field
-            return field
-        assert isinstance(key, Choice)
-        combo = ElidingComboBox(parent)
-        combo.setObjectName(spec.object_name)
-        # long choices never widen the panel past the window
-        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        combo.setMinimumContentsLength(12)
-        combo.currentIndexChanged.connect(lambda _i, c=key: self._on_choice(c))
-        self.combos[key] = combo
-        return combo
-
-    def _extra(self, key: Extra, parent: QWidget) -> QWidget:
-        if key is Extra.OPEN_CONFIG:
-            self.open_config.setParent(parent)
-            return self.open_config
-        if key is Extra.CARD_SPEED:
-            self.card_speed.setParent(parent)
-            return self.card_speed
-        holder = QWidget(parent)
-        line = QVBoxLayout(holder)
-        line.setContentsMargins(0, 0, 0, 0)
-        line.setSpacing(2)
-        note = _note(holder, f"training_{key.value}", italic=key is Extra.ACTIVATION_NOTE)
-        self.notes[key] = note
-        line.addWidget(note)
-        buttons: list[QWidget] = []
-        if key is Extra.OTHER_NOTE:
-            buttons = [self.states_details]
-        elif key is Extra.PROFILE:
-            buttons = [self.load_profile, self.clear_profile]
-        for button in buttons:  # one under the other: the panel stays narrow
-            button.setParent(holder)
-            line.addWidget(button)
-        return holder
 
     @contextmanager
     def _silently(self) -> Iterator[None]:
@@ -414,10 +312,7 @@ class TrainingPanel(QWidget):
             self.vm.set_choice(choice, on)
 
     def ask_config(self) -> None:
-        texts = self.vm.texts
-        path = ask_open_path(
-            self, texts.open_config_title(), texts.config_filter(), self._settings()
-        )
+        path = ask_config(self, self.vm, self._settings())
         if path is not None:
             self.open_config_file(path)
 
@@ -427,25 +322,7 @@ class TrainingPanel(QWidget):
         return outcome.ok
 
     def ask_profile(self) -> None:
-        path = ask_open_path(
-            self,
-            self.tr("Load a measured speed profile"),
-            self.tr("Speed profiles (*.json);;All files (*)"),
-            self._settings(),
-        )
-        if path is not None:
-            outcome = self.vm.load_profile(path)
-            self.statusMessage.emit(outcome.message)
-            if not outcome.ok:  # a refusal stays until read, not five seconds
-                box = QMessageBox(
-                    QMessageBox.Icon.Warning,
-                    self.tr("Load a measured speed profile"),
-                    outcome.message,
-                    parent=self,
-                )
-                box.setObjectName("profile_error")
-                box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-                box.open()
+        ask_profile(self, self.vm, self._settings(), self.statusMessage.emit)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         accept_file_drag(event)

@@ -11,7 +11,6 @@ import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -24,26 +23,18 @@ from gradacc_desktop.core.activation import (
     Profile,
     Recompute,
     estimate,
-    validate,
 )
-from gradacc_desktop.core.activation import Problem as CoreProblem
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.families import (
     Head,
     ModelConfigError,
     file_name,
-    parameters,
     parse_model_config_text,
     read_model_config_text,
 )
-from gradacc_desktop.core.families.vision_facts import DEFAULT_IMAGES, default_image_size
-from gradacc_desktop.core.families.vision_facts import resizable as image_resizable
 from gradacc_desktop.core.presets import (
     ConfigPreset,
     Preset,
-    PresetError,
-    load_config_presets,
-    load_presets,
 )
 from gradacc_desktop.viewmodels.activation.estimate import EstimateTexts
 from gradacc_desktop.viewmodels.activation.fields import (
@@ -56,15 +47,29 @@ from gradacc_desktop.viewmodels.activation.fields import (
     ActivationField,
     Options,
 )
+from gradacc_desktop.viewmodels.activation.inputs import (
+    estimator_inputs,
+    find_named,
+    has_tower,
+    image_fields,
+    measured_images,
+    model_choices,
+    model_setup,
+    preset_values,
+)
 from gradacc_desktop.viewmodels.activation.loaded import LoadedModel
-from gradacc_desktop.viewmodels.activation.remembered import read_setup, setup_snapshot
+from gradacc_desktop.viewmodels.activation.outcomes import ActivationOutcomes
+from gradacc_desktop.viewmodels.activation.remembered import (
+    read_setup,
+    remembered_model,
+    setup_snapshot,
+)
 from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
 from gradacc_desktop.viewmodels.activation.views import ActivationState, EstimateView
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
-from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Entry
 from gradacc_desktop.viewmodels.number_input import NumberInput
-from gradacc_desktop.viewmodels.problems import describe, out_of_range
+from gradacc_desktop.viewmodels.problems import describe
 
 _log = logging.getLogger(__name__)
 
@@ -88,23 +93,9 @@ class ActivationViewModel(QObject):
         self._locale = locale if locale is not None else QLocale()
         self._texts = ActivationTexts(self._locale)
         self._estimate = EstimateTexts(self._texts)
+        self._outcomes = ActivationOutcomes(self._texts)
         self._numbers: dict[ActivationField, NumberInput] = {}
-        if presets is None:
-            try:
-                presets = load_presets()
-            except PresetError as exc:  # the fields start from GPT-2 small instead
-                _log.warning("presets not loaded: %s", exc)
-                presets = ()
-        if config_presets is None:
-            try:
-                config_presets = load_config_presets()
-            except PresetError as exc:  # the sized presets and files still work
-                _log.warning("model configs not loaded: %s", exc)
-                config_presets = ()
-        self._config_presets = config_presets
-        shadowed = {c.name.lower() for c in config_presets}
-        # a published config.json is more exact than sizes: it replaces a same-named preset
-        self._presets = tuple(p for p in presets if p.name.lower() not in shadowed)
+        self._presets, self._config_presets = model_choices(presets, config_presets)
         self._preset: Preset | None = None
         self._model: LoadedModel | None = None
         self._opened: LoadedModel | None = None
@@ -113,7 +104,7 @@ class ActivationViewModel(QObject):
         self._raw: dict[ActivationField, Entry] = {
             f: Decimal(v) for f, v in FALLBACK_VALUES.items()
         }
-        found = self._find(preset)
+        found = find_named(self._presets, preset)
         if found is None and preset is not None and self._presets:
             found = self._presets[0]
         if found is not None:
@@ -179,11 +170,11 @@ class ActivationViewModel(QObject):
         if name == FILE_KEY and self._opened is not None:
             self._set_model(self._opened)
             return
-        config = self._find_config(name)
+        config = find_named(self._config_presets, name)
         if config is not None:
             self._set_model(LoadedModel(config.arch, config.label, config.source, config.name))
             return
-        preset = self._find(name)
+        preset = find_named(self._presets, name)
         if preset is None:
             self._preset = None
             if self._model is not None:
@@ -206,9 +197,7 @@ class ActivationViewModel(QObject):
             text = read_model_config_text(path)
             arch = parse_model_config_text(text)
         except ModelConfigError as exc:
-            self._load_error = self.tr("{file} was not opened: {reason}").format(
-                file=name, reason=PlanFormats(self._locale).said(exc.detail)
-            )
+            self._load_error = self._outcomes.not_opened(name, exc.detail)
             self._refresh()
             return False
         self._load_error = ""
@@ -297,22 +286,16 @@ class ActivationViewModel(QObject):
     def snapshot(self) -> dict[str, str]:
         """The dialog's current setup as plain strings (for the settings store)."""
         values = {f: self.value(f) for f in ActivationField}
-        saved = setup_snapshot(self._preset, values, self._options)
-        model = self._model
-        if model is not None:
-            saved["preset"] = model.key
-            if model.key == FILE_KEY:
-                saved["model_config"] = model.text
-                saved["model_file"] = model.file_name
-                saved["model_path"] = model.source
-        return saved
+        return setup_snapshot(self._preset, values, self._options, self._model)
 
     def restore(self, saved: Mapping[str, object]) -> None:
         """Apply a ``snapshot``; a missing, unknown or out-of-range value keeps what is
         there (settings files can be edited or damaged)."""
         setup = read_setup(saved, self._options)
-        preset = self._find(setup.preset)
-        model = self._remembered_model(saved, setup.preset)
+        preset = find_named(self._presets, setup.preset)
+        model = remembered_model(saved, setup.preset, self._config_presets, self._texts.file_label)
+        if model is not None and model.key == FILE_KEY:
+            self._opened = model
         if model is not None:
             self._set_model(model, emit=False)
         elif preset is not None:
@@ -354,74 +337,21 @@ class ActivationViewModel(QObject):
         return True
 
     # -- internals ------------------------------------------------------------
-    def _remembered_model(self, saved: Mapping[str, object], key: str | None) -> LoadedModel | None:
-        if key is None:
-            return None
-        config = self._find_config(key)
-        if config is not None:
-            return LoadedModel(config.arch, config.label, config.source, config.name)
-        text, name, path = (saved.get(k) for k in ("model_config", "model_file", "model_path"))
-        if key != FILE_KEY or not isinstance(text, str) or not isinstance(name, str):
-            return None
-        try:
-            arch = parse_model_config_text(text)
-        except ModelConfigError:  # a damaged store: the model stays as it is
-            return None
-        source = path if isinstance(path, str) and path else name
-        label = self._texts.file_label(name, arch.architecture)
-        self._opened = LoadedModel(arch, label, source, FILE_KEY, file_name=name, text=text)
-        return self._opened
-
-    def _find_config(self, name: str | None) -> ConfigPreset | None:
-        if name is None:
-            return None
-        for config in self._config_presets:
-            if config.name.lower() == name.lower():
-                return config
-        return None
-
     def _set_model(self, model: LoadedModel, *, emit: bool = True) -> None:
         """Make ``model`` the estimator's model: its sizes fill the (locked) fields, the
         sequence starts at its context length (at most 4 096)."""
         self._model = model
         self._preset = None
-        arch = model.arch
-        # the file's use_cache, as transformers reads it
-        options = replace(self._options, family=arch.family, use_cache=arch.use_cache)
-        if not arch.family.typed_sizes:
-            # what only GPT-2 and Llama model: the paper profile, tensor parallelism
-            options = replace(options, profile=Profile.HF, sequence_parallel=False)
-            self._raw[ActivationField.TENSOR_PARALLEL] = Decimal(1)
-        self._options = options
-        for field in SHAPE_FIELDS:
-            self._raw[field] = Decimal(getattr(arch, field.value))
-        self._raw[ActivationField.SEQ] = Decimal(arch.default_seq)
-        self._raw[ActivationField.TARGET_SEQ] = Decimal(arch.default_target_seq)
-        size = default_image_size(arch)
-        if size is not None:
-            # one image per sample, at the size the model's processor gives it
-            self._raw[ActivationField.IMAGES] = Decimal(DEFAULT_IMAGES)
-            self._raw[ActivationField.IMAGE_WIDTH] = Decimal(size[0])
-            self._raw[ActivationField.IMAGE_HEIGHT] = Decimal(size[1])
+        self._options, values = model_setup(model, self._options)
+        self._raw.update(values)
         if emit:
             self._refresh()
             self.valuesReplaced.emit({f: self.value(f) for f in ActivationField})
 
-    def _find(self, name: str | None) -> Preset | None:
-        if name is None:
-            return None
-        for preset in self._presets:
-            if preset.name.lower() == name.lower():
-                return preset
-        return None
-
     def _apply_preset(self, preset: Preset) -> None:
         self._preset = preset
         self._options = replace(self._options, family=preset.family)
-        for field in (*SHAPE_FIELDS, ActivationField.SEQ):
-            self._raw[field] = Decimal(
-                preset.default_seq if field is ActivationField.SEQ else getattr(preset, field.value)
-            )
+        self._raw.update(preset_values(preset))
 
     def _kv_follows_heads(self) -> bool:
         return self._options.family is Family.GPT2 and self._model is None
@@ -456,9 +386,9 @@ class ActivationViewModel(QObject):
                 continue
             if field is ActivationField.TARGET_SEQ and not encoder_decoder:
                 continue
-            if field in IMAGE_FIELDS and field not in self._image_fields():
+            if field in IMAGE_FIELDS and field not in image_fields(self._model):
                 continue
-            problem = self._problem(field)
+            problem = describe(self._texts.label(field), self._raw[field], self.number_input(field))
             if problem is None:
                 value = self.value(field)
                 assert value is not None
@@ -471,11 +401,11 @@ class ActivationViewModel(QObject):
 
         view: EstimateView | None = None
         if not problems:
-            inputs = self._inputs(values)
+            inputs = estimator_inputs(self._model, self._options, values)
             try:
                 result = estimate(inputs)
             except InvalidActivationInputs as exc:
-                message, fields = self._core_problem(exc, inputs)
+                message, fields = self._outcomes.core_problem(exc, inputs, self.number_input)
                 problems.append(message)
                 invalid.update(fields)
             else:
@@ -483,17 +413,10 @@ class ActivationViewModel(QObject):
 
         preset = self._preset
         model = self._model
-        if model is not None:
-            preset_label = model.label
-        elif preset is None:
-            preset_label = self._texts.custom_label()
-        elif self._modified():
-            preset_label = self.tr("{model} (modified)").format(model=preset.label)
-        else:
-            preset_label = preset.label
+        preset_label = self._outcomes.preset_label(model, preset, self._modified())
         return ActivationState(
             estimate=view,
-            prompt=self.tr("Correct the highlighted fields to see the estimate."),
+            prompt=self._outcomes.prompt(),
             problems=tuple(problems),
             invalid=frozenset(invalid),
             options=self._options,
@@ -506,192 +429,20 @@ class ActivationViewModel(QObject):
                 self.value(ActivationField.SEQ),
                 model,
                 self.value(ActivationField.TARGET_SEQ),
-                *self._measured_images(),
+                *measured_images(model, self.value),
             ),
             can_use=view is not None and self._estimate.calculator_value(view.result) is not None,
             model_loaded=model is not None,
-            model_summary=self._model_summary(),
+            model_summary=self._outcomes.model_summary(
+                model, preset if preset is not None and not self._modified() else None
+            ),
             load_error=self._load_error,
             encoder_decoder=encoder_decoder,
             typed_family=self._options.family.typed_sizes,
-            image_fields=self._image_fields(),
-            vision=model is not None and default_image_size(model.arch) is not None,
+            image_fields=image_fields(self._model),
+            vision=has_tower(model),
             fixed_seq=model is not None and model.arch.fixed_seq is not None,
             cache_applies=(model is None or model.arch.head is Head.CAUSAL_LM)
             and self._options.profile is Profile.HF
             and self._options.recompute is not Recompute.FULL,
         )
-
-    def _model_summary(self) -> str:
-        """What the model is: its class, the profile that counts it, its parameters."""
-        model, preset = self._model, self._preset
-        if model is not None:
-            arch = model.arch
-            family = self._texts.family_text(arch.family)
-            count = self._texts.format(parameters(arch))
-            if arch.encoder_decoder:
-                return self.tr(
-                    "{architecture} · profile: {family} · {encoder} encoder and {decoder} "
-                    "decoder layers · {count} parameters"
-                ).format(
-                    architecture=arch.architecture or arch.model_type,
-                    family=family,
-                    encoder=self._texts.format(arch.layers),
-                    decoder=self._texts.format(arch.decoder_layers),
-                    count=count,
-                )
-            if arch.architecture:
-                return self.tr("{architecture} · profile: {family} · {count} parameters").format(
-                    architecture=arch.architecture, family=family, count=count
-                )
-            return self.tr("Profile: {family} · {count} parameters").format(
-                family=family, count=count
-            )
-        if preset is not None and not self._modified():
-            from gradacc_desktop.core.lora import ModelShape, total_parameters
-
-            count = self._texts.format(total_parameters(ModelShape.from_preset(preset)))
-            return self.tr("{count} parameters").format(count=count)
-        return ""
-
-    def _measured_images(self) -> tuple[int | None, tuple[int, int] | None]:
-        """(images, image size) the measuring command takes for this model (None, None
-        without a vision tower)."""
-        fields = self._image_fields()
-        if not fields and not self._has_tower():
-            return None, None
-        images = self.value(ActivationField.IMAGES) if ActivationField.IMAGES in fields else 0
-        width = self.value(ActivationField.IMAGE_WIDTH)
-        height = self.value(ActivationField.IMAGE_HEIGHT)
-        if ActivationField.IMAGE_WIDTH not in fields or width is None or height is None:
-            return images or 0, None
-        return images or 0, (width, height)
-
-    def _has_tower(self) -> bool:
-        return self._model is not None and default_image_size(self._model.arch) is not None
-
-    def _image_fields(self) -> tuple[ActivationField, ...]:
-        """The image fields the loaded model reads: images per sample (a language model
-        with a vision tower), the image size (where it changes the estimate)."""
-        if self._model is None or default_image_size(self._model.arch) is None:
-            return ()
-        arch = self._model.arch
-        fields: tuple[ActivationField, ...] = ()
-        if arch.family is Family.VLM:
-            fields += (ActivationField.IMAGES,)
-        if image_resizable(arch):
-            fields += (ActivationField.IMAGE_WIDTH, ActivationField.IMAGE_HEIGHT)
-        return fields
-
-    def _inputs(self, values: dict[ActivationField, int]) -> Inputs:
-        o = self._options
-        if self._model is not None:
-            arch = self._model.arch
-            images: dict[str, Any] = {}
-            shown = self._image_fields()
-            if shown:
-                images["vision_frozen"] = o.vision_frozen
-            if ActivationField.IMAGES in shown:
-                images["images"] = values[ActivationField.IMAGES]
-            if ActivationField.IMAGE_WIDTH in shown:
-                images["image_width"] = values[ActivationField.IMAGE_WIDTH]
-                images["image_height"] = values[ActivationField.IMAGE_HEIGHT]
-            return arch.inputs(
-                **images,
-                seq=values[ActivationField.SEQ],
-                target_seq=values.get(ActivationField.TARGET_SEQ) if arch.encoder_decoder else None,
-                dtype=o.dtype,
-                dropout=o.dropout,
-                attention=o.attention,
-                recompute=o.recompute,
-                tensor_parallel=values[ActivationField.TENSOR_PARALLEL],
-                sequence_parallel=o.sequence_parallel,
-                profile=o.profile,
-                padded=o.padded,
-                use_cache=o.use_cache,
-            )
-        return Inputs(
-            family=o.family,
-            hidden=values[ActivationField.HIDDEN],
-            layers=values[ActivationField.LAYERS],
-            heads=values[ActivationField.HEADS],
-            kv_heads=values[ActivationField.KV_HEADS],
-            intermediate=values[ActivationField.INTERMEDIATE],
-            vocab=values[ActivationField.VOCAB],
-            seq=values[ActivationField.SEQ],
-            dtype=o.dtype,
-            dropout=o.dropout,
-            attention=o.attention,
-            recompute=o.recompute,
-            tensor_parallel=values[ActivationField.TENSOR_PARALLEL],
-            sequence_parallel=o.sequence_parallel,
-            profile=o.profile,
-            padded=o.padded,
-            # typed sizes: off unless asked (the core's default for them)
-            use_cache=True if o.use_cache else None,
-        )
-
-    def _problem(self, field: ActivationField) -> str | None:
-        """Why ``field``'s entry is refused (``None``: it is accepted)."""
-        return describe(self._texts.label(field), self._raw[field], self.number_input(field))
-
-    def _core_problem(
-        self, exc: InvalidActivationInputs, inputs: Inputs
-    ) -> tuple[str, set[ActivationField]]:
-        """The core's first objection: a message and the fields involved."""
-        if exc.problem is CoreProblem.NOT_MODELLED:
-            return self._not_modelled(exc)
-        field = ActivationField(exc.field)
-        label = self._texts.label(field)
-        heads = self._texts.format(inputs.heads)
-        size = self._texts.format(inputs.tensor_parallel)
-        both = {field, ActivationField.HEADS}
-        if exc.problem is CoreProblem.MISMATCH:
-            message = self.tr(
-                "{field}: the GPT-2 family has as many as the attention heads ({heads})."
-            )
-            return message.format(field=label, heads=heads), both
-        if exc.problem is CoreProblem.NOT_DIVISIBLE:
-            # Without tensor parallelism only the head checks remain: which one failed?
-            try:
-                validate(replace(inputs, tensor_parallel=1, sequence_parallel=False))
-            except InvalidActivationInputs:
-                if field is ActivationField.HIDDEN:
-                    message = self.tr(
-                        "{field}: must be a multiple of the attention heads ({heads})."
-                    )
-                else:
-                    message = self.tr("{field}: must divide the attention heads ({heads}).")
-                return message.format(field=label, heads=heads), both
-            if field is ActivationField.SEQ:
-                message = self.tr(
-                    "{field}: with sequence parallelism, must be a multiple of the "
-                    "tensor-parallel size ({size})."
-                )
-            else:
-                message = self.tr(
-                    "{field}: must be a multiple of the tensor-parallel size ({size})."
-                )
-            return message.format(field=label, size=size), {
-                field,
-                ActivationField.TENSOR_PARALLEL,
-            }
-        return out_of_range(label, self.number_input(field)), {field}
-
-    def _not_modelled(self, exc: InvalidActivationInputs) -> tuple[str, set[ActivationField]]:
-        """A choice the core does not model for this family (the controls normally
-        prevent it: a restored or hand-edited setup can still reach it)."""
-        if exc.field == "tensor_parallel":
-            label = self._texts.label(ActivationField.TENSOR_PARALLEL)
-            message = self.tr(
-                "{field}: tensor parallelism is modelled for GPT-2 and Llama-like models "
-                "only; use 1."
-            ).format(field=label)
-            return message, {ActivationField.TENSOR_PARALLEL}
-        if exc.field == "profile":
-            return self.tr(
-                "The paper profile counts GPT-2 and Llama-shaped models only (head size = "
-                "hidden size / heads): choose the Hugging Face profile."
-            ), set()
-        reason = PlanFormats(self._locale).said(exc.detail)
-        return self.tr("This model cannot be estimated: {reason}").format(reason=reason), set()

@@ -8,24 +8,42 @@ as it is now.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TypeVar
 
 from gradacc_desktop.core.activation import Attention, DType, Family, Profile, Recompute
+from gradacc_desktop.core.families import ModelConfigError, parse_model_config_text
 from gradacc_desktop.core.limits import check
-from gradacc_desktop.core.presets import Preset
-from gradacc_desktop.viewmodels.activation.fields import FIELD_LIMITS, ActivationField, Options
+from gradacc_desktop.core.presets import ConfigPreset, Preset
+from gradacc_desktop.viewmodels.activation.fields import (
+    FIELD_LIMITS,
+    FILE_KEY,
+    ActivationField,
+    Options,
+)
+from gradacc_desktop.viewmodels.activation.inputs import find_named
+from gradacc_desktop.viewmodels.activation.loaded import LoadedModel
 
 _E = TypeVar("_E", bound=enum.Enum)
 
 
 def setup_snapshot(
-    preset: Preset | None, values: Mapping[ActivationField, int | None], options: Options
+    preset: Preset | None,
+    values: Mapping[ActivationField, int | None],
+    options: Options,
+    model: LoadedModel | None = None,
 ) -> dict[str, str]:
-    """The setup as plain strings ("" for no preset; fields without a value left out)."""
+    """The setup as plain strings ("" for no preset; fields without a value left out);
+    a model from a config.json stands for the preset (an opened file with its text)."""
     saved = {"preset": preset.name if preset is not None else ""}
+    if model is not None:
+        saved["preset"] = model.key
+        if model.key == FILE_KEY:
+            saved["model_config"] = model.text
+            saved["model_file"] = model.file_name
+            saved["model_path"] = model.source
     saved.update({f.value: str(v) for f, v in values.items() if v is not None})
     for key, member in (
         ("family", options.family),
@@ -88,3 +106,29 @@ def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
         if whole and raw is not None and check(FIELD_LIMITS[f], raw) is None:
             values[f] = Decimal(int(raw))
     return Setup(text("preset"), options, values)
+
+
+def remembered_model(
+    saved: Mapping[str, object],
+    key: str | None,
+    config_presets: tuple[ConfigPreset, ...],
+    file_label: Callable[[str, str], str],
+) -> LoadedModel | None:
+    """The model from a config.json that ``saved`` names: a config preset, or the
+    file it keeps the text of (``None``: a sized preset, custom sizes, or a damaged
+    store)."""
+    if key is None:
+        return None
+    config = find_named(config_presets, key)
+    if config is not None:
+        return LoadedModel(config.arch, config.label, config.source, config.name)
+    text, name, path = (saved.get(k) for k in ("model_config", "model_file", "model_path"))
+    if key != FILE_KEY or not isinstance(text, str) or not isinstance(name, str):
+        return None
+    try:
+        arch = parse_model_config_text(text)
+    except ModelConfigError:  # a damaged store: the model stays as it is
+        return None
+    source = path if isinstance(path, str) and path else name
+    label = file_label(name, arch.architecture)
+    return LoadedModel(arch, label, source, FILE_KEY, file_name=name, text=text)

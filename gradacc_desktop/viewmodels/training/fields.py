@@ -261,6 +261,19 @@ FIRST_VALUES = {
 # What the view can be told to re-read after a programmatic change (``inputsReplaced``)
 # besides the fields: every choice.
 CHOICES = "choices"
+#: fields whose text or state follows the choices
+SHOWN_BY_CHOICES = frozenset(
+    {
+        TrainingField.GPU_MEMORY,
+        TrainingField.MICRO_BATCH,
+        TrainingField.MODEL_PARAMS,
+        TrainingField.EFFICIENCY,
+        TrainingField.LINK,
+        TrainingField.NETWORK,
+    }
+)
+#: fields whose text follows the plan (while the user does not type them)
+FOLLOW_THE_PLAN = frozenset({TrainingField.MICRO_BATCH, TrainingField.MODEL_PARAMS})
 
 # The model choice's keys besides a bundled model's name.
 NO_MODEL = ""
