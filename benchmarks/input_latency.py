@@ -1,11 +1,19 @@
 """One input change to repainted results, in one process (from source).
 
-Usage: python benchmarks/input_latency.py [CHANGES]
-Prints key=value lines (changes, median_ms, p99_ms, max_ms) for benchmarks/run.py.
+Usage: python benchmarks/input_latency.py [CHANGES] [text|keys]
+Prints key=value lines (method, changes, median_ms, p99_ms, max_ms) for benchmarks/run.py.
 
-Each change: ``setValue`` on the "input_micro_batch" spin box, wait until the
-"result_effective_batch" label's text differs (processing events only if the
-update is not synchronous), then ``processEvents()`` so the repaint runs.
+Each change, by one of two paths:
+
+* ``text``: the "input_micro_batch" field's text is set as typing sets it
+  (``lineEdit().setText``), a new number each time;
+* ``keys``: one key event pair (press and release, with the shortcut override Qt
+  sends first) to the field's line edit, alternately typing a digit and
+  Backspace (``QTest.keyClick``);
+
+then wait until the "result_effective_batch" label's text differs (processing
+events only if the update is not synchronous), then ``processEvents()`` so the
+repaint runs.
 """
 
 from __future__ import annotations
@@ -30,6 +38,10 @@ from gradacc_desktop.viewmodels.settings import Settings
 
 def main() -> int:
     changes = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    method = sys.argv[2] if len(sys.argv) > 2 else "text"
+    if method not in ("text", "keys"):
+        print(f"error: unknown method {method!r} (text or keys)", file=sys.stderr)
+        return 2
     app = QApplication([sys.argv[0]])
     configure_application(app)
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,19 +61,32 @@ def main() -> int:
             return 1
         # The measured path is the one typing takes: the field's text changes, the
         # view-model reads it and the results repaint.
-        method = "lineEdit.setText"
+        line = spin.lineEdit()
+        if method == "keys":
+            from PySide6.QtCore import Qt
+            from PySide6.QtTest import QTest
 
-        def change(value: int) -> None:
-            spin.lineEdit().setText(str(value))
+            line.setText("4")
+            line.end(False)
 
+            def change(i: int) -> None:
+                key = Qt.Key.Key_Backspace if i % 2 else Qt.Key.Key_7
+                QTest.keyClick(line, key)
+        else:
+
+            def change(i: int) -> None:
+                value = 2 + (i % 997)
+                if str(value) == line.text():
+                    value += 1
+                line.setText(str(value))
+
+        for _ in range(5):
+            app.processEvents()
         samples: list[float] = []
         for i in range(changes):
-            value = 2 + (i % 997)
-            if str(value) == spin.lineEdit().text():
-                value += 1
             before = label.text()
             t0 = time.perf_counter()
-            change(value)
+            change(i)
             spins = 0
             while label.text() == before:
                 app.processEvents()

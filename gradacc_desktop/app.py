@@ -1,27 +1,50 @@
 """Start-up: QApplication, names, logging, crash handler, settings, translators, window,
-flags."""
+flags.
+
+What the first paint waits for is only what the calculator tab needs (docs/PERFORMANCE.md
+has the measurements): the other tabs, their view-models and the core modules behind
+them are imported on first use, and the log file is opened once the window is painted.
+"""
 
 from __future__ import annotations
 
 import gc
-import linecache
 import logging
 import os
 import sys
 from collections.abc import Sequence
-from types import SimpleNamespace
+from types import SimpleNamespace, TracebackType
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from gradacc_desktop import APP_NAME, ORGANIZATION_DOMAIN, ORGANIZATION_NAME, __version__
-from gradacc_desktop.crash import CrashHandler
-from gradacc_desktop.logs import setup_logging
-from gradacc_desktop.paths import resource_path
-from gradacc_desktop.ui.main_window import MainWindow
-from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
-from gradacc_desktop.viewmodels.language import LanguageController
-from gradacc_desktop.viewmodels.settings import LANGUAGE, LANGUAGES, Settings
+
+def skip_pyside_source_scan() -> None:
+    """PySide6 looks for ``from __feature__ import …`` in every module imported after it
+    by reading the module's whole source (``inspect.getsource``), which also leaves it
+    all in ``linecache``: about 12 ms and 2.6 MiB of this app's start-up. The app uses
+    no ``__feature__``; every module gets the default selection that scan would give a
+    module naming PySide6 (PySide6 6.11; a release without the hook is left alone)."""
+    feature = sys.modules.get("shibokensupport.feature")
+    if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
+        feature._mod_uses_pyside = lambda _module: True  # type: ignore[attr-defined]
+
+
+skip_pyside_source_scan()  # before the app's own modules are imported
+
+from gradacc_desktop import (  # noqa: E402
+    APP_NAME,
+    ORGANIZATION_DOMAIN,
+    ORGANIZATION_NAME,
+    __version__,
+)
+from gradacc_desktop.logs import hold_records, holding_records, setup_logging  # noqa: E402
+from gradacc_desktop.paths import resource_path  # noqa: E402
+from gradacc_desktop.ui.main_window import MainWindow  # noqa: E402
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel  # noqa: E402
+from gradacc_desktop.viewmodels.language import LanguageController  # noqa: E402
+from gradacc_desktop.viewmodels.settings import LANGUAGE, LANGUAGES, Settings  # noqa: E402
 
 _log = logging.getLogger(__name__)
 
@@ -63,9 +86,25 @@ def app_icon() -> QIcon:
     icon = QIcon()
     for size in ICON_SIZES:
         path = resource_path("icons", "hicolor", f"{size}x{size}", "apps", f"{APP_NAME}.png")
-        if path.exists():
-            icon.addFile(str(path))
+        if path.exists():  # with its size: Qt reads the file when it draws it, not now
+            icon.addFile(str(path), QSize(size, size))
     return icon
+
+
+def install_crash_handler() -> None:
+    """Unhandled exceptions go to the crash handler (gradacc_desktop/crash.py), whose
+    module and dialog class are loaded at the first one, not at start-up."""
+
+    def first_crash(
+        exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+    ) -> None:
+        from gradacc_desktop.crash import CrashHandler
+
+        handler = CrashHandler()
+        handler.install()
+        handler(exc_type, exc, tb)
+
+    sys.excepthook = first_crash
 
 
 def create_window(
@@ -83,16 +122,16 @@ def create_window(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # PySide6 reads the source of every module that imports it (to look for
-    # ``from __feature__``) and linecache keeps it all: ~2.6 MB we never need.
-    linecache.clearcache()
     args, qt_args = parse_args(sys.argv[1:] if argv is None else argv)
     app = QApplication.instance() or QApplication([sys.argv[0], *qt_args])
     assert isinstance(app, QApplication)
     configure_application(app)  # the names also name the log folder
-    setup_logging()
+    if args.self_test:
+        setup_logging()
+    else:  # the file is opened once the window is painted: its records wait till then
+        hold_records()
     _log.info("%s %s starting on %s", APP_NAME, __version__, app.platformName())
-    CrashHandler().install()
+    install_crash_handler()
     settings = Settings()
     if args.reset_settings:
         settings.store.clear()
@@ -104,13 +143,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Everything built so far lives as long as the app: keep it out of the cyclic
     # garbage collector's way, so its passes stay short while the user types.
     gc.freeze()
-    probe_file = os.environ.get("GRADACC_BENCH_PAINT_FILE")
-    if probe_file:
-        from gradacc_desktop import startup_probe
+    from gradacc_desktop import startup_probe
 
+    startup_probe.after_first_paint(window, setup_logging)
+    probe_file = os.environ.get(startup_probe.ENV)
+    if probe_file:
         startup_probe.stamp_first_paint(app, window, probe_file)
     window.show()
     code = app.exec()
+    if holding_records():  # closed before the deferred set-up ran: write what was held
+        setup_logging()
     # Destroy the window (and QtCharts' objects with it) now, while the application
     # is intact: left to interpreter shutdown, QtCharts has crashed the exit.
     # deleteLater() would not run once the event loop has stopped.

@@ -1,15 +1,19 @@
 """Where the app leaves a trace: one log folder, one rotating log file.
 
 ``log_dir`` is the only place that knows the folder (the crash handler, the
-self-test and start-up all use it). ``setup_logging`` runs once at start-up,
-after the application's names are set (they name the folder); if the folder
-cannot be written, messages go to standard error only and the app starts anyway.
+self-test and start-up all use it). ``setup_logging`` runs once, after the
+application's names are set (they name the folder); if the folder cannot be
+written, messages go to standard error only and the app starts anyway.
+
+Start-up keeps the file off its critical path: ``hold_records`` (cheap) keeps the
+package's records in memory until the window has been painted, then
+``setup_logging`` opens the file (``logging.handlers`` and what it imports are
+loaded only then) and writes the held records first, in order.
 """
 
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import sys
 from pathlib import Path
 
@@ -32,12 +36,63 @@ def log_path() -> Path:
     return log_dir() / LOG_NAME
 
 
+#: at most this many records are held before the file is opened (the oldest are dropped)
+MAX_HELD = 1000
+
+
+class _HeldRecords(logging.Handler):
+    """Keeps records in memory until ``setup_logging`` hands them to the real handlers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.records) >= MAX_HELD:
+            del self.records[0]
+        self.records.append(record)
+
+
+def hold_records(level: int = logging.INFO) -> None:
+    """Keep the package's records (from ``level``) in memory until ``setup_logging``."""
+    reset_logging()
+    logger = logging.getLogger("gradacc_desktop")
+    logger.setLevel(level)
+    logger.addHandler(_HeldRecords())
+
+
+def holding_records() -> bool:
+    """Whether records are being held for a log file not set up yet."""
+    logger = logging.getLogger("gradacc_desktop")
+    return any(isinstance(h, _HeldRecords) for h in logger.handlers)
+
+
+def _held() -> list[logging.LogRecord]:
+    logger = logging.getLogger("gradacc_desktop")
+    return [r for h in logger.handlers if isinstance(h, _HeldRecords) for r in h.records]
+
+
 def setup_logging(level: int = logging.INFO) -> Path | None:
     """Send the package's log records to the rotating log file (and warnings to
-    standard error). Returns the file, or ``None`` when it cannot be written."""
+    standard error), starting with those ``hold_records`` kept. Returns the file, or
+    ``None`` when it cannot be written."""
+    held = _held()
     reset_logging()  # set up again (tests): no duplicate handlers
     logger = logging.getLogger("gradacc_desktop")
     logger.setLevel(level)
+    try:
+        return _add_handlers(logger)
+    finally:
+        for record in held:
+            if record.levelno >= level:
+                for handler in logger.handlers:
+                    if record.levelno >= handler.level:
+                        handler.handle(record)
+
+
+def _add_handlers(logger: logging.Logger) -> Path | None:
+    import logging.handlers  # here: off start-up's critical path (socket, pickle, queue…)
+
     if sys.stderr is not None:  # a windowed app on Windows has no standard error
         console = logging.StreamHandler()
         console.setLevel(logging.WARNING)

@@ -180,3 +180,39 @@ def test_an_unreadable_settings_group_is_logged_and_ignored(
     [record] = caplog.records
     assert record.levelno == logging.WARNING
     assert "estimator" in record.getMessage() and "QVariantPair" in record.getMessage()
+
+
+# -- records held until the file is set up (start-up opens it after the first paint) ----
+def test_held_records_reach_the_file_first_and_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(logs, "log_dir", lambda: tmp_path / "logs")
+    log = logging.getLogger("gradacc_desktop.test")
+    try:
+        logs.hold_records()
+        assert logs.holding_records() and logs.current_log_file() is None
+        log.debug("not kept: below the level")
+        log.info("held one")
+        log.warning("held two")
+        path = logs.setup_logging()
+        assert path is not None and not logs.holding_records()
+        log.info("after")
+        text = path.read_text(encoding="utf-8")
+    finally:
+        logs.reset_logging()
+    assert "not kept" not in text
+    assert text.index("held one") < text.index("held two") < text.index("after")
+
+
+def test_held_records_are_bounded() -> None:
+    log = logging.getLogger("gradacc_desktop.test")
+    try:
+        logs.hold_records()
+        for n in range(logs.MAX_HELD + 10):
+            log.info("record %d", n)
+        [handler] = logging.getLogger("gradacc_desktop").handlers
+        records = handler.records  # type: ignore[attr-defined]
+    finally:
+        logs.reset_logging()
+    assert len(records) == logs.MAX_HELD
+    assert records[0].getMessage() == "record 10"

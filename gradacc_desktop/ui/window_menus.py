@@ -3,34 +3,55 @@ shortcuts (copy, quit, help, tab switching)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, final
+from typing import Protocol, final
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 from gradacc_desktop.viewmodels.formatting import Translating
 from gradacc_desktop.viewmodels.language import LANGUAGE_NAMES
 
-if TYPE_CHECKING:
-    from gradacc_desktop.ui.main_window import MainWindow
+
+class ScenarioFiles(Protocol):
+    def save_dialog(self) -> object: ...
+    def open_dialog(self) -> object: ...
+
+
+class WindowCommands(Protocol):
+    """What the menus and shortcuts run: the main window's commands (named here, so
+    that the menus need not import the window that builds them)."""
+
+    @property
+    def current_language(self) -> str: ...
+    @property
+    def scenarios(self) -> ScenarioFiles: ...
+    def copy_current(self) -> None: ...
+    def restore_defaults(self) -> None: ...
+    def show_help(self) -> None: ...
+    def open_details(self) -> None: ...
+    def open_activation_estimator(self) -> object: ...
+    def step_tab(self, step: int) -> None: ...
+    def show_about(self) -> None: ...
+    def set_language(self, code: str) -> None: ...
 
 
 @final
 class WindowMenus(Translating):
     """Built once on the window; ``retranslate`` renames everything (context
-    "WindowMenus", as lupdate files this class's ``self.tr``)."""
+    "WindowMenus", as lupdate files this class's ``self.tr``). The actions belong to
+    ``window`` and run ``commands`` (the window itself)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self._build_actions(window)
+    def __init__(self, window: QMainWindow, commands: WindowCommands) -> None:
+        self._build_actions(window, commands)
         self._build_menus(window)
 
-    def _build_actions(self, window: MainWindow) -> None:
+    def _build_actions(self, window: QMainWindow, commands: WindowCommands) -> None:
         self.copy_action = QAction(window)
         self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
         # the selection where text is selected, else the current tab's results
-        self.copy_action.triggered.connect(window.copy_current)
+        self.copy_action.triggered.connect(commands.copy_current)
         self.restore_action = QAction(window)
-        self.restore_action.triggered.connect(window.restore_defaults)
+        self.restore_action.triggered.connect(commands.restore_defaults)
         self.quit_action = QAction(window)
         # One binding per shortcut: Quit already is Ctrl+Q where the platform has it
         # (adding it again makes an ambiguous shortcut that never fires); Windows has
@@ -41,24 +62,24 @@ class WindowMenus(Translating):
         self.quit_action.triggered.connect(window.close)
         self.help_action = QAction(window)
         self.help_action.setShortcut(QKeySequence.StandardKey.HelpContents)
-        self.help_action.triggered.connect(window.show_help)
+        self.help_action.triggered.connect(commands.show_help)
         self.details_action = QAction(window)
-        self.details_action.triggered.connect(window.open_details)
+        self.details_action.triggered.connect(commands.open_details)
         self.estimate_action = QAction(window)
-        self.estimate_action.triggered.connect(window.open_activation_estimator)
+        self.estimate_action.triggered.connect(commands.open_activation_estimator)
         self.save_scenario_action = QAction(window)
         self.save_scenario_action.setShortcut(QKeySequence.StandardKey.Save)
-        self.save_scenario_action.triggered.connect(lambda: window.scenarios.save_dialog())
+        self.save_scenario_action.triggered.connect(lambda: commands.scenarios.save_dialog())
         self.open_scenario_action = QAction(window)
         self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_scenario_action.triggered.connect(lambda: window.scenarios.open_dialog())
+        self.open_scenario_action.triggered.connect(lambda: commands.scenarios.open_dialog())
         # Ctrl+Tab / Ctrl+Shift+Tab and Ctrl+PgDown / Ctrl+PgUp walk the tabs from
         # anywhere in the window (a number field would otherwise take the page keys as
         # "step by ten"; the tabs are a bar over a stack, not a QTabWidget, which would
         # have handled Ctrl+Tab itself).
         self.next_tab_action = QAction(window)
         self.next_tab_action.setShortcuts([QKeySequence("Ctrl+PgDown"), QKeySequence("Ctrl+Tab")])
-        self.next_tab_action.triggered.connect(lambda: window.step_tab(1))
+        self.next_tab_action.triggered.connect(lambda: commands.step_tab(1))
         self.previous_tab_action = QAction(window)
         self.previous_tab_action.setShortcuts(
             [
@@ -68,11 +89,11 @@ class WindowMenus(Translating):
                 QKeySequence("Ctrl+Shift+Backtab"),
             ]
         )
-        self.previous_tab_action.triggered.connect(lambda: window.step_tab(-1))
+        self.previous_tab_action.triggered.connect(lambda: commands.step_tab(-1))
         window.addActions([self.next_tab_action, self.previous_tab_action])
         self.about_action = QAction(window)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-        self.about_action.triggered.connect(window.show_about)
+        self.about_action.triggered.connect(commands.show_about)
         self.about_qt_action = QAction(window)
         self.about_qt_action.setMenuRole(QAction.MenuRole.AboutQtRole)
         self.about_qt_action.triggered.connect(QApplication.aboutQt)
@@ -83,11 +104,11 @@ class WindowMenus(Translating):
             # each language's own name, with its first letter as the mnemonic (P, E)
             action = QAction("&" + name, self.language_group)
             action.setCheckable(True)
-            action.setChecked(code == window.language.language)
-            action.triggered.connect(lambda _checked=False, c=code: window.set_language(c))
+            action.setChecked(code == commands.current_language)
+            action.triggered.connect(lambda _checked=False, c=code: commands.set_language(c))
             self.language_actions[code] = action
 
-    def _build_menus(self, window: MainWindow) -> None:
+    def _build_menus(self, window: QMainWindow) -> None:
         bar = window.menuBar()
         self.file_menu = bar.addMenu("")
         self.file_menu.addAction(self.open_scenario_action)
