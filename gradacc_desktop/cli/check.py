@@ -52,7 +52,7 @@ from ..core.config_import import (
     read_config,
 )
 from ..core.config_import.verdict import unknown_text, unread_text, verdict
-from ..core.frameworks import MegatronCheck
+from ..core.frameworks import megatron_text
 from ..core.setup import TrainingSetup
 from ._common import GPUS, UsageError, print_json
 
@@ -150,25 +150,9 @@ def _verdicts(d: Derived) -> dict[str, Any] | None:
             "derived_accumulation_steps": mg.derived_steps,
             "same_accumulation_steps": mg.derived_steps is not None
             and mg.derived_steps == d.accumulation_steps,
-            "text": _megatron_text(mg, d.accumulation_steps),
+            "text": megatron_text(mg, d.accumulation_steps),
         },
     }
-
-
-def _megatron_text(mg: MegatronCheck, steps: int | None) -> str:
-    given = f"--global-batch-size {mg.global_batch_size} --micro-batch-size {mg.micro_batch}"
-    if not mg.ok:
-        per_step = mg.micro_batch * mg.data_parallel
-        return (
-            f"Megatron refuses {given} on {mg.data_parallel} GPU(s): the global batch is not "
-            f"a multiple of micro-batch x GPUs = {per_step}."
-        )
-    if steps is not None and mg.derived_steps != steps:
-        return (
-            f"Megatron accepts {given} but derives {mg.derived_steps} accumulation step(s), "
-            f"not {steps}."
-        )
-    return f"Megatron accepts {given} and derives {mg.derived_steps} accumulation step(s)."
 
 
 def _setup_dict(setup: TrainingSetup | None) -> dict[str, Any] | None:
@@ -320,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
     if d.deepspeed is not None:
         out.write(deepspeed_text(d.deepspeed) + "\n")
     if d.megatron is not None:
-        out.write(_megatron_text(d.megatron, d.accumulation_steps) + "\n")
+        out.write(megatron_text(d.megatron, d.accumulation_steps) + "\n")
     if config.auto_keys:
         out.write('Set to "auto" (the trainer fills them): ' + ", ".join(config.auto_keys) + "\n")
     if "precision" in config.auto_fields:

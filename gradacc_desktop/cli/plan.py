@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.frameworks import BatchVerdicts
+from ..core.config_import import deepspeed_text
+from ..core.frameworks import BatchVerdicts, megatron_text
 from ..core.layout import LAYOUT_LIMITS
 from ..core.planning import TARGET_LIMITS, Rounding
 from ..core.setup import problem_text, setup_problem
@@ -261,22 +262,14 @@ def _print_verdicts(v: BatchVerdicts, effective: int) -> None:
             f"(--global-batch-size {v.target}) accept this pair."
         )
         return
-    per_step = v.micro_batch * v.gpus
-    print(
-        f"DeepSpeed refuses train_batch_size={v.target} with this pair "
-        f"({v.micro_batch} x {v.accumulation_steps} x {v.gpus} = {effective}); "
-        f"give it train_batch_size={effective} (gradacc export does)."
-    )
-    if v.megatron.ok:
-        print(
-            f"Megatron accepts --global-batch-size {v.target} but derives "
-            f"{v.megatron.derived_steps} accumulation step(s), not {v.accumulation_steps}."
-        )
+    if v.deepspeed.ok:
+        print(deepspeed_text(v.deepspeed))
     else:
         print(
-            f"Megatron refuses --global-batch-size {v.target}: it is not a multiple of "
-            f"micro-batch x GPUs = {per_step}."
+            f"{deepspeed_text(v.deepspeed)} Give it train_batch_size={effective} "
+            "(gradacc export does)."
         )
+    print(megatron_text(v.megatron, v.accumulation_steps))
 
 
 def print_step(step: StepTime, label: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .planning import DeepSpeedCheck, deepspeed_check
+from .text import Message, trans_late
 
 __all__ = ["BatchVerdicts", "MegatronCheck", "batch_verdicts", "megatron_check"]
 
@@ -51,6 +52,36 @@ def megatron_check(global_batch_size: int, micro_batch: int, data_parallel: int)
         data_parallel=data_parallel,
         derived_steps=global_batch_size // per_step if ok else None,
     )
+
+
+def megatron_text(check: MegatronCheck, steps: int | None = None) -> Message:
+    """Megatron's verdict on ``--global-batch-size`` and ``--micro-batch-size`` as one
+    English sentence (the one wording ``gradacc plan``, ``gradacc check`` and the window
+    use); ``steps``: the accumulation steps the setup means, when known."""
+    # the flags' values as the command line takes them (plain digits in every locale)
+    values = {
+        "batch": str(check.global_batch_size),
+        "micro": str(check.micro_batch),
+        "gpus": check.data_parallel,
+    }
+    if not check.ok:
+        return trans_late(
+            "Frameworks",
+            "Megatron refuses --global-batch-size {batch} --micro-batch-size {micro} on "
+            "{gpus} data-parallel GPU(s): the global batch is not a multiple of micro-batch "
+            "x GPUs = {per_step}.",
+        ).format(**values, per_step=check.micro_batch * check.data_parallel)
+    if steps is not None and check.derived_steps != steps:
+        return trans_late(
+            "Frameworks",
+            "Megatron accepts --global-batch-size {batch} --micro-batch-size {micro} but "
+            "derives {derived} accumulation step(s), not {steps}.",
+        ).format(**values, derived=check.derived_steps, steps=steps)
+    return trans_late(
+        "Frameworks",
+        "Megatron accepts --global-batch-size {batch} --micro-batch-size {micro} and derives "
+        "{derived} accumulation step(s).",
+    ).format(**values, derived=check.derived_steps)
 
 
 @dataclass(frozen=True)

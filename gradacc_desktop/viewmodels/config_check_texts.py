@@ -26,6 +26,7 @@ from gradacc_desktop.core.config_import.verdict import (
     unknown_text,
     verdict,
 )
+from gradacc_desktop.core.frameworks import megatron_text
 from gradacc_desktop.core.models import ModelSource, ModelSpec
 from gradacc_desktop.core.setup import Offload, TrainingSetup
 from gradacc_desktop.core.training.description import TrainingDescription
@@ -368,25 +369,14 @@ class ConfigCheckTexts(Translating):
         return [self.tr("Values read: {values}.").format(values=", ".join(known) or "—")]
 
     def _verdicts(self, v: Verdict) -> list[str]:
+        """DeepSpeed's and Megatron's verdicts in the core's one wording (a refusal by
+        DeepSpeed is said once, among the refusals)."""
         derived = v.derived
         if derived.deepspeed is None or derived.megatron is None:
             return []
-        f = self._formats.format
+        said = self._formats.said
         lines = []
-        if derived.deepspeed.ok:
-            lines.append(self.tr("DeepSpeed accepts these batch values."))
-        elif derived.problem != deepspeed_text(derived.deepspeed):
-            lines.append(self._formats.said(deepspeed_text(derived.deepspeed)))
-        if derived.megatron.ok:
-            lines.append(
-                self.tr("Megatron accepts --global-batch-size {batch}.").format(
-                    batch=f(derived.megatron.global_batch_size)
-                )
-            )
-        else:
-            lines.append(
-                self.tr("Megatron would refuse --global-batch-size {batch}.").format(
-                    batch=f(derived.megatron.global_batch_size)
-                )
-            )
+        if derived.problem != deepspeed_text(derived.deepspeed):
+            lines.append(said(deepspeed_text(derived.deepspeed)))
+        lines.append(said(megatron_text(derived.megatron, derived.accumulation_steps)))
         return lines

@@ -1736,18 +1736,6 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <source>Values read: {values}.</source>
         <translation>Valores lidos: {values}.</translation>
     </message>
-    <message>
-        <source>DeepSpeed accepts these batch values.</source>
-        <translation>O DeepSpeed aceita esses valores de lote.</translation>
-    </message>
-    <message>
-        <source>Megatron accepts --global-batch-size {batch}.</source>
-        <translation>O Megatron aceita --global-batch-size {batch}.</translation>
-    </message>
-    <message>
-        <source>Megatron would refuse --global-batch-size {batch}.</source>
-        <translation>O Megatron recusaria --global-batch-size {batch}.</translation>
-    </message>
 </context>
 <context>
     <name>ConfigImport</name>
@@ -3425,6 +3413,21 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>{change}: {fits} ({other} + {per_sample} per sample).</source>
         <translation>{change}: {fits} ({other} + {per_sample} por amostra).</translation>
+    </message>
+</context>
+<context>
+    <name>Frameworks</name>
+    <message>
+        <source>Megatron refuses --global-batch-size {batch} --micro-batch-size {micro} on {gpus} data-parallel GPU(s): the global batch is not a multiple of micro-batch x GPUs = {per_step}.</source>
+        <translation>O Megatron recusa --global-batch-size {batch} --micro-batch-size {micro} em {gpus} GPU(s) de paralelismo de dados: o lote global não é múltiplo de micro-lote x GPUs = {per_step}.</translation>
+    </message>
+    <message>
+        <source>Megatron accepts --global-batch-size {batch} --micro-batch-size {micro} but derives {derived} accumulation step(s), not {steps}.</source>
+        <translation>O Megatron aceita --global-batch-size {batch} --micro-batch-size {micro}, mas deriva {derived} passo(s) de acumulação, não {steps}.</translation>
+    </message>
+    <message>
+        <source>Megatron accepts --global-batch-size {batch} --micro-batch-size {micro} and derives {derived} accumulation step(s).</source>
+        <translation>O Megatron aceita --global-batch-size {batch} --micro-batch-size {micro} e deriva {derived} passo(s) de acumulação.</translation>
     </message>
 </context>
 <context>

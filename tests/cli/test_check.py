@@ -136,7 +136,10 @@ def test_gpus_drive_deepspeeds_derivation(
     assert out.splitlines()[1].startswith("Refused: DeepSpeed refuses train_batch_size 100")
     assert "Effective batch: unknown\n" in out
     assert "Problem: DeepSpeed refuses train_batch_size 100 on 8 GPU(s)" in out
-    assert "Megatron refuses --global-batch-size 100 --micro-batch-size 4 on 8 GPU(s)" in out
+    assert (
+        "Megatron refuses --global-batch-size 100 --micro-batch-size 4 on 8 data-parallel "
+        "GPU(s)"
+    ) in out
 
 
 def test_auto_and_unread_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

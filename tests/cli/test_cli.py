@@ -609,8 +609,13 @@ def test_plan_without_exact_pair_names_both_verdicts(capsys: pytest.CaptureFixtu
     assert data["verdicts"]["megatron"]["ok"] is False
     assert main(["plan", "--target-batch", "512", "--gpus", "3"]) == 0
     out = capsys.readouterr().out
-    assert "DeepSpeed refuses train_batch_size=512" in out
-    assert "give it train_batch_size=513" in out
+    # the same sentences gradacc check and the window say
+    assert "DeepSpeed refuses train_batch_size 512: 171 (micro-batch) x 1 (accumulation " in out
+    assert "Give it train_batch_size=513 (gradacc export does)." in out
+    assert (
+        "Megatron refuses --global-batch-size 512 --micro-batch-size 171 on 3 data-parallel "
+        "GPU(s): the global batch is not a multiple of micro-batch x GPUs = 513."
+    ) in out
 
 
 def test_plan_candidates_carry_verdicts(capsys: pytest.CaptureFixture[str]) -> None:

@@ -197,7 +197,7 @@ def test_check_my_config_fills_the_description_and_reports(  # type: ignore[no-u
     report = page.check.report.text()
     assert "“ds_config.json”: configuração do DeepSpeed (JSON)." in report
     assert "Lote efetivo 96 = 3 × 4 × 8 GPUs, ZeRO-2, bf16" in report
-    assert "O DeepSpeed aceita esses valores de lote." in report
+    assert "O DeepSpeed aceita train_batch_size 96 = 3 x 4 x 8 GPU(s)." in report
     assert described(window, TrainingField.TARGET).text() == "96"
     assert described(window, TrainingField.MICRO_BATCH).text() == "3"
     assert described(window, TrainingField.GPUS).text() == "8"

@@ -68,8 +68,10 @@ def test_a_deepspeed_json_fills_the_description(qapp, tmp_path: Path) -> None:  
         "Effective batch 512 = 2 × 32 × 8 GPUs, ZeRO-3, bf16, offload: the optimizer.",
         "Derived: GPUs = train_batch_size / (micro-batch x accumulation steps) = "
         "512 / (2 x 32) = 8.",
-        "DeepSpeed accepts these batch values.",
-        "Megatron accepts --global-batch-size 512.",
+        # the core's wording, the same gradacc check prints
+        "DeepSpeed accepts train_batch_size 512 = 2 x 32 x 8 GPU(s).",
+        "Megatron accepts --global-batch-size 512 --micro-batch-size 2 and derives 32 "
+        "accumulation step(s).",
         'Filled in by the trainer ("auto"): gradient_clipping.',
         "Put into the training description.",
         # the model and card the figures below are for
@@ -117,7 +119,10 @@ def test_in_portuguese_the_reasons_are_portuguese(qapp, catalogue, tmp_path: Pat
         "precision = fp16."
     )
     # DeepSpeed's refusal is said once, first; Megatron's verdict follows
-    assert report[2] == "O Megatron recusaria --global-batch-size 100."
+    assert report[2] == (
+        "O Megatron recusa --global-batch-size 100 --micro-batch-size 3 em 8 GPU(s) de "
+        "paralelismo de dados: o lote global não é múltiplo de micro-lote x GPUs = 24."
+    )
     assert report[3].startswith("Não colocado na descrição do treino: O DeepSpeed recusa ")
     assert len(report) == 4
     assert vm.description == before  # nothing applied
@@ -132,8 +137,9 @@ def test_in_portuguese_a_file_that_fits_says_so(qapp, catalogue, tmp_path: Path)
     assert lines[1] == "O DeepSpeed o executaria como está escrito."
     assert lines[2].startswith("Lote efetivo 512 = 2 × 32 × 8 GPUs")
     assert lines[4:6] == [
-        "O DeepSpeed aceita esses valores de lote.",
-        "O Megatron aceita --global-batch-size 512.",
+        "O DeepSpeed aceita train_batch_size 512 = 2 x 32 x 8 GPU(s).",
+        "O Megatron aceita --global-batch-size 512 --micro-batch-size 2 e deriva 32 passo(s) "
+        "de acumulação.",
     ]
     assert lines[-4] == "Colocado na descrição do treino."
     assert lines[-3] == "Para llama-3.1-8b em 8 × NVIDIA A100 SXM4 80GB:"
@@ -336,3 +342,19 @@ def test_a_file_that_does_not_name_the_machines_keeps_the_descriptions(
     CheckViewModel(vm).check(path)
     d = vm.description
     assert d is not None and (d.gpus, d.nodes) == (4, 1)
+
+
+def test_command_line_values_stay_plain_digits_in_portuguese(
+    qapp, catalogue, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    catalogue("pt_BR")
+    vm = _llama("pt_BR")
+    config = {"train_batch_size": 1024, "train_micro_batch_size_per_gpu": 4}
+    outcome = CheckViewModel(vm).check(
+        _file(tmp_path, {**config, "gradient_accumulation_steps": 32})
+    )
+    # a flag's value is typed into a command line: 1024, never "1.024"
+    assert (
+        "O Megatron aceita --global-batch-size 1024 --micro-batch-size 4 e deriva 32 passo(s) "
+        "de acumulação."
+    ) in outcome.report.splitlines()
