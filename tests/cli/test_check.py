@@ -137,8 +137,7 @@ def test_gpus_drive_deepspeeds_derivation(
     assert "Effective batch: unknown\n" in out
     assert "Problem: DeepSpeed refuses train_batch_size 100 on 8 GPU(s)" in out
     assert (
-        "Megatron refuses --global-batch-size 100 --micro-batch-size 4 on 8 data-parallel "
-        "GPU(s)"
+        "Megatron refuses --global-batch-size 100 --micro-batch-size 4 on 8 data-parallel GPU(s)"
     ) in out
 
 
