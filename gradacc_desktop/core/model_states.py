@@ -57,7 +57,7 @@ __all__ = [
     "BUFFER_FACTOR",
     "Component",
     "ModelStates",
-    "Part",
+    "StatePart",
     "model_states",
 ]
 
@@ -79,7 +79,7 @@ SOURCE_FP32 = trans_late(
 )
 
 
-class Part(enum.Enum):
+class StatePart(enum.Enum):
     WEIGHTS = "weights"  # the training copy (16-bit, or fp32 in fp32 training)
     GRADIENTS = "gradients"  # the training copy's gradients
     FP32_GRADIENTS = "fp32_gradients"  # mixed precision: the optimizer's fp32 gradients
@@ -93,7 +93,7 @@ class Part(enum.Enum):
 
 @dataclass(frozen=True)
 class Component:
-    part: Part
+    part: StatePart
     # "gpu" (bytes on each GPU) or "cpu" (bytes on each node)
     where: str
     # bytes, exact (a sharded share can be a fraction of a byte)
@@ -253,50 +253,50 @@ def model_states(
         # frozen experts at the frozen weights' one rate
         rate = Fraction(frozen_weight_bytes) / (p - t)
         held_weights = all_weights - elsewhere * rate
-    gpu: list[tuple[Part, Fraction]] = []
-    cpu: list[tuple[Part, Fraction]] = []
+    gpu: list[tuple[StatePart, Fraction]] = []
+    cpu: list[tuple[StatePart, Fraction]] = []
     # DeepSpeed floors the sharded sum once: int(18 * P / N); the whole parts are exact.
-    sharded: list[tuple[Part, Fraction]] = []
+    sharded: list[tuple[StatePart, Fraction]] = []
 
-    def opt_parts(scale: Fraction) -> list[tuple[Part, Fraction]]:
+    def opt_parts(scale: Fraction) -> list[tuple[StatePart, Fraction]]:
         parts = [
-            (Part.FP32_GRADIENTS, g32 * scale),
-            (Part.MASTER_WEIGHTS, master * scale),
-            (Part.OPTIMIZER_STATES, states * scale),
+            (StatePart.FP32_GRADIENTS, g32 * scale),
+            (StatePart.MASTER_WEIGHTS, master * scale),
+            (StatePart.OPTIMIZER_STATES, states * scale),
         ]
         return [(part, value) for part, value in parts if value]
 
     if stage is ZeroStage.WEIGHTS:
-        gpu.append((Part.LARGEST_LAYER, (w + g) * layer))
+        gpu.append((StatePart.LARGEST_LAYER, (w + g) * layer))
         if offload is Offload.NONE:
-            sharded += [(Part.WEIGHTS, all_weights / ranks), *opt_parts(t / ranks)]
+            sharded += [(StatePart.WEIGHTS, all_weights / ranks), *opt_parts(t / ranks)]
             if precision is Precision.FP32:  # the fp32 gradients are the training copy
-                sharded.append((Part.GRADIENTS, g * t / ranks))
-            cpu.append((Part.CPU_MODEL, 4 * layer * per_node))
+                sharded.append((StatePart.GRADIENTS, g * t / ranks))
+            cpu.append((StatePart.CPU_MODEL, 4 * layer * per_node))
         elif offload is Offload.OPTIMIZER:
-            sharded.append((Part.WEIGHTS, all_weights / ranks))
+            sharded.append((StatePart.WEIGHTS, all_weights / ranks))
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, shards * cpu_opt * t / nodes))
+            cpu.append((StatePart.CPU_OFFLOAD, shards * cpu_opt * t / nodes))
         else:
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, shards * (cpu_opt * t + all_weights) / nodes))
+            cpu.append((StatePart.CPU_OFFLOAD, shards * (cpu_opt * t + all_weights) / nodes))
     else:
-        gpu.append((Part.WEIGHTS, held_weights))
+        gpu.append((StatePart.WEIGHTS, held_weights))
         if offload is Offload.NONE:
             if stage is ZeroStage.NONE:
-                gpu.append((Part.GRADIENTS, g * t_held))
+                gpu.append((StatePart.GRADIENTS, g * t_held))
                 gpu += opt_parts(t_held)
             elif stage is ZeroStage.OPTIMIZER:
-                gpu.append((Part.GRADIENTS, g * t_held))
+                gpu.append((StatePart.GRADIENTS, g * t_held))
                 sharded += opt_parts(t / ranks)
             else:
-                sharded += [(Part.GRADIENTS, g * t / ranks), *opt_parts(t / ranks)]
-            cpu.append((Part.CPU_MODEL, 4 * p_held * per_node))
+                sharded += [(StatePart.GRADIENTS, g * t / ranks), *opt_parts(t / ranks)]
+            cpu.append((StatePart.CPU_MODEL, 4 * p_held * per_node))
         else:
             if stage is ZeroStage.OPTIMIZER:
-                gpu.append((Part.GRADIENTS, g * t_held))
+                gpu.append((StatePart.GRADIENTS, g * t_held))
             cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
-            cpu.append((Part.CPU_OFFLOAD, max(4 * world * p_held, shards * cpu_opt * t)))
+            cpu.append((StatePart.CPU_OFFLOAD, max(4 * world * p_held, shards * cpu_opt * t)))
 
     gpu_total = sum((v for _, v in gpu), Fraction(0)) + math.floor(
         sum((v for _, v in sharded), Fraction(0))
@@ -306,7 +306,7 @@ def model_states(
     components = tuple(
         [Component(part, "gpu", value) for part, value in gpu + sharded]
         + [Component(part, "cpu", value) for part, value in cpu]
-        + [Component(Part.CPU_BUFFER, "cpu", cpu_total - cpu_raw)]
+        + [Component(StatePart.CPU_BUFFER, "cpu", cpu_total - cpu_raw)]
     )
     mixed = precision is not Precision.FP32
     from_deepspeed = (

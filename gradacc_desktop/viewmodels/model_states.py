@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from gradacc_desktop.core.model_states import ModelStates, Part
+from gradacc_desktop.core.model_states import ModelStates, StatePart
 from gradacc_desktop.core.training.figures import Source, shown_gb
 from gradacc_desktop.viewmodels.formatting import format_approx
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
@@ -68,17 +68,17 @@ class ModelStatesViewModel(QObject):
         self._state = self._build(state)
         self.stateChanged.emit(self._state)
 
-    def part_name(self, part: Part) -> str:
+    def part_name(self, part: StatePart) -> str:
         return {
-            Part.WEIGHTS: self.tr("Weights"),
-            Part.GRADIENTS: self.tr("Gradients"),
-            Part.FP32_GRADIENTS: self.tr("fp32 gradients"),
-            Part.MASTER_WEIGHTS: self.tr("fp32 master weights"),
-            Part.OPTIMIZER_STATES: self.tr("Optimizer states"),
-            Part.LARGEST_LAYER: self.tr("Largest layer, gathered"),
-            Part.CPU_MODEL: self.tr("fp32 model while loading"),
-            Part.CPU_OFFLOAD: self.tr("Offloaded states"),
-            Part.CPU_BUFFER: self.tr("DeepSpeed's 1.5× buffer"),
+            StatePart.WEIGHTS: self.tr("Weights"),
+            StatePart.GRADIENTS: self.tr("Gradients"),
+            StatePart.FP32_GRADIENTS: self.tr("fp32 gradients"),
+            StatePart.MASTER_WEIGHTS: self.tr("fp32 master weights"),
+            StatePart.OPTIMIZER_STATES: self.tr("Optimizer states"),
+            StatePart.LARGEST_LAYER: self.tr("Largest layer, gathered"),
+            StatePart.CPU_MODEL: self.tr("fp32 model while loading"),
+            StatePart.CPU_OFFLOAD: self.tr("Offloaded states"),
+            StatePart.CPU_BUFFER: self.tr("DeepSpeed's 1.5× buffer"),
         }[part]
 
     def _build(self, state: TrainingState) -> ModelStatesState:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.model_states import Part, model_states
+from gradacc_desktop.core.model_states import StatePart, model_states
 from gradacc_desktop.core.setup import Offload, Precision
 
 LLAMA2_7B = 6_738_415_616
@@ -78,7 +78,7 @@ def test_breakdown_adds_up(p: int, gpus: int, stage: ZeroStage, precision: Preci
         fewer = model_states(p, gpus - 1, stage, precision=precision, largest_layer=p // 10)
         assert result.gpu_bytes <= fewer.gpu_bytes
     parts = {c.part for c in result.components}
-    expected = Part.LARGEST_LAYER if stage is ZeroStage.WEIGHTS else Part.WEIGHTS
+    expected = StatePart.LARGEST_LAYER if stage is ZeroStage.WEIGHTS else StatePart.WEIGHTS
     assert expected in parts
 
 
