@@ -2153,6 +2153,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>deve ser &quot;no&quot;, &quot;fp16&quot;, &quot;bf16&quot; ou &quot;fp8&quot;</translation>
     </message>
     <message>
+        <source>accelerate refuses a config file without distributed_type</source>
+        <translation>o accelerate recusa um arquivo de configuração sem distributed_type</translation>
+    </message>
+    <message>
         <source>unknown distributed type</source>
         <translation>tipo distribuído desconhecido</translation>
     </message>

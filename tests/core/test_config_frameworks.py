@@ -624,3 +624,19 @@ def test_axolotl_context_parallel_under_deepspeed_is_ulysses() -> None:
     # without DeepSpeed the same sizes shard the rest with FSDP's dp_shard
     plain = read_config(text.replace("deepspeed: zero3.json\n", "")).derived(8)
     assert (plain.data_parallel, dict(plain.parallel)) == (4, {"context": 2, "shard": 4})
+
+
+def test_accelerate_process_config_rules() -> None:
+    # accelerate 1.16 config_args.py process_config(): an old fp16 key is the mixed
+    # precision, and a file without distributed_type is refused
+    old = read_config(
+        "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nfp16: true\n"
+    )
+    assert old.precision is not None and old.precision.value == "fp16"
+    assert old.key_of("precision") == "fp16" and old.unknown_keys == ()
+    off = read_config("compute_environment: LOCAL_MACHINE\ndistributed_type: NO\nfp16: false\n")
+    assert off.precision is not None and off.precision.value == "fp32"
+    missing = read_config("compute_environment: LOCAL_MACHINE\nnum_processes: 2\n")
+    assert [(u.key, u.refused) for u in missing.unread] == [("distributed_type", True)]
+    bad = read_config("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_TPUS\n")
+    assert [(u.key, u.refused) for u in bad.unread] == [("distributed_type", True)]

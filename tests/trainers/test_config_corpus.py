@@ -277,6 +277,38 @@ def test_accelerate_reads_the_file_as_we_do(path: Path, capsys) -> None:  # type
         assert values["offload"] == expected[(optimizer, param)]
 
 
+@pytest.mark.parametrize("path", [_marks(p) for p in ACCELERATE_FILES])
+@pytest.mark.parametrize("variant", ["no distributed_type", "old fp16 key", "unknown type"])
+def test_accelerate_process_config_variants(
+    path: Path, variant: str, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    """accelerate's process_config() on variants of each real file: a file without
+    distributed_type is refused, an old ``fp16`` key is the mixed precision, an unknown
+    distributed type is refused - as accelerate's own loader does."""
+    pytest.importorskip("accelerate")
+    from accelerate.commands.config.config_args import load_config_from_file
+
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if variant == "no distributed_type":
+        raw.pop("distributed_type", None)
+    elif variant == "old fp16 key":
+        raw.pop("mixed_precision", None)
+        raw["fp16"] = True
+    else:
+        raw["distributed_type"] = "MULTI_TPUS"
+    changed = tmp_path / path.name
+    changed.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    code, data, _ = _check(changed, capsys)
+    try:
+        config = load_config_from_file(str(changed))
+    except Exception:  # accelerate's refusal, whatever its type
+        config = None
+    assert data["framework_accepts"] is (config is not None) and code == (0 if config else 1)
+    if config is not None and variant == "old fp16 key":
+        assert str(getattr(config.mixed_precision, "value", config.mixed_precision)) == "fp16"
+        assert data["values"]["precision"] == "fp16"
+
+
 def _accelerate_launch(path: Path) -> tuple[Any, int, dict[str, str]]:
     """What ``accelerate launch --config_file PATH train.py`` would start, without
     starting it: its own argument handling (``_validate_launch_command``) and

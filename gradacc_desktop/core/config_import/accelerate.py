@@ -129,7 +129,11 @@ def read_accelerate(data: dict[Any, Any], r: Reader) -> None:
         r.set("gpus", "distributed_type", 1)
     r.integer("nodes", "num_machines", data.get("num_machines"), 1, MAX_NODES, auto=False)
     mixed = data.get("mixed_precision")
-    if mixed is False or mixed == "no":  # YAML reads an unquoted no as false
+    if "mixed_precision" not in data and "fp16" in data:
+        # process_config(): an old file's fp16 key becomes mixed_precision "fp16" when
+        # true (and no mixed precision when false)
+        r.set("precision", "fp16", Precision.FP16 if data["fp16"] else Precision.FP32)
+    elif mixed is False or mixed == "no":  # YAML reads an unquoted no as false
         r.set("precision", "mixed_precision", Precision.FP32)
     elif isinstance(mixed, str) and mixed in ("bf16", "fp16"):
         r.set("precision", "mixed_precision", Precision(mixed))
@@ -149,14 +153,27 @@ def read_accelerate(data: dict[Any, Any], r: Reader) -> None:
         )
 
     kind = data.get("distributed_type")
-    if kind is not None:
+    if "distributed_type" not in data:
+        # process_config(): ValueError "A `distributed_type` must be specified in the
+        # config file."
+        r.refuse(
+            "distributed_type",
+            None,
+            trans_late(
+                "ConfigImport", "accelerate refuses a config file without distributed_type"
+            ).format(),
+            refused=True,
+        )
+    elif kind is not None:
         if isinstance(kind, str) and kind in _DISTRIBUTED_TYPES:
             r.set("distributed_type", "distributed_type", kind)
         else:
+            # ClusterConfig.__post_init__(): DistributedType(value) raises ValueError
             r.refuse(
                 "distributed_type",
                 kind,
                 trans_late("ConfigImport", "unknown distributed type").format(),
+                refused=True,
             )
     distributed = r.values.get("distributed_type")
 
