@@ -242,21 +242,7 @@ def read_accelerate(data: dict[Any, Any], r: Reader) -> None:
 # deepspeed_launcher, FSDP, MEGATRON_LM and the multi-device types (the MULTI_* of
 # _validate_launch_command) to multi_gpu_launcher; NO, MULTI_CPU and XLA to launchers
 # that do not split num_processes over the machines
-_SPLIT_TYPES = frozenset(
-    {
-        "DEEPSPEED",
-        "FSDP",
-        "MEGATRON_LM",
-        "MULTI_GPU",
-        "MULTI_NPU",
-        "MULTI_MLU",
-        "MULTI_SDAA",
-        "MULTI_MUSA",
-        "MULTI_XPU",
-        "MULTI_HPU",
-        "MULTI_NEURON",
-    }
-)
+_SPLIT_TYPES = _DISTRIBUTED_TYPES - {"NO", "MULTI_CPU", "XLA", "TPU"}
 
 
 def _per_machine(r: Reader, ds: dict[Any, Any] | None) -> None:
