@@ -17,15 +17,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gradacc_desktop.core.compute import Shape, token_cost
-from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
-from gradacc_desktop.core.hardware import hardware
-from gradacc_desktop.core.layout import ParallelLayout
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.recommend import Recommendation, recommend_with_pairs
-from gradacc_desktop.core.step_results import fastest
-from gradacc_desktop.core.steptime import StepModel
-from gradacc_desktop.core.workload import Workload
+from gradacc_desktop.core.batch.recommend import Recommendation, recommend_with_pairs
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Shape, token_cost
+from gradacc_desktop.core.time.gpus import TrainingPrecision, load_gpu_table
+from gradacc_desktop.core.time.hardware import hardware
+from gradacc_desktop.core.time.layout import ParallelLayout
+from gradacc_desktop.core.time.step_results import fastest
+from gradacc_desktop.core.time.steptime import StepModel
+from gradacc_desktop.core.time.workload import Workload
 
 GOAL_MS = 16.0
 # the most divisors below 65 536 (55 440 and 65 520 have 120), a power of two, a prime

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gradacc_desktop.core.gpus import load_gpu_table
-from gradacc_desktop.core.models import ModelSpec
+from gradacc_desktop.core.memory.models import ModelSpec
+from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.search import search
 

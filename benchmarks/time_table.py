@@ -9,7 +9,7 @@ table, the fit's error and the held-out error into ``docs/TIME.md`` between the
 
 ``--fit`` searches the kernel model's constants on the runs that are not held out
 (coordinate descent on the squared log error) and prints them; the constants live in
-``gradacc_desktop/core/kernels.py``, where a person copies them.
+``gradacc_desktop/core/time/kernels.py``, where a person copies them.
 """
 
 from __future__ import annotations
@@ -26,16 +26,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from gradacc_desktop.core.activation import Attention
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import load_gpu_table
-from gradacc_desktop.core.kernels import KernelModel, fitted_like
-from gradacc_desktop.core.lora import Family
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.models import ModelSpec, TypedShape
-from gradacc_desktop.core.planning import Rounding
-from gradacc_desktop.core.setup import Precision
-from gradacc_desktop.core.steptime import StepModel
+from gradacc_desktop.core.batch.planning import Rounding
+from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.memory.lora import Family
+from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
+from gradacc_desktop.core.memory.setup import Precision
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import load_gpu_table
+from gradacc_desktop.core.time.kernels import KernelModel, fitted_like
+from gradacc_desktop.core.time.steptime import StepModel
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import plan
 

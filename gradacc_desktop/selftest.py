@@ -255,8 +255,7 @@ def check_window(app: QApplication, folder: str, create_window: CreateWindow) ->
         app.processEvents()
         _check(dialog.isVisible(), "activation estimator did not open")
         # every family module and bundled config.json made it into the bundle
-        from gradacc_desktop.core.activation import Family
-        from gradacc_desktop.core.presets import load_config_presets
+        from gradacc_desktop.core.memory import Family, load_config_presets
 
         presets = load_config_presets()
         missing = {f for f in Family if not f.typed_sizes} - {p.arch.family for p in presets}

@@ -54,8 +54,8 @@ def main() -> int:
 
     from gradacc_desktop.app import configure_application, create_window
     from gradacc_desktop.core.calculator import Field
-    from gradacc_desktop.core.gpus import CUSTOM_ID
-    from gradacc_desktop.core.memory import ZeroStage
+    from gradacc_desktop.core.memory.zero import ZeroStage
+    from gradacc_desktop.core.time.gpus import CUSTOM_ID
     from gradacc_desktop.core.training.description import Method
     from gradacc_desktop.paths import resource_path
     from gradacc_desktop.viewmodels.settings import Settings
@@ -212,7 +212,7 @@ def main() -> int:
             states.reject()
 
             # trainer configs: QLoRA on 2 nodes of 8, the Hugging Face files
-            from gradacc_desktop.core.export import ExportFormat
+            from gradacc_desktop.core.frameworks.export import ExportFormat
 
             describe(
                 "qwen2.5-7b", {Choice.METHOD: Method.QLORA, Choice.ZERO: ZeroStage.GRADIENTS},

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import TrainingPrecision
-from gradacc_desktop.core.profile import SpeedProfile, profile_to_json
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import TrainingPrecision
+from gradacc_desktop.core.time.profile import SpeedProfile, profile_to_json
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField

@@ -284,9 +284,9 @@ def late():
 
 def test_the_real_graph_has_the_packages_edges() -> None:
     graph = import_graph()
-    reader = f"{PACKAGE}.core.config_import.reader"
-    assert f"{PACKAGE}.core.config_import.model" in graph[reader]
-    assert f"{PACKAGE}.core.setup" in graph[reader]
+    reader = f"{PACKAGE}.core.frameworks.config_import.reader"
+    assert f"{PACKAGE}.core.frameworks.config_import.model" in graph[reader]
+    assert f"{PACKAGE}.core.memory.setup" in graph[reader]
 
 
 def test_strongly_connected_finds_every_circle() -> None:

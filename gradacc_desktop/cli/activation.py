@@ -16,7 +16,7 @@ from dataclasses import replace
 from decimal import ROUND_CEILING, Decimal
 from typing import Any, NoReturn, TextIO
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory import (
     ASSUMPTION_TEXT,
     GB,
     PART_TEXT,
@@ -28,12 +28,16 @@ from gradacc_desktop.core.activation import (
     Inputs,
     InvalidActivationInputs,
     Item,
+    ModelSpec,
     Profile,
     Recompute,
     Result,
+    UnknownModelError,
     estimate,
+    facts,
+    find_model,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     FAMILY_TEXT,
     Architecture,
     ModelConfigError,
@@ -42,10 +46,9 @@ from gradacc_desktop.core.families import (
     parameters,
     read_model_config,
 )
-from gradacc_desktop.core.families.heads import Task
-from gradacc_desktop.core.families.vision_facts import default_images
-from gradacc_desktop.core.families.vision_facts import summary as vision_summary
-from gradacc_desktop.core.models import ModelSpec, UnknownModelError, facts, find_model
+from gradacc_desktop.core.memory.families.heads import Task
+from gradacc_desktop.core.memory.families.vision_facts import default_images
+from gradacc_desktop.core.memory.families.vision_facts import summary as vision_summary
 
 from ._common import UsageError, image_size_type
 

@@ -41,7 +41,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.config_import import (
+from ..core.frameworks import megatron_text
+from ..core.frameworks.config_import import (
     FRAMEWORKS,
     KIND_NAMES,
     ConfigImportError,
@@ -51,9 +52,8 @@ from ..core.config_import import (
     deepspeed_text,
     read_config,
 )
-from ..core.config_import.verdict import unknown_text, unread_text, verdict
-from ..core.frameworks import megatron_text
-from ..core.setup import TrainingSetup
+from ..core.frameworks.config_import.verdict import unknown_text, unread_text, verdict
+from ..core.memory import TrainingSetup
 from ._common import GPUS, UsageError, print_json
 
 LABELS = {

@@ -29,16 +29,30 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.activation import Attention, Family
-from ..core.compute import Recompute
-from ..core.families import ModelConfigError, file_name, read_model_config
-from ..core.gpus import GpuCard, custom_card, load_gpu_table
-from ..core.lora import LoraTargets
-from ..core.memory import ZeroStage
-from ..core.models import ModelSpec, UnknownModelError, facts, typed_shape
-from ..core.planning import Rounding
-from ..core.profile import MISMATCH_TEXT, ProfileError, load_profile, profile_mismatches
-from ..core.setup import Offload, Precision
+from ..core.batch import Rounding
+from ..core.memory import (
+    Attention,
+    Family,
+    LoraTargets,
+    ModelSpec,
+    Offload,
+    Precision,
+    UnknownModelError,
+    ZeroStage,
+    facts,
+    typed_shape,
+)
+from ..core.memory.families import ModelConfigError, file_name, read_model_config
+from ..core.time import (
+    MISMATCH_TEXT,
+    GpuCard,
+    ProfileError,
+    Recompute,
+    custom_card,
+    load_gpu_table,
+    load_profile,
+    profile_mismatches,
+)
 from ..core.training.description import (
     Method,
     Optimizer,

@@ -8,29 +8,31 @@ import argparse
 from decimal import Decimal
 from typing import Any
 
-from ..core.activation import SHAPE_LIMITS, Attention, Family
-from ..core.compute import (
+from ..core.batch import DATASET_LIMITS, GPU_MEMORY_LIMITS, OTHER_MEMORY_LIMITS, SEQ_LEN_LIMITS
+from ..core.limits import Limits, whole
+from ..core.memory import (
+    DEFAULT_OVERHEAD_GB,
+    LORA_RANK_LIMITS,
+    SHAPE_LIMITS,
+    Attention,
+    Family,
+    Offload,
+    Precision,
+    ZeroStage,
+)
+from ..core.time import (
     BANDWIDTH_LIMITS,
     EPOCHS_LIMITS,
     GOODPUT_LIMITS,
+    LAYOUT_LIMITS,
     PARAMS_LIMITS,
     PRICE_LIMITS,
     TOKENS_LIMITS,
     UTILISATION_LIMITS,
+    GpuTableError,
     Recompute,
+    load_gpu_table,
 )
-from ..core.gpus import GpuTableError, load_gpu_table
-from ..core.layout import LAYOUT_LIMITS
-from ..core.limits import Limits, whole
-from ..core.lora import LORA_RANK_LIMITS
-from ..core.memory import DEFAULT_OVERHEAD_GB, ZeroStage
-from ..core.planning import (
-    DATASET_LIMITS,
-    GPU_MEMORY_LIMITS,
-    OTHER_MEMORY_LIMITS,
-    SEQ_LEN_LIMITS,
-)
-from ..core.setup import Offload, Precision
 from ..core.training.description import Optimizer
 from ._common import decimal_type, image_size_type, int_type
 

@@ -39,10 +39,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.export import ExportFormat
+from ..core.batch import TARGET_LIMITS
 from ..core.frameworks import batch_verdicts
-from ..core.planning import TARGET_LIMITS
-from ..core.setup import TrainingSetup, problem_text, setup_problem
+from ..core.frameworks.export import ExportFormat
+from ..core.memory import TrainingSetup, problem_text, setup_problem
 from ..core.training.description import TrainingDescription
 from ..core.training.exports import export_description
 from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, UsageError, int_type, print_json

@@ -18,12 +18,18 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
-from ..core import lora
 from ..core.limits import whole
-from ..core.memory import PARAMETERS_LIMITS, Recipe, ZeroStage
-from ..core.model_states import LARGEST_LAYER_LIMITS, model_states
-from ..core.models import facts
-from ..core.setup import Offload, Precision
+from ..core.memory import (
+    LARGEST_LAYER_LIMITS,
+    PARAMETERS_LIMITS,
+    Offload,
+    Precision,
+    Recipe,
+    ZeroStage,
+    facts,
+    lora,
+    model_states,
+)
 from ..core.training.description import OPTIMIZER_STATE_BYTES, RECIPE_OPTIMIZER
 from ._common import GPUS, UsageError, int_type, print_json
 from .description import NODES, lora_targets, model_spec

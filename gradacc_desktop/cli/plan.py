@@ -18,12 +18,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.config_import import deepspeed_text
+from ..core.batch import TARGET_LIMITS, Rounding
 from ..core.frameworks import BatchVerdicts, megatron_text
-from ..core.layout import LAYOUT_LIMITS
-from ..core.planning import TARGET_LIMITS, Rounding
-from ..core.setup import problem_text, setup_problem
-from ..core.step_results import StepTime
+from ..core.frameworks.config_import import deepspeed_text
+from ..core.memory import problem_text, setup_problem
+from ..core.time import LAYOUT_LIMITS, StepTime
 from ..core.training.description import TrainingDescription
 from ..core.training.figures import Source, shown_gb
 from ..core.training.plan import Plan, plan

@@ -10,11 +10,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..core.compute import significant, to_decimal
+from ..core.batch import deepspeed_check
 from ..core.frameworks import BatchVerdicts
-from ..core.gpus import GpuTableError, load_gpu_table
-from ..core.planning import deepspeed_check
-from ..core.step_results import PART_NAMES, StepTime
+from ..core.time import PART_NAMES, GpuTableError, StepTime, load_gpu_table, significant, to_decimal
 from ..core.training.alternatives import Alternative, Change, alternatives
 from ..core.training.figures import GB, Missing, Source
 from ..core.training.plan import PairPlan, Plan
@@ -144,7 +142,7 @@ def _candidate(p: Plan, pair: PairPlan, args: argparse.Namespace) -> dict[str, A
 
 
 def extras_dict(p: Plan) -> dict[str, Any]:
-    from ..core.planning import steps_per_epoch, tokens_per_step
+    from ..core.batch import steps_per_epoch, tokens_per_step
 
     extras: dict[str, Any] = {}
     current = p.current

@@ -24,28 +24,28 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..core.compute import (
+from ..core.batch import SEQ_LEN_LIMITS, Rounding
+from ..core.memory import ModelFacts, ModelSource, ModelSpec, Precision, ZeroStage, facts
+from ..core.time import (
     GPU_COUNT_LIMITS,
+    LAYOUT_LIMITS,
+    PART_NAMES,
     PRICE_LIMITS,
     TERA,
     TFLOPS_LIMITS,
     TOKENS_LIMITS,
     UTILISATION_LIMITS,
     Recompute,
+    StepTime,
     TokenCost,
+    TrainingPrecision,
     TrainingTime,
+    load_gpu_table,
     significant,
     to_decimal,
     token_cost,
     training_time,
 )
-from ..core.gpus import TrainingPrecision, load_gpu_table
-from ..core.layout import LAYOUT_LIMITS
-from ..core.memory import ZeroStage
-from ..core.models import ModelFacts, ModelSource, ModelSpec, facts
-from ..core.planning import SEQ_LEN_LIMITS, Rounding
-from ..core.setup import Precision
-from ..core.step_results import PART_NAMES, StepTime
 from ..core.training.description import TrainingDescription
 from ..core.training.plan import plan
 from ._common import MICRO_BATCH, UsageError, decimal_type, int_type, plain, print_json

@@ -1,6 +1,6 @@
 """Measure the activation memory a real PyTorch model saves for backward.
 
-This module is the empirical counterpart of :mod:`gradacc_desktop.core.activation`:
+This module is the empirical counterpart of :mod:`gradacc_desktop.core.memory.activation`:
 it runs one *training* forward pass and adds up the bytes of every tensor that
 autograd keeps from the forward pass until the backward pass. It needs ``torch``
 (and ``transformers`` for the command line), which the desktop app itself does not:
@@ -31,7 +31,7 @@ first: one warm-up run, then ``--repeats`` (default 3) timed runs, of which the 
 is kept (``time.perf_counter``; on CUDA ``torch.cuda.synchronize`` before and after
 each run). The gradients accumulate across the runs of one size, as in gradient
 accumulation. ``--profile-out profile.json`` writes the result as a
-:mod:`gradacc_desktop.core.profile` speed profile (written to a temporary file in the
+:mod:`gradacc_desktop.core.time.profile` speed profile (written to a temporary file in the
 same folder and renamed over the target, so a failed run never leaves a half-written
 or stale-looking file; nothing is written when the run fails). ``--device cuda`` (or
 ``cuda:N``) moves the model and its batches to a GPU for the whole run; the default
@@ -55,7 +55,7 @@ loss in the graph is the right one:
   encoder-decoders (t5, bart, ...) get
   ``AutoModelForSeq2SeqLM``, encoders (bert, roberta, ...) ``AutoModelForMaskedLM``,
   everything else ``AutoModelForCausalLM``;
-* images (``core.families.vision`` and ``vlm``): ``vit`` gets
+* images (``core.memory.families.vision`` and ``vlm``): ``vit`` gets
   ``ViTForImageClassification`` (``ViTModel`` when the file names it), ``clip`` and
   ``siglip`` ``CLIPModel`` / ``SiglipModel`` trained with ``return_loss=True``, and
   ``llava``, ``qwen2_vl``, ``qwen2_5_vl`` and ``gemma3`` their whole

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gradacc_desktop.core.families.heads import DEFAULT_CHOICES
+from gradacc_desktop.core.memory.families.heads import DEFAULT_CHOICES
 
 from .errors import MeasureError
 from .heads import (

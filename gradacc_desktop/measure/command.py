@@ -11,7 +11,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from gradacc_desktop.core.profile import seconds_text
+from gradacc_desktop.core.time.profile import seconds_text
 
 from .batches import freeze_vision_tower, make_batch, to_device, vision_tower
 from .building import ATTENTIONS, DTYPES, build, count_parameters

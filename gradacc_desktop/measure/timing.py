@@ -18,9 +18,9 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import TrainingPrecision
-from gradacc_desktop.core.profile import ProfileError, SpeedProfile, profile_to_json
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import TrainingPrecision
+from gradacc_desktop.core.time.profile import ProfileError, SpeedProfile, profile_to_json
 
 from .batches import make_batch, to_device
 from .building import load_config

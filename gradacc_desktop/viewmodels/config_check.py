@@ -1,4 +1,4 @@
-""" "Check my config": an existing training config read by ``core.config_import``, put
+""" "Check my config": an existing training config read by ``core.frameworks.config_import``, put
 into the training description, and described in words (``config_check_texts``) with
 the memory and time the plan then gives.
 """

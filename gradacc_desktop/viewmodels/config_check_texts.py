@@ -1,4 +1,4 @@
-""" "Check my config" in words: what ``core.config_import`` read of a training config,
+""" "Check my config" in words: what ``core.frameworks.config_import`` read of a training config,
 whether its framework runs it, and the memory and time lines the view-model adds.
 
 The values and verdicts are worded here; the reasons the reader gives (a key it could
@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import final
 
-from gradacc_desktop.core.config_import import (
+from gradacc_desktop.core.frameworks import megatron_text
+from gradacc_desktop.core.frameworks.config_import import (
     FRAMEWORKS,
     ConfigImportError,
     ConfigKind,
@@ -20,15 +21,13 @@ from gradacc_desktop.core.config_import import (
     deepspeed_text,
     read_config,
 )
-from gradacc_desktop.core.config_import.verdict import (
+from gradacc_desktop.core.frameworks.config_import.verdict import (
     Verdict,
     described_setup,
     unknown_text,
     verdict,
 )
-from gradacc_desktop.core.frameworks import megatron_text
-from gradacc_desktop.core.models import ModelSource, ModelSpec
-from gradacc_desktop.core.setup import Offload, TrainingSetup
+from gradacc_desktop.core.memory import ModelSource, ModelSpec, Offload, TrainingSetup
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.imported import bundled_model_of
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from gradacc_desktop.core.export import Exported, ExportFormat
-from gradacc_desktop.core.setup import PROBLEM_TEXT
+from gradacc_desktop.core.frameworks.export import Exported, ExportFormat
+from gradacc_desktop.core.memory import PROBLEM_TEXT
 from gradacc_desktop.core.training.exports import export_description
 from gradacc_desktop.viewmodels.files import Outcome
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel

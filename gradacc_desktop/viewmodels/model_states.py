@@ -1,7 +1,7 @@
 """The model states behind the description's "other memory" in detail: each component
 on one GPU (GB and bytes per parameter), the CPU memory per node, where the rules come
 from. Nothing is chosen here: the model, the method, ZeRO and offload are the training
-description's (``core.model_states`` counts them as DeepSpeed does)."""
+description's (``core.memory.model_states`` counts them as DeepSpeed does)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from gradacc_desktop.core.model_states import ModelStates, StatePart
+from gradacc_desktop.core.memory import ModelStates, StatePart
 from gradacc_desktop.core.training.figures import Source, shown_gb
 from gradacc_desktop.viewmodels.formatting import format_approx
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel

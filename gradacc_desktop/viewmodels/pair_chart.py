@@ -13,8 +13,8 @@ from fractions import Fraction
 
 from PySide6.QtCore import QObject
 
-from gradacc_desktop.core.compute import significant
-from gradacc_desktop.core.tradeoff import axis_scales
+from gradacc_desktop.core.batch import axis_scales
+from gradacc_desktop.core.time import significant
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 from gradacc_desktop.viewmodels.planner.timing import DIGITS, TimingTexts
 from gradacc_desktop.viewmodels.planner.views import PairPoint, PlanView

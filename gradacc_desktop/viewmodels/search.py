@@ -11,10 +11,8 @@ from fractions import Fraction
 
 from PySide6.QtCore import QObject, Signal
 
-from gradacc_desktop.core.compute import Recompute, significant
-from gradacc_desktop.core.layout import LAYOUT_LIMITS
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.memory import Offload, ZeroStage
+from gradacc_desktop.core.time import LAYOUT_LIMITS, Recompute, significant
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.search import (
     Candidate,

@@ -24,7 +24,7 @@ from gradacc_desktop.core.limits import check
 _log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # imported by its parser, when the planner is built
-    from gradacc_desktop.core.export import ExportFormat
+    from gradacc_desktop.core.frameworks.export import ExportFormat
 
 T = TypeVar("T")
 
@@ -135,21 +135,21 @@ def _stored_decimal(raw: object) -> Decimal | None:
 
 
 def _parse_reference_lr(raw: object) -> Decimal | None:
-    from gradacc_desktop.core.planning import LR_LIMITS
+    from gradacc_desktop.core.batch import LR_LIMITS
 
     number = _stored_decimal(raw)
     return normalize(number) if number is not None and check(LR_LIMITS, number) is None else None
 
 
 def _parse_reference_batch(raw: object) -> int | None:
-    from gradacc_desktop.core.planning import TARGET_LIMITS
+    from gradacc_desktop.core.batch import TARGET_LIMITS
 
     number = _stored_decimal(raw)
     return int(number) if number is not None and check(TARGET_LIMITS, number) is None else None
 
 
 def _parse_export_format(raw: object) -> ExportFormat | None:
-    from gradacc_desktop.core.export import ExportFormat
+    from gradacc_desktop.core.frameworks.export import ExportFormat
 
     known = {f.value: f for f in ExportFormat}
     return known.get(raw.strip()) if isinstance(raw, str) else None

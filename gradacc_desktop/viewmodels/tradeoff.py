@@ -10,8 +10,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-from gradacc_desktop.core.calculator import Inputs
-from gradacc_desktop.core.tradeoff import (
+from gradacc_desktop.core.batch import (
     AxisScale,
     Point,
     Tradeoff,
@@ -19,6 +18,7 @@ from gradacc_desktop.core.tradeoff import (
     axis_scales,
     tradeoff,
 )
+from gradacc_desktop.core.calculator import Inputs
 from gradacc_desktop.core.training.figures import shown_gb
 from gradacc_desktop.viewmodels.formatting import align_row, column_widths
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import COMMANDS, build_parser, main
-from gradacc_desktop.core.export import ExportFormat, export
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload, Precision, TrainingSetup
+from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.memory.setup import Offload, Precision, TrainingSetup
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 ROOT = Path(__file__).resolve().parents[2]
 

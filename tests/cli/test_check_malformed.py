@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.config_import import MAX_CONFIG_BYTES
+from gradacc_desktop.core.frameworks.config_import import MAX_CONFIG_BYTES
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "trainer_configs"
 DEEPSPEED = CORPUS / "DeepSpeedExamples__BingBertSquad-deepspeed_bsz24_config.json"

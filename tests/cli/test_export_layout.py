@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.export import ExportFormat, export
-from gradacc_desktop.core.setup import TrainingSetup
+from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.memory.setup import TrainingSetup
 
 BASE = ["export", "--micro-batch", "2", "--accumulation-steps", "4", "--gpus", "4"]
 

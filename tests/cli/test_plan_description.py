@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gradacc_desktop.core.models import ModelSpec, facts, known_models
+from gradacc_desktop.core.memory.models import ModelSpec, facts, known_models
 from gradacc_desktop.paths import resource_path
 from tests.cli.helpers import fails, run_json
 

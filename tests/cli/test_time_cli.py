@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.compute import significant
+from gradacc_desktop.core.time.compute import significant
 from tests.planner_setup import write_profile
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     ASSUMPTION_TEXT,
     PART_TEXT,
     Assumption,
@@ -25,7 +25,12 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.presets import PresetError, load_presets, parse_presets, preset_by_name
+from gradacc_desktop.core.memory.presets import (
+    PresetError,
+    load_presets,
+    parse_presets,
+    preset_by_name,
+)
 
 # Table 3 of the paper: (attention heads, hidden, layers, tensor-parallel size), s = 2048
 PAPER_MODELS = {

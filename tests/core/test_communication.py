@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.communication import (
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.communication import (
     Kind,
     What,
     When,
@@ -16,7 +17,6 @@ from gradacc_desktop.core.communication import (
     tensor_parallel,
     volume_factor,
 )
-from gradacc_desktop.core.memory import ZeroStage
 
 
 def ring(ranks: int, size: int, phases: int) -> tuple[list[list[int]], list[int]]:

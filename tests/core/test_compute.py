@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.compute import (
+from gradacc_desktop.core.time.compute import (
     Recompute,
     Shape,
     significant,

@@ -3,7 +3,7 @@ machines, FSDP sections read as ZeRO stages and offload (accelerate and axolotl)
 the keys axolotl does not know.
 
 Each rule is the framework's own (accelerate 1.16, axolotl 0.21.0): see the comments in
-``core/config_import/accelerate.py``, ``fsdp.py`` and ``axolotl.py``. The trainer tier
+``core/frameworks/config_import/accelerate.py``, ``fsdp.py`` and ``axolotl.py``. The trainer tier
 (tests/trainers/test_config_corpus.py) checks the accelerate rules against accelerate
 itself.
 """
@@ -17,10 +17,18 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.config_import import ImportedConfig, UnknownKey, Unread, read_config
-from gradacc_desktop.core.config_import.axolotl_keys import AXOLOTL_KEYS, AXOLOTL_PLUGIN_KEYS
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.frameworks.config_import import (
+    ImportedConfig,
+    UnknownKey,
+    Unread,
+    read_config,
+)
+from gradacc_desktop.core.frameworks.config_import.axolotl_keys import (
+    AXOLOTL_KEYS,
+    AXOLOTL_PLUGIN_KEYS,
+)
+from gradacc_desktop.core.memory.setup import Offload
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "trainer_configs"
 

@@ -12,7 +12,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.config_import import (
+from gradacc_desktop.core.batch.planning import DeepSpeedReason
+from gradacc_desktop.core.frameworks.config_import import (
     MAX_CONFIG_BYTES,
     Adapter,
     ConfigImportError,
@@ -23,10 +24,9 @@ from gradacc_desktop.core.config_import import (
     Unread,
     read_config,
 )
-from gradacc_desktop.core.export import ExportFormat, export
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.planning import DeepSpeedReason
-from gradacc_desktop.core.setup import Offload, Precision, TrainingSetup, setup_problem
+from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.memory.setup import Offload, Precision, TrainingSetup, setup_problem
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 # Shaped like the ZeRO-3 example of Hugging Face's DeepSpeed documentation: everything the
 # Trainer knows is "auto".

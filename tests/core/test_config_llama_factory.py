@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.config_import import Adapter, ConfigKind
-from gradacc_desktop.core.setup import Precision
+from gradacc_desktop.core.frameworks.config_import import Adapter, ConfigKind
+from gradacc_desktop.core.memory.setup import Precision
 from tests.core.test_config_trainer import read, unknown, unread, write
 
 # --------------------------------------------------------------------------- LLaMA-Factory

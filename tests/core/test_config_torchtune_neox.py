@@ -18,18 +18,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.config_import import (
+from gradacc_desktop.core.batch.planning import deepspeed_check
+from gradacc_desktop.core.frameworks.config_import import (
     Adapter,
     ConfigImportError,
     ConfigKind,
     ImportedConfig,
     read_config,
 )
-from gradacc_desktop.core.config_import.derive_rules import neox_text, torchtune_replicas
-from gradacc_desktop.core.config_import.neox_keys import NEOX_KEYS
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.planning import deepspeed_check
-from gradacc_desktop.core.setup import Offload, Precision
+from gradacc_desktop.core.frameworks.config_import.derive_rules import neox_text, torchtune_replicas
+from gradacc_desktop.core.frameworks.config_import.neox_keys import NEOX_KEYS
+from gradacc_desktop.core.memory.setup import Offload, Precision
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 # --------------------------------------------------------------------------- helpers
 

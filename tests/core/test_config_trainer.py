@@ -11,20 +11,20 @@ import pytest
 import yaml
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.config_import import (
+from gradacc_desktop.core.frameworks.config_import import (
     Adapter,
     ConfigKind,
     ImportedConfig,
     read_config,
 )
-from gradacc_desktop.core.config_import.trainer_keys import (
+from gradacc_desktop.core.frameworks.config_import.trainer_keys import (
     LLAMA_FACTORY_KEYS,
     TRAINING_ARGS,
     TRL_MODEL,
     TRL_SFT,
 )
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload, Precision
+from gradacc_desktop.core.memory.setup import Offload, Precision
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 
 def write(folder: Path, name: str, content: dict[str, Any] | str) -> Path:

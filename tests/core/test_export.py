@@ -10,20 +10,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.export import (
+from gradacc_desktop.core.frameworks.export import (
     ExportFormat,
     accelerate_config,
     export,
     megatron_arguments,
 )
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import (
+from gradacc_desktop.core.memory.setup import (
     Offload,
     Precision,
     SetupProblem,
     TrainingSetup,
     setup_problem,
 )
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 ints = st.integers(min_value=1, max_value=1_000_000)
 

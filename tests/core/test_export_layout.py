@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from gradacc_desktop.core.export import (
+from gradacc_desktop.core.frameworks.export import (
     ExportFormat,
     accelerate_config,
     deepspeed_config,
@@ -15,14 +15,14 @@ from gradacc_desktop.core.export import (
     hf_deepspeed_config,
     megatron_arguments,
 )
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import (
+from gradacc_desktop.core.memory.setup import (
     PROBLEM_TEXT,
     SetupProblem,
     TrainingSetup,
     problem_text,
     setup_problem,
 )
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 
 def _setup(**kw: object) -> TrainingSetup:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gradacc_desktop.core.activation import Family, estimate
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.activation import Family, estimate
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -18,7 +18,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -27,8 +27,8 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families import bart as bart_family
-from gradacc_desktop.core.model_size import size_of
+from gradacc_desktop.core.memory.families import bart as bart_family
+from gradacc_desktop.core.memory.model_size import size_of
 from tests.configs import breakdown_parts, config_path, raw_config
 
 # BartForConditionalGeneration / MBartForConditionalGeneration num_parameters() in

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     Family,
@@ -17,7 +17,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -26,9 +26,9 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families import distilbert as distilbert_family
-from gradacc_desktop.core.model_size import size_of
-from gradacc_desktop.core.models import ModelSpec, facts
+from gradacc_desktop.core.memory.families import distilbert as distilbert_family
+from gradacc_desktop.core.memory.model_size import size_of
+from gradacc_desktop.core.memory.models import ModelSpec, facts
 from tests.configs import breakdown_parts, config_path, raw_config
 
 BASE = "distilbert__distilbert-base-uncased.json"

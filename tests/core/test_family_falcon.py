@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -14,7 +14,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -22,7 +22,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families.falcon import Norms
+from gradacc_desktop.core.memory.families.falcon import Norms
 from tests.configs import breakdown_parts, config_path, raw_config
 
 FALCON_7B = "tiiuae__falcon-7b-instruct.json"

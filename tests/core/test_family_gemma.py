@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     Family,
@@ -17,7 +17,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     Head,
     ModelConfigError,
     parameters,
@@ -28,7 +28,7 @@ from tests.configs import config_path, raw_config
 
 # num_parameters() of the model transformers builds: the published totals (model cards
 # and the Hub's safetensors metadata); the multimodal Gemma 3 files (vision tower and
-# projector included) are core.families.vlm's: tests/core/test_family_vlm.py
+# projector included) are core.memory.families.vlm's: tests/core/test_family_vlm.py
 PUBLISHED = {
     "google__gemma-2b.json": ("gemma", 2_506_172_416),
     "google__gemma-2-2b.json": ("gemma2", 2_614_341_888),

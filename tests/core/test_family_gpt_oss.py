@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -16,7 +16,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -24,8 +24,8 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families.gpt_oss import idle_parameters, routed_experts
-from gradacc_desktop.core.model_size import size_of
+from gradacc_desktop.core.memory.families.gpt_oss import idle_parameters, routed_experts
+from gradacc_desktop.core.memory.model_size import size_of
 from tests.configs import breakdown_parts, config_path, raw_config
 
 # num_parameters() of the model transformers 5.24 builds from each file on the meta device
@@ -91,7 +91,7 @@ def test_parameters_by_hand() -> None:
 
 
 def test_expert_facts_include_the_expert_biases() -> None:
-    from gradacc_desktop.core.models import ModelSpec, facts
+    from gradacc_desktop.core.memory.models import ModelSpec, facts
 
     model = facts(ModelSpec.bundled("gpt-oss-20b"))
     assert model.params == 20_914_757_184 and model.compute_params == 3_608_307_264

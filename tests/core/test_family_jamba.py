@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     Family,
@@ -16,7 +16,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -26,8 +26,8 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.model_size import size_of
-from gradacc_desktop.core.models import ModelSpec, facts
+from gradacc_desktop.core.memory.model_size import size_of
+from gradacc_desktop.core.memory.models import ModelSpec, facts
 from tests.configs import config_path, raw_config
 
 MINI = "ai21labs__AI21-Jamba-1.5-Mini.json"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     Family,
@@ -15,7 +15,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -17,7 +17,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -27,7 +27,7 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families.llama_variants import lora_naming
+from gradacc_desktop.core.memory.families.llama_variants import lora_naming
 from tests.configs import breakdown_parts, config_path, raw_config
 
 OLMO2 = "allenai__OLMo-2-1124-13B.json"

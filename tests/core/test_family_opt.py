@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -14,7 +14,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     Head,
     ModelConfigError,
     parameters,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     Family,
@@ -16,14 +16,14 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     Head,
     ModelConfigError,
     parameters,
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families.vision_facts import summary
+from gradacc_desktop.core.memory.families.vision_facts import summary
 from tests.configs import breakdown_parts, config_path, raw_config
 
 # num_parameters() of the model transformers 5.24 builds from the file; the published

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Family,
     InvalidActivationInputs,
@@ -16,7 +16,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -24,10 +24,10 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families import gemma as gemma_family
-from gradacc_desktop.core.families import llama as llama_family
-from gradacc_desktop.core.families.vision_facts import summary
-from gradacc_desktop.core.families.vlm_qwen import smart_resize
+from gradacc_desktop.core.memory.families import gemma as gemma_family
+from gradacc_desktop.core.memory.families import llama as llama_family
+from gradacc_desktop.core.memory.families.vision_facts import summary
+from gradacc_desktop.core.memory.families.vlm_qwen import smart_resize
 from tests.configs import config_path, raw_config
 
 # num_parameters() of the whole ...ForConditionalGeneration transformers 5.24 builds: the

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -20,7 +20,7 @@ from gradacc_desktop.core.activation import (
     StackKind,
     estimate,
 )
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     ConfigProblem,
     Head,
     ModelConfigError,
@@ -29,9 +29,9 @@ from gradacc_desktop.core.families import (
     parse_model_config,
     read_model_config,
 )
-from gradacc_desktop.core.families import whisper as whisper_family
-from gradacc_desktop.core.model_size import size_of
-from gradacc_desktop.core.models import ModelSpec, facts
+from gradacc_desktop.core.memory.families import whisper as whisper_family
+from gradacc_desktop.core.memory.model_size import size_of
+from gradacc_desktop.core.memory.models import ModelSpec, facts
 from tests.configs import breakdown_parts, config_path, raw_config
 
 # WhisperForConditionalGeneration.num_parameters() in transformers 5.24 (proj_out tied;
@@ -397,7 +397,7 @@ def test_the_fixed_encoder_positions_never_train(capsys: pytest.CaptureFixture[s
     import json
 
     from gradacc_desktop.cli import main as gradacc
-    from gradacc_desktop.core.models import ModelSpec, facts
+    from gradacc_desktop.core.memory.models import ModelSpec, facts
 
     known = facts(ModelSpec.bundled("whisper-small"))
     assert known.params == 241_734_912 and known.frozen_params == 1500 * 768

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.gpus import (
+from gradacc_desktop.core.time.gpus import (
     FORMAT_VERSION,
     Generation,
     GpuTableError,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.layout import ParallelLayout, bubble_fraction
+from gradacc_desktop.core.time.layout import ParallelLayout, bubble_fraction
 
 
 def simulate_1f1b(
@@ -117,7 +117,7 @@ def test_layout_refuses_bad_sizes(bad: object) -> None:
 def test_first_stage_activation_is_the_full_pipeline_share() -> None:
     from decimal import Decimal
 
-    from gradacc_desktop.core.layout import first_stage_activation_gb
+    from gradacc_desktop.core.time.layout import first_stage_activation_gb
 
     # p micro-batches of 1/p of the layers, split tp ways: the same as activation_share(p)
     layout = ParallelLayout(data=2, tensor=4, pipeline=8)

@@ -7,9 +7,9 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gradacc_desktop.core.batch.planning import LR_LIMITS, OTHER_MEMORY_LIMITS
 from gradacc_desktop.core.calculator import LIMITS, Field
 from gradacc_desktop.core.limits import Limits, Problem, check, whole
-from gradacc_desktop.core.planning import LR_LIMITS, OTHER_MEMORY_LIMITS
 
 
 def test_each_problem_is_named() -> None:

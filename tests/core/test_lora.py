@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.activation import Family
-from gradacc_desktop.core.lora import (
+from gradacc_desktop.core.memory.activation import Family
+from gradacc_desktop.core.memory.lora import (
     BaseFormat,
     ModelShape,
     TargetModule,
@@ -26,7 +26,7 @@ from gradacc_desktop.core.lora import (
     peft_targets,
     total_parameters,
 )
-from gradacc_desktop.core.presets import load_presets, preset_by_name
+from gradacc_desktop.core.memory.presets import load_presets, preset_by_name
 
 # meta-llama/Llama-2-7b-hf config.json; not a bundled preset
 LLAMA2_7B = ModelShape(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gradacc_desktop.core.compute import Shape
-from gradacc_desktop.core.models import UnknownModelError, known_models, model_size
+from gradacc_desktop.core.memory.models import UnknownModelError, known_models, model_size
+from gradacc_desktop.core.time.compute import Shape
 
 
 def test_mixture_of_experts_computes_with_its_routed_experts() -> None:

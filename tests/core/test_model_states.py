@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.model_states import StatePart, model_states
-from gradacc_desktop.core.setup import Offload, Precision
+from gradacc_desktop.core.memory.model_states import StatePart, model_states
+from gradacc_desktop.core.memory.setup import Offload, Precision
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 LLAMA2_7B = 6_738_415_616
 

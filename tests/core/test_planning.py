@@ -9,16 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core import recommend as recommending
-from gradacc_desktop.core.gpus import (
-    CUSTOM_ID,
-    GpuTableError,
-    custom_card,
-    load_gpu_table,
-    parse_gpu_table,
-)
-from gradacc_desktop.core.memory import Recipe, ZeroStage, estimate_other_memory
-from gradacc_desktop.core.planning import (
+from gradacc_desktop.core.batch import recommend as recommending
+from gradacc_desktop.core.batch.planning import (
     UNIT_NOTE,
     DeepSpeedReason,
     Rounding,
@@ -31,13 +23,21 @@ from gradacc_desktop.core.planning import (
     steps_per_epoch,
     tokens_per_step,
 )
-from gradacc_desktop.core.recommend import (
+from gradacc_desktop.core.batch.recommend import (
     NothingFits,
     PlanPair,
     Recommendation,
     Suggestion,
     recommend,
     recommend_with_pairs,
+)
+from gradacc_desktop.core.memory.zero import Recipe, ZeroStage, estimate_other_memory
+from gradacc_desktop.core.time.gpus import (
+    CUSTOM_ID,
+    GpuTableError,
+    custom_card,
+    load_gpu_table,
+    parse_gpu_table,
 )
 
 D = Decimal

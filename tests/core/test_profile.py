@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import TrainingPrecision
-from gradacc_desktop.core.profile import (
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import TrainingPrecision
+from gradacc_desktop.core.time.profile import (
     ProfileError,
     SpeedProfile,
     load_profile,

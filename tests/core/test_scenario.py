@@ -12,13 +12,13 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.activation import Attention, Family
+from gradacc_desktop.core.batch.planning import SEQ_LEN_LIMITS, Rounding
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.families import parse_model_config_text
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.models import ModelSource, ModelSpec, TypedShape
-from gradacc_desktop.core.planning import SEQ_LEN_LIMITS, Rounding
+from gradacc_desktop.core.memory.activation import Attention, Family
+from gradacc_desktop.core.memory.families import parse_model_config_text
+from gradacc_desktop.core.memory.lora import LoraTargets
+from gradacc_desktop.core.memory.models import ModelSource, ModelSpec, TypedShape
+from gradacc_desktop.core.memory.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.core.scenario import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -31,7 +31,7 @@ from gradacc_desktop.core.scenario import (
     save,
     to_dict,
 )
-from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.time.compute import Recompute
 from gradacc_desktop.core.training.description import Method, Optimizer
 from tests.configs import config_path
 

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.compute import Recompute, Shape, token_cost
-from gradacc_desktop.core.gpus import TrainingPrecision, custom_card, load_gpu_table
-from gradacc_desktop.core.hardware import Hardware, NoSpeedError, hardware
-from gradacc_desktop.core.layout import ParallelLayout
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.step_results import fastest, run_totals
-from gradacc_desktop.core.steptime import StepModel, step_time
-from gradacc_desktop.core.workload import Workload
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost
+from gradacc_desktop.core.time.gpus import TrainingPrecision, custom_card, load_gpu_table
+from gradacc_desktop.core.time.hardware import Hardware, NoSpeedError, hardware
+from gradacc_desktop.core.time.layout import ParallelLayout
+from gradacc_desktop.core.time.step_results import fastest, run_totals
+from gradacc_desktop.core.time.steptime import StepModel, step_time
+from gradacc_desktop.core.time.workload import Workload
 
 TABLE = load_gpu_table()
 #: the roofline of a typed efficiency (60 % of the peak)
@@ -216,7 +216,7 @@ def test_full_recomputation_costs_a_third_more_compute() -> None:
 
 
 def test_a_measured_profile_replaces_the_roofline() -> None:
-    from gradacc_desktop.core.profile import SpeedProfile
+    from gradacc_desktop.core.time.profile import SpeedProfile
 
     profile = SpeedProfile(
         device="cuda:0 (NVIDIA A100-SXM4-80GB)",

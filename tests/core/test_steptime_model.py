@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.communication import Kind, all_to_all, pipeline, volume_factor
-from gradacc_desktop.core.compute import Recompute, Shape, token_cost
-from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
-from gradacc_desktop.core.hardware import Hardware, hardware
-from gradacc_desktop.core.kernels import FITTED, kernel_model
-from gradacc_desktop.core.layout import ParallelLayout, bubble_fraction
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.step_results import PART_NAMES, run_totals
-from gradacc_desktop.core.steptime import StepModel, exposed
-from gradacc_desktop.core.workload import Experts, Uncounted, Workload
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.communication import Kind, all_to_all, pipeline, volume_factor
+from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost
+from gradacc_desktop.core.time.gpus import TrainingPrecision, load_gpu_table
+from gradacc_desktop.core.time.hardware import Hardware, hardware
+from gradacc_desktop.core.time.kernels import FITTED, kernel_model
+from gradacc_desktop.core.time.layout import ParallelLayout, bubble_fraction
+from gradacc_desktop.core.time.step_results import PART_NAMES, run_totals
+from gradacc_desktop.core.time.steptime import StepModel, exposed
+from gradacc_desktop.core.time.workload import Experts, Uncounted, Workload
 
 TABLE = load_gpu_table()
 A100 = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8)

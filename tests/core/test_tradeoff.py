@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.tradeoff import axis_scales, tradeoff
+from gradacc_desktop.core.batch.tradeoff import axis_scales, tradeoff
 
 
 def test_seed_configuration() -> None:

@@ -9,8 +9,8 @@ from decimal import ROUND_CEILING, Decimal
 
 import pytest
 
-from gradacc_desktop.core.activation import GB, estimate
-from gradacc_desktop.core.families import read_model_config
+from gradacc_desktop.core.memory.activation import GB, estimate
+from gradacc_desktop.core.memory.families import read_model_config
 from tests.configs import config_path
 from tests.desktop.conftest import StartApp
 from tests.desktop.driver import plain_number

@@ -1,13 +1,13 @@
 """Shared by the per-family measure tests: build a random-weight model from a config
 dict, measure what autograd saves for one sample, and estimate the same from the
-config through ``core.families`` (nothing is downloaded)."""
+config through ``core.memory.families`` (nothing is downloaded)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -15,7 +15,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.families import parameters, parse_model_config
+from gradacc_desktop.core.memory.families import parameters, parse_model_config
 
 TOLERANCE = 0.05
 

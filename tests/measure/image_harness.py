@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
     DType,
@@ -15,7 +15,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.families import parameters, parse_model_config
+from gradacc_desktop.core.memory.families import parameters, parse_model_config
 from tests.measure.harness import RECORDED, Comparison
 
 

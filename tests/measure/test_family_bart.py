@@ -135,8 +135,8 @@ def _measure_as_built(
 ) -> tuple[int, int]:
     """(measured, estimated) for a dtype other than bf16, or with the file's own dropout
     probabilities (``dropout=None``), which the shared harness does not offer."""
-    from gradacc_desktop.core.activation import Attention, Device, DType, Recompute, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, DType, Recompute, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
     model = build_model(
@@ -212,7 +212,7 @@ PUBLISHED = (
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForSeq2SeqLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     with torch.device("meta"):

@@ -108,7 +108,7 @@ PUBLISHED = (
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForMaskedLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     raw = raw_config(name)

@@ -138,8 +138,8 @@ def _as_built(
 ) -> tuple[int, int]:
     """(measured, estimated) in another dtype, or with the file's own dropout
     probabilities (``dropout=None``), which the shared harness does not offer."""
-    from gradacc_desktop.core.activation import Attention, Device, DType, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
     model = build_model(dict(config), dtype=dtype, attention="eager", dropout=dropout)
@@ -190,7 +190,7 @@ def test_dropout_follows_the_file(change: dict[str, float]) -> None:
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForMaskedLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     with torch.device("meta"):
         model = AutoModelForMaskedLM.from_config(AutoConfig.for_model(**raw_config(name)))

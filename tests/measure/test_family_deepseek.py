@@ -182,8 +182,8 @@ def test_with_attention_dropout_on_a_cpu(name: str, attention: str) -> None:
 @pytest.mark.parametrize("name", ["v2-grouped", "v3-flash"])
 def test_other_data_types(name: str, dtype: str) -> None:
     """fp32: the router's and kv_a_layernorm's casts are no-ops (shared storages)."""
-    from gradacc_desktop.core.activation import Attention, Device, DType, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
     for attention in ("eager", "sdpa"):
@@ -221,7 +221,7 @@ PUBLISHED = ("deepseek-ai__DeepSeek-V2-Lite.json", "deepseek-ai__DeepSeek-V3.jso
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     raw = raw_config(name)

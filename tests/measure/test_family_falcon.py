@@ -120,7 +120,7 @@ PUBLISHED = ("tiiuae__falcon-7b-instruct.json", "tiiuae__falcon-40b-instruct.jso
 def test_published_falcon_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     raw = raw_config(name)

@@ -89,7 +89,7 @@ SMALL: dict[str, tuple[dict[str, Any], tuple[int, ...], tuple[str, ...]]] = {
         ("eager", "sdpa"),
     ),
     # one key/value head, final soft-capping; every layer slides (pattern 6 > 2 layers)
-    # (the multimodal gemma3 file is core.families.vlm's: tests/measure/test_family_vlm.py)
+    # (the multimodal gemma3 file is core.memory.families.vlm's: tests/measure/test_family_vlm.py)
     "gemma3-text-mqa-softcap": (_GEMMA3_TEXT, (80,), ("eager", "sdpa")),
 }
 
@@ -121,8 +121,8 @@ def test_estimate_matches_with_attention_dropout_on_cpu(name: str, attention: st
 
 
 def test_gemma2_refuses_sdpa_so_its_sdpa_estimate_is_the_eager_run() -> None:
-    from gradacc_desktop.core.activation import Attention, Device, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import MeasureError, build_model
 
     config = SMALL["gemma2-gqa-softcap"][0]
@@ -146,7 +146,7 @@ PUBLISHED = (
 def test_published_gemma_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     raw = raw_config(name)

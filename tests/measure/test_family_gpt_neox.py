@@ -88,7 +88,7 @@ def test_dropout_on_cpu(name: str, attention: str, checkpointing: bool) -> None:
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     raw = raw_config(name)
     with torch.device("meta"):

@@ -90,8 +90,8 @@ def test_with_attention_dropout_on_a_cpu(name: str) -> None:
 
 
 def test_transformers_refuses_sdpa_and_the_estimate_is_eager() -> None:
-    from gradacc_desktop.core.activation import Attention, Device, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import MeasureError, build_model
 
     with pytest.raises(MeasureError, match="eager"):
@@ -138,8 +138,8 @@ PUBLISHED = ("openai__gpt-oss-20b.json", "openai__gpt-oss-120b.json")
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
-    from gradacc_desktop.core.families.gpt_oss import idle_parameters, routed_experts
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families.gpt_oss import idle_parameters, routed_experts
 
     arch = read_model_config(config_path(name))
     raw = raw_config(name)

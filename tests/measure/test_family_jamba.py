@@ -87,8 +87,8 @@ def test_a_second_length_with_attention_dropout(name: str, attention: str) -> No
 
 
 def test_fp32_weights() -> None:
-    from gradacc_desktop.core.activation import Attention, Device, DType, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
     config = SMALL["jamba"]
@@ -103,7 +103,7 @@ def test_fp32_weights() -> None:
 def test_published_config_counts_like_transformers() -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     name = "ai21labs__AI21-Jamba-1.5-Mini.json"
     arch = read_model_config(config_path(name))

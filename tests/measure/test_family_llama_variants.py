@@ -126,8 +126,8 @@ def test_head_sizes_above_256_repeat_k_and_v() -> None:
 def test_other_dtypes(name: str, dtype: str) -> None:
     """Cohere's LayerNorm casts its weight to fp32 (a copy unless the model is fp32);
     OLMo 2's norms and cos/sin are fp32 whatever the dtype."""
-    from gradacc_desktop.core.activation import Attention, Device, DType, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
     config = SMALL[name]
@@ -143,7 +143,7 @@ def test_other_dtypes(name: str, dtype: str) -> None:
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     raw = raw_config(name)
     with torch.device("meta"):

@@ -87,8 +87,8 @@ def _measured(config: dict[str, Any], seq: int, dtype: str, *, padded: bool = Fa
 
 
 def _estimated(config: dict[str, Any], seq: int, dtype: str, *, padded: bool = False) -> int:
-    from gradacc_desktop.core.activation import Attention, Device, DType, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
 
     inputs = parse_model_config(config).inputs(
         seq=seq, dtype=DType(dtype), attention=Attention.EAGER, device=Device.CPU, padded=padded
@@ -126,7 +126,7 @@ PUBLISHED = (
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     raw = raw_config(name)

@@ -185,8 +185,8 @@ def test_the_load_balancing_loss_keeps_no_top_k_indices(
     """The loss's topk discards its values: the node and its int64 indices die before the
     backward pass. ``measure_saved`` counts them (8·k·s per sparse layer, less when a later
     storage reuses their address); the estimate leaves them out and equals what is alive."""
-    from gradacc_desktop.core.activation import Attention, Device, Recompute, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, Recompute, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, random_batch
 
     config = SMALL[name]
@@ -233,7 +233,7 @@ PUBLISHED = (
 def test_published_moe_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForCausalLM
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     raw = raw_config(name)

@@ -164,7 +164,7 @@ def test_published_configs_count_like_transformers(name: str) -> None:
     import transformers
     from transformers import AutoConfig
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
     from gradacc_desktop.measure import IMAGE_MODELS
 
     raw = raw_config(name)

@@ -11,8 +11,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from gradacc_desktop.core.activation import Attention, Device, DType, estimate  # noqa: E402
-from gradacc_desktop.core.families import parse_model_config  # noqa: E402
+from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate  # noqa: E402
+from gradacc_desktop.core.memory.families import parse_model_config  # noqa: E402
 from tests.configs import config_path, raw_config  # noqa: E402
 from tests.measure.harness import compare  # noqa: E402
 
@@ -189,7 +189,7 @@ PUBLISHED = (
 def test_published_configs_count_like_transformers(name: str) -> None:
     from transformers import AutoConfig, AutoModelForSpeechSeq2Seq
 
-    from gradacc_desktop.core.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
 
     arch = read_model_config(config_path(name))
     with torch.device("meta"):
@@ -205,8 +205,8 @@ def test_published_configs_count_like_transformers(name: str) -> None:
 def test_the_frozen_parameters_are_what_transformers_leaves_untrained() -> None:
     from transformers import AutoConfig, WhisperForConditionalGeneration
 
-    from gradacc_desktop.core.families import parameters, read_model_config
-    from gradacc_desktop.core.families.whisper import frozen_parameters
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
+    from gradacc_desktop.core.memory.families.whisper import frozen_parameters
 
     name = "openai__whisper-small.json"
     arch = read_model_config(config_path(name))

@@ -1,4 +1,4 @@
-"""``core.compute.token_cost`` (6N + 12·L·H·Q·T, PaLM appendix B) against the FLOPs that
+"""``core.time.compute.token_cost`` (6N + 12·L·H·Q·T, PaLM appendix B) against the FLOPs that
 ``torch.utils.flop_counter.FlopCounterMode`` counts in one forward + backward of real
 Hugging Face models (random weights, fp32, CPU; nothing downloaded).
 
@@ -68,7 +68,7 @@ from torch.utils.flop_counter import (  # noqa: E402
 )
 from transformers.pytorch_utils import Conv1D  # noqa: E402
 
-from gradacc_desktop.core.compute import Recompute, Shape, token_cost  # noqa: E402
+from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost  # noqa: E402
 from gradacc_desktop.measure import build_model, random_batch  # noqa: E402
 
 aten = torch.ops.aten

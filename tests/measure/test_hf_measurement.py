@@ -15,7 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from gradacc_desktop.core.activation import (  # noqa: E402
+from gradacc_desktop.core.memory.activation import (  # noqa: E402
     Attention,
     Device,
     DType,

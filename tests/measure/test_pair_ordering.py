@@ -3,7 +3,7 @@
 For one global batch ``B = 16`` on one device, the pairs ``(b, a)`` with ``b · a = B``
 do the same work, but a small micro-batch pays the per-micro-step fixed costs (the
 products' ``tokens_half``, the launch gaps, reading the weights) more often; the planner
-ranks the pairs by :class:`gradacc_desktop.core.steptime.StepModel`'s step time.
+ranks the pairs by :class:`gradacc_desktop.core.time.steptime.StepModel`'s step time.
 
 **Measured.** A real random-weight model (transformers, fp32, CPU, SDPA attention, no
 dropout; Llama- and GPT-2-shaped, 4 layers, hidden 256, sequence 128) is timed for
@@ -28,7 +28,7 @@ fixed ``B`` by construction). ``GRADACC_PAIR_MALLOC=default`` times with glibc's
 defaults, to see it. The table shows the median minor page faults of a timed step.
 
 **Modelled.** The same model is described to the calculator as its config
-(``core.families.parse_model_config`` → ``core.models.facts``, what the planner reads
+(``core.memory.families.parse_model_config`` → ``core.memory.models.facts``, what the planner reads
 from an opened config.json, the workload built as ``core.training.plan.step_model``
 builds it) on a custom "card" for this CPU: the peak is a 1024³ fp32 matmul's FLOP/s and
 the memory bandwidth a 64 MiB tensor copy's (best of ten, measured by the child before
@@ -63,18 +63,18 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from gradacc_desktop.core.compute import Recompute, token_cost  # noqa: E402
-from gradacc_desktop.core.families import parse_model_config  # noqa: E402
-from gradacc_desktop.core.gpus import (  # noqa: E402
+from gradacc_desktop.core.memory.families import parse_model_config  # noqa: E402
+from gradacc_desktop.core.memory.models import ModelSpec, facts  # noqa: E402
+from gradacc_desktop.core.time.compute import Recompute, token_cost  # noqa: E402
+from gradacc_desktop.core.time.gpus import (  # noqa: E402
     Generation,
     TrainingPrecision,
     custom_card,
     custom_performance,
 )
-from gradacc_desktop.core.hardware import hardware  # noqa: E402
-from gradacc_desktop.core.models import ModelSpec, facts  # noqa: E402
-from gradacc_desktop.core.steptime import StepModel  # noqa: E402
-from gradacc_desktop.core.workload import Workload  # noqa: E402
+from gradacc_desktop.core.time.hardware import hardware  # noqa: E402
+from gradacc_desktop.core.time.steptime import StepModel  # noqa: E402
+from gradacc_desktop.core.time.workload import Workload  # noqa: E402
 
 GLOBAL_BATCH = 16
 PAIRS = ((1, 16), (2, 8), (4, 4), (8, 2), (16, 1))

@@ -196,8 +196,8 @@ def _with_the_files_dropout(
 ) -> tuple[int, int]:
     """(measured, estimated) with the dropout probabilities the file gives (the shared
     harness sets every one, pooler_dropout too, to at least 0.1)."""
-    from gradacc_desktop.core.activation import Attention, Device, DType, Recompute, estimate
-    from gradacc_desktop.core.families import parse_model_config
+    from gradacc_desktop.core.memory.activation import Attention, Device, DType, Recompute, estimate
+    from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
     model = build_model(

@@ -2,7 +2,7 @@
 
 A real tiny GPT-2 (2 layers, hidden 64, seq 32) on the CPU, timed at micro-batches
 1, 2 and 4 with one repeat; the profile it writes is read back with
-``gradacc_desktop.core.profile.load_profile``. Bad timing arguments are refused in one
+``gradacc_desktop.core.time.profile.load_profile``. Bad timing arguments are refused in one
 line (exit 2) and no profile is written when the run fails. Skipped when torch or
 transformers are missing.
 """
@@ -22,9 +22,9 @@ pytest.importorskip("transformers")
 
 import gradacc_desktop.measure as measure  # noqa: E402
 import gradacc_desktop.measure.timing as measure_timing  # noqa: E402
-from gradacc_desktop.core.compute import Recompute  # noqa: E402
-from gradacc_desktop.core.gpus import TrainingPrecision  # noqa: E402
-from gradacc_desktop.core.profile import load_profile  # noqa: E402
+from gradacc_desktop.core.time.compute import Recompute  # noqa: E402
+from gradacc_desktop.core.time.gpus import TrainingPrecision  # noqa: E402
+from gradacc_desktop.core.time.profile import load_profile  # noqa: E402
 from gradacc_desktop.measure import MeasureError, build_model, main, time_micro_step  # noqa: E402
 
 GPT2 = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gradacc_desktop.core.export import ExportFormat, export
-from gradacc_desktop.core.setup import TrainingSetup
+from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.memory.setup import TrainingSetup
 
 
 def write_export(fmt: ExportFormat, setup: TrainingSetup, folder: Path) -> dict[str, str]:

@@ -38,8 +38,8 @@ import pytest
 import yaml
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.config_import import trainer_keys
-from gradacc_desktop.core.config_import.trainer_keys import HANDBOOK_KEYS
+from gradacc_desktop.core.frameworks.config_import import trainer_keys
+from gradacc_desktop.core.frameworks.config_import.trainer_keys import HANDBOOK_KEYS
 from tests.trainers.corpus import CORPUS, KINDS
 
 GPUS = 4

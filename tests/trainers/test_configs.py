@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.export import ExportFormat, export
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload, Precision, TrainingSetup, setup_problem
+from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.memory.setup import Offload, Precision, TrainingSetup, setup_problem
+from gradacc_desktop.core.memory.zero import ZeroStage
 from tests.trainers.files import write_export
 
 GRID = [

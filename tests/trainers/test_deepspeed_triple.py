@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
-from gradacc_desktop.core.planning import DeepSpeedReason, deepspeed_check
+from gradacc_desktop.core.batch.planning import DeepSpeedReason, deepspeed_check
 
 # Values that divide and values that do not, around the world sizes below.
 TRAIN = (None, 1, 2, 3, 4, 6, 8, 12, 16, 24, 30, 64, 96)

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.export import ExportFormat, export
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Precision, TrainingSetup, setup_problem
+from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.memory.setup import Precision, TrainingSetup, setup_problem
+from gradacc_desktop.core.memory.zero import ZeroStage
 from tests.trainers.files import write_export
 
 LAYOUTS = [
@@ -132,13 +132,13 @@ def test_megatron_reads_the_expert_parallel_size(setup: TrainingSetup, in_tmp: P
     from megatron.core.parallel_state import RankGenerator
     from megatron.core.transformer.transformer_config import TransformerConfig
 
-    from gradacc_desktop.core.communication import Kind
-    from gradacc_desktop.core.compute import token_cost
-    from gradacc_desktop.core.gpus import TrainingPrecision, load_gpu_table
-    from gradacc_desktop.core.hardware import hardware
-    from gradacc_desktop.core.layout import ParallelLayout
-    from gradacc_desktop.core.steptime import StepModel
-    from gradacc_desktop.core.workload import Experts, Workload
+    from gradacc_desktop.core.time.communication import Kind
+    from gradacc_desktop.core.time.compute import token_cost
+    from gradacc_desktop.core.time.gpus import TrainingPrecision, load_gpu_table
+    from gradacc_desktop.core.time.hardware import hardware
+    from gradacc_desktop.core.time.layout import ParallelLayout
+    from gradacc_desktop.core.time.steptime import StepModel
+    from gradacc_desktop.core.time.workload import Experts, Workload
 
     files = write_export(ExportFormat.MEGATRON, setup, in_tmp)
     text = files["megatron_args.sh"]
@@ -415,7 +415,7 @@ def _interleaved_refusal(
 def test_megatron_runs_exactly_the_interleaved_pairs_the_plan_allows(
     pipeline: int, virtual: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gradacc_desktop.core.layout import ParallelLayout
+    from gradacc_desktop.core.time.layout import ParallelLayout
     from gradacc_desktop.core.training.plan import interleaving_ok
 
     layout = ParallelLayout(data=1, pipeline=pipeline, virtual=virtual)

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from gradacc_desktop.core.lora import BaseFormat, base_weight_bytes_per_param
+from gradacc_desktop.core.memory.lora import BaseFormat, base_weight_bytes_per_param
 from tests.cli.helpers import run_json as _run_json
 from tests.configs import raw_config
 from tests.trainers.hf_models import build, bundled_file, tiny_config, write_config

@@ -14,9 +14,9 @@ import pytest
 from deepspeed.runtime.zero.stage3 import estimate_zero3_model_states_mem_needs as zero3
 from deepspeed.runtime.zero.stage_1_and_2 import estimate_zero2_model_states_mem_needs as zero2
 
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.model_states import model_states
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.memory.model_states import model_states
+from gradacc_desktop.core.memory.setup import Offload
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 PARAMS = [1, 7, 124_439_808, 6_738_415_616, 70_553_706_496, 405_000_000_007, 10**13]
 LAYOUTS = [(1, 1), (1, 8), (2, 8), (3, 1), (3, 7), (8, 8), (7, 3)]  # (nodes, GPUs per node)

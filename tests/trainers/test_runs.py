@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from gradacc_desktop.core.export import ExportFormat, export
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Precision, TrainingSetup
+from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.memory.setup import Precision, TrainingSetup
+from gradacc_desktop.core.memory.zero import ZeroStage
 
 PROJECT = Path(__file__).resolve().parent / "project"
 BIN = Path(sys.executable).parent

@@ -5,8 +5,8 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QSignalBlocker, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QWidget
 
-from gradacc_desktop.core.activation import Attention, Recompute
 from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.core.memory.activation import Attention, Recompute
 from gradacc_desktop.ui.activation_dialog import ActivationDialog, open_activation_dialog
 from gradacc_desktop.ui.activation_fields import CONTROL_SPECS, Kind
 from gradacc_desktop.ui.main_window import MainWindow
@@ -331,7 +331,7 @@ def test_refusals_and_warnings_are_readable(  # type: ignore[no-untyped-def]
 
 
 def test_reopens_with_the_last_setup(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]
-    from gradacc_desktop.core.activation import DType
+    from gradacc_desktop.core.memory.activation import DType
 
     dialog = window.open_activation_estimator()
     qtbot.waitExposed(dialog)

@@ -4,7 +4,7 @@ each sequence over more GPUs."""
 
 from __future__ import annotations
 
-from gradacc_desktop.core.step_results import PART_NAMES
+from gradacc_desktop.core.time.step_results import PART_NAMES
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.step_parts import PART_COLOURS
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField

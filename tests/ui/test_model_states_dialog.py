@@ -8,7 +8,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from gradacc_desktop.core.setup import Offload, ZeroStage
+from gradacc_desktop.core.memory.setup import Offload, ZeroStage
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.training.dialogs import ModelStatesDialog

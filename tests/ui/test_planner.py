@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.core.planning import Rounding
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.view import PlannerView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField

@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QCheckBox, QLabel
 
-from gradacc_desktop.core.activation import Attention
-from gradacc_desktop.core.setup import Precision
+from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.memory.setup import Precision
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.results import TimeCard
 from gradacc_desktop.ui.training.panel import TrainingPanel

@@ -6,7 +6,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsTextItem
 
-from gradacc_desktop.core.gpus import CUSTOM_ID
+from gradacc_desktop.core.time.gpus import CUSTOM_ID
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField

@@ -12,8 +12,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
-from gradacc_desktop.core.export import ExportFormat
-from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.frameworks.export import ExportFormat
+from gradacc_desktop.core.memory.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.trainer import TrainerPage

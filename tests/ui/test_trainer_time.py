@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from gradacc_desktop.core.export import ExportFormat
-from gradacc_desktop.core.setup import ZeroStage
+from gradacc_desktop.core.frameworks.export import ExportFormat
+from gradacc_desktop.core.memory.setup import ZeroStage
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.training.specs import Extra, Section
 from gradacc_desktop.viewmodels.settings import PLANNER

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QGroupBox, QLabel, QMessageBox, QWidget
 
-from gradacc_desktop.core.setup import ZeroStage
+from gradacc_desktop.core.memory.setup import ZeroStage
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.spinboxes import NumberField

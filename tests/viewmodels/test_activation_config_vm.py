@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.activation import Attention, Family, Profile, estimate
-from gradacc_desktop.core.families import read_model_config
+from gradacc_desktop.core.memory.activation import Attention, Family, Profile, estimate
+from gradacc_desktop.core.memory.families import read_model_config
 from gradacc_desktop.viewmodels.activation import ActivationField, ActivationViewModel
 from gradacc_desktop.viewmodels.activation.fields import FILE_KEY
 from tests.configs import config_path

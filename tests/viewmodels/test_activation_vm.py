@@ -5,7 +5,8 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.calculator import DEFAULTS, Field
+from gradacc_desktop.core.memory.activation import (
     ASSUMPTION_TEXT,
     PART_TEXT,
     Assumption,
@@ -16,8 +17,7 @@ from gradacc_desktop.core.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.calculator import DEFAULTS, Field
-from gradacc_desktop.core.presets import load_config_presets, load_presets, preset_by_name
+from gradacc_desktop.core.memory.presets import load_config_presets, load_presets, preset_by_name
 from gradacc_desktop.viewmodels.activation import (
     ActivationField,
     ActivationState,
@@ -153,7 +153,7 @@ def test_options_reach_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
     vm.set_dropout(True)
     vm.set_text(F.TENSOR_PARALLEL, "8")
     vm.set_sequence_parallel(True)
-    from gradacc_desktop.core.activation import DType
+    from gradacc_desktop.core.memory.activation import DType
 
     vm.set_dtype(DType.FP32)
     assert vm.inputs == LLAMA_8B.inputs(
@@ -410,7 +410,7 @@ def test_every_preset_gives_an_estimate(qapp) -> None:  # type: ignore[no-untype
 def test_snapshot_round_trip(qapp) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtCore import QLocale
 
-    from gradacc_desktop.core.activation import Attention, Recompute
+    from gradacc_desktop.core.memory.activation import Attention, Recompute
     from gradacc_desktop.viewmodels.activation import ActivationField, ActivationViewModel
 
     first = ActivationViewModel(QLocale("en"))

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload, Precision
+from gradacc_desktop.core.memory.lora import LoraTargets
+from gradacc_desktop.core.memory.setup import Offload, Precision
+from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.viewmodels.config_check import CheckViewModel
 from gradacc_desktop.viewmodels.training.fields import Choice

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.export import ExportFormat
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.frameworks.export import ExportFormat
+from gradacc_desktop.core.memory.setup import Offload
+from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.viewmodels.exports import ExportViewModel
 from gradacc_desktop.viewmodels.training.fields import Choice

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.memory.lora import LoraTargets
+from gradacc_desktop.core.memory.setup import Offload
+from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.viewmodels.model_states import (
     ModelStatesState,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.setup import Precision
+from gradacc_desktop.core.memory.setup import Precision
+from gradacc_desktop.core.time.compute import Recompute
 from gradacc_desktop.viewmodels.planner import PlannerViewModel, PlanView, TimeView
 from gradacc_desktop.viewmodels.training.fields import NO_MODEL, PARAMS_MODEL, Choice
 from gradacc_desktop.viewmodels.training.fields import TrainingField as F

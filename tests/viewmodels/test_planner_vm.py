@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.planning import UNIT_NOTE, Rounding
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.batch.planning import UNIT_NOTE, Rounding
+from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import format_approx
 from gradacc_desktop.viewmodels.planner import (

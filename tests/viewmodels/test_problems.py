@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
+from gradacc_desktop.core.batch.planning import LR_LIMITS, OTHER_MEMORY_LIMITS
 from gradacc_desktop.core.limits import whole
-from gradacc_desktop.core.planning import LR_LIMITS, OTHER_MEMORY_LIMITS
 from gradacc_desktop.viewmodels.formatting import Unparsed
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.problems import describe

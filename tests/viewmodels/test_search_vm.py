@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.gpus import CUSTOM_ID
+from gradacc_desktop.core.time.gpus import CUSTOM_ID
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 from gradacc_desktop.viewmodels.search import SearchState, SearchViewModel

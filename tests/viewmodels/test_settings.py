@@ -104,7 +104,7 @@ def test_malformed_file_does_not_crash(settings_path: Path) -> None:
 def test_planner_reference_and_export_format_round_trip(
     settings: Settings, settings_path: Path
 ) -> None:
-    from gradacc_desktop.core.export import ExportFormat
+    from gradacc_desktop.core.frameworks.export import ExportFormat
 
     assert settings.get(REFERENCE_LR) is None
     assert settings.get(REFERENCE_BATCH) is None

@@ -10,9 +10,9 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.activation import Attention
-from gradacc_desktop.core.setup import Precision
-from gradacc_desktop.core.step_results import PART_NAMES
+from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.memory.setup import Precision
+from gradacc_desktop.core.time.step_results import PART_NAMES
 from gradacc_desktop.viewmodels.planner import PlannerViewModel, TimePart, TimeView
 from gradacc_desktop.viewmodels.training.fields import Choice
 from gradacc_desktop.viewmodels.training.fields import TrainingField as F

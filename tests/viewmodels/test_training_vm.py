@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import load_gpu_table
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.models import ModelSpec
-from gradacc_desktop.core.planning import Rounding
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.batch.planning import Rounding
+from gradacc_desktop.core.memory.lora import LoraTargets
+from gradacc_desktop.core.memory.models import ModelSpec
+from gradacc_desktop.core.memory.setup import Offload
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import Method, TrainingDescription
 from gradacc_desktop.core.training.figures import Source
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel

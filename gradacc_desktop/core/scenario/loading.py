@@ -10,9 +10,22 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
-from ..activation import SHAPE_LIMITS, Attention, Family
+from ..batch.planning import (
+    DATASET_LIMITS,
+    GPU_MEMORY_LIMITS,
+    OTHER_MEMORY_LIMITS,
+    SEQ_LEN_LIMITS,
+    TARGET_LIMITS,
+    Rounding,
+)
 from ..calculator import LIMITS, Field, Inputs, normalize
-from ..compute import (
+from ..limits import Limits, Problem, check
+from ..memory.activation import SHAPE_LIMITS, Attention, Family
+from ..memory.families import ModelConfigError, parse_model_config_text
+from ..memory.lora import LORA_RANK_LIMITS, LoraTargets
+from ..memory.models import ModelSource, ModelSpec, TypedShape
+from ..memory.setup import Offload, Precision, ZeroStage
+from ..time.compute import (
     BANDWIDTH_LIMITS,
     EFFICIENCY_PERCENT_LIMITS,
     EPOCHS_LIMITS,
@@ -21,21 +34,8 @@ from ..compute import (
     TOKENS_LIMITS,
     Recompute,
 )
-from ..families import ModelConfigError, parse_model_config_text
-from ..gpus import SPEED_LIMITS
-from ..layout import LAYOUT_LIMITS
-from ..limits import Limits, Problem, check
-from ..lora import LORA_RANK_LIMITS, LoraTargets
-from ..models import ModelSource, ModelSpec, TypedShape
-from ..planning import (
-    DATASET_LIMITS,
-    GPU_MEMORY_LIMITS,
-    OTHER_MEMORY_LIMITS,
-    SEQ_LEN_LIMITS,
-    TARGET_LIMITS,
-    Rounding,
-)
-from ..setup import Offload, Precision, ZeroStage
+from ..time.gpus import SPEED_LIMITS
+from ..time.layout import LAYOUT_LIMITS
 from ..training.description import Method, Optimizer
 from .settings import (
     FORMAT,

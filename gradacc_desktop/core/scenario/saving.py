@@ -8,8 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 from ..calculator import normalize
-from ..lora import LoraTargets
-from ..models import ModelSource, ModelSpec
+from ..memory.lora import LoraTargets
+from ..memory.models import ModelSource, ModelSpec
 from .settings import FORMAT, SPEED_KEYS, VERSION, Scenario
 
 

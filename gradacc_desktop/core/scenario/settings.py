@@ -8,15 +8,15 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ..activation import Attention
+from ..batch.planning import Rounding
 from ..calculator import DEFAULTS, LIMITS, Field, Inputs
-from ..compute import Recompute
 from ..limits import Limits
-from ..lora import LoraTargets
-from ..memory import DEFAULT_OVERHEAD_GB
-from ..models import ModelSpec
-from ..planning import Rounding
-from ..setup import Offload, Precision, ZeroStage
+from ..memory.activation import Attention
+from ..memory.lora import LoraTargets
+from ..memory.models import ModelSpec
+from ..memory.setup import Offload, Precision, ZeroStage
+from ..memory.zero import DEFAULT_OVERHEAD_GB
+from ..time.compute import Recompute
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"

@@ -14,11 +14,11 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from ..compute import Recompute
-from ..gpus import GpuCard
-from ..memory import ZeroStage
-from ..models import ModelFacts
-from ..setup import Offload, setup_problem
+from ..memory.models import ModelFacts
+from ..memory.setup import Offload, setup_problem
+from ..memory.zero import ZeroStage
+from ..time.compute import Recompute
+from ..time.gpus import GpuCard
 from .description import Method, TrainingDescription
 from .figures import Figures, figures
 

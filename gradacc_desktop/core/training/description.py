@@ -14,16 +14,16 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ..activation import Attention
-from ..compute import Recompute
-from ..gpus import GpuCard, TrainingPrecision
-from ..layout import ParallelLayout
-from ..lora import BaseFormat, LoraTargets
-from ..memory import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
-from ..models import ModelFacts, ModelSpec
-from ..planning import Rounding
-from ..profile import SpeedProfile
-from ..setup import Offload, Precision, TrainingSetup
+from ..batch.planning import Rounding
+from ..memory.activation import Attention
+from ..memory.lora import BaseFormat, LoraTargets
+from ..memory.models import ModelFacts, ModelSpec
+from ..memory.setup import Offload, Precision, TrainingSetup
+from ..memory.zero import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
+from ..time.compute import Recompute
+from ..time.gpus import GpuCard, TrainingPrecision
+from ..time.layout import ParallelLayout
+from ..time.profile import SpeedProfile
 
 __all__ = [
     "OPTIMIZER_STATE_BYTES",

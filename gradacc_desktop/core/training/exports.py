@@ -1,13 +1,13 @@
 """What each framework's files hold of a training description: the setup (batch,
 layout, ZeRO, precision, offload) and, beside it, the model's name, the sequence
-length, LoRA's settings and recomputation (``core.export.ExportModel``)."""
+length, LoRA's settings and recomputation (``core.frameworks.export.ExportModel``)."""
 
 from __future__ import annotations
 
-from ..compute import Recompute
-from ..export import Exported, ExportFormat, ExportModel, LoraExport, export
-from ..models import ModelSource, UnknownModelError, facts
-from ..setup import TrainingSetup
+from ..frameworks.export import Exported, ExportFormat, ExportModel, LoraExport, export
+from ..memory.models import ModelSource, UnknownModelError, facts
+from ..memory.setup import TrainingSetup
+from ..time.compute import Recompute
 from .description import Method, TrainingDescription
 
 __all__ = ["export_description", "export_model"]

@@ -1,14 +1,14 @@
 """The memory figures a training description fixes, in bytes.
 
 * **Activation per sample** — one sample of the whole model on one GPU, the activation
-  estimator's modelled peak (``core.activation.estimate``, Hugging Face profile, SDPA,
+  estimator's modelled peak (``core.memory.activation.estimate``, Hugging Face profile, SDPA,
   the description's precision and recomputation), exactly ``gradacc activation``'s
   ``peak_bytes_per_sample``. The first pipeline stage's GPU holds it divided by the
-  tensor-parallel size (``core.layout.first_stage_activation_gb``'s rule) and by the
+  tensor-parallel size (``core.time.layout.first_stage_activation_gb``'s rule) and by the
   context-parallel size (each of the ``cp`` GPUs keeps ``s/cp`` tokens of every layer:
   Korthikanti et al.'s activations are linear in the tokens with a fused attention).
 * **Model states per GPU** — weights, gradients and optimizer states as DeepSpeed's
-  estimators count them (``core.model_states``), for the method (LoRA/QLoRA adapters on a
+  estimators count them (``core.memory.model_states``), for the method (LoRA/QLoRA adapters on a
   frozen base), the optimizer, the precision, the ZeRO stage and offload; with tensor and
   pipeline parallelism, for one GPU's shard of the parameters; with expert parallelism,
   the dense shard plus ``1/EP`` of a mixture of experts' routed experts, each part
@@ -34,14 +34,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..activation import Device, DType, Inputs, Profile, Result, estimate
-from ..activation import Recompute as ActivationRecompute
-from ..compute import Recompute
-from ..families.vision_facts import DEFAULT_IMAGES
-from ..lora import base_weight_bytes_per_param
-from ..model_states import ModelStates, model_states
-from ..models import ModelFacts, UnknownModelError, facts
-from ..setup import SetupProblem, setup_problem
+from ..memory.activation import Device, DType, Inputs, Profile, Result, estimate
+from ..memory.activation import Recompute as ActivationRecompute
+from ..memory.families.vision_facts import DEFAULT_IMAGES
+from ..memory.lora import base_weight_bytes_per_param
+from ..memory.model_states import ModelStates, model_states
+from ..memory.models import ModelFacts, UnknownModelError, facts
+from ..memory.setup import SetupProblem, setup_problem
+from ..time.compute import Recompute
 from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
 
 __all__ = ["GB", "Figure", "Figures", "Missing", "Source", "figures", "shown_gb", "to_bytes"]

@@ -8,13 +8,19 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from ..compute import Recompute
-from ..config_import import Adapter, ConfigImportError, ConfigKind, ImportedConfig, read_config
-from ..families import ModelConfigError, parse_model_config_text, read_model_config_text
-from ..lora import LoraTargets
-from ..memory import ZeroStage
-from ..models import ModelSpec, catalogue
-from ..setup import Offload, Precision, TrainingSetup
+from ..frameworks.config_import import (
+    Adapter,
+    ConfigImportError,
+    ConfigKind,
+    ImportedConfig,
+    read_config,
+)
+from ..memory.families import ModelConfigError, parse_model_config_text, read_model_config_text
+from ..memory.lora import LoraTargets
+from ..memory.models import ModelSpec, catalogue
+from ..memory.setup import Offload, Precision, TrainingSetup
+from ..memory.zero import ZeroStage
+from ..time.compute import Recompute
 from .description import Method, TrainingDescription
 
 __all__ = ["bundled_model_of", "fixed_by", "is_training_config", "layout_fixed_by"]

@@ -16,18 +16,24 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..activation import Attention
-from ..compute import token_cost
-from ..frameworks import BatchVerdicts, batch_verdicts
-from ..hardware import NoSpeedError, hardware
-from ..layout import ParallelLayout
-from ..lora import base_weight_bytes_per_param
-from ..planning import AccumulationPlan, solve_accumulation, steps_per_epoch
-from ..recommend import PairChoice, PlanPair, Suggestion, choose_pairs, nothing_fits_suggestions
-from ..setup import SetupProblem, TrainingSetup, setup_problem
-from ..step_results import RunTotals, StepTime, run_totals
-from ..steptime import StepModel
-from ..workload import Experts, Workload
+from ..batch.planning import AccumulationPlan, solve_accumulation, steps_per_epoch
+from ..batch.recommend import (
+    PairChoice,
+    PlanPair,
+    Suggestion,
+    choose_pairs,
+    nothing_fits_suggestions,
+)
+from ..frameworks.verdicts import BatchVerdicts, batch_verdicts
+from ..memory.activation import Attention
+from ..memory.lora import base_weight_bytes_per_param
+from ..memory.setup import SetupProblem, TrainingSetup, setup_problem
+from ..time.compute import token_cost
+from ..time.hardware import NoSpeedError, hardware
+from ..time.layout import ParallelLayout
+from ..time.step_results import RunTotals, StepTime, run_totals
+from ..time.steptime import StepModel
+from ..time.workload import Experts, Workload
 from .description import TrainingDescription
 from .figures import Figures, figures, shown_gb
 

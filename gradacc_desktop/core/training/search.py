@@ -15,7 +15,7 @@ For every value of every dimension the best does not use, ``Exclusion`` says why
 layouts with it do not fit (with the closest miss), a framework refuses them (which
 rule), or they are slower (by how much).
 
-What the frameworks refuse (besides the layouts no framework runs, ``core.setup``):
+What the frameworks refuse (besides the layouts no framework runs, ``core.memory.setup``):
 
 * ZeRO-2 or ZeRO-3 with pipeline stages — DeepSpeed's pipeline engine asserts
   "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism";
@@ -40,12 +40,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..compute import Recompute
-from ..memory import ZeroStage
-from ..models import ModelFacts, UnknownModelError, facts
-from ..planning import divisors
-from ..setup import Offload
-from ..step_results import StepTime
+from ..batch.planning import divisors
+from ..memory.models import ModelFacts, UnknownModelError, facts
+from ..memory.setup import Offload
+from ..memory.zero import ZeroStage
+from ..time.compute import Recompute
+from ..time.step_results import StepTime
 from .description import TrainingDescription
 from .figures import Figures, figures
 from .plan import TimeMissing, interleaving_ok, step_model

@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from gradacc_desktop.core.step_results import PART_NAMES
+from gradacc_desktop.core.time import PART_NAMES
 from gradacc_desktop.viewmodels.planner import TimePart
 
 #: one colour per part, distinct on light and dark palettes (Tableau 10, reordered);

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gradacc_desktop.core.export import ExportFormat
+from gradacc_desktop.core.frameworks.export import ExportFormat
 from gradacc_desktop.ui.file_dialogs import ask_folder
 from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.wheel import guard_wheel

@@ -8,11 +8,10 @@ from typing import final
 
 from PySide6.QtCore import QCoreApplication
 
-from gradacc_desktop.core.activation import GB, STACK_TEXT, Item, Recompute, Result, StackKind
 from gradacc_desktop.core.calculator import ACTIVATION_DECIMALS, LIMITS, Field
-from gradacc_desktop.core.compute import significant
-from gradacc_desktop.core.families.vision_facts import summary as vision_summary
-from gradacc_desktop.core.presets import Preset
+from gradacc_desktop.core.memory import GB, STACK_TEXT, Item, Preset, Recompute, Result, StackKind
+from gradacc_desktop.core.memory.families.vision_facts import summary as vision_summary
+from gradacc_desktop.core.time import significant
 from gradacc_desktop.viewmodels.activation.fields import (
     MEASURE_COMMAND,
     PAPER_CITATION,

@@ -6,15 +6,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import (
-    SHAPE_LIMITS,
-    Attention,
-    DType,
-    Family,
-    Profile,
-    Recompute,
-)
 from gradacc_desktop.core.limits import Limits
+from gradacc_desktop.core.memory import SHAPE_LIMITS, Attention, DType, Family, Profile, Recompute
 
 #: the paper behind the PAPER profile (a title: not translated)
 PAPER_CITATION = (
@@ -28,7 +21,7 @@ MEASURE_COMMAND = "python -m gradacc_desktop.measure --model-config config.json"
 
 
 class ActivationField(enum.Enum):
-    """The integer inputs; values are the names of ``core.activation.Inputs`` fields."""
+    """The integer inputs; values are the names of ``core.memory.activation.Inputs`` fields."""
 
     HIDDEN = "hidden"
     LAYERS = "layers"

@@ -10,16 +10,18 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
-from gradacc_desktop.core.activation import Family, Inputs, Profile
-from gradacc_desktop.core.families.vision_facts import DEFAULT_IMAGES, default_image_size
-from gradacc_desktop.core.families.vision_facts import resizable as image_resizable
-from gradacc_desktop.core.presets import (
+from gradacc_desktop.core.memory import (
     ConfigPreset,
+    Family,
+    Inputs,
     Preset,
     PresetError,
+    Profile,
     load_config_presets,
     load_presets,
 )
+from gradacc_desktop.core.memory.families.vision_facts import DEFAULT_IMAGES, default_image_size
+from gradacc_desktop.core.memory.families.vision_facts import resizable as image_resizable
 from gradacc_desktop.viewmodels.activation.fields import SHAPE_FIELDS, ActivationField, Options
 from gradacc_desktop.viewmodels.activation.loaded import LoadedModel
 

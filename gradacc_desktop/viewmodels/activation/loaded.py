@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.families import Architecture
+from gradacc_desktop.core.memory.families import Architecture
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The estimator's view-model: holds its inputs (a model from a config.json — a
 bundled preset's or a file the user opened —, a sized preset or custom sizes, and the
-training-step options), calls ``core.activation.estimate`` and emits one
+training-step options), calls ``core.memory.activation.estimate`` and emits one
 ``ActivationState`` per change. Words come from ``texts`` and ``estimate``; no
 model arithmetic here: bytes become decimal GB (10^9 bytes) only for display.
 """
@@ -14,27 +14,25 @@ from decimal import Decimal
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.core.memory import (
     Attention,
+    ConfigPreset,
     DType,
     Family,
     Inputs,
     InvalidActivationInputs,
+    Preset,
     Profile,
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory.families import (
     Head,
     ModelConfigError,
     file_name,
     parse_model_config_text,
     read_model_config_text,
-)
-from gradacc_desktop.core.presets import (
-    ConfigPreset,
-    Preset,
 )
 from gradacc_desktop.viewmodels.activation.estimate import EstimateTexts
 from gradacc_desktop.viewmodels.activation.fields import (

@@ -12,11 +12,16 @@ from typing import final
 
 from PySide6.QtCore import QCoreApplication
 
-from gradacc_desktop.core.activation import Inputs, InvalidActivationInputs, validate
-from gradacc_desktop.core.activation import Problem as CoreProblem
-from gradacc_desktop.core.families import parameters
-from gradacc_desktop.core.lora import ModelShape, total_parameters
-from gradacc_desktop.core.presets import Preset
+from gradacc_desktop.core.memory import (
+    Inputs,
+    InvalidActivationInputs,
+    ModelShape,
+    Preset,
+    total_parameters,
+    validate,
+)
+from gradacc_desktop.core.memory import Problem as CoreProblem
+from gradacc_desktop.core.memory.families import parameters
 from gradacc_desktop.viewmodels.activation.fields import ActivationField
 from gradacc_desktop.viewmodels.activation.loaded import LoadedModel
 from gradacc_desktop.viewmodels.activation.texts import ActivationTexts

@@ -13,10 +13,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TypeVar
 
-from gradacc_desktop.core.activation import Attention, DType, Family, Profile, Recompute
-from gradacc_desktop.core.families import ModelConfigError, parse_model_config_text
 from gradacc_desktop.core.limits import check
-from gradacc_desktop.core.presets import ConfigPreset, Preset
+from gradacc_desktop.core.memory import (
+    Attention,
+    ConfigPreset,
+    DType,
+    Family,
+    Preset,
+    Profile,
+    Recompute,
+)
+from gradacc_desktop.core.memory.families import ModelConfigError, parse_model_config_text
 from gradacc_desktop.viewmodels.activation.fields import (
     FIELD_LIMITS,
     FILE_KEY,

@@ -8,7 +8,7 @@ from typing import final
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
-from gradacc_desktop.core.activation import (
+from gradacc_desktop.core.memory import (
     ASSUMPTION_TEXT,
     PART_TEXT,
     Assumption,
@@ -19,7 +19,7 @@ from gradacc_desktop.core.activation import (
     Profile,
     Recompute,
 )
-from gradacc_desktop.core.families import FAMILY_TEXT
+from gradacc_desktop.core.memory.families import FAMILY_TEXT
 from gradacc_desktop.viewmodels.activation.fields import ActivationField, Control, Option
 from gradacc_desktop.viewmodels.formatting import Translating, format_counted, format_number
 

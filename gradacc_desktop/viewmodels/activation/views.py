@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from gradacc_desktop.core.activation import Result
+from gradacc_desktop.core.memory import Result
 from gradacc_desktop.viewmodels.activation.fields import ActivationField, Options
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import final
 
+from gradacc_desktop.core.batch import AccumulationPlan
 from gradacc_desktop.core.calculator import LIMITS, Field, check_value
-from gradacc_desktop.core.planning import AccumulationPlan
 from gradacc_desktop.viewmodels.calculator import TIMES
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import ConfigurationView

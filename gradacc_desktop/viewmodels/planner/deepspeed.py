@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import final
 
+from gradacc_desktop.core.batch import DeepSpeedReason, deepspeed_check
 from gradacc_desktop.core.frameworks import megatron_check
-from gradacc_desktop.core.planning import DeepSpeedReason, deepspeed_check
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import ConfigurationView, DeepSpeedView
 

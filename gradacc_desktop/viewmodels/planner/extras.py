@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import final
 
-from gradacc_desktop.core.planning import lr_linear, lr_sqrt, steps_per_epoch, tokens_per_step
+from gradacc_desktop.core.batch import lr_linear, lr_sqrt, steps_per_epoch, tokens_per_step
 from gradacc_desktop.viewmodels.entries import OptionalValue
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.formatting import format_approx

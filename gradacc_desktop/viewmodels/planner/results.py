@@ -8,7 +8,7 @@ from typing import final
 
 from PySide6.QtCore import QCoreApplication
 
-from gradacc_desktop.core.setup import PROBLEM_TEXT
+from gradacc_desktop.core.memory import PROBLEM_TEXT
 from gradacc_desktop.core.training.alternatives import Alternative
 from gradacc_desktop.core.training.figures import GB, Source, shown_gb
 from gradacc_desktop.core.training.plan import Plan

@@ -7,7 +7,7 @@ from typing import final
 
 from PySide6.QtCore import QCoreApplication
 
-from gradacc_desktop.core.planning import UNIT_NOTE
+from gradacc_desktop.core.batch import UNIT_NOTE
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.training.texts import plain as _plain
 

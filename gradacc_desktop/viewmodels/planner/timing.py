@@ -8,15 +8,23 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import final
 
-from gradacc_desktop.core.compute import significant, to_decimal
-from gradacc_desktop.core.gpus import CUSTOM_ID, Generation
-from gradacc_desktop.core.kernels import FITTED, fitted_like
-from gradacc_desktop.core.profile import Mismatch, profile_mismatches
-from gradacc_desktop.core.step_results import PART_NAMES, RunTotals, StepTime
-from gradacc_desktop.core.steptime import StepModel
+from gradacc_desktop.core.time import (
+    CUSTOM_ID,
+    FITTED,
+    PART_NAMES,
+    Generation,
+    Mismatch,
+    RunTotals,
+    StepModel,
+    StepTime,
+    Uncounted,
+    fitted_like,
+    profile_mismatches,
+    significant,
+    to_decimal,
+)
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import Plan, TimeMissing
-from gradacc_desktop.core.workload import Uncounted
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import TimePart, TimeView
 

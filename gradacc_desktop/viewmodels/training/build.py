@@ -8,26 +8,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from gradacc_desktop.core.activation import Attention, Family
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.families import Architecture
-from gradacc_desktop.core.gpus import (
+from gradacc_desktop.core.batch import Rounding
+from gradacc_desktop.core.memory import (
+    Attention,
+    Family,
+    LoraTargets,
+    ModelSource,
+    ModelSpec,
+    Offload,
+    Precision,
+    TypedShape,
+    UnknownModelError,
+    ZeroStage,
+    facts,
+)
+from gradacc_desktop.core.memory.families import Architecture
+from gradacc_desktop.core.time import (
     GpuCard,
+    Recompute,
+    SpeedProfile,
     TrainingPrecision,
     custom_card,
     custom_performance,
 )
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.models import (
-    ModelSource,
-    ModelSpec,
-    TypedShape,
-    UnknownModelError,
-    facts,
-)
-from gradacc_desktop.core.planning import Rounding
-from gradacc_desktop.core.profile import SpeedProfile
-from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.core.training.description import (
     Method,
     Optimizer,

@@ -10,21 +10,29 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from gradacc_desktop.core.activation import Attention, Family
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import (
+from gradacc_desktop.core.batch import Rounding
+from gradacc_desktop.core.memory import (
+    Attention,
+    Family,
+    LoraTargets,
+    ModelSource,
+    ModelSpec,
+    Offload,
+    Precision,
+    ZeroStage,
+    catalogue,
+    facts,
+)
+from gradacc_desktop.core.time import (
     CUSTOM_ID,
     GpuCard,
     GpuTable,
     GpuTableError,
+    Recompute,
     custom_card,
     custom_performance,
     load_gpu_table,
 )
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.models import ModelSource, ModelSpec, catalogue, facts
-from gradacc_desktop.core.planning import Rounding
-from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.core.training.description import Method, Optimizer, TrainingDescription
 from gradacc_desktop.core.training.plan import Plan
 from gradacc_desktop.viewmodels.entries import Entries

@@ -6,22 +6,7 @@ from __future__ import annotations
 import enum
 from decimal import Decimal
 
-from gradacc_desktop.core.activation import SHAPE_LIMITS
-from gradacc_desktop.core.calculator import LIMITS, Field
-from gradacc_desktop.core.compute import (
-    BANDWIDTH_LIMITS,
-    EFFICIENCY_PERCENT_LIMITS,
-    EPOCHS_LIMITS,
-    PARAMS_LIMITS,
-    PRICE_LIMITS,
-    TOKENS_LIMITS,
-)
-from gradacc_desktop.core.gpus import SPEED_LIMITS
-from gradacc_desktop.core.layout import LAYOUT_LIMITS
-from gradacc_desktop.core.limits import Limits
-from gradacc_desktop.core.lora import LORA_RANK_LIMITS
-from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB
-from gradacc_desktop.core.planning import (
+from gradacc_desktop.core.batch import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
     LR_LIMITS,
@@ -29,7 +14,20 @@ from gradacc_desktop.core.planning import (
     SEQ_LEN_LIMITS,
     TARGET_LIMITS,
 )
+from gradacc_desktop.core.calculator import LIMITS, Field
+from gradacc_desktop.core.limits import Limits
+from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB, LORA_RANK_LIMITS, SHAPE_LIMITS
 from gradacc_desktop.core.scenario import GOODPUT_PERCENT_LIMITS, NODES_LIMITS
+from gradacc_desktop.core.time import (
+    BANDWIDTH_LIMITS,
+    EFFICIENCY_PERCENT_LIMITS,
+    EPOCHS_LIMITS,
+    LAYOUT_LIMITS,
+    PARAMS_LIMITS,
+    PRICE_LIMITS,
+    SPEED_LIMITS,
+    TOKENS_LIMITS,
+)
 from gradacc_desktop.viewmodels.entries import FieldRules
 
 

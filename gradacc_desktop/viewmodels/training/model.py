@@ -14,13 +14,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-from gradacc_desktop.core.gpus import (
+from gradacc_desktop.core.memory import ModelSpec, Precision
+from gradacc_desktop.core.time import (
     GpuCard,
     GpuTable,
+    ProfileError,
+    SpeedProfile,
+    parse_profile,
+    profile_to_json,
 )
-from gradacc_desktop.core.models import ModelSpec
-from gradacc_desktop.core.profile import ProfileError, SpeedProfile, parse_profile, profile_to_json
-from gradacc_desktop.core.setup import Precision
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import Plan, plan
 from gradacc_desktop.viewmodels.entries import Entries

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import final
 
-from gradacc_desktop.core.gpus import GpuCard
-from gradacc_desktop.core.models import ModelFacts, ModelSource
+from gradacc_desktop.core.memory import ModelFacts, ModelSource
+from gradacc_desktop.core.time import GpuCard
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.figures import Figure, Figures, Missing, Source, shown_gb
 from gradacc_desktop.viewmodels.formats import PlanFormats

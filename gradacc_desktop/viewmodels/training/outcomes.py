@@ -11,14 +11,14 @@ from typing import final
 
 from PySide6.QtCore import QCoreApplication
 
-from gradacc_desktop.core.activation import Family
-from gradacc_desktop.core.families import (
+from gradacc_desktop.core.memory import Family
+from gradacc_desktop.core.memory.families import (
     ModelConfigError,
     file_name,
     parse_model_config_text,
     read_model_config_text,
 )
-from gradacc_desktop.core.profile import ProfileError, SpeedProfile, load_profile
+from gradacc_desktop.core.time import ProfileError, SpeedProfile, load_profile
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.training.build import OpenedConfig
 

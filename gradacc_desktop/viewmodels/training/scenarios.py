@@ -14,12 +14,16 @@ from typing import final
 from PySide6.QtCore import QObject
 
 from gradacc_desktop.core import scenario as scenario_io
-from gradacc_desktop.core.export import Exported
-from gradacc_desktop.core.gpus import CUSTOM_ID
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB
-from gradacc_desktop.core.models import ModelSource, ModelSpec, known_models
+from gradacc_desktop.core.frameworks.export import Exported
+from gradacc_desktop.core.memory import (
+    DEFAULT_OVERHEAD_GB,
+    LoraTargets,
+    ModelSource,
+    ModelSpec,
+    known_models,
+)
 from gradacc_desktop.core.scenario import PlanSettings, Reason, Scenario, ScenarioError
+from gradacc_desktop.core.time import CUSTOM_ID
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.files import Outcome, write_file_atomically
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating

@@ -6,12 +6,16 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import final
 
-from gradacc_desktop.core.activation import Attention, Family
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import CUSTOM_ID, GpuCard
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.planning import Rounding
-from gradacc_desktop.core.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.batch import Rounding
+from gradacc_desktop.core.memory import (
+    Attention,
+    Family,
+    LoraTargets,
+    Offload,
+    Precision,
+    ZeroStage,
+)
+from gradacc_desktop.core.time import CUSTOM_ID, GpuCard, Recompute
 from gradacc_desktop.core.training.description import Method, Optimizer
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating

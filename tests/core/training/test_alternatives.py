@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import load_gpu_table
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.models import ModelSpec
+from gradacc_desktop.core.memory.models import ModelSpec
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.alternatives import Change, alternatives
 from gradacc_desktop.core.training.description import Method, TrainingDescription
 from gradacc_desktop.core.training.plan import plan

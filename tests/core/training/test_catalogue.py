@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.models import (
+from gradacc_desktop.core.memory.lora import LoraTargets
+from gradacc_desktop.core.memory.models import (
     ModelSource,
     ModelSpec,
     UnknownModelError,
@@ -14,7 +14,7 @@ from gradacc_desktop.core.models import (
     find_model,
     known_models,
 )
-from gradacc_desktop.core.presets import load_config_presets, load_presets
+from gradacc_desktop.core.memory.presets import load_config_presets, load_presets
 
 PUBLISHED_TOTALS = {
     # model.num_parameters() of the model transformers builds from each file / preset

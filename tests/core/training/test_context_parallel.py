@@ -8,16 +8,16 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from gradacc_desktop.core.communication import Kind, What, When, ring_attention
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.export import ExportFormat, export, megatron_arguments
-from gradacc_desktop.core.gpus import load_gpu_table
-from gradacc_desktop.core.layout import ParallelLayout
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.model_states import model_states
-from gradacc_desktop.core.models import ModelSpec, facts
-from gradacc_desktop.core.step_results import PART_NAMES
-from gradacc_desktop.core.steptime import BUS_EFFICIENCY, exposed
+from gradacc_desktop.core.frameworks.export import ExportFormat, export, megatron_arguments
+from gradacc_desktop.core.memory.model_states import model_states
+from gradacc_desktop.core.memory.models import ModelSpec, facts
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.communication import Kind, What, When, ring_attention
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import load_gpu_table
+from gradacc_desktop.core.time.layout import ParallelLayout
+from gradacc_desktop.core.time.step_results import PART_NAMES
+from gradacc_desktop.core.time.steptime import BUS_EFFICIENCY, exposed
 from gradacc_desktop.core.training.description import (
     ContextProblem,
     TrainingDescription,

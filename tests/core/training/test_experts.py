@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from gradacc_desktop.core.communication import Kind, What, When
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.export import ExportFormat, export, megatron_arguments
-from gradacc_desktop.core.gpus import load_gpu_table
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.models import ModelSpec, facts
-from gradacc_desktop.core.setup import Offload, SetupProblem, setup_problem
+from gradacc_desktop.core.frameworks.export import ExportFormat, export, megatron_arguments
+from gradacc_desktop.core.memory.models import ModelSpec, facts
+from gradacc_desktop.core.memory.setup import Offload, SetupProblem, setup_problem
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.communication import Kind, What, When
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import (
     ExpertProblem,
     TrainingDescription,

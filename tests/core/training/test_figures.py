@@ -7,14 +7,14 @@ from decimal import Decimal
 
 import pytest
 
-from gradacc_desktop.core.activation import DType, Inputs, estimate
-from gradacc_desktop.core.activation import Family as ActivationFamily
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import custom_card, load_gpu_table
-from gradacc_desktop.core.lora import LoraTargets
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.models import ModelSpec, TypedShape
-from gradacc_desktop.core.setup import Offload, Precision
+from gradacc_desktop.core.memory.activation import DType, Inputs, estimate
+from gradacc_desktop.core.memory.activation import Family as ActivationFamily
+from gradacc_desktop.core.memory.lora import LoraTargets
+from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
+from gradacc_desktop.core.memory.setup import Offload, Precision
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import custom_card, load_gpu_table
 from gradacc_desktop.core.training.description import Method, Optimizer, TrainingDescription
 from gradacc_desktop.core.training.figures import Missing, Source, figures, to_bytes
 

@@ -8,12 +8,12 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import load_gpu_table
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.models import ModelSpec
-from gradacc_desktop.core.planning import Rounding
-from gradacc_desktop.core.recommend import Suggestion
+from gradacc_desktop.core.batch.planning import Rounding
+from gradacc_desktop.core.batch.recommend import Suggestion
+from gradacc_desktop.core.memory.models import ModelSpec
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import Method, RunBudget, TrainingDescription
 from gradacc_desktop.core.training.plan import TimeMissing, fastest, plan
 
@@ -83,7 +83,7 @@ def test_without_a_model_the_batch_is_planned_and_nothing_else() -> None:
 
 def test_time_needs_the_length_and_the_cards_speed() -> None:
     assert plan(replace(LLAMA, seq_len=None)).time_missing is TimeMissing.NO_SEQ_LEN
-    from gradacc_desktop.core.gpus import custom_card
+    from gradacc_desktop.core.time.gpus import custom_card
 
     custom = plan(replace(LLAMA, card=custom_card(Decimal(80))))
     assert custom.time_missing is TimeMissing.NO_SPEED

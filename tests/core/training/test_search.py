@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gradacc_desktop.core.compute import Recompute
-from gradacc_desktop.core.gpus import custom_card, load_gpu_table
-from gradacc_desktop.core.memory import ZeroStage
-from gradacc_desktop.core.models import ModelSpec
-from gradacc_desktop.core.planning import divisors
-from gradacc_desktop.core.setup import Offload
+from gradacc_desktop.core.batch.planning import divisors
+from gradacc_desktop.core.memory.models import ModelSpec
+from gradacc_desktop.core.memory.setup import Offload
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.time.gpus import custom_card, load_gpu_table
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import plan
 from gradacc_desktop.core.training.search import (
@@ -160,7 +160,7 @@ def test_the_search_finds_what_a_brute_force_finds(
         model=ModelSpec.bundled(model), seq_len=seq, card=TABLE.by_id(card), target_batch=target
     )
     if card == "t4-16gb":
-        from gradacc_desktop.core.setup import Precision
+        from gradacc_desktop.core.memory.setup import Precision
 
         d = replace(d, precision=Precision.FP16)
     result = search(d, world)

@@ -1,0 +1,308 @@
+"""Reading a GPT-NeoX YAML (``deepy.py train.py configs/x.yml``): DeepSpeed's batch keys
+and ZeRO section, with GPT-NeoX's own rules for their defaults, its precision key, its
+Megatron-style parallel sizes and sequence length, and the keys it refuses.
+
+GPT-NeoX derives the batch values as DeepSpeed does (megatron/neox_arguments/
+arguments.py ``NeoXArgs.calculate_batch_parameters()`` is DeepSpeed's
+``_set_batch_related_parameters``, ``check_batch_parameters()`` its
+``_batch_assertion``, with the data-parallel size for the world size), with one
+difference: ``gradient_accumulation_steps`` defaults to 1 (neox_args.py
+``NeoXArgsDeepspeedConfig``), so a file that leaves it out has 1 accumulation step, not
+the value DeepSpeed would derive from ``train_batch_size``. The reader fills that
+default; ``derive`` then replays the derivation (``planning.deepspeed_check``, the same
+arithmetic) and words its refusals as GPT-NeoX's (``neox_text``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...batch.planning import MAX_TARGET_BATCH
+from ...memory.setup import Precision
+from ...text import trans_late
+from .deepspeed import read_zero
+from .neox_keys import NEOX_KEYS
+from .reader import MAX_GPUS, MAX_MICRO, MAX_SEQ, MAX_STEPS, Reader, clean
+
+_NEOX_PRECISIONS = {"fp16": Precision.FP16, "bfloat16": Precision.BF16, "fp32": Precision.FP32}
+
+
+def read_neox(data: dict[Any, Any], r: Reader) -> None:
+    # NeoXArgs.from_ymls(): conf_key.replace("-", "_") for every top-level key
+    written: dict[str, str] = {}
+    conf: dict[str, Any] = {}
+    for raw, value in data.items():
+        if isinstance(raw, str):
+            name = raw.replace("-", "_")
+            written[name] = raw
+            conf[name] = value
+
+    def key(name: str) -> str:
+        return written.get(name, name)
+
+    # NeoXArgs.validate_types() lets "auto" through only with autotuning set (DeepSpeed's
+    # autotuner fills it); otherwise calculate_batch_parameters() computes with the text
+    autotuning = conf.get("autotuning") is not None
+    r.integer(
+        "train_batch_size",
+        key("train_batch_size"),
+        conf.get("train_batch_size"),
+        1,
+        MAX_TARGET_BATCH,
+        auto=autotuning,
+    )
+    r.integer(
+        "micro_batch",
+        key("train_micro_batch_size_per_gpu"),
+        conf.get("train_micro_batch_size_per_gpu"),
+        1,
+        MAX_MICRO,
+        auto=autotuning,
+    )
+    r.integer(
+        "accumulation_steps",
+        key("gradient_accumulation_steps"),
+        conf.get("gradient_accumulation_steps"),
+        1,
+        MAX_STEPS,
+        auto=autotuning,
+    )
+    if "gradient_accumulation_steps" not in conf:
+        # neox_args.py NeoXArgsDeepspeedConfig: gradient_accumulation_steps: int = 1;
+        # calculate_batch_parameters() derives it only when it is None (written null)
+        r.default(
+            "accumulation_steps",
+            1,
+            trans_late(
+                "ConfigImport",
+                "accumulation steps = 1: GPT-NeoX's default gradient_accumulation_steps "
+                "(NeoXArgsDeepspeedConfig); unlike DeepSpeed, GPT-NeoX does not derive it "
+                "from train_batch_size unless the file sets it to null",
+            ).format(),
+        )
+    _zero(conf, key, r, autotuning)
+    _precision(conf, key, r)
+    # GPT-NeoX, megatron/neox_arguments/arguments.py NeoXArgs.calculate_derived()
+    for size_name, size_key in (
+        ("pipeline", "pipe_parallel_size"),
+        ("tensor", "model_parallel_size"),
+        ("context", "context_parallel_size"),
+    ):
+        r.parallel_size(size_name, key(size_key), conf.get(size_key))
+    # neox_args.py NeoXArgsModel.seq_length
+    r.integer("sequence_length", key("seq_length"), conf.get("seq_length"), 1, MAX_SEQ, auto=False)
+    # NeoXArgsTraining.checkpoint_activations: bool = False
+    r.boolean("checkpointing", key("checkpoint_activations"), conf.get("checkpoint_activations"))
+    r.default(
+        "checkpointing",
+        False,
+        trans_late(
+            "ConfigImport",
+            "activation checkpointing off: GPT-NeoX's default checkpoint_activations is false",
+        ).format(),
+    )
+    # calculate_derived(): a global_num_gpus in the file is used as it is; otherwise
+    # the count comes from the hostfile (num_gpus per host) or torch.cuda.device_count()
+    r.integer("gpus", key("global_num_gpus"), conf.get("global_num_gpus"), 1, MAX_GPUS, auto=False)
+    if conf.get("num_gpus") is not None and conf.get("global_num_gpus") is None:
+        r.refuse(
+            key("num_gpus"),
+            conf["num_gpus"],
+            trans_late(
+                "ConfigImport",
+                "GPUs per node: GPT-NeoX multiplies it by the hosts of the hostfile "
+                "(calculate_derived), which the file does not give; give --gpus",
+            ).format(),
+        )
+    _unknown_keys(data, r)
+
+
+def _zero(conf: dict[str, Any], key: Any, r: Reader, autotuning: bool) -> None:
+    zero = conf.get("zero_optimization")
+    if zero is None:
+        return  # calculate_derived(): ZERO_DEFAULTS, stage 0
+    name = key("zero_optimization")
+    # calculate_derived(): stage = self.zero_optimization["stage"] inside try / except
+    # KeyError (printed and raised again); a stage outside 0-3 fails
+    # assert self.autotuning is not None, "Zero Stage must be an integer unless you
+    # are doing autotuning, not {stage}"
+    if not isinstance(zero, dict):
+        r.refuse(
+            name,
+            zero,
+            trans_late(
+                "ConfigImport",
+                'must be a mapping: GPT-NeoX reads zero_optimization["stage"]',
+            ).format(),
+            "zero_stage",
+            "offload",
+            refused=True,
+        )
+        return
+    if "stage" not in zero:
+        r.refuse(
+            name,
+            zero,
+            trans_late(
+                "ConfigImport",
+                'has no stage: GPT-NeoX reads zero_optimization["stage"] and raises KeyError',
+            ).format(),
+            "zero_stage",
+            refused=True,
+        )
+        return
+    stage = zero["stage"]
+    if isinstance(stage, bool) or stage not in (0, 1, 2, 3):
+        if autotuning:
+            r.mark_auto(f"{name}.stage", "zero_stage")
+            return
+        r.refuse(
+            f"{name}.stage",
+            stage,
+            trans_late(
+                "ConfigImport",
+                'GPT-NeoX refuses it: "Zero Stage must be an integer unless you are doing '
+                'autotuning" (0, 1, 2 or 3)',
+            ).format(),
+            "zero_stage",
+            refused=True,
+        )
+        return
+    pipe = conf.get("pipe_parallel_size")
+    if stage >= 2 and isinstance(pipe, int) and not isinstance(pipe, bool) and pipe > 1:
+        # calculate_derived(): is_pipe_parallel = pipe_parallel_size > 1, the model is a
+        # DeepSpeed PipelineModule; deepspeed/runtime/pipe/engine.py
+        # PipelineEngine.__init__ asserts zero_optimization_stage() < 2, "ZeRO-2 and
+        # ZeRO-3 are incompatible with pipeline parallelism"
+        r.refuse(
+            f"{name}.stage",
+            stage,
+            trans_late(
+                "ConfigImport",
+                "DeepSpeed refuses it with pipe_parallel_size {pipe}: ZeRO-2 and ZeRO-3 "
+                "are incompatible with pipeline parallelism",
+            ).format(pipe=pipe),
+            "zero_stage",
+            refused=True,
+        )
+        return
+    read_zero({"zero_optimization": zero}, r)
+
+
+def _enabled(r: Reader, conf: dict[str, Any], key: Any, section: str) -> bool | None:
+    """``<section>.enabled`` as DeepSpeed reads it (absent: False); None when unusable."""
+    value = conf.get(section)
+    if value is None:
+        return False
+    if not isinstance(value, dict):
+        r.refuse(
+            key(section),
+            value,
+            trans_late("ConfigImport", "must be a mapping of keys").format(),
+            "precision",
+        )
+        return None
+    enabled = value.get("enabled", False)
+    if enabled is None or isinstance(enabled, bool):
+        return bool(enabled)
+    r.refuse(
+        f"{key(section)}.enabled",
+        enabled,
+        trans_late("ConfigImport", "must be true or false").format(),
+        "precision",
+    )
+    return None
+
+
+def _precision(conf: dict[str, Any], key: Any, r: Reader) -> None:
+    # calculate_derived(), "derive precision": a fp16 section enabled sets precision
+    # "fp16" when precision is None and asserts precision == "fp16" otherwise ("DeepSpeed
+    # fp16 field was set but precision conflicts"); precision "fp16" enables DeepSpeed's
+    # fp16 section, "bfloat16" adds {"bf16": {"enabled": True}} to deepspeed_extra_args,
+    # and anything else becomes "fp32" (this runs before validate_types()). A bf16
+    # section in the file goes to DeepSpeed as it is.
+    fp16 = _enabled(r, conf, key, "fp16")
+    bf16 = _enabled(r, conf, key, "bf16")
+    if fp16 is None or bf16 is None:
+        return
+    precision = conf.get("precision")
+    section = conf.get("fp16")
+    if fp16 and isinstance(section, dict) and section.get("type") == "bfloat16":
+        # the old calculate_derived() read fp16.type "bfloat16" as bf16; the current one
+        # sets precision "fp16" and hands the section, type included, to DeepSpeed
+        r.refuse(
+            f"{key('fp16')}.type",
+            "bfloat16",
+            trans_late(
+                "ConfigImport",
+                "fp16 enabled with type bfloat16: GPT-NeoX versions read it differently "
+                "(bf16 before, fp16 now); set precision instead",
+            ).format(),
+            "precision",
+        )
+        return
+    if fp16:
+        if precision is None:
+            precision, source = "fp16", f"{key('fp16')}.enabled"
+        elif precision != "fp16":
+            r.refuse(
+                key("precision"),
+                precision,
+                trans_late(
+                    "ConfigImport",
+                    'GPT-NeoX refuses it with fp16.enabled true: "DeepSpeed fp16 field was '
+                    'set but precision conflicts"',
+                ).format(),
+                "precision",
+                refused=True,
+            )
+            return
+        else:
+            source = key("precision")
+    else:
+        source = key("precision")
+    if precision is not None and (
+        not isinstance(precision, str) or precision not in _NEOX_PRECISIONS
+    ):
+        r.refuse(
+            key("precision"),
+            precision,
+            trans_late(
+                "ConfigImport",
+                'GPT-NeoX reads only "fp16", "bfloat16" and "fp32": calculate_derived() '
+                "sets any other value to fp32",
+            ).format(),
+        )
+        precision = "fp32"
+    result = None if precision is None else _NEOX_PRECISIONS[precision]
+    if bf16:
+        bf16_key = f"{key('bf16')}.enabled"
+        if result is Precision.FP16:
+            # DeepSpeed, runtime/config.py: "bfloat16 and fp16 modes cannot be
+            # simultaneously enabled"
+            r.refuse(
+                bf16_key,
+                True,
+                trans_late(
+                    "ConfigImport",
+                    "DeepSpeed refuses bf16 and fp16 enabled together (precision fp16)",
+                ).format(),
+                "precision",
+                refused=True,
+            )
+            return
+        result, source = Precision.BF16, bf16_key
+    if result is not None:
+        r.set("precision", source, result)
+
+
+def _unknown_keys(data: dict[Any, Any], r: Reader) -> None:
+    reason = trans_late(
+        "ConfigImport",
+        "GPT-NeoX refuses keys that are not NeoX arguments (NeoXArgs(**config) raises TypeError)",
+    ).format()
+    for key in data:
+        if not isinstance(key, str):
+            r.unknown_key(clean(str(key), 80), NEOX_KEYS, True, reason)
+        elif key.replace("-", "_") not in NEOX_KEYS:
+            r.unknown_key(key, NEOX_KEYS, True, reason)

@@ -1,0 +1,395 @@
+"""Activation memory per sample of a decoder-only transformer in one training step.
+
+Pure Python, exact integer arithmetic in bytes; nothing here knows about Qt,
+``torch`` or locales. Two accounting *profiles*:
+
+``Profile.PAPER``
+    Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+    Models" (arXiv:2205.05198), Table 2: 16-bit activations (2 bytes; the
+    ``dtype`` scales them), 1-byte dropout masks, per layer and per sample (b = 1)::
+
+        no parallelism                      sbh(34 + 5as/h)
+        tensor parallel (t)                 sbh(10 + 24/t + 5as/(ht))
+        tensor + sequence parallel          sbh(34/t + 5as/(ht))
+        tensor + sequence + selective       sbh(34/t)
+        full recomputation                  2sbh
+
+    GPT-2 family uses exactly those terms (4h MLP). For the Llama family the same
+    accounting is applied to RMSNorm, GQA with ``kv_heads`` and SwiGLU with
+    ``intermediate`` size *i* (see ``_paper_layer``). Outside the layers the paper
+    (§4.3) adds the input-embedding dropout mask (sbh·p/t, p = 1 here), the final
+    layer norm input (2sbh/t), the output-projection input (2sbh/t) and the fp32
+    logits kept by the cross-entropy (4sbv/t): 4sbh/t·(1 + v/h) plus the mask.
+
+``Profile.HF``
+    What Hugging Face ``transformers`` 5.x PyTorch modules really save for backward
+    when the model runs in ``dtype`` (weights cast to it, no autocast), derived from
+    the module source and PyTorch's ``derivatives.yaml`` and checked against
+    ``gradacc_desktop.measure`` (docs/ACTIVATION.md has the table). The layers are the
+    family modules' (``core.memory.families.gpt2`` and ``.llama`` for sizes typed
+    in, with the defaults of their configuration classes): one accounting per family.
+
+Symbols: s sequence length, h hidden size, a attention heads, k key/value heads,
+d = h/a head size, i MLP intermediate size, V vocabulary, t tensor-parallel size,
+B bytes per activation element.
+
+The *peak* is a documented model, not a measurement: everything saved for backward,
+plus the recomputation transient (one whole layer re-materialised with FULL, one
+layer's attention core with SELECTIVE), plus the logits transient (HF: the logits in
+the model dtype, which the returned output keeps, and their fp32 copy/gradient;
+PAPER: the fp32 gradient of the logits). It is a conservative upper bound: in
+practice the logits are often freed before the first layer is recomputed.
+"""
+
+from __future__ import annotations
+
+from gradacc_desktop.core.limits import Limits, whole
+from gradacc_desktop.core.memory import families
+from gradacc_desktop.core.memory.activation_texts import ASSUMPTION_TEXT, PART_TEXT, STACK_TEXT
+from gradacc_desktop.core.memory.activation_types import (
+    ATTENTION_CORE,
+    GB,
+    Assumption,
+    Attention,
+    Device,
+    Dims,
+    DType,
+    Family,
+    Inputs,
+    InvalidActivationInputs,
+    Item,
+    Layout,
+    Part,
+    Problem,
+    Profile,
+    Recompute,
+    Result,
+    Stack,
+    StackKind,
+    dims_of,
+)
+from gradacc_desktop.core.memory.families import Architecture, gpt2, llama
+
+# the vocabulary of an estimate lives in ``activation_types`` (the families speak it
+# too); it is named here as well, where the front ends have always imported it
+__all__ = [
+    "ASSUMPTION_TEXT",
+    "GB",
+    "PART_TEXT",
+    "SHAPE_LIMITS",
+    "STACK_TEXT",
+    "Assumption",
+    "Attention",
+    "DType",
+    "Device",
+    "Family",
+    "Inputs",
+    "InvalidActivationInputs",
+    "Item",
+    "Part",
+    "Problem",
+    "Profile",
+    "Recompute",
+    "Result",
+    "StackKind",
+    "estimate",
+    "layout",
+    "validate",
+]
+
+
+# What the estimator accepts for each shape input (the formulas take any positive
+# integer; these bounds keep the fields sane), by ``Inputs`` field name.
+SHAPE_LIMITS: dict[str, Limits] = {
+    "hidden": whole(1, 1_000_000),
+    "layers": whole(1, 10_000),
+    "heads": whole(1, 100_000),
+    "kv_heads": whole(1, 100_000),
+    "intermediate": whole(1, 10_000_000),
+    "vocab": whole(1, 10_000_000),
+    "seq": whole(1, 10_000_000),
+    "target_seq": whole(1, 10_000_000),
+    "tensor_parallel": whole(1, 1_024),
+    "images": whole(0, 1_000),
+    "image_width": whole(1, 100_000),
+    "image_height": whole(1, 100_000),
+}
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def validate(inputs: Inputs) -> None:
+    """Raise ``InvalidActivationInputs`` for shapes the model cannot describe exactly."""
+    for name in ("hidden", "layers", "heads", "kv_heads", "intermediate", "vocab", "seq"):
+        if getattr(inputs, name) < 1:
+            raise InvalidActivationInputs(name, Problem.NOT_POSITIVE, "must be >= 1")
+    t = inputs.tensor_parallel
+    if t < 1:
+        raise InvalidActivationInputs("tensor_parallel", Problem.NOT_POSITIVE, "must be >= 1")
+    if inputs.target_seq is not None and inputs.target_seq < 1:
+        raise InvalidActivationInputs("target_seq", Problem.NOT_POSITIVE, "must be >= 1")
+    if inputs.images < 0:
+        raise InvalidActivationInputs("images", Problem.NOT_POSITIVE, "must be >= 0")
+    for name in ("image_width", "image_height"):
+        if getattr(inputs, name) is not None and getattr(inputs, name) < 1:
+            raise InvalidActivationInputs(name, Problem.NOT_POSITIVE, "must be >= 1")
+    imaged = inputs.images or inputs.vision_frozen or inputs.image_width or inputs.image_height
+    if imaged and inputs.family not in (Family.VISION, Family.VLM):
+        raise InvalidActivationInputs(
+            "images", Problem.NOT_MODELLED, "this model has no vision tower"
+        )
+    arch = inputs.arch
+    if arch is not None:
+        _validate_arch(inputs, arch)
+    elif not inputs.family.typed_sizes:
+        raise InvalidActivationInputs(
+            "family", Problem.NOT_MODELLED, "this family is read from a config.json"
+        )
+    if arch is None and inputs.hidden % inputs.heads:
+        raise InvalidActivationInputs("hidden", Problem.NOT_DIVISIBLE, "must divide by heads")
+    if inputs.heads % inputs.kv_heads:
+        raise InvalidActivationInputs("kv_heads", Problem.NOT_DIVISIBLE, "must divide heads")
+    if inputs.family is Family.GPT2 and inputs.kv_heads != inputs.heads:
+        raise InvalidActivationInputs("kv_heads", Problem.MISMATCH, "GPT-2 needs kv_heads = heads")
+    for name in ("heads", "kv_heads", "intermediate", "hidden"):
+        if getattr(inputs, name) % t:
+            raise InvalidActivationInputs(
+                name, Problem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+            )
+    if inputs.sequence_parallel and inputs.seq % t:
+        raise InvalidActivationInputs(
+            "seq", Problem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+        )
+
+
+def _validate_arch(inputs: Inputs, arch: Architecture) -> None:
+    shape = ("hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
+    if inputs.family is not arch.family or any(
+        getattr(inputs, name) != getattr(arch, name) for name in shape
+    ):
+        raise InvalidActivationInputs(
+            "family", Problem.MISMATCH, "the sizes differ from the configuration's"
+        )
+    if inputs.profile is Profile.PAPER and (
+        not arch.family.typed_sizes or arch.head_dim * arch.heads != arch.hidden
+    ):
+        raise InvalidActivationInputs(
+            "profile",
+            Problem.NOT_MODELLED,
+            "the paper profile covers GPT-2 and Llama-shaped models only",
+        )
+    if inputs.tensor_parallel > 1 and not arch.family.typed_sizes:
+        raise InvalidActivationInputs(
+            "tensor_parallel",
+            Problem.NOT_MODELLED,
+            "tensor parallelism is modelled for GPT-2 and Llama-like models only",
+        )
+
+
+# --------------------------------------------------------------------------- paper profile
+
+
+def _paper_layer(inputs: Inputs, dims: Dims) -> dict[Part, int]:
+    """One layer, no recomputation, Korthikanti et al. accounting (b = 1).
+
+    A different model of the layers ``core.memory.families.gpt2`` and ``core.memory.families.llama``
+    describe: the paper's Table 2 terms (what Megatron-LM keeps), not what
+    ``transformers`` and PyTorch autograd save; the HF profile uses the family modules.
+
+    GPT-2 (i = 4h, k = a): attention 11sh + 5as², MLP 19sh, norms 4sh: sh(34 + 5as/h).
+    With tensor parallelism the 24sh inside the parallel regions and the 5as² split by t;
+    the remaining 10sh (norm inputs, projection inputs, two dropout masks) split only with
+    sequence parallelism.
+    """
+    p = inputs.dtype.bytes  # 2 in the paper
+    s, r, h, a, k, d, i = dims.s, dims.s_sp, dims.h, dims.a, dims.k, dims.d, dims.i
+    drop = inputs.dropout
+    gpt2 = inputs.family is Family.GPT2
+    parts: dict[Part, int] = {
+        Part.ATTN_NORM: p * r * h,  # norm input
+        Part.QKV_PROJ_INPUT: p * r * h,
+        # QKᵀ keeps Q and K; attention over V keeps V (k kv heads of size d)
+        Part.ATTN_QKV: p * s * a * d + 2 * p * s * k * d,
+        Part.ATTN_OUT_PROJ_INPUT: p * s * a * d,
+        Part.MLP_NORM: p * r * h,
+        Part.MLP_IN_PROJ_INPUT: p * r * h,
+    }
+    if inputs.attention is Attention.EAGER:
+        parts[Part.ATTN_SOFTMAX] = p * a * s * s
+        if drop:
+            # 1-byte mask plus the dropout output kept by the matmul with V
+            parts[Part.ATTN_DROPOUT] = a * s * s + p * a * s * s
+    else:
+        # flash-style kernel (as in Megatron-LM): no s² term; its output is the output
+        # projection input already counted; only the fp32 log-sum-exp is added
+        parts[Part.ATTN_FUSED] = 4 * a * s
+    if gpt2:
+        parts[Part.MLP_ACTIVATION] = p * s * i  # GeLU input
+        parts[Part.MLP_OUT_PROJ_INPUT] = p * s * i
+        if drop:
+            parts[Part.ATTN_RESID_DROPOUT] = r * h
+            parts[Part.MLP_RESID_DROPOUT] = r * h
+    else:
+        parts[Part.MLP_ACTIVATION] = 3 * p * s * i  # gate out, up out, SiLU out
+        parts[Part.MLP_OUT_PROJ_INPUT] = p * s * i
+    return parts
+
+
+def _paper_outside(inputs: Inputs, dims: Dims) -> dict[Part, int]:
+    p = inputs.dtype.bytes
+    parts: dict[Part, int] = {
+        Part.FINAL_NORM: p * dims.s_sp * dims.h,
+        Part.LM_HEAD_INPUT: p * dims.s_sp * dims.h,
+        Part.LOSS: 4 * dims.s * dims.v,
+    }
+    if inputs.dropout and inputs.family is Family.GPT2:
+        parts[Part.EMBEDDINGS] = dims.s_sp * dims.h
+    return parts
+
+
+def _paper_layout(inputs: Inputs) -> Layout:
+    """GPT-2 and Llama in the paper's accounting: one stack of identical layers."""
+    sizes = dims_of(inputs)
+    p = inputs.dtype.bytes
+    # Table 2: 2sbh per layer; the peak adds the fp32 gradient of the logits
+    checkpoint = {Part.LAYER_CHECKPOINT: p * sizes.s * sizes.h}
+    return Layout(
+        stacks=(Stack(StackKind.LAYERS, inputs.layers, _paper_layer(inputs, sizes), checkpoint),),
+        outside=_paper_outside(inputs, sizes),
+        logits=4 * sizes.s * sizes.v,
+    )
+
+
+# --------------------------------------------------------------------------- estimate
+
+
+def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
+    out = [Assumption.PER_SAMPLE]
+    if inputs.head_dim * inputs.heads == inputs.hidden:
+        out.append(Assumption.HEAD_DIM)
+    out.append(Assumption.NO_PIPELINE)
+    gpt2 = inputs.family is Family.GPT2
+    if not inputs.family.typed_sizes:
+        # the family module's notes say what its layers keep
+        out.append(Assumption.HF_PURE_DTYPE)
+        if inputs.recompute is Recompute.FULL:
+            out.append(Assumption.HF_CHECKPOINTING)
+        if inputs.recompute is Recompute.SELECTIVE:
+            out.append(Assumption.HF_SELECTIVE_MODELLED)
+        if inputs.dropout:
+            out.append(
+                Assumption.DROPOUT_MASK_CUDA
+                if inputs.device is Device.CUDA
+                else Assumption.DROPOUT_MASK_CPU
+            )
+        out.append(Assumption.PEAK_MODEL)
+        return tuple(out)
+    if inputs.profile is Profile.PAPER:
+        out.append(Assumption.PAPER_TABLE2)
+        if not gpt2:
+            out.append(Assumption.PAPER_LLAMA_DERIVED)
+        out.append(Assumption.PAPER_OUTSIDE_LAYERS)
+        if inputs.recompute is Recompute.FULL:
+            out.append(Assumption.PAPER_FULL_CHECKPOINT)
+        if not inputs.dropout:
+            out.append(Assumption.PAPER_NO_DROPOUT)
+    else:
+        out.append(Assumption.HF_PURE_DTYPE)
+        if gpt2:
+            out += [Assumption.HF_GELU_NEW, Assumption.HF_LAYERNORM]
+        else:
+            out += [Assumption.HF_RMSNORM_FP32, Assumption.HF_ROTARY, Assumption.HF_SWIGLU]
+        if inputs.attention is Attention.EAGER:
+            out.append(Assumption.HF_EAGER_GPT2 if gpt2 else Assumption.HF_EAGER_LLAMA)
+        else:
+            out.append(Assumption.HF_SDPA)
+            if inputs.dropout and inputs.device is Device.CPU:
+                out.append(Assumption.HF_SDPA_DROPOUT_CPU)
+        out.append(Assumption.HF_LOSS_FP32)
+        if inputs.recompute is Recompute.FULL:
+            out.append(Assumption.HF_CHECKPOINTING)
+        if inputs.recompute is Recompute.SELECTIVE:
+            out.append(Assumption.HF_SELECTIVE_MODELLED)
+        if inputs.dropout:
+            out.append(
+                Assumption.DROPOUT_MASK_CUDA
+                if inputs.device is Device.CUDA
+                else Assumption.DROPOUT_MASK_CPU
+            )
+    if inputs.tensor_parallel > 1:
+        out.append(Assumption.TENSOR_PARALLEL)
+        if inputs.vocab % inputs.tensor_parallel:
+            out.append(Assumption.VOCAB_PADDED)
+    out.append(Assumption.PEAK_MODEL)
+    return tuple(out)
+
+
+def layout(inputs: Inputs) -> Layout:
+    """Per-layer and once-per-model bytes of ``inputs`` before the recomputation choice."""
+    if inputs.profile is Profile.PAPER:
+        return _paper_layout(inputs)
+    if inputs.arch is not None:
+        return families.layout(inputs.arch, inputs)
+    # sizes typed in: the family module's layers, with its configuration's defaults
+    if inputs.family is Family.GPT2:
+        return gpt2.sizes_layout(inputs)
+    return llama.sizes_layout(inputs)
+
+
+def estimate(inputs: Inputs) -> Result:
+    """Activation bytes per sample: saved for backward, modelled peak, breakdown."""
+    validate(inputs)
+    shape = layout(inputs)
+    per_layer: list[Item] = []
+    extra: list[Item] = []
+    recomputed = 0
+    attention_core = 0
+    largest_layer = 0
+    for stack in shape.stacks:
+        if stack.count < 1:
+            continue
+        if inputs.recompute is Recompute.FULL:
+            kept = dict(stack.checkpoint)
+        elif inputs.recompute is Recompute.SELECTIVE:
+            kept = {k: v for k, v in stack.parts.items() if k not in ATTENTION_CORE}
+        else:
+            kept = dict(stack.parts)
+        per_layer += [
+            Item(key, n, stack.count, stack.kind)
+            for key, n in sorted(kept.items(), key=_order)
+            if n
+        ]
+        largest_layer = max(largest_layer, sum(kept.values()))
+        recomputed = max(recomputed, sum(stack.parts.values()))
+        attention_core = max(
+            attention_core, sum(n for k, n in stack.parts.items() if k in ATTENTION_CORE)
+        )
+    outside = [Item(key, n, 1) for key, n in sorted(shape.outside.items(), key=_order) if n]
+    breakdown = tuple(per_layer + outside)
+    saved = sum(item.total for item in breakdown)
+
+    if inputs.recompute is Recompute.FULL:
+        extra.append(Item(Part.RECOMPUTED_LAYER, recomputed, 1))
+    elif inputs.recompute is Recompute.SELECTIVE and attention_core:
+        extra.append(Item(Part.RECOMPUTED_ATTENTION, attention_core, 1))
+    extra.append(Item(Part.LOGITS_TRANSIENT, shape.logits, 1))
+    peak = saved + sum(item.total for item in extra)
+
+    return Result(
+        inputs=inputs,
+        saved_bytes=saved,
+        peak_bytes=peak,
+        per_layer_bytes=largest_layer,
+        breakdown=breakdown,
+        peak_extra=tuple(extra),
+        assumptions=_assumptions(inputs),
+        notes=shape.notes,
+    )
+
+
+_PART_ORDER = {part: n for n, part in enumerate(Part)}
+
+
+def _order(entry: tuple[Part, int]) -> int:
+    return _PART_ORDER[entry[0]]

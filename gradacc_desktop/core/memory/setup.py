@@ -1,0 +1,177 @@
+"""The whole training setup an export describes: batch, layout, ZeRO, precision, offload.
+
+``TrainingSetup`` is what every framework file is written from. ``setup_problem``
+names the first combination no framework would run (GPUs not split evenly over the
+nodes, a tensor-parallel group spanning nodes, an expert-parallel size that does not
+divide the data-parallel GPUs, CPU offload without ZeRO, parameter offload below
+ZeRO-3); the CLI reports it with exit code 2 and the planner shows it
+instead of a configuration.
+
+``gpus`` is the data-parallel size: the effective batch is ``b·a·gpus`` whatever the
+tensor-parallel size and pipeline stages. Every process is a GPU, so the world size is
+``gpus · tensor_parallel · pipeline_stages · context_parallel`` and the nodes split the
+world. Context parallelism adds GPUs: each sequence is split over ``context_parallel``
+GPUs of a replica (Megatron's ``--context-parallel-size``). Expert
+parallelism adds no GPUs: it spreads a mixture of experts' routed experts over
+``expert_parallel`` GPUs of the data-parallel group.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ..text import trans_late
+from .zero import ZeroStage
+
+__all__ = [
+    "Offload",
+    "Precision",
+    "SetupProblem",
+    "TrainingSetup",
+    "ZeroStage",
+    "setup_problem",
+]
+
+
+class Precision(enum.Enum):
+    BF16 = "bf16"
+    FP16 = "fp16"
+    FP32 = "fp32"
+
+
+class Offload(enum.Enum):
+    NONE = "none"
+    # optimizer states (and their fp32 copies) to CPU memory: ZeRO-Offload
+    OPTIMIZER = "optimizer"
+    # optimizer states and the parameters: ZeRO-Infinity's CPU offload (ZeRO-3 only)
+    ALL = "all"
+
+
+class SetupProblem(enum.Enum):
+    UNEVEN_NODES = "uneven_nodes"
+    TENSOR_PARALLEL_SPANS_NODES = "tensor_parallel_spans_nodes"
+    #: the expert-parallel groups must tile the data-parallel GPUs
+    EXPERT_PARALLEL_DATA = "expert_parallel_data"
+    OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
+    PARAMETER_OFFLOAD_NEEDS_ZERO3 = "parameter_offload_needs_zero3"
+
+
+# English messages (the CLI prints them; the planner translates them, context "Setup").
+PROBLEM_TEXT = {
+    SetupProblem.UNEVEN_NODES: trans_late(
+        "Setup", "{gpus} GPUs cannot be split evenly over {nodes} nodes."
+    ),
+    SetupProblem.TENSOR_PARALLEL_SPANS_NODES: trans_late(
+        "Setup",
+        "A tensor-parallel group of {tensor_parallel} GPUs would span nodes of "
+        "{gpus_per_node} GPUs: its all-reduces run on every layer, so keep it inside one node.",
+    ),
+    SetupProblem.EXPERT_PARALLEL_DATA: trans_late(
+        "Setup",
+        "The expert-parallel size must divide the data-parallel GPUs: each group of that "
+        "many GPUs holds every routed expert once.",
+    ),
+    SetupProblem.OFFLOAD_NEEDS_ZERO: trans_late(
+        "Setup", "CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO)."
+    ),
+    SetupProblem.PARAMETER_OFFLOAD_NEEDS_ZERO3: trans_late(
+        "Setup", "Offloading the parameters needs ZeRO stage 3 (DeepSpeed's offload_param)."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class TrainingSetup:
+    micro_batch: int
+    accumulation_steps: int
+    # data-parallel GPUs in all (the world size without tensor or pipeline parallelism)
+    gpus: int
+    nodes: int = 1
+    zero_stage: ZeroStage = ZeroStage.NONE
+    precision: Precision = Precision.BF16
+    offload: Offload = Offload.NONE
+    # GPUs each layer is split over (inside one node), and pipeline stages
+    tensor_parallel: int = 1
+    pipeline_stages: int = 1
+    # interleaved 1F1B: model chunks per pipeline GPU (Megatron's virtual stages)
+    virtual_stages: int = 1
+    # a mixture of experts' routed experts spread over this many GPUs of the
+    # data-parallel group (Megatron's --expert-model-parallel-size)
+    expert_parallel: int = 1
+    # GPUs each sequence is split over (Megatron's --context-parallel-size)
+    context_parallel: int = 1
+
+    def __post_init__(self) -> None:
+        for name in (
+            "micro_batch",
+            "accumulation_steps",
+            "gpus",
+            "nodes",
+            "tensor_parallel",
+            "pipeline_stages",
+            "virtual_stages",
+            "expert_parallel",
+            "context_parallel",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        if self.virtual_stages > 1 and self.pipeline_stages == 1:
+            raise ValueError("virtual_stages interleave pipeline stages: give pipeline_stages")
+        object.__setattr__(self, "zero_stage", ZeroStage(self.zero_stage))
+        object.__setattr__(self, "precision", Precision(self.precision))
+        object.__setattr__(self, "offload", Offload(self.offload))
+
+    @property
+    def effective_batch(self) -> int:
+        return self.micro_batch * self.accumulation_steps * self.gpus
+
+    @property
+    def world(self) -> int:
+        """GPUs (processes) in all: data-parallel × tensor-parallel × pipeline stages ×
+        context-parallel."""
+        return self.gpus * self.tensor_parallel * self.pipeline_stages * self.context_parallel
+
+    @property
+    def parallel(self) -> bool:
+        """Whether a model replica spans several GPUs (tensor parallelism or pipeline stages)."""
+        return self.tensor_parallel > 1 or self.pipeline_stages > 1
+
+    @property
+    def gpus_per_node(self) -> int:
+        """GPUs on each node (only meaningful when ``setup_problem`` is ``None``)."""
+        return self.world // self.nodes
+
+    @property
+    def multi_node(self) -> bool:
+        return self.nodes > 1
+
+
+def setup_problem(setup: TrainingSetup) -> SetupProblem | None:
+    """The first reason no framework would run ``setup``, or ``None``."""
+    if setup.world % setup.nodes:
+        return SetupProblem.UNEVEN_NODES
+    # tensor-parallel groups are consecutive ranks (Megatron's order): each stays inside
+    # one node only when the GPUs per node are a multiple of the group
+    if setup.gpus_per_node % setup.tensor_parallel:
+        return SetupProblem.TENSOR_PARALLEL_SPANS_NODES
+    # DeepSpeed-MoE and Megatron build the expert-parallel groups inside the
+    # data-parallel group: dp / EP replicas hold the same experts
+    if setup.gpus % setup.expert_parallel:
+        return SetupProblem.EXPERT_PARALLEL_DATA
+    if setup.offload is not Offload.NONE and setup.zero_stage is ZeroStage.NONE:
+        return SetupProblem.OFFLOAD_NEEDS_ZERO
+    if setup.offload is Offload.ALL and setup.zero_stage is not ZeroStage.WEIGHTS:
+        return SetupProblem.PARAMETER_OFFLOAD_NEEDS_ZERO3
+    return None
+
+
+def problem_text(problem: SetupProblem, setup: TrainingSetup) -> str:
+    """The English message of ``problem`` for ``setup``."""
+    return PROBLEM_TEXT[problem].format(
+        gpus=setup.world,
+        nodes=setup.nodes,
+        tensor_parallel=setup.tensor_parallel,
+        gpus_per_node=setup.gpus_per_node,
+    )

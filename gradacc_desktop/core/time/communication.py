@@ -1,0 +1,268 @@
+"""Collective communication: which collectives a step runs, and how long each takes.
+
+Pure Python, exact. Times follow the bus-bandwidth convention of NCCL's performance
+notes (``nccl-tests/doc/PERFORMANCE.md``): on ``n`` ranks a ring all-reduce of ``S``
+bytes moves ``2(n − 1)/n · S`` bytes through each rank's link, a reduce-scatter or an
+all-gather ``(n − 1)/n · S``; the time is that volume over the per-direction bandwidth.
+
+When gradients and weights travel (data parallelism, ``ψ`` = the bytes of one copy of
+the weights or gradients a replica holds):
+
+* **DDP with** ``no_sync`` (ZeRO-0): one all-reduce of the gradients per optimizer step,
+  after the last micro-step's backward; the earlier micro-steps accumulate locally
+  (PyTorch ``DistributedDataParallel.no_sync``). Accumulation amortises it.
+* **ZeRO-1**: the gradients are reduce-scattered once per optimizer step and the updated
+  weights all-gathered (Rajbhandari et al. 2020, section 7.2.1: 2ψ, as DDP).
+* **ZeRO-2** (DeepSpeed; FSDP ``SHARD_GRAD_OP``): each rank keeps only its gradient
+  partition, so gradients are reduce-scattered on *every* micro-step (DeepSpeed's
+  ``engine.py``: "ZeRO stage >= 2 communicates during non gradient accumulation
+  boundaries as well"; deepspeedai/DeepSpeed#2252); the weights are all-gathered once
+  per optimizer step.
+* **ZeRO-3 / FSDP** ``FULL_SHARD``: every micro-step all-gathers the weights for the
+  forward, again for the backward, and reduce-scatters the gradients (section 7.2.2:
+  3ψ per micro-step).
+
+With expert parallelism the data-parallel collectives run twice: once for the dense
+weights over every replica, once for the routed experts a GPU holds over the ``dp/EP``
+replicas that hold the same ones (DeepSpeed-MoE's expert data-parallel group; the step
+model calls ``data_parallel`` for each part).
+
+Tensor parallelism (Megatron-LM, Shoeybi et al. 2019 section 3): two all-reduces of the
+layer's output (``b·s·h`` values) in the forward and two in the backward of every layer,
+two more when the forward is recomputed. Pipeline stages send one ``b·s·h`` activation
+forward and its gradient back per micro-step (Narayanan et al. 2021 section 4.1).
+
+Context parallelism (Megatron's ``--context-parallel-size`` with its default ``p2p``
+``cp_comm_type``, Transformer Engine's ``AttnFuncWithCPAndKVP2P``; ring attention, Liu et
+al. 2023): every layer passes each GPU's block of keys and values (``2 · b · s/cp ·
+kv_heads · head_dim`` values, a tensor-parallel rank its ``1/tp`` of the heads) around
+the ``cp`` GPUs of the group, ``cp − 1`` point-to-point sends in the forward; the
+backward sends the keys and values again and their gradients (``2(cp − 1)`` sends), and
+a recomputed forward sends them once more. The data-parallel collectives then run over
+``dp · cp`` ranks: each context-parallel GPU holds the same weights and computes the
+gradients of its share of the tokens (megatron-core's data-parallel group "with context
+parallel").
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..limits import require_positive_int
+from ..memory.zero import ZeroStage
+
+
+class Kind(enum.Enum):
+    ALL_REDUCE = "all_reduce"
+    REDUCE_SCATTER = "reduce_scatter"
+    ALL_GATHER = "all_gather"
+    SEND_RECV = "send_recv"
+    ALL_TO_ALL = "all_to_all"
+
+
+class When(enum.Enum):
+    MICRO_STEP = "micro_step"
+    OPTIMIZER_STEP = "optimizer_step"
+
+
+class What(enum.Enum):
+    GRADIENTS = "gradients"
+    WEIGHTS = "weights"
+    ACTIVATIONS = "activations"
+    #: ring attention's keys and values (and their gradients) with context parallelism
+    KEYS_VALUES = "keys_values"
+
+
+def volume_factor(kind: Kind, ranks: int) -> Fraction:
+    """Bytes through each rank's link per byte of the buffer: 2(n−1)/n for an all-reduce,
+    (n−1)/n for a reduce-scatter, an all-gather or an all-to-all (each rank keeps its own
+    share and sends the rest), 1 for a point-to-point send."""
+    require_positive_int("ranks", ranks)
+    if kind is Kind.SEND_RECV:
+        return Fraction(1)
+    share = Fraction(ranks - 1, ranks)
+    return 2 * share if kind is Kind.ALL_REDUCE else share
+
+
+@dataclass(frozen=True)
+class Collective:
+    kind: Kind
+    what: What
+    when: When
+    #: size of the whole buffer (bytes; a share of one may be fractional)
+    size: int | Fraction
+    ranks: int
+    #: per-direction bandwidth of the slowest link in the group (bytes/s)
+    bandwidth: Fraction
+    #: how many times it runs at ``when``
+    count: int = 1
+    #: whether it runs inside one node
+    intra_node: bool = True
+
+    @property
+    def volume(self) -> Fraction:
+        """Bytes each rank sends, all runs together."""
+        return self.count * self.size * volume_factor(self.kind, self.ranks)
+
+    @property
+    def seconds(self) -> Fraction:
+        if self.ranks == 1 and self.kind is not Kind.SEND_RECV:
+            return Fraction(0)
+        return self.volume / self.bandwidth
+
+
+def data_parallel(
+    stage: ZeroStage,
+    size: int,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    trained: int | None = None,
+) -> tuple[Collective, ...]:
+    """The data-parallel collectives of one optimizer step for ``size`` bytes of weights
+    on ``ranks`` replicas; none for one replica. ``trained``: the bytes of the weights
+    that train (LoRA's adapters; None: all of them) — only their gradients are reduced
+    and only they change, so ZeRO-1/2 gather only them back after the update; ZeRO-3
+    still gathers every weight, frozen or not, on every micro-step."""
+    if ranks == 1:
+        return ()
+    updated = size if trained is None else trained
+
+    def c(kind: Kind, what: What, when: When, nbytes: int, count: int = 1) -> Collective:
+        return Collective(kind, what, when, nbytes, ranks, bandwidth, count, intra_node)
+
+    grad, weights = What.GRADIENTS, What.WEIGHTS
+    micro, step = When.MICRO_STEP, When.OPTIMIZER_STEP
+    if stage is ZeroStage.NONE:
+        return (c(Kind.ALL_REDUCE, grad, step, updated),)
+    if stage is ZeroStage.OPTIMIZER:
+        return (
+            c(Kind.REDUCE_SCATTER, grad, step, updated),
+            c(Kind.ALL_GATHER, weights, step, updated),
+        )
+    if stage is ZeroStage.GRADIENTS:
+        return (
+            c(Kind.REDUCE_SCATTER, grad, micro, updated),
+            c(Kind.ALL_GATHER, weights, step, updated),
+        )
+    return (
+        c(Kind.ALL_GATHER, weights, micro, size, 2),
+        c(Kind.REDUCE_SCATTER, grad, micro, updated),
+    )
+
+
+def tensor_parallel(
+    layers: int,
+    activation_size: int | Fraction,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    recompute: bool,
+) -> tuple[Collective, ...]:
+    """Megatron's per-micro-step all-reduces of ``activation_size`` bytes (``b·s·h``
+    values) for ``layers`` layers on one stage: 4 per layer, 6 with recomputation."""
+    if ranks == 1:
+        return ()
+    per_layer = 6 if recompute else 4
+    return (
+        Collective(
+            Kind.ALL_REDUCE,
+            What.ACTIVATIONS,
+            When.MICRO_STEP,
+            activation_size,
+            ranks,
+            bandwidth,
+            per_layer * layers,
+            intra_node,
+        ),
+    )
+
+
+def pipeline(
+    stages: int,
+    activation_size: int | Fraction,
+    bandwidth: Fraction,
+    intra_node: bool,
+    virtual: int = 1,
+) -> tuple[Collective, ...]:
+    """A stage's point-to-point traffic per micro-step: the activation forward and its
+    gradient back (``activation_size`` bytes each; a tensor-parallel rank sends its
+    share), once per model chunk: ``virtual`` times with interleaved 1F1B."""
+    if stages == 1:
+        return ()
+    require_positive_int("virtual", virtual)
+    return (
+        Collective(
+            Kind.SEND_RECV,
+            What.ACTIVATIONS,
+            When.MICRO_STEP,
+            activation_size,
+            2,
+            bandwidth,
+            2 * virtual,
+            intra_node,
+        ),
+    )
+
+
+def all_to_all(
+    layers: int,
+    routed_size: int | Fraction,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    recompute: bool,
+) -> tuple[Collective, ...]:
+    """A mixture of experts' token exchange per micro-step on ``layers`` sparse layers
+    of one stage: each layer sends its tokens' ``top_k`` copies (``routed_size`` bytes)
+    to the experts' GPUs and gets them back, in the forward and again in the backward
+    (GShard, Lepikhin et al. 2020; Megatron's ``--expert-model-parallel-size``): 4
+    all-to-alls per layer, 6 with the forward recomputed."""
+    if ranks == 1:
+        return ()
+    return (
+        Collective(
+            Kind.ALL_TO_ALL,
+            What.ACTIVATIONS,
+            When.MICRO_STEP,
+            routed_size,
+            ranks,
+            bandwidth,
+            (6 if recompute else 4) * layers,
+            intra_node,
+        ),
+    )
+
+
+def ring_attention(
+    layers: int,
+    block_size: int | Fraction,
+    ranks: int,
+    bandwidth: Fraction,
+    intra_node: bool,
+    recompute: bool,
+) -> tuple[Collective, ...]:
+    """Context parallelism's ring attention per micro-step on ``layers`` layers of one
+    stage: each layer sends its block of keys and values (``block_size`` bytes) to the
+    next GPU of the ``ranks``-GPU ring ``ranks − 1`` times in the forward, and the keys
+    and values again with their gradients in the backward (``2 · (ranks − 1)``); a
+    recomputed forward sends them once more (Megatron's ``p2p`` ``cp_comm_type``). These
+    sends overlap the attention of the blocks already received (the step model shows
+    only what exceeds the attention's time)."""
+    if ranks == 1:
+        return ()
+    passes = 4 if recompute else 3
+    return (
+        Collective(
+            Kind.SEND_RECV,
+            What.KEYS_VALUES,
+            When.MICRO_STEP,
+            block_size,
+            ranks,
+            bandwidth,
+            passes * (ranks - 1) * layers,
+            intra_node,
+        ),
+    )
