@@ -366,3 +366,37 @@ def test_the_layer_check_sees_qt() -> None:
     assert _within("PySide6.QtCore", FORBIDDEN["core"])
     assert _within(f"{PACKAGE}.ui.main_window", FORBIDDEN["viewmodels"])
     assert not _within(f"{PACKAGE}.uix", FORBIDDEN["viewmodels"])
+
+
+def test_every_core_and_cli_module_imports_on_its_own() -> None:
+    """The circle check above leaves out the imports a package's ``__init__`` runs
+    implicitly; eager package faces can still make a run-time circle ("partially
+    initialized module"). So each module of the core and the CLI is imported first, in a
+    fresh process, with nothing of the package imported before it."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    names = sorted(
+        ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for area in ("core", "cli")
+        for p in (root / "gradacc_desktop" / area).rglob("*.py")
+        if p.name != "__main__.py"  # runs the command line
+    )
+    script = (
+        "import importlib, sys\n"
+        "failed = []\n"
+        f"for name in {names!r}:\n"
+        "    for loaded in [m for m in sys.modules if m.startswith('gradacc_desktop')]:\n"
+        "        del sys.modules[loaded]\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except Exception as exc:\n"
+        "        failed.append(f'{name}: {exc!r}')\n"
+        "print('\\n'.join(failed))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=root, check=True
+    )
+    assert done.stdout.strip() == "", done.stdout
+    assert len(names) > 100
