@@ -14,10 +14,10 @@ exactly as typed, with the view-model's message beside it.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator
+from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator, QWheelEvent
 from PySide6.QtWidgets import QAbstractSpinBox, QStyle, QStyleOptionSpinBox, QWidget
 
-from gradacc_desktop.ui.wheel import guard_wheel
+from gradacc_desktop.ui.wheel import scroll_instead
 from gradacc_desktop.viewmodels.number_input import NumberInput
 
 # Longest text a field accepts (a pasted page is refused at the door, not parsed).
@@ -37,11 +37,17 @@ class NumberField(QAbstractSpinBox):
         self.setAccelerated(True)
         self.setKeyboardTracking(True)
         self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
-        # the wheel changes a value only in the field that has focus
-        guard_wheel(self)
+        # the wheel changes a value only in the field that has focus (wheelEvent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.lineEdit().setMaxLength(MAX_LENGTH)
         self.lineEdit().textChanged.connect(self.textChanged)
         self.editingFinished.connect(self.tidy)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if scroll_instead(self, event):
+            event.accept()
+            return
+        super().wheelEvent(event)
 
     # -- the text is the field ------------------------------------------------------
     def text(self) -> str:

@@ -12,18 +12,28 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
 
+def scroll_instead(widget: QWidget, event: QEvent) -> bool:
+    """A wheel over ``widget`` without focus scrolls the scroll area around it: True
+    when the event was handed on (``widget`` must not use it)."""
+    if widget.hasFocus():
+        return False
+    parent = widget.parentWidget()
+    while parent is not None and not isinstance(parent, QAbstractScrollArea):
+        parent = parent.parentWidget()
+    if parent is not None:
+        QApplication.sendEvent(parent.verticalScrollBar(), event)
+    return True
+
+
 class _WheelGuard(QObject):
+    """For widgets that are not the app's own classes (Qt's combo boxes); the number
+    field overrides ``wheelEvent`` instead, so a keystroke in it never enters Python
+    through an event filter."""
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() != QEvent.Type.Wheel or not isinstance(watched, QWidget):
             return False
-        if watched.hasFocus():
-            return False
-        parent = watched.parentWidget()
-        while parent is not None and not isinstance(parent, QAbstractScrollArea):
-            parent = parent.parentWidget()
-        if parent is not None:
-            QApplication.sendEvent(parent.verticalScrollBar(), event)
-        return True
+        return scroll_instead(watched, event)
 
 
 _GUARD: _WheelGuard | None = None
