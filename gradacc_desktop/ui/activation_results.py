@@ -4,8 +4,6 @@ the prompt and the problems."""
 
 from __future__ import annotations
 
-from html import escape
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGroupBox,
@@ -21,6 +19,7 @@ from gradacc_desktop.ui.activation_parts import BreakdownTable
 from gradacc_desktop.ui.collapsible import CollapsibleBox
 from gradacc_desktop.ui.results_panel import ResultCard
 from gradacc_desktop.viewmodels.activation import ActivationState
+from gradacc_desktop.viewmodels.formatting import escape
 
 
 class EstimatePanel(QGroupBox):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QValidator, QWheelEvent
-from PySide6.QtWidgets import QAbstractSpinBox, QStyle, QStyleOptionSpinBox, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 
 from gradacc_desktop.ui.wheel import scroll_instead
 from gradacc_desktop.viewmodels.number_input import NumberInput
@@ -114,16 +114,17 @@ class NumberField(QAbstractSpinBox):
 
     # -- size ---------------------------------------------------------------------------
     def sizeHint(self) -> QSize:
+        # Qt's own hint is the style's size around room for an empty value (a space and
+        # the cursor's two pixels: QAbstractSpinBox has no minimum or maximum to show);
+        # the field needs room for its widest entry instead. Widening Qt's hint by the
+        # difference keeps the style's frame and buttons without asking the style here
+        # (which would build QStyle's Python enums before the first paint).
         self.ensurePolished()
         metrics = self.fontMetrics()
         texts = [self.number.widest(), self.lineEdit().placeholderText()]
         width = max(metrics.horizontalAdvance(t) for t in texts) + metrics.horizontalAdvance("  ")
-        height = self.lineEdit().sizeHint().height()
-        option = QStyleOptionSpinBox()
-        self.initStyleOption(option)
-        return self.style().sizeFromContents(
-            QStyle.ContentsType.CT_SpinBox, option, QSize(width, height), self
-        )
+        empty = metrics.horizontalAdvance(" ") + 2
+        return super().sizeHint() + QSize(max(0, width - empty), 0)
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()

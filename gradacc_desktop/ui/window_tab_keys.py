@@ -42,6 +42,8 @@ class PreviousTabKey(QObject):
         self._watch(new)
 
     def _watch(self, focused: QWidget | None) -> None:
+        if not shiboken6.isValid(self._window):  # the window is being destroyed
+            return
         if focused is None or focused.window() is not self._window:
             focused = self._window
         if focused is self._watched:

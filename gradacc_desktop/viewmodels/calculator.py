@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from html import escape
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -21,6 +20,7 @@ from gradacc_desktop.core.calculator import (
 )
 from gradacc_desktop.viewmodels.formatting import (
     Entry,
+    escape,
     format_counted,
     format_number,
     same_entry,

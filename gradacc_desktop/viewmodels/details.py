@@ -7,12 +7,11 @@ the HTML is assembled here, not in a widget.
 
 from __future__ import annotations
 
-from html import escape
-
 from PySide6.QtCore import QObject
 
 from gradacc_desktop.core.calculator import Field, Inputs, worked_example
 from gradacc_desktop.viewmodels.calculator import TIMES, CalculatorViewModel
+from gradacc_desktop.viewmodels.formatting import escape
 from gradacc_desktop.viewmodels.help import HelpContent
 
 

@@ -17,6 +17,15 @@ from PySide6.QtCore import QCoreApplication, QLocale
 
 from gradacc_desktop.core.calculator import normalize
 
+# What html.escape(text, quote=True) replaces, without loading the html package (and its
+# table of entities) before the first window is painted.
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
+
+
+def escape(text: str) -> str:
+    """``text`` safe inside Qt rich text (as ``html.escape`` makes it)."""
+    return text.translate(_ESCAPES)
+
 
 class Translating:
     """``self.tr`` for a plain (non-``QObject``) text builder: the context is the name

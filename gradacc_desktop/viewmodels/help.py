@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import enum
-from html import escape
 
 from PySide6.QtCore import QObject
+
+from gradacc_desktop.viewmodels.formatting import escape
 
 
 class HelpTopic(enum.Enum):

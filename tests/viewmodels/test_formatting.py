@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import html
 from decimal import Decimal
 
 import pytest
@@ -9,7 +10,7 @@ from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.numbers import NotANumber
 from gradacc_desktop.core.numbers import parse_number as parse_text
-from gradacc_desktop.viewmodels.formatting import format_number
+from gradacc_desktop.viewmodels.formatting import escape, format_number
 
 PT = QLocale("pt_BR")
 EN = QLocale("en")
@@ -79,3 +80,14 @@ def test_formatted_counts_read_back_in_whole_number_fields(value: int) -> None:
 @given(st.decimals(min_value=0, max_value=10**12, places=3, allow_nan=False))
 def test_english_results_read_back_in_decimal_fields(value: Decimal) -> None:
     assert parse_number(EN, format_number(EN, value)) == value
+
+
+@given(st.text())
+def test_escape_is_what_html_escape_gives(text: str) -> None:
+    assert escape(text) == html.escape(text, quote=True)
+
+
+def test_escape_keeps_markup_out_of_rich_text() -> None:
+    assert escape('<b>O\'Brien & "co"</b>') == (
+        "&lt;b&gt;O&#x27;Brien &amp; &quot;co&quot;&lt;/b&gt;"
+    )
