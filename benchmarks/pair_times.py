@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gradacc_desktop.core.batch.recommend import Recommendation, recommend_with_pairs
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.time.compute import Shape, token_cost
-from gradacc_desktop.core.time.gpus import TrainingPrecision, load_gpu_table
+from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.hardware import hardware
 from gradacc_desktop.core.time.layout import ParallelLayout
 from gradacc_desktop.core.time.step_results import fastest
@@ -34,7 +35,7 @@ GPUS = (1, 8, 1024)
 REPEATS = 30
 
 
-HW = hardware(load_gpu_table().by_id("h100-80gb"), TrainingPrecision.BF16, 8)
+HW = hardware(load_gpu_table().by_id("h100-80gb"), Precision.BF16, 8)
 
 
 def refresh(target: int, gpus: int, workload: Workload) -> int:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale
 
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.time.compute import Recompute
-from gradacc_desktop.core.time.gpus import TrainingPrecision
 from gradacc_desktop.core.time.profile import SpeedProfile, profile_to_json
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
@@ -63,7 +63,7 @@ def write_profile(path: Path, seq_len: int = 4096) -> Path:
     """A profile measured on an A100: 0.5 s at micro-batch 1, 4 s at 8."""
     profile = SpeedProfile(
         device="cuda:0 (NVIDIA A100-SXM4-80GB)",
-        dtype=TrainingPrecision.BF16,
+        dtype=Precision.BF16,
         model="Llama-3.1-8B",
         params=8_030_261_248,
         seq_len=seq_len,

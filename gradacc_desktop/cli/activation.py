@@ -23,12 +23,12 @@ from gradacc_desktop.core.memory import (
     STACK_TEXT,
     Attention,
     Device,
-    DType,
     Family,
     Inputs,
     InvalidActivationInputs,
     Item,
     ModelSpec,
+    Precision,
     Profile,
     Recompute,
     Result,
@@ -172,7 +172,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="the vision tower is frozen (requires_grad_(False)): it keeps nothing for backward",
     )
-    run_group.add_argument("--dtype", choices=[d.value for d in DType], default="bf16")
+    run_group.add_argument("--dtype", choices=[d.value for d in Precision], default="bf16")
     run_group.add_argument("--attention", choices=[a.value for a in Attention], default="sdpa")
     run_group.add_argument("--recompute", choices=[r.value for r in Recompute], default="none")
     run_group.add_argument(
@@ -256,7 +256,7 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
     sizes = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
     target_seq = getattr(args, "target_seq", None)
     options: dict[str, Any] = {
-        "dtype": DType(args.dtype),
+        "dtype": Precision(args.dtype),
         "dropout": bool(args.dropout),
         "attention": Attention(args.attention),
         "recompute": Recompute(args.recompute),

@@ -285,7 +285,11 @@ def description_from(
     )
     if profile is not None and args.seq_len is not None:
         found = profile_mismatches(
-            profile, args.seq_len, description.training_precision, description.recompute
+            profile,
+            args.seq_len,
+            description.precision,
+            description.recompute,
+            description.fp8_products,
         )
         for what, measured, planned in found:
             text = MISMATCH_TEXT[what].format(measured=measured, planned=planned)

@@ -25,7 +25,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.batch import SEQ_LEN_LIMITS, Rounding
-from ..core.memory import ModelFacts, ModelSource, ModelSpec, Precision, ZeroStage, facts
+from ..core.memory import ModelFacts, ModelSource, ModelSpec, ZeroStage, facts
+from ..core.precision import FP8, Precision
 from ..core.time import (
     GPU_COUNT_LIMITS,
     LAYOUT_LIMITS,
@@ -38,7 +39,6 @@ from ..core.time import (
     Recompute,
     StepTime,
     TokenCost,
-    TrainingPrecision,
     TrainingTime,
     load_gpu_table,
     significant,
@@ -65,6 +65,14 @@ LAYOUT = int_type(LAYOUT_LIMITS)
 
 #: significant digits of the figures printed
 DIGITS = 6
+
+
+def read_precision(value: str) -> tuple[Precision, bool]:
+    """``--precision``: the training's precision, and whether the matrix products run in
+    FP8 (around 16-bit weights and activations: bf16)."""
+    if value == FP8:
+        return Precision.BF16, True
+    return Precision(value), False
 
 
 def cost_of(args: argparse.Namespace, model: ModelFacts | None, recompute: Recompute) -> TokenCost:
@@ -114,8 +122,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--precision",
-        choices=[p.value for p in TrainingPrecision],
-        default=TrainingPrecision.BF16.value,
+        choices=[*(p.value for p in Precision), FP8],
+        default=Precision.BF16.value,
         help="which of the card's peaks applies (default bf16; fp8: its FP8 peak)",
     )
     layout = parser.add_argument_group(
@@ -161,10 +169,7 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
         )
     if args.virtual_stages > 1 and args.pipeline_stages == 1:
         raise UsageError("--virtual-stages interleaves pipeline stages: give --pipeline-stages")
-    if args.precision == TrainingPrecision.FP8.value:
-        precision = Precision.BF16  # FP8 products around 16-bit weights and activations
-    else:
-        precision = Precision(args.precision)
+    precision, _fp8 = read_precision(args.precision)
     data = args.gpus // shards
     check_expert_model(args.expert_parallel, spec)
     check_expert_data(
@@ -204,7 +209,7 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
         micro_batch=args.micro_batch,
         link_gbps=args.link_gbps,
         network_gbps=args.network_gbps,
-        fp8=args.precision == TrainingPrecision.FP8.value,
+        fp8=args.precision == FP8,
     )
     planned = plan(description)
     if planned.current is None or planned.current.time is None:
@@ -242,10 +247,11 @@ def _estimate(args: argparse.Namespace, cost: TokenCost, step: StepTime | None) 
             goodput=goodput,
         )
     card = load_gpu_table().by_id(args.gpu_card)
-    precision = TrainingPrecision(args.precision)
-    peak = None if card.performance is None else card.performance.peak_tflops(precision)
+    precision, fp8 = read_precision(args.precision)
+    performance = card.performance
+    peak = None if performance is None else performance.peak_tflops(precision, fp8)
     if peak is None:
-        raise UsageError(f"--gpu-card: {card.name} has no {precision.value} speed")
+        raise UsageError(f"--gpu-card: {card.name} has no {args.precision} speed")
     return training_time(
         args.tokens,
         args.gpus,

@@ -18,8 +18,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Any
 
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.time.compute import Recompute
-from gradacc_desktop.core.time.gpus import TrainingPrecision
 from gradacc_desktop.core.time.profile import ProfileError, SpeedProfile, profile_to_json
 
 from .batches import make_batch, to_device
@@ -230,7 +230,7 @@ def write_profile(
     try:
         profile = SpeedProfile(
             device=timed["device"],
-            dtype=TrainingPrecision(args.dtype),
+            dtype=Precision(args.dtype),
             model=_model_label(args.model_config, model),
             params=params,
             seq_len=args.seq,

@@ -11,9 +11,9 @@ from gradacc_desktop.cli import main
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     StackKind,
     estimate,
@@ -324,11 +324,11 @@ def test_sdpa_with_a_padded_batch_copies_the_mask_in_every_layer() -> None:
 def test_fp16_mbart_keeps_the_input_of_the_encoder_clamp() -> None:
     s, t, h = 128, 32, 1024
     mbart = read_model_config(config_path(MBART50))
-    result = estimate(mbart.inputs(seq=s, target_seq=t, dtype=DType.FP16, device=Device.CPU))
+    result = estimate(mbart.inputs(seq=s, target_seq=t, dtype=Precision.FP16, device=Device.CPU))
     clamps = {x.stack: x.bytes for x in result.breakdown if x.key is Part.RESIDUAL}
     assert clamps == {StackKind.ENCODER: 2 * s * h}
     bart = read_model_config(config_path(BASE))
-    result = estimate(bart.inputs(seq=s, target_seq=t, dtype=DType.FP16))
+    result = estimate(bart.inputs(seq=s, target_seq=t, dtype=Precision.FP16))
     assert not any(x.key is Part.RESIDUAL for x in result.breakdown)
     assert any("overflowed" in n for n in result.notes)
 

@@ -11,9 +11,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     StackKind,
     estimate,
@@ -246,7 +246,7 @@ def test_the_convolution_is_counted_once() -> None:
     outside = breakdown_parts(estimate(arch.inputs(seq=s, device=Device.CPU)), per_layer=False)
     # transposed input, bool mask, GELU input, LayerNorm, the mask in the dtype
     assert outside[Part.OTHER] == p * s * h + s + p * s * h + p * s * h + 2 * p * s + p * s
-    fp32 = arch.inputs(seq=s, device=Device.CPU, dtype=DType.FP32)
+    fp32 = arch.inputs(seq=s, device=Device.CPU, dtype=Precision.FP32)
     conv = breakdown_parts(estimate(fp32), per_layer=False)[Part.OTHER]
     # fp32 without a mask: the model's own float32 ones, already kept by the embeddings
     assert conv == 3 * 4 * s * h + s + 2 * 4 * s

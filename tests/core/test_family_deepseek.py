@@ -10,9 +10,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     StackKind,
     estimate,
@@ -234,7 +234,7 @@ def test_estimate_grows_with_the_sequence_and_recomputation_helps() -> None:
 def test_fp32_keeps_the_router_input_once_and_copies_no_weight() -> None:
     arch = read_model_config(config_path(V2_LITE))
     s, h, e, c, r = 128, 2048, 64, 512, 64
-    fp32 = estimate(arch.inputs(seq=s, dtype=DType.FP32, device=Device.CPU))
+    fp32 = estimate(arch.inputs(seq=s, dtype=Precision.FP32, device=Device.CPU))
     layer = {i.key: i.bytes for i in fp32.breakdown if i.stack is StackKind.SPARSE}
     pairs = 6 * s
     assert layer[Part.ROUTER] == 4 * s * h + 4 * s * e + 8 * pairs

@@ -8,9 +8,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     estimate,
 )
@@ -86,7 +86,7 @@ def test_falcon_7b_layer_by_hand_sdpa_on_cpu() -> None:
     # one K/V head without enable_gqa: SDPA's math path in fp32
     arch = read_model_config(config_path(FALCON_7B))
     s, h, a, d, i = 1000, 4544, 71, 64, 4 * 4544
-    result = estimate(arch.inputs(seq=s, dtype=DType.BF16, device=Device.CPU))
+    result = estimate(arch.inputs(seq=s, dtype=Precision.BF16, device=Device.CPU))
     parts = breakdown_parts(result)
     assert parts[Part.ATTN_NORM] == 2 * s * h + 2 * 2 * s  # input + bf16 mean/rstd (CPU)
     assert parts[Part.QKV_PROJ_INPUT] == 2 * s * h  # shared by the MLP: no MLP_NORM

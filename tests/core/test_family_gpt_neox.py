@@ -10,9 +10,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     estimate,
 )
@@ -186,7 +186,7 @@ def test_eager_keeps_the_fp32_softmax_and_its_cast() -> None:
     sdpa = estimate(arch.inputs(seq=s)).saved_bytes
     eager = estimate(arch.inputs(seq=s, attention=Attention.EAGER)).saved_bytes
     assert eager - sdpa == 16 * ((4 + 2) * a * s * s - (4 * a * s + 2 * s * h))
-    fp32 = layout(arch, arch.inputs(seq=s, dtype=DType.FP32, attention=Attention.EAGER))
+    fp32 = layout(arch, arch.inputs(seq=s, dtype=Precision.FP32, attention=Attention.EAGER))
     assert fp32.stacks[0].parts[Part.ATTN_SOFTMAX] == 4 * a * s * s
 
 

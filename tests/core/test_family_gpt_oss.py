@@ -9,9 +9,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     StackKind,
     estimate,
@@ -157,7 +157,7 @@ def test_dropout_recomputation_and_data_types() -> None:
     assert Part.ROTARY not in breakdown_parts(full, per_layer=False)
     selective = estimate(arch.inputs(seq=s, recompute=Recompute.SELECTIVE)).saved_bytes
     assert full.saved_bytes < selective < plain
-    fp32 = estimate(arch.inputs(seq=s, dtype=DType.FP32)).saved_bytes
+    fp32 = estimate(arch.inputs(seq=s, dtype=Precision.FP32)).saved_bytes
     assert plain < fp32 < 2 * plain
 
 

@@ -11,9 +11,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     estimate,
 )
@@ -116,7 +116,7 @@ def test_command_r_feeds_attention_and_mlp_from_one_fp32_layernorm() -> None:
     parts = breakdown_parts(result)
     assert Part.MLP_NORM not in parts and Part.MLP_IN_PROJ_INPUT not in parts
     # with an fp32 model the weight is used as it is: no copy
-    fp32 = breakdown_parts(estimate(arch.inputs(seq=s, dtype=DType.FP32)))
+    fp32 = breakdown_parts(estimate(arch.inputs(seq=s, dtype=Precision.FP32)))
     assert fp32[Part.ATTN_NORM] == 12 * s * h + 4 * s
 
 

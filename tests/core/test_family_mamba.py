@@ -10,9 +10,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     StackKind,
     estimate,
@@ -258,7 +258,7 @@ def test_full_recomputation_keeps_fp32_layer_inputs() -> None:
     assert breakdown_parts(plain) == {Part.LAYER_CHECKPOINT: 2 * s * h}
     assert breakdown_parts(plain, per_layer=False)[Part.EMBEDDINGS] == 8 * s
     # fp32 weights: the same tensors, all fp32
-    fp32 = estimate(arch.inputs(seq=s, recompute=Recompute.FULL, dtype=DType.FP32))
+    fp32 = estimate(arch.inputs(seq=s, recompute=Recompute.FULL, dtype=Precision.FP32))
     assert breakdown_parts(fp32, per_layer=False)[Part.EMBEDDINGS] == 8 * s
 
 

@@ -10,9 +10,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     StackKind,
     estimate,
@@ -224,8 +224,8 @@ def test_mixtral_router_noise_only_counts_with_dropout() -> None:
 
 def test_other_data_types_scale_the_dtype_tensors_only() -> None:
     arch = read_model_config(config_path("mistralai__Mixtral-8x7B-v0.1.json"))
-    bf16 = estimate(arch.inputs(seq=256, dtype=DType.BF16)).saved_bytes
-    fp32 = estimate(arch.inputs(seq=256, dtype=DType.FP32)).saved_bytes
+    bf16 = estimate(arch.inputs(seq=256, dtype=Precision.BF16)).saved_bytes
+    fp32 = estimate(arch.inputs(seq=256, dtype=Precision.FP32)).saved_bytes
     assert bf16 < fp32 < 2 * bf16
 
 

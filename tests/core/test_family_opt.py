@@ -8,9 +8,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     estimate,
 )
@@ -135,7 +135,7 @@ def test_fp32_eager_keeps_the_softmax_once() -> None:
     arch = read_model_config(config_path(OPT_125M))
     s, a = 128, 12
     parts = breakdown_parts(
-        estimate(arch.inputs(seq=s, attention=Attention.EAGER, dtype=DType.FP32))
+        estimate(arch.inputs(seq=s, attention=Attention.EAGER, dtype=Precision.FP32))
     )
     assert parts[Part.ATTN_SOFTMAX] == 4 * a * s * s
 

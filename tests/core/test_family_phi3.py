@@ -10,9 +10,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     estimate,
 )
@@ -252,7 +252,7 @@ def test_dropout_masks_are_one_byte_on_cuda_and_the_dtype_on_cpu() -> None:
 def test_fp32_keeps_the_softmax_once() -> None:
     arch = read_model_config(config_path(MINI))
     s, a = 256, 32
-    parts = layout(arch, arch.inputs(seq=s, dtype=DType.FP32, attention=Attention.EAGER))
+    parts = layout(arch, arch.inputs(seq=s, dtype=Precision.FP32, attention=Attention.EAGER))
     assert parts.stacks[0].parts[Part.ATTN_SOFTMAX] == 4 * a * s * s
 
 

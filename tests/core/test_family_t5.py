@@ -9,9 +9,9 @@ import pytest
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     Part,
+    Precision,
     Recompute,
     StackKind,
     estimate,
@@ -245,7 +245,7 @@ def test_full_recomputation_keeps_the_shared_biases_only_with_several_layers() -
 def test_fp16_keeps_the_inputs_of_the_clamps() -> None:
     arch = read_model_config(config_path("google-t5__t5-small.json"))
     s, t, h = 128, 32, 512
-    result = estimate(arch.inputs(seq=s, target_seq=t, dtype=DType.FP16, device=Device.CPU))
+    result = estimate(arch.inputs(seq=s, target_seq=t, dtype=Precision.FP16, device=Device.CPU))
     clamps = {x.stack: x.bytes for x in result.breakdown if x.key is Part.RESIDUAL}
     assert clamps == {
         StackKind.ENCODER: 2 * (2 * s * h + 8),

@@ -11,10 +11,10 @@ from gradacc_desktop.cli import main
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
     Family,
     InvalidActivationInputs,
     Part,
+    Precision,
     Problem,
     Recompute,
     StackKind,
@@ -249,7 +249,7 @@ def test_padding_masks_nothing_and_says_so(small: Any) -> None:
 
 
 def test_fp16_keeps_the_input_of_every_encoder_clamp(small: Any) -> None:
-    result = estimate(small.inputs(target_seq=64, dtype=DType.FP16))
+    result = estimate(small.inputs(target_seq=64, dtype=Precision.FP16))
     residual = [x for x in result.breakdown if x.key is Part.RESIDUAL]
     assert [(x.stack, x.bytes, x.count) for x in residual] == [
         (StackKind.ENCODER, 2 * 1500 * 768, 12)

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.time.gpus import (
     FORMAT_VERSION,
     Generation,
     GpuTableError,
     Link,
-    TrainingPrecision,
     custom_card,
     custom_performance,
     load_gpu_table,
@@ -140,7 +140,7 @@ def test_fp8_only_from_ada_and_hopper_on() -> None:
     for card in TABLE.cards:
         perf = card.performance
         assert perf is not None
-        fp8 = perf.peak_tflops(TrainingPrecision.FP8)
+        fp8 = perf.peak_tflops(Precision.BF16, fp8=True)
         assert fp8 == perf.fp8_tflops
         if perf.generation in NO_FP8:
             assert fp8 is None, card.id
@@ -150,10 +150,10 @@ def test_fp8_only_from_ada_and_hopper_on() -> None:
             # FP8 and 362.05 BF16 dense; L4: 485 and 242 with sparsity)
             assert fp8 is not None, card.id
             assert D("1.95") <= fp8 / perf.fp16_tflops <= D("2.05"), card.id
-    assert _perf("a100-80gb").peak_tflops(TrainingPrecision.FP8) is None
-    assert _perf("a100-pcie-80gb").peak_tflops(TrainingPrecision.FP8) is None
-    assert _perf("v100-16gb").peak_tflops(TrainingPrecision.FP8) is None
-    assert _perf("t4-16gb").peak_tflops(TrainingPrecision.FP8) is None
+    assert _perf("a100-80gb").peak_tflops(Precision.BF16, fp8=True) is None
+    assert _perf("a100-pcie-80gb").peak_tflops(Precision.BF16, fp8=True) is None
+    assert _perf("v100-16gb").peak_tflops(Precision.BF16, fp8=True) is None
+    assert _perf("t4-16gb").peak_tflops(Precision.BF16, fp8=True) is None
 
 
 def test_dense_fp8_peaks() -> None:
@@ -171,15 +171,15 @@ def test_dense_fp8_peaks() -> None:
         "mi300x-192gb": "2614.9",
     }
     for card_id, tflops in expected.items():
-        assert _perf(card_id).peak_tflops(TrainingPrecision.FP8) == D(tflops), card_id
+        assert _perf(card_id).peak_tflops(Precision.BF16, fp8=True) == D(tflops), card_id
 
 
 def test_the_other_precisions_are_unchanged() -> None:
     h100 = _perf("h100-80gb")
-    assert h100.peak_tflops(TrainingPrecision.BF16) == D("989.5")
-    assert h100.peak_tflops(TrainingPrecision.FP16) == D("989.5")
-    assert h100.peak_tflops(TrainingPrecision.FP32) == D(67)
-    assert _perf("v100-32gb").peak_tflops(TrainingPrecision.BF16) is None
+    assert h100.peak_tflops(Precision.BF16) == D("989.5")
+    assert h100.peak_tflops(Precision.FP16) == D("989.5")
+    assert h100.peak_tflops(Precision.FP32) == D(67)
+    assert _perf("v100-32gb").peak_tflops(Precision.BF16) is None
 
 
 def test_names_say_the_form_factor_and_ids_stay() -> None:
@@ -203,7 +203,7 @@ def test_the_new_cards() -> None:
     assert "NVLink bridge" in perf.source
 
     h800, h100 = _perf("h800-80gb"), _perf("h100-80gb")
-    for precision in TrainingPrecision:
+    for precision in Precision:
         assert h800.peak_tflops(precision) == h100.peak_tflops(precision), precision
     assert h800.memory_bandwidth_gbps == D(3350)
     assert (h800.link, h800.link_gbps, h800.inter_node_gbps) == (Link.NVLINK, D(200), D(50))
@@ -219,9 +219,9 @@ def test_mi300x_link_is_one_infinity_fabric_link_per_direction() -> None:
 def test_custom_card_fp8_is_its_typed_peak() -> None:
     perf = custom_performance(D(100), D(2000), D(300), D(25))
     assert perf.generation is Generation.AMPERE
-    for precision in TrainingPrecision:
+    for precision in Precision:
         assert perf.peak_tflops(precision) == D(100), precision
     assert custom_card(D(40), perf).performance == perf
     hopper = custom_performance(D(500), D(3000), D(450), D(50), generation=Generation.HOPPER)
     assert hopper.generation is Generation.HOPPER
-    assert hopper.peak_tflops(TrainingPrecision.FP8) == D(500)
+    assert hopper.peak_tflops(Precision.BF16, fp8=True) == D(500)

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost
-from gradacc_desktop.core.time.gpus import TrainingPrecision, custom_card, load_gpu_table
+from gradacc_desktop.core.time.gpus import custom_card, load_gpu_table
 from gradacc_desktop.core.time.hardware import Hardware, NoSpeedError, hardware
 from gradacc_desktop.core.time.layout import ParallelLayout
 from gradacc_desktop.core.time.step_results import fastest, run_totals
@@ -21,7 +22,7 @@ from gradacc_desktop.core.time.workload import Workload
 
 TABLE = load_gpu_table()
 #: the roofline of a typed efficiency (60 % of the peak)
-A100 = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8, D("0.6"))
+A100 = hardware(TABLE.by_id("a100-80gb"), Precision.BF16, 8, D("0.6"))
 LLAMA_7B = token_cost(6_738_415_616, Shape(32, 32, 128), 4096)
 
 
@@ -36,17 +37,17 @@ def test_card_speeds_come_from_the_catalogue() -> None:
     assert A100.memory_bandwidth == 2039 * 10**9
     assert A100.link_bandwidth == 300 * 10**9
     with pytest.raises(NoSpeedError):
-        hardware(TABLE.by_id("v100-32gb"), TrainingPrecision.BF16, 8)  # no bf16 on Volta
-    assert hardware(TABLE.by_id("v100-32gb"), TrainingPrecision.FP16, 8).peak_flops == 125 * 10**12
+        hardware(TABLE.by_id("v100-32gb"), Precision.BF16, 8)  # no bf16 on Volta
+    assert hardware(TABLE.by_id("v100-32gb"), Precision.FP16, 8).peak_flops == 125 * 10**12
     with pytest.raises(NoSpeedError):
-        hardware(custom_card(D(24)), TrainingPrecision.BF16, 1)
-    edited = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8, efficiency=D("0.4"))
+        hardware(custom_card(D(24)), Precision.BF16, 1)
+    edited = hardware(TABLE.by_id("a100-80gb"), Precision.BF16, 8, efficiency=D("0.4"))
     assert edited.efficiency == Fraction(4, 10) and edited.typed
-    modelled = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8)
+    modelled = hardware(TABLE.by_id("a100-80gb"), Precision.BF16, 8)
     assert not modelled.typed and modelled.kernels is not None
     links = hardware(
         TABLE.by_id("a100-80gb"),
-        TrainingPrecision.BF16,
+        Precision.BF16,
         8,
         link_gbps=D("150"),
         network_gbps=D("6.25"),
@@ -220,7 +221,7 @@ def test_a_measured_profile_replaces_the_roofline() -> None:
 
     profile = SpeedProfile(
         device="cuda:0 (NVIDIA A100-SXM4-80GB)",
-        dtype=TrainingPrecision.BF16,
+        dtype=Precision.BF16,
         model="llama-7b",
         params=6_738_415_616,
         seq_len=4096,

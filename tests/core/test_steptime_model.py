@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.time.communication import Kind, all_to_all, pipeline, volume_factor
 from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost
-from gradacc_desktop.core.time.gpus import TrainingPrecision, load_gpu_table
+from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.hardware import Hardware, hardware
 from gradacc_desktop.core.time.kernels import FITTED, kernel_model
 from gradacc_desktop.core.time.layout import ParallelLayout, bubble_fraction
@@ -23,9 +24,9 @@ from gradacc_desktop.core.time.steptime import StepModel, exposed
 from gradacc_desktop.core.time.workload import Experts, Uncounted, Workload
 
 TABLE = load_gpu_table()
-A100 = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8)
-H100 = hardware(TABLE.by_id("h100-80gb"), TrainingPrecision.BF16, 8)
-H100_FP8 = hardware(TABLE.by_id("h100-80gb"), TrainingPrecision.FP8, 8)
+A100 = hardware(TABLE.by_id("a100-80gb"), Precision.BF16, 8)
+H100 = hardware(TABLE.by_id("h100-80gb"), Precision.BF16, 8)
+H100_FP8 = hardware(TABLE.by_id("h100-80gb"), Precision.BF16, 8, fp8=True)
 LLAMA_7B = token_cost(6_738_415_616, Shape(32, 32, 128), 4096)
 
 
@@ -98,7 +99,7 @@ def test_wider_products_and_larger_micro_batches_run_closer_to_the_peak() -> Non
 
 def test_fp8_runs_the_products_faster_and_not_the_attention() -> None:
     bf16 = StepModel(llama(), H100).time(1, 1)
-    fp8 = StepModel(llama(precision=TrainingPrecision.FP8), H100_FP8).time(1, 1)
+    fp8 = StepModel(llama(precision=Precision.BF16), H100_FP8).time(1, 1)
     kernels = H100.kernels
     assert kernels is not None
     assert fp8.parts.matmul * kernels.fp8_gain == bf16.parts.matmul
@@ -115,7 +116,7 @@ def test_eager_attention_writes_its_scores_and_is_slower() -> None:
 
 
 def test_a_typed_efficiency_replaces_the_model() -> None:
-    typed = hardware(TABLE.by_id("a100-80gb"), TrainingPrecision.BF16, 8, D("0.5"))
+    typed = hardware(TABLE.by_id("a100-80gb"), Precision.BF16, 8, D("0.5"))
     step = StepModel(llama(), typed).time(2, 1)
     flops = LLAMA_7B.hardware * 2 * 4096
     assert step.compute_seconds == flops / (312 * 10**12 * Fraction(1, 2))
@@ -160,7 +161,7 @@ def test_a_step_is_never_faster_than_the_roofline_and_its_parts_add_up(
 ) -> None:
     if stages == 1:
         virtual = 1
-    hw = hardware(TABLE.by_id(card), TrainingPrecision.BF16, 8)
+    hw = hardware(TABLE.by_id(card), Precision.BF16, 8)
     cost = token_cost(6_738_415_616, Shape(32, 32, 128), seq, recompute)
     job = llama(
         cost=cost,

@@ -10,7 +10,7 @@ from typing import Any
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
+    Precision,
     Profile,
     Recompute,
     estimate,
@@ -94,7 +94,7 @@ def compare(
     inputs = arch.inputs(
         seq=seq,
         target_seq=target_seq,
-        dtype=DType.BF16,
+        dtype=Precision.BF16,
         attention=Attention(attention),
         recompute=Recompute.FULL if checkpointing else Recompute.NONE,
         profile=Profile.HF,

@@ -10,7 +10,7 @@ from typing import Any
 from gradacc_desktop.core.memory.activation import (
     Attention,
     Device,
-    DType,
+    Precision,
     Profile,
     Recompute,
     estimate,
@@ -56,7 +56,7 @@ def compare_images(
     result = estimate(
         arch.inputs(
             seq=seq,
-            dtype=DType.BF16,
+            dtype=Precision.BF16,
             attention=Attention(attention),
             recompute=Recompute.FULL if checkpointing else Recompute.NONE,
             profile=Profile.HF,

@@ -135,7 +135,13 @@ def _measure_as_built(
 ) -> tuple[int, int]:
     """(measured, estimated) for a dtype other than bf16, or with the file's own dropout
     probabilities (``dropout=None``), which the shared harness does not offer."""
-    from gradacc_desktop.core.memory.activation import Attention, Device, DType, Recompute, estimate
+    from gradacc_desktop.core.memory.activation import (
+        Attention,
+        Device,
+        Precision,
+        Recompute,
+        estimate,
+    )
     from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
@@ -151,7 +157,7 @@ def _measure_as_built(
     inputs = parse_model_config(config).inputs(
         seq=seq,
         target_seq=target,
-        dtype=DType(dtype),
+        dtype=Precision(dtype),
         attention=Attention(attention),
         recompute=Recompute.FULL if checkpointing else Recompute.NONE,
         device=Device.CPU,

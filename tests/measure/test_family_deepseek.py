@@ -182,7 +182,7 @@ def test_with_attention_dropout_on_a_cpu(name: str, attention: str) -> None:
 @pytest.mark.parametrize("name", ["v2-grouped", "v3-flash"])
 def test_other_data_types(name: str, dtype: str) -> None:
     """fp32: the router's and kv_a_layernorm's casts are no-ops (shared storages)."""
-    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.activation import Attention, Device, Precision, estimate
     from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
@@ -190,7 +190,7 @@ def test_other_data_types(name: str, dtype: str) -> None:
         model = build_model(dict(SMALL[name]), dtype=dtype, attention=attention, dropout=False)
         measured = measure_saved(model, random_batch(model, 40, 1)).saved_bytes
         inputs = parse_model_config(SMALL[name]).inputs(
-            seq=40, dtype=DType(dtype), attention=Attention(attention), device=Device.CPU
+            seq=40, dtype=Precision(dtype), attention=Attention(attention), device=Device.CPU
         )
         assert estimate(inputs).saved_bytes == measured
 

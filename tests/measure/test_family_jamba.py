@@ -87,7 +87,7 @@ def test_a_second_length_with_attention_dropout(name: str, attention: str) -> No
 
 
 def test_fp32_weights() -> None:
-    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.activation import Attention, Device, Precision, estimate
     from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
@@ -95,7 +95,7 @@ def test_fp32_weights() -> None:
     model = build_model(dict(config), dtype="fp32", attention="sdpa", dropout=False)
     measured = measure_saved(model, random_batch(model, 16, 1)).saved_bytes
     inputs = parse_model_config(config).inputs(
-        seq=16, dtype=DType.FP32, attention=Attention.SDPA, device=Device.CPU
+        seq=16, dtype=Precision.FP32, attention=Attention.SDPA, device=Device.CPU
     )
     assert estimate(inputs).saved_bytes == measured
 

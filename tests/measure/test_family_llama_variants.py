@@ -126,7 +126,7 @@ def test_head_sizes_above_256_repeat_k_and_v() -> None:
 def test_other_dtypes(name: str, dtype: str) -> None:
     """Cohere's LayerNorm casts its weight to fp32 (a copy unless the model is fp32);
     OLMo 2's norms and cos/sin are fp32 whatever the dtype."""
-    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.activation import Attention, Device, Precision, estimate
     from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
@@ -134,7 +134,7 @@ def test_other_dtypes(name: str, dtype: str) -> None:
     model = build_model(dict(config), dtype=dtype, attention="sdpa", dropout=False)
     measured = measure_saved(model, random_batch(model, 40, 1)).saved_bytes
     inputs = parse_model_config(config).inputs(
-        seq=40, dtype=DType(dtype), attention=Attention.SDPA, device=Device.CPU
+        seq=40, dtype=Precision(dtype), attention=Attention.SDPA, device=Device.CPU
     )
     assert estimate(inputs).saved_bytes == measured
 

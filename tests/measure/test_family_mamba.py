@@ -87,11 +87,11 @@ def _measured(config: dict[str, Any], seq: int, dtype: str, *, padded: bool = Fa
 
 
 def _estimated(config: dict[str, Any], seq: int, dtype: str, *, padded: bool = False) -> int:
-    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.activation import Attention, Device, Precision, estimate
     from gradacc_desktop.core.memory.families import parse_model_config
 
     inputs = parse_model_config(config).inputs(
-        seq=seq, dtype=DType(dtype), attention=Attention.EAGER, device=Device.CPU, padded=padded
+        seq=seq, dtype=Precision(dtype), attention=Attention.EAGER, device=Device.CPU, padded=padded
     )
     return estimate(inputs).saved_bytes
 

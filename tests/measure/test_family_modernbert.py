@@ -122,7 +122,7 @@ def _as_built(
 ) -> tuple[int, int]:
     """(measured, estimated) in another dtype, or with the file's own dropout
     probabilities (``dropout=None``), which the shared harness does not offer."""
-    from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate
+    from gradacc_desktop.core.memory.activation import Attention, Device, Precision, estimate
     from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
@@ -130,7 +130,7 @@ def _as_built(
     measured = measure_saved(model, random_batch(model, seq, 1)).saved_bytes
     inputs = parse_model_config(config).inputs(
         seq=seq,
-        dtype=DType(dtype),
+        dtype=Precision(dtype),
         attention=Attention(attention),
         device=Device.CPU,
         dropout=dropout is not False,

@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from gradacc_desktop.core.memory.activation import Attention, Device, DType, estimate  # noqa: E402
+from gradacc_desktop.core.memory.activation import Attention, Device, Precision, estimate  # noqa: E402
 from gradacc_desktop.core.memory.families import parse_model_config  # noqa: E402
 from tests.configs import config_path, raw_config  # noqa: E402
 from tests.measure.harness import compare  # noqa: E402
@@ -121,9 +121,9 @@ def test_with_dropout_on_cpu(name: str, attention: str, checkpointing: bool) -> 
     assert c.measured == c.estimated, (c.measured, c.estimated)
 
 
-@pytest.mark.parametrize("dtype", [DType.FP16, DType.FP32])
+@pytest.mark.parametrize("dtype", [Precision.FP16, Precision.FP32])
 @pytest.mark.parametrize("attention", ["eager", "sdpa"])
-def test_fp16_clamp_and_fp32(dtype: DType, attention: str) -> None:
+def test_fp16_clamp_and_fp32(dtype: Precision, attention: str) -> None:
     # fp16: every encoder layer's torch.clamp keeps its input; fp32: 4-byte everything
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 

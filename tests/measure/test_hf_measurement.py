@@ -18,9 +18,9 @@ pytest.importorskip("transformers")
 from gradacc_desktop.core.memory.activation import (  # noqa: E402
     Attention,
     Device,
-    DType,
     Family,
     Inputs,
+    Precision,
     Profile,
     Recompute,
     estimate,
@@ -67,7 +67,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "vocab_size": 5000,
     },
 }
-_DTYPES = {DType.BF16: "bf16", DType.FP16: "fp16", DType.FP32: "fp32"}
+_DTYPES = {Precision.BF16: "bf16", Precision.FP16: "fp16", Precision.FP32: "fp32"}
 
 
 def _inputs(name: str, seq: int, attention: Attention, ckpt: bool, **more: Any) -> Inputs:
@@ -94,7 +94,7 @@ def _measure(
     ckpt: bool,
     *,
     dropout: bool = False,
-    dtype: DType = DType.BF16,
+    dtype: Precision = Precision.BF16,
     micro_batch: int = 1,
 ) -> int:
     cfg = dict(CONFIGS[name], max_position_embeddings=4096, n_positions=4096)
@@ -135,10 +135,10 @@ def test_dropout_within_5_percent(name: str, attention: Attention, ckpt: bool) -
     _check(measured, estimate(_inputs(name, 128, attention, ckpt, dropout=True)).saved_bytes)
 
 
-@pytest.mark.parametrize("dtype", [DType.FP32, DType.FP16], ids=lambda d: d.value)
+@pytest.mark.parametrize("dtype", [Precision.FP32, Precision.FP16], ids=lambda d: d.value)
 @pytest.mark.parametrize("attention", list(Attention), ids=lambda a: a.value)
 @pytest.mark.parametrize("name", ["gpt2-tiny", "llama-gqa"])
-def test_other_dtypes_within_5_percent(name: str, attention: Attention, dtype: DType) -> None:
+def test_other_dtypes_within_5_percent(name: str, attention: Attention, dtype: Precision) -> None:
     measured = _measure(name, 96, attention, False, dtype=dtype)
     _check(measured, estimate(_inputs(name, 96, attention, False, dtype=dtype)).saved_bytes)
 

@@ -65,13 +65,9 @@ pytest.importorskip("transformers")
 
 from gradacc_desktop.core.memory.families import parse_model_config  # noqa: E402
 from gradacc_desktop.core.memory.models import ModelSpec, facts  # noqa: E402
+from gradacc_desktop.core.precision import Precision  # noqa: E402
 from gradacc_desktop.core.time.compute import Recompute, token_cost  # noqa: E402
-from gradacc_desktop.core.time.gpus import (  # noqa: E402
-    Generation,
-    TrainingPrecision,
-    custom_card,
-    custom_performance,
-)
+from gradacc_desktop.core.time.gpus import Generation, custom_card, custom_performance  # noqa: E402
 from gradacc_desktop.core.time.hardware import hardware  # noqa: E402
 from gradacc_desktop.core.time.steptime import StepModel  # noqa: E402
 from gradacc_desktop.core.time.workload import Workload  # noqa: E402
@@ -279,12 +275,12 @@ def modelled_pairs(
         generation=Generation.AMPERE,
     )
     card = custom_card(Decimal(16), performance)
-    hw = hardware(card, TrainingPrecision.FP32, 1)
+    hw = hardware(card, Precision.FP32, 1)
     cost = token_cost(model.compute_params, model.attention_shape, SEQ, Recompute.NONE)
     workload = Workload(
         cost=cost,
         seq_len=SEQ,
-        precision=TrainingPrecision.FP32,
+        precision=Precision.FP32,
         hidden=size.hidden,
         layers=size.layers,
         vocab=size.vocab,

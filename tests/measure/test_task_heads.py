@@ -196,7 +196,13 @@ def _with_the_files_dropout(
 ) -> tuple[int, int]:
     """(measured, estimated) with the dropout probabilities the file gives (the shared
     harness sets every one, pooler_dropout too, to at least 0.1)."""
-    from gradacc_desktop.core.memory.activation import Attention, Device, DType, Recompute, estimate
+    from gradacc_desktop.core.memory.activation import (
+        Attention,
+        Device,
+        Precision,
+        Recompute,
+        estimate,
+    )
     from gradacc_desktop.core.memory.families import parse_model_config
     from gradacc_desktop.measure import build_model, measure_saved, random_batch
 
@@ -206,7 +212,7 @@ def _with_the_files_dropout(
     measured = measure_saved(model, random_batch(model, seq, 1)).saved_bytes
     inputs = parse_model_config(config).inputs(
         seq=seq,
-        dtype=DType.BF16,
+        dtype=Precision.BF16,
         attention=Attention(attention),
         recompute=Recompute.FULL if checkpointing else Recompute.NONE,
         device=Device.CPU,

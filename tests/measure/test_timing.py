@@ -22,8 +22,8 @@ pytest.importorskip("transformers")
 
 import gradacc_desktop.measure as measure  # noqa: E402
 import gradacc_desktop.measure.timing as measure_timing  # noqa: E402
+from gradacc_desktop.core.precision import Precision  # noqa: E402
 from gradacc_desktop.core.time.compute import Recompute  # noqa: E402
-from gradacc_desktop.core.time.gpus import TrainingPrecision  # noqa: E402
 from gradacc_desktop.core.time.profile import load_profile  # noqa: E402
 from gradacc_desktop.measure import MeasureError, build_model, main, time_micro_step  # noqa: E402
 
@@ -81,7 +81,7 @@ def test_times_three_sizes_and_writes_the_profile(
     assert [b for b, _ in profile.points] == [1, 2, 4]
     assert all(isinstance(s, Fraction) and s > 0 for _, s in profile.points)
     assert profile.repeats == (1, 1, 1)
-    assert profile.device == "cpu" and profile.dtype is TrainingPrecision.FP32
+    assert profile.device == "cpu" and profile.dtype is Precision.FP32
     assert profile.params == result["parameters"] and profile.seq_len == 32
     assert profile.target_seq_len is None
     assert profile.recompute is Recompute.NONE and profile.attention == "sdpa"

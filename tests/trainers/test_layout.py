@@ -132,9 +132,10 @@ def test_megatron_reads_the_expert_parallel_size(setup: TrainingSetup, in_tmp: P
     from megatron.core.parallel_state import RankGenerator
     from megatron.core.transformer.transformer_config import TransformerConfig
 
+    from gradacc_desktop.core.precision import Precision
     from gradacc_desktop.core.time.communication import Kind
     from gradacc_desktop.core.time.compute import token_cost
-    from gradacc_desktop.core.time.gpus import TrainingPrecision, load_gpu_table
+    from gradacc_desktop.core.time.gpus import load_gpu_table
     from gradacc_desktop.core.time.hardware import hardware
     from gradacc_desktop.core.time.layout import ParallelLayout
     from gradacc_desktop.core.time.steptime import StepModel
@@ -199,7 +200,7 @@ def test_megatron_reads_the_expert_parallel_size(setup: TrainingSetup, in_tmp: P
         layers=4 * pp,
         experts=Experts(experts=experts, top_k=2, layers=4 * pp, parallel=ep),
     )
-    model = StepModel(job, hardware(card, TrainingPrecision.BF16, per_node))
+    model = StepModel(job, hardware(card, Precision.BF16, per_node))
     (exchange,) = (c for c in model.collectives(1) if c.kind is Kind.ALL_TO_ALL)
     assert exchange.intra_node is inside
     assert exchange.ranks == ep

@@ -331,19 +331,19 @@ def test_refusals_and_warnings_are_readable(  # type: ignore[no-untyped-def]
 
 
 def test_reopens_with_the_last_setup(window: MainWindow, qtbot, settings) -> None:  # type: ignore[no-untyped-def]
-    from gradacc_desktop.core.memory.activation import DType
+    from gradacc_desktop.core.memory.activation import Precision
 
     dialog = window.open_activation_estimator()
     qtbot.waitExposed(dialog)
     _choose(dialog.combos[Option.PRESET], "llama-3-8b")
-    _choose(dialog.combos[Option.DTYPE], DType.FP32)
+    _choose(dialog.combos[Option.DTYPE], Precision.FP32)
     type_into(qtbot, dialog.spins[F.SEQ], "2048")
     dialog.reject()
     again = window.open_activation_estimator()
     qtbot.waitExposed(again)
     assert again is not dialog
     assert again.combos[Option.PRESET].currentData() == "llama-3-8b"
-    assert again.combos[Option.DTYPE].currentData() == DType.FP32
+    assert again.combos[Option.DTYPE].currentData() == Precision.FP32
     assert _texts(again)[:7] == ["4.096", "32", "32", "8", "14.336", "128.256", "2.048"]
 
 

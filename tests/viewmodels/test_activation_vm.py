@@ -153,15 +153,15 @@ def test_options_reach_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
     vm.set_dropout(True)
     vm.set_text(F.TENSOR_PARALLEL, "8")
     vm.set_sequence_parallel(True)
-    from gradacc_desktop.core.memory.activation import DType
+    from gradacc_desktop.core.memory.activation import Precision
 
-    vm.set_dtype(DType.FP32)
+    vm.set_dtype(Precision.FP32)
     assert vm.inputs == LLAMA_8B.inputs(
         profile=Profile.PAPER,
         dropout=True,
         tensor_parallel=8,
         sequence_parallel=True,
-        dtype=DType.FP32,
+        dtype=Precision.FP32,
     )
 
 

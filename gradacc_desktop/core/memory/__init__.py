@@ -5,6 +5,7 @@ The names other layers use; the modules inside import one another directly."""
 
 from __future__ import annotations
 
+from ..precision import Precision
 from .activation import (
     ASSUMPTION_TEXT,
     GB,
@@ -14,7 +15,6 @@ from .activation import (
     Assumption,
     Attention,
     Device,
-    DType,
     Family,
     Inputs,
     InvalidActivationInputs,
@@ -43,7 +43,7 @@ from .models import (
     typed_shape,
 )
 from .presets import ConfigPreset, Preset, PresetError, load_config_presets, load_presets
-from .setup import PROBLEM_TEXT, Offload, Precision, TrainingSetup, problem_text, setup_problem
+from .setup import PROBLEM_TEXT, Offload, TrainingSetup, problem_text, setup_problem
 from .zero import DEFAULT_OVERHEAD_GB, PARAMETERS_LIMITS, Recipe, ZeroStage
 
 __all__ = [
@@ -60,7 +60,6 @@ __all__ = [
     "Assumption",
     "Attention",
     "ConfigPreset",
-    "DType",
     "Device",
     "Family",
     "Inputs",

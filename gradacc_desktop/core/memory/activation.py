@@ -53,7 +53,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Attention,
     Device,
     Dims,
-    DType,
     Family,
     Inputs,
     InvalidActivationInputs,
@@ -69,6 +68,7 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families import Architecture, gpt2, llama
+from gradacc_desktop.core.precision import Precision
 
 # the vocabulary of an estimate lives in ``activation_types`` (the families speak it
 # too); it is named here as well, where the front ends have always imported it
@@ -80,13 +80,13 @@ __all__ = [
     "STACK_TEXT",
     "Assumption",
     "Attention",
-    "DType",
     "Device",
     "Family",
     "Inputs",
     "InvalidActivationInputs",
     "Item",
     "Part",
+    "Precision",
     "Problem",
     "Profile",
     "Recompute",

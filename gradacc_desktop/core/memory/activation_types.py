@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gradacc_desktop.core.precision import Precision
+
 if TYPE_CHECKING:
     from gradacc_desktop.core.memory.families import Architecture
 
@@ -72,16 +74,6 @@ class StackKind(enum.Enum):
     VISION = "vision"
     VISION_WINDOW = "vision_window"
     TEXT = "text"
-
-
-class DType(enum.Enum):
-    BF16 = "bf16"
-    FP16 = "fp16"
-    FP32 = "fp32"
-
-    @property
-    def bytes(self) -> int:
-        return 4 if self is DType.FP32 else 2
 
 
 class Attention(enum.Enum):
@@ -199,7 +191,7 @@ class Inputs:
     intermediate: int
     vocab: int
     seq: int
-    dtype: DType = DType.BF16
+    dtype: Precision = Precision.BF16
     dropout: bool = False
     attention: Attention = Attention.SDPA
     recompute: Recompute = Recompute.NONE

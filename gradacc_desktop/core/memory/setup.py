@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..precision import Precision
 from ..text import trans_late
 from .zero import ZeroStage
 
@@ -32,12 +33,6 @@ __all__ = [
     "ZeroStage",
     "setup_problem",
 ]
-
-
-class Precision(enum.Enum):
-    BF16 = "bf16"
-    FP16 = "fp16"
-    FP32 = "fp32"
 
 
 class Offload(enum.Enum):

@@ -31,6 +31,7 @@ from typing import Any
 
 from ...paths import resource_path
 from ..limits import Limits
+from ..precision import Precision
 
 # Identifier of the user-defined card (memory typed in by hand).
 CUSTOM_ID = "custom"
@@ -78,16 +79,6 @@ class Generation(enum.Enum):
     CDNA3 = "cdna3"
 
 
-class TrainingPrecision(enum.Enum):
-    """The number format of the matrix products (the values shared with
-    ``setup.Precision``, plus FP8, which only a card's peak knows of)."""
-
-    BF16 = "bf16"
-    FP16 = "fp16"
-    FP32 = "fp32"
-    FP8 = "fp8"
-
-
 @dataclass(frozen=True)
 class Performance:
     """One card's speed; every rate is dense, per GPU, decimal (10^12 FLOP/s, 10^9 B/s)."""
@@ -109,13 +100,14 @@ class Performance:
     efficiency: Decimal
     source: str
 
-    def peak_tflops(self, precision: TrainingPrecision) -> Decimal | None:
-        """Dense peak for ``precision``; None when the card cannot compute in it."""
-        if precision is TrainingPrecision.FP8:
+    def peak_tflops(self, precision: Precision, fp8: bool = False) -> Decimal | None:
+        """Dense peak of the matrix products in ``precision``, or in FP8 with ``fp8``
+        (beside a 16-bit precision); None when the card cannot compute in it."""
+        if fp8:
             return self.fp8_tflops
-        if precision is TrainingPrecision.BF16:
+        if precision is Precision.BF16:
             return self.bf16_tflops
-        if precision is TrainingPrecision.FP16:
+        if precision is Precision.FP16:
             return self.fp16_tflops
         return self.fp32_tflops
 

@@ -13,8 +13,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..limits import require_positive_int
+from ..precision import FP8, Precision
 from .compute import TERA
-from .gpus import GpuCard, TrainingPrecision
+from .gpus import GpuCard
 from .kernels import KernelModel, kernel_model
 
 GIGA = 10**9
@@ -68,10 +69,11 @@ class Hardware:
 
 def hardware(
     card: GpuCard,
-    precision: TrainingPrecision,
+    precision: Precision,
     gpus_per_node: int,
     efficiency: Decimal | None = None,
     *,
+    fp8: bool = False,
     link_gbps: Decimal | None = None,
     network_gbps: Decimal | None = None,
 ) -> Hardware:
@@ -80,15 +82,14 @@ def hardware(
     perf = card.performance
     if perf is None:
         raise NoSpeedError(f"{card.name} has no speed figures")
-    peak = perf.peak_tflops(precision)
+    peak = perf.peak_tflops(precision, fp8)
     if peak is None:
-        raise NoSpeedError(f"{card.name} cannot compute in {precision.value}")
+        raise NoSpeedError(f"{card.name} cannot compute in {FP8 if fp8 else precision.value}")
     link = perf.link_gbps if link_gbps is None else link_gbps
     network = perf.inter_node_gbps if network_gbps is None else network_gbps
-    fp8 = precision is TrainingPrecision.FP8
     attention_peak = None
     if fp8:
-        sixteen = perf.peak_tflops(TrainingPrecision.BF16) or perf.fp16_tflops
+        sixteen = perf.peak_tflops(Precision.BF16) or perf.fp16_tflops
         attention_peak = Fraction(sixteen) * TERA
     return Hardware(
         peak_flops=Fraction(peak) * TERA,

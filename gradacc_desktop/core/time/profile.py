@@ -48,9 +48,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..precision import FP8, Precision
 from ..text import trans_late
 from .compute import Recompute
-from .gpus import TrainingPrecision
 
 FORMAT = "gradacc-speed-profile"
 FORMAT_VERSION = 1
@@ -68,9 +68,9 @@ MAX_TEXT = 200
 
 #: the file's names for the training precisions
 DTYPE_NAMES = {
-    TrainingPrecision.BF16: "bfloat16",
-    TrainingPrecision.FP16: "float16",
-    TrainingPrecision.FP32: "float32",
+    Precision.BF16: "bfloat16",
+    Precision.FP16: "float16",
+    Precision.FP32: "float32",
 }
 ATTENTIONS = ("eager", "sdpa")
 
@@ -182,7 +182,7 @@ class SpeedProfile:
     """Measured seconds per micro-step (forward + backward) of one model on one device."""
 
     device: str
-    dtype: TrainingPrecision
+    dtype: Precision
     model: str
     params: int
     seq_len: int
@@ -198,7 +198,7 @@ class SpeedProfile:
     def __post_init__(self) -> None:
         _check_text("device", self.device)
         _check_text("model", self.model)
-        if not isinstance(self.dtype, TrainingPrecision) or self.dtype not in DTYPE_NAMES:
+        if not isinstance(self.dtype, Precision):
             raise ProfileError(f"dtype must be bf16, fp16 or fp32, got {self.dtype!r}")
         if not isinstance(self.recompute, Recompute):
             raise ProfileError(f"recompute must be a Recompute, got {self.recompute!r}")
@@ -470,15 +470,19 @@ MISMATCH_TEXT = {
 
 
 def profile_mismatches(
-    profile: SpeedProfile, seq_len: int, dtype: TrainingPrecision, recompute: Recompute
+    profile: SpeedProfile,
+    seq_len: int,
+    precision: Precision,
+    recompute: Recompute,
+    fp8: bool = False,
 ) -> tuple[tuple[Mismatch, str, str], ...]:
     """Where ``profile`` was measured differently from the planned run: (what, measured,
     planned); each makes its seconds a poorer guide."""
     found = []
     if profile.seq_len != seq_len:
         found.append((Mismatch.SEQ_LEN, str(profile.seq_len), str(seq_len)))
-    if profile.dtype is not dtype:
-        found.append((Mismatch.DTYPE, profile.dtype.value, dtype.value))
+    if fp8 or profile.dtype is not precision:  # a profile is measured without FP8
+        found.append((Mismatch.DTYPE, profile.dtype.value, FP8 if fp8 else precision.value))
     if profile.recompute is not recompute:
         found.append((Mismatch.RECOMPUTE, profile.recompute.value, recompute.value))
     return tuple(found)

@@ -15,22 +15,22 @@ from fractions import Fraction
 from ..limits import require_positive_int
 from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
+from ..precision import Precision
 from .compute import TokenCost
-from .gpus import TrainingPrecision
 from .layout import ParallelLayout
 
 
-def value_bytes(precision: TrainingPrecision) -> int:
-    """Bytes of one weight, gradient or activation value in transit (FP8 trains with
-    16-bit weights, gradients and activations around its FP8 products)."""
-    return 4 if precision is TrainingPrecision.FP32 else 2
+def value_bytes(precision: Precision) -> int:
+    """Bytes of one weight, gradient or activation value in transit (FP8 products
+    keep 16-bit weights, gradients and activations around them)."""
+    return precision.bytes
 
 
-def optimizer_bytes(precision: TrainingPrecision) -> int:
+def optimizer_bytes(precision: Precision) -> int:
     """Bytes Adam reads and writes per trained parameter in one update: mixed precision
     reads the fp32 master weight, gradient and both moments (16) and writes the three
     states and the 16-bit copy back (14, rounded up to 16); fp32 reads 16, writes 12."""
-    return 28 if precision is TrainingPrecision.FP32 else 32
+    return 28 if precision is Precision.FP32 else 32
 
 
 class Uncounted(enum.Enum):
@@ -88,7 +88,7 @@ class Workload:
     seq_len: int
     layout: ParallelLayout = field(default_factory=ParallelLayout)
     zero_stage: ZeroStage = ZeroStage.NONE
-    precision: TrainingPrecision = TrainingPrecision.BF16
+    precision: Precision = Precision.BF16
     #: hidden size and layers: the kernels' widths, the tensor- and pipeline-parallel
     #: traffic and the layer-by-layer overlap need them
     hidden: int | None = None

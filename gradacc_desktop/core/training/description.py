@@ -21,7 +21,7 @@ from ..memory.models import ModelFacts, ModelSpec
 from ..memory.setup import Offload, Precision, TrainingSetup
 from ..memory.zero import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
 from ..time.compute import Recompute
-from ..time.gpus import GpuCard, TrainingPrecision
+from ..time.gpus import GpuCard
 from ..time.layout import ParallelLayout
 from ..time.profile import SpeedProfile
 
@@ -174,11 +174,10 @@ class TrainingDescription:
         return self.gpus * self.model_parallel * self.context_parallel
 
     @property
-    def training_precision(self) -> TrainingPrecision:
-        """The number format of the matrix products (the peak the time model uses)."""
-        if self.fp8 and self.precision is not Precision.FP32:
-            return TrainingPrecision.FP8
-        return TrainingPrecision(self.precision.value)
+    def fp8_products(self) -> bool:
+        """The matrix products run in FP8 (the card's FP8 peak): asked for, beside a
+        16-bit precision (fp32 training has no FP8 products)."""
+        return self.fp8 and self.precision is not Precision.FP32
 
     @property
     def base_format(self) -> BaseFormat:

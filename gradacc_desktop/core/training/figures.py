@@ -34,7 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..memory.activation import Device, DType, Inputs, Profile, Result, estimate
+from ..memory.activation import Device, Inputs, Profile, Result, estimate
 from ..memory.activation import Recompute as ActivationRecompute
 from ..memory.families.vision_facts import DEFAULT_IMAGES
 from ..memory.lora import base_weight_bytes_per_param
@@ -184,7 +184,7 @@ def _activation(
     inputs = model.activation_inputs(
         seq,
         description.target_seq,
-        dtype=DType(description.precision.value),
+        dtype=description.precision,
         recompute=(
             ActivationRecompute.FULL
             if description.recompute is Recompute.FULL

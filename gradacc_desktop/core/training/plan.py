@@ -267,9 +267,10 @@ def step_model(
     try:
         hw = hardware(
             d.card,
-            d.training_precision,
+            d.precision,
             d.world // d.nodes,
             d.efficiency,
+            fp8=d.fp8_products,
             link_gbps=d.link_gbps,
             network_gbps=d.network_gbps,
         )
@@ -297,7 +298,7 @@ def step_model(
         seq_len=d.seq_len,
         layout=d.layout,
         zero_stage=d.zero_stage,
-        precision=d.training_precision,
+        precision=d.precision,
         hidden=None if size is None else size.hidden,
         layers=None if size is None else size.layers,
         vocab=None if size is None else size.vocab,

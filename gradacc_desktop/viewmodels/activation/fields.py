@@ -7,7 +7,14 @@ import enum
 from dataclasses import dataclass
 
 from gradacc_desktop.core.limits import Limits
-from gradacc_desktop.core.memory import SHAPE_LIMITS, Attention, DType, Family, Profile, Recompute
+from gradacc_desktop.core.memory import (
+    SHAPE_LIMITS,
+    Attention,
+    Family,
+    Precision,
+    Profile,
+    Recompute,
+)
 
 #: the paper behind the PAPER profile (a title: not translated)
 PAPER_CITATION = (
@@ -75,7 +82,7 @@ Control = ActivationField | Option
 @dataclass(frozen=True)
 class Options:
     family: Family = Family.GPT2
-    dtype: DType = DType.BF16
+    dtype: Precision = Precision.BF16
     attention: Attention = Attention.SDPA
     recompute: Recompute = Recompute.NONE
     sequence_parallel: bool = False

@@ -18,10 +18,10 @@ from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.memory import (
     Attention,
     ConfigPreset,
-    DType,
     Family,
     Inputs,
     InvalidActivationInputs,
+    Precision,
     Preset,
     Profile,
     Recompute,
@@ -245,7 +245,7 @@ class ActivationViewModel(QObject):
                     {ActivationField.KV_HEADS: self.value(ActivationField.HEADS)}
                 )
 
-    def set_dtype(self, dtype: DType) -> None:
+    def set_dtype(self, dtype: Precision) -> None:
         self._set_options(replace(self._options, dtype=dtype))
 
     def set_attention(self, attention: Attention) -> None:

@@ -17,8 +17,8 @@ from gradacc_desktop.core.limits import check
 from gradacc_desktop.core.memory import (
     Attention,
     ConfigPreset,
-    DType,
     Family,
+    Precision,
     Preset,
     Profile,
     Recompute,
@@ -96,7 +96,7 @@ def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
 
     options = Options(
         family=member("family", Family, current.family),
-        dtype=member("dtype", DType, current.dtype),
+        dtype=member("dtype", Precision, current.dtype),
         attention=member("attention", Attention, current.attention),
         recompute=member("recompute", Recompute, current.recompute),
         sequence_parallel=flag("sequence_parallel", current.sequence_parallel),

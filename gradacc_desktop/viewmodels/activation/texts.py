@@ -13,9 +13,9 @@ from gradacc_desktop.core.memory import (
     PART_TEXT,
     Assumption,
     Attention,
-    DType,
     Family,
     Part,
+    Precision,
     Profile,
     Recompute,
 )
@@ -175,8 +175,8 @@ class ActivationTexts(Translating):
             )
         return file_name
 
-    def dtype_choices(self) -> tuple[tuple[DType, str], ...]:
-        return tuple((d, d.value) for d in DType)
+    def dtype_choices(self) -> tuple[tuple[Precision, str], ...]:
+        return tuple((d, d.value) for d in Precision)
 
     def attention_choices(self) -> tuple[tuple[Attention, str], ...]:
         return (

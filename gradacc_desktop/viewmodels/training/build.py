@@ -27,7 +27,6 @@ from gradacc_desktop.core.time import (
     GpuCard,
     Recompute,
     SpeedProfile,
-    TrainingPrecision,
     custom_card,
     custom_performance,
 )
@@ -136,7 +135,7 @@ def fp8_allowed(precision: Precision, card: GpuCard | None) -> bool:
     """Whether FP8 products can be chosen: 16-bit training on a card with an FP8 peak."""
     if precision is Precision.FP32 or card is None or card.performance is None:
         return False
-    return card.performance.peak_tflops(TrainingPrecision.FP8) is not None
+    return card.performance.peak_tflops(Precision.BF16, fp8=True) is not None
 
 
 def has_experts(spec: ModelSpec | None) -> bool:

@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from gradacc_desktop.core.memory.activation import DType, Inputs, estimate
 from gradacc_desktop.core.memory.activation import Family as ActivationFamily
+from gradacc_desktop.core.memory.activation import Inputs, estimate
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Offload, Precision
@@ -46,7 +46,7 @@ def test_the_activation_is_the_estimators_peak_at_the_length_and_precision() -> 
     assert figs.activation.source is Source.ESTIMATED
     assert figs.activation.bytes == figs.estimate.peak_bytes
     assert figs.estimate.inputs.seq == 4096
-    assert figs.estimate.inputs.dtype is DType.FP32
+    assert figs.estimate.inputs.dtype is Precision.FP32
     assert figs.estimate.inputs.recompute.value == "full"
 
 

@@ -64,7 +64,6 @@ from dataclasses import dataclass
 from gradacc_desktop.core.memory.activation_types import (
     Attention,
     Device,
-    DType,
     Family,
     Inputs,
     Part,
@@ -81,6 +80,7 @@ from gradacc_desktop.core.memory.families.base import (
     linear,
 )
 from gradacc_desktop.core.memory.families.common import ACTIVATION_KEEPS, dropout_mask, layer_norm
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("bart", "mbart")
@@ -257,7 +257,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         seq2seq.cross_attention(inputs, variant, h, spec.decoder_heads),
         seq2seq.feed_forward(inputs, variant, t, h, spec.decoder_intermediate, spec.activation),
     )
-    if spec.pre_norm and inputs.dtype is DType.FP16:
+    if spec.pre_norm and inputs.dtype is Precision.FP16:
         # MBartEncoderLayer clamps its output in fp16: clamp keeps its input
         encoder[Part.RESIDUAL] = p * s * h
 
@@ -349,7 +349,7 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
                 "decoder, the LM head and the shared embedding a matrix each.",
             )
         )
-    if inputs.dtype is DType.FP16 and not spec.pre_norm:
+    if inputs.dtype is Precision.FP16 and not spec.pre_norm:
         notes.append(
             trans_late(
                 "Activation",

@@ -60,7 +60,6 @@ from dataclasses import dataclass, replace
 
 from gradacc_desktop.core.memory.activation_types import (
     ATTENTION_CORE,
-    DType,
     Family,
     Inputs,
     Part,
@@ -80,6 +79,7 @@ from gradacc_desktop.core.memory.families.common import (
     causal_lm_loss,
     rms_norm_fp32,
 )
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("mamba", "falcon_mamba")
@@ -493,7 +493,7 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
                 "the scan (mixer_rms_eps).",
             )
         )
-    if spec.residual_fp32 and inputs.dtype is not DType.FP32:
+    if spec.residual_fp32 and inputs.dtype is not Precision.FP32:
         notes.append(
             trans_late(
                 "Activation",

@@ -65,7 +65,6 @@ from dataclasses import dataclass
 from gradacc_desktop.core.memory.activation_types import (
     Attention,
     Device,
-    DType,
     Family,
     Inputs,
     Part,
@@ -85,6 +84,7 @@ from gradacc_desktop.core.memory.families.common import (
     dropout_mask,
     eager,
 )
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("t5", "mt5")
@@ -295,7 +295,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         _cross_attention(inputs),
         _feed_forward(arch, inputs, t),
     )
-    if inputs.dtype is DType.FP16:
+    if inputs.dtype is Precision.FP16:
         # T5Block clamps the hidden states after every sub-layer in fp16: clamp(x, -c, c)
         # with tensor bounds keeps its input and the two fp32 scalar bounds
         encoder[Part.RESIDUAL] = 2 * (p * s * h + 8)
@@ -406,7 +406,7 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
                 "(from_pretrained keeps it untied) and the decoder output is not scaled.",
             )
         )
-    if inputs.dtype is DType.FP16:
+    if inputs.dtype is Precision.FP16:
         notes.append(
             trans_late(
                 "Activation",

@@ -66,7 +66,6 @@ from dataclasses import dataclass
 from gradacc_desktop.core.memory.activation_types import (
     Attention,
     Device,
-    DType,
     Family,
     Inputs,
     InvalidActivationInputs,
@@ -91,6 +90,7 @@ from gradacc_desktop.core.memory.families.common import (
     layer_norm,
 )
 from gradacc_desktop.core.memory.families.heads import Task
+from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("whisper",)
@@ -368,7 +368,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         seq2seq.cross_attention(inputs, variant, h, spec.decoder_heads),
         seq2seq.feed_forward(inputs, variant, t, h, spec.decoder_intermediate, spec.activation),
     )
-    if inputs.dtype is DType.FP16:
+    if inputs.dtype is Precision.FP16:
         # WhisperEncoderLayer clamps its output in fp16: clamp keeps its input
         encoder[Part.RESIDUAL] = p * s * h
 
@@ -438,7 +438,7 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
                 "and activation dropout included.",
             )
         )
-    if inputs.dtype is DType.FP16:
+    if inputs.dtype is Precision.FP16:
         notes.append(
             trans_late(
                 "Activation",
