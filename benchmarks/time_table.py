@@ -32,7 +32,7 @@ from gradacc_desktop.core.memory.lora import Family
 from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Precision
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.kernels import KernelModel, fitted_like
 from gradacc_desktop.core.time.steptime import StepModel

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.precision import Precision
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.profile import SpeedProfile, profile_to_json
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel

@@ -20,6 +20,7 @@ from ..core.memory import (
     Precision,
     ZeroStage,
 )
+from ..core.recompute import DESCRIBED, Recompute
 from ..core.time import (
     BANDWIDTH_LIMITS,
     EPOCHS_LIMITS,
@@ -30,7 +31,6 @@ from ..core.time import (
     TOKENS_LIMITS,
     UTILISATION_LIMITS,
     GpuTableError,
-    Recompute,
     load_gpu_table,
 )
 from ..core.training.description import Optimizer
@@ -150,7 +150,7 @@ def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) ->
     add_split_arguments(group)
     group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
     group.add_argument(
-        "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
+        "--recompute", choices=[r.value for r in DESCRIBED], default=Recompute.NONE.value
     )
 
 

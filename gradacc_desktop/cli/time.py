@@ -27,6 +27,7 @@ from typing import Any
 from ..core.batch import SEQ_LEN_LIMITS, Rounding
 from ..core.memory import ModelFacts, ModelSource, ModelSpec, ZeroStage, facts
 from ..core.precision import FP8, Precision
+from ..core.recompute import DESCRIBED, Recompute
 from ..core.time import (
     GPU_COUNT_LIMITS,
     LAYOUT_LIMITS,
@@ -36,7 +37,6 @@ from ..core.time import (
     TFLOPS_LIMITS,
     TOKENS_LIMITS,
     UTILISATION_LIMITS,
-    Recompute,
     StepTime,
     TokenCost,
     TrainingTime,
@@ -141,7 +141,7 @@ def register(subparsers: Any) -> None:
     add_link_arguments(layout)
     add_goodput_argument(parser)
     parser.add_argument(
-        "--recompute", choices=[r.value for r in Recompute], default=Recompute.NONE.value
+        "--recompute", choices=[r.value for r in DESCRIBED], default=Recompute.NONE.value
     )
     parser.add_argument(
         "--seq-len",

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from gradacc_desktop.core.precision import Precision
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.profile import ProfileError, SpeedProfile, profile_to_json
 
 from .batches import make_batch, to_device

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.compute import (
-    Recompute,
     Shape,
     significant,
     token_cost,
@@ -150,3 +150,44 @@ def test_adapters_skip_the_frozen_weights_gradient() -> None:
     assert Fraction(lora.model, full.model) < Fraction(2, 3) + Fraction(1, 1000)
     with pytest.raises(ValueError):
         token_cost(100, trained=0)
+
+
+def test_selective_recomputation_repeats_the_attention_core_only() -> None:
+    # Korthikanti et al. 2022: selective recomputation runs the attention core's forward
+    # (QKᵀ and ·V, 4·L·H·Q·T of PaLM's 12·L·H·Q·T) once more; the layers' products are not
+    # repeated, so the hardware FLOPs are 6N + 16·L·H·Q·T against full's 8N + 16·L·H·Q·T
+    params, shape, seq = 6_738_415_616, Shape(32, 32, 128), 4096
+    core = 4 * 32 * 32 * 128 * seq
+    none, selective, full = (
+        token_cost(params, shape, seq, r)
+        for r in (Recompute.NONE, Recompute.SELECTIVE, Recompute.FULL)
+    )
+    assert none.model == selective.model == full.model
+    assert selective.hardware == 6 * params + 4 * core
+    assert selective.hardware - none.hardware == core
+    assert none.hardware < selective.hardware < full.hardware
+    # without the model's shape there is no attention term to repeat
+    assert token_cost(params, recompute=Recompute.SELECTIVE).hardware == 6 * params
+
+
+@given(
+    params=st.integers(10**6, 10**12),
+    seq=st.integers(1, 131072),
+    layers=st.integers(1, 128),
+    heads=st.integers(1, 128),
+)
+def test_hfu_over_mfu_is_the_recomputed_share(
+    params: int, seq: int, layers: int, heads: int
+) -> None:
+    shape = Shape(layers, heads, 128)
+    factors = [
+        token_cost(params, shape, seq, r).recompute_factor
+        for r in (Recompute.NONE, Recompute.SELECTIVE, Recompute.FULL)
+    ]
+    assert factors[0] == 1 and factors[2] == Fraction(4, 3)
+    assert 1 < factors[1] < Fraction(4, 3)
+    run = training_time(
+        10**9, 8, token_cost(params, shape, seq, Recompute.SELECTIVE),
+        peak_flops=312 * TERA, mfu=D("0.4"),
+    )  # fmt: skip
+    assert run.hfu == Fraction(4, 10) * factors[1]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.precision import Precision
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import DESCRIBED, Recompute
 from gradacc_desktop.core.time.profile import (
     ProfileError,
     SpeedProfile,
@@ -226,7 +226,8 @@ def test_the_dataclass_refuses_what_the_parser_refuses() -> None:
         ({"repeats": (1, 0)}, "repeats” must be between"),
         ({"dtype": "bfloat16"}, "bf16, fp16 or fp32"),
         ({"dtype": "fp8"}, "bf16, fp16 or fp32"),
-        ({"recompute": "none"}, "Recompute"),
+        ({"recompute": "none"}, "none or full"),
+        ({"recompute": Recompute.SELECTIVE}, "none or full"),
         ({"attention": "flash"}, "eager or sdpa"),
         ({"params": 0}, "“params”"),
         ({"target_seq_len": 0}, "“target_seq_len”"),
@@ -304,7 +305,7 @@ def profiles(draw: st.DrawFn, monotonic: bool = False) -> SpeedProfile:
                            max_size=40).filter(str.strip)),
         params=draw(st.integers(1, 10**15)),
         seq_len=draw(st.integers(1, 10**6)),
-        recompute=draw(st.sampled_from(list(Recompute))),
+        recompute=draw(st.sampled_from(DESCRIBED)),
         attention=draw(st.sampled_from(["eager", "sdpa"])),
         points=tuple(zip(sizes, seconds, strict=True)),
         repeats=tuple(draw(st.lists(st.integers(1, 100), min_size=len(sizes),

@@ -19,6 +19,7 @@ from gradacc_desktop.core.memory.families import parse_model_config_text
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSource, ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.scenario import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -31,7 +32,6 @@ from gradacc_desktop.core.scenario import (
     save,
     to_dict,
 )
-from gradacc_desktop.core.time.compute import Recompute
 from gradacc_desktop.core.training.description import Method, Optimizer
 from tests.configs import config_path
 

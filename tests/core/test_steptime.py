@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.precision import Precision
-from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost
+from gradacc_desktop.core.recompute import Recompute
+from gradacc_desktop.core.time.compute import Shape, token_cost
 from gradacc_desktop.core.time.gpus import custom_card, load_gpu_table
 from gradacc_desktop.core.time.hardware import Hardware, NoSpeedError, hardware
 from gradacc_desktop.core.time.layout import ParallelLayout

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.precision import Precision
-from gradacc_desktop.core.time.communication import Kind, all_to_all, pipeline, volume_factor
-from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost
+from gradacc_desktop.core.recompute import Recompute
+from gradacc_desktop.core.time.communication import Kind, What, all_to_all, pipeline, volume_factor
+from gradacc_desktop.core.time.compute import Shape, token_cost
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.hardware import Hardware, hardware
 from gradacc_desktop.core.time.kernels import FITTED, kernel_model
@@ -414,3 +415,41 @@ def test_a_gpu_reads_and_reduces_only_the_experts_it_holds() -> None:
     # fewer weights to read and to reduce, plus the exchange of the routed tokens
     assert four.time(1, 1).parts.data_parallel < one.time(1, 1).parts.data_parallel
     assert four.time(1, 1).parts.expert_parallel > 0 == one.time(1, 1).parts.expert_parallel
+
+
+# ------------------------------------------------------------------- recomputation
+
+
+def _counts(model: StepModel, kind: Kind) -> int:
+    return sum(c.count for c in model.model_collectives(1) if c.kind is kind)
+
+
+@pytest.mark.parametrize("flash", [True, False])
+def test_selective_recomputation_costs_between_none_and_full(flash: bool) -> None:
+    """Selective recomputation repeats the attention core's forward and nothing else: a
+    step takes longer than without recomputation and less than with full; the
+    tensor-parallel all-reduces are not repeated (the core sits between them), ring
+    attention's sends are (the core's forward runs the ring again)."""
+    layout = ParallelLayout(2, 4, 1, 1, 2)
+    models = {
+        r: StepModel(
+            llama(
+                cost=token_cost(6_738_415_616, Shape(32, 32, 128), 4096, r),
+                layout=layout,
+                flash_attention=flash,
+                kv_width=32 * 128,
+            ),
+            H100,
+        )
+        for r in Recompute
+    }
+    times = {r: m.time(2, 4).step_seconds for r, m in models.items()}
+    assert times[Recompute.NONE] < times[Recompute.SELECTIVE] < times[Recompute.FULL]
+    none, selective, full = (models[r] for r in Recompute)
+    assert _counts(selective, Kind.ALL_REDUCE) == _counts(none, Kind.ALL_REDUCE)
+    assert _counts(full, Kind.ALL_REDUCE) > _counts(none, Kind.ALL_REDUCE)
+    ring = [
+        sum(c.count for c in m.model_collectives(1) if c.what is What.KEYS_VALUES)
+        for m in (none, selective, full)
+    ]
+    assert ring[0] < ring[1] == ring[2]

@@ -68,7 +68,8 @@ from torch.utils.flop_counter import (  # noqa: E402
 )
 from transformers.pytorch_utils import Conv1D  # noqa: E402
 
-from gradacc_desktop.core.time.compute import Recompute, Shape, token_cost  # noqa: E402
+from gradacc_desktop.core.recompute import Recompute  # noqa: E402
+from gradacc_desktop.core.time.compute import Shape, token_cost  # noqa: E402
 from gradacc_desktop.measure import build_model, random_batch  # noqa: E402
 
 aten = torch.ops.aten

@@ -66,7 +66,8 @@ pytest.importorskip("transformers")
 from gradacc_desktop.core.memory.families import parse_model_config  # noqa: E402
 from gradacc_desktop.core.memory.models import ModelSpec, facts  # noqa: E402
 from gradacc_desktop.core.precision import Precision  # noqa: E402
-from gradacc_desktop.core.time.compute import Recompute, token_cost  # noqa: E402
+from gradacc_desktop.core.recompute import Recompute  # noqa: E402
+from gradacc_desktop.core.time.compute import token_cost  # noqa: E402
 from gradacc_desktop.core.time.gpus import Generation, custom_card, custom_performance  # noqa: E402
 from gradacc_desktop.core.time.hardware import hardware  # noqa: E402
 from gradacc_desktop.core.time.steptime import StepModel  # noqa: E402

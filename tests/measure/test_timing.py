@@ -23,7 +23,7 @@ pytest.importorskip("transformers")
 import gradacc_desktop.measure as measure  # noqa: E402
 import gradacc_desktop.measure.timing as measure_timing  # noqa: E402
 from gradacc_desktop.core.precision import Precision  # noqa: E402
-from gradacc_desktop.core.time.compute import Recompute  # noqa: E402
+from gradacc_desktop.core.recompute import Recompute  # noqa: E402
 from gradacc_desktop.core.time.profile import load_profile  # noqa: E402
 from gradacc_desktop.measure import MeasureError, build_model, main, time_micro_step  # noqa: E402
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.memory.setup import Precision
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.viewmodels.planner import PlannerViewModel, PlanView, TimeView
 from gradacc_desktop.viewmodels.training.fields import NO_MODEL, PARAMS_MODEL, Choice
 from gradacc_desktop.viewmodels.training.fields import TrainingField as F

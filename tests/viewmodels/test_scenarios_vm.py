@@ -15,8 +15,8 @@ from gradacc_desktop.core import scenario as scenario_io
 from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.scenario import Reason, ScenarioError
-from gradacc_desktop.core.time.compute import Recompute
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.training.fields import CONFIG_MODEL, SHAPE_MODEL, Choice

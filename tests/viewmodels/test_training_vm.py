@@ -15,7 +15,7 @@ from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import Method, TrainingDescription
 from gradacc_desktop.core.training.figures import Source

@@ -61,7 +61,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Part,
     Problem,
     Profile,
-    Recompute,
     Result,
     Stack,
     StackKind,
@@ -69,6 +68,7 @@ from gradacc_desktop.core.memory.activation_types import (
 )
 from gradacc_desktop.core.memory.families import Architecture, gpt2, llama
 from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.recompute import Recompute
 
 # the vocabulary of an estimate lives in ``activation_types`` (the families speak it
 # too); it is named here as well, where the front ends have always imported it

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.recompute import Recompute
 
 if TYPE_CHECKING:
     from gradacc_desktop.core.memory.families import Architecture
@@ -81,14 +82,6 @@ class Attention(enum.Enum):
     EAGER = "eager"
     # fused SDPA / flash attention: stores Q, K, V, output and log-sum-exp, no s² term
     SDPA = "sdpa"
-
-
-class Recompute(enum.Enum):
-    NONE = "none"
-    # recompute the attention core (QKᵀ, softmax, dropout, ·V) in backward
-    SELECTIVE = "selective"
-    # keep only each layer's input; recompute the whole layer in backward
-    FULL = "full"
 
 
 class Profile(enum.Enum):

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
+from gradacc_desktop.core.recompute import DESCRIBED, Recompute
+
 from ..batch.planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
@@ -32,7 +34,6 @@ from ..time.compute import (
     PARAMS_LIMITS,
     PRICE_LIMITS,
     TOKENS_LIMITS,
-    Recompute,
 )
 from ..time.gpus import SPEED_LIMITS
 from ..time.layout import LAYOUT_LIMITS
@@ -429,7 +430,7 @@ def _time(p: dict[str, Any], version: int) -> dict[str, Any]:
     return {
         "tensor_parallel": _int(p, "tensor_parallel", "plan", LAYOUT_LIMITS),
         "pipeline_stages": _int(p, "pipeline_stages", "plan", LAYOUT_LIMITS),
-        "recompute": Recompute(_choice(p, "recompute", tuple(x.value for x in Recompute))),
+        "recompute": Recompute(_choice(p, "recompute", tuple(x.value for x in DESCRIBED))),
         "model": _model_v3(p) if version == 3 else None,
         "efficiency_percent": _optional(
             _decimal, p, "efficiency_percent", "plan", EFFICIENCY_PERCENT_LIMITS

@@ -8,6 +8,8 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from gradacc_desktop.core.recompute import Recompute
+
 from ..batch.planning import Rounding
 from ..calculator import DEFAULTS, LIMITS, Field, Inputs
 from ..limits import Limits
@@ -16,7 +18,6 @@ from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec
 from ..memory.setup import Offload, Precision, ZeroStage
 from ..memory.zero import DEFAULT_OVERHEAD_GB
-from ..time.compute import Recompute
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"

@@ -5,6 +5,8 @@ The names other layers use; the modules inside import one another directly."""
 
 from __future__ import annotations
 
+from gradacc_desktop.core.recompute import Recompute
+
 from .compute import (
     BANDWIDTH_LIMITS,
     EFFICIENCY_PERCENT_LIMITS,
@@ -17,7 +19,6 @@ from .compute import (
     TFLOPS_LIMITS,
     TOKENS_LIMITS,
     UTILISATION_LIMITS,
-    Recompute,
     TokenCost,
     TrainingTime,
     significant,

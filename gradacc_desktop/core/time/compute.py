@@ -8,7 +8,9 @@ Pure Python, exact (``Fraction`` inside, ``Decimal`` for what a user reads).
   pass's, and the attention scores and their weighted sum (``QKᵀ`` and ``AV``, 2·2·L·H·Q·T
   forward, twice that backward). Without the model's shape only ``6N`` is counted.
 * Hardware FLOPs: with full activation recomputation the forward runs twice, so every
-  token costs ``4/3`` of the model FLOPs (``8N + 16·L·H·Q·T``). Model FLOPs utilisation
+  token costs ``4/3`` of the model FLOPs (``8N + 16·L·H·Q·T``); with selective
+  recomputation only the attention core's forward runs twice (``6N + 16·L·H·Q·T``,
+  Korthikanti et al. 2022). Model FLOPs utilisation
   (MFU) divides the *model* FLOPs a second achieves by the peak; hardware FLOPs
   utilisation (HFU) divides the *hardware* FLOPs (PaLM, section 4.1 and appendix B).
 * Training time (Narayanan et al. 2021, section 5.1): ``8·T·P / (n·X)`` seconds for ``T``
@@ -18,12 +20,12 @@ Pure Python, exact (``Fraction`` inside, ``Decimal`` for what a user reads).
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
 from ..limits import Limits, require_positive_int, whole
+from ..recompute import Recompute
 
 SECONDS_PER_HOUR = 3600
 SECONDS_PER_DAY = 86_400
@@ -47,15 +49,20 @@ PRICE_LIMITS = Limits(Decimal(0), Decimal(1_000_000), integer=False, decimals=4)
 EFFICIENCY_PERCENT_LIMITS = Limits(Decimal("0.1"), Decimal(100), integer=False, decimals=1)
 
 
-class Recompute(enum.Enum):
-    """Which activations are recomputed in the backward pass."""
-
-    NONE = "none"
-    FULL = "full"
+#: a term's hardware FLOPs over its model FLOPs when its forward runs once more: the
+#: forward is a third of forward + backward (2N of 6N, and a third of the attention's)
+REPEATED = Fraction(4, 3)
 
 
-#: hardware FLOPs / model FLOPs: the forward runs once more with full recomputation
-RECOMPUTE_FACTOR = {Recompute.NONE: Fraction(1), Recompute.FULL: Fraction(4, 3)}
+def dense_factor(recompute: Recompute) -> Fraction:
+    """Hardware over model FLOPs of the dense products: 4/3 with the layers recomputed."""
+    return REPEATED if recompute.repeats_layers else Fraction(1)
+
+
+def attention_factor(recompute: Recompute) -> Fraction:
+    """Hardware over model FLOPs of the attention core: 4/3 when it is recomputed,
+    selectively or with its layer."""
+    return REPEATED if recompute.repeats_attention else Fraction(1)
 
 
 def _positive_number(name: str, value: Fraction | Decimal | int) -> Fraction:
@@ -104,8 +111,16 @@ class TokenCost:
 
     @property
     def hardware(self) -> Fraction:
-        """Hardware FLOPs per token: model FLOPs × 4/3 with full recomputation."""
-        return self.model * RECOMPUTE_FACTOR[self.recompute]
+        """Hardware FLOPs per token: the model FLOPs with the recomputed forwards — × 4/3
+        with full recomputation; the attention term's × 4/3 only with selective (the
+        attention core's forward, a third of its 12·L·H·Q·T, runs once more)."""
+        r = self.recompute
+        return self.dense * dense_factor(r) + self.attention * attention_factor(r)
+
+    @property
+    def recompute_factor(self) -> Fraction:
+        """Hardware FLOPs over model FLOPs (HFU over MFU)."""
+        return self.hardware / self.model
 
 
 def token_cost(
@@ -178,7 +193,7 @@ class TrainingTime:
     @property
     def model_flops_per_gpu(self) -> Fraction:
         """Model FLOP/s per GPU (what MFU divides)."""
-        return self.achieved_flops / RECOMPUTE_FACTOR[self.cost_per_token.recompute]
+        return self.achieved_flops / self.cost_per_token.recompute_factor
 
     @property
     def mfu(self) -> Fraction | None:
@@ -228,7 +243,7 @@ def training_time(
     require_positive_int("tokens", tokens)
     require_positive_int("gpus", gpus)
     peak = None if peak_flops is None else _positive_number("peak_flops", peak_flops)
-    factor = RECOMPUTE_FACTOR[cost_per_token.recompute]
+    factor = cost_per_token.recompute_factor
     if achieved_flops is not None:
         if mfu is not None:
             raise ValueError("give achieved_flops or mfu, not both")

@@ -48,9 +48,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from gradacc_desktop.core.recompute import DESCRIBED, Recompute
+
 from ..precision import FP8, Precision
 from ..text import trans_late
-from .compute import Recompute
 
 FORMAT = "gradacc-speed-profile"
 FORMAT_VERSION = 1
@@ -200,8 +201,8 @@ class SpeedProfile:
         _check_text("model", self.model)
         if not isinstance(self.dtype, Precision):
             raise ProfileError(f"dtype must be bf16, fp16 or fp32, got {self.dtype!r}")
-        if not isinstance(self.recompute, Recompute):
-            raise ProfileError(f"recompute must be a Recompute, got {self.recompute!r}")
+        if self.recompute not in DESCRIBED:  # what the measure tool measures
+            raise ProfileError(f"recompute must be none or full, got {self.recompute!r}")
         if not isinstance(self.attention, str) or self.attention not in ATTENTIONS:
             raise ProfileError(f"attention must be eager or sdpa, got {self.attention!r}")
         _check_count("params", self.params, MAX_PARAMS)
@@ -370,7 +371,7 @@ def parse_profile(data: bytes) -> SpeedProfile:
                 value=repr(root["dtype"])
             )
         )
-    recomputes = {r.value: r for r in Recompute}
+    recomputes = {r.value: r for r in DESCRIBED}  # what the measure tool measures
     if not isinstance(root["recompute"], str) or root["recompute"] not in recomputes:
         raise ProfileError(
             trans_late("Profile", "recompute must be none or full, got {value}").format(

@@ -49,7 +49,7 @@ from .communication import (
     ring_attention,
     tensor_parallel,
 )
-from .compute import Recompute
+from .compute import attention_factor, dense_factor
 from .hardware import Hardware
 from .profile import SpeedProfile
 from .step_results import StepTime, TimeParts
@@ -65,13 +65,6 @@ HOST_MEMORY_BYTES_PER_SECOND = 100 * 10**9
 BUS_EFFICIENCY = Fraction(8, 10)
 
 ZERO = Fraction(0)
-
-#: the backward's share of one micro-step's FLOPs: 4 of 6 (N) without recomputation,
-#: 6 of 8 with full recomputation (the repeated forward runs inside the backward)
-BACKWARD_SHARE = {Recompute.NONE: Fraction(2, 3), Recompute.FULL: Fraction(3, 4)}
-#: passes over each layer per micro-step in forward units: 3 (forward + backward), 4
-#: with the forward recomputed
-PASSES = {Recompute.NONE: Fraction(1), Recompute.FULL: Fraction(4, 3)}
 
 
 def _seconds(collectives: tuple[Collective, ...], when: When, what: What | None = None) -> Fraction:
@@ -148,7 +141,11 @@ class StepModel:
         # load-balanced causal split (chunks r and 2cp − 1 − r), 1/cp of the attention
         cp = layout.context
         tokens = Fraction(seq, cp)
-        passes = PASSES[cost.recompute]
+        # the work done again, over the work without recomputation: the layers' products,
+        # element-wise work and kernel launches with full recomputation (passes over each
+        # layer: 4 forward units, not 3), the attention core with selective too
+        passes = dense_factor(cost.recompute)
+        attention_passes = attention_factor(cost.recompute)
         stage_layers = None if workload.layers is None else Fraction(workload.layers, shards)
         self._layers = (
             None if workload.layers is None else max(1, workload.layers // layout.pipeline)
@@ -159,7 +156,7 @@ class StepModel:
         # weights read by the forward and the backward, gradient buffer read and written
         weights = (2 * weight_bytes + 2 * trained_bytes) / hw.memory_bandwidth
         dense = cost.dense * passes * tokens / shards  # per sample, FLOPs
-        attention = cost.attention * passes * tokens / shards
+        attention = cost.attention * attention_passes * tokens / shards
         if hw.kernels is None:  # a typed efficiency: a roofline
             assert hw.efficiency is not None
             rate = hw.peak_flops * hw.efficiency
@@ -199,7 +196,7 @@ class StepModel:
                 attention_time = attention / rate
                 if workload.heads is not None and stage_layers is not None:
                     scores = Fraction(workload.heads, layout.tensor) * seq * tokens
-                    traffic = k.score_values * nbytes * scores * stage_layers * passes
+                    traffic = k.score_values * nbytes * scores * stage_layers * attention_passes
                     attention_time += traffic / hw.memory_bandwidth
             self._busy = _Busy(
                 matmul=(per_sample * k.tokens_half / tokens, per_sample),
@@ -257,7 +254,10 @@ class StepModel:
         self._model_per_sample = (
             self._tensor_per_sample + self._pipeline_per_sample + self._experts_per_sample
         )
-        self._backward_share = BACKWARD_SHARE[cost.recompute]
+        # the backward's share of a micro-step's FLOPs: everything but the forward (a third
+        # of the model FLOPs): 4 of 6 (N) without recomputation, 6 of 8 with full
+        # recomputation (the repeated forward runs inside the backward)
+        self._backward_share = 1 - Fraction(cost.model, 3) / cost.hardware
         self._contention = Fraction(0) if hw.kernels is None else hw.kernels.contention
         self._bubble_slots = Fraction(layout.pipeline - 1, layout.virtual)
 
@@ -306,7 +306,7 @@ class StepModel:
             tp,
             link if tp_inside else network,
             tp_inside,
-            w.cost.recompute is Recompute.FULL,
+            w.cost.recompute.repeats_layers,
         ) + pipeline(
             pp,
             Fraction(activation, tp),
@@ -323,7 +323,7 @@ class StepModel:
                 e.parallel,
                 link if inside else network,
                 inside,
-                w.cost.recompute is Recompute.FULL,
+                w.cost.recompute.repeats_layers,
             )
         if cp > 1 and w.kv_width is not None:
             # megatron-core orders the ranks tp-cp-ep-dp-pp: the ring stays in a node
@@ -336,7 +336,7 @@ class StepModel:
                 cp,
                 link if inside else network,
                 inside,
-                w.cost.recompute is Recompute.FULL,
+                w.cost.recompute.repeats_attention,
             )
         return found
 

@@ -14,10 +14,11 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from gradacc_desktop.core.recompute import Recompute
+
 from ..memory.models import ModelFacts
 from ..memory.setup import Offload, setup_problem
 from ..memory.zero import ZeroStage
-from ..time.compute import Recompute
 from ..time.gpus import GpuCard
 from .description import Method, TrainingDescription
 from .figures import Figures, figures

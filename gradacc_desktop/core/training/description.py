@@ -14,13 +14,14 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from gradacc_desktop.core.recompute import Recompute
+
 from ..batch.planning import Rounding
 from ..memory.activation import Attention
 from ..memory.lora import BaseFormat, LoraTargets
 from ..memory.models import ModelFacts, ModelSpec
 from ..memory.setup import Offload, Precision, TrainingSetup
 from ..memory.zero import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
-from ..time.compute import Recompute
 from ..time.gpus import GpuCard
 from ..time.layout import ParallelLayout
 from ..time.profile import SpeedProfile

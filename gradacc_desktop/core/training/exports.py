@@ -4,10 +4,11 @@ length, LoRA's settings and recomputation (``core.frameworks.export.ExportModel`
 
 from __future__ import annotations
 
+from gradacc_desktop.core.recompute import Recompute
+
 from ..frameworks.export import Exported, ExportFormat, ExportModel, LoraExport, export
 from ..memory.models import ModelSource, UnknownModelError, facts
 from ..memory.setup import TrainingSetup
-from ..time.compute import Recompute
 from .description import Method, TrainingDescription
 
 __all__ = ["export_description", "export_model"]

@@ -35,13 +35,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..memory.activation import Device, Inputs, Profile, Result, estimate
-from ..memory.activation import Recompute as ActivationRecompute
 from ..memory.families.vision_facts import DEFAULT_IMAGES
 from ..memory.lora import base_weight_bytes_per_param
 from ..memory.model_states import ModelStates, model_states
 from ..memory.models import ModelFacts, UnknownModelError, facts
 from ..memory.setup import SetupProblem, setup_problem
-from ..time.compute import Recompute
 from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
 
 __all__ = ["GB", "Figure", "Figures", "Missing", "Source", "figures", "shown_gb", "to_bytes"]
@@ -185,11 +183,7 @@ def _activation(
         seq,
         description.target_seq,
         dtype=description.precision,
-        recompute=(
-            ActivationRecompute.FULL
-            if description.recompute is Recompute.FULL
-            else ActivationRecompute.NONE
-        ),
+        recompute=description.recompute,
         attention=description.attention,
         profile=Profile.HF,
         device=Device.CUDA,

@@ -8,6 +8,8 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from gradacc_desktop.core.recompute import Recompute
+
 from ..frameworks.config_import import (
     Adapter,
     ConfigImportError,
@@ -20,7 +22,6 @@ from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec, catalogue
 from ..memory.setup import Offload, Precision, TrainingSetup
 from ..memory.zero import ZeroStage
-from ..time.compute import Recompute
 from .description import Method, TrainingDescription
 
 __all__ = ["bundled_model_of", "fixed_by", "is_training_config", "layout_fixed_by"]

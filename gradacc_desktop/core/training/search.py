@@ -40,11 +40,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from gradacc_desktop.core.recompute import Recompute
+
 from ..batch.planning import divisors
 from ..memory.models import ModelFacts, UnknownModelError, facts
 from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
-from ..time.compute import Recompute
 from ..time.step_results import StepTime
 from .description import TrainingDescription
 from .figures import Figures, figures

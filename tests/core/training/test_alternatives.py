@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.alternatives import Change, alternatives
 from gradacc_desktop.core.training.description import Method, TrainingDescription

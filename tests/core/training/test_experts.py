@@ -13,8 +13,8 @@ from gradacc_desktop.core.frameworks.export import ExportFormat, export, megatro
 from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.setup import Offload, SetupProblem, setup_problem
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.communication import Kind, What, When
-from gradacc_desktop.core.time.compute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import (
     ExpertProblem,

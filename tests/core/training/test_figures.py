@@ -13,7 +13,7 @@ from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Offload, Precision
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import custom_card, load_gpu_table
 from gradacc_desktop.core.training.description import Method, Optimizer, TrainingDescription
 from gradacc_desktop.core.training.figures import Missing, Source, figures, to_bytes

@@ -12,7 +12,7 @@ from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.batch.recommend import Suggestion
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import Method, RunBudget, TrainingDescription
 from gradacc_desktop.core.training.plan import TimeMissing, fastest, plan

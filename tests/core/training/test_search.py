@@ -13,7 +13,7 @@ from gradacc_desktop.core.batch.planning import divisors
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.time.compute import Recompute
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import custom_card, load_gpu_table
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import plan

@@ -61,14 +61,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.memory.activation_types import (
-    Attention,
-    Device,
-    Family,
-    Inputs,
-    Part,
-    Recompute,
-)
+from gradacc_desktop.core.memory.activation_types import Attention, Device, Family, Inputs, Part
 from gradacc_desktop.core.memory.families import seq2seq
 from gradacc_desktop.core.memory.families.base import (
     Architecture,
@@ -81,6 +74,7 @@ from gradacc_desktop.core.memory.families.base import (
 )
 from gradacc_desktop.core.memory.families.common import ACTIVATION_KEEPS, dropout_mask, layer_norm
 from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("bart", "mbart")

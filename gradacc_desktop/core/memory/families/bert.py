@@ -45,7 +45,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -63,6 +62,7 @@ from gradacc_desktop.core.memory.families.common import (
     masked_lm_layout,
 )
 from gradacc_desktop.core.memory.families.heads import Task
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("bert", "roberta", "xlm-roberta", "camembert")

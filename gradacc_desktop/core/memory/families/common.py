@@ -18,11 +18,11 @@ from gradacc_desktop.core.memory.activation_types import (
     Inputs,
     Layout,
     Part,
-    Recompute,
     Stack,
     StackKind,
     dims_of,
 )
+from gradacc_desktop.core.recompute import Recompute
 
 if TYPE_CHECKING:
     from gradacc_desktop.core.memory.families.base import Architecture

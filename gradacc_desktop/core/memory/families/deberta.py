@@ -61,7 +61,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -78,6 +77,7 @@ from gradacc_desktop.core.memory.families.common import (
     masked_lm_layout,
 )
 from gradacc_desktop.core.memory.families.distilbert import dropout_probability
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("deberta-v2",)

@@ -77,14 +77,7 @@ The file is read (sizes, defaults, routing) in ``core.memory.families.deepseek_c
 
 from __future__ import annotations
 
-from gradacc_desktop.core.memory.activation_types import (
-    Attention,
-    Device,
-    Inputs,
-    Part,
-    Recompute,
-    StackKind,
-)
+from gradacc_desktop.core.memory.activation_types import Attention, Device, Inputs, Part, StackKind
 from gradacc_desktop.core.memory.families.base import (
     Architecture,
     Layout,
@@ -101,6 +94,7 @@ from gradacc_desktop.core.memory.families.common import (
 )
 from gradacc_desktop.core.memory.families.deepseek_config import DeepseekSpec
 from gradacc_desktop.core.memory.families.deepseek_config import parse as parse
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("deepseek_v2", "deepseek_v3")

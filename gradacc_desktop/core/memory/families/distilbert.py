@@ -46,14 +46,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gradacc_desktop.core.memory.activation_types import (
-    Attention,
-    Family,
-    Inputs,
-    Part,
-    Recompute,
-    dims_of,
-)
+from gradacc_desktop.core.memory.activation_types import Attention, Family, Inputs, Part, dims_of
 from gradacc_desktop.core.memory.families.base import (
     Architecture,
     ConfigProblem,
@@ -70,6 +63,7 @@ from gradacc_desktop.core.memory.families.common import (
     layer_norm,
     masked_lm_layout,
 )
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("distilbert",)

@@ -48,14 +48,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from gradacc_desktop.core.memory.activation_types import (
-    Attention,
-    Device,
-    Family,
-    Inputs,
-    Part,
-    Recompute,
-)
+from gradacc_desktop.core.memory.activation_types import Attention, Device, Family, Inputs, Part
 from gradacc_desktop.core.memory.families.base import (
     Architecture,
     ConfigReader,
@@ -70,6 +63,7 @@ from gradacc_desktop.core.memory.families.common import (
     layer_norm,
     uniform_layout,
 )
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("falcon", "RefinedWebModel", "RefinedWeb")

@@ -52,7 +52,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     StackKind,
     dims_of,
 )
@@ -70,6 +69,7 @@ from gradacc_desktop.core.memory.families.common import (
     logits_transient,
     sdpa_needs_mask,
 )
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("gemma", "gemma2", "gemma3_text")

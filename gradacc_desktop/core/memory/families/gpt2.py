@@ -16,7 +16,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     StackKind,
     dims_of,
 )
@@ -36,6 +35,7 @@ from gradacc_desktop.core.memory.families.common import (
     logits_transient,
     uniform_layout,
 )
+from gradacc_desktop.core.recompute import Recompute
 
 MODEL_TYPES = ("gpt2",)
 

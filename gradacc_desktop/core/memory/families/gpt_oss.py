@@ -72,7 +72,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -88,6 +87,7 @@ from gradacc_desktop.core.memory.families.common import (
     logits_transient,
     repeated_kv_heads,
 )
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("gpt_oss",)

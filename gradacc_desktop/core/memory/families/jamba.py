@@ -35,14 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from gradacc_desktop.core.memory.activation_types import (
-    Attention,
-    Family,
-    Inputs,
-    Part,
-    Recompute,
-    StackKind,
-)
+from gradacc_desktop.core.memory.activation_types import Attention, Family, Inputs, Part, StackKind
 from gradacc_desktop.core.memory.families.base import (
     Architecture,
     ConfigReader,
@@ -72,6 +65,7 @@ from gradacc_desktop.core.memory.families.mamba import (
     saved_bytes,
 )
 from gradacc_desktop.core.memory.families.moe import MoeSpec, aux_loss, sparse_mlp
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("jamba",)

@@ -25,7 +25,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     StackKind,
     dims_of,
 )
@@ -46,6 +45,7 @@ from gradacc_desktop.core.memory.families.common import (
     rms_norm_fp32,
     sdpa_needs_mask,
 )
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("llama", "mistral", "qwen2", "qwen3")

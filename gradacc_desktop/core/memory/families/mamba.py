@@ -63,7 +63,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     StackKind,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -80,6 +79,7 @@ from gradacc_desktop.core.memory.families.common import (
     rms_norm_fp32,
 )
 from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("mamba", "falcon_mamba")

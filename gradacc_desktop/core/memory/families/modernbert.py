@@ -65,7 +65,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     StackKind,
     dims_of,
 )
@@ -85,6 +84,7 @@ from gradacc_desktop.core.memory.families.common import (
     logits_transient,
 )
 from gradacc_desktop.core.memory.families.distilbert import dropout_probability
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("modernbert",)

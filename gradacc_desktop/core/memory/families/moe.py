@@ -61,7 +61,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     StackKind,
     dims_of,
 )
@@ -80,6 +79,7 @@ from gradacc_desktop.core.memory.families.common import (
     sdpa_needs_mask,
 )
 from gradacc_desktop.core.memory.families.llama import attention_parameters, hf_outside, layer_parts
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("mixtral", "qwen2_moe", "qwen3_moe")

@@ -68,7 +68,6 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
-    Recompute,
     StackKind,
     dims_of,
 )
@@ -85,6 +84,7 @@ from gradacc_desktop.core.memory.families.common import (
     eager,
 )
 from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("t5", "mt5")

@@ -67,7 +67,6 @@ from gradacc_desktop.core.memory.activation_types import (
     InvalidActivationInputs,
     Part,
     Problem,
-    Recompute,
     StackKind,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -94,6 +93,7 @@ from gradacc_desktop.core.memory.families.vision_tower import (
     tower_stack,
     tower_tokens,
 )
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("vit", "clip", "siglip")

@@ -15,7 +15,6 @@ from gradacc_desktop.core.memory.activation_types import (
     InvalidActivationInputs,
     Part,
     Problem,
-    Recompute,
     StackKind,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -26,6 +25,7 @@ from gradacc_desktop.core.memory.families.base import (
     linear,
 )
 from gradacc_desktop.core.memory.families.common import ACTIVATION_KEEPS, dropout_mask, layer_norm
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 #: s·i tensors an activation keeps besides its output (``ACTIVATION_KEEPS`` plus CLIP's

@@ -17,16 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gradacc_desktop.core.memory.activation_types import (
-    Attention,
-    Inputs,
-    Part,
-    Recompute,
-    StackKind,
-)
+from gradacc_desktop.core.memory.activation_types import Attention, Inputs, Part, StackKind
 from gradacc_desktop.core.memory.families.base import Architecture, ConfigReader, Stack, linear
 from gradacc_desktop.core.memory.families.common import layer_norm, rms_norm_fp32
 from gradacc_desktop.core.memory.families.vision_tower import KEEPS, tower_graph
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 #: Qwen2-VL has no native image size: the estimate's default (256 tokens)

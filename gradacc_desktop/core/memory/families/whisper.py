@@ -71,7 +71,6 @@ from gradacc_desktop.core.memory.activation_types import (
     InvalidActivationInputs,
     Part,
     Problem,
-    Recompute,
 )
 from gradacc_desktop.core.memory.families import seq2seq
 from gradacc_desktop.core.memory.families.base import (
@@ -91,6 +90,7 @@ from gradacc_desktop.core.memory.families.common import (
 )
 from gradacc_desktop.core.memory.families.heads import Task
 from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
 MODEL_TYPES = ("whisper",)
