@@ -1,7 +1,8 @@
 """One input change to repainted results, in one process (from source).
 
 Usage: python benchmarks/input_latency.py [CHANGES] [text|keys]
-Prints key=value lines (method, changes, median_ms, p99_ms, max_ms) for benchmarks/run.py.
+Prints key=value lines (method, changes, median_ms, p99_ms, max_ms, cpu_p99_ms, cpu_max_ms,
+slowest_cpu_ms, collections) for benchmarks/run.py.
 
 Each change, by one of two paths:
 
@@ -14,6 +15,11 @@ Each change, by one of two paths:
 then wait until the "result_effective_batch" label's text differs (processing
 events only if the update is not synchronous), then ``processEvents()`` so the
 repaint runs.
+
+Beside each change's wall time it notes the CPU time this thread spent on it
+(``time.thread_time``) and whether the cyclic collector ran: a change whose wall
+time is well above its CPU time was waiting (for the X server, or for a core shared
+with it), not working.
 """
 
 from __future__ import annotations
@@ -83,9 +89,17 @@ def main() -> int:
         for _ in range(5):
             app.processEvents()
         samples: list[float] = []
+        cpu: list[float] = []
+        collections = [0]
+
+        def collected(phase: str, _info: dict[str, int]) -> None:
+            collections[0] += phase == "start"
+
+        gc.callbacks.append(collected)
         for i in range(changes):
             before = label.text()
             t0 = time.perf_counter()
+            c0 = time.thread_time()
             change(i)
             spins = 0
             while label.text() == before:
@@ -96,15 +110,22 @@ def main() -> int:
                     return 1
             app.processEvents()
             samples.append(time.perf_counter() - t0)
+            cpu.append(time.thread_time() - c0)
+        gc.callbacks.remove(collected)
         window.close()
         window.deleteLater()
         app.processEvents()
     ms = [s * 1000 for s in samples]
+    cpu_ms = [s * 1000 for s in cpu]
     print(f"method={method}")
     print(f"changes={len(ms)}")
     print(f"median_ms={statistics.median(ms)}")
     print(f"p99_ms={sorted(ms)[int(0.99 * (len(ms) - 1))]}")
     print(f"max_ms={max(ms)}")
+    print(f"cpu_p99_ms={sorted(cpu_ms)[int(0.99 * (len(cpu_ms) - 1))]}")
+    print(f"cpu_max_ms={max(cpu_ms)}")
+    print(f"slowest_cpu_ms={cpu_ms[ms.index(max(ms))]}")
+    print(f"collections={collections[0]}")
     return 0
 
 

@@ -478,15 +478,19 @@ def main() -> int:
         "by two paths: the micro-batch field's text set as typing sets it",
         "(`lineEdit().setText()`), and key events to the field (a digit, then Backspace,",
         "through `QTest.keyClick`); each change waits until the effective-batch label's",
-        "text changed, then `processEvents()` (which delivers the repaint).",
+        "text changed, then `processEvents()` (which delivers the repaint). Beside the",
+        "wall time: the CPU time the app's thread spent on each change, the CPU time of",
+        "the slowest change, and how often the cyclic garbage collector ran.",
         "",
-        "| path | median | p99 | max |",
-        "| --- | ---: | ---: | ---: |",
+        "| path | median | p99 | max | CPU p99 | CPU max | slowest change's CPU | collections |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for path, latency in latencies.items():
         lines.append(
             f"| {path} | {float(latency['median_ms']):.3f} ms | "
-            f"{float(latency['p99_ms']):.3f} ms | {float(latency['max_ms']):.3f} ms |"
+            f"{float(latency['p99_ms']):.3f} ms | {float(latency['max_ms']):.3f} ms | "
+            f"{float(latency['cpu_p99_ms']):.3f} ms | {float(latency['cpu_max_ms']):.3f} ms | "
+            f"{float(latency['slowest_cpu_ms']):.3f} ms | {float(latency['collections']):.0f} |"
         )
     lines += ["", *pairs_section.rstrip("\n").split("\n")]
     if sizes:
