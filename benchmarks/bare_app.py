@@ -15,7 +15,7 @@ import sys
 
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
-from gradacc_desktop.startup_probe import stamp_first_paint
+from gradacc_desktop.startup_probe import show_measured
 
 
 def main() -> int:
@@ -25,11 +25,7 @@ def main() -> int:
     window.setCentralWidget(QLabel("Hello"))
     width, _, height = os.environ.get("GRADACC_BENCH_BARE_SIZE", "400x200").partition("x")
     window.resize(int(width), int(height))
-    path = os.environ.get("GRADACC_BENCH_PAINT_FILE")
-    if path:
-        stamp_first_paint(app, window, path)
-    window.show()
-    return app.exec()
+    return show_measured(app, window)
 
 
 if __name__ == "__main__":

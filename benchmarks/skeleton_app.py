@@ -17,7 +17,6 @@ gradacc_desktop/startup_probe.py, as the app and the bare window do) and quits.
 
 from __future__ import annotations
 
-import os
 import sys
 
 from PySide6.QtCore import Qt
@@ -40,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gradacc_desktop.startup_probe import stamp_first_paint
+from gradacc_desktop.startup_probe import show_measured
 
 MENUS = {
     "&File": [
@@ -168,12 +167,7 @@ def build_window() -> QMainWindow:
 
 def main() -> int:
     app = QApplication(sys.argv)
-    window = build_window()
-    path = os.environ.get("GRADACC_BENCH_PAINT_FILE")
-    if path:
-        stamp_first_paint(app, window, path)
-    window.show()
-    return app.exec()
+    return show_measured(app, build_window())
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ only when needed.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
@@ -71,3 +72,13 @@ def stamp_first_paint(app: QApplication, window: QWidget, path: str) -> FirstPai
     probe = FirstPaintProbe(window, stamp)
     window.installEventFilter(probe)
     return probe
+
+
+def show_measured(app: QApplication, window: QWidget) -> int:
+    """Show ``window`` and run ``app``, stamping the first paint when ``ENV`` names a
+    file (the benchmarks' baseline windows: benchmarks/bare_app.py, skeleton_app.py)."""
+    path = os.environ.get(ENV)
+    if path:
+        stamp_first_paint(app, window, path)
+    window.show()
+    return app.exec()

@@ -21,6 +21,7 @@ from gradacc_desktop.core.memory import (
     GB,
     PART_TEXT,
     STACK_TEXT,
+    Accounting,
     Attention,
     Device,
     Family,
@@ -29,7 +30,6 @@ from gradacc_desktop.core.memory import (
     Item,
     ModelSpec,
     Precision,
-    Profile,
     Recompute,
     Result,
     UnknownModelError,
@@ -195,7 +195,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--num-labels", type=_positive_int, metavar="N", help="classes of a classification head"
     )
     run_group.add_argument("--dropout", action="store_true", help="dropout enabled (p > 0)")
-    run_group.add_argument("--profile", choices=[p.value for p in Profile], default="hf")
+    run_group.add_argument("--profile", choices=[p.value for p in Accounting], default="hf")
     run_group.add_argument(
         "--device",
         choices=[d.value for d in Device],
@@ -262,7 +262,7 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
         "recompute": Recompute(args.recompute),
         "tensor_parallel": args.tp,
         "sequence_parallel": bool(args.sp),
-        "profile": Profile(args.profile),
+        "profile": Accounting(args.profile),
         "device": Device(args.device),
         "padded": bool(getattr(args, "padded", False)),
         "use_cache": None if args.use_cache is None else args.use_cache == "true",

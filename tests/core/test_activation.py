@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from gradacc_desktop.core.memory.activation import (
     ASSUMPTION_TEXT,
     PART_TEXT,
+    Accounting,
     Assumption,
     Attention,
     Device,
@@ -21,7 +22,6 @@ from gradacc_desktop.core.memory.activation import (
     InvalidActivationInputs,
     Part,
     Precision,
-    Profile,
     Recompute,
     estimate,
 )
@@ -78,7 +78,7 @@ def paper(a: int, h: int, layers: int, t: int = 1, **changes: object) -> Inputs:
         "dtype": Precision.FP16,
         "dropout": True,
         "attention": Attention.EAGER,
-        "profile": Profile.PAPER,
+        "profile": Accounting.PAPER,
         "tensor_parallel": t,
     }
     base.update(changes)
@@ -168,11 +168,11 @@ def test_paper_llama_accounting() -> None:
     s, h, a, k, i = 4096, 4096, 32, 8, 14336
     d = h // a
     inputs = Inputs(
-        Family.LLAMA, h, 32, a, k, i, 128256, s, attention=Attention.EAGER, profile=Profile.PAPER
+        Family.LLAMA, h, 32, a, k, i, 128256, s, attention=Attention.EAGER, profile=Accounting.PAPER
     )
     expected = 8 * s * h + 2 * s * h + 4 * s * k * d + 2 * s * h + 8 * s * i + 2 * a * s * s
     assert layer(inputs) == expected
-    sdpa = Inputs(Family.LLAMA, h, 32, a, k, i, 128256, s, profile=Profile.PAPER)
+    sdpa = Inputs(Family.LLAMA, h, 32, a, k, i, 128256, s, profile=Accounting.PAPER)
     assert layer(sdpa) == expected - 2 * a * s * s + 4 * a * s
 
 
@@ -311,7 +311,7 @@ def shapes(draw: st.DrawFn) -> Inputs:
         attention=draw(st.sampled_from(list(Attention))),
         tensor_parallel=t,
         sequence_parallel=draw(st.booleans()),
-        profile=draw(st.sampled_from(list(Profile))),
+        profile=draw(st.sampled_from(list(Accounting))),
         device=Device.CUDA,
     )
 
@@ -341,7 +341,7 @@ def test_properties(inputs: Inputs) -> None:
         for r in Recompute
     }
     assert by[Recompute.SELECTIVE] <= by[Recompute.NONE]
-    if not (inputs.profile is Profile.PAPER and inputs.sequence_parallel):
+    if not (inputs.profile is Accounting.PAPER and inputs.sequence_parallel):
         # Table 2 keeps the full-recompute checkpoint unsharded (2sbh) even with SP
         assert by[Recompute.FULL] <= by[Recompute.SELECTIVE]
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from gradacc_desktop.core.memory.activation import (
+    Accounting,
     Attention,
     Device,
     Precision,
-    Profile,
     Recompute,
     estimate,
 )
@@ -59,7 +59,7 @@ def compare_images(
             dtype=Precision.BF16,
             attention=Attention(attention),
             recompute=Recompute.FULL if checkpointing else Recompute.NONE,
-            profile=Profile.HF,
+            profile=Accounting.HF,
             device=Device.CPU,
             padded=padded,
             dropout=dropout,

@@ -16,12 +16,12 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from gradacc_desktop.core.memory.activation import (  # noqa: E402
+    Accounting,
     Attention,
     Device,
     Family,
     Inputs,
     Precision,
-    Profile,
     Recompute,
     estimate,
 )
@@ -77,13 +77,13 @@ def _inputs(name: str, seq: int, attention: Attention, ckpt: bool, **more: Any) 
         return Inputs(
             Family.GPT2, h, cfg["n_layer"], heads, heads, 4 * h, cfg["vocab_size"], seq,
             attention=attention, recompute=Recompute.FULL if ckpt else Recompute.NONE,
-            profile=Profile.HF, device=Device.CPU, **more,
+            profile=Accounting.HF, device=Device.CPU, **more,
         )  # fmt: skip
     return Inputs(
         Family.LLAMA, cfg["hidden_size"], cfg["num_hidden_layers"], cfg["num_attention_heads"],
         cfg["num_key_value_heads"], cfg["intermediate_size"], cfg["vocab_size"], seq,
         attention=attention, recompute=Recompute.FULL if ckpt else Recompute.NONE,
-        profile=Profile.HF, device=Device.CPU, **more,
+        profile=Accounting.HF, device=Device.CPU, **more,
     )  # fmt: skip
 
 

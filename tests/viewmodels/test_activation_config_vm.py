@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.memory.activation import Attention, Family, Profile, estimate
+from gradacc_desktop.core.memory.activation import Accounting, Attention, Family, estimate
 from gradacc_desktop.core.memory.families import read_model_config
 from gradacc_desktop.viewmodels.activation import ActivationField, ActivationViewModel
 from gradacc_desktop.viewmodels.activation.fields import FILE_KEY
@@ -128,7 +128,7 @@ def test_bundled_configs_are_choices_and_shadow_same_named_presets(qapp) -> None
 def test_paper_profile_on_a_qwen3_head_size_is_explained(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     vm.open_config(str(_copy(tmp_path)))
-    vm.set_profile(Profile.PAPER)
+    vm.set_profile(Accounting.PAPER)
     assert vm.state.estimate is None
     assert any("paper profile" in p for p in vm.state.problems)
 

@@ -9,11 +9,11 @@ from gradacc_desktop.core.calculator import DEFAULTS, Field
 from gradacc_desktop.core.memory.activation import (
     ASSUMPTION_TEXT,
     PART_TEXT,
+    Accounting,
     Assumption,
     Attention,
     Family,
     Part,
-    Profile,
     Recompute,
     estimate,
 )
@@ -149,7 +149,7 @@ def test_eager_attention_stores_the_scores(qapp) -> None:  # type: ignore[no-unt
 def test_options_reach_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     vm.select_preset("llama-3-8b")
-    vm.set_profile(Profile.PAPER)
+    vm.set_profile(Accounting.PAPER)
     vm.set_dropout(True)
     vm.set_text(F.TENSOR_PARALLEL, "8")
     vm.set_sequence_parallel(True)
@@ -157,7 +157,7 @@ def test_options_reach_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
 
     vm.set_dtype(Precision.FP32)
     assert vm.inputs == LLAMA_8B.inputs(
-        profile=Profile.PAPER,
+        profile=Accounting.PAPER,
         dropout=True,
         tensor_parallel=8,
         sequence_parallel=True,

@@ -3,7 +3,7 @@
 Pure Python, exact integer arithmetic in bytes; nothing here knows about Qt,
 ``torch`` or locales. Two accounting *profiles*:
 
-``Profile.PAPER``
+``Accounting.PAPER``
     Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
     Models" (arXiv:2205.05198), Table 2: 16-bit activations (2 bytes; the
     ``dtype`` scales them), 1-byte dropout masks, per layer and per sample (b = 1)::
@@ -21,7 +21,7 @@ Pure Python, exact integer arithmetic in bytes; nothing here knows about Qt,
     layer norm input (2sbh/t), the output-projection input (2sbh/t) and the fp32
     logits kept by the cross-entropy (4sbv/t): 4sbh/t·(1 + v/h) plus the mask.
 
-``Profile.HF``
+``Accounting.HF``
     What Hugging Face ``transformers`` 5.x PyTorch modules really save for backward
     when the model runs in ``dtype`` (weights cast to it, no autocast), derived from
     the module source and PyTorch's ``derivatives.yaml`` and checked against
@@ -49,6 +49,8 @@ from gradacc_desktop.core.memory.activation_texts import ASSUMPTION_TEXT, PART_T
 from gradacc_desktop.core.memory.activation_types import (
     ATTENTION_CORE,
     GB,
+    Accounting,
+    ActivationLayout,
     Assumption,
     Attention,
     Device,
@@ -57,10 +59,8 @@ from gradacc_desktop.core.memory.activation_types import (
     Inputs,
     InvalidActivationInputs,
     Item,
-    Layout,
     Part,
     Problem,
-    Profile,
     Result,
     Stack,
     StackKind,
@@ -78,6 +78,7 @@ __all__ = [
     "PART_TEXT",
     "SHAPE_LIMITS",
     "STACK_TEXT",
+    "Accounting",
     "Assumption",
     "Attention",
     "Device",
@@ -88,7 +89,6 @@ __all__ = [
     "Part",
     "Precision",
     "Problem",
-    "Profile",
     "Recompute",
     "Result",
     "StackKind",
@@ -171,7 +171,7 @@ def _validate_arch(inputs: Inputs, arch: Architecture) -> None:
         raise InvalidActivationInputs(
             "family", Problem.MISMATCH, "the sizes differ from the configuration's"
         )
-    if inputs.profile is Profile.PAPER and (
+    if inputs.profile is Accounting.PAPER and (
         not arch.family.typed_sizes or arch.head_dim * arch.heads != arch.hidden
     ):
         raise InvalidActivationInputs(
@@ -248,13 +248,13 @@ def _paper_outside(inputs: Inputs, dims: Dims) -> dict[Part, int]:
     return parts
 
 
-def _paper_layout(inputs: Inputs) -> Layout:
+def _paper_layout(inputs: Inputs) -> ActivationLayout:
     """GPT-2 and Llama in the paper's accounting: one stack of identical layers."""
     sizes = dims_of(inputs)
     p = inputs.dtype.bytes
     # Table 2: 2sbh per layer; the peak adds the fp32 gradient of the logits
     checkpoint = {Part.LAYER_CHECKPOINT: p * sizes.s * sizes.h}
-    return Layout(
+    return ActivationLayout(
         stacks=(Stack(StackKind.LAYERS, inputs.layers, _paper_layer(inputs, sizes), checkpoint),),
         outside=_paper_outside(inputs, sizes),
         logits=4 * sizes.s * sizes.v,
@@ -285,7 +285,7 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
             )
         out.append(Assumption.PEAK_MODEL)
         return tuple(out)
-    if inputs.profile is Profile.PAPER:
+    if inputs.profile is Accounting.PAPER:
         out.append(Assumption.PAPER_TABLE2)
         if not gpt2:
             out.append(Assumption.PAPER_LLAMA_DERIVED)
@@ -325,9 +325,9 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
     return tuple(out)
 
 
-def layout(inputs: Inputs) -> Layout:
+def layout(inputs: Inputs) -> ActivationLayout:
     """Per-layer and once-per-model bytes of ``inputs`` before the recomputation choice."""
-    if inputs.profile is Profile.PAPER:
+    if inputs.profile is Accounting.PAPER:
         return _paper_layout(inputs)
     if inputs.arch is not None:
         return families.layout(inputs.arch, inputs)

@@ -84,7 +84,7 @@ class Attention(enum.Enum):
     SDPA = "sdpa"
 
 
-class Profile(enum.Enum):
+class Accounting(enum.Enum):
     PAPER = "paper"
     HF = "hf"
 
@@ -190,7 +190,7 @@ class Inputs:
     recompute: Recompute = Recompute.NONE
     tensor_parallel: int = 1
     sequence_parallel: bool = False
-    profile: Profile = Profile.HF
+    profile: Accounting = Accounting.HF
     device: Device = Device.CUDA
     #: the model read from a config.json (None: the sizes above, GPT-2 or Llama)
     arch: Architecture | None = None
@@ -307,7 +307,7 @@ class Stack:
 
 
 @dataclass(frozen=True)
-class Layout:
+class ActivationLayout:
     """Bytes per sample autograd keeps, as one family builds them for ``inputs``."""
 
     stacks: tuple[Stack, ...]

@@ -34,7 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..memory.activation import Device, Inputs, Profile, Result, estimate
+from ..memory.activation import Accounting, Device, Inputs, Result, estimate
 from ..memory.families.vision_facts import DEFAULT_IMAGES
 from ..memory.lora import base_weight_bytes_per_param
 from ..memory.model_states import ModelStates, model_states
@@ -185,7 +185,7 @@ def _activation(
         dtype=description.precision,
         recompute=description.recompute,
         attention=description.attention,
-        profile=Profile.HF,
+        profile=Accounting.HF,
         device=Device.CUDA,
         **image_options(description, model),
     )

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.memory import (
     SHAPE_LIMITS,
+    Accounting,
     Attention,
     Family,
     Precision,
-    Profile,
     Recompute,
 )
 
@@ -87,7 +87,7 @@ class Options:
     recompute: Recompute = Recompute.NONE
     sequence_parallel: bool = False
     dropout: bool = False
-    profile: Profile = Profile.HF
+    profile: Accounting = Accounting.HF
     #: batches padded to a common length (an attention mask is passed)
     padded: bool = False
     #: the model's use_cache in training (a config file sets it; off for typed sizes)

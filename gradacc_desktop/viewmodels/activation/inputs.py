@@ -11,12 +11,12 @@ from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
 from gradacc_desktop.core.memory import (
+    Accounting,
     ConfigPreset,
     Family,
     Inputs,
     Preset,
     PresetError,
-    Profile,
     load_config_presets,
     load_presets,
 )
@@ -61,7 +61,7 @@ def model_setup(
     options = replace(options, family=arch.family, use_cache=arch.use_cache)
     if not arch.family.typed_sizes:
         # what only GPT-2 and Llama model: the paper profile, tensor parallelism
-        options = replace(options, profile=Profile.HF, sequence_parallel=False)
+        options = replace(options, profile=Accounting.HF, sequence_parallel=False)
         values[ActivationField.TENSOR_PARALLEL] = Decimal(1)
     for field in SHAPE_FIELDS:
         values[field] = Decimal(getattr(arch, field.value))

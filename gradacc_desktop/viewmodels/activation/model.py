@@ -16,6 +16,7 @@ from PySide6.QtCore import QLocale, QObject, Signal
 
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.memory import (
+    Accounting,
     Attention,
     ConfigPreset,
     Family,
@@ -23,7 +24,6 @@ from gradacc_desktop.core.memory import (
     InvalidActivationInputs,
     Precision,
     Preset,
-    Profile,
     Recompute,
     estimate,
 )
@@ -269,7 +269,7 @@ class ActivationViewModel(QObject):
     def set_vision_frozen(self, enabled: bool) -> None:
         self._set_options(replace(self._options, vision_frozen=enabled))
 
-    def set_profile(self, profile: Profile) -> None:
+    def set_profile(self, profile: Accounting) -> None:
         self._set_options(replace(self._options, profile=profile))
 
     def set_language(self, locale: QLocale) -> None:
@@ -441,6 +441,6 @@ class ActivationViewModel(QObject):
             vision=has_tower(model),
             fixed_seq=model is not None and model.arch.fixed_seq is not None,
             cache_applies=(model is None or model.arch.head is Head.CAUSAL_LM)
-            and self._options.profile is Profile.HF
+            and self._options.profile is Accounting.HF
             and self._options.recompute is not Recompute.FULL,
         )

@@ -15,12 +15,12 @@ from typing import TypeVar
 
 from gradacc_desktop.core.limits import check
 from gradacc_desktop.core.memory import (
+    Accounting,
     Attention,
     ConfigPreset,
     Family,
     Precision,
     Preset,
-    Profile,
     Recompute,
 )
 from gradacc_desktop.core.memory.families import ModelConfigError, parse_model_config_text
@@ -69,7 +69,7 @@ def setup_snapshot(
 
 
 @dataclass(frozen=True)
-class Setup:
+class RememberedSetup:
     #: the stored preset name; "" means custom sizes, ``None`` that none was stored
     preset: str | None
     options: Options
@@ -77,7 +77,7 @@ class Setup:
     values: dict[ActivationField, Decimal] = field(default_factory=dict)
 
 
-def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
+def read_setup(saved: Mapping[str, object], current: Options) -> RememberedSetup:
     """What of ``saved`` is valid; every option that is not keeps ``current``'s."""
 
     def text(key: str) -> str | None:
@@ -101,7 +101,7 @@ def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
         recompute=member("recompute", Recompute, current.recompute),
         sequence_parallel=flag("sequence_parallel", current.sequence_parallel),
         dropout=flag("dropout", current.dropout),
-        profile=member("profile", Profile, current.profile),
+        profile=member("profile", Accounting, current.profile),
         padded=flag("padded", current.padded),
         use_cache=flag("use_cache", current.use_cache),
         vision_frozen=flag("vision_frozen", current.vision_frozen),
@@ -112,7 +112,7 @@ def read_setup(saved: Mapping[str, object], current: Options) -> Setup:
         whole = raw is not None and raw.isascii() and raw.isdigit()
         if whole and raw is not None and check(FIELD_LIMITS[f], raw) is None:
             values[f] = Decimal(int(raw))
-    return Setup(text("preset"), options, values)
+    return RememberedSetup(text("preset"), options, values)
 
 
 def remembered_model(

@@ -11,12 +11,12 @@ from PySide6.QtCore import QCoreApplication, QLocale
 from gradacc_desktop.core.memory import (
     ASSUMPTION_TEXT,
     PART_TEXT,
+    Accounting,
     Assumption,
     Attention,
     Family,
     Part,
     Precision,
-    Profile,
     Recompute,
 )
 from gradacc_desktop.core.memory.families import FAMILY_TEXT
@@ -191,10 +191,10 @@ class ActivationTexts(Translating):
             (Recompute.FULL, self.tr("Full (gradient checkpointing)")),
         )
 
-    def profile_choices(self) -> tuple[tuple[Profile, str], ...]:
+    def profile_choices(self) -> tuple[tuple[Accounting, str], ...]:
         return (
-            (Profile.PAPER, self.tr("Paper (Korthikanti et al.)")),
-            (Profile.HF, self.tr("Hugging Face transformers")),
+            (Accounting.PAPER, self.tr("Paper (Korthikanti et al.)")),
+            (Accounting.HF, self.tr("Hugging Face transformers")),
         )
 
     def part_text(self, part: Part) -> str:

@@ -14,11 +14,11 @@ four names:
     key is absent (the same model ``transformers`` would build);
 ``parameters(arch) -> int``
     the exact number of parameters (``model.num_parameters()``: tied weights once);
-``layout(arch, inputs) -> Layout``
+``layout(arch, inputs) -> ActivationLayout``
     what autograd keeps for backward, in bytes per sample (``activation.Part`` keys):
     per layer (one ``Stack`` per kind of layer) and once per model.
 
-``activation.estimate`` turns a ``Layout`` into a ``Result`` the same way for every
+``activation.estimate`` turns a ``ActivationLayout`` into a ``Result`` the same way for every
 family (full recomputation keeps each stack's ``checkpoint``; selective drops the
 attention core; the peak adds one recomputed layer and the logits transient).
 """
@@ -35,11 +35,11 @@ from typing import Any, Protocol
 
 from gradacc_desktop.core.memory.activation_types import Family, Inputs
 from gradacc_desktop.core.memory.families import heads
+from gradacc_desktop.core.memory.families.base import ActivationLayout as ActivationLayout
 from gradacc_desktop.core.memory.families.base import Architecture as Architecture
 from gradacc_desktop.core.memory.families.base import ConfigProblem as ConfigProblem
 from gradacc_desktop.core.memory.families.base import ConfigReader as ConfigReader
 from gradacc_desktop.core.memory.families.base import Head as Head
-from gradacc_desktop.core.memory.families.base import Layout as Layout
 from gradacc_desktop.core.memory.families.base import ModelConfigError as ModelConfigError
 from gradacc_desktop.core.memory.families.base import Stack as Stack
 from gradacc_desktop.core.memory.families.base import linear as linear
@@ -90,7 +90,7 @@ class FamilyModule(Protocol):
 
     def parameters(self, arch: Architecture) -> int: ...
 
-    def layout(self, arch: Architecture, inputs: Inputs) -> Layout: ...
+    def layout(self, arch: Architecture, inputs: Inputs) -> ActivationLayout: ...
 
 
 def _table(modules: tuple[ModuleType, ...]) -> dict[str, ModuleType]:
@@ -273,7 +273,7 @@ def parameters(arch: Architecture) -> int:
     return heads.parameters(arch, family_module(arch).parameters(arch))
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     """What ``arch`` keeps for ``inputs``: the family's layers and its task head."""
     shape = heads.apply(arch, inputs, family_module(arch).layout(arch, inputs))
     if inputs.fills_cache:

@@ -64,11 +64,11 @@ from dataclasses import dataclass
 from gradacc_desktop.core.memory.activation_types import Attention, Device, Family, Inputs, Part
 from gradacc_desktop.core.memory.families import seq2seq
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigProblem,
     ConfigReader,
     Head,
-    Layout,
     ModelConfigError,
     linear,
 )
@@ -235,7 +235,7 @@ def _variant(arch: Architecture, inputs: Inputs) -> seq2seq.Variant:
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: BartSpec = arch.spec
     p, h = inputs.dtype.bytes, arch.hidden
     s, t = inputs.seq, inputs.decoder_seq

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gradacc_desktop.core.memory.activation_types import ActivationLayout as ActivationLayout
 from gradacc_desktop.core.memory.activation_types import Family, Inputs, Part, StackKind
-from gradacc_desktop.core.memory.activation_types import Layout as Layout
 from gradacc_desktop.core.memory.activation_types import Stack as Stack
 from gradacc_desktop.core.memory.families.heads import Task, modelled
 from gradacc_desktop.core.text import trans_late

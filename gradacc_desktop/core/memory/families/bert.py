@@ -48,10 +48,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     linear,
 )
 from gradacc_desktop.core.memory.families.common import (
@@ -248,7 +248,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: BertSpec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes

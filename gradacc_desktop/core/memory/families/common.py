@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from gradacc_desktop.core.memory.activation_types import (
+    ActivationLayout,
     Attention,
     Device,
     Inputs,
-    Layout,
     Part,
     Stack,
     StackKind,
@@ -101,12 +101,12 @@ def uniform_layout(
     *,
     notes: tuple[str, ...] = (),
     logits: int | None = None,
-) -> Layout:
+) -> ActivationLayout:
     """A model whose layers all keep ``layer``: under full recomputation each keeps only
     its input hidden states. ``logits``: the peak transient (default: a causal LM's)."""
     dims = dims_of(inputs)
     checkpoint = {Part.LAYER_CHECKPOINT: inputs.dtype.bytes * dims.s_sp * dims.h}
-    return Layout(
+    return ActivationLayout(
         stacks=(Stack(StackKind.LAYERS, arch.layers, layer, checkpoint),),
         outside=outside,
         logits=logits_transient(inputs, dims.s, dims.v) if logits is None else logits,
@@ -140,7 +140,7 @@ def masked_lm_layout(
     *,
     head_activation: str,
     notes: tuple[str, ...] = (),
-) -> Layout:
+) -> ActivationLayout:
     """An encoder trained as a masked LM (BERT, DistilBERT, DeBERTa): ``outside`` plus the
     head transform (the dense layer's input — the last layer's output —, the activation,
     the LayerNorm), the decoder's input and a cross-entropy in the dtype (its log-softmax,

@@ -64,10 +64,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     linear,
 )
 from gradacc_desktop.core.memory.families.common import (
@@ -315,7 +315,7 @@ def _conv(arch: Architecture, inputs: Inputs) -> int:
     return total
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: DebertaSpec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes

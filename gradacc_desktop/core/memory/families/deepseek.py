@@ -79,8 +79,8 @@ from __future__ import annotations
 
 from gradacc_desktop.core.memory.activation_types import Attention, Device, Inputs, Part, StackKind
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
-    Layout,
     Stack,
     linear,
 )
@@ -287,7 +287,7 @@ def _outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: DeepseekSpec = arch.spec
     p, s = inputs.dtype.bytes, inputs.seq
     checkpoint = {Part.LAYER_CHECKPOINT: p * s * arch.hidden}
@@ -301,7 +301,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         Stack(StackKind.LAYERS if len(present) == 1 else kind, count, attention | mlp, checkpoint)
         for kind, count, mlp in present
     )
-    return Layout(
+    return ActivationLayout(
         stacks=stacks,
         outside=_outside(arch, inputs),
         logits=logits_transient(inputs, s, arch.vocab),

@@ -48,11 +48,11 @@ from dataclasses import dataclass
 
 from gradacc_desktop.core.memory.activation_types import Attention, Family, Inputs, Part, dims_of
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigProblem,
     ConfigReader,
     Head,
-    Layout,
     ModelConfigError,
     linear,
 )
@@ -183,7 +183,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: DistilBertSpec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes

@@ -50,10 +50,10 @@ from dataclasses import dataclass, replace
 
 from gradacc_desktop.core.memory.activation_types import Attention, Device, Family, Inputs, Part
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     linear,
 )
 from gradacc_desktop.core.memory.families.common import (
@@ -323,7 +323,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: FalconSpec = arch.spec
     p = inputs.dtype.bytes
     s, h = inputs.seq, arch.hidden

@@ -56,10 +56,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
     linear,
 )
@@ -374,7 +374,7 @@ def outside_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: GemmaSpec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
@@ -395,7 +395,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         for kind, count, window in kinds
     )
     # the checkpoints keep neither the masks nor cos/sin (both are recomputed)
-    return Layout(
+    return ActivationLayout(
         stacks=stacks,
         outside=outside_parts(arch, inputs),
         logits=logits_transient(inputs, dims.s, dims.v),

@@ -20,10 +20,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
 )
 from gradacc_desktop.core.memory.families.common import (
@@ -81,7 +81,7 @@ def parameters(arch: Architecture) -> int:
     return v * h + positions * h + arch.layers * layer + 2 * h + head
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: Gpt2Spec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
@@ -168,12 +168,12 @@ def hf_outside(inputs: Inputs, dims: Dims) -> dict[Part, int]:
     return parts
 
 
-def sizes_layout(inputs: Inputs) -> Layout:
+def sizes_layout(inputs: Inputs) -> ActivationLayout:
     """A GPT-2 typed as sizes (no ``config.json``): ``GPT2Config``'s defaults
     (``gelu_new``) and no explicit SDPA mask."""
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
-    return Layout(
+    return ActivationLayout(
         stacks=(
             Stack(
                 StackKind.LAYERS,

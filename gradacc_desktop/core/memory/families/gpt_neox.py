@@ -49,10 +49,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     linear,
 )
 from gradacc_desktop.core.memory.families.common import (
@@ -220,7 +220,7 @@ def outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     return uniform_layout(
         arch, inputs, layer_parts(arch, inputs), outside(arch, inputs), notes=_notes(arch, inputs)
     )

@@ -75,10 +75,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     linear,
     single_stack,
 )
@@ -356,7 +356,7 @@ def _layer(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
     s, h = dims.s, dims.h
@@ -370,7 +370,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     aux = _aux_loss(arch, inputs)
     if aux:
         outside[Part.AUX_LOSS] = aux
-    return Layout(
+    return ActivationLayout(
         stacks=single_stack(arch.layers, _layer(arch, inputs), {Part.LAYER_CHECKPOINT: p * s * h}),
         outside=outside,
         logits=logits_transient(inputs, s, dims.v),

@@ -2,7 +2,7 @@
 
 A family module builds its language-model head (causal LM, masked LM, seq2seq LM) with
 the once-per-model parts ``LM_HEAD_INPUT``, ``LOSS``, ``MLM_HEAD``, ``LOGIT_SOFTCAP`` and
-the loss transient ``Layout.logits``. Any other head replaces exactly those.
+the loss transient ``ActivationLayout.logits``. Any other head replaces exactly those.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from gradacc_desktop.core.text import trans_late
 
 if TYPE_CHECKING:
     from gradacc_desktop.core.memory.activation_types import Inputs
-    from gradacc_desktop.core.memory.families.base import Architecture, Layout
+    from gradacc_desktop.core.memory.families.base import ActivationLayout, Architecture
 
 #: candidate sequences per sample of a multiple-choice head when none is given (SWAG's 4)
 DEFAULT_CHOICES = 4
@@ -298,7 +298,7 @@ def task_note(arch: Architecture) -> str:
     )
 
 
-def apply(arch: Architecture, inputs: Inputs, layout: Layout) -> Layout:
+def apply(arch: Architecture, inputs: Inputs, layout: ActivationLayout) -> ActivationLayout:
     """``layout`` with the task head of ``arch`` in place of its language-model head."""
     task = arch.task
     if task is Task.LM:

@@ -37,10 +37,10 @@ from dataclasses import dataclass, replace
 
 from gradacc_desktop.core.memory.activation_types import Attention, Family, Inputs, Part, StackKind
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
 )
 from gradacc_desktop.core.memory.families.common import (
@@ -344,7 +344,7 @@ def _layer(
     return parts
 
 
-def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> Layout:
+def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> ActivationLayout:
     spec: JambaSpec = arch.spec
     p, s, h, v = inputs.dtype.bytes, inputs.seq, arch.hidden, arch.vocab
     full = inputs.recompute is Recompute.FULL
@@ -366,7 +366,7 @@ def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> Layout:
     aux = aux_loss(arch, inputs)
     if aux:
         outside[Part.AUX_LOSS] = aux
-    return Layout(
+    return ActivationLayout(
         stacks=stacks,
         outside=outside,
         logits=logits_transient(inputs, s, v),
@@ -374,12 +374,12 @@ def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> Layout:
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     """The PyTorch path transformers runs without the mamba-ssm kernels (measured)."""
     return _layout(arch, inputs, kernels=False)
 
 
-def kernel_layout(arch: Architecture, inputs: Inputs) -> Layout:
+def kernel_layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     """With the ``causal-conv1d`` and ``mamba-ssm`` CUDA kernels in the Mamba layers
     (derived from their source, **not measured**)."""
     shape = _layout(arch, inputs, kernels=True)

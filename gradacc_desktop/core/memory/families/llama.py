@@ -29,10 +29,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
     linear,
     single_stack,
@@ -249,12 +249,12 @@ def hf_outside(inputs: Inputs, dims: Dims) -> dict[Part, int]:
     return parts
 
 
-def sizes_layout(inputs: Inputs) -> Layout:
+def sizes_layout(inputs: Inputs) -> ActivationLayout:
     """A Llama typed as sizes (no ``config.json``): ``LlamaConfig``'s defaults (SiLU, no
     biases, no sliding window) and no explicit SDPA mask."""
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
-    return Layout(
+    return ActivationLayout(
         stacks=single_stack(
             inputs.layers,
             layer_parts(inputs, masked=False, qk_norm=False),
@@ -285,7 +285,7 @@ def layer_parts(
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: LlamaSpec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
@@ -316,7 +316,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         for kind, count, window in kinds
     )
     # the layers' checkpoints keep neither the mask nor cos/sin (both are recomputed)
-    return Layout(
+    return ActivationLayout(
         stacks=stacks,
         outside=hf_outside(inputs, dims),
         logits=logits_transient(inputs, dims.s, dims.v),

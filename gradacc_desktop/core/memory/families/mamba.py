@@ -66,10 +66,10 @@ from gradacc_desktop.core.memory.activation_types import (
     StackKind,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
     linear,
 )
@@ -356,7 +356,7 @@ def kernel_mixer_bytes(m: Mixer, inputs: Inputs) -> MixerBytes:
     return MixerBytes(projections, scan, 0)
 
 
-def _layout(arch: Architecture, inputs: Inputs, mixer: MixerBytes) -> Layout:
+def _layout(arch: Architecture, inputs: Inputs, mixer: MixerBytes) -> ActivationLayout:
     spec: MambaSpec = arch.spec
     p, s, h, v = inputs.dtype.bytes, inputs.seq, arch.hidden, arch.vocab
     full = inputs.recompute is Recompute.FULL
@@ -392,7 +392,7 @@ def _layout(arch: Architecture, inputs: Inputs, mixer: MixerBytes) -> Layout:
     outside[Part.FINAL_NORM] = final
     outside[Part.LM_HEAD_INPUT] = p * s * h  # the norm output cast to the dtype
     outside[Part.LOSS] = causal_lm_loss(s, v)
-    return Layout(
+    return ActivationLayout(
         stacks=(Stack(StackKind.LAYERS, arch.layers, layer, checkpoint),),
         outside=outside,
         # the fp32 logits the output keeps, and their fp32 gradient
@@ -401,13 +401,13 @@ def _layout(arch: Architecture, inputs: Inputs, mixer: MixerBytes) -> Layout:
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     """The PyTorch path transformers runs without the mamba-ssm kernels (measured)."""
     spec: MambaSpec = arch.spec
     return _layout(arch, inputs, mixer_bytes(spec.mixer, inputs))
 
 
-def kernel_layout(arch: Architecture, inputs: Inputs) -> Layout:
+def kernel_layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     """The fused ``mamba_inner_fn`` path of the ``mamba-ssm`` and ``causal-conv1d`` CUDA
     kernels (derived from their source, **not measured**)."""
     spec: MambaSpec = arch.spec
@@ -415,7 +415,7 @@ def kernel_layout(arch: Architecture, inputs: Inputs) -> Layout:
     return replace(shape, notes=(KERNEL_ESTIMATE_NOTE, *shape.notes))
 
 
-def saved_bytes(shape: Layout, inputs: Inputs) -> int:
+def saved_bytes(shape: ActivationLayout, inputs: Inputs) -> int:
     """What ``activation.estimate`` adds up for a layout: each stack's checkpoint with full
     recomputation, its parts without the attention core with selective recomputation, all
     its parts otherwise, plus the once-per-model parts."""

@@ -69,10 +69,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
     linear,
 )
@@ -320,7 +320,7 @@ def outside_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: ModernBertSpec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
@@ -337,7 +337,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
         Stack(kind, count, layer_parts(arch, inputs, sliding), checkpoint)
         for kind, count, sliding in kinds
     )
-    return Layout(
+    return ActivationLayout(
         stacks=stacks,
         outside=outside_parts(arch, inputs),
         logits=logits_transient(inputs, dims.s, dims.v),

@@ -65,11 +65,11 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigProblem,
     ConfigReader,
     Head,
-    Layout,
     ModelConfigError,
     Stack,
 )
@@ -406,13 +406,13 @@ def _stacks(arch: Architecture, inputs: Inputs) -> tuple[Stack, ...]:
     return tuple(stacks)
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     dims = dims_of(inputs)
     outside = dict(hf_outside(inputs, dims))
     aux = aux_loss(arch, inputs)
     if aux:
         outside[Part.AUX_LOSS] = aux
-    return Layout(
+    return ActivationLayout(
         stacks=_stacks(arch, inputs),
         outside=outside,
         logits=logits_transient(inputs, dims.s, dims.v),

@@ -40,11 +40,11 @@ from gradacc_desktop.core.memory.activation_types import (
     Part,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigProblem,
     ConfigReader,
     Head,
-    Layout,
     ModelConfigError,
     linear,
 )
@@ -186,7 +186,7 @@ def layer_parts(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     return parts
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: OptSpec = arch.spec
     p = inputs.dtype.bytes
     s, h, e = inputs.seq, arch.hidden, spec.embed_dim

@@ -54,11 +54,11 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigProblem,
     ConfigReader,
     Head,
-    Layout,
     ModelConfigError,
     linear,
 )
@@ -275,7 +275,7 @@ def outside(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     return uniform_layout(
         arch, inputs, layer_parts(arch, inputs), outside(arch, inputs), notes=_notes(arch, inputs)
     )

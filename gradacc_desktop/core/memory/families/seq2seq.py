@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gradacc_desktop.core.memory.activation_types import Inputs, Layout, Part, Stack, StackKind
+from gradacc_desktop.core.memory.activation_types import (
+    ActivationLayout,
+    Inputs,
+    Part,
+    Stack,
+    StackKind,
+)
 from gradacc_desktop.core.memory.families.common import (
     ACTIVATION_KEEPS,
     dropout_mask,
@@ -156,7 +162,7 @@ def layout(
     decoder: tuple[int, Mapping[Part, int]],
     outside: Mapping[Part, int],
     notes: tuple[str, ...],
-) -> Layout:
+) -> ActivationLayout:
     """The two stacks (``(layers, one layer's parts)``), ``outside`` and the language-model
     head: its input (t × h) and a cross-entropy in the dtype (its log-softmax, the int64
     labels, the total weight); the logits in the dtype and their gradient at the peak.
@@ -165,7 +171,7 @@ def layout(
     head = dict(outside)
     head[Part.LM_HEAD_INPUT] = p * t * h
     head[Part.LOSS] = p * t * v + 8 * t + p
-    return Layout(
+    return ActivationLayout(
         stacks=(
             Stack(StackKind.ENCODER, encoder[0], encoder[1], {Part.LAYER_CHECKPOINT: p * s * h}),
             Stack(StackKind.DECODER, decoder[0], decoder[1], {Part.LAYER_CHECKPOINT: p * t * h}),

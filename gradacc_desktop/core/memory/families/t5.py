@@ -72,10 +72,10 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
 )
 from gradacc_desktop.core.memory.families.common import (
@@ -281,7 +281,7 @@ def _merge(*pieces: dict[Part, int]) -> dict[Part, int]:
     return merged
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: T5Spec = arch.spec
     dims = dims_of(inputs)
     p = inputs.dtype.bytes
@@ -345,7 +345,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
     outside[Part.LM_HEAD_INPUT] = p * t * h
     # log_softmax output in the dtype, int64 labels, the total weight (dtype scalar)
     outside[Part.LOSS] = p * t * v + 8 * t + p
-    return Layout(
+    return ActivationLayout(
         stacks=(
             Stack(StackKind.ENCODER, arch.layers, encoder, {Part.LAYER_CHECKPOINT: p * s * h}),
             Stack(

@@ -70,10 +70,10 @@ from gradacc_desktop.core.memory.activation_types import (
     StackKind,
 )
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigReader,
     Head,
-    Layout,
     Stack,
     linear,
 )
@@ -363,7 +363,7 @@ def lookup_parameters(arch: Architecture) -> int:
 # --------------------------------------------------------------------------- activations
 
 
-def _vit_layout(arch: Architecture, inputs: Inputs) -> Layout:
+def _vit_layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: VisionSpec = arch.spec
     tower = spec.vision
     p = inputs.dtype.bytes
@@ -393,7 +393,7 @@ def _vit_layout(arch: Architecture, inputs: Inputs) -> Layout:
         if not frozen:
             outside[Part.VISION_POOLING] += p * s * h + p * spec.pooler
         logits = 0
-    return Layout(
+    return ActivationLayout(
         stacks=(stack,),
         outside=outside,
         logits=logits,
@@ -401,7 +401,7 @@ def _vit_layout(arch: Architecture, inputs: Inputs) -> Layout:
     )
 
 
-def _pair_layout(arch: Architecture, inputs: Inputs) -> Layout:
+def _pair_layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: VisionSpec = arch.spec
     tower, text = spec.vision, spec.text
     assert text is not None
@@ -477,7 +477,7 @@ def _pair_layout(arch: Architecture, inputs: Inputs) -> Layout:
             # embeddings and their norms, the similarity's two operands, exp(scale), the
             # logit, then in fp32 the ±1 matrix, the product and logsigmoid's buffer
             outside[Part.LOSS] = 4 * p * e + 4 * p + 12
-    return Layout(
+    return ActivationLayout(
         stacks=(vision_stack, text_stack),
         outside=outside,
         logits=2 * p,
@@ -493,7 +493,7 @@ def validate_images(arch: Architecture, inputs: Inputs) -> None:
     check_image_size(arch.spec.vision, inputs)
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     validate_images(arch, inputs)
     if arch.model_type == "vit":
         return _vit_layout(arch, inputs)

@@ -74,11 +74,11 @@ from gradacc_desktop.core.memory.activation_types import (
 )
 from gradacc_desktop.core.memory.families import gemma, llama
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigProblem,
     ConfigReader,
     Head,
-    Layout,
     ModelConfigError,
     Stack,
     linear,
@@ -428,7 +428,7 @@ def _text_inputs(spec: VlmSpec, inputs: Inputs) -> Inputs:
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     spec: VlmSpec = arch.spec
     _validate(arch, inputs)
     text = _text_module(spec).layout(spec.text, _text_inputs(spec, inputs))
@@ -443,7 +443,7 @@ def layout(arch: Architecture, inputs: Inputs) -> Layout:
             outside[key] = outside.get(key, 0) + value
         # masked_scatter keeps the bool mask of the image positions (one byte a token)
         outside[Part.VISION_PROJECTOR] = outside.get(Part.VISION_PROJECTOR, 0) + inputs.seq
-    return Layout(
+    return ActivationLayout(
         stacks=stacks + text.stacks,
         outside=outside,
         logits=text.logits,

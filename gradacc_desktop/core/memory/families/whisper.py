@@ -74,11 +74,11 @@ from gradacc_desktop.core.memory.activation_types import (
 )
 from gradacc_desktop.core.memory.families import seq2seq
 from gradacc_desktop.core.memory.families.base import (
+    ActivationLayout,
     Architecture,
     ConfigProblem,
     ConfigReader,
     Head,
-    Layout,
     ModelConfigError,
     linear,
 )
@@ -352,7 +352,7 @@ def _variant(inputs: Inputs) -> seq2seq.Variant:
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> Layout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
     check_lengths(arch, inputs)
     spec: WhisperSpec = arch.spec
     p, h = inputs.dtype.bytes, arch.hidden
