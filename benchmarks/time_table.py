@@ -80,6 +80,18 @@ class Row:
         return None if ratio is None else abs(ratio - 1)
 
 
+def _recompute(run: dict[str, Any]) -> Recompute:
+    """The run's recomputation: Megatron's selective recomputation (Korthikanti et al.
+    2022, eager attention) recomputes the attention core, as the time model prices
+    ``Recompute.SELECTIVE``; torchtitan's "selective op" checkpointing saves the matrix
+    products and recomputes the cheap element-wise work around them (described as none)."""
+    if run["recompute"] == "full":
+        return Recompute.FULL
+    if run["recompute"] == "selective" and not run["flash_attention"]:
+        return Recompute.SELECTIVE
+    return Recompute.NONE
+
+
 def load_runs(path: Path = RUNS) -> list[dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("format") != "gradacc-published-runs":
@@ -135,7 +147,7 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         virtual_stages=run.get("virtual_stages", 1),
         context_parallel=cp,
         zero_stage=ZeroStage(run.get("zero_stage", 0)),
-        recompute=Recompute.FULL if run["recompute"] == "full" else Recompute.NONE,
+        recompute=_recompute(run),
         target_batch=run["global_batch"],
         rounding=Rounding.CEIL,
         micro_batch=run["micro_batch"],
