@@ -174,14 +174,16 @@ def start_once(cmd: list[str]) -> tuple[float, float]:
         return painted - t0, float(rss)
 
 
-def input_latency(changes: int, method: str) -> dict[str, float | str]:
-    """Run benchmarks/input_latency.py in a fresh process; returns its numbers."""
+def input_latency(changes: int, method: str, platform: str) -> dict[str, float | str]:
+    """Run benchmarks/input_latency.py in a fresh process on Qt's ``platform`` plugin
+    (xcb: the X server this run has; offscreen: no window system); returns its numbers."""
     out = subprocess.run(
         [sys.executable, str(BENCH / "input_latency.py"), str(changes), method],
         check=True,
         capture_output=True,
         text=True,
         cwd=ROOT,
+        env=dict(os.environ, QT_QPA_PLATFORM=platform),
     ).stdout
     values: dict[str, float | str] = {}
     for line in out.splitlines():
@@ -386,9 +388,13 @@ def main() -> int:
             rss[name].append(r)
         print(f"start-up round {i + 1}/{args.runs} done", flush=True)
 
+    # on the X server when there is one (the real window system), and offscreen: the
+    # app's own work without a server to wait for (the two tell apart where time goes)
+    platforms = (["xcb"] if os.environ.get("DISPLAY") else []) + ["offscreen"]
     latencies = {
-        "text set": input_latency(args.changes, "text"),
-        "key events": input_latency(args.changes, "keys"),
+        f"{what}, {platform}": input_latency(args.changes, method, platform)
+        for platform in platforms
+        for what, method in (("text set", "text"), ("key events", "keys"))
     }
     print(f"input latency: {latencies}", flush=True)
     import pair_times  # benchmarks/ is on sys.path when this script runs
@@ -477,8 +483,10 @@ def main() -> int:
         "",
         "## One input change to repainted results",
         "",
-        f"{args.changes} changes per path, each path in a fresh process (from source),",
-        "by two paths: the micro-batch field's text set as typing sets it",
+        f"{args.changes} changes per path, each path in a fresh process (from source), on",
+        "the X server (xcb) and offscreen (Qt's plugin without a window system: the app's",
+        "own work, nothing to wait for), by two paths: the micro-batch field's text set as",
+        "typing sets it",
         "(`lineEdit().setText()`), and key events to the field (a digit, then Backspace,",
         "through `QTest.keyClick`); each change waits until the effective-batch label's",
         "text changed, then `processEvents()` (which delivers the repaint). Beside the",
