@@ -241,7 +241,7 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
         )
         if p.why is not None:
             print(f"Why: {p.why}.")
-    _print_verdicts(current.verdicts, current.effective_batch)
+    _print_verdicts(current.verdicts)
     for key, value in extras_dict(p).items():
         print(f"{key.replace('_', ' ').capitalize()}: {value}")
     if current.time is not None:
@@ -254,21 +254,18 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
             )
 
 
-def _print_verdicts(v: BatchVerdicts, effective: int) -> None:
+def _print_verdicts(v: BatchVerdicts) -> None:
     if v.both_accept:
         print(
             f"DeepSpeed (train_batch_size={v.target}) and Megatron "
             f"(--global-batch-size {v.target}) accept this pair."
         )
         return
-    if v.deepspeed.ok:
-        print(deepspeed_text(v.deepspeed))
-    else:
-        print(
-            f"{deepspeed_text(v.deepspeed)} Give it train_batch_size={effective} "
-            "(gradacc export does)."
-        )
-    print(megatron_text(v.megatron, v.accumulation_steps))
+    for text, advice in (
+        (deepspeed_text(v.deepspeed), v.deepspeed_advice()),
+        (megatron_text(v.megatron, v.accumulation_steps), v.megatron_advice()),
+    ):
+        print(text if advice is None else f"{text} {advice}")
 
 
 def print_step(step: StepTime, label: str) -> None:

@@ -2739,52 +2739,12 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
         <translation>O Megatron aceita esses valores</translation>
     </message>
     <message>
-        <source>With --global-batch-size {target} and --micro-batch-size {micro} on {on_gpus}, Megatron derives {steps} accumulation steps, as planned.</source>
-        <translation>Com --global-batch-size {target} e --micro-batch-size {micro} em {on_gpus}, o Megatron deduz {steps} passos de acumulação, como planejado.</translation>
-    </message>
-    <message>
         <source>Megatron starts, with other accumulation steps</source>
         <translation>O Megatron inicia, com outros passos de acumulação</translation>
     </message>
     <message>
-        <source>With --global-batch-size {target} Megatron derives {derived} accumulation steps, not {steps}: give it --global-batch-size {product} (the export does).</source>
-        <translation>Com --global-batch-size {target} o Megatron deduz {derived} passos de acumulação, não {steps}: informe --global-batch-size {product} (a exportação faz isso).</translation>
-    </message>
-    <message>
         <source>Megatron would refuse to start</source>
         <translation>O Megatron se recusaria a iniciar</translation>
-    </message>
-    <message>
-        <source>Megatron requires the global batch to be a multiple of micro-batch × GPUs ({per_step}); {target} is not. Give it --global-batch-size {product} (the export does) or choose a micro-batch that reaches {target} exactly.</source>
-        <translation>O Megatron exige que o lote global seja múltiplo de micro-lote × GPUs ({per_step}); {target} não é. Informe --global-batch-size {product} (a exportação faz isso) ou escolha um micro-lote que chegue exatamente a {target}.</translation>
-    </message>
-    <message>
-        <source>With train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} and gradient_accumulation_steps = {steps} on {on_gpus}, the batch sizes agree: {micro} × {steps} × {gpus} = {target}.</source>
-        <translation>Com train_batch_size = {target}, train_micro_batch_size_per_gpu = {micro} e gradient_accumulation_steps = {steps} em {on_gpus}, os tamanhos de lote conferem: {micro} × {steps} × {gpus} = {target}.</translation>
-    </message>
-    <message>
-        <source>DeepSpeed requires train_batch_size = micro-batch × accumulation steps × GPUs. With train_batch_size = {target} it stops, because {micro} × {steps} × {gpus} = {product}. Give it train_batch_size = {product} (the exported configuration does) or choose a micro-batch that reaches {target} exactly.</source>
-        <translation>O DeepSpeed exige train_batch_size = micro-lote × passos de acumulação × GPUs. Com train_batch_size = {target} ele para, porque {micro} × {steps} × {gpus} = {product}. Use train_batch_size = {product} (como faz a configuração exportada) ou escolha um micro-lote que atinja {target} exatamente.</translation>
-    </message>
-    <message>
-        <source>DeepSpeed derives a missing batch value by whole-number division; here the division does not come out even, so the values no longer multiply to train_batch_size and it stops.</source>
-        <translation>O DeepSpeed deduz um valor de lote ausente por divisão inteira; aqui a divisão não é exata, então os valores deixam de multiplicar até train_batch_size e ele para.</translation>
-    </message>
-    <message>
-        <source>train_batch_size = {target} is smaller than micro-batch × GPUs, so the accumulation steps DeepSpeed derives come out as 0 and it stops.</source>
-        <translation>train_batch_size = {target} é menor que micro-lote × GPUs, então os passos de acumulação que o DeepSpeed deduz dão 0 e ele para.</translation>
-    </message>
-    <message>
-        <source>train_batch_size = {target} is smaller than accumulation steps × GPUs, so the micro-batch DeepSpeed derives comes out as 0 and it stops.</source>
-        <translation>train_batch_size = {target} é menor que passos de acumulação × GPUs, então o micro-lote que o DeepSpeed deduz dá 0 e ele para.</translation>
-    </message>
-    <message>
-        <source>Every batch value DeepSpeed receives must be at least 1.</source>
-        <translation>Todo valor de lote que o DeepSpeed recebe precisa ser pelo menos 1.</translation>
-    </message>
-    <message>
-        <source>DeepSpeed needs train_batch_size or train_micro_batch_size_per_gpu.</source>
-        <translation>O DeepSpeed precisa de train_batch_size ou de train_micro_batch_size_per_gpu.</translation>
     </message>
 </context>
 <context>
@@ -3432,6 +3392,10 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     <message>
         <source>Megatron accepts --global-batch-size {batch} --micro-batch-size {micro} and derives {derived} accumulation step(s).</source>
         <translation>O Megatron aceita --global-batch-size {batch} --micro-batch-size {micro} e deriva {derived} passo(s) de acumulação.</translation>
+    </message>
+    <message>
+        <source>Give it {setting} {batch} (the exported configuration does), or choose a micro-batch that reaches {target} exactly.</source>
+        <translation>Use {setting} {batch} (a configuração exportada usa), ou escolha um micro-lote que alcance {target} exatamente.</translation>
     </message>
 </context>
 <context>

@@ -611,10 +611,15 @@ def test_plan_without_exact_pair_names_both_verdicts(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     # the same sentences gradacc check and the window say
     assert "DeepSpeed refuses train_batch_size 512: 171 (micro-batch) x 1 (accumulation " in out
-    assert "Give it train_batch_size=513 (gradacc export does)." in out
+    assert (
+        "Give it train_batch_size 513 (the exported configuration does), or choose a "
+        "micro-batch that reaches 512 exactly."
+    ) in out
     assert (
         "Megatron refuses --global-batch-size 512 --micro-batch-size 171 on 3 data-parallel "
-        "GPU(s): the global batch is not a multiple of micro-batch x GPUs = 513."
+        "GPU(s): the global batch is not a multiple of micro-batch x GPUs = 513. Give it "
+        "--global-batch-size 513 (the exported configuration does), or choose a micro-batch "
+        "that reaches 512 exactly."
     ) in out
 
 

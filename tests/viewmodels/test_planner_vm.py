@@ -90,7 +90,12 @@ def test_rounding_modes(qapp, rounding: Rounding, steps: int, difference: str) -
     deepspeed = _results(vm).deepspeed
     assert deepspeed is not None and not deepspeed.ok
     assert deepspeed.verdict == "DeepSpeed would refuse to start"
-    assert "train_batch_size = 100" in deepspeed.explanation
+    # the core's sentence (what gradacc plan prints), then the advice with this pair's batch
+    product = 3 * steps * 2
+    assert deepspeed.explanation.startswith(
+        f"DeepSpeed refuses train_batch_size 100: 3 (micro-batch) x {steps} (accumulation "
+        f"steps) x 2 GPU(s) = {product}. Give it train_batch_size {product} "
+    )
 
 
 def test_no_exact_micro_batch_when_gpus_do_not_divide(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -97,13 +97,34 @@ class BatchVerdicts:
     megatron: MegatronCheck
 
     @property
+    def megatron_agrees(self) -> bool:
+        """Megatron starts and derives exactly these accumulation steps."""
+        return self.megatron.ok and self.megatron.derived_steps == self.accumulation_steps
+
+    @property
     def both_accept(self) -> bool:
         """Both start, and Megatron derives exactly these accumulation steps."""
-        return (
-            self.deepspeed.ok
-            and self.megatron.ok
-            and self.megatron.derived_steps == self.accumulation_steps
-        )
+        return self.deepspeed.ok and self.megatron_agrees
+
+    @property
+    def effective_batch(self) -> int:
+        return self.micro_batch * self.accumulation_steps * self.gpus
+
+    def deepspeed_advice(self) -> Message | None:
+        """What to give DeepSpeed when it refuses the target (None: it accepts it)."""
+        return None if self.deepspeed.ok else self._advice("train_batch_size")
+
+    def megatron_advice(self) -> Message | None:
+        """What to give Megatron when it refuses the target or derives other steps."""
+        return None if self.megatron_agrees else self._advice("--global-batch-size")
+
+    def _advice(self, setting: str) -> Message:
+        # the setting's value as a config file takes it: plain digits in every locale
+        return trans_late(
+            "Frameworks",
+            "Give it {setting} {batch} (the exported configuration does), or choose a "
+            "micro-batch that reaches {target} exactly.",
+        ).format(setting=setting, batch=str(self.effective_batch), target=self.target)
 
 
 def batch_verdicts(

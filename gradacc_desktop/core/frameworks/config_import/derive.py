@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
 def deepspeed_text(check: DeepSpeedCheck) -> str:
     """DeepSpeed's verdict on the batch values, as one English sentence."""
-    t, b, a, g = check.train_batch_size, check.micro_batch, check.grad_acc, check.world_size
+    # train_batch_size as the file takes it (plain digits in every locale); the counts
+    # are said the reader's way
+    t, b, a, g = str(check.train_batch_size), check.micro_batch, check.grad_acc, check.world_size
     r = DeepSpeedReason
     if check.reason is r.OK:
         return trans_late(
