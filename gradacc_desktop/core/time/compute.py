@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from functools import cached_property
 
 from ..limits import Limits, require_positive_int, whole
 from ..recompute import Recompute
@@ -54,15 +55,18 @@ EFFICIENCY_PERCENT_LIMITS = Limits(Decimal("0.1"), Decimal(100), integer=False, 
 REPEATED = Fraction(4, 3)
 
 
+ONCE = Fraction(1)
+
+
 def dense_factor(recompute: Recompute) -> Fraction:
     """Hardware over model FLOPs of the dense products: 4/3 with the layers recomputed."""
-    return REPEATED if recompute.repeats_layers else Fraction(1)
+    return REPEATED if recompute.repeats_layers else ONCE
 
 
 def attention_factor(recompute: Recompute) -> Fraction:
     """Hardware over model FLOPs of the attention core: 4/3 when it is recomputed,
     selectively or with its layer."""
-    return REPEATED if recompute.repeats_attention else Fraction(1)
+    return REPEATED if recompute.repeats_attention else ONCE
 
 
 def _positive_number(name: str, value: Fraction | Decimal | int) -> Fraction:
@@ -109,7 +113,7 @@ class TokenCost:
         """Model FLOPs per token: the dense term + 12·L·H·Q·T."""
         return self.dense + self.attention
 
-    @property
+    @cached_property  # the step time asks for it once per pair
     def hardware(self) -> Fraction:
         """Hardware FLOPs per token: the model FLOPs with the recomputed forwards — × 4/3
         with full recomputation; the attention term's × 4/3 only with selective (the
