@@ -169,7 +169,7 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
         )
     if args.virtual_stages > 1 and args.pipeline_stages == 1:
         raise UsageError("--virtual-stages interleaves pipeline stages: give --pipeline-stages")
-    precision, _fp8 = read_precision(args.precision)
+    precision, fp8 = read_precision(args.precision)
     data = args.gpus // shards
     check_expert_model(args.expert_parallel, spec)
     check_expert_data(
@@ -209,7 +209,7 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
         micro_batch=args.micro_batch,
         link_gbps=args.link_gbps,
         network_gbps=args.network_gbps,
-        fp8=args.precision == FP8,
+        fp8=fp8,
     )
     planned = plan(description)
     if planned.current is None or planned.current.time is None:
