@@ -454,13 +454,12 @@
     </message>
     <message>
         <source>Trained as a masked language model with every token labelled; the loss keeps the log-softmax of the logits in the model&apos;s data type (no fp32 copy).</source>
-        <extracomment>RoBERTa and the models ``transformers`` implements as copies of it (XLM-R, CamemBERT: the same modules under other names, only the configuration defaults differ) the head transform&apos;s activation (BERT: ``hidden_act``; RoBERTa: always exact GELU) rows of the position embedding table (RoBERTa: usable length + padding_idx + 1) RoBERTa derives position ids from the input ids (a new int64 tensor)
-----------
-ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh and ReLU: nothing after the convolution keeps them otherwise) rows of the absolute position table added to the embeddings (0: none) rows of the relative position table (2·span; 0 without relative attention) ``norm_rel_ebd`` names layer_norm: the table is normalised once per forward DeBERTa-v2&apos;s convolution after the first layer (0: none) which dropouts the file turns on (probability &gt; 0): ``hidden_dropout_prob`` (embeddings, position table, both residual branches, convolution) and ``attention_probs_dropout_prob``</extracomment>
+        <extracomment>hidden activations a family may use, as ``transformers.activations.ACT2FN`` names them -&gt; how many s·i tensors the activation function keeps besides its output (SiLU, exact GELU and the C++ tanh GELU keep their input; ReLU keeps its output, which the next operation keeps anyway; ``gelu_new``, written in Python, keeps four)</extracomment>
         <translation>Treinado como modelo de linguagem mascarado com todos os tokens rotulados; a perda guarda o log-softmax dos logits no tipo de dado do modelo (sem cópia em fp32).</translation>
     </message>
     <message>
         <source>Post-LN layers: a LayerNorm after the attention and after the MLP, each keeping its input and two statistics per token.</source>
+        <extracomment>RoBERTa and the models ``transformers`` implements as copies of it (XLM-R, CamemBERT: the same modules under other names, only the configuration defaults differ) the head transform&apos;s activation (BERT: ``hidden_act``; RoBERTa: always exact GELU) rows of the position embedding table (RoBERTa: usable length + padding_idx + 1) RoBERTa derives position ids from the input ids (a new int64 tensor)</extracomment>
         <translation>Camadas pós-LN: uma LayerNorm depois da atenção e outra depois da MLP, cada uma guardando sua entrada e duas estatísticas por token.</translation>
     </message>
     <message>
@@ -769,6 +768,7 @@ ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh 
     </message>
     <message>
         <source>Disentangled attention in eager PyTorch operations: every layer keeps the softmax (a·s²), a boolean s × s mask and, per relative term (c2p, p2c), an int64 s × s gather index and the content-to-position scores.</source>
+        <extracomment>ACT2FN[conv_act] -&gt; s·h tensors it keeps (its input, or its output for tanh and ReLU: nothing after the convolution keeps them otherwise) rows of the absolute position table added to the embeddings (0: none) rows of the relative position table (2·span; 0 without relative attention) ``norm_rel_ebd`` names layer_norm: the table is normalised once per forward DeBERTa-v2&apos;s convolution after the first layer (0: none) which dropouts the file turns on (probability &gt; 0): ``hidden_dropout_prob`` (embeddings, position table, both residual branches, convolution) and ``attention_probs_dropout_prob``</extracomment>
         <translation>Atenção desacoplada em operações eager do PyTorch: cada camada guarda o softmax (a·s²), uma máscara booleana s × s e, por termo relativo (c2p, p2c), um índice de gather int64 s × s e as pontuações conteúdo-posição.</translation>
     </message>
     <message>

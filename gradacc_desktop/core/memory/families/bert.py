@@ -61,7 +61,6 @@ from gradacc_desktop.core.memory.families.common import (
     layer_norm,
     masked_lm_layout,
 )
-from gradacc_desktop.core.memory.families.heads import Task
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import trans_late
 
@@ -273,17 +272,7 @@ def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
 
 
 def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
-    notes: list[str] = []
-    if arch.task is Task.LM or not arch.task_modelled:
-        notes.append(
-            trans_late(
-                "Activation",
-                "Trained as a masked language model with every token labelled; the loss "
-                "keeps the log-softmax of the logits in the model's data type (no fp32 "
-                "copy).",
-            )
-        )
-    notes += [
+    notes = [
         trans_late(
             "Activation",
             "Post-LN layers: a LayerNorm after the attention and after the MLP, each "

@@ -23,6 +23,7 @@ from gradacc_desktop.core.memory.activation_types import (
     dims_of,
 )
 from gradacc_desktop.core.recompute import Recompute
+from gradacc_desktop.core.text import trans_late
 
 if TYPE_CHECKING:
     from gradacc_desktop.core.memory.families.base import Architecture
@@ -132,6 +133,13 @@ def rotary_decoder_outside(
     return parts
 
 
+_MASKED_LM_LOSS = trans_late(
+    "Activation",
+    "Trained as a masked language model with every token labelled; the loss "
+    "keeps the log-softmax of the logits in the model's data type (no fp32 copy).",
+)
+
+
 def masked_lm_layout(
     arch: Architecture,
     inputs: Inputs,
@@ -154,4 +162,5 @@ def masked_lm_layout(
     )
     head[Part.LM_HEAD_INPUT] = p * s * h
     head[Part.LOSS] = p * s * v + 8 * s + p
+    notes = (_MASKED_LM_LOSS, *notes)  # a task head takes it away with the logits
     return uniform_layout(arch, inputs, layer, head, notes=notes, logits=2 * p * s * v)

@@ -359,11 +359,6 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
     notes = [
         trans_late(
             "Activation",
-            "Trained as a masked language model with every token labelled; the loss "
-            "keeps the log-softmax of the logits in the model's data type (no fp32 copy).",
-        ),
-        trans_late(
-            "Activation",
             "Disentangled attention in eager PyTorch operations: every layer keeps the "
             "softmax (a·s²), a boolean s × s mask and, per relative term (c2p, p2c), an "
             "int64 s × s gather index and the content-to-position scores.",

@@ -212,11 +212,6 @@ def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:
     notes = [
         trans_late(
             "Activation",
-            "Trained as a masked language model with every token labelled; the loss "
-            "keeps the log-softmax of the logits in the model's data type (no fp32 copy).",
-        ),
-        trans_late(
-            "Activation",
             "Post-LN layers: a LayerNorm after the attention and after the feed-forward, "
             "each keeping its input and two statistics per token; dropout after the "
             "feed-forward only.",
