@@ -16,8 +16,10 @@ from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.planner.pairs import WrappedLabel
 from gradacc_desktop.ui.verdict import verdict_colour
+from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.activation import ActivationState, ActivationViewModel
 from gradacc_desktop.viewmodels.settings import Settings
+from gradacc_desktop.viewmodels.shared_texts import say
 
 
 class ModelSource(QWidget):
@@ -46,7 +48,7 @@ class ModelSource(QWidget):
         layout.addWidget(self.error)
 
     def retranslate(self) -> None:
-        self.open_button.setText(self.tr("Open config.&json…"))
+        self.open_button.setText(say(shared.OPEN_CONFIG_BUTTON))
         self.open_button.setToolTip(
             self.tr(
                 "Read the model's Hugging Face config.json (or drop it on this window): every "
@@ -64,7 +66,7 @@ class ModelSource(QWidget):
     def open_dialog(self) -> None:
         path = ask_open_path(
             self,
-            self.tr("Open a model's config.json"),
+            say(shared.OPEN_CONFIG_TITLE),
             self.tr("Model configuration (*.json);;All files (*)"),
             self._settings(),
         )

@@ -94,8 +94,6 @@ class EstimatePanel(QGroupBox):
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Estimate per sample"))
-        self.saved.title.setText(self.tr("Saved for the backward pass"))
-        self.peak.title.setText(self.tr("Peak during the training step"))
         self.table.setHorizontalHeaderLabels(
             [self.tr("Part"), self.tr("Per layer"), self.tr("Per sample")]
         )
@@ -112,6 +110,8 @@ class EstimatePanel(QGroupBox):
             self.pages.setCurrentWidget(self._prompt_page)
             self.table.setVisible(False)
             return
+        self.saved.title.setText(view.saved_title)
+        self.peak.title.setText(view.peak_title)
         self.saved.value.setText(view.saved)
         self.saved.formula.setText(view.saved_bytes)
         self.saved.set_accessible(view.saved, view.saved_bytes)

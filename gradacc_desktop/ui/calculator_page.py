@@ -25,7 +25,7 @@ class CalculatorPage(QWidget):
     def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("calculator_page")
-        self.header = Header(self)
+        self.header = Header(vm, self)
         self.inputs = InputsPanel(vm, self)
         self.results = ResultsPanel(vm, self)
         self.copy_button = QPushButton(self)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+
 
 class Header(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, vm: CalculatorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._vm = vm
         self.title = QLabel(self)
         self.title.setObjectName("header_title")
         font = self.title.font()
@@ -25,7 +28,7 @@ class Header(QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.title.setText(self.tr("Gradient Accumulation Memory Calculator"))
+        self.title.setText(self._vm.title())
         self.description.setText(
             self.tr(
                 "Calculate the effective batch size reached through gradient accumulation and the "

@@ -107,7 +107,7 @@ class MainWindow(WindowViews, WindowPersistence, QMainWindow):
 
     # -- construction -------------------------------------------------------
     def retranslate(self) -> None:
-        self.setWindowTitle(self.tr("Gradient Accumulation Memory Calculator"))
+        self.setWindowTitle(self.vm.title())
         self.menus.retranslate()
         self.tabs.setTabText(0, self.tr("Calculator"))
         self.tabs.setTabText(1, self.tr("Plan a run"))

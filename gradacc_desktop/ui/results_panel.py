@@ -97,9 +97,10 @@ class ResultsPanel(QGroupBox):
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Results"))
-        self.effective.title.setText(self.tr("Effective batch size"))
-        self.activation.title.setText(self.tr("Peak activation memory per GPU"))
-        self.per_gpu_title.setText(self.tr("Samples per GPU per optimizer step (b × a)"))
+        effective, activation, samples = self._vm.result_titles()
+        self.effective.title.setText(effective)
+        self.activation.title.setText(activation)
+        self.per_gpu_title.setText(samples)
         self.per_gpu.setAccessibleName(self.per_gpu_title.text())
         self.show_state(self._vm.state)
 

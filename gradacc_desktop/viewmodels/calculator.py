@@ -18,6 +18,7 @@ from gradacc_desktop.core.calculator import (
     compute,
     validate,
 )
+from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formatting import (
     Entry,
     escape,
@@ -27,6 +28,7 @@ from gradacc_desktop.viewmodels.formatting import (
 )
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.problems import describe, problem_of
+from gradacc_desktop.viewmodels.shared_texts import say
 
 # The multiplication sign used in every substituted formula.
 TIMES = "×"
@@ -170,18 +172,16 @@ class CalculatorViewModel(QObject):
     # -- labels shared by widgets, clipboard and messages ---------------------
     def field_label(self, field: Field, mnemonic: bool = False) -> str:
         text = {
-            Field.MICRO_BATCH: self.tr("&Micro-batch size"),
+            Field.MICRO_BATCH: say(shared.MICRO_BATCH),
             Field.ACCUMULATION_STEPS: self.tr("&Accumulation steps"),
-            Field.GPUS: self.tr("Data-parallel &GPUs"),
-            Field.ACTIVATION_GB: self.tr("Acti&vation per sample"),
+            Field.GPUS: say(shared.GPUS),
+            Field.ACTIVATION_GB: say(shared.ACTIVATION),
         }[field]
         return text if mnemonic else text.replace("&", "")
 
     def field_hint(self, field: Field) -> str:
         return {
-            Field.MICRO_BATCH: self.tr(
-                "Samples each GPU processes in one forward and backward pass (b)."
-            ),
+            Field.MICRO_BATCH: say(shared.MICRO_BATCH_HINT),
             Field.ACCUMULATION_STEPS: self.tr(
                 "Micro-batches whose gradients are summed before one optimizer step (a)."
             ),
@@ -193,6 +193,19 @@ class CalculatorViewModel(QObject):
 
     def unit_gb(self) -> str:
         return self.tr("GB")
+
+    def title(self) -> str:
+        """The calculator's name: the window's title, the page's heading, the clipboard's."""
+        return self.tr("Gradient Accumulation Memory Calculator")
+
+    def result_titles(self) -> tuple[str, str, str]:
+        """The three results' names (the cards' titles and the clipboard's rows): the
+        effective batch, the activation memory per GPU, the samples per optimizer step."""
+        return (
+            self.tr("Effective batch size"),
+            self.tr("Peak activation memory per GPU"),
+            self.tr("Samples per GPU per optimizer step (b × a)"),
+        )
 
     def format(self, value: int | Decimal) -> str:
         return format_number(self._locale, value)
@@ -218,16 +231,17 @@ class CalculatorViewModel(QObject):
             return None
         inputs = view.result.inputs
         rows = [(self.field_label(f), self.input_text(inputs, f)) for f in Field]
-        rows.append((self.tr("Effective batch size"), view.effective_formula))
-        rows.append((self.tr("Peak activation memory per GPU"), view.activation_formula))
-        rows.append((self.tr("Samples per GPU per optimizer step (b × a)"), view.samples_per_gpu))
+        effective, activation, samples = self.result_titles()
+        rows.append((effective, view.effective_formula))
+        rows.append((activation, view.activation_formula))
+        rows.append((samples, view.samples_per_gpu))
         return rows
 
     def clipboard_text(self) -> str | None:
         rows = self.summary_rows()
         if rows is None:
             return None
-        lines = [self.tr("Gradient Accumulation Memory Calculator"), ""]
+        lines = [self.title(), ""]
         lines += [f"{label}: {value}" for label, value in rows]
         return "\n".join(lines) + "\n"
 
@@ -239,7 +253,7 @@ class CalculatorViewModel(QObject):
             f"<tr><th align='left'>{escape(label)}</th><td align='right'>{escape(value)}</td></tr>"
             for label, value in rows
         )
-        title = escape(self.tr("Gradient Accumulation Memory Calculator"))
+        title = escape(self.title())
         return f"<table><caption>{title}</caption>{body}</table>"
 
     # -- internals ------------------------------------------------------------

@@ -1150,22 +1150,6 @@
         <translation>Cache &amp;KV no treino (use_cache)</translation>
     </message>
     <message>
-        <source>Images per sample</source>
-        <translation>Imagens por amostra</translation>
-    </message>
-    <message>
-        <source>Image width (pixels)</source>
-        <translation>Largura da imagem (pixels)</translation>
-    </message>
-    <message>
-        <source>Image height (pixels)</source>
-        <translation>Altura da imagem (pixels)</translation>
-    </message>
-    <message>
-        <source>Frozen vision tower</source>
-        <translation>Torre de visão congelada</translation>
-    </message>
-    <message>
         <source>Accounting pr&amp;ofile</source>
         <translation>Perfi&amp;l de contagem</translation>
     </message>
@@ -1320,10 +1304,6 @@
 <context>
     <name>ActivationViewModel</name>
     <message>
-        <source>{file} was not opened: {reason}</source>
-        <translation>{file} não foi aberto: {reason}</translation>
-    </message>
-    <message>
         <source>{model} (modified)</source>
         <translation>{model} (modificado)</translation>
     </message>
@@ -1383,24 +1363,8 @@
 <context>
     <name>CalculatorViewModel</name>
     <message>
-        <source>&amp;Micro-batch size</source>
-        <translation>Tamanho do &amp;micro-lote</translation>
-    </message>
-    <message>
         <source>&amp;Accumulation steps</source>
         <translation>&amp;Passos de acumulação</translation>
-    </message>
-    <message>
-        <source>Data-parallel &amp;GPUs</source>
-        <translation>&amp;GPUs em paralelismo de dados</translation>
-    </message>
-    <message>
-        <source>Acti&amp;vation per sample</source>
-        <translation>Ati&amp;vação por amostra</translation>
-    </message>
-    <message>
-        <source>Samples each GPU processes in one forward and backward pass (b).</source>
-        <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
     </message>
     <message>
         <source>Micro-batches whose gradients are summed before one optimizer step (a).</source>
@@ -2935,14 +2899,6 @@
         <translation>Estimativa por amostra</translation>
     </message>
     <message>
-        <source>Saved for the backward pass</source>
-        <translation>Guardado para a retropropagação</translation>
-    </message>
-    <message>
-        <source>Peak during the training step</source>
-        <translation>Pico durante o passo de treino</translation>
-    </message>
-    <message>
         <source>Part</source>
         <translation>Parte</translation>
     </message>
@@ -3018,6 +2974,10 @@
     <message>
         <source>“Use this value” puts {value} in the calculator&apos;s activation per sample: the peak rounded up to {decimals} decimal places.</source>
         <translation>“Usar este valor” coloca {value} na ativação por amostra da calculadora: o pico arredondado para cima com {decimals} casas decimais.</translation>
+    </message>
+    <message>
+        <source>Peak during the training step</source>
+        <translation>Pico durante o passo de treino</translation>
     </message>
     <message>
         <source>Vision tower: {params} parameters · {images} × {tokens} tokens per image · {saved} of the {total} saved ({share} %)</source>
@@ -3401,10 +3361,6 @@
 <context>
     <name>Header</name>
     <message>
-        <source>Gradient Accumulation Memory Calculator</source>
-        <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
-    </message>
-    <message>
         <source>Calculate the effective batch size reached through gradient accumulation and the activation memory it requires, from the micro-batch size, the accumulation steps, the data-parallel replicas and the activation cost per sample.</source>
         <translation>Calcule o tamanho de lote efetivo alcançado pela acumulação de gradiente e a memória de ativação que ele exige, a partir do tamanho do micro-lote, dos passos de acumulação, das réplicas de paralelismo de dados e do custo de ativação por amostra.</translation>
     </message>
@@ -3533,10 +3489,6 @@
 </context>
 <context>
     <name>MainWindow</name>
-    <message>
-        <source>Gradient Accumulation Memory Calculator</source>
-        <translation>Calculadora de Memória de Acumulação de Gradiente</translation>
-    </message>
     <message>
         <source>&amp;Copy results</source>
         <translation>&amp;Copiar resultados</translation>
@@ -3842,16 +3794,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
 <context>
     <name>ModelSource</name>
     <message>
-        <source>Open config.&amp;json…</source>
-        <translation>Abrir config.&amp;json…</translation>
-    </message>
-    <message>
         <source>Read the model&apos;s Hugging Face config.json (or drop it on this window): every size and the family profile come from it. Nothing is downloaded.</source>
         <translation>Lê o config.json do Hugging Face do modelo (ou solte o arquivo nesta janela): todas as dimensões e o perfil da família vêm dele. Nada é baixado.</translation>
-    </message>
-    <message>
-        <source>Open a model&apos;s config.json</source>
-        <translation>Abrir o config.json de um modelo</translation>
     </message>
     <message>
         <source>Model configuration (*.json);;All files (*)</source>
@@ -4623,18 +4567,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <source>Results</source>
         <translation>Resultados</translation>
     </message>
-    <message>
-        <source>Effective batch size</source>
-        <translation>Tamanho de lote efetivo</translation>
-    </message>
-    <message>
-        <source>Peak activation memory per GPU</source>
-        <translation>Pico de memória de ativação por GPU</translation>
-    </message>
-    <message>
-        <source>Samples per GPU per optimizer step (b × a)</source>
-        <translation>Amostras por GPU em cada passo do otimizador (b × a)</translation>
-    </message>
 </context>
 <context>
     <name>ScenarioDialogs</name>
@@ -5012,6 +4944,53 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Offloading the parameters needs ZeRO stage 3 (DeepSpeed&apos;s offload_param).</source>
         <translation>O offload dos parâmetros exige ZeRO estágio 3 (offload_param do DeepSpeed).</translation>
+    </message>
+</context>
+<context>
+    <name>SharedTexts</name>
+    <message>
+        <source>&amp;Micro-batch size</source>
+        <translation>Tamanho do &amp;micro-lote</translation>
+    </message>
+    <message>
+        <source>Data-parallel &amp;GPUs</source>
+        <translation>&amp;GPUs em paralelismo de dados</translation>
+    </message>
+    <message>
+        <source>Acti&amp;vation per sample</source>
+        <translation>Ati&amp;vação por amostra</translation>
+    </message>
+    <message>
+        <source>Samples each GPU processes in one forward and backward pass (b).</source>
+        <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
+    </message>
+    <message>
+        <source>Images per sample</source>
+        <translation>Imagens por amostra</translation>
+    </message>
+    <message>
+        <source>Image width (pixels)</source>
+        <translation>Largura da imagem (pixels)</translation>
+    </message>
+    <message>
+        <source>Image height (pixels)</source>
+        <translation>Altura da imagem (pixels)</translation>
+    </message>
+    <message>
+        <source>Frozen vision tower</source>
+        <translation>Torre de visão congelada</translation>
+    </message>
+    <message>
+        <source>Open config.&amp;json…</source>
+        <translation>Abrir config.&amp;json…</translation>
+    </message>
+    <message>
+        <source>Open a model&apos;s config.json</source>
+        <translation>Abrir o config.json de um modelo</translation>
+    </message>
+    <message>
+        <source>{file} was not opened: {reason}</source>
+        <translation>{file} não foi aberto: {reason}</translation>
     </message>
 </context>
 <context>
@@ -5442,24 +5421,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Comprimento do alvo</translation>
     </message>
     <message>
-        <source>Images per sample</source>
-        <translation>Imagens por amostra</translation>
-    </message>
-    <message>
-        <source>Image width (pixels)</source>
-        <translation>Largura da imagem (pixels)</translation>
-    </message>
-    <message>
-        <source>Image height (pixels)</source>
-        <translation>Altura da imagem (pixels)</translation>
-    </message>
-    <message>
         <source>Usable memory per GPU</source>
         <translation>Memória utilizável por GPU</translation>
-    </message>
-    <message>
-        <source>Data-parallel &amp;GPUs</source>
-        <translation>&amp;GPUs em paralelismo de dados</translation>
     </message>
     <message>
         <source>&amp;Nodes (machines)</source>
@@ -5492,14 +5455,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Target &amp;effective batch</source>
         <translation>Lote &amp;efetivo alvo</translation>
-    </message>
-    <message>
-        <source>&amp;Micro-batch size</source>
-        <translation>Tamanho do &amp;micro-lote</translation>
-    </message>
-    <message>
-        <source>Acti&amp;vation per sample</source>
-        <translation>Ati&amp;vação por amostra</translation>
     </message>
     <message>
         <source>&amp;Other memory per GPU</source>
@@ -5662,10 +5617,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Lote efetivo desejado por passo do otimizador (T), somado em todas as GPUs.</translation>
     </message>
     <message>
-        <source>Samples each GPU processes in one forward and backward pass (b).</source>
-        <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
-    </message>
-    <message>
         <source>Activation memory of one sample of the whole model on one GPU (A). Empty: estimated from the model at the sequence length. Type a measured figure to use it instead.</source>
         <translation>Memória de ativação de uma amostra do modelo inteiro em uma GPU (A). Vazio: estimada a partir do modelo no comprimento da sequência. Digite um valor medido para usá-lo no lugar.</translation>
     </message>
@@ -5700,10 +5651,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>One share of the card&apos;s dense peak for every kernel (optional). Empty: the efficiency is modelled from the model&apos;s shape — the products&apos; width, the tokens per micro-step, the attention kernel (docs/TIME.md). Type a measured figure to use it instead.</source>
         <translation>Uma só fração do pico denso da placa para todos os kernels (opcional). Vazio: a eficiência é modelada pelo formato do modelo — a largura dos produtos, os tokens por micro-passo, o kernel de atenção (docs/TIME.md). Digite um valor medido para usá-lo no lugar.</translation>
-    </message>
-    <message>
-        <source>Frozen vision tower</source>
-        <translation>Torre de visão congelada</translation>
     </message>
     <message>
         <source>The vision tower does not train (requires_grad false): it keeps nothing for the backward pass, except what gradient checkpointing&apos;s hooks keep, and has no gradients or optimizer states.</source>
@@ -5990,14 +5937,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Mais próximo (empates para cima)</translation>
     </message>
     <message>
-        <source>Open config.&amp;json…</source>
-        <translation>Abrir config.&amp;json…</translation>
-    </message>
-    <message>
-        <source>Open a model&apos;s config.json</source>
-        <translation>Abrir o config.json de um modelo</translation>
-    </message>
-    <message>
         <source>Model configurations (*.json);;All files (*)</source>
         <translation>Configurações de modelo (*.json);;Todos os arquivos (*)</translation>
     </message>
@@ -6028,10 +5967,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
 </context>
 <context>
     <name>TrainingViewModel</name>
-    <message>
-        <source>{file} was not opened: {reason}</source>
-        <translation>{file} não foi aberto: {reason}</translation>
-    </message>
     <message>
         <source>Model read from {file}: {model}.</source>
         <translation>Modelo lido de {file}: {model}.</translation>

@@ -87,7 +87,7 @@ class EstimateTexts(Translating):
         rows += [self._row(item) for item in outside]
         rows.append(
             BreakdownRow(
-                self.tr("Saved for the backward pass"),
+                self.saved_title(),
                 "",
                 self._shown_gb(result.saved_bytes),
                 RowKind.TOTAL,
@@ -124,6 +124,9 @@ class EstimateTexts(Translating):
             )
         return tuple(warnings)
 
+    def saved_title(self) -> str:
+        return self.tr("Saved for the backward pass")
+
     def view(
         self, result: Result, preset: Preset | None, model: LoadedModel | None = None
     ) -> EstimateView:
@@ -139,6 +142,8 @@ class EstimateTexts(Translating):
                 "peak rounded up to {decimals} decimal places."
             ).format(value=calculator_value, decimals=ACTIVATION_DECIMALS)
         return EstimateView(
+            saved_title=self.saved_title(),
+            peak_title=self.tr("Peak during the training step"),
             saved=self._shown_gb(result.saved_bytes),
             saved_bytes=self._texts.format_bytes(result.saved_bytes),
             peak=self._shown_gb(result.peak_bytes),

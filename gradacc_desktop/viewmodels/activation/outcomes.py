@@ -28,6 +28,7 @@ from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.problems import out_of_range
+from gradacc_desktop.viewmodels.shared_texts import NOT_OPENED, say
 
 
 @final
@@ -39,9 +40,7 @@ class ActivationOutcomes:
         return PlanFormats(self._texts.locale).said(detail)
 
     def not_opened(self, name: str, detail: str) -> str:
-        return QCoreApplication.translate(
-            "ActivationViewModel", "{file} was not opened: {reason}"
-        ).format(file=name, reason=self._said(detail))
+        return say(NOT_OPENED).format(file=name, reason=self._said(detail))
 
     def preset_label(self, model: LoadedModel | None, preset: Preset | None, modified: bool) -> str:
         """What the model choice shows: the loaded model, the sized preset (modified or

@@ -20,8 +20,10 @@ from gradacc_desktop.core.memory import (
     Recompute,
 )
 from gradacc_desktop.core.memory.families import FAMILY_TEXT
+from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.activation.fields import ActivationField, Control, Option
 from gradacc_desktop.viewmodels.formatting import Translating, format_counted, format_number
+from gradacc_desktop.viewmodels.shared_texts import say
 
 
 @final
@@ -54,10 +56,10 @@ class ActivationTexts(Translating):
             Option.USE_CACHE: self.tr("Key/value cache &while training (use_cache)"),
             # no access key: the alphabet is spent; they follow the sequence length in
             # the tab order, shown only for a model with a vision tower
-            ActivationField.IMAGES: self.tr("Images per sample"),
-            ActivationField.IMAGE_WIDTH: self.tr("Image width (pixels)"),
-            ActivationField.IMAGE_HEIGHT: self.tr("Image height (pixels)"),
-            Option.VISION_FROZEN: self.tr("Frozen vision tower"),
+            ActivationField.IMAGES: say(shared.IMAGES),
+            ActivationField.IMAGE_WIDTH: say(shared.IMAGE_WIDTH),
+            ActivationField.IMAGE_HEIGHT: say(shared.IMAGE_HEIGHT),
+            Option.VISION_FROZEN: say(shared.VISION_FROZEN),
             Option.PROFILE: self.tr("Accounting pr&ofile"),
         }[control]
         return text if mnemonic else text.replace("&", "")

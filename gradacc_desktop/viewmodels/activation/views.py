@@ -29,6 +29,9 @@ class BreakdownRow:
 class EstimateView:
     """Display strings for one valid estimate (and the raw result behind them)."""
 
+    #: the cards' titles (the breakdown's total row says the first too)
+    saved_title: str
+    peak_title: str
     saved: str
     saved_bytes: str
     peak: str

@@ -1,9 +1,11 @@
 """The training description's field hints (tooltips), marked for translation in the
-context of ``TrainingTexts``, which translates them (``TrainingTexts.field_hint``)."""
+context of ``TrainingTexts`` (the micro-batch's is the calculator's too:
+``SharedTexts``); ``TrainingTexts.field_hint`` translates each in its own context."""
 
 from __future__ import annotations
 
 from gradacc_desktop.core.text import Phrase, trans_late
+from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.training.fields import TrainingField
 
 FIELD_HINTS: dict[TrainingField, Phrase] = {
@@ -120,9 +122,7 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
     TrainingField.TARGET: trans_late(
         "TrainingTexts", "Effective batch you want per optimizer step (T), summed over all GPUs."
     ),
-    TrainingField.MICRO_BATCH: trans_late(
-        "TrainingTexts", "Samples each GPU processes in one forward and backward pass (b)."
-    ),
+    TrainingField.MICRO_BATCH: shared.MICRO_BATCH_HINT,
     TrainingField.ACTIVATION: trans_late(
         "TrainingTexts",
         "Activation memory of one sample of the whole model on one GPU (A). Empty: "

@@ -20,6 +20,7 @@ from gradacc_desktop.core.memory.families import (
 )
 from gradacc_desktop.core.time import ProfileError, SpeedProfile, load_profile
 from gradacc_desktop.viewmodels.formats import PlanFormats
+from gradacc_desktop.viewmodels.shared_texts import NOT_OPENED, say
 from gradacc_desktop.viewmodels.training.build import OpenedConfig
 
 
@@ -37,9 +38,7 @@ class TrainingOutcomes:
             text = read_model_config_text(path)
             arch = parse_model_config_text(text)
         except ModelConfigError as exc:
-            return QCoreApplication.translate(
-                "TrainingViewModel", "{file} was not opened: {reason}"
-            ).format(file=name, reason=self._formats.said(exc.detail))
+            return say(NOT_OPENED).format(file=name, reason=self._formats.said(exc.detail))
         return OpenedConfig(arch, name, text)
 
     def config_read(self, config: OpenedConfig) -> str:

@@ -17,8 +17,10 @@ from gradacc_desktop.core.memory import (
 )
 from gradacc_desktop.core.time import CUSTOM_ID, GpuCard, Recompute
 from gradacc_desktop.core.training.description import Method, Optimizer
+from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating
+from gradacc_desktop.viewmodels.shared_texts import say
 from gradacc_desktop.viewmodels.training.fields import (
     CONFIG_MODEL,
     NO_MODEL,
@@ -79,11 +81,11 @@ class TrainingTexts(Translating):
             TrainingField.TRAINABLE_PARAMS: self.tr("Adapters' parameters"),
             TrainingField.SEQ_LEN: self.tr("Se&quence length"),
             TrainingField.TARGET_SEQ: self.tr("Target length"),
-            TrainingField.IMAGES: self.tr("Images per sample"),
-            TrainingField.IMAGE_WIDTH: self.tr("Image width (pixels)"),
-            TrainingField.IMAGE_HEIGHT: self.tr("Image height (pixels)"),
+            TrainingField.IMAGES: say(shared.IMAGES),
+            TrainingField.IMAGE_WIDTH: say(shared.IMAGE_WIDTH),
+            TrainingField.IMAGE_HEIGHT: say(shared.IMAGE_HEIGHT),
             TrainingField.GPU_MEMORY: self.tr("Usable memory per GPU"),
-            TrainingField.GPUS: self.tr("Data-parallel &GPUs"),
+            TrainingField.GPUS: say(shared.GPUS),
             TrainingField.NODES: self.tr("&Nodes (machines)"),
             TrainingField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
             TrainingField.PIPELINE_STAGES: self.tr("Pipeline stages"),
@@ -93,8 +95,8 @@ class TrainingTexts(Translating):
             TrainingField.LINK: self.tr("L&ink between GPUs (GB/s)"),
             TrainingField.NETWORK: self.tr("Network between nodes (GB/s)"),
             TrainingField.TARGET: self.tr("Target &effective batch"),
-            TrainingField.MICRO_BATCH: self.tr("&Micro-batch size"),
-            TrainingField.ACTIVATION: self.tr("Acti&vation per sample"),
+            TrainingField.MICRO_BATCH: say(shared.MICRO_BATCH),
+            TrainingField.ACTIVATION: say(shared.ACTIVATION),
             TrainingField.OTHER_MEMORY: self.tr("&Other memory per GPU"),
             TrainingField.OVERHEAD: self.tr("Framework overhead"),
             TrainingField.DATASET: self.tr("Dataset size"),
@@ -113,7 +115,7 @@ class TrainingTexts(Translating):
         return plain(text, mnemonic)
 
     def field_hint(self, field: TrainingField) -> str:
-        return self.tr(FIELD_HINTS[field])
+        return say(FIELD_HINTS[field])  # in its phrase's context (one is shared)
 
     # -- choices ----------------------------------------------------------------------
     def choice_label(self, choice: Choice, mnemonic: bool = False) -> str:
@@ -125,7 +127,7 @@ class TrainingTexts(Translating):
             Choice.OPTIMIZER: self.tr("Optimizer"),
             Choice.PRECISION: self.tr("Precision"),
             Choice.FP8: self.tr("FP&8 matrix products"),
-            Choice.VISION_FROZEN: self.tr("Frozen vision tower"),
+            Choice.VISION_FROZEN: say(shared.VISION_FROZEN),
             Choice.ATTENTION: self.tr("Attention kernel"),
             Choice.CARD: self.tr("GPU model"),
             Choice.ZERO: self.tr("&ZeRO stage"),
@@ -279,10 +281,10 @@ class TrainingTexts(Translating):
 
     # -- buttons ----------------------------------------------------------------------
     def open_config_button(self) -> str:
-        return self.tr("Open config.&json…")
+        return say(shared.OPEN_CONFIG_BUTTON)
 
     def open_config_title(self) -> str:
-        return self.tr("Open a model's config.json")
+        return say(shared.OPEN_CONFIG_TITLE)
 
     def config_filter(self) -> str:
         return self.tr("Model configurations (*.json);;All files (*)")

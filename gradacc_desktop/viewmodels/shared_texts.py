@@ -1,0 +1,34 @@
+"""Words more than one view-model (or a view-model and a widget) says, written once.
+
+The calculator and the training description name the same inputs, the estimator and
+the description the same image fields, and every place that opens a model's
+``config.json`` words it the same way. Each is a phrase here (context ``SharedTexts``);
+``say`` translates it where it is shown.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from gradacc_desktop.core.text import Phrase, trans_late
+
+MICRO_BATCH = trans_late("SharedTexts", "&Micro-batch size")
+GPUS = trans_late("SharedTexts", "Data-parallel &GPUs")
+ACTIVATION = trans_late("SharedTexts", "Acti&vation per sample")
+MICRO_BATCH_HINT = trans_late(
+    "SharedTexts", "Samples each GPU processes in one forward and backward pass (b)."
+)
+
+IMAGES = trans_late("SharedTexts", "Images per sample")
+IMAGE_WIDTH = trans_late("SharedTexts", "Image width (pixels)")
+IMAGE_HEIGHT = trans_late("SharedTexts", "Image height (pixels)")
+VISION_FROZEN = trans_late("SharedTexts", "Frozen vision tower")
+
+OPEN_CONFIG_BUTTON = trans_late("SharedTexts", "Open config.&json…")
+OPEN_CONFIG_TITLE = trans_late("SharedTexts", "Open a model's config.json")
+NOT_OPENED = trans_late("SharedTexts", "{file} was not opened: {reason}")
+
+
+def say(phrase: Phrase) -> str:
+    """``phrase`` in the interface's language."""
+    return QCoreApplication.translate(phrase.context, phrase)
