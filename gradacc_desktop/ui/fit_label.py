@@ -33,6 +33,7 @@ class FitLabel(QWidget):
         self._fitted = QFont(base)
         super().setFont(base)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._match_parent()
         self._update_height()
 
     # -- QLabel-like API ------------------------------------------------------
@@ -66,7 +67,19 @@ class FitLabel(QWidget):
         super().resizeEvent(event)
         self._fit()
 
+    def _match_parent(self) -> None:
+        """On a parent that paints its own background (a result card), paint the same
+        background: the label is then opaque, and a new number repaints the label alone,
+        not the card beneath it. On any other parent, stay transparent."""
+        parent = self.parentWidget()
+        opaque = parent is not None and parent.autoFillBackground()
+        if parent is not None and opaque:
+            self.setBackgroundRole(parent.backgroundRole())
+        self.setAutoFillBackground(opaque)
+
     def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.ParentChange:
+            self._match_parent()
         if event.type() == QEvent.Type.FontChange:
             self._base = QFont(self.font())
             self._update_height()
