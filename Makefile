@@ -16,7 +16,7 @@ MEASURE_VENV := .venv-measure
 MEASURE_PYTHON ?= $(shell for p in python3.11 python3; do \
 	$$p -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
 
-.PHONY: time-table run test test-desktop test-desktop-bundle test-measure test-trainers lint typecheck check i18n \
+.PHONY: time-table measured-table measured-fit run test test-desktop test-desktop-bundle test-measure test-trainers lint typecheck check i18n \
 	i18n-update screenshots clean
 
 run: $(VENV)/.run-installed i18n
@@ -56,8 +56,22 @@ test-trainers:
 	$(TRAINERS_VENV)/bin/python -m pytest -p no:cacheprovider tests/trainers
 
 # The time model against published training runs: rewrites the table in docs/TIME.md
-# (tests/test_published_runs.py fails when it is stale or the goal no longer holds).
+# (tests/test_published_runs.py fails when it is stale).
 time-table: $(VENV)/.test-installed
+	$(PY) benchmarks/time_table.py
+
+# The plan against measured runs (benchmarks/measured_runs.json): rewrites the tables and
+# goals in docs/TIME.md and docs/MEMORY.md (tests/test_measured_runs.py fails when they are
+# stale or a goal breaks).
+measured-table: $(VENV)/.test-installed
+	$(PY) benchmarks/measured_table.py
+
+# Fit the step model's constants on the measured runs that are not held out and write them
+# into gradacc_desktop/core/time/kernels.py (SciPy, for this target only).
+measured-fit: $(VENV)/.test-installed
+	$(PY) -m pip install --quiet 'scipy>=1.11'
+	$(PY) benchmarks/measured_table.py --fit --write
+	$(PY) benchmarks/measured_table.py
 	$(PY) benchmarks/time_table.py
 
 lint: $(VENV)/.test-installed

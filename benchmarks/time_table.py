@@ -7,17 +7,15 @@ compares the predicted tokens per second per GPU with the published figure. Writ
 table, the fit's error and the held-out error into ``docs/TIME.md`` between the
 ``time-table`` markers (``--check``: fail if the page is not up to date).
 
-``--fit`` searches the kernel model's constants on the runs that are not held out
-(coordinate descent on the squared log error) and prints them; the constants live in
-``gradacc_desktop/core/time/kernels.py``, where a person copies them.
+The step model's constants are fitted on measured runs (``make measured-fit``,
+``benchmarks/measured_table.py``), not on these: this table checks them on
+throughputs published for whole runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
-import math
 import statistics
 import sys
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from gradacc_desktop.core.batch.planning import Rounding
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.memory.lora import Family
 from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
@@ -34,7 +33,6 @@ from gradacc_desktop.core.memory.setup import Precision
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
-from gradacc_desktop.core.time.kernels import KernelModel, fitted_like
 from gradacc_desktop.core.time.steptime import StepModel
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import plan
@@ -63,12 +61,13 @@ class Row:
 
     @property
     def counted(self) -> bool:
-        """In the goal: confirmed figures on a catalogue card."""
-        return (
-            self.predicted is not None
-            and not self.run.get("unconfirmed")
-            and not self.run.get("card_note")
-        )
+        """In the goal: confirmed figures on a catalogue card, and the runs the goal
+        names whatever their figures (``in_goal``)."""
+        if self.predicted is None:
+            return False
+        if self.run.get("in_goal"):
+            return True
+        return not self.run.get("unconfirmed") and not self.run.get("card_note")
 
     @property
     def ratio(self) -> Fraction | None:
@@ -148,6 +147,8 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         context_parallel=cp,
         zero_stage=ZeroStage(run.get("zero_stage", 0)),
         recompute=_recompute(run),
+        framework=Framework(run["framework"]),
+        sequence_parallel=bool(run.get("sequence_parallel")),
         target_batch=run["global_batch"],
         rounding=Rounding.CEIL,
         micro_batch=run["micro_batch"],
@@ -165,9 +166,8 @@ def _time(run: dict[str, Any]) -> tuple[StepModel, int, int]:
     return p.step_model, pair.micro_batch, pair.accumulation_steps
 
 
-def rows(runs: list[dict[str, Any]], kernels: dict[Any, KernelModel] | None = None) -> list[Row]:
+def rows(runs: list[dict[str, Any]]) -> list[Row]:
     found = []
-    table_ = load_gpu_table()
     for run in runs:
         published = Fraction(Decimal(run["tokens_per_second_per_gpu"]))
         try:
@@ -175,13 +175,6 @@ def rows(runs: list[dict[str, Any]], kernels: dict[Any, KernelModel] | None = No
         except Skipped as why:
             found.append(Row(run, published, None, str(why)))
             continue
-        if kernels is not None:
-            perf = table_.by_id(run["card"]).performance
-            assert perf is not None
-            like = fitted_like(perf.generation)
-            if like in kernels:
-                hw = dataclasses.replace(model.hardware, kernels=kernels[like])
-                model = StepModel(model.workload, hw)
         step = model.time(b, a)
         found.append(Row(run, published, step.tokens_per_second_per_gpu))
     return found
@@ -233,7 +226,7 @@ def table(found: list[Row]) -> str:
         a = run["global_batch"] // (run["micro_batch"] * run["data_parallel"])
         held = " (held out)" if run.get("held_out") else ""
         if run.get("unconfirmed"):
-            held += " (unconfirmed)"
+            held += " (unconfirmed, in the goal)" if run.get("in_goal") else " (unconfirmed)"
         if run.get("card_note"):
             held += " (other card)"
         predicted = "—" if r.predicted is None else f"{float(r.predicted):,.0f}"
@@ -278,126 +271,12 @@ def write_page(text: str, page: Path = PAGE) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------- the fit
-
-#: no kernel beats these shares of the peak (FlashAttention-2/3 report 50–75 %)
-CAPS = {"matmul": Fraction(95, 100), "attention": Fraction(3, 4)}
-
-_SHARED = (
-    "width_half",
-    "tokens_half",
-    "seq_half",
-    "elementwise_values",
-    "score_values",
-    "layer_seconds",
-    "contention",
-    "fp8_gain",
-)
-
-#: physical floors: the element-wise work of a block reads and writes at least ~16
-#: values per hidden unit and token (norms, residuals, the activation), and a product
-#: pays at least a tile of tokens
-FLOORS = {"elementwise_values": 16, "tokens_half": 64}
-
-
-def _objective(
-    cases: list[tuple[StepModel, int, int, Fraction]], kernels: dict[Any, KernelModel]
-) -> float:
-    total = 0.0
-    for model, b, a, published in cases:
-        hw = model.hardware
-        generation = _generation_of(model)
-        variant = StepModel(model.workload, dataclasses.replace(hw, kernels=kernels[generation]))
-        predicted = variant.time(b, a).tokens_per_second_per_gpu
-        total += math.log(float(predicted / published)) ** 2
-    return total
-
-
-_GENERATIONS: dict[int, Any] = {}
-
-
-def _generation_of(model: StepModel) -> Any:
-    return _GENERATIONS[id(model)]
-
-
-def fit(runs: list[dict[str, Any]]) -> dict[Any, KernelModel]:
-    table_ = load_gpu_table()
-    cases = []
-    kernels: dict[Any, KernelModel] = {}
-    for run in runs:
-        if run.get("held_out") or run.get("unconfirmed") or run.get("card_note"):
-            continue
-        try:
-            model, b, a = _time(run)
-        except Skipped:
-            continue
-        perf = table_.by_id(run["card"]).performance
-        assert perf is not None and model.hardware.kernels is not None
-        like = fitted_like(perf.generation)
-        _GENERATIONS[id(model)] = like
-        kernels.setdefault(like, model.hardware.kernels)
-        cases.append((model, b, a, Fraction(Decimal(run["tokens_per_second_per_gpu"]))))
-    best = _objective(cases, kernels)
-    step = 0.2
-    while step > 0.01:
-        improved = False
-        for generation in list(kernels):
-            for name in ("matmul", "attention"):
-                for factor in (1 + step, 1 / (1 + step)):
-                    current = kernels[generation]
-                    value = min(
-                        CAPS[name],
-                        getattr(current, name) * Fraction(factor).limit_denominator(1000),
-                    )
-                    trial = dict(kernels)
-                    trial[generation] = dataclasses.replace(
-                        current, **{name: value.limit_denominator(1000)}
-                    )
-                    score = _objective(cases, trial)
-                    if score < best:
-                        best, kernels, improved = score, trial, True
-        for name in _SHARED:
-            for factor in (1 + step, 1 / (1 + step)):
-                trial = {}
-                for generation, current in kernels.items():
-                    value = getattr(current, name)
-                    if name == "fp8_gain":
-                        new: Any = min(Fraction(2), max(Fraction(1), value * Fraction(factor)))
-                        new = new.limit_denominator(1000)
-                    elif isinstance(value, int):
-                        new = max(FLOORS.get(name, 0), round(value * factor))
-                    else:
-                        new = (value * Fraction(factor)).limit_denominator(10**7)
-                        if new == 0:
-                            new = Fraction(1, 100)
-                    trial[generation] = dataclasses.replace(current, **{name: new})
-                score = _objective(cases, trial)
-                if score < best:
-                    best, kernels, improved = score, trial, True
-        if not improved:
-            step /= 2
-        print(f"step {step:.3f}: sum of squared log errors {best:.4f}", file=sys.stderr)
-    return kernels
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="fail if docs/TIME.md is stale")
-    parser.add_argument("--fit", action="store_true", help="fit the kernel constants")
     parser.add_argument("--print", action="store_true", help="print the table only")
     args = parser.parse_args(argv)
     runs = load_runs()
-    if args.fit:
-        fitted = fit(runs)
-        for generation, kernels in fitted.items():
-            print(generation, kernels)
-        found = rows(runs, fitted)
-        for r in found:
-            if r.ratio is not None:
-                held = "H" if r.run.get("held_out") else " "
-                print(f"{held} {float(r.ratio - 1) * 100:+6.1f} %  {r.run['id']}")
-        print(table(found).split("\n\n")[-1])
-        return 0
     text = table(rows(runs))
     if args.print:
         print(text)

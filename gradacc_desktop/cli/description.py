@@ -30,6 +30,7 @@ import sys
 from typing import Any
 
 from ..core.batch import Rounding
+from ..core.framework import Framework
 from ..core.memory import (
     Attention,
     Family,
@@ -69,6 +70,7 @@ from .description_flags import add_description_arguments as add_description_argu
 from .description_flags import add_goodput_argument as add_goodput_argument
 from .description_flags import add_link_arguments as add_link_arguments
 from .description_flags import add_model_arguments as add_model_arguments
+from .description_flags import add_recompute_argument as add_recompute_argument
 from .description_flags import add_split_arguments as add_split_arguments
 from .description_flags import card_ids as card_ids
 
@@ -265,6 +267,8 @@ def description_from(
         zero_stage=ZeroStage(args.zero_stage),
         offload=Offload(args.offload),
         recompute=Recompute(args.recompute),
+        framework=Framework(args.framework),
+        sequence_parallel=args.sequence_parallel,
         target_batch=target_batch,
         rounding=rounding,
         micro_batch=micro_batch,

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..core.batch import DATASET_LIMITS, GPU_MEMORY_LIMITS, OTHER_MEMORY_LIMITS, SEQ_LEN_LIMITS
+from ..core.framework import Framework
 from ..core.limits import Limits, whole
 from ..core.memory import (
     DEFAULT_OVERHEAD_GB,
@@ -20,7 +21,7 @@ from ..core.memory import (
     Precision,
     ZeroStage,
 )
-from ..core.recompute import DESCRIBED, Recompute
+from ..core.recompute import Recompute
 from ..core.time import (
     BANDWIDTH_LIMITS,
     EPOCHS_LIMITS,
@@ -149,8 +150,16 @@ def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) ->
     group.add_argument("--nodes", type=NODES, default=1, metavar="N", help=nodes_help)
     add_split_arguments(group)
     group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
+    add_recompute_argument(group)
+
+
+def add_recompute_argument(group: Any) -> None:
     group.add_argument(
-        "--recompute", choices=[r.value for r in DESCRIBED], default=Recompute.NONE.value
+        "--recompute",
+        choices=[r.value for r in Recompute],
+        default=Recompute.NONE.value,
+        help="activation recomputation: none, selective (the attention core, Megatron's "
+        "--recompute-granularity selective) or full (every layer's forward)",
     )
 
 
@@ -187,6 +196,20 @@ def add_split_arguments(group: Any) -> None:
         choices=[int(z) for z in ZeroStage],
         default=0,
         metavar="{0,1,2,3}",
+    )
+    group.add_argument(
+        "--framework",
+        choices=[f.value for f in Framework],
+        default=Framework.DEEPSPEED.value,
+        help="what runs the step, and so counts the memory and moves the gradients "
+        "(default deepspeed; megatron: fp32 gradient buffer, ZeRO-1 is its distributed "
+        "optimizer; fsdp: FSDP2's per-parameter sharding)",
+    )
+    group.add_argument(
+        "--sequence-parallel",
+        action="store_true",
+        help="Megatron's sequence parallelism beside --tensor-parallel: norms, dropouts "
+        "and residuals on 1/TP of the tokens (their activations and work split too)",
     )
 
 

@@ -25,9 +25,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.batch import SEQ_LEN_LIMITS, Rounding
+from ..core.framework import Framework
 from ..core.memory import ModelFacts, ModelSource, ModelSpec, ZeroStage, facts
 from ..core.precision import FP8, Precision
-from ..core.recompute import DESCRIBED, Recompute
+from ..core.recompute import Recompute
 from ..core.time import (
     GPU_COUNT_LIMITS,
     LAYOUT_LIMITS,
@@ -53,6 +54,7 @@ from .description import (
     add_goodput_argument,
     add_link_arguments,
     add_model_arguments,
+    add_recompute_argument,
     add_split_arguments,
     card_ids,
     check_context_seq,
@@ -140,9 +142,7 @@ def register(subparsers: Any) -> None:
     layout.add_argument("--gpus-per-node", type=LAYOUT, default=8, metavar="N", help="default 8")
     add_link_arguments(layout)
     add_goodput_argument(parser)
-    parser.add_argument(
-        "--recompute", choices=[r.value for r in DESCRIBED], default=Recompute.NONE.value
-    )
+    add_recompute_argument(parser)
     parser.add_argument(
         "--seq-len",
         type=int_type(SEQ_LEN_LIMITS),
@@ -204,6 +204,8 @@ def _modelled(args: argparse.Namespace, spec: ModelSpec) -> tuple[StepTime, tupl
         context_parallel=args.context_parallel,
         zero_stage=ZeroStage(args.zero_stage),
         recompute=Recompute(args.recompute),
+        framework=Framework(args.framework),
+        sequence_parallel=args.sequence_parallel,
         target_batch=batch,
         rounding=Rounding.CEIL,
         micro_batch=args.micro_batch,

@@ -5045,10 +5045,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Trabalho limitado pela memória</translation>
     </message>
     <message>
-        <source>Launch gaps</source>
-        <translation>Intervalos entre kernels</translation>
-    </message>
-    <message>
         <source>Measured micro-steps</source>
         <translation>Micro-passos medidos</translation>
     </message>
@@ -5085,8 +5081,16 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Atualização do otimizador</translation>
     </message>
     <message>
+        <source>Framework work per step</source>
+        <translation>Trabalho do framework por passo</translation>
+    </message>
+    <message>
         <source>matrix products</source>
         <translation>produtos de matrizes</translation>
+    </message>
+    <message>
+        <source>expert products</source>
+        <translation>produtos dos especialistas</translation>
     </message>
     <message>
         <source>attention</source>
@@ -5095,10 +5099,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>memory-bound work</source>
         <translation>trabalho limitado pela memória</translation>
-    </message>
-    <message>
-        <source>launch gaps</source>
-        <translation>intervalos entre kernels</translation>
     </message>
     <message>
         <source>measured micro-steps</source>
@@ -5135,6 +5135,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>optimizer update</source>
         <translation>atualização do otimizador</translation>
+    </message>
+    <message>
+        <source>framework work per step</source>
+        <translation>trabalho do framework por passo</translation>
     </message>
     <message>
         <source>{micro} × {steps} is {gain} faster: {parts}.</source>
@@ -5225,8 +5229,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>os FLOPs da atenção</translation>
     </message>
     <message>
-        <source>the products&apos; width, the memory-bound work and the launch gaps</source>
-        <translation>a largura dos produtos, o trabalho limitado pela memória e os intervalos entre kernels</translation>
+        <source>the products&apos; width, the memory-bound work and the host&apos;s work per layer</source>
+        <translation>a largura dos produtos, o trabalho limitado pela memória e o trabalho do host por camada</translation>
     </message>
     <message>
         <source>the tensor-parallel all-reduces</source>
@@ -5247,6 +5251,26 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>One epoch ({steps} steps)</source>
         <translation>Uma época ({steps} passos)</translation>
+    </message>
+    <message>
+        <source>Expert products</source>
+        <translation>Produtos dos especialistas</translation>
+    </message>
+    <message>
+        <source>Token permutation</source>
+        <translation>Permutação de tokens</translation>
+    </message>
+    <message>
+        <source>Host work per layer</source>
+        <translation>Trabalho do host por camada</translation>
+    </message>
+    <message>
+        <source>token permutation</source>
+        <translation>permutação de tokens</translation>
+    </message>
+    <message>
+        <source>host work per layer</source>
+        <translation>trabalho do host por camada</translation>
     </message>
     <message numerus="yes">
         <source>%n epoch(s) ({steps} steps)</source>

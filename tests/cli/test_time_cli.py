@@ -102,9 +102,11 @@ def test_a_card_alone_predicts_the_speed_and_recomputation_costs_time(
     assert plain["speed_source"] == again["speed_source"] == "modelled"
     assert plain["uncounted"] == []
     assert D("0.2") < D(plain["mfu"]) < D("0.8")
-    # 4/3 the hardware FLOPs per token: slower, at about the same hardware utilisation
+    # 4/3 the hardware FLOPs per token: slower (the layers' forward again; the output
+    # layer, the optimizer and the framework's per-step work are not repeated), at about
+    # the same hardware utilisation
     assert again["hardware_flops_per_token"] * 3 == plain["hardware_flops_per_token"] * 4
-    assert D(again["seconds"]) > D(plain["seconds"]) * D("1.25")
+    assert D(plain["seconds"]) * D("1.15") < D(again["seconds"]) < D(plain["seconds"]) * D(4) / 3
     assert abs(D(again["hfu"]) - D(plain["hfu"])) < D("0.05")
     # where the step's time goes adds up to the step
     total = sum(D(v) for v in plain["parts"].values())
@@ -216,10 +218,11 @@ def test_plan_with_pipeline_prefers_more_micro_batches(capsys: pytest.CaptureFix
     # memory alone picks the largest micro-batch (one micro-batch: a 3/4 bubble) ...
     assert data["accumulation_steps"] == 1
     assert D(data["bubble_fraction"]) > D("0.7")
-    # ... time picks many micro-batches, whose bubble (p - 1)/(m + p - 1) is small
+    # ... time picks many micro-batches, whose bubble (p - 1)/(m + p - 1) is small, and
+    # not the most: two samples per micro-step pay its fixed costs half as often
     fastest = data["fastest"]
-    assert fastest["accumulation_steps"] == 64
-    assert D(fastest["bubble_fraction"]) < D(3) / D(67)
+    assert (fastest["micro_batch"], fastest["accumulation_steps"]) == (2, 32)
+    assert D(fastest["bubble_fraction"]) < D(3) / D(35)
     assert D(fastest["step_seconds"]) < D(data["step_seconds"])
     # the activations of one sample are held by a first stage split 8 ways
     assert D(data["activation_gb"]) == data["micro_batch"] * D("2.5") / 8
@@ -299,5 +302,5 @@ def test_plan_text_names_the_time_and_the_fastest_pair(capsys: pytest.CaptureFix
     time_line = next(line for line in out.splitlines() if line.startswith("Time: "))
     fastest = next(line for line in out.splitlines() if line.startswith("Fastest pair"))
     assert "s per optimizer step" in time_line and "bubble 0.7" in time_line
-    assert fastest.startswith("Fastest pair that fits: 1 x 64: ")
+    assert fastest.startswith("Fastest pair that fits: 2 x 32: ")
     assert "E+" not in out and ".0 tokens/s" not in out

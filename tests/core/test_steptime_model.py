@@ -82,7 +82,7 @@ def test_every_card_has_a_kernel_model_and_fitted_generations_are_named() -> Non
         assert card.performance is not None
         kernels = kernel_model(card.performance.generation)
         assert 0 < kernels.matmul <= 1 and 0 < kernels.attention <= 1
-    assert {g.value for g in FITTED} == {"ampere", "hopper"}
+    assert {g.value for g in FITTED} == {"ampere", "hopper", "blackwell"}
 
 
 def test_wider_products_and_larger_micro_batches_run_closer_to_the_peak() -> None:
@@ -227,11 +227,20 @@ def test_zero3_is_slower_than_zero1_across_nodes() -> None:
 # --------------------------------------------------------------------------- pipelines
 
 
-def _simulate(p: int, v: int, m: int, forward: Fraction, backward: Fraction) -> Fraction:
+def _simulate(
+    p: int,
+    v: int,
+    m: int,
+    forward: Fraction,
+    backward: Fraction,
+    head: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0)),
+) -> Fraction:
     """Megatron's interleaved 1F1B, operation by operation
     (``schedules.forward_backward_pipelining_with_interleaving``): each GPU runs its
     fixed sequence of forward and backward passes over its ``v`` chunks; a pass starts
-    when its GPU is free and the pass it depends on is done."""
+    when its GPU is free and the pass it depends on is done. ``forward``/``backward``:
+    one GPU's passes over all its chunks; ``head``: what the last virtual stage's
+    forward and backward take on top (the output layer and the loss)."""
     total = m * v
 
     def chunk(k: int, is_forward: bool) -> int:
@@ -280,6 +289,8 @@ def _simulate(p: int, v: int, m: int, forward: Fraction, backward: Fraction) -> 
                     break
                 start = max([free[gpu], *(done[n] for n in needs)])
                 end = start + (forward if kind == "F" else backward) / v
+                if stage == stages - 1:
+                    end += head[0] if kind == "F" else head[1]
                 done[(kind, stage, j)] = end
                 free[gpu] = end
                 position[gpu] += 1
@@ -299,10 +310,19 @@ def test_interleaved_1f1b_simulated_step_by_step(p: int, v: int, m: int) -> None
     assert simulated == (m + Fraction(p - 1, v)) * (forward + backward)
     idle = simulated - m * (forward + backward)
     assert idle / simulated == bubble_fraction(p, m, v)
-    # and the step model's bubble is the same share of its micro-steps
+    # a last stage slower by the output layer: the schedule takes m of its slots and
+    # the other stages' fill and drain once, over v
+    head = (Fraction(1, 3), Fraction(2, 3))
+    slower = _simulate(p, v, m, forward, backward, head)
+    body, last = forward + backward, forward + backward + sum(head)
+    assert slower == m * last + (p - 1) * body / v
+    # and the step model composes its stages the same way
     job = llama(layout=ParallelLayout(data=1, pipeline=p, virtual=v))
     step = StepModel(job, dataclasses.replace(A100, gpus_per_node=64)).time(1, m)
-    assert step.parts.bubble == Fraction(p - 1, v) * step.micro_step_seconds
+    stages = step.stage_seconds
+    assert len(stages) == p and stages[-1] > stages[0] == stages[-2]
+    assert step.micro_step_seconds == stages[-1]
+    assert step.parts.bubble == (sum(stages) - stages[-1]) / v
 
 
 def test_interleaving_needs_whole_groups_of_micro_batches() -> None:
@@ -347,10 +367,17 @@ def test_expert_parallel_adds_its_exchange_to_every_micro_step() -> None:
     routed = StepModel(moe, A100).time(2, 4)
     assert dense.parts.expert_parallel == 0
     assert routed.parts.expert_parallel > 0
-    assert routed.step_seconds == dense.step_seconds + routed.parts.expert_parallel
-    # the tokens routed in a step do not depend on how the batch is split
-    assert StepModel(moe, A100).time(4, 2).parts.expert_parallel == routed.parts.expert_parallel
-    one = StepModel(moe, A100).time(2, 1).parts.expert_parallel
+    assert routed.parts.permutation > 0  # the tokens sorted to their experts and back
+    extra = routed.parts.expert_parallel + routed.parts.permutation
+    assert routed.step_seconds == dense.step_seconds + extra
+    # the tokens routed in a step do not depend on how the batch is split; each
+    # micro-step also pays the all-to-alls' fixed latency
+    model = StepModel(moe, A100)
+    latency = sum(c.fixed_seconds for c in model.model_collectives(1) if c.kind is Kind.ALL_TO_ALL)
+    assert latency > 0
+    halved = model.time(4, 2).parts.expert_parallel
+    assert routed.parts.expert_parallel - halved == 2 * latency
+    one = model.time(2, 1).parts.expert_parallel
     assert one * 4 == routed.parts.expert_parallel
 
 

@@ -15,7 +15,7 @@ from tests.ui.layout_checks import layout_problems, settle
 
 def _timed(window: MainWindow) -> None:
     """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs, 2 GB per sample and 20 GB of
-    other memory typed in, the pair 2 × 32 in use."""
+    other memory typed in, the pair 4 × 16 in use."""
     vm = window.training_vm
     for field, text in (
         (TrainingField.TARGET, "512"),
@@ -25,7 +25,7 @@ def _timed(window: MainWindow) -> None:
     ):
         vm.set_text(field, text)
     pipeline(vm)
-    window.planner_vm.choose_pair(2)
+    window.planner_vm.choose_pair(4)
 
 
 @pytest.fixture
@@ -65,22 +65,22 @@ def test_one_point_per_pair_and_the_marked_ones(english: MainWindow) -> None:
     assert len(chart.fits.points()) == sum(p.fits for p in plan.points)
     current = next(p for p in plan.points if p.current)
     fastest = next(p for p in plan.points if p.fastest)
-    assert (current.micro_batch, fastest.micro_batch) == (2, 1)
+    assert (current.micro_batch, fastest.micro_batch) == (4, 2)
     assert _points(chart.current) == [(current.memory_gb, current.step_seconds)]
     assert _points(chart.fastest) == [(fastest.memory_gb, fastest.step_seconds)]
     assert chart.current.markerShape() != chart.fastest.markerShape()
-    assert chart.current.name() == "In use: 2 × 32"
-    assert chart.fastest.name() == "Fastest that fits: 1 × 64"
-    fast, used = _cells(english, 1), _cells(english, 2)  # as the pairs table shows them
+    assert chart.current.name() == "In use: 4 × 16"
+    assert chart.fastest.name() == "Fastest that fits: 2 × 32"
+    fast, used = _cells(english, 2), _cells(english, 4)  # as the pairs table shows them
     assert chart.summary.text() == (
-        f"Fastest that fits: 1 × 64 — {fast[5]} per step; in use: 2 × 32 — {used[5]}."
+        f"Fastest that fits: 2 × 32 — {fast[5]} per step; in use: 4 × 16 — {used[5]}."
     )
     assert chart.view.accessibleDescription() == chart.summary.text()
     assert chart.view.accessibleName() == chart.chart.title()
     # the GPU's memory: a vertical line from the bottom to the top of the plot
     assert {x for x, _y in _points(chart.capacity)} == {80.0}
     assert chart.tip_at(QPointF(fastest.memory_gb, fastest.step_seconds or 0.0)) == (
-        f"1 × 64: {fast[5]} per step, 20.25 GB per GPU, {fast[6]} tokens/s"
+        f"2 × 32: {fast[5]} per step, 20.5 GB per GPU, {fast[6]} tokens/s"
     )
 
 
@@ -144,8 +144,8 @@ def test_the_language_switch_reaches_it_once(english: MainWindow) -> None:
     english.set_language("pt_BR")
     assert len(seen) == 1
     assert chart.chart.locale().name() == "pt_BR"
-    assert f"1 × 64 — {_cells(english, 1)[5]} por passo" in chart.summary.text()
-    assert "," in _cells(english, 1)[5]
+    assert f"2 × 32 — {_cells(english, 2)[5]} por passo" in chart.summary.text()
+    assert "," in _cells(english, 2)[5]
     english.set_language("en")
     assert chart.chart.title() == "Time per step against memory per GPU, one point per pair"
     page = english.chart_page.built

@@ -257,7 +257,7 @@ def test_the_card_shows_where_the_step_goes(make_window, qtbot, language: str) -
     # why the fastest pair is faster, part by part
     faster = "é" if pt else "is"
     bubble = "bolha do pipeline" if pt else "pipeline bubble"
-    assert re.match(rf"1 × 64 {faster} [\d{point}]+ % ", card.difference.text())
+    assert re.match(rf"2 × 32 {faster} [\d{point}]+ % ", card.difference.text())
     assert f"{bubble} −" in card.difference.text()
     assert card.difference.isVisible() and card.use_fastest.isVisible()
 

@@ -84,17 +84,17 @@ def test_a_pipeline_offers_the_fastest_pair_and_the_button_uses_it(make_window, 
     card = window.planner.results.time
     config = window.planner.results.configuration
     assert config.formula.text() == "E = 64 × 1 × 8 = 512"  # the largest that fits
-    step = _cells(window, 5)[_cells(window, 0).index("1")]  # as the pairs table shows it
-    assert card.fastest.text().startswith(f"Fastest pair that fits: 1 × 64 — {step} per step")
+    step = _cells(window, 5)[_cells(window, 0).index("2")]  # as the pairs table shows it
+    assert card.fastest.text().startswith(f"Fastest pair that fits: 2 × 32 — {step} per step")
     assert card.difference.isVisible()
-    assert card.difference.text().startswith("1 × 64 is ")
+    assert card.difference.text().startswith("2 × 32 is ")
     assert "faster: pipeline bubble −" in card.difference.text()
     assert card.use_fastest.isVisible() and card.use_fastest.text() == "Use this p&air"
     qtbot.mouseClick(card.use_fastest, Qt.MouseButton.LeftButton)
-    assert config.formula.text() == "E = 1 × 64 × 8 = 512"
+    assert config.formula.text() == "E = 2 × 32 × 8 = 512"
     assert not card.use_fastest.isVisible() and not card.difference.isVisible()
     assert not window.description.recommend.isChecked()
-    assert described(window, TrainingField.MICRO_BATCH).text() == "1"
+    assert described(window, TrainingField.MICRO_BATCH).text() == "2"
 
 
 def test_the_exports_carry_the_layout_or_say_why_not(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -234,7 +234,9 @@ def test_the_search_finds_setups_and_the_selected_one_becomes_the_description(
         "por GPU."
     )
     assert [table.item(1, c).text() for c in (0, 1, 3)] == ["ZeRO-2", "1 × 4", "66,843 GB"]
-    assert table.item(2, 0).text() == "ZeRO-1 · tensor 2 · dados 4"
+    # ranked by their time per step, the best first
+    times = [float(table.item(r, 2).text().split()[0].replace(",", ".")) for r in range(10)]
+    assert times == sorted(times)
     excluded = search.exclusions.text().splitlines()
     assert excluded[0].startswith("• Sem ZeRO: ")
     assert re.search(r" mais lento \(\d+,\d+ s por passo no melhor caso\)\.$", excluded[0])

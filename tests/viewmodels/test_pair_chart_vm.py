@@ -62,23 +62,23 @@ def test_the_fastest_pair_and_the_one_in_use(qapp) -> None:  # type: ignore[no-u
     chart = PairChartViewModel(vm)
     view = drawn(chart)
     assert view.current is not None and view.current.label == "64 × 1"
-    assert view.fastest is not None and view.fastest.label == "1 × 64"
+    assert view.fastest is not None and view.fastest.label == "2 × 32"
     assert view.current_name == "In use: 64 × 1"
-    assert view.fastest_name == "Fastest that fits: 1 × 64"
+    assert view.fastest_name == "Fastest that fits: 2 × 32"
     # the times and rates the pairs table shows for the two pairs
     rows = {row.micro_batch: row.cells for row in results(vm).pairs}
-    fast, used = rows[1], rows[64]
+    fast, used = rows[2], rows[64]
     assert view.summary == (
-        f"Fastest that fits: 1 × 64 — {fast[5]} per step; in use: 64 × 1 — {used[5]}."
+        f"Fastest that fits: 2 × 32 — {fast[5]} per step; in use: 64 × 1 — {used[5]}."
     )
-    # 20 GB + 1 × 2 GB / 8 tensor-parallel GPUs
-    assert view.fastest.tip == f"1 × 64: {fast[5]} per step, 20.25 GB per GPU, {fast[6]} tokens/s"
+    # 20 GB + 2 × 2 GB / 8 tensor-parallel GPUs
+    assert view.fastest.tip == f"2 × 32: {fast[5]} per step, 20.5 GB per GPU, {fast[6]} tokens/s"
     fastest = next(p for p in results(vm).points if p.fastest)
     assert (view.fastest.x, view.fastest.y) == (fastest.memory_gb, fastest.step_seconds)
     assert view.current.y > view.fastest.y
-    vm.choose_pair(1)
+    vm.choose_pair(2)
     view = drawn(chart)
-    assert view.summary == f"In use: 1 × 64 — {fast[5]} per step, the fastest pair that fits."
+    assert view.summary == f"In use: 2 × 32 — {fast[5]} per step, the fastest pair that fits."
     assert view.current == view.fastest
 
 
@@ -185,10 +185,10 @@ def test_the_language_follows_the_planner(qapp, catalogue) -> None:  # type: ign
     assert len(seen) == 1  # one new view per switch
     view = seen[0]
     assert isinstance(view, PairChartView)
-    fast = next(row.cells for row in results(vm).pairs if row.micro_batch == 1)
+    fast = next(row.cells for row in results(vm).pairs if row.micro_batch == 2)
     assert "," in fast[5] and "." in fast[6]  # "25,5 s", "82.300": the Portuguese forms
-    assert view.fastest is not None and view.fastest.tip.startswith(f"1 × 64: {fast[5]} ")
-    assert "20,25 GB" in view.fastest.tip
+    assert view.fastest is not None and view.fastest.tip.startswith(f"2 × 32: {fast[5]} ")
+    assert "20,5 GB" in view.fastest.tip
     assert view.capacity_name == "Memória da GPU (80 GB)"
     text = chart.clipboard_text()
     assert text is not None and "20,25" in text and fast[6] in text

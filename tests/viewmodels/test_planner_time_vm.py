@@ -84,21 +84,24 @@ def test_a_pipeline_prefers_many_micro_batches_and_offers_the_pair(qapp) -> None
     config = view(vm).configuration
     assert config is not None and config.accumulation_steps == 1  # memory picks b = 64
     card = time(vm)
-    # (4 − 1) of the (1 + 4 − 1) micro-step slots idle; the optimizer's update is the rest
-    assert 74 <= _bubble(card) <= 75
+    # about (4 − 1) of the (1 + 4 − 1) micro-step slots idle (the last stage, with the
+    # output layer, is a little slower than the others); the optimizer's update is the rest
+    assert 73 <= _bubble(card) <= 75
     assert card.layout == "World size 256 = 8 data-parallel × 8 tensor × 4 pipeline"
-    assert card.fastest.startswith("Fastest pair that fits: 1 × 64 — ")
-    assert card.fastest_micro_batch == 1
-    # why it is faster: its bubble is 3 micro-steps of 1 sample, not 3 of 64
-    found = re.fullmatch(r"1 × 64 is ([\d.]+) % faster: (.+)\.", card.difference)
+    assert card.fastest.startswith("Fastest pair that fits: 2 × 32 — ")
+    assert card.fastest_micro_batch == 2
+    # why it is faster: its bubble is 3 micro-steps of 2 samples, not 3 of 64
+    found = re.fullmatch(r"2 × 32 is ([\d.]+) % faster: (.+)\.", card.difference)
     assert found is not None, card.difference
     assert found.group(2).startswith("pipeline bubble −")
     assert Decimal(found.group(1)) > 50
     assert vm.use_fastest()
     config = view(vm).configuration
-    assert config is not None and (config.micro_batch, config.accumulation_steps) == (1, 64)
+    assert config is not None and (config.micro_batch, config.accumulation_steps) == (2, 32)
     card = time(vm)
-    assert 4 <= _bubble(card) <= Decimal("4.5")  # 3 / (64 + 3)
+    # about 3 / (32 + 3) of the step (the last stage, with the output layer, a little
+    # slower than the others)
+    assert 8 <= _bubble(card) <= Decimal("8.6")
     assert card.fastest == "This is the fastest pair that fits and reaches this batch."
     assert card.fastest_micro_batch is None and card.difference == ""
 
@@ -233,8 +236,8 @@ def test_typed_parameters_without_a_model(qapp) -> None:  # type: ignore[no-unty
     # a bare count: what the time leaves out, said (8 data-parallel GPUs, no tensor split)
     assert card.note.endswith(
         "Without the model's shape the time leaves out the attention FLOPs, the products' "
-        "width, the memory-bound work and the launch gaps, how much data-parallel traffic "
-        "hides behind each layer: choose a bundled model or open its config.json."
+        "width, the memory-bound work and the host's work per layer, how much data-parallel "
+        "traffic hides behind each layer: choose a bundled model or open its config.json."
     )
     assert "tensor-parallel" not in card.note
     assert [part.key for part in card.parts if part.key in ("attention", "overhead")] == []
@@ -301,10 +304,11 @@ def test_portuguese_numbers(qapp, catalogue) -> None:  # type: ignore[no-untyped
     card = time(vm)
     assert "por passo do otimizador" in card.summary
     assert card.utilisation.endswith(" de 312 TFLOP/s por GPU")
-    row = next(r for r in view(vm).pairs if r.current)
-    # "72,2 s" and "29.000": a decimal comma, a dot between thousands
-    assert row.cells[5].endswith(" s") and "," in row.cells[5] and "." not in row.cells[5]
-    assert "." in row.cells[6] and "," not in row.cells[6]
+    rows = view(vm).pairs
+    # "7,62 s" and "29.000": a decimal comma, a dot between thousands
+    assert all(r.cells[5].endswith(" s") and "." not in r.cells[5] for r in rows)
+    assert any("," in r.cells[5] for r in rows)
+    assert all("." in r.cells[6] and "," not in r.cells[6] for r in rows if len(r.cells[6]) > 3)
 
 
 def test_the_pairs_as_numbers_for_the_chart(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -315,7 +319,7 @@ def test_the_pairs_as_numbers_for_the_chart(qapp) -> None:  # type: ignore[no-un
     assert [p.micro_batch for p in points] == [r.micro_batch for r in results.pairs]
     # 2 GB per sample split over 8 tensor-parallel GPUs, on top of the 20 GB typed
     assert all(p.memory_gb == p.micro_batch * 2 / 8 + 20 for p in points)
-    assert [p.micro_batch for p in points if p.fastest] == [1]
+    assert [p.micro_batch for p in points if p.fastest] == [2]
     assert [p.micro_batch for p in points if p.current] == [64]
     assert all(p.step_seconds is not None and p.step_seconds > 0 for p in points)
     assert [p.cells for p in points] == [r.cells for r in results.pairs]

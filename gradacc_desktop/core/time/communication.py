@@ -100,6 +100,8 @@ class Collective:
     count: int = 1
     #: whether it runs inside one node
     intra_node: bool = True
+    #: fixed time of each run (launch, synchronisation, the ring's first hop), seconds
+    latency: Fraction = Fraction(0)
 
     @property
     def volume(self) -> Fraction:
@@ -110,7 +112,14 @@ class Collective:
     def seconds(self) -> Fraction:
         if self.ranks == 1 and self.kind is not Kind.SEND_RECV:
             return Fraction(0)
-        return self.volume / self.bandwidth
+        return self.count * self.latency + self.volume / self.bandwidth
+
+    @property
+    def fixed_seconds(self) -> Fraction:
+        """The latency part of ``seconds``: what does not grow with the bytes."""
+        if self.ranks == 1 and self.kind is not Kind.SEND_RECV:
+            return Fraction(0)
+        return self.count * self.latency
 
 
 def data_parallel(
@@ -120,36 +129,42 @@ def data_parallel(
     bandwidth: Fraction,
     intra_node: bool,
     trained: int | None = None,
+    *,
+    gradient_scale: Fraction = Fraction(1),
+    latency: Fraction = Fraction(0),
 ) -> tuple[Collective, ...]:
     """The data-parallel collectives of one optimizer step for ``size`` bytes of weights
     on ``ranks`` replicas; none for one replica. ``trained``: the bytes of the weights
     that train (LoRA's adapters; None: all of them) — only their gradients are reduced
     and only they change, so ZeRO-1/2 gather only them back after the update; ZeRO-3
-    still gathers every weight, frozen or not, on every micro-step."""
+    still gathers every weight, frozen or not, on every micro-step. ``gradient_scale``:
+    bytes of a gradient in transit over bytes of a weight (2 when 16-bit weights'
+    gradients are reduced in fp32, as Megatron and FSDP do)."""
     if ranks == 1:
         return ()
     updated = size if trained is None else trained
+    gradients = updated * gradient_scale
 
-    def c(kind: Kind, what: What, when: When, nbytes: int, count: int = 1) -> Collective:
-        return Collective(kind, what, when, nbytes, ranks, bandwidth, count, intra_node)
+    def c(kind: Kind, what: What, when: When, nbytes: int | Fraction, count: int = 1) -> Collective:
+        return Collective(kind, what, when, nbytes, ranks, bandwidth, count, intra_node, latency)
 
     grad, weights = What.GRADIENTS, What.WEIGHTS
     micro, step = When.MICRO_STEP, When.OPTIMIZER_STEP
     if stage is ZeroStage.NONE:
-        return (c(Kind.ALL_REDUCE, grad, step, updated),)
+        return (c(Kind.ALL_REDUCE, grad, step, gradients),)
     if stage is ZeroStage.OPTIMIZER:
         return (
-            c(Kind.REDUCE_SCATTER, grad, step, updated),
+            c(Kind.REDUCE_SCATTER, grad, step, gradients),
             c(Kind.ALL_GATHER, weights, step, updated),
         )
     if stage is ZeroStage.GRADIENTS:
         return (
-            c(Kind.REDUCE_SCATTER, grad, micro, updated),
+            c(Kind.REDUCE_SCATTER, grad, micro, gradients),
             c(Kind.ALL_GATHER, weights, step, updated),
         )
     return (
         c(Kind.ALL_GATHER, weights, micro, size, 2),
-        c(Kind.REDUCE_SCATTER, grad, micro, updated),
+        c(Kind.REDUCE_SCATTER, grad, micro, gradients),
     )
 
 
@@ -160,6 +175,7 @@ def tensor_parallel(
     bandwidth: Fraction,
     intra_node: bool,
     recompute: bool,
+    latency: Fraction = Fraction(0),
 ) -> tuple[Collective, ...]:
     """Megatron's per-micro-step all-reduces of ``activation_size`` bytes (``b·s·h``
     values) for ``layers`` layers on one stage: 4 per layer, 6 with recomputation."""
@@ -176,6 +192,7 @@ def tensor_parallel(
             bandwidth,
             per_layer * layers,
             intra_node,
+            latency,
         ),
     )
 
@@ -186,6 +203,7 @@ def pipeline(
     bandwidth: Fraction,
     intra_node: bool,
     virtual: int = 1,
+    latency: Fraction = Fraction(0),
 ) -> tuple[Collective, ...]:
     """A stage's point-to-point traffic per micro-step: the activation forward and its
     gradient back (``activation_size`` bytes each; a tensor-parallel rank sends its
@@ -203,6 +221,7 @@ def pipeline(
             bandwidth,
             2 * virtual,
             intra_node,
+            latency,
         ),
     )
 
@@ -214,6 +233,7 @@ def all_to_all(
     bandwidth: Fraction,
     intra_node: bool,
     recompute: bool,
+    latency: Fraction = Fraction(0),
 ) -> tuple[Collective, ...]:
     """A mixture of experts' token exchange per micro-step on ``layers`` sparse layers
     of one stage: each layer sends its tokens' ``top_k`` copies (``routed_size`` bytes)
@@ -232,6 +252,7 @@ def all_to_all(
             bandwidth,
             (6 if recompute else 4) * layers,
             intra_node,
+            latency,
         ),
     )
 
@@ -243,6 +264,7 @@ def ring_attention(
     bandwidth: Fraction,
     intra_node: bool,
     recompute: bool,
+    latency: Fraction = Fraction(0),
 ) -> tuple[Collective, ...]:
     """Context parallelism's ring attention per micro-step on ``layers`` layers of one
     stage: each layer sends its block of keys and values (``block_size`` bytes) to the
@@ -264,5 +286,6 @@ def ring_attention(
             bandwidth,
             passes * (ranks - 1) * layers,
             intra_node,
+            latency,
         ),
     )

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..framework import Framework
 from ..limits import require_positive_int
 from ..precision import FP8, Precision
 from .compute import TERA
-from .gpus import GpuCard
+from .gpus import GpuCard, Link
 from .kernels import KernelModel, kernel_model
 
 GIGA = 10**9
@@ -50,6 +51,9 @@ class Hardware:
     #: ``attention_peak_flops``, the 16-bit peak (None: ``peak_flops``)
     fp8: bool = False
     attention_peak_flops: Fraction | None = None
+    #: the GPUs of a node talk over PCIe (no NVLink): collectives inside a node reach
+    #: the kernel model's ``pcie_efficiency`` of the link, not NCCL's NVLink share
+    pcie: bool = False
 
     def __post_init__(self) -> None:
         for name in ("peak_flops", "memory_bandwidth", "link_bandwidth", "network_bandwidth"):
@@ -76,6 +80,7 @@ def hardware(
     fp8: bool = False,
     link_gbps: Decimal | None = None,
     network_gbps: Decimal | None = None,
+    framework: Framework = Framework.DEEPSPEED,
 ) -> Hardware:
     """The card's figures for ``precision``; ``efficiency`` replaces the kernel model,
     ``link_gbps``/``network_gbps`` the card's links (GB/s per GPU per direction)."""
@@ -98,7 +103,8 @@ def hardware(
         network_bandwidth=Fraction(network) * GIGA,
         gpus_per_node=gpus_per_node,
         efficiency=None if efficiency is None else Fraction(efficiency),
-        kernels=kernel_model(perf.generation) if efficiency is None else None,
+        kernels=kernel_model(perf.generation, framework) if efficiency is None else None,
         fp8=fp8,
         attention_peak_flops=attention_peak,
+        pcie=perf.link is Link.PCIE,
     )

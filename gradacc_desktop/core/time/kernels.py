@@ -21,7 +21,8 @@ kernel one after another, and each reaches its own share of the card:
   softmax): memory-bound, ``values`` reads and writes of ``h / tp`` values per token and
   layer (fwd + bwd) at the memory bandwidth, plus the loss's reads and writes of the
   vocabulary's logits in fp32.
-* **Launch gaps**: a fixed time per layer and micro-step.
+* **The host**: Python, launches and framework hooks take a fixed time per layer and
+  micro-step; a micro-step never ends sooner (``layer_seconds``, per framework).
 * **Contention**: data-parallel collectives that run beside the kernels take some of
   the card's cores and memory bandwidth; the kernels slow by ``contention`` times the
   communication they hide.
@@ -36,7 +37,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
+from ..framework import Framework
 from .gpus import Generation
 
 
@@ -63,15 +66,32 @@ class KernelModel:
     logit_values: int
     #: eager attention: 16-bit values read or written per score (fwd + bwd)
     score_values: int
-    #: launch gaps per layer and micro-step (forward + backward), seconds
+    #: host-side work per layer and micro-step (forward + backward): Python, kernel
+    #: launches, framework hooks. A micro-step takes at least this long per layer even
+    #: when its kernels are shorter (the GPU waits for the host), seconds
     layer_seconds: Fraction
     #: the kernels' slowdown per second of communication hidden behind them
     contention: Fraction = Fraction(0)
+    #: share of the matrix products' rate a mixture of experts' grouped expert products
+    #: reach (narrow products, few tokens per expert)
+    expert_matmul: Fraction = Fraction(1)
+    #: values read or written per hidden unit of each routed token copy and sparse
+    #: layer (forward + backward): the token permutation around the experts
+    permute_values: int = 0
+    #: the framework's own work once per optimizer step (zeroing, scaling, clipping,
+    #: logging), seconds
+    step_seconds: Fraction = Fraction(0)
+    #: fixed time of one collective call inside a node and across nodes, seconds
+    latency_intra: Fraction = Fraction(0)
+    latency_inter: Fraction = Fraction(0)
+    #: share of a PCIe link's rate collectives reach (no NVLink: rings cross the PCIe
+    #: switches and the host bridge)
+    pcie_efficiency: Fraction = Fraction(8, 10)
 
     def __post_init__(self) -> None:
         if not isinstance(self.fp8_gain, Fraction) or not 1 <= self.fp8_gain <= 2:
             raise ValueError(f"fp8_gain must be a Fraction in [1, 2], got {self.fp8_gain!r}")
-        for name in ("matmul", "attention"):
+        for name in ("matmul", "attention", "expert_matmul", "pcie_efficiency"):
             value = getattr(self, name)
             if not isinstance(value, Fraction) or not 0 < value <= 1:
                 raise ValueError(f"{name} must be a Fraction in (0, 1], got {value!r}")
@@ -82,11 +102,18 @@ class KernelModel:
             "elementwise_values",
             "logit_values",
             "score_values",
+            "permute_values",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-        for name in ("layer_seconds", "contention"):
+        for name in (
+            "layer_seconds",
+            "contention",
+            "step_seconds",
+            "latency_intra",
+            "latency_inter",
+        ):
             value = getattr(self, name)
             if not isinstance(value, Fraction) or value < 0:
                 raise ValueError(f"{name} must be a Fraction >= 0, got {value!r}")
@@ -102,40 +129,72 @@ class KernelModel:
         return self.attention * Fraction(seq_len, seq_len + self.seq_half)
 
 
-#: shared by every generation: fitted widths, tokens and bytes (``make time-table``
-#: --fit; the fit leaves attention's sequence dependence and the launch gaps at almost
-#: nothing on these runs: every one had sequences of 2 048 or more)
-_WIDTH_HALF = 317
-_TOKENS_HALF = 87
-_SEQ_HALF = 2
-_ELEMENTWISE_VALUES = 73
-_LOGIT_VALUES = 6
-_SCORE_VALUES = 16
-_LAYER_SECONDS = Fraction(1, 10_000_000)
-_CONTENTION = Fraction(59, 1000)
-
-#: the fit ends at the datasheet's 2 (Transformer Engine's FP8 on H100 and B200)
-_FP8_GAIN = Fraction(2)
-
-#: (matmul, attention) per fitted generation
-_SHARES = {
-    Generation.AMPERE: (Fraction(720, 1000), Fraction(750, 1000)),
-    Generation.HOPPER: (Fraction(564, 1000), Fraction(681, 1000)),
+#: shared by every generation (``make measured-table`` --fit on the measured runs that
+#: are not held out, then copied here by a person)
+SHARED: dict[str, int | Fraction] = {
+    "width_half": 219,
+    "tokens_half": 793,
+    "seq_half": 1988,
+    "elementwise_values": 16,
+    "logit_values": 6,
+    "score_values": 23,
+    "permute_values": 28,
+    "contention": Fraction(33305, 697401),
+    "fp8_gain": Fraction(731963, 366016),
+    "latency_intra": Fraction(23, 425232),
+    "latency_inter": Fraction(0, 1),
+    "pcie_efficiency": Fraction(54050, 153839),
 }
 
-#: generations without published runs to fit take the nearest one's shares
+#: per fitted generation: matmul, attention, expert_matmul
+SHARES: dict[Generation, dict[str, Fraction]] = {
+    Generation.AMPERE: {
+        "matmul": Fraction(708, 833),
+        "attention": Fraction(328, 587),
+        "expert_matmul": Fraction(999, 1000),
+    },
+    Generation.BLACKWELL: {
+        "matmul": Fraction(89, 176),
+        "attention": Fraction(504, 593),
+        "expert_matmul": Fraction(31, 70),
+    },
+    Generation.HOPPER: {
+        "matmul": Fraction(185, 253),
+        "attention": Fraction(293, 736),
+        "expert_matmul": Fraction(386, 573),
+    },
+}
+
+#: per framework: the host's work per layer and micro-step, the framework's own work
+#: per optimizer step (the frameworks run different Python around the same kernels)
+FRAMEWORKS: dict[Framework, dict[str, Fraction]] = {
+    Framework.DEEPSPEED: {
+        "layer_seconds": Fraction(2377, 899056),
+        "step_seconds": Fraction(11603, 856873),
+    },
+    Framework.MEGATRON: {
+        "layer_seconds": Fraction(3121, 546003),
+        "step_seconds": Fraction(257, 437585),
+    },
+    Framework.FSDP: {
+        "layer_seconds": Fraction(981, 911705),
+        "step_seconds": Fraction(15055, 184858),
+    },
+}
+
+#: generations without measured runs to fit take the nearest one's shares
 _LIKE = {
     Generation.VOLTA: Generation.AMPERE,
     Generation.TURING: Generation.AMPERE,
     Generation.ADA: Generation.AMPERE,
     Generation.AMPERE: Generation.AMPERE,
     Generation.HOPPER: Generation.HOPPER,
-    Generation.BLACKWELL: Generation.HOPPER,
+    Generation.BLACKWELL: Generation.BLACKWELL,
     Generation.CDNA3: Generation.HOPPER,
 }
 
-#: generations whose shares were fitted on published runs (the others borrow them)
-FITTED = frozenset({Generation.AMPERE, Generation.HOPPER})
+#: generations whose shares were fitted on measured runs (the others borrow them)
+FITTED = frozenset(SHARES)
 
 
 def fitted_like(generation: Generation) -> Generation:
@@ -143,19 +202,8 @@ def fitted_like(generation: Generation) -> Generation:
     return _LIKE[generation]
 
 
-def kernel_model(generation: Generation) -> KernelModel:
-    """The efficiency model of ``generation`` (borrowed from the nearest fitted one)."""
-    matmul, attention = _SHARES[_LIKE[generation]]
-    return KernelModel(
-        matmul=matmul,
-        fp8_gain=_FP8_GAIN,
-        attention=attention,
-        width_half=_WIDTH_HALF,
-        tokens_half=_TOKENS_HALF,
-        seq_half=_SEQ_HALF,
-        elementwise_values=_ELEMENTWISE_VALUES,
-        logit_values=_LOGIT_VALUES,
-        score_values=_SCORE_VALUES,
-        layer_seconds=_LAYER_SECONDS,
-        contention=_CONTENTION,
-    )
+def kernel_model(generation: Generation, framework: Framework = Framework.DEEPSPEED) -> KernelModel:
+    """The efficiency model of ``generation`` (borrowed from the nearest fitted one) under
+    ``framework``."""
+    values: dict[str, Any] = {**SHARED, **SHARES[_LIKE[generation]], **FRAMEWORKS[framework]}
+    return KernelModel(**values)

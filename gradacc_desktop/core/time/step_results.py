@@ -26,10 +26,15 @@ class TimeParts:
 
     #: matrix products (with a typed efficiency: every FLOP)
     matmul: Fraction = Fraction(0)
+    #: a mixture of experts' grouped expert products
+    expert_matmul: Fraction = Fraction(0)
     attention: Fraction = Fraction(0)
     #: element-wise work, and reading the weights where products cannot hide it
     memory: Fraction = Fraction(0)
-    #: launch gaps between kernels
+    #: a mixture of experts' token permutation around the experts
+    permutation: Fraction = Fraction(0)
+    #: the GPU waiting for the host: Python, kernel launches and framework hooks of
+    #: each layer take longer than its kernels
     overhead: Fraction = Fraction(0)
     #: a measured speed profile's forward and backward
     measured: Fraction = Fraction(0)
@@ -45,6 +50,8 @@ class TimeParts:
     offload: Fraction = Fraction(0)
     bubble: Fraction = Fraction(0)
     optimizer: Fraction = Fraction(0)
+    #: the framework's own work once per optimizer step
+    framework: Fraction = Fraction(0)
 
     @property
     def total(self) -> Fraction:
@@ -65,8 +72,10 @@ class TimeParts:
 #: the parts in the order the window lists them
 PART_NAMES = (
     "matmul",
+    "expert_matmul",
     "attention",
     "memory",
+    "permutation",
     "overhead",
     "measured",
     "tensor_parallel",
@@ -77,6 +86,7 @@ PART_NAMES = (
     "offload",
     "bubble",
     "optimizer",
+    "framework",
 )
 
 
@@ -107,6 +117,11 @@ class StepTime:
     explain: Callable[[], TimeParts] | None = field(default=None, compare=False, repr=False)
     #: the once-per-step data-parallel time
     data_step_seconds: Fraction = Fraction(0)
+    #: the framework's own once-per-step work
+    framework_seconds: Fraction = Fraction(0)
+    #: one micro-step (forward and backward) of each pipeline stage, first to last (the
+    #: last one also runs the output layer and the loss)
+    stage_seconds: tuple[Fraction, ...] = ()
 
     @cached_property
     def slot(self) -> TimeParts | None:
@@ -115,15 +130,21 @@ class StepTime:
 
     @cached_property
     def parts(self) -> TimeParts:
-        """Where the step's time goes (see ``TimeParts``): ``a`` micro-steps, the
-        once-per-step data-parallel time, the bubble and the optimizer."""
+        """Where the step's time goes (see ``TimeParts``): ``a`` micro-steps of the
+        slowest pipeline stage, the once-per-step data-parallel time, the bubble, the
+        optimizer and the framework's own work."""
         a, slot = self.accumulation_steps, self.slot
         if slot is None:
-            return TimeParts(bubble=self.bubble_seconds, optimizer=self.optimizer_seconds)
+            return TimeParts(
+                bubble=self.bubble_seconds,
+                optimizer=self.optimizer_seconds,
+                framework=self.framework_seconds,
+            )
         scaled = {name: a * getattr(slot, name) for name in PART_NAMES}
         scaled["data_parallel"] += self.data_step_seconds
         scaled["bubble"] = self.bubble_seconds
         scaled["optimizer"] = self.optimizer_seconds
+        scaled["framework"] = self.framework_seconds
         return TimeParts(**scaled)
 
     @cached_property

@@ -2,31 +2,38 @@
 
 Pure Python, exact (``Fraction`` seconds; round only to show). A step is
 
-    (a + (p − 1)/v) · micro-step + exposed once-per-step communication + optimizer step
+    a · t_max + (Σ t − t_max)/v + exposed once-per-step communication + optimizer
+    + the framework's work per step
+
+where ``t`` is one pipeline stage's micro-step (the last stage also runs the output
+layer and the loss) and ``v`` the virtual stages: 1F1B takes ``a`` slots of the
+slowest stage and the others' fill and drain once (with equal stages, ``(a + (p − 1)/v)
+· t``).
 
 * **One micro-step** on one GPU runs its kernels one after another
   (:mod:`gradacc_desktop.core.time.kernels`): the matrix products at the share of the peak
-  their width and token count reach (never faster than reading the weights), the flash
-  attention at its own share, the element-wise work at the memory bandwidth, and the
-  launch gaps of each layer. A typed efficiency replaces that model with one share of
-  the peak (a roofline: FLOPs over ``peak · efficiency`` or the bytes over the memory
-  bandwidth, whichever is slower), and a measured speed profile replaces both.
-  Tensor-parallel all-reduces, pipeline sends and MoE all-to-alls are added (they sit on
-  the critical path); context parallelism's ring attention passes keys and values
-  around the group behind the attention of the blocks already received, and only what
-  exceeds that attention shows; data-parallel collectives that run on every micro-step (ZeRO-2's
-  reduce-scatter, ZeRO-3's gathers) are prefetched one layer ahead and hide behind the
-  compute of the phase they belong to only as far as it lasts.
-* **Pipeline**: ``a`` micro-batches flow through ``p`` stages with the 1F1B schedule,
-  interleaved over ``v`` virtual stages per GPU; the bubble is ``(p − 1)/v``
-  micro-step times.
-* **Once per step**: the gradient reduction of DDP/ZeRO-1 overlaps the last micro-step's
-  backward (bucketed, as DDP does), the weight all-gather of ZeRO-1/2 does not, and
-  the optimizer (Adam) reads and writes its states once — memory-bound.
+  their width and token count reach (never faster than reading the weights), a mixture
+  of experts' grouped products at their own share, the flash attention at its share, the
+  element-wise work and the token permutation at the memory bandwidth. Tensor-parallel
+  all-reduces, pipeline sends and MoE all-to-alls are added (they sit on the critical
+  path; each call pays a latency); context parallelism's ring attention passes keys and
+  values around the group behind the attention of the blocks already received, and only
+  what exceeds that attention shows. The host's work per layer is a floor: a micro-step
+  never ends before the host has launched it. Data-parallel collectives that run on
+  every micro-step (ZeRO-2's reduce-scatter, ZeRO-3's gathers) are prefetched one layer
+  ahead and hide behind the compute of the phase they belong to only as far as it lasts.
+  A typed efficiency replaces that model with one share of the peak (a roofline: FLOPs
+  over ``peak · efficiency`` or the bytes over the memory bandwidth, whichever is
+  slower), and a measured speed profile replaces both.
+* **Once per step**: the gradient reduction and the weights' gather after the update
+  overlap the last backward (and the pipeline's drain) and the next forward (and its
+  fill) where the framework overlaps them (Megatron, FSDP, DeepSpeed's ZeRO-3), else
+  they run in full view; the optimizer (Adam) reads and writes its states once —
+  memory-bound; the framework's own work takes a fixed time.
 
-Collectives run at ``BUS_EFFICIENCY`` of the link's rate. See
-:mod:`gradacc_desktop.core.time.communication` for which collectives run when, and
-:mod:`gradacc_desktop.core.time.layout` for the layout and the bubble.
+Collectives run at ``BUS_EFFICIENCY`` of an NVLink's rate (the fitted PCIe share on
+PCIe boxes). See :mod:`gradacc_desktop.core.time.communication` for which collectives
+run when, and :mod:`gradacc_desktop.core.time.layout` for the layout.
 """
 
 from __future__ import annotations
@@ -95,23 +102,44 @@ def exposed(communication: Fraction, compute: Fraction, pieces: int | None) -> F
 
 
 @dataclass(frozen=True)
-class _Busy:
-    """One micro-step's kernels on one GPU: ``fixed + b · per_sample`` each."""
+class _Stage:
+    """One pipeline stage's micro-step on one GPU: each term ``fixed + b · per_sample``
+    (seconds), and the host's floor."""
 
+    #: matrix products (the layers', and the output layer's on the last stage)
     matmul: tuple[Fraction, Fraction]
+    #: a mixture of experts' grouped expert products
+    expert_matmul: tuple[Fraction, Fraction]
+    #: reading the weights (and gradients): a floor under the products
     weights: Fraction
+    #: per sample
     attention: Fraction
+    #: element-wise work and the loss's logits, per sample
     memory: Fraction
-    overhead: Fraction
+    #: a mixture of experts' token permutation, per sample
+    permutation: Fraction
+    #: host work per micro-step: the GPU never finishes a micro-step sooner
+    host: Fraction
+    #: layers whose collectives cut the data-parallel traffic in pieces
+    layers: int | None
 
-    def at(self, b: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
-        """(matmul, attention, memory, overhead) seconds at micro-batch ``b``."""
-        fixed, per_sample = self.matmul
-        products = fixed + b * per_sample
-        memory = b * self.memory
-        if self.weights > products:  # reading the weights takes longer than the products
-            memory += self.weights - products
-        return products, b * self.attention, memory, self.overhead
+
+#: the parts of a stage's micro-step (``TimeParts`` names) a slot carries
+_SLOT_PARTS = (
+    "matmul",
+    "expert_matmul",
+    "attention",
+    "memory",
+    "permutation",
+    "overhead",
+    "measured",
+    "tensor_parallel",
+    "pipeline",
+    "expert_parallel",
+    "context_parallel",
+    "data_parallel",
+    "offload",
+)
 
 
 class StepModel:
@@ -119,8 +147,13 @@ class StepModel:
     once, so timing every candidate pair after a keystroke costs a few operations each.
 
     Everything that grows with the micro-batch grows linearly in it (FLOPs, activation
-    bytes, tensor- and pipeline-parallel traffic); the weights, the data-parallel
-    collectives and the optimizer do not depend on it."""
+    bytes, tensor- and pipeline-parallel traffic); the weights, the collectives'
+    latencies, the host's work per layer, the data-parallel collectives and the
+    optimizer do not depend on it.
+
+    The pipeline's stages differ: the last one also runs the output layer (the logits'
+    products and the loss); a step takes ``a`` times the slowest stage's micro-step and
+    the other stages' fill and drain once (``(Σ t − max t)/v``)."""
 
     def __init__(
         self, workload: Workload, hw: Hardware, profile: SpeedProfile | None = None
@@ -136,80 +169,129 @@ class StepModel:
         nbytes = workload.value_bytes
         shards = layout.model_shards
         seq = workload.seq_len
+        tp, pp = layout.tensor, layout.pipeline
         # context parallelism: each GPU runs s/cp tokens of every sequence through its
         # layers (dense FLOPs and element-wise work divide by cp) and, with Megatron's
         # load-balanced causal split (chunks r and 2cp − 1 − r), 1/cp of the attention
         cp = layout.context
         tokens = Fraction(seq, cp)
-        # the work done again, over the work without recomputation: the layers' products,
-        # element-wise work and kernel launches with full recomputation (passes over each
-        # layer: 4 forward units, not 3), the attention core with selective too
         passes = dense_factor(cost.recompute)
         attention_passes = attention_factor(cost.recompute)
-        stage_layers = None if workload.layers is None else Fraction(workload.layers, shards)
-        self._layers = (
-            None if workload.layers is None else max(1, workload.layers // layout.pipeline)
-        )
+        stage_layers = None if workload.layers is None else Fraction(workload.layers, pp)
+        self._layers = None if workload.layers is None else max(1, workload.layers // pp)
+        k = hw.kernels
+        self._k = k
 
         weight_bytes = workload.weight_bytes_per_gpu
         trained_bytes = workload.trained_per_gpu * nbytes
         # weights read by the forward and the backward, gradient buffer read and written
         weights = (2 * weight_bytes + 2 * trained_bytes) / hw.memory_bandwidth
-        dense = cost.dense * passes * tokens / shards  # per sample, FLOPs
+        # the output layer's products run once (never recomputed) on the last stage
+        head = workload.head_params
+        head_dense = (6 if cost.trained is None else 4) * head
+        layer_dense: Fraction = Fraction(cost.dense - head_dense)
+        experts = workload.experts
+        expert_dense = Fraction(0)
+        if experts is not None and experts.params:
+            expert_dense = (6 if cost.trained is None else 4) * experts.active_params
+            layer_dense -= expert_dense
+        # per sample, FLOPs on one GPU of a stage (its layers: 1/pp of them, split tp ways)
+        layers_flops = layer_dense * passes * tokens / shards
+        experts_flops = expert_dense * passes * tokens / shards
+        head_flops = head_dense * tokens / tp
         attention = cost.attention * attention_passes * tokens / shards
-        if hw.kernels is None:  # a typed efficiency: a roofline
+        self._roofline = hw.kernels is None
+        if k is None:  # a typed efficiency: a roofline
             assert hw.efficiency is not None
             rate = hw.peak_flops * hw.efficiency
             activation = Fraction(0)
             if workload.activation_bytes_per_sample is not None:
                 activation = Fraction(workload.activation_bytes_per_sample, shards * cp)
-            self._busy = _Busy(
-                matmul=(Fraction(0), dense / rate),
-                weights=weights,
-                attention=attention / rate,
-                memory=2 * activation / hw.memory_bandwidth,
-                overhead=Fraction(0),
+            dense_time = (layers_flops + experts_flops) * pp / rate + head_flops / rate
+            # one stage: the products of a replica's share, evenly (no output layer apart)
+            self._stages: tuple[tuple[int, _Stage], ...] = (
+                (
+                    pp,
+                    _Stage(
+                        matmul=(Fraction(0), dense_time / pp),
+                        expert_matmul=(Fraction(0), Fraction(0)),
+                        weights=weights,
+                        attention=attention / rate,
+                        memory=2 * activation / hw.memory_bandwidth,
+                        permutation=Fraction(0),
+                        host=Fraction(0),
+                        layers=self._layers,
+                    ),
+                ),
             )
-            self._roofline = True
         else:
-            k = hw.kernels
-            width = None if workload.hidden is None else workload.hidden // layout.tensor
+            width = None if workload.hidden is None else workload.hidden // tp
             sixteen_bit = hw.attention_peak_flops or hw.peak_flops
             rate = sixteen_bit * k.matmul_share(width) * (k.fp8_gain if hw.fp8 else 1)
-            attention_peak = sixteen_bit
-            per_sample = dense / rate
+            per_sample = layers_flops / rate
+            expert_per_sample = experts_flops / (rate * k.expert_matmul)
             memory = Fraction(0)
-            overhead = Fraction(0)
+            permutation = Fraction(0)
+            host = Fraction(0)
+            logits = Fraction(0)
             if workload.hidden is not None and stage_layers is not None:
+                # element-wise work: split by tp with sequence parallelism, else every
+                # tensor-parallel rank repeats it on all of its tokens
+                split = tp if workload.sequence_parallel else 1
                 values = k.elementwise_values * workload.hidden * tokens * stage_layers * passes
-                memory = values * nbytes / layout.tensor / hw.memory_bandwidth
+                memory = values * nbytes / split / hw.memory_bandwidth
                 # the loss: fp32 logits of the vocabulary, on the last stage
                 if workload.vocab is not None:
-                    logits = k.logit_values * 4 * workload.vocab * tokens / layout.tensor
-                    memory += logits / hw.memory_bandwidth
-                overhead = k.layer_seconds * passes * math.ceil(stage_layers * layout.tensor)
+                    logits = k.logit_values * 4 * workload.vocab * tokens / tp
+                    logits /= hw.memory_bandwidth
+                host = k.layer_seconds * passes * stage_layers
+                if experts is not None:
+                    sparse = Fraction(experts.layers, pp)
+                    routed = experts.top_k * tokens * workload.hidden * nbytes / tp
+                    permutation = k.permute_values * routed * sparse * passes
+                    permutation /= hw.memory_bandwidth
             if workload.flash_attention:
                 # each GPU's kernels run on its s/cp-token blocks
                 share = k.attention_share(max(1, seq // cp))
-                attention_time = attention / (attention_peak * share)
+                attention_time = attention / (sixteen_bit * share)
             else:  # two batched products, and the scores through memory
                 attention_time = attention / rate
                 if workload.heads is not None and stage_layers is not None:
-                    scores = Fraction(workload.heads, layout.tensor) * seq * tokens
+                    scores = Fraction(workload.heads, tp) * seq * tokens
                     traffic = k.score_values * nbytes * scores * stage_layers * attention_passes
                     attention_time += traffic / hw.memory_bandwidth
-            self._busy = _Busy(
-                matmul=(per_sample * k.tokens_half / tokens, per_sample),
-                weights=weights,
-                attention=attention_time,
-                memory=memory,
-                overhead=overhead,
-            )
-            self._roofline = False
+            head_time = head_flops / rate
+
+            def stage(last: bool) -> _Stage:
+                products = per_sample + (head_time if last else 0)
+                return _Stage(
+                    matmul=(products * k.tokens_half / tokens, products),
+                    expert_matmul=(
+                        expert_per_sample * k.tokens_half / tokens,
+                        expert_per_sample,
+                    ),
+                    weights=weights,
+                    attention=attention_time,
+                    memory=memory + (logits if last else 0),
+                    permutation=permutation,
+                    host=host,
+                    layers=self._layers,
+                )
+
+            if pp == 1:
+                self._stages = ((1, stage(True)),)
+            else:
+                self._stages = ((pp - 1, stage(False)), (1, stage(True)))
 
         # communication
         one_node = layout.world <= hw.gpus_per_node
-        dp_bandwidth = (hw.link_bandwidth if one_node else hw.network_bandwidth) * BUS_EFFICIENCY
+        efficiency = BUS_EFFICIENCY if k is None or not hw.pcie else k.pcie_efficiency
+        link_rate = hw.link_bandwidth * efficiency
+        dp_bandwidth = link_rate if one_node else hw.network_bandwidth * BUS_EFFICIENCY
+        self._link_rate = link_rate
+        latency_intra = Fraction(0) if k is None else k.latency_intra
+        latency_inter = Fraction(0) if k is None else k.latency_inter
+        self._latency = (latency_intra, latency_inter)
         adapters = workload.cost.trained is not None
         ep = workload.expert_parallel
         # the gradients are reduced (and ZeRO partitions) over dp · cp ranks: each
@@ -218,6 +300,8 @@ class StepModel:
         ranks = layout.gradient_ranks
         expert_weights = workload.expert_weight_bytes_per_gpu if ep > 1 else Fraction(0)
         expert_trained = workload.expert_trained_per_gpu * nbytes if ep > 1 else Fraction(0)
+        gradient_scale = workload.gradient_scale
+        dp_latency = latency_intra if one_node else latency_inter
         # the dense weights over every replica; with expert parallelism each GPU's
         # experts over the dp/EP replicas that hold the same ones (DeepSpeed-MoE's
         # expert data-parallel group, Megatron's expert_data_parallel_size)
@@ -228,6 +312,8 @@ class StepModel:
             dp_bandwidth,
             one_node,
             math.ceil(trained_bytes - expert_trained) if adapters else None,
+            gradient_scale=gradient_scale,
+            latency=dp_latency,
         )
         if ep > 1:
             self._data_parallel += data_parallel(
@@ -237,6 +323,8 @@ class StepModel:
                 dp_bandwidth,
                 one_node,
                 math.ceil(expert_trained) if adapters else None,
+                gradient_scale=gradient_scale,
+                latency=dp_latency,
             )
         micro = When.MICRO_STEP
         grads, gathers = What.GRADIENTS, What.WEIGHTS
@@ -244,22 +332,37 @@ class StepModel:
         self._reduce_micro = _seconds(self._data_parallel, micro, grads)
         self._grad_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, grads)
         self._gather_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, gathers)
-        model = self.model_collectives(1)
-        self._tensor_per_sample = _kind(model, Kind.ALL_REDUCE)
-        self._pipeline_per_sample = _kind(model, Kind.SEND_RECV)
-        self._experts_per_sample = _kind(model, Kind.ALL_TO_ALL)
-        # ring attention's sends are point-to-point too: they hide behind the attention
-        self._ring_per_sample = _seconds(model, When.MICRO_STEP, What.KEYS_VALUES)
-        self._pipeline_per_sample -= self._ring_per_sample
-        self._model_per_sample = (
-            self._tensor_per_sample + self._pipeline_per_sample + self._experts_per_sample
+        self._overlap = workload.framework.overlaps_gradient_reduction(
+            workload.zero_stage is ZeroStage.WEIGHTS
         )
+        one = self.model_collectives(1)
+        two = self.model_collectives(2)
+
+        def linear(kind: Kind, what: What | None = None) -> tuple[Fraction, Fraction]:
+            def pick(found: tuple[Collective, ...]) -> Fraction:
+                return sum(
+                    (
+                        c.seconds
+                        for c in found
+                        if c.kind is kind and (what is None or c.what is what)
+                    ),
+                    Fraction(0),
+                )
+
+            a, b = pick(one), pick(two)
+            return 2 * a - b, b - a
+
+        self._tensor = linear(Kind.ALL_REDUCE)
+        self._experts_comm = linear(Kind.ALL_TO_ALL)
+        self._ring = linear(Kind.SEND_RECV, What.KEYS_VALUES)
+        self._pipeline = linear(Kind.SEND_RECV, What.ACTIVATIONS)
         # the backward's share of a micro-step's FLOPs: everything but the forward (a third
         # of the model FLOPs): 4 of 6 (N) without recomputation, 6 of 8 with full
         # recomputation (the repeated forward runs inside the backward)
         self._backward_share = 1 - Fraction(cost.model, 3) / cost.hardware
-        self._contention = Fraction(0) if hw.kernels is None else hw.kernels.contention
-        self._bubble_slots = Fraction(layout.pipeline - 1, layout.virtual)
+        self._contention = Fraction(0) if k is None else k.contention
+        self._virtual = layout.virtual
+        self._step_overhead = Fraction(0) if k is None else k.step_seconds
 
         # optimizer
         updated = workload.trained_per_gpu
@@ -298,8 +401,9 @@ class StepModel:
         activation = Fraction(micro_batch * w.seq_len * w.hidden * w.value_bytes, cp)
         tp_inside = layout.fits_in_node(hw.gpus_per_node)
         stage_inside = hw.gpus_per_node % (tp * cp * pp) == 0
-        link = hw.link_bandwidth * BUS_EFFICIENCY
+        link = self._link_rate
         network = hw.network_bandwidth * BUS_EFFICIENCY
+        intra, inter = self._latency
         found = tensor_parallel(
             math.ceil(Fraction(w.layers, pp)),
             activation,
@@ -307,12 +411,14 @@ class StepModel:
             link if tp_inside else network,
             tp_inside,
             w.cost.recompute.repeats_layers,
+            intra if tp_inside else inter,
         ) + pipeline(
             pp,
             Fraction(activation, tp),
             link if stage_inside else network,
             stage_inside,
             layout.virtual,
+            intra if stage_inside else inter,
         )
         if w.experts is not None and w.experts.parallel > 1:
             e = w.experts
@@ -324,6 +430,7 @@ class StepModel:
                 link if inside else network,
                 inside,
                 w.cost.recompute.repeats_layers,
+                intra if inside else inter,
             )
         if cp > 1 and w.kv_width is not None:
             # megatron-core orders the ranks tp-cp-ep-dp-pp: the ring stays in a node
@@ -337,12 +444,77 @@ class StepModel:
                 link if inside else network,
                 inside,
                 w.cost.recompute.repeats_attention,
+                intra if inside else inter,
             )
         return found
 
     def collectives(self, micro_batch: int) -> tuple[Collective, ...]:
         """Every collective of one optimizer step with this micro-batch."""
         return self._data_parallel + self.model_collectives(micro_batch)
+
+    def _slot(self, stage: _Stage, b: int) -> dict[str, Fraction]:
+        """One stage's micro-step with ``b`` samples: its parts (``_SLOT_PARTS``)."""
+        products = stage.matmul[0] + b * stage.matmul[1]
+        experts = stage.expert_matmul[0] + b * stage.expert_matmul[1]
+        memory = b * stage.memory
+        attention = b * stage.attention
+        permutation = b * stage.permutation
+        if stage.weights > products + experts:  # reading the weights is slower
+            memory += stage.weights - products - experts
+        measured = ZERO
+        if self._roofline:  # a typed efficiency: FLOPs or bytes, whichever is slower
+            compute = products + experts + attention
+            traffic = b * stage.memory + stage.weights
+            busy = compute if compute >= traffic else traffic
+            memory = busy - compute
+        else:
+            busy = products + experts + attention + memory + permutation
+        if self.profile is not None:
+            layout = self.workload.layout
+            measured = self.profile.micro_step_seconds(b) / (layout.model_shards * layout.context)
+            busy = measured
+            products = experts = attention = memory = permutation = ZERO
+        tensor = self._tensor[0] + b * self._tensor[1]
+        pipeline = self._pipeline[0] + b * self._pipeline[1]
+        experts_comm = self._experts_comm[0] + b * self._experts_comm[1]
+        gpu = busy + tensor + pipeline + experts_comm
+        ring = ZERO
+        if self._ring[1]:
+            # ring attention: each send overlaps the attention of the block already
+            # there; only what exceeds the attention's time shows
+            ring = exposed(self._ring[0] + b * self._ring[1], attention, None)
+            gpu += ring
+        overhead = ZERO
+        if self.profile is None and stage.host > gpu:  # the GPU waits for the host
+            overhead = stage.host - gpu
+        micro_step = gpu + overhead
+        data_micro = ZERO
+        if self._gather_micro or self._reduce_micro:
+            backward = micro_step * self._backward_share
+            data_micro = exposed(
+                self._gather_micro / 2, micro_step - backward, stage.layers
+            ) + exposed(self._gather_micro / 2 + self._reduce_micro, backward, stage.layers)
+            if self._contention:  # the hidden part slows the kernels beside it
+                hidden = self._gather_micro + self._reduce_micro - data_micro
+                data_micro += self._contention * hidden
+        host = ZERO
+        if self._host_fetch:
+            host = exposed(self._host_fetch, micro_step, None)
+        return {
+            "matmul": products,
+            "expert_matmul": experts,
+            "attention": attention,
+            "memory": memory,
+            "permutation": permutation,
+            "overhead": overhead,
+            "measured": measured,
+            "tensor_parallel": tensor,
+            "pipeline": pipeline,
+            "expert_parallel": experts_comm,
+            "context_parallel": ring,
+            "data_parallel": data_micro,
+            "offload": host,
+        }
 
     def time(self, micro_batch: int, accumulation_steps: int) -> StepTime:
         """Time of one optimizer step with ``micro_batch`` samples per GPU and
@@ -353,69 +525,49 @@ class StepModel:
         b, a = micro_batch, accumulation_steps
         layout = w.layout
         dp = layout.data
-        products, attention, memory, overhead = self._busy.at(b)
-        compute = products + attention
-        weights = self._busy.weights
-        memory_total = memory + (products if products < weights else weights)
-        if self._roofline:  # a typed efficiency: FLOPs or bytes, whichever is slower
-            busy = compute if compute >= memory_total else memory_total
-            memory = busy - compute
-        else:
-            busy = compute + memory
-            if overhead:
-                busy += overhead
-        measured = ZERO
-        if self.profile is not None:
-            measured = self.profile.micro_step_seconds(b) / (layout.model_shards * layout.context)
-            busy = measured
-            products = attention = memory = overhead = ZERO
-        contention = self._contention
-        pieces = self._layers
-        micro_step = busy
-        if self._model_per_sample:  # tensor-parallel, pipeline and expert traffic
-            micro_step += b * self._model_per_sample
-        ring = ZERO
-        if self._ring_per_sample:
-            # ring attention: each send overlaps the attention of the block already
-            # there; only what exceeds the attention's time shows
-            ring = exposed(b * self._ring_per_sample, attention, None)
-            micro_step += ring
-        data_micro = ZERO
-        backward = ZERO
-        if self._gather_micro or self._reduce_micro or self._grad_step:
-            backward = busy * self._backward_share
-        if self._gather_micro or self._reduce_micro:
-            data_micro = exposed(self._gather_micro / 2, busy - backward, pieces) + exposed(
-                self._gather_micro / 2 + self._reduce_micro, backward, pieces
-            )
-            if contention:  # the hidden part slows the kernels beside it
-                data_micro += contention * (self._gather_micro + self._reduce_micro - data_micro)
-            micro_step += data_micro
-        host = ZERO
-        if self._host_fetch:
-            host = exposed(self._host_fetch, busy, None)
-            micro_step += host
-        data_step = self._gather_step
-        if self._grad_step:
-            grad_step = exposed(self._grad_step, backward, pieces)
-            data_step += grad_step + contention * (self._grad_step - grad_step)
-        bubble = self._bubble_slots * micro_step if self._bubble_slots else ZERO
-        step = a * micro_step + bubble + data_step + self._optimizer
+        slowest: dict[str, Fraction] | None = None
+        slowest_time = ZERO
+        total = ZERO
+        stages: list[Fraction] = []
+        for count, stage in self._stages:
+            parts = self._slot(stage, b)
+            seconds = sum(parts.values(), ZERO)
+            stages += [seconds] * count
+            total += count * seconds
+            if slowest is None or seconds > slowest_time:
+                slowest, slowest_time = parts, seconds
+        assert slowest is not None
+        micro_step = slowest_time
+        # 1F1B: a slots of the slowest stage, the others' fill and drain once (over v
+        # virtual stages interleaved)
+        bubble = (total - micro_step) / self._virtual
+        data_step = ZERO
+        backward = micro_step * self._backward_share
+        for seconds, window in (
+            # the gradients bucket by bucket beside the last micro-batch's backward and the
+            # pipeline's drain (half the bubble); the updated weights beside the next
+            # step's first forward and the pipeline's fill (the other half): Megatron's
+            # --overlap-grad-reduce and --overlap-param-gather, FSDP's prefetching
+            (self._grad_step, backward + bubble / 2),
+            (self._gather_step, micro_step - backward + bubble / 2),
+        ):
+            if not seconds:
+                continue
+            if self._overlap:
+                shown = exposed(seconds, window, self._layers)
+                data_step += shown + self._contention * (seconds - shown)
+            else:
+                data_step += seconds
+        step = a * micro_step + bubble + data_step + self._optimizer + self._step_overhead
+        compute = slowest["matmul"] + slowest["expert_matmul"] + slowest["attention"]
+        memory_total = slowest["memory"] + slowest["permutation"]
+        products = slowest["matmul"] + slowest["expert_matmul"]
+        stage_weights = self._stages[-1][1].weights
+        memory_total += products if products < stage_weights else stage_weights
+        frozen = dict(slowest)
 
         def explain() -> TimeParts:
-            return TimeParts(
-                matmul=products,
-                attention=attention,
-                memory=memory,
-                overhead=overhead,
-                measured=measured,
-                tensor_parallel=b * self._tensor_per_sample,
-                pipeline=b * self._pipeline_per_sample,
-                expert_parallel=b * self._experts_per_sample,
-                context_parallel=ring,
-                data_parallel=data_micro,
-                offload=host,
-            )
+            return TimeParts(**frozen)
 
         return StepTime(
             micro_batch=b,
@@ -435,6 +587,8 @@ class StepModel:
             measured=self.profile is not None,
             explain=explain,
             data_step_seconds=data_step,
+            framework_seconds=self._step_overhead,
+            stage_seconds=tuple(stages),
         )
 
 

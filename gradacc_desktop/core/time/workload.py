@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..framework import Framework
 from ..limits import require_positive_int
 from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
@@ -37,7 +38,7 @@ class Uncounted(enum.Enum):
     """Terms the time model could not count for lack of the model's shape."""
 
     ATTENTION = "attention"  # PaLM's 12·L·H·Q·T FLOPs
-    KERNEL_SHAPES = "kernel_shapes"  # products' width, element-wise work, launch gaps
+    KERNEL_SHAPES = "kernel_shapes"  # products' width, element-wise work, host work
     TENSOR_PARALLEL = "tensor_parallel_traffic"
     PIPELINE = "pipeline_traffic"
     CONTEXT_PARALLEL = "context_parallel_traffic"  # ring attention's keys and values
@@ -111,6 +112,12 @@ class Workload:
     frozen_value_bytes: Fraction | None = None
     #: a mixture of experts' routing (None: dense)
     experts: Experts | None = None
+    #: what runs the step: how gradients travel (precision, overlap)
+    framework: Framework = Framework.DEEPSPEED
+    #: Megatron's sequence parallelism: the layer norms, dropouts and residuals of a
+    #: tensor-parallel group run on 1/tp of the tokens each (without it every rank
+    #: repeats them on all tokens)
+    sequence_parallel: bool = True
 
     def __post_init__(self) -> None:
         require_positive_int("seq_len", self.seq_len)
@@ -125,6 +132,19 @@ class Workload:
     @property
     def value_bytes(self) -> int:
         return value_bytes(self.precision)
+
+    @property
+    def head_params(self) -> int:
+        """The output layer's parameters, ``vocab · hidden`` (the logits' products, run
+        once per token on the last pipeline stage; 0 when not known)."""
+        if self.vocab is None or self.hidden is None:
+            return 0
+        return min(self.vocab * self.hidden, self.cost.params)
+
+    @property
+    def gradient_scale(self) -> Fraction:
+        """Bytes of a gradient as the data-parallel reduction moves it, over a weight's."""
+        return Fraction(self.framework.gradient_bytes(self.precision), self.value_bytes)
 
     @property
     def expert_parallel(self) -> int:

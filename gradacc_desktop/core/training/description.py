@@ -14,6 +14,7 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import Rounding
@@ -138,6 +139,11 @@ class TrainingDescription:
     zero_stage: ZeroStage = ZeroStage.NONE
     offload: Offload = Offload.NONE
     recompute: Recompute = Recompute.NONE
+    #: what runs the step: how it counts memory and moves gradients
+    framework: Framework = Framework.DEEPSPEED
+    #: Megatron's sequence parallelism beside tensor parallelism: the layer norms,
+    #: dropouts and residuals of each tensor-parallel group run on 1/tp of the tokens
+    sequence_parallel: bool = False
     target_batch: int = 32
     rounding: Rounding = Rounding.CEIL
     #: None: the plan recommends one

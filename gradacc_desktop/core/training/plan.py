@@ -273,6 +273,7 @@ def step_model(
             fp8=d.fp8_products,
             link_gbps=d.link_gbps,
             network_gbps=d.network_gbps,
+            framework=d.framework,
         )
     except NoSpeedError as exc:
         return None, TimeMissing.PRECISION, str(exc)
@@ -314,6 +315,8 @@ def step_model(
             Fraction(base_weight_bytes_per_param(d.base_format)) if adapters else None
         ),
         experts=experts,
+        framework=d.framework,
+        sequence_parallel=d.sequence_parallel,
     )
     return StepModel(workload, hw, d.profile), None, ""
 

@@ -18,8 +18,10 @@ from gradacc_desktop.viewmodels.planner import TimePart
 #: the bubble is idle time: grey, hatched
 PART_COLOURS = {
     "matmul": "#4e79a7",
+    "expert_matmul": "#2f5f8a",
     "attention": "#59a14f",
     "memory": "#f28e2b",
+    "permutation": "#c9731c",
     "overhead": "#bab0ac",
     "measured": "#76b7b2",
     "tensor_parallel": "#e15759",
@@ -30,6 +32,7 @@ PART_COLOURS = {
     "offload": "#edc948",
     "bubble": "#8c8c8c",
     "optimizer": "#1f9e89",
+    "framework": "#6b6b6b",
 }
 #: parts drawn hatched (the pipeline's idle slots)
 HATCHED = frozenset({"bubble"})

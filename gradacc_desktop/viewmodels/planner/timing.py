@@ -99,9 +99,11 @@ class TimingTexts(Translating):
         """A part of the step as the breakdown lists it."""
         return {
             "matmul": self.tr("Matrix products"),
+            "expert_matmul": self.tr("Expert products"),
             "attention": self.tr("Attention"),
             "memory": self.tr("Memory-bound work"),
-            "overhead": self.tr("Launch gaps"),
+            "permutation": self.tr("Token permutation"),
+            "overhead": self.tr("Host work per layer"),
             "measured": self.tr("Measured micro-steps"),
             "tensor_parallel": self.tr("Tensor-parallel all-reduces"),
             "pipeline": self.tr("Pipeline sends"),
@@ -111,15 +113,18 @@ class TimingTexts(Translating):
             "offload": self.tr("Weights fetched from the CPU"),
             "bubble": self.tr("Pipeline bubble"),
             "optimizer": self.tr("Optimizer update"),
+            "framework": self.tr("Framework work per step"),
         }[key]
 
     def part_in_sentence(self, key: str) -> str:
         """A part of the step inside a sentence ("… faster: pipeline bubble −0.62 s")."""
         return {
             "matmul": self.tr("matrix products"),
+            "expert_matmul": self.tr("expert products"),
             "attention": self.tr("attention"),
             "memory": self.tr("memory-bound work"),
-            "overhead": self.tr("launch gaps"),
+            "permutation": self.tr("token permutation"),
+            "overhead": self.tr("host work per layer"),
             "measured": self.tr("measured micro-steps"),
             "tensor_parallel": self.tr("tensor-parallel all-reduces"),
             "pipeline": self.tr("pipeline sends"),
@@ -129,6 +134,7 @@ class TimingTexts(Translating):
             "offload": self.tr("weights fetched from the CPU"),
             "bubble": self.tr("pipeline bubble"),
             "optimizer": self.tr("optimizer update"),
+            "framework": self.tr("framework work per step"),
         }[key]
 
     def parts(self, step: StepTime) -> tuple[TimePart, ...]:
@@ -402,7 +408,7 @@ class TimingTexts(Translating):
         return {
             Uncounted.ATTENTION: self.tr("the attention FLOPs"),
             Uncounted.KERNEL_SHAPES: self.tr(
-                "the products' width, the memory-bound work and the launch gaps"
+                "the products' width, the memory-bound work and the host's work per layer"
             ),
             Uncounted.TENSOR_PARALLEL: self.tr("the tensor-parallel all-reduces"),
             Uncounted.PIPELINE: self.tr("the pipeline sends"),

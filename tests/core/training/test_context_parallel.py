@@ -6,6 +6,7 @@ over dp · cp, the search and the exports."""
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 from fractions import Fraction
 
 from gradacc_desktop.core.frameworks.export import ExportFormat, export, megatron_arguments
@@ -113,7 +114,7 @@ def test_only_what_exceeds_the_attention_shows() -> None:
     assert step.parts.context_parallel == 0  # 32K tokens: the attention hides the sends
     slow = replace(d, seq_len=1024, link_gbps=None, network_gbps=None, nodes=8)
     # one GPU per node... the ring crosses the network and short sequences barely hide it
-    slow = replace(slow, gpus=8, tensor_parallel=1, nodes=32)
+    slow = replace(slow, gpus=8, tensor_parallel=1, nodes=32, network_gbps=Decimal("0.5"))
     m = _model(slow)
     t = m.time(1, 2)
     ring = sum(c.seconds for c in m.model_collectives(1) if c.what is What.KEYS_VALUES)
@@ -127,7 +128,9 @@ def test_per_gpu_work_divides_by_cp() -> None:
     one = _model(replace(LLAMA, seq_len=8192)).time(1, 8)
     four = _model(replace(LLAMA, seq_len=8192, context_parallel=4)).time(1, 8)
     assert four.parts.matmul < one.parts.matmul / 3
-    assert four.parts.attention < one.parts.attention / 3
+    # a quarter of the attention's FLOPs, on blocks a quarter as long (the kernel runs
+    # shorter blocks less well)
+    assert four.parts.attention < one.parts.attention / 2
     assert four.parts.memory < one.parts.memory / 3
     assert four.world == 4 * one.world
     # the same batch on four times the GPUs: more tokens per second in all

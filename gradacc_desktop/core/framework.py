@@ -1,0 +1,58 @@
+"""The one framework of a training: what runs the step, and how it counts memory.
+
+``Framework`` is what the training description, the memory rules and the time model
+read. The three differ in what they keep per GPU and in how they move gradients:
+
+* ``DEEPSPEED`` (the default; DeepSpeed 0.19's engine, Megatron-DeepSpeed, the Hugging
+  Face Trainer and accelerate with a DeepSpeed config): model states as DeepSpeed's own
+  estimators count them; gradients reduced in the training precision
+  (``communication_data_type`` defaults to the model's); below ZeRO-3 the reduction runs
+  after the backward (``overlap_comm`` defaults to false), ZeRO-3 overlaps it
+  (``overlap_comm`` defaults to true for stage 3: ``deepspeed/runtime/zero/config.py``).
+* ``MEGATRON`` (Megatron-LM / megatron-core 0.16, NeMo, Megatron-Bridge): the
+  gradients accumulate in an fp32 buffer and are reduced in fp32 with bf16
+  (``--accumulate-allreduce-grads-in-fp32``, forced on for bf16 by
+  ``megatron/training/arguments.py``); ZeRO-1 is its distributed optimizer
+  (``--use-distributed-optimizer``: fp32 master weights and Adam's states sharded over
+  the data-parallel ranks, the fp32 gradient buffer reduce-scattered); the reduction
+  runs beside the backward and the weights' gather beside the next forward
+  (``--overlap-grad-reduce``, ``--overlap-param-gather``: what Megatron-LM's example
+  scripts and NeMo's and Megatron-Bridge's recipes set).
+* ``FSDP`` (PyTorch FSDP2 ``fully_shard``, torchtitan, accelerate's FSDP plugin,
+  Composer): every parameter, gradient and optimizer state sharded per parameter over
+  the data-parallel ranks (ZeRO-3's pattern; ``reshard_after_forward=False`` is ZeRO-2's);
+  gradients reduce-scattered in fp32 (torchtitan's ``mixed_precision_reduce`` default),
+  overlapped with the backward.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from .precision import Precision
+
+__all__ = ["Framework"]
+
+
+class Framework(enum.Enum):
+    DEEPSPEED = "deepspeed"
+    MEGATRON = "megatron"
+    FSDP = "fsdp"
+
+    def gradient_bytes(self, precision: Precision) -> int:
+        """Bytes of one gradient value as the data-parallel reduction moves it."""
+        if precision is Precision.FP32:
+            return 4
+        if self is Framework.MEGATRON and precision is Precision.BF16:
+            return 4
+        if self is Framework.FSDP:
+            return 4
+        return precision.bytes
+
+    def overlaps_gradient_reduction(self, sharded_weights: bool) -> bool:
+        """Whether the gradient reduction runs beside the backward (bucket by bucket)
+        and the updated weights' gather beside the next forward, rather than after
+        them; ``sharded_weights``: ZeRO-3 (the weights are gathered layer by layer)."""
+        if self is Framework.DEEPSPEED:
+            return sharded_weights
+        return True
