@@ -11,6 +11,7 @@ from PySide6.QtCore import QLocale
 from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.profile import SpeedProfile, profile_to_json
+from gradacc_desktop.core.training.figures import shown_gb
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
@@ -90,3 +91,19 @@ def one_gpu_llama(locale: str = "en") -> TrainingViewModel:
     vm.set_text(TrainingField.SEQ_LEN, "4096")
     vm.set_text(TrainingField.TARGET, "512")
     return vm
+
+
+def per_gpu_gb(vm: TrainingViewModel, micro_batch: int, decimal: str = ".") -> str:
+    """The per-GPU memory of ``micro_batch``'s pair, as the planner writes it in GB."""
+    plan = vm.state.plan
+    assert plan is not None
+    pair = next(p for p in plan.pairs if p.micro_batch == micro_batch)
+    assert pair.per_gpu_bytes is not None
+    return str(shown_gb(pair.per_gpu_bytes)).replace(".", decimal)
+
+
+def activation_share_gb(vm: TrainingViewModel) -> float:
+    """One sample's activations on the GPU that holds the most, in GB."""
+    plan = vm.state.plan
+    assert plan is not None and plan.figures.activation_per_gpu is not None
+    return float(plan.figures.activation_per_gpu) / 1e9

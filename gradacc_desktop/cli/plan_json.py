@@ -6,6 +6,7 @@ keys scripts depend on)."""
 from __future__ import annotations
 
 import argparse
+import math
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -81,7 +82,18 @@ def _memory(p: Plan) -> dict[str, Any]:
         "trainable_params": figs.trainable,
         "other_memory_source": _source(figs.other.source),
         "usable_bytes": figs.usable_bytes,
+        # what the card must hold (the tensors, the allocator's reserve, the overhead):
+        # the figure "fits" compares; and what the tensors alone hold at the peak
+        # (torch.cuda.max_memory_allocated)
         "per_gpu_bytes": None if p.current is None else p.current.per_gpu_bytes,
+        "per_gpu_allocated_bytes": (
+            None if p.current is None else figs.allocated_bytes(p.current.micro_batch)
+        ),
+        # one sample's activations on the GPU that holds the most (the pipeline stage
+        # that keeps the most, split over the tensor- and context-parallel GPUs)
+        "activation_bytes_per_gpu_per_sample": (
+            None if figs.activation_per_gpu is None else math.ceil(figs.activation_per_gpu)
+        ),
     }
     if missing:
         data["missing"] = missing
@@ -190,6 +202,8 @@ def plan_json(p: Plan, args: argparse.Namespace) -> dict[str, Any]:
         "target_batch": d.target_batch,
         "gpus": d.gpus,
         "rounding": d.rounding,
+        # what runs the step: how the memory is counted and the gradients travel
+        "framework": d.framework.value,
     }
     if p.no_fit is not None:
         nothing = p.no_fit

@@ -3816,6 +3816,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <source>DeepSpeed&apos;s estimator layout with fp32 weights and gradients and no master copy</source>
         <translation>Estrutura do estimador do DeepSpeed com pesos e gradientes fp32 e sem cópia mestra</translation>
     </message>
+    <message>
+        <source>Megatron&apos;s fp32 gradient buffer and distributed optimizer (megatron-core 0.16, distrib_optimizer.py)</source>
+        <translation>Buffer de gradientes em fp32 e otimizador distribuído do Megatron (megatron-core 0.16, distrib_optimizer.py)</translation>
+    </message>
+    <message>
+        <source>FSDP2&apos;s per-parameter sharding: fp32 shards, fp32 gradients (torchtitan&apos;s defaults)</source>
+        <translation>Fragmentação por parâmetro do FSDP2: fragmentos em fp32, gradientes em fp32 (padrões do torchtitan)</translation>
+    </message>
 </context>
 <context>
     <name>ModelStatesViewModel</name>

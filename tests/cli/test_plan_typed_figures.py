@@ -87,13 +87,18 @@ def test_typing_the_derived_figures_gives_the_same_plan(
             > (derived["usable_bytes"])
         )
         return
+    # one sample on the GPU that holds the most: A / tp without pipeline stages (the first
+    # and the last stages differ: docs/MEMORY.md)
+    share = derived["activation_bytes_per_gpu_per_sample"]
     tp = derived.get("layout", {}).get("tensor_parallel", 1)
-    expected = (
-        derived["model_states_bytes"]
-        + 10**9
-        + math.ceil(derived["micro_batch"] * derived["activation_bytes_per_sample"] / tp)
-    )
-    assert derived["per_gpu_bytes"] == expected
+    if derived.get("layout", {}).get("pipeline_stages", 1) == 1:
+        assert share == math.ceil(D(derived["activation_bytes_per_sample"]) / tp)
+    else:
+        assert share < D(derived["activation_bytes_per_sample"]) / tp
+    expected = derived["model_states_bytes"] + 10**9 + derived["micro_batch"] * share
+    assert abs(derived["per_gpu_bytes"] - expected) <= derived["micro_batch"]
+    # DeepSpeed's figure: the tensors (model states + activations) and the overhead
+    assert derived["per_gpu_allocated_bytes"] == derived["per_gpu_bytes"] - 10**9
     assert derived["fits"] is (expected <= derived["usable_bytes"])
 
 

@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.training.fields import TrainingField
-from tests.planner_setup import pipeline
+from tests.planner_setup import activation_share_gb, per_gpu_gb, pipeline
 from tests.ui.helpers import described, show_tab, type_into
 from tests.ui.layout_checks import layout_problems, settle
 
@@ -80,7 +80,8 @@ def test_one_point_per_pair_and_the_marked_ones(english: MainWindow) -> None:
     # the GPU's memory: a vertical line from the bottom to the top of the plot
     assert {x for x, _y in _points(chart.capacity)} == {80.0}
     assert chart.tip_at(QPointF(fastest.memory_gb, fastest.step_seconds or 0.0)) == (
-        f"2 × 32: {fast[5]} per step, 20.5 GB per GPU, {fast[6]} tokens/s"
+        f"2 × 32: {fast[5]} per step, {per_gpu_gb(english.training_vm, 2)} GB per GPU, "
+        f"{fast[6]} tokens/s"
     )
 
 
@@ -97,7 +98,9 @@ def test_pairs_that_do_not_fit_are_hollow(english: MainWindow, qtbot) -> None:  
     assert not chart.legend_entries["over"].isVisible()
     # typed in the description beside the chart: 80 GB, b ≤ 40 fits
     type_into(qtbot, described(english, TrainingField.OTHER_MEMORY), "70")
-    assert [x for x, _y in _points(chart.over)] == [86.0]  # 64 × 0.25 + 70
+    # 64 × the first stage's share of the 2 GB typed, + 70
+    over = 64 * activation_share_gb(english.training_vm) + 70
+    assert [round(x, 6) for x, _y in _points(chart.over)] == [round(over, 6)]
     assert chart.over.brush().style().name == "NoBrush"
     assert chart.fits.brush().style().name != "NoBrush"
     assert chart.legend_entries["over"].isVisible()

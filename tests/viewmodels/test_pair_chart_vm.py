@@ -14,7 +14,7 @@ from gradacc_desktop.viewmodels.pair_chart import (
 )
 from gradacc_desktop.viewmodels.planner import PlannerViewModel, PlanView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
-from tests.planner_setup import pipeline, planner, timed
+from tests.planner_setup import per_gpu_gb, pipeline, planner, timed
 
 
 @pytest.fixture(autouse=True)
@@ -71,8 +71,9 @@ def test_the_fastest_pair_and_the_one_in_use(qapp) -> None:  # type: ignore[no-u
     assert view.summary == (
         f"Fastest that fits: 2 × 32 — {fast[5]} per step; in use: 64 × 1 — {used[5]}."
     )
-    # 20 GB + 2 × 2 GB / 8 tensor-parallel GPUs
-    assert view.fastest.tip == f"2 × 32: {fast[5]} per step, 20.5 GB per GPU, {fast[6]} tokens/s"
+    # 20 GB + 2 × the first stage's share of 2 GB over 8 tensor-parallel GPUs
+    gb = per_gpu_gb(vm.training, 2)
+    assert view.fastest.tip == f"2 × 32: {fast[5]} per step, {gb} GB per GPU, {fast[6]} tokens/s"
     fastest = next(p for p in results(vm).points if p.fastest)
     assert (view.fastest.x, view.fastest.y) == (fastest.memory_gb, fastest.step_seconds)
     assert view.current.y > view.fastest.y
@@ -160,7 +161,8 @@ def test_clipboard_table(qapp) -> None:  # type: ignore[no-untyped-def]
     ]
     rows = [line.split() for line in lines[3:10]]
     table = {row.micro_batch: row.cells for row in results(vm).pairs}
-    for micro, memory in ((1, "20.25"), (64, "36")):
+    for micro in (1, 64):
+        memory = per_gpu_gb(vm.training, micro)
         cells = table[micro]  # the time and rate as the pairs table shows them
         steps, time, rate = cells[1], cells[5].removesuffix(" s"), cells[6]
         assert [str(micro), steps, memory, time, rate, "Yes"] in (rows[0], rows[-1])
@@ -188,7 +190,7 @@ def test_the_language_follows_the_planner(qapp, catalogue) -> None:  # type: ign
     fast = next(row.cells for row in results(vm).pairs if row.micro_batch == 2)
     assert "," in fast[5] and "." in fast[6]  # "25,5 s", "82.300": the Portuguese forms
     assert view.fastest is not None and view.fastest.tip.startswith(f"2 × 32: {fast[5]} ")
-    assert "20,5 GB" in view.fastest.tip
+    assert f"{per_gpu_gb(vm.training, 2, ',')} GB" in view.fastest.tip
     assert view.capacity_name == "Memória da GPU (80 GB)"
     text = chart.clipboard_text()
-    assert text is not None and "20,25" in text and fast[6] in text
+    assert text is not None and per_gpu_gb(vm.training, 1, ",") in text and fast[6] in text

@@ -34,10 +34,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..memory.activation import Accounting, Device, Inputs, Result, estimate
+from ..framework import Framework
+from ..memory.activation import Accounting, Device, Inputs, Part, Result, estimate
 from ..memory.families.vision_facts import DEFAULT_IMAGES
+from ..memory.framework_states import framework_states
 from ..memory.lora import base_weight_bytes_per_param
-from ..memory.model_states import ModelStates, model_states
+from ..memory.model_states import ModelStates
 from ..memory.models import ModelFacts, UnknownModelError, facts
 from ..memory.setup import SetupProblem, setup_problem
 from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
@@ -91,6 +93,54 @@ class Figure:
         return self.source is Source.GIVEN and self.derived is not None
 
 
+#: what the caching allocator reserves beyond what the tensors hold, per framework (its
+#: blocks are rounded up and freed ones kept for reuse): Megatron's from the measured
+#: reserved over allocated peaks of benchmarks/measured_runs.json (SimuMax's 43 B200
+#: runs: 1.03 to 1.09, median 1.04); FSDP2's gathers and frees a layer's weights at a
+#: time (10 %); DeepSpeed's is the overhead's share, as DeepSpeed's own estimators leave
+#: it (the per-GPU figure stays today's: model states + activations + overhead)
+ALLOCATOR_SLACK = {
+    Framework.DEEPSPEED: Fraction(0),
+    Framework.MEGATRON: Fraction(4, 100),
+    Framework.FSDP: Fraction(10, 100),
+}
+
+#: the parts of a sample's activations outside the layers that the first pipeline stage
+#: holds (the embeddings' side); the others are the last stage's (the norm, the head, the
+#: loss)
+_FIRST_STAGE = frozenset(
+    {
+        Part.EMBEDDINGS,
+        Part.ROTARY,
+        Part.CAUSAL_MASK,
+        Part.SHARED_MASK,
+        Part.SHARED_POSITION_BIAS,
+        Part.EMBEDDING_PROJECTION,
+        Part.VISION_EMBEDDINGS,
+    }
+)
+
+
+def stage_peak(result: Result, stages: int, interleaving: Fraction) -> Fraction:
+    """One sample's activation peak on the pipeline stage that holds the most: the first
+    keeps ``p`` micro-batches of its ``1/p`` of the layers in flight (more with virtual
+    stages) and the embeddings' side, the last one micro-batch of its layers, the head,
+    the loss and the logits; every stage recomputes one layer at a time. One stage: the
+    estimator's peak."""
+    if stages == 1:
+        return Fraction(result.peak_bytes)
+    layers = sum((i.total for i in result.breakdown if i.stack is not None), 0)
+    first = sum((i.total for i in result.breakdown if i.stack is None and i.key in _FIRST_STAGE), 0)
+    last = sum(
+        (i.total for i in result.breakdown if i.stack is None and i.key not in _FIRST_STAGE), 0
+    )
+    logits = sum((i.total for i in result.peak_extra if i.key is Part.LOGITS_TRANSIENT), 0)
+    again = sum((i.total for i in result.peak_extra if i.key is not Part.LOGITS_TRANSIENT), 0)
+    first_stage = layers * interleaving + first + again
+    last_stage = Fraction(layers, stages) + last + logits + again
+    return max(first_stage, last_stage)
+
+
 @dataclass(frozen=True)
 class Figures:
     facts: ModelFacts | None
@@ -103,7 +153,7 @@ class Figures:
     #: parameters the method trains (LoRA: the adapters)
     trainable: int | None
     overhead_bytes: int
-    #: everything but activations, per GPU
+    #: everything but activations, per GPU, as the card holds it (reserved)
     other: Figure
     usable_bytes: int | None
     tensor_parallel: int
@@ -112,6 +162,11 @@ class Figures:
     interleaving: Fraction = Fraction(1)
     #: GPUs each sequence is split over (each keeps 1/cp of its activations)
     context_parallel: int = 1
+    #: one sample's activations on the GPU that holds the most, allocated (None: from
+    #: the activation per sample, A / (tp · cp) on the first stage)
+    stage_share: Fraction | None = None
+    #: the caching allocator's reserve over what the tensors hold
+    slack: Fraction = Fraction(0)
 
     @property
     def known(self) -> bool:
@@ -119,23 +174,48 @@ class Figures:
         return None not in (self.activation.bytes, self.other.bytes, self.usable_bytes)
 
     @property
-    def activation_per_gpu(self) -> Fraction | None:
-        """One sample's bytes on the first pipeline stage's GPU: A / (tp · cp) (times
-        ``1 + (p − 1)/(p·v)`` with ``v`` virtual stages)."""
+    def allocated_share(self) -> Fraction | None:
+        """One sample's activation bytes on the GPU that holds the most, as its tensors
+        hold them: the stage peak (``stage_peak``, scaled by a typed figure over the
+        derived one), or A / (tp · cp) on the first stage (times ``1 + (p − 1)/(p·v)``
+        with ``v`` virtual stages) when A is typed and nothing is derived."""
         if self.activation.bytes is None:
             return None
+        derived = self.activation.derived
+        if self.stage_share is not None and derived:
+            # a typed figure scales the derived share: typing the derived one changes
+            # nothing
+            return self.stage_share * Fraction(self.activation.bytes, derived)
         shards = self.tensor_parallel * self.context_parallel
         return Fraction(self.activation.bytes, shards) * self.interleaving
 
+    @property
+    def activation_per_gpu(self) -> Fraction | None:
+        """One sample's bytes on the GPU that holds the most, as the card holds them
+        (the allocator's reserve included)."""
+        share = self.allocated_share
+        return None if share is None else share * (1 + self.slack)
+
     def per_gpu_bytes(self, micro_batch: int) -> int | None:
-        """Other memory + b · A / tp, rounded up to a whole byte."""
+        """Other memory + b · the activation per GPU, rounded up to a whole byte: what
+        the card must hold (the figure "fits" compares)."""
         share = self.activation_per_gpu
         if share is None or self.other.bytes is None:
             return None
         return self.other.bytes + math.ceil(micro_batch * share)
 
+    def allocated_bytes(self, micro_batch: int) -> int | None:
+        """What the tensors hold at the peak (``torch.cuda.max_memory_allocated``): the
+        per-GPU figure without the overhead (the CUDA context) and the allocator's
+        reserve; model states + b · the activation per GPU when both are derived."""
+        total = self.per_gpu_bytes(micro_batch)
+        if total is None or total < self.overhead_bytes:
+            return None
+        return math.floor((total - self.overhead_bytes) / (1 + self.slack))
+
     def max_micro_batch(self) -> int | None:
-        """The largest b with other + b·A/tp <= usable (0: not even one sample)."""
+        """The largest b with other + b · the activation per GPU <= usable (0: not even
+        one sample)."""
         share = self.activation_per_gpu
         if share is None or self.other.bytes is None or self.usable_bytes is None:
             return None
@@ -197,6 +277,38 @@ def _activation(
     return result.peak_bytes, result, None, ""
 
 
+def _per_rank(description: TrainingDescription, model: ModelFacts, result: Result) -> Result:
+    """What one tensor-parallel rank keeps per sample, as the framework keeps it.
+
+    Megatron keeps what Korthikanti et al. 2022 count (the estimator's paper accounting:
+    its fused kernels, the norms, dropouts and residuals on 1/tp of the tokens only with
+    sequence parallelism), where the paper accounting covers the model (GPT-2- and
+    Llama-shaped layers); the others keep what the Hugging Face modules save, split
+    evenly over the ranks (returned unchanged: the caller divides it)."""
+    d = description
+    if d.framework is not Framework.MEGATRON or d.seq_len is None:
+        return result
+    sequence_parallel = d.sequence_parallel and d.tensor_parallel > 1
+    inputs = model.activation_inputs(
+        d.seq_len,
+        d.target_seq,
+        dtype=d.precision,
+        recompute=d.recompute,
+        attention=d.attention,
+        profile=Accounting.PAPER,
+        device=Device.CUDA,
+        tensor_parallel=d.tensor_parallel,
+        sequence_parallel=sequence_parallel,
+        **image_options(d, model),
+    )
+    if inputs is None:
+        return result
+    try:
+        return _estimate(inputs)
+    except ValueError:  # not a shape the paper accounting covers: the modules' split
+        return result
+
+
 def image_options(description: TrainingDescription, model: ModelFacts) -> dict[str, Any]:
     """The activation estimator's image inputs for ``model`` (none without a tower): one
     image per sample unless told, at the model's own size unless told."""
@@ -251,7 +363,8 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
     else:
         frozen = None
         total = model.params
-    return model_states(
+    return framework_states(
+        d.framework,
         math.ceil(Fraction(total, mp)),
         d.gpus,
         d.zero_stage,
@@ -311,7 +424,15 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
             trainable = counted
             states = _states(d, model, counted)
             why = None
-    derived_other = None if states is None else states.gpu_bytes + overhead
+    slack = ALLOCATOR_SLACK[d.framework]
+    derived_other = None
+    if states is not None:
+        derived_other = math.ceil(states.gpu_bytes * (1 + slack)) + overhead
+    share = None
+    if result is not None and model is not None:
+        ranked = _per_rank(d, model, result)
+        shards = d.context_parallel * (1 if ranked is not result else d.tensor_parallel)
+        share = stage_peak(ranked, d.pipeline_stages, d.layout.interleaving) / shards
     if d.other_memory_gb is not None:
         other = Figure(to_bytes(d.other_memory_gb), Source.GIVEN, derived_other, why)
     elif derived_other is not None:
@@ -333,4 +454,6 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
         setup_problem=problem,
         interleaving=d.layout.interleaving,
         context_parallel=d.context_parallel,
+        stage_share=share,
+        slack=slack,
     )

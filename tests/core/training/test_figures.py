@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -16,7 +17,7 @@ from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import custom_card, load_gpu_table
 from gradacc_desktop.core.training.description import Method, Optimizer, TrainingDescription
-from gradacc_desktop.core.training.figures import Missing, Source, figures, to_bytes
+from gradacc_desktop.core.training.figures import Missing, Source, figures, stage_peak, to_bytes
 
 A100 = load_gpu_table().by_id("a100-80gb")
 LLAMA = TrainingDescription(
@@ -125,7 +126,11 @@ def test_tensor_and_pipeline_parallelism_split_the_states_and_the_activation() -
     split = figures(replace(LLAMA, gpus=2, tensor_parallel=2, pipeline_stages=2))
     assert whole.states is not None and split.states is not None
     assert split.states.gpu_bytes == 20 * -(-LLAMA_PARAMS // 4)
-    assert split.activation_per_gpu == whole.activation_per_gpu / 2  # type: ignore[operator]
+    # the first stage holds 2 micro-batches of half the layers, the last one also the
+    # logits: the larger of the two, over the 2 tensor-parallel GPUs
+    assert split.estimate is not None
+    assert split.activation_per_gpu == stage_peak(split.estimate, 2, Fraction(1)) / 2
+    assert split.activation_per_gpu < whole.activation_per_gpu / 2  # type: ignore[operator]
     assert split.states.model_parallel == 4
 
 
