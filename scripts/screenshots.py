@@ -13,7 +13,8 @@ Writes, for pt and en:
 - the layout check: docs/screenshots/<view>-<lang>-<size>.png for every tab and
   dialog (calculator, calculator with the details open, the planner empty, with a
   plan, with nothing that fits, with the search's result, with extreme values, the
-  description's memory figures, the model states, trainer configs, both charts,
+  description's memory figures, its parallelism (Megatron, sequence parallelism,
+  selective recomputation), the model states, trainer configs, both charts,
   the activation estimator) at 800x600 and at the smallest size the window or dialog
   allows ("min");
 - the same on a dark palette (tests/ui/palettes.py), at 800x600:
@@ -49,15 +50,18 @@ def main() -> int:
         os.environ["QT_SCALE_FACTOR"] = str(args.scale)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QPoint, QSettings
     from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
     from gradacc_desktop.app import configure_application, create_window
     from gradacc_desktop.core.calculator import Field
+    from gradacc_desktop.core.framework import Framework
     from gradacc_desktop.core.memory.zero import ZeroStage
+    from gradacc_desktop.core.recompute import Recompute
     from gradacc_desktop.core.time.gpus import CUSTOM_ID
     from gradacc_desktop.core.training.description import Method
     from gradacc_desktop.paths import resource_path
+    from gradacc_desktop.ui.training.specs import Section
     from gradacc_desktop.viewmodels.settings import Settings
     from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 
@@ -179,6 +183,22 @@ def main() -> int:
             panel.area.ensureWidgetVisible(memory, 0, panel.area.viewport().height() // 3)
             settle()
             shoot_sizes(window, "description-memory", language)
+
+            # the description panel scrolled to its parallelism: Megatron, sequence
+            # parallelism beside tensor parallelism, selective recomputation
+            describe(
+                "llama-3.1-8b",
+                {Choice.FRAMEWORK: Framework.MEGATRON, Choice.SEQUENCE_PARALLEL: True,
+                 Choice.RECOMPUTE: Recompute.SELECTIVE},
+                seq_len="4096", target="512", gpus="8", tensor_parallel="2",
+            )  # fmt: skip
+            tab(1)
+            layout = panel.sections[Section.LAYOUT]
+            column = panel.area.widget()
+            assert column is not None
+            panel.area.verticalScrollBar().setValue(layout.mapTo(column, QPoint(0, 0)).y())
+            settle()
+            shoot_sizes(window, "description-layout", language)
 
             # extreme values: huge counts must not break the layout
             describe(

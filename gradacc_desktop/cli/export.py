@@ -42,7 +42,7 @@ from typing import Any
 from ..core.batch import TARGET_LIMITS
 from ..core.frameworks import batch_verdicts
 from ..core.frameworks.export import ExportFormat
-from ..core.memory import TrainingSetup, problem_text, setup_problem
+from ..core.memory import TrainingSetup, note_text, problem_text, setup_notes, setup_problem
 from ..core.training.description import TrainingDescription
 from ..core.training.exports import export_description
 from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, UsageError, int_type, print_json
@@ -152,8 +152,9 @@ def run(args: argparse.Namespace) -> int:
                 "files": exported.files,
                 # every file as one text (what the window's preview shows)
                 "snippet": exported.text,
-                # what the framework does with the parallel layout (empty without one)
-                "notes": list(exported.english_notes),
+                # what the framework does with the parallel layout (empty without one),
+                # and what it runs, but slowly
+                "notes": [*exported.english_notes, *setup_note_texts(setup)],
                 "layout": {
                     "data_parallel": setup.gpus,
                     "tensor_parallel": setup.tensor_parallel,
@@ -170,6 +171,11 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"wrote {os.path.join(args.out, name)}\n")
     else:
         sys.stdout.write(exported.text)
-    for note in exported.english_notes:
+    for note in (*exported.english_notes, *setup_note_texts(setup)):
         sys.stderr.write(f"note: {note}\n")
     return 0
+
+
+def setup_note_texts(setup: TrainingSetup) -> tuple[str, ...]:
+    """What frameworks run, but slowly (tensor parallelism across nodes), in English."""
+    return tuple(note_text(note, setup) for note in setup_notes(setup))

@@ -21,7 +21,7 @@ from typing import Any
 from ..core.batch import TARGET_LIMITS, Rounding
 from ..core.frameworks import BatchVerdicts, megatron_text
 from ..core.frameworks.config_import import deepspeed_text
-from ..core.memory import problem_text, setup_problem
+from ..core.memory import note_text, problem_text, setup_problem
 from ..core.time import LAYOUT_LIMITS, StepTime
 from ..core.training.description import TrainingDescription
 from ..core.training.figures import Source, shown_gb
@@ -244,6 +244,9 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
     _print_verdicts(current.verdicts)
     for key, value in extras_dict(p).items():
         print(f"{key.replace('_', ' ').capitalize()}: {value}")
+    setup = d.setup(1, 1)
+    for note in p.notes:
+        print(f"Note: {note_text(note, setup)}")
     if current.time is not None:
         print_step(current.time, "Time")
         best = p.fastest

@@ -204,6 +204,8 @@ def plan_json(p: Plan, args: argparse.Namespace) -> dict[str, Any]:
         "rounding": d.rounding,
         # what runs the step: how the memory is counted and the gradients travel
         "framework": d.framework.value,
+        # what frameworks run, but slowly (tensor parallelism across nodes)
+        "notes": [n.value for n in p.notes],
     }
     if p.no_fit is not None:
         nothing = p.no_fit

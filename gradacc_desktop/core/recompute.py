@@ -10,16 +10,19 @@
 * ``FULL`` keeps each layer's input only and runs the whole layer's forward again in
   the backward (gradient checkpointing; Chen et al. 2016).
 
-A training description says ``NONE`` or ``FULL`` (``DESCRIBED``): those are what every
-framework's file can switch on or off, and what the exports write; selective
-recomputation is Megatron's alone, estimated by the activation estimator.
+A training description may say any of the three (the window's *Recomputation*, the
+command line's ``--recompute``), the scenario files keep it, and the activation
+estimator and the time model count each. Every framework switches full recomputation
+on or off; selective recomputation is Megatron's (``--recompute-granularity
+selective``): the other frameworks' files train without it. The measure tool times
+``NONE`` and ``FULL`` only (``MEASURED``), what a speed profile can record.
 """
 
 from __future__ import annotations
 
 import enum
 
-__all__ = ["DESCRIBED", "Recompute"]
+__all__ = ["MEASURED", "Recompute"]
 
 
 class Recompute(enum.Enum):
@@ -38,5 +41,5 @@ class Recompute(enum.Enum):
         return self is not Recompute.NONE
 
 
-#: what a training description (and every framework file written from it) can say
-DESCRIBED = (Recompute.NONE, Recompute.FULL)
+#: what the measure tool times (and a speed profile records): no recomputation or full
+MEASURED = (Recompute.NONE, Recompute.FULL)

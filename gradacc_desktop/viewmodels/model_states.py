@@ -1,7 +1,8 @@
 """The model states behind the description's "other memory" in detail: each component
 on one GPU (GB and bytes per parameter), the CPU memory per node, where the rules come
 from. Nothing is chosen here: the model, the method, ZeRO and offload are the training
-description's (``core.memory.model_states`` counts them as DeepSpeed does)."""
+description's (``core.memory.framework_states`` counts them as the framework keeps them:
+DeepSpeed's estimators, Megatron's or FSDP2's rules)."""
 
 from __future__ import annotations
 
@@ -98,8 +99,10 @@ class ModelStatesViewModel(QObject):
                 "The plan uses the other memory typed in the description; these are the model "
                 "states it replaces."
             )
+        derived = figs.other.derived
+        reserve = 0 if derived is None else derived - states.gpu_bytes - figs.overhead_bytes
         return ModelStatesState(
-            self._view(states, figs.overhead_bytes, state.notes.lora, overridden)
+            self._view(states, figs.overhead_bytes, reserve, state.notes.lora, overridden)
         )
 
     # -- words --------------------------------------------------------------------
@@ -120,7 +123,9 @@ class ModelStatesViewModel(QObject):
         share = amount / parameters
         return Decimal(share.numerator) / Decimal(share.denominator)
 
-    def _view(self, e: ModelStates, overhead: int, lora: str, overridden: str) -> ModelStatesView:
+    def _view(
+        self, e: ModelStates, overhead: int, reserve: int, lora: str, overridden: str
+    ) -> ModelStatesView:
         formats = self._training.formats
         gpu = [c for c in e.components if c.where == "gpu" and c.bytes]
         rows = tuple(
@@ -145,11 +150,24 @@ class ModelStatesViewModel(QObject):
             lambda n: self.tr("%n parameter(s): {gb} of model states on each GPU", "", n),
             e.parameters,
         ).format(gb=self._gb(total_states))
-        total = self.tr("Other memory per GPU: {states} + {overhead} overhead = {total}").format(
-            states=self._gb(total_states),
-            overhead=self._gb(Fraction(overhead)),
-            total=self._gb(total_states + overhead),
-        )
+        if reserve:
+            total = self.tr(
+                "Other memory per GPU: {states} + {reserve} the allocator's reserve + "
+                "{overhead} overhead = {total}"
+            ).format(
+                states=self._gb(total_states),
+                reserve=self._gb(Fraction(reserve)),
+                overhead=self._gb(Fraction(overhead)),
+                total=self._gb(total_states + reserve + overhead),
+            )
+        else:
+            total = self.tr(
+                "Other memory per GPU: {states} + {overhead} overhead = {total}"
+            ).format(
+                states=self._gb(total_states),
+                overhead=self._gb(Fraction(overhead)),
+                total=self._gb(total_states + overhead),
+            )
         cpu_parts = ", ".join(
             f"{self.part_name(c.part)} {self._gb(c.bytes)}"
             for c in e.components

@@ -3099,6 +3099,10 @@
         <translation>Aqui a recomputação de ativações é definida no código: chame model.gradient_checkpointing_enable() num modelo do Hugging Face em build_model(), ou envolva os seus blocos com torch.utils.checkpoint.</translation>
     </message>
     <message>
+        <source>Selective recomputation (the attention core only) is Megatron&apos;s (--recompute-granularity selective): this file trains without it, so its activations take more memory than the plan says; turn on full recomputation, or none, to plan what it runs.</source>
+        <translation>A recomputação seletiva (só o núcleo da atenção) é do Megatron (--recompute-granularity selective): este arquivo treina sem ela, então as ativações ocupam mais memória do que o plano diz; ative a recomputação completa, ou nenhuma, para planejar o que ele roda.</translation>
+    </message>
+    <message>
         <source>QLoRA: build_model() must load the frozen base with quantization_config=QUANTIZATION (4-bit NF4 with double quantization, bitsandbytes).</source>
         <translation>QLoRA: build_model() deve carregar a base congelada com quantization_config=QUANTIZATION (NF4 de 4 bits com quantização dupla, bitsandbytes).</translation>
     </message>
@@ -3907,6 +3911,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         </translation>
     </message>
     <message>
+        <source>Other memory per GPU: {states} + {reserve} the allocator&apos;s reserve + {overhead} overhead = {total}</source>
+        <translation>Outra memória por GPU: {states} + {reserve} de reserva do alocador + {overhead} de overhead = {total}</translation>
+    </message>
+    <message>
         <source>Other memory per GPU: {states} + {overhead} overhead = {total}</source>
         <translation>Outra memória por GPU: {states} + {overhead} de sobrecarga = {total}</translation>
     </message>
@@ -3937,7 +3945,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>NoteTexts</name>
     <message>
         <source>Choose the model: the activation per sample, the model states and the time per step are derived from it.</source>
-        <extracomment>one line: the derived value and where it comes from, or why there is none the field holds a typed value over a derived one (&quot;Use the derived value&quot;) the derived value, shown in the empty field what cannot be derived, each with what to give instead</extracomment>
+        <extracomment>the frameworks by their own names (not translated) one line: the derived value and where it comes from, or why there is none the field holds a typed value over a derived one (&quot;Use the derived value&quot;) the derived value, shown in the empty field what cannot be derived, each with what to give instead</extracomment>
         <translation>Escolha o modelo: a ativação por amostra, os estados do modelo e o tempo por passo são derivados dele.</translation>
     </message>
     <message>
@@ -4002,8 +4010,12 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>sem ZeRO</translation>
     </message>
     <message>
-        <source>Model states {states} ({sharding}, as DeepSpeed counts them) + {overhead} overhead.</source>
-        <translation>Estados do modelo {states} ({sharding}, como o DeepSpeed os conta) + {overhead} de sobrecarga.</translation>
+        <source>Model states {states} ({sharding}, as {framework} counts them) + {reserve} allocator reserve + {overhead} overhead.</source>
+        <translation>Estados do modelo {states} ({sharding}, como o {framework} os conta) + {reserve} de reserva do alocador + {overhead} de sobrecarga.</translation>
+    </message>
+    <message>
+        <source>Model states {states} ({sharding}, as {framework} counts them) + {overhead} overhead.</source>
+        <translation>Estados do modelo {states} ({sharding}, como o {framework} os conta) + {overhead} de sobrecarga.</translation>
     </message>
     <message>
         <source>Type the custom card&apos;s usable memory.</source>
@@ -4938,10 +4950,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>{gpus} GPUs não se dividem igualmente entre {nodes} nós.</translation>
     </message>
     <message>
-        <source>A tensor-parallel group of {tensor_parallel} GPUs would span nodes of {gpus_per_node} GPUs: its all-reduces run on every layer, so keep it inside one node.</source>
-        <translation>Um grupo de paralelismo de tensor de {tensor_parallel} GPUs atravessaria nós de {gpus_per_node} GPUs: os all-reduces dele rodam em toda camada, então mantenha-o dentro de um nó.</translation>
-    </message>
-    <message>
         <source>The expert-parallel size must divide the data-parallel GPUs: each group of that many GPUs holds every routed expert once.</source>
         <translation>O tamanho do paralelismo de especialistas deve dividir as GPUs de paralelismo de dados: cada grupo com essa quantidade de GPUs guarda cada especialista roteado uma vez.</translation>
     </message>
@@ -4952,6 +4960,11 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Offloading the parameters needs ZeRO stage 3 (DeepSpeed&apos;s offload_param).</source>
         <translation>O offload dos parâmetros exige ZeRO estágio 3 (offload_param do DeepSpeed).</translation>
+    </message>
+    <message>
+        <source>A tensor-parallel group of {tensor_parallel} GPUs spans nodes of {gpus_per_node} GPUs: its all-reduces run over the network on every layer, much slower than inside a node (the time per step counts them there).</source>
+        <extracomment>tensor-parallel groups reach over the network (Megatron and DeepSpeed run them)</extracomment>
+        <translation>Um grupo de paralelismo de tensor de {tensor_parallel} GPUs atravessa nós de {gpus_per_node} GPUs: os all-reduces dele passam pela rede em toda camada, bem mais devagar do que dentro de um nó (o tempo por passo os conta ali).</translation>
     </message>
 </context>
 <context>
@@ -5617,8 +5630,12 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Máquinas entre as quais as GPUs se dividem igualmente (as linhas de lançamento, a rede que as operações coletivas atravessam).</translation>
     </message>
     <message>
-        <source>GPUs each layer is split over (Megatron tensor parallelism, with sequence parallelism), inside one node: weights and activations per GPU shrink by this factor.</source>
-        <translation>GPUs entre as quais cada camada é dividida (paralelismo de tensor do Megatron, com paralelismo de sequência), dentro de um nó: pesos e ativações por GPU encolhem por este fator.</translation>
+        <source>GPUs each layer is split over (Megatron tensor parallelism; sequence parallelism below), inside one node: weights and activations per GPU shrink by this factor.</source>
+        <translation>GPUs entre as quais cada camada é dividida (paralelismo de tensor do Megatron; paralelismo de sequência logo abaixo), dentro de um nó: pesos e ativações por GPU diminuem por esse fator.</translation>
+    </message>
+    <message>
+        <source>Everything on one GPU except activations (O). Empty: the model states as the chosen framework counts them for this setup, plus the framework overhead.</source>
+        <translation>Tudo numa GPU exceto as ativações (O). Vazio: os estados do modelo como o framework escolhido os conta para esta configuração, mais a sobrecarga do framework.</translation>
     </message>
     <message>
         <source>Groups of layers in sequence (1F1B schedule): the accumulation steps are the micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1).</source>
@@ -5653,10 +5670,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Memória de ativação de uma amostra do modelo inteiro em uma GPU (A). Vazio: estimada a partir do modelo no comprimento da sequência. Digite um valor medido para usá-lo no lugar.</translation>
     </message>
     <message>
-        <source>Everything on one GPU except activations (O). Empty: the model states as DeepSpeed counts them for this setup, plus the framework overhead.</source>
-        <translation>Tudo numa GPU exceto as ativações (O). Vazio: os estados do modelo como o DeepSpeed os conta para esta configuração, mais a sobrecarga do framework.</translation>
-    </message>
-    <message>
         <source>CUDA context and allocator slack per GPU; about 1 GB is a cautious figure.</source>
         <translation>Contexto CUDA e folga do alocador por GPU; cerca de 1 GB é um valor prudente.</translation>
     </message>
@@ -5687,6 +5700,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>The vision tower does not train (requires_grad false): it keeps nothing for the backward pass, except what gradient checkpointing&apos;s hooks keep, and has no gradients or optimizer states.</source>
         <translation>A torre de visão não é treinada (requires_grad false): não guarda nada para a retropropagação, exceto o que os hooks do gradient checkpointing guardam, e não tem gradientes nem estados do otimizador.</translation>
+    </message>
+    <message>
+        <source>Full recomputation keeps only each layer&apos;s input and recomputes the rest in the backward pass: far less activation memory, a third more compute. Selective recomputation (Megatron&apos;s --recompute-granularity selective) recomputes only the attention core: it drops the s² scores eager attention keeps, for a little more compute.</source>
+        <translation>A recomputação completa guarda só a entrada de cada camada e recalcula o resto na retropropagação: muito menos memória de ativação, um terço a mais de cálculo. A recomputação seletiva (--recompute-granularity selective do Megatron) recalcula só o núcleo da atenção: descarta as s² pontuações que a atenção eager guarda, com um pouco mais de cálculo.</translation>
     </message>
     <message>
         <source>modelled from the model&apos;s shape</source>
@@ -5761,6 +5778,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Modelo da GPU</translation>
     </message>
     <message>
+        <source>Sequence parallelism</source>
+        <translation>Paralelismo de sequência</translation>
+    </message>
+    <message>
+        <source>Framework</source>
+        <translation>Framework</translation>
+    </message>
+    <message>
         <source>&amp;ZeRO stage</source>
         <translation>Estágio &amp;ZeRO</translation>
     </message>
@@ -5817,16 +5842,20 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A memória utilizável e a velocidade dela.</translation>
     </message>
     <message>
+        <source>Megatron&apos;s sequence parallelism (--sequence-parallel), beside tensor parallelism: the layer norms, dropouts and residuals of each tensor-parallel group run on 1/t of the tokens instead of on all of them on every GPU. Under Megatron their activations shrink t times; under every framework that element-wise work is split instead of repeated.</source>
+        <translation>O paralelismo de sequência do Megatron (--sequence-parallel), junto com o paralelismo de tensor: as normalizações de camada, os dropouts e os residuais de cada grupo de paralelismo de tensor rodam em 1/t dos tokens, em vez de em todos eles em cada GPU. No Megatron, as ativações deles diminuem t vezes; em qualquer framework, esse trabalho elemento a elemento é dividido em vez de repetido.</translation>
+    </message>
+    <message>
+        <source>What runs the step. It decides how memory is counted — the model states (DeepSpeed&apos;s estimators; Megatron&apos;s fp32 gradient buffer and distributed optimizer; FSDP2&apos;s per-parameter shards), the activations with tensor parallelism, the allocator&apos;s reserve — and how gradients move: in which precision, and whether their reduction overlaps the backward pass. docs/MEMORY.md explains each rule.</source>
+        <translation>O que executa o passo. Ele decide como a memória é contada — os estados do modelo (os estimadores do DeepSpeed; o buffer de gradientes em fp32 e o otimizador distribuído do Megatron; os fragmentos por parâmetro do FSDP2), as ativações com paralelismo de tensor, a reserva do alocador — e como os gradientes trafegam: em que precisão, e se a redução deles se sobrepõe à retropropagação. O docs/MEMORY.md explica cada regra.</translation>
+    </message>
+    <message>
         <source>How much of the optimizer states, gradients and weights is sharded over the data-parallel GPUs.</source>
         <translation>Quanto dos estados do otimizador, gradientes e pesos é particionado entre as GPUs em paralelismo de dados.</translation>
     </message>
     <message>
         <source>What ZeRO-Offload keeps in the CPU&apos;s memory.</source>
         <translation>O que o ZeRO-Offload guarda na memória da CPU.</translation>
-    </message>
-    <message>
-        <source>Full recomputation keeps only each layer&apos;s input and recomputes the rest in the backward pass: far less activation memory, a third more compute.</source>
-        <translation>A recomputação completa guarda só a entrada de cada camada e recalcula o resto na retropropagação: muito menos memória de ativação, um terço a mais de computação.</translation>
     </message>
     <message>
         <source>How the accumulation steps round T / (b·g).</source>
@@ -5921,6 +5950,22 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Desativado agora: a {card} não tem pico em FP8.</translation>
     </message>
     <message>
+        <source>Off now: it needs {field} above 1 (it splits the tokens over the tensor-parallel GPUs).</source>
+        <translation>Desativado agora: exige {field} acima de 1 (divide os tokens entre as GPUs do paralelismo de tensor).</translation>
+    </message>
+    <message>
+        <source>DeepSpeed</source>
+        <translation>DeepSpeed</translation>
+    </message>
+    <message>
+        <source>Megatron</source>
+        <translation>Megatron</translation>
+    </message>
+    <message>
+        <source>FSDP2 (PyTorch)</source>
+        <translation>FSDP2 (PyTorch)</translation>
+    </message>
+    <message>
         <source>None (plain data parallel)</source>
         <translation>Nenhum (paralelismo de dados simples)</translation>
     </message>
@@ -5951,6 +5996,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>None (keep the activations)</source>
         <translation>Nenhuma (guardar as ativações)</translation>
+    </message>
+    <message>
+        <source>Selective (attention core, Megatron)</source>
+        <translation>Seletiva (núcleo da atenção, Megatron)</translation>
     </message>
     <message>
         <source>Full (recompute every layer: +1/3 compute)</source>

@@ -23,7 +23,7 @@ def test_json_gains_layout_and_notes(capsys: pytest.CaptureFixture[str]) -> None
     data = _json(
         capsys,
         *["--format", "megatron", "--tensor-parallel", "2", "--pipeline-stages", "2"],
-        *["--nodes", "2"],
+        *["--nodes", "2", "--sequence-parallel"],
     )
     assert data["layout"] == {
         "data_parallel": 4,
@@ -93,10 +93,38 @@ def test_out_writes_the_layout_files(capsys: pytest.CaptureFixture[str], tmp_pat
     assert "PipelineModule" in capsys.readouterr().err
 
 
-def test_tensor_parallel_spanning_nodes_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tensor_parallel_spanning_nodes_is_written_with_a_note(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     argv = [*BASE, "--format", "megatron", "--tensor-parallel", "4", "--nodes", "8"]
-    assert main(argv) == 2
-    assert "tensor-parallel group of 4 GPUs" in capsys.readouterr().err
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "--tensor-model-parallel-size 4" in out
+    assert "note: A tensor-parallel group of 4 GPUs spans nodes of 2 GPUs" in err
+
+
+def test_sequence_parallelism_and_selective_recomputation_follow_the_description(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [*BASE, "--format", "megatron", "--tensor-parallel", "2", "--json"]
+    plain = json.loads(run_capture(capsys, argv))["files"]["megatron_args.sh"]
+    assert "--sequence-parallel" not in plain
+    both = json.loads(
+        run_capture(capsys, [*argv, "--sequence-parallel", "--recompute", "selective"])
+    )
+    assert "--sequence-parallel" in both["files"]["megatron_args.sh"]
+    assert "--recompute-granularity selective" in both["files"]["megatron_args.sh"]
+    # files of frameworks without selective recomputation say so
+    hf = json.loads(run_capture(capsys, [*BASE, "--format", "hf", "--recompute", "selective",
+                                          "--json"]))  # fmt: skip
+    assert any(
+        n.startswith("Selective recomputation (the attention core only)") for n in hf["notes"]
+    )
+
+
+def run_capture(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    assert main(argv) == 0
+    return capsys.readouterr().out
 
 
 @pytest.mark.parametrize("flag", ["--tensor-parallel", "--pipeline-stages"])

@@ -16,10 +16,14 @@ from gradacc_desktop.core.frameworks.export import (
     megatron_arguments,
 )
 from gradacc_desktop.core.memory.setup import (
+    NOTE_TEXT,
     PROBLEM_TEXT,
+    SetupNote,
     SetupProblem,
     TrainingSetup,
+    note_text,
     problem_text,
+    setup_notes,
     setup_problem,
 )
 from gradacc_desktop.core.memory.zero import ZeroStage
@@ -59,25 +63,28 @@ def test_nodes_split_the_world() -> None:
     assert "8 GPUs" in problem_text(SetupProblem.UNEVEN_NODES, uneven)
 
 
-def test_a_tensor_parallel_group_must_fit_in_a_node() -> None:
-    # 4 x 4 = 16 GPUs on 8 nodes: 2 per node, a group of 4 would span two nodes
+def test_a_tensor_parallel_group_across_nodes_runs_and_is_said() -> None:
+    # 4 x 4 = 16 GPUs on 8 nodes: 2 per node, a group of 4 spans two nodes: Megatron
+    # and DeepSpeed run it, over the network on every layer
     spans = _setup(tensor_parallel=4, nodes=8)
-    assert setup_problem(spans) is SetupProblem.TENSOR_PARALLEL_SPANS_NODES
-    text = problem_text(SetupProblem.TENSOR_PARALLEL_SPANS_NODES, spans)
-    assert "4 GPUs" in text and "nodes of 2 GPUs" in text
-    assert setup_problem(_setup(tensor_parallel=4, nodes=4)) is None
+    assert setup_problem(spans) is None
+    assert setup_notes(spans) == (SetupNote.TENSOR_PARALLEL_ACROSS_NODES,)
+    text = note_text(SetupNote.TENSOR_PARALLEL_ACROSS_NODES, spans)
+    assert "4 GPUs" in text and "nodes of 2 GPUs" in text and "network" in text
+    assert setup_notes(_setup(tensor_parallel=4, nodes=4)) == ()
     # 3 x 4 = 12 GPUs on 2 nodes of 6: the second group would be ranks 4..7
-    assert setup_problem(_setup(gpus=3, tensor_parallel=4, nodes=2)) is (
-        SetupProblem.TENSOR_PARALLEL_SPANS_NODES
+    assert setup_notes(_setup(gpus=3, tensor_parallel=4, nodes=2)) == (
+        SetupNote.TENSOR_PARALLEL_ACROSS_NODES,
     )
-    # pipeline stages may span nodes
-    assert setup_problem(_setup(gpus=1, pipeline_stages=8, nodes=8)) is None
-    with pytest.raises(ValueError, match="tensor-parallel group"):
-        export(ExportFormat.MEGATRON, spans)
+    # pipeline stages may span nodes without a note
+    assert setup_notes(_setup(gpus=1, pipeline_stages=8, nodes=8)) == ()
+    # the framework's files are written for it
+    assert "--tensor-model-parallel-size 4" in export(ExportFormat.MEGATRON, spans).text
 
 
 def test_every_problem_has_a_message() -> None:
     assert set(PROBLEM_TEXT) == set(SetupProblem)
+    assert set(NOTE_TEXT) == set(SetupNote)
     # the window fills them with these values only
     for text in PROBLEM_TEXT.values():
         text.format(gpus=1, nodes=1, tensor_parallel=1, gpus_per_node=1)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.precision import Precision
-from gradacc_desktop.core.recompute import DESCRIBED, Recompute
+from gradacc_desktop.core.recompute import MEASURED, Recompute
 from gradacc_desktop.core.time.profile import (
     ProfileError,
     SpeedProfile,
@@ -305,7 +305,7 @@ def profiles(draw: st.DrawFn, monotonic: bool = False) -> SpeedProfile:
                            max_size=40).filter(str.strip)),
         params=draw(st.integers(1, 10**15)),
         seq_len=draw(st.integers(1, 10**6)),
-        recompute=draw(st.sampled_from(DESCRIBED)),
+        recompute=draw(st.sampled_from(MEASURED)),
         attention=draw(st.sampled_from(["eager", "sdpa"])),
         points=tuple(zip(sizes, seconds, strict=True)),
         repeats=tuple(draw(st.lists(st.integers(1, 100), min_size=len(sizes),

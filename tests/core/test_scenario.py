@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from gradacc_desktop.core.batch.planning import SEQ_LEN_LIMITS, Rounding
 from gradacc_desktop.core.calculator import DEFAULTS, Inputs
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.activation import Attention, Family
 from gradacc_desktop.core.memory.families import parse_model_config_text
 from gradacc_desktop.core.memory.lora import LoraTargets
@@ -81,8 +82,11 @@ FULL = Scenario(
         image_width=1024,
         image_height=768,
         vision_frozen=True,
+        framework=Framework.MEGATRON,
+        sequence_parallel=True,
     ),
 )
+FRAMEWORK_KEYS = ("framework", "sequence_parallel")
 VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 SPEED_MODEL_KEYS = (
     "virtual_stages",
@@ -128,6 +132,12 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    if plan["recompute"] == "selective":  # not a value older versions wrote
+        plan["recompute"] = "full"
+    for key in FRAMEWORK_KEYS:
+        del plan[key]
+    if version == 6:
+        return data
     for key in VISION_KEYS:
         del plan[key]
     if version == 5:
@@ -174,7 +184,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 6
+    assert data["format"] == "gradacc-scenario" and data["version"] == 7
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -196,6 +206,64 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["goodput_percent"] == "92.5"
     assert (data["plan"]["images"], data["plan"]["image_width"]) == (2, 1024)
     assert data["plan"]["image_height"] == 768 and data["plan"]["vision_frozen"] is True
+    assert data["plan"]["framework"] == "megatron" and data["plan"]["sequence_parallel"] is True
+
+
+def test_version_6_files_open_with_deepspeed_and_no_sequence_parallelism() -> None:
+    data = as_version(6)
+    plan = load(encode(data)).plan
+    assert plan.framework is Framework.DEEPSPEED and plan.sequence_parallel is False
+    assert plan.vision_frozen is True and plan.tensor_parallel == 4
+    data["plan"]["framework"] = "megatron"  # a version 6 file cannot carry version 7 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is Reason.UNKNOWN_KEY
+
+
+@pytest.mark.parametrize("framework", list(Framework))
+@pytest.mark.parametrize("recompute", list(Recompute))
+def test_every_framework_and_recomputation_round_trips(
+    framework: Framework, recompute: Recompute
+) -> None:
+    scenario = replace(FULL, plan=replace(FULL.plan, framework=framework, recompute=recompute))
+    assert load(save(scenario)) == scenario
+    assert json.loads(save(scenario))["plan"]["recompute"] == recompute.value
+
+
+@pytest.mark.parametrize("version", [3, 4, 5, 6])
+def test_selective_recomputation_opens_in_every_version_with_the_key(version: int) -> None:
+    data = as_version(version)
+    data["plan"]["recompute"] = "selective"
+    assert load(encode(data)).plan.recompute is Recompute.SELECTIVE
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("framework", "horovod", Reason.BAD_CHOICE),
+        ("framework", "DeepSpeed", Reason.BAD_CHOICE),
+        ("framework", None, Reason.WRONG_TYPE),
+        ("framework", 1, Reason.WRONG_TYPE),
+        ("sequence_parallel", "true", Reason.WRONG_TYPE),
+        ("sequence_parallel", 1, Reason.WRONG_TYPE),
+        ("sequence_parallel", None, Reason.WRONG_TYPE),
+    ],
+)
+def test_bad_framework_settings_are_refused(key: str, value: Any, reason: Reason) -> None:
+    data = good()
+    data["plan"][key] = value
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is reason and info.value.path == f"plan.{key}"
+
+
+@pytest.mark.parametrize("key", FRAMEWORK_KEYS)
+def test_a_version_7_file_without_a_framework_key_is_refused(key: str) -> None:
+    data = good()
+    del data["plan"][key]
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is Reason.MISSING_KEY and info.value.path == f"plan.{key}"
 
 
 def test_version_5_files_open_with_one_image_at_the_models_size() -> None:
@@ -330,7 +398,7 @@ def test_bad_models_are_refused(model: Any, reason: Reason) -> None:
     [
         ("tensor_parallel", 0, Reason.OUT_OF_RANGE),
         ("pipeline_stages", "2", Reason.WRONG_TYPE),
-        ("recompute", "selective", Reason.BAD_CHOICE),
+        ("recompute", "partial", Reason.BAD_CHOICE),
         ("method", "dora", Reason.BAD_CHOICE),
         ("lora_rank", 0, Reason.OUT_OF_RANGE),
         ("lora_targets", "q_proj;rm -rf", Reason.BAD_CHOICE),
@@ -404,7 +472,7 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "root is a number": (b"1", Reason.NOT_AN_OBJECT),
     "root is null": (b"null", Reason.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 6,', '"version": 6, "version": 6,').encode(),
+        VALID.replace('"version": 7,', '"version": 7, "version": 7,').encode(),
         Reason.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -414,12 +482,12 @@ BAD: dict[str, tuple[bytes, Reason]] = {
     "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
     "format missing": (_drop("format"), Reason.MISSING_KEY),
     "version missing": (_drop("version"), Reason.MISSING_KEY),
-    "future version": (_set("version", 7), Reason.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 8), Reason.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
     "version as bool": (_set("version", True), Reason.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 6', '"version": 6.0').encode(),
+        VALID.replace('"version": 7', '"version": 7.0').encode(),
         Reason.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),

@@ -264,10 +264,24 @@ def test_the_search_finds_setups_and_the_selected_one_becomes_the_description(
 def test_tab_walks_the_inputs_in_reading_order(
     window: MainWindow, panel: TrainingPanel, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    """From the model to the GPU efficiency, every input shown, top to bottom."""
+    """From the model to the GPU efficiency, every input shown, top to bottom (the
+    sequence-parallel box under the tensor-parallel size once it is enabled, the
+    framework above the ZeRO stage)."""
+    type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
     expected = [w for w in _inputs(panel) if w.isVisible() and w.isEnabled()]
     assert expected[0] is panel.combos[Choice.MODEL]
     assert expected[-1] is panel.fields[TrainingField.EFFICIENCY]
+    layout = expected[expected.index(panel.fields[TrainingField.TENSOR_PARALLEL]) :]
+    assert layout[:8] == [
+        panel.fields[TrainingField.TENSOR_PARALLEL],
+        panel.checks[Choice.SEQUENCE_PARALLEL],
+        panel.fields[TrainingField.PIPELINE_STAGES],
+        panel.fields[TrainingField.CONTEXT_PARALLEL],  # virtual stages and experts: disabled
+        panel.combos[Choice.FRAMEWORK],
+        panel.combos[Choice.ZERO],
+        panel.combos[Choice.OFFLOAD],
+        panel.combos[Choice.RECOMPUTE],
+    ]
     expected[0].setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
     reached = [_holder(QApplication.focusWidget(), expected)]

@@ -306,6 +306,8 @@ def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ig
     del data["plan"]["goodput_percent"]
     for key in ("images", "image_width", "image_height", "vision_frozen"):  # version 6
         del data["plan"][key]
+    for key in ("framework", "sequence_parallel"):  # version 7
+        del data["plan"][key]
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     opened = _time_model_inputs()  # every new input away from its default

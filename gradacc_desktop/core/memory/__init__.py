@@ -43,7 +43,17 @@ from .models import (
     typed_shape,
 )
 from .presets import ConfigPreset, Preset, PresetError, load_config_presets, load_presets
-from .setup import PROBLEM_TEXT, Offload, TrainingSetup, problem_text, setup_problem
+from .setup import (
+    NOTE_TEXT,
+    PROBLEM_TEXT,
+    Offload,
+    SetupNote,
+    TrainingSetup,
+    note_text,
+    problem_text,
+    setup_notes,
+    setup_problem,
+)
 from .zero import DEFAULT_OVERHEAD_GB, PARAMETERS_LIMITS, Recipe, ZeroStage
 
 __all__ = [
@@ -52,6 +62,7 @@ __all__ = [
     "GB",
     "LARGEST_LAYER_LIMITS",
     "LORA_RANK_LIMITS",
+    "NOTE_TEXT",
     "PARAMETERS_LIMITS",
     "PART_TEXT",
     "PROBLEM_TEXT",
@@ -81,6 +92,7 @@ __all__ = [
     "Recipe",
     "Recompute",
     "Result",
+    "SetupNote",
     "StackKind",
     "StatePart",
     "TrainingSetup",
@@ -95,7 +107,9 @@ __all__ = [
     "load_config_presets",
     "load_presets",
     "model_states",
+    "note_text",
     "problem_text",
+    "setup_notes",
     "setup_problem",
     "total_parameters",
     "typed_shape",

@@ -45,7 +45,6 @@ class Offload(enum.Enum):
 
 class SetupProblem(enum.Enum):
     UNEVEN_NODES = "uneven_nodes"
-    TENSOR_PARALLEL_SPANS_NODES = "tensor_parallel_spans_nodes"
     #: the expert-parallel groups must tile the data-parallel GPUs
     EXPERT_PARALLEL_DATA = "expert_parallel_data"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
@@ -56,11 +55,6 @@ class SetupProblem(enum.Enum):
 PROBLEM_TEXT = {
     SetupProblem.UNEVEN_NODES: trans_late(
         "Setup", "{gpus} GPUs cannot be split evenly over {nodes} nodes."
-    ),
-    SetupProblem.TENSOR_PARALLEL_SPANS_NODES: trans_late(
-        "Setup",
-        "A tensor-parallel group of {tensor_parallel} GPUs would span nodes of "
-        "{gpus_per_node} GPUs: its all-reduces run on every layer, so keep it inside one node.",
     ),
     SetupProblem.EXPERT_PARALLEL_DATA: trans_late(
         "Setup",
@@ -143,14 +137,47 @@ class TrainingSetup:
         return self.nodes > 1
 
 
+class SetupNote(enum.Enum):
+    """What a framework runs, but slowly or unusually: said beside the plan."""
+
+    #: tensor-parallel groups reach over the network (Megatron and DeepSpeed run them)
+    TENSOR_PARALLEL_ACROSS_NODES = "tensor_parallel_across_nodes"
+
+
+# English notes (the CLI prints them; the planner translates them, context "Setup").
+NOTE_TEXT = {
+    SetupNote.TENSOR_PARALLEL_ACROSS_NODES: trans_late(
+        "Setup",
+        "A tensor-parallel group of {tensor_parallel} GPUs spans nodes of {gpus_per_node} "
+        "GPUs: its all-reduces run over the network on every layer, much slower than inside "
+        "a node (the time per step counts them there).",
+    ),
+}
+
+
+def setup_notes(setup: TrainingSetup) -> tuple[SetupNote, ...]:
+    """What is slow or unusual about ``setup`` (nothing when its nodes do not split it
+    evenly: that is a problem)."""
+    if setup.world % setup.nodes:
+        return ()
+    # tensor-parallel groups are consecutive ranks (Megatron's order): each stays inside
+    # one node only when the GPUs per node are a multiple of the group
+    if setup.gpus_per_node % setup.tensor_parallel:
+        return (SetupNote.TENSOR_PARALLEL_ACROSS_NODES,)
+    return ()
+
+
+def note_text(note: SetupNote, setup: TrainingSetup) -> str:
+    """The English note for ``setup``."""
+    return NOTE_TEXT[note].format(
+        tensor_parallel=setup.tensor_parallel, gpus_per_node=setup.gpus_per_node
+    )
+
+
 def setup_problem(setup: TrainingSetup) -> SetupProblem | None:
     """The first reason no framework would run ``setup``, or ``None``."""
     if setup.world % setup.nodes:
         return SetupProblem.UNEVEN_NODES
-    # tensor-parallel groups are consecutive ranks (Megatron's order): each stays inside
-    # one node only when the GPUs per node are a multiple of the group
-    if setup.gpus_per_node % setup.tensor_parallel:
-        return SetupProblem.TENSOR_PARALLEL_SPANS_NODES
     # DeepSpeed-MoE and Megatron build the expert-parallel groups inside the
     # data-parallel group: dp / EP replicas hold the same experts
     if setup.gpus % setup.expert_parallel:

@@ -1,10 +1,10 @@
 """Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 6)::
+File format (UTF-8 JSON, version 7)::
 
     {
       "format": "gradacc-scenario",
-      "version": 6,
+      "version": 7,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
@@ -22,8 +22,16 @@ File format (UTF-8 JSON, version 6)::
                "context_parallel": 1, "fp8": false,
                "attention": "sdpa", "link_gbps": null, "network_gbps": null,
                "goodput_percent": null, "images": null, "image_width": null,
-               "image_height": null, "vision_frozen": false}
+               "image_height": null, "vision_frozen": false,
+               "framework": "deepspeed", "sequence_parallel": false}
     }
+
+Version 7 adds what runs the step: the framework (``deepspeed``, ``megatron`` or
+``fsdp``: how the model states are counted and the gradients travel) and Megatron's
+sequence parallelism beside tensor parallelism (``true``/``false``; it changes
+nothing without tensor parallelism); ``recompute`` may now also be ``selective``
+(Megatron's attention-core recomputation), in any version that has the key. Files of
+versions 1 to 6 open with DeepSpeed and no sequence parallelism.
 
 Version 6 adds a vision tower's inputs: images per sample (null: one, for a language
 model reading images), their width and height in pixels (null: the model's own size)

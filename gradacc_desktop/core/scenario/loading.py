@@ -10,7 +10,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, NoReturn, TypeVar
 
-from gradacc_desktop.core.recompute import DESCRIBED, Recompute
+from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import (
     DATASET_LIMITS,
@@ -234,6 +235,7 @@ _SPEED_MODEL_KEYS = (
     "goodput_percent",
 )
 _VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
+_FRAMEWORK_KEYS = ("framework", "sequence_parallel")
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -273,6 +275,8 @@ def _plan(raw: Any, version: int) -> PlanSettings:
             raw = {**raw, "context_parallel": 1}
     if version >= 6:
         keys += _VISION_KEYS
+    if version >= 7:
+        keys += _FRAMEWORK_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -312,7 +316,19 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
         found.update(_speed_model(p))
     if version >= 6:
         found.update(_vision(p))
+    if version >= 7:
+        found.update(_framework(p))
     return found
+
+
+def _framework(p: dict[str, Any]) -> dict[str, Any]:
+    sequence_parallel = p["sequence_parallel"]
+    if not isinstance(sequence_parallel, bool):
+        raise ScenarioError(Reason.WRONG_TYPE, "plan.sequence_parallel", "expected true or false")
+    return {
+        "framework": Framework(_choice(p, "framework", tuple(x.value for x in Framework))),
+        "sequence_parallel": sequence_parallel,
+    }
 
 
 def _vision(p: dict[str, Any]) -> dict[str, Any]:
@@ -430,7 +446,7 @@ def _time(p: dict[str, Any], version: int) -> dict[str, Any]:
     return {
         "tensor_parallel": _int(p, "tensor_parallel", "plan", LAYOUT_LIMITS),
         "pipeline_stages": _int(p, "pipeline_stages", "plan", LAYOUT_LIMITS),
-        "recompute": Recompute(_choice(p, "recompute", tuple(x.value for x in DESCRIBED))),
+        "recompute": Recompute(_choice(p, "recompute", tuple(x.value for x in Recompute))),
         "model": _model_v3(p) if version == 3 else None,
         "efficiency_percent": _optional(
             _decimal, p, "efficiency_percent", "plan", EFFICIENCY_PERCENT_LIMITS

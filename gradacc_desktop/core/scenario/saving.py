@@ -75,6 +75,8 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "image_width": p.image_width,
             "image_height": p.image_height,
             "vision_frozen": p.vision_frozen,
+            "framework": p.framework.value,
+            "sequence_parallel": p.sequence_parallel,
         },
     }
 

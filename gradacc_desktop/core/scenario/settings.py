@@ -8,6 +8,7 @@ import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import Rounding
@@ -21,9 +22,9 @@ from ..memory.zero import DEFAULT_OVERHEAD_GB
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 6
+VERSION = 7
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: the share of the wall-clock time spent training, as the window asks it: in percent
 #: (``compute.GOODPUT_LIMITS`` times 100)
@@ -147,6 +148,11 @@ class PlanSettings:
     network_gbps: Decimal | None = None
     #: share of the wall-clock time spent training, in percent (None: 100)
     goodput_percent: Decimal | None = None
+    # what runs the step (version 7)
+    #: how memory is counted and gradients travel
+    framework: Framework = Framework.DEEPSPEED
+    #: Megatron's sequence parallelism beside tensor parallelism
+    sequence_parallel: bool = False
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from gradacc_desktop.core.recompute import DESCRIBED, Recompute
+from gradacc_desktop.core.recompute import MEASURED, Recompute
 
 from ..precision import FP8, Precision
 from ..text import trans_late
@@ -201,7 +201,7 @@ class SpeedProfile:
         _check_text("model", self.model)
         if not isinstance(self.dtype, Precision):
             raise ProfileError(f"dtype must be bf16, fp16 or fp32, got {self.dtype!r}")
-        if self.recompute not in DESCRIBED:  # what the measure tool measures
+        if self.recompute not in MEASURED:  # what the measure tool measures
             raise ProfileError(f"recompute must be none or full, got {self.recompute!r}")
         if not isinstance(self.attention, str) or self.attention not in ATTENTIONS:
             raise ProfileError(f"attention must be eager or sdpa, got {self.attention!r}")
@@ -371,7 +371,7 @@ def parse_profile(data: bytes) -> SpeedProfile:
                 value=repr(root["dtype"])
             )
         )
-    recomputes = {r.value: r for r in DESCRIBED}  # what the measure tool measures
+    recomputes = {r.value: r for r in MEASURED}  # what the measure tool measures
     if not isinstance(root["recompute"], str) or root["recompute"] not in recomputes:
         raise ProfileError(
             trans_late("Profile", "recompute must be none or full, got {value}").format(

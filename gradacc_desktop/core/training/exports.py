@@ -4,8 +4,6 @@ length, LoRA's settings and recomputation (``core.frameworks.export.ExportModel`
 
 from __future__ import annotations
 
-from gradacc_desktop.core.recompute import Recompute
-
 from ..frameworks.export import Exported, ExportFormat, ExportModel, LoraExport, export
 from ..memory.models import ModelSource, UnknownModelError, facts
 from ..memory.setup import TrainingSetup
@@ -43,7 +41,8 @@ def export_model(description: TrainingDescription) -> ExportModel:
         name=name,
         seq_len=d.seq_len,
         lora=lora,
-        recompute=d.recompute is Recompute.FULL,
+        recompute=d.recompute,
+        sequence_parallel=d.sequence_parallel,
     )
 
 

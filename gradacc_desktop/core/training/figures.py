@@ -410,7 +410,7 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
     states: ModelStates | None = None
     trainable: int | None = None
     why: Missing | None = Missing.UNKNOWN_MODEL if unknown else Missing.NO_MODEL
-    if problem is not None and problem is not SetupProblem.TENSOR_PARALLEL_SPANS_NODES:
+    if problem is not None:
         why = Missing.LAYOUT
     elif model is not None and d.expert_problem(model) is not None:
         why = Missing.LAYOUT  # expert parallelism on a model whose experts it cannot spread

@@ -27,7 +27,7 @@ from ..batch.recommend import (
 from ..frameworks.verdicts import BatchVerdicts, batch_verdicts
 from ..memory.activation import Attention
 from ..memory.lora import base_weight_bytes_per_param
-from ..memory.setup import SetupProblem, TrainingSetup, setup_problem
+from ..memory.setup import SetupNote, SetupProblem, TrainingSetup, setup_notes, setup_problem
 from ..time.compute import token_cost
 from ..time.hardware import NoSpeedError, hardware
 from ..time.layout import ParallelLayout
@@ -162,6 +162,8 @@ class Plan:
     time_detail: str
     run: tuple[RunLine, ...]
     setup_problem: SetupProblem | None
+    #: what frameworks run, but slowly (tensor parallelism across nodes)
+    notes: tuple[SetupNote, ...] = ()
 
     @property
     def setup(self) -> TrainingSetup | None:
@@ -417,6 +419,7 @@ def plan(description: TrainingDescription) -> Plan:
         time_detail=time_detail,
         run=run,
         setup_problem=setup_problem(d.setup(1, 1)),
+        notes=setup_notes(d.setup(1, 1)),
     )
 
 

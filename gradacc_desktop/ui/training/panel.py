@@ -76,7 +76,7 @@ class TrainingPanel(PanelRows, QWidget):
         self._quiet = False
         self.fields: dict[TrainingField, NumberField] = {}
         self.combos: dict[Choice, QComboBox] = {}
-        #: choices shown as a check box of their own row (FP8 products)
+        #: choices shown as a check box of their own row (FP8 products, sequence parallelism)
         self.checks: dict[Choice, QCheckBox] = {}
         self.labels: dict[Key, QLabel] = {}
         self.notes: dict[Extra, QLabel] = {}
@@ -218,26 +218,16 @@ class TrainingPanel(PanelRows, QWidget):
         self._show_checks()
 
     def _show_checks(self) -> None:
-        """The FP8 box: ticked when chosen and possible, enabled only when possible (bf16
-        or fp16 on a card with an FP8 peak), its tooltip saying why not; the frozen-tower
-        box as chosen."""
-        frozen = self.checks.get(Choice.VISION_FROZEN)
-        if frozen is not None:
+        """Each check box ticked when chosen and possible, enabled only when possible (FP8
+        products: bf16 or fp16 on a card with an FP8 peak; sequence parallelism: tensor
+        parallelism), its tooltip saying what it does and why it is off."""
+        for choice, check in self.checks.items():
+            state = self.vm.check(choice)
             with self._silently():
-                frozen.setChecked(bool(self.vm.choice(Choice.VISION_FROZEN)))
-            hint = self.vm.texts.choice_hint(Choice.VISION_FROZEN)
-            frozen.setToolTip(hint)
-            frozen.setAccessibleDescription(hint)
-        check = self.checks.get(Choice.FP8)
-        if check is None:
-            return
-        allowed = self.vm.fp8_allowed()
-        with self._silently():
-            check.setChecked(bool(self.vm.choice(Choice.FP8)) and allowed)
-        check.setEnabled(allowed)
-        hint = self.vm.fp8_hint()
-        check.setToolTip(hint)
-        check.setAccessibleDescription(hint)
+                check.setChecked(bool(self.vm.choice(choice)) and state.enabled)
+            check.setEnabled(state.enabled)
+            check.setToolTip(state.hint)
+            check.setAccessibleDescription(state.hint)
 
     def show_state(self, state: TrainingState) -> None:
         vm = self.vm

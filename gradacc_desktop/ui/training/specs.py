@@ -86,10 +86,12 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(Section.HARDWARE, T.NETWORK),
     RowSpec(Section.HARDWARE, E.CARD_SPEED),
     RowSpec(Section.LAYOUT, T.TENSOR_PARALLEL),
+    RowSpec(Section.LAYOUT, C.SEQUENCE_PARALLEL),
     RowSpec(Section.LAYOUT, T.PIPELINE_STAGES),
     RowSpec(Section.LAYOUT, T.VIRTUAL_STAGES),
     RowSpec(Section.LAYOUT, T.EXPERT_PARALLEL),
     RowSpec(Section.LAYOUT, T.CONTEXT_PARALLEL),
+    RowSpec(Section.LAYOUT, C.FRAMEWORK),
     RowSpec(Section.LAYOUT, C.ZERO),
     RowSpec(Section.LAYOUT, C.OFFLOAD),
     RowSpec(Section.LAYOUT, C.RECOMPUTE),
@@ -112,7 +114,7 @@ ROWS: tuple[RowSpec, ...] = (
 )
 
 #: choices shown as a check box on a row of its own (its text is its label)
-CHECK_BOXES: frozenset[Choice] = frozenset({C.FP8, C.VISION_FROZEN})
+CHECK_BOXES: frozenset[Choice] = frozenset({C.FP8, C.VISION_FROZEN, C.SEQUENCE_PARALLEL})
 
 #: rows shown only when the description has them (the view-model says which)
 CONDITIONAL: frozenset[Key] = frozenset(

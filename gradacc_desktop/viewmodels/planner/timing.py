@@ -8,6 +8,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import final
 
+from PySide6.QtCore import QCoreApplication
+
+from gradacc_desktop.core.memory import NOTE_TEXT
 from gradacc_desktop.core.time import (
     CUSTOM_ID,
     FITTED,
@@ -278,8 +281,19 @@ class TimingTexts(Translating):
             ),
             fastest_micro_batch=fastest_micro,
             run=self._run(plan),
-            note=self._note(plan.description, model, t),
+            note=" ".join([*self._setup_notes(plan), self._note(plan.description, model, t)]),
         )
+
+    def _setup_notes(self, plan: Plan) -> list[str]:
+        """What frameworks run, but slowly (tensor parallelism across nodes), in words."""
+        setup = plan.description.setup(1, 1)
+        f = self._formats.format
+        return [
+            QCoreApplication.translate("Setup", NOTE_TEXT[note]).format(
+                tensor_parallel=f(setup.tensor_parallel), gpus_per_node=f(setup.gpus_per_node)
+            )
+            for note in plan.notes
+        ]
 
     def _mismatch(self, what: Mismatch, measured: str, planned: str) -> str:
         text = {

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from gradacc_desktop.core.batch import Rounding
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import (
     Attention,
     Family,
@@ -76,6 +77,10 @@ class Choices:
     attention: Attention = Attention.SDPA
     #: a card id, or the custom card's
     card: str = ""
+    #: Megatron's sequence parallelism, when tensor parallelism is used
+    #: (``sequence_parallel_allowed``)
+    sequence_parallel: bool = False
+    framework: Framework = Framework.DEEPSPEED
     zero: ZeroStage = ZeroStage.NONE
     offload: Offload = Offload.NONE
     recompute: Recompute = Recompute.NONE
@@ -136,6 +141,13 @@ def fp8_allowed(precision: Precision, card: GpuCard | None) -> bool:
     if precision is Precision.FP32 or card is None or card.performance is None:
         return False
     return card.performance.peak_tflops(Precision.BF16, fp8=True) is not None
+
+
+def sequence_parallel_allowed(entries: Entries[TrainingField]) -> bool:
+    """Whether sequence parallelism can be chosen: tensor parallelism over more than one
+    GPU (it splits the tokens over the tensor-parallel group)."""
+    size = entries.accepted(TrainingField.TENSOR_PARALLEL)
+    return size is not None and size > 1
 
 
 def has_experts(spec: ModelSpec | None) -> bool:
@@ -264,6 +276,8 @@ def build(
         zero_stage=choices.zero,
         offload=choices.offload,
         recompute=choices.recompute,
+        framework=choices.framework,
+        sequence_parallel=choices.sequence_parallel and sequence_parallel_allowed(e),
         target_batch=int(number(TrainingField.TARGET)),
         rounding=choices.rounding,
         micro_batch=None if choices.recommend else int(number(TrainingField.MICRO_BATCH)),

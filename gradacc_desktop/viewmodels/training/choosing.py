@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from gradacc_desktop.core.batch import Rounding
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import (
     Attention,
     Family,
@@ -66,6 +67,7 @@ ENUM_CHOICES: dict[Choice, tuple[str, Callable[[Any], Any]]] = {
     Choice.LORA_TARGETS: ("lora_targets", LoraTargets),
     Choice.OPTIMIZER: ("optimizer", Optimizer),
     Choice.PRECISION: ("precision", Precision),
+    Choice.FRAMEWORK: ("framework", Framework),
     Choice.ZERO: ("zero", ZeroStage),
     Choice.OFFLOAD: ("offload", Offload),
     Choice.RECOMPUTE: ("recompute", Recompute),
@@ -103,6 +105,8 @@ def choice_value(c: Choices, choice: Choice) -> ChoiceValue:
         Choice.VISION_FROZEN: c.vision_frozen,
         Choice.ATTENTION: c.attention,
         Choice.CARD: c.card,
+        Choice.SEQUENCE_PARALLEL: c.sequence_parallel,
+        Choice.FRAMEWORK: c.framework,
         Choice.ZERO: c.zero,
         Choice.OFFLOAD: c.offload,
         Choice.RECOMPUTE: c.recompute,
@@ -127,6 +131,7 @@ def options(
         Choice.PRECISION: list(t.precision_options()),
         Choice.ATTENTION: list(t.attention_options()),
         Choice.CARD: list(t.card_options(cards)),
+        Choice.FRAMEWORK: list(t.framework_options()),
         Choice.ZERO: list(t.zero_options()),
         Choice.OFFLOAD: list(t.offload_options()),
         Choice.RECOMPUTE: list(t.recompute_options()),
@@ -154,6 +159,8 @@ def chosen(
             return replace(c, fp8=value)
         if choice is Choice.VISION_FROZEN and isinstance(value, bool):
             return replace(c, vision_frozen=value)
+        if choice is Choice.SEQUENCE_PARALLEL and isinstance(value, bool):
+            return replace(c, sequence_parallel=value)
         enum_choice = ENUM_CHOICES.get(choice)
         if enum_choice is not None:
             attribute, kind = enum_choice
@@ -207,6 +214,7 @@ def applied(
         optimizer=d.optimizer,
         precision=d.precision,
         attention=d.attention,
+        framework=d.framework,
         zero=d.zero_stage,
         offload=d.offload,
         recompute=d.recompute,
@@ -223,6 +231,8 @@ def applied(
     if d.fp8 or fp8_allowed(d.precision, d.card):  # else the choice waits for a card
         c = replace(c, fp8=d.fp8)
     c = replace(c, vision_frozen=d.vision_frozen)
+    if d.sequence_parallel or d.tensor_parallel > 1:  # else the choice waits for tp > 1
+        c = replace(c, sequence_parallel=d.sequence_parallel)
     values: dict[TrainingField, Entry] = {
         TrainingField.TARGET: Decimal(d.target_batch),
         TrainingField.GPUS: Decimal(d.gpus),

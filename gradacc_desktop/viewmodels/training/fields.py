@@ -103,6 +103,9 @@ class Choice(enum.Enum):
     VISION_FROZEN = "vision_frozen"  # a check box: the vision tower does not train
     ATTENTION = "attention"
     CARD = "card"
+    #: a check box: Megatron's sequence parallelism (only with tensor parallelism)
+    SEQUENCE_PARALLEL = "sequence_parallel"
+    FRAMEWORK = "framework"  # what runs the step: how memory is counted
     ZERO = "zero"
     OFFLOAD = "offload"
     RECOMPUTE = "recompute"

@@ -78,8 +78,8 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
     ),
     TrainingField.TENSOR_PARALLEL: trans_late(
         "TrainingTexts",
-        "GPUs each layer is split over (Megatron tensor parallelism, with sequence "
-        "parallelism), inside one node: weights and activations per GPU shrink by "
+        "GPUs each layer is split over (Megatron tensor parallelism; sequence "
+        "parallelism below), inside one node: weights and activations per GPU shrink by "
         "this factor.",
     ),
     TrainingField.PIPELINE_STAGES: trans_late(
@@ -132,7 +132,7 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
     TrainingField.OTHER_MEMORY: trans_late(
         "TrainingTexts",
         "Everything on one GPU except activations (O). Empty: the model states as "
-        "DeepSpeed counts them for this setup, plus the framework overhead.",
+        "the chosen framework counts them for this setup, plus the framework overhead.",
     ),
     TrainingField.OVERHEAD: trans_late(
         "TrainingTexts",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-from gradacc_desktop.core.memory import ModelSpec, Precision
+from gradacc_desktop.core.memory import ModelSpec
 from gradacc_desktop.core.time import (
     GpuCard,
     GpuTable,
@@ -34,11 +34,11 @@ from gradacc_desktop.viewmodels.training.build import (
     Choices,
     ShapeProblem,
     build,
-    fp8_allowed,
     has_experts,
     model_spec,
     pipelined,
 )
+from gradacc_desktop.viewmodels.training.checks import CheckState, check_state
 from gradacc_desktop.viewmodels.training.choosing import (
     ChoiceValue,
     applied,
@@ -211,23 +211,19 @@ class TrainingViewModel(QObject):
             return has_experts(self.model_spec())
         return True
 
+    def check(self, choice: Choice) -> CheckState:
+        """A check box's state: whether it can be ticked now (FP8 products: 16-bit training
+        on a card with an FP8 peak; sequence parallelism: tensor parallelism), and its
+        tooltip saying what it does and why it is off when it is."""
+        return check_state(self._texts, choice, self._choices, self._entries, self._cards)
+
     def fp8_allowed(self) -> bool:
-        """Whether FP8 products can be chosen now: 16-bit training on a card with an FP8
-        peak (the check box is enabled only then)."""
-        return fp8_allowed(
-            self._choices.precision, current_card(self._choices, self._entries, self._cards)
-        )
+        """Whether FP8 products can be chosen now (the check box is enabled only then)."""
+        return self.check(Choice.FP8).enabled
 
     def fp8_hint(self) -> str:
         """The FP8 check box's tooltip: what it does, and why it is off when it is."""
-        card = current_card(self._choices, self._entries, self._cards)
-        why = ""
-        if self._choices.precision is Precision.FP32:
-            why = self._texts.fp8_needs_16_bit()
-        elif not self.fp8_allowed():
-            name = card.name if card is not None else self._texts.custom_card_name()
-            why = self._texts.fp8_needs_peak(name)
-        return self._texts.choice_hint(Choice.FP8) + (f"\n\n{why}" if why else "")
+        return self.check(Choice.FP8).hint
 
     def shown_text(self, field: TrainingField) -> str:
         """What the field shows: what it holds (unreadable text as typed), except where

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import final
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import ModelFacts, ModelSource
 from gradacc_desktop.core.time import GpuCard
 from gradacc_desktop.core.training.description import TrainingDescription
@@ -15,6 +16,13 @@ from gradacc_desktop.core.training.figures import Figure, Figures, Missing, Sour
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating, format_approx
 from gradacc_desktop.viewmodels.training.fields import TrainingField
+
+#: the frameworks by their own names (not translated)
+FRAMEWORK_NAMES = {
+    Framework.DEEPSPEED: "DeepSpeed",
+    Framework.MEGATRON: "Megatron",
+    Framework.FSDP: "FSDP2",
+}
 
 
 @dataclass(frozen=True)
@@ -150,16 +158,26 @@ class NoteTexts(Translating):
                 ).format(stage=int(states.zero_stage))
             else:
                 sharding = self.tr("no ZeRO")
+            said = {
+                "states": self.gb(states.gpu_bytes),
+                "sharding": sharding,
+                "framework": FRAMEWORK_NAMES[d.framework],
+                "overhead": self.gb(figs.overhead_bytes),
+            }
+            # Megatron's and FSDP2's caching allocator reserves a share over the states
+            reserve = (figure.derived or 0) - states.gpu_bytes - figs.overhead_bytes
+            if reserve > 0:
+                text = self.tr(
+                    "Model states {states} ({sharding}, as {framework} counts them) + "
+                    "{reserve} allocator reserve + {overhead} overhead."
+                ).format(reserve=self.gb(reserve), **said)
+            else:
+                text = self.tr(
+                    "Model states {states} ({sharding}, as {framework} counts them) + "
+                    "{overhead} overhead."
+                ).format(**said)
             return FigureNote(
-                self.tr(
-                    "Model states {states} ({sharding}, as DeepSpeed counts them) + {overhead} "
-                    "overhead."
-                ).format(
-                    states=self.gb(states.gpu_bytes),
-                    sharding=sharding,
-                    overhead=self.gb(figs.overhead_bytes),
-                ),
-                placeholder=self.tr("{value} (estimated)").format(value=derived),
+                text, placeholder=self.tr("{value} (estimated)").format(value=derived)
             )
         return self._not_derived(figure)
 

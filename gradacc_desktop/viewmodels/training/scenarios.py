@@ -57,6 +57,7 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
 
     target, gpus = integer(TrainingField.TARGET), integer(TrainingField.GPUS)
     assert target is not None and gpus is not None
+    tensor_parallel = integer(TrainingField.TENSOR_PARALLEL) or 1
     return PlanSettings(
         target_batch=target,
         micro_batch=None if c.recommend else integer(TrainingField.MICRO_BATCH),
@@ -72,7 +73,7 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         zero_stage=c.zero,
         precision=c.precision,
         offload=c.offload,
-        tensor_parallel=integer(TrainingField.TENSOR_PARALLEL) or 1,
+        tensor_parallel=tensor_parallel,
         pipeline_stages=integer(TrainingField.PIPELINE_STAGES) or 1,
         recompute=c.recompute,
         model=training.model_spec(),
@@ -104,6 +105,9 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         image_width=integer(TrainingField.IMAGE_WIDTH),
         image_height=integer(TrainingField.IMAGE_HEIGHT),
         vision_frozen=c.vision_frozen,
+        framework=c.framework,
+        # what the plan uses: sequence parallelism only beside tensor parallelism
+        sequence_parallel=c.sequence_parallel and tensor_parallel > 1,
     )
 
 
@@ -160,6 +164,8 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             vision_frozen=plan.vision_frozen,
             attention=plan.attention,
             card=card_id,
+            sequence_parallel=plan.sequence_parallel,
+            framework=plan.framework,
             zero=plan.zero_stage,
             offload=plan.offload,
             recompute=plan.recompute,

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import final
 
 from gradacc_desktop.core.batch import Rounding
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import (
     Attention,
     Family,
@@ -130,6 +131,8 @@ class TrainingTexts(Translating):
             Choice.VISION_FROZEN: say(shared.VISION_FROZEN),
             Choice.ATTENTION: self.tr("Attention kernel"),
             Choice.CARD: self.tr("GPU model"),
+            Choice.SEQUENCE_PARALLEL: self.tr("Sequence parallelism"),
+            Choice.FRAMEWORK: self.tr("Framework"),
             Choice.ZERO: self.tr("&ZeRO stage"),
             Choice.OFFLOAD: self.tr("C&PU offload"),
             Choice.RECOMPUTE: self.tr("Re&computation"),
@@ -173,6 +176,21 @@ class TrainingTexts(Translating):
                 "back: more activation memory and more time."
             ),
             Choice.CARD: self.tr("Its usable memory and its speed."),
+            Choice.SEQUENCE_PARALLEL: self.tr(
+                "Megatron's sequence parallelism (--sequence-parallel), beside tensor "
+                "parallelism: the layer norms, dropouts and residuals of each tensor-parallel "
+                "group run on 1/t of the tokens instead of on all of them on every GPU. Under "
+                "Megatron their activations shrink t times; under every framework that "
+                "element-wise work is split instead of repeated."
+            ),
+            Choice.FRAMEWORK: self.tr(
+                "What runs the step. It decides how memory is counted — the model states "
+                "(DeepSpeed's estimators; Megatron's fp32 gradient buffer and distributed "
+                "optimizer; FSDP2's per-parameter shards), the activations with tensor "
+                "parallelism, the allocator's reserve — and how gradients move: in which "
+                "precision, and whether their reduction overlaps the backward pass. "
+                "docs/MEMORY.md explains each rule."
+            ),
             Choice.ZERO: self.tr(
                 "How much of the optimizer states, gradients and weights is sharded over the "
                 "data-parallel GPUs."
@@ -180,7 +198,10 @@ class TrainingTexts(Translating):
             Choice.OFFLOAD: self.tr("What ZeRO-Offload keeps in the CPU's memory."),
             Choice.RECOMPUTE: self.tr(
                 "Full recomputation keeps only each layer's input and recomputes the rest in "
-                "the backward pass: far less activation memory, a third more compute."
+                "the backward pass: far less activation memory, a third more compute. "
+                "Selective recomputation (Megatron's --recompute-granularity selective) "
+                "recomputes only the attention core: it drops the s² scores eager attention "
+                "keeps, for a little more compute."
             ),
             Choice.ROUNDING: self.tr("How the accumulation steps round T / (b·g)."),
             Choice.RECOMMEND: self.tr(
@@ -251,6 +272,19 @@ class TrainingTexts(Translating):
     def fp8_needs_peak(self, card: str) -> str:
         return self.tr("Off now: {card} has no FP8 peak.").format(card=card)
 
+    def sequence_parallel_needs_tensor_parallel(self) -> str:
+        return self.tr(
+            "Off now: it needs {field} above 1 (it splits the tokens over the tensor-parallel "
+            "GPUs)."
+        ).format(field=self.field_label(TrainingField.TENSOR_PARALLEL))
+
+    def framework_options(self) -> list[tuple[Framework, str]]:
+        return [
+            (Framework.DEEPSPEED, self.tr("DeepSpeed")),
+            (Framework.MEGATRON, self.tr("Megatron")),
+            (Framework.FSDP, self.tr("FSDP2 (PyTorch)")),
+        ]
+
     def zero_options(self) -> list[tuple[ZeroStage, str]]:
         return [
             (ZeroStage.NONE, self.tr("None (plain data parallel)")),
@@ -269,6 +303,7 @@ class TrainingTexts(Translating):
     def recompute_options(self) -> list[tuple[Recompute, str]]:
         return [
             (Recompute.NONE, self.tr("None (keep the activations)")),
+            (Recompute.SELECTIVE, self.tr("Selective (attention core, Megatron)")),
             (Recompute.FULL, self.tr("Full (recompute every layer: +1/3 compute)")),
         ]
 

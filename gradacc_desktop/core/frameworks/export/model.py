@@ -8,6 +8,7 @@ import enum
 from dataclasses import dataclass
 
 from ...memory.setup import TrainingSetup
+from ...recompute import Recompute
 
 PORT = 29500
 MODULE = "my_training"
@@ -53,12 +54,14 @@ class LoraExport:
 @dataclass(frozen=True)
 class ExportModel:
     """What the files carry of the training description besides the setup: the model's
-    name (a comment), the sequence length, LoRA and activation recomputation."""
+    name (a comment), the sequence length, LoRA, activation recomputation and Megatron's
+    sequence parallelism (None: Megatron's files turn it on with tensor parallelism)."""
 
     name: str | None = None
     seq_len: int | None = None
     lora: LoraExport | None = None
-    recompute: bool = False
+    recompute: Recompute = Recompute.NONE
+    sequence_parallel: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -162,6 +162,13 @@ NOTE_RECOMPUTE_CODE = trans_late(
     "on a Hugging Face model in build_model(), or wrap your blocks with "
     "torch.utils.checkpoint.",
 )
+NOTE_SELECTIVE = trans_late(
+    "Export",
+    "Selective recomputation (the attention core only) is Megatron's "
+    "(--recompute-granularity selective): this file trains without it, so its activations "
+    "take more memory than the plan says; turn on full recomputation, or none, to plan what "
+    "it runs.",
+)
 NOTE_QLORA = trans_late(
     "Export",
     "QLoRA: build_model() must load the frozen base with quantization_config=QUANTIZATION "

@@ -8,6 +8,7 @@ import json
 import textwrap
 
 from ...memory.setup import Offload, TrainingSetup
+from ...recompute import Recompute
 from .model import MODULE, PORT, ExportFormat, ExportModel
 from .notes import (
     NOTE_LIGHTNING_LORA,
@@ -15,6 +16,7 @@ from .notes import (
     NOTE_QLORA,
     NOTE_RECOMPUTE_CODE,
     NOTE_SCRIPT_MODEL,
+    NOTE_SELECTIVE,
     note_comment,
 )
 
@@ -74,8 +76,8 @@ def _model_line(model: ExportModel) -> str | None:
         parts.append(f"{kind} r={model.lora.rank} on {', '.join(model.lora.target_modules)}")
     if model.seq_len is not None:
         parts.append(f"sequence length {model.seq_len}")
-    if model.recompute:
-        parts.append("full activation recomputation")
+    if model.recompute is not Recompute.NONE:
+        parts.append(f"{model.recompute.value} activation recomputation")
     if not parts:
         return None
     return "\n".join(
@@ -127,14 +129,15 @@ def with_model(
             text = text.replace("build_model()", "get_peft_model(build_model(), LORA)")
             text = text.replace("get_peft_model(get_peft_model(build_model(), LORA), LORA)",
                                 "get_peft_model(build_model(), LORA)")  # fmt: skip
-        if model.recompute and fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED):
+        hf = fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED)
+        if model.recompute is Recompute.FULL and hf:
             text = text.replace(
                 "    gradient_accumulation_steps=",
                 "    gradient_checkpointing=True,  # full activation recomputation\n"
                 "    gradient_accumulation_steps=",
                 1,
             )
-        elif model.recompute:
+        elif model.recompute is Recompute.FULL:
             notes.append(NOTE_RECOMPUTE_CODE)
         lines = text.split("\n")
         if lora is not None and lora.quantized:
@@ -166,16 +169,24 @@ def with_model(
             notes.append(NOTE_QLORA)
     if fmt is ExportFormat.DEEPSPEED and (lora is not None or model.seq_len is not None):
         notes.append(NOTE_SCRIPT_MODEL)
-    if fmt is ExportFormat.DEEPSPEED and model.recompute:
+    if fmt is ExportFormat.DEEPSPEED and model.recompute is Recompute.FULL:
         notes.append(NOTE_RECOMPUTE_CODE)
+    if fmt is not ExportFormat.MEGATRON and model.recompute is Recompute.SELECTIVE:
+        notes.append(NOTE_SELECTIVE)
     if fmt is ExportFormat.MEGATRON and "megatron_args.sh" in out:
+        if model.sequence_parallel is False:  # the description plans without it
+            out["megatron_args.sh"] = out["megatron_args.sh"].replace(
+                "  --sequence-parallel\n", "", 1
+            )
         extra = []
         if model.seq_len is not None:
             extra.append(f"  --seq-length {model.seq_len}")
-        if model.recompute:
+        if model.recompute is Recompute.FULL:
             extra.append(
                 "  --recompute-granularity full --recompute-method uniform --recompute-num-layers 1"
             )
+        elif model.recompute is Recompute.SELECTIVE:
+            extra.append("  --recompute-granularity selective")
         if extra:
             out["megatron_args.sh"] = out["megatron_args.sh"].replace(
                 "\n)\n", "\n" + "\n".join(extra) + "\n)\n", 1

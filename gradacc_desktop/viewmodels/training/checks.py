@@ -1,0 +1,54 @@
+"""The description's check boxes: whether each can be ticked now, and its tooltip — what
+it does and, when it is off, why. FP8 products need 16-bit training on a card with an
+FP8 peak; sequence parallelism needs tensor parallelism; the frozen vision tower is
+always open (its row is shown only for a model with a tower)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gradacc_desktop.core.memory import Precision
+from gradacc_desktop.core.time import GpuCard
+from gradacc_desktop.viewmodels.entries import Entries
+from gradacc_desktop.viewmodels.training.build import (
+    Choices,
+    fp8_allowed,
+    sequence_parallel_allowed,
+)
+from gradacc_desktop.viewmodels.training.choosing import current_card
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from gradacc_desktop.viewmodels.training.texts import TrainingTexts
+
+
+@dataclass(frozen=True)
+class CheckState:
+    #: the box can be ticked now (else it is disabled and shows unticked; the choice waits)
+    enabled: bool
+    #: what it does, and why it is off when it is
+    hint: str
+
+
+def check_state(
+    texts: TrainingTexts,
+    choice: Choice,
+    choices: Choices,
+    entries: Entries[TrainingField],
+    cards: tuple[GpuCard, ...],
+) -> CheckState:
+    """The state of the check box of ``choice`` with these choices and entries."""
+    why = ""
+    enabled = True
+    if choice is Choice.FP8:
+        card = current_card(choices, entries, cards)
+        enabled = fp8_allowed(choices.precision, card)
+        if choices.precision is Precision.FP32:
+            why = texts.fp8_needs_16_bit()
+        elif not enabled:
+            name = card.name if card is not None else texts.custom_card_name()
+            why = texts.fp8_needs_peak(name)
+    elif choice is Choice.SEQUENCE_PARALLEL:
+        enabled = sequence_parallel_allowed(entries)
+        if not enabled:
+            why = texts.sequence_parallel_needs_tensor_parallel()
+    hint = texts.choice_hint(choice)
+    return CheckState(enabled, hint + (f"\n\n{why}" if why else ""))

@@ -1,0 +1,240 @@
+"""The framework, Megatron's sequence parallelism and selective recomputation in the
+training description, as a user meets them: picked with the keyboard, ticked with the
+mouse, read in the planner's memory card, saved in a scenario file and opened again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QCheckBox
+
+from gradacc_desktop.core import scenario as scenario_io
+from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.memory.setup import ZeroStage
+from gradacc_desktop.core.recompute import Recompute
+from gradacc_desktop.ui.main_window import MainWindow
+from gradacc_desktop.ui.training.panel import TrainingPanel
+from gradacc_desktop.ui.training.specs import Extra
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
+from tests.ui.layout_checks import layout_problems, settle
+
+
+def _panel(window: MainWindow) -> TrainingPanel:
+    show_tab(window, window.planner_page)
+    return window.description
+
+
+def _llama(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Llama 3.1 8B at 4 096 tokens on 8 A100s with ZeRO-1, the memory derived."""
+    pick(qtbot, choice_box(window, Choice.MODEL), "llama-3.1-8b")
+    for field, text in (
+        (TrainingField.TARGET, "512"),
+        (TrainingField.GPUS, "8"),
+        (TrainingField.SEQ_LEN, "4096"),
+    ):
+        type_into(qtbot, described(window, field), text)
+    pick(qtbot, choice_box(window, Choice.ZERO), ZeroStage.OPTIMIZER)
+
+
+def _tick(qtbot, box: QCheckBox) -> None:  # type: ignore[no-untyped-def]
+    """A click on the box's square."""
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(6, box.height() // 2))
+
+
+def _usage(window: MainWindow) -> str:
+    """The planner's memory card: what one GPU holds."""
+    return window.planner.results.fit.usage.text()
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "en"])
+def test_the_new_controls_have_a_label_a_name_a_tooltip_and_a_tab_stop(  # type: ignore[no-untyped-def]
+    make_window, language: str
+) -> None:
+    window: MainWindow = make_window(language=language)
+    panel = _panel(window)
+    chain = panel.tab_chain()
+    framework, label = panel.combos[Choice.FRAMEWORK], panel.labels[Choice.FRAMEWORK]
+    assert label.isVisible() and label.buddy() is framework
+    assert framework.accessibleName() == label.text().replace("&", "") == "Framework"
+    assert "docs/MEMORY.md" in framework.toolTip()
+    assert [framework.itemText(i) for i in range(framework.count())] == [
+        "DeepSpeed",
+        "Megatron",
+        "FSDP2 (PyTorch)",
+    ]
+    assert framework.currentData() is Framework.DEEPSPEED
+    box = panel.checks[Choice.SEQUENCE_PARALLEL]
+    assert box.isVisible() and box.text()
+    assert box.accessibleName() == box.text().replace("&", "")
+    assert box.toolTip() and box.accessibleDescription() == box.toolTip()
+    assert box.text() == (
+        "Paralelismo de sequência" if language == "pt_BR" else "Sequence parallelism"
+    )
+    # in reading order: the box under the tensor-parallel size, the framework above ZeRO
+    assert chain.index(box) == chain.index(panel.fields[TrainingField.TENSOR_PARALLEL]) + 1
+    assert chain.index(framework) + 1 == chain.index(panel.combos[Choice.ZERO])
+    recompute = panel.combos[Choice.RECOMPUTE]
+    texts = [recompute.itemText(i) for i in range(recompute.count())]
+    selective = (
+        "Seletiva (núcleo da atenção, Megatron)"
+        if language == "pt_BR"
+        else "Selective (attention core, Megatron)"
+    )
+    assert len(texts) == 3 and texts[1] == selective
+    assert recompute.itemData(1) is Recompute.SELECTIVE
+
+
+def test_choosing_megatron_changes_the_memory_per_gpu(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    panel = _panel(window)
+    _llama(window, qtbot)
+    deepspeed = _usage(window)
+    note = panel.notes[Extra.OTHER_NOTE]
+    assert "como o DeepSpeed os conta" in note.text()
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    assert _usage(window) != deepspeed
+    assert note.text() == (
+        "Estados do modelo 60,227 GB (ZeRO-1 sobre 8 GPUs, como o Megatron os conta) + "
+        "2,41 GB de reserva do alocador + 1 GB de sobrecarga."
+    )
+    d = window.training_vm.description
+    assert d is not None and d.framework is Framework.MEGATRON
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.DEEPSPEED)
+    assert _usage(window) == deepspeed
+
+
+def test_the_sequence_parallel_box_is_enabled_only_with_tensor_parallelism(  # type: ignore[no-untyped-def]
+    make_window, qtbot
+) -> None:
+    window: MainWindow = make_window(language="en")
+    panel = _panel(window)
+    _llama(window, qtbot)
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    box = panel.checks[Choice.SEQUENCE_PARALLEL]
+    tensor = described(window, TrainingField.TENSOR_PARALLEL)
+    assert tensor.text() == "1"
+    assert not box.isEnabled() and not box.isChecked()
+    assert box.toolTip().endswith(
+        "Off now: it needs Tensor parallel above 1 (it splits the tokens over the "
+        "tensor-parallel GPUs)."
+    )
+    type_into(qtbot, tensor, "2")
+    assert box.isEnabled() and "Off now" not in box.toolTip()
+    without = _usage(window)
+    _tick(qtbot, box)
+    assert box.isChecked()
+    d = window.training_vm.description
+    assert d is not None and d.sequence_parallel and d.tensor_parallel == 2
+    assert _usage(window) != without  # the norms' and dropouts' activations split
+    type_into(qtbot, tensor, "1")
+    assert not box.isEnabled() and not box.isChecked()
+    d = window.training_vm.description
+    assert d is not None and not d.sequence_parallel
+    type_into(qtbot, tensor, "2")
+    assert box.isEnabled() and box.isChecked()  # the choice waited
+    # from the keyboard: Tab from the tensor-parallel size reaches the box, Space ticks
+    tensor.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(tensor.hasFocus)
+    qtbot.keyClick(tensor, Qt.Key.Key_Tab)
+    assert box.hasFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert not box.isChecked()
+    assert _usage(window) == without
+
+
+def test_selective_recomputation_is_offered_and_the_plan_uses_it(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    _panel(window)
+    _llama(window, qtbot)
+    pick(qtbot, choice_box(window, Choice.ATTENTION), Attention.EAGER)  # the s² scores
+    none = _usage(window)
+    pick(qtbot, choice_box(window, Choice.RECOMPUTE), Recompute.SELECTIVE)
+    assert choice_box(window, Choice.RECOMPUTE).currentText() == (
+        "Seletiva (núcleo da atenção, Megatron)"
+    )
+    d = window.training_vm.description
+    assert d is not None and d.recompute is Recompute.SELECTIVE
+    selective = _usage(window)
+    assert selective != none
+    pick(qtbot, choice_box(window, Choice.RECOMPUTE), Recompute.FULL)
+    assert _usage(window) not in (none, selective)
+
+
+def test_a_megatron_scenario_reopens_with_its_choices(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    panel = _panel(window)
+    _llama(window, qtbot)
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
+    _tick(qtbot, panel.checks[Choice.SEQUENCE_PARALLEL])
+    pick(qtbot, choice_box(window, Choice.RECOMPUTE), Recompute.SELECTIVE)
+    usage = _usage(window)
+    path = tmp_path / "megatron.json"
+    assert window.scenarios.save(path)
+    plan = json.loads(path.read_text(encoding="utf-8"))["plan"]
+    assert (plan["framework"], plan["sequence_parallel"], plan["recompute"]) == (
+        "megatron",
+        True,
+        "selective",
+    )
+    # undo everything, then open the file
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
+    _tick(qtbot, panel.checks[Choice.SEQUENCE_PARALLEL])
+    pick(qtbot, choice_box(window, Choice.RECOMPUTE), Recompute.NONE)
+    type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "1")
+    assert _usage(window) != usage
+    assert window.scenarios.open(path)
+    assert choice_box(window, Choice.FRAMEWORK).currentData() is Framework.MEGATRON
+    assert choice_box(window, Choice.FRAMEWORK).currentText() == "Megatron"
+    assert described(window, TrainingField.TENSOR_PARALLEL).text() == "2"
+    box = panel.checks[Choice.SEQUENCE_PARALLEL]
+    assert box.isEnabled() and box.isChecked()
+    assert choice_box(window, Choice.RECOMPUTE).currentData() is Recompute.SELECTIVE
+    assert _usage(window) == usage
+
+
+def test_an_old_scenario_opens_with_deepspeed(window: MainWindow, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    panel = _panel(window)
+    _llama(window, qtbot)
+    path = tmp_path / "antigo.json"
+    assert window.scenarios.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["version"] == scenario_io.VERSION == 7
+    data["version"] = 6  # as this app's version before the framework wrote it
+    del data["plan"]["framework"], data["plan"]["sequence_parallel"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
+    _tick(qtbot, panel.checks[Choice.SEQUENCE_PARALLEL])
+    assert window.scenarios.open(path)
+    assert choice_box(window, Choice.FRAMEWORK).currentData() is Framework.DEEPSPEED
+    assert choice_box(window, Choice.FRAMEWORK).currentText() == "DeepSpeed"
+    box = panel.checks[Choice.SEQUENCE_PARALLEL]
+    assert not box.isEnabled() and not box.isChecked()
+    d = window.training_vm.description
+    assert d is not None and d.framework is Framework.DEEPSPEED and not d.sequence_parallel
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "en"])
+def test_the_new_rows_are_readable_at_800_by_600(make_window, qtbot, language: str) -> None:  # type: ignore[no-untyped-def]
+    window: MainWindow = make_window(language=language)
+    panel = _panel(window)
+    _llama(window, qtbot)
+    type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
+    for _ in range(2):
+        window.resize(800, 600)
+        settle()
+    box = panel.checks[Choice.SEQUENCE_PARALLEL]
+    panel.area.ensureWidgetVisible(box)
+    settle()
+    assert box.width() >= box.sizeHint().width()
+    framework = panel.combos[Choice.FRAMEWORK]
+    assert framework.width() >= framework.minimumSizeHint().width()
+    assert not panel.area.horizontalScrollBar().isVisible()
+    assert layout_problems(panel, window) == []
