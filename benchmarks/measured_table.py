@@ -111,7 +111,8 @@ def model_config(run: dict[str, Any]) -> dict[str, Any]:
     family = m.get("family")
     if m.get("attention") == "mla":
         kind = "deepseek_v3" if m.get("experts", 0) and m["experts"] > 160 else "deepseek_v2"
-        dense = raw.get("dense_layers", m["layers"] - (m.get("moe_layers") or 0))
+        moe = m.get("moe_layers")
+        dense = m["layers"] - moe if moe is not None else raw.get("dense_layers", 0)
         return {
             "model_type": kind,
             "hidden_size": m["hidden"],
@@ -441,9 +442,10 @@ KNOWN_MISSES: dict[str, str] = {
         "switch for a fused loss"
     ),
     "memory-worst": (
-        "as above, and DeepSeek-V3's latent attention and routed experts under Megatron, "
-        "which the paper accounting does not cover (the modules' split is used: 43 to 61 % "
-        "of the measured peak)"
+        "as above; Megatron-LM's functional tests of a 12-layer, 512-wide model (a few GB, "
+        "where Transformer Engine's workspaces and the last stage's logits, which they "
+        "measure, weigh most); DeepSeek's pipeline stages, whose dense and sparse layers "
+        "hold different parameters (the plan counts an even share per stage)"
     ),
     "memory-fsdp": (
         "torchtitan's per-op selective checkpointing keeps the products' outputs and "
