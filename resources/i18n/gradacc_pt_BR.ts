@@ -1873,6 +1873,10 @@
         <translation>o Trainer preenche só bf16.enabled, e o DeepSpeed descarta este &quot;auto&quot; que sobra: o bf16 fica desligado (chame a seção de bf16)</translation>
     </message>
     <message>
+        <source>read as GPT-NeoX {version} reads it (its NeoXArgs fields and calculate_derived())</source>
+        <translation>lido como o GPT-NeoX {version} o lê (os campos de NeoXArgs e calculate_derived())</translation>
+    </message>
+    <message>
         <source>accumulation steps = 1: GPT-NeoX&apos;s default gradient_accumulation_steps (NeoXArgsDeepspeedConfig); unlike DeepSpeed, GPT-NeoX does not derive it from train_batch_size unless the file sets it to null</source>
         <translation>passos de acumulação = 1: o gradient_accumulation_steps padrão do GPT-NeoX (NeoXArgsDeepspeedConfig); ao contrário do DeepSpeed, o GPT-NeoX não o deriva de train_batch_size a menos que o arquivo o defina como null</translation>
     </message>
@@ -1905,24 +1909,36 @@
         <translation>deve ser um mapeamento de chaves</translation>
     </message>
     <message>
-        <source>fp16 enabled with type bfloat16: GPT-NeoX versions read it differently (bf16 before, fp16 now); set precision instead</source>
-        <translation>fp16 ativado com type bfloat16: as versões do GPT-NeoX o leem de formas diferentes (bf16 antes, fp16 agora); defina precision em vez disso</translation>
+        <source>{key} = &quot;bfloat16&quot; is not read: GPT-NeoX {version} trains in fp16 (only GPT-NeoX before May 2023 read it as bf16)</source>
+        <translation>{key} = &quot;bfloat16&quot; não é lido: o GPT-NeoX {version} treina em fp16 (só o GPT-NeoX de antes de maio de 2023 o lia como bf16)</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX {version} refuses keys that are not NeoX arguments (NeoXArgs(**config) raises TypeError)</source>
+        <translation>o GPT-NeoX {version} recusa chaves que não são argumentos do NeoX (NeoXArgs(**config) levanta TypeError)</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX {version} refuses it (NeoXArgs(**config) raises TypeError): only its unmerged branch {branch} has this argument</source>
+        <translation>o GPT-NeoX {version} a recusa (NeoXArgs(**config) levanta TypeError): só o seu branch não integrado {branch} tem esse argumento</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX {version} refuses it (NeoXArgs(**config) raises TypeError): the argument was removed in commit {commit} ({date})</source>
+        <translation>o GPT-NeoX {version} a recusa (NeoXArgs(**config) levanta TypeError): o argumento foi removido no commit {commit} ({date})</translation>
     </message>
     <message>
         <source>GPT-NeoX refuses it with fp16.enabled true: &quot;DeepSpeed fp16 field was set but precision conflicts&quot;</source>
         <translation>o GPT-NeoX o recusa com fp16.enabled true: &quot;DeepSpeed fp16 field was set but precision conflicts&quot;</translation>
     </message>
     <message>
+        <source>GPT-NeoX refuses it with fp16.enabled true: the fp16 section sets precision &quot;fp16&quot;, then &quot;DeepSpeed bf16 field was set but precision conflicts&quot;</source>
+        <translation>o GPT-NeoX o recusa com fp16.enabled true: a seção fp16 define precision &quot;fp16&quot;, e então &quot;DeepSpeed bf16 field was set but precision conflicts&quot;</translation>
+    </message>
+    <message>
+        <source>GPT-NeoX refuses it with bf16.enabled true: &quot;DeepSpeed bf16 field was set but precision conflicts&quot;</source>
+        <translation>o GPT-NeoX o recusa com bf16.enabled true: &quot;DeepSpeed bf16 field was set but precision conflicts&quot;</translation>
+    </message>
+    <message>
         <source>GPT-NeoX reads only &quot;fp16&quot;, &quot;bfloat16&quot; and &quot;fp32&quot;: calculate_derived() sets any other value to fp32</source>
         <translation>o GPT-NeoX lê só &quot;fp16&quot;, &quot;bfloat16&quot; e &quot;fp32&quot;: calculate_derived() troca qualquer outro valor por fp32</translation>
-    </message>
-    <message>
-        <source>DeepSpeed refuses bf16 and fp16 enabled together (precision fp16)</source>
-        <translation>o DeepSpeed recusa bf16 e fp16 ativados juntos (precision fp16)</translation>
-    </message>
-    <message>
-        <source>GPT-NeoX refuses keys that are not NeoX arguments (NeoXArgs(**config) raises TypeError)</source>
-        <translation>o GPT-NeoX recusa chaves que não são argumentos do NeoX (NeoXArgs(**config) levanta TypeError)</translation>
     </message>
     <message>
         <source>GPT-NeoX refuses it on {g} data-parallel GPU(s): &quot;Train batch size: {value} has to be greater than 0&quot;.</source>

@@ -483,8 +483,14 @@ def test_neox_parallel_sizes_and_gpus() -> None:
 
 
 def test_neox_zero_optimization() -> None:
-    assert neox(zero_optimization={"stage": 2}).zero_stage is ZeroStage.GRADIENTS
-    offload = neox(zero_optimization={"stage": 3, "offload_optimizer": {"device": "cpu"}})
+    # pipe_parallel_size 0: the model runs as a sequential module (no PipelineEngine)
+    assert neox(pipe_parallel_size=0, zero_optimization={"stage": 2}).zero_stage is (
+        ZeroStage.GRADIENTS
+    )
+    offload = neox(
+        pipe_parallel_size=0,
+        zero_optimization={"stage": 3, "offload_optimizer": {"device": "cpu"}},
+    )
     assert offload.offload is Offload.OPTIMIZER
     # calculate_derived(): self.zero_optimization["stage"] raises KeyError
     assert refused(neox(zero_optimization={"overlap_comm": True})) == ["zero_optimization"]
@@ -494,10 +500,15 @@ def test_neox_zero_optimization() -> None:
     tuned = neox(zero_optimization={"stage": "auto"}, autotuning={"enabled": True})
     assert tuned.unread == () and "zero_stage" in tuned.auto_fields
     # DeepSpeed's PipelineEngine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline
-    # parallelism" (pipe_parallel_size 1 runs the model as a sequential module)
+    # parallelism"; calculate_derived(): is_pipe_parallel = pipe_parallel_size >= 1, so
+    # one stage is a PipelineModule too (only 0 runs the model as a sequential module)
     piped = neox(pipe_parallel_size=2, zero_optimization={"stage": 2})
     assert refused(piped) == ["zero_optimization.stage"] and piped.zero_stage is None
-    assert neox(pipe_parallel_size=1, zero_optimization={"stage": 3}).zero_stage == 3
+    one = neox(pipe_parallel_size=1, zero_optimization={"stage": 3})
+    assert refused(one) == ["zero_optimization.stage"] and one.zero_stage is None
+    assert "pipe_parallel_size 1" in one.unread[0].reason
+    assert neox(pipe_parallel_size=1, zero_optimization={"stage": 1}).zero_stage == 1
+    assert neox(pipe_parallel_size=0, zero_optimization={"stage": 3}).zero_stage == 3
 
 
 @pytest.mark.parametrize(
@@ -512,9 +523,16 @@ def test_neox_zero_optimization() -> None:
         ({"precision": "fp16", "fp16": {"enabled": True}}, Precision.FP16, None),
         # ... and asserts it otherwise
         ({"precision": "bfloat16", "fp16": {"enabled": True}}, None, "precision"),
-        # a bf16 section goes to DeepSpeed as it is
+        # a bf16 section enabled sets precision "bfloat16" when it is None ...
         ({"bf16": {"enabled": True}}, Precision.BF16, None),
-        ({"precision": "fp16", "bf16": {"enabled": True}}, None, "bf16.enabled"),
+        ({"bf16": {"enabled": False}}, None, None),
+        ({"precision": "bfloat16", "bf16": {"enabled": True}}, Precision.BF16, None),
+        # ... and asserts it otherwise ("DeepSpeed bf16 field was set but precision
+        # conflicts"), also against the "fp16" the fp16 section set
+        ({"precision": "fp16", "bf16": {"enabled": True}}, None, "precision"),
+        ({"precision": "fp32", "bf16": {"enabled": True}}, None, "precision"),
+        ({"precision": "bf16", "bf16": {"enabled": True}}, None, "precision"),
+        ({"fp16": {"enabled": True}, "bf16": {"enabled": True}}, None, "bf16.enabled"),
         ({}, None, None),
     ],
 )
@@ -534,8 +552,15 @@ def test_neox_precision_values_it_turns_into_fp32() -> None:
     assert unread(config) == {"precision": ('"bf16"', False)}
     listed = neox(precision=["bfloat16"])
     assert listed.precision is Precision.FP32 and unread(listed)["precision"][1] is False
+
+
+def test_neox_fp16_type_bfloat16_trains_in_fp16() -> None:
+    # calculate_derived() sets precision "fp16" and hands the section to DeepSpeed, whose
+    # get_fp16_enabled() reads only "enabled" (GPT-NeoX before #787 read it as bf16)
     typed = neox(fp16={"enabled": True, "type": "bfloat16"})
-    assert typed.precision is None and unread(typed) == {"fp16.type": ('"bfloat16"', False)}
+    assert typed.precision is Precision.FP16 and typed.unread == ()
+    assert typed.key_of("precision") == "fp16.enabled"
+    assert any('fp16.type = "bfloat16" is not read' in n for n in typed.notes)
 
 
 def test_neox_sequence_checkpointing_and_dashes() -> None:
@@ -618,8 +643,8 @@ def test_neox_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
             "key": "seq_lenght",
             "suggestion": "seq_length",
             "refused": True,
-            "reason": "GPT-NeoX refuses keys that are not NeoX arguments (NeoXArgs(**config) "
-            "raises TypeError)",
+            "reason": "GPT-NeoX 2.0.0 (main at ea7aefd, 2026-05-19) refuses keys that are not "
+            "NeoX arguments (NeoXArgs(**config) raises TypeError)",
         }
     ]
     code, data = check(

@@ -9,12 +9,15 @@ under each framework's rules.
   with ``lora_rank``. The data-parallel replicas are training/_distributed.py
   ParallelDims: dp_replicate x dp_shard, dp_shard -1 being GPUs // (dp_replicate x tp x
   cp), and the product with tp and cp must be the GPU count.
-* GPT-NeoX (megatron/neox_arguments/arguments.py): keys with "-" are read with "_"
-  (from_ymls); gradient_accumulation_steps defaults to 1; the data-parallel size is
+* GPT-NeoX (megatron/neox_arguments/arguments.py at ea7aefd, the source gradacc reads):
+  keys with "-" are read with "_" (from_ymls) and must be NeoXArgs fields;
+  gradient_accumulation_steps defaults to 1; the data-parallel size is
   (GPUs / pipe_parallel_size) / model_parallel_size, sizes below 1 read as 1
   (calculate_derived); train batch = micro x steps x data-parallel size
   (calculate_batch_parameters, check_batch_parameters); a fp16 section enabled sets the
-  precision to fp16; seq_length and checkpoint_activations are read as they are.
+  precision to fp16, a bf16 section enabled to bfloat16; seq_length and
+  checkpoint_activations are read as they are. ``NEOX_OWN`` holds what NeoX's own
+  argument class made of each file, and the reading must agree with it.
 
 The effective batch is micro-batch x steps x data-parallel replicas.
 """
@@ -129,7 +132,9 @@ def test_neox_rules(path: Path, gpus: int, capsys: pytest.CaptureFixture[str]) -
     stage = (raw.get("zero_optimization") or {}).get("stage")
     assert values["zero_stage"] == stage
     fp16 = (raw.get("fp16") or {}).get("enabled", False)
-    assert values["precision"] == ("fp16" if fp16 else raw.get("precision"))
+    bf16 = (raw.get("bf16") or {}).get("enabled", False)
+    precision = raw.get("precision") or ("fp16" if fp16 else "bfloat16" if bf16 else None)
+    assert values["precision"] == _NEOX_PRECISION[precision]
     pp = max(raw.get("pipe_parallel_size", 0), 1)
     mp = max(raw.get("model_parallel_size", 1), 1)
     dp = gpus / pp / mp
@@ -146,3 +151,63 @@ def test_neox_rules(path: Path, gpus: int, capsys: pytest.CaptureFixture[str]) -
     assert data["data_parallel_size"] == int(dp)
     assert data["effective_batch"] == micro * steps * int(dp)
     assert data["derived"]["train_batch_size"] == micro * steps * int(dp)
+
+
+_NEOX_PRECISION = {"fp16": "fp16", "bfloat16": "bf16", "fp32": "fp32", None: None}
+
+# What GPT-NeoX's own argument class made of each file: NeoXArgs.from_ymls([file],
+# overwrite_values={"global_num_gpus": g}) at ea7aefd (megatron/neox_arguments/ of that
+# commit, run outside the project: NeoX does not install here; its logging and tokenizer
+# modules stubbed, megatron/utils.py's expand_attention_types and obtain_resource_pool
+# from the same commit, DeepSpeed's launcher for DLTS_HOSTFILE). Per file: micro-batch,
+# accumulation steps, precision, ZeRO stage and the train batch size with 1, 4, 8 and 16
+# GPUs (None: calculate_derived() asserts "(global_num_gpus / pp_size) / mp_size ... must
+# be a whole number"); None for the whole file: NeoX asserts "Either train_batch_size or
+# train_micro_batch_size_per_gpu needs to be provided" (a model file, run merged with a
+# training file). llama/train_config.yml is recorded merged with llama/7B.yml, as
+# configs/llama/README.md runs it (the model file sets no batch value).
+NEOX_OWN: dict[str, tuple[int, int, str, int, tuple[int | None, ...]] | None] = {
+    "gpt-neox__configs-1-3B.yml": (4, 1, "fp16", 1, (4, 16, 32, 64)),
+    "gpt-neox__configs-125M-dmoe.yml": (4, 1, "bfloat16", 1, (4, 16, 32, 64)),
+    "gpt-neox__configs-125M.yml": (4, 1, "fp16", 1, (4, 16, 32, 64)),
+    "gpt-neox__configs-20B.yml": (4, 32, "fp16", 1, (None, None, 128, 256)),
+    "gpt-neox__configs-bf16_125M.yml": (4, 1, "bfloat16", 0, (4, 16, 32, 64)),
+    "gpt-neox__configs-llama-7B.yml": None,
+    "gpt-neox__configs-llama-train_config.yml": (4, 1, "fp16", 1, (4, 16, 32, 64)),
+    "gpt-neox__configs-mamba-mamba-130M.yml": (4, 1, "fp16", 1, (4, 16, 32, 64)),
+    "gpt-neox__configs-pythia-1B.yml": (4, 4, "fp16", 0, (16, 64, 128, 256)),
+    "gpt-neox__configs-pythia-6-9B.yml": (8, 2, "fp16", 1, (None, 32, 64, 128)),
+    "gpt-neox__configs-rwkv-170M.yml": (32, 1, "bfloat16", 1, (32, 128, 256, 512)),
+}
+
+
+def test_every_neox_file_has_neoxs_own_reading() -> None:
+    assert sorted(NEOX_OWN) == [p.name for p in NEOX_FILES]
+
+
+@pytest.mark.parametrize("gpus", GPU_COUNTS)
+@pytest.mark.parametrize("path", NEOX_FILES, ids=lambda p: p.name)
+def test_neox_reads_as_neoxargs_did(
+    path: Path, gpus: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = _check(path, gpus, capsys)
+    assert data["unknown_keys"] == []
+    assert any("GPT-NeoX 2.0.0 (main at ea7aefd" in n for n in data["derived"]["notes"])
+    own = NEOX_OWN[path.name]
+    if own is None:
+        assert code == 0 and data["values"]["micro_batch"] is None
+        assert "micro-batch" in data["missing"]
+        return
+    micro, steps, precision, stage, trains = own
+    train = trains[GPU_COUNTS.index(gpus)]
+    if train is None:
+        assert code == 1 and data["framework_accepts"] is False
+        assert "does not divide" in data["problems"][0]
+        return
+    assert code == 0 and data["framework_accepts"] is True, data["problems"]
+    derived = data["derived"]
+    assert (derived["micro_batch"], derived["accumulation_steps"]) == (micro, steps)
+    assert derived["train_batch_size"] == data["effective_batch"] == train
+    assert data["data_parallel_size"] * micro * steps == train
+    assert data["values"]["precision"] == _NEOX_PRECISION[precision]
+    assert (data["values"]["zero_stage"] or 0) == stage

@@ -363,13 +363,12 @@ def _replicas(
         names: list[str] = []
         # GPT-NeoX, megatron/neox_arguments/arguments.py, NeoXArgs.calculate_derived():
         # pp_size = pipe_parallel_size if >= 1 else 1, mp_size likewise with
-        # model_parallel_size (cp_size with context_parallel_size), and
-        # dp_world_size = (global_num_gpus / pp_size) / (mp_size * cp_size), which must be
-        # a whole number (AssertionError otherwise); train_batch_size = micro x GA x dp.
+        # model_parallel_size, and dp_world_size = (global_num_gpus / pp_size) / mp_size,
+        # which must be a whole number (AssertionError otherwise); train_batch_size =
+        # micro x GA x dp.
         for name, key in (
             ("pipeline", "pipe_parallel_size"),
             ("tensor", "model_parallel_size"),
-            ("context", "context_parallel_size"),
         ):
             size = _size(config, name)
             if size is not None:

@@ -2,6 +2,11 @@
 and ZeRO section, with GPT-NeoX's own rules for their defaults, its precision key, its
 Megatron-style parallel sizes and sequence length, and the keys it refuses.
 
+The rules and keys are those of one GPT-NeoX source, ``NEOX_VERSION`` (EleutherAI/gpt-neox
+main at ``NEOX_COMMIT``; the files cited below are at that commit), and the report says
+so; DeepSpeed's are those of the DeeperSpeed it pins (requirements/requirements.txt
+91d1c55, requirements/pyproject.toml 02e2ebf: the same in what is cited here).
+
 GPT-NeoX derives the batch values as DeepSpeed does (megatron/neox_arguments/
 arguments.py ``NeoXArgs.calculate_batch_parameters()`` is DeepSpeed's
 ``_set_batch_related_parameters``, ``check_batch_parameters()`` its
@@ -21,10 +26,14 @@ from ...batch.planning import MAX_TARGET_BATCH
 from ...memory.setup import Precision
 from ...text import trans_late
 from .deepspeed import read_zero
-from .neox_keys import NEOX_KEYS
+from .neox_keys import NEOX_BRANCH_KEYS, NEOX_KEYS, NEOX_REMOVED_KEYS, NEOX_VERSION
 from .reader import MAX_GPUS, MAX_MICRO, MAX_SEQ, MAX_STEPS, Reader, clean
 
 _NEOX_PRECISIONS = {"fp16": Precision.FP16, "bfloat16": Precision.BF16, "fp32": Precision.FP32}
+_READ_AS = trans_late(
+    "ConfigImport",
+    "read as GPT-NeoX {version} reads it (its NeoXArgs fields and calculate_derived())",
+)
 
 
 def read_neox(data: dict[Any, Any], r: Reader) -> None:
@@ -39,6 +48,8 @@ def read_neox(data: dict[Any, Any], r: Reader) -> None:
 
     def key(name: str) -> str:
         return written.get(name, name)
+
+    r.notes.append(_READ_AS.format(version=NEOX_VERSION))
 
     # NeoXArgs.validate_types() lets "auto" through only with autotuning set (DeepSpeed's
     # autotuner fills it); otherwise calculate_batch_parameters() computes with the text
@@ -82,11 +93,12 @@ def read_neox(data: dict[Any, Any], r: Reader) -> None:
         )
     _zero(conf, key, r, autotuning)
     _precision(conf, key, r)
-    # GPT-NeoX, megatron/neox_arguments/arguments.py NeoXArgs.calculate_derived()
+    # GPT-NeoX, megatron/neox_arguments/arguments.py NeoXArgs.calculate_derived(): the
+    # data-parallel size is (GPUs / pipe_parallel_size) / model_parallel_size (context
+    # parallelism is only on an unmerged branch: context_parallel_size is refused)
     for size_name, size_key in (
         ("pipeline", "pipe_parallel_size"),
         ("tensor", "model_parallel_size"),
-        ("context", "context_parallel_size"),
     ):
         r.parallel_size(size_name, key(size_key), conf.get(size_key))
     # neox_args.py NeoXArgsModel.seq_length
@@ -169,11 +181,13 @@ def _zero(conf: dict[str, Any], key: Any, r: Reader, autotuning: bool) -> None:
         )
         return
     pipe = conf.get("pipe_parallel_size")
-    if stage >= 2 and isinstance(pipe, int) and not isinstance(pipe, bool) and pipe > 1:
-        # calculate_derived(): is_pipe_parallel = pipe_parallel_size > 1, the model is a
-        # DeepSpeed PipelineModule; deepspeed/runtime/pipe/engine.py
-        # PipelineEngine.__init__ asserts zero_optimization_stage() < 2, "ZeRO-2 and
-        # ZeRO-3 are incompatible with pipeline parallelism"
+    if stage >= 2 and isinstance(pipe, int) and not isinstance(pipe, bool) and pipe >= 1:
+        # calculate_derived(): is_pipe_parallel = pipe_parallel_size >= 1 (since #1219,
+        # 2382bd4; only 0 runs the model as a sequential module, megatron/training.py
+        # to_sequential()), so even 1 stage is a DeepSpeed PipelineModule;
+        # deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ asserts
+        # zero_optimization_stage() < 2, "ZeRO-2 and ZeRO-3 are incompatible with
+        # pipeline parallelism"
         r.refuse(
             f"{name}.stage",
             stage,
@@ -215,32 +229,20 @@ def _enabled(r: Reader, conf: dict[str, Any], key: Any, section: str) -> bool | 
 
 
 def _precision(conf: dict[str, Any], key: Any, r: Reader) -> None:
-    # calculate_derived(), "derive precision": a fp16 section enabled sets precision
-    # "fp16" when precision is None and asserts precision == "fp16" otherwise ("DeepSpeed
-    # fp16 field was set but precision conflicts"); precision "fp16" enables DeepSpeed's
-    # fp16 section, "bfloat16" adds {"bf16": {"enabled": True}} to deepspeed_extra_args,
-    # and anything else becomes "fp32" (this runs before validate_types()). A bf16
-    # section in the file goes to DeepSpeed as it is.
+    # calculate_derived(), "derive precision" (bf16 since #1311, 797a4ab): a fp16 section
+    # enabled sets precision "fp16" when precision is None and asserts precision == "fp16"
+    # otherwise ("DeepSpeed fp16 field was set but precision conflicts"); then a bf16
+    # section enabled sets "bfloat16" when precision is still None and asserts precision
+    # == "bfloat16" otherwise ("DeepSpeed bf16 field was set but precision conflicts").
+    # Precision "fp16" enables DeepSpeed's fp16 section, "bfloat16" adds {"bf16":
+    # {"enabled": True}} when the file has no bf16 section, and anything else becomes
+    # "fp32" (this runs before validate_types()).
     fp16 = _enabled(r, conf, key, "fp16")
     bf16 = _enabled(r, conf, key, "bf16")
     if fp16 is None or bf16 is None:
         return
-    precision = conf.get("precision")
-    section = conf.get("fp16")
-    if fp16 and isinstance(section, dict) and section.get("type") == "bfloat16":
-        # the old calculate_derived() read fp16.type "bfloat16" as bf16; the current one
-        # sets precision "fp16" and hands the section, type included, to DeepSpeed
-        r.refuse(
-            f"{key('fp16')}.type",
-            "bfloat16",
-            trans_late(
-                "ConfigImport",
-                "fp16 enabled with type bfloat16: GPT-NeoX versions read it differently "
-                "(bf16 before, fp16 now); set precision instead",
-            ).format(),
-            "precision",
-        )
-        return
+    written = precision = conf.get("precision")
+    source = key("precision")
     if fp16:
         if precision is None:
             precision, source = "fp16", f"{key('fp16')}.enabled"
@@ -257,13 +259,38 @@ def _precision(conf: dict[str, Any], key: Any, r: Reader) -> None:
                 refused=True,
             )
             return
+    if bf16 and precision is None:
+        precision, source = "bfloat16", f"{key('bf16')}.enabled"
+    elif bf16 and precision != "bfloat16":
+        if written is None:  # precision "fp16" came from the fp16 section
+            r.refuse(
+                f"{key('bf16')}.enabled",
+                True,
+                trans_late(
+                    "ConfigImport",
+                    "GPT-NeoX refuses it with fp16.enabled true: the fp16 section sets "
+                    'precision "fp16", then "DeepSpeed bf16 field was set but precision '
+                    'conflicts"',
+                ).format(),
+                "precision",
+                refused=True,
+            )
         else:
-            source = key("precision")
-    else:
-        source = key("precision")
-    if precision is not None and (
-        not isinstance(precision, str) or precision not in _NEOX_PRECISIONS
-    ):
+            r.refuse(
+                key("precision"),
+                precision,
+                trans_late(
+                    "ConfigImport",
+                    'GPT-NeoX refuses it with bf16.enabled true: "DeepSpeed bf16 field was '
+                    'set but precision conflicts"',
+                ).format(),
+                "precision",
+                refused=True,
+            )
+        return
+    if precision is None:
+        return
+    if not isinstance(precision, str) or precision not in _NEOX_PRECISIONS:
         r.refuse(
             key("precision"),
             precision,
@@ -274,35 +301,51 @@ def _precision(conf: dict[str, Any], key: Any, r: Reader) -> None:
             ).format(),
         )
         precision = "fp32"
-    result = None if precision is None else _NEOX_PRECISIONS[precision]
-    if bf16:
-        bf16_key = f"{key('bf16')}.enabled"
-        if result is Precision.FP16:
-            # DeepSpeed, runtime/config.py: "bfloat16 and fp16 modes cannot be
-            # simultaneously enabled"
-            r.refuse(
-                bf16_key,
-                True,
-                trans_late(
-                    "ConfigImport",
-                    "DeepSpeed refuses bf16 and fp16 enabled together (precision fp16)",
-                ).format(),
-                "precision",
-                refused=True,
-            )
-            return
-        result, source = Precision.BF16, bf16_key
-    if result is not None:
-        r.set("precision", source, result)
+    section = conf.get("fp16")
+    if precision == "fp16" and isinstance(section, dict) and section.get("type") == "bfloat16":
+        # GPT-NeoX before #787 (056e9ca, 2023-05-16) read fp16.type "bfloat16" as bf16;
+        # now the section goes to DeepSpeed type and all, and DeeperSpeed's
+        # runtime/config.py get_fp16_enabled() reads only fp16.enabled: the run is fp16
+        r.notes.append(
+            trans_late(
+                "ConfigImport",
+                '{key} = "bfloat16" is not read: GPT-NeoX {version} trains in fp16 (only '
+                "GPT-NeoX before May 2023 read it as bf16)",
+            ).format(key=f"{key('fp16')}.type", version=NEOX_VERSION)
+        )
+    r.set("precision", source, _NEOX_PRECISIONS[precision])
+
+
+_NOT_AN_ARGUMENT = trans_late(
+    "ConfigImport",
+    "GPT-NeoX {version} refuses keys that are not NeoX arguments (NeoXArgs(**config) raises "
+    "TypeError)",
+)
+_BRANCH_ARGUMENT = trans_late(
+    "ConfigImport",
+    "GPT-NeoX {version} refuses it (NeoXArgs(**config) raises TypeError): only its unmerged "
+    "branch {branch} has this argument",
+)
+_REMOVED_ARGUMENT = trans_late(
+    "ConfigImport",
+    "GPT-NeoX {version} refuses it (NeoXArgs(**config) raises TypeError): the argument was "
+    "removed in commit {commit} ({date})",
+)
 
 
 def _unknown_keys(data: dict[Any, Any], r: Reader) -> None:
-    reason = trans_late(
-        "ConfigImport",
-        "GPT-NeoX refuses keys that are not NeoX arguments (NeoXArgs(**config) raises TypeError)",
-    ).format()
     for key in data:
-        if not isinstance(key, str):
-            r.unknown_key(clean(str(key), 80), NEOX_KEYS, True, reason)
-        elif key.replace("-", "_") not in NEOX_KEYS:
-            r.unknown_key(key, NEOX_KEYS, True, reason)
+        name = key.replace("-", "_") if isinstance(key, str) else None
+        if name in NEOX_KEYS:
+            continue
+        near = NEOX_KEYS  # named with the nearest argument ("did you mean ...?")
+        if name in NEOX_BRANCH_KEYS:
+            # a setting of that branch, not a misspelling: no nearest argument
+            reason = _BRANCH_ARGUMENT.format(version=NEOX_VERSION, branch=NEOX_BRANCH_KEYS[name])
+            near = frozenset()
+        elif name in NEOX_REMOVED_KEYS:
+            commit, date = NEOX_REMOVED_KEYS[name]
+            reason = _REMOVED_ARGUMENT.format(version=NEOX_VERSION, commit=commit, date=date)
+        else:
+            reason = _NOT_AN_ARGUMENT.format(version=NEOX_VERSION)
+        r.unknown_key(clean(str(key), 80), near, True, reason)

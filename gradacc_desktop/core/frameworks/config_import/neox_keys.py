@@ -1,4 +1,5 @@
-"""The keys a GPT-NeoX config file may hold: the dataclass fields of ``NeoXArgs``.
+"""The keys a GPT-NeoX config file may hold: the dataclass fields of ``NeoXArgs``, as of
+the GPT-NeoX source read (``NEOX_VERSION``).
 
 GPT-NeoX, megatron/neox_arguments/arguments.py ``NeoXArgs.from_ymls()`` loads every file
 (``yaml.load``), turns "-" into "_" in each top-level key and calls ``cls(**config)``:
@@ -6,364 +7,208 @@ GPT-NeoX, megatron/neox_arguments/arguments.py ``NeoXArgs.from_ymls()`` loads ev
 one of their fields raises ``TypeError`` (``__init__() got an unexpected keyword
 argument``) and the run does not start.
 
-The fields below are the union of the versions read (annotated class attributes only:
-``tensorboard_writer``, ``adlr_autoresume_object`` and ``tokenizer`` have no annotation,
-so they are not fields):
+Generated from EleutherAI/gpt-neox at ``NEOX_COMMIT`` (the head of its main branch,
+2026-05-19; requirements/pyproject.toml says version 2.0.0) with Python's ``ast``, not
+typed in: every annotated class attribute of the twelve ``BASE_CLASSES``
+(megatron/neox_arguments/deepspeed_args.py ``NeoXArgsDeepspeedRunner`` and
+``NeoXArgsDeepspeedConfig``; megatron/neox_arguments/neox_args.py the ten others). Class
+attributes without an annotation (``tensorboard_writer``, ``adlr_autoresume_object``,
+``tokenizer``) are not fields. (Checked by building ``NeoXArgs`` from that commit's files:
+318 fields. Its configs/*.yml hold only these keys, but for configs/llemma/, whose
+``attention_type``, ``decay_lr_to`` and ``warmup_iters`` NeoX itself refuses.)
 
-* megatron/neox_arguments/neox_args.py, the 2024 version (Copyright 2024; GQA, Mamba,
-  RWKV, Comet, DPO/KTO): ``NeoXArgsParallelism``, ``NeoXArgsModel``,
-  ``NeoXArgsOptimizer``, ``NeoXArgsLRScheduler``, ``NeoXArgsLogging``, ``NeoXArgsOther``,
-  ``NeoXArgsTokenizer``, ``NeoXArgsTraining``, ``NeoXArgsTextgen``;
-* megatron/neox_arguments/deepspeed_args.py at c291906:
-  ``NeoXArgsDeepspeedConfig`` and ``NeoXArgsDeepspeedRunner``;
-* configs/neox_arguments.md at 984850f (the generated list of 2023): the fields since
-  removed (``gas``, ``label_data_paths``, ``mlp_type``, ``save_iters``);
-* configs/1-3B-transformer-engine.yml at 2ed84de: the Transformer Engine keys
-  (``te_*``) of the versions after these;
-* ``context_parallel_size``, which versions with context parallelism read in
-  ``calculate_derived()`` (``cp_size``).
+``NEOX_BRANCH_KEYS`` and ``NEOX_REMOVED_KEYS`` are keys main refuses that a config may
+still hold: fields only unmerged branches of the repository add (AxoNN's tensor
+parallelism, context parallelism), and fields main removed (the commit that removed
+each). They only name why the key is refused.
 
-A key added to GPT-NeoX after these versions is reported as unknown.
+To regenerate for another commit: walk the same classes the same way and replace the
+tables (the names are sorted, whitespace-separated).
 """
 
 from __future__ import annotations
 
-NEOX_KEYS = frozenset(
-    {
-        # NeoXArgsDeepspeedConfig
-        "deepspeed",
-        "train_batch_size",
-        "train_micro_batch_size_per_gpu",
-        "gradient_accumulation_steps",
-        "optimizer",
-        "scheduler",
-        "fp32_allreduce",
-        "prescale_gradients",
-        "gradient_predivide_factor",
-        "sparse_gradients",
-        "fp16",
-        "bf16",
-        "amp",
-        "gradient_clipping",
-        "zero_optimization",
-        "curriculum_learning",
-        "curriculum_seqlen",
-        "steps_per_print",
-        "wall_clock_breakdown",
-        "dump_state",
-        "flops_profiler",
-        "communication_data_type",
-        "autotuning",
-        "activation_checkpointing",
-        "sparse_attention",
-        "data_efficiency",
-        "tensorboard",
-        "wandb",
-        "csv_monitor",
-        "elasticity",
-        "comms_logger",
-        "compression_training",
-        "checkpoint",
-        "data_types",
-        "deepspeed_extra_args",
-        # NeoXArgsDeepspeedRunner
-        "hostfile",
-        "include",
-        "exclude",
-        "num_nodes",
-        "num_gpus",
-        "master_port",
-        "master_addr",
-        "launcher",
-        "force_multi",
-        "detect_nvlink_pairs",
-        "autotuning_run",
-        "no_ssh_check",
-        "comment",
-        "account",
-        # NeoXArgsParallelism
-        "pipe_parallel_size",
-        "model_parallel_size",
-        "pipe_partition_method",
-        "world_size",
-        "is_pipe_parallel",
-        "sequence_parallel",
-        "expert_interval",
-        "context_parallel_size",
-        # NeoXArgsModel
-        "precision",
-        "num_layers",
-        "hidden_size",
-        "intermediate_size",
-        "mlp_multiple_of",
-        "expansion_factor",
-        "num_attention_heads",
-        "num_kv_heads",
-        "seq_length",
-        "sliding_window_width",
-        "max_position_embeddings",
-        "norm",
-        "layernorm_fusion",
-        "rmsnorm_fusion",
-        "use_qk_layernorm",
-        "layernorm_epsilon",
-        "rms_norm_epsilon",
-        "scalenorm_epsilon",
-        "pos_emb",
-        "rpe_num_buckets",
-        "rpe_max_distance",
-        "opt_pos_emb_offset",
-        "no_weight_tying",
-        "attention_config",
-        "sparsity_config",
-        "num_unique_layers",
-        "param_sharing_style",
-        "make_vocab_size_divisible_by",
-        "activation",
-        "use_flashattn_swiglu",
-        "scaled_upper_triang_masked_softmax_fusion",
-        "scaled_masked_softmax_fusion",
-        "bias_gelu_fusion",
-        "bias_dropout_fusion",
-        "rope_fusion",
-        "fp16_lm_cross_entropy",
-        "init_method_std",
-        "apply_query_key_layer_scaling",
-        "use_cpu_initialization",
-        "attention_softmax_in_fp32",
-        "rotary_pct",
-        "rotary_emb_base",
-        "rotary_save_freqs_buffer",
-        "init_method",
-        "output_layer_init_method",
-        "gmlp_attn_dim",
-        "gpt_j_residual",
-        "gpt_j_tied",
-        "use_bias_in_norms",
-        "use_bias_in_attn_linear",
-        "use_bias_in_mlp",
-        "mlp_type",
-        "soft_prompt_tuning",
-        "mamba_selective_scan_fusion",
-        "mamba_causal_conv_fusion",
-        "mamba_inner_func_fusion",
-        "mamba_selective_fp32_params",
-        "mamba_use_bias_in_conv",
-        "mamba_use_bias_in_linears",
-        "output_layer_parallelism",
-        "dim_att",
-        "head_size",
-        "ffn_dim",
-        "te_columnparallel",
-        "te_rowparallel",
-        "te_layernorm_mlp",
-        "te_mha",
-        "te_fp8_format",
-        "te_fp8_wgrad",
-        "te_fp8_amax_history_len",
-        "te_fp8_amax_compute_algo",
-        "te_fp8_margin",
-        "te_fp8_mha",
-        # NeoXArgsOptimizer
-        "optimizer_type",
-        "use_bnb_optimizer",
-        "zero_stage",
-        "zero_reduce_scatter",
-        "zero_contiguous_gradients",
-        "zero_reduce_bucket_size",
-        "zero_allgather_bucket_size",
-        "lr",
-        # NeoXArgsLRScheduler
-        "lr_decay_style",
-        "lr_decay_iters",
-        "lr_decay_fraction",
-        "min_lr",
-        "warmup",
-        "override_lr_scheduler",
-        "use_checkpoint_lr_scheduler",
-        # NeoXArgsLogging
-        "use_wandb",
-        "wandb_group",
-        "wandb_team",
-        "wandb_project",
-        "wandb_host",
-        "wandb_init_all_ranks",
-        "git_hash",
-        "log_dir",
-        "tensorboard_dir",
-        "use_comet",
-        "comet_workspace",
-        "comet_project",
-        "comet_experiment_name",
-        "comet_tags",
-        "comet_others",
-        "comet_experiment",
-        "log_interval",
-        "log_grad_pct_zeros",
-        "log_param_norm",
-        "log_grad_norm",
-        "log_optimizer_states",
-        "log_gradient_noise_scale",
-        "gradient_noise_scale_n_batches",
-        "gradient_noise_scale_cpu_offload",
-        "memory_profiling",
-        "memory_profiling_path",
-        "profile",
-        "profile_step_start",
-        "profile_step_stop",
-        # NeoXArgsOther
-        "distributed_backend",
-        "local_rank",
-        "rank",
-        "lazy_mpu_init",
-        "short_seq_prob",
-        "eod_mask_loss",
-        "adlr_autoresume",
-        "adlr_autoresume_interval",
-        "seed",
-        "onnx_safe",
-        "deepscale",
-        "deepscale_config",
-        "deepspeed_mpi",
-        "deepspeed_slurm",
-        "user_script",
-        "iteration",
-        "do_train",
-        "do_valid",
-        "do_test",
-        "save_iters",
-        "global_num_gpus",
-        # NeoXArgsTokenizer
-        "tokenizer_type",
-        "padded_vocab_size",
-        # NeoXArgsTraining
-        "data_path",
-        "use_shared_fs",
-        "train_data_paths",
-        "label_data_paths",
-        "train_label_data_paths",
-        "train_reward_data_paths",
-        "test_data_paths",
-        "test_label_data_paths",
-        "test_reward_data_paths",
-        "valid_data_paths",
-        "valid_label_data_paths",
-        "valid_reward_data_paths",
-        "pos_train_data_paths",
-        "neg_train_data_paths",
-        "pos_train_label_data_paths",
-        "neg_train_label_data_paths",
-        "pos_valid_data_paths",
-        "neg_valid_data_paths",
-        "pos_valid_label_data_paths",
-        "neg_valid_label_data_paths",
-        "pos_test_data_paths",
-        "neg_test_data_paths",
-        "pos_test_label_data_paths",
-        "neg_test_label_data_paths",
-        "train_data_weights",
-        "valid_data_weights",
-        "test_data_weights",
-        "weight_by_num_documents",
-        "weighted_sampler_alpha",
-        "data_impl",
-        "pack_impl",
-        "dataset_impl",
-        "train_impl",
-        "dpo_fp32",
-        "dpo_reference_free",
-        "dpo_beta",
-        "kto_fp32",
-        "kto_desirable_weight",
-        "kto_undesirable_weight",
-        "z_loss",
-        "kto_beta",
-        "allow_chopped",
-        "mmap_warmup",
-        "save",
-        "s3_path",
-        "s3_chunk_size",
-        "config_files",
-        "load",
-        "checkpoint_validation_with_forward_pass",
-        "checkpoint_scale",
-        "checkpoint_factor",
-        "extra_save_iters",
-        "no_save_optim",
-        "no_save_rng",
-        "no_load_optim",
-        "no_load_rng",
-        "finetune",
-        "batch_size",
-        "train_iters",
-        "train_epochs",
-        "eval_iters",
-        "keep_last_n_checkpoints",
-        "eval_interval",
-        "split",
-        "vocab_file",
-        "merge_file",
-        "num_workers",
-        "exit_interval",
-        "attention_dropout",
-        "hidden_dropout",
-        "weight_decay",
-        "checkpoint_activations",
-        "checkpoint_num_layers",
-        "deepspeed_activation_checkpointing",
-        "contiguous_checkpointing",
-        "checkpoint_in_cpu",
-        "synchronize_each_layer",
-        "profile_backward",
-        "partition_activations",
-        "gas",
-        "clip_grad",
-        "hysteresis",
-        "dynamic_loss_scale",
-        "loss_scale",
-        "loss_scale_window",
-        "min_scale",
-        "char_level_ppl",
-        "use_mup",
-        "coord_check",
-        "save_base_shapes",
-        "base_shapes_file",
-        "mup_init_scale",
-        "mup_attn_temp",
-        "mup_output_temp",
-        "mup_embedding_mult",
-        "mup_rp_embedding_mult",
-        "mup_width_scale",
-        # NeoXArgsTextgen (with the MoE settings the 2024 version keeps there)
-        "text_gen_type",
-        "precompute_model_name",
-        "temperature",
-        "top_p",
-        "top_k",
-        "return_logits",
-        "maximum_tokens",
-        "prompt_end",
-        "sample_input_file",
-        "sample_output_file",
-        "num_samples",
-        "recompute",
-        "eval_results_prefix",
-        "eval_tasks",
-        "moe_top_k",
-        "use_tutel",
-        "moe_num_experts",
-        "moe_loss_coeff",
-        "moe_train_capacity_factor",
-        "moe_eval_capacity_factor",
-        "moe_min_capacity",
-        "moe_token_dropping",
-        "create_moe_param_group",
-        "moe_use_residual",
-        "moe_expert_parallel_size",
-        "moe_type",
-        "moe_glu",
-        "moe_lbl_in_fp32",
-        "moe_jitter_eps",
-        "enable_expert_tensor_parallelism",
-    }
-)
+# The GPT-NeoX source the rules of ``neox`` and these keys are read from.
+NEOX_COMMIT = "ea7aefd8f8e183256992d9fede4d7c71a46d67a5"
+NEOX_VERSION = "2.0.0 (main at ea7aefd, 2026-05-19)"
+
+
+def _names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# BASE_CLASSES (megatron/neox_arguments/arguments.py), in its order: class -> fields
+NEOX_ARGUMENT_CLASSES: dict[str, frozenset[str]] = {
+    "NeoXArgsDeepspeedRunner": _names(
+        """
+        account autotuning_run comment exclude force_multi hostfile include launcher
+        master_addr master_port no_ssh_check num_gpus num_nodes
+        """
+    ),
+    "NeoXArgsDeepspeedConfig": _names(
+        """
+        activation_checkpointing amp autotuning bf16 checkpoint comms_logger
+        communication_data_type compression_training csv_monitor curriculum_learning
+        curriculum_seqlen data_efficiency data_types deepspeed deepspeed_extra_args
+        dump_state elasticity flops_profiler fp16 fp32_allreduce
+        gradient_accumulation_steps gradient_clipping gradient_predivide_factor
+        optimizer prescale_gradients scheduler sparse_attention sparse_gradients
+        steps_per_print tensorboard train_batch_size train_micro_batch_size_per_gpu
+        wall_clock_breakdown wandb zero_optimization
+        """
+    ),
+    "NeoXArgsModel": _names(
+        """
+        activation apply_query_key_layer_scaling attention_config
+        attention_softmax_in_fp32 bias_dropout_fusion bias_gelu_fusion dim_att
+        expansion_factor ffn_dim fp16_lm_cross_entropy fused_kernels_build_path
+        gmlp_attn_dim gpt_j_residual gpt_j_tied head_size hidden_size init_method
+        init_method_std intermediate_size layernorm_epsilon layernorm_fusion
+        make_vocab_size_divisible_by mamba_causal_conv_fusion mamba_inner_func_fusion
+        mamba_selective_fp32_params mamba_selective_scan_fusion mamba_use_bias_in_conv
+        mamba_use_bias_in_linears max_position_embeddings mlp_multiple_of
+        no_weight_tying norm num_attention_heads num_kv_heads num_layers
+        num_unique_layers online_dataserver_ips online_dataserver_ports
+        opt_pos_emb_offset output_layer_init_method output_layer_parallelism
+        param_sharing_style pos_emb precision rms_norm_epsilon rmsnorm_fusion
+        rope_fusion rotary_emb_base rotary_pct rotary_save_freqs_buffer rpe_max_distance
+        rpe_num_buckets scaled_masked_softmax_fusion
+        scaled_upper_triang_masked_softmax_fusion scalenorm_epsilon seq_length
+        serve_model_weights sliding_window_width soft_prompt_tuning sparsity_config
+        te_columnparallel te_fp8_amax_compute_algo te_fp8_amax_history_len te_fp8_format
+        te_fp8_margin te_fp8_mha te_fp8_wgrad te_layernorm_mlp te_mha te_rowparallel
+        use_bias_in_attn_linear use_bias_in_mlp use_bias_in_norms use_cpu_initialization
+        use_flashattn_swiglu use_qk_layernorm weight_server_port
+        """
+    ),
+    "NeoXArgsMoE": _names(
+        """
+        moe_expert_interval moe_jitter_eps moe_lbl_in_fp32 moe_num_experts
+        moe_router_type moe_top_k
+        """
+    ),
+    "NeoXArgsLRScheduler": _names(
+        """
+        lr_decay_fraction lr_decay_iters lr_decay_style min_lr override_lr_scheduler
+        use_checkpoint_lr_scheduler warmup
+        """
+    ),
+    "NeoXArgsOptimizer": _names(
+        """
+        lr optimizer_type use_bnb_optimizer zero_allgather_bucket_size
+        zero_contiguous_gradients zero_reduce_bucket_size zero_reduce_scatter zero_stage
+        """
+    ),
+    "NeoXArgsTokenizer": _names(
+        """
+        padded_vocab_size tokenizer_type
+        """
+    ),
+    "NeoXArgsTraining": _names(
+        """
+        allow_chopped attention_dropout base_shapes_file batch_size char_level_ppl
+        checkpoint_activations checkpoint_factor checkpoint_in_cpu checkpoint_num_layers
+        checkpoint_scale checkpoint_validation_with_forward_pass clip_grad config_files
+        contiguous_checkpointing coord_check data_impl data_path dataset_impl
+        deepspeed_activation_checkpointing dpo_beta dpo_fp32 dpo_reference_free
+        dynamic_loss_scale eval_interval eval_iters exit_interval extra_save_iters
+        finetune fp32_reinforce hidden_dropout hysteresis keep_last_n_checkpoints
+        kl_div_beta kl_impl kto_beta kto_desirable_weight kto_fp32
+        kto_undesirable_weight load loss_scale loss_scale_window merge_file min_scale
+        mmap_warmup mup_attn_temp mup_embedding_mult mup_init_scale mup_output_temp
+        mup_rp_embedding_mult mup_width_scale neg_test_data_paths
+        neg_test_label_data_paths neg_train_data_paths neg_train_label_data_paths
+        neg_valid_data_paths neg_valid_label_data_paths no_load_optim no_load_rng
+        no_save_optim no_save_rng num_workers pack_impl partition_activations
+        pos_test_data_paths pos_test_label_data_paths pos_train_data_paths
+        pos_train_label_data_paths pos_valid_data_paths pos_valid_label_data_paths
+        profile_backward reinforce_leave_one_out s3_chunk_size s3_path save
+        save_base_shapes split synchronize_each_layer test_data_paths test_data_weights
+        test_label_data_paths test_reward_data_paths train_data_paths train_data_weights
+        train_epochs train_impl train_iters train_label_data_paths
+        train_reward_data_paths use_mup use_shared_fs valid_data_paths
+        valid_data_weights valid_label_data_paths valid_reward_data_paths vocab_file
+        weight_by_num_documents weight_decay weighted_sampler_alpha z_loss
+        """
+    ),
+    "NeoXArgsParallelism": _names(
+        """
+        is_pipe_parallel model_parallel_size pipe_parallel_size pipe_partition_method
+        sequence_parallel world_size
+        """
+    ),
+    "NeoXArgsLogging": _names(
+        """
+        comet_experiment comet_experiment_name comet_others comet_project comet_tags
+        comet_workspace git_hash gradient_noise_scale_cpu_offload
+        gradient_noise_scale_n_batches log_dir log_grad_norm log_grad_pct_zeros
+        log_gradient_noise_scale log_interval log_optimizer_states log_param_norm
+        memory_profiling memory_profiling_path peak_theoretical_tflops profile
+        profile_step_start profile_step_stop tensorboard_dir use_comet use_wandb
+        wandb_group wandb_host wandb_init_all_ranks wandb_project wandb_run_name
+        wandb_team
+        """
+    ),
+    "NeoXArgsTextgen": _names(
+        """
+        eval_results_prefix eval_tasks maximum_tokens num_samples precompute_model_name
+        prompt_end recompute return_logits sample_input_file sample_output_file
+        temperature text_gen_type top_k top_p
+        """
+    ),
+    "NeoXArgsOther": _names(
+        """
+        adlr_autoresume adlr_autoresume_interval deepscale deepscale_config
+        deepspeed_mpi deepspeed_slurm distributed_backend do_test do_train do_valid
+        eod_mask_loss global_num_gpus iteration lazy_mpu_init local_rank onnx_safe rank
+        seed short_seq_prob user_script
+        """
+    ),
+}
+
+NEOX_KEYS: frozenset[str] = frozenset().union(*NEOX_ARGUMENT_CLASSES.values())
+
+# Fields only an unmerged branch of EleutherAI/gpt-neox has (the branch's fields less
+# those of its merge base with main): key -> "branch (commit at its tip)"
+_AXONN_3D = "add-axonn-3d-TP (28443c6)"
+_AXONN_2D = "add-axonn-2d-tensor-parr (7c4657e)"
+_CONTEXT_PARALLEL = "add-context-parallel-support (5f13813)"
+NEOX_BRANCH_KEYS: dict[str, str] = {
+    # AxoNN's 3D tensor parallelism (NeoXArgsParallelism); its configs/125M.yml sets them
+    "use_axonn_model_parallelism": _AXONN_3D,
+    "row_model_parallel_size": _AXONN_3D,
+    "column_model_parallel_size": _AXONN_3D,
+    "depth_model_parallel_size": _AXONN_3D,
+    "optimize_axonn_communication": _AXONN_3D,
+    # AxoNN's 2D tensor parallelism
+    "inner_model_parallel_size": _AXONN_2D,
+    "outer_model_parallel_size": _AXONN_2D,
+    "deepspeed_jsrun": _AXONN_2D,
+    # context parallelism
+    "context_parallel_size": _CONTEXT_PARALLEL,
+    "is_context_parallel": _CONTEXT_PARALLEL,
+    "requires_attention_mask": _CONTEXT_PARALLEL,
+}
+
+# Fields main removed: key -> (commit, date)
+_DMOE = ("d11df96", "2025-05-09")  # "Dmoe integration (#1210)": MoE settings renamed
+NEOX_REMOVED_KEYS: dict[str, tuple[str, str]] = {
+    "gas": ("91c44bc", "2024-02-05"),
+    "label_data_paths": ("c786367", "2024-08-27"),
+    "mlp_type": ("adbf5d6", "2024-09-10"),
+    "save_iters": ("a6d6af0", "2024-09-29"),
+    "detect_nvlink_pairs": ("9107b25", "2025-02-18"),
+    "expert_interval": _DMOE,
+    "moe_type": _DMOE,
+    "moe_glu": _DMOE,
+    "moe_loss_coeff": _DMOE,
+    "moe_train_capacity_factor": _DMOE,
+    "moe_eval_capacity_factor": _DMOE,
+    "moe_min_capacity": _DMOE,
+    "moe_token_dropping": _DMOE,
+    "moe_use_residual": _DMOE,
+    "moe_expert_parallel_size": _DMOE,
+    "create_moe_param_group": _DMOE,
+    "enable_expert_tensor_parallelism": _DMOE,
+    "use_tutel": _DMOE,
+}
