@@ -1,8 +1,8 @@
 """Benchmark: recompute every candidate pair, with its step time, after one input change.
 
-The planner's refresh after a keystroke is one ``recommend_with_pairs`` call and, with a
-model to time, one ``step_time`` per candidate pair plus the fastest fitting pair. Goal:
-within one frame (16 ms) for targets up to 65 536 on up to 1 024 GPUs. Run alone with
+The planner's refresh after a keystroke is one ``plan(description)`` call: the pairs that
+reach the target, each with its memory and step time, the recommended one and the
+fastest. Goal: within one frame (16 ms) for targets up to 65 536 on up to 1 024 GPUs. Run alone with
 ``python benchmarks/pair_times.py``; ``make bench`` includes its table.
 """
 
@@ -12,21 +12,17 @@ import gc
 import statistics
 import sys
 import time
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gradacc_desktop.core.batch.recommend import Recommendation, recommend_with_pairs
+from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.precision import Precision
-from gradacc_desktop.core.time.compute import Shape, token_cost
 from gradacc_desktop.core.time.gpus import load_gpu_table
-from gradacc_desktop.core.time.hardware import hardware
-from gradacc_desktop.core.time.layout import ParallelLayout
-from gradacc_desktop.core.time.step_results import fastest
-from gradacc_desktop.core.time.steptime import StepModel
-from gradacc_desktop.core.time.workload import Workload
+from gradacc_desktop.core.training.description import TrainingDescription
+from gradacc_desktop.core.training.plan import plan
 
 GOAL_MS = 16.0
 # the most divisors below 65 536 (55 440 and 65 520 have 120), a power of two, a prime
@@ -35,40 +31,34 @@ GPUS = (1, 8, 1024)
 REPEATS = 30
 
 
-HW = hardware(load_gpu_table().by_id("h100-80gb"), Precision.BF16, 8)
+#: Llama-3-70B on H100s, tensor parallel 8, ZeRO-3, the activation and other memory typed
+#: as the view-model benchmark types them
+BASE = TrainingDescription(
+    model=ModelSpec.bundled("llama-3-70b"),
+    seq_len=4096,
+    card=load_gpu_table().by_id("h100-80gb"),
+    tensor_parallel=8,
+    zero_stage=ZeroStage.WEIGHTS,
+    activation_gb=Decimal("0.05"),
+    other_memory_gb=Decimal(30),
+)
 
 
-def refresh(target: int, gpus: int, workload: Workload) -> int:
-    """One planner refresh: every pair with its time; returns the pairs timed."""
-    model = StepModel(workload, HW)
-    candidates = recommend_with_pairs(target, gpus, Decimal(80), Decimal(30), Decimal("0.05"))
-    times = [model.time(p.micro_batch, p.accumulation_steps) for p in candidates.pairs]
-    outcome = candidates.outcome
-    if isinstance(outcome, Recommendation):
-        best = outcome.recommended.effective_batch
-        fastest([t for t in times if t.effective_batch == best])
-    return len(times)
+def refresh(target: int, gpus: int) -> int:
+    """One planner refresh: the plan of the description; returns the pairs it timed."""
+    result = plan(replace(BASE, gpus=gpus, nodes=gpus, target_batch=target))
+    return sum(1 for pair in result.pairs if pair.time is not None)
 
 
 def measure() -> list[tuple[int, int, int, float, float]]:
     rows = []
-    cost = token_cost(70_553_706_496, Shape(80, 64, 128), 4096)
     for gpus in GPUS:
-        workload = Workload(
-            cost,
-            4096,
-            ParallelLayout(data=gpus, tensor=8),
-            ZeroStage.WEIGHTS,
-            hidden=8192,
-            layers=80,
-            activation_bytes_per_sample=10**9,
-        )
         for target in TARGETS:
             samples = []
-            pairs = refresh(target, gpus, workload)  # warm-up (the table is cached by then)
+            pairs = refresh(target, gpus)  # warm-up (the tables are cached by then)
             for _ in range(REPEATS):
                 start = time.perf_counter()
-                refresh(target, gpus, workload)
+                refresh(target, gpus)
                 samples.append((time.perf_counter() - start) * 1000)
             samples.sort()
             rows.append((target, gpus, pairs, statistics.median(samples), samples[-1]))
@@ -129,9 +119,9 @@ def markdown(rows: list[tuple[int, int, int, float, float]]) -> str:
     lines = [
         "## Every pair with its step time, after one input change",
         "",
-        "The planner's refresh: `recommend_with_pairs` plus `step_time` for every",
-        "candidate pair and the fastest fitting pair (Llama-3-70B shape, tensor",
-        f"parallel 8, ZeRO-3, H100), {REPEATS} runs each after a warm-up",
+        "The planner's refresh: one `plan(description)`, every candidate pair with its",
+        "memory and step time, the recommended and the fastest pair (Llama-3-70B, tensor",
+        f"parallel 8, ZeRO-3, H100, 8 GPUs per node), {REPEATS} runs each after a warm-up",
         "(benchmarks/pair_times.py). Goal: within one frame, 16 ms.",
         "",
         "| target | data-parallel GPUs | pairs | median | max |",

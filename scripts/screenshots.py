@@ -61,7 +61,7 @@ def main() -> int:
     from gradacc_desktop.core.time.gpus import CUSTOM_ID
     from gradacc_desktop.core.training.description import Method
     from gradacc_desktop.paths import resource_path
-    from gradacc_desktop.ui.training.specs import Section
+    from gradacc_desktop.ui.training.specs import DescriptionSection
     from gradacc_desktop.viewmodels.settings import Settings
     from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 
@@ -193,7 +193,7 @@ def main() -> int:
                 seq_len="4096", target="512", gpus="8", tensor_parallel="2",
             )  # fmt: skip
             tab(1)
-            layout = panel.sections[Section.LAYOUT]
+            layout = panel.sections[DescriptionSection.LAYOUT]
             column = panel.area.widget()
             assert column is not None
             panel.area.verticalScrollBar().setValue(layout.mapTo(column, QPoint(0, 0)).y())

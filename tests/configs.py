@@ -11,6 +11,13 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = (ROOT / "tests" / "data" / "configs", ROOT / "resources" / "data" / "models")
 
 
+def bundled_preset(name: str) -> Any:
+    """The bundled typed-size preset ``name`` (case aside), as the app lists it."""
+    from gradacc_desktop.core.memory.presets import load_presets
+
+    return next(p for p in load_presets() if p.name.lower() == name.lower())
+
+
 def config_path(name: str) -> Path:
     for folder in FOLDERS:
         if (folder / name).is_file():

@@ -400,3 +400,128 @@ def test_every_core_and_cli_module_imports_on_its_own() -> None:
     )
     assert done.stdout.strip() == "", done.stdout
     assert len(names) > 100
+
+
+# --- names: every public name is used, every class name is one class ---------------
+
+#: where a name may be called from besides the package itself (never tests/)
+CALLER_DIRS = ("benchmarks", "scripts", "packaging")
+
+#: public names with no caller in the package that stay, and why. Methods named in
+#: camelCase are Qt's own virtual methods overridden (``paintEvent``, ``eventFilter``,
+#: ``fixup``…): Qt calls them, and they need no entry here.
+KEPT_WITHOUT_CALLER: dict[str, str] = {
+    # the measurement library's documented Python API (gradacc_desktop.measure.__all__),
+    # used by people measuring their own models and by the measure tier
+    "measure_activation": "measure API",
+    "build_model": "measure API",
+    "head_kind": "measure API",
+    "random_batch": "measure API",
+    # Qt's own virtual methods with a one-word name (camelCase ones are recognised)
+    "fixup": "QAbstractSpinBox.fixup, called by Qt",
+}
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    where: str
+    kind: str  # "function", "class", "constant" or "method of <Class>"
+
+
+def _definitions(path: Path) -> Iterator[Definition]:
+    """The public module-level functions, classes and constants of a module, and the
+    public methods of its classes."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    where = str(path.relative_to(PACKAGE_DIR.parent))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+            kind = "class" if isinstance(node, ast.ClassDef) else "function"
+            yield Definition(node.name, f"{where}:{node.lineno}", kind)
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_"):
+                    method = f"method of {node.name}"
+                    yield Definition(item.name, f"{where}:{item.lineno}", method)
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
+        for target in targets:
+            if isinstance(target, ast.Name) and not target.id.startswith("_"):  # not __all__
+                yield Definition(target.id, f"{where}:{node.lineno}", "constant")
+
+
+def _uses(path: Path) -> Iterator[str]:
+    """Every name a file reads: names, attributes, and identifier strings (a name looked
+    up with ``getattr`` or declared in a table); ``__all__`` lists are not uses."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    listed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            listed.update(id(n) for n in ast.walk(node))
+    for node in ast.walk(tree):
+        if id(node) in listed:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.Constant) and str(node.value).isidentifier():
+            yield str(node.value)
+
+
+def _is_qt_override(definition: Definition) -> bool:
+    name = definition.name
+    return definition.kind.startswith("method") and name[0].islower() and name != name.lower()
+
+
+def test_every_public_name_has_a_caller_outside_tests() -> None:
+    """A name only tests call is code the app does not run: delete it (and its tests)."""
+    root = PACKAGE_DIR.parent
+    files = [*PACKAGE_DIR.rglob("*.py")]
+    for directory in CALLER_DIRS:
+        files += (root / directory).rglob("*.py")
+    used: set[str] = set()
+    for path in files:
+        used.update(_uses(path))
+    unused = [
+        f"{d.where} {d.kind} {d.name}"
+        for path in sorted(PACKAGE_DIR.rglob("*.py"))
+        for d in _definitions(path)
+        if d.name not in used and d.name not in KEPT_WITHOUT_CALLER and not _is_qt_override(d)
+    ]
+    assert unused == [], "public names without a caller outside tests:\n" + "\n".join(unused)
+
+
+def test_the_caller_check_sees_an_unused_name(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "__all__ = ['kept', 'lonely']\n"
+        "def kept(): return helper()\n"
+        "def helper(): return LOOKED_UP\n"
+        "def lonely(): pass\n"
+        "LOOKED_UP = getattr(object, 'hooked', 1)\n"
+        "def hooked(): pass\n",
+        encoding="utf-8",
+    )
+    uses = set(_uses(source))
+    assert {"helper", "LOOKED_UP", "hooked"} <= uses
+    assert "lonely" not in uses and "kept" not in uses
+
+
+def test_no_class_name_is_defined_twice() -> None:
+    """One name, one class: ``Inputs`` in two modules makes every import a riddle."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                place = f"{path.relative_to(PACKAGE_DIR.parent)}:{node.lineno}"
+                where.setdefault(node.name, []).append(place)
+    twice = [f"{name}: {', '.join(places)}" for name, places in where.items() if len(places) > 1]
+    assert twice == [], "class names defined more than once:\n" + "\n".join(twice)

@@ -8,6 +8,8 @@ import gc
 from pathlib import Path
 
 import shiboken6
+from PySide6.QtCore import QTranslator
+from PySide6.QtWidgets import QDialogButtonBox
 
 from gradacc_desktop.app import create_window
 
@@ -37,9 +39,17 @@ def test_create_window_freezes_nothing_and_the_window_owns_its_translators(qapp,
     frozen = gc.get_freeze_count()
     window = create_window(qapp, settings, "pt_BR")
     assert gc.get_freeze_count() == frozen  # gc.freeze() is main()'s, after start-up
-    controller, translators = window.language, window.language.translators
+    controller, translators = window.language, window.findChildren(QTranslator)
     assert controller.parent() is window
-    assert len(translators) == 3
+    assert len(translators) == 3  # the app's catalogue, Qt's and the supplement to it
+    assert window.tabs.tabText(0) == "Calculadora" and _cancel() == "Cancelar"
     shiboken6.delete(window)
     assert not shiboken6.isValid(controller)
     assert not any(shiboken6.isValid(t) for t in translators)
+    assert _cancel() == "Cancel"  # the catalogues went with the window
+
+
+def _cancel() -> str:
+    """A standard button's text, as Qt's catalogue gives it."""
+    box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+    return box.buttons()[0].text()

@@ -43,6 +43,7 @@ from gradacc_desktop.core.memory.families import (
     ModelConfigError,
     family_module,
     file_name,
+    hooks,
     parameters,
     read_model_config,
 )
@@ -387,9 +388,9 @@ def _frozen_parameters(inputs: Inputs) -> int:
     if inputs.arch is None:
         return 0
     module = family_module(inputs.arch)
-    always = getattr(module, "frozen_parameters", None)
+    always = hooks.optional(module, "frozen_parameters")
     frozen = 0 if always is None else int(always(inputs.arch))
-    count = getattr(module, "tower_parameters", None)
+    count = hooks.optional(module, "tower_parameters")
     if inputs.vision_frozen and count is not None:
         frozen += int(count(inputs.arch))
     return frozen

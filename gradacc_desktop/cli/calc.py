@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.calculator import Inputs, compute
+from ..core.calculator import BatchInputs, compute
 from ._common import ACCUMULATION_STEPS, ACTIVATION_GB, GPUS, MICRO_BATCH, gb, print_json
 
 
@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     result = compute(
-        Inputs(
+        BatchInputs(
             micro_batch=args.micro_batch,
             accumulation_steps=args.accumulation_steps,
             gpus=args.gpus,

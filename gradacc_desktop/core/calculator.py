@@ -19,9 +19,9 @@ import enum
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .limits import DEFAULT_DECIMALS, Limits, Problem, check, whole
+from .limits import DEFAULT_DECIMALS, EntryProblem, Limits, check, whole
 
-__all__ = ["Limits", "Problem"]  # re-exported: the calculator's inputs are checked with them
+__all__ = ["EntryProblem", "Limits"]  # re-exported: the calculator's inputs are checked with them
 
 # Decimal places accepted for "activation per sample" (GB).
 ACTIVATION_DECIMALS = DEFAULT_DECIMALS
@@ -51,7 +51,7 @@ LIMITS: dict[Field, Limits] = {
 
 
 @dataclass(frozen=True)
-class Inputs:
+class BatchInputs:
     micro_batch: int
     accumulation_steps: int
     gpus: int
@@ -60,19 +60,19 @@ class Inputs:
     def value(self, field: Field) -> int | Decimal:
         return getattr(self, field.value)  # type: ignore[no-any-return]
 
-    def replace(self, **changes: int | Decimal) -> Inputs:
+    def replace(self, **changes: int | Decimal) -> BatchInputs:
         values = {f.value: self.value(f) for f in Field}
         values.update(changes)
-        return Inputs(**values)  # type: ignore[arg-type]
+        return BatchInputs(**values)  # type: ignore[arg-type]
 
 
 # The seed's defaults: 4 samples, 8 steps, 1 GPU, 0.5 GB per sample.
-DEFAULTS = Inputs(micro_batch=4, accumulation_steps=8, gpus=1, activation_gb=Decimal("0.5"))
+DEFAULTS = BatchInputs(micro_batch=4, accumulation_steps=8, gpus=1, activation_gb=Decimal("0.5"))
 
 
 @dataclass(frozen=True)
-class Result:
-    inputs: Inputs
+class BatchResult:
+    inputs: BatchInputs
     # E = b * a * g
     effective_batch: int
     # M = b * A, in GB, exact
@@ -86,7 +86,7 @@ class Result:
 @dataclass(frozen=True)
 class ValidationError:
     field: Field
-    problem: Problem
+    problem: EntryProblem
     limits: Limits
 
 
@@ -110,8 +110,8 @@ def check_value(field: Field, value: int | Decimal | str | None) -> ValidationEr
     return None if problem is None else ValidationError(field, problem, limits)
 
 
-def validate(values: dict[Field, int | Decimal | str | None]) -> Inputs:
-    """Turn raw values (one per field, possibly missing) into checked ``Inputs``.
+def validate(values: dict[Field, int | Decimal | str | None]) -> BatchInputs:
+    """Turn raw values (one per field, possibly missing) into checked ``BatchInputs``.
 
     Raises ``InvalidInputs`` listing every field that is missing or out of range,
     in the window's order.
@@ -124,7 +124,7 @@ def validate(values: dict[Field, int | Decimal | str | None]) -> Inputs:
         raw = values[field]
         return raw if isinstance(raw, Decimal) else Decimal(str(raw).strip())
 
-    return Inputs(
+    return BatchInputs(
         micro_batch=int(number(Field.MICRO_BATCH)),
         accumulation_steps=int(number(Field.ACCUMULATION_STEPS)),
         gpus=int(number(Field.GPUS)),
@@ -132,10 +132,10 @@ def validate(values: dict[Field, int | Decimal | str | None]) -> Inputs:
     )
 
 
-def compute(inputs: Inputs) -> Result:
+def compute(inputs: BatchInputs) -> BatchResult:
     """E = b·a·g and M = b·A, exactly."""
     b, a, g = inputs.micro_batch, inputs.accumulation_steps, inputs.gpus
-    return Result(
+    return BatchResult(
         inputs=inputs,
         effective_batch=b * a * g,
         activation_per_gpu_gb=normalize(b * inputs.activation_gb),
@@ -148,11 +148,11 @@ def compute(inputs: Inputs) -> Result:
 class WorkedExample:
     """The seed's worked example, recomputed from the user's inputs."""
 
-    result: Result
+    result: BatchResult
     # the same configuration spread over more data-parallel GPUs
-    data_parallel: Result
+    data_parallel: BatchResult
 
 
-def worked_example(inputs: Inputs) -> WorkedExample:
+def worked_example(inputs: BatchInputs) -> WorkedExample:
     scaled = inputs.replace(gpus=inputs.gpus * DATA_PARALLEL_EXAMPLE_FACTOR)
     return WorkedExample(result=compute(inputs), data_parallel=compute(scaled))

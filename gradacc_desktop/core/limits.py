@@ -1,7 +1,7 @@
 """What every typed input accepts, and why a value is refused — one rule for the app.
 
 Each input has ``Limits``: a range, whole numbers or not, and how many decimal
-places a non-integer may have. ``check`` names the first ``Problem`` of a value;
+places a non-integer may have. ``check`` names the first ``EntryProblem`` of a value;
 the view-models only translate it into words. Nothing here knows about Qt.
 """
 
@@ -39,7 +39,7 @@ def whole(minimum: int, maximum: int) -> Limits:
     return Limits(Decimal(minimum), Decimal(maximum), integer=True)
 
 
-class Problem(enum.Enum):
+class EntryProblem(enum.Enum):
     MISSING = "missing"
     NOT_A_NUMBER = "not_a_number"
     NOT_AN_INTEGER = "not_an_integer"
@@ -48,30 +48,30 @@ class Problem(enum.Enum):
     TOO_PRECISE = "too_precise"
 
 
-def check(limits: Limits, value: int | Decimal | str | None) -> Problem | None:
+def check(limits: Limits, value: int | Decimal | str | None) -> EntryProblem | None:
     """The first problem of ``value`` under ``limits``, or ``None`` when it is accepted.
 
     Strings are read in the C locale ("0.5"); the view-models parse localized text
     (``core.numbers``) and pass a ``Decimal``.
     """
     if value is None or (isinstance(value, str) and not value.strip()):
-        return Problem.MISSING
+        return EntryProblem.MISSING
     if isinstance(value, bool):
-        return Problem.NOT_A_NUMBER
+        return EntryProblem.NOT_A_NUMBER
     try:
         number = value if isinstance(value, Decimal) else Decimal(str(value).strip())
     except InvalidOperation:
-        return Problem.NOT_A_NUMBER
+        return EntryProblem.NOT_A_NUMBER
     if not number.is_finite():
-        return Problem.NOT_A_NUMBER
+        return EntryProblem.NOT_A_NUMBER
     if limits.integer and number != number.to_integral_value():
-        return Problem.NOT_AN_INTEGER
+        return EntryProblem.NOT_AN_INTEGER
     if number < limits.minimum:
-        return Problem.TOO_SMALL
+        return EntryProblem.TOO_SMALL
     if number > limits.maximum:
-        return Problem.TOO_LARGE
+        return EntryProblem.TOO_LARGE
     if not limits.integer and number.quantize(limits.quantum) != number:
-        return Problem.TOO_PRECISE
+        return EntryProblem.TOO_PRECISE
     return None
 
 

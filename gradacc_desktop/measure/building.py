@@ -39,7 +39,7 @@ _PROBE_SEQ = 4
 
 
 @dataclass
-class Built:
+class BuiltModel:
     model: Any
     head: str
     notes: list[str] = field(default_factory=list)
@@ -244,7 +244,7 @@ def build(
     dropout: bool | None = None,
     meta: bool = False,
     use_cache: bool = False,
-) -> Built:
+) -> BuiltModel:
     import torch
     import transformers
 
@@ -303,7 +303,7 @@ def build(
             "from_pretrained leaves it when the checkpoint holds its own lm_head"
         )
     if meta:
-        return Built(model, head, notes)
+        return BuiltModel(model, head, notes)
     torch_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[dtype]
     model = model.to(torch_dtype)
     model.train()
@@ -325,7 +325,7 @@ def build(
         enable = getattr(model, "activation_checkpointing_enable", None)
         (enable or model.gradient_checkpointing_enable)()
     model.train()
-    return Built(model, head, notes)
+    return BuiltModel(model, head, notes)
 
 
 def _untie_output_embeddings(model: Any) -> bool:

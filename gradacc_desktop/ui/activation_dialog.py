@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gradacc_desktop.ui.activation_fields import CONTROL_SPECS, ControlSpec, Kind, Section
-from gradacc_desktop.ui.activation_model import ModelSource
+from gradacc_desktop.ui.activation_fields import CONTROL_SPECS, ActivationSection, ControlSpec, Kind
+from gradacc_desktop.ui.activation_model import ModelSourcePanel
 from gradacc_desktop.ui.activation_parts import MeasurePanel
 from gradacc_desktop.ui.activation_results import EstimatePanel
 from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
@@ -69,10 +69,10 @@ class ActivationDialog(QDialog):
         self.combos: dict[Option, QComboBox] = {}
         self.checks: dict[Option, QCheckBox] = {}
         self.labels: dict[Control, QLabel] = {}
-        self.groups: dict[Section, QGroupBox] = {}
+        self.groups: dict[ActivationSection, QGroupBox] = {}
 
         inputs_column = QVBoxLayout()
-        for section in Section:
+        for section in ActivationSection:
             group = self.groups[section] = QGroupBox(self)
             form = QFormLayout(group)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -81,8 +81,10 @@ class ActivationDialog(QDialog):
         for spec in CONTROL_SPECS:
             self._add_control(spec)
         # under the model choice: open a config.json, and what was read
-        self.model_source = ModelSource(self.vm, self.groups[Section.MODEL], lambda: settings)
-        model_form = self.groups[Section.MODEL].layout()
+        self.model_source = ModelSourcePanel(
+            self.vm, self.groups[ActivationSection.MODEL], lambda: settings
+        )
+        model_form = self.groups[ActivationSection.MODEL].layout()
         assert isinstance(model_form, QFormLayout)
         model_form.insertRow(1, self.model_source)
 
@@ -234,8 +236,8 @@ class ActivationDialog(QDialog):
     def retranslate(self) -> None:
         vm, texts = self.vm, self.vm.texts
         self.setWindowTitle(texts.title())
-        self.groups[Section.MODEL].setTitle(self.tr("Model"))
-        self.groups[Section.STEP].setTitle(self.tr("Training step"))
+        self.groups[ActivationSection.MODEL].setTitle(self.tr("Model"))
+        self.groups[ActivationSection.STEP].setTitle(self.tr("Training step"))
         for control, label in self.labels.items():
             label.setText(texts.label(control, mnemonic=True))
         # One label column across both groups, so the fields line up.
@@ -331,7 +333,7 @@ class ActivationDialog(QDialog):
             widget.setEnabled(state.typed_family)
         self.spins[ActivationField.TENSOR_PARALLEL].setEnabled(state.typed_family)
         self.checks[Option.USE_CACHE].setEnabled(state.cache_applies)
-        step = self.groups[Section.STEP].layout()
+        step = self.groups[ActivationSection.STEP].layout()
         assert isinstance(step, QFormLayout)
         step.setRowVisible(self.spins[ActivationField.TARGET_SEQ], state.encoder_decoder)
         for field in IMAGE_FIELDS:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gradacc_desktop.viewmodels.activation import ActivationField, Control, Option
 
 
-class Section(enum.Enum):
+class ActivationSection(enum.Enum):
     MODEL = "model"
     STEP = "step"
 
@@ -22,7 +22,7 @@ class Kind(enum.Enum):
 @dataclass(frozen=True)
 class ControlSpec:
     control: Control
-    section: Section
+    section: ActivationSection
     kind: Kind
 
     @property
@@ -31,27 +31,27 @@ class ControlSpec:
 
 
 CONTROL_SPECS: tuple[ControlSpec, ...] = (
-    ControlSpec(Option.PRESET, Section.MODEL, Kind.CHOICE),
-    ControlSpec(Option.FAMILY, Section.MODEL, Kind.CHOICE),
-    ControlSpec(ActivationField.HIDDEN, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.LAYERS, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.HEADS, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.KV_HEADS, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.INTERMEDIATE, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.VOCAB, Section.MODEL, Kind.NUMBER),
-    ControlSpec(ActivationField.SEQ, Section.STEP, Kind.NUMBER),
-    ControlSpec(ActivationField.TARGET_SEQ, Section.STEP, Kind.NUMBER),
-    ControlSpec(ActivationField.IMAGES, Section.STEP, Kind.NUMBER),
-    ControlSpec(ActivationField.IMAGE_WIDTH, Section.STEP, Kind.NUMBER),
-    ControlSpec(ActivationField.IMAGE_HEIGHT, Section.STEP, Kind.NUMBER),
-    ControlSpec(Option.VISION_FROZEN, Section.STEP, Kind.CHECK),
-    ControlSpec(Option.DTYPE, Section.STEP, Kind.CHOICE),
-    ControlSpec(Option.ATTENTION, Section.STEP, Kind.CHOICE),
-    ControlSpec(Option.RECOMPUTE, Section.STEP, Kind.CHOICE),
-    ControlSpec(ActivationField.TENSOR_PARALLEL, Section.STEP, Kind.NUMBER),
-    ControlSpec(Option.SEQUENCE_PARALLEL, Section.STEP, Kind.CHECK),
-    ControlSpec(Option.DROPOUT, Section.STEP, Kind.CHECK),
-    ControlSpec(Option.PADDED, Section.STEP, Kind.CHECK),
-    ControlSpec(Option.USE_CACHE, Section.STEP, Kind.CHECK),
-    ControlSpec(Option.PROFILE, Section.STEP, Kind.CHOICE),
+    ControlSpec(Option.PRESET, ActivationSection.MODEL, Kind.CHOICE),
+    ControlSpec(Option.FAMILY, ActivationSection.MODEL, Kind.CHOICE),
+    ControlSpec(ActivationField.HIDDEN, ActivationSection.MODEL, Kind.NUMBER),
+    ControlSpec(ActivationField.LAYERS, ActivationSection.MODEL, Kind.NUMBER),
+    ControlSpec(ActivationField.HEADS, ActivationSection.MODEL, Kind.NUMBER),
+    ControlSpec(ActivationField.KV_HEADS, ActivationSection.MODEL, Kind.NUMBER),
+    ControlSpec(ActivationField.INTERMEDIATE, ActivationSection.MODEL, Kind.NUMBER),
+    ControlSpec(ActivationField.VOCAB, ActivationSection.MODEL, Kind.NUMBER),
+    ControlSpec(ActivationField.SEQ, ActivationSection.STEP, Kind.NUMBER),
+    ControlSpec(ActivationField.TARGET_SEQ, ActivationSection.STEP, Kind.NUMBER),
+    ControlSpec(ActivationField.IMAGES, ActivationSection.STEP, Kind.NUMBER),
+    ControlSpec(ActivationField.IMAGE_WIDTH, ActivationSection.STEP, Kind.NUMBER),
+    ControlSpec(ActivationField.IMAGE_HEIGHT, ActivationSection.STEP, Kind.NUMBER),
+    ControlSpec(Option.VISION_FROZEN, ActivationSection.STEP, Kind.CHECK),
+    ControlSpec(Option.DTYPE, ActivationSection.STEP, Kind.CHOICE),
+    ControlSpec(Option.ATTENTION, ActivationSection.STEP, Kind.CHOICE),
+    ControlSpec(Option.RECOMPUTE, ActivationSection.STEP, Kind.CHOICE),
+    ControlSpec(ActivationField.TENSOR_PARALLEL, ActivationSection.STEP, Kind.NUMBER),
+    ControlSpec(Option.SEQUENCE_PARALLEL, ActivationSection.STEP, Kind.CHECK),
+    ControlSpec(Option.DROPOUT, ActivationSection.STEP, Kind.CHECK),
+    ControlSpec(Option.PADDED, ActivationSection.STEP, Kind.CHECK),
+    ControlSpec(Option.USE_CACHE, ActivationSection.STEP, Kind.CHECK),
+    ControlSpec(Option.PROFILE, ActivationSection.STEP, Kind.CHOICE),
 )

@@ -22,7 +22,7 @@ from gradacc_desktop.viewmodels.settings import Settings
 from gradacc_desktop.viewmodels.shared_texts import say
 
 
-class ModelSource(QWidget):
+class ModelSourcePanel(QWidget):
     def __init__(
         self,
         vm: ActivationViewModel,

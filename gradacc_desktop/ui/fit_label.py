@@ -47,10 +47,6 @@ class FitLabel(QWidget):
         self._fit()
         self.update()
 
-    def fitted_font(self) -> QFont:
-        """The font the text is drawn with (smaller than the base font when it must fit)."""
-        return QFont(self._fitted)
-
     # -- geometry ---------------------------------------------------------------
     def sizeHint(self) -> QSize:
         return QSize(120, self._height)

@@ -92,9 +92,6 @@ class MainTabs(QWidget):
         self._update_side()
         return index
 
-    def tabBar(self) -> QTabBar:
-        return self._tab_bar
-
     def count(self) -> int:
         return self._tab_bar.count()
 
@@ -139,9 +136,6 @@ class MainTabs(QWidget):
             layout.addWidget(self._side)
         return self._side
 
-    def side_shown(self) -> bool:
-        return self._side_holder.isVisible()
-
     def set_side_wanted(self, wanted: bool) -> None:
         """Show or hide the panel beside the pages that have it (the user's choice)."""
         if wanted != self._side_wanted:
@@ -154,9 +148,6 @@ class MainTabs(QWidget):
         """F9: hide or show the description beside a tab that reads it."""
         if self.toggle.isVisible():
             self.toggle.click()
-
-    def side_wanted(self) -> bool:
-        return self._side_wanted
 
     def _on_current(self, index: int) -> None:
         self._pages.setCurrentIndex(index)

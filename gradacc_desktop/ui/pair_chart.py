@@ -88,16 +88,6 @@ class PairChart(ChartPane[PairChartViewModel, PairChartView]):
         self._column.addWidget(self.message, 1)
         self._start()
 
-    def series_colours(self) -> dict[str, QColor]:
-        """The colour that tells each series apart (marker, outline, frame, limit line)."""
-        return {
-            "fits": self.fits.color(),
-            "over": self.over.borderColor(),
-            "current": self.current.borderColor(),
-            "fastest": self.fastest.borderColor(),
-            "capacity": self.capacity.pen().color(),
-        }
-
     def _paint(self, colours: dict[str, QColor], text: QColor) -> None:
         hollow = QBrush(Qt.BrushStyle.NoBrush)
         # the pairs that fit: filled dots

@@ -304,15 +304,6 @@ class TradeoffChart(ChartPane[TradeoffViewModel, ChartView]):
         self._column.addWidget(self.empty)
         self._start()
 
-    def series_colours(self) -> dict[str, QColor]:
-        """The colour that tells each series apart (line, limit line, marker)."""
-        return {
-            "grow": self.grow.pen().color(),
-            "accumulate": self.accumulate.pen().color(),
-            "available": self.available.pen().color(),
-            "current": self.current.color(),
-        }
-
     def _paint(self, colours: dict[str, QColor], text: QColor) -> None:
         grow = QPen(colours["grow"], LINE_WIDTH)
         accumulate = QPen(colours["accumulate"], LINE_WIDTH)

@@ -123,12 +123,6 @@ class WindowViews:
         charts = self.chart_page.built
         return None if charts is None else charts.tradeoff
 
-    @property
-    def pair_chart(self) -> PairChart | None:
-        """The pairs chart (time against memory), if the chart tab is built."""
-        charts = self.chart_page.built
-        return None if charts is None else charts.pairs
-
     def show_chart(self) -> TradeoffChart:
         """Switch to the chart tab and its trade-off chart, building them on first use."""
         self.tabs.setCurrentWidget(self.chart_page)

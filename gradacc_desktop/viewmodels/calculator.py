@@ -12,9 +12,9 @@ from PySide6.QtCore import QLocale, QObject, Signal
 from gradacc_desktop.core.calculator import (
     DEFAULTS,
     LIMITS,
+    BatchInputs,
+    BatchResult,
     Field,
-    Inputs,
-    Result,
     compute,
     validate,
 )
@@ -44,7 +44,7 @@ class ResultsView:
     activation_formula: str
     samples_per_gpu: str
     memory_note: str
-    result: Result
+    result: BatchResult
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class CalculatorState:
 class CalculatorViewModel(QObject):
     # every change of inputs, results or language: carries a ``CalculatorState``
     stateChanged = Signal(object)
-    # inputs set programmatically (restore defaults, settings, scenarios): carries ``Inputs``
+    # inputs set programmatically (restore defaults, settings, scenarios): carries ``BatchInputs``
     inputsReplaced = Signal(object)
     # one input set elsewhere (the planner's shared activation): carries the ``Field``;
     # the field shows ``display_text(field)``
@@ -77,12 +77,12 @@ class CalculatorViewModel(QObject):
         self,
         locale: QLocale | None = None,
         parent: QObject | None = None,
-        inputs: Inputs = DEFAULTS,
+        inputs: BatchInputs = DEFAULTS,
     ) -> None:
         super().__init__(parent)
         self._locale = locale if locale is not None else QLocale()
         self._raw: dict[Field, Entry] = {f: Decimal(inputs.value(f)) for f in Field}
-        self._last_valid: Inputs = inputs
+        self._last_valid: BatchInputs = inputs
         self._numbers: dict[Field, NumberInput] = {
             f: NumberInput(
                 LIMITS[f],
@@ -104,12 +104,12 @@ class CalculatorViewModel(QObject):
         return self._state
 
     @property
-    def inputs(self) -> Inputs | None:
+    def inputs(self) -> BatchInputs | None:
         """The current inputs when all four are valid, else ``None``."""
         return self._state.results.result.inputs if self._state.results else None
 
     @property
-    def last_valid_inputs(self) -> Inputs:
+    def last_valid_inputs(self) -> BatchInputs:
         """The current value of each field, or its last valid value if it is empty/invalid now."""
         return self._last_valid
 
@@ -129,13 +129,7 @@ class CalculatorViewModel(QObject):
         """The user edited ``field``; ``text`` is in the active locale (unit allowed)."""
         self._set_entry(field, self._numbers[field].read(text))
 
-    def set_shared_text(self, field: Field, text: str) -> None:
-        """Another tab edited an input it shares with the calculator (the activation):
-        the calculator takes the same text, valid or not, and its field shows it."""
-        if self._set_entry(field, self._numbers[field].read(text)):
-            self.fieldReplaced.emit(field)
-
-    def set_inputs(self, inputs: Inputs) -> None:
+    def set_inputs(self, inputs: BatchInputs) -> None:
         self._raw = {f: Decimal(inputs.value(f)) for f in Field}
         self._last_valid = inputs
         self._refresh()
@@ -217,7 +211,7 @@ class CalculatorViewModel(QObject):
         """Translate a ``%n`` plural message for any ``count`` (see ``format_counted``)."""
         return format_counted(self._locale, translate, count)
 
-    def input_text(self, inputs: Inputs, field: Field) -> str:
+    def input_text(self, inputs: BatchInputs, field: Field) -> str:
         value = inputs.value(field)
         return (
             self.format_gb(Decimal(value)) if field is Field.ACTIVATION_GB else self.format(value)
@@ -284,7 +278,7 @@ class CalculatorViewModel(QObject):
             return None
         return describe(self.field_label(field), raw, number)  # only a problem needs the label
 
-    def _results_view(self, result: Result) -> ResultsView:
+    def _results_view(self, result: BatchResult) -> ResultsView:
         i = result.inputs
         f = self.format
         e = f(result.effective_batch)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from gradacc_desktop.core.calculator import Field, Inputs, worked_example
+from gradacc_desktop.core.calculator import BatchInputs, Field, worked_example
 from gradacc_desktop.viewmodels.calculator import TIMES, CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import escape
 from gradacc_desktop.viewmodels.help import HelpContent
@@ -141,7 +141,7 @@ class DetailsContent(QObject):
             return heading + self._p(self._vm.state.prompt)
         return heading + self._example_body(inputs)
 
-    def _example_body(self, inputs: Inputs) -> str:
+    def _example_body(self, inputs: BatchInputs) -> str:
         vm = self._vm
         f = vm.format
         ex = worked_example(inputs)

@@ -77,9 +77,6 @@ class Entries(Generic[F]):
         refused = problem_of(self._raw[field], self._numbers[field]) is not None
         return None if refused else self.value(field)
 
-    def last_valid(self, field: F) -> Decimal | None:
-        return self._last_valid.get(field)
-
     def problem(self, field: F) -> str | None:
         """Why ``field``'s entry is refused (``None``: it is accepted). The label is
         translated only for a refused entry: every keystroke asks about every field."""

@@ -51,11 +51,6 @@ class LanguageController(QObject):
     def language(self) -> str:
         return self._language
 
-    @property
-    def translators(self) -> tuple[QTranslator, ...]:
-        """The installed translators, in installation order (the last wins)."""
-        return tuple(self._translators)
-
     def locale(self) -> QLocale:
         return QLocale(self._language or DEFAULT_LANGUAGE)
 

@@ -10,15 +10,15 @@ from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication
 
-from gradacc_desktop.core.limits import Problem, check
+from gradacc_desktop.core.limits import EntryProblem, check
 from gradacc_desktop.viewmodels.formatting import Entry, Unparsed, format_number
 from gradacc_desktop.viewmodels.number_input import NumberInput
 
 
-def problem_of(entry: Entry, number: NumberInput) -> Problem | None:
+def problem_of(entry: Entry, number: NumberInput) -> EntryProblem | None:
     """The core's objection to ``entry`` under the field's limits (``None``: accepted)."""
     if isinstance(entry, Unparsed):
-        return Problem.NOT_A_NUMBER
+        return EntryProblem.NOT_A_NUMBER
     return check(number.limits, entry)
 
 
@@ -27,18 +27,18 @@ def describe(label: str, entry: Entry, number: NumberInput) -> str | None:
     problem = problem_of(entry, number)
     if problem is None:
         return None
-    if problem is Problem.NOT_A_NUMBER:
+    if problem is EntryProblem.NOT_A_NUMBER:
         text = entry.text if isinstance(entry, Unparsed) else str(entry)
         return QCoreApplication.translate("Problems", "{field}: “{text}” is not a number.").format(
             field=label, text=text
         )
-    if problem is Problem.MISSING:
+    if problem is EntryProblem.MISSING:
         return QCoreApplication.translate("Problems", "{field}: enter a value.").format(field=label)
-    if problem is Problem.NOT_AN_INTEGER:
+    if problem is EntryProblem.NOT_AN_INTEGER:
         return QCoreApplication.translate("Problems", "{field}: enter a whole number.").format(
             field=label
         )
-    if problem is Problem.TOO_PRECISE:
+    if problem is EntryProblem.TOO_PRECISE:
         return QCoreApplication.translate(
             "Problems", "{field}: use at most {decimals} decimal places."
         ).format(field=label, decimals=number.limits.places)

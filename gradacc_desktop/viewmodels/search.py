@@ -17,7 +17,7 @@ from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.search import (
     Candidate,
     Exclusion,
-    Reason,
+    ExclusionReason,
     Refusal,
     SearchResult,
     Unsearchable,
@@ -338,7 +338,7 @@ class SearchViewModel(QObject):
 
     def _exclusion(self, e: Exclusion, best: Candidate | None) -> str:
         value = self._value(e)
-        if e.reason is Reason.SLOWER and e.candidate is not None and best is not None:
+        if e.reason is ExclusionReason.SLOWER and e.candidate is not None and best is not None:
             c = e.candidate
             if c.step is None or best.step is None:  # ranked by simplicity
                 return self.tr("{value}: a simpler setup that fits comes first.").format(
@@ -354,7 +354,7 @@ class SearchViewModel(QObject):
                 percent=self._percent(slower),
                 step=self._timing.seconds(c.step.step_seconds),
             )
-        if e.reason is Reason.NOT_FIT:
+        if e.reason is ExclusionReason.NOT_FIT:
             return self.tr(
                 "{value}: does not fit (short by {short} per GPU at one sample)."
             ).format(value=value, short=self._fit.gb(e.shortfall_bytes or 0))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from gradacc_desktop.core.calculator import DEFAULTS, Field, Inputs, check_value, normalize
+from gradacc_desktop.core.calculator import DEFAULTS, BatchInputs, Field, check_value, normalize
 from gradacc_desktop.core.limits import check
 
 _log = logging.getLogger(__name__)
@@ -214,16 +214,16 @@ class Settings:
             self._store.setValue(setting.key, value)
 
     # -- conveniences -------------------------------------------------------
-    def inputs(self) -> Inputs:
+    def inputs(self) -> BatchInputs:
         values = {f: self.get(INPUTS[f]) for f in Field}
-        return Inputs(
+        return BatchInputs(
             micro_batch=int(values[Field.MICRO_BATCH]),
             accumulation_steps=int(values[Field.ACCUMULATION_STEPS]),
             gpus=int(values[Field.GPUS]),
             activation_gb=values[Field.ACTIVATION_GB],
         )
 
-    def set_inputs(self, inputs: Inputs) -> None:
+    def set_inputs(self, inputs: BatchInputs) -> None:
         for f in Field:
             self.set(INPUTS[f], Decimal(inputs.value(f)))
 

@@ -18,7 +18,7 @@ from gradacc_desktop.core.batch import (
     axis_scales,
     tradeoff,
 )
-from gradacc_desktop.core.calculator import Inputs
+from gradacc_desktop.core.calculator import BatchInputs
 from gradacc_desktop.core.training.figures import shown_gb
 from gradacc_desktop.viewmodels.formatting import align_row, column_widths
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
@@ -168,7 +168,7 @@ class TradeoffViewModel(ChartViewModel):
         self._formats = training.formats
         training.stateChanged.connect(self._on_state)
 
-    def inputs(self) -> tuple[Inputs, Decimal | None] | None:
+    def inputs(self) -> tuple[BatchInputs, Decimal | None] | None:
         """The plan's configuration as the calculator's four inputs (the activation per
         sample on one GPU, rounded up to the MB) and the memory left for activations;
         ``None`` when there is no configuration or no activation per sample."""
@@ -180,7 +180,7 @@ class TradeoffViewModel(ChartViewModel):
             return None
         activation = shown_gb(-(-share.numerator // share.denominator))
         current = plan.current
-        inputs = Inputs(
+        inputs = BatchInputs(
             current.micro_batch, current.accumulation_steps, plan.description.gpus, activation
         )
         usable, other = plan.figures.usable_bytes, plan.figures.other.bytes
@@ -257,7 +257,7 @@ class TradeoffViewModel(ChartViewModel):
         )
 
     @staticmethod
-    def _data(inputs: Inputs, available: Decimal | None) -> Tradeoff:
+    def _data(inputs: BatchInputs, available: Decimal | None) -> Tradeoff:
         return tradeoff(
             inputs.micro_batch,
             inputs.accumulation_steps,
@@ -267,7 +267,7 @@ class TradeoffViewModel(ChartViewModel):
         )
 
     def _build(
-        self, inputs: Inputs, available_gb: Decimal | None, data: Tradeoff | None = None
+        self, inputs: BatchInputs, available_gb: Decimal | None, data: Tradeoff | None = None
     ) -> ChartView:
         vm = self._formats
         if data is None:

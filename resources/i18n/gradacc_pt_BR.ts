@@ -694,7 +694,7 @@
     </message>
     <message>
         <source>Granite&apos;s embedding, residual, attention and logits multipliers are Python numbers: multiplying by them keeps nothing (the Llama layer).</source>
-        <extracomment>the projections are q_proj/k_proj/v_proj/o_proj and gate_proj/up_proj/down_proj in OLMo 2, Cohere, StableLM and Granite (StarCoder2&apos;s MLP is c_fc/c_proj, GLM-4&apos;s gate_up_proj/down_proj: see ``lora_naming``) partial rotary factor when neither the RoPE dict nor the file names one tie_word_embeddings when the file does not say the hidden activation when the file does not say biases of q/k/v, of o_proj and of the MLP projections width of cos and sin (the rotated part of every query and key head) normalisation of Q and K (OLMo 2 always; Cohere ``use_qk_norm``; StableLM ``qk_layernorm``) one norm feeds attention and MLP in parallel (Cohere; StableLM ``use_parallel_residual``) every layer&apos;s window (StarCoder2; None: the whole sequence) Granite&apos;s multipliers and Cohere&apos;s ``logit_scale`` (Python numbers: nothing kept)</extracomment>
+        <extracomment>the projections are q_proj/k_proj/v_proj/o_proj and gate_proj/up_proj/down_proj in partial rotary factor when neither the RoPE dict nor the file names one tie_word_embeddings when the file does not say the hidden activation when the file does not say biases of q/k/v, of o_proj and of the MLP projections width of cos and sin (the rotated part of every query and key head) normalisation of Q and K (OLMo 2 always; Cohere ``use_qk_norm``; StableLM ``qk_layernorm``) one norm feeds attention and MLP in parallel (Cohere; StableLM ``use_parallel_residual``) every layer&apos;s window (StarCoder2; None: the whole sequence) Granite&apos;s multipliers and Cohere&apos;s ``logit_scale`` (Python numbers: nothing kept)</extracomment>
         <translation>Os multiplicadores de embedding, residual, atenção e logits do Granite são números Python: multiplicar por eles não guarda nada (a camada do Llama).</translation>
     </message>
     <message>
@@ -851,10 +851,6 @@
     <message>
         <source>With the mamba-ssm and causal-conv1d kernels on CUDA (not measured) a Mamba layer keeps far less: x and z, x_proj&apos;s output, B, C and the scan output, and an fp32 state every 2048 tokens instead of every token.</source>
         <translation>Com os kernels mamba-ssm e causal-conv1d em CUDA (não medido), uma camada Mamba guarda bem menos: x e z, a saída de x_proj, B, C e a saída da varredura, e um estado em fp32 a cada 2048 tokens em vez de a cada token.</translation>
-    </message>
-    <message>
-        <source>Estimated for the fused mamba-ssm kernels (derived from their source, not measured).</source>
-        <translation>Estimado para os kernels fundidos do mamba-ssm (derivado do código-fonte deles, não medido).</translation>
     </message>
     <message>
         <source>Mamba has no attention: transformers builds it with eager attention only, and the attention choice does not change the estimate.</source>
@@ -3745,7 +3741,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <source>{key} must be an object</source>
         <extracomment>each tower&apos;s activation when its config names none &quot;vit&quot;, &quot;clip&quot; or &quot;siglip&quot; (the modelling file it follows) native (height, width) in pixels, and the patch size a class token is prepended (ViT, CLIP) bias of the q/k/v linears (ViT: ``qkv_bias``; CLIP/SigLIP: always) bias of the patch Conv2d (CLIP has none) SigLIP&apos;s multi-head attention pooling head (``vision_use_head``)
 ----------
-...ForConditionalGeneration is this module&apos;s own causal-LM head the language models&apos; projections are named as Llama&apos;s &quot;llava&quot;, &quot;qwen2_vl&quot;, &quot;qwen2_5_vl&quot; or &quot;gemma3&quot; the language model, as its own family module parses it CLIP (LLaVA) or SigLIP (Gemma 3) tower LLaVA: hidden states selected (normalised to 0…layers), one or several Gemma 3: tokens per image after the average pooling</extracomment>
+...ForConditionalGeneration is this module&apos;s own causal-LM head &quot;llava&quot;, &quot;qwen2_vl&quot;, &quot;qwen2_5_vl&quot; or &quot;gemma3&quot; the language model, as its own family module parses it CLIP (LLaVA) or SigLIP (Gemma 3) tower LLaVA: hidden states selected (normalised to 0…layers), one or several Gemma 3: tokens per image after the average pooling</extracomment>
         <translation>{key} deve ser um objeto</translation>
     </message>
     <message>
@@ -3783,7 +3779,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>{key} must be a whole number or &quot;auto&quot;</source>
-        <extracomment>the selective scan&apos;s kernel (``selective_scan_cuda.fwd``) keeps an fp32 state every this many tokens biases of in_proj and out_proj (``use_bias`` / ``mamba_proj_bias``) bias of the depthwise convolution (``use_conv_bias`` / ``mamba_conv_bias``) the convolution&apos;s activation (``hidden_act``) RMSNorms on dt, B and C before the scan: ``NO_NORM``, ``WEIGHTLESS_NORM`` or ``WEIGHTED_NORM`` the residual stream between the layers is fp32 (``residual_in_fp32``) Falcon-Mamba&apos;s epsilon of the dt/B/C norms (None for Mamba) ``use_mambapy`` (``use_falcon_mambapy`` for Falcon-Mamba) in_proj output (x and the gate z), the convolution output and its activation x_proj, dt, B, C, the discretisation and every step&apos;s state, D, the gate product the out_proj input</extracomment>
+        <extracomment>biases of in_proj and out_proj (``use_bias`` / ``mamba_proj_bias``) bias of the depthwise convolution (``use_conv_bias`` / ``mamba_conv_bias``) the convolution&apos;s activation (``hidden_act``) RMSNorms on dt, B and C before the scan: ``NO_NORM``, ``WEIGHTLESS_NORM`` or ``WEIGHTED_NORM`` the residual stream between the layers is fp32 (``residual_in_fp32``) Falcon-Mamba&apos;s epsilon of the dt/B/C norms (None for Mamba) ``use_mambapy`` (``use_falcon_mambapy`` for Falcon-Mamba) in_proj output (x and the gate z), the convolution output and its activation x_proj, dt, B, C, the discretisation and every step&apos;s state, D, the gate product the out_proj input</extracomment>
         <translation>{key} deve ser um número inteiro ou &quot;auto&quot;</translation>
     </message>
     <message>
@@ -3812,7 +3808,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
 </context>
 <context>
-    <name>ModelSource</name>
+    <name>ModelSourcePanel</name>
     <message>
         <source>Read the model&apos;s Hugging Face config.json (or drop it on this window): every size and the family profile come from it. Nothing is downloaded.</source>
         <translation>Lê o config.json do Hugging Face do modelo (ou solte o arquivo nesta janela): todas as dimensões e o perfil da família vêm dele. Nada é baixado.</translation>
@@ -4279,13 +4275,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
 </context>
 <context>
-    <name>Planner</name>
-    <message>
-        <source>Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes (not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB).</source>
-        <translation>A memória está sempre em gigabytes decimais: 1 GB = 10⁹ bytes (não GiB = 2³⁰ bytes; 1 GiB ≈ 1,074 GB).</translation>
-    </message>
-</context>
-<context>
     <name>PlannerResultsPanel</name>
     <message>
         <source>Use this p&amp;air</source>
@@ -4393,14 +4382,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Tokens, steps and learning rate</source>
         <translation>Tokens, passos e taxa de aprendizado</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>Taxa de aprendizado</translation>
-    </message>
-    <message>
-        <source>The best setup</source>
-        <translation>A melhor configuração</translation>
     </message>
 </context>
 <context>
@@ -4572,29 +4553,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>cannot read {path}: {why}</source>
         <translation>não foi possível ler {path}: {why}</translation>
-    </message>
-</context>
-<context>
-    <name>Recipes</name>
-    <message>
-        <source>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ with K = 12</source>
-        <translation>Rajbhandari et al. 2020, ZeRO, §3.1: 2Ψ + 2Ψ + KΨ com K = 12</translation>
-    </message>
-    <message>
-        <source>bitsandbytes 8-bit Adam (Dettmers et al. 2022): two 1-byte states instead of two fp32 states; fp32 master weights kept as in {zero}</source>
-        <translation>Adam de 8 bits do bitsandbytes (Dettmers et al. 2022): dois estados de 1 byte em vez de dois estados fp32; pesos mestres fp32 mantidos como em {zero}</translation>
-    </message>
-    <message>
-        <source>Mixed-precision SGD with momentum: one fp32 momentum buffer (K = 8 in ZeRO&apos;s terms)</source>
-        <translation>SGD com momento em precisão mista: um buffer de momento fp32 (K = 8 nos termos do ZeRO)</translation>
-    </message>
-    <message>
-        <source>LoRA (Hu et al. 2021): frozen base in 16-bit (2 bytes/param); adapters trained with mixed-precision Adam (16 bytes per trainable param, {zero})</source>
-        <translation>LoRA (Hu et al. 2021): base congelada em 16 bits (2 bytes/parâmetro); adaptadores treinados com Adam em precisão mista (16 bytes por parâmetro treinável, {zero})</translation>
-    </message>
-    <message>
-        <source>fp32 Adam: 4 weights + 4 gradients + 8 momentum and variance; no master copy</source>
-        <translation>Adam em fp32: 4 de pesos + 4 de gradientes + 8 de momento e variância; sem cópia mestre</translation>
     </message>
 </context>
 <context>
@@ -6056,10 +6014,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Discard profile</source>
         <translation>Descartar perfil</translation>
-    </message>
-    <message>
-        <source>Hide the training description</source>
-        <translation>Ocultar a descrição do treino</translation>
     </message>
 </context>
 <context>

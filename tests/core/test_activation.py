@@ -29,8 +29,8 @@ from gradacc_desktop.core.memory.presets import (
     PresetError,
     load_presets,
     parse_presets,
-    preset_by_name,
 )
+from tests.configs import bundled_preset
 
 # Table 3 of the paper: (attention heads, hidden, layers, tensor-parallel size), s = 2048
 PAPER_MODELS = {
@@ -177,9 +177,9 @@ def test_paper_llama_accounting() -> None:
 
 
 def test_full_recompute_peak_adds_one_layer_and_logits() -> None:
-    inputs = preset_by_name("llama-3-8b").inputs(recompute=Recompute.FULL)
+    inputs = bundled_preset("llama-3-8b").inputs(recompute=Recompute.FULL)
     full = estimate(inputs)
-    none = estimate(preset_by_name("llama-3-8b").inputs())
+    none = estimate(bundled_preset("llama-3-8b").inputs())
     extra = {item.key: item.total for item in full.peak_extra}
     s, v = inputs.seq, inputs.vocab
     assert extra[Part.LOGITS_TRANSIENT] == 2 * s * v + 4 * s * v
@@ -252,9 +252,9 @@ def test_presets_load_and_validate() -> None:
     for p in presets:
         assert p.source.startswith("https://huggingface.co/") and p.source.endswith("config.json")
         estimate(p.inputs())
-    gpt2 = preset_by_name("GPT2")
+    gpt2 = bundled_preset("GPT2")
     assert (gpt2.hidden, gpt2.layers, gpt2.heads, gpt2.vocab) == (768, 12, 12, 50257)
-    llama = preset_by_name("llama-3-8b")
+    llama = bundled_preset("llama-3-8b")
     assert (llama.hidden, llama.kv_heads, llama.intermediate) == (4096, 8, 14336)
 
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from gradacc_desktop.core import calculator as calc
 from gradacc_desktop.core.calculator import (
     DEFAULTS,
+    BatchInputs,
+    EntryProblem,
     Field,
-    Inputs,
     InvalidInputs,
-    Problem,
     compute,
     validate,
     worked_example,
@@ -22,7 +22,7 @@ ints = st.integers(min_value=1, max_value=1_000_000)
 activations = st.decimals(
     min_value=Decimal("0.001"), max_value=Decimal(100_000), places=3, allow_nan=False
 )
-inputs_st = st.builds(Inputs, ints, ints, ints, activations)
+inputs_st = st.builds(BatchInputs, ints, ints, ints, activations)
 
 
 def test_seed_worked_example() -> None:
@@ -41,12 +41,12 @@ def test_seed_data_parallel_variant() -> None:
 
 
 def test_decimal_is_exact() -> None:
-    result = compute(Inputs(3, 1, 1, Decimal("0.1")))
+    result = compute(BatchInputs(3, 1, 1, Decimal("0.1")))
     assert str(result.activation_per_gpu_gb) == "0.3"
 
 
 def test_extremes_stay_exact() -> None:
-    result = compute(Inputs(1_000_000, 1_000_000, 1_000_000, Decimal(100_000)))
+    result = compute(BatchInputs(1_000_000, 1_000_000, 1_000_000, Decimal(100_000)))
     assert result.effective_batch == 10**18
     assert result.activation_per_gpu_gb == Decimal(10**11)
 
@@ -54,23 +54,25 @@ def test_extremes_stay_exact() -> None:
 @pytest.mark.parametrize(
     ("field", "raw", "problem"),
     [
-        (Field.MICRO_BATCH, None, Problem.MISSING),
-        (Field.MICRO_BATCH, "  ", Problem.MISSING),
-        (Field.MICRO_BATCH, "abc", Problem.NOT_A_NUMBER),
-        (Field.MICRO_BATCH, "NaN", Problem.NOT_A_NUMBER),
-        (Field.MICRO_BATCH, "inf", Problem.NOT_A_NUMBER),
-        (Field.MICRO_BATCH, "1.5", Problem.NOT_AN_INTEGER),
-        (Field.MICRO_BATCH, 0, Problem.TOO_SMALL),
-        (Field.ACCUMULATION_STEPS, -3, Problem.TOO_SMALL),
-        (Field.GPUS, 1_000_001, Problem.TOO_LARGE),
-        (Field.ACTIVATION_GB, "0", Problem.TOO_SMALL),
-        (Field.ACTIVATION_GB, "0.0001", Problem.TOO_SMALL),
-        (Field.ACTIVATION_GB, "0.1234", Problem.TOO_PRECISE),
-        (Field.ACTIVATION_GB, "100000.001", Problem.TOO_LARGE),
-        (Field.ACTIVATION_GB, True, Problem.NOT_A_NUMBER),
+        (Field.MICRO_BATCH, None, EntryProblem.MISSING),
+        (Field.MICRO_BATCH, "  ", EntryProblem.MISSING),
+        (Field.MICRO_BATCH, "abc", EntryProblem.NOT_A_NUMBER),
+        (Field.MICRO_BATCH, "NaN", EntryProblem.NOT_A_NUMBER),
+        (Field.MICRO_BATCH, "inf", EntryProblem.NOT_A_NUMBER),
+        (Field.MICRO_BATCH, "1.5", EntryProblem.NOT_AN_INTEGER),
+        (Field.MICRO_BATCH, 0, EntryProblem.TOO_SMALL),
+        (Field.ACCUMULATION_STEPS, -3, EntryProblem.TOO_SMALL),
+        (Field.GPUS, 1_000_001, EntryProblem.TOO_LARGE),
+        (Field.ACTIVATION_GB, "0", EntryProblem.TOO_SMALL),
+        (Field.ACTIVATION_GB, "0.0001", EntryProblem.TOO_SMALL),
+        (Field.ACTIVATION_GB, "0.1234", EntryProblem.TOO_PRECISE),
+        (Field.ACTIVATION_GB, "100000.001", EntryProblem.TOO_LARGE),
+        (Field.ACTIVATION_GB, True, EntryProblem.NOT_A_NUMBER),
     ],
 )
-def test_validation_names_field_and_problem(field: Field, raw: object, problem: Problem) -> None:
+def test_validation_names_field_and_problem(
+    field: Field, raw: object, problem: EntryProblem
+) -> None:
     values: dict[Field, object] = {f: DEFAULTS.value(f) for f in Field}
     values[field] = raw
     with pytest.raises(InvalidInputs) as info:
@@ -98,7 +100,7 @@ def test_validate_accepts_strings_and_normalises() -> None:
 
 
 @given(inputs_st)
-def test_effective_batch_is_the_product(inputs: Inputs) -> None:
+def test_effective_batch_is_the_product(inputs: BatchInputs) -> None:
     r = compute(inputs)
     assert r.effective_batch == inputs.micro_batch * inputs.accumulation_steps * inputs.gpus
     assert r.samples_per_gpu_per_step * inputs.gpus == r.effective_batch
@@ -106,28 +108,28 @@ def test_effective_batch_is_the_product(inputs: Inputs) -> None:
 
 @given(inputs_st, st.integers(min_value=1, max_value=1000), st.sampled_from(list(Field)[:3]))
 def test_effective_batch_is_multiplicative_in_each_input(
-    inputs: Inputs, k: int, field: Field
+    inputs: BatchInputs, k: int, field: Field
 ) -> None:
     scaled = inputs.replace(**{field.value: int(inputs.value(field)) * k})
     assert compute(scaled).effective_batch == k * compute(inputs).effective_batch
 
 
 @given(inputs_st)
-def test_doubling_accumulation_doubles_batch_and_keeps_memory(inputs: Inputs) -> None:
+def test_doubling_accumulation_doubles_batch_and_keeps_memory(inputs: BatchInputs) -> None:
     doubled = inputs.replace(accumulation_steps=inputs.accumulation_steps * 2)
     assert compute(doubled).effective_batch == 2 * compute(inputs).effective_batch
     assert compute(doubled).activation_per_gpu_gb == compute(inputs).activation_per_gpu_gb
 
 
 @given(inputs_st, st.integers(min_value=1, max_value=10_000))
-def test_adding_gpus_never_changes_memory(inputs: Inputs, extra: int) -> None:
+def test_adding_gpus_never_changes_memory(inputs: BatchInputs, extra: int) -> None:
     more = inputs.replace(gpus=inputs.gpus + extra)
     assert compute(more).activation_per_gpu_gb == compute(inputs).activation_per_gpu_gb
     assert compute(more).effective_batch > compute(inputs).effective_batch
 
 
 @given(inputs_st)
-def test_results_are_positive_and_exact(inputs: Inputs) -> None:
+def test_results_are_positive_and_exact(inputs: BatchInputs) -> None:
     r = compute(inputs)
     assert isinstance(r.effective_batch, int)
     assert r.effective_batch >= 1
@@ -140,6 +142,6 @@ def test_results_are_positive_and_exact(inputs: Inputs) -> None:
 
 
 @given(inputs_st)
-def test_valid_inputs_round_trip_through_validation(inputs: Inputs) -> None:
+def test_valid_inputs_round_trip_through_validation(inputs: BatchInputs) -> None:
     raw = {f: str(inputs.value(f)) for f in Field}
     assert validate(raw) == inputs  # type: ignore[arg-type]

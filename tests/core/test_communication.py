@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.time.communication import (
-    Kind,
+    CollectiveKind,
     What,
     When,
     data_parallel,
@@ -60,15 +60,19 @@ def test_ring_all_reduce_sends_two_n_minus_one_over_n(ranks: int) -> None:
     data, sent = ring(ranks, size, phases=2)
     total = ranks * (ranks + 1) // 2
     assert all(buffer == [total] * size for buffer in data)  # it is an all-reduce
-    assert all(Fraction(s, size) == volume_factor(Kind.ALL_REDUCE, ranks) for s in sent)
+    assert all(Fraction(s, size) == volume_factor(CollectiveKind.ALL_REDUCE, ranks) for s in sent)
 
 
 @pytest.mark.parametrize("ranks", [2, 5, 8])
 def test_ring_reduce_scatter_sends_n_minus_one_over_n(ranks: int) -> None:
     size = ranks * 7
     _, sent = ring(ranks, size, phases=1)
-    assert all(Fraction(s, size) == volume_factor(Kind.REDUCE_SCATTER, ranks) for s in sent)
-    assert volume_factor(Kind.ALL_GATHER, ranks) == volume_factor(Kind.REDUCE_SCATTER, ranks)
+    assert all(
+        Fraction(s, size) == volume_factor(CollectiveKind.REDUCE_SCATTER, ranks) for s in sent
+    )
+    assert volume_factor(CollectiveKind.ALL_GATHER, ranks) == volume_factor(
+        CollectiveKind.REDUCE_SCATTER, ranks
+    )
 
 
 @given(st.integers(1, 4096), st.integers(1, 10**12), st.integers(1, 10**12))
@@ -79,7 +83,7 @@ def test_all_reduce_time_is_volume_over_bandwidth(ranks: int, size: int, bandwid
 
 
 def test_which_collectives_run_when() -> None:
-    def summary(stage: ZeroStage) -> list[tuple[Kind, What, When, int]]:
+    def summary(stage: ZeroStage) -> list[tuple[CollectiveKind, What, When, int]]:
         return [
             (c.kind, c.what, c.when, c.count)
             for c in data_parallel(stage, 100, 4, Fraction(1), True)
@@ -88,21 +92,21 @@ def test_which_collectives_run_when() -> None:
     step, micro = When.OPTIMIZER_STEP, When.MICRO_STEP
     grads, weights = What.GRADIENTS, What.WEIGHTS
     # DDP with no_sync: one gradient all-reduce per optimizer step
-    assert summary(ZeroStage.NONE) == [(Kind.ALL_REDUCE, grads, step, 1)]
+    assert summary(ZeroStage.NONE) == [(CollectiveKind.ALL_REDUCE, grads, step, 1)]
     # ZeRO-1: reduce-scatter then all-gather, once per step (2 psi, as DDP)
     assert summary(ZeroStage.OPTIMIZER) == [
-        (Kind.REDUCE_SCATTER, grads, step, 1),
-        (Kind.ALL_GATHER, weights, step, 1),
+        (CollectiveKind.REDUCE_SCATTER, grads, step, 1),
+        (CollectiveKind.ALL_GATHER, weights, step, 1),
     ]
     # ZeRO-2: gradients leave on every micro-step
     assert summary(ZeroStage.GRADIENTS) == [
-        (Kind.REDUCE_SCATTER, grads, micro, 1),
-        (Kind.ALL_GATHER, weights, step, 1),
+        (CollectiveKind.REDUCE_SCATTER, grads, micro, 1),
+        (CollectiveKind.ALL_GATHER, weights, step, 1),
     ]
     # ZeRO-3 / FSDP: two gathers and a reduce-scatter per micro-step (3 psi, 1.5x DDP)
     assert summary(ZeroStage.WEIGHTS) == [
-        (Kind.ALL_GATHER, weights, micro, 2),
-        (Kind.REDUCE_SCATTER, grads, micro, 1),
+        (CollectiveKind.ALL_GATHER, weights, micro, 2),
+        (CollectiveKind.REDUCE_SCATTER, grads, micro, 1),
     ]
     ddp = sum(c.volume for c in data_parallel(ZeroStage.NONE, 100, 4, Fraction(1), True))
     zero3 = sum(c.volume for c in data_parallel(ZeroStage.WEIGHTS, 100, 4, Fraction(1), True))

@@ -217,21 +217,3 @@ def test_refusals_name_the_key(change: dict[str, Any], key: str) -> None:
     assert caught.value.problem is ConfigProblem.UNSUPPORTED
     assert caught.value.key == key
     assert key.split("_")[0] in caught.value.detail
-
-
-def test_the_kernel_path_is_estimated_and_labelled() -> None:
-    arch = read_model_config(config_path(MINI))
-    inputs = arch.inputs(seq=4096)
-    slow = estimate(inputs)
-    assert jamba.kernel_saved_bytes(arch, inputs) < slow.saved_bytes / 4
-    shape = jamba.kernel_layout(arch, inputs)
-    assert "not measured" in shape.notes[0]
-    # the attention layers and the MLPs are the same on both paths
-    slow_shape = jamba.layout(arch, inputs)
-    for fast, plain in zip(shape.stacks, slow_shape.stacks, strict=True):
-        assert fast.kind is plain.kind
-        assert {k: v for k, v in fast.parts.items() if k is not Part.OTHER_LAYER} == {
-            k: v for k, v in plain.parts.items() if k is not Part.OTHER_LAYER
-        }
-    full = arch.inputs(seq=4096, recompute=Recompute.FULL)
-    assert jamba.kernel_saved_bytes(arch, full) == estimate(full).saved_bytes

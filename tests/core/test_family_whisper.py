@@ -15,8 +15,8 @@ from gradacc_desktop.core.memory.activation import (
     InvalidActivationInputs,
     Part,
     Precision,
-    Problem,
     Recompute,
+    ShapeProblem,
     StackKind,
     estimate,
 )
@@ -114,7 +114,7 @@ def test_any_other_encoder_length_is_refused(small: Any) -> None:
     for seq in (512, 1499, 1501):
         with pytest.raises(InvalidActivationInputs) as err:
             estimate(small.inputs(seq=seq, target_seq=64))
-        assert (err.value.field, err.value.problem) == ("seq", Problem.NOT_MODELLED)
+        assert (err.value.field, err.value.problem) == ("seq", ShapeProblem.NOT_MODELLED)
         assert "1500" in err.value.detail and "3000 log-mel frames" in err.value.detail
 
 
@@ -122,7 +122,7 @@ def test_a_transcript_past_the_decoder_positions_is_refused(small: Any) -> None:
     assert estimate(small.inputs(target_seq=448)).saved_bytes > 0
     with pytest.raises(InvalidActivationInputs) as err:
         estimate(small.inputs(target_seq=449))
-    assert (err.value.field, err.value.problem) == ("target_seq", Problem.NOT_MODELLED)
+    assert (err.value.field, err.value.problem) == ("target_seq", ShapeProblem.NOT_MODELLED)
     assert "448" in err.value.detail
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.time.gpus import (
+    CUSTOM_ID,
     FORMAT_VERSION,
     Generation,
     GpuTableError,
@@ -225,3 +226,63 @@ def test_custom_card_fp8_is_its_typed_peak() -> None:
     hopper = custom_performance(D(500), D(3000), D(450), D(50), generation=Generation.HOPPER)
     assert hopper.generation is Generation.HOPPER
     assert hopper.peak_tflops(Precision.BF16, fp8=True) == D(500)
+
+
+def test_gpu_table_loads_and_is_sane() -> None:
+    table = load_gpu_table()
+    assert "decimal GB" in table.assumption
+    ids = {card.id for card in table.cards}
+    for expected in ("a100-80gb", "h100-80gb", "h200-141gb", "t4-16gb", "mi300x-192gb"):
+        assert expected in ids
+    for card in table.cards:
+        assert D(0) < card.usable_gb <= card.vendor_gb
+        assert card.source
+    assert table.by_id("l4-24gb").usable_gb == D(24)
+    for card in table.cards:
+        perf = card.performance
+        assert perf is not None and perf.source
+        assert perf.fp32_tflops < perf.fp16_tflops  # tensor cores beat CUDA cores
+        assert perf.inter_node_gbps <= perf.link_gbps
+        assert D(0) < perf.efficiency <= D(1)
+    # no bf16 before Ampere; dense, not "with sparsity", figures
+    assert table.by_id("v100-32gb").performance.bf16_tflops is None  # type: ignore[union-attr]
+    assert table.by_id("t4-16gb").performance.bf16_tflops is None  # type: ignore[union-attr]
+    assert table.by_id("h100-80gb").performance.bf16_tflops == D("989.5")  # type: ignore[union-attr]
+    assert table.by_id("a100-80gb").performance.bf16_tflops == D(312)  # type: ignore[union-attr]
+    assert custom_card(D("12.5")).id == CUSTOM_ID and CUSTOM_ID not in ids
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.update(version=1),
+        lambda d: d.update(version=2),
+        lambda d: d.update(version=4),
+        lambda d: d["cards"][0].pop("performance"),
+        lambda d: d["cards"][0]["performance"].update(link="wifi"),
+        lambda d: d["cards"][0]["performance"].update(efficiency="1.5"),
+        lambda d: d["cards"][0]["performance"].update(fp16_tflops=None),
+        lambda d: d["cards"][0]["performance"].update(bf16_tflops="0"),
+        lambda d: d["cards"][0]["performance"].update(memory_bandwidth_gbps="999999"),
+        lambda d: d["cards"][0]["performance"].update(extra="1"),
+        lambda d: d.update(format="x"),
+        lambda d: d["cards"][0].update(usable_gb=1),
+        lambda d: d["cards"][0].update(usable_gb="999"),
+        lambda d: d["cards"][0].update(id="custom"),
+        lambda d: d["cards"][0].pop("source"),
+        lambda d: d["cards"].append(dict(d["cards"][0])),
+        lambda d: d.update(cards=[]),
+    ],
+)
+def test_gpu_table_rejects_bad_data(mutate) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(PATH.read_text(encoding="utf-8"))
+    mutate(data)
+    with pytest.raises(GpuTableError):
+        parse_gpu_table(json.dumps(data).encode())
+
+
+def test_gpu_table_rejects_garbage() -> None:
+    with pytest.raises(GpuTableError):
+        parse_gpu_table(b"\xff")
+    with pytest.raises(GpuTableError):
+        load_gpu_table(Path("/nonexistent/gpus.json"))

@@ -70,9 +70,9 @@ def test_bubble_matches_a_simulated_1f1b_schedule(stages: int, micro_batches: in
     ideal = micro_batches * (forward + backward)
     assert makespan == (micro_batches + stages - 1) * (forward + backward)
     assert Fraction(makespan - ideal, makespan) == bubble_fraction(stages, micro_batches)
-    layout = ParallelLayout(pipeline=stages)
-    assert peak == [layout.in_flight(micro_batches, s) for s in range(stages)]
-    assert peak[0] == min(stages, micro_batches)
+    # stage s holds min(p - s, m) micro-batches at once; with m >= p the first holds p of
+    # its 1/p of the layers, the whole model's worth that figures.stage_peak counts
+    assert peak == [min(stages - s, micro_batches) for s in range(stages)]
 
 
 def test_bubble_as_the_paper_states_it() -> None:
@@ -97,9 +97,6 @@ def test_world_and_shares() -> None:
     layout = ParallelLayout(data=4, tensor=8, pipeline=2)
     assert layout.world == 64
     assert layout.model_shards == 16
-    # the first stage holds p micro-batches of half the layers, split 8 ways
-    assert layout.activation_share(32) == Fraction(2, 16)
-    assert layout.activation_share(1) == Fraction(1, 16)
     assert layout.fits_in_node(8) and layout.fits_in_node(16)
     assert not layout.fits_in_node(4) and not layout.fits_in_node(12)  # 12 = 8 + a split 4
 
@@ -110,19 +107,3 @@ def test_layout_refuses_bad_sizes(bad: object) -> None:
         ParallelLayout(data=bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         bubble_fraction(2, bad)  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
-        ParallelLayout(pipeline=2).in_flight(4, stage=2)
-
-
-def test_first_stage_activation_is_the_full_pipeline_share() -> None:
-    from decimal import Decimal
-
-    from gradacc_desktop.core.time.layout import first_stage_activation_gb
-
-    # p micro-batches of 1/p of the layers, split tp ways: the same as activation_share(p)
-    layout = ParallelLayout(data=2, tensor=4, pipeline=8)
-    assert layout.activation_share(8) == Fraction(1, 4)
-    assert first_stage_activation_gb(Decimal(2), 4) == Decimal("0.5")
-    assert first_stage_activation_gb(Decimal("2.5"), 1) == Decimal("2.5")
-    with pytest.raises(ValueError):
-        first_stage_activation_gb(Decimal(1), 0)

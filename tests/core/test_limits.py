@@ -9,27 +9,27 @@ from hypothesis import strategies as st
 
 from gradacc_desktop.core.batch.planning import LR_LIMITS, OTHER_MEMORY_LIMITS
 from gradacc_desktop.core.calculator import LIMITS, Field
-from gradacc_desktop.core.limits import Limits, Problem, check, whole
+from gradacc_desktop.core.limits import EntryProblem, Limits, check, whole
 
 
 def test_each_problem_is_named() -> None:
     gb = LIMITS[Field.ACTIVATION_GB]
-    assert check(gb, None) is Problem.MISSING
-    assert check(gb, "  ") is Problem.MISSING
-    assert check(gb, "abc") is Problem.NOT_A_NUMBER
-    assert check(gb, "NaN") is Problem.NOT_A_NUMBER
-    assert check(gb, True) is Problem.NOT_A_NUMBER
-    assert check(whole(1, 10), "2.5") is Problem.NOT_AN_INTEGER
-    assert check(gb, "0") is Problem.TOO_SMALL
-    assert check(gb, "100000.001") is Problem.TOO_LARGE
-    assert check(gb, "1.0005") is Problem.TOO_PRECISE
+    assert check(gb, None) is EntryProblem.MISSING
+    assert check(gb, "  ") is EntryProblem.MISSING
+    assert check(gb, "abc") is EntryProblem.NOT_A_NUMBER
+    assert check(gb, "NaN") is EntryProblem.NOT_A_NUMBER
+    assert check(gb, True) is EntryProblem.NOT_A_NUMBER
+    assert check(whole(1, 10), "2.5") is EntryProblem.NOT_AN_INTEGER
+    assert check(gb, "0") is EntryProblem.TOO_SMALL
+    assert check(gb, "100000.001") is EntryProblem.TOO_LARGE
+    assert check(gb, "1.0005") is EntryProblem.TOO_PRECISE
     assert check(gb, "0.5") is None
 
 
 def test_decimal_places_come_from_the_limits() -> None:
     # the learning rate takes 8 places, gigabytes 3: one check, two rules
     assert check(LR_LIMITS, Decimal("0.00000003")) is None
-    assert check(OTHER_MEMORY_LIMITS, Decimal("0.00000003")) is Problem.TOO_PRECISE
+    assert check(OTHER_MEMORY_LIMITS, Decimal("0.00000003")) is EntryProblem.TOO_PRECISE
     assert LR_LIMITS.places == 8
     assert OTHER_MEMORY_LIMITS.places == 3
     assert whole(1, 5).places == 0

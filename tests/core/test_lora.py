@@ -1,4 +1,5 @@
-"""LoRA/QLoRA arithmetic: published parameter counts, exact NF4 constants, properties."""
+"""LoRA/QLoRA arithmetic through ``LoraLayout``: published parameter counts, exact NF4
+constants, properties."""
 
 from __future__ import annotations
 
@@ -14,19 +15,17 @@ from hypothesis import strategies as st
 from gradacc_desktop.core.memory.activation import Family
 from gradacc_desktop.core.memory.lora import (
     BaseFormat,
+    LoraLayout,
+    LoraTargets,
     ModelShape,
-    TargetModule,
     base_weight_bytes_per_param,
-    family_targets,
-    frozen_weight_bytes,
-    linear_shapes,
-    linear_weight_parameters,
-    lora_trainable_parameters,
+    layout_of_projections,
+    layout_of_shape,
     nf4_constant_bits_per_param,
-    peft_targets,
     total_parameters,
 )
-from gradacc_desktop.core.memory.presets import load_presets, preset_by_name
+from gradacc_desktop.core.memory.presets import load_presets
+from tests.configs import bundled_preset
 
 # meta-llama/Llama-2-7b-hf config.json; not a bundled preset
 LLAMA2_7B = ModelShape(
@@ -38,8 +37,7 @@ LLAMA2_7B = ModelShape(
     vocab=32000,
     family=Family.LLAMA,
 )
-Q, K, V, OUT = TargetModule.Q_PROJ, TargetModule.K_PROJ, TargetModule.V_PROJ, TargetModule.O_PROJ
-GATE, UP, DOWN = TargetModule.GATE_PROJ, TargetModule.UP_PROJ, TargetModule.DOWN_PROJ
+LLAMA2_7B_LORA = layout_of_shape(LLAMA2_7B)
 
 # Published totals (model.num_parameters() / the Hub's safetensors metadata) of every
 # bundled preset. All of them match the config arithmetic.
@@ -59,7 +57,11 @@ PUBLISHED = {
 
 
 def preset_shape(name: str) -> ModelShape:
-    return ModelShape.from_preset(preset_by_name(name))
+    return ModelShape.from_preset(bundled_preset(name))
+
+
+def preset_layout(name: str) -> LoraLayout:
+    return layout_of_shape(preset_shape(name))
 
 
 # --------------------------------------------------------------------------- totals
@@ -89,7 +91,7 @@ def test_preset_matches_published_count(name: str, published: int) -> None:
 
 
 def test_from_preset_overrides() -> None:
-    preset = preset_by_name("llama-3.2-1b")
+    preset = bundled_preset("llama-3.2-1b")
     untied = ModelShape.from_preset(preset, tied_embeddings=False)
     assert total_parameters(untied) - PUBLISHED["llama-3.2-1b"] == 128256 * 2048
     biased = ModelShape.from_preset(preset, qkv_bias=True)
@@ -111,36 +113,69 @@ def test_tied_default_follows_family() -> None:
 # --------------------------------------------------------------------------- shapes
 
 
-def test_linear_shapes_llama() -> None:
-    shapes = linear_shapes(preset_shape("llama-3-8b"))
+def test_projections_llama() -> None:
+    layout = preset_layout("llama-3-8b")
+    assert layout.naming == "llama"
+    assert layout.layers == 32
     # head_dim 4096 / 32 = 128; k/v out 8 · 128 = 1024
-    assert shapes == {
-        Q: (4096, 4096),
-        K: (4096, 1024),
-        V: (4096, 1024),
-        OUT: (4096, 4096),
-        GATE: (4096, 14336),
-        UP: (4096, 14336),
-        DOWN: (14336, 4096),
-    }
-    assert tuple(shapes) == family_targets(Family.LLAMA)
+    assert layout.linears == (
+        ("q_proj", 4096, 4096),
+        ("k_proj", 4096, 1024),
+        ("v_proj", 4096, 1024),
+        ("o_proj", 4096, 4096),
+        ("gate_proj", 4096, 14336),
+        ("up_proj", 4096, 14336),
+        ("down_proj", 14336, 4096),
+    )
+    assert layout.total == PUBLISHED["llama-3-8b"]
 
 
-def test_linear_shapes_gpt2() -> None:
-    shapes = linear_shapes(preset_shape("gpt2"))
-    assert shapes == {
-        TargetModule.C_ATTN: (768, 2304),
-        TargetModule.ATTN_C_PROJ: (768, 768),
-        TargetModule.C_FC: (768, 3072),
-        TargetModule.MLP_C_PROJ: (3072, 768),
-    }
-    assert tuple(shapes) == family_targets(Family.GPT2)
+def test_projections_gpt2() -> None:
+    layout = preset_layout("gpt2")
+    assert layout.naming == "gpt2"
+    assert layout.linears == (
+        ("c_attn", 768, 2304),
+        ("attn.c_proj", 768, 768),
+        ("c_fc", 768, 3072),
+        ("mlp.c_proj", 3072, 768),
+    )
+    assert layout.total == PUBLISHED["gpt2"]
 
 
-def test_target_families() -> None:
-    assert {t.family for t in family_targets(Family.LLAMA)} == {Family.LLAMA}
-    assert {t.family for t in family_targets(Family.GPT2)} == {Family.GPT2}
-    assert set(family_targets(Family.LLAMA)) | set(family_targets(Family.GPT2)) == set(TargetModule)
+def test_projections_with_an_explicit_head_size() -> None:
+    # a config.json whose head_dim is not hidden / heads (Gemma, Qwen3): q is a·d wide
+    layout = layout_of_projections(
+        naming="llama",
+        hidden=2048,
+        heads=16,
+        kv_heads=8,
+        head_dim=256,
+        intermediate=8192,
+        layers=2,
+        total=10**9,
+    )
+    assert layout.linears[:4] == (
+        ("q_proj", 2048, 4096),
+        ("k_proj", 2048, 2048),
+        ("v_proj", 2048, 2048),
+        ("o_proj", 4096, 2048),
+    )
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama-3-8b"])
+def test_all_linear_names_every_projection(name: str) -> None:
+    layout = preset_layout(name)
+    own = tuple(module for module, _, _ in layout.linears)
+    assert layout.names(LoraTargets.ALL_LINEAR) == own
+    assert layout.names(("all-linear",)) == own
+
+
+def test_target_choices() -> None:
+    llama, gpt2 = LLAMA2_7B_LORA, preset_layout("gpt2")
+    assert llama.names(LoraTargets.QUERY_VALUE) == ("q_proj", "v_proj")
+    assert llama.names(LoraTargets.ATTENTION) == ("q_proj", "k_proj", "v_proj", "o_proj")
+    assert gpt2.names(LoraTargets.QUERY_VALUE) == ("c_attn",)
+    assert gpt2.names(LoraTargets.ATTENTION) == ("c_attn", "attn.c_proj")
 
 
 # --------------------------------------------------------------------------- LoRA
@@ -149,39 +184,47 @@ def test_target_families() -> None:
 def test_peft_llama2_7b_r8_qv() -> None:
     # 32 layers · 2 modules · 8 · (4096 + 4096) = 4,194,304, as PEFT prints:
     # "trainable params: 4,194,304 || all params: 6,742,609,920"
-    trainable = lora_trainable_parameters(LLAMA2_7B, 8, [Q, V])
+    trainable = LLAMA2_7B_LORA.trainable(8, ("q_proj", "v_proj"))
     assert trainable == 4_194_304
-    assert total_parameters(LLAMA2_7B) + trainable == 6_742_609_920
-    assert lora_trainable_parameters(LLAMA2_7B, 8, ["q_proj", "v_proj"]) == trainable
+    assert LLAMA2_7B_LORA.total + trainable == 6_742_609_920
+    assert LLAMA2_7B_LORA.trainable(8, LoraTargets.QUERY_VALUE) == trainable
 
 
 def test_llama2_7b_r16_all_linear() -> None:
     # attention 4 · 16 · (4096 + 4096) = 524,288
     # MLP 3 · 16 · (4096 + 11008) = 724,992
     # (524,288 + 724,992) · 32 = 1,249,280 · 32 = 39,976,960
-    all_seven = [Q, K, V, OUT, GATE, UP, DOWN]
-    assert lora_trainable_parameters(LLAMA2_7B, 16, all_seven) == 39_976_960
-    assert lora_trainable_parameters(LLAMA2_7B, 16, ["all-linear"]) == 39_976_960
+    all_seven = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+    assert LLAMA2_7B_LORA.trainable(16, all_seven) == 39_976_960
+    assert LLAMA2_7B_LORA.trainable(16, ("all-linear",)) == 39_976_960
+    assert LLAMA2_7B_LORA.trainable(16, LoraTargets.ALL_LINEAR) == 39_976_960
 
 
 def test_llama3_8b_r16_all_linear() -> None:
     # GQA: k/v are 4096 -> 1024. Per layer 16 · (2·8192 + 2·5120 + 3·18432)
     # = 16 · 81,920 = 1,310,720; · 32 = 41,943,040
-    assert lora_trainable_parameters(preset_shape("llama-3-8b"), 16, ["all-linear"]) == 41_943_040
+    assert preset_layout("llama-3-8b").trainable(16, ("all-linear",)) == 41_943_040
 
 
 def test_gpt2_c_proj_selects_both() -> None:
-    gpt2 = preset_shape("gpt2")
-    both = {TargetModule.ATTN_C_PROJ, TargetModule.MLP_C_PROJ}
-    assert peft_targets(["c_proj"], Family.GPT2) == both
+    gpt2 = preset_layout("gpt2")
+    assert gpt2.names(("c_proj",)) == ("attn.c_proj", "mlp.c_proj")
     # 12 · 8 · ((768 + 768) + (3072 + 768)) = 12 · 8 · 5,376 = 516,096
-    assert lora_trainable_parameters(gpt2, 8, ["c_proj"]) == 516_096
+    assert gpt2.trainable(8, ("c_proj",)) == 516_096
+    assert gpt2.trainable(8, ("attn.c_proj", "mlp.c_proj")) == 516_096
     # PEFT's default for gpt2 is c_attn: 12 · 8 · (768 + 2304) = 294,912
-    assert lora_trainable_parameters(gpt2, 8, ["c_attn"]) == 294_912
+    assert gpt2.trainable(8, ("c_attn",)) == 294_912
+    assert gpt2.trainable(8, LoraTargets.QUERY_VALUE) == 294_912
 
 
 def test_repeated_targets_count_once() -> None:
-    assert lora_trainable_parameters(LLAMA2_7B, 8, [Q, Q, "q_proj"]) == 2_097_152
+    assert LLAMA2_7B_LORA.names(("q_proj", "q_proj")) == ("q_proj",)
+    assert LLAMA2_7B_LORA.trainable(8, ("q_proj", "q_proj")) == 2_097_152
+    assert LLAMA2_7B_LORA.trainable(8, ("all-linear", "q_proj")) == (
+        LLAMA2_7B_LORA.trainable(8, ("all-linear",))
+    )
+    gpt2 = preset_layout("gpt2")
+    assert gpt2.trainable(8, ("c_proj", "mlp.c_proj")) == 516_096
 
 
 # --------------------------------------------------------------------------- bytes
@@ -214,21 +257,19 @@ def test_bytes_per_param() -> None:
 
 def test_llama2_7b_frozen_bytes() -> None:
     # projection weights 32 · (4·4096² + 3·4096·11008) = 6,476,005,376
-    linear = linear_weight_parameters(LLAMA2_7B)
+    linear = LLAMA2_7B_LORA.quantized
     assert linear == 6_476_005_376
-    rest = total_parameters(LLAMA2_7B) - linear
+    rest = LLAMA2_7B_LORA.total - linear
     # 2·32000·4096 + 32·2·4096 + 4096 = 262,410,240 parameters stay 16-bit
     assert rest == 262_410_240
-    assert frozen_weight_bytes(LLAMA2_7B, BaseFormat.BF16) == 13_476_831_232
+    assert LLAMA2_7B_LORA.frozen_bytes(BaseFormat.BF16) == 13_476_831_232
     # NF4 + DQ: 6,476,005,376 / 4096 = 1,581,056; · 2113 = 3,340,771,328;
     # + 2 · 262,410,240 = 524,820,480 -> 3,865,591,808 bytes
-    assert frozen_weight_bytes(LLAMA2_7B, BaseFormat.NF4) == 3_865_591_808
+    assert LLAMA2_7B_LORA.frozen_bytes(BaseFormat.NF4) == 3_865_591_808
     # NF4 alone: 6,476,005,376 · 9/16 = 3,642,753,024; + 524,820,480
-    assert frozen_weight_bytes(LLAMA2_7B, BaseFormat.NF4, False) == 4_167_573_504
-    assert frozen_weight_bytes(LLAMA2_7B, BaseFormat.INT8) == linear + 2 * rest
-    # after prepare_model_for_kbit_training the 16-bit rest is fp32
-    upcast = frozen_weight_bytes(LLAMA2_7B, BaseFormat.NF4, unquantized_bytes=4)
-    assert upcast == 3_865_591_808 + 2 * rest
+    assert LLAMA2_7B_LORA.frozen_bytes(BaseFormat.NF4, False) == 4_167_573_504
+    # INT8: one byte per projection weight, 2 for the rest = 7,000,825,856
+    assert LLAMA2_7B_LORA.frozen_bytes(BaseFormat.INT8) == linear + 2 * rest == 7_000_825_856
 
 
 # --------------------------------------------------------------------------- properties
@@ -255,47 +296,49 @@ def shapes(draw: st.DrawFn) -> ModelShape:
 
 
 @st.composite
-def shapes_and_targets(draw: st.DrawFn) -> tuple[ModelShape, list[TargetModule]]:
+def shapes_and_targets(draw: st.DrawFn) -> tuple[ModelShape, tuple[str, ...]]:
     shape = draw(shapes())
-    targets = draw(st.lists(st.sampled_from(family_targets(shape.family)), min_size=1))
-    return shape, targets
+    own = [name for name, _, _ in layout_of_shape(shape).linears]
+    return shape, tuple(draw(st.lists(st.sampled_from(own), min_size=1)))
 
 
 @given(shapes_and_targets(), st.integers(1, 256))
 def test_lora_linear_and_increasing_in_rank(
-    case: tuple[ModelShape, list[TargetModule]], rank: int
+    case: tuple[ModelShape, tuple[str, ...]], rank: int
 ) -> None:
     shape, targets = case
-    one = lora_trainable_parameters(shape, 1, targets)
-    at_rank = lora_trainable_parameters(shape, rank, targets)
+    layout = layout_of_shape(shape)
+    one = layout.trainable(1, targets)
+    at_rank = layout.trainable(rank, targets)
     assert at_rank == rank * one
-    assert lora_trainable_parameters(shape, rank + 1, targets) > at_rank
+    assert layout.trainable(rank + 1, targets) > at_rank
 
 
 @given(shapes_and_targets(), st.integers(1, 64))
-def test_lora_grows_with_targets(case: tuple[ModelShape, list[TargetModule]], rank: int) -> None:
+def test_lora_grows_with_targets(case: tuple[ModelShape, tuple[str, ...]], rank: int) -> None:
     shape, targets = case
+    layout = layout_of_shape(shape)
     chosen = set(targets)
-    parts = sum(lora_trainable_parameters(shape, rank, [t]) for t in chosen)
-    assert lora_trainable_parameters(shape, rank, chosen) == parts
-    every = lora_trainable_parameters(shape, rank, family_targets(shape.family))
+    parts = sum(layout.trainable(rank, (t,)) for t in chosen)
+    assert layout.trainable(rank, tuple(chosen)) == parts
+    every = layout.trainable(rank, LoraTargets.ALL_LINEAR)
     assert every >= parts
-    assert (every > parts) == (chosen != set(family_targets(shape.family)))
+    assert (every > parts) == (chosen != set(layout.names(LoraTargets.ALL_LINEAR)))
 
 
 @given(shapes(), st.integers(1, 64))
 def test_lora_grows_with_layers(shape: ModelShape, rank: int) -> None:
-    targets = family_targets(shape.family)
-    deeper = replace(shape, layers=shape.layers + 1)
-    assert lora_trainable_parameters(deeper, rank, targets) > lora_trainable_parameters(
-        shape, rank, targets
+    deeper = layout_of_shape(replace(shape, layers=shape.layers + 1))
+    assert deeper.trainable(rank, LoraTargets.ALL_LINEAR) > layout_of_shape(shape).trainable(
+        rank, LoraTargets.ALL_LINEAR
     )
 
 
 @given(shapes())
 def test_total_grows_with_every_size(shape: ModelShape) -> None:
     total = total_parameters(shape)
-    assert total > linear_weight_parameters(shape)
+    assert layout_of_shape(shape).total == total
+    assert total > layout_of_shape(shape).quantized
     for field in ("layers", "intermediate", "vocab"):
         bigger = replace(shape, **{field: getattr(shape, field) + 1})
         assert total_parameters(bigger) > total
@@ -307,20 +350,17 @@ def test_total_grows_with_every_size(shape: ModelShape) -> None:
         assert total_parameters(untied) - total == shape.vocab * shape.hidden
 
 
-@given(shapes(), st.sampled_from((2, 4)))
-def test_frozen_bytes_order(shape: ModelShape, unquantized: int) -> None:
-    def size(fmt: BaseFormat, dq: bool = True) -> Fraction:
-        return frozen_weight_bytes(shape, fmt, dq, unquantized_bytes=unquantized)
-
-    total = total_parameters(shape)
+@given(shapes())
+def test_frozen_bytes_order(shape: ModelShape) -> None:
+    layout = layout_of_shape(shape)
+    size = layout.frozen_bytes
+    total = layout.total
     assert size(BaseFormat.FP32) == 4 * total
     assert size(BaseFormat.BF16) == size(BaseFormat.FP16) == 2 * total
     assert size(BaseFormat.NF4) < size(BaseFormat.NF4, False) < size(BaseFormat.INT8)
-    if unquantized == 2:
-        assert size(BaseFormat.INT8) < size(BaseFormat.BF16)
-    linear = linear_weight_parameters(shape)
-    rest = total - linear
-    assert size(BaseFormat.NF4) == Fraction(2113, 4096) * linear + unquantized * rest
+    assert size(BaseFormat.INT8) < size(BaseFormat.BF16)
+    rest = total - layout.quantized
+    assert size(BaseFormat.NF4) == Fraction(2113, 4096) * layout.quantized + 2 * rest
 
 
 # --------------------------------------------------------------------------- bad input
@@ -329,38 +369,42 @@ def test_frozen_bytes_order(shape: ModelShape, unquantized: int) -> None:
 @pytest.mark.parametrize("rank", [0, -1, True, 1.5, "8"])
 def test_bad_rank(rank: object) -> None:
     with pytest.raises(ValueError, match="LoRA rank must be a positive integer"):
-        lora_trainable_parameters(LLAMA2_7B, rank, [Q])  # type: ignore[arg-type]
+        LLAMA2_7B_LORA.trainable(rank, ("q_proj",))  # type: ignore[arg-type]
 
 
 def test_empty_targets() -> None:
-    with pytest.raises(ValueError, match="at least one target module; a llama model has q_proj"):
-        lora_trainable_parameters(LLAMA2_7B, 8, [])
+    with pytest.raises(ValueError, match="LoRA needs at least one target module"):
+        LLAMA2_7B_LORA.trainable(8, ())
 
 
 def test_targets_as_a_single_string() -> None:
-    with pytest.raises(ValueError, match="collection of target modules"):
-        lora_trainable_parameters(LLAMA2_7B, 8, "q_proj")
-    with pytest.raises(ValueError, match="collection of names"):
-        peft_targets("q_proj", Family.LLAMA)
+    with pytest.raises(ValueError, match="LoRA needs at least one target module"):
+        LLAMA2_7B_LORA.trainable(8, "q_proj")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="LoRA needs at least one target module"):
+        LLAMA2_7B_LORA.names("q_proj")  # type: ignore[arg-type]
 
 
 def test_target_of_another_family() -> None:
-    with pytest.raises(ValueError, match="'c_attn' belongs to gpt2 models; a llama model has"):
-        lora_trainable_parameters(LLAMA2_7B, 8, [TargetModule.C_ATTN])
-    with pytest.raises(ValueError, match="'q_proj' belongs to llama models; a gpt2 model has"):
-        lora_trainable_parameters(preset_shape("gpt2"), 8, ["q_proj"])
+    with pytest.raises(
+        ValueError, match="unknown target module 'c_attn'; this model has q_proj, k_proj"
+    ):
+        LLAMA2_7B_LORA.trainable(8, ("c_attn",))
+    with pytest.raises(
+        ValueError, match=r"unknown target module 'q_proj'; this model has c_attn, attn\.c_proj"
+    ):
+        preset_layout("gpt2").trainable(8, ("q_proj",))
     # plain c_proj is a GPT-2 name only
     with pytest.raises(ValueError, match="unknown target module 'c_proj'"):
-        lora_trainable_parameters(LLAMA2_7B, 8, ["c_proj"])
+        LLAMA2_7B_LORA.trainable(8, ("c_proj",))
 
 
 def test_unknown_target_name() -> None:
     with pytest.raises(
-        ValueError, match="unknown target module 'lm_head'; a gpt2 model has c_attn"
+        ValueError,
+        match=r"unknown target module 'lm_head'; this model has c_attn, attn\.c_proj, c_fc, "
+        r"mlp\.c_proj$",
     ):
-        lora_trainable_parameters(preset_shape("gpt2"), 8, ["lm_head"])
-    with pytest.raises(ValueError, match="not a target module: 3"):
-        lora_trainable_parameters(LLAMA2_7B, 8, [3])  # type: ignore[list-item]
+        preset_layout("gpt2").trainable(8, ("lm_head",))
 
 
 @pytest.mark.parametrize(
@@ -391,12 +435,6 @@ def test_bad_llama_shape(changes: dict[str, Any], message: str) -> None:
 def test_bad_gpt2_shape(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         replace(preset_shape("gpt2"), **changes)
-
-
-@pytest.mark.parametrize("unquantized", [0, 1, 3, True, 2.0])
-def test_bad_unquantized_bytes(unquantized: object) -> None:
-    with pytest.raises(ValueError, match="unquantized_bytes must be 2"):
-        frozen_weight_bytes(LLAMA2_7B, BaseFormat.NF4, unquantized_bytes=unquantized)  # type: ignore[arg-type]
 
 
 def test_bad_format() -> None:

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from gradacc_desktop.core.memory.models import UnknownModelError, known_models, model_size
+from gradacc_desktop.core.memory.models import (
+    ModelSize,
+    ModelSpec,
+    UnknownModelError,
+    facts,
+    known_models,
+)
 from gradacc_desktop.core.time.compute import Shape
+
+
+def model_size(name: str) -> ModelSize:
+    """The time model's view of the bundled model ``name``, as the plan reads it."""
+    size = facts(ModelSpec.bundled(name)).size
+    assert size is not None
+    return size
 
 
 def test_mixture_of_experts_computes_with_its_routed_experts() -> None:

@@ -13,7 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.batch.planning import SEQ_LEN_LIMITS, Rounding
-from gradacc_desktop.core.calculator import DEFAULTS, Inputs
+from gradacc_desktop.core.calculator import DEFAULTS, BatchInputs
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.activation import Attention, Family
 from gradacc_desktop.core.memory.families import parse_model_config_text
@@ -26,7 +26,7 @@ from gradacc_desktop.core.scenario import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
     PlanSettings,
-    Reason,
+    ReadProblem,
     Scenario,
     ScenarioError,
     load,
@@ -37,7 +37,9 @@ from gradacc_desktop.core.training.description import Method, Optimizer
 from tests.configs import config_path
 
 FULL = Scenario(
-    calculator=Inputs(micro_batch=3, accumulation_steps=17, gpus=2, activation_gb=Decimal("0.125")),
+    calculator=BatchInputs(
+        micro_batch=3, accumulation_steps=17, gpus=2, activation_gb=Decimal("0.125")
+    ),
     plan=PlanSettings(
         target_batch=100,
         micro_batch=3,
@@ -179,7 +181,7 @@ def test_version_1_files_still_open() -> None:
     data["plan"]["nodes"] = 2
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
-    assert info.value.reason is Reason.UNKNOWN_KEY
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
 
 
 def test_saved_decimals_are_strings() -> None:
@@ -217,7 +219,7 @@ def test_version_6_files_open_with_deepspeed_and_no_sequence_parallelism() -> No
     data["plan"]["framework"] = "megatron"  # a version 6 file cannot carry version 7 keys
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
-    assert info.value.reason is Reason.UNKNOWN_KEY
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
 
 
 @pytest.mark.parametrize("framework", list(Framework))
@@ -240,16 +242,16 @@ def test_selective_recomputation_opens_in_every_version_with_the_key(version: in
 @pytest.mark.parametrize(
     ("key", "value", "reason"),
     [
-        ("framework", "horovod", Reason.BAD_CHOICE),
-        ("framework", "DeepSpeed", Reason.BAD_CHOICE),
-        ("framework", None, Reason.WRONG_TYPE),
-        ("framework", 1, Reason.WRONG_TYPE),
-        ("sequence_parallel", "true", Reason.WRONG_TYPE),
-        ("sequence_parallel", 1, Reason.WRONG_TYPE),
-        ("sequence_parallel", None, Reason.WRONG_TYPE),
+        ("framework", "horovod", ReadProblem.BAD_CHOICE),
+        ("framework", "DeepSpeed", ReadProblem.BAD_CHOICE),
+        ("framework", None, ReadProblem.WRONG_TYPE),
+        ("framework", 1, ReadProblem.WRONG_TYPE),
+        ("sequence_parallel", "true", ReadProblem.WRONG_TYPE),
+        ("sequence_parallel", 1, ReadProblem.WRONG_TYPE),
+        ("sequence_parallel", None, ReadProblem.WRONG_TYPE),
     ],
 )
-def test_bad_framework_settings_are_refused(key: str, value: Any, reason: Reason) -> None:
+def test_bad_framework_settings_are_refused(key: str, value: Any, reason: ReadProblem) -> None:
     data = good()
     data["plan"][key] = value
     with pytest.raises(ScenarioError) as info:
@@ -263,7 +265,7 @@ def test_a_version_7_file_without_a_framework_key_is_refused(key: str) -> None:
     del data["plan"][key]
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
-    assert info.value.reason is Reason.MISSING_KEY and info.value.path == f"plan.{key}"
+    assert info.value.reason is ReadProblem.MISSING_KEY and info.value.path == f"plan.{key}"
 
 
 def test_version_5_files_open_with_one_image_at_the_models_size() -> None:
@@ -274,19 +276,19 @@ def test_version_5_files_open_with_one_image_at_the_models_size() -> None:
     data["plan"]["vision_frozen"] = True  # a version 5 file cannot carry version 6 keys
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
-    assert info.value.reason is Reason.UNKNOWN_KEY
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
 
 
 @pytest.mark.parametrize(
     ("key", "value", "reason"),
     [
-        ("images", -1, Reason.OUT_OF_RANGE),
-        ("images", "2", Reason.WRONG_TYPE),
-        ("image_width", 0, Reason.OUT_OF_RANGE),
-        ("vision_frozen", "yes", Reason.WRONG_TYPE),
+        ("images", -1, ReadProblem.OUT_OF_RANGE),
+        ("images", "2", ReadProblem.WRONG_TYPE),
+        ("image_width", 0, ReadProblem.OUT_OF_RANGE),
+        ("vision_frozen", "yes", ReadProblem.WRONG_TYPE),
     ],
 )
-def test_bad_vision_inputs_are_refused(key: str, value: Any, reason: Reason) -> None:
+def test_bad_vision_inputs_are_refused(key: str, value: Any, reason: ReadProblem) -> None:
     data = good()
     data["plan"][key] = value
     with pytest.raises(ScenarioError) as info:
@@ -304,7 +306,7 @@ def test_version_4_files_open_with_the_defaults_of_the_newer_inputs() -> None:
     data["plan"]["fp8"] = True  # a version 4 file cannot carry version 5 keys
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
-    assert info.value.reason is Reason.UNKNOWN_KEY
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
 
 
 def test_version_5_files_before_context_parallelism_open_with_none() -> None:
@@ -328,7 +330,7 @@ def test_version_2_files_open_with_one_of_each() -> None:
     data["plan"]["tensor_parallel"] = 2  # a version 2 file cannot carry version 3 keys
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
-    assert info.value.reason is Reason.UNKNOWN_KEY
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
 
 
 def test_version_3_files_open_with_their_model_and_typed_figures() -> None:
@@ -348,7 +350,7 @@ def test_version_3_files_open_with_their_model_and_typed_figures() -> None:
     data["plan"]["model"] = "../etc/passwd"
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
-    assert info.value.reason is Reason.BAD_CHOICE
+    assert info.value.reason is ReadProblem.BAD_CHOICE
 
 
 def test_every_kind_of_model_round_trips(tmp_path: Any) -> None:
@@ -374,18 +376,18 @@ def test_every_kind_of_model_round_trips(tmp_path: Any) -> None:
 @pytest.mark.parametrize(
     ("model", "reason"),
     [
-        (5, Reason.NOT_AN_OBJECT),
-        ({"bundled": 5}, Reason.WRONG_TYPE),
-        ({"bundled": "../etc"}, Reason.BAD_CHOICE),
-        ({"bundled": "a", "params": 3}, Reason.NOT_AN_OBJECT),
-        ({"params": 0}, Reason.OUT_OF_RANGE),
-        ({"config": {"file_name": "x.json", "text": "{}"}}, Reason.BAD_CHOICE),
-        ({"config": {"file_name": "x.json"}}, Reason.MISSING_KEY),
-        ({"shape": {"family": "bert"}}, Reason.MISSING_KEY),
-        ({"weights": 1}, Reason.UNKNOWN_KEY),
+        (5, ReadProblem.NOT_AN_OBJECT),
+        ({"bundled": 5}, ReadProblem.WRONG_TYPE),
+        ({"bundled": "../etc"}, ReadProblem.BAD_CHOICE),
+        ({"bundled": "a", "params": 3}, ReadProblem.NOT_AN_OBJECT),
+        ({"params": 0}, ReadProblem.OUT_OF_RANGE),
+        ({"config": {"file_name": "x.json", "text": "{}"}}, ReadProblem.BAD_CHOICE),
+        ({"config": {"file_name": "x.json"}}, ReadProblem.MISSING_KEY),
+        ({"shape": {"family": "bert"}}, ReadProblem.MISSING_KEY),
+        ({"weights": 1}, ReadProblem.UNKNOWN_KEY),
     ],
 )
-def test_bad_models_are_refused(model: Any, reason: Reason) -> None:
+def test_bad_models_are_refused(model: Any, reason: ReadProblem) -> None:
     data = good()
     data["plan"]["model"] = model
     with pytest.raises(ScenarioError) as info:
@@ -396,34 +398,34 @@ def test_bad_models_are_refused(model: Any, reason: Reason) -> None:
 @pytest.mark.parametrize(
     ("key", "value", "reason"),
     [
-        ("tensor_parallel", 0, Reason.OUT_OF_RANGE),
-        ("pipeline_stages", "2", Reason.WRONG_TYPE),
-        ("recompute", "partial", Reason.BAD_CHOICE),
-        ("method", "dora", Reason.BAD_CHOICE),
-        ("lora_rank", 0, Reason.OUT_OF_RANGE),
-        ("lora_targets", "q_proj;rm -rf", Reason.BAD_CHOICE),
-        ("optimizer", "adafactor", Reason.BAD_CHOICE),
-        ("overhead_gb", "-1", Reason.OUT_OF_RANGE),
-        ("efficiency_percent", "101", Reason.OUT_OF_RANGE),
-        ("efficiency_percent", "50.25", Reason.TOO_PRECISE),
-        ("price_per_gpu_hour", "-1", Reason.OUT_OF_RANGE),
-        ("training_tokens", 1.5, Reason.WRONG_TYPE),
-        ("custom_tflops", "0", Reason.OUT_OF_RANGE),
-        ("custom_link_gbps", 64, Reason.WRONG_TYPE),
-        ("virtual_stages", 0, Reason.OUT_OF_RANGE),
-        ("expert_parallel", 0, Reason.OUT_OF_RANGE),
-        ("expert_parallel", "2", Reason.WRONG_TYPE),
-        ("fp8", 1, Reason.WRONG_TYPE),
-        ("fp8", "true", Reason.WRONG_TYPE),
-        ("attention", "flash", Reason.BAD_CHOICE),
-        ("link_gbps", "0", Reason.OUT_OF_RANGE),
-        ("network_gbps", 25, Reason.WRONG_TYPE),
-        ("goodput_percent", "0.5", Reason.OUT_OF_RANGE),
-        ("goodput_percent", "101", Reason.OUT_OF_RANGE),
-        ("goodput_percent", "90.125", Reason.TOO_PRECISE),
+        ("tensor_parallel", 0, ReadProblem.OUT_OF_RANGE),
+        ("pipeline_stages", "2", ReadProblem.WRONG_TYPE),
+        ("recompute", "partial", ReadProblem.BAD_CHOICE),
+        ("method", "dora", ReadProblem.BAD_CHOICE),
+        ("lora_rank", 0, ReadProblem.OUT_OF_RANGE),
+        ("lora_targets", "q_proj;rm -rf", ReadProblem.BAD_CHOICE),
+        ("optimizer", "adafactor", ReadProblem.BAD_CHOICE),
+        ("overhead_gb", "-1", ReadProblem.OUT_OF_RANGE),
+        ("efficiency_percent", "101", ReadProblem.OUT_OF_RANGE),
+        ("efficiency_percent", "50.25", ReadProblem.TOO_PRECISE),
+        ("price_per_gpu_hour", "-1", ReadProblem.OUT_OF_RANGE),
+        ("training_tokens", 1.5, ReadProblem.WRONG_TYPE),
+        ("custom_tflops", "0", ReadProblem.OUT_OF_RANGE),
+        ("custom_link_gbps", 64, ReadProblem.WRONG_TYPE),
+        ("virtual_stages", 0, ReadProblem.OUT_OF_RANGE),
+        ("expert_parallel", 0, ReadProblem.OUT_OF_RANGE),
+        ("expert_parallel", "2", ReadProblem.WRONG_TYPE),
+        ("fp8", 1, ReadProblem.WRONG_TYPE),
+        ("fp8", "true", ReadProblem.WRONG_TYPE),
+        ("attention", "flash", ReadProblem.BAD_CHOICE),
+        ("link_gbps", "0", ReadProblem.OUT_OF_RANGE),
+        ("network_gbps", 25, ReadProblem.WRONG_TYPE),
+        ("goodput_percent", "0.5", ReadProblem.OUT_OF_RANGE),
+        ("goodput_percent", "101", ReadProblem.OUT_OF_RANGE),
+        ("goodput_percent", "90.125", ReadProblem.TOO_PRECISE),
     ],
 )
-def test_bad_time_settings_are_refused(key: str, value: object, reason: Reason) -> None:
+def test_bad_time_settings_are_refused(key: str, value: object, reason: ReadProblem) -> None:
     data = good()
     data["plan"][key] = value
     with pytest.raises(ScenarioError) as info:
@@ -457,94 +459,94 @@ def _drop(path: str) -> bytes:
 
 VALID = save(FULL).decode()
 
-BAD: dict[str, tuple[bytes, Reason]] = {
-    "empty file": (b"", Reason.BAD_JSON),
-    "whitespace only": (b"   \n", Reason.BAD_JSON),
-    "too large": (b" " * (MAX_BYTES + 1), Reason.TOO_LARGE),
-    "latin-1 bytes": ('{"format": "gradacc-scénario"}'.encode("latin-1"), Reason.NOT_UTF8),
-    "binary garbage": (bytes(range(256)), Reason.NOT_UTF8),
-    "truncated": (VALID[: len(VALID) // 2].encode(), Reason.BAD_JSON),
-    "trailing garbage": ((VALID + "}").encode(), Reason.BAD_JSON),
-    "single quotes": (VALID.replace('"', "'").encode(), Reason.BAD_JSON),
-    "deeply nested": (b"[" * 100_00 + b"]" * 100_00, Reason.TOO_DEEP),
-    "nested inside a value": (_set("plan.seq_len", [[[[[[[[[1]]]]]]]]]), Reason.TOO_DEEP),
-    "root is a list": (b"[]", Reason.NOT_AN_OBJECT),
-    "root is a number": (b"1", Reason.NOT_AN_OBJECT),
-    "root is null": (b"null", Reason.NOT_AN_OBJECT),
+BAD: dict[str, tuple[bytes, ReadProblem]] = {
+    "empty file": (b"", ReadProblem.BAD_JSON),
+    "whitespace only": (b"   \n", ReadProblem.BAD_JSON),
+    "too large": (b" " * (MAX_BYTES + 1), ReadProblem.TOO_LARGE),
+    "latin-1 bytes": ('{"format": "gradacc-scénario"}'.encode("latin-1"), ReadProblem.NOT_UTF8),
+    "binary garbage": (bytes(range(256)), ReadProblem.NOT_UTF8),
+    "truncated": (VALID[: len(VALID) // 2].encode(), ReadProblem.BAD_JSON),
+    "trailing garbage": ((VALID + "}").encode(), ReadProblem.BAD_JSON),
+    "single quotes": (VALID.replace('"', "'").encode(), ReadProblem.BAD_JSON),
+    "deeply nested": (b"[" * 100_00 + b"]" * 100_00, ReadProblem.TOO_DEEP),
+    "nested inside a value": (_set("plan.seq_len", [[[[[[[[[1]]]]]]]]]), ReadProblem.TOO_DEEP),
+    "root is a list": (b"[]", ReadProblem.NOT_AN_OBJECT),
+    "root is a number": (b"1", ReadProblem.NOT_AN_OBJECT),
+    "root is null": (b"null", ReadProblem.NOT_AN_OBJECT),
     "duplicate key": (
         VALID.replace('"version": 7,', '"version": 7, "version": 7,').encode(),
-        Reason.DUPLICATE_KEY,
+        ReadProblem.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
         VALID.replace('"gpus": 2,', '"gpus": 2, "gpus": 3,', 1).encode(),
-        Reason.DUPLICATE_KEY,
+        ReadProblem.DUPLICATE_KEY,
     ),
-    "wrong format": (_set("format", "something-else"), Reason.WRONG_FORMAT),
-    "format missing": (_drop("format"), Reason.MISSING_KEY),
-    "version missing": (_drop("version"), Reason.MISSING_KEY),
-    "future version": (_set("version", 8), Reason.UNSUPPORTED_VERSION),
-    "version zero": (_set("version", 0), Reason.UNSUPPORTED_VERSION),
-    "version as string": (_set("version", "1"), Reason.WRONG_TYPE),
-    "version as bool": (_set("version", True), Reason.WRONG_TYPE),
+    "wrong format": (_set("format", "something-else"), ReadProblem.WRONG_FORMAT),
+    "format missing": (_drop("format"), ReadProblem.MISSING_KEY),
+    "version missing": (_drop("version"), ReadProblem.MISSING_KEY),
+    "future version": (_set("version", 8), ReadProblem.UNSUPPORTED_VERSION),
+    "version zero": (_set("version", 0), ReadProblem.UNSUPPORTED_VERSION),
+    "version as string": (_set("version", "1"), ReadProblem.WRONG_TYPE),
+    "version as bool": (_set("version", True), ReadProblem.WRONG_TYPE),
     "version as float": (
         VALID.replace('"version": 7', '"version": 7.0').encode(),
-        Reason.WRONG_TYPE,
+        ReadProblem.WRONG_TYPE,
     ),
-    "calculator missing": (_drop("calculator"), Reason.MISSING_KEY),
-    "version 2 without nodes": (_drop("plan.nodes"), Reason.MISSING_KEY),
-    "zero stage 4": (_set("plan.zero_stage", 4), Reason.OUT_OF_RANGE),
-    "zero stage as string": (_set("plan.zero_stage", "3"), Reason.WRONG_TYPE),
-    "unknown precision": (_set("plan.precision", "fp8"), Reason.BAD_CHOICE),
-    "unknown offload": (_set("plan.offload", "nvme"), Reason.BAD_CHOICE),
-    "zero nodes": (_set("plan.nodes", 0), Reason.OUT_OF_RANGE),
-    "plan missing": (_drop("plan"), Reason.MISSING_KEY),
-    "calculator not object": (_set("calculator", [1, 2]), Reason.NOT_AN_OBJECT),
-    "plan is null": (_set("plan", None), Reason.NOT_AN_OBJECT),
-    "unknown top-level key": (_set("extra", 1), Reason.UNKNOWN_KEY),
-    "unknown nested key": (_set("plan.extra", 1), Reason.UNKNOWN_KEY),
-    "missing nested key": (_drop("calculator.gpus"), Reason.MISSING_KEY),
-    "bool posing as int": (_set("calculator.micro_batch", True), Reason.WRONG_TYPE),
-    "string posing as int": (_set("calculator.micro_batch", "4"), Reason.WRONG_TYPE),
-    "float posing as int": (_set("calculator.gpus", 2.0), Reason.WRONG_TYPE),
-    "null for required int": (_set("calculator.gpus", None), Reason.WRONG_TYPE),
-    "number for decimal": (_set("calculator.activation_gb", 0.5), Reason.WRONG_TYPE),
+    "calculator missing": (_drop("calculator"), ReadProblem.MISSING_KEY),
+    "version 2 without nodes": (_drop("plan.nodes"), ReadProblem.MISSING_KEY),
+    "zero stage 4": (_set("plan.zero_stage", 4), ReadProblem.OUT_OF_RANGE),
+    "zero stage as string": (_set("plan.zero_stage", "3"), ReadProblem.WRONG_TYPE),
+    "unknown precision": (_set("plan.precision", "fp8"), ReadProblem.BAD_CHOICE),
+    "unknown offload": (_set("plan.offload", "nvme"), ReadProblem.BAD_CHOICE),
+    "zero nodes": (_set("plan.nodes", 0), ReadProblem.OUT_OF_RANGE),
+    "plan missing": (_drop("plan"), ReadProblem.MISSING_KEY),
+    "calculator not object": (_set("calculator", [1, 2]), ReadProblem.NOT_AN_OBJECT),
+    "plan is null": (_set("plan", None), ReadProblem.NOT_AN_OBJECT),
+    "unknown top-level key": (_set("extra", 1), ReadProblem.UNKNOWN_KEY),
+    "unknown nested key": (_set("plan.extra", 1), ReadProblem.UNKNOWN_KEY),
+    "missing nested key": (_drop("calculator.gpus"), ReadProblem.MISSING_KEY),
+    "bool posing as int": (_set("calculator.micro_batch", True), ReadProblem.WRONG_TYPE),
+    "string posing as int": (_set("calculator.micro_batch", "4"), ReadProblem.WRONG_TYPE),
+    "float posing as int": (_set("calculator.gpus", 2.0), ReadProblem.WRONG_TYPE),
+    "null for required int": (_set("calculator.gpus", None), ReadProblem.WRONG_TYPE),
+    "number for decimal": (_set("calculator.activation_gb", 0.5), ReadProblem.WRONG_TYPE),
     "NaN literal": (
         VALID.replace('"seq_len": 4096', '"seq_len": NaN').encode(),
-        Reason.NOT_A_NUMBER,
+        ReadProblem.NOT_A_NUMBER,
     ),
     "Infinity literal": (
         VALID.replace('"seq_len": 4096', '"seq_len": Infinity').encode(),
-        Reason.NOT_A_NUMBER,
+        ReadProblem.NOT_A_NUMBER,
     ),
     "-Infinity literal": (
         VALID.replace('"seq_len": 4096', '"seq_len": -Infinity').encode(),
-        Reason.NOT_A_NUMBER,
+        ReadProblem.NOT_A_NUMBER,
     ),
-    "NaN string": (_set("calculator.activation_gb", "NaN"), Reason.NOT_A_NUMBER),
-    "exponent string": (_set("calculator.activation_gb", "1e3"), Reason.NOT_A_NUMBER),
-    "padded string": (_set("calculator.activation_gb", " 0.5"), Reason.NOT_A_NUMBER),
-    "comma decimal": (_set("calculator.activation_gb", "0,5"), Reason.NOT_A_NUMBER),
+    "NaN string": (_set("calculator.activation_gb", "NaN"), ReadProblem.NOT_A_NUMBER),
+    "exponent string": (_set("calculator.activation_gb", "1e3"), ReadProblem.NOT_A_NUMBER),
+    "padded string": (_set("calculator.activation_gb", " 0.5"), ReadProblem.NOT_A_NUMBER),
+    "comma decimal": (_set("calculator.activation_gb", "0,5"), ReadProblem.NOT_A_NUMBER),
     "huge integer": (
         VALID.replace('"seq_len": 4096', '"seq_len": ' + "9" * 5000).encode(),
-        Reason.NUMBER_TOO_LARGE,
+        ReadProblem.NUMBER_TOO_LARGE,
     ),
-    "big but short integer": (_set("plan.target_batch", 10**18), Reason.OUT_OF_RANGE),
+    "big but short integer": (_set("plan.target_batch", 10**18), ReadProblem.OUT_OF_RANGE),
     "huge float": (
         VALID.replace('"seq_len": 4096', '"seq_len": 1e400').encode(),
-        Reason.WRONG_TYPE,
+        ReadProblem.WRONG_TYPE,
     ),
-    "negative int": (_set("calculator.accumulation_steps", -1), Reason.OUT_OF_RANGE),
-    "zero gpus": (_set("plan.gpus", 0), Reason.OUT_OF_RANGE),
-    "negative decimal": (_set("plan.other_memory_gb", "-1"), Reason.OUT_OF_RANGE),
-    "activation too large": (_set("calculator.activation_gb", "100001"), Reason.OUT_OF_RANGE),
-    "activation zero": (_set("calculator.activation_gb", "0"), Reason.OUT_OF_RANGE),
-    "micro-batch over limit": (_set("calculator.micro_batch", 1_000_001), Reason.OUT_OF_RANGE),
-    "too precise": (_set("plan.gpu_memory_gb", "80.0001"), Reason.TOO_PRECISE),
-    "unknown rounding": (_set("plan.rounding", "up"), Reason.BAD_CHOICE),
-    "rounding as int": (_set("plan.rounding", 1), Reason.WRONG_TYPE),
-    "bad card id": (_set("plan.gpu_card", "../../etc/passwd"), Reason.BAD_CHOICE),
-    "card id as null": (_set("plan.gpu_card", None), Reason.WRONG_TYPE),
-    "optional int wrong type": (_set("plan.dataset_samples", "1000"), Reason.WRONG_TYPE),
+    "negative int": (_set("calculator.accumulation_steps", -1), ReadProblem.OUT_OF_RANGE),
+    "zero gpus": (_set("plan.gpus", 0), ReadProblem.OUT_OF_RANGE),
+    "negative decimal": (_set("plan.other_memory_gb", "-1"), ReadProblem.OUT_OF_RANGE),
+    "activation too large": (_set("calculator.activation_gb", "100001"), ReadProblem.OUT_OF_RANGE),
+    "activation zero": (_set("calculator.activation_gb", "0"), ReadProblem.OUT_OF_RANGE),
+    "micro-batch over limit": (_set("calculator.micro_batch", 1_000_001), ReadProblem.OUT_OF_RANGE),
+    "too precise": (_set("plan.gpu_memory_gb", "80.0001"), ReadProblem.TOO_PRECISE),
+    "unknown rounding": (_set("plan.rounding", "up"), ReadProblem.BAD_CHOICE),
+    "rounding as int": (_set("plan.rounding", 1), ReadProblem.WRONG_TYPE),
+    "bad card id": (_set("plan.gpu_card", "../../etc/passwd"), ReadProblem.BAD_CHOICE),
+    "card id as null": (_set("plan.gpu_card", None), ReadProblem.WRONG_TYPE),
+    "optional int wrong type": (_set("plan.dataset_samples", "1000"), ReadProblem.WRONG_TYPE),
 }
 
 
@@ -595,7 +597,7 @@ def test_random_bytes_never_crash(data: bytes) -> None:
         load(data)
 
 
-def _refusal(value: Any) -> Reason | None:
+def _refusal(value: Any) -> ReadProblem | None:
     """Why a scenario whose ``plan.seq_len`` is ``value`` must be refused, or None.
 
     In the order ``load`` checks: nesting, then the first constant or overlong integer
@@ -606,24 +608,24 @@ def _refusal(value: Any) -> Reason | None:
         children = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
         return 1 + max(map(depth, children), default=0) if isinstance(v, dict | list) else 0
 
-    def first_token_problem(v: Any) -> Reason | None:
+    def first_token_problem(v: Any) -> ReadProblem | None:
         if isinstance(v, float) and not math.isfinite(v):
-            return Reason.NOT_A_NUMBER  # NaN, Infinity
+            return ReadProblem.NOT_A_NUMBER  # NaN, Infinity
         if isinstance(v, int) and not isinstance(v, bool) and len(str(abs(v))) > MAX_INT_DIGITS:
-            return Reason.NUMBER_TOO_LARGE
+            return ReadProblem.NUMBER_TOO_LARGE
         children = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
         return next(filter(None, map(first_token_problem, children)), None)
 
     if 2 + depth(value) > MAX_DEPTH:  # the file and its "plan" hold the value
-        return Reason.TOO_DEEP
+        return ReadProblem.TOO_DEEP
     if (problem := first_token_problem(value)) is not None:
         return problem
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        return Reason.WRONG_TYPE
+        return ReadProblem.WRONG_TYPE
     in_range = SEQ_LEN_LIMITS.minimum <= value <= SEQ_LEN_LIMITS.maximum
-    return None if in_range else Reason.OUT_OF_RANGE
+    return None if in_range else ReadProblem.OUT_OF_RANGE
 
 
 @given(
@@ -652,7 +654,7 @@ def test_random_json_is_refused_for_its_reason_or_loads(value: Any) -> None:
         loaded = load(json.dumps(data).encode())
     except ScenarioError as error:
         assert error.reason is expected, (value, error)
-        if expected in (Reason.WRONG_TYPE, Reason.OUT_OF_RANGE):
+        if expected in (ReadProblem.WRONG_TYPE, ReadProblem.OUT_OF_RANGE):
             assert error.path == "plan.seq_len"
     else:
         assert expected is None, (value, loaded)

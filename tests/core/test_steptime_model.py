@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.recompute import Recompute
-from gradacc_desktop.core.time.communication import Kind, What, all_to_all, pipeline, volume_factor
+from gradacc_desktop.core.time.communication import (
+    CollectiveKind,
+    What,
+    all_to_all,
+    pipeline,
+    volume_factor,
+)
 from gradacc_desktop.core.time.compute import Shape, token_cost
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.hardware import Hardware, hardware
@@ -351,11 +357,11 @@ def test_moe_all_to_all_volume() -> None:
     # each rank keeps its own share of the routed tokens
     link = Fraction(300 * 10**9)
     found = all_to_all(24, 8000, 8, link, True, recompute=False)
-    assert found[0].kind is Kind.ALL_TO_ALL
+    assert found[0].kind is CollectiveKind.ALL_TO_ALL
     assert found[0].volume == 4 * 24 * 8000 * Fraction(7, 8)
     assert all_to_all(24, 8000, 8, link, True, recompute=True)[0].count == 6 * 24
     assert all_to_all(24, 8000, 1, link, True, recompute=False) == ()
-    assert volume_factor(Kind.ALL_TO_ALL, 8) == Fraction(7, 8)
+    assert volume_factor(CollectiveKind.ALL_TO_ALL, 8) == Fraction(7, 8)
 
 
 def test_expert_parallel_adds_its_exchange_to_every_micro_step() -> None:
@@ -373,7 +379,11 @@ def test_expert_parallel_adds_its_exchange_to_every_micro_step() -> None:
     # the tokens routed in a step do not depend on how the batch is split; each
     # micro-step also pays the all-to-alls' fixed latency
     model = StepModel(moe, A100)
-    latency = sum(c.fixed_seconds for c in model.model_collectives(1) if c.kind is Kind.ALL_TO_ALL)
+    latency = sum(
+        c.count * c.latency
+        for c in model.model_collectives(1)
+        if c.kind is CollectiveKind.ALL_TO_ALL
+    )
     assert latency > 0
     halved = model.time(4, 2).parts.expert_parallel
     assert routed.parts.expert_parallel - halved == 2 * latency
@@ -434,9 +444,9 @@ def test_a_gpu_reads_and_reduces_only_the_experts_it_holds() -> None:
     assert spread.expert_params_per_gpu == Fraction(routed, 8)
     assert spread.data_shard(Fraction(16), Fraction(4)) == Fraction(16 + 16, 16)
     one, four = StepModel(plain, A100), StepModel(spread, A100)
-    assert [(c.ranks, c.size) for c in one.collectives(1) if c.kind is Kind.ALL_REDUCE][:1] == [
-        (16, 2 * plain.params_per_gpu)
-    ]
+    assert [(c.ranks, c.size) for c in one.collectives(1) if c.kind is CollectiveKind.ALL_REDUCE][
+        :1
+    ] == [(16, 2 * plain.params_per_gpu)]
     reduced = [(c.ranks, c.size) for c in four.collectives(1) if c.when.value == "optimizer_step"]
     assert reduced == [(16, dense), (4, routed // 4)]  # 16-bit: 2 bytes over tp = 2
     # fewer weights to read and to reduce, plus the exchange of the routed tokens
@@ -447,7 +457,7 @@ def test_a_gpu_reads_and_reduces_only_the_experts_it_holds() -> None:
 # ------------------------------------------------------------------- recomputation
 
 
-def _counts(model: StepModel, kind: Kind) -> int:
+def _counts(model: StepModel, kind: CollectiveKind) -> int:
     return sum(c.count for c in model.model_collectives(1) if c.kind is kind)
 
 
@@ -473,8 +483,8 @@ def test_selective_recomputation_costs_between_none_and_full(flash: bool) -> Non
     times = {r: m.time(2, 4).step_seconds for r, m in models.items()}
     assert times[Recompute.NONE] < times[Recompute.SELECTIVE] < times[Recompute.FULL]
     none, selective, full = (models[r] for r in Recompute)
-    assert _counts(selective, Kind.ALL_REDUCE) == _counts(none, Kind.ALL_REDUCE)
-    assert _counts(full, Kind.ALL_REDUCE) > _counts(none, Kind.ALL_REDUCE)
+    assert _counts(selective, CollectiveKind.ALL_REDUCE) == _counts(none, CollectiveKind.ALL_REDUCE)
+    assert _counts(full, CollectiveKind.ALL_REDUCE) > _counts(none, CollectiveKind.ALL_REDUCE)
     ring = [
         sum(c.count for c in m.model_collectives(1) if c.what is What.KEYS_VALUES)
         for m in (none, selective, full)

@@ -133,7 +133,7 @@ def test_megatron_reads_the_expert_parallel_size(setup: TrainingSetup, in_tmp: P
     from megatron.core.transformer.transformer_config import TransformerConfig
 
     from gradacc_desktop.core.precision import Precision
-    from gradacc_desktop.core.time.communication import Kind
+    from gradacc_desktop.core.time.communication import CollectiveKind
     from gradacc_desktop.core.time.compute import token_cost
     from gradacc_desktop.core.time.gpus import load_gpu_table
     from gradacc_desktop.core.time.hardware import hardware
@@ -201,7 +201,7 @@ def test_megatron_reads_the_expert_parallel_size(setup: TrainingSetup, in_tmp: P
         experts=Experts(experts=experts, top_k=2, layers=4 * pp, parallel=ep),
     )
     model = StepModel(job, hardware(card, Precision.BF16, per_node))
-    (exchange,) = (c for c in model.collectives(1) if c.kind is Kind.ALL_TO_ALL)
+    (exchange,) = (c for c in model.collectives(1) if c.kind is CollectiveKind.ALL_TO_ALL)
     assert exchange.intra_node is inside
     assert exchange.ranks == ep
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
-from PySide6.QtCore import QPoint, QRect
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
@@ -94,10 +95,62 @@ def _cut_text(widget: QWidget) -> str | None:
         if widget.width() < needed:
             return f"{widget.width()} px wide, text needs {needed}"
     if isinstance(widget, FitLabel):
-        width = QFontMetrics(widget.fitted_font()).horizontalAdvance(widget.text())
-        if width > widget.contentsRect().width():
-            return f"text {width} px wide in {widget.contentsRect().width()}"
+        return fit_label_cut(widget)
     return None
+
+
+#: where a label may put its text (``FitLabel``'s alignment)
+_ALIGNMENTS = (
+    Qt.AlignmentFlag.AlignLeft,
+    Qt.AlignmentFlag.AlignRight,
+    Qt.AlignmentFlag.AlignHCenter,
+)
+
+
+def _drawn(
+    label: FitLabel, shown: QImage, font: QFont, alignment: Qt.AlignmentFlag, background: QColor
+) -> QImage:
+    """The label's text drawn by hand on an image like ``shown``, as the label draws it,
+    in ``font``."""
+    image = QImage(shown.size(), shown.format())
+    image.setDevicePixelRatio(shown.devicePixelRatio())
+    image.fill(background)
+    painter = QPainter(image)
+    painter.setFont(font)
+    painter.setPen(label.palette().color(label.foregroundRole()))
+    flags = alignment | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextSingleLine
+    painter.drawText(label.contentsRect(), int(flags), label.text())
+    painter.end()
+    return image
+
+
+def fit_label_cut(label: FitLabel) -> str | None:
+    """Why the label does not show its whole text, or None.
+
+    What it paints must be its whole text in some size of its font that fits its width
+    (it shrinks the font to fit): the pixels are compared with the text drawn by hand at
+    each such size, so a text cut at the label's edge matches none of them."""
+    text = label.text()
+    if not text:
+        return None
+    shown = label.grab().toImage()
+    colours = Counter(
+        shown.pixel(x, y) for x in range(shown.width()) for y in range(0, shown.height(), 4)
+    )
+    background = QColor.fromRgb(colours.most_common(1)[0][0])
+    width = label.contentsRect().width()
+    base = label.font().pointSizeF()
+    # the font's own size less whole or half points, and every half point
+    sizes = {base - k / 2 for k in range(int(base * 2))} | {k / 2 for k in range(2, int(base * 2))}
+    font = QFont(label.font())
+    for size in sorted(sizes, reverse=True):
+        font.setPointSizeF(size)
+        if QFontMetrics(font).horizontalAdvance(text) > width:
+            continue
+        for alignment in _ALIGNMENTS:
+            if _drawn(label, shown, font, alignment, background) == shown:
+                return None
+    return f"text {text!r} is not shown whole in {width} px"
 
 
 def layout_problems(view: QWidget, window: QWidget) -> list[str]:

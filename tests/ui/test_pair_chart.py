@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QWidget
 
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.training.fields import TrainingField
@@ -48,7 +49,7 @@ def test_the_tab_holds_both_charts(english: MainWindow) -> None:
     assert page.tradeoff_button.text() == "Memory against batch"
     assert page.pairs_button.text() == "Time against memory, per pair"
     page.pairs_button.click()
-    pairs = english.pair_chart
+    pairs = english.findChild(QWidget, "pair_chart")
     assert pairs is not None and pairs.isVisible() and not tradeoff.isVisible()
     assert page.showing_pairs()
     page.tradeoff_button.click()
@@ -165,7 +166,15 @@ def test_every_series_has_its_own_colour(english: MainWindow, dark: bool) -> Non
         palette.setColor(QPalette.ColorRole.Base, QColor("#181818"))
         palette.setColor(QPalette.ColorRole.Text, QColor("#f0f0f0"))
     chart.setPalette(palette)
-    colours = chart.series_colours()
+    # the colour Qt draws each series in: the filled dots, the rings, the two frames and
+    # the memory limit's dashed line
+    colours = {
+        "fits": chart.fits.color(),
+        "over": chart.over.pen().color(),
+        "current": chart.current.pen().color(),
+        "fastest": chart.fastest.pen().color(),
+        "capacity": chart.capacity.pen().color(),
+    }
     assert len({c.name() for c in colours.values()}) == 5, colours
     base = chart.chart.backgroundBrush().color()
     for colour in colours.values():

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QSettings
 
-from gradacc_desktop.core.calculator import Field, Inputs
+from gradacc_desktop.core.calculator import BatchInputs, Field
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.training.specs import Extra
 from gradacc_desktop.viewmodels.settings import Settings
@@ -30,7 +30,7 @@ def test_an_empty_field_saves_its_last_value(make_window, settings, qtbot) -> No
     type_into(qtbot, box(first, Field.GPUS), "3")
     clear(qtbot, box(first, Field.GPUS))
     first.close()
-    assert settings.inputs() == Inputs(4, 8, 3, Decimal("0.5"))
+    assert settings.inputs() == BatchInputs(4, 8, 3, Decimal("0.5"))
 
 
 def test_corrupt_settings_open_with_defaults(make_window, settings_path) -> None:  # type: ignore[no-untyped-def]

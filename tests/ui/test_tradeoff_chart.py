@@ -173,7 +173,13 @@ def test_every_series_has_its_own_colour(chart, dark: bool) -> None:  # type: ig
         palette.setColor(QPalette.ColorRole.Base, QColor("#181818"))
         palette.setColor(QPalette.ColorRole.Text, QColor("#f0f0f0"))
     chart.setPalette(palette)
-    colours = chart.series_colours()
+    # the colour Qt draws each series in: the two curves, the limit line, the marker
+    colours = {
+        "grow": chart.grow.pen().color(),
+        "accumulate": chart.accumulate.pen().color(),
+        "available": chart.available.pen().color(),
+        "current": chart.current.color(),
+    }
     names = {key: colour.name() for key, colour in colours.items()}
     assert len(set(names.values())) == 4, names
     base = chart.chart.backgroundBrush().color()

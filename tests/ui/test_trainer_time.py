@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from gradacc_desktop.core.frameworks.export import ExportFormat
 from gradacc_desktop.core.memory.setup import ZeroStage
 from gradacc_desktop.ui.main_window import MainWindow
-from gradacc_desktop.ui.training.specs import Extra, Section
+from gradacc_desktop.ui.training.specs import DescriptionSection, Extra
 from gradacc_desktop.viewmodels.settings import PLANNER
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.planner_setup import write_profile
@@ -123,7 +123,7 @@ def test_the_runs_inputs_survive_a_language_switch(make_window, qtbot) -> None: 
     assert price.text() == "2.5"
     assert tokens.text() == "1,000,000"
     panel = window.description
-    assert panel.sections[Section.RUN].title() == "The run"
+    assert panel.sections[DescriptionSection.RUN].title() == "The run"
     assert panel.labels[TrainingField.TOKENS].text() == "Token budget"
     for field in (TrainingField.DATASET, TrainingField.EPOCHS, TrainingField.PRICE):
         label = panel.labels[field]

@@ -17,7 +17,7 @@ from gradacc_desktop.core.memory.activation import (
     Recompute,
     estimate,
 )
-from gradacc_desktop.core.memory.presets import load_config_presets, load_presets, preset_by_name
+from gradacc_desktop.core.memory.presets import load_config_presets, load_presets
 from gradacc_desktop.viewmodels.activation import (
     ActivationField,
     ActivationState,
@@ -25,10 +25,11 @@ from gradacc_desktop.viewmodels.activation import (
     RowKind,
 )
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
+from tests.configs import bundled_preset
 
 F = ActivationField
-GPT2 = preset_by_name("gpt2")
-LLAMA_8B = preset_by_name("llama-3-8b")
+GPT2 = bundled_preset("gpt2")
+LLAMA_8B = bundled_preset("llama-3-8b")
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.calculator import DEFAULTS, Field, Inputs
+from gradacc_desktop.core.calculator import DEFAULTS, BatchInputs, Field
 from gradacc_desktop.viewmodels.calculator import CalculatorState, CalculatorViewModel
 
 
@@ -99,7 +99,7 @@ def test_locale_switch_rerenders_without_losing_values(qtbot) -> None:  # type: 
 
 def test_set_inputs_announces_replacement(qtbot) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
-    new = Inputs(2, 3, 4, Decimal("1.5"))
+    new = BatchInputs(2, 3, 4, Decimal("1.5"))
     with qtbot.waitSignal(vm.inputsReplaced) as blocker:
         vm.set_inputs(new)
     assert blocker.args == [new]

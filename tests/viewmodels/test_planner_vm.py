@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.batch.planning import UNIT_NOTE, Rounding
+from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.formatting import format_approx
@@ -332,15 +332,6 @@ def test_clipboard_text(qapp) -> None:  # type: ignore[no-untyped-def]
     vm.training.set_choice(Choice.RECOMMEND, True)
     text = vm.clipboard_text()
     assert text is not None and "Micro-batch size: 16 (recommended)" in text.splitlines()
-
-
-def test_unit_note_is_the_cores_translated(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
-    assert planner().texts.unit_note() == UNIT_NOTE
-    catalogue("pt_BR")
-    assert planner("pt_BR").texts.unit_note() == (
-        "A memória está sempre em gigabytes decimais: 1 GB = 10⁹ bytes "
-        "(não GiB = 2³⁰ bytes; 1 GiB ≈ 1,074 GB)."
-    )
 
 
 def test_one_plan_per_change(qapp, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.recompute import Recompute
-from gradacc_desktop.core.scenario import Reason, ScenarioError
+from gradacc_desktop.core.scenario import ReadProblem, ScenarioError
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.training.fields import CONFIG_MODEL, SHAPE_MODEL, Choice
@@ -238,10 +238,10 @@ def test_failed_save_in_portuguese(qapp, catalogue, tmp_path: Path) -> None:  # 
 
 def test_every_scenario_reason_has_a_message(qapp) -> None:  # type: ignore[no-untyped-def]
     scenarios = _scenarios()
-    messages = {scenarios.files.problem(ScenarioError(r, "plan.gpus", "3")) for r in Reason}
-    assert len(messages) == len(Reason)
+    messages = {scenarios.files.problem(ScenarioError(r, "plan.gpus", "3")) for r in ReadProblem}
+    assert len(messages) == len(ReadProblem)
     assert "the setting “plan.gpus” is out of range." in messages
-    too_large = scenarios.files.problem(ScenarioError(Reason.TOO_LARGE, "", ""))
+    too_large = scenarios.files.problem(ScenarioError(ReadProblem.TOO_LARGE, "", ""))
     assert too_large == f"the file is larger than {scenario_io.MAX_BYTES:,} bytes."
 
 

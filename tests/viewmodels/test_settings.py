@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import QByteArray, QSettings
 
-from gradacc_desktop.core.calculator import DEFAULTS, Inputs
+from gradacc_desktop.core.calculator import DEFAULTS, BatchInputs
 from gradacc_desktop.viewmodels.settings import (
     DETAILS_OPEN,
     EXPORT_FORMAT,
@@ -36,7 +36,7 @@ def test_defaults_when_nothing_is_stored(settings: Settings) -> None:
 
 
 def test_round_trip_through_a_new_process(settings: Settings, settings_path: Path) -> None:
-    inputs = Inputs(16, 2, 8, Decimal("1.25"))
+    inputs = BatchInputs(16, 2, 8, Decimal("1.25"))
     settings.set_inputs(inputs)
     settings.set(LANGUAGE, "en")
     settings.set(DETAILS_OPEN, True)
@@ -88,10 +88,10 @@ def test_corrupt_values_fall_back_to_defaults(settings_path: Path, key: str, raw
 
 
 def test_only_the_bad_field_falls_back(settings: Settings, settings_path: Path) -> None:
-    settings.set_inputs(Inputs(16, 2, 8, Decimal("1.25")))
+    settings.set_inputs(BatchInputs(16, 2, 8, Decimal("1.25")))
     settings.store.setValue(INPUTS[Field.GPUS].key, "lots")
     settings.sync()
-    assert _fresh(settings_path).inputs() == Inputs(16, 2, 1, Decimal("1.25"))
+    assert _fresh(settings_path).inputs() == BatchInputs(16, 2, 1, Decimal("1.25"))
 
 
 def test_malformed_file_does_not_crash(settings_path: Path) -> None:

@@ -132,12 +132,14 @@ def test_fp8_products_only_where_the_precision_and_the_card_allow(qapp) -> None:
     training = vm.training
     timed(training)
     assert not training.fp8_allowed()  # an A100: no FP8 peak
-    assert training.fp8_hint().endswith("Off now: NVIDIA A100 SXM4 80GB has no FP8 peak.")
+    assert training.check(Choice.FP8).hint.endswith(
+        "Off now: NVIDIA A100 SXM4 80GB has no FP8 peak."
+    )
     training.set_choice(Choice.FP8, True)
     description = training.description
     assert description is not None and not description.fp8  # chosen, not possible here
     training.set_choice(Choice.CARD, "h100-80gb")
-    assert training.fp8_allowed() and "Off now" not in training.fp8_hint()
+    assert training.fp8_allowed() and "Off now" not in training.check(Choice.FP8).hint
     fp8 = time(vm)
     assert fp8.utilisation.endswith(" of 1,979 TFLOP/s per GPU")  # the FP8 peak
     training.set_choice(Choice.FP8, False)
@@ -150,7 +152,9 @@ def test_fp8_products_only_where_the_precision_and_the_card_allow(qapp) -> None:
     training.set_choice(Choice.FP8, True)
     training.set_choice(Choice.PRECISION, Precision.FP32)
     assert not training.fp8_allowed()
-    assert training.fp8_hint().endswith("Off now: FP8 products go with bf16 or fp16 training.")
+    assert training.check(Choice.FP8).hint.endswith(
+        "Off now: FP8 products go with bf16 or fp16 training."
+    )
     description = training.description
     assert description is not None and not description.fp8
 

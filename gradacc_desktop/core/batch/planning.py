@@ -9,8 +9,8 @@ Symbols follow :mod:`gradacc_desktop.core.calculator`: ``T`` target effective ba
 ``O`` other memory per GPU (weights, gradients, optimizer states, overhead; GB),
 ``C`` usable memory of one GPU (GB).
 
-The GPU table lives in :mod:`gradacc_desktop.core.time.gpus`, the "other memory" estimator
-in :mod:`gradacc_desktop.core.memory.zero` and the choice of pairs that fit a card in
+The GPU table lives in :mod:`gradacc_desktop.core.time.gpus`, the model states in
+:mod:`gradacc_desktop.core.memory.model_states` and the choice of pairs that fit a card in
 :mod:`gradacc_desktop.core.batch.recommend`.
 """
 
@@ -20,18 +20,9 @@ import enum
 import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
-from fractions import Fraction
 
 from ..calculator import normalize
 from ..limits import Limits, require_positive_int, whole
-from ..text import trans_late
-
-# Shown under the planner's memory inputs; translated where it is shown.
-UNIT_NOTE = trans_late(
-    "Planner",
-    "Memory is in decimal gigabytes everywhere: 1 GB = 10⁹ bytes "
-    "(not GiB = 2³⁰ bytes; 1 GiB ≈ 1.074 GB).",
-)
 
 # Largest target batch the planner accepts; divisor enumeration stays under ~32k steps.
 MAX_TARGET_BATCH = 1_000_000_000
@@ -50,11 +41,6 @@ LR_LIMITS = Limits(Decimal(1).scaleb(-LR_DECIMALS), Decimal(1000), False, LR_DEC
 LR_PRECISION = 28
 
 # --------------------------------------------------------------------------- checks
-
-
-def _non_negative_decimal(name: str, value: Decimal) -> None:
-    if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
-        raise ValueError(f"{name} must be a finite Decimal >= 0, got {value!r}")
 
 
 # --------------------------------------------------------------------------- solving
@@ -276,69 +262,6 @@ def deepspeed_check(
             return result(DeepSpeedReason.NOT_DIVISIBLE)
         return result(DeepSpeedReason.PRODUCT_MISMATCH)
     return result(DeepSpeedReason.OK)
-
-
-# --------------------------------------------------------------------------- memory fit
-
-
-@dataclass(frozen=True)
-class FitResult:
-    micro_batch: int
-    # C, usable memory of one GPU (GB)
-    gpu_memory_gb: Decimal
-    # O, everything but activations (GB)
-    other_memory_gb: Decimal
-    # A, activation memory per sample (GB)
-    activation_per_sample_gb: Decimal
-    # b·A
-    activation_gb: Decimal
-    # b·A + O
-    total_gb: Decimal
-    # total <= capacity
-    fits: bool
-    # C - total (negative when it does not fit)
-    headroom_gb: Decimal
-    # largest b with b·A + O <= C (0 when even b = 1 does not fit)
-    max_micro_batch: int
-
-
-def max_micro_batch(
-    gpu_memory_gb: Decimal, other_memory_gb: Decimal, activation_per_sample_gb: Decimal
-) -> int:
-    """floor((C - O) / A), exactly; 0 when O > C."""
-    _non_negative_decimal("gpu_memory_gb", gpu_memory_gb)
-    _non_negative_decimal("other_memory_gb", other_memory_gb)
-    _non_negative_decimal("activation_per_sample_gb", activation_per_sample_gb)
-    if activation_per_sample_gb == 0:
-        raise ValueError("activation_per_sample_gb must be > 0")
-    free = Fraction(gpu_memory_gb) - Fraction(other_memory_gb)
-    if free < 0:
-        return 0
-    return math.floor(free / Fraction(activation_per_sample_gb))
-
-
-def fit(
-    gpu_memory_gb: Decimal,
-    other_memory_gb: Decimal,
-    activation_per_sample_gb: Decimal,
-    micro_batch: int,
-) -> FitResult:
-    """Does ``b`` samples' activations plus the other memory fit in one GPU?"""
-    require_positive_int("micro_batch", micro_batch)
-    largest = max_micro_batch(gpu_memory_gb, other_memory_gb, activation_per_sample_gb)
-    activation = micro_batch * activation_per_sample_gb
-    total = activation + other_memory_gb
-    return FitResult(
-        micro_batch=micro_batch,
-        gpu_memory_gb=gpu_memory_gb,
-        other_memory_gb=other_memory_gb,
-        activation_per_sample_gb=activation_per_sample_gb,
-        activation_gb=normalize(activation),
-        total_gb=normalize(total),
-        fits=total <= gpu_memory_gb,
-        headroom_gb=normalize(gpu_memory_gb - total),
-        max_micro_batch=largest,
-    )
 
 
 # --------------------------------------------------------------------------- tokens, steps, lr

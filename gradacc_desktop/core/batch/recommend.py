@@ -1,8 +1,7 @@
 """Recommend a pair: the micro-batch and accumulation steps that reach a target batch
-and fit one card's memory, the pairs around it, and what to change when nothing fits.
-
-Symbols as in :mod:`gradacc_desktop.core.batch.planning` (which solves one pair and checks its
-memory); ``m`` is the largest micro-batch that fits.
+within the largest micro-batch that fits one card, the pairs around it, and what to
+change when nothing fits. The plan (:mod:`gradacc_desktop.core.training.plan`) counts
+the memory; symbols as in :mod:`gradacc_desktop.core.batch.planning`.
 """
 
 from __future__ import annotations
@@ -10,20 +9,9 @@ from __future__ import annotations
 import enum
 from bisect import bisect_right
 from dataclasses import dataclass
-from decimal import Decimal
 
-from ..calculator import normalize
 from ..limits import require_positive_int
-from .planning import (
-    FitResult,
-    Rounding,
-    divisors,
-    fit,
-    max_micro_batch,
-    round_steps,
-)
-
-# --------------------------------------------------------------------------- recommend
+from .planning import Rounding, divisors, round_steps
 
 
 @dataclass(frozen=True)
@@ -48,155 +36,15 @@ class Suggestion(enum.Enum):
     SMALLER_MODEL = "smaller_model"
 
 
-@dataclass(frozen=True)
-class NothingFits:
-    # the fit at b = 1
-    fit: FitResult
-    # total at b = 1 minus capacity (> 0)
-    shortfall_gb: Decimal
-    # the other memory alone exceeds the GPU
-    other_exceeds_capacity: bool
-    suggestions: tuple[Suggestion, ...]
-
-
-@dataclass(frozen=True)
-class Recommendation:
-    target: int
-    gpus: int
-    rounding: Rounding
-    # largest b that fits in memory (None when no memory figures were given)
-    max_micro_batch: int | None
-    # largest b worth considering: min(max_micro_batch, b_cap), see ``recommend``
-    largest_useful_micro_batch: int
-    # candidate pairs, ascending by micro-batch (see ``recommend`` for which b appear)
-    pairs: tuple[PlanPair, ...]
-    recommended: PlanPair
-    # the fit of the recommended pair (None when no memory figures were given)
-    fit: FitResult | None
-    # FLOOR rounding with T < g: no micro-batch stays at or below T (use fewer GPUs)
-    floor_unreachable: bool = False
-
-
-@dataclass(frozen=True)
-class Candidates:
-    """What the planner shows, from one pass: the recommendation within the memory
-    limit and every pair worth listing with or without it."""
-
-    # ``recommend`` with the memory figures
-    outcome: Recommendation | NothingFits
-    # the pairs of ``recommend`` without memory figures, plus the outcome's own pairs
-    # (which add the largest fitting micro-batch and the one chosen under the limit),
-    # ascending by micro-batch, each micro-batch once
-    pairs: tuple[PlanPair, ...]
-
-
 def _pair(target: int, micro_batch: int, gpus: int, rounding: Rounding) -> PlanPair:
     steps = round_steps(target, micro_batch * gpus, rounding)
     effective = micro_batch * steps * gpus
     return PlanPair(micro_batch, steps, effective, effective - target, effective == target)
 
 
-Memory = tuple[Decimal, Decimal, Decimal]
-
-
-def _memory(
-    gpu_memory_gb: Decimal | None, other_memory_gb: Decimal | None, activation_gb: Decimal | None
-) -> Memory | None:
-    """The three memory figures together, or ``None`` when none is given."""
-    if gpu_memory_gb is not None and other_memory_gb is not None and activation_gb is not None:
-        return gpu_memory_gb, other_memory_gb, activation_gb
-    if gpu_memory_gb is None and other_memory_gb is None and activation_gb is None:
-        return None
-    raise ValueError("gpu_memory_gb, other_memory_gb and activation_gb go together")
-
-
 def _exact_sizes(target: int, gpus: int) -> list[int]:
     """Every micro-batch that reaches ``target`` exactly on ``gpus``, ascending."""
     return divisors(target // gpus) if target % gpus == 0 else []
-
-
-def recommend(
-    target: int,
-    gpus: int,
-    gpu_memory_gb: Decimal | None = None,
-    other_memory_gb: Decimal | None = None,
-    activation_gb: Decimal | None = None,
-    rounding: Rounding = Rounding.CEIL,
-) -> Recommendation | NothingFits:
-    """Choose a micro-batch and accumulation steps for a target effective batch.
-
-    The three memory figures are given together or not at all; without them every
-    micro-batch is assumed to fit.
-
-    Micro-batches larger than one optimizer step needs per GPU are never useful, so
-    ``b`` is capped at ``b_cap = ceil(T/g)`` (``floor(T/g)`` for FLOOR rounding, at
-    least 1). The candidate list holds only the "interesting" ``b`` up to
-    ``min(max_micro_batch, b_cap)``: every exact divisor pair, every power of two and
-    that largest useful ``b`` itself — at most a few thousand entries for T <= 10^9.
-
-    The recommended pair reaches T exactly whenever some fitting pair can, using the
-    largest such micro-batch. Otherwise it is the fitting pair whose E lands closest
-    to T on the rounding mode's side (CEIL: E >= T, FLOOR: E <= T, NEAREST: either,
-    ties up), ties going to the largest micro-batch. (Simply taking the largest
-    fitting micro-batch can overshoot badly: T = 100, g = 3, b <= 20 gives 20·2·3 =
-    120, while 17·2·3 = 102.)
-    """
-    require_positive_int("target", target)
-    require_positive_int("gpus", gpus)
-    memory = _memory(gpu_memory_gb, other_memory_gb, activation_gb)
-    return _recommend(target, gpus, rounding, memory, _exact_sizes(target, gpus), {})
-
-
-def recommend_with_pairs(
-    target: int,
-    gpus: int,
-    gpu_memory_gb: Decimal,
-    other_memory_gb: Decimal,
-    activation_gb: Decimal,
-    rounding: Rounding = Rounding.CEIL,
-) -> Candidates:
-    """``recommend`` with the memory figures, and the pairs of ``recommend`` without
-    them merged with its own (see ``Candidates``), sharing the divisors and the pairs
-    the two have in common."""
-    require_positive_int("target", target)
-    require_positive_int("gpus", gpus)
-    memory = _memory(gpu_memory_gb, other_memory_gb, activation_gb)
-    if memory is None:
-        raise ValueError("recommend_with_pairs needs the memory figures")
-    exact_sizes = _exact_sizes(target, gpus)
-    made: dict[int, PlanPair] = {}
-    _recommend(target, gpus, rounding, None, exact_sizes, made)
-    outcome = _recommend(target, gpus, rounding, memory, exact_sizes, made)
-    return Candidates(outcome=outcome, pairs=tuple(made[b] for b in sorted(made)))
-
-
-def _recommend(
-    target: int,
-    gpus: int,
-    rounding: Rounding,
-    memory: Memory | None,
-    exact_sizes: list[int],
-    made: dict[int, PlanPair],
-) -> Recommendation | NothingFits:
-    """``recommend`` for checked arguments; every candidate pair goes into ``made``
-    (reused when it is already there)."""
-    largest_fit: int | None = None
-    if memory is not None:
-        largest_fit = max_micro_batch(*memory)
-        if largest_fit == 0:
-            return _nothing_fits(fit(*memory, 1))
-    chosen, pairs, largest = _choose(target, gpus, rounding, largest_fit, exact_sizes, made)
-    return Recommendation(
-        target=target,
-        gpus=gpus,
-        rounding=rounding,
-        max_micro_batch=largest_fit,
-        largest_useful_micro_batch=largest,
-        pairs=pairs,
-        recommended=chosen,
-        fit=None if memory is None else fit(*memory, chosen.micro_batch),
-        floor_unreachable=rounding is Rounding.FLOOR and target < gpus,
-    )
 
 
 def _choose(
@@ -233,8 +81,7 @@ def _choose(
 @dataclass(frozen=True)
 class PairChoice:
     """The pairs a plan lists and the one it recommends, for a memory limit given as the
-    largest micro-batch that fits (``recommend_with_pairs`` for callers that count
-    memory themselves)."""
+    largest micro-batch that fits."""
 
     #: every pair worth listing, with or without the limit, ascending by micro-batch
     pairs: tuple[PlanPair, ...]
@@ -251,7 +98,21 @@ def choose_pairs(
     target: int, gpus: int, rounding: Rounding = Rounding.CEIL, largest_fit: int | None = None
 ) -> PairChoice:
     """The candidate pairs and the recommended one when at most ``largest_fit`` samples
-    fit on a GPU (``None``: memory unknown, every micro-batch assumed to fit)."""
+    fit on a GPU (``None``: memory unknown, every micro-batch assumed to fit; 0: none
+    fits, nothing is recommended).
+
+    Micro-batches larger than one optimizer step needs per GPU are never useful, so
+    ``b`` is capped at ``b_cap = ceil(T/g)`` (``floor(T/g)`` for FLOOR rounding, at
+    least 1). The pairs listed are only the "interesting" ``b``: every exact divisor
+    pair, every power of two and the largest useful ``b`` — with and without the
+    limit, at most a few thousand entries for T <= 10^9.
+
+    The recommended pair reaches T exactly whenever some fitting pair can, using the
+    largest such micro-batch. Otherwise it is the fitting pair whose E lands closest
+    to T on the rounding mode's side (CEIL: E >= T, FLOOR: E <= T, NEAREST: either,
+    ties up), ties going to the largest micro-batch. (Simply taking the largest
+    fitting micro-batch can overshoot badly: T = 100, g = 3, b <= 20 gives 20·2·3 =
+    120, while 17·2·3 = 102.)"""
     require_positive_int("target", target)
     require_positive_int("gpus", gpus)
     if largest_fit is not None and (
@@ -260,10 +121,11 @@ def choose_pairs(
         raise ValueError(f"largest_fit must be an integer >= 0, got {largest_fit!r}")
     exact_sizes = _exact_sizes(target, gpus)
     made: dict[int, PlanPair] = {}
-    _choose(target, gpus, rounding, None, exact_sizes, made)
-    chosen: PlanPair | None = None
-    largest = 0
-    if largest_fit != 0:
+    chosen: PlanPair | None
+    chosen, _pairs, largest = _choose(target, gpus, rounding, None, exact_sizes, made)
+    if largest_fit == 0:
+        chosen, largest = None, 0
+    elif largest_fit is not None:
         chosen, _pairs, largest = _choose(target, gpus, rounding, largest_fit, exact_sizes, made)
     return PairChoice(
         pairs=tuple(made[b] for b in sorted(made)),
@@ -326,15 +188,4 @@ def nothing_fits_suggestions(other_exceeds: bool) -> tuple[Suggestion, ...]:
         Suggestion.ZERO_SHARDING,
         Suggestion.LARGER_GPU,
         Suggestion.SMALLER_MODEL,
-    )
-
-
-def _nothing_fits(at_one: FitResult) -> NothingFits:
-    other_too_big = at_one.other_memory_gb > at_one.gpu_memory_gb
-    suggestions = nothing_fits_suggestions(other_too_big)
-    return NothingFits(
-        fit=at_one,
-        shortfall_gb=normalize(-at_one.headroom_gb),
-        other_exceeds_capacity=other_too_big,
-        suggestions=suggestions,
     )

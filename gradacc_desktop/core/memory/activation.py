@@ -60,8 +60,8 @@ from gradacc_desktop.core.memory.activation_types import (
     InvalidActivationInputs,
     Item,
     Part,
-    Problem,
     Result,
+    ShapeProblem,
     Stack,
     StackKind,
     dims_of,
@@ -88,9 +88,9 @@ __all__ = [
     "Item",
     "Part",
     "Precision",
-    "Problem",
     "Recompute",
     "Result",
+    "ShapeProblem",
     "StackKind",
     "estimate",
     "layout",
@@ -123,43 +123,45 @@ def validate(inputs: Inputs) -> None:
     """Raise ``InvalidActivationInputs`` for shapes the model cannot describe exactly."""
     for name in ("hidden", "layers", "heads", "kv_heads", "intermediate", "vocab", "seq"):
         if getattr(inputs, name) < 1:
-            raise InvalidActivationInputs(name, Problem.NOT_POSITIVE, "must be >= 1")
+            raise InvalidActivationInputs(name, ShapeProblem.NOT_POSITIVE, "must be >= 1")
     t = inputs.tensor_parallel
     if t < 1:
-        raise InvalidActivationInputs("tensor_parallel", Problem.NOT_POSITIVE, "must be >= 1")
+        raise InvalidActivationInputs("tensor_parallel", ShapeProblem.NOT_POSITIVE, "must be >= 1")
     if inputs.target_seq is not None and inputs.target_seq < 1:
-        raise InvalidActivationInputs("target_seq", Problem.NOT_POSITIVE, "must be >= 1")
+        raise InvalidActivationInputs("target_seq", ShapeProblem.NOT_POSITIVE, "must be >= 1")
     if inputs.images < 0:
-        raise InvalidActivationInputs("images", Problem.NOT_POSITIVE, "must be >= 0")
+        raise InvalidActivationInputs("images", ShapeProblem.NOT_POSITIVE, "must be >= 0")
     for name in ("image_width", "image_height"):
         if getattr(inputs, name) is not None and getattr(inputs, name) < 1:
-            raise InvalidActivationInputs(name, Problem.NOT_POSITIVE, "must be >= 1")
+            raise InvalidActivationInputs(name, ShapeProblem.NOT_POSITIVE, "must be >= 1")
     imaged = inputs.images or inputs.vision_frozen or inputs.image_width or inputs.image_height
     if imaged and inputs.family not in (Family.VISION, Family.VLM):
         raise InvalidActivationInputs(
-            "images", Problem.NOT_MODELLED, "this model has no vision tower"
+            "images", ShapeProblem.NOT_MODELLED, "this model has no vision tower"
         )
     arch = inputs.arch
     if arch is not None:
         _validate_arch(inputs, arch)
     elif not inputs.family.typed_sizes:
         raise InvalidActivationInputs(
-            "family", Problem.NOT_MODELLED, "this family is read from a config.json"
+            "family", ShapeProblem.NOT_MODELLED, "this family is read from a config.json"
         )
     if arch is None and inputs.hidden % inputs.heads:
-        raise InvalidActivationInputs("hidden", Problem.NOT_DIVISIBLE, "must divide by heads")
+        raise InvalidActivationInputs("hidden", ShapeProblem.NOT_DIVISIBLE, "must divide by heads")
     if inputs.heads % inputs.kv_heads:
-        raise InvalidActivationInputs("kv_heads", Problem.NOT_DIVISIBLE, "must divide heads")
+        raise InvalidActivationInputs("kv_heads", ShapeProblem.NOT_DIVISIBLE, "must divide heads")
     if inputs.family is Family.GPT2 and inputs.kv_heads != inputs.heads:
-        raise InvalidActivationInputs("kv_heads", Problem.MISMATCH, "GPT-2 needs kv_heads = heads")
+        raise InvalidActivationInputs(
+            "kv_heads", ShapeProblem.MISMATCH, "GPT-2 needs kv_heads = heads"
+        )
     for name in ("heads", "kv_heads", "intermediate", "hidden"):
         if getattr(inputs, name) % t:
             raise InvalidActivationInputs(
-                name, Problem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+                name, ShapeProblem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
             )
     if inputs.sequence_parallel and inputs.seq % t:
         raise InvalidActivationInputs(
-            "seq", Problem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+            "seq", ShapeProblem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
         )
 
 
@@ -169,20 +171,20 @@ def _validate_arch(inputs: Inputs, arch: Architecture) -> None:
         getattr(inputs, name) != getattr(arch, name) for name in shape
     ):
         raise InvalidActivationInputs(
-            "family", Problem.MISMATCH, "the sizes differ from the configuration's"
+            "family", ShapeProblem.MISMATCH, "the sizes differ from the configuration's"
         )
     if inputs.profile is Accounting.PAPER and (
         not arch.family.typed_sizes or arch.head_dim * arch.heads != arch.hidden
     ):
         raise InvalidActivationInputs(
             "profile",
-            Problem.NOT_MODELLED,
+            ShapeProblem.NOT_MODELLED,
             "the paper profile covers GPT-2 and Llama-shaped models only",
         )
     if inputs.tensor_parallel > 1 and not arch.family.typed_sizes:
         raise InvalidActivationInputs(
             "tensor_parallel",
-            Problem.NOT_MODELLED,
+            ShapeProblem.NOT_MODELLED,
             "tensor parallelism is modelled for GPT-2 and Llama-like models only",
         )
 

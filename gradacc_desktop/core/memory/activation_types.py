@@ -158,7 +158,7 @@ class Part(enum.Enum):
     LOGITS_TRANSIENT = "logits_transient"
 
 
-class Problem(enum.Enum):
+class ShapeProblem(enum.Enum):
     NOT_POSITIVE = "not_positive"
     NOT_DIVISIBLE = "not_divisible"
     MISMATCH = "mismatch"
@@ -167,7 +167,7 @@ class Problem(enum.Enum):
 
 
 class InvalidActivationInputs(ValueError):
-    def __init__(self, field_name: str, problem: Problem, detail: str) -> None:
+    def __init__(self, field_name: str, problem: ShapeProblem, detail: str) -> None:
         super().__init__(f"{field_name}: {detail}")
         self.field = field_name
         self.problem = problem

@@ -3,6 +3,14 @@
 Pure Python, exact arithmetic (``int`` and ``fractions.Fraction``); nothing here knows
 about Qt, ``torch`` or locales.
 
+One engine, ``LoraLayout``: a model's block projections (PEFT module name, in_features,
+out_features), its number of blocks and its total parameter count. ``layout_of_shape``
+builds it from a typed ``ModelShape`` (a GPT-2 or Llama preset, total by
+``total_parameters``), ``layout_of_projections`` from the sizes of a config.json (total
+counted by the caller). ``LoraLayout.names`` turns a ``LoraTargets`` choice or PEFT
+``target_modules`` names into the adapted projections, ``LoraLayout.trainable`` counts
+the adapters and ``LoraLayout.frozen_bytes`` the frozen base in a ``BaseFormat``.
+
 Sources
 -------
 * Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models"
@@ -40,21 +48,36 @@ Llama style (``Family.LLAMA``; RMSNorm with weight only, bias-free projections):
     + V·h                                       LM head, unless tied
     + L·(h + 2·k·d)                             q/k/v biases, Qwen2 only (``qkv_bias``)
 
-LoRA (``lora_trainable_parameters``)
-------------------------------------
+Projections (``layout_of_projections``)
+---------------------------------------
+Per block, (in_features, out_features) with d the head size (h/a for a ``ModelShape``,
+config.json's ``head_dim`` where it has one)::
+
+    llama   q_proj h -> a·d    k_proj h -> k·d    v_proj h -> k·d    o_proj a·d -> h
+            gate_proj h -> i   up_proj h -> i     down_proj i -> h
+    gpt2    c_attn h -> 3h (fused q, k, v)        attn.c_proj h -> h
+            c_fc h -> i        mlp.c_proj i -> h
+
+PEFT matches a ``target_modules`` entry against the end of each module's dotted name, so
+GPT-2's plain ``"c_proj"`` selects both output projections; ``"all-linear"`` selects
+every block projection (not the LM head). GPT-2's projections are ``transformers``
+``Conv1D`` rather than ``nn.Linear``, with the same counts.
+
+LoRA (``LoraLayout.trainable``)
+-------------------------------
 Each adapted projection with ``in`` input and ``out`` output features gains A (r × in)
 and B (out × r), i.e. r·(in + out) trainable parameters, in every layer. PEFT's
 defaults are assumed: ``bias="none"`` (no bias is trained), no ``rank_pattern``, no
 ``modules_to_save``. For Llama-2-7B with r = 8 on q_proj and v_proj this gives
 32 · 2 · 8 · (4096 + 4096) = 4,194,304, the "trainable params" PEFT prints.
 
-Frozen base weights (``frozen_weight_bytes``)
----------------------------------------------
+Frozen base weights (``LoraLayout.frozen_bytes``)
+-------------------------------------------------
 16-bit formats store 2 bytes per parameter, FP32 4. With INT8 (LLM.int8()) and NF4
-(QLoRA) only the weights of the per-layer projections (the ``TargetModule`` linears)
-are quantized; embeddings, the LM head, norms and biases stay in 16 bits
-(``unquantized_bytes``). Per quantized parameter, NF4 costs 4 bits plus its share of
-the quantization constants:
+(QLoRA) only the weights of the block projections (``LoraLayout.quantized``) are
+quantized; embeddings, the LM head, norms and biases stay in 16 bits, as loaded (PEFT's
+``prepare_model_for_kbit_training``, which casts them to fp32, is not counted). Per
+quantized parameter, NF4 costs 4 bits plus its share of the quantization constants:
 
 * without Double Quantization one fp32 absmax per 64-block: 32/64 = 1/2 bit;
 * with Double Quantization the absmax values are themselves quantized to 8 bits in
@@ -72,7 +95,6 @@ partial block, and LLM.int8()'s fp32 scale per output row (4/in bytes per parame
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -197,127 +219,41 @@ class ModelShape:
         )
 
 
-class TargetModule(enum.Enum):
-    """The per-layer projections LoRA can adapt.
-
-    Each value is a PEFT ``target_modules`` entry selecting exactly that projection in
-    every layer (PEFT matches a list entry against the end of each module's dotted
-    name). Llama family (``LlamaForCausalLM``, ``MistralForCausalLM``,
-    ``Qwen2ForCausalLM``; ``nn.Linear``): the names as they are. GPT-2
-    (``GPT2LMHeadModel``; ``transformers`` ``Conv1D``, same counts): the attention's
-    and the MLP's output projections are both called ``c_proj``, so PEFT's plain
-    ``"c_proj"`` selects both, ``"attn.c_proj"`` and ``"mlp.c_proj"`` one each.
-    """
-
-    # Llama family
-    Q_PROJ = "q_proj"  # h -> a·d
-    K_PROJ = "k_proj"  # h -> k·d
-    V_PROJ = "v_proj"  # h -> k·d
-    O_PROJ = "o_proj"  # a·d -> h
-    GATE_PROJ = "gate_proj"  # h -> i
-    UP_PROJ = "up_proj"  # h -> i
-    DOWN_PROJ = "down_proj"  # i -> h
-    # GPT-2 family
-    C_ATTN = "c_attn"  # h -> 3h, fused q, k, v
-    ATTN_C_PROJ = "attn.c_proj"  # h -> h, attention output
-    C_FC = "c_fc"  # h -> i
-    MLP_C_PROJ = "mlp.c_proj"  # i -> h
-
-    @property
-    def family(self) -> Family:
-        return Family.GPT2 if self in _GPT2_TARGETS else Family.LLAMA
+def _naming(shape: ModelShape) -> str:
+    return "gpt2" if shape.family is Family.GPT2 else "llama"
 
 
-_GPT2_TARGETS = (
-    TargetModule.C_ATTN,
-    TargetModule.ATTN_C_PROJ,
-    TargetModule.C_FC,
-    TargetModule.MLP_C_PROJ,
-)
-_LLAMA_TARGETS = tuple(t for t in TargetModule if t not in _GPT2_TARGETS)
-
-
-def family_targets(family: Family) -> tuple[TargetModule, ...]:
-    """The projections a family's layers have, in module order."""
-    return _GPT2_TARGETS if family is Family.GPT2 else _LLAMA_TARGETS
-
-
-def _names(family: Family) -> str:
-    return ", ".join(t.value for t in family_targets(family))
-
-
-def peft_targets(names: Iterable[str], family: Family) -> frozenset[TargetModule]:
-    """The projections PEFT would adapt for these ``target_modules`` names.
-
-    Besides the ``TargetModule`` values it accepts ``"c_proj"`` (GPT-2: both output
-    projections) and PEFT's ``"all-linear"`` (every projection, not the LM head).
-    Raise ``ValueError`` for a name the family's layers do not have.
-    """
-    if isinstance(names, str):
-        raise ValueError(f"target modules must be a collection of names, got the string {names!r}")
-    found: set[TargetModule] = set()
-    for name in names:
-        if name == "all-linear":
-            found.update(family_targets(family))
-        elif name == "c_proj" and family is Family.GPT2:
-            found.update((TargetModule.ATTN_C_PROJ, TargetModule.MLP_C_PROJ))
-        else:
-            try:
-                target = TargetModule(name)
-            except ValueError:
-                raise ValueError(
-                    f"unknown target module {name!r}; a {family.value} model has {_names(family)}"
-                ) from None
-            found.add(_check_target(target, family))
-    return frozenset(found)
-
-
-def _check_target(target: TargetModule, family: Family) -> TargetModule:
-    if target.family is not family:
-        raise ValueError(
-            f"target module {target.value!r} belongs to {target.family.value} models; "
-            f"a {family.value} model has {_names(family)}"
+def _projections(
+    naming: str, hidden: int, heads: int, kv_heads: int, head_dim: int, intermediate: int
+) -> tuple[tuple[str, int, int], ...]:
+    """(PEFT module name, in_features, out_features) of each projection of one block, in
+    module order: the one table of projection shapes."""
+    h, i = hidden, intermediate
+    if naming == "gpt2":
+        return (
+            ("c_attn", h, 3 * h),  # fused q, k, v
+            ("attn.c_proj", h, h),  # attention output
+            ("c_fc", h, i),
+            ("mlp.c_proj", i, h),
         )
-    return target
+    q, kv = heads * head_dim, kv_heads * head_dim
+    return (
+        ("q_proj", h, q),
+        ("k_proj", h, kv),
+        ("v_proj", h, kv),
+        ("o_proj", q, h),
+        ("gate_proj", h, i),
+        ("up_proj", h, i),
+        ("down_proj", i, h),
+    )
 
 
-def linear_shapes(shape: ModelShape) -> dict[TargetModule, tuple[int, int]]:
-    """(in_features, out_features) of each projection of one layer, in module order."""
-    h, i = shape.hidden, shape.intermediate
-    if shape.family is Family.GPT2:
-        return {
-            TargetModule.C_ATTN: (h, 3 * h),
-            TargetModule.ATTN_C_PROJ: (h, h),
-            TargetModule.C_FC: (h, i),
-            TargetModule.MLP_C_PROJ: (i, h),
-        }
-    q = shape.heads * shape.head_dim
-    kv = shape.kv_heads * shape.head_dim
-    return {
-        TargetModule.Q_PROJ: (h, q),
-        TargetModule.K_PROJ: (h, kv),
-        TargetModule.V_PROJ: (h, kv),
-        TargetModule.O_PROJ: (q, h),
-        TargetModule.GATE_PROJ: (h, i),
-        TargetModule.UP_PROJ: (h, i),
-        TargetModule.DOWN_PROJ: (i, h),
-    }
-
-
-def linear_weight_parameters(shape: ModelShape) -> int:
-    """Weights (not biases) of every layer's projections: what INT8/NF4 quantize."""
-    return shape.layers * sum(n_in * n_out for n_in, n_out in linear_shapes(shape).values())
-
-
-def _bias_parameters(shape: ModelShape) -> int:
+def _bias_parameters(shape: ModelShape, linears: tuple[tuple[str, int, int], ...]) -> int:
     """Biases of one layer's projections."""
-    shapes = linear_shapes(shape)
     if shape.family is Family.GPT2:
-        return sum(n_out for _, n_out in shapes.values())
+        return sum(n_out for _, _, n_out in linears)
     if shape.qkv_bias:
-        return sum(
-            shapes[t][1] for t in (TargetModule.Q_PROJ, TargetModule.K_PROJ, TargetModule.V_PROJ)
-        )
+        return sum(n_out for name, _, n_out in linears if name in ("q_proj", "k_proj", "v_proj"))
     return 0
 
 
@@ -329,47 +265,14 @@ def _norm_parameters(shape: ModelShape) -> int:
 def total_parameters(shape: ModelShape) -> int:
     """Every parameter of the model, counted once (a tied LM head adds nothing)."""
     h = shape.hidden
+    linears = _projections(
+        _naming(shape), h, shape.heads, shape.kv_heads, shape.head_dim, shape.intermediate
+    )
     embeddings = shape.vocab * h + shape.position_embeddings * h
     lm_head = 0 if shape.tied_embeddings else shape.vocab * h
-    per_layer = 2 * _norm_parameters(shape) + _bias_parameters(shape)
-    return (
-        embeddings
-        + linear_weight_parameters(shape)
-        + shape.layers * per_layer
-        + _norm_parameters(shape)
-        + lm_head
-    )
-
-
-def lora_trainable_parameters(
-    shape: ModelShape, rank: int, targets: Iterable[TargetModule | str]
-) -> int:
-    """LoRA's A and B for each targeted projection in every layer: L·Σ r·(in + out).
-
-    ``targets`` holds ``TargetModule`` members or PEFT ``target_modules`` names (see
-    ``peft_targets``); repeats count once, as in PEFT.
-    """
-    if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
-        raise ValueError(f"LoRA rank must be a positive integer, got {rank!r}")
-    if isinstance(targets, str):
-        raise ValueError(
-            f"targets must be a collection of target modules, got the string {targets!r}"
-        )
-    chosen: set[TargetModule] = set()
-    for target in targets:
-        if isinstance(target, TargetModule):
-            chosen.add(_check_target(target, shape.family))
-        elif isinstance(target, str):
-            chosen.update(peft_targets((target,), shape.family))
-        else:
-            raise ValueError(f"not a target module: {target!r}")
-    if not chosen:
-        raise ValueError(
-            f"LoRA needs at least one target module; a {shape.family.value} model has "
-            f"{_names(shape.family)}"
-        )
-    shapes = linear_shapes(shape)
-    return shape.layers * sum(rank * (shapes[t][0] + shapes[t][1]) for t in chosen)
+    weights = shape.layers * sum(n_in * n_out for _, n_in, n_out in linears)
+    per_layer = 2 * _norm_parameters(shape) + _bias_parameters(shape, linears)
+    return embeddings + weights + shape.layers * per_layer + _norm_parameters(shape) + lm_head
 
 
 class BaseFormat(enum.Enum):
@@ -412,33 +315,6 @@ def base_weight_bytes_per_param(fmt: BaseFormat, double_quant: bool = True) -> F
     return Fraction({BaseFormat.FP32: 4, BaseFormat.INT8: 1}.get(fmt, 2))
 
 
-def frozen_weight_bytes(
-    shape: ModelShape,
-    fmt: BaseFormat,
-    double_quant: bool = True,
-    *,
-    unquantized_bytes: int = 2,
-) -> Fraction:
-    """Bytes of the frozen base model's parameters (LoRA adapters not included).
-
-    For INT8 and NF4 the projection weights (``linear_weight_parameters``) take
-    ``base_weight_bytes_per_param`` and everything else ``unquantized_bytes``: 2 as
-    loaded (16-bit), 4 after PEFT's ``prepare_model_for_kbit_training``, which casts
-    every non-quantized parameter to fp32. For the other formats every parameter takes
-    the format's bytes and ``unquantized_bytes`` is not used.
-    """
-    if type(unquantized_bytes) is not int or unquantized_bytes not in (2, 4):
-        raise ValueError(
-            f"unquantized_bytes must be 2 (16-bit) or 4 (fp32), got {unquantized_bytes!r}"
-        )
-    rate = base_weight_bytes_per_param(fmt, double_quant)
-    total = total_parameters(shape)
-    if not fmt.quantized:
-        return rate * total
-    linear = linear_weight_parameters(shape)
-    return rate * linear + unquantized_bytes * (total - linear)
-
-
 # --------------------------------------------------------------------------- one layout for
 # every model whose projections are known: a typed shape, a sized preset, a config.json
 
@@ -454,17 +330,22 @@ class LoraTargets(enum.Enum):
     ALL_LINEAR = "all_linear"
 
 
+def _module_names(naming: str) -> tuple[str, ...]:
+    """Every block projection's PEFT module name, in module order."""
+    return tuple(name for name, _, _ in _projections(naming, 1, 1, 1, 1, 1))
+
+
 #: PEFT ``target_modules`` of each choice, by the naming of the model's projections
 TARGET_NAMES: dict[str, dict[LoraTargets, tuple[str, ...]]] = {
     "llama": {
         LoraTargets.QUERY_VALUE: ("q_proj", "v_proj"),
         LoraTargets.ATTENTION: ("q_proj", "k_proj", "v_proj", "o_proj"),
-        LoraTargets.ALL_LINEAR: tuple(t.value for t in _LLAMA_TARGETS),
+        LoraTargets.ALL_LINEAR: _module_names("llama"),
     },
     "gpt2": {
         LoraTargets.QUERY_VALUE: ("c_attn",),
         LoraTargets.ATTENTION: ("c_attn", "attn.c_proj"),
-        LoraTargets.ALL_LINEAR: tuple(t.value for t in _GPT2_TARGETS),
+        LoraTargets.ALL_LINEAR: _module_names("gpt2"),
     },
 }
 
@@ -526,8 +407,10 @@ class LoraLayout:
         return max(n_in * n_out for _, n_in, n_out in self.linears)
 
     def frozen_bytes(self, fmt: BaseFormat, double_quant: bool = True) -> Fraction:
-        """Bytes of the frozen base model (adapters not included), as
-        ``frozen_weight_bytes`` counts them."""
+        """Bytes of the frozen base model (adapters not included): every parameter in
+        ``fmt``, except that INT8 and NF4 quantize only the block projections'
+        weights (``quantized``) and keep the rest in 16 bits (see the module
+        docstring)."""
         rate = base_weight_bytes_per_param(fmt, double_quant)
         if not fmt.quantized:
             return rate * self.total
@@ -536,10 +419,14 @@ class LoraLayout:
 
 def layout_of_shape(shape: ModelShape) -> LoraLayout:
     """The layout of a typed GPT-2 or Llama shape (or a sized preset's)."""
-    return LoraLayout(
-        naming="gpt2" if shape.family is Family.GPT2 else "llama",
+    return layout_of_projections(
+        naming=_naming(shape),
+        hidden=shape.hidden,
+        heads=shape.heads,
+        kv_heads=shape.kv_heads,
+        head_dim=shape.head_dim,
+        intermediate=shape.intermediate,
         layers=shape.layers,
-        linears=tuple((t.value, i, o) for t, (i, o) in linear_shapes(shape).items()),
         total=total_parameters(shape),
     )
 
@@ -557,26 +444,7 @@ def layout_of_projections(
 ) -> LoraLayout:
     """The layout of a model read from its config.json whose blocks are Llama-style
     (q/k/v/o with an explicit head size, gate/up/down) or GPT-2's."""
-    h, i = hidden, intermediate
-    linears: tuple[tuple[str, int, int], ...]
-    if naming == "gpt2":
-        linears = (
-            ("c_attn", h, 3 * h),
-            ("attn.c_proj", h, h),
-            ("c_fc", h, i),
-            ("mlp.c_proj", i, h),
-        )
-    else:
-        q, kv = heads * head_dim, kv_heads * head_dim
-        linears = (
-            ("q_proj", h, q),
-            ("k_proj", h, kv),
-            ("v_proj", h, kv),
-            ("o_proj", q, h),
-            ("gate_proj", h, i),
-            ("up_proj", h, i),
-            ("down_proj", i, h),
-        )
+    linears = _projections(naming, hidden, heads, kv_heads, head_dim, intermediate)
     return LoraLayout(naming=naming, layers=layers, linears=linears, total=total)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..time.compute import Shape
-from .families import Architecture, family_module, parameters
+from .families import Architecture, family_module, hooks, parameters
 from .lora import ModelShape, total_parameters
 
 
@@ -39,7 +39,7 @@ def _active(arch: Architecture, total: int) -> int:
     """Parameters a token computes with. A family module may say it itself with
     ``idle_parameters(arch)`` (the parameters a token does not use: routed experts it is
     not sent to)."""
-    idle = getattr(family_module(arch), "idle_parameters", None)
+    idle = hooks.optional(family_module(arch), "idle_parameters")
     if idle is not None:
         return total - int(idle(arch))
     spec = arch.spec
@@ -56,7 +56,7 @@ def _lookups(arch: Architecture) -> int:
     """Embedding parameters used by lookups only: the input embedding when the output
     layer has its own weight, and learned position and token-type embeddings. A family
     module may say it itself with ``lookup_parameters(arch)``."""
-    own = getattr(family_module(arch), "lookup_parameters", None)
+    own = hooks.optional(family_module(arch), "lookup_parameters")
     if own is not None:
         return int(own(arch))
     spec = arch.spec

@@ -161,7 +161,7 @@ def model_states(
     momentum, 2 for 8-bit Adam. ``trainable`` parameters (all by default) carry
     gradients and optimizer states; the others are frozen weights only, at the
     training precision's bytes unless ``frozen_weight_bytes`` gives their total (a
-    4-bit QLoRA base: ``lora.frozen_weight_bytes``).
+    4-bit QLoRA base: ``LoraLayout.frozen_bytes``).
 
     ``model_parallel`` (tensor-parallel size × pipeline stages) splits every replica over
     that many GPUs: ``parameters``, ``trainable``, ``largest_layer`` and

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..time.compute import Shape
 from .activation import Family, Inputs
-from .families import Architecture, Head, family_module, parameters
+from .families import Architecture, Head, family_module, hooks, parameters
 from .families.moe import MoeSpec
 from .lora import LoraLayout, ModelShape, layout_of_projections, layout_of_shape
 from .model_size import ModelSize, size_of, sized_preset
@@ -40,7 +40,6 @@ __all__ = [
     "facts",
     "find_model",
     "known_models",
-    "model_size",
 ]
 
 
@@ -338,10 +337,10 @@ def _lora_of_arch(arch: Architecture, total: int) -> LoraLayout | None:
     """Llama-style (Llama, Mistral, Qwen2/3, Gemma) and GPT-2 blocks; other families'
     projections are not modelled for LoRA."""
     naming = {Family.LLAMA: "llama", Family.GEMMA: "llama", Family.GPT2: "gpt2"}.get(arch.family)
-    # a family module may name its projections as Llama's (``LORA_NAMING = "llama"``)
+    # a family module may say how its projections are named (``lora_naming``)
     module = family_module(arch)
-    own = getattr(module, "lora_naming", None)
-    naming = own(arch) if own is not None else getattr(module, "LORA_NAMING", naming)
+    own = hooks.optional(module, "lora_naming")
+    naming = own(arch) if own is not None else naming
     if naming is None:
         return None
     return layout_of_projections(
@@ -377,7 +376,7 @@ def _largest_of_arch(
     spec = arch.spec
     # a family module may say it itself: ``routed_experts(arch)`` -> (experts, top-k,
     # layers with experts, parameters of one layer's experts module), e.g. gpt-oss
-    routed = getattr(family_module(arch), "routed_experts", None)
+    routed = hooks.optional(family_module(arch), "routed_experts")
     if routed is not None:
         count, top_k, sparse_layers, layer_params = routed(arch)
     elif isinstance(spec, MoeSpec):
@@ -401,7 +400,7 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
     total = parameters(arch)
     size = size_of(name, arch)
     lora = _lora_of_arch(arch, total)
-    learned_types = getattr(family_module(arch), "LEARNED_POSITIONS", ())
+    learned_types = hooks.optional(family_module(arch), "LEARNED_POSITIONS") or ()
     learned = (
         arch.max_positions
         if arch.model_type in _LEARNED_POSITIONS or arch.model_type in learned_types
@@ -427,7 +426,7 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
 
 
 def _frozen_of_arch(arch: Architecture) -> int:
-    frozen = getattr(family_module(arch), "frozen_parameters", None)
+    frozen = hooks.optional(family_module(arch), "frozen_parameters")
     return int(frozen(arch)) if frozen is not None else 0
 
 
@@ -437,7 +436,7 @@ def _vision_of_arch(arch: Architecture) -> VisionFacts | None:
     size = default_image_size(arch)
     if size is None:
         return None
-    count = getattr(family_module(arch), "tower_parameters", None)
+    count = hooks.optional(family_module(arch), "tower_parameters")
     return VisionFacts(
         default_size=size,
         resizable=resizable(arch),
@@ -506,10 +505,3 @@ def facts(spec: ModelSpec) -> ModelFacts:
         encoder_decoder=False,
         default_seq=None,
     )
-
-
-def model_size(name: str) -> ModelSize:
-    """The time model's view of the bundled model ``name`` (``UnknownModelError`` else)."""
-    size = facts(ModelSpec.bundled(name)).size
-    assert size is not None  # every bundled model has a shape
-    return size

@@ -145,14 +145,6 @@ def load_presets(path: Path | None = None) -> tuple[Preset, ...]:
     return parse_presets(data)
 
 
-def preset_by_name(name: str, presets: tuple[Preset, ...] | None = None) -> Preset:
-    """Case-insensitive lookup; raise ``KeyError`` if unknown."""
-    for preset in presets if presets is not None else load_presets():
-        if preset.name.lower() == name.lower():
-            return preset
-    raise KeyError(name)
-
-
 # --------------------------------------------------------------------------- config presets
 
 MODELS_DIR = ("data", "models")

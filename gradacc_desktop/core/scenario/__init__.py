@@ -92,6 +92,6 @@ from .settings import READABLE_VERSIONS as READABLE_VERSIONS
 from .settings import VERSION as VERSION
 from .settings import ZERO_LIMITS as ZERO_LIMITS
 from .settings import PlanSettings as PlanSettings
-from .settings import Reason as Reason
+from .settings import ReadProblem as ReadProblem
 from .settings import Scenario as Scenario
 from .settings import ScenarioError as ScenarioError

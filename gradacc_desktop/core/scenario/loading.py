@@ -21,8 +21,8 @@ from ..batch.planning import (
     TARGET_LIMITS,
     Rounding,
 )
-from ..calculator import LIMITS, Field, Inputs, normalize
-from ..limits import Limits, Problem, check
+from ..calculator import LIMITS, BatchInputs, Field, normalize
+from ..limits import EntryProblem, Limits, check
 from ..memory.activation import SHAPE_LIMITS, Attention, Family
 from ..memory.families import ModelConfigError, parse_model_config_text
 from ..memory.lora import LORA_RANK_LIMITS, LoraTargets
@@ -50,7 +50,7 @@ from .settings import (
     SPEED_KEYS,
     ZERO_LIMITS,
     PlanSettings,
-    Reason,
+    ReadProblem,
     Scenario,
     ScenarioError,
 )
@@ -61,7 +61,7 @@ _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 class _Rejected(Exception):
-    def __init__(self, reason: Reason, detail: str = "") -> None:
+    def __init__(self, reason: ReadProblem, detail: str = "") -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
@@ -71,18 +71,18 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise _Rejected(Reason.DUPLICATE_KEY, key)
+            raise _Rejected(ReadProblem.DUPLICATE_KEY, key)
         result[key] = value
     return result
 
 
 def _no_constants(name: str) -> NoReturn:
-    raise _Rejected(Reason.NOT_A_NUMBER, name)
+    raise _Rejected(ReadProblem.NOT_A_NUMBER, name)
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _Rejected(Reason.NUMBER_TOO_LARGE, text[:24] + "…")
+        raise _Rejected(ReadProblem.NUMBER_TOO_LARGE, text[:24] + "…")
     return int(text)
 
 
@@ -110,13 +110,13 @@ def _depth(text: str) -> int:
 
 def _parse(data: bytes) -> Any:
     if len(data) > MAX_BYTES:
-        raise ScenarioError(Reason.TOO_LARGE, detail=f"{len(data)} bytes > {MAX_BYTES}")
+        raise ScenarioError(ReadProblem.TOO_LARGE, detail=f"{len(data)} bytes > {MAX_BYTES}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ScenarioError(Reason.NOT_UTF8, detail=str(exc)) from None
+        raise ScenarioError(ReadProblem.NOT_UTF8, detail=str(exc)) from None
     if _depth(text) > MAX_DEPTH:
-        raise ScenarioError(Reason.TOO_DEEP, detail=f"more than {MAX_DEPTH} levels")
+        raise ScenarioError(ReadProblem.TOO_DEEP, detail=f"more than {MAX_DEPTH} levels")
     try:
         return json.loads(
             text,
@@ -128,35 +128,35 @@ def _parse(data: bytes) -> Any:
     except _Rejected as exc:
         raise ScenarioError(exc.reason, detail=exc.detail) from None
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-        raise ScenarioError(Reason.BAD_JSON, detail=str(exc)) from None
+        raise ScenarioError(ReadProblem.BAD_JSON, detail=str(exc)) from None
 
 
 def _object(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ScenarioError(Reason.NOT_AN_OBJECT, path)
+        raise ScenarioError(ReadProblem.NOT_AN_OBJECT, path)
     for key in keys:
         if key not in value:
-            raise ScenarioError(Reason.MISSING_KEY, f"{path}.{key}" if path else key)
+            raise ScenarioError(ReadProblem.MISSING_KEY, f"{path}.{key}" if path else key)
     for key in value:
         if key not in keys:
-            raise ScenarioError(Reason.UNKNOWN_KEY, f"{path}.{key}" if path else key)
+            raise ScenarioError(ReadProblem.UNKNOWN_KEY, f"{path}.{key}" if path else key)
     return value
 
 
 _PROBLEM_REASONS = {
-    Problem.NOT_A_NUMBER: Reason.NOT_A_NUMBER,
-    Problem.NOT_AN_INTEGER: Reason.NOT_AN_INTEGER,
-    Problem.TOO_SMALL: Reason.OUT_OF_RANGE,
-    Problem.TOO_LARGE: Reason.OUT_OF_RANGE,
-    Problem.TOO_PRECISE: Reason.TOO_PRECISE,
-    Problem.MISSING: Reason.MISSING_KEY,
+    EntryProblem.NOT_A_NUMBER: ReadProblem.NOT_A_NUMBER,
+    EntryProblem.NOT_AN_INTEGER: ReadProblem.NOT_AN_INTEGER,
+    EntryProblem.TOO_SMALL: ReadProblem.OUT_OF_RANGE,
+    EntryProblem.TOO_LARGE: ReadProblem.OUT_OF_RANGE,
+    EntryProblem.TOO_PRECISE: ReadProblem.TOO_PRECISE,
+    EntryProblem.MISSING: ReadProblem.MISSING_KEY,
 }
 
 
 def _int(section: dict[str, Any], key: str, path: str, limits: Limits) -> int:
     value = section[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(Reason.WRONG_TYPE, f"{path}.{key}", "expected an integer")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, f"{path}.{key}", "expected an integer")
     problem = check(limits, value)
     if problem is not None:
         raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", str(value), limits)
@@ -166,9 +166,9 @@ def _int(section: dict[str, Any], key: str, path: str, limits: Limits) -> int:
 def _decimal(section: dict[str, Any], key: str, path: str, limits: Limits) -> Decimal:
     value = section[key]
     if not isinstance(value, str):
-        raise ScenarioError(Reason.WRONG_TYPE, f"{path}.{key}", 'expected a string like "0.5"')
+        raise ScenarioError(ReadProblem.WRONG_TYPE, f"{path}.{key}", 'expected a string like "0.5"')
     if not _DECIMAL_TEXT.fullmatch(value):
-        raise ScenarioError(Reason.NOT_A_NUMBER, f"{path}.{key}", value[:24])
+        raise ScenarioError(ReadProblem.NOT_A_NUMBER, f"{path}.{key}", value[:24])
     problem = check(limits, value)
     if problem is not None:
         raise ScenarioError(_PROBLEM_REASONS[problem], f"{path}.{key}", value, limits)
@@ -241,9 +241,9 @@ _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate"
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
 
 
-def _calculator(raw: Any) -> Inputs:
+def _calculator(raw: Any) -> BatchInputs:
     c = _object(raw, "calculator", _CALC_KEYS)
-    return Inputs(
+    return BatchInputs(
         micro_batch=_int(c, "micro_batch", "calculator", LIMITS[Field.MICRO_BATCH]),
         accumulation_steps=_int(
             c, "accumulation_steps", "calculator", LIMITS[Field.ACCUMULATION_STEPS]
@@ -256,9 +256,9 @@ def _calculator(raw: Any) -> Inputs:
 def _choice(section: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
     value = section[key]
     if not isinstance(value, str):
-        raise ScenarioError(Reason.WRONG_TYPE, f"plan.{key}", "expected a string")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, f"plan.{key}", "expected a string")
     if value not in choices:
-        raise ScenarioError(Reason.BAD_CHOICE, f"plan.{key}", value[:24])
+        raise ScenarioError(ReadProblem.BAD_CHOICE, f"plan.{key}", value[:24])
     return value
 
 
@@ -280,14 +280,14 @@ def _plan(raw: Any, version: int) -> PlanSettings:
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
-        raise ScenarioError(Reason.WRONG_TYPE, "plan.rounding", "expected a string")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.rounding", "expected a string")
     if rounding not in {r.value for r in Rounding}:
-        raise ScenarioError(Reason.BAD_CHOICE, "plan.rounding", rounding[:24])
+        raise ScenarioError(ReadProblem.BAD_CHOICE, "plan.rounding", rounding[:24])
     card = p["gpu_card"]
     if not isinstance(card, str):
-        raise ScenarioError(Reason.WRONG_TYPE, "plan.gpu_card", "expected a string")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.gpu_card", "expected a string")
     if not _CARD_ID.fullmatch(card):
-        raise ScenarioError(Reason.BAD_CHOICE, "plan.gpu_card", card[:24])
+        raise ScenarioError(ReadProblem.BAD_CHOICE, "plan.gpu_card", card[:24])
     return PlanSettings(
         target_batch=_int(p, "target_batch", "plan", TARGET_LIMITS),
         micro_batch=_optional(_int, p, "micro_batch", "plan", LIMITS[Field.MICRO_BATCH]),
@@ -324,7 +324,9 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
 def _framework(p: dict[str, Any]) -> dict[str, Any]:
     sequence_parallel = p["sequence_parallel"]
     if not isinstance(sequence_parallel, bool):
-        raise ScenarioError(Reason.WRONG_TYPE, "plan.sequence_parallel", "expected true or false")
+        raise ScenarioError(
+            ReadProblem.WRONG_TYPE, "plan.sequence_parallel", "expected true or false"
+        )
     return {
         "framework": Framework(_choice(p, "framework", tuple(x.value for x in Framework))),
         "sequence_parallel": sequence_parallel,
@@ -334,7 +336,7 @@ def _framework(p: dict[str, Any]) -> dict[str, Any]:
 def _vision(p: dict[str, Any]) -> dict[str, Any]:
     frozen = p["vision_frozen"]
     if not isinstance(frozen, bool):
-        raise ScenarioError(Reason.WRONG_TYPE, "plan.vision_frozen", "expected true or false")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.vision_frozen", "expected true or false")
     return {
         "images": _optional(_int, p, "images", "plan", SHAPE_LIMITS["images"]),
         "image_width": _optional(_int, p, "image_width", "plan", SHAPE_LIMITS["image_width"]),
@@ -345,9 +347,9 @@ def _vision(p: dict[str, Any]) -> dict[str, Any]:
 
 def _bundled(name: Any, path: str) -> ModelSpec:
     if not isinstance(name, str):
-        raise ScenarioError(Reason.WRONG_TYPE, path, "expected a string")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, path, "expected a string")
     if not _MODEL_NAME.fullmatch(name):
-        raise ScenarioError(Reason.BAD_CHOICE, path, name[:24])
+        raise ScenarioError(ReadProblem.BAD_CHOICE, path, name[:24])
     # kept even when this build lacks it: the plan says so
     return ModelSpec(ModelSource.BUNDLED, name=name)
 
@@ -356,7 +358,7 @@ def _model_v3(p: dict[str, Any]) -> ModelSpec | None:
     model = p["model"]
     if model is not None:
         if not isinstance(model, str):
-            raise ScenarioError(Reason.WRONG_TYPE, "plan.model", "expected a string or null")
+            raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.model", "expected a string or null")
         return _bundled(model, "plan.model")
     params = _optional(_int, p, "model_params", "plan", PARAMS_LIMITS)
     return None if params is None else ModelSpec.typed_params(params)
@@ -366,7 +368,7 @@ def _model_v4(raw: Any) -> ModelSpec | None:
     if raw is None:
         return None
     if not isinstance(raw, dict) or len(raw) != 1:
-        raise ScenarioError(Reason.NOT_AN_OBJECT, "plan.model")
+        raise ScenarioError(ReadProblem.NOT_AN_OBJECT, "plan.model")
     kind = next(iter(raw))
     path = f"plan.model.{kind}"
     if kind == "bundled":
@@ -377,17 +379,17 @@ def _model_v4(raw: Any) -> ModelSpec | None:
         c = _object(raw[kind], path, ("file_name", "text"))
         name, text = c["file_name"], c["text"]
         if not isinstance(name, str) or not isinstance(text, str) or len(name) > 255:
-            raise ScenarioError(Reason.WRONG_TYPE, path, "expected a file name and its text")
+            raise ScenarioError(ReadProblem.WRONG_TYPE, path, "expected a file name and its text")
         try:
             arch = parse_model_config_text(text)
         except ModelConfigError as exc:
-            raise ScenarioError(Reason.BAD_CHOICE, f"{path}.text", exc.detail[:80]) from None
+            raise ScenarioError(ReadProblem.BAD_CHOICE, f"{path}.text", exc.detail[:80]) from None
         return ModelSpec.config(arch, name, text)
     if kind == "shape":
         shape = _object(raw[kind], path, _SHAPE_KEYS)
         family = shape["family"]
         if family not in (Family.LLAMA.value, Family.GPT2.value):
-            raise ScenarioError(Reason.BAD_CHOICE, f"{path}.family", str(family)[:24])
+            raise ScenarioError(ReadProblem.BAD_CHOICE, f"{path}.family", str(family)[:24])
         sizes = {
             key: _int(shape, key, path, SHAPE_LIMITS["seq" if key == "max_positions" else key])
             for key in _SHAPE_KEYS[1:]
@@ -396,22 +398,22 @@ def _model_v4(raw: Any) -> ModelSpec | None:
         try:
             typed.model_shape()
         except ValueError as exc:
-            raise ScenarioError(Reason.BAD_CHOICE, path, str(exc)[:80]) from None
+            raise ScenarioError(ReadProblem.BAD_CHOICE, path, str(exc)[:80]) from None
         return ModelSpec.typed_shape(typed)
-    raise ScenarioError(Reason.UNKNOWN_KEY, path)
+    raise ScenarioError(ReadProblem.UNKNOWN_KEY, path)
 
 
 def _description(p: dict[str, Any]) -> dict[str, Any]:
     targets = p["lora_targets"]
     if not isinstance(targets, str):
-        raise ScenarioError(Reason.WRONG_TYPE, "plan.lora_targets", "expected a string")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.lora_targets", "expected a string")
     chosen: LoraTargets | tuple[str, ...]
     if targets in {t.value for t in LoraTargets}:
         chosen = LoraTargets(targets)
     elif _TARGET_NAMES.fullmatch(targets):
         chosen = tuple(targets.split(","))
     else:
-        raise ScenarioError(Reason.BAD_CHOICE, "plan.lora_targets", targets[:24])
+        raise ScenarioError(ReadProblem.BAD_CHOICE, "plan.lora_targets", targets[:24])
     return {
         "model": _model_v4(p["model"]),
         "method": Method(_choice(p, "method", tuple(x.value for x in Method))),
@@ -427,7 +429,7 @@ def _description(p: dict[str, Any]) -> dict[str, Any]:
 def _speed_model(p: dict[str, Any]) -> dict[str, Any]:
     fp8 = p["fp8"]
     if not isinstance(fp8, bool):
-        raise ScenarioError(Reason.WRONG_TYPE, "plan.fp8", "expected true or false")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.fp8", "expected true or false")
     return {
         "virtual_stages": _int(p, "virtual_stages", "plan", LAYOUT_LIMITS),
         "expert_parallel": _int(p, "expert_parallel", "plan", LAYOUT_LIMITS),
@@ -473,17 +475,17 @@ def load(data: bytes) -> Scenario:
         raise TypeError("load() takes bytes")
     root = _parse(bytes(data))
     if not isinstance(root, dict):
-        raise ScenarioError(Reason.NOT_AN_OBJECT)
+        raise ScenarioError(ReadProblem.NOT_AN_OBJECT)
     if "format" not in root:
-        raise ScenarioError(Reason.MISSING_KEY, "format")
+        raise ScenarioError(ReadProblem.MISSING_KEY, "format")
     if root["format"] != FORMAT:
-        raise ScenarioError(Reason.WRONG_FORMAT, "format")
+        raise ScenarioError(ReadProblem.WRONG_FORMAT, "format")
     if "version" not in root:
-        raise ScenarioError(Reason.MISSING_KEY, "version")
+        raise ScenarioError(ReadProblem.MISSING_KEY, "version")
     version = root["version"]
     if isinstance(version, bool) or not isinstance(version, int):
-        raise ScenarioError(Reason.WRONG_TYPE, "version", "expected an integer")
+        raise ScenarioError(ReadProblem.WRONG_TYPE, "version", "expected an integer")
     if version not in READABLE_VERSIONS:
-        raise ScenarioError(Reason.UNSUPPORTED_VERSION, "version", str(version))
+        raise ScenarioError(ReadProblem.UNSUPPORTED_VERSION, "version", str(version))
     top = _object(root, "", ("format", "version", "calculator", "plan"))
     return Scenario(calculator=_calculator(top["calculator"]), plan=_plan(top["plan"], version))

@@ -1,5 +1,5 @@
 """A scenario's contents: the calculator's inputs and the plan's settings, the limits
-a file is read with, and why a file is refused (``Reason``, ``ScenarioError``).
+a file is read with, and why a file is refused (``ReadProblem``, ``ScenarioError``).
 ``core.scenario`` describes the file format."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import Rounding
-from ..calculator import DEFAULTS, LIMITS, Field, Inputs
+from ..calculator import DEFAULTS, LIMITS, BatchInputs, Field
 from ..limits import Limits
 from ..memory.activation import Attention
 from ..memory.lora import LoraTargets
@@ -49,7 +49,7 @@ SPEED_KEYS = (
 )
 
 
-class Reason(enum.Enum):
+class ReadProblem(enum.Enum):
     TOO_LARGE = "too_large"  #: file over MAX_BYTES
     NOT_UTF8 = "not_utf8"
     BAD_JSON = "bad_json"  #: syntax error or empty file
@@ -73,7 +73,7 @@ class ScenarioError(ValueError):
     """The file cannot be loaded. ``path`` names the offending key ("plan.gpus")."""
 
     def __init__(
-        self, reason: Reason, path: str = "", detail: str = "", limits: Limits | None = None
+        self, reason: ReadProblem, path: str = "", detail: str = "", limits: Limits | None = None
     ) -> None:
         where = f" at {path}" if path else ""
         super().__init__(f"{reason.value}{where}: {detail}" if detail else f"{reason.value}{where}")
@@ -157,5 +157,5 @@ class PlanSettings:
 
 @dataclass(frozen=True)
 class Scenario:
-    calculator: Inputs = DEFAULTS
+    calculator: BatchInputs = DEFAULTS
     plan: PlanSettings = field(default_factory=PlanSettings)

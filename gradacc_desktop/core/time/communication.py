@@ -54,7 +54,7 @@ from ..limits import require_positive_int
 from ..memory.zero import ZeroStage
 
 
-class Kind(enum.Enum):
+class CollectiveKind(enum.Enum):
     ALL_REDUCE = "all_reduce"
     REDUCE_SCATTER = "reduce_scatter"
     ALL_GATHER = "all_gather"
@@ -75,20 +75,20 @@ class What(enum.Enum):
     KEYS_VALUES = "keys_values"
 
 
-def volume_factor(kind: Kind, ranks: int) -> Fraction:
+def volume_factor(kind: CollectiveKind, ranks: int) -> Fraction:
     """Bytes through each rank's link per byte of the buffer: 2(n−1)/n for an all-reduce,
     (n−1)/n for a reduce-scatter, an all-gather or an all-to-all (each rank keeps its own
     share and sends the rest), 1 for a point-to-point send."""
     require_positive_int("ranks", ranks)
-    if kind is Kind.SEND_RECV:
+    if kind is CollectiveKind.SEND_RECV:
         return Fraction(1)
     share = Fraction(ranks - 1, ranks)
-    return 2 * share if kind is Kind.ALL_REDUCE else share
+    return 2 * share if kind is CollectiveKind.ALL_REDUCE else share
 
 
 @dataclass(frozen=True)
 class Collective:
-    kind: Kind
+    kind: CollectiveKind
     what: What
     when: When
     #: size of the whole buffer (bytes; a share of one may be fractional)
@@ -110,16 +110,9 @@ class Collective:
 
     @property
     def seconds(self) -> Fraction:
-        if self.ranks == 1 and self.kind is not Kind.SEND_RECV:
+        if self.ranks == 1 and self.kind is not CollectiveKind.SEND_RECV:
             return Fraction(0)
         return self.count * self.latency + self.volume / self.bandwidth
-
-    @property
-    def fixed_seconds(self) -> Fraction:
-        """The latency part of ``seconds``: what does not grow with the bytes."""
-        if self.ranks == 1 and self.kind is not Kind.SEND_RECV:
-            return Fraction(0)
-        return self.count * self.latency
 
 
 def data_parallel(
@@ -145,26 +138,28 @@ def data_parallel(
     updated = size if trained is None else trained
     gradients = updated * gradient_scale
 
-    def c(kind: Kind, what: What, when: When, nbytes: int | Fraction, count: int = 1) -> Collective:
+    def c(
+        kind: CollectiveKind, what: What, when: When, nbytes: int | Fraction, count: int = 1
+    ) -> Collective:
         return Collective(kind, what, when, nbytes, ranks, bandwidth, count, intra_node, latency)
 
     grad, weights = What.GRADIENTS, What.WEIGHTS
     micro, step = When.MICRO_STEP, When.OPTIMIZER_STEP
     if stage is ZeroStage.NONE:
-        return (c(Kind.ALL_REDUCE, grad, step, gradients),)
+        return (c(CollectiveKind.ALL_REDUCE, grad, step, gradients),)
     if stage is ZeroStage.OPTIMIZER:
         return (
-            c(Kind.REDUCE_SCATTER, grad, step, gradients),
-            c(Kind.ALL_GATHER, weights, step, updated),
+            c(CollectiveKind.REDUCE_SCATTER, grad, step, gradients),
+            c(CollectiveKind.ALL_GATHER, weights, step, updated),
         )
     if stage is ZeroStage.GRADIENTS:
         return (
-            c(Kind.REDUCE_SCATTER, grad, micro, gradients),
-            c(Kind.ALL_GATHER, weights, step, updated),
+            c(CollectiveKind.REDUCE_SCATTER, grad, micro, gradients),
+            c(CollectiveKind.ALL_GATHER, weights, step, updated),
         )
     return (
-        c(Kind.ALL_GATHER, weights, micro, size, 2),
-        c(Kind.REDUCE_SCATTER, grad, micro, gradients),
+        c(CollectiveKind.ALL_GATHER, weights, micro, size, 2),
+        c(CollectiveKind.REDUCE_SCATTER, grad, micro, gradients),
     )
 
 
@@ -184,7 +179,7 @@ def tensor_parallel(
     per_layer = 6 if recompute else 4
     return (
         Collective(
-            Kind.ALL_REDUCE,
+            CollectiveKind.ALL_REDUCE,
             What.ACTIVATIONS,
             When.MICRO_STEP,
             activation_size,
@@ -213,7 +208,7 @@ def pipeline(
     require_positive_int("virtual", virtual)
     return (
         Collective(
-            Kind.SEND_RECV,
+            CollectiveKind.SEND_RECV,
             What.ACTIVATIONS,
             When.MICRO_STEP,
             activation_size,
@@ -244,7 +239,7 @@ def all_to_all(
         return ()
     return (
         Collective(
-            Kind.ALL_TO_ALL,
+            CollectiveKind.ALL_TO_ALL,
             What.ACTIVATIONS,
             When.MICRO_STEP,
             routed_size,
@@ -278,7 +273,7 @@ def ring_attention(
     passes = 4 if recompute else 3
     return (
         Collective(
-            Kind.SEND_RECV,
+            CollectiveKind.SEND_RECV,
             What.KEYS_VALUES,
             When.MICRO_STEP,
             block_size,

@@ -125,10 +125,6 @@ class GpuCard:
     #: None only for a custom card whose speed was not given
     performance: Performance | None = None
 
-    @property
-    def is_custom(self) -> bool:
-        return self.id == CUSTOM_ID
-
 
 #: the range of a custom card's peak (TFLOPS) and bandwidths (GB/s)
 SPEED_LIMITS = Limits(Decimal("0.001"), Decimal(100_000), integer=False)

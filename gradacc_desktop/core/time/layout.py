@@ -28,7 +28,6 @@ Pure Python, exact. The seed's ``g`` is the data-parallel size: the effective ba
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 
 from ..limits import require_positive_int, whole
@@ -82,33 +81,11 @@ class ParallelLayout:
         hold the same weights)."""
         return self.tensor * self.pipeline
 
-    def in_flight(self, micro_batches: int, stage: int = 0) -> int:
-        """Micro-batches whose activations stage ``stage`` holds at once under 1F1B."""
-        require_positive_int("micro_batches", micro_batches)
-        if isinstance(stage, bool) or not isinstance(stage, int) or not 0 <= stage < self.pipeline:
-            raise ValueError(f"stage must be in 0..{self.pipeline - 1}, got {stage!r}")
-        return min(self.pipeline - stage, micro_batches)
-
-    def activation_share(self, micro_batches: int) -> Fraction:
-        """The first stage's activations as a share of one micro-batch of the whole model
-        on one GPU: ``min(p, m) / (tp · pp · cp)`` (it holds ``1/pp`` of the layers, split
-        ``tp`` ways, ``s/cp`` tokens of each sequence, for up to ``p`` micro-batches)."""
-        return Fraction(self.in_flight(micro_batches), self.tensor * self.pipeline * self.context)
-
     def fits_in_node(self, gpus_per_node: int) -> bool:
         """Whether every tensor-parallel group sits inside one node: the node's GPUs
         are a whole number of groups (ranks are numbered tensor-parallel first)."""
         require_positive_int("gpus_per_node", gpus_per_node)
         return gpus_per_node % self.tensor == 0
-
-
-def first_stage_activation_gb(activation_gb: Decimal, tensor_parallel: int) -> Decimal:
-    """One sample's activations on the first GPU of a full 1F1B pipeline, from the
-    activations of one sample of the whole model on one GPU: it holds ``p`` micro-batches
-    of ``1/p`` of the layers, each split ``tp`` ways, so ``A · p / (tp · p) = A / tp``
-    (the planner's memory check; conservative when fewer than ``p`` are in flight)."""
-    require_positive_int("tensor_parallel", tensor_parallel)
-    return activation_gb / tensor_parallel
 
 
 def bubble_fraction(stages: int, micro_batches: int, virtual: int = 1) -> Fraction:

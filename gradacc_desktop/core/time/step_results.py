@@ -229,10 +229,3 @@ def require_goodput(goodput: Decimal | None) -> Fraction:
     if not isinstance(goodput, Decimal) or not goodput.is_finite() or not 0 < goodput <= 1:
         raise ValueError(f"goodput must be in (0, 1], got {goodput!r}")
     return Fraction(goodput)
-
-
-def fastest(times: list[StepTime] | tuple[StepTime, ...]) -> StepTime | None:
-    """The pair with the most tokens per second (ties: the larger micro-batch)."""
-    if not times:
-        return None
-    return max(times, key=lambda t: (t.tokens_per_second, t.micro_batch))

@@ -47,7 +47,7 @@ from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
 from .communication import (
     Collective,
-    Kind,
+    CollectiveKind,
     What,
     When,
     all_to_all,
@@ -81,7 +81,7 @@ def _seconds(collectives: tuple[Collective, ...], when: When, what: What | None 
     )
 
 
-def _kind(collectives: tuple[Collective, ...], kind: Kind) -> Fraction:
+def _kind(collectives: tuple[Collective, ...], kind: CollectiveKind) -> Fraction:
     return sum((c.seconds for c in collectives if c.kind is kind), Fraction(0))
 
 
@@ -338,7 +338,7 @@ class StepModel:
         one = self.model_collectives(1)
         two = self.model_collectives(2)
 
-        def linear(kind: Kind, what: What | None = None) -> tuple[Fraction, Fraction]:
+        def linear(kind: CollectiveKind, what: What | None = None) -> tuple[Fraction, Fraction]:
             def pick(found: tuple[Collective, ...]) -> Fraction:
                 return sum(
                     (
@@ -352,10 +352,10 @@ class StepModel:
             a, b = pick(one), pick(two)
             return 2 * a - b, b - a
 
-        self._tensor = linear(Kind.ALL_REDUCE)
-        self._experts_comm = linear(Kind.ALL_TO_ALL)
-        self._ring = linear(Kind.SEND_RECV, What.KEYS_VALUES)
-        self._pipeline = linear(Kind.SEND_RECV, What.ACTIVATIONS)
+        self._tensor = linear(CollectiveKind.ALL_REDUCE)
+        self._experts_comm = linear(CollectiveKind.ALL_TO_ALL)
+        self._ring = linear(CollectiveKind.SEND_RECV, What.KEYS_VALUES)
+        self._pipeline = linear(CollectiveKind.SEND_RECV, What.ACTIVATIONS)
         # the backward's share of a micro-step's FLOPs: everything but the forward (a third
         # of the model FLOPs): 4 of 6 (N) without recomputation, 6 of 8 with full
         # recomputation (the repeated forward runs inside the backward)
@@ -590,10 +590,3 @@ class StepModel:
             framework_seconds=self._step_overhead,
             stage_seconds=tuple(stages),
         )
-
-
-def step_time(
-    workload: Workload, hw: Hardware, micro_batch: int, accumulation_steps: int
-) -> StepTime:
-    """Time of one optimizer step (see ``StepModel``; build one to time many pairs)."""
-    return StepModel(workload, hw).time(micro_batch, accumulation_steps)

@@ -4,8 +4,8 @@
   estimator's modelled peak (``core.memory.activation.estimate``, Hugging Face profile, SDPA,
   the description's precision and recomputation), exactly ``gradacc activation``'s
   ``peak_bytes_per_sample``. The first pipeline stage's GPU holds it divided by the
-  tensor-parallel size (``core.time.layout.first_stage_activation_gb``'s rule) and by the
-  context-parallel size (each of the ``cp`` GPUs keeps ``s/cp`` tokens of every layer:
+  tensor-parallel size (``p`` micro-batches of ``1/p`` of the layers: ``stage_peak``)
+  and by the context-parallel size (each of the ``cp`` GPUs keeps ``s/cp`` tokens of every layer:
   Korthikanti et al.'s activations are linear in the tokens with a fused attention).
 * **Model states per GPU** — weights, gradients and optimizer states as DeepSpeed's
   estimators count them (``core.memory.model_states``), for the method (LoRA/QLoRA adapters on a

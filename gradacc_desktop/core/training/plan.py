@@ -6,7 +6,8 @@ the one recommended within the memory (``recommend.choose_pairs``), each pair's 
 per GPU, whether it fits, DeepSpeed's and Megatron's verdicts and its time per step, the
 configuration in use, the fastest pair that fits (one rule, ``fastest``), the run's
 totals, and — when nothing fits — why, with the numbers. The window's view-models and
-every ``gradacc`` command call this and only word what it returns.
+``gradacc plan`` and ``gradacc time`` call this and only word what it returns;
+``gradacc export`` builds the same description (``training.exports``).
 """
 
 from __future__ import annotations
@@ -170,13 +171,6 @@ class Plan:
         """The setup the exports describe (None: no configuration, or no framework runs
         this layout)."""
         if self.current is None or self.setup_problem is not None:
-            return None
-        return self.description.setup(self.current.micro_batch, self.current.accumulation_steps)
-
-    @property
-    def requested_setup(self) -> TrainingSetup | None:
-        """The setup asked for, whether a framework runs it or not."""
-        if self.current is None:
             return None
         return self.description.setup(self.current.micro_batch, self.current.accumulation_steps)
 

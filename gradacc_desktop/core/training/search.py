@@ -54,7 +54,7 @@ from .plan import TimeMissing, interleaving_ok, step_model
 __all__ = [
     "Candidate",
     "Exclusion",
-    "Reason",
+    "ExclusionReason",
     "Refusal",
     "SearchResult",
     "Unsearchable",
@@ -90,7 +90,7 @@ class Refusal(enum.Enum):
     EXPERT_PARALLEL = "expert_parallel"
 
 
-class Reason(enum.Enum):
+class ExclusionReason(enum.Enum):
     """Why a value of a dimension is not in the best setup."""
 
     NOT_FIT = "not_fit"
@@ -158,7 +158,7 @@ class Candidate:
 class Exclusion:
     dimension: str
     value: object
-    reason: Reason
+    reason: ExclusionReason
     #: NOT_FIT: the smallest shortfall of any of its layouts (bytes per GPU, one sample)
     shortfall_bytes: int | None = None
     #: REFUSED: the rules that refuse every layout with it
@@ -392,12 +392,14 @@ def _exclusions(evaluated: list[Candidate], best: Candidate | None) -> tuple[Exc
                 continue
             accepted = sorted((c for c in group if c.accepted), key=_rank_key)
             if accepted:
-                found.append(Exclusion(dimension, value, Reason.SLOWER, candidate=accepted[0]))
+                found.append(
+                    Exclusion(dimension, value, ExclusionReason.SLOWER, candidate=accepted[0])
+                )
                 continue
             misses = [c.shortfall_bytes for c in group if c.shortfall_bytes is not None]
             if misses:
-                found.append(Exclusion(dimension, value, Reason.NOT_FIT, min(misses)))
+                found.append(Exclusion(dimension, value, ExclusionReason.NOT_FIT, min(misses)))
                 continue
             rules = tuple(r for r in Refusal if any(c.refusal is r for c in group))
-            found.append(Exclusion(dimension, value, Reason.REFUSED, refusals=rules))
+            found.append(Exclusion(dimension, value, ExclusionReason.REFUSED, refusals=rules))
     return tuple(found)

@@ -34,9 +34,9 @@ from gradacc_desktop.ui.training.specs import (
     CHECK_BOXES,
     CONDITIONAL,
     ROWS,
+    DescriptionSection,
     Extra,
     Key,
-    Section,
 )
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
@@ -80,8 +80,8 @@ class TrainingPanel(PanelRows, QWidget):
         self.checks: dict[Choice, QCheckBox] = {}
         self.labels: dict[Key, QLabel] = {}
         self.notes: dict[Extra, QLabel] = {}
-        self.sections: dict[Section, QGroupBox] = {}
-        self._forms: dict[Section, QFormLayout] = {}
+        self.sections: dict[DescriptionSection, QGroupBox] = {}
+        self._forms: dict[DescriptionSection, QFormLayout] = {}
         self._rows: dict[Key, QWidget] = {}
         self.title = QLabel(self)
         self.title.setObjectName("training_title")
@@ -253,7 +253,9 @@ class TrainingPanel(PanelRows, QWidget):
         self._say(Extra.OTHER_NOTE, notes.other.text)
         self._say(Extra.USABLE_NOTE, notes.usable)
         self._say(Extra.PROFILE, vm.profile_summary())
-        self._forms[Section.METHOD].setRowVisible(self._rows[Extra.LORA_NOTE], bool(notes.lora))
+        self._forms[DescriptionSection.METHOD].setRowVisible(
+            self._rows[Extra.LORA_NOTE], bool(notes.lora)
+        )
         self.activation_back.setVisible(notes.activation.overridden)
         self.other_back.setVisible(notes.other.overridden)
         states = None if state.plan is None else state.plan.figures.states
@@ -268,7 +270,7 @@ class TrainingPanel(PanelRows, QWidget):
         palette.setColor(self.problems.foregroundRole(), verdict_colour(palette, False))
         self.problems.setPalette(palette)
 
-    def _section_of(self, key: Key) -> Section:
+    def _section_of(self, key: Key) -> DescriptionSection:
         return next(spec.section for spec in ROWS if spec.key == key)
 
     def _say(self, key: Extra, text: str) -> None:
@@ -333,13 +335,13 @@ class TrainingPanel(PanelRows, QWidget):
         t = self.vm.texts
         self.title.setText(t.title())
         titles = {
-            Section.MODEL: t.section_model(),
-            Section.METHOD: t.section_method(),
-            Section.HARDWARE: t.section_hardware(),
-            Section.LAYOUT: t.section_layout(),
-            Section.BATCH: t.section_batch(),
-            Section.MEMORY: t.section_memory(),
-            Section.RUN: t.section_run(),
+            DescriptionSection.MODEL: t.section_model(),
+            DescriptionSection.METHOD: t.section_method(),
+            DescriptionSection.HARDWARE: t.section_hardware(),
+            DescriptionSection.LAYOUT: t.section_layout(),
+            DescriptionSection.BATCH: t.section_batch(),
+            DescriptionSection.MEMORY: t.section_memory(),
+            DescriptionSection.RUN: t.section_run(),
         }
         for section, box in self.sections.items():
             box.setTitle(titles[section])

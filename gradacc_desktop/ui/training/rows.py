@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.ui.combo import ElidingComboBox
 from gradacc_desktop.ui.spinboxes import NumberField
-from gradacc_desktop.ui.training.specs import CHECK_BOXES, Extra, Key, RowSpec, Section
+from gradacc_desktop.ui.training.specs import CHECK_BOXES, DescriptionSection, Extra, Key, RowSpec
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
@@ -43,7 +43,7 @@ class PanelRows:
 
     vm: TrainingViewModel
     copyRequested: SignalInstance
-    _forms: dict[Section, QFormLayout]
+    _forms: dict[DescriptionSection, QFormLayout]
     _rows: dict[Key, QWidget]
     _quiet: bool
     labels: dict[Key, QLabel]

@@ -20,7 +20,7 @@ from gradacc_desktop.core.memory import (
     total_parameters,
     validate,
 )
-from gradacc_desktop.core.memory import Problem as CoreProblem
+from gradacc_desktop.core.memory import ShapeProblem as CoreProblem
 from gradacc_desktop.core.memory.families import parameters
 from gradacc_desktop.viewmodels.activation.fields import ActivationField
 from gradacc_desktop.viewmodels.activation.loaded import LoadedModel

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-from gradacc_desktop.core.calculator import Inputs
+from gradacc_desktop.core.calculator import BatchInputs
 from gradacc_desktop.core.training.alternatives import Alternative, alternatives
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.formats import PlanFormats
@@ -119,7 +119,7 @@ class PlannerViewModel(QObject):
         if activation is None or activation == 0:  # unknown: the calculator keeps its own
             activation = self._calc.last_valid_inputs.activation_gb
         self._calc.set_inputs(
-            Inputs(config.micro_batch, config.accumulation_steps, config.gpus, activation)
+            BatchInputs(config.micro_batch, config.accumulation_steps, config.gpus, activation)
         )
         return self.tr("Configuration sent to the calculator: {formula}.").format(
             formula=config.formula

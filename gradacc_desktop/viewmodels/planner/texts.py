@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import final
 
-from PySide6.QtCore import QCoreApplication
-
-from gradacc_desktop.core.batch import UNIT_NOTE
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.training.texts import plain as _plain
 
@@ -16,10 +13,6 @@ from gradacc_desktop.viewmodels.training.texts import plain as _plain
 class PlannerTexts(Translating):
     def __init__(self, formats: PlanFormats) -> None:
         self._formats = formats
-
-    @staticmethod
-    def unit_note() -> str:
-        return QCoreApplication.translate("Planner", UNIT_NOTE)
 
     def prompt(self) -> str:
         return self.tr("Correct the training description to see the plan.")
@@ -60,9 +53,3 @@ class PlannerTexts(Translating):
 
     def time_title(self) -> str:
         return self.tr("Time per step")
-
-    def reference_title(self) -> str:
-        return self.tr("Learning rate")
-
-    def search_title(self) -> str:
-        return self.tr("The best setup")

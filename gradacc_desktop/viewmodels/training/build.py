@@ -89,7 +89,7 @@ class Choices:
 
 
 @dataclass(frozen=True)
-class Built:
+class BuiltDescription:
     #: None while a needed entry is refused (see ``problems``)
     description: TrainingDescription | None
     problems: tuple[str, ...]
@@ -97,7 +97,7 @@ class Built:
     run_problems: tuple[str, ...]
 
 
-class ShapeProblem(ValueError):
+class InvalidShape(ValueError):
     """Sizes that describe no model (the message is already worded)."""
 
 
@@ -126,7 +126,7 @@ def model_spec(
         hidden, layers, heads, kv, intermediate, vocab, positions = (int(v or 0) for v in values)
         problem = shape_problem(choices.family, hidden, heads, kv)
         if problem:
-            raise ShapeProblem(problem)
+            raise InvalidShape(problem)
         return ModelSpec.typed_shape(
             TypedShape(choices.family, hidden, layers, heads, kv, intermediate, vocab, positions)
         )
@@ -200,7 +200,7 @@ def build(
     cards: tuple[GpuCard, ...],
     profile: SpeedProfile | None,
     shape_words: ShapeCheck,
-) -> Built:
+) -> BuiltDescription:
     e = entries
     required = needed(choices, cards, e)
     # entries the description reads when they hold something (empty is fine)
@@ -219,14 +219,14 @@ def build(
     run_problems = tuple(p for f in run_fields if (p := e.optional_value(f)[1]) is not None)
     try:
         spec = model_spec(choices, e, shape_words)
-    except ShapeProblem as exc:
+    except InvalidShape as exc:
         problems.append(str(exc))
         spec = None
     routed = has_experts(spec)
     if routed and (problem := e.problem(TrainingField.EXPERT_PARALLEL)) is not None:
         problems.append(problem)
     if problems:
-        return Built(None, tuple(problems), run_problems)
+        return BuiltDescription(None, tuple(problems), run_problems)
 
     def whole(field: TrainingField) -> int | None:
         value = e.accepted(field)
@@ -296,7 +296,7 @@ def build(
             goodput=None if goodput is None else goodput / 100,
         ),
     )
-    return Built(description, (), run_problems)
+    return BuiltDescription(description, (), run_problems)
 
 
 def _int(value: Decimal | None) -> int | None:

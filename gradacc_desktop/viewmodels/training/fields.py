@@ -144,10 +144,6 @@ RUN_FIELDS = (
     TrainingField.REFERENCE_LR,
     TrainingField.REFERENCE_BATCH,
 )
-#: what the description panel shows (the learning-rate reference is the planner's)
-DESCRIPTION_FIELDS = tuple(
-    f for f in TrainingField if f not in (TrainingField.REFERENCE_LR, TrainingField.REFERENCE_BATCH)
-)
 
 LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
     TrainingField.MODEL_PARAMS: PARAMS_LIMITS,

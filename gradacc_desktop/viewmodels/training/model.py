@@ -32,7 +32,7 @@ from gradacc_desktop.viewmodels.formatting import Entry, same_entry
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.training.build import (
     Choices,
-    ShapeProblem,
+    InvalidShape,
     build,
     has_experts,
     model_spec,
@@ -188,7 +188,7 @@ class TrainingViewModel(QObject):
         """The model the choices and fields name now (None: none, or sizes refused)."""
         try:
             return model_spec(self._choices, self._entries, self._outcomes.shape_problem)
-        except ShapeProblem:
+        except InvalidShape:
             return None
 
     def problem(self, field: TrainingField) -> str | None:
@@ -220,10 +220,6 @@ class TrainingViewModel(QObject):
     def fp8_allowed(self) -> bool:
         """Whether FP8 products can be chosen now (the check box is enabled only then)."""
         return self.check(Choice.FP8).enabled
-
-    def fp8_hint(self) -> str:
-        """The FP8 check box's tooltip: what it does, and why it is off when it is."""
-        return self.check(Choice.FP8).hint
 
     def shown_text(self, field: TrainingField) -> str:
         """What the field shows: what it holds (unreadable text as typed), except where

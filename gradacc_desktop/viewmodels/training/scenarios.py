@@ -22,7 +22,7 @@ from gradacc_desktop.core.memory import (
     ModelSpec,
     known_models,
 )
-from gradacc_desktop.core.scenario import PlanSettings, Reason, Scenario, ScenarioError
+from gradacc_desktop.core.scenario import PlanSettings, ReadProblem, Scenario, ScenarioError
 from gradacc_desktop.core.time import CUSTOM_ID
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.files import Outcome, write_file_atomically
@@ -306,40 +306,44 @@ class ScenarioFiles(Translating):
     def problem(self, error: ScenarioError) -> str:
         """What is wrong with a refused file, as the end of a sentence."""
         key = error.path or error.detail
-        if error.reason is Reason.UNSUPPORTED_VERSION:
+        if error.reason is ReadProblem.UNSUPPORTED_VERSION:
             key = error.detail
         places = error.limits.places if error.limits is not None else 0
         return self._message(error).format(key=key, decimals=places)
 
     def _message(self, error: ScenarioError) -> str:
         return {
-            Reason.TOO_LARGE: self.tr("the file is larger than {limit} bytes.").format(
+            ReadProblem.TOO_LARGE: self.tr("the file is larger than {limit} bytes.").format(
                 limit=self._formats.format(scenario_io.MAX_BYTES)
             ),
-            Reason.NOT_UTF8: self.tr("the file is not UTF-8 text."),
-            Reason.BAD_JSON: self.tr(
+            ReadProblem.NOT_UTF8: self.tr("the file is not UTF-8 text."),
+            ReadProblem.BAD_JSON: self.tr(
                 "the file is not valid JSON (it may be truncated or damaged)."
             ),
-            Reason.TOO_DEEP: self.tr("the file nests its data too deeply to be a scenario."),
-            Reason.DUPLICATE_KEY: self.tr("the key “{key}” appears more than once."),
-            Reason.NOT_AN_OBJECT: self.tr("“{key}” is not a group of settings.")
+            ReadProblem.TOO_DEEP: self.tr("the file nests its data too deeply to be a scenario."),
+            ReadProblem.DUPLICATE_KEY: self.tr("the key “{key}” appears more than once."),
+            ReadProblem.NOT_AN_OBJECT: self.tr("“{key}” is not a group of settings.")
             if error.path
             else self.tr("the file does not contain a scenario."),
-            Reason.WRONG_FORMAT: self.tr("this is not a scenario file of this app."),
-            Reason.UNSUPPORTED_VERSION: self.tr(
+            ReadProblem.WRONG_FORMAT: self.tr("this is not a scenario file of this app."),
+            ReadProblem.UNSUPPORTED_VERSION: self.tr(
                 "the file uses scenario version {key}, which this app does not know."
             ),
-            Reason.MISSING_KEY: self.tr("the setting “{key}” is missing."),
-            Reason.UNKNOWN_KEY: self.tr("the setting “{key}” is unknown."),
-            Reason.WRONG_TYPE: self.tr("the setting “{key}” has the wrong type."),
-            Reason.NOT_A_NUMBER: self.tr("the setting “{key}” is not a number."),
-            Reason.NUMBER_TOO_LARGE: self.tr("the file contains a number with too many digits."),
-            Reason.NOT_AN_INTEGER: self.tr("the setting “{key}” must be a whole number."),
-            Reason.OUT_OF_RANGE: self.tr("the setting “{key}” is out of range."),
-            Reason.TOO_PRECISE: self.tr(
+            ReadProblem.MISSING_KEY: self.tr("the setting “{key}” is missing."),
+            ReadProblem.UNKNOWN_KEY: self.tr("the setting “{key}” is unknown."),
+            ReadProblem.WRONG_TYPE: self.tr("the setting “{key}” has the wrong type."),
+            ReadProblem.NOT_A_NUMBER: self.tr("the setting “{key}” is not a number."),
+            ReadProblem.NUMBER_TOO_LARGE: self.tr(
+                "the file contains a number with too many digits."
+            ),
+            ReadProblem.NOT_AN_INTEGER: self.tr("the setting “{key}” must be a whole number."),
+            ReadProblem.OUT_OF_RANGE: self.tr("the setting “{key}” is out of range."),
+            ReadProblem.TOO_PRECISE: self.tr(
                 "the setting “{key}” has more than {decimals} decimal places."
             ),
-            Reason.BAD_CHOICE: self.tr("the setting “{key}” has a value this app does not know."),
+            ReadProblem.BAD_CHOICE: self.tr(
+                "the setting “{key}” has a value this app does not know."
+            ),
         }[error.reason]
 
     def _open_failed(self, path: Path, reason: str) -> str:

@@ -339,12 +339,6 @@ class TrainingTexts(Translating):
     def clear_profile_label(self) -> str:
         return self.tr("Discard profile")
 
-    def hide_panel(self) -> str:
-        return self.tr("Hide the training description")
-
-    def show_panel(self) -> str:
-        return self.tr("Training description")
-
     def modelled_efficiency(self) -> str:
         """The placeholder of the empty efficiency field."""
         return self.tr("modelled from the model's shape")

@@ -14,7 +14,7 @@ from gradacc_desktop.core.memory.model_states import model_states
 from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.recompute import Recompute
-from gradacc_desktop.core.time.communication import Kind, What, When, ring_attention
+from gradacc_desktop.core.time.communication import CollectiveKind, What, When, ring_attention
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.layout import ParallelLayout
 from gradacc_desktop.core.time.step_results import PART_NAMES
@@ -85,7 +85,7 @@ def test_zero_partitions_over_dp_times_cp() -> None:
 def test_ring_attention_volume() -> None:
     block = 2 * 1 * (32768 // 4) * 8 * 128 * 2 // 2  # 2·b·s/cp·kv_heads·head_dim·bytes / tp
     (ring,) = ring_attention(16, block, 4, Fraction(10**11), True, recompute=False)
-    assert ring.kind is Kind.SEND_RECV and ring.what is What.KEYS_VALUES
+    assert ring.kind is CollectiveKind.SEND_RECV and ring.what is What.KEYS_VALUES
     assert ring.when is When.MICRO_STEP
     # (cp − 1) sends in the forward, 2·(cp − 1) in the backward (K, V and dK, dV)
     assert ring.volume == 3 * 3 * 16 * block

@@ -14,7 +14,7 @@ from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.setup import Offload, SetupProblem, setup_problem
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.recompute import Recompute
-from gradacc_desktop.core.time.communication import Kind, What, When
+from gradacc_desktop.core.time.communication import CollectiveKind, What, When
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import (
     ExpertProblem,
@@ -115,7 +115,7 @@ def test_dense_models_and_bad_sizes_refuse_expert_parallelism() -> None:
 # --------------------------------------------------------------------------- time
 
 
-def _kinds(d: TrainingDescription) -> set[tuple[Kind, int]]:
+def _kinds(d: TrainingDescription) -> set[tuple[CollectiveKind, int]]:
     model = plan(d).step_model
     assert model is not None
     return {(c.kind, c.ranks) for c in model.collectives(1)}
@@ -127,18 +127,18 @@ def test_the_all_to_all_appears_only_with_expert_parallelism_on_moe_shapes() -> 
     assert eight.current is not None and eight.current.time is not None
     assert one.current.time.parts.expert_parallel == 0
     assert eight.current.time.parts.expert_parallel > 0
-    assert (Kind.ALL_TO_ALL, 8) in _kinds(replace(QWEN, expert_parallel=8))
-    assert not any(kind is Kind.ALL_TO_ALL for kind, _ in _kinds(QWEN))
+    assert (CollectiveKind.ALL_TO_ALL, 8) in _kinds(replace(QWEN, expert_parallel=8))
+    assert not any(kind is CollectiveKind.ALL_TO_ALL for kind, _ in _kinds(QWEN))
     dense = replace(QWEN, model=ModelSpec.bundled("llama-3.1-8b"))
-    assert not any(kind is Kind.ALL_TO_ALL for kind, _ in _kinds(dense))
+    assert not any(kind is CollectiveKind.ALL_TO_ALL for kind, _ in _kinds(dense))
     # inside a node (8 x 1 GPUs), then across the two nodes (16)
     model = plan(replace(QWEN, expert_parallel=16)).step_model
     assert model is not None
-    (exchange,) = (c for c in model.collectives(1) if c.kind is Kind.ALL_TO_ALL)
+    (exchange,) = (c for c in model.collectives(1) if c.kind is CollectiveKind.ALL_TO_ALL)
     assert not exchange.intra_node and exchange.ranks == 16
     model = plan(replace(QWEN, expert_parallel=8)).step_model
     assert model is not None
-    (inside,) = (c for c in model.collectives(1) if c.kind is Kind.ALL_TO_ALL)
+    (inside,) = (c for c in model.collectives(1) if c.kind is CollectiveKind.ALL_TO_ALL)
     assert inside.intra_node
     # 6 per sparse layer with the forward recomputed, each of top_k · b·s·h 16-bit values
     assert inside.count == 6 * 48 and inside.size == 8 * 1 * 4096 * 2048 * 2
@@ -159,11 +159,15 @@ def test_the_experts_gradients_are_reduced_over_dp_over_ep_replicas() -> None:
     assert w8.params_per_gpu == n - active + Fraction(experts.params, 8)
     assert w8.expert_params_per_gpu == Fraction(experts.params, 8)
     (whole,) = one.collectives(1)[:1]
-    assert (whole.kind, whole.ranks, whole.size) == (Kind.ALL_REDUCE, 16, 2 * w1.params_per_gpu)
+    assert (whole.kind, whole.ranks, whole.size) == (
+        CollectiveKind.ALL_REDUCE,
+        16,
+        2 * w1.params_per_gpu,
+    )
     grads = [c for c in eight.collectives(1) if c.what is What.GRADIENTS]
     assert [(c.kind, c.when, c.ranks) for c in grads] == [
-        (Kind.ALL_REDUCE, When.OPTIMIZER_STEP, 16),  # the dense weights over dp
-        (Kind.ALL_REDUCE, When.OPTIMIZER_STEP, 2),  # each GPU's experts over dp / EP
+        (CollectiveKind.ALL_REDUCE, When.OPTIMIZER_STEP, 16),  # the dense weights over dp
+        (CollectiveKind.ALL_REDUCE, When.OPTIMIZER_STEP, 2),  # each GPU's experts over dp / EP
     ]
     dense_bytes = 2 * (w8.params_per_gpu - w8.expert_params_per_gpu)
     assert grads[0].size == dense_bytes and grads[1].size == 2 * w8.expert_params_per_gpu

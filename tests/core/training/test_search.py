@@ -19,7 +19,7 @@ from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import plan
 from gradacc_desktop.core.training.search import (
     ZERO_OFFLOAD,
-    Reason,
+    ExclusionReason,
     Refusal,
     Unsearchable,
     search,
@@ -58,17 +58,17 @@ def test_the_ranking_is_fastest_first_and_every_excluded_value_says_why() -> Non
     assert best is not None
     for exclusion in result.exclusions:
         assert getattr(best, exclusion.dimension) != exclusion.value
-        if exclusion.reason is Reason.SLOWER:
+        if exclusion.reason is ExclusionReason.SLOWER:
             assert exclusion.candidate is not None
             assert exclusion.candidate.step_seconds >= best.step_seconds  # type: ignore[operator]
-        elif exclusion.reason is Reason.NOT_FIT:
+        elif exclusion.reason is ExclusionReason.NOT_FIT:
             assert exclusion.shortfall_bytes is not None and exclusion.shortfall_bytes > 0
         else:
             assert exclusion.refusals
     # one GPU: nothing fits without ZeRO-Offload, and the exclusions say so
     single = search(LLAMA, 1)
     zero = {(e.dimension, e.value): e for e in single.exclusions}
-    assert zero[("offload", Offload.NONE)].reason is Reason.NOT_FIT
+    assert zero[("offload", Offload.NONE)].reason is ExclusionReason.NOT_FIT
 
 
 def test_frameworks_refusals_are_applied() -> None:
@@ -78,7 +78,7 @@ def test_frameworks_refusals_are_applied() -> None:
         assert not (c.tensor_parallel > 1 and c.zero_stage is ZeroStage.WEIGHTS)
         assert 32 % c.pipeline_stages == 0 and 32 % c.tensor_parallel == 0
         assert c.tensor_parallel <= 8  # inside a node of 8
-    refused = {e.value for e in result.exclusions if e.reason is Reason.REFUSED}
+    refused = {e.value for e in result.exclusions if e.reason is ExclusionReason.REFUSED}
     assert 64 in refused  # 64 pipeline stages for 32 layers
     pipeline = next(
         e for e in result.exclusions if e.dimension == "pipeline_stages" and e.value == 64

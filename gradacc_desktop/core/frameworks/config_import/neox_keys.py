@@ -30,7 +30,7 @@ from __future__ import annotations
 
 # The GPT-NeoX source the rules of ``neox`` and these keys are read from.
 NEOX_COMMIT = "ea7aefd8f8e183256992d9fede4d7c71a46d67a5"
-NEOX_VERSION = "2.0.0 (main at ea7aefd, 2026-05-19)"
+NEOX_VERSION = f"2.0.0 (main at {NEOX_COMMIT[:7]}, 2026-05-19)"
 
 
 def _names(text: str) -> frozenset[str]:

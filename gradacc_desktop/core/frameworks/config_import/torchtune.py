@@ -197,8 +197,8 @@ def _dtype(c: _Config, data: dict[Any, Any]) -> None:
 
 
 # torchtune's attention projections and the Hugging Face Llama names gradacc's LoRA
-# model uses (core/memory/lora.py TargetModule): torchtune's MultiHeadAttention q_proj, k_proj,
-# v_proj, output_proj are Llama's q_proj, k_proj, v_proj, o_proj; apply_lora_to_mlp
+# model uses (core/memory/lora.py, its projection table): torchtune's MultiHeadAttention
+# q_proj, k_proj, v_proj, output_proj are Llama's q_proj, k_proj, v_proj, o_proj; apply_lora_to_mlp
 # adapts its FeedForward w1, w2, w3, Llama's gate_proj, down_proj, up_proj
 # (torchtune/models/convert_weights.py maps these names between the two checkpoints).
 _ATTENTION_NAMES = {

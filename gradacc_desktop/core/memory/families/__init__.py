@@ -5,7 +5,8 @@ a local file by ``read_model_config``; nothing is ever downloaded) becomes an
 ``Architecture``: its ``model_type``, the family profile that estimates it, the head
 (causal LM, masked LM, sequence-to-sequence LM), the sizes every family has and the
 family's own details (``spec``). Each family lives in one module of this package with
-four names:
+four names (``hooks.FamilyModule``; the optional ones a few define are declared in
+``hooks`` too, and the registry checks every module against both):
 
 ``MODEL_TYPES``
     the ``model_type`` values it reads;
@@ -31,10 +32,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any
 
 from gradacc_desktop.core.memory.activation_types import Family, Inputs
-from gradacc_desktop.core.memory.families import heads
+from gradacc_desktop.core.memory.families import heads, hooks
 from gradacc_desktop.core.memory.families.base import ActivationLayout as ActivationLayout
 from gradacc_desktop.core.memory.families.base import Architecture as Architecture
 from gradacc_desktop.core.memory.families.base import ConfigProblem as ConfigProblem
@@ -45,6 +46,7 @@ from gradacc_desktop.core.memory.families.base import Stack as Stack
 from gradacc_desktop.core.memory.families.base import linear as linear
 from gradacc_desktop.core.memory.families.base import single_stack as single_stack
 from gradacc_desktop.core.memory.families.heads import DEFAULT_PAD_TOKEN, Task, task_of_class
+from gradacc_desktop.core.memory.families.hooks import FamilyModule
 from gradacc_desktop.core.memory.families.registry import MODULES
 from gradacc_desktop.core.text import trans_late
 
@@ -83,19 +85,10 @@ FAMILY_TEXT: dict[Family, str] = {
 # --------------------------------------------------------------------------- registry
 
 
-class FamilyModule(Protocol):
-    MODEL_TYPES: tuple[str, ...]
-
-    def parse(self, config: ConfigReader) -> Architecture: ...
-
-    def parameters(self, arch: Architecture) -> int: ...
-
-    def layout(self, arch: Architecture, inputs: Inputs) -> ActivationLayout: ...
-
-
 def _table(modules: tuple[ModuleType, ...]) -> dict[str, ModuleType]:
     table: dict[str, ModuleType] = {}
     for module in modules:
+        hooks.check(module)
         for model_type in module.MODEL_TYPES:
             table[model_type] = module
     return table
@@ -150,7 +143,7 @@ def parse_model_config(raw: Any) -> Architecture:
         arch,
         # a family that builds the heads its files name itself (image encoders: ViTModel,
         # CLIPModel) declares OWN_HEADS: the generic task heads do not apply
-        task=Task.LM if getattr(module, "OWN_HEADS", False) else task_of_class(arch.architecture),
+        task=Task.LM if hooks.optional(module, "OWN_HEADS") else task_of_class(arch.architecture),
         num_labels=_num_labels(config),
         pad_token=config.has("pad_token_id")
         or ("pad_token_id" not in raw and model_type in DEFAULT_PAD_TOKEN),

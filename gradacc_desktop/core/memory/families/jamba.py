@@ -26,14 +26,13 @@ With the kernels (CUDA) the Jamba mixer calls ``causal_conv1d_fn`` and
 ``selective_scan_fn`` separately (not the fused ``mamba_inner_fn``): the convolution
 keeps its input (the in_proj output), the scan keeps u, delta, contiguous copies of B,
 C and z, A, D, the dt bias, an fp32 state every 2048 tokens and its output, and the
-out_proj its input. ``kernel_layout`` estimates that path: derived from the kernels'
-source, **not measured**.
+out_proj its input. That path is described, not estimated (nothing here runs the
+kernels).
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from gradacc_desktop.core.memory.activation_types import Attention, Family, Inputs, Part, StackKind
 from gradacc_desktop.core.memory.families.base import (
@@ -51,8 +50,6 @@ from gradacc_desktop.core.memory.families.common import (
 )
 from gradacc_desktop.core.memory.families.llama import attention_parameters, layer_parts
 from gradacc_desktop.core.memory.families.mamba import (
-    KERNEL_CHUNK,
-    KERNEL_ESTIMATE_NOTE,
     KERNEL_NOTE,
     PADDED_NOTE,
     SCAN_NOTE,
@@ -62,7 +59,6 @@ from gradacc_desktop.core.memory.families.mamba import (
     dt_rank_of,
     mixer_bytes,
     mixer_parameters,
-    saved_bytes,
 )
 from gradacc_desktop.core.memory.families.moe import MoeSpec, aux_loss, sparse_mlp
 from gradacc_desktop.core.recompute import Recompute
@@ -280,36 +276,13 @@ def _kinds(spec: JambaSpec) -> dict[tuple[bool, bool], StackKind]:
     }
 
 
-def _mamba_mixer(arch: Architecture, inputs: Inputs, kernels: bool) -> dict[Part, int]:
+def _mamba_mixer(arch: Architecture, inputs: Inputs) -> dict[Part, int]:
     """The Mamba half of a Mamba layer: its norm and mixer (OTHER_LAYER)."""
     spec: JambaSpec = arch.spec
     p, s, h = inputs.dtype.bytes, inputs.seq, arch.hidden
-    mixer = _kernel_mixer(spec.mixer, inputs) if kernels else mixer_bytes(spec.mixer, inputs).total
+    mixer = mixer_bytes(spec.mixer, inputs).total
     # the input norm, the in_proj input (the norm output) and the mixer
     return {Part.OTHER_LAYER: rms_norm_fp32(p, s, h) + p * s * h + mixer}
-
-
-def _kernel_mixer(m: Mixer, inputs: Inputs) -> int:
-    """``JambaMambaMixer`` with the kernels: ``causal_conv1d_fn`` and
-    ``selective_scan_fn`` (not the fused ``mamba_inner_fn``). Derived from the kernels'
-    source, not measured."""
-    p, s = inputs.dtype.bytes, inputs.seq
-    d, n, r = m.d_inner, m.state, m.dt_rank
-    total = 2 * p * s * d  # in_proj output (the convolution keeps its x half)
-    total += p * s * d  # conv + SiLU output u (x_proj input, the scan's u)
-    # dt, B and C norms (JambaRMSNorm in PyTorch): fp32 input, rsqrt, normalised (dtype)
-    total += 4 * s * r + 4 * s + p * s * r + p * s * r  # ... and dt weighted (dt_proj)
-    total += 2 * (4 * s * n + 4 * s + p * s * n)  # B and C norms
-    total += p * s * d  # delta (dt_proj output)
-    total += 2 * 4 * d * n  # exp(A_log) and A
-    total += 2 * p * s * n  # B and C made contiguous by the scan
-    total += p * s * d  # z made contiguous
-    if p < 4:
-        total += 2 * 4 * d  # D.float() and the dt bias in fp32
-    total += 4 * d * math.ceil(s / KERNEL_CHUNK) * 2 * n  # scan states (fp32)
-    total += p * s * d  # the scan output before the gate
-    total += p * s * d  # the gated output (the out_proj input)
-    return total
 
 
 def _mlp(arch: Architecture, inputs: Inputs, sparse: bool) -> dict[Part, int]:
@@ -325,9 +298,7 @@ def _mlp(arch: Architecture, inputs: Inputs, sparse: bool) -> dict[Part, int]:
     return parts
 
 
-def _layer(
-    arch: Architecture, inputs: Inputs, attention: bool, sparse: bool, kernels: bool
-) -> dict[Part, int]:
+def _layer(arch: Architecture, inputs: Inputs, attention: bool, sparse: bool) -> dict[Part, int]:
     if attention:
         parts = layer_parts(
             inputs,
@@ -339,12 +310,13 @@ def _layer(
                     Part.MLP_OUT_PROJ_INPUT):  # fmt: skip
             parts.pop(key, None)
     else:
-        parts = _mamba_mixer(arch, inputs, kernels)
+        parts = _mamba_mixer(arch, inputs)
     parts.update(_mlp(arch, inputs, sparse))
     return parts
 
 
-def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> ActivationLayout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
+    """The PyTorch path transformers runs without the mamba-ssm kernels (measured)."""
     spec: JambaSpec = arch.spec
     p, s, h, v = inputs.dtype.bytes, inputs.seq, arch.hidden, arch.vocab
     full = inputs.recompute is Recompute.FULL
@@ -354,7 +326,7 @@ def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> ActivationLayo
         counts[(attention, sparse)] = counts.get((attention, sparse), 0) + 1
     names = _kinds(spec)
     stacks = tuple(
-        Stack(names[kind], count, _layer(arch, inputs, *kind, kernels), checkpoint)
+        Stack(names[kind], count, _layer(arch, inputs, *kind), checkpoint)
         for kind, count in sorted(counts.items(), reverse=True)
     )
     outside: dict[Part, int] = {Part.EMBEDDINGS: 8 * s}
@@ -372,23 +344,6 @@ def _layout(arch: Architecture, inputs: Inputs, kernels: bool) -> ActivationLayo
         logits=logits_transient(inputs, s, v),
         notes=_notes(arch, inputs),
     )
-
-
-def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
-    """The PyTorch path transformers runs without the mamba-ssm kernels (measured)."""
-    return _layout(arch, inputs, kernels=False)
-
-
-def kernel_layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
-    """With the ``causal-conv1d`` and ``mamba-ssm`` CUDA kernels in the Mamba layers
-    (derived from their source, **not measured**)."""
-    shape = _layout(arch, inputs, kernels=True)
-    return replace(shape, notes=(KERNEL_ESTIMATE_NOTE, *shape.notes))
-
-
-def kernel_saved_bytes(arch: Architecture, inputs: Inputs) -> int:
-    """Bytes per sample with the kernels (``kernel_layout``, not measured)."""
-    return saved_bytes(kernel_layout(arch, inputs), inputs)
 
 
 def _notes(arch: Architecture, inputs: Inputs) -> tuple[str, ...]:

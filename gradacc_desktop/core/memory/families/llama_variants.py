@@ -92,10 +92,6 @@ from gradacc_desktop.core.text import trans_late
 MODEL_TYPES = ("olmo2", "cohere", "starcoder2", "glm4", "stablelm", "granite")
 
 #: the projections are q_proj/k_proj/v_proj/o_proj and gate_proj/up_proj/down_proj in
-#: OLMo 2, Cohere, StableLM and Granite (StarCoder2's MLP is c_fc/c_proj, GLM-4's
-#: gate_up_proj/down_proj: see ``lora_naming``)
-LORA_NAMING = "llama"
-
 # transformers 5.24 configuration defaults for keys a file may omit
 _DEFAULTS: dict[str, dict[str, int]] = {
     "olmo2": {"vocab_size": 50304, "hidden_size": 4096, "intermediate_size": 11008,
@@ -253,8 +249,9 @@ def parse(config: ConfigReader) -> Architecture:
 
 def lora_naming(arch: Architecture) -> str | None:
     """``"llama"`` where every projection has Llama's name; None for StarCoder2 (MLP
-    ``c_fc``/``c_proj``) and GLM-4 (fused ``gate_up_proj``)."""
-    return None if arch.model_type in ("starcoder2", "glm4") else LORA_NAMING
+    ``c_fc``/``c_proj``) and GLM-4 (fused ``gate_up_proj``): OLMo 2, Cohere, StableLM
+    and Granite."""
+    return None if arch.model_type in ("starcoder2", "glm4") else "llama"
 
 
 def _llama_spec(arch: Architecture) -> _llama.LlamaSpec:

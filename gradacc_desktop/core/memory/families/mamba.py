@@ -46,8 +46,8 @@ of ``mamba_ssm/ops/selective_scan_interface.py``, ``checkpoint_lvl`` 1) whose
 output (p·s·(r + 2N)), B and C (contiguous, p·s·N each; Falcon-Mamba's normalised ones),
 A, D and the dt bias (fp32), the scan's checkpoints (``selective_scan_cuda.fwd``: fp32
 (d, ceil(s / 2048), 2N)) and the scan output (p·d·s); the convolution output and dt are
-recomputed in the backward pass. ``kernel_layout`` estimates that path: it is derived
-from the kernels' source, **not measured** (no GPU here).
+recomputed in the backward pass. That path is described, not estimated: nothing here
+runs the kernels (no GPU).
 
 Not modelled: ``use_mambapy`` with the ``mambapy`` package installed (its parallel scan
 keeps other tensors) and ``torch.compile`` (the associative scan).
@@ -56,10 +56,9 @@ keeps other tensors) and ``torch.compile`` (the associative scan).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from gradacc_desktop.core.memory.activation_types import (
-    ATTENTION_CORE,
     Family,
     Inputs,
     Part,
@@ -94,9 +93,6 @@ _DEFAULTS: dict[str, int] = {
     "conv_kernel": 4,
 }
 
-#: the selective scan's kernel (``selective_scan_cuda.fwd``) keeps an fp32 state every
-#: this many tokens
-KERNEL_CHUNK = 2048
 
 NO_NORM = ""
 WEIGHTLESS_NORM = "weightless"  # Falcon-Mamba: FalconMambaWeightlessRMSNorm (buffers)
@@ -338,26 +334,10 @@ def mixer_bytes(m: Mixer, inputs: Inputs) -> MixerBytes:
     return MixerBytes(projections, scan, p * d * s)
 
 
-def kernel_mixer_bytes(m: Mixer, inputs: Inputs) -> MixerBytes:
-    """One mixer with the ``mamba-ssm`` kernels: the fused ``MambaInnerFn``
-    (``checkpoint_lvl`` 1) of Mamba and Falcon-Mamba. Derived from the kernels' source,
-    not measured."""
-    p, s = inputs.dtype.bytes, inputs.seq
-    d, n, r = m.d_inner, m.state, m.dt_rank
-    projections = 2 * p * d * s  # xz made contiguous (the transposed in_proj output)
-    scan = p * s * (r + 2 * n)  # x_dbl
-    scan += 2 * p * s * n  # B and C, contiguous (Falcon-Mamba: normalised)
-    scan += 2 * 4 * d * n  # exp(A_log) and A
-    if p < 4:
-        scan += 2 * 4 * d  # D.float() and dt_proj.bias.float()
-    scan += 4 * d * math.ceil(s / KERNEL_CHUNK) * 2 * n  # scan_intermediates (fp32)
-    scan += p * d * s  # out (before the gate), kept for the backward kernel
-    # the output projection runs inside the function: nothing more is saved
-    return MixerBytes(projections, scan, 0)
-
-
-def _layout(arch: Architecture, inputs: Inputs, mixer: MixerBytes) -> ActivationLayout:
+def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
+    """The PyTorch path transformers runs without the mamba-ssm kernels (measured)."""
     spec: MambaSpec = arch.spec
+    mixer = mixer_bytes(spec.mixer, inputs)
     p, s, h, v = inputs.dtype.bytes, inputs.seq, arch.hidden, arch.vocab
     full = inputs.recompute is Recompute.FULL
     # the layers between hold fp32 hidden states unless the weights are fp32 anyway
@@ -401,44 +381,6 @@ def _layout(arch: Architecture, inputs: Inputs, mixer: MixerBytes) -> Activation
     )
 
 
-def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
-    """The PyTorch path transformers runs without the mamba-ssm kernels (measured)."""
-    spec: MambaSpec = arch.spec
-    return _layout(arch, inputs, mixer_bytes(spec.mixer, inputs))
-
-
-def kernel_layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
-    """The fused ``mamba_inner_fn`` path of the ``mamba-ssm`` and ``causal-conv1d`` CUDA
-    kernels (derived from their source, **not measured**)."""
-    spec: MambaSpec = arch.spec
-    shape = _layout(arch, inputs, kernel_mixer_bytes(spec.mixer, inputs))
-    return replace(shape, notes=(KERNEL_ESTIMATE_NOTE, *shape.notes))
-
-
-def saved_bytes(shape: ActivationLayout, inputs: Inputs) -> int:
-    """What ``activation.estimate`` adds up for a layout: each stack's checkpoint with full
-    recomputation, its parts without the attention core with selective recomputation, all
-    its parts otherwise, plus the once-per-model parts."""
-    if inputs.recompute is Recompute.FULL:
-        kept = [stack.checkpoint for stack in shape.stacks]
-    elif inputs.recompute is Recompute.SELECTIVE:
-        kept = [
-            {k: n for k, n in stack.parts.items() if k not in ATTENTION_CORE}
-            for stack in shape.stacks
-        ]
-    else:
-        kept = [stack.parts for stack in shape.stacks]
-    layers = sum(
-        stack.count * sum(parts.values()) for stack, parts in zip(shape.stacks, kept, strict=True)
-    )
-    return layers + sum(shape.outside.values())
-
-
-def kernel_saved_bytes(arch: Architecture, inputs: Inputs) -> int:
-    """Bytes per sample the fused-kernel path keeps (``kernel_layout``, not measured)."""
-    return saved_bytes(kernel_layout(arch, inputs), inputs)
-
-
 # --------------------------------------------------------------------------- notes
 
 SCAN_NOTE = trans_late(
@@ -454,10 +396,6 @@ KERNEL_NOTE = trans_late(
     "With the mamba-ssm and causal-conv1d kernels on CUDA (not measured) a Mamba layer "
     "keeps far less: x and z, x_proj's output, B, C and the scan output, and an fp32 "
     "state every 2048 tokens instead of every token.",
-)
-KERNEL_ESTIMATE_NOTE = trans_late(
-    "Activation",
-    "Estimated for the fused mamba-ssm kernels (derived from their source, not measured).",
 )
 NO_ATTENTION_NOTE = trans_late(
     "Activation",

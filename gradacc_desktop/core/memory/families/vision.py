@@ -66,7 +66,7 @@ from gradacc_desktop.core.memory.activation_types import (
     Inputs,
     InvalidActivationInputs,
     Part,
-    Problem,
+    ShapeProblem,
     StackKind,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -488,7 +488,7 @@ def _pair_layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
 def validate_images(arch: Architecture, inputs: Inputs) -> None:
     if inputs.images > 1:
         raise InvalidActivationInputs(
-            "images", Problem.NOT_MODELLED, "a sample of an image encoder is one image"
+            "images", ShapeProblem.NOT_MODELLED, "a sample of an image encoder is one image"
         )
     check_image_size(arch.spec.vision, inputs)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from gradacc_desktop.core.memory.activation_types import (
     Family,
@@ -13,7 +12,7 @@ from gradacc_desktop.core.memory.activation_types import (
     Result,
     StackKind,
 )
-from gradacc_desktop.core.memory.families import family_module
+from gradacc_desktop.core.memory.families import family_module, hooks
 from gradacc_desktop.core.memory.families.base import Architecture
 from gradacc_desktop.core.memory.families.vision_tower import tower_tokens
 from gradacc_desktop.core.memory.families.vlm_qwen import QWEN_DEFAULT_IMAGE
@@ -53,7 +52,7 @@ def summary(result: Result) -> VisionSummary | None:
     arch = inputs.arch
     if arch is None or inputs.family not in (Family.VISION, Family.VLM):
         return None
-    module: Any = family_module(arch)
+    count = hooks.optional(family_module(arch), "tower_parameters")
     tower_bytes = sum(
         item.total
         for item in result.breakdown
@@ -66,7 +65,7 @@ def summary(result: Result) -> VisionSummary | None:
         images = inputs.images
         per_image = arch.spec.tokens_per_image(inputs.image_width, inputs.image_height)
     return VisionSummary(
-        tower_parameters=int(module.tower_parameters(arch)),
+        tower_parameters=int(count(arch)),
         images=images,
         tokens_per_image=per_image,
         tower_bytes=tower_bytes,

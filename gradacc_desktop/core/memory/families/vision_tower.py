@@ -14,7 +14,7 @@ from gradacc_desktop.core.memory.activation_types import (
     Inputs,
     InvalidActivationInputs,
     Part,
-    Problem,
+    ShapeProblem,
     StackKind,
 )
 from gradacc_desktop.core.memory.families.base import (
@@ -255,14 +255,16 @@ def check_image_size(tower: Tower, inputs: Inputs) -> None:
     for name, value in (("image_width", inputs.image_width), ("image_height", inputs.image_height)):
         if value is not None and value < tower.patch_size:
             raise InvalidActivationInputs(
-                name, Problem.NOT_POSITIVE, f"must be at least the patch size ({tower.patch_size})"
+                name,
+                ShapeProblem.NOT_POSITIVE,
+                f"must be at least the patch size ({tower.patch_size})",
             )
     height, width = tower.image_size
     other = (inputs.image_width or width, inputs.image_height or height) != (width, height)
     if other and height // tower.patch_size != width // tower.patch_size:
         raise InvalidActivationInputs(
             "image_width",
-            Problem.NOT_MODELLED,
+            ShapeProblem.NOT_MODELLED,
             "this model's position table is not a square grid: only its own image size runs",
         )
 

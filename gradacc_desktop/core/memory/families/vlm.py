@@ -69,7 +69,7 @@ from gradacc_desktop.core.memory.activation_types import (
     Inputs,
     InvalidActivationInputs,
     Part,
-    Problem,
+    ShapeProblem,
     StackKind,
 )
 from gradacc_desktop.core.memory.families import gemma, llama
@@ -108,8 +108,6 @@ MODEL_TYPES = ("llava", "qwen2_vl", "qwen2_5_vl", "gemma3")
 #: ...ForConditionalGeneration is this module's own causal-LM head
 OWN_HEADS = True
 
-#: the language models' projections are named as Llama's
-LORA_NAMING = "llama"
 
 # LlavaConfig's vision tower when the file has no vision_config (its init_kwargs)
 _LLAVA_VISION = {
@@ -362,6 +360,11 @@ def parameters(arch: Architecture) -> int:
     return text + spec.tower_parameters() + spec.projector_parameters()
 
 
+def lora_naming(arch: Architecture) -> str | None:
+    """The language models' projections are named as Llama's."""
+    return "llama"
+
+
 def tower_parameters(arch: Architecture) -> int:
     """Parameters of the vision tower (``vision_tower``; Qwen: ``visual``, merger
     included)."""
@@ -399,7 +402,7 @@ def _validate(arch: Architecture, inputs: Inputs) -> None:
             # Gemma3MultiModalProjector averages squares of patches into the tokens
             raise InvalidActivationInputs(
                 "images",
-                Problem.NOT_MODELLED,
+                ShapeProblem.NOT_MODELLED,
                 f"mm_tokens_per_image {spec.mm_tokens} must be a square whose side divides "
                 f"the {patches} patches of a side of the image: images cannot run",
             )
@@ -407,14 +410,14 @@ def _validate(arch: Architecture, inputs: Inputs) -> None:
     if inputs.images and tokens >= inputs.seq:
         raise InvalidActivationInputs(
             "seq",
-            Problem.MISMATCH,
+            ShapeProblem.MISMATCH,
             f"must exceed the {tokens} image tokens of {inputs.images} image(s): the "
             "sequence counts the image tokens and the text",
         )
     for name in ("image_width", "image_height"):
         value = getattr(inputs, name)
         if value is not None and value < 1:
-            raise InvalidActivationInputs(name, Problem.NOT_POSITIVE, "must be >= 1")
+            raise InvalidActivationInputs(name, ShapeProblem.NOT_POSITIVE, "must be >= 1")
 
 
 def _text_inputs(spec: VlmSpec, inputs: Inputs) -> Inputs:

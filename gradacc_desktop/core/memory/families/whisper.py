@@ -70,7 +70,7 @@ from gradacc_desktop.core.memory.activation_types import (
     Inputs,
     InvalidActivationInputs,
     Part,
-    Problem,
+    ShapeProblem,
 )
 from gradacc_desktop.core.memory.families import seq2seq
 from gradacc_desktop.core.memory.families.base import (
@@ -312,7 +312,7 @@ def check_lengths(arch: Architecture, inputs: Inputs) -> None:
     if inputs.seq != spec.max_source_positions:
         raise InvalidActivationInputs(
             "seq",
-            Problem.NOT_MODELLED,
+            ShapeProblem.NOT_MODELLED,
             trans_late(
                 "Activation",
                 "Whisper's encoder always runs over {positions} positions (30 s of audio, "
@@ -327,7 +327,7 @@ def check_lengths(arch: Architecture, inputs: Inputs) -> None:
     if inputs.decoder_seq > spec.max_target_positions:
         raise InvalidActivationInputs(
             "target_seq",
-            Problem.NOT_MODELLED,
+            ShapeProblem.NOT_MODELLED,
             trans_late(
                 "Activation",
                 "Whisper's decoder learns positions up to {limit} tokens: the target "
