@@ -155,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
                 # what the framework does with the parallel layout (empty without one),
                 # and what it runs, but slowly
                 "notes": [*exported.english_notes, *setup_note_texts(setup)],
+                # what the files' framework refuses of the layout (the rule book's)
+                "refusals": [r.as_dict() for r in exported.refusals],
                 "layout": {
                     "data_parallel": setup.gpus,
                     "tensor_parallel": setup.tensor_parallel,

@@ -241,7 +241,9 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
         )
         if p.why is not None:
             print(f"Why: {p.why}.")
-    _print_verdicts(current.verdicts)
+    for refusal in p.refusals:
+        print(f"Refused ({refusal.framework.value}): {refusal.message}")
+    _print_verdicts(current.verdicts, p)
     for key, value in extras_dict(p).items():
         print(f"{key.replace('_', ' ').capitalize()}: {value}")
     setup = d.setup(1, 1)
@@ -257,11 +259,18 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
             )
 
 
-def _print_verdicts(v: BatchVerdicts) -> None:
-    if v.both_accept:
+def _print_verdicts(v: BatchVerdicts, p: Plan) -> None:
+    refusing = {r.framework for r in p.refusals}
+    if v.both_accept and not refusing:
         print(
             f"DeepSpeed (train_batch_size={v.target}) and Megatron "
             f"(--global-batch-size {v.target}) accept this pair."
+        )
+        return
+    if v.both_accept:  # the batch is fine; the framework refused the setup (above)
+        print(
+            f"The batch values (train_batch_size={v.target}, --global-batch-size "
+            f"{v.target}) are accepted; the setup is refused above."
         )
         return
     for text, advice in (

@@ -206,6 +206,8 @@ def plan_json(p: Plan, args: argparse.Namespace) -> dict[str, Any]:
         "framework": d.framework.value,
         # what frameworks run, but slowly (tensor parallelism across nodes)
         "notes": [n.value for n in p.notes],
+        # what the framework refuses of this setup: the rule book's entries
+        "refusals": [r.as_dict() for r in p.refusals],
     }
     if p.no_fit is not None:
         nothing = p.no_fit
@@ -359,8 +361,9 @@ def exclusions_list(result: SearchResult) -> list[dict[str, Any]]:
         }
         if e.shortfall_bytes is not None:
             entry["shortfall_bytes"] = e.shortfall_bytes
-        if e.refusals:
-            entry["refusals"] = [r.value for r in e.refusals]
+        if e.refusals or e.blocked:
+            # the rule book's rules, then the search's own reasons
+            entry["refusals"] = [r.rule.value for r in e.refusals] + [b.value for b in e.blocked]
         if e.candidate is not None and e.candidate.step is not None:
             entry["step_seconds"] = rounded(e.candidate.step.step_seconds)
         out.append(entry)

@@ -95,7 +95,8 @@ class ExportViewModel(QObject):
             return ()
         values = dict(exported.note_values)
         return tuple(
-            QCoreApplication.translate("Export", note).format(**values) for note in exported.notes
+            QCoreApplication.translate(getattr(note, "context", "Export"), note).format(**values)
+            for note in exported.notes
         )
 
     def text(self, fmt: ExportFormat) -> str | None:

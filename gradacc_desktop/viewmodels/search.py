@@ -15,10 +15,10 @@ from gradacc_desktop.core.memory import Offload, ZeroStage
 from gradacc_desktop.core.time import LAYOUT_LIMITS, Recompute, significant
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.search import (
+    Blocked,
     Candidate,
     Exclusion,
     ExclusionReason,
-    Refusal,
     SearchResult,
     Unsearchable,
     search,
@@ -315,26 +315,16 @@ class SearchViewModel(QObject):
             value=self._training.formats.format(significant(share * 100, 2))
         )
 
-    def _refusal(self, refusal: Refusal) -> str:
+    def _blocked(self, blocked: Blocked) -> str:
         return {
-            Refusal.PIPELINE_ZERO: self.tr("DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3"),
-            Refusal.TENSOR_ZERO3: self.tr(
-                "DeepSpeed's tensor parallelism (AutoTP) stops at ZeRO-2"
+            Blocked.NOT_REACHABLE: self.tr(
+                "The data-parallel GPUs do not divide the target batch."
             ),
-            Refusal.TENSOR_HEADS: self.tr(
-                "the tensor-parallel size must divide the attention and key/value heads"
+            Blocked.EXPERT_PARALLEL: self.tr(
+                "The expert-parallel size must divide the data-parallel GPUs and the "
+                "model's experts."
             ),
-            Refusal.PIPELINE_LAYERS: self.tr("the pipeline stages must divide the layers"),
-            Refusal.NOT_REACHABLE: self.tr("the data-parallel GPUs do not divide the target batch"),
-            Refusal.INTERLEAVING: self.tr(
-                "interleaved 1F1B needs the micro-batches per step in whole groups of the "
-                "pipeline stages"
-            ),
-            Refusal.EXPERT_PARALLEL: self.tr(
-                "the expert-parallel size must divide the data-parallel GPUs and the "
-                "model's experts"
-            ),
-        }[refusal]
+        }[blocked]
 
     def _exclusion(self, e: Exclusion, best: Candidate | None) -> str:
         value = self._value(e)
@@ -358,5 +348,8 @@ class SearchViewModel(QObject):
             return self.tr(
                 "{value}: does not fit (short by {short} per GPU at one sample)."
             ).format(value=value, short=self._fit.gb(e.shortfall_bytes or 0))
-        rules = "; ".join(self._refusal(r) for r in e.refusals)
-        return self.tr("{value}: refused — {rules}.").format(value=value, rules=rules)
+        said = self._training.formats.said
+        rules = " ".join(
+            [said(r.message) for r in e.refusals] + [self._blocked(b) for b in e.blocked]
+        )
+        return self.tr("{value}: refused — {rules}").format(value=value, rules=rules)

@@ -1897,10 +1897,6 @@
         <translation>o GPT-NeoX o recusa: &quot;Zero Stage must be an integer unless you are doing autotuning&quot; (0, 1, 2 ou 3)</translation>
     </message>
     <message>
-        <source>DeepSpeed refuses it with pipe_parallel_size {pipe}: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism</source>
-        <translation>o DeepSpeed o recusa com pipe_parallel_size {pipe}: ZeRO-2 e ZeRO-3 são incompatíveis com paralelismo de pipeline</translation>
-    </message>
-    <message>
         <source>must be a mapping of keys</source>
         <translation>deve ser um mapeamento de chaves</translation>
     </message>
@@ -3035,10 +3031,6 @@
         <translation>O motor de pipeline do DeepSpeed roda o 1F1B simples: ele não tem estágios virtuais, então seu pipeline fica ocioso por mais tempo do que o escalonamento intercalado planejado. Use a exportação do megatron para o 1F1B intercalado.</translation>
     </message>
     <message>
-        <source>DeepSpeed&apos;s pipeline engine refuses ZeRO stages 2 and 3: use ZeRO-1 with pipeline stages.</source>
-        <translation>O motor de pipeline do DeepSpeed recusa os estágios 2 e 3 do ZeRO: use ZeRO-1 com estágios de pipeline.</translation>
-    </message>
-    <message>
         <source>Tensor parallelism goes through DeepSpeed AutoTP (tensor_parallel.autotp_size in ds_config.json), which the Trainer reads; it counts world / tensor-parallel size data-parallel ranks.</source>
         <translation>O paralelismo de tensor passa pelo AutoTP do DeepSpeed (tensor_parallel.autotp_size no ds_config.json), que o Trainer lê; ele conta total / tamanho do paralelismo de tensor processos de paralelismo de dados.</translation>
     </message>
@@ -3077,10 +3069,6 @@
     <message>
         <source>DeepSpeed&apos;s expert parallelism is set in code, not in ds_config.json: build each MoE layer as deepspeed.moe.layer.MoE(..., ep_size={expert_parallel}); DeepSpeed then reduces and partitions each GPU&apos;s experts over the GPUs that hold the same ones.</source>
         <translation>O paralelismo de especialistas do DeepSpeed é definido no código, não no ds_config.json: construa cada camada MoE como deepspeed.moe.layer.MoE(..., ep_size={expert_parallel}); o DeepSpeed então reduz e particiona os especialistas de cada GPU entre as GPUs que guardam os mesmos.</translation>
-    </message>
-    <message>
-        <source>DeepSpeed&apos;s own MoE layers refuse ZeRO-3 (only its AutoEP layers accept it): use ZeRO-1 or ZeRO-2 with deepspeed.moe.layer.MoE.</source>
-        <translation>As camadas MoE próprias do DeepSpeed recusam o ZeRO-3 (só as camadas AutoEP o aceitam): use ZeRO-1 ou ZeRO-2 com deepspeed.moe.layer.MoE.</translation>
     </message>
     <message>
         <source>Megatron splits each sequence over {context_parallel} GPUs (--context-parallel-size, ring attention through Transformer Engine): the data-parallel size is world / (tensor parallel x pipeline stages x context parallel), and the sequence length must be divisible by 2 x {context_parallel}.</source>
@@ -3275,6 +3263,10 @@
     <message>
         <source>Does not fit in GPU memory</source>
         <translation>Não cabe na memória da GPU</translation>
+    </message>
+    <message>
+        <source>Fits in GPU memory, but the framework refuses this setup</source>
+        <translation>Cabe na memória da GPU, mas o framework recusa esta configuração</translation>
     </message>
     <message>
         <source>Memory not known</source>
@@ -4563,6 +4555,46 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
 </context>
 <context>
+    <name>Rules</name>
+    <message>
+        <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-{zero} with pipeline stages (&quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): use ZeRO-1.</source>
+        <extracomment>where the framework checks it: &quot;package version, path:line&quot;</extracomment>
+        <translation>O motor de pipeline do DeepSpeed recusa ZeRO-{zero} com estágios de pipeline (&quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): use ZeRO-1.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s own MoE layers (deepspeed.moe.layer.MoE, which expert parallelism needs) refuse ZeRO-3: use ZeRO-1 or ZeRO-2.</source>
+        <translation>As camadas MoE do próprio DeepSpeed (deepspeed.moe.layer.MoE, de que o paralelismo de especialistas precisa) recusam ZeRO-3: use ZeRO-1 ou ZeRO-2.</translation>
+    </message>
+    <message>
+        <source>The {heads} attention heads do not split over {tensor_parallel} tensor-parallel GPUs (num_attention_heads must be a multiple of tensor_model_parallel_size).</source>
+        <translation>As {heads} cabeças de atenção não se dividem entre {tensor_parallel} GPUs de paralelismo de tensor (num_attention_heads precisa ser múltiplo de tensor_model_parallel_size).</translation>
+    </message>
+    <message>
+        <source>The {groups} key/value heads do not split over {tensor_parallel} tensor-parallel GPUs (num_query_groups must be a multiple or a divisor of tensor_model_parallel_size).</source>
+        <translation>As {groups} cabeças de chave/valor não se dividem entre {tensor_parallel} GPUs de paralelismo de tensor (num_query_groups precisa ser múltiplo ou divisor de tensor_model_parallel_size).</translation>
+    </message>
+    <message>
+        <source>The {layers} layers do not split over {stages} pipeline stages (num_layers must be divisible by pipeline_model_parallel_size).</source>
+        <translation>As {layers} camadas não se dividem entre {stages} estágios de pipeline (num_layers precisa ser divisível por pipeline_model_parallel_size).</translation>
+    </message>
+    <message>
+        <source>The {per_stage} layers of each pipeline stage do not split into {virtual} virtual stages (the layers per pipeline rank must be divisible by virtual_pipeline_model_parallel_size).</source>
+        <translation>As {per_stage} camadas de cada estágio de pipeline não se dividem em {virtual} estágios virtuais (as camadas por rank de pipeline precisam ser divisíveis por virtual_pipeline_model_parallel_size).</translation>
+    </message>
+    <message>
+        <source>Interleaved 1F1B runs the micro-batches in groups of {stages} (the pipeline stages): {steps} accumulation step(s) leave a partial group, which Megatron refuses.</source>
+        <translation>O 1F1B intercalado roda os micro-lotes em grupos de {stages} (os estágios de pipeline): {steps} passo(s) de acumulação deixam um grupo incompleto, que o Megatron recusa.</translation>
+    </message>
+    <message>
+        <source>FSDP has no ZeRO-1: fully_shard shards the optimizer states together with the gradients (reshard_after_forward=False, ZeRO-2) or with the parameters too (ZeRO-3).</source>
+        <translation>O FSDP não tem ZeRO-1: o fully_shard fragmenta os estados do otimizador junto com os gradientes (reshard_after_forward=False, ZeRO-2) ou também com os parâmetros (ZeRO-3).</translation>
+    </message>
+    <message>
+        <source>FSDP offloads the parameters, the gradients and the optimizer states together (CPUOffloadPolicy): offload everything, or nothing.</source>
+        <translation>O FSDP descarrega na CPU os parâmetros, os gradientes e os estados do otimizador juntos (CPUOffloadPolicy): descarregue tudo, ou nada.</translation>
+    </message>
+</context>
+<context>
     <name>ScenarioDialogs</name>
     <message>
         <source>Save scenario</source>
@@ -4868,32 +4900,16 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>{value} %</translation>
     </message>
     <message>
-        <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-2 and ZeRO-3</source>
-        <translation>o motor de pipeline do DeepSpeed recusa ZeRO-2 e ZeRO-3</translation>
+        <source>The data-parallel GPUs do not divide the target batch.</source>
+        <translation>As GPUs de paralelismo de dados não dividem o lote-alvo.</translation>
     </message>
     <message>
-        <source>DeepSpeed&apos;s tensor parallelism (AutoTP) stops at ZeRO-2</source>
-        <translation>o paralelismo de tensor do DeepSpeed (AutoTP) vai só até o ZeRO-2</translation>
+        <source>The expert-parallel size must divide the data-parallel GPUs and the model&apos;s experts.</source>
+        <translation>O tamanho do paralelismo de especialistas precisa dividir as GPUs de paralelismo de dados e os especialistas do modelo.</translation>
     </message>
     <message>
-        <source>the tensor-parallel size must divide the attention and key/value heads</source>
-        <translation>o tamanho do paralelismo de tensor precisa dividir as cabeças de atenção e de chave/valor</translation>
-    </message>
-    <message>
-        <source>the pipeline stages must divide the layers</source>
-        <translation>os estágios de pipeline precisam dividir as camadas</translation>
-    </message>
-    <message>
-        <source>the data-parallel GPUs do not divide the target batch</source>
-        <translation>as GPUs em paralelismo de dados não dividem o lote-alvo</translation>
-    </message>
-    <message>
-        <source>interleaved 1F1B needs the micro-batches per step in whole groups of the pipeline stages</source>
-        <translation>o 1F1B intercalado precisa dos micro-lotes de cada passo em grupos inteiros de estágios do pipeline</translation>
-    </message>
-    <message>
-        <source>the expert-parallel size must divide the data-parallel GPUs and the model&apos;s experts</source>
-        <translation>o tamanho do paralelismo de especialistas deve dividir as GPUs de paralelismo de dados e os especialistas do modelo</translation>
+        <source>{value}: refused — {rules}</source>
+        <translation>{value}: recusado — {rules}</translation>
     </message>
     <message>
         <source>{value}: a simpler setup that fits comes first.</source>
@@ -4910,10 +4926,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>{value}: does not fit (short by {short} per GPU at one sample).</source>
         <translation>{value}: não cabe (faltam {short} por GPU com uma amostra).</translation>
-    </message>
-    <message>
-        <source>{value}: refused — {rules}.</source>
-        <translation>{value}: recusado — {rules}.</translation>
     </message>
 </context>
 <context>

@@ -28,6 +28,7 @@ from gradacc_desktop.core.frameworks.config_import import (
 )
 from gradacc_desktop.core.frameworks.config_import.derive_rules import neox_text, torchtune_replicas
 from gradacc_desktop.core.frameworks.config_import.neox_keys import NEOX_KEYS
+from gradacc_desktop.core.frameworks.rules import RULES, Rule
 from gradacc_desktop.core.memory.setup import Offload, Precision
 from gradacc_desktop.core.memory.zero import ZeroStage
 
@@ -506,7 +507,7 @@ def test_neox_zero_optimization() -> None:
     assert refused(piped) == ["zero_optimization.stage"] and piped.zero_stage is None
     one = neox(pipe_parallel_size=1, zero_optimization={"stage": 3})
     assert refused(one) == ["zero_optimization.stage"] and one.zero_stage is None
-    assert "pipe_parallel_size 1" in one.unread[0].reason
+    assert one.unread[0].reason == RULES[Rule.PIPELINE_ZERO].text.format(zero=3)
     assert neox(pipe_parallel_size=1, zero_optimization={"stage": 1}).zero_stage == 1
     assert neox(pipe_parallel_size=0, zero_optimization={"stage": 3}).zero_stage == 3
 

@@ -15,6 +15,7 @@ from gradacc_desktop.core.frameworks.export import (
     hf_deepspeed_config,
     megatron_arguments,
 )
+from gradacc_desktop.core.frameworks.rules import RULES, Rule
 from gradacc_desktop.core.memory.setup import (
     NOTE_TEXT,
     PROBLEM_TEXT,
@@ -196,7 +197,8 @@ def test_deepspeed_pipeline_keeps_the_triple_with_dp() -> None:
         exported = export(ExportFormat.DEEPSPEED, setup)
         assert any("PipelineModule" in n for n in exported.notes)
     zero2 = export(ExportFormat.DEEPSPEED, _setup(pipeline_stages=2, zero_stage=ZeroStage(2)))
-    assert any("ZeRO stages 2 and 3" in n for n in zero2.notes)
+    assert [r.rule for r in zero2.refusals] == [Rule.PIPELINE_ZERO]
+    assert zero2.english_notes[0] == RULES[Rule.PIPELINE_ZERO].text.format(zero=2)
 
 
 @pytest.mark.parametrize("fmt", [ExportFormat.HF, ExportFormat.HF_DEEPSPEED])

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.core.frameworks.export import ExportFormat, export
+from gradacc_desktop.core.frameworks.rules import Rule
 from gradacc_desktop.core.memory.setup import Precision, TrainingSetup, setup_problem
 from gradacc_desktop.core.memory.zero import ZeroStage
 from tests.trainers.files import write_export
@@ -259,10 +260,8 @@ def test_deepspeed_pipeline_config(setup: TrainingSetup, in_tmp: Path, monkeypat
     assert ds.gradient_accumulation_steps == setup.accumulation_steps
     assert ds.tensor_parallel_config.autotp_size == 0
     refuses = setup.zero_stage >= ZeroStage.GRADIENTS
-    assert (
-        any("ZeRO stages 2 and 3" in n for n in export(ExportFormat.DEEPSPEED, setup).notes)
-        is refuses
-    )
+    named = [r.rule for r in export(ExportFormat.DEEPSPEED, setup).refusals]
+    assert named == ([Rule.PIPELINE_ZERO] if refuses else [])
 
 
 # --------------------------------------------------------------------------- Hugging Face
@@ -416,13 +415,12 @@ def _interleaved_refusal(
 def test_megatron_runs_exactly_the_interleaved_pairs_the_plan_allows(
     pipeline: int, virtual: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gradacc_desktop.core.time.layout import ParallelLayout
-    from gradacc_desktop.core.training.plan import interleaving_ok
+    from gradacc_desktop.core.frameworks.rules import schedule_runs
 
-    layout = ParallelLayout(data=1, pipeline=pipeline, virtual=virtual)
     for micro_batches in range(1, 3 * pipeline + 2):
+        setup = TrainingSetup(1, micro_batches, 1, pipeline_stages=pipeline, virtual_stages=virtual)
         refused = _interleaved_refusal(pipeline, virtual, micro_batches, monkeypatch)
-        assert (refused is None) is interleaving_ok(layout, micro_batches), (
+        assert (refused is None) is schedule_runs(setup), (
             micro_batches,
             refused,
         )

@@ -112,19 +112,25 @@ def test_on_one_gpu_what_does_not_fit_is_said(qapp) -> None:  # type: ignore[no-
 
 
 def test_rules_the_frameworks_refuse_are_named(qapp) -> None:  # type: ignore[no-untyped-def]
-    training, search = _searched("2")
-    training.set_text(F.TARGET, "7")  # odd: two data-parallel GPUs cannot reach it
+    training, search = _searched("6")
+    training.set_text(F.TARGET, "7")  # prime: only one data-parallel GPU reaches it
     search.run()
     exclusions = search.state.exclusions
+    # the rule book's own sentences, then the search's reason
     assert (
-        "ZeRO-3: refused — DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3; "
-        "DeepSpeed's tensor parallelism (AutoTP) stops at ZeRO-2; the data-parallel GPUs "
-        "do not divide the target batch."
+        "3 pipeline stages: refused — The 32 layers do not split over 3 pipeline stages "
+        "(num_layers must be divisible by pipeline_model_parallel_size). DeepSpeed's "
+        'pipeline engine refuses ZeRO-2 with pipeline stages ("ZeRO-2 and ZeRO-3 are '
+        'incompatible with pipeline parallelism"): use ZeRO-1.'
     ) in exclusions
-    assert search.state.ranking
-    for row in search.state.ranking:  # one data-parallel GPU: a tensor or pipeline split
-        b, a = (int(n) for n in row.pair.split(" × "))
-        assert row.setup.endswith(" · data 1") and b * a == 7, row
+    assert "No pipeline: refused — The data-parallel GPUs do not divide the target batch." in (
+        exclusions
+    )
+    # one data-parallel GPU needs 6 = 3 x 2 or 6 x 1 stages: none splits 32 layers
+    assert search.state.ranking == ()
+    assert search.state.message == (
+        "No setup fits and reaches the target on these GPUs: see why below."
+    )
 
 
 def test_use_makes_the_best_the_description(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -25,13 +25,13 @@ from ..batch.recommend import (
     choose_pairs,
     nothing_fits_suggestions,
 )
+from ..frameworks.rules import Refusal, refusals, schedule_runs
 from ..frameworks.verdicts import BatchVerdicts, batch_verdicts
 from ..memory.activation import Attention
 from ..memory.lora import base_weight_bytes_per_param
 from ..memory.setup import SetupNote, SetupProblem, TrainingSetup, setup_notes, setup_problem
 from ..time.compute import token_cost
 from ..time.hardware import NoSpeedError, hardware
-from ..time.layout import ParallelLayout
 from ..time.step_results import RunTotals, StepTime, run_totals
 from ..time.steptime import StepModel
 from ..time.workload import Experts, Workload
@@ -165,6 +165,9 @@ class Plan:
     setup_problem: SetupProblem | None
     #: what frameworks run, but slowly (tensor parallelism across nodes)
     notes: tuple[SetupNote, ...] = ()
+    #: what the description's framework refuses of the configuration in use (of the
+    #: layout alone when there is none): the rule book's entries
+    refusals: tuple[Refusal, ...] = ()
 
     @property
     def setup(self) -> TrainingSetup | None:
@@ -206,16 +209,6 @@ def why_text(other: int, per_sample: int, micro_batch: int, total: int, usable: 
         f"{gb_text(per_sample)} of activations = {gb_text(total)} per GPU, more than the "
         f"{gb_text(usable)} usable"
     )
-
-
-def interleaving_ok(layout: ParallelLayout, micro_batches: int) -> bool:
-    """Whether the pipeline schedule runs ``micro_batches`` per step: interleaved 1F1B
-    walks them in groups of ``p`` (Megatron's ``microbatch_group_size_per_vp_stage``
-    defaults to the pipeline size and must divide them: megatron/core/pipeline_parallel/
-    schedules.py raises otherwise; simulated, the schedule waits on itself)."""
-    if layout.virtual == 1:
-        return True
-    return micro_batches % layout.pipeline == 0
 
 
 def fastest(pairs: tuple[PairPlan, ...] | list[PairPlan], effective_batch: int) -> PairPlan | None:
@@ -360,21 +353,21 @@ def plan(description: TrainingDescription) -> Plan:
             time=(
                 None if timing is None else timing.time(pair.micro_batch, pair.accumulation_steps)
             ),
-            schedule_ok=interleaving_ok(d.layout, pair.accumulation_steps),
+            schedule_ok=schedule_runs(d.setup(pair.micro_batch, pair.accumulation_steps)),
         )
 
     recommending = d.micro_batch is None
     micro = d.micro_batch
     if micro is None and choice.recommended is not None:
         micro = choice.recommended.micro_batch
-        if not interleaving_ok(d.layout, choice.recommended.accumulation_steps):
+        if not schedule_runs(d.setup(micro, choice.recommended.accumulation_steps)):
             # the largest fitting micro-batch whose steps the interleaved schedule runs
             runnable = [
                 p.micro_batch
                 for p in choice.pairs
                 if p.micro_batch <= choice.recommended.micro_batch
                 and p.effective_batch == choice.recommended.effective_batch
-                and interleaving_ok(d.layout, p.accumulation_steps)
+                and schedule_runs(d.setup(p.micro_batch, p.accumulation_steps))
             ]
             micro = max(runnable, default=micro)
     pairs = {p.micro_batch: p for p in choice.pairs}
@@ -397,6 +390,12 @@ def plan(description: TrainingDescription) -> Plan:
         no_fit = _no_fit(figs)
     best = None if current is None else fastest(listed, current.effective_batch)
     run = () if current is None or current.time is None else _run(d, current.time)
+    # without a configuration, the layout's own rules (steps the schedule runs)
+    in_use = (
+        d.setup(current.micro_batch, current.accumulation_steps)
+        if current is not None
+        else d.setup(1, d.pipeline_stages)
+    )
     return Plan(
         description=d,
         figures=figs,
@@ -414,6 +413,7 @@ def plan(description: TrainingDescription) -> Plan:
         run=run,
         setup_problem=setup_problem(d.setup(1, 1)),
         notes=setup_notes(d.setup(1, 1)),
+        refusals=refusals(in_use, figs.facts, d.framework),
     )
 
 

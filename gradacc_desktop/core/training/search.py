@@ -15,14 +15,9 @@ For every value of every dimension the best does not use, ``Exclusion`` says why
 layouts with it do not fit (with the closest miss), a framework refuses them (which
 rule), or they are slower (by how much).
 
-What the frameworks refuse (besides the layouts no framework runs, ``core.memory.setup``):
+What the description's framework refuses is the rule book's (``frameworks.rules``: the
+same entries ``plan`` returns and the exports name); the search adds its own two:
 
-* ZeRO-2 or ZeRO-3 with pipeline stages — DeepSpeed's pipeline engine asserts
-  "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism";
-* ZeRO-3 with tensor parallelism — DeepSpeed's AutoTP training combines with ZeRO
-  stages 0, 1 and 2;
-* a tensor-parallel size that does not divide the attention heads and the key/value
-  heads, or pipeline stages that do not divide the layers (Megatron's checks);
 * a data-parallel size that does not divide the target batch: no micro-batch reaches it;
 * a data-parallel size the description's expert-parallel size does not divide (the
   expert-parallel groups tile the data-parallel GPUs, in DeepSpeed-MoE and Megatron),
@@ -43,19 +38,20 @@ from fractions import Fraction
 from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import divisors
+from ..frameworks.rules import Refusal, refusals, schedule_runs
 from ..memory.models import ModelFacts, UnknownModelError, facts
 from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
 from ..time.step_results import StepTime
 from .description import TrainingDescription
 from .figures import Figures, figures
-from .plan import TimeMissing, interleaving_ok, step_model
+from .plan import TimeMissing, step_model
 
 __all__ = [
+    "Blocked",
     "Candidate",
     "Exclusion",
     "ExclusionReason",
-    "Refusal",
     "SearchResult",
     "Unsearchable",
     "search",
@@ -77,14 +73,11 @@ RECOMPUTES = (Recompute.NONE, Recompute.FULL)
 RANKED = 10
 
 
-class Refusal(enum.Enum):
-    PIPELINE_ZERO = "pipeline_zero"
-    TENSOR_ZERO3 = "tensor_zero3"
-    TENSOR_HEADS = "tensor_heads"
-    PIPELINE_LAYERS = "pipeline_layers"
+class Blocked(enum.Enum):
+    """Why the search itself cannot use a layout (what a framework refuses is
+    ``Candidate.refusals``)."""
+
     NOT_REACHABLE = "not_reachable"
-    #: interleaved 1F1B: no micro-batch leaves whole groups of ``p`` micro-batches
-    INTERLEAVING = "interleaving"
     #: the expert-parallel size does not divide the data-parallel GPUs (or the model's
     #: experts, or the model has none)
     EXPERT_PARALLEL = "expert_parallel"
@@ -130,7 +123,9 @@ class Candidate:
     #: the closest miss when nothing fits: bytes per GPU at one sample, and usable
     shortfall_bytes: int | None = None
     step: StepTime | None = None
-    refusal: Refusal | None = None
+    #: what the description's framework refuses of it (the rule book's entries)
+    refusals: tuple[Refusal, ...] = ()
+    blocked: Blocked | None = None
     #: the description's (every layout keeps it)
     expert_parallel: int = 1
     #: the description's (every layout keeps it; adds GPUs)
@@ -138,7 +133,12 @@ class Candidate:
 
     @property
     def accepted(self) -> bool:
-        return self.refusal is None and self.fits and self.micro_batch is not None
+        return (
+            not self.refusals
+            and self.blocked is None
+            and self.fits
+            and self.micro_batch is not None
+        )
 
     @property
     def effective_batch(self) -> int | None:
@@ -161,8 +161,10 @@ class Exclusion:
     reason: ExclusionReason
     #: NOT_FIT: the smallest shortfall of any of its layouts (bytes per GPU, one sample)
     shortfall_bytes: int | None = None
-    #: REFUSED: the rules that refuse every layout with it
+    #: REFUSED: the rules that refuse its layouts (one of each), and the search's own
+    #: reasons
     refusals: tuple[Refusal, ...] = ()
+    blocked: tuple[Blocked, ...] = ()
     #: SLOWER: its fastest layout
     candidate: Candidate | None = None
 
@@ -217,21 +219,11 @@ def _tensor_options(gpus_per_node: int) -> list[int]:
     return options
 
 
-def _layouts(
-    world: int, gpus_per_node: int, model: ModelFacts, virtual: int = 1
-) -> Iterator[tuple[int, int, int, Refusal | None]]:
-    """(tp, pp, dp, refusal of the model's shape) of every layout of ``world`` GPUs
-    (``virtual`` chunks per pipeline GPU: the layers split into ``pp · virtual``)."""
-    size = model.size
+def _layouts(world: int, gpus_per_node: int) -> Iterator[tuple[int, int, int]]:
+    """(tp, pp, dp) of every layout of ``world`` GPUs."""
     for tp in _tensor_options(gpus_per_node):
-        heads_ok = size is None or (size.shape.heads % tp == 0 and (model.kv_heads or 1) % tp == 0)
         for pp in divisors(world // tp):
-            refusal = None
-            if not heads_ok:
-                refusal = Refusal.TENSOR_HEADS
-            elif size is not None and size.layers % (pp * (virtual if pp > 1 else 1)):
-                refusal = Refusal.PIPELINE_LAYERS
-            yield tp, pp, world // (tp * pp), refusal
+            yield tp, pp, world // (tp * pp)
 
 
 def _rank_key(c: Candidate) -> tuple[Fraction, int, bool, int, bool, int]:
@@ -246,7 +238,7 @@ def _rank_key(c: Candidate) -> tuple[Fraction, int, bool, int, bool, int]:
     )
 
 
-def _evaluate(d: TrainingDescription, model: ModelFacts, refusal: Refusal | None) -> Candidate:
+def _evaluate(d: TrainingDescription, model: ModelFacts) -> Candidate:
     layout = Candidate(
         zero_stage=d.zero_stage,
         offload=d.offload,
@@ -257,16 +249,14 @@ def _evaluate(d: TrainingDescription, model: ModelFacts, refusal: Refusal | None
         expert_parallel=d.expert_parallel,
         context_parallel=d.context_parallel,
     )
-    if refusal is None and (d.gpus % d.expert_parallel or d.expert_problem(model) is not None):
-        refusal = Refusal.EXPERT_PARALLEL
-    if refusal is None and d.pipeline_stages > 1 and d.zero_stage >= ZeroStage.GRADIENTS:
-        refusal = Refusal.PIPELINE_ZERO
-    if refusal is None and d.tensor_parallel > 1 and d.zero_stage is ZeroStage.WEIGHTS:
-        refusal = Refusal.TENSOR_ZERO3
-    if refusal is None and d.target_batch % d.gpus:
-        refusal = Refusal.NOT_REACHABLE
-    if refusal is not None:
-        return replace(layout, refusal=refusal)
+    if d.gpus % d.expert_parallel or d.expert_problem(model) is not None:
+        return replace(layout, blocked=Blocked.EXPERT_PARALLEL)
+    # the layout's own rules (accumulation steps the schedule runs: one group)
+    refused = refusals(d.setup(1, d.pipeline_stages), model, d.framework)
+    if refused:
+        return replace(layout, refusals=refused)
+    if d.target_batch % d.gpus:
+        return replace(layout, blocked=Blocked.NOT_REACHABLE)
     figs: Figures = figures(d, model)
     largest = figs.max_micro_batch()
     assert largest is not None
@@ -277,9 +267,12 @@ def _evaluate(d: TrainingDescription, model: ModelFacts, refusal: Refusal | None
         assert one is not None and figs.usable_bytes is not None
         return replace(layout, shortfall_bytes=one - figs.usable_bytes)
     # interleaved 1F1B runs whole groups of pipeline-stages micro-batches only
-    sizes = [b for b in sizes if interleaving_ok(d.layout, per_gpu // b)]
-    if not sizes:
-        return replace(layout, refusal=Refusal.INTERLEAVING)
+    runnable = [b for b in sizes if schedule_runs(d.setup(b, per_gpu // b))]
+    if not runnable:
+        largest_size = sizes[-1]
+        refused = refusals(d.setup(largest_size, per_gpu // largest_size), model, d.framework)
+        return replace(layout, refusals=refused)
+    sizes = runnable
     timing, _missing, _detail = step_model(d, figs)
     best: Candidate | None = None
     for b in sizes:
@@ -337,9 +330,7 @@ def search(
 
     evaluated: list[Candidate] = []
     per_node = world_size // nodes
-    for tp, pp, dp, refusal in _layouts(
-        world_size // cp, max(1, per_node // cp), model, d.virtual_stages
-    ):
+    for tp, pp, dp in _layouts(world_size // cp, max(1, per_node // cp)):
         if tensor_parallel is not None and tp not in tensor_parallel:
             continue
         if pipeline_stages is not None and pp not in pipeline_stages:
@@ -355,7 +346,7 @@ def search(
                     offload=offload,
                     recompute=recompute,
                 )
-                evaluated.append(_evaluate(changed, model, refusal))
+                evaluated.append(_evaluate(changed, model))
     accepted = sorted((c for c in evaluated if c.accepted), key=_rank_key)
     untimed = None  # why the best is not timed (then none is: the card has no speed)
     if accepted and accepted[0].step is None:
@@ -400,6 +391,18 @@ def _exclusions(evaluated: list[Candidate], best: Candidate | None) -> tuple[Exc
             if misses:
                 found.append(Exclusion(dimension, value, ExclusionReason.NOT_FIT, min(misses)))
                 continue
-            rules = tuple(r for r in Refusal if any(c.refusal is r for c in group))
-            found.append(Exclusion(dimension, value, ExclusionReason.REFUSED, refusals=rules))
+            first: dict[object, Refusal] = {}
+            for c in group:
+                for r in c.refusals:
+                    first.setdefault(r.rule, r)
+            blocked = tuple(b for b in Blocked if any(c.blocked is b for c in group))
+            found.append(
+                Exclusion(
+                    dimension,
+                    value,
+                    ExclusionReason.REFUSED,
+                    refusals=tuple(first.values()),
+                    blocked=blocked,
+                )
+            )
     return tuple(found)

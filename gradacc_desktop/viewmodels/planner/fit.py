@@ -4,8 +4,10 @@ why, with the numbers, and the single changes that would fit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import final
 
+from gradacc_desktop.core.frameworks.rules import Refusal
 from gradacc_desktop.core.training.alternatives import Alternative, Change
 from gradacc_desktop.core.training.figures import shown_gb
 from gradacc_desktop.core.training.plan import MemoryFit, NoFit
@@ -73,6 +75,16 @@ class FitTexts(Translating):
         )
         return FitView(
             fits=result.fits, verdict=verdict, usage=usage, headroom=headroom, largest=largest
+        )
+
+    def refused(self, fit: FitView, refusals: tuple[Refusal, ...]) -> FitView:
+        """A setup that fits the memory but that a framework refuses: the verdict says
+        so, and why (the rule book's sentences)."""
+        said = " ".join(self._formats.said(r.message) for r in refusals)
+        return replace(
+            fit,
+            verdict=self.tr("Fits in GPU memory, but the framework refuses this setup"),
+            usage=f"{said} {fit.usage}",
         )
 
     def fit_of_nothing(

@@ -68,7 +68,7 @@ class PlanResults(Translating):
                 None if activation is None else shown_gb(activation),
                 recommended=plan.recommending,
             )
-            deepspeed = self._deepspeed.view(d.target_batch, configuration)
+            deepspeed = self._deepspeed.view(d.target_batch, configuration, plan.refusals)
             extras_view = self._extras.view(
                 current.effective_batch,
                 d.seq_len,
@@ -83,6 +83,8 @@ class PlanResults(Translating):
             fit = self._fit.fit_of_nothing(plan.no_fit, d.tensor_parallel, typed)
         else:
             fit = self._fit.unknown(missing)
+        if plan.refusals and fit.fits:
+            fit = self._fit.refused(fit, plan.refusals)
         nothing = None if plan.no_fit is None else self._fit.nothing_fits(plan.no_fit, found, typed)
         table = self._pairs.rows(plan.pairs, None if current is None else current.micro_batch)
         fastest = None if plan.fastest is None else plan.fastest.micro_batch

@@ -23,7 +23,7 @@ from gradacc_desktop.core.training.description import (
 )
 from gradacc_desktop.core.training.figures import Missing, figures
 from gradacc_desktop.core.training.plan import TimeMissing, plan
-from gradacc_desktop.core.training.search import Refusal, search
+from gradacc_desktop.core.training.search import Blocked, search
 
 H100 = load_gpu_table().by_id("h100-80gb")
 MIXTRAL = TrainingDescription(
@@ -205,8 +205,8 @@ def test_the_search_keeps_the_expert_parallel_size_where_it_divides_dp() -> None
     narrowed = search(d, 16, tensor_parallel=(4,), pipeline_stages=(1,))
     assert narrowed.best is None
     for exclusion in narrowed.exclusions:
-        assert exclusion.refusals in ((), (Refusal.EXPERT_PARALLEL,))
-    assert any(Refusal.EXPERT_PARALLEL in e.refusals for e in narrowed.exclusions)
+        assert exclusion.refusals == () and exclusion.blocked in ((), (Blocked.EXPERT_PARALLEL,))
+    assert any(Blocked.EXPERT_PARALLEL in e.blocked for e in narrowed.exclusions)
 
 
 def test_megatron_carries_the_expert_parallel_size_and_the_rest_say_why_not() -> None:

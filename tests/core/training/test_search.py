@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.batch.planning import divisors
+from gradacc_desktop.core.frameworks.rules import Rule
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
@@ -20,7 +21,6 @@ from gradacc_desktop.core.training.plan import plan
 from gradacc_desktop.core.training.search import (
     ZERO_OFFLOAD,
     ExclusionReason,
-    Refusal,
     Unsearchable,
     search,
 )
@@ -75,7 +75,7 @@ def test_frameworks_refusals_are_applied() -> None:
     result = search(LLAMA, 64, 8)
     for c in result.ranking:
         assert not (c.pipeline_stages > 1 and c.zero_stage >= ZeroStage.GRADIENTS)
-        assert not (c.tensor_parallel > 1 and c.zero_stage is ZeroStage.WEIGHTS)
+        # DeepSpeed 0.19.8 runs AutoTP with ZeRO-3 (deepspeed/runtime/engine.py:952)
         assert 32 % c.pipeline_stages == 0 and 32 % c.tensor_parallel == 0
         assert c.tensor_parallel <= 8  # inside a node of 8
     refused = {e.value for e in result.exclusions if e.reason is ExclusionReason.REFUSED}
@@ -83,7 +83,8 @@ def test_frameworks_refusals_are_applied() -> None:
     pipeline = next(
         e for e in result.exclusions if e.dimension == "pipeline_stages" and e.value == 64
     )
-    assert pipeline.refusals == (Refusal.PIPELINE_LAYERS,)
+    layers = next(r for r in pipeline.refusals if r.rule is Rule.LAYERS)
+    assert layers.message.startswith("The 32 layers do not split over 64 pipeline stages")
 
 
 def test_what_cannot_be_searched_says_why() -> None:

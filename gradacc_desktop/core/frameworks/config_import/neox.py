@@ -25,6 +25,7 @@ from typing import Any
 from ...batch.planning import MAX_TARGET_BATCH
 from ...memory.setup import Precision
 from ...text import trans_late
+from ..rules import RULES, Rule
 from .deepspeed import read_zero
 from .neox_keys import NEOX_BRANCH_KEYS, NEOX_KEYS, NEOX_REMOVED_KEYS, NEOX_VERSION
 from .reader import MAX_GPUS, MAX_MICRO, MAX_SEQ, MAX_STEPS, Reader, clean
@@ -184,18 +185,12 @@ def _zero(conf: dict[str, Any], key: Any, r: Reader, autotuning: bool) -> None:
     if stage >= 2 and isinstance(pipe, int) and not isinstance(pipe, bool) and pipe >= 1:
         # calculate_derived(): is_pipe_parallel = pipe_parallel_size >= 1 (since #1219,
         # 2382bd4; only 0 runs the model as a sequential module, megatron/training.py
-        # to_sequential()), so even 1 stage is a DeepSpeed PipelineModule;
-        # deepspeed/runtime/pipe/engine.py PipelineEngine.__init__ asserts
-        # zero_optimization_stage() < 2, "ZeRO-2 and ZeRO-3 are incompatible with
-        # pipeline parallelism"
+        # to_sequential()), so even 1 stage is a DeepSpeed PipelineModule, whose engine
+        # refuses ZeRO-2/3: the rule book's entry
         r.refuse(
             f"{name}.stage",
             stage,
-            trans_late(
-                "ConfigImport",
-                "DeepSpeed refuses it with pipe_parallel_size {pipe}: ZeRO-2 and ZeRO-3 "
-                "are incompatible with pipeline parallelism",
-            ).format(pipe=pipe),
+            RULES[Rule.PIPELINE_ZERO].text.format(zero=stage),
             "zero_stage",
             refused=True,
         )

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...framework import Framework
 from ...memory.setup import Precision, TrainingSetup
 from ...text import Message, trans_late
+from .. import rules
 from .imported import ImportedConfig
-from .model import Derived, UnknownKey, Unread
+from .model import ConfigKind, Derived, UnknownKey, Unread
 
 _KEY_VALUE = trans_late("ConfigImport", "{key} = {value}: {reason}")
 _UNKNOWN = trans_late("ConfigImport", "{key}: {reason}")
@@ -69,6 +71,10 @@ def verdict(config: ImportedConfig, gpus: int | None = None) -> Verdict:
     refusals: list[str] = [d.problem] if d.problem is not None else []
     refusals += [unread_text(u) for u in config.unread if u.refused]
     refusals += [unknown_text(u) for u in config.unknown_keys if u.refused]
+    framework = _framework(config)
+    if setup is not None and framework is not None:
+        # what the framework refuses of the layout the file describes: the rule book's
+        refusals += [r.message for r in rules.refusals(setup, None, framework)]
     problems = list(refusals)
     if problem is not None and problem not in problems:
         problems.append(problem)
@@ -90,6 +96,18 @@ def verdict(config: ImportedConfig, gpus: int | None = None) -> Verdict:
         tokens_per_step=tokens,
         tokens_at_most=config.packing is not True,
     )
+
+
+def _framework(config: ImportedConfig) -> Framework | None:
+    """The framework that runs the file, when the rule book has its rules."""
+    kind, distributed = config.kind, (config.distributed_type or "").upper()
+    if kind in (ConfigKind.DEEPSPEED, ConfigKind.NEOX) or distributed == "DEEPSPEED":
+        return Framework.DEEPSPEED
+    if kind is ConfigKind.TORCHTUNE or distributed == "FSDP":
+        return Framework.FSDP
+    if kind is not ConfigKind.ACCELERATE and config.zero_stage is not None:
+        return Framework.DEEPSPEED  # a DeepSpeed JSON beside the trainer's file
+    return None
 
 
 def described_setup(

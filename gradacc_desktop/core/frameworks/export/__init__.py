@@ -66,8 +66,9 @@ leave it out, run the rest of the layout on fewer GPUs, and a note says so.
 
 from __future__ import annotations
 
+from ...framework import Framework
 from ...memory.setup import TrainingSetup, problem_text, setup_problem
-from ...memory.zero import ZeroStage
+from ..rules import RULES, refusals
 from .accelerate import accelerate_config, accelerate_files
 from .deepspeed import deepspeed_config, deepspeed_files, hf_deepspeed_config
 from .hf import hf_deepspeed_files, hf_files
@@ -79,11 +80,9 @@ from .notes import (
     NOTE_ACCELERATE_TENSOR,
     NOTE_DEEPSPEED_AUTOTP,
     NOTE_DEEPSPEED_EXPERTS,
-    NOTE_DEEPSPEED_EXPERTS_ZERO3,
     NOTE_DEEPSPEED_INTERLEAVED,
     NOTE_DEEPSPEED_PIPELINE,
     NOTE_DEEPSPEED_PIPELINE_TP,
-    NOTE_DEEPSPEED_PIPELINE_ZERO,
     NOTE_HF_PIPELINE,
     NOTE_HF_TENSOR,
     NOTE_LIGHTNING_PIPELINE,
@@ -125,6 +124,19 @@ _RENDERERS = {
 }
 
 
+#: the framework each format's files run under, whose rules the export names (plain
+#: PyTorch: none of the rule book's)
+FRAMEWORK_OF: dict[ExportFormat, Framework | None] = {
+    ExportFormat.DEEPSPEED: Framework.DEEPSPEED,
+    ExportFormat.HF: Framework.DEEPSPEED,
+    ExportFormat.HF_DEEPSPEED: Framework.DEEPSPEED,
+    ExportFormat.ACCELERATE: Framework.DEEPSPEED,
+    ExportFormat.LIGHTNING: Framework.DEEPSPEED,
+    ExportFormat.TORCHRUN: None,
+    ExportFormat.MEGATRON: Framework.MEGATRON,
+}
+
+
 def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup, tuple[str, ...]]:
     """The part of ``setup``'s layout the files of ``fmt`` carry, and the notes saying
     what they do with the rest (none without tensor parallelism and pipeline stages)."""
@@ -147,14 +159,10 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
                 notes.append(NOTE_DEEPSPEED_PIPELINE_TP)
             if setup.virtual_stages > 1:
                 notes.append(NOTE_DEEPSPEED_INTERLEAVED)
-            if setup.zero_stage >= ZeroStage.GRADIENTS:
-                notes.append(NOTE_DEEPSPEED_PIPELINE_ZERO)
         elif tp:
             notes.append(NOTE_DEEPSPEED_AUTOTP)
         if ep:
             notes.append(NOTE_DEEPSPEED_EXPERTS)
-            if setup.zero_stage is ZeroStage.WEIGHTS:
-                notes.append(NOTE_DEEPSPEED_EXPERTS_ZERO3)
         if cp:
             notes.append(NOTE_NO_CONTEXT)
             return carried_layout(setup, tensor=True, pipeline=True, experts=True), tuple(notes)
@@ -188,6 +196,11 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
         raise ValueError(problem_text(problem, setup))
     fmt = ExportFormat(fmt)
     carried, notes = layout_notes(fmt, setup)
+    # what the files' framework refuses of the setup: the rule book's own sentences
+    framework = FRAMEWORK_OF[fmt]
+    found = () if framework is None else refusals(carried, None, framework)
+    refused = tuple(RULES[r.rule].text for r in found)
+    notes = (*refused, *notes)
     files = _RENDERERS[fmt](carried)
     if model is not None and model != ExportModel():
         files, model_notes = with_model(fmt, files, model, carried)
@@ -199,6 +212,14 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
         values += (("expert_parallel", str(setup.expert_parallel)),)
     if setup.context_parallel > 1:
         values += (("context_parallel", str(setup.context_parallel)),)
+    if refused:
+        values += (
+            ("zero", str(int(setup.zero_stage))),
+            ("stages", str(setup.pipeline_stages)),
+            ("steps", str(setup.accumulation_steps)),
+        )
     english = tuple(note.format(**dict(values)) for note in notes)
     files = annotate(files, carried, setup, english)
-    return Exported(format=fmt, setup=setup, files=files, notes=notes, note_values=values)
+    return Exported(
+        format=fmt, setup=setup, files=files, notes=notes, note_values=values, refusals=found
+    )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ...memory.setup import TrainingSetup
 from ...recompute import Recompute
+from ..rules import Refusal
 
 PORT = 29500
 MODULE = "my_training"
@@ -76,6 +77,9 @@ class Exported:
     # ``note_values`` ({seq_len})
     notes: tuple[str, ...] = ()
     note_values: tuple[tuple[str, str], ...] = ()
+    #: what the files' framework refuses of the layout they carry (the rule book's
+    #: entries; their sentences open ``notes``)
+    refusals: tuple[Refusal, ...] = ()
 
     @property
     def english_notes(self) -> tuple[str, ...]:

@@ -47,10 +47,6 @@ NOTE_DEEPSPEED_INTERLEAVED = trans_late(
     "pipeline idles longer than the interleaved schedule planned. Use the megatron export "
     "for interleaved 1F1B.",
 )
-NOTE_DEEPSPEED_PIPELINE_ZERO = trans_late(
-    "Export",
-    "DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3: use ZeRO-1 with pipeline stages.",
-)
 NOTE_HF_TENSOR = trans_late(
     "Export",
     "Tensor parallelism goes through DeepSpeed AutoTP (tensor_parallel.autotp_size in "
@@ -111,11 +107,6 @@ NOTE_DEEPSPEED_EXPERTS = trans_late(
     "DeepSpeed's expert parallelism is set in code, not in ds_config.json: build each MoE "
     "layer as deepspeed.moe.layer.MoE(..., ep_size={expert_parallel}); DeepSpeed then "
     "reduces and partitions each GPU's experts over the GPUs that hold the same ones.",
-)
-NOTE_DEEPSPEED_EXPERTS_ZERO3 = trans_late(
-    "Export",
-    "DeepSpeed's own MoE layers refuse ZeRO-3 (only its AutoEP layers accept it): use "
-    "ZeRO-1 or ZeRO-2 with deepspeed.moe.layer.MoE.",
 )
 NOTE_MEGATRON_CONTEXT = trans_late(
     "Export",
