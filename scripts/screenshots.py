@@ -14,7 +14,8 @@ Writes, for pt and en:
   dialog (calculator, calculator with the details open, the planner empty, with a
   plan, with nothing that fits, with the search's result, with extreme values, the
   description's memory figures, its parallelism (Megatron, sequence parallelism,
-  selective recomputation), the model states, trainer configs, both charts,
+  selective recomputation), its GPUs (a node's CPU memory that does not hold the
+  offloaded optimizer; also at 1366x768), the model states, trainer configs, both charts,
   the activation estimator) at 800x600 and at the smallest size the window or dialog
   allows ("min");
 - the same on a dark palette (tests/ui/palettes.py), at 800x600:
@@ -38,6 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 README_SIZE = (1100, 780)
 SMALL_SIZE = (800, 600)
+#: a common laptop screen
+WIDE_SIZE = (1366, 768)
 
 
 def main() -> int:
@@ -56,6 +59,7 @@ def main() -> int:
     from gradacc_desktop.app import configure_application, create_window
     from gradacc_desktop.core.calculator import Field
     from gradacc_desktop.core.framework import Framework
+    from gradacc_desktop.core.memory.setup import Offload
     from gradacc_desktop.core.memory.zero import ZeroStage
     from gradacc_desktop.core.recompute import Recompute
     from gradacc_desktop.core.time.gpus import CUSTOM_ID
@@ -295,6 +299,35 @@ def main() -> int:
             assert window.help_dialog is not None
             shoot(window.help_dialog, sizes_dir / f"help-planner-{language}.png")
             window.help_dialog.close()
+
+            # the description panel scrolled to its GPUs (last of the shots beside it: the
+            # panel's scroll stays where this leaves it): the issue's Llama-3-70B on 16
+            # H100s over 2 nodes (2 data x 4 tensor x 2 pipeline), the optimizer
+            # offloaded, each node's CPU memory typed too small: the verdict beside it
+            describe(
+                "llama-3-70b",
+                {Choice.CARD: "h100-80gb", Choice.ZERO: ZeroStage.OPTIMIZER,
+                 Choice.OFFLOAD: Offload.OPTIMIZER},
+                seq_len="2048", target="512", gpus="2", tensor_parallel="4",
+                pipeline_stages="2", nodes="2", cpu_memory="1000",
+            )  # fmt: skip
+            tab(1)
+            hardware = panel.sections[DescriptionSection.HARDWARE]
+
+            def to_hardware(hardware=hardware, panel=panel, column=column, w=window) -> None:  # type: ignore[no-untyped-def]
+                """The GPUs' section beside the memory card (its verdict)."""
+                settle()
+                top = hardware.mapTo(column, QPoint(0, 0)).y()
+                panel.area.verticalScrollBar().setValue(top)
+                w.planner.results_area.ensureWidgetVisible(w.planner.results.fit, 0, 0)
+                settle()
+
+            window.resize(*WIDE_SIZE)
+            to_hardware()
+            shoot(window, sizes_dir / f"description-hardware-{language}-1366x768.png")
+            window.resize(*SMALL_SIZE)
+            to_hardware()
+            shoot_sizes(window, "description-hardware", language)
 
             # a refused entry: kept as typed, its message under the field
             tab(0)

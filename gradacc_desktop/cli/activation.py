@@ -1,4 +1,23 @@
-"""``gradacc activation``: activation memory per sample of a decoder-only transformer.
+"""``gradacc activation``: activation memory per sample of a transformer.
+
+A view of the plan: the model and the training step take the training description's
+flags, the same names as ``gradacc plan``'s (``--model``, ``--model-config`` or the
+sizes with ``--ffn-hidden``, ``--seq-len``, ``--precision``, ``--attention``,
+``--recompute``, ``--tensor-parallel``, ``--sequence-parallel``, ``--images``, …), and
+the JSON adds the plan's own figures for them: ``activation_bytes_per_sample`` (one
+sample of the whole model on one GPU) and ``activation_bytes_per_gpu_per_sample`` (on
+the GPU that holds the most, with the layout's tensor, pipeline and context split and
+the framework's accounting). The estimator's own knobs beside them (``--padded``,
+``--dropout``, ``--use-cache``, ``--task``, ``--num-labels``, ``--profile``,
+``--device``) change its ``peak_bytes_per_sample`` only; with none of them and one
+tensor-parallel rank, ``peak_bytes_per_sample`` is the plan's figure. With
+``--tensor-parallel`` the estimator counts one rank's modules itself (what ``--tp``
+always did); the plan's per-GPU figure is beside it.
+
+Old spellings, kept with one line on stderr naming the new one: ``--preset`` (now
+``--model``), ``--seq`` (``--seq-len``), ``--dtype`` (``--precision``), ``--tp``
+(``--tensor-parallel``), ``--sp`` (``--sequence-parallel``), ``--intermediate``
+(``--ffn-hidden``).
 
 Registered by the CLI package through ``register(subparsers)`` (the handler is set
 as both ``handler`` and ``func``). Bad arguments: argparse errors go through the
@@ -11,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from dataclasses import replace
 from decimal import ROUND_CEILING, Decimal
@@ -28,11 +48,10 @@ from gradacc_desktop.core.memory import (
     Inputs,
     InvalidActivationInputs,
     Item,
+    ModelSource,
     ModelSpec,
-    Precision,
     Recompute,
     Result,
-    UnknownModelError,
     estimate,
     facts,
     find_model,
@@ -40,21 +59,31 @@ from gradacc_desktop.core.memory import (
 from gradacc_desktop.core.memory.families import (
     FAMILY_TEXT,
     Architecture,
-    ModelConfigError,
     family_module,
-    file_name,
     hooks,
     parameters,
-    read_model_config,
 )
 from gradacc_desktop.core.memory.families.heads import Task
 from gradacc_desktop.core.memory.families.vision_facts import default_images
 from gradacc_desktop.core.memory.families.vision_facts import summary as vision_summary
+from gradacc_desktop.core.training.figures import Figures, figures
 
-from ._common import UsageError, image_size_type
+from ._common import UsageError
+from .description import add_description_arguments, description_from, model_spec
+from .description_flags import precision_of
 
 #: GB decimals of ``activation_gb`` (what the calculator's field accepts)
 ACTIVATION_GB_DECIMALS = 3
+
+#: activation's old spellings (new flag -> old)
+OLD_NAMES = {
+    "--model": "--preset",
+    "--seq-len": "--seq",
+    "--precision": "--dtype",
+    "--tensor-parallel": "--tp",
+    "--sequence-parallel": "--sp",
+    "--ffn-hidden": "--intermediate",
+}
 
 
 def _positive_int(text: str) -> int:
@@ -64,16 +93,6 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1: {text}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {text}")
     return value
 
 
@@ -113,91 +132,41 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         description="Estimate the activation memory one sample needs in a training step "
         "of a transformer: from a Hugging Face config.json (Llama, Mistral, Qwen, Gemma, "
         "Phi-3, GPT-NeoX, Falcon, OPT, Mixtral, Qwen-MoE, BERT, RoBERTa, T5, Whisper, GPT-2), a "
-        "preset, or the sizes of a GPT-2 or Llama model.",
+        "bundled model, or the sizes of a GPT-2 or Llama model. The flags are gradacc "
+        "plan's, and the JSON carries the plan's activation figures for them.",
     )
-    model = parser.add_argument_group("model (a config.json, a preset or the sizes)")
-    model.add_argument(
-        "--model-config",
-        metavar="PATH",
-        help="the model's Hugging Face config.json (a local file; nothing is downloaded)",
-    )
-    model.add_argument("--preset", metavar="NAME", help="model preset, e.g. gpt2, llama-3-8b")
-    model.add_argument("--family", choices=[f.value for f in Family if f.typed_sizes])
-    model.add_argument("--hidden", type=_positive_int, metavar="N")
-    model.add_argument("--layers", type=_positive_int, metavar="N")
-    model.add_argument("--heads", type=_positive_int, metavar="N")
-    model.add_argument("--kv-heads", type=_positive_int, metavar="N", help="default: heads")
-    model.add_argument(
-        "--intermediate", type=_positive_int, metavar="N", help="MLP size (gpt2 default: 4h)"
-    )
-    model.add_argument("--vocab", type=_positive_int, metavar="N")
-    run_group = parser.add_argument_group("training step")
-    run_group.add_argument(
-        "--seq",
-        type=_positive_int,
-        metavar="N",
-        help="sequence length (default: the model's context, at most 4096); "
+    add_description_arguments(
+        parser,
+        nodes_help="the world's nodes (the plan's; the activation does not depend on them)",
+        old_names=OLD_NAMES,
+        seq_help="sequence length (default: the model's context, at most 4096); "
         "encoder-decoders: the source and, unless --target-seq, the target length "
-        "(Whisper: its fixed encoder length, 1500)",
+        "(Whisper: its fixed encoder length, 1500); the image tokens count in it",
     )
-    run_group.add_argument(
-        "--target-seq",
-        type=_positive_int,
-        metavar="N",
-        help="encoder-decoders (T5; Whisper: the transcript, within its decoder's "
-        "positions): target (decoder) length",
-    )
-    run_group.add_argument(
+    step = parser.add_argument_group("the estimator's own (not part of the plan)")
+    step.add_argument(
         "--padded",
         action="store_true",
         help="padded batches (an attention mask is passed): SDPA then keeps a mask per layer",
     )
-    images = parser.add_argument_group(
-        "images (image encoders, language models with a vision tower)"
-    )
-    images.add_argument(
-        "--images",
-        type=_count,
-        metavar="N",
-        help="images per sample (VLMs; default 0); their tokens count in --seq",
-    )
-    images.add_argument(
-        "--image-size",
-        type=image_size_type,
-        metavar="WxH",
-        help="pixels of each image, e.g. 1024x768, or one number for a square (default: the "
-        "model's own; Qwen2-VL 448x448)",
-    )
-    images.add_argument(
-        "--freeze-vision",
-        action="store_true",
-        help="the vision tower is frozen (requires_grad_(False)): it keeps nothing for backward",
-    )
-    run_group.add_argument("--dtype", choices=[d.value for d in Precision], default="bf16")
-    run_group.add_argument("--attention", choices=[a.value for a in Attention], default="sdpa")
-    run_group.add_argument("--recompute", choices=[r.value for r in Recompute], default="none")
-    run_group.add_argument(
-        "--tp", type=_positive_int, default=1, metavar="N", help="tensor-parallel size"
-    )
-    run_group.add_argument("--sp", action="store_true", help="sequence parallelism")
-    run_group.add_argument(
+    step.add_argument(
         "--use-cache",
         choices=["true", "false"],
         help="the model's use_cache in training (default: the config file's; off for "
         "sizes typed in): without recomputation transformers fills a key/value cache",
     )
-    run_group.add_argument(
+    step.add_argument(
         "--task",
         choices=[t.value for t in Task],
         help="the head on top (default: the one the config's architectures names; lm: "
         "the language-model head, base: the bare model)",
     )
-    run_group.add_argument(
+    step.add_argument(
         "--num-labels", type=_positive_int, metavar="N", help="classes of a classification head"
     )
-    run_group.add_argument("--dropout", action="store_true", help="dropout enabled (p > 0)")
-    run_group.add_argument("--profile", choices=[p.value for p in Accounting], default="hf")
-    run_group.add_argument(
+    step.add_argument("--dropout", action="store_true", help="dropout enabled (p > 0)")
+    step.add_argument("--profile", choices=[p.value for p in Accounting], default="hf")
+    step.add_argument(
         "--device",
         choices=[d.value for d in Device],
         default="cuda",
@@ -219,7 +188,7 @@ def _runnable(inputs: Inputs, spec: ModelSpec) -> Inputs:
     limit = known.learned_positions
     if limit is not None and inputs.seq > limit:
         _fail(
-            f"the model learns positions up to {limit} tokens: it cannot run --seq "
+            f"the model learns positions up to {limit} tokens: it cannot run --seq-len "
             f"{inputs.seq} (give at most {limit})"
         )
     if inputs.arch is not None and inputs.arch.max_target_positions is not None:
@@ -233,9 +202,9 @@ def _runnable(inputs: Inputs, spec: ModelSpec) -> Inputs:
         # rotary (or other computed) positions run past the trained length, but the model
         # was not trained there: say so, and estimate anyway
         sys.stderr.write(
-            f"gradacc: warning: --seq {inputs.seq} is past the {known.context} tokens the "
-            "model was built for (max_position_embeddings); it runs, but was not trained "
-            "that long\n"
+            f"gradacc: warning: --seq-len {inputs.seq} is past the {known.context} tokens "
+            "the model was built for (max_position_embeddings); it runs, but was not "
+            "trained that long\n"
         )
     return inputs
 
@@ -252,92 +221,72 @@ def _with_task(arch: Architecture, args: argparse.Namespace) -> Architecture:
     return changed
 
 
-def inputs_from_args(args: argparse.Namespace) -> Inputs:
-    """Build ``Inputs``; bad combinations go through the parser's ``error``."""
-    sizes = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab")
-    target_seq = getattr(args, "target_seq", None)
-    options: dict[str, Any] = {
-        "dtype": Precision(args.dtype),
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The estimator's options the flags give (the images apart)."""
+    precision, _ = precision_of(args)
+    return {
+        "dtype": precision,
         "dropout": bool(args.dropout),
         "attention": Attention(args.attention),
         "recompute": Recompute(args.recompute),
-        "tensor_parallel": args.tp,
-        "sequence_parallel": bool(args.sp),
+        "tensor_parallel": args.tensor_parallel,
+        "sequence_parallel": bool(args.sequence_parallel),
         "profile": Accounting(args.profile),
         "device": Device(args.device),
-        "padded": bool(getattr(args, "padded", False)),
+        "padded": bool(args.padded),
         "use_cache": None if args.use_cache is None else args.use_cache == "true",
     }
+
+
+def inputs_from_args(args: argparse.Namespace) -> Inputs:
+    """The estimator's inputs for the flags; a usage error for what it cannot estimate."""
+    spec = model_spec(args)  # a bundled model, a config.json or the sizes
+    if spec is None:
+        _fail(
+            "give --model NAME, --model-config PATH or the model's sizes (--layers --hidden "
+            "--heads)"
+        )
+    if spec.source is ModelSource.PARAMS:
+        _fail(
+            "the activation needs the model's shape: --model, --model-config or its sizes "
+            "(--layers --hidden --heads), not --params"
+        )
+    target_seq = args.target_seq
+    options = _options(args)
     images = _image_options(args)
     options.update(images)
-    config = getattr(args, "model_config", None)
-    if config is not None:
-        given = [name for name in (*sizes, "preset") if getattr(args, name) is not None]
-        if given:
-            _fail(f"--model-config cannot be combined with --{given[0].replace('_', '-')}")
-        try:
-            arch = read_model_config(config)
-        except ModelConfigError as exc:
-            _fail(f"{config}: {exc.detail}")
+    arch = spec.arch if spec.source is ModelSource.CONFIG else None
+    model = find_model(spec.name) if spec.name is not None else None
+    if model is not None:
+        arch = model.arch
+    if arch is not None:  # a published or opened config.json
         if target_seq is not None and not arch.encoder_decoder:
             _fail("--target-seq is for encoder-decoder models (T5)")
         arch = _with_task(arch, args)
         _check_images(arch.family, images)
-        return _runnable(
-            arch.inputs(args.seq, target_seq=target_seq, **_images_of(arch, options)),
-            ModelSpec.config(arch, file_name(config)),
-        )
-    if args.preset is not None:
-        given = [name for name in sizes if getattr(args, name) is not None]
-        if given:
-            _fail(f"--preset cannot be combined with --{given[0].replace('_', '-')}")
-        try:
-            model = find_model(args.preset)
-        except UnknownModelError as exc:
-            _fail(f"unknown preset {args.preset!r} (choose from: {', '.join(exc.known)})")
-        spec = ModelSpec.bundled(model.name)
-        if model.arch is not None:  # a published config.json
-            if target_seq is not None and not model.arch.encoder_decoder:
-                _fail("--target-seq is for encoder-decoder models (T5)")
-            arch = _with_task(model.arch, args)
-            _check_images(arch.family, images)
-            inputs = arch.inputs(args.seq, target_seq=target_seq, **_images_of(arch, options))
-            return _runnable(inputs, spec)
-        if target_seq is not None:
-            _fail("--target-seq is for encoder-decoder models (T5)")
-        if args.task is not None or args.num_labels is not None:
-            _fail("--task and --num-labels need a model read from a config.json")
+        inputs = arch.inputs(args.seq_len, target_seq=target_seq, **_images_of(arch, options))
+        return _runnable(inputs, spec)
+    if target_seq is not None:
+        _fail("--target-seq is for encoder-decoder models: give their --model or --model-config")
+    if args.task is not None or args.num_labels is not None:
+        _fail("--task and --num-labels need a model read from a config.json")
+    if model is not None:  # a sized preset
         assert model.preset is not None
         _check_images(model.preset.family, images)
-        return _runnable(model.preset.inputs(args.seq, **options), spec)
-    if target_seq is not None:
-        _fail("--target-seq is for encoder-decoder models: give their --preset or --model-config")
-    if args.task is not None or args.num_labels is not None:
-        _fail("--task and --num-labels need --preset or --model-config")
+        return _runnable(model.preset.inputs(args.seq_len, **options), spec)
+    assert spec.shape is not None  # the sizes typed in
+    _check_images(spec.shape.family, images)
+    if args.seq_len is None:
+        _fail("missing --seq-len (a model given by its sizes has no context of its own)")
+    typed = facts(spec).activation_inputs(args.seq_len, **options)
+    assert typed is not None
+    return typed
 
-    if args.family is None:
-        _fail("give --preset NAME or --family with the model sizes")
-    family = Family(args.family)
-    _check_images(family, images)
-    missing = [n for n in ("hidden", "layers", "heads", "vocab") if getattr(args, n) is None]
-    if family is Family.LLAMA and args.intermediate is None:
-        missing.append("intermediate")
-    if args.seq is None:
-        missing.append("seq")
-    if missing:
-        _fail("missing " + ", ".join("--" + n for n in missing))
-    intermediate = args.intermediate if args.intermediate is not None else 4 * args.hidden
-    return Inputs(
-        family=family,
-        hidden=args.hidden,
-        layers=args.layers,
-        heads=args.heads,
-        kv_heads=args.kv_heads if args.kv_heads is not None else args.heads,
-        intermediate=intermediate,
-        vocab=args.vocab,
-        seq=args.seq,
-        **options,
-    )
+
+def plan_figures(args: argparse.Namespace, inputs: Inputs) -> Figures:
+    """The plan's activation figures for the same flags, at the sequence estimated."""
+    args.seq_len = inputs.seq
+    return figures(description_from(args, gpus=args.expert_parallel, target_batch=1))
 
 
 def _gb(nbytes: int) -> str:
@@ -524,19 +473,41 @@ def run(args: argparse.Namespace) -> int:
         result = estimate(inputs)
     except InvalidActivationInputs as exc:
         _fail(str(exc))
-    preset_params = None
-    if args.preset is not None and inputs.arch is None:
-        preset_params = _preset_params(args.preset)
+    model_params = None
+    if inputs.arch is None:  # a sized preset or typed sizes: the catalogue's count
+        spec = model_spec(args)
+        model_params = None if spec is None else facts(spec).params
+    plan = _plan_keys(plan_figures(args, inputs))
     if args.json:
-        data = to_json(result, preset_params)
+        data = {**to_json(result, model_params), **plan}
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
-        _print_text(result, sys.stdout, preset_params)
+        _print_text(result, sys.stdout, model_params)
+        _print_plan(plan, sys.stdout)
     return 0
 
 
-def _preset_params(name: str) -> int | None:
-    try:
-        return facts(ModelSpec.bundled(name)).params
-    except UnknownModelError:
-        return None
+def _plan_keys(figs: Figures) -> dict[str, int | None]:
+    """The plan's activation figures, under the plan's JSON names."""
+    share = figs.activation_per_gpu
+    return {
+        # one sample of the whole model on one GPU (gradacc plan's figure)
+        "activation_bytes_per_sample": figs.activation.bytes,
+        # one sample on the GPU that holds the most: the layout's tensor, pipeline and
+        # context split, the framework's accounting and the allocator's reserve
+        "activation_bytes_per_gpu_per_sample": None if share is None else math.ceil(share),
+    }
+
+
+def _print_plan(plan: dict[str, int | None], out: TextIO) -> None:
+    whole, per_gpu = (
+        plan["activation_bytes_per_sample"],
+        plan["activation_bytes_per_gpu_per_sample"],
+    )
+    if whole is None or per_gpu is None:
+        return
+    out.write(
+        f"the plan's activation per sample: {whole} bytes ({_gb(whole)} GB) for the "
+        f"whole model on one GPU; {per_gpu} bytes ({_gb(per_gpu)} GB) on the GPU that "
+        "holds the most in this layout\n"
+    )

@@ -2,7 +2,7 @@
 
 Contract (scripts depend on it)::
 
-    gradacc check FILE [--gpus G] [--json]
+    gradacc check FILE [--world-size N | --gpus N] [--json]
 
 FILE is a DeepSpeed JSON, an ``accelerate config`` YAML, an axolotl YAML, Hugging Face
 ``TrainingArguments`` (a JSON) or a TRL / alignment-handbook recipe YAML, a
@@ -15,8 +15,10 @@ replicas, the effective batch and tokens per step when known, DeepSpeed's and
 Megatron's verdicts on the batch values, the keys set to "auto" (the trainer fills
 them), unknown keys, each key that could not be read and why, where each file the
 config names was found, and what is still missing for a whole training setup.
-``--gpus`` is the number of GPUs in all when the file does not say it; it overrides
-accelerate's ``num_processes``.
+``--world-size`` is the number of GPUs in all (the processes launched) when the file does
+not say it; it overrides accelerate's ``num_processes``. ``--gpus`` is check's older
+spelling of the same (every GPU: the file fixes the parallel sizes that divide it; in the
+other commands ``--gpus`` is the data-parallel GPUs).
 
 ``--json`` prints one object: ``kind``, ``values``, ``effective_batch`` (int or null),
 ``verdicts`` (``{"deepspeed": …, "megatron": …}`` or null), ``auto_keys``, ``unread``
@@ -105,12 +107,19 @@ def register(subparsers: Any) -> None:
         "be read. Exit status: 0 the framework runs it, 1 it refuses it, 2 unreadable.",
     )
     parser.add_argument("file", metavar="FILE", help="the config file")
-    parser.add_argument(
+    gpus = parser.add_mutually_exclusive_group()
+    gpus.add_argument(
+        "--world-size",
+        type=GPUS,
+        metavar="N",
+        help="GPUs in all, the processes launched (a DeepSpeed or axolotl file does not "
+        "say; overrides accelerate's num_processes)",
+    )
+    gpus.add_argument(
         "--gpus",
         type=GPUS,
-        metavar="G",
-        help="GPUs in all (a DeepSpeed or axolotl file does not say; overrides "
-        "accelerate's num_processes)",
+        metavar="N",
+        help="the same as --world-size (check's older name: every GPU, not the data-parallel ones)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
@@ -180,7 +189,9 @@ def _shown(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     config = _read(args.file)
-    v = verdict(config, args.gpus)
+    world = args.gpus if args.world_size is None else args.world_size
+    flag = "--gpus" if args.world_size is None else "--world-size"
+    v = verdict(config, world)
     d, setup, problem = v.derived, v.setup, v.problem
     missing = list(v.missing)
     refusals, problems = list(v.refusals), list(v.problems)
@@ -268,14 +279,14 @@ def run(args: argparse.Namespace) -> int:
                 "in\n"
             )
     if d.gpus is None:
-        out.write("GPUs: unknown (give --gpus)\n")
+        out.write("GPUs: unknown (give --world-size)\n")
     elif d.gpus_from == "argument":
         note = (
             f"; the file says {config.gpus}"
             if config.gpus is not None and config.gpus != d.gpus
             else ""
         )
-        out.write(f"GPUs: {d.gpus} (from --gpus{note}){_sizes_text(parallel, d)}\n")
+        out.write(f"GPUs: {d.gpus} (from {flag}{note}){_sizes_text(parallel, d)}\n")
     elif parallel:
         out.write(f"GPUs: {d.gpus}{_sizes_text(parallel, d)}\n")
     for note in d.notes:

@@ -1,6 +1,6 @@
 """The training description on the command line: one set of flags, the same for every
-command that takes it (``plan``, ``export``; ``memory`` and ``time`` take its model
-flags), read into one ``TrainingDescription``.
+command that takes it (``plan``, ``export``, ``memory``, ``time``, ``activation``), read
+into one ``TrainingDescription`` — each command is a view of the same plan.
 
 * model: ``--model NAME`` (any bundled model, ``gradacc activation --preset`` takes the
   same names) | ``--model-config PATH`` (a local config.json) | ``--params P`` | the
@@ -10,6 +10,7 @@ flags), read into one ``TrainingDescription``.
   ``--trainable-params`` for adapters on a model whose projections are not known,
   ``--optimizer``, ``--precision``;
 * sequences: ``--seq-len``, ``--target-seq`` (encoder-decoders), ``--attention``;
+* GPUs: ``--gpus G`` (data-parallel) or ``--world-size N`` (every GPU);
 * hardware and layout: ``--gpu-card CARD | --gpu-memory-gb C``, ``--nodes``,
   ``--tensor-parallel``, ``--pipeline-stages``, ``--virtual-stages``,
   ``--expert-parallel``, ``--context-parallel``, ``--zero-stage``, ``--offload``, ``--recompute``,
@@ -41,6 +42,8 @@ from ..core.memory import (
     UnknownModelError,
     ZeroStage,
     facts,
+    problem_text,
+    setup_problem,
     typed_shape,
 )
 from ..core.memory.families import ModelConfigError, file_name, read_model_config
@@ -65,14 +68,9 @@ from ..core.training.description import (
     expert_problem_text,
 )
 from ._common import UsageError
-from .description_flags import NODES as NODES
 from .description_flags import add_description_arguments as add_description_arguments
-from .description_flags import add_goodput_argument as add_goodput_argument
-from .description_flags import add_link_arguments as add_link_arguments
-from .description_flags import add_model_arguments as add_model_arguments
-from .description_flags import add_recompute_argument as add_recompute_argument
-from .description_flags import add_split_arguments as add_split_arguments
-from .description_flags import card_ids as card_ids
+from .description_flags import add_gpus_arguments as add_gpus_arguments
+from .description_flags import precision_of
 
 #: the flags that give a model by its sizes
 SIZE_FLAGS = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "family")
@@ -206,7 +204,8 @@ def description_from(
     model = model_spec(args)
     if args.virtual_stages > 1 and args.pipeline_stages == 1:
         raise UsageError("--virtual-stages interleaves pipeline stages: give --pipeline-stages")
-    if args.fp8 and args.precision == Precision.FP32.value:
+    precision, fp8 = precision_of(args)
+    if fp8 and precision is Precision.FP32:
         raise UsageError("--fp8 goes with 16-bit training (--precision bf16 or fp16)")
     if model is None:
         for flag in ("efficiency", "speed_profile"):
@@ -246,8 +245,8 @@ def description_from(
         lora_rank=args.lora_rank or 16,
         lora_targets=targets,
         trainable_params=args.trainable_params,
-        precision=Precision(args.precision),
-        fp8=args.fp8,
+        precision=precision,
+        fp8=fp8,
         optimizer=Optimizer(args.optimizer),
         seq_len=args.seq_len,
         target_seq=args.target_seq,
@@ -299,6 +298,63 @@ def description_from(
             text = MISMATCH_TEXT[what].format(measured=measured, planned=planned)
             sys.stderr.write(f"gradacc: warning: --speed-profile: {text}\n")
     return description
+
+
+def model_parallel(args: argparse.Namespace) -> int:
+    """GPUs one replica spans: tensor x pipeline x context (the world over the
+    data-parallel GPUs)."""
+    return int(args.tensor_parallel * args.pipeline_stages * args.context_parallel)
+
+
+def data_parallel(args: argparse.Namespace) -> int:
+    """The data-parallel GPUs: ``--gpus``, or ``--world-size`` over the model-parallel
+    sizes (a usage error when neither, both, or an uneven split is given)."""
+    gpus, world = args.gpus, args.world_size
+    if gpus is not None and world is not None:
+        raise UsageError(
+            "--gpus (the data-parallel GPUs) and --world-size (every GPU) are alternatives: "
+            "give one"
+        )
+    if world is None:
+        if gpus is None:
+            raise UsageError("the following arguments are required: --gpus (or --world-size)")
+        return int(gpus)
+    shards = model_parallel(args)
+    if world % shards:
+        raise UsageError(
+            f"--world-size {world} is not a multiple of --tensor-parallel x "
+            f"--pipeline-stages x --context-parallel = {shards}"
+        )
+    return int(world // shards)
+
+
+def gpus_flag_text(args: argparse.Namespace) -> str:
+    """Where the data-parallel GPUs came from, for a message: ``--gpus``, or the world
+    size divided."""
+    if args.world_size is None:
+        return "--gpus"
+    return "--world-size / (--tensor-parallel x --pipeline-stages" + (
+        " x --context-parallel)" if args.context_parallel > 1 else ")"
+    )
+
+
+def checked(d: TrainingDescription, what: str = "--gpus") -> TrainingDescription:
+    """``d``, or a usage error when no framework runs its layout (as ``gradacc plan``
+    refuses it); ``what``: where the data-parallel GPUs came from."""
+    check_expert_data(d.expert_parallel, d.gpus, what)
+    setup = d.setup(1, 1)
+    problem = setup_problem(setup)
+    if problem is not None:
+        raise UsageError(problem_text(problem, setup))
+    return d
+
+
+def refuse_given(args: argparse.Namespace, defaults: dict[str, Any], why: str) -> None:
+    """A usage error naming the first flag of ``defaults`` (dest -> its default) that the
+    command line gives: "--flag {why}"."""
+    for flag, default in defaults.items():
+        if getattr(args, flag) != default:
+            raise UsageError(f"--{flag.replace('_', '-')} {why}")
 
 
 def layout_dict(description: TrainingDescription) -> dict[str, Any]:

@@ -1,10 +1,17 @@
 """The flags of the training description (``cli.description`` reads them): the model,
 the method, the sequences, the hardware and layout, the figures typed over the derived
-ones and the run, added to a command's parser by the ``add_*`` functions."""
+ones and the run, added to a command's parser by the ``add_*`` functions.
+
+One name per idea in every command (``--model``, ``--model-config``, ``--seq-len``,
+``--precision``, ``--tensor-parallel``, ``--pipeline-stages``, ``--ffn-hidden``,
+``--nodes``, …). A command whose flags were once spelled otherwise passes ``old_names``
+(new flag → old spelling): the old spelling keeps working, hidden from ``--help``, and
+says the new name in one line on stderr (``_common.add_old_name``)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +28,7 @@ from ..core.memory import (
     Precision,
     ZeroStage,
 )
+from ..core.precision import FP8
 from ..core.recompute import Recompute
 from ..core.time import (
     BANDWIDTH_LIMITS,
@@ -35,7 +43,7 @@ from ..core.time import (
     load_gpu_table,
 )
 from ..core.training.description import Optimizer
-from ._common import decimal_type, image_size_type, int_type
+from ._common import GPUS, add_old_name, decimal_type, image_size_type, int_type, say_renamed
 
 #: images per sample: the estimator's range
 IMAGES_LIMITS = SHAPE_LIMITS["images"]
@@ -53,6 +61,28 @@ LAYOUT = int_type(LAYOUT_LIMITS)
 LORA_RANK = int_type(LORA_RANK_LIMITS)
 SIZE = int_type(whole(1, 10_000_000))
 
+#: a command's old spellings: new flag -> old spelling
+OldNames = Mapping[str, str]
+
+
+def _flag(container: Any, flag: str, old_names: OldNames | None, **kwargs: Any) -> None:
+    """``container.add_argument(flag, **kwargs)``, and the flag's old spelling when the
+    command had one."""
+    action = container.add_argument(flag, **kwargs)
+    old = (old_names or {}).get(flag)
+    if old is not None:
+        add_old_name(container, action, old)
+
+
+def precision_of(args: argparse.Namespace) -> tuple[Precision, bool]:
+    """``--precision`` and ``--fp8``: the training's precision and whether its matrix
+    products run in FP8. ``--precision fp8`` (``gradacc time``'s old spelling) is bf16
+    with FP8 products, said once on stderr."""
+    if args.precision == FP8:
+        say_renamed("--precision fp8 is now --precision bf16 --fp8")
+        args.precision, args.fp8 = Precision.BF16.value, True
+    return Precision(args.precision), bool(args.fp8)
+
 
 def card_ids() -> list[str]:
     try:
@@ -61,13 +91,36 @@ def card_ids() -> list[str]:
         return []
 
 
-def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
-    """``--model`` | ``--model-config`` | ``--params``."""
+def add_gpus_arguments(
+    parser: Any,
+    *,
+    gpus_type: Any = GPUS,
+    world_type: Any = LAYOUT,
+    gpus_help: str = "data-parallel GPUs (the world is G x tensor x pipeline x context)",
+) -> None:
+    """``--gpus`` (the data-parallel GPUs, as in ``plan``) or ``--world-size`` (every GPU,
+    the data-parallel ones found by dividing by the model-parallel sizes);
+    ``description.data_parallel`` reads them."""
+    parser.add_argument("--gpus", type=gpus_type, metavar="G", help=gpus_help)
+    parser.add_argument(
+        "--world-size",
+        type=world_type,
+        metavar="N",
+        help="every GPU, instead of --gpus: data x tensor x pipeline x context",
+    )
+
+
+def add_model_arguments(
+    parser: argparse.ArgumentParser, *, required: bool = False, old_names: OldNames | None = None
+) -> None:
+    """``--model`` | ``--model-config`` | ``--params``, or the model's sizes."""
     group = parser.add_mutually_exclusive_group(required=required)
-    group.add_argument(
+    _flag(
+        group,
         "--model",
+        old_names,
         metavar="NAME",
-        help="a bundled model (gradacc activation --preset takes the same names), e.g. "
+        help="a bundled model (every command takes the same names), e.g. "
         "llama-3.1-8b, mistral-7b, gpt2",
     )
     group.add_argument(
@@ -91,8 +144,10 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Fal
     sizes.add_argument(
         "--kv-heads", type=SIZE, metavar="K", help="key/value heads (default: --heads)"
     )
-    sizes.add_argument(
+    _flag(
+        sizes,
         "--ffn-hidden",
+        old_names,
         type=SIZE,
         metavar="F",
         help="the MLP's width (default: 8H/3 rounded up to 256 for llama, 4H for gpt2)",
@@ -107,7 +162,9 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Fal
     )
 
 
-def add_method_arguments(parser: argparse.ArgumentParser) -> None:
+def add_method_arguments(
+    parser: argparse.ArgumentParser, *, old_names: OldNames | None = None
+) -> None:
     group = parser.add_argument_group("method")
     group.add_argument(
         "--lora-rank", type=LORA_RANK, metavar="R", help="train LoRA adapters of rank R"
@@ -134,8 +191,15 @@ def add_method_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--optimizer", choices=[o.value for o in Optimizer], default=Optimizer.ADAM.value
     )
-    group.add_argument(
-        "--precision", choices=[p.value for p in Precision], default=Precision.BF16.value
+    _flag(
+        group,
+        "--precision",
+        old_names,
+        # fp8: gradacc time's old spelling of bf16 with --fp8
+        choices=[*(p.value for p in Precision), FP8],
+        metavar="{" + ",".join(p.value for p in Precision) + "}",
+        default=Precision.BF16.value,
+        help="what the weights, gradients and activations are kept in (default bf16)",
     )
     group.add_argument(
         "--fp8",
@@ -145,10 +209,16 @@ def add_method_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_layout_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
+def add_layout_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    nodes_help: str,
+    nodes_default: int | None = 1,
+    old_names: OldNames | None = None,
+) -> None:
     group = parser.add_argument_group("layout")
-    group.add_argument("--nodes", type=NODES, default=1, metavar="N", help=nodes_help)
-    add_split_arguments(group)
+    group.add_argument("--nodes", type=NODES, default=nodes_default, metavar="N", help=nodes_help)
+    add_split_arguments(group, old_names=old_names)
     group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
     add_recompute_argument(group)
 
@@ -163,11 +233,13 @@ def add_recompute_argument(group: Any) -> None:
     )
 
 
-def add_split_arguments(group: Any) -> None:
+def add_split_arguments(group: Any, *, old_names: OldNames | None = None) -> None:
     """How a model is split over its GPUs: tensor, pipeline (and its virtual stages),
-    experts, ZeRO (``plan``, ``export`` and ``time``'s predicted speed)."""
-    group.add_argument(
+    experts, context, ZeRO, the framework and sequence parallelism."""
+    _flag(
+        group,
         "--tensor-parallel",
+        old_names,
         type=LAYOUT,
         default=1,
         metavar="TP",
@@ -205,8 +277,10 @@ def add_split_arguments(group: Any) -> None:
         "(default deepspeed; megatron: fp32 gradient buffer, ZeRO-1 is its distributed "
         "optimizer; fsdp: FSDP2's per-parameter sharding)",
     )
-    group.add_argument(
+    _flag(
+        group,
         "--sequence-parallel",
+        old_names,
         action="store_true",
         help="Megatron's sequence parallelism beside --tensor-parallel: norms, dropouts "
         "and residuals on 1/TP of the tokens (their activations and work split too)",
@@ -254,9 +328,11 @@ def add_context_parallel_argument(group: Any) -> None:
     )
 
 
-def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
+def add_hardware_arguments(parser: argparse.ArgumentParser, *, card_group: Any = None) -> None:
+    """The card and its speed; ``card_group``: where ``--gpu-card`` goes (``time`` puts
+    it beside ``--achieved-tflops``)."""
     group = parser.add_argument_group("hardware")
-    group.add_argument(
+    (group if card_group is None else card_group).add_argument(
         "--gpu-card",
         choices=card_ids(),
         metavar="CARD",
@@ -284,9 +360,14 @@ def add_hardware_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_sequence_arguments(parser: argparse.ArgumentParser) -> None:
+def add_sequence_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    old_names: OldNames | None = None,
+    seq_help: str = "tokens per sample (the model's image tokens included)",
+) -> None:
     group = parser.add_argument_group("sequences")
-    group.add_argument("--seq-len", type=int_type(SEQ_LEN_LIMITS), metavar="L")
+    _flag(group, "--seq-len", old_names, type=int_type(SEQ_LEN_LIMITS), metavar="L", help=seq_help)
     group.add_argument(
         "--attention",
         choices=[a.value for a in Attention],
@@ -368,12 +449,26 @@ def add_goodput_argument(group: Any) -> None:
     )
 
 
-def add_description_arguments(parser: argparse.ArgumentParser, *, nodes_help: str) -> None:
-    """Every flag of the description but the batch (the command adds its own)."""
-    add_model_arguments(parser)
-    add_method_arguments(parser)
-    add_sequence_arguments(parser)
-    add_hardware_arguments(parser)
-    add_layout_arguments(parser, nodes_help=nodes_help)
+def add_description_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    nodes_help: str,
+    nodes_default: int | None = 1,
+    old_names: OldNames | None = None,
+    card_group: Any = None,
+    seq_help: str | None = None,
+) -> None:
+    """Every flag of the description but the GPUs and the batch (the command adds its
+    own); ``old_names``: the command's old spellings (new flag -> old)."""
+    add_model_arguments(parser, old_names=old_names)
+    add_method_arguments(parser, old_names=old_names)
+    if seq_help is None:
+        add_sequence_arguments(parser, old_names=old_names)
+    else:
+        add_sequence_arguments(parser, old_names=old_names, seq_help=seq_help)
+    add_hardware_arguments(parser, card_group=card_group)
+    add_layout_arguments(
+        parser, nodes_help=nodes_help, nodes_default=nodes_default, old_names=old_names
+    )
     add_memory_arguments(parser)
     add_run_arguments(parser)

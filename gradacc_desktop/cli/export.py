@@ -11,7 +11,8 @@ Contract (scripts depend on it)::
         [the description's flags: --model/--model-config/--params, --seq-len,
          --lora-rank R [--lora-targets ...] [--base-bits {16,4}], --recompute ...]
 
-``--gpus`` is the total of data-parallel GPUs; with ``--tensor-parallel``,
+``--gpus`` is the total of data-parallel GPUs (``--world-size N``, every GPU, instead
+divides by the model-parallel sizes); with ``--tensor-parallel``,
 ``--pipeline-stages`` and ``--context-parallel`` (default 1) the world is
 ``gpus x TP x PP x CP`` GPUs and ``--nodes``
 splits the world evenly (a tensor-parallel group stays inside one node). Without
@@ -45,8 +46,14 @@ from ..core.frameworks.export import ExportFormat
 from ..core.memory import TrainingSetup, note_text, problem_text, setup_notes, setup_problem
 from ..core.training.description import TrainingDescription
 from ..core.training.exports import export_description
-from ._common import ACCUMULATION_STEPS, GPUS, MICRO_BATCH, UsageError, int_type, print_json
-from .description import add_description_arguments, check_expert_data, description_from
+from ._common import ACCUMULATION_STEPS, MICRO_BATCH, UsageError, int_type, print_json
+from .description import (
+    add_description_arguments,
+    add_gpus_arguments,
+    check_expert_data,
+    data_parallel,
+    description_from,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -59,9 +66,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--format", required=True, choices=[f.value for f in ExportFormat])
     parser.add_argument("--micro-batch", type=MICRO_BATCH, required=True, metavar="B")
     parser.add_argument("--accumulation-steps", type=ACCUMULATION_STEPS, required=True, metavar="A")
-    parser.add_argument(
-        "--gpus", type=GPUS, required=True, metavar="G", help="data-parallel GPUs in all"
-    )
+    add_gpus_arguments(parser, gpus_help="data-parallel GPUs in all (or --world-size)")
     add_description_arguments(
         parser,
         nodes_help="split the world (data x tensor x pipeline x context GPUs) evenly over N nodes",
@@ -128,6 +133,7 @@ def _write(out: str, files: dict[str, str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.gpus, args.world_size = data_parallel(args), None  # --world-size: every GPU
     setup = setup_from(args)
     exported = export_description(ExportFormat(args.format), description_of(args), setup)
     if args.out is not None:

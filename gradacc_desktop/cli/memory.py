@@ -1,27 +1,50 @@
-"""``gradacc memory``: model-state bytes per GPU and CPU bytes per node, as DeepSpeed
-computes them (its ``estimate_zero2/3_model_states_mem_needs``; ZeRO 0/1 from the
-ZeRO paper counted the same way).
+"""``gradacc memory``: model-state bytes per GPU and CPU bytes per node, as the plan
+counts them (DeepSpeed's ``estimate_zero2/3_model_states_mem_needs``, ZeRO 0/1 from the
+ZeRO paper counted the same way; Megatron's and FSDP2's own rules with ``--framework``).
+
+A view of the plan: a model (``--model``, ``--model-config`` or its sizes) and the
+training description's flags — the same as ``gradacc plan``'s (``cli.description``) —
+give the description, and every figure is the plan's own (``core.training.figures``):
+the model states, the other memory, and with ``--seq-len`` the activation per sample,
+with ``--micro-batch`` the memory per GPU. ``--lora-rank R`` means LoRA (``--base-bits
+4``: QLoRA), as in every command. ``--gpus`` is the data-parallel GPUs, ``--world-size``
+every GPU.
 
 Contract (scripts depend on it)::
 
-    gradacc memory --params P [--largest-layer-params L] --gpus G [--nodes N]
-        --zero-stage Z [--offload {none,optimizer,all}] [--recipe …] [--json]
+    gradacc memory (--params P | --model NAME | --model-config PATH | the sizes)
+        --gpus G [--nodes N] [--zero-stage Z] [--offload {none,optimizer,all}]
+        [--recipe …] [--lora-rank R …] [the description's flags] [--json]
 
-``--json`` gives ``gpu_bytes`` (per GPU), ``cpu_bytes`` (per node) and ``breakdown``.
+``--json`` gives ``gpu_bytes`` (per GPU, the plan's ``model_states_bytes``),
+``cpu_bytes`` (per node) and ``breakdown``, with ``params``, ``largest_layer_params``,
+``trainable_params``, ``gpus``, ``nodes``, ``gpus_per_node``, ``zero_stage``,
+``offload``, ``recipe``, ``precision``, ``base_bits``, ``model``, ``source``; and the
+plan's ``model_states_bytes``, ``other_memory_bytes``, ``framework``, ``world_size``,
+``layout``, ``activation_bytes_per_sample``, ``activation_bytes_per_gpu_per_sample``,
+``per_gpu_bytes``, ``usable_bytes``, ``max_micro_batch`` and ``fits`` (null where the
+flags do not fix them).
+
+``--params P`` (and ``--largest-layer-params``, or ``--trainable-params`` without LoRA:
+a count with no model behind it) keeps DeepSpeed's estimator arithmetic on the numbers
+as given — ``--trainable-params`` is then the trained part of ``P`` — and refuses the
+layout flags it cannot count. ``--recipe`` is memory's shorthand: ``lora`` is LoRA at
+rank 16 unless ``--lora-rank``, ``adam_8bit`` and ``sgd_momentum`` the optimizer,
+``adam_fp32`` fp32 training.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
-from ..core.limits import whole
 from ..core.memory import (
     LARGEST_LAYER_LIMITS,
-    PARAMETERS_LIMITS,
+    ModelStates,
     Offload,
     Precision,
     Recipe,
@@ -30,9 +53,27 @@ from ..core.memory import (
     lora,
     model_states,
 )
-from ..core.training.description import OPTIMIZER_STATE_BYTES, RECIPE_OPTIMIZER
-from ._common import GPUS, UsageError, int_type, print_json
-from .description import NODES, lora_targets, model_spec
+from ..core.training.description import (
+    OPTIMIZER_STATE_BYTES,
+    RECIPE_OPTIMIZER,
+    Optimizer,
+    TrainingDescription,
+)
+from ..core.training.figures import Figures, figures, shown_gb
+from ._common import MICRO_BATCH, UsageError, int_type, plain, print_json
+from .description import (
+    add_description_arguments,
+    add_gpus_arguments,
+    checked,
+    data_parallel,
+    description_from,
+    gpus_flag_text,
+    layout_dict,
+    lora_targets,
+    model_spec,
+    refuse_given,
+)
+from .description_flags import precision_of
 
 PART_NAMES = {
     "weights": "weights",
@@ -46,90 +87,189 @@ PART_NAMES = {
     "cpu_buffer": "DeepSpeed's 1.5x buffer",
 }
 
+#: the rank ``--recipe lora`` trains without ``--lora-rank`` (memory's old default)
+RECIPE_LORA_RANK = 16
+
+#: what a bare count cannot split: the layout flags (refused with ``--params`` and the
+#: counts typed for DeepSpeed's estimator)
+_COUNT_REFUSES: dict[str, Any] = {
+    "tensor_parallel": 1,
+    "pipeline_stages": 1,
+    "virtual_stages": 1,
+    "expert_parallel": 1,
+    "context_parallel": 1,
+    "framework": "deepspeed",
+    "sequence_parallel": False,
+    "micro_batch": None,
+    "seq_len": None,
+    "activation_gb": None,
+    "other_memory_gb": None,
+}
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "memory",
-        help="model-state memory per GPU and CPU memory per node (DeepSpeed's estimators)",
+        help="model-state memory per GPU and CPU memory per node, as the plan counts it",
         description="Bytes of weights, gradients and optimizer states on each GPU and in "
-        "each node's CPU memory, for ZeRO stages 0-3 with or without CPU offload. "
-        "Activations are not included (see gradacc activation).",
+        "each node's CPU memory, for ZeRO stages 0-3 with or without CPU offload, from the "
+        "same flags as gradacc plan. With --seq-len it adds the activation per sample and "
+        "with --micro-batch the memory per GPU, the plan's figures. --gpus is the "
+        "data-parallel GPUs, --world-size every GPU.",
     )
-    parser.add_argument(
-        "--params",
-        type=int_type(PARAMETERS_LIMITS),
-        metavar="P",
-        help="parameters of the model (required unless --model gives them)",
-    )
+    add_gpus_arguments(parser)
     parser.add_argument(
         "--largest-layer-params",
         type=int_type(LARGEST_LAYER_LIMITS),
-        default=0,
         metavar="L",
-        help="parameters of the largest layer (ZeRO-3 gathers one layer at a time)",
-    )
-    parser.add_argument("--gpus", type=GPUS, required=True, metavar="G", help="GPUs in all")
-    parser.add_argument("--nodes", type=NODES, default=1, metavar="N")
-    parser.add_argument(
-        "--zero-stage", type=int, choices=[int(z) for z in ZeroStage], required=True
-    )
-    parser.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
-    parser.add_argument(
-        "--recipe", choices=[r.value for r in Recipe], default=Recipe.ADAM_MIXED.value
+        help="parameters of the largest layer (ZeRO-3 gathers one layer at a time; "
+        "default: the model's): DeepSpeed's estimator on the counts as given",
     )
     parser.add_argument(
-        "--precision",
-        choices=[p.value for p in Precision if p is not Precision.FP32],
-        default=Precision.BF16.value,
-        help="16-bit format of mixed-precision recipes (adam_fp32 is fp32)",
+        "--recipe",
+        choices=[r.value for r in Recipe],
+        help="shorthand: lora (LoRA, rank 16 unless --lora-rank), adam_8bit or "
+        "sgd_momentum (the optimizer), adam_fp32 (fp32 training); default adam_mixed",
     )
     parser.add_argument(
-        "--trainable-params",
-        type=int_type(PARAMETERS_LIMITS),
-        metavar="T",
-        help="parameters that are trained (LoRA adapters); the rest are frozen weights",
+        "--micro-batch",
+        type=MICRO_BATCH,
+        metavar="B",
+        help="with --seq-len: the memory per GPU of B samples, as gradacc plan counts it",
     )
-    parser.add_argument(
-        "--model",
-        metavar="NAME",
-        help="a bundled model (the names every command takes, e.g. llama-3.1-8b): its "
-        "parameters and largest layer; with --recipe lora its adapters and frozen base",
-    )
-    parser.add_argument(
-        "--model-config",
-        metavar="PATH",
-        help="the model's Hugging Face config.json, as --model (a local file)",
-    )
-    parser.add_argument(
-        "--lora-rank", type=int_type(whole(1, 4096)), default=16, metavar="R", help="with --model"
-    )
-    parser.add_argument(
-        "--lora-targets",
-        default="q_proj,v_proj",
-        metavar="NAMES",
-        help="what LoRA adapts: query_value, attention, all_linear, or PEFT target_modules "
-        "names, comma-separated (q_proj,v_proj; all-linear; c_attn ...)",
-    )
-    parser.add_argument(
-        "--base-bits",
-        type=int,
-        choices=[16, 4],
-        default=16,
-        help="frozen base weights: 16-bit (LoRA) or 4-bit NF4 with double quantization (QLoRA)",
+    add_description_arguments(
+        parser,
+        nodes_help="split the world (data x tensor x pipeline x context GPUs) evenly over N nodes",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
 
+def _recipe_flags(args: argparse.Namespace) -> Recipe:
+    """``--recipe`` put into the description's flags (method, optimizer, precision), and
+    the recipe the flags make (the JSON's ``recipe``)."""
+    recipe = None if args.recipe is None else Recipe(args.recipe)
+    if recipe is not None:
+        optimizer = RECIPE_OPTIMIZER[recipe]
+        if args.optimizer != Optimizer.ADAM.value and Optimizer(args.optimizer) is not optimizer:
+            raise UsageError(f"--recipe {recipe.value} and --optimizer {args.optimizer}: give one")
+        args.optimizer = optimizer.value
+        if recipe is Recipe.LORA and args.lora_rank is None:
+            args.lora_rank = RECIPE_LORA_RANK
+        if recipe is Recipe.ADAM_FP32:
+            args.precision, args.fp8 = Precision.FP32.value, False
+    if args.lora_rank is not None:
+        return Recipe.LORA
+    if recipe is not None:
+        return recipe
+    optimizer = Optimizer(args.optimizer)
+    if optimizer is not Optimizer.ADAM:
+        return Recipe.ADAM_8BIT if optimizer is Optimizer.ADAM_8BIT else Recipe.SGD_MOMENTUM
+    return Recipe.ADAM_FP32 if args.precision == Precision.FP32.value else Recipe.ADAM_MIXED
+
+
+def _counted(args: argparse.Namespace) -> bool:
+    """Whether the flags give counts for DeepSpeed's estimator (not a model's states)."""
+    return (
+        args.params is not None
+        or args.largest_layer_params is not None
+        or (args.trainable_params is not None and args.lora_rank is None)
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    recipe = Recipe(args.recipe)
-    params, largest = args.params, args.largest_layer_params
+    recipe = _recipe_flags(args)
+    if _counted(args):
+        result = _count_states(args, recipe)
+        data = _json(args, result, recipe, (result.parameters, result.trainable))
+        data.update(_count_figures(result))
+    else:
+        d, figs = _planned(args)
+        assert figs.states is not None
+        result = figs.states
+        data = _json(args, result, recipe, _whole_counts(d, figs))
+        data.update(_plan_figures(d, figs, args.micro_batch))
+    if args.json:
+        print_json(data)
+        return 0
+    _print_text(result, recipe, data)
+    return 0
+
+
+def _planned(args: argparse.Namespace) -> tuple[TrainingDescription, Figures]:
+    """The description of the flags and its memory figures, as ``gradacc plan`` has
+    them."""
+    if model_spec(args) is None:
+        raise UsageError("the following arguments are required: --params (or --model)")
+    gpus = data_parallel(args)
+    micro = args.micro_batch or 1
+    d = description_from(args, gpus=gpus, target_batch=micro * gpus, micro_batch=micro)
+    checked(d, gpus_flag_text(args))
+    figs = figures(d)
+    if figs.states is None:  # the flags' checks above say why first
+        why = figs.other.missing.value if figs.other.missing else "unknown"
+        raise UsageError(f"no model states for this description: {why.replace('_', ' ')}")
+    return d, figs
+
+
+def _whole_counts(d: TrainingDescription, figs: Figures) -> tuple[int, int]:
+    """Every parameter a GPU's shard comes from (LoRA's adapters on top of the model's),
+    and those trained."""
+    assert figs.facts is not None and figs.trainable is not None
+    adapters = figs.trainable if d.method.adapters else 0
+    return figs.facts.params + adapters, figs.trainable
+
+
+def _plan_figures(d: TrainingDescription, figs: Figures, micro: int | None) -> dict[str, Any]:
+    """The plan's memory figures beyond the model states (its JSON's names)."""
+    share = figs.activation_per_gpu
+    largest = figs.max_micro_batch()
+    return {
+        "model_states_bytes": figs.states.gpu_bytes if figs.states else None,
+        "other_memory_bytes": figs.other.bytes,
+        "framework": d.framework.value,
+        "world_size": d.world,
+        "layout": layout_dict(d),
+        "activation_bytes_per_sample": figs.activation.bytes,
+        "activation_bytes_per_gpu_per_sample": None if share is None else math.ceil(share),
+        "per_gpu_bytes": None if micro is None else figs.per_gpu_bytes(micro),
+        "usable_bytes": figs.usable_bytes,
+        "max_micro_batch": largest,
+        "fits": None if micro is None or largest is None else micro <= largest,
+    }
+
+
+def _count_figures(result: ModelStates) -> dict[str, Any]:
+    """The plan's keys of a count's figures: DeepSpeed's model states, nothing more."""
+    return {
+        "model_states_bytes": result.gpu_bytes,
+        "other_memory_bytes": None,
+        "framework": "deepspeed",
+        "world_size": result.gpus,
+        "layout": None,
+        "activation_bytes_per_sample": None,
+        "activation_bytes_per_gpu_per_sample": None,
+        "per_gpu_bytes": None,
+        "usable_bytes": None,
+        "max_micro_batch": None,
+        "fits": None,
+    }
+
+
+def _count_states(args: argparse.Namespace, recipe: Recipe) -> ModelStates:
+    """DeepSpeed's estimator on the counts as given (``--params``, or a model with
+    ``--largest-layer-params`` or a partly trained ``--trainable-params``)."""
+    refuse_given(
+        args,
+        _COUNT_REFUSES,
+        "needs the model (--model, --model-config or its sizes): with --params, "
+        "--largest-layer-params or --trainable-params memory counts the numbers as given",
+    )
+    params, largest = args.params, args.largest_layer_params or 0
     trainable = args.trainable_params
     frozen: Fraction | None = None
-    spec = model_spec(argparse.Namespace(model=args.model, model_config=args.model_config))
-    if spec is not None:
-        if params is not None:
-            raise UsageError("--params and --model/--model-config are alternatives: give one")
+    spec = model_spec(args)
+    if spec is not None and args.params is None:
         model = facts(spec)
         params = model.params
         largest = largest or model.largest_layer or 0
@@ -140,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
         if recipe is Recipe.LORA:
             if model.lora is None:
                 raise UsageError(
-                    "--recipe lora: this model's projections are not known: give --params "
+                    "--lora-rank: this model's projections are not known: give --params "
                     "and --trainable-params instead"
                 )
             try:
@@ -154,78 +294,133 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the following arguments are required: --params (or --model)")
     elif recipe is Recipe.LORA and trainable is None:
         raise UsageError(
-            "--recipe lora needs --trainable-params (the adapters' parameters) or --model"
+            "--recipe lora (--lora-rank) with --params needs --trainable-params (the "
+            "adapters' parameters) or --model"
         )
     elif recipe is Recipe.LORA and args.base_bits == 4 and trainable is not None:
         frozen = lora.base_weight_bytes_per_param(lora.BaseFormat.NF4) * (params - trainable)
     if trainable is not None and trainable > params:
         raise UsageError("--trainable-params: must not exceed --params")
-    precision = Precision.FP32 if recipe is Recipe.ADAM_FP32 else Precision(args.precision)
-    if args.gpus % args.nodes:
-        raise UsageError(
-            f"--nodes: {args.gpus} GPUs cannot be split evenly over {args.nodes} nodes"
-        )
+    precision = precision_of(args)[0]
+    gpus = data_parallel(args)
+    if gpus % args.nodes:
+        raise UsageError(f"--nodes: {gpus} GPUs cannot be split evenly over {args.nodes} nodes")
     try:
-        result = model_states(
+        return model_states(
             params,
-            args.gpus,
+            gpus,
             ZeroStage(args.zero_stage),
             Offload(args.offload),
             precision,
             nodes=args.nodes,
             largest_layer=largest,
-            optimizer_state_bytes=OPTIMIZER_STATE_BYTES[RECIPE_OPTIMIZER[recipe]],
+            optimizer_state_bytes=OPTIMIZER_STATE_BYTES[Optimizer(args.optimizer)],
             trainable=trainable,
             frozen_weight_bytes=frozen,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
-    source = result.source.format(stage=int(result.zero_stage))
-    if args.json:
-        print_json(
+
+
+def _base_bits(args: argparse.Namespace, recipe: Recipe) -> int | None:
+    if recipe is not Recipe.LORA:
+        return None
+    return 4 if args.base_bits == 4 else 16
+
+
+def _json(
+    args: argparse.Namespace, result: ModelStates, recipe: Recipe, counts: tuple[int, int]
+) -> dict[str, Any]:
+    world = result.gpus * result.model_parallel * result.context_parallel
+    return {
+        # the whole model's (with tensor or pipeline parallelism a GPU holds its shard)
+        "params": counts[0],
+        "largest_layer_params": result.largest_layer,
+        "trainable_params": counts[1],
+        "gpus": result.gpus,
+        "nodes": result.nodes,
+        "gpus_per_node": world // result.nodes,
+        "zero_stage": int(result.zero_stage),
+        "offload": result.offload.value,
+        "recipe": recipe.value,
+        "precision": result.precision.value,
+        "base_bits": _base_bits(args, recipe),
+        "model": args.model,
+        "gpu_bytes": result.gpu_bytes,
+        "cpu_bytes": result.cpu_bytes,
+        "breakdown": [
             {
-                "params": result.parameters,
-                "largest_layer_params": result.largest_layer,
-                "trainable_params": result.trainable,
-                "gpus": result.gpus,
-                "nodes": result.nodes,
-                "gpus_per_node": result.gpus // result.nodes,
-                "zero_stage": int(result.zero_stage),
-                "offload": result.offload.value,
-                "recipe": recipe.value,
-                "precision": result.precision.value,
-                "base_bits": args.base_bits if recipe is Recipe.LORA else None,
-                "model": args.model,
-                "gpu_bytes": result.gpu_bytes,
-                "cpu_bytes": result.cpu_bytes,
-                "breakdown": [
-                    {
-                        "part": c.part.value,
-                        "where": c.where,
-                        # exact; a sharded share can be a fraction of a byte
-                        "bytes": str(c.bytes.numerator)
-                        if c.bytes.denominator == 1
-                        else f"{c.bytes.numerator}/{c.bytes.denominator}",
-                    }
-                    for c in result.components
-                ],
-                "source": source,
+                "part": c.part.value,
+                "where": c.where,
+                # exact; a sharded share can be a fraction of a byte
+                "bytes": str(c.bytes.numerator)
+                if c.bytes.denominator == 1
+                else f"{c.bytes.numerator}/{c.bytes.denominator}",
             }
-        )
-        return 0
+            for c in result.components
+        ],
+        "source": result.source.format(stage=int(result.zero_stage)),
+    }
+
+
+def _print_text(result: ModelStates, recipe: Recipe, data: dict[str, Any]) -> None:
     out = sys.stdout
+    layout = data.get("layout") or {}
+    split = [
+        f"{layout[key]} {word}"
+        for key, word in (
+            ("tensor_parallel", "tensor"),
+            ("pipeline_stages", "pipeline"),
+            ("context_parallel", "context"),
+        )
+        if layout.get(key, 1) > 1
+    ]
+    gpus = f"{result.gpus} GPU(s)"
+    if split:
+        gpus = f"{result.gpus} data-parallel GPU(s) x {' x '.join(split)}"
+    framework = data.get("framework")
     out.write(
-        f"{result.parameters} parameters on {result.gpus} GPU(s)"
+        f"{data['params']} parameters on {gpus}"
         + (f" ({result.nodes} nodes)" if result.nodes > 1 else "")
-        + f", ZeRO-{int(result.zero_stage)}, offload {result.offload.value}, {recipe.value}\n"
+        + f", ZeRO-{int(result.zero_stage)}, offload {result.offload.value}, {recipe.value}"
+        + (f", {framework}" if framework not in (None, "deepspeed") else "")
+        + "\n"
     )
     out.write(f"Per GPU:  {result.gpu_bytes} bytes ({_gb(result.gpu_bytes)})\n")
     out.write(f"Per node (CPU): {result.cpu_bytes} bytes ({_gb(result.cpu_bytes)})\n")
     for c in result.components:
         where = "GPU" if c.where == "gpu" else "CPU"
         out.write(f"  {where} {PART_NAMES[c.part.value]}: {_gb_fraction(c.bytes)}\n")
-    out.write(f"Source: {source}\n")
-    return 0
+    out.write(f"Source: {data['source']}\n")
+    _print_plan_figures(data)
+
+
+def _print_plan_figures(data: dict[str, Any]) -> None:
+    """The plan's memory beyond the model states, where the flags fix it, as the plan
+    shows it (decimal GB to the MB, rounded up)."""
+    out = sys.stdout
+    other = data.get("other_memory_bytes")
+    if other is not None:
+        out.write(f"Other memory per GPU (model states + overhead): {_shown(other)}\n")
+    per_sample = data.get("activation_bytes_per_sample")
+    if per_sample is not None:
+        out.write(
+            f"Activation per sample: {_shown(per_sample)} (whole model on one GPU); "
+            f"{_shown(data['activation_bytes_per_gpu_per_sample'])} on the GPU that holds "
+            "the most\n"
+        )
+    per_gpu = data.get("per_gpu_bytes")
+    if per_gpu is not None:
+        usable = data.get("usable_bytes")
+        verdict = ""
+        if usable is not None:
+            fits = "fits" if data["fits"] else "does NOT fit"
+            verdict = f" of {_shown(usable)} usable ({fits}; at most {data['max_micro_batch']})"
+        out.write(f"Memory per GPU at this micro-batch: {_shown(per_gpu)}{verdict}\n")
+
+
+def _shown(nbytes: int) -> str:
+    return f"{plain(shown_gb(nbytes))} GB"
 
 
 def _gb(value: int) -> str:

@@ -27,7 +27,7 @@ from ..core.training.description import TrainingDescription
 from ..core.training.figures import Source, shown_gb
 from ..core.training.plan import Plan, plan
 from ..core.training.search import Candidate, SearchResult, search
-from ._common import GPUS, MICRO_BATCH, UsageError, int_type, plain
+from ._common import GPUS, MICRO_BATCH, UsageError, extras_lines, int_type, plain
 from ._common import print_json as _print_json
 from .description import (
     add_description_arguments,
@@ -198,6 +198,8 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
     print(
         f"Target effective batch: {d.target_batch} on {d.gpus} GPU(s), rounding: {d.rounding.value}"
     )
+    for problem in p.problems:
+        print(f"Problem ({problem.field.replace('_', '-')}): {problem.message}")
     _print_memory(p)
     if p.no_fit is not None:
         print(f"Nothing fits: {p.no_fit.why}.")
@@ -243,9 +245,11 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
             print(f"Why: {p.why}.")
     for refusal in p.refusals:
         print(f"Refused ({refusal.framework.value}): {refusal.message}")
+    if p.cpu_bytes_per_node:
+        print(_cpu_text(p))
     _print_verdicts(current.verdicts, p)
-    for key, value in extras_dict(p).items():
-        print(f"{key.replace('_', ' ').capitalize()}: {value}")
+    for text in extras_lines(extras_dict(p)):  # the run's totals in words, not a dict
+        print(text)
     setup = d.setup(1, 1)
     for note in p.notes:
         print(f"Note: {note_text(note, setup)}")
@@ -257,6 +261,16 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
                 best.time,
                 f"Fastest pair that fits: {best.micro_batch} x {best.accumulation_steps}",
             )
+
+
+def _cpu_text(p: Plan) -> str:
+    """Each node's CPU memory for the model states, against the node's when given."""
+    need = _gb_text(p.cpu_bytes_per_node or 0)
+    budget = p.description.cpu_memory_gb
+    if budget is None:
+        return f"CPU memory per node: {need} (the node's memory is not given)"
+    verdict = "fits" if p.cpu_fits else "does NOT fit"
+    return f"CPU memory per node: {need} of {plain(budget)} GB ({verdict})"
 
 
 def _print_verdicts(v: BatchVerdicts, p: Plan) -> None:

@@ -208,6 +208,11 @@ def plan_json(p: Plan, args: argparse.Namespace) -> dict[str, Any]:
         "notes": [n.value for n in p.notes],
         # what the framework refuses of this setup: the rule book's entries
         "refusals": [r.as_dict() for r in p.refusals],
+        # what the description asks for that the model, card or layout cannot give
+        "problems": [problem.as_dict() for problem in p.problems],
+        # each node's CPU memory for the model states, and whether the node holds it
+        "cpu_bytes_per_node": p.cpu_bytes_per_node,
+        "cpu_fits": p.cpu_fits,
     }
     if p.no_fit is not None:
         nothing = p.no_fit
@@ -345,6 +350,8 @@ def ranked_dict(c: Candidate) -> dict[str, Any]:
         "fits": c.fits,
         "step_seconds": None if c.step is None else rounded(c.step.step_seconds),
         "per_gpu_bytes": c.per_gpu_bytes,
+        # each node's CPU memory for the model states (an offload's need)
+        "cpu_bytes_per_node": c.cpu_bytes_per_node,
     }
 
 

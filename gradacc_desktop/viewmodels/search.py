@@ -205,10 +205,17 @@ class SearchViewModel(QObject):
     def _setup(self, c: Candidate) -> str:
         f = self._training.formats.format
         parts = [f"ZeRO-{int(c.zero_stage)}" if c.zero_stage else self.tr("no ZeRO")]
-        if c.offload is Offload.OPTIMIZER:
-            parts.append(self.tr("optimizer offloaded"))
-        elif c.offload is Offload.ALL:
-            parts.append(self.tr("optimizer and parameters offloaded"))
+        if c.offload is not Offload.NONE:
+            offloaded = (
+                self.tr("optimizer offloaded")
+                if c.offload is Offload.OPTIMIZER
+                else self.tr("optimizer and parameters offloaded")
+            )
+            if c.cpu_bytes_per_node is not None:  # what a node's CPU memory must hold
+                offloaded = self.tr("{offloaded} ({cpu} of CPU memory per node)").format(
+                    offloaded=offloaded, cpu=self._fit.gb(c.cpu_bytes_per_node)
+                )
+            parts.append(offloaded)
         if c.recompute is Recompute.FULL:
             parts.append(self.tr("full recomputation"))
         # every GPU is data-parallel unless tensor or pipeline parallelism takes some
@@ -347,6 +354,11 @@ class SearchViewModel(QObject):
         if e.reason is ExclusionReason.NOT_FIT:
             return self.tr(
                 "{value}: does not fit (short by {short} per GPU at one sample)."
+            ).format(value=value, short=self._fit.gb(e.shortfall_bytes or 0))
+        if e.reason is ExclusionReason.NOT_FIT_CPU:
+            return self.tr(
+                "{value}: the offloaded states do not fit a node's CPU memory (short by "
+                "{short} per node)."
             ).format(value=value, short=self._fit.gb(e.shortfall_bytes or 0))
         said = self._training.formats.said
         rules = " ".join(

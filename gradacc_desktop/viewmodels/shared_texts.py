@@ -19,6 +19,9 @@ MICRO_BATCH_HINT = trans_late(
     "SharedTexts", "Samples each GPU processes in one forward and backward pass (b)."
 )
 
+#: the description's field, named again by the planner when it is empty
+CPU_MEMORY = trans_late("SharedTexts", "CPU memory per node (GB)")
+
 IMAGES = trans_late("SharedTexts", "Images per sample")
 IMAGE_WIDTH = trans_late("SharedTexts", "Image width (pixels)")
 IMAGE_HEIGHT = trans_late("SharedTexts", "Image height (pixels)")

@@ -2720,6 +2720,50 @@
     </message>
 </context>
 <context>
+    <name>Description</name>
+    <message>
+        <source>FP8 products run beside 16-bit training (bf16 or fp16), not with fp32.</source>
+        <extracomment>the input each kind concerns (the window marks it; the command line names its flag)</extracomment>
+        <translation>Os produtos em FP8 rodam junto com o treino em 16 bits (bf16 ou fp16), não com fp32.</translation>
+    </message>
+    <message>
+        <source>The {card} has no FP8 products (FP8 Tensor Cores start with Ada and Hopper).</source>
+        <translation>A {card} não tem produtos em FP8 (os Tensor Cores FP8 começam com Ada e Hopper).</translation>
+    </message>
+    <message>
+        <source>Virtual stages interleave pipeline stages: give two or more pipeline stages.</source>
+        <translation>Estágios virtuais intercalam estágios de pipeline: informe dois ou mais estágios de pipeline.</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism splits the work of a tensor-parallel group: give a tensor-parallel size of two or more.</source>
+        <translation>O paralelismo de sequência divide o trabalho de um grupo de paralelismo de tensor: informe um tamanho de paralelismo de tensor de dois ou mais.</translation>
+    </message>
+    <message>
+        <source>Expert parallelism ({expert_parallel}) spreads a mixture of experts&apos; routed experts: this model has none.</source>
+        <translation>O paralelismo de especialistas ({expert_parallel}) distribui os especialistas roteados de uma mistura de especialistas: este modelo não tem nenhum.</translation>
+    </message>
+    <message>
+        <source>The expert-parallel size {expert_parallel} must divide the model&apos;s {experts} routed experts per layer: each GPU holds an equal share.</source>
+        <translation>O tamanho de paralelismo de especialistas {expert_parallel} precisa dividir os {experts} especialistas roteados por camada do modelo: cada GPU guarda uma parte igual.</translation>
+    </message>
+    <message>
+        <source>The sequence length {seq_len} must be divisible by 2 x the context-parallel size ({chunks}): Megatron splits each sequence into 2·CP equal chunks.</source>
+        <translation>O comprimento da sequência {seq_len} precisa ser divisível por 2 x o tamanho de paralelismo de contexto ({chunks}): o Megatron divide cada sequência em 2·CP pedaços iguais.</translation>
+    </message>
+    <message>
+        <source>This model reads no images: the images per sample are not used.</source>
+        <translation>Este modelo não lê imagens: as imagens por amostra não são usadas.</translation>
+    </message>
+    <message>
+        <source>Only an encoder-decoder has a target length: this model reads one sequence.</source>
+        <translation>Só um codificador-decodificador tem comprimento de alvo: este modelo lê uma sequência.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s learned positions stop at {positions} tokens: a sequence of {seq_len} does not fit them.</source>
+        <translation>As posições aprendidas do modelo vão até {positions} tokens: uma sequência de {seq_len} não cabe nelas.</translation>
+    </message>
+</context>
+<context>
     <name>DetailsContent</name>
     <message>
         <source>Details</source>
@@ -3267,6 +3311,30 @@
     <message>
         <source>Fits in GPU memory, but the framework refuses this setup</source>
         <translation>Cabe na memória da GPU, mas o framework recusa esta configuração</translation>
+    </message>
+    <message>
+        <source>The offloaded model states need {cpu} of CPU memory per node, and a node&apos;s memory is not given: type it in “{field}” to check it.</source>
+        <translation>Os estados do modelo no offload precisam de {cpu} de memória de CPU por nó, e a memória de um nó não foi informada: digite-a em “{field}” para conferir.</translation>
+    </message>
+    <message>
+        <source>Fits in GPU memory; a node&apos;s CPU memory is not given</source>
+        <translation>Cabe na memória da GPU; a memória de CPU de um nó não foi informada</translation>
+    </message>
+    <message>
+        <source>CPU memory per node: {cpu} of {memory}.</source>
+        <translation>Memória de CPU por nó: {cpu} de {memory}.</translation>
+    </message>
+    <message>
+        <source>Fits in GPU memory and in a node&apos;s CPU memory</source>
+        <translation>Cabe na memória da GPU e na memória de CPU de um nó</translation>
+    </message>
+    <message>
+        <source>A node&apos;s CPU memory must hold {cpu} of model states (DeepSpeed&apos;s estimate), more than the {memory} it has.</source>
+        <translation>A memória de CPU de um nó precisa guardar {cpu} de estados do modelo (estimativa do DeepSpeed), mais que os {memory} que ele tem.</translation>
+    </message>
+    <message>
+        <source>Fits in GPU memory, but not in a node&apos;s CPU memory</source>
+        <translation>Cabe na memória da GPU, mas não na memória de CPU de um nó</translation>
     </message>
     <message>
         <source>Memory not known</source>
@@ -4804,6 +4872,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>otimizador e parâmetros no offload</translation>
     </message>
     <message>
+        <source>{offloaded} ({cpu} of CPU memory per node)</source>
+        <translation>{offloaded} ({cpu} de memória de CPU por nó)</translation>
+    </message>
+    <message>
         <source>full recomputation</source>
         <translation>recomputação completa</translation>
     </message>
@@ -4908,6 +4980,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>O tamanho do paralelismo de especialistas precisa dividir as GPUs de paralelismo de dados e os especialistas do modelo.</translation>
     </message>
     <message>
+        <source>{value}: the offloaded states do not fit a node&apos;s CPU memory (short by {short} per node).</source>
+        <translation>{value}: os estados descarregados não cabem na memória de CPU de um nó (faltam {short} por nó).</translation>
+    </message>
+    <message>
         <source>{value}: refused — {rules}</source>
         <translation>{value}: recusado — {rules}</translation>
     </message>
@@ -4970,6 +5046,11 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Samples each GPU processes in one forward and backward pass (b).</source>
         <translation>Amostras que cada GPU processa em uma passagem direta e reversa (b).</translation>
+    </message>
+    <message>
+        <source>CPU memory per node (GB)</source>
+        <extracomment>the description&apos;s field, named again by the planner when it is empty</extracomment>
+        <translation>Memória de CPU por nó (GB)</translation>
     </message>
     <message>
         <source>Images per sample</source>
@@ -5616,6 +5697,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Máquinas entre as quais as GPUs se dividem igualmente (as linhas de lançamento, a rede que as operações coletivas atravessam).</translation>
     </message>
     <message>
+        <source>Each node&apos;s CPU memory (RAM), in GB (optional; empty: not given). What DeepSpeed keeps on the CPU must fit in it — the offloaded optimizer states (and parameters) and the fp32 model each process loads: the plan says whether it does, and the search leaves out what a node cannot hold.</source>
+        <translation>A memória de CPU (RAM) de cada nó, em GB (opcional; vazio: não informada). O que o DeepSpeed guarda na CPU precisa caber nela — os estados do otimizador (e os parâmetros) no offload e o modelo em fp32 que cada processo carrega: o plano diz se cabe, e a busca deixa de fora o que um nó não comporta.</translation>
+    </message>
+    <message>
         <source>GPUs each layer is split over (Megatron tensor parallelism; sequence parallelism below), inside one node: weights and activations per GPU shrink by this factor.</source>
         <translation>GPUs entre as quais cada camada é dividida (paralelismo de tensor do Megatron; paralelismo de sequência logo abaixo), dentro de um nó: pesos e ativações por GPU diminuem por esse fator.</translation>
     </message>
@@ -5694,6 +5779,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>modelled from the model&apos;s shape</source>
         <translation>modelada pelo formato do modelo</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>não informada</translation>
     </message>
     <message>
         <source>{value} (the card&apos;s)</source>

@@ -37,7 +37,7 @@ def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def test_json_names_the_family_and_the_exact_parameters(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    data = run_json(capsys, "--model-config", QWEN3, "--seq", "2048")
+    data = run_json(capsys, "--model-config", QWEN3, "--seq-len", "2048")
     assert data["family"] == "llama"
     assert data["model_type"] == "qwen3"
     assert data["params"] == {"total": 596_049_920, "trainable": 596_049_920}
@@ -57,7 +57,7 @@ def test_seq_defaults_to_the_context_up_to_4096(capsys: pytest.CaptureFixture[st
 def test_padded_batches_cost_more_under_sdpa_only(capsys: pytest.CaptureFixture[str]) -> None:
     def saved(*more: str) -> int:
         return int(
-            run_json(capsys, "--model-config", QWEN3, "--seq", "512", *more)[
+            run_json(capsys, "--model-config", QWEN3, "--seq-len", "512", *more)[
                 "saved_bytes_per_sample"
             ]
         )
@@ -68,7 +68,7 @@ def test_padded_batches_cost_more_under_sdpa_only(capsys: pytest.CaptureFixture[
 
 def test_the_flags_of_the_other_paths_agree(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(
-        capsys, "--model-config", QWEN3, "--seq", "128", "--dtype", "fp32",
+        capsys, "--model-config", QWEN3, "--seq-len", "128", "--precision", "fp32",
         "--attention", "eager", "--recompute", "full", "--profile", "hf", "--device", "cpu",
     )  # fmt: skip
     assert (data["inputs"]["dtype"], data["inputs"]["recompute"]) == ("fp32", "full")
@@ -76,7 +76,7 @@ def test_the_flags_of_the_other_paths_agree(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_human_output_says_which_profile(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["activation", "--model-config", QWEN3, "--seq", "64"]) == 0
+    assert main(["activation", "--model-config", QWEN3, "--seq-len", "64"]) == 0
     out = capsys.readouterr().out
     assert "model: qwen3 (Qwen3ForCausalLM)" in out
     assert "parameters: 596049920" in out
@@ -101,10 +101,12 @@ def test_bad_files_fail_with_one_line(
 
 def test_bad_combinations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert "cannot read" in fails(capsys, "--model-config", str(tmp_path / "none.json"))
-    assert "--preset" in fails(capsys, "--model-config", QWEN3, "--preset", "gpt2")
-    assert "--hidden" in fails(capsys, "--model-config", QWEN3, "--hidden", "64")
+    assert "--model" in fails(capsys, "--model-config", QWEN3, "--model", "gpt2")
+    # the sizes are the model too: the same refusal as gradacc plan's
+    err = fails(capsys, "--model-config", QWEN3, "--hidden", "64")
+    assert "--model-config and the model's sizes are alternatives" in err
     assert "encoder-decoder" in fails(capsys, "--model-config", QWEN3, "--target-seq", "8")
-    assert "encoder-decoder" in fails(capsys, "--preset", "gpt2", "--target-seq", "8")
+    assert "encoder-decoder" in fails(capsys, "--model", "gpt2", "--target-seq", "8")
     assert (
         "paper" in fails(capsys, "--model-config", QWEN3, "--profile", "paper")
         or "Llama" in capsys.readouterr().err
@@ -120,29 +122,29 @@ def test_a_sequence_past_the_learned_positions_is_refused(
 ) -> None:
     from gradacc_desktop.cli import main
 
-    assert main(["activation", "--preset", preset, "--seq", seq]) == 2
+    assert main(["activation", "--model", preset, "--seq-len", seq]) == 2
     err = capsys.readouterr().err
-    assert f"learns positions up to {limit} tokens" in err and f"--seq {seq}" in err
+    assert f"learns positions up to {limit} tokens" in err and f"--seq-len {seq}" in err
     # at the limit it runs, as the window and the plan do
-    assert main(["activation", "--preset", preset, "--seq", str(limit), "--json"]) == 0
+    assert main(["activation", "--model", preset, "--seq-len", str(limit), "--json"]) == 0
 
 
 def test_xlm_roberta_past_its_learned_positions_is_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    err = fails(capsys, "--preset", "xlm-roberta-base", "--seq", "1024")
+    err = fails(capsys, "--model", "xlm-roberta-base", "--seq-len", "1024")
     assert "learns positions up to 512 tokens" in err
 
 
 def test_a_rotary_model_past_its_trained_length_is_estimated_with_a_warning(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["activation", "--model-config", QWEN3, "--seq", "65536", "--json"]) == 0
+    assert main(["activation", "--model-config", QWEN3, "--seq-len", "65536", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["inputs"]["seq"] == 65536
-    assert err.startswith("gradacc: warning: --seq 65536 is past the 40960 tokens")
+    assert err.startswith("gradacc: warning: --seq-len 65536 is past the 40960 tokens")
     # within the trained length: silent
-    run_json(capsys, "--model-config", QWEN3, "--seq", "40960")
+    run_json(capsys, "--model-config", QWEN3, "--seq-len", "40960")
 
 
 def test_a_refused_model_type_names_the_closest_type(

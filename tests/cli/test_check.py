@@ -177,7 +177,7 @@ def test_auto_and_unread_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         '  zero_optimization.offload_param.device = "nvme": '
         "NVMe offload is not modelled (only none and cpu)\n" in out
     )
-    assert "GPUs: unknown (give --gpus)\n" in out
+    assert "GPUs: unknown (give --world-size)\n" in out  # every GPU: the command's name
     assert "Missing for a whole setup: micro-batch, GPU count, precision, offload\n" in out
 
 
@@ -231,6 +231,11 @@ def test_accelerate_gpus_override(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["check", file, "--gpus", "3"]) == 0
     out = capsys.readouterr().out
     assert "GPUs: 3 (from --gpus; the file says 8)\n" in out
+    # --world-size is the same count under the name every command gives it
+    assert main(["check", file, "--world-size", "3"]) == 0
+    by_world = capsys.readouterr().out
+    assert by_world == out.replace("(from --gpus;", "(from --world-size;")
+    assert check_json(capsys, file, "--world-size", "3") == check_json(capsys, file, "--gpus", "3")
 
 
 @pytest.mark.parametrize(

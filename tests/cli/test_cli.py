@@ -661,7 +661,8 @@ def test_memory_qlora_from_a_model(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["--zero-stage", "0"], "--params"),
         (["--zero-stage", "0", "--recipe", "lora", "--model", "gpt-5"], "unknown model"),
-        (["--zero-stage", "0", "--model", "gpt2", "--params", "5"], "are alternatives"),
+        # one model, as in plan and time: argparse's own refusal
+        (["--zero-stage", "0", "--model", "gpt2", "--params", "5"], "not allowed with"),
         (
             ["--zero-stage", "0", "--recipe", "lora", "--model", "mixtral-8x7b"],
             "--trainable-params",
@@ -697,7 +698,7 @@ def test_a_closed_pipe_stops_quietly() -> None:
         "os.close(r)\n"
         "os.dup2(w, 1)\n"
         "from gradacc_desktop.cli import main\n"
-        "code = main(['activation', '--preset', 'gpt2', '--seq', '512'])\n"
+        "code = main(['activation', '--model', 'gpt2', '--seq-len', '512'])\n"
         "sys.stderr.write(f'code={code}\\n')\n"
     )
     result = subprocess.run(

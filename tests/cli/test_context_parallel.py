@@ -15,8 +15,8 @@ PLAN = (
     "--target-batch", "16", "--micro-batch", "1", "--zero-stage", "1", "--recompute", "full",
 )  # fmt: skip
 TIME = (
-    "time", *LLAMA, "--gpus", "16", "--gpus-per-node", "8", "--tensor-parallel", "2",
-    "--tokens", "1000000000", "--micro-batch", "1", "--global-batch", "16",
+    "time", *LLAMA, "--world-size", "16", "--gpus-per-node", "8", "--tensor-parallel", "2",
+    "--tokens", "1000000000", "--micro-batch", "1", "--target-batch", "16",
     "--zero-stage", "1", "--recompute", "full",
 )  # fmt: skip
 EXPORT = (

@@ -16,7 +16,7 @@ PLAN = (
 )  # fmt: skip
 TIME = (
     "time", *QWEN, "--gpus", "16", "--tokens", "1000000000", "--micro-batch", "2",
-    "--global-batch", "256", "--zero-stage", "1", "--recompute", "full",
+    "--target-batch", "256", "--zero-stage", "1", "--recompute", "full",
 )  # fmt: skip
 EXPORT = (
     "export", "--model", "qwen3-30b-a3b", "--micro-batch", "2", "--accumulation-steps", "4",
@@ -99,8 +99,10 @@ def test_export_writes_megatrons_flag(capsys: pytest.CaptureFixture[str]) -> Non
         (("export", "--model", "mistral-7b", "--micro-batch", "2", "--accumulation-steps",
           "4", "--gpus", "16", "--format", "megatron", "--expert-parallel", "2"),
          "this model has none"),
-        ((*TIME, "--tensor-parallel", "4", "--expert-parallel", "8"),
-         "must divide the 4 data-parallel GPUs (--gpus / (--tensor-parallel x "
+        # 16 GPUs in all (time --gpus counted them so before; --world-size now)
+        (("time", *QWEN, "--world-size", "16", *TIME[9:], "--tensor-parallel", "4",
+          "--expert-parallel", "8"),
+         "must divide the 4 data-parallel GPUs (--world-size / (--tensor-parallel x "
          "--pipeline-stages))"),
         (("time", "--model", "llama-3.1-8b", "--seq-len", "4096", "--gpus", "8", "--tokens",
           "1000", "--gpu-card", "h100-80gb", "--expert-parallel", "2"), "this model has none"),

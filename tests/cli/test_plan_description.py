@@ -26,7 +26,7 @@ def test_the_issues_llama_plan_derives_its_memory_and_does_not_fit(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     data = run_json(capsys, *LLAMA, "--gpus", "1")
-    activation = run_json(capsys, "activation", "--preset", "llama-3.1-8b", "--seq", "4096")
+    activation = run_json(capsys, "activation", "--model", "llama-3.1-8b", "--seq-len", "4096")
     memory = run_json(
         capsys, "memory", "--model", "llama-3.1-8b", "--gpus", "1", "--zero-stage", "0"
     )
@@ -124,7 +124,7 @@ def test_a_config_file_is_a_model_too(capsys: pytest.CaptureFixture[str]) -> Non
         capsys, "plan", "--model-config", config, "--seq-len", "2048", "--gpu-card",
         "a100-40gb", "--gpus", "2", "--target-batch", "64", "--zero-stage", "2",
     )  # fmt: skip
-    activation = run_json(capsys, "activation", "--model-config", config, "--seq", "2048")
+    activation = run_json(capsys, "activation", "--model-config", config, "--seq-len", "2048")
     assert data["activation_bytes_per_sample"] == activation["peak_bytes_per_sample"]
     assert data["fits"] in (True, False)
     missing = fails(capsys, "plan", "--model-config", "/nonexistent.json", "--gpus", "1",
@@ -192,7 +192,7 @@ def test_every_command_takes_every_bundled_model(
         capsys, "time", "--model", name, "--tokens", "1000000", "--gpus", "8", "--gpu-card",
         "a100-80gb", "--seq-len", seq,
     )  # fmt: skip
-    activation = run_json(capsys, "activation", "--preset", name, "--seq", seq)
+    activation = run_json(capsys, "activation", "--model", name, "--seq-len", seq)
     plan = run_json(
         capsys, "plan", "--model", name, "--seq-len", seq, "--gpu-card", "h100-80gb",
         "--gpus", "1", "--target-batch", "8", "--zero-stage", "3",
@@ -245,11 +245,19 @@ def test_memory_takes_the_same_lora_targets_as_plan(capsys) -> None:  # type: ig
 
 def test_activation_takes_a_bundled_encoder_decoders_target_length(capsys) -> None:  # type: ignore[no-untyped-def]
     by_name = run_json(
-        capsys, "activation", "--preset", "t5-base", "--seq", "512", "--target-seq", "128", "--json"
+        capsys,
+        "activation",
+        "--model",
+        "t5-base",
+        "--seq-len",
+        "512",
+        "--target-seq",
+        "128",
+        "--json",
     )
     by_file = run_json(
         capsys, "activation", "--model-config", str(MODELS / "google-t5__t5-base.json"),
-        "--seq", "512", "--target-seq", "128", "--json",
+        "--seq-len", "512", "--target-seq", "128", "--json",
     )  # fmt: skip
     assert by_name["saved_bytes_per_sample"] == by_file["saved_bytes_per_sample"]
-    assert fails(capsys, "activation", "--preset", "gpt2", "--seq", "64", "--target-seq", "8")
+    assert fails(capsys, "activation", "--model", "gpt2", "--seq-len", "64", "--target-seq", "8")

@@ -26,7 +26,7 @@ def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
 
 def _activation(capsys: pytest.CaptureFixture[str], *flags: str) -> int:
     """What ``gradacc activation`` estimates for the plan's inputs (bf16, CUDA, SDPA)."""
-    data = _json(capsys, "activation", "--preset", QWEN_VL, "--seq", "2048", *flags)
+    data = _json(capsys, "activation", "--model", QWEN_VL, "--seq-len", "2048", *flags)
     return int(data["peak_bytes_per_sample"])
 
 

@@ -106,29 +106,30 @@ ACTIVATIONS = {
     # gradacc activation takes --target-seq with --model-config (the bundled file)
     "t5-target-seq": (
         ("--model", "t5-base", "--seq-len", "512", "--target-seq", "128"),
-        ("--model-config", T5, "--seq", "512", "--target-seq", "128"),
+        ("--model-config", T5, "--seq-len", "512", "--target-seq", "128"),
     ),
     "gpt2-fp32": (
         ("--model", "gpt2", "--seq-len", "1024", "--precision", "fp32"),
-        ("--preset", "gpt2", "--seq", "1024", "--dtype", "fp32"),
+        ("--model", "gpt2", "--seq-len", "1024", "--precision", "fp32"),
     ),
     "mistral-fp16-recompute": (
         ("--model", "mistral-7b", "--seq-len", "4096", "--recompute", "full", "--precision",
          "fp16"),
-        ("--preset", "mistral-7b", "--seq", "4096", "--recompute", "full", "--dtype", "fp16"),
+        ("--model", "mistral-7b", "--seq-len", "4096", "--recompute", "full", "--precision",
+         "fp16"),
     ),
     "config-lora": (
         ("--model-config", GEMMA, "--seq-len", "2048", "--lora-rank", "8"),
-        ("--model-config", GEMMA, "--seq", "2048"),
+        ("--model-config", GEMMA, "--seq-len", "2048"),
     ),
     # the whole model's sample: the plan divides by the tensor-parallel size itself
     "moe-tensor-parallel": (
         ("--model", "qwen3-30b-a3b", "--seq-len", "8192", "--tensor-parallel", "2"),
-        ("--preset", "qwen3-30b-a3b", "--seq", "8192"),
+        ("--model", "qwen3-30b-a3b", "--seq-len", "8192"),
     ),
     "bert-recompute": (
         ("--model", "bert-base-uncased", "--seq-len", "512", "--recompute", "full"),
-        ("--preset", "bert-base-uncased", "--seq", "512", "--recompute", "full"),
+        ("--model", "bert-base-uncased", "--seq-len", "512", "--recompute", "full"),
     ),
 }  # fmt: skip
 

@@ -21,8 +21,8 @@ def test_time_and_plan_give_the_same_speed_for_the_same_layout(
 ) -> None:
     time = run_json(
         capsys, "time", "--model", "llama-3.1-8b", "--seq-len", "4096", "--tokens",
-        "1000000000", "--gpus", "16", "--gpu-card", "a100-80gb", "--micro-batch", "2",
-        "--global-batch", "64", "--tensor-parallel", "2", "--zero-stage", "1",
+        "1000000000", "--world-size", "16", "--gpu-card", "a100-80gb", "--micro-batch", "2",
+        "--target-batch", "64", "--tensor-parallel", "2", "--zero-stage", "1",
     )  # fmt: skip
     plan = run_json(
         capsys, "plan", "--model", "llama-3.1-8b", "--seq-len", "4096", "--gpus", "8",

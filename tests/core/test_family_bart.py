@@ -342,9 +342,10 @@ def test_command_line_refuses_source_or_target_past_the_position_table(
         assert main(["activation", "--model-config", path, *argv]) == 2
         return capsys.readouterr().err
 
-    assert "--seq 1025" in refused("--seq", "1025", "--target-seq", "16")
-    assert "--target-seq 1025" in refused("--seq", "512", "--target-seq", "1025")
+    assert "--seq-len 1025" in refused("--seq-len", "1025", "--target-seq", "16")
+    assert "--target-seq 1025" in refused("--seq-len", "512", "--target-seq", "1025")
     assert (
-        main(["activation", "--preset", "bart-base", "--seq", "1024", "--target-seq", "1024"]) == 0
+        main(["activation", "--model", "bart-base", "--seq-len", "1024", "--target-seq", "1024"])
+        == 0
     )
     capsys.readouterr()

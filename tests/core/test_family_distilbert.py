@@ -97,9 +97,9 @@ def test_positions_are_a_table_the_tools_do_not_run_past(
     known = facts(ModelSpec.bundled("distilbert-base-uncased"))
     assert (known.learned_positions, known.default_seq, known.params) == (512, 512, BASE_PARAMS)
     path = str(config_path(BASE))
-    assert main(["activation", "--model-config", path, "--seq", "512"]) == 0
+    assert main(["activation", "--model-config", path, "--seq-len", "512"]) == 0
     capsys.readouterr()
-    assert main(["activation", "--model-config", path, "--seq", "513"]) == 2
+    assert main(["activation", "--model-config", path, "--seq-len", "513"]) == 2
     assert "512" in capsys.readouterr().err
 
 

@@ -237,9 +237,9 @@ def test_rotary_positions_run_past_the_context_with_a_warning(
         8192,
     )
     path = str(config_path(BASE))
-    assert main(["activation", "--model-config", path, "--seq", "8192"]) == 0
+    assert main(["activation", "--model-config", path, "--seq-len", "8192"]) == 0
     capsys.readouterr()
-    assert main(["activation", "--model-config", path, "--seq", "9000"]) == 0
+    assert main(["activation", "--model-config", path, "--seq-len", "9000"]) == 0
     assert "8192" in capsys.readouterr().err
 
 

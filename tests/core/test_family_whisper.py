@@ -152,14 +152,14 @@ def test_command_line_takes_the_transcript_length_and_refuses_the_rest(
     assert code == 0 and "s=1500" in out and "target=448" in out
     code, err = run("--target-seq", "449")
     assert code == 2 and "up to 448 tokens" in err and "--target-seq 449" in err
-    code, err = run("--seq", "2048", "--target-seq", "64")
-    assert code == 2 and "--seq 2048" in err
-    code, err = run("--seq", "512", "--target-seq", "64")
+    code, err = run("--seq-len", "2048", "--target-seq", "64")
+    assert code == 2 and "--seq-len 2048" in err
+    code, err = run("--seq-len", "512", "--target-seq", "64")
     assert code == 2 and "must be 1500" in err
     # without --target-seq: the decoder's 448 positions
     code, out = run("--json")
     assert code == 0 and '"target_seq": 448' in out
-    assert main(["activation", "--preset", "whisper-small", "--target-seq", "100"]) == 0
+    assert main(["activation", "--model", "whisper-small", "--target-seq", "100"]) == 0
     capsys.readouterr()
 
 
@@ -401,6 +401,6 @@ def test_the_fixed_encoder_positions_never_train(capsys: pytest.CaptureFixture[s
 
     known = facts(ModelSpec.bundled("whisper-small"))
     assert known.params == 241_734_912 and known.frozen_params == 1500 * 768
-    assert gradacc(["activation", "--preset", "whisper-small", "--seq", "1500", "--json"]) == 0
+    assert gradacc(["activation", "--model", "whisper-small", "--seq-len", "1500", "--json"]) == 0
     params = json.loads(capsys.readouterr().out)["params"]
     assert params == {"total": 241_734_912, "trainable": 241_734_912 - 1500 * 768}

@@ -86,8 +86,10 @@ FULL = Scenario(
         vision_frozen=True,
         framework=Framework.MEGATRON,
         sequence_parallel=True,
+        cpu_memory_gb=2048,
     ),
 )
+NODE_KEYS = ("cpu_memory_gb",)
 FRAMEWORK_KEYS = ("framework", "sequence_parallel")
 VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 SPEED_MODEL_KEYS = (
@@ -134,6 +136,10 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    for key in NODE_KEYS:
+        del plan[key]
+    if version == 7:
+        return data
     if plan["recompute"] == "selective":  # not a value older versions wrote
         plan["recompute"] = "full"
     for key in FRAMEWORK_KEYS:
@@ -186,7 +192,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 7
+    assert data["format"] == "gradacc-scenario" and data["version"] == 8
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -209,6 +215,53 @@ def test_saved_decimals_are_strings() -> None:
     assert (data["plan"]["images"], data["plan"]["image_width"]) == (2, 1024)
     assert data["plan"]["image_height"] == 768 and data["plan"]["vision_frozen"] is True
     assert data["plan"]["framework"] == "megatron" and data["plan"]["sequence_parallel"] is True
+    assert data["plan"]["cpu_memory_gb"] == 2048  # whole GB: an integer
+
+
+def test_version_7_files_open_with_the_nodes_memory_not_known() -> None:
+    data = as_version(7)
+    plan = load(encode(data)).plan
+    assert plan.cpu_memory_gb is None
+    assert plan.framework is Framework.MEGATRON and plan.sequence_parallel is True
+    data["plan"]["cpu_memory_gb"] = 2048  # a version 7 file cannot carry version 8 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
+
+
+@pytest.mark.parametrize("memory", [None, 1, 1024, 100_000])
+def test_a_nodes_memory_round_trips(memory: int | None) -> None:
+    scenario = replace(FULL, plan=replace(FULL.plan, cpu_memory_gb=memory))
+    assert load(save(scenario)) == scenario
+    assert json.loads(save(scenario))["plan"]["cpu_memory_gb"] == memory
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (0, ReadProblem.OUT_OF_RANGE),
+        (100_001, ReadProblem.OUT_OF_RANGE),
+        (-64, ReadProblem.OUT_OF_RANGE),
+        ("2048", ReadProblem.WRONG_TYPE),
+        (2048.5, ReadProblem.WRONG_TYPE),
+        (True, ReadProblem.WRONG_TYPE),
+    ],
+)
+def test_bad_node_memories_are_refused(value: Any, reason: ReadProblem) -> None:
+    data = good()
+    data["plan"]["cpu_memory_gb"] = value
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is reason and info.value.path == "plan.cpu_memory_gb"
+
+
+def test_a_version_8_file_without_the_nodes_memory_is_refused() -> None:
+    data = good()
+    del data["plan"]["cpu_memory_gb"]
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is ReadProblem.MISSING_KEY
+    assert info.value.path == "plan.cpu_memory_gb"
 
 
 def test_version_6_files_open_with_deepspeed_and_no_sequence_parallelism() -> None:
@@ -232,7 +285,7 @@ def test_every_framework_and_recomputation_round_trips(
     assert json.loads(save(scenario))["plan"]["recompute"] == recompute.value
 
 
-@pytest.mark.parametrize("version", [3, 4, 5, 6])
+@pytest.mark.parametrize("version", [3, 4, 5, 6, 7])
 def test_selective_recomputation_opens_in_every_version_with_the_key(version: int) -> None:
     data = as_version(version)
     data["plan"]["recompute"] = "selective"
@@ -474,7 +527,7 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "root is a number": (b"1", ReadProblem.NOT_AN_OBJECT),
     "root is null": (b"null", ReadProblem.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 7,', '"version": 7, "version": 7,').encode(),
+        VALID.replace('"version": 8,', '"version": 8, "version": 8,').encode(),
         ReadProblem.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -484,12 +537,12 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "wrong format": (_set("format", "something-else"), ReadProblem.WRONG_FORMAT),
     "format missing": (_drop("format"), ReadProblem.MISSING_KEY),
     "version missing": (_drop("version"), ReadProblem.MISSING_KEY),
-    "future version": (_set("version", 8), ReadProblem.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 9), ReadProblem.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), ReadProblem.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), ReadProblem.WRONG_TYPE),
     "version as bool": (_set("version", True), ReadProblem.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 7', '"version": 7.0').encode(),
+        VALID.replace('"version": 8', '"version": 8.0').encode(),
         ReadProblem.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), ReadProblem.MISSING_KEY),
@@ -579,6 +632,7 @@ def test_nulls_allowed_where_optional() -> None:
         "activation_gb",
         "seq_len",
         "dataset_samples",
+        "cpu_memory_gb",
     ):
         data["plan"][key] = None
     loaded = load(encode(data))

@@ -308,6 +308,7 @@ def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ig
         del data["plan"][key]
     for key in ("framework", "sequence_parallel"):  # version 7
         del data["plan"][key]
+    del data["plan"]["cpu_memory_gb"]  # version 8
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     opened = _time_model_inputs()  # every new input away from its default

@@ -176,6 +176,7 @@ def test_an_old_scenario_opens_with_deepspeed(qapp, tmp_path: Path) -> None:  # 
     data = json.loads(scenario_io.save(_files(saved).scenario()))
     data["version"] = 6
     del data["plan"]["framework"], data["plan"]["sequence_parallel"]
+    del data["plan"]["cpu_memory_gb"]  # version 8
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     opened = _llama()

@@ -54,7 +54,7 @@ from .setup import (
     setup_notes,
     setup_problem,
 )
-from .zero import DEFAULT_OVERHEAD_GB, PARAMETERS_LIMITS, Recipe, ZeroStage
+from .zero import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
 
 __all__ = [
     "ASSUMPTION_TEXT",
@@ -63,7 +63,6 @@ __all__ = [
     "LARGEST_LAYER_LIMITS",
     "LORA_RANK_LIMITS",
     "NOTE_TEXT",
-    "PARAMETERS_LIMITS",
     "PART_TEXT",
     "PROBLEM_TEXT",
     "SHAPE_LIMITS",

@@ -14,15 +14,10 @@ from __future__ import annotations
 import enum
 from decimal import Decimal
 
-from ..limits import whole
-
 # Default framework overhead per GPU: CUDA context plus caching-allocator slack.
 # A CUDA context alone takes roughly 0.3-1 GB depending on GPU and libraries
 # loaded (cuBLAS, cuDNN, NCCL); 1 GB is a round, deliberately cautious figure.
 DEFAULT_OVERHEAD_GB = Decimal(1)
-
-# What the memory command accepts: up to 10 trillion parameters.
-PARAMETERS_LIMITS = whole(1, 10**13)
 
 
 class Recipe(enum.Enum):

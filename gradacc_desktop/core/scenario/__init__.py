@@ -1,10 +1,10 @@
 """Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 7)::
+File format (UTF-8 JSON, version 8)::
 
     {
       "format": "gradacc-scenario",
-      "version": 7,
+      "version": 8,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
@@ -23,8 +23,14 @@ File format (UTF-8 JSON, version 7)::
                "attention": "sdpa", "link_gbps": null, "network_gbps": null,
                "goodput_percent": null, "images": null, "image_width": null,
                "image_height": null, "vision_frozen": false,
-               "framework": "deepspeed", "sequence_parallel": false}
+               "framework": "deepspeed", "sequence_parallel": false,
+               "cpu_memory_gb": null}
     }
+
+Version 8 adds each node's CPU memory (``cpu_memory_gb``, an integer of GB of 10⁹ bytes;
+null: not known), which the plan checks the model states a node keeps on the CPU
+against (DeepSpeed's offloads, the fp32 model each process loads). Files of versions 1
+to 7 open with it not known.
 
 Version 7 adds what runs the step: the framework (``deepspeed``, ``megatron`` or
 ``fsdp``: how the model states are counted and the gradients travel) and Megatron's
@@ -82,6 +88,7 @@ shape (``custom`` or a table id); the UI falls back to "custom" for ids it lacks
 from .loading import load as load
 from .saving import save as save
 from .saving import to_dict as to_dict
+from .settings import CPU_MEMORY_LIMITS as CPU_MEMORY_LIMITS
 from .settings import FORMAT as FORMAT
 from .settings import GOODPUT_PERCENT_LIMITS as GOODPUT_PERCENT_LIMITS
 from .settings import MAX_BYTES as MAX_BYTES

@@ -40,6 +40,7 @@ from ..time.gpus import SPEED_LIMITS
 from ..time.layout import LAYOUT_LIMITS
 from ..training.description import Method, Optimizer
 from .settings import (
+    CPU_MEMORY_LIMITS,
     FORMAT,
     GOODPUT_PERCENT_LIMITS,
     MAX_BYTES,
@@ -236,6 +237,7 @@ _SPEED_MODEL_KEYS = (
 )
 _VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 _FRAMEWORK_KEYS = ("framework", "sequence_parallel")
+_NODE_KEYS = ("cpu_memory_gb",)
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -277,6 +279,8 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         keys += _VISION_KEYS
     if version >= 7:
         keys += _FRAMEWORK_KEYS
+    if version >= 8:
+        keys += _NODE_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -318,6 +322,8 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
         found.update(_vision(p))
     if version >= 7:
         found.update(_framework(p))
+    if version >= 8:
+        found["cpu_memory_gb"] = _optional(_int, p, "cpu_memory_gb", "plan", CPU_MEMORY_LIMITS)
     return found
 
 

@@ -77,6 +77,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "vision_frozen": p.vision_frozen,
             "framework": p.framework.value,
             "sequence_parallel": p.sequence_parallel,
+            "cpu_memory_gb": p.cpu_memory_gb,
         },
     }
 

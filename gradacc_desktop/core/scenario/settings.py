@@ -13,7 +13,7 @@ from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import Rounding
 from ..calculator import DEFAULTS, LIMITS, BatchInputs, Field
-from ..limits import Limits
+from ..limits import Limits, whole
 from ..memory.activation import Attention
 from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec
@@ -22,9 +22,9 @@ from ..memory.zero import DEFAULT_OVERHEAD_GB
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 7
+VERSION = 8
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: the share of the wall-clock time spent training, as the window asks it: in percent
 #: (``compute.GOODPUT_LIMITS`` times 100)
@@ -38,6 +38,9 @@ MAX_DEPTH = 8
 MAX_INT_DIGITS = 20
 
 ZERO_LIMITS = Limits(Decimal(0), Decimal(3), integer=True)
+#: each node's CPU memory, in whole GB of 10⁹ bytes (a node's memory is whole GB; a
+#: whole-number field also reads Portuguese "2.048" as 2048, never as two gigabytes)
+CPU_MEMORY_LIMITS = whole(1, 100_000)
 
 
 #: the custom card's speed, typed over the table's (decimals)
@@ -153,6 +156,9 @@ class PlanSettings:
     framework: Framework = Framework.DEEPSPEED
     #: Megatron's sequence parallelism beside tensor parallelism
     sequence_parallel: bool = False
+    # the node's memory (version 8)
+    #: each node's CPU memory, whole GB of 10⁹ bytes (None: not known)
+    cpu_memory_gb: int | None = None
 
 
 @dataclass(frozen=True)

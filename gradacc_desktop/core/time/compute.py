@@ -243,7 +243,11 @@ def training_time(
     recomputation; ``peak_flops`` optional, for MFU/HFU), or ``peak_flops`` with ``mfu``
     (model FLOPs utilisation; the hardware rate is then ``mfu · peak · 4/3`` with full
     recomputation). ``goodput``: the share of the wall-clock time spent training; the
-    time, GPU-hours and cost are stretched by its inverse."""
+    time, GPU-hours and cost are stretched by its inverse.
+
+    The tokens flow at the given rate, with no optimizer step to round to: this is the
+    estimate of a rate typed in (``gradacc time --achieved-tflops`` / ``--mfu``). A run
+    whose step is modelled is whole steps: ``step_results.run_totals``."""
     require_positive_int("tokens", tokens)
     require_positive_int("gpus", gpus)
     peak = None if peak_flops is None else _positive_number("peak_flops", peak_flops)
@@ -260,16 +264,21 @@ def training_time(
             raise ValueError(f"mfu must be at most 1, got {mfu!r}")
         rate = utilisation_ * peak * factor
     require_price(price_per_gpu_hour)
-    if goodput is not None and (
-        not isinstance(goodput, Decimal) or not goodput.is_finite() or not 0 < goodput <= 1
-    ):
-        raise ValueError(f"goodput must be in (0, 1], got {goodput!r}")
-    seconds = tokens * cost_per_token.hardware / (gpus * rate)
-    if goodput is not None:
-        seconds /= Fraction(goodput)
+    seconds = tokens * cost_per_token.hardware / (gpus * rate) / require_goodput(goodput)
     return TrainingTime(
         tokens, gpus, cost_per_token, rate, peak, seconds, price_per_gpu_hour, goodput
     )
+
+
+def require_goodput(goodput: Decimal | None) -> Fraction:
+    """``goodput`` as a Fraction in (0, 1] (None: 1); ``ValueError`` otherwise. The one
+    check of a goodput: the token estimate here and a run's totals
+    (``step_results.run_totals``) both call it."""
+    if goodput is None:
+        return Fraction(1)
+    if not isinstance(goodput, Decimal) or not goodput.is_finite() or not 0 < goodput <= 1:
+        raise ValueError(f"goodput must be in (0, 1], got {goodput!r}")
+    return Fraction(goodput)
 
 
 def require_price(price_per_gpu_hour: Decimal | None) -> None:

@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from ..limits import require_positive_int
-from .compute import SECONDS_PER_HOUR, require_price
+from .compute import SECONDS_PER_HOUR, require_goodput, require_price
 
 
 @dataclass(frozen=True)
@@ -204,10 +204,17 @@ def run_totals(
     price_per_gpu_hour: Decimal | None = None,
     goodput: Decimal | None = None,
 ) -> RunTotals:
-    """Steps, wall-clock time, GPU-hours and cost of a run of ``tokens`` (the last step
-    may be partial and is counted whole) or of ``steps`` optimizer steps; ``goodput``:
-    the share of the wall-clock time spent training (restarts, checkpoints and lost
-    work take the rest), which stretches the time, GPU-hours and cost."""
+    """The one run time of a budget: steps, wall-clock time, GPU-hours and cost of a run
+    of ``tokens`` or of ``steps`` optimizer steps (an epoch budget: its steps).
+
+    A run is whole optimizer steps, as a trainer runs it: a token budget takes
+    ``ceil(tokens / tokens per step)`` steps (the last one, even when only part of it
+    is needed, is a whole step), each ``step.step_seconds`` long. ``goodput``: the
+    share of the wall-clock time spent training (restarts, checkpoints and lost work
+    take the rest), which stretches the time, GPU-hours and cost. ``gradacc plan``
+    (``--tokens``, ``--epochs``), ``gradacc time`` with a predicted speed and the
+    planner's run card all read their run time from here. (``compute.training_time``
+    is the other estimate: a rate given as FLOP/s, with no step to count.)"""
     if (tokens is None) == (steps is None):
         raise ValueError("give tokens or steps")
     if tokens is not None:
@@ -220,12 +227,3 @@ def run_totals(
     gpu_hours = seconds * step.world / SECONDS_PER_HOUR
     cost = None if price_per_gpu_hour is None else gpu_hours * Fraction(price_per_gpu_hour)
     return RunTotals(steps, seconds, gpu_hours, cost)
-
-
-def require_goodput(goodput: Decimal | None) -> Fraction:
-    """``goodput`` as a Fraction in (0, 1] (None: 1); ``ValueError`` otherwise."""
-    if goodput is None:
-        return Fraction(1)
-    if not isinstance(goodput, Decimal) or not goodput.is_finite() or not 0 < goodput <= 1:
-        raise ValueError(f"goodput must be in (0, 1], got {goodput!r}")
-    return Fraction(goodput)

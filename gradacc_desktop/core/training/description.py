@@ -160,6 +160,9 @@ class TrainingDescription:
     #: the card's)
     link_gbps: Decimal | None = None
     network_gbps: Decimal | None = None
+    #: each node's CPU memory, decimal GB (None: not known; nothing is said of whether
+    #: the model states a node holds fit it)
+    cpu_memory_gb: Decimal | None = None
     #: measured micro-step times replacing the roofline (None: estimated)
     profile: SpeedProfile | None = None
     run: RunBudget = field(default_factory=RunBudget)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from ..batch.planning import AccumulationPlan, solve_accumulation, steps_per_epoch
@@ -37,6 +38,7 @@ from ..time.steptime import StepModel
 from ..time.workload import Experts, Workload
 from .description import TrainingDescription
 from .figures import Figures, figures, shown_gb
+from .problems import Problem, problems
 
 __all__ = [
     "MemoryFit",
@@ -45,6 +47,7 @@ __all__ = [
     "Plan",
     "RunLine",
     "TimeMissing",
+    "cpu_fits",
     "fastest",
     "gb_text",
     "plan",
@@ -168,6 +171,22 @@ class Plan:
     #: what the description's framework refuses of the configuration in use (of the
     #: layout alone when there is none): the rule book's entries
     refusals: tuple[Refusal, ...] = ()
+    #: what the description asks for that its model, card or layout cannot give
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def cpu_bytes_per_node(self) -> int | None:
+        """Each node's CPU memory for the model states (DeepSpeed's estimators: the
+        offloaded optimizer and parameters with its 1.5x buffer, and the fp32 model each
+        process loads); None when the model states are not derived."""
+        states = self.figures.states
+        return None if states is None else states.cpu_bytes
+
+    @property
+    def cpu_fits(self) -> bool | None:
+        """Whether a node's CPU memory holds ``cpu_bytes_per_node`` (None: either is
+        unknown)."""
+        return cpu_fits(self.cpu_bytes_per_node, self.description.cpu_memory_gb)
 
     @property
     def setup(self) -> TrainingSetup | None:
@@ -195,6 +214,14 @@ class Plan:
                 f.other_bytes, f.per_sample_bytes, f.micro_batch, f.per_gpu_bytes, f.usable_bytes
             )
         return None
+
+
+def cpu_fits(cpu_bytes: int | None, cpu_memory_gb: Decimal | None) -> bool | None:
+    """Whether ``cpu_bytes`` fit a node's ``cpu_memory_gb`` decimal GB (None: either is
+    unknown)."""
+    if cpu_bytes is None or cpu_memory_gb is None:
+        return None
+    return cpu_bytes <= cpu_memory_gb * 10**9
 
 
 def gb_text(nbytes: int) -> str:
@@ -414,6 +441,7 @@ def plan(description: TrainingDescription) -> Plan:
         setup_problem=setup_problem(d.setup(1, 1)),
         notes=setup_notes(d.setup(1, 1)),
         refusals=refusals(in_use, figs.facts, d.framework),
+        problems=problems(d, figs.facts),
     )
 
 

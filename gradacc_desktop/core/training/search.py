@@ -45,7 +45,7 @@ from ..memory.zero import ZeroStage
 from ..time.step_results import StepTime
 from .description import TrainingDescription
 from .figures import Figures, figures
-from .plan import TimeMissing, step_model
+from .plan import TimeMissing, cpu_fits, step_model
 
 __all__ = [
     "Blocked",
@@ -87,6 +87,8 @@ class ExclusionReason(enum.Enum):
     """Why a value of a dimension is not in the best setup."""
 
     NOT_FIT = "not_fit"
+    #: the model states a node holds in its CPU memory do not fit it
+    NOT_FIT_CPU = "not_fit_cpu"
     REFUSED = "refused"
     SLOWER = "slower"
 
@@ -122,6 +124,11 @@ class Candidate:
     per_gpu_bytes: int | None = None
     #: the closest miss when nothing fits: bytes per GPU at one sample, and usable
     shortfall_bytes: int | None = None
+    #: each node's CPU memory for the model states (offloads; None: not derived)
+    cpu_bytes_per_node: int | None = None
+    #: CPU bytes per node over the description's node memory (None: it fits, or the
+    #: node's memory is not known)
+    cpu_shortfall_bytes: int | None = None
     step: StepTime | None = None
     #: what the description's framework refuses of it (the rule book's entries)
     refusals: tuple[Refusal, ...] = ()
@@ -159,7 +166,8 @@ class Exclusion:
     dimension: str
     value: object
     reason: ExclusionReason
-    #: NOT_FIT: the smallest shortfall of any of its layouts (bytes per GPU, one sample)
+    #: NOT_FIT: the smallest shortfall of any of its layouts (bytes per GPU, one sample);
+    #: NOT_FIT_CPU: the smallest of a node's CPU memory
     shortfall_bytes: int | None = None
     #: REFUSED: the rules that refuse its layouts (one of each), and the search's own
     #: reasons
@@ -258,6 +266,11 @@ def _evaluate(d: TrainingDescription, model: ModelFacts) -> Candidate:
     if d.target_batch % d.gpus:
         return replace(layout, blocked=Blocked.NOT_REACHABLE)
     figs: Figures = figures(d, model)
+    cpu = None if figs.states is None else figs.states.cpu_bytes
+    layout = replace(layout, cpu_bytes_per_node=cpu)
+    if cpu_fits(cpu, d.cpu_memory_gb) is False:
+        assert cpu is not None and d.cpu_memory_gb is not None
+        return replace(layout, cpu_shortfall_bytes=cpu - int(d.cpu_memory_gb * 10**9))
     largest = figs.max_micro_batch()
     assert largest is not None
     per_gpu = d.target_batch // d.gpus
@@ -390,6 +403,10 @@ def _exclusions(evaluated: list[Candidate], best: Candidate | None) -> tuple[Exc
             misses = [c.shortfall_bytes for c in group if c.shortfall_bytes is not None]
             if misses:
                 found.append(Exclusion(dimension, value, ExclusionReason.NOT_FIT, min(misses)))
+                continue
+            cpu = [c.cpu_shortfall_bytes for c in group if c.cpu_shortfall_bytes is not None]
+            if cpu:
+                found.append(Exclusion(dimension, value, ExclusionReason.NOT_FIT_CPU, min(cpu)))
                 continue
             first: dict[object, Refusal] = {}
             for c in group:

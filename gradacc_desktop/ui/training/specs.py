@@ -82,6 +82,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(DescriptionSection.HARDWARE, T.GPU_MEMORY),
     RowSpec(DescriptionSection.HARDWARE, T.GPUS),
     RowSpec(DescriptionSection.HARDWARE, T.NODES),
+    RowSpec(DescriptionSection.HARDWARE, T.CPU_MEMORY),
     RowSpec(DescriptionSection.HARDWARE, T.LINK),
     RowSpec(DescriptionSection.HARDWARE, T.NETWORK),
     RowSpec(DescriptionSection.HARDWARE, E.CARD_SPEED),

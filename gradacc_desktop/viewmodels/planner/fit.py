@@ -8,11 +8,14 @@ from dataclasses import replace
 from typing import final
 
 from gradacc_desktop.core.frameworks.rules import Refusal
+from gradacc_desktop.core.memory import Offload
 from gradacc_desktop.core.training.alternatives import Alternative, Change
 from gradacc_desktop.core.training.figures import shown_gb
-from gradacc_desktop.core.training.plan import MemoryFit, NoFit
+from gradacc_desktop.core.training.plan import MemoryFit, NoFit, Plan
+from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import FitView, NothingFitsView
+from gradacc_desktop.viewmodels.shared_texts import say
 
 
 @final
@@ -86,6 +89,44 @@ class FitTexts(Translating):
             verdict=self.tr("Fits in GPU memory, but the framework refuses this setup"),
             usage=f"{said} {fit.usage}",
         )
+
+    def node_memory(self, fit: FitView, plan: Plan) -> FitView:
+        """``fit`` with what a node's CPU memory must hold (DeepSpeed's estimate of the
+        model states on the CPU: offloads, the fp32 model each process loads): a plan
+        that fits the GPUs but not a node's memory does not fit; with the node's memory
+        not given, an offload says what it needs and which field takes the memory."""
+        need, memory = plan.cpu_bytes_per_node, plan.description.cpu_memory_gb
+        if need is None or (memory is None and plan.description.offload is Offload.NONE):
+            return fit
+        cpu = self.gb(need)
+        if memory is None:
+            said = self.tr(
+                "The offloaded model states need {cpu} of CPU memory per node, and a "
+                "node's memory is not given: type it in “{field}” to check it."
+            ).format(cpu=cpu, field=say(shared.CPU_MEMORY))
+            verdict = self.tr("Fits in GPU memory; a node's CPU memory is not given")
+        elif plan.cpu_fits:
+            said = self.tr("CPU memory per node: {cpu} of {memory}.").format(
+                cpu=cpu, memory=self._formats.format_gb(memory)
+            )
+            verdict = self.tr("Fits in GPU memory and in a node's CPU memory")
+        else:
+            said = self.tr(
+                "A node's CPU memory must hold {cpu} of model states (DeepSpeed's "
+                "estimate), more than the {memory} it has."
+            ).format(cpu=cpu, memory=self._formats.format_gb(memory))
+            if fit.fits:  # even a fit the framework refuses: it does not fit a node
+                return replace(
+                    fit,
+                    fits=False,
+                    verdict=self.tr("Fits in GPU memory, but not in a node's CPU memory"),
+                    usage=f"{fit.usage} {said}",
+                )
+            verdict = fit.verdict
+        # a verdict of its own only where the GPU's is a plain "fits"
+        if not fit.fits or plan.refusals:
+            verdict = fit.verdict
+        return replace(fit, verdict=verdict, usage=f"{fit.usage} {said}")
 
     def fit_of_nothing(
         self, nothing: NoFit, tensor_parallel: int = 1, typed_other: bool = False

@@ -85,6 +85,7 @@ class PlanResults(Translating):
             fit = self._fit.unknown(missing)
         if plan.refusals and fit.fits:
             fit = self._fit.refused(fit, plan.refusals)
+        fit = self._fit.node_memory(fit, plan)
         nothing = None if plan.no_fit is None else self._fit.nothing_fits(plan.no_fit, found, typed)
         table = self._pairs.rows(plan.pairs, None if current is None else current.micro_batch)
         fastest = None if plan.fastest is None else plan.fastest.micro_batch

@@ -287,6 +287,7 @@ def build(
         efficiency=None if efficiency is None else efficiency / 100,
         link_gbps=e.optional_value(TrainingField.LINK)[0],
         network_gbps=e.optional_value(TrainingField.NETWORK)[0],
+        cpu_memory_gb=e.optional_value(TrainingField.CPU_MEMORY)[0],
         profile=profile,
         run=RunBudget(
             dataset_samples=_int(e.optional_value(TrainingField.DATASET)[0]),

@@ -17,7 +17,11 @@ from gradacc_desktop.core.batch import (
 from gradacc_desktop.core.calculator import LIMITS, Field
 from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.memory import DEFAULT_OVERHEAD_GB, LORA_RANK_LIMITS, SHAPE_LIMITS
-from gradacc_desktop.core.scenario import GOODPUT_PERCENT_LIMITS, NODES_LIMITS
+from gradacc_desktop.core.scenario import (
+    CPU_MEMORY_LIMITS,
+    GOODPUT_PERCENT_LIMITS,
+    NODES_LIMITS,
+)
 from gradacc_desktop.core.time import (
     BANDWIDTH_LIMITS,
     EFFICIENCY_PERCENT_LIMITS,
@@ -57,6 +61,7 @@ class TrainingField(enum.Enum):
     GPU_MEMORY = "gpu_memory_gb"  # the custom card's usable memory
     GPUS = "gpus"
     NODES = "nodes"
+    CPU_MEMORY = "cpu_memory_gb"  # each node's CPU memory (empty: not given)
     # the links, typed over the card's (empty: the card's)
     LINK = "link_gbps"
     NETWORK = "network_gbps"
@@ -130,7 +135,8 @@ SPEED_FIELDS = (
     TrainingField.CUSTOM_LINK,
     TrainingField.CUSTOM_NETWORK,
 )
-#: optional inputs of the run: a refused one leaves the plan, and stops only what needs it
+#: optional inputs of the run and the hardware (the links, a node's memory): a refused one
+#: leaves the plan, and stops only what needs it
 RUN_FIELDS = (
     TrainingField.DATASET,
     TrainingField.EPOCHS,
@@ -138,6 +144,7 @@ RUN_FIELDS = (
     TrainingField.PRICE,
     TrainingField.GOODPUT,
     TrainingField.EFFICIENCY,
+    TrainingField.CPU_MEMORY,
     TrainingField.LINK,
     TrainingField.NETWORK,
     *SPEED_FIELDS,
@@ -164,6 +171,7 @@ LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
     TrainingField.GPU_MEMORY: GPU_MEMORY_LIMITS,
     TrainingField.GPUS: LIMITS[Field.GPUS],
     TrainingField.NODES: NODES_LIMITS,
+    TrainingField.CPU_MEMORY: CPU_MEMORY_LIMITS,
     TrainingField.TENSOR_PARALLEL: LAYOUT_LIMITS,
     TrainingField.PIPELINE_STAGES: LAYOUT_LIMITS,
     TrainingField.VIRTUAL_STAGES: LAYOUT_LIMITS,
@@ -200,6 +208,7 @@ RULES = FieldRules(
         TrainingField.GOODPUT: Decimal(5),
         TrainingField.LINK: Decimal(25),
         TrainingField.NETWORK: Decimal(5),
+        TrainingField.CPU_MEMORY: Decimal(64),
         TrainingField.PRICE: Decimal("0.1"),
         TrainingField.REFERENCE_LR: Decimal("0.0001"),
         TrainingField.MODEL_PARAMS: Decimal(10**9),

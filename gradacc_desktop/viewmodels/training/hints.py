@@ -76,6 +76,13 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
         "Machines the GPUs are spread over, evenly (the launch lines, the network "
         "the collectives cross).",
     ),
+    TrainingField.CPU_MEMORY: trans_late(
+        "TrainingTexts",
+        "Each node's CPU memory (RAM), in GB (optional; empty: not given). What DeepSpeed "
+        "keeps on the CPU must fit in it — the offloaded optimizer states (and "
+        "parameters) and the fp32 model each process loads: the plan says whether it "
+        "does, and the search leaves out what a node cannot hold.",
+    ),
     TrainingField.TENSOR_PARALLEL: trans_late(
         "TrainingTexts",
         "GPUs each layer is split over (Megatron tensor parallelism; sequence "

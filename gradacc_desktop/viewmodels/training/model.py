@@ -242,11 +242,13 @@ class TrainingViewModel(QObject):
 
     def placeholder(self, field: TrainingField) -> str:
         """What an empty field stands for: a derived figure, the efficiency model, the
-        card's links, a goodput of 100 %."""
+        card's links, a goodput of 100 %, a node's memory not given."""
         if field is TrainingField.EFFICIENCY:
             return self._texts.modelled_efficiency()
         if field is TrainingField.GOODPUT:
             return self._texts.full_goodput()
+        if field is TrainingField.CPU_MEMORY:
+            return self._texts.node_memory_not_given()
         if field in (TrainingField.LINK, TrainingField.NETWORK):
             card = current_card(self._choices, self._entries, self._cards)
             if card is None or card.performance is None:

@@ -108,6 +108,7 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         framework=c.framework,
         # what the plan uses: sequence parallelism only beside tensor parallelism
         sequence_parallel=c.sequence_parallel and tensor_parallel > 1,
+        cpu_memory_gb=integer(TrainingField.CPU_MEMORY),
     )
 
 
@@ -182,6 +183,7 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             TrainingField.TARGET: Decimal(plan.target_batch),
             TrainingField.GPUS: Decimal(plan.gpus),
             TrainingField.NODES: Decimal(plan.nodes),
+            TrainingField.CPU_MEMORY: optional(plan.cpu_memory_gb),
             TrainingField.TENSOR_PARALLEL: Decimal(plan.tensor_parallel),
             TrainingField.PIPELINE_STAGES: Decimal(plan.pipeline_stages),
             TrainingField.VIRTUAL_STAGES: Decimal(plan.virtual_stages),

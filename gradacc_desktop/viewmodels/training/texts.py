@@ -88,6 +88,7 @@ class TrainingTexts(Translating):
             TrainingField.GPU_MEMORY: self.tr("Usable memory per GPU"),
             TrainingField.GPUS: say(shared.GPUS),
             TrainingField.NODES: self.tr("&Nodes (machines)"),
+            TrainingField.CPU_MEMORY: say(shared.CPU_MEMORY),
             TrainingField.TENSOR_PARALLEL: self.tr("&Tensor parallel"),
             TrainingField.PIPELINE_STAGES: self.tr("Pipeline stages"),
             TrainingField.VIRTUAL_STAGES: self.tr("Virtual stages per GPU"),
@@ -346,6 +347,10 @@ class TrainingTexts(Translating):
     def full_goodput(self) -> str:
         """The placeholder of the empty goodput field: all the time trains."""
         return self._formats.format(Decimal(100))
+
+    def node_memory_not_given(self) -> str:
+        """The placeholder of the empty CPU memory field: nothing is said of it."""
+        return self.tr("not given")
 
     def card_link(self, gbps: Decimal) -> str:
         """The placeholder of an empty link field: the card's figure."""

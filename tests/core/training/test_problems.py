@@ -1,0 +1,154 @@
+"""The description checks itself: each problem has a case that raises it and one just
+inside it, and the plan and its JSON carry them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from gradacc_desktop.cli import main
+from gradacc_desktop.core.memory.models import ModelSpec, facts
+from gradacc_desktop.core.memory.setup import Offload
+from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.time.gpus import load_gpu_table
+from gradacc_desktop.core.training.description import TrainingDescription
+from gradacc_desktop.core.training.plan import cpu_fits, plan
+from gradacc_desktop.core.training.problems import FIELD, ProblemKind, problems
+
+TABLE = load_gpu_table()
+LLAMA = TrainingDescription(
+    model=ModelSpec.bundled("llama-3.1-8b"),
+    seq_len=4096,
+    card=TABLE.by_id("h100-80gb"),
+    gpus=4,
+    target_batch=64,
+)
+MIXTRAL = replace(LLAMA, model=ModelSpec.bundled("mixtral-8x7b"))
+T5 = replace(LLAMA, model=ModelSpec.bundled("t5-base"), seq_len=512)
+GPT2 = replace(LLAMA, model=ModelSpec.bundled("gpt2"), seq_len=1024)
+
+#: each kind: (a description that has it, the one just inside it)
+CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
+    ProblemKind.FP8_PRECISION: (
+        replace(LLAMA, fp8=True, precision=Precision.FP32),
+        replace(LLAMA, fp8=True, precision=Precision.BF16),
+    ),
+    ProblemKind.FP8_CARD: (
+        replace(LLAMA, fp8=True, card=TABLE.by_id("a100-80gb")),
+        replace(LLAMA, fp8=True),
+    ),
+    ProblemKind.VIRTUAL_STAGES: (
+        replace(LLAMA, virtual_stages=2),
+        replace(LLAMA, virtual_stages=2, pipeline_stages=2),
+    ),
+    ProblemKind.SEQUENCE_PARALLEL: (
+        replace(LLAMA, sequence_parallel=True),
+        replace(LLAMA, sequence_parallel=True, tensor_parallel=2),
+    ),
+    ProblemKind.UNEVEN_NODES: (replace(LLAMA, nodes=3), replace(LLAMA, nodes=2)),
+    ProblemKind.OFFLOAD_NEEDS_ZERO: (
+        replace(LLAMA, offload=Offload.OPTIMIZER),
+        replace(LLAMA, offload=Offload.OPTIMIZER, zero_stage=ZeroStage.OPTIMIZER),
+    ),
+    ProblemKind.PARAMETER_OFFLOAD_NEEDS_ZERO3: (
+        replace(LLAMA, offload=Offload.ALL, zero_stage=ZeroStage.GRADIENTS),
+        replace(LLAMA, offload=Offload.ALL, zero_stage=ZeroStage.WEIGHTS),
+    ),
+    ProblemKind.EXPERTS_NOT_MOE: (replace(LLAMA, expert_parallel=2), LLAMA),
+    ProblemKind.EXPERTS_SPLIT: (
+        replace(MIXTRAL, gpus=6, expert_parallel=3),  # 8 experts
+        replace(MIXTRAL, gpus=4, expert_parallel=4),
+    ),
+    ProblemKind.EXPERTS_DATA: (
+        replace(MIXTRAL, gpus=6, expert_parallel=4),
+        replace(MIXTRAL, gpus=8, expert_parallel=4),
+    ),
+    ProblemKind.CONTEXT_SPLIT: (
+        replace(LLAMA, seq_len=4098, context_parallel=2),  # not 4 equal chunks
+        replace(LLAMA, seq_len=4104, context_parallel=2),
+    ),
+    ProblemKind.IMAGES: (replace(LLAMA, images=1), LLAMA),
+    ProblemKind.TARGET_SEQ: (replace(LLAMA, target_seq=128), replace(T5, target_seq=128)),
+    ProblemKind.SEQ_TOO_LONG: (replace(GPT2, seq_len=1025), GPT2),
+}
+
+
+def _kinds(d: TrainingDescription) -> list[ProblemKind]:
+    return [p.kind for p in problems(d, None if d.model is None else facts(d.model))]
+
+
+def test_every_kind_has_a_case_and_an_input() -> None:
+    assert set(CASES) == set(ProblemKind) == set(FIELD)
+
+
+@pytest.mark.parametrize("kind", list(ProblemKind), ids=lambda k: k.value)
+def test_each_problem_is_raised_by_its_case_only(kind: ProblemKind) -> None:
+    has, inside = CASES[kind]
+    assert kind in _kinds(has)
+    assert kind not in _kinds(inside)
+    (problem,) = [p for p in problems(has, facts(has.model)) if p.kind is kind]  # type: ignore[arg-type]
+    assert problem.as_dict() == {
+        "framework": None,
+        "rule": kind.value,
+        "message": str(problem.message),
+    }
+    assert problem.message.endswith(".")
+
+
+def test_the_default_description_has_none() -> None:
+    assert _kinds(LLAMA) == []
+    assert problems(TrainingDescription(), None) == ()
+
+
+def test_the_plan_carries_them_and_the_cpu_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    p = plan(replace(LLAMA, fp8=True, card=TABLE.by_id("a100-80gb"), zero_stage=ZeroStage.WEIGHTS))
+    assert [x.kind for x in p.problems] == [ProblemKind.FP8_CARD]
+    # the time cannot be given: the card has no FP8 peak, and the problem says why
+    assert p.current is not None and p.current.time is None
+    flags = [
+        "--model",
+        "llama-3.1-8b",
+        "--seq-len",
+        "4096",
+        "--gpu-card",
+        "a100-80gb",
+        "--gpus",
+        "4",
+        "--fp8",
+        "--target-batch",
+        "64",
+        "--zero-stage",
+        "3",
+        "--offload",
+        "optimizer",
+        "--json",
+    ]
+    assert main(["plan", *flags]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert data["problems"] == [
+        {"framework": None, "rule": "fp8_card", "message": str(p.problems[0].message)}
+    ]
+    offloaded = plan(
+        replace(LLAMA, card=TABLE.by_id("a100-80gb"), fp8=True, zero_stage=ZeroStage.WEIGHTS,
+                offload=Offload.OPTIMIZER)
+    )  # fmt: skip
+    assert data["cpu_bytes_per_node"] == offloaded.cpu_bytes_per_node > 0
+    assert data["cpu_fits"] is None
+
+
+def test_cpu_fits_compares_decimal_gb() -> None:
+    assert cpu_fits(None, Decimal(1)) is None
+    assert cpu_fits(10**9, None) is None
+    assert cpu_fits(10**9, Decimal(1)) is True
+    assert cpu_fits(10**9 + 1, Decimal(1)) is False
+    p = plan(replace(LLAMA, zero_stage=ZeroStage.WEIGHTS, offload=Offload.OPTIMIZER))
+    need = p.cpu_bytes_per_node
+    assert need is not None and need > 0
+    below = plan(replace(p.description, cpu_memory_gb=Decimal(need - 1) / 10**9))
+    above = plan(replace(p.description, cpu_memory_gb=Decimal(need) / 10**9))
+    assert (below.cpu_fits, above.cpu_fits) == (False, True)
