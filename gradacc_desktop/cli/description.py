@@ -38,7 +38,6 @@ from ..core.memory import (
     LoraTargets,
     ModelSpec,
     Offload,
-    Precision,
     UnknownModelError,
     ZeroStage,
     facts,
@@ -62,11 +61,8 @@ from ..core.training.description import (
     Optimizer,
     RunBudget,
     TrainingDescription,
-    context_problem,
-    context_problem_text,
-    expert_problem,
-    expert_problem_text,
 )
+from ..core.training.problems import SETUP_KINDS, problems
 from ._common import UsageError
 from .description_flags import add_description_arguments as add_description_arguments
 from .description_flags import add_gpus_arguments as add_gpus_arguments
@@ -74,31 +70,6 @@ from .description_flags import precision_of
 
 #: the flags that give a model by its sizes
 SIZE_FLAGS = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "family")
-
-
-def check_context_seq(context_parallel: int, seq_len: int | None) -> None:
-    """A usage error when ``context_parallel`` GPUs cannot split the sequence."""
-    if seq_len is None:
-        return
-    problem = context_problem(context_parallel, seq_len)
-    if problem is not None:
-        text = context_problem_text(problem, context_parallel, seq_len)
-        raise UsageError(f"--context-parallel: {text}")
-
-
-def check_expert_model(expert_parallel: int, model: ModelSpec | None) -> None:
-    """A usage error when ``expert_parallel`` GPUs cannot share ``model``'s experts."""
-    if expert_parallel == 1:
-        return
-    if model is None:
-        raise UsageError(
-            "--expert-parallel needs the model: a mixture of experts (--model or --model-config)"
-        )
-    found = facts(model)
-    problem = expert_problem(expert_parallel, found)
-    if problem is not None:
-        text = expert_problem_text(problem, expert_parallel, found)
-        raise UsageError(f"--expert-parallel: {text}")
 
 
 def check_expert_data(expert_parallel: int, data_parallel: int, what: str = "--gpus") -> None:
@@ -198,15 +169,15 @@ def description_from(
     target_batch: int,
     micro_batch: int | None = None,
     rounding: Rounding = Rounding.CEIL,
+    plans_problems: bool = False,
 ) -> TrainingDescription:
     """The description the flags give; combinations no description holds are usage
-    errors (exit 2), with one line saying why."""
+    errors (exit 2), with one line saying why. What the description asks for that its
+    model, card or layout cannot give (``training.problems``) is one too, in the core's
+    words — unless ``plans_problems`` (``gradacc plan``, which reports them as the
+    window does)."""
     model = model_spec(args)
-    if args.virtual_stages > 1 and args.pipeline_stages == 1:
-        raise UsageError("--virtual-stages interleaves pipeline stages: give --pipeline-stages")
     precision, fp8 = precision_of(args)
-    if fp8 and precision is Precision.FP32:
-        raise UsageError("--fp8 goes with 16-bit training (--precision bf16 or fp16)")
     if model is None:
         for flag in ("efficiency", "speed_profile"):
             if getattr(args, flag) is not None:
@@ -226,10 +197,10 @@ def description_from(
                 lora.names(targets)
             except ValueError as exc:
                 raise UsageError(f"--lora-targets: {exc}") from None
-    check_expert_model(args.expert_parallel, model)
-    check_context_seq(args.context_parallel, args.seq_len)
-    if args.target_seq is not None and (model is None or not facts(model).encoder_decoder):
-        raise UsageError("--target-seq is for encoder-decoder models (T5)")
+    if args.expert_parallel > 1 and model is None:
+        raise UsageError(
+            "--expert-parallel needs the model: a mixture of experts (--model or --model-config)"
+        )
     imaged = args.images is not None or args.image_size is not None or args.freeze_vision
     if imaged and (model is None or facts(model).vision is None):
         raise UsageError("--images, --image-size and --freeze-vision need a vision tower")
@@ -297,6 +268,16 @@ def description_from(
         for what, measured, planned in found:
             text = MISMATCH_TEXT[what].format(measured=measured, planned=planned)
             sys.stderr.write(f"gradacc: warning: --speed-profile: {text}\n")
+    if not plans_problems:
+        # the layouts no framework runs are ``checked``'s, for the commands that use one
+        found_problems = [
+            p
+            for p in problems(description, None if model is None else facts(model))
+            if p.kind not in SETUP_KINDS
+        ]
+        if found_problems:
+            first = found_problems[0]
+            raise UsageError(f"--{first.field.replace('_', '-')}: {first.message}")
     return description
 
 

@@ -93,6 +93,7 @@ def _description(
         target_batch=args.target_batch,
         micro_batch=args.micro_batch,
         rounding=Rounding(args.rounding),
+        plans_problems=True,
     )
     if d.model is not None and d.seq_len is None:
         raise UsageError(

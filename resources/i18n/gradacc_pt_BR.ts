@@ -5249,6 +5249,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A placa personalizada não tem dados de velocidade: digite-os em “A velocidade da placa…” (descrição do treino, GPUs), ou escolha um modelo de GPU.</translation>
     </message>
     <message>
+        <source>No time per step: {why}</source>
+        <translation>Sem tempo por passo: {why}</translation>
+    </message>
+    <message>
         <source>No configuration to time.</source>
         <translation>Nenhuma configuração para cronometrar.</translation>
     </message>
@@ -5777,6 +5781,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A recomputação completa guarda só a entrada de cada camada e recalcula o resto na retropropagação: muito menos memória de ativação, um terço a mais de cálculo. A recomputação seletiva (--recompute-granularity selective do Megatron) recalcula só o núcleo da atenção: descarta as s² pontuações que a atenção eager guarda, com um pouco mais de cálculo.</translation>
     </message>
     <message>
+        <source>Off now: {why}</source>
+        <translation>Desligado agora: {why}</translation>
+    </message>
+    <message>
         <source>modelled from the model&apos;s shape</source>
         <translation>modelada pelo formato do modelo</translation>
     </message>
@@ -6015,18 +6023,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Custom</source>
         <translation>Personalizado</translation>
-    </message>
-    <message>
-        <source>Off now: FP8 products go with bf16 or fp16 training.</source>
-        <translation>Desativado agora: produtos em FP8 exigem treino em bf16 ou fp16.</translation>
-    </message>
-    <message>
-        <source>Off now: {card} has no FP8 peak.</source>
-        <translation>Desativado agora: a {card} não tem pico em FP8.</translation>
-    </message>
-    <message>
-        <source>Off now: it needs {field} above 1 (it splits the tokens over the tensor-parallel GPUs).</source>
-        <translation>Desativado agora: exige {field} acima de 1 (divide os tokens entre as GPUs do paralelismo de tensor).</translation>
     </message>
     <message>
         <source>DeepSpeed</source>

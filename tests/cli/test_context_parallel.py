@@ -70,7 +70,6 @@ def test_auto_keeps_the_context_parallel_size(capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        ((*PLAN, "--context-parallel", "3"), "--context-parallel: the sequence length 32768"),
         ((*EXPORT, "--context-parallel", "3"), "must be divisible by 2 x"),
         ((*TIME, "--context-parallel", "3"), "not a multiple of --tensor-parallel"),
         ((*PLAN, "--context-parallel", "0"), "--context-parallel"),
@@ -94,3 +93,9 @@ def test_refusals_are_one_line(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], says: str
 ) -> None:
     assert says in fails(capsys, *argv)
+
+
+def test_plan_says_the_sequence_does_not_split(capsys: pytest.CaptureFixture[str]) -> None:
+    (problem,) = run_json(capsys, *PLAN, "--context-parallel", "3")["problems"]
+    assert problem["rule"] == "context_split"
+    assert problem["message"].startswith("The sequence length 32768 must be divisible by 2 x")

@@ -80,20 +80,12 @@ def test_export_writes_megatrons_flag(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        # a dense model has no experts to spread
-        (("plan", "--model", "llama-3.1-8b", "--seq-len", "4096", "--gpus", "8",
-          "--target-batch", "64", "--expert-parallel", "2"), "this model has none"),
-        (("plan", "--params", "1000000000", "--gpus", "8", "--target-batch", "64",
-          "--expert-parallel", "2"), "this model has none"),
         (("plan", "--gpus", "8", "--target-batch", "64", "--gpu-memory-gb", "80",
           "--activation-gb", "1", "--other-memory-gb", "1", "--expert-parallel", "2"),
          "needs the model"),
         # 6 data-parallel GPUs, groups of 4
         (("plan", *QWEN, "--gpus", "6", "--target-batch", "60", "--expert-parallel", "4"),
          "--expert-parallel 4 must divide the 6 data-parallel GPUs (--gpus)"),
-        # 128 experts
-        (("plan", *QWEN, "--gpus", "6", "--target-batch", "60", "--expert-parallel", "3"),
-         "must divide the model's 128 routed experts"),
         ((*EXPORT, "--format", "megatron", "--expert-parallel", "32"),
          "must divide the 16 data-parallel GPUs"),
         (("export", "--model", "mistral-7b", "--micro-batch", "2", "--accumulation-steps",
@@ -114,3 +106,29 @@ def test_refusals_are_one_line(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], says: str
 ) -> None:
     assert says in fails(capsys, *argv)
+
+
+@pytest.mark.parametrize(
+    ("argv", "rule", "says"),
+    [
+        # a dense model has no experts to spread
+        (("--model", "llama-3.1-8b", "--seq-len", "4096", "--gpus", "8"),
+         "experts_not_moe", "this model has none"),
+        # 128 experts
+        ((*QWEN, "--gpus", "6"), "experts_split", "must divide the model's 128 routed experts"),
+    ],
+)  # fmt: skip
+def test_plan_says_the_descriptions_problem(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], rule: str, says: str
+) -> None:
+    """plan reports what the description asks for that the model cannot give (the
+    window does too); the commands that write or time one setup refuse it."""
+    flags = (
+        *argv,
+        "--target-batch",
+        "60",
+        "--expert-parallel",
+        "3" if rule == "experts_split" else "2",
+    )
+    (problem,) = run_json(capsys, "plan", *flags)["problems"]
+    assert problem["rule"] == rule and says in problem["message"]

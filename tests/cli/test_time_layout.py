@@ -105,7 +105,14 @@ def test_virtual_stages_shrink_the_bubble(capsys: pytest.CaptureFixture[str]) ->
     # 16 micro-batches are 4 groups of 4: every pair the schedule runs is marked
     for c in interleaved["candidates"]:
         assert c["schedule_ok"] is (c["accumulation_steps"] % 4 == 0)
-    assert "give --pipeline-stages" in fails(capsys, *PLAN, "--gpus", "8", "--virtual-stages", "2")
+    # virtual stages without pipeline stages: plan says the description's problem
+    (problem,) = run_json(capsys, *PLAN, "--gpus", "8", "--virtual-stages", "2")["problems"]
+    assert problem["rule"] == "virtual_stages"
+    assert "give two or more pipeline stages" in problem["message"]
+    export = ("export", "--format", "megatron", "--micro-batch", "1", "--accumulation-steps", "8")
+    assert "--virtual-stages: Virtual stages interleave pipeline stages" in fails(
+        capsys, *export, "--gpus", "8", "--virtual-stages", "2"
+    )
 
 
 def test_links_fp8_attention_and_goodput_follow_the_flags(
@@ -130,10 +137,12 @@ def test_links_fp8_attention_and_goodput_follow_the_flags(
     bf16 = run_json(capsys, *h100)
     assert D(fp8["step_seconds"]) < D(bf16["step_seconds"])
     assert fp8["model_states_bytes"] == bf16["model_states_bytes"]
-    # the A100 has no FP8 peak: no time, said why
+    # the A100 has no FP8 peak: no time, and the problem says why
     a100 = run_json(capsys, *PLAN, "--gpus", "8", "--fp8", "--micro-batch", "1")
     assert a100["time_unavailable"] == "precision"
-    assert "16-bit training" in fails(capsys, *PLAN, "--gpus", "8", "--fp8", "--precision", "fp32")
+    assert [p["rule"] for p in a100["problems"]] == ["fp8_card"]
+    fp32 = run_json(capsys, *PLAN, "--gpus", "8", "--fp8", "--precision", "fp32")
+    assert "16-bit training" in fp32["problems"][0]["message"]
 
 
 @pytest.mark.parametrize(

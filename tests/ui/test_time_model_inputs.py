@@ -144,7 +144,10 @@ def test_the_fp8_box_is_enabled_only_for_16_bit_on_a_card_with_an_fp8_peak(  # t
     fp8 = panel.checks[Choice.FP8]
     _llama(window, qtbot)  # an A100: no FP8 peak
     assert not fp8.isEnabled() and not fp8.isChecked()
-    assert fp8.toolTip().endswith("Off now: NVIDIA A100 SXM4 80GB has no FP8 peak.")
+    assert fp8.toolTip().endswith(
+        "Off now: The NVIDIA A100 SXM4 80GB has no FP8 products (FP8 Tensor Cores start with "
+        "Ada and Hopper)."
+    )
     # its Alt key reaches nothing now, and types nothing into the field being edited
     link = described(window, TrainingField.LINK)
     type_into(qtbot, link, "30")
@@ -162,7 +165,9 @@ def test_the_fp8_box_is_enabled_only_for_16_bit_on_a_card_with_an_fp8_peak(  # t
     assert card.utilisation.text().endswith(" of 1,979 TFLOP/s per GPU")
     pick(qtbot, choice_box(window, Choice.PRECISION), Precision.FP32)
     assert not fp8.isEnabled() and not fp8.isChecked()
-    assert fp8.toolTip().endswith("Off now: FP8 products go with bf16 or fp16 training.")
+    assert fp8.toolTip().endswith(
+        "Off now: FP8 products run beside 16-bit training (bf16 or fp16), not with fp32."
+    )
     assert card.utilisation.text().endswith(" of 67 TFLOP/s per GPU")  # fp32, dense
     pick(qtbot, choice_box(window, Choice.PRECISION), Precision.BF16)
     assert fp8.isEnabled() and fp8.isChecked()  # the choice waited

@@ -119,8 +119,8 @@ def test_the_sequence_parallel_box_is_enabled_only_with_tensor_parallelism(  # t
     assert tensor.text() == "1"
     assert not box.isEnabled() and not box.isChecked()
     assert box.toolTip().endswith(
-        "Off now: it needs Tensor parallel above 1 (it splits the tokens over the "
-        "tensor-parallel GPUs)."
+        "Off now: Sequence parallelism splits the work of a tensor-parallel group: give a "
+        "tensor-parallel size of two or more."
     )
     type_into(qtbot, tensor, "2")
     assert box.isEnabled() and "Off now" not in box.toolTip()

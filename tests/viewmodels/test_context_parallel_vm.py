@@ -40,5 +40,15 @@ def test_context_parallel_gpus_split_the_sequence(qapp) -> None:  # type: ignore
     assert names.part_in_sentence("context_parallel") == "context-parallel key/value sends"
     training.set_text(F.CONTEXT_PARALLEL, "3")  # 32768 is not a multiple of 6
     assert training.plan is not None and training.plan.step_model is None
+    # the panel says the description's problem, and the time card why there is no time,
+    # in the words gradacc plan prints
+    words = (
+        "The sequence length 32,768 must be divisible by 2 x the context-parallel size (6): "
+        "Megatron splits each sequence into 2·CP equal chunks."
+    )
+    assert words in training.state.problems
+    results = vm.state.results
+    assert results is not None and results.time is not None
+    assert results.time.message == f"No time per step: {words}"
     training.set_text(F.CONTEXT_PARALLEL, "0")
     assert training.state.problems

@@ -133,7 +133,8 @@ def test_fp8_products_only_where_the_precision_and_the_card_allow(qapp) -> None:
     timed(training)
     assert not training.fp8_allowed()  # an A100: no FP8 peak
     assert training.check(Choice.FP8).hint.endswith(
-        "Off now: NVIDIA A100 SXM4 80GB has no FP8 peak."
+        "Off now: The NVIDIA A100 SXM4 80GB has no FP8 products (FP8 Tensor Cores start with "
+        "Ada and Hopper)."
     )
     training.set_choice(Choice.FP8, True)
     description = training.description
@@ -153,7 +154,7 @@ def test_fp8_products_only_where_the_precision_and_the_card_allow(qapp) -> None:
     training.set_choice(Choice.PRECISION, Precision.FP32)
     assert not training.fp8_allowed()
     assert training.check(Choice.FP8).hint.endswith(
-        "Off now: FP8 products go with bf16 or fp16 training."
+        "Off now: FP8 products run beside 16-bit training (bf16 or fp16), not with fp32."
     )
     description = training.description
     assert description is not None and not description.fp8

@@ -94,8 +94,8 @@ def test_sequence_parallelism_waits_for_tensor_parallelism(qapp) -> None:  # typ
     assert not state.enabled
     assert state.hint.startswith("Megatron's sequence parallelism (--sequence-parallel)")
     assert state.hint.endswith(
-        "Off now: it needs Tensor parallel above 1 (it splits the tokens over the "
-        "tensor-parallel GPUs)."
+        "Off now: Sequence parallelism splits the work of a tensor-parallel group: give a "
+        "tensor-parallel size of two or more."
     )
     vm.set_choice(Choice.SEQUENCE_PARALLEL, True)  # chosen, but not used at one GPU
     assert vm.choice(Choice.SEQUENCE_PARALLEL) is True

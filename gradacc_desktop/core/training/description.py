@@ -37,9 +37,7 @@ __all__ = [
     "RunBudget",
     "TrainingDescription",
     "context_problem",
-    "context_problem_text",
     "expert_problem",
-    "expert_problem_text",
 ]
 
 
@@ -246,20 +244,6 @@ def expert_problem(expert_parallel: int, model: ModelFacts | None) -> ExpertProb
     return None
 
 
-def expert_problem_text(problem: ExpertProblem, expert_parallel: int, model: ModelFacts) -> str:
-    """One English line saying why (the command line's)."""
-    if problem is ExpertProblem.NOT_MOE:
-        return (
-            f"expert parallelism ({expert_parallel}) spreads a mixture of experts' routed "
-            "experts: this model has none"
-        )
-    assert model.experts is not None
-    return (
-        f"the expert-parallel size {expert_parallel} must divide the model's "
-        f"{model.experts.experts} routed experts per layer: each GPU holds an equal share"
-    )
-
-
 class ContextProblem(enum.Enum):
     """Why a description's context-parallel size does not fit its sequence."""
 
@@ -278,13 +262,3 @@ def context_problem(context_parallel: int, seq_len: int | None) -> ContextProble
     if seq_len % (2 * context_parallel):
         return ContextProblem.SEQUENCE
     return None
-
-
-def context_problem_text(problem: ContextProblem, context_parallel: int, seq_len: int) -> str:
-    """One English line saying why (the command line's)."""
-    assert problem is ContextProblem.SEQUENCE
-    return (
-        f"the sequence length {seq_len} must be divisible by 2 x the context-parallel size "
-        f"({2 * context_parallel}): Megatron splits each sequence into 2·CP equal chunks "
-        "(its load-balanced causal split)"
-    )

@@ -24,7 +24,7 @@ from ..precision import Precision
 from ..text import Message, Phrase, trans_late
 from .description import TrainingDescription
 
-__all__ = ["Problem", "ProblemKind", "problems"]
+__all__ = ["SETUP_KINDS", "Problem", "ProblemKind", "problem_text", "problems"]
 
 
 class ProblemKind(enum.Enum):
@@ -123,6 +123,17 @@ _TEXT.update(
 )
 
 
+#: the kinds that are layouts no framework runs (``memory.setup.setup_problem``)
+SETUP_KINDS = frozenset(
+    {
+        ProblemKind.UNEVEN_NODES,
+        ProblemKind.OFFLOAD_NEEDS_ZERO,
+        ProblemKind.PARAMETER_OFFLOAD_NEEDS_ZERO3,
+        ProblemKind.EXPERTS_DATA,
+    }
+)
+
+
 @dataclass(frozen=True)
 class Problem:
     kind: ProblemKind
@@ -139,8 +150,14 @@ class Problem:
         return {"framework": None, "rule": self.kind.value, "message": str(self.message)}
 
 
+def problem_text(kind: ProblemKind, **values: Any) -> Message:
+    """The sentence of ``kind`` with ``values`` (what the window says where it keeps the
+    problem from arising, e.g. beside a switched-off check box)."""
+    return _TEXT[kind].format(**values)
+
+
 def _problem(kind: ProblemKind, **values: Any) -> Problem:
-    return Problem(kind, _TEXT[kind].format(**values))
+    return Problem(kind, problem_text(kind, **values))
 
 
 def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem, ...]:

@@ -225,6 +225,10 @@ class TimingTexts(Translating):
         """The card: the configuration in use, the fastest fitting pair, the run."""
         if plan.step_model is None:
             assert plan.time_missing is not None
+            if plan.problems and plan.time_missing is not TimeMissing.NO_SPEED:
+                # the description's problem is why (the same words as gradacc plan)
+                why = self._formats.said(plan.problems[0].message)
+                return self.unavailable(self.tr("No time per step: {why}").format(why=why))
             return self.unavailable(
                 self.missing(plan.time_missing, plan.time_detail, plan.description)
             )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from gradacc_desktop.core.memory import Precision
 from gradacc_desktop.core.time import GpuCard
+from gradacc_desktop.core.training.problems import ProblemKind
 from gradacc_desktop.viewmodels.entries import Entries
 from gradacc_desktop.viewmodels.training.build import (
     Choices,
@@ -42,13 +43,13 @@ def check_state(
         card = current_card(choices, entries, cards)
         enabled = fp8_allowed(choices.precision, card)
         if choices.precision is Precision.FP32:
-            why = texts.fp8_needs_16_bit()
+            why = texts.off_now(ProblemKind.FP8_PRECISION)
         elif not enabled:
             name = card.name if card is not None else texts.custom_card_name()
-            why = texts.fp8_needs_peak(name)
+            why = texts.off_now(ProblemKind.FP8_CARD, card=name)
     elif choice is Choice.SEQUENCE_PARALLEL:
         enabled = sequence_parallel_allowed(entries)
         if not enabled:
-            why = texts.sequence_parallel_needs_tensor_parallel()
+            why = texts.off_now(ProblemKind.SEQUENCE_PARALLEL)
     hint = texts.choice_hint(choice)
     return CheckState(enabled, hint + (f"\n\n{why}" if why else ""))

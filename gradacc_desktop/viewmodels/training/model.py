@@ -424,6 +424,10 @@ class TrainingViewModel(QObject):
                 problems = (str(exc),)
             else:
                 notes = self._notes.notes(built.description, result.figures)
+                # what the description asks for that its model, card or layout cannot
+                # give: the core's sentences, as ``gradacc plan`` prints them
+                said = self.formats.said
+                problems = (*problems, *(said(p.message) for p in result.problems))
         return TrainingState(
             plan=result,
             problems=problems,

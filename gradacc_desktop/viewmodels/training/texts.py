@@ -18,6 +18,7 @@ from gradacc_desktop.core.memory import (
 )
 from gradacc_desktop.core.time import CUSTOM_ID, GpuCard, Recompute
 from gradacc_desktop.core.training.description import Method, Optimizer
+from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating
@@ -267,17 +268,11 @@ class TrainingTexts(Translating):
     def custom_card_name(self) -> str:
         return self.tr("Custom")
 
-    def fp8_needs_16_bit(self) -> str:
-        return self.tr("Off now: FP8 products go with bf16 or fp16 training.")
-
-    def fp8_needs_peak(self, card: str) -> str:
-        return self.tr("Off now: {card} has no FP8 peak.").format(card=card)
-
-    def sequence_parallel_needs_tensor_parallel(self) -> str:
-        return self.tr(
-            "Off now: it needs {field} above 1 (it splits the tokens over the tensor-parallel "
-            "GPUs)."
-        ).format(field=self.field_label(TrainingField.TENSOR_PARALLEL))
+    def off_now(self, kind: ProblemKind, **values: object) -> str:
+        """Why a check box is off: the description's problem it would raise, in the
+        core's words (what ``gradacc plan`` says of the same description)."""
+        why = self._formats.said(problem_text(kind, **values))
+        return self.tr("Off now: {why}").format(why=why)
 
     def framework_options(self) -> list[tuple[Framework, str]]:
         return [
