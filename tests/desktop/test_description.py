@@ -125,6 +125,7 @@ def test_nothing_fits_then_the_best_setup_is_used(start_app: StartApp, lang: str
     time.sleep(0.5)
     lines = _plan(app, deselect=False)
     app.screenshot(f"description-search-used-{lang}", keep=True)
-    assert says["fits"] in lines, lines[:40]
+    # the GPU verdict first; an offloading best setup adds that the node's memory is not given
+    assert any(line.startswith(says["fits"]) for line in lines), lines[:40]
     # the best setup shards the model states (which ZeRO stage is the time model's call)
     assert any(line.startswith(says["zero"]) for line in lines), lines[:20]
