@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from decimal import Decimal
 from typing import Any
 
 from ..core.batch import Rounding
@@ -246,6 +247,7 @@ def description_from(
         other_memory_gb=args.other_memory_gb,
         overhead_gb=args.overhead_gb,
         efficiency=args.efficiency,
+        cpu_memory_gb=None if args.cpu_memory_gb is None else Decimal(args.cpu_memory_gb),
         link_gbps=args.link_gbps,
         network_gbps=args.network_gbps,
         profile=profile,

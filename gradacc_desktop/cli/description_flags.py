@@ -42,7 +42,7 @@ from ..core.time import (
     GpuTableError,
     load_gpu_table,
 )
-from ..core.training.description import Optimizer
+from ..core.training.description import CPU_MEMORY_LIMITS, Optimizer
 from ._common import GPUS, add_old_name, decimal_type, image_size_type, int_type, say_renamed
 
 #: images per sample: the estimator's range
@@ -343,6 +343,13 @@ def add_hardware_arguments(parser: argparse.ArgumentParser, *, card_group: Any =
         type=decimal_type(GPU_MEMORY_LIMITS),
         metavar="C",
         help="usable memory of one GPU, instead of --gpu-card (no time per step: no speed)",
+    )
+    group.add_argument(
+        "--cpu-memory-gb",
+        type=int_type(CPU_MEMORY_LIMITS),
+        metavar="M",
+        help="each node's CPU memory in GB (default: not given); an offload it cannot hold "
+        "does not fit",
     )
     group.add_argument(
         "--efficiency",

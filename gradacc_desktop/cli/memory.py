@@ -60,6 +60,7 @@ from ..core.training.description import (
     TrainingDescription,
 )
 from ..core.training.figures import Figures, figures, shown_gb
+from ..core.training.plan import cpu_fits
 from ._common import MICRO_BATCH, UsageError, int_type, plain, print_json
 from .description import (
     add_description_arguments,
@@ -192,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(data)
         return 0
-    _print_text(result, recipe, data)
+    _print_text(result, recipe, data, args.cpu_memory_gb)
     return 0
 
 
@@ -236,6 +237,8 @@ def _plan_figures(d: TrainingDescription, figs: Figures, micro: int | None) -> d
         "usable_bytes": figs.usable_bytes,
         "max_micro_batch": largest,
         "fits": None if micro is None or largest is None else micro <= largest,
+        "cpu_bytes_per_node": figs.states.cpu_bytes if figs.states else None,
+        "cpu_fits": cpu_fits(figs.states.cpu_bytes if figs.states else None, d.cpu_memory_gb),
     }
 
 
@@ -253,6 +256,8 @@ def _count_figures(result: ModelStates) -> dict[str, Any]:
         "usable_bytes": None,
         "max_micro_batch": None,
         "fits": None,
+        "cpu_bytes_per_node": result.cpu_bytes,
+        "cpu_fits": None,
     }
 
 
@@ -363,7 +368,9 @@ def _json(
     }
 
 
-def _print_text(result: ModelStates, recipe: Recipe, data: dict[str, Any]) -> None:
+def _print_text(
+    result: ModelStates, recipe: Recipe, data: dict[str, Any], budget_gb: int | None
+) -> None:
     out = sys.stdout
     layout = data.get("layout") or {}
     split = [
@@ -387,7 +394,11 @@ def _print_text(result: ModelStates, recipe: Recipe, data: dict[str, Any]) -> No
         + "\n"
     )
     out.write(f"Per GPU:  {result.gpu_bytes} bytes ({_gb(result.gpu_bytes)})\n")
-    out.write(f"Per node (CPU): {result.cpu_bytes} bytes ({_gb(result.cpu_bytes)})\n")
+    node = f"Per node (CPU): {result.cpu_bytes} bytes ({_gb(result.cpu_bytes)})"
+    if budget_gb is not None:
+        fits = "fits" if data["cpu_fits"] else "does NOT fit"
+        node += f" of {budget_gb} GB ({fits})"
+    out.write(node + "\n")
     for c in result.components:
         where = "GPU" if c.where == "gpu" else "CPU"
         out.write(f"  {where} {PART_NAMES[c.part.value]}: {_gb_fraction(c.bytes)}\n")

@@ -4,8 +4,9 @@ transformers builds from the same config.json.
 For full fine-tuning with mixed precision and Adam, and no memory typed in, the plan's
 ``model_states_bytes`` is the GPU figure of
 ``estimate_zero2_model_states_mem_needs`` / ``estimate_zero3_model_states_mem_needs``
-(bytes on each GPU; the plan reports no CPU figure, so DeepSpeed's float rounding of the
-CPU bytes, ``test_memory``'s subject, does not enter). The parameter count and ZeRO-3's
+(bytes on each GPU) and its ``cpu_bytes_per_node`` their CPU figure (each node's; where
+DeepSpeed's float arithmetic loses the last byte of the exact figure, as in
+``test_memory``, the plan keeps the exact one). The parameter count and ZeRO-3's
 largest layer come from the model itself: DeepSpeed's ``model_to_params`` on the
 transformers model built from the bundled config.json (on the meta device), so the
 app's count of the config is checked along the way.
@@ -18,6 +19,7 @@ app counts it untied, as its config.json and the published checkpoint have it.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,8 @@ ZERO3 = [(3, "none"), (3, "optimizer"), (3, "all")]
 
 
 def _plan(capsys: pytest.CaptureFixture[str], model: list[str], stage: int, offload: str,
-          nodes: int, per_node: int, *extra: str) -> int:  # fmt: skip
+          nodes: int, per_node: int, *extra: str) -> tuple[int, int]:  # fmt: skip
+    """The plan's (model states per GPU, CPU bytes per node)."""
     data = run_json(
         capsys, "plan", *model, "--seq-len", "64", "--gpu-card", "a100-80gb",
         "--gpus", str(nodes * per_node), "--nodes", str(nodes), "--zero-stage", str(stage),
@@ -48,16 +51,24 @@ def _plan(capsys: pytest.CaptureFixture[str], model: list[str], stage: int, offl
     )  # fmt: skip
     assert data["other_memory_source"] == "estimated"
     states: int = data["model_states_bytes"]
-    return states
+    cpu: int = data["cpu_bytes_per_node"]
+    return states, cpu
 
 
-def _deepspeed_gpu_bytes(
+def _deepspeed(
     params: int, largest: int, stage: int, offload: str, nodes: int, per_node: int
-) -> int:
+) -> tuple[int, int, Fraction]:
+    """DeepSpeed's (GPU bytes, CPU bytes per node) and the CPU figure in exact arithmetic
+    (its expression with the float factors 1.5 and 1 / nodes as fractions)."""
+    buffer = Fraction(3, 2)
     if stage == 2:
-        _cpu, gpu = zero2(params, per_node, nodes, cpu_offload=offload != "none")
-        return int(gpu)
-    _cpu, gpu, _largest = zero3(
+        cpu, gpu = zero2(params, per_node, nodes, cpu_offload=offload != "none")
+        if offload == "none":
+            exact = params * 4 * per_node * buffer
+        else:
+            exact = params * max(4 * nodes * per_node, 16) * buffer
+        return int(gpu), int(cpu), exact
+    cpu, gpu, _largest = zero3(
         params,
         largest,
         per_node,
@@ -65,7 +76,23 @@ def _deepspeed_gpu_bytes(
         cpu_offload=offload != "none",
         cpu_offload_params=offload == "all",
     )
-    return int(gpu)
+    per_param = {"none": None, "optimizer": 16, "all": 18}[offload]
+    if per_param is None:
+        exact = largest * 4 * per_node * buffer
+    else:
+        exact = params * Fraction(per_param, nodes) * buffer
+    return int(gpu), int(cpu), exact
+
+
+def _deepspeed_gpu_bytes(
+    params: int, largest: int, stage: int, offload: str, nodes: int, per_node: int
+) -> int:
+    return _deepspeed(params, largest, stage, offload, nodes, per_node)[0]
+
+
+def _agrees(ours: int, theirs: int, exact: Fraction) -> bool:
+    """Equal, or DeepSpeed's float lost the last byte of the exactly computed figure."""
+    return ours == theirs or (ours == int(exact) and theirs == ours - 1)
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -73,17 +100,18 @@ def test_plan_model_states_equal_deepspeed(capsys: pytest.CaptureFixture[str], n
     params, largest = parameter_counts(meta_model(name))
     for nodes, per_node in LAYOUTS:
         for stage, offload in ZERO2 + ZERO3:
-            ours = _plan(capsys, ["--model", name], stage, offload, nodes, per_node)
-            theirs = _deepspeed_gpu_bytes(params, largest, stage, offload, nodes, per_node)
-            assert ours == theirs, (name, stage, offload, nodes, per_node)
+            ours, cpu = _plan(capsys, ["--model", name], stage, offload, nodes, per_node)
+            gpu, their_cpu, exact = _deepspeed(params, largest, stage, offload, nodes, per_node)
+            assert ours == gpu, (name, stage, offload, nodes, per_node)
+            assert _agrees(cpu, their_cpu, exact), (name, stage, offload, nodes, per_node)
 
 
 def test_fp16_and_bf16_states_are_the_same(capsys: pytest.CaptureFixture[str]) -> None:
     """DeepSpeed's estimators do not ask which 16-bit format: neither does the plan."""
     params, largest = parameter_counts(meta_model("llama-3.1-8b"))
     for stage, offload in [(2, "none"), (3, "optimizer")]:
-        fp16 = _plan(capsys, ["--model", "llama-3.1-8b"], stage, offload, 2, 8,
-                     "--precision", "fp16")  # fmt: skip
+        fp16, _cpu = _plan(capsys, ["--model", "llama-3.1-8b"], stage, offload, 2, 8,
+                           "--precision", "fp16")  # fmt: skip
         assert fp16 == _deepspeed_gpu_bytes(params, largest, stage, offload, 2, 8)
 
 
@@ -101,5 +129,6 @@ def test_deepspeed_counts_a_real_model_as_on_the_meta_device(
     config = str(write_config(data, tmp_path / kind))
     for nodes, per_node in [(1, 2), (2, 4)]:
         for stage, offload in [(2, "none"), (3, "none"), (3, "all")]:
-            ours = _plan(capsys, ["--model-config", config], stage, offload, nodes, per_node)
-            assert ours == _deepspeed_gpu_bytes(*counted, stage, offload, nodes, per_node)
+            ours, cpu = _plan(capsys, ["--model-config", config], stage, offload, nodes, per_node)
+            gpu, their_cpu, exact = _deepspeed(*counted, stage, offload, nodes, per_node)
+            assert (ours, _agrees(cpu, their_cpu, exact)) == (gpu, True)

@@ -13,12 +13,13 @@ from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import Rounding
 from ..calculator import DEFAULTS, LIMITS, BatchInputs, Field
-from ..limits import Limits, whole
+from ..limits import Limits
 from ..memory.activation import Attention
 from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec
 from ..memory.setup import Offload, Precision, ZeroStage
 from ..memory.zero import DEFAULT_OVERHEAD_GB
+from ..training.description import CPU_MEMORY_LIMITS as CPU_MEMORY_LIMITS
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
@@ -38,9 +39,6 @@ MAX_DEPTH = 8
 MAX_INT_DIGITS = 20
 
 ZERO_LIMITS = Limits(Decimal(0), Decimal(3), integer=True)
-#: each node's CPU memory, in whole GB of 10⁹ bytes (a node's memory is whole GB; a
-#: whole-number field also reads Portuguese "2.048" as 2048, never as two gigabytes)
-CPU_MEMORY_LIMITS = whole(1, 100_000)
 
 
 #: the custom card's speed, typed over the table's (decimals)

@@ -18,6 +18,7 @@ from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import Rounding
+from ..limits import whole
 from ..memory.activation import Attention
 from ..memory.lora import BaseFormat, LoraTargets
 from ..memory.models import ModelFacts, ModelSpec
@@ -27,7 +28,12 @@ from ..time.gpus import GpuCard
 from ..time.layout import ParallelLayout
 from ..time.profile import SpeedProfile
 
+#: each node's CPU memory, in whole GB of 10⁹ bytes (a node's memory is whole GB; a
+#: whole-number field also reads Portuguese "2.048" as 2048, never as two gigabytes)
+CPU_MEMORY_LIMITS = whole(1, 100_000)
+
 __all__ = [
+    "CPU_MEMORY_LIMITS",
     "OPTIMIZER_STATE_BYTES",
     "RECIPE_OPTIMIZER",
     "ContextProblem",
