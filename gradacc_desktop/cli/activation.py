@@ -36,6 +36,7 @@ from dataclasses import replace
 from decimal import ROUND_CEILING, Decimal
 from typing import Any, NoReturn, TextIO
 
+from gradacc_desktop.core.frameworks.rules import Rule, refusals
 from gradacc_desktop.core.memory import (
     ASSUMPTION_TEXT,
     GB,
@@ -52,6 +53,7 @@ from gradacc_desktop.core.memory import (
     ModelSpec,
     Recompute,
     Result,
+    ShapeProblem,
     estimate,
     facts,
     find_model,
@@ -66,11 +68,17 @@ from gradacc_desktop.core.memory.families import (
 from gradacc_desktop.core.memory.families.heads import Task
 from gradacc_desktop.core.memory.families.vision_facts import default_images
 from gradacc_desktop.core.memory.families.vision_facts import summary as vision_summary
+from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.figures import Figures, figures
 
 from ._common import UsageError
-from .description import add_description_arguments, description_from, model_spec
-from .description_flags import precision_of
+from .description import (
+    add_description_arguments,
+    data_parallel,
+    description_from,
+    model_spec,
+)
+from .description_flags import add_gpus_arguments, precision_of
 
 #: GB decimals of ``activation_gb`` (what the calculator's field accepts)
 ACTIVATION_GB_DECIMALS = 3
@@ -142,6 +150,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         seq_help="sequence length (default: the model's context, at most 4096); "
         "encoder-decoders: the source and, unless --target-seq, the target length "
         "(Whisper: its fixed encoder length, 1500); the image tokens count in it",
+    )
+    add_gpus_arguments(
+        parser.add_argument_group("GPUs"),
+        gpus_help="data-parallel GPUs, as in plan (the activation does not depend on "
+        "them; default: the expert-parallel size)",
     )
     step = parser.add_argument_group("the estimator's own (not part of the plan)")
     step.add_argument(
@@ -283,10 +296,22 @@ def inputs_from_args(args: argparse.Namespace) -> Inputs:
     return typed
 
 
-def plan_figures(args: argparse.Namespace, inputs: Inputs) -> Figures:
-    """The plan's activation figures for the same flags, at the sequence estimated."""
+def _description(args: argparse.Namespace, inputs: Inputs) -> TrainingDescription:
+    """The plan's description of the same flags, at the sequence estimated."""
     args.seq_len = inputs.seq
-    return figures(description_from(args, gpus=args.expert_parallel, target_batch=1))
+    given = args.gpus is not None or args.world_size is not None
+    gpus = data_parallel(args) if given else args.expert_parallel
+    return description_from(args, gpus=gpus, target_batch=gpus)
+
+
+def _split_refused(d: TrainingDescription) -> str | None:
+    """The rule book's sentence when the model's heads or key/value groups do not split
+    over the tensor-parallel GPUs (the estimator then has no rank to count), else None."""
+    if d.tensor_parallel == 1 or d.model is None:
+        return None
+    split = (Rule.HEADS, Rule.QUERY_GROUPS)
+    found = [r for r in refusals(d.setup(1, 1), facts(d.model), d.framework) if r.rule in split]
+    return None if not found else f"--tensor-parallel: {found[0].message}"
 
 
 def _gb(nbytes: int) -> str:
@@ -469,15 +494,24 @@ def _print_text(result: Result, out: TextIO, preset_params: int | None = None) -
 def run(args: argparse.Namespace) -> int:
     """Handler of ``gradacc activation``; returns the exit status."""
     inputs = inputs_from_args(args)
+    described = _description(args, inputs)  # its problems refuse the command first
     try:
         result = estimate(inputs)
     except InvalidActivationInputs as exc:
-        _fail(str(exc))
+        if exc.field != "tensor_parallel" or exc.problem is not ShapeProblem.NOT_MODELLED:
+            _fail(_split_refused(described) or str(exc))
+        # a family the estimator does not split per rank: its whole-model figure, which
+        # the plan splits evenly over the tensor-parallel GPUs (as the window does)
+        sys.stderr.write(
+            f"gradacc: note: --tensor-parallel: {exc.detail}: the estimate below is one "
+            "GPU's whole model; the plan splits it evenly over the tensor-parallel GPUs\n"
+        )
+        result = estimate(replace(inputs, tensor_parallel=1, sequence_parallel=False))
     model_params = None
     if inputs.arch is None:  # a sized preset or typed sizes: the catalogue's count
         spec = model_spec(args)
         model_params = None if spec is None else facts(spec).params
-    plan = _plan_keys(plan_figures(args, inputs))
+    plan = _plan_keys(figures(described))
     if args.json:
         data = {**to_json(result, model_params), **plan}
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -20,7 +20,9 @@ splits the world evenly (a tensor-parallel group stays inside one node). Without
 several); ``--json`` prints one object whose ``files`` maps each file name to its
 content, ``notes`` lists what the framework does with the parallel layout (empty
 without one) and ``layout`` gives ``data_parallel``, ``tensor_parallel``,
-``pipeline_stages``, ``expert_parallel``, ``context_parallel`` and ``world_size``;
+``pipeline_stages``, ``expert_parallel``, ``context_parallel`` and ``world_size``
+(``files_layout``: the same of the layout the files run, without what the format
+cannot hold);
 ``--out DIR`` writes the files into DIR. The notes go to standard error when the files
 are printed or written.
 
@@ -132,6 +134,17 @@ def _write(out: str, files: dict[str, str]) -> None:
         raise UsageError(f"--out: cannot write into {out}: {exc.strerror or exc}") from exc
 
 
+def _layout(setup: TrainingSetup) -> dict[str, int]:
+    return {
+        "data_parallel": setup.gpus,
+        "tensor_parallel": setup.tensor_parallel,
+        "pipeline_stages": setup.pipeline_stages,
+        "expert_parallel": setup.expert_parallel,
+        "context_parallel": setup.context_parallel,
+        "world_size": setup.world,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     args.gpus, args.world_size = data_parallel(args), None  # --world-size: every GPU
     setup = setup_from(args)
@@ -163,14 +176,9 @@ def run(args: argparse.Namespace) -> int:
                 "notes": [*exported.english_notes, *setup_note_texts(setup)],
                 # what the files' framework refuses of the layout (the rule book's)
                 "refusals": [r.as_dict() for r in exported.refusals],
-                "layout": {
-                    "data_parallel": setup.gpus,
-                    "tensor_parallel": setup.tensor_parallel,
-                    "pipeline_stages": setup.pipeline_stages,
-                    "expert_parallel": setup.expert_parallel,
-                    "context_parallel": setup.context_parallel,
-                    "world_size": setup.world,
-                },
+                "layout": _layout(setup),
+                # the layout the files run (the notes say what they leave out)
+                "files_layout": _layout(exported.files_setup),
             }
         )
         return 0

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from gradacc_desktop.core.frameworks.export import Exported, ExportFormat
 from gradacc_desktop.core.memory import PROBLEM_TEXT
+from gradacc_desktop.core.text import Message
 from gradacc_desktop.core.training.exports import export_description
 from gradacc_desktop.viewmodels.files import Outcome
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
@@ -95,7 +96,11 @@ class ExportViewModel(QObject):
             return ()
         values = dict(exported.note_values)
         return tuple(
-            QCoreApplication.translate(getattr(note, "context", "Export"), note).format(**values)
+            self._training.formats.said(note)
+            if isinstance(note, Message)
+            else QCoreApplication.translate(getattr(note, "context", "Export"), note).format(
+                **values
+            )
             for note in exported.notes
         )
 

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject
 
 from gradacc_desktop.core.batch import axis_scales
 from gradacc_desktop.core.time import significant
+from gradacc_desktop.core.training.figures import shown_gb
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
 from gradacc_desktop.viewmodels.planner.timing import DIGITS, TimingTexts
 from gradacc_desktop.viewmodels.planner.views import PairPoint, PlanView
@@ -152,8 +153,9 @@ class PairChartViewModel(ChartViewModel):
 
     @staticmethod
     def _memory(point: PairPoint) -> Decimal:
-        assert point.memory_gb is not None  # the chart is drawn only with every memory
-        return significant(Fraction(point.memory_gb), 4)
+        """To the MB rounded up, as every memory figure (never shown lower than it is)."""
+        assert point.per_gpu_bytes is not None  # the chart is drawn only with every memory
+        return shown_gb(point.per_gpu_bytes)
 
     def _pair(self, point: PairPoint) -> str:
         f = self._planner.formats.format

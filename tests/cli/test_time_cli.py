@@ -213,6 +213,7 @@ def test_plan_with_pipeline_prefers_more_micro_batches(capsys: pytest.CaptureFix
         "--tensor-parallel", "8",
         "--pipeline-stages", "4",
         "--nodes", "32",
+        "--framework", "fsdp",  # its tensor parallelism splits every activation evenly
     )  # fmt: skip
     assert data["layout"]["world_size"] == 8 * 8 * 4
     # memory alone picks the largest micro-batch (one micro-batch: a 3/4 bubble) ...
@@ -226,9 +227,9 @@ def test_plan_with_pipeline_prefers_more_micro_batches(capsys: pytest.CaptureFix
     assert D(fastest["step_seconds"]) < D(data["step_seconds"])
     # the 2.5 GB typed for one sample scale the stage that holds the most: the first
     # one (4 micro-batches of a quarter of the layers, split 8 ways), without the logits
-    # the last stage keeps
+    # the last stage keeps; FSDP2's caching allocator reserves 10 % on top
     share = data["activation_bytes_per_gpu_per_sample"]
-    assert D(share) < D("2.5e9") / 8
+    assert D(share) < D("2.5e9") / 8 * D("1.1")
     assert abs(D(data["activation_gb"]) * 10**9 - data["micro_batch"] * share) < 10**6
 
 
@@ -301,7 +302,7 @@ def test_a_bad_profile_is_refused(capsys: pytest.CaptureFixture[str], tmp_path) 
 
 def test_plan_text_names_the_time_and_the_fastest_pair(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [*PLAN, "--model", "llama-3-70b", "--tensor-parallel", "8", "--pipeline-stages", "4"]
-    assert main([*argv, "--nodes", "32"]) == 0
+    assert main([*argv, "--nodes", "32", "--framework", "fsdp"]) == 0
     out = capsys.readouterr().out
     time_line = next(line for line in out.splitlines() if line.startswith("Time: "))
     fastest = next(line for line in out.splitlines() if line.startswith("Fastest pair"))

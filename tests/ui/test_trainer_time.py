@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.frameworks.export import ExportFormat
 from gradacc_desktop.core.memory.setup import ZeroStage
 from gradacc_desktop.ui.main_window import MainWindow
@@ -43,7 +44,9 @@ def _llama_8b(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def
 
 
 def _pipeline(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs over 32 nodes."""
+    """Llama-3-70B on 8 data × 8 tensor × 4 pipeline GPUs over 32 nodes, as torchtitan
+    runs it (FSDP2)."""
+    choose(window, Choice.FRAMEWORK, Framework.FSDP)
     choose(window, Choice.MODEL, "llama-3-70b")
     for field, text in (
         (TrainingField.TENSOR_PARALLEL, "8"),

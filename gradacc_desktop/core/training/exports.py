@@ -49,5 +49,12 @@ def export_model(description: TrainingDescription) -> ExportModel:
 def export_description(
     fmt: ExportFormat, description: TrainingDescription, setup: TrainingSetup
 ) -> Exported:
-    """The files of ``fmt`` for ``setup`` (the description's, with its pair)."""
-    return export(fmt, setup, export_model(description))
+    """The files of ``fmt`` for ``setup`` (the description's, with its pair), the
+    rule book read with the description's model."""
+    shape = None
+    if description.model is not None:
+        try:
+            shape = facts(description.model)
+        except UnknownModelError:
+            shape = None
+    return export(fmt, setup, export_model(description), shape)

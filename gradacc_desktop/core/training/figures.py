@@ -283,29 +283,36 @@ def _per_rank(description: TrainingDescription, model: ModelFacts, result: Resul
     Megatron keeps what Korthikanti et al. 2022 count (the estimator's paper accounting:
     its fused kernels, the norms, dropouts and residuals on 1/tp of the tokens only with
     sequence parallelism), where the paper accounting covers the model (GPT-2- and
-    Llama-shaped layers); the others keep what the Hugging Face modules save, split
-    evenly over the ranks (returned unchanged: the caller divides it)."""
+    Llama-shaped layers). DeepSpeed's AutoTP splits only the linear layers: a rank keeps
+    what the Hugging Face modules save with the projections and attention on 1/tp and
+    the norms and residuals whole (the estimator's own tensor-parallel accounting, the
+    figure ``gradacc activation --tensor-parallel`` gives). FSDP's tensor parallelism
+    (torchtitan's plan) shards the norms' tokens too (sequence parallelism): what the
+    modules save, split evenly over the ranks — returned unchanged, the caller divides
+    it (the measured torchtitan runs agree: docs/MEMORY.md). So is any shape the
+    estimator does not split (heads that do not divide, a family it does not split)."""
     d = description
-    if d.framework is not Framework.MEGATRON or d.seq_len is None:
+    megatron = d.framework is Framework.MEGATRON
+    autotp = d.framework is Framework.DEEPSPEED and d.tensor_parallel > 1
+    if d.seq_len is None or not (megatron or autotp):
         return result
-    sequence_parallel = d.sequence_parallel and d.tensor_parallel > 1
     inputs = model.activation_inputs(
         d.seq_len,
         d.target_seq,
         dtype=d.precision,
         recompute=d.recompute,
         attention=d.attention,
-        profile=Accounting.PAPER,
+        profile=Accounting.PAPER if megatron else Accounting.HF,
         device=Device.CUDA,
         tensor_parallel=d.tensor_parallel,
-        sequence_parallel=sequence_parallel,
+        sequence_parallel=megatron and d.sequence_parallel and d.tensor_parallel > 1,
         **image_options(d, model),
     )
     if inputs is None:
         return result
     try:
         return _estimate(inputs)
-    except ValueError:  # not a shape the paper accounting covers: the modules' split
+    except ValueError:  # not a shape the accounting splits: the modules' even split
         return result
 
 

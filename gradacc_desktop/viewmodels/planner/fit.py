@@ -81,13 +81,16 @@ class FitTexts(Translating):
         )
 
     def refused(self, fit: FitView, refusals: tuple[Refusal, ...]) -> FitView:
-        """A setup that fits the memory but that a framework refuses: the verdict says
-        so, and why (the rule book's sentences)."""
+        """A setup a framework refuses: why, first (the rule book's sentences); when it
+        fits the memory, the verdict says that it is refused all the same."""
         said = " ".join(self._formats.said(r.message) for r in refusals)
+        usage = f"{said} {fit.usage}" if fit.usage else said
+        if not fit.fits:
+            return replace(fit, usage=usage)
         return replace(
             fit,
             verdict=self.tr("Fits in GPU memory, but the framework refuses this setup"),
-            usage=f"{said} {fit.usage}",
+            usage=usage,
         )
 
     def node_memory(self, fit: FitView, plan: Plan) -> FitView:

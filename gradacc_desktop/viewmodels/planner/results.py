@@ -83,7 +83,7 @@ class PlanResults(Translating):
             fit = self._fit.fit_of_nothing(plan.no_fit, d.tensor_parallel, typed)
         else:
             fit = self._fit.unknown(missing)
-        if plan.refusals and fit.fits:
+        if plan.refusals:
             fit = self._fit.refused(fit, plan.refusals)
         fit = self._fit.node_memory(fit, plan)
         nothing = None if plan.no_fit is None else self._fit.nothing_fits(plan.no_fit, found, typed)
@@ -94,6 +94,7 @@ class PlanResults(Translating):
                 micro_batch=row.micro_batch,
                 accumulation_steps=row.accumulation_steps,
                 memory_gb=None if pair.per_gpu_bytes is None else pair.per_gpu_bytes / GB,
+                per_gpu_bytes=pair.per_gpu_bytes,
                 step_seconds=None if pair.time is None else float(pair.time.step_seconds),
                 tokens_per_second=(
                     None if pair.time is None else float(pair.time.tokens_per_second)

@@ -95,6 +95,8 @@ class PairPoint:
     #: memory one GPU holds with this pair: b × activation share + other memory (GB;
     #: None: not known)
     memory_gb: float | None
+    #: the same in bytes (what a text shows, to the MB rounded up)
+    per_gpu_bytes: int | None
     #: time of one optimizer step (None: no time can be estimated)
     step_seconds: float | None
     tokens_per_second: float | None

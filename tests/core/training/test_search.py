@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.batch.planning import divisors
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.frameworks.rules import Rule
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
@@ -203,6 +205,43 @@ def test_the_best_fits_and_nothing_listed_is_faster(d: TrainingDescription, worl
     for e in result.exclusions:
         if e.candidate is not None:
             assert e.candidate.step_seconds >= best.step_seconds  # type: ignore[operator]
+
+
+CHOSEN = st.builds(
+    TrainingDescription,
+    model=st.sampled_from(["qwen2.5-0.5b", "llama-3.1-8b", "mixtral-8x7b", "gpt2"]).map(
+        ModelSpec.bundled
+    ),
+    seq_len=st.sampled_from([1024, 2048]),
+    card=st.sampled_from(CARDS),
+    target_batch=st.sampled_from([16, 64, 256]),
+    framework=st.sampled_from(list(Framework)),
+    cpu_memory_gb=st.one_of(st.none(), st.integers(1, 4096).map(Decimal)),
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(CHOSEN, st.sampled_from([(1, 1), (8, 1), (16, 2), (32, 4)]))
+def test_the_choice_is_refused_by_no_rule_and_fits_a_node(
+    d: TrainingDescription, world_nodes: tuple[int, int]
+) -> None:
+    """The search's best setup, planned as a description of its own, is refused by no
+    entry of the rule book under the description's framework, and a node holds what it
+    keeps in CPU memory whenever the node's memory is given."""
+    world, nodes = world_nodes
+    result = search(d, world, nodes)
+    best = result.best
+    if best is None:
+        return
+    assert best.refusals == () and best.blocked is None
+    applied = result.applied()
+    assert applied is not None
+    p = plan(applied)
+    assert p.refusals == () and p.problems == ()
+    assert p.fits is True
+    if d.cpu_memory_gb is not None:
+        assert p.cpu_fits is True, (p.cpu_bytes_per_node, d.cpu_memory_gb)
+        assert best.cpu_bytes_per_node == p.cpu_bytes_per_node
 
 
 NVLINK = [c for c in CARDS if c.performance is not None and c.performance.link.value == "nvlink"]

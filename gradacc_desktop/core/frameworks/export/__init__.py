@@ -66,9 +66,12 @@ leave it out, run the rest of the layout on fewer GPUs, and a note says so.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...framework import Framework
+from ...memory.models import ModelFacts
 from ...memory.setup import TrainingSetup, problem_text, setup_problem
-from ..rules import RULES, refusals
+from ..rules import refusals
 from .accelerate import accelerate_config, accelerate_files
 from .deepspeed import deepspeed_config, deepspeed_files, hf_deepspeed_config
 from .hf import hf_deepspeed_files, hf_files
@@ -188,8 +191,15 @@ def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup
     return carried, tuple(notes)
 
 
-def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = None) -> Exported:
+def export(
+    fmt: ExportFormat,
+    setup: TrainingSetup,
+    model: ExportModel | None = None,
+    shape: ModelFacts | None = None,
+) -> Exported:
     """The files of ``fmt`` for ``setup`` (and what they can hold of ``model``);
+    ``shape``: the model's facts, for the rule book's shape rules (heads, key/value
+    groups, layers over the tensor-parallel and pipeline sizes the files carry).
     ``ValueError`` when no framework would run it."""
     problem = setup_problem(setup)
     if problem is not None:
@@ -198,9 +208,8 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
     carried, notes = layout_notes(fmt, setup)
     # what the files' framework refuses of the setup: the rule book's own sentences
     framework = FRAMEWORK_OF[fmt]
-    found = () if framework is None else refusals(carried, None, framework)
-    refused = tuple(RULES[r.rule].text for r in found)
-    notes = (*refused, *notes)
+    found = () if framework is None else refusals(carried, shape, framework)
+    notes = (*(r.message for r in found), *notes)
     files = _RENDERERS[fmt](carried)
     if model is not None and model != ExportModel():
         files, model_notes = with_model(fmt, files, model, carried)
@@ -212,14 +221,13 @@ def export(fmt: ExportFormat, setup: TrainingSetup, model: ExportModel | None = 
         values += (("expert_parallel", str(setup.expert_parallel)),)
     if setup.context_parallel > 1:
         values += (("context_parallel", str(setup.context_parallel)),)
-    if refused:
-        values += (
-            ("zero", str(int(setup.zero_stage))),
-            ("stages", str(setup.pipeline_stages)),
-            ("steps", str(setup.accumulation_steps)),
-        )
-    english = tuple(note.format(**dict(values)) for note in notes)
-    files = annotate(files, carried, setup, english)
-    return Exported(
-        format=fmt, setup=setup, files=files, notes=notes, note_values=values, refusals=found
+    exported = Exported(
+        format=fmt,
+        setup=setup,
+        files=files,
+        notes=notes,
+        note_values=values,
+        refusals=found,
+        carried=None if carried == setup else carried,
     )
+    return replace(exported, files=annotate(files, carried, setup, exported.english_notes))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ...memory.setup import TrainingSetup
 from ...recompute import Recompute
+from ...text import Message
 from ..rules import Refusal
 
 PORT = 29500
@@ -74,18 +75,28 @@ class Exported:
     # English sentences on the parallel layout and the model: what the files carry and
     # what the framework cannot (empty when they carry everything); marked with
     # trans_late("Export", ...) so the app can translate them, then filled with
-    # ``note_values`` ({seq_len})
+    # ``note_values`` ({seq_len}); the rule book's refusals first, filled already
+    # (``Message``s with their own values)
     notes: tuple[str, ...] = ()
     note_values: tuple[tuple[str, str], ...] = ()
     #: what the files' framework refuses of the layout they carry (the rule book's
     #: entries; their sentences open ``notes``)
     refusals: tuple[Refusal, ...] = ()
+    #: the part of ``setup``'s layout the files carry (None: all of it)
+    carried: TrainingSetup | None = None
+
+    @property
+    def files_setup(self) -> TrainingSetup:
+        """The setup the files run: ``setup`` with the layout they carry."""
+        return self.setup if self.carried is None else self.carried
 
     @property
     def english_notes(self) -> tuple[str, ...]:
         """The notes with their values, in English (the command line's)."""
         values = dict(self.note_values)
-        return tuple(note.format(**values) for note in self.notes)
+        return tuple(
+            note if isinstance(note, Message) else note.format(**values) for note in self.notes
+        )
 
     @property
     def text(self) -> str:
