@@ -2,7 +2,7 @@
 
 Contract (scripts depend on it)::
 
-    gradacc check FILE [--world-size N | --gpus N] [--json]
+    gradacc check FILE [--world-size N] [--json]
 
 FILE is a DeepSpeed JSON, an ``accelerate config`` YAML, an axolotl YAML, Hugging Face
 ``TrainingArguments`` (a JSON) or a TRL / alignment-handbook recipe YAML, a
@@ -17,8 +17,9 @@ them), unknown keys, each key that could not be read and why, where each file th
 config names was found, and what is still missing for a whole training setup.
 ``--world-size`` is the number of GPUs in all (the processes launched) when the file does
 not say it; it overrides accelerate's ``num_processes``. ``--gpus`` is check's older
-spelling of the same (every GPU: the file fixes the parallel sizes that divide it; in the
-other commands ``--gpus`` is the data-parallel GPUs).
+spelling of the same (every GPU: the file fixes the parallel sizes that divide it), kept
+with one line on stderr naming ``--world-size`` (in the other commands ``--gpus`` is the
+data-parallel GPUs).
 
 ``--json`` prints one object: ``kind``, ``values``, ``effective_batch`` (int or null),
 ``verdicts`` (``{"deepspeed": …, "megatron": …}`` or null), ``auto_keys``, ``unread``
@@ -56,7 +57,7 @@ from ..core.frameworks.config_import import (
 )
 from ..core.frameworks.config_import.verdict import unknown_text, unread_text, verdict
 from ..core.memory import TrainingSetup
-from ._common import GPUS, UsageError, print_json
+from ._common import GPUS, UsageError, add_old_name, print_json
 
 LABELS = {
     "micro_batch": "micro-batch per GPU",
@@ -107,20 +108,15 @@ def register(subparsers: Any) -> None:
         "be read. Exit status: 0 the framework runs it, 1 it refuses it, 2 unreadable.",
     )
     parser.add_argument("file", metavar="FILE", help="the config file")
-    gpus = parser.add_mutually_exclusive_group()
-    gpus.add_argument(
+    world = parser.add_argument(
         "--world-size",
         type=GPUS,
         metavar="N",
         help="GPUs in all, the processes launched (a DeepSpeed or axolotl file does not "
         "say; overrides accelerate's num_processes)",
     )
-    gpus.add_argument(
-        "--gpus",
-        type=GPUS,
-        metavar="N",
-        help="the same as --world-size (check's older name: every GPU, not the data-parallel ones)",
-    )
+    # check's older spelling: every GPU (elsewhere --gpus is the data-parallel GPUs)
+    add_old_name(parser, world, "--gpus")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
@@ -189,8 +185,8 @@ def _shown(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     config = _read(args.file)
-    world = args.gpus if args.world_size is None else args.world_size
-    flag = "--gpus" if args.world_size is None else "--world-size"
+    world = args.world_size
+    flag = "--world-size"
     v = verdict(config, world)
     d, setup, problem = v.derived, v.setup, v.problem
     missing = list(v.missing)

@@ -1881,10 +1881,6 @@
         <translation>checkpointing de ativações desligado: o checkpoint_activations padrão do GPT-NeoX é false</translation>
     </message>
     <message>
-        <source>GPUs per node: GPT-NeoX multiplies it by the hosts of the hostfile (calculate_derived), which the file does not give; give --gpus</source>
-        <translation>GPUs por nó: o GPT-NeoX o multiplica pelos hosts do hostfile (calculate_derived), que o arquivo não traz; informe --gpus</translation>
-    </message>
-    <message>
         <source>must be a mapping: GPT-NeoX reads zero_optimization[&quot;stage&quot;]</source>
         <translation>deve ser um mapeamento: o GPT-NeoX lê zero_optimization[&quot;stage&quot;]</translation>
     </message>
@@ -1919,6 +1915,10 @@
     <message>
         <source>GPT-NeoX refuses it with fp16.enabled true: &quot;DeepSpeed fp16 field was set but precision conflicts&quot;</source>
         <translation>o GPT-NeoX o recusa com fp16.enabled true: &quot;DeepSpeed fp16 field was set but precision conflicts&quot;</translation>
+    </message>
+    <message>
+        <source>GPUs per node: GPT-NeoX multiplies it by the hosts of the hostfile (calculate_derived), which the file does not give; give the GPUs in all (--world-size)</source>
+        <translation>GPUs por nó: o GPT-NeoX o multiplica pelos hosts do hostfile (calculate_derived), que o arquivo não traz; informe o total de GPUs (--world-size)</translation>
     </message>
     <message>
         <source>GPT-NeoX refuses it with fp16.enabled true: the fp16 section sets precision &quot;fp16&quot;, then &quot;DeepSpeed bf16 field was set but precision conflicts&quot;</source>
@@ -2141,8 +2141,8 @@
         <translation>o paralelismo de sequência não é modelado</translation>
     </message>
     <message>
-        <source>not the process count: accelerate&apos;s DeepSpeed launcher on several machines starts the processes the DeepSpeed hostfile lists ({why}); give --gpus</source>
-        <translation>não é o número de processos: o lançador DeepSpeed do accelerate em várias máquinas inicia os processos que o hostfile do DeepSpeed lista ({why}); informe --gpus</translation>
+        <source>not the process count: accelerate&apos;s DeepSpeed launcher on several machines starts the processes the DeepSpeed hostfile lists ({why}); give the GPUs in all (--world-size)</source>
+        <translation>não é o número de processos: o lançador DeepSpeed do accelerate em várias máquinas inicia os processos que o hostfile do DeepSpeed lista ({why}); informe o total de GPUs (--world-size)</translation>
     </message>
     <message>
         <source>deepspeed_config.{key} is set</source>

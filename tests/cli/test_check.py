@@ -1,4 +1,5 @@
-"""``gradacc check FILE [--gpus G] [--json]``: a config file's meaning, for people and scripts."""
+"""``gradacc check FILE [--world-size N] [--json]``: a config file's meaning, for people
+and scripts."""
 
 from __future__ import annotations
 
@@ -117,11 +118,11 @@ def test_gpus_drive_deepspeeds_derivation(
     data = check_json(capsys, file)
     assert data["verdicts"] is None and data["effective_batch"] is None
     assert data["missing"] == ["GPU count"]
-    data = check_json(capsys, file, "--gpus", "5")
+    data = check_json(capsys, file, "--world-size", "5")
     assert data["effective_batch"] == 100
     assert data["derived"]["accumulation_steps"] == 5
     assert data["derived"]["names"] == ["accumulation_steps"]
-    data = check_json(capsys, file, "--gpus", "8", code=1)
+    data = check_json(capsys, file, "--world-size", "8", code=1)
     assert data["framework_accepts"] is False
     assert data["problems"][0] == data["problem"]
     assert data["effective_batch"] is None
@@ -131,7 +132,7 @@ def test_gpus_drive_deepspeeds_derivation(
     assert data["problem"].startswith("DeepSpeed refuses train_batch_size 100 on 8 GPU(s)")
     assert data["missing"] == [] and data["setup"] is None
     # and in words, the refusal first
-    assert main(["check", file, "--gpus", "8"]) == 1
+    assert main(["check", file, "--world-size", "8"]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[1].startswith("Refused: DeepSpeed refuses train_batch_size 100")
     assert "Effective batch: unknown\n" in out
@@ -153,7 +154,7 @@ def test_auto_and_unread_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]
             "bf16": {"enabled": "auto"},
         },
     )
-    data = check_json(capsys, file, "--gpus", "2")
+    data = check_json(capsys, file, "--world-size", "2")
     assert data["auto_keys"] == ["train_batch_size", "bf16.enabled"]
     assert data["unread"] == [
         {
@@ -200,7 +201,7 @@ def test_axolotl_qlora(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         "gradient_accumulation_steps: 4\nadapter: qlora\nlora_r: 32\nload_in_4bit: true\n"
         "bf16: auto\nsequence_len: 4096\ndeepspeed: deepspeed_configs/zero2.json\n",
     )
-    data = check_json(capsys, file, "--gpus", "4")
+    data = check_json(capsys, file, "--world-size", "4")
     assert data["kind"] == "axolotl"
     assert data["values"]["adapter"] == "qlora" and data["values"]["lora_rank"] == 32
     assert data["values"]["base_4bit"] is True and data["values"]["zero_stage"] == 2
@@ -208,10 +209,10 @@ def test_axolotl_qlora(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert data["verdicts"]["deepspeed"]["ok"] is True
     assert data["missing"] == ["precision"]
     assert data["followed"] == [str(tmp_path / "deepspeed_configs/zero2.json")]
-    assert main(["check", file, "--gpus", "4"]) == 0
+    assert main(["check", file, "--world-size", "4"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{file}: axolotl config\n")
-    assert "GPUs: 4 (from --gpus)\n" in out
+    assert "GPUs: 4 (from --world-size)\n" in out
     assert 'Precision: "auto": axolotl uses bf16 where the GPUs support it, else fp16\n' in out
 
 
@@ -228,14 +229,13 @@ def test_accelerate_gpus_override(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert data["values"]["distributed_type"] == "DEEPSPEED"
     assert data["gpus_from"] == "file"
     assert data["missing"] == ["micro-batch"]
-    assert main(["check", file, "--gpus", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "GPUs: 3 (from --gpus; the file says 8)\n" in out
-    # --world-size is the same count under the name every command gives it
     assert main(["check", file, "--world-size", "3"]) == 0
-    by_world = capsys.readouterr().out
-    assert by_world == out.replace("(from --gpus;", "(from --world-size;")
-    assert check_json(capsys, file, "--world-size", "3") == check_json(capsys, file, "--gpus", "3")
+    out, err = capsys.readouterr()
+    assert "GPUs: 3 (from --world-size; the file says 8)\n" in out and err == ""
+    # --gpus, check's older spelling of the same count, works and names the new one
+    assert main(["check", file, "--gpus", "3"]) == 0
+    old, err = capsys.readouterr()
+    assert old == out and err == "gradacc: --gpus is now --world-size\n"
 
 
 @pytest.mark.parametrize(
@@ -269,8 +269,8 @@ def test_missing_file_and_folder(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_bad_gpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     file = write(tmp_path, "ds.json", {"train_batch_size": 8})
-    err = check_error(capsys, file, "--gpus", "0")
-    assert "--gpus: must be an integer between 1 and 1000000" in err
+    err = check_error(capsys, file, "--world-size", "0")
+    assert "--world-size: must be an integer between 1 and 1000000" in err
 
 
 def test_subprocess(tmp_path: Path) -> None:
@@ -278,7 +278,7 @@ def test_subprocess(tmp_path: Path) -> None:
         tmp_path, "ds.json", {"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 3}
     )
     done = subprocess.run(
-        [sys.executable, "-m", "gradacc_desktop.cli", "check", file, "--gpus", "4", "--json"],
+        [sys.executable, "-m", "gradacc_desktop.cli", "check", file, "--world-size", "4", "--json"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -311,7 +311,7 @@ def parallel_case(
     code: int,
 ) -> dict[str, Any]:
     file = write(tmp_path, name, content)
-    return check_json(capsys, file, "--gpus", str(gpus), code=code)
+    return check_json(capsys, file, "--world-size", str(gpus), code=code)
 
 
 AXOLOTL = "base_model: m\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\n"
@@ -327,7 +327,7 @@ def test_axolotl_tensor_and_context_parallel(
     assert data["effective_batch"] == 2 * 4 * 2
     assert data["framework_accepts"] is True and data["problems"] == []
     assert data["setup"]["gpus"] == 2
-    main(["check", str(tmp_path / "a.yaml"), "--gpus", "8"])
+    main(["check", str(tmp_path / "a.yaml"), "--world-size", "8"])
     out = capsys.readouterr().out
     assert "parallel sizes: tensor 2, context 2, shard 2 = 2 data-parallel replica(s)" in out
     assert "x 2 data-parallel replica(s) = 16" in out
@@ -368,7 +368,7 @@ def test_accelerate_parallelism_config(tmp_path: Path, capsys: pytest.CaptureFix
     data = check_json(capsys, file)
     assert data["data_parallel_size"] == 2
     assert data["parallel"] == {"shard": 2, "tensor": 2, "context": 2}
-    data = check_json(capsys, file, "--gpus", "16", code=1)
+    data = check_json(capsys, file, "--world-size", "16", code=1)
     assert "multiply to 8, not the 16 GPU(s): accelerate refuses" in data["problems"][0]
     bad = text.replace("parallelism_config_cp_size: 2", "parallelism_config_cp_size: 0")
     data = check_json(capsys, write(tmp_path, "bad.yaml", bad), code=1)
@@ -382,11 +382,11 @@ def test_deepspeed_autotp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "tensor_parallel": {"autotp_size": 4},
     }
     file = write(tmp_path, "ds.json", config)
-    data = check_json(capsys, file, "--gpus", "8")
+    data = check_json(capsys, file, "--world-size", "8")
     assert data["data_parallel_size"] == 2 and data["parallel"] == {"tensor": 4}
     assert data["effective_batch"] == 16
     assert data["verdicts"]["deepspeed"]["train_batch_size"] == 16
-    data = check_json(capsys, file, "--gpus", "6", code=1)
+    data = check_json(capsys, file, "--world-size", "6", code=1)
     assert "tensor_parallel.autotp_size = 4 does not divide the 6 GPU(s)" in data["problems"][0]
     # the triple gives the replicas; the GPUs are replicas x autotp_size
     data = check_json(capsys, write(tmp_path, "t.json", {**config, "train_batch_size": 16}))
@@ -423,20 +423,20 @@ def test_gpt_neox_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 def test_exit_status_for_refused_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     file = write(tmp_path, "ds.json", {"train_micro_batch_size_per_gpu": -2})
-    data = check_json(capsys, file, "--gpus", "2", code=1)
+    data = check_json(capsys, file, "--world-size", "2", code=1)
     assert data["problems"][0].startswith("train_micro_batch_size_per_gpu = -2")
     file = write(tmp_path, "ds2.json", {"train_micro_batch_size_per_gpu": [1]})
-    assert check_json(capsys, file, "--gpus", "2", code=1)["framework_accepts"] is False
+    assert check_json(capsys, file, "--world-size", "2", code=1)["framework_accepts"] is False
     # "auto" and values gradacc does not model are not refusals
     file = write(tmp_path, "ds3.json", {"train_micro_batch_size_per_gpu": "auto"})
-    assert check_json(capsys, file, "--gpus", "2")["framework_accepts"] is True
+    assert check_json(capsys, file, "--world-size", "2")["framework_accepts"] is True
     assert main(["check", file]) == 0
     capsys.readouterr()
 
 
 def test_axolotl_batch_rules_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     one = write(tmp_path, "one.yml", "base_model: m\nmicro_batch_size: 2\n")
-    data = check_json(capsys, one, "--gpus", "2", code=1)
+    data = check_json(capsys, one, "--world-size", "2", code=1)
     assert data["framework_accepts"] is False
     assert "at least two of micro_batch_size" in data["problems"][0]
     # nothing derived for the batch (only axolotl's default of no checkpointing)
@@ -453,11 +453,11 @@ def test_axolotl_batch_rules_exit_1(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_axolotl_batch_size_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     file = write(tmp_path, "b.yml", "base_model: m\nmicro_batch_size: 2\nbatch_size: 16\n")
-    data = check_json(capsys, file, "--gpus", "2")
+    data = check_json(capsys, file, "--world-size", "2")
     assert data["framework_accepts"] is True
     assert data["effective_batch"] == 32
     assert any("batch_size is not recommended" in p for p in data["problems"])
-    assert main(["check", file, "--gpus", "2"]) == 0
+    assert main(["check", file, "--world-size", "2"]) == 0
     assert "Warning: axolotl warns that batch_size" in capsys.readouterr().out
 
 
@@ -466,14 +466,14 @@ def test_axolotl_deepspeed_resolved(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     file = write(tmp_path / "cfg", "a.yml", AXOLOTL + "deepspeed: zero3.json\n")
-    data = check_json(capsys, file, "--gpus", "2")
+    data = check_json(capsys, file, "--world-size", "2")
     assert data["resolved_files"] == [
         {"key": "deepspeed", "reference": "zero3.json", "path": None, "where": None}
     ]
     assert "ZeRO stage" in data["missing"] and "offload" in data["missing"]
     assert data["setup"] is None
     write(tmp_path, "zero3.json", {"zero_optimization": {"stage": 3}})
-    data = check_json(capsys, file, "--gpus", "2")
+    data = check_json(capsys, file, "--world-size", "2")
     assert data["resolved_files"][0]["where"] == "launch folder"
     assert data["values"]["zero_stage"] == 3
 
@@ -484,23 +484,23 @@ def test_unknown_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         "ds.json",
         {"train_micro_batch_size_per_gpu": 2, "trian_batch_size": 8, "zero_optimisation": {}},
     )
-    data = check_json(capsys, ds, "--gpus", "1")
+    data = check_json(capsys, ds, "--world-size", "1")
     assert data["framework_accepts"] is True
     assert [(u["key"], u["suggestion"], u["refused"]) for u in data["unknown_keys"]] == [
         ("trian_batch_size", "train_batch_size", False),
         ("zero_optimisation", "zero_optimization", False),
     ]
-    assert main(["check", ds, "--gpus", "1"]) == 0
+    assert main(["check", ds, "--world-size", "1"]) == 0
     out = capsys.readouterr().out
     assert "Unknown keys:\n" in out
     assert "  zero_optimisation: DeepSpeed ignores keys it does not know (did you mean " in out
     zero = write(tmp_path, "z.json", {"train_batch_size": 8, "zero_optimization": {"stgae": 2}})
-    data = check_json(capsys, zero, "--gpus", "1", code=1)
+    data = check_json(capsys, zero, "--world-size", "1", code=1)
     assert data["unknown_keys"][0]["key"] == "zero_optimization.stgae"
     assert data["unknown_keys"][0]["suggestion"] == "stage"
     assert data["problems"][0].startswith("zero_optimization.stgae: DeepSpeed refuses")
     acc = write(tmp_path, "acc.yaml", "distributed_type: MULTI_GPU\nnum_proceses: 4\n")
-    data = check_json(capsys, acc, "--gpus", "4", code=1)
+    data = check_json(capsys, acc, "--world-size", "4", code=1)
     assert data["unknown_keys"][0]["suggestion"] == "num_processes"
 
 
@@ -511,18 +511,18 @@ def test_tokens_per_step_and_8bit(tmp_path: Path, capsys: pytest.CaptureFixture[
         AXOLOTL
         + "sequence_len: 1024\nload_in_8bit: true\nadapter: lora\nlora_target_linear: true\n",
     )
-    data = check_json(capsys, file, "--gpus", "2")
+    data = check_json(capsys, file, "--world-size", "2")
     assert data["tokens_per_step"] == 16 * 1024
     assert data["values"]["base_8bit"] is True
     assert data["values"]["lora_targets"] == ["all-linear"]
-    assert main(["check", file, "--gpus", "2"]) == 0
+    assert main(["check", file, "--world-size", "2"]) == 0
     out = capsys.readouterr().out
     assert "Tokens per step: 16 (effective batch) x 1024 (sequence length) = 16384 at most" in out
     assert "base model in 8 bits: true  (load_in_8bit)" in out
     neox = write(tmp_path, "neox.yml", "train_micro_batch_size_per_gpu: 4\nseq_length: 2048\n")
-    data = check_json(capsys, neox, "--gpus", "2")
+    data = check_json(capsys, neox, "--world-size", "2")
     assert data["tokens_per_step"] == 8 * 2048
-    no_seq = check_json(capsys, write(tmp_path, "b.yml", AXOLOTL), "--gpus", "1")
+    no_seq = check_json(capsys, write(tmp_path, "b.yml", AXOLOTL), "--world-size", "1")
     assert no_seq["tokens_per_step"] is None
 
 
@@ -546,7 +546,7 @@ def test_a_launch_folder_path_is_found_at_the_repositorys_root(
         AXOLOTL + "deepspeed: deepspeed_configs/zero3.json\n",
     )
     monkeypatch.chdir(tmp_path)
-    data = check_json(capsys, file, "--gpus", "2")
+    data = check_json(capsys, file, "--world-size", "2")
     found = repo / "deepspeed_configs" / "zero3.json"
     assert data["resolved_files"] == [
         {
@@ -557,14 +557,14 @@ def test_a_launch_folder_path_is_found_at_the_repositorys_root(
         }
     ]
     assert data["values"]["zero_stage"] == 3
-    assert main(["check", str(file), "--gpus", "2"]) == 0
+    assert main(["check", str(file), "--world-size", "2"]) == 0
     out = capsys.readouterr().out
     assert (
         "not in the current folder: axolotl opens the path from the folder it is launched in" in out
     )
     # outside a repository no folder above the config is guessed: the stage is missing
     (repo / ".git").rmdir()
-    data = check_json(capsys, file, "--gpus", "2")
+    data = check_json(capsys, file, "--world-size", "2")
     assert data["resolved_files"][0]["path"] is None
     assert "ZeRO stage" in data["missing"]
 
@@ -601,11 +601,11 @@ def test_a_launch_folder_path_is_found_at_the_repositorys_root(
 def test_tokens_per_step_are_exact_only_when_packed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], file: str, text: str, packed: bool | None
 ) -> None:
-    data = check_json(capsys, write(tmp_path, file, text), "--gpus", "2")
+    data = check_json(capsys, write(tmp_path, file, text), "--world-size", "2")
     # 2 x 4 x 2 GPUs = 16 samples of 1,024 tokens (LLaMA-Factory's packing: 1,025 - 1)
     assert data["tokens_per_step"] == 16 * 1024
     assert data["values"]["packing"] is packed
     assert data["tokens_per_step_at_most"] is (packed is not True)
-    assert main(["check", write(tmp_path, file, text), "--gpus", "2"]) == 0
+    assert main(["check", write(tmp_path, file, text), "--world-size", "2"]) == 0
     out = capsys.readouterr().out
     assert ("at most (the samples are not packed" in out) is (packed is not True)

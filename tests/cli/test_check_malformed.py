@@ -154,7 +154,7 @@ def test_each_variant_gives_one_clear_line_and_its_status(
     del name
     path = tmp_path / file
     path.write_bytes(content)
-    argv = ["check", str(path), "--gpus", "4"] + (["--json"] if as_json else [])
+    argv = ["check", str(path), "--world-size", "4"] + (["--json"] if as_json else [])
     assert main(argv) == code
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
@@ -191,4 +191,4 @@ def test_every_variant_is_really_malformed() -> None:
     """The variants differ from the published files they come from (a test that cannot
     fail proves nothing): each real file is read as accepted."""
     for path in (DEEPSPEED, ACCELERATE, AXOLOTL):
-        assert main(["check", str(path), "--gpus", "4", "--json"]) == 0
+        assert main(["check", str(path), "--world-size", "4", "--json"]) == 0

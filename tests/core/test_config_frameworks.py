@@ -433,7 +433,7 @@ def test_axolotl_refuses_fsdp1_settings(
     text = AXOLOTL + "fsdp_config:\n  " + settings + "\n"
     config = read_config(text, "axolotl.yml")
     assert [u.key for u in refused(config)] == [key]
-    data = check(tmp_path, capsys, text, "--gpus", "8", name="a.yml", code=1)
+    data = check(tmp_path, capsys, text, "--world-size", "8", name="a.yml", code=1)
     assert data["problems"][0].startswith(key)
 
 
@@ -452,7 +452,7 @@ def test_axolotl_refuses_the_fsdp_list_and_other_versions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text = AXOLOTL + "fsdp:\n  - full_shard\n  - auto_wrap\n"
-    data = check(tmp_path, capsys, text, "--gpus", "8", name="a.yml", code=1)
+    data = check(tmp_path, capsys, text, "--world-size", "8", name="a.yml", code=1)
     assert data["problems"][0] == (
         "fsdp = a list of 2 item(s): axolotl refuses the top-level fsdp list (FSDP1 was "
         "removed): use fsdp_config"
@@ -468,7 +468,7 @@ def test_axolotl_refuses_deepspeed_with_fsdp(
 ) -> None:
     (tmp_path / "ds.json").write_text('{"zero_optimization": {"stage": 2}}', "utf-8")
     text = AXOLOTL + "deepspeed: ds.json\nfsdp_config:\n  offload_params: true\n"
-    data = check(tmp_path, capsys, text, "--gpus", "8", name="a.yml", code=1)
+    data = check(tmp_path, capsys, text, "--world-size", "8", name="a.yml", code=1)
     assert data["problems"][0] == (
         "fsdp_config = a mapping of 1 key(s): axolotl refuses deepspeed together with "
         "fsdp_config: deepspeed and fsdp cannot be used together"
@@ -512,7 +512,7 @@ def test_axolotl_misspelled_keys_are_named_with_the_key_meant(
         UnknownKey("gradient_acumulation_steps", "gradient_accumulation_steps", False, IGNORES),
     )
     # ignored: the batch is the one of the keys axolotl knows, and it runs (exit 0)
-    data = check(tmp_path, capsys, text, "--gpus", "2", name="a.yml")
+    data = check(tmp_path, capsys, text, "--world-size", "2", name="a.yml")
     assert data["effective_batch"] == 2 * 4 * 2
     assert data["unknown_keys"][0] == {
         "key": "micro_batch_sizee",
@@ -520,7 +520,7 @@ def test_axolotl_misspelled_keys_are_named_with_the_key_meant(
         "refused": False,
         "reason": IGNORES,
     }
-    main(["check", str(tmp_path / "a.yml"), "--gpus", "2"])
+    main(["check", str(tmp_path / "a.yml"), "--world-size", "2"])
     assert (
         f"  micro_batch_sizee: {IGNORES} (did you mean micro_batch_size?)\n"
         in capsys.readouterr().out
@@ -533,7 +533,7 @@ def test_axolotl_misspelled_batch_key_leaves_it_missing(
     # the misspelled steps key is dropped: only micro_batch_size is set, and axolotl's
     # check_batch_size_fields refuses that
     text = "base_model: m\nmicro_batch_size: 2\ngradient_acumulation_steps: 4\n"
-    data = check(tmp_path, capsys, text, "--gpus", "2", name="a.yml", code=1)
+    data = check(tmp_path, capsys, text, "--world-size", "2", name="a.yml", code=1)
     assert data["problems"][0].startswith("axolotl refuses it: at least two of")
     assert data["unknown_keys"][0]["suggestion"] == "gradient_accumulation_steps"
 

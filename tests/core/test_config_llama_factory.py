@@ -195,7 +195,7 @@ def test_cli_json_for_llama_factory(tmp_path: Path, capsys: pytest.CaptureFixtur
             "bf16": True,
         },
     )
-    assert main(["check", str(path), "--json", "--gpus", "4"]) == 0
+    assert main(["check", str(path), "--json", "--world-size", "4"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kind"] == "llama-factory"
     assert data["effective_batch"] == 32

@@ -160,12 +160,12 @@ def test_cli_exit_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     )
     path.write_text(text, encoding="utf-8")
     capsys.readouterr()
-    assert main(["check", str(path), "--json", "--gpus", "8"]) == 0
+    assert main(["check", str(path), "--json", "--world-size", "8"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kind"] == "gpt-neox" and data["data_parallel_size"] == 4
     assert any(VERSION in n for n in data["derived"]["notes"])
     path.write_text(text.replace("  # parallelism\n", "  'use_axonn_model_parallelism': true,\n"))
-    assert main(["check", str(path), "--gpus", "8"]) == 1
+    assert main(["check", str(path), "--world-size", "8"]) == 1
     out = capsys.readouterr().out
     assert "Refused: use_axonn_model_parallelism: " in out
     assert f"Derived: read as {VERSION} reads it" in out

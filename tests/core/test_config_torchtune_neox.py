@@ -369,7 +369,7 @@ def test_torchtune_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         "tensor_parallel_dim: 2\ntensor_parallel_plan:\n  _component_: plan\n"
         "enable_activation_checkpointing: true\nfsdp_cpu_offload: true\n"
     )
-    code, data = check(tmp_path, capsys, text, "--gpus", "8")
+    code, data = check(tmp_path, capsys, text, "--world-size", "8")
     assert code == 0 and data["kind"] == "torchtune" and data["framework_accepts"] is True
     assert data["values"]["micro_batch"] == 2 and data["values"]["accumulation_steps"] == 8
     assert data["values"]["adapter"] == "lora" and data["values"]["checkpointing"] is True
@@ -385,16 +385,18 @@ def test_torchtune_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert data["setup"]["zero_stage"] == 3 and data["setup"]["offload"] == "all"
     assert "zero_stage" in data["derived"]["names"]
     # refused: exit 1, the reason first
-    code, data = check(tmp_path, capsys, text.replace("dtype: bf16", "dtype: fp16"), "--gpus", "8")
+    code, data = check(
+        tmp_path, capsys, text.replace("dtype: bf16", "dtype: fp16"), "--world-size", "8"
+    )
     assert code == 1 and data["framework_accepts"] is False
     assert data["problems"][0].startswith('dtype = "fp16": torchtune')
     # tp 2 on 7 GPUs: dp_shard = 7 // 2 = 3, and 3 x 2 != 7
-    code, data = check(tmp_path, capsys, text, "--gpus", "7")
+    code, data = check(tmp_path, capsys, text, "--world-size", "7")
     assert code == 1 and "Invalid parallel dims" in data["problems"][0]
     # the text report names every value read
     path = tmp_path / "config.yaml"
     path.write_text(text, encoding="utf-8")
-    assert main(["check", str(path), "--gpus", "8"]) == 0
+    assert main(["check", str(path), "--world-size", "8"]) == 0
     out = capsys.readouterr().out
     assert "activation checkpointing: true  (enable_activation_checkpointing)" in out
     assert "Effective batch: 2 (micro-batch) x 8 (accumulation steps) x 4 " in out
@@ -628,7 +630,7 @@ def test_neox_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         "  'precision': 'bfloat16',\n  'seq_length': 2048,\n  'checkpoint_activations': true,\n"
         "  'zero_optimization': {'stage': 1},\n}\n"
     )
-    code, data = check(tmp_path, capsys, text, "--gpus", "8")
+    code, data = check(tmp_path, capsys, text, "--world-size", "8")
     assert code == 0 and data["kind"] == "gpt-neox" and data["framework_accepts"] is True
     assert data["parallel"] == {"pipeline": 2, "tensor": 2}
     assert data["data_parallel_size"] == 2 and data["effective_batch"] == 4 * 8 * 2
@@ -636,7 +638,7 @@ def test_neox_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert data["tokens_per_step"] == 64 * 2048
     assert data["setup"]["zero_stage"] == 1
     code, data = check(
-        tmp_path, capsys, text.replace("'seq_length'", "'seq_lenght'"), "--gpus", "8"
+        tmp_path, capsys, text.replace("'seq_length'", "'seq_lenght'"), "--world-size", "8"
     )
     assert code == 1
     assert data["unknown_keys"] == [
@@ -652,7 +654,7 @@ def test_neox_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
         tmp_path,
         capsys,
         text.replace("'gradient_accumulation_steps': 8", "'train_batch_size': 64"),
-        "--gpus",
+        "--world-size",
         "8",
     )
     assert code == 1 and data["problems"][0].startswith("GPT-NeoX refuses train_batch_size 64")

@@ -521,7 +521,7 @@ def test_cli_json_for_a_trl_recipe(tmp_path: Path, capsys: pytest.CaptureFixture
         "sft.yaml",
         {"model_name_or_path": "m", "per_device_train_batch_size": 2, "use_peft": True},
     )
-    assert main(["check", str(path), "--json", "--gpus", "4"]) == 0
+    assert main(["check", str(path), "--json", "--world-size", "4"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kind"] == "transformers"
     assert data["effective_batch"] == 2 * 1 * 4
@@ -538,7 +538,7 @@ def test_cli_json_refuses_unknown_trl_keys(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, "sft.yaml", {"model_name_or_path": "m", "max_seq_length": 512})
-    assert main(["check", str(path), "--json", "--gpus", "4"]) == 1
+    assert main(["check", str(path), "--json", "--world-size", "4"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["framework_accepts"] is False
     assert data["unknown_keys"] == [

@@ -90,7 +90,7 @@ def _marks(p: Path) -> Any:
 
 
 def _gpus_arg(path: Path) -> list[str]:
-    return [] if KINDS.get(path.name) == "accelerate YAML" else ["--gpus", str(GPUS)]
+    return [] if KINDS.get(path.name) == "accelerate YAML" else ["--world-size", str(GPUS)]
 
 
 def _check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any], str]:
@@ -534,7 +534,7 @@ def test_accelerate_parallelism_config_as_we_read_it(  # type: ignore[no-untyped
 
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     capsys.readouterr()
-    argv = ["check", str(path), "--json"] + ([] if gpus is None else ["--gpus", str(gpus)])
+    argv = ["check", str(path), "--json"] + ([] if gpus is None else ["--world-size", str(gpus)])
     code = main(argv)
     data = json.loads(capsys.readouterr().out)
     pc_raw = raw["parallelism_config"]

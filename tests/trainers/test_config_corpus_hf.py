@@ -70,7 +70,7 @@ def hf(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 def _check(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
     capsys.readouterr()
-    code = main(["check", str(path), "--json", "--gpus", str(GPUS)])
+    code = main(["check", str(path), "--json", "--world-size", str(GPUS)])
     return code, json.loads(capsys.readouterr().out)
 
 

@@ -46,7 +46,7 @@ def test_the_corpus_has_these_kinds() -> None:
 
 def _check(path: Path, gpus: int, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
     capsys.readouterr()
-    code = main(["check", str(path), "--json", "--gpus", str(gpus)])
+    code = main(["check", str(path), "--json", "--world-size", str(gpus)])
     out, err = capsys.readouterr()
     assert err == "" and "Traceback" not in out
     return code, json.loads(out)

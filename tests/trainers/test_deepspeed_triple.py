@@ -153,7 +153,7 @@ def _cli(path: Path, triple: Triple, world: int, capsys: pytest.CaptureFixture[s
     config = {k: v for k, v in zip(KEYS, triple, strict=True) if v is not None}
     path.write_text(json.dumps(config), encoding="utf-8")
     capsys.readouterr()
-    code = main(["check", str(path), "--json", "--gpus", str(world)])
+    code = main(["check", str(path), "--json", "--world-size", str(world)])
     return code, json.loads(capsys.readouterr().out)
 
 

@@ -280,7 +280,7 @@ def _per_machine(r: Reader, ds: dict[Any, Any] | None) -> None:
                     "ConfigImport",
                     "not the process count: accelerate's DeepSpeed launcher on several "
                     "machines starts the processes the DeepSpeed hostfile lists "
-                    "({why}); give --gpus",
+                    "({why}); give the GPUs in all (--world-size)",
                 ).format(
                     why=trans_late("ConfigImport", "deepspeed_config.{key} is set").format(
                         key=filters[0]

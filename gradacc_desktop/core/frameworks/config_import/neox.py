@@ -124,7 +124,8 @@ def read_neox(data: dict[Any, Any], r: Reader) -> None:
             trans_late(
                 "ConfigImport",
                 "GPUs per node: GPT-NeoX multiplies it by the hosts of the hostfile "
-                "(calculate_derived), which the file does not give; give --gpus",
+                "(calculate_derived), which the file does not give; give the GPUs in all "
+                "(--world-size)",
             ).format(),
         )
     _unknown_keys(data, r)
