@@ -63,6 +63,7 @@ from ..core.training.description import (
     RunBudget,
     TrainingDescription,
 )
+from ..core.training.description import nodes_of as core_nodes_of
 from ..core.training.problems import SETUP_KINDS, problems
 from ._common import UsageError
 from .description_flags import add_description_arguments as add_description_arguments
@@ -229,7 +230,7 @@ def description_from(
         vision_frozen=args.freeze_vision,
         card=_card(args),
         gpus=gpus,
-        nodes=args.nodes,
+        nodes=nodes_of(args, gpus),
         tensor_parallel=args.tensor_parallel,
         pipeline_stages=args.pipeline_stages,
         virtual_stages=args.virtual_stages,
@@ -281,6 +282,13 @@ def description_from(
             first = found_problems[0]
             raise UsageError(f"--{first.field.replace('_', '-')}: {first.message}")
     return description
+
+
+def nodes_of(args: argparse.Namespace, gpus: int) -> int:
+    """``--nodes``, or the nodes the world of ``gpus`` data-parallel GPUs takes when
+    nobody says (``default_nodes``: nodes of at most 8 GPUs)."""
+    a = args
+    return core_nodes_of(a.nodes, gpus, a.tensor_parallel, a.pipeline_stages, a.context_parallel)
 
 
 def model_parallel(args: argparse.Namespace) -> int:

@@ -42,7 +42,7 @@ from ..core.time import (
     GpuTableError,
     load_gpu_table,
 )
-from ..core.training.description import CPU_MEMORY_LIMITS, Optimizer
+from ..core.training.description import CPU_MEMORY_LIMITS, GPUS_PER_NODE, Optimizer
 from ._common import GPUS, add_old_name, decimal_type, image_size_type, int_type, say_renamed
 
 #: images per sample: the estimator's range
@@ -213,11 +213,16 @@ def add_layout_arguments(
     parser: argparse.ArgumentParser,
     *,
     nodes_help: str,
-    nodes_default: int | None = 1,
     old_names: OldNames | None = None,
 ) -> None:
     group = parser.add_argument_group("layout")
-    group.add_argument("--nodes", type=NODES, default=nodes_default, metavar="N", help=nodes_help)
+    group.add_argument(
+        "--nodes",
+        type=NODES,
+        metavar="N",
+        help=f"{nodes_help} (default: the fewest nodes of at most {GPUS_PER_NODE} GPUs that "
+        "split the world evenly)",
+    )
     add_split_arguments(group, old_names=old_names)
     group.add_argument("--offload", choices=[o.value for o in Offload], default=Offload.NONE.value)
     add_recompute_argument(group)
@@ -460,7 +465,6 @@ def add_description_arguments(
     parser: argparse.ArgumentParser,
     *,
     nodes_help: str,
-    nodes_default: int | None = 1,
     old_names: OldNames | None = None,
     card_group: Any = None,
     seq_help: str | None = None,
@@ -474,8 +478,6 @@ def add_description_arguments(
     else:
         add_sequence_arguments(parser, old_names=old_names, seq_help=seq_help)
     add_hardware_arguments(parser, card_group=card_group)
-    add_layout_arguments(
-        parser, nodes_help=nodes_help, nodes_default=nodes_default, old_names=old_names
-    )
+    add_layout_arguments(parser, nodes_help=nodes_help, old_names=old_names)
     add_memory_arguments(parser)
     add_run_arguments(parser)

@@ -72,6 +72,7 @@ from .description import (
     layout_dict,
     lora_targets,
     model_spec,
+    nodes_of,
     refuse_given,
 )
 from .description_flags import precision_of
@@ -308,8 +309,9 @@ def _count_states(args: argparse.Namespace, recipe: Recipe) -> ModelStates:
         raise UsageError("--trainable-params: must not exceed --params")
     precision = precision_of(args)[0]
     gpus = data_parallel(args)
-    if gpus % args.nodes:
-        raise UsageError(f"--nodes: {gpus} GPUs cannot be split evenly over {args.nodes} nodes")
+    nodes = nodes_of(args, gpus)
+    if gpus % nodes:
+        raise UsageError(f"--nodes: {gpus} GPUs cannot be split evenly over {nodes} nodes")
     try:
         return model_states(
             params,
@@ -317,7 +319,7 @@ def _count_states(args: argparse.Namespace, recipe: Recipe) -> ModelStates:
             ZeroStage(args.zero_stage),
             Offload(args.offload),
             precision,
-            nodes=args.nodes,
+            nodes=nodes,
             largest_layer=largest,
             optimizer_state_bytes=OPTIMIZER_STATE_BYTES[Optimizer(args.optimizer)],
             trainable=trainable,

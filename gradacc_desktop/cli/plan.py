@@ -23,7 +23,7 @@ from ..core.frameworks import BatchVerdicts, megatron_text
 from ..core.frameworks.config_import import deepspeed_text
 from ..core.memory import note_text, problem_text, setup_problem
 from ..core.time import LAYOUT_LIMITS, StepTime
-from ..core.training.description import TrainingDescription
+from ..core.training.description import TrainingDescription, default_nodes
 from ..core.training.figures import Source, shown_gb
 from ..core.training.plan import Plan, plan
 from ..core.training.search import Candidate, SearchResult, search
@@ -131,7 +131,8 @@ def _run_auto(args: argparse.Namespace) -> int:
     if args.micro_batch is not None:
         raise UsageError("--auto chooses the micro-batch: leave --micro-batch out")
     d = _description(args, 1, check_layout=False)
-    result = search(d, args.world_size, args.nodes)
+    nodes = default_nodes(args.world_size) if args.nodes is None else args.nodes
+    result = search(d, args.world_size, nodes)
     if result.unsearchable is not None:
         raise UsageError(UNSEARCHABLE[result.unsearchable.value])
     applied = result.applied()

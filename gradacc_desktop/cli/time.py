@@ -62,7 +62,7 @@ from ..core.time import (
     token_cost,
     training_time,
 )
-from ..core.training.description import TrainingDescription
+from ..core.training.description import TrainingDescription, default_nodes
 from ..core.training.figures import figures, shown_gb
 from ..core.training.plan import Plan, plan
 from ._common import (
@@ -94,9 +94,6 @@ GPU_COUNT = int_type(GPU_COUNT_LIMITS)
 
 #: significant digits of the figures printed
 DIGITS = 6
-
-#: GPUs per node when neither --nodes nor --gpus-per-node is given (time's own default)
-GPUS_PER_NODE = 8
 
 
 def register(subparsers: Any) -> None:
@@ -147,14 +144,11 @@ def register(subparsers: Any) -> None:
         "--gpus-per-node",
         type=LAYOUT,
         metavar="N",
-        help="instead of --nodes: the world split into nodes of N GPUs (default 8 when "
-        "neither is given)",
+        help="instead of --nodes: the world split into nodes of N GPUs",
     )
     add_description_arguments(
         parser,
-        nodes_help="split the world (data x tensor x pipeline x context GPUs) evenly over "
-        "N nodes (default: nodes of --gpus-per-node GPUs)",
-        nodes_default=None,
+        nodes_help="split the world (data x tensor x pipeline x context GPUs) evenly over N nodes",
         card_group=speed,
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -268,18 +262,21 @@ def _planned_estimate(p: Plan) -> Estimate:
 
 
 def _nodes(args: argparse.Namespace, world: int) -> int:
-    """``--nodes``, or the world over ``--gpus-per-node`` (8 when neither is given)."""
+    """``--nodes``, or the world over ``--gpus-per-node``, or the description's default
+    (``default_nodes``) when neither is given."""
     if args.nodes is not None:
         if args.gpus_per_node is not None:
             raise UsageError("--nodes and --gpus-per-node are alternatives: give one")
         return int(args.nodes)
-    per_node = min(args.gpus_per_node or GPUS_PER_NODE, world)
+    if args.gpus_per_node is None:
+        return default_nodes(world)
+    per_node = min(args.gpus_per_node, world)
     if world % per_node:
         raise UsageError(
             f"the {world} GPUs are not a multiple of --gpus-per-node {per_node}: give "
             "--gpus-per-node or --nodes"
         )
-    return world // per_node
+    return int(world // per_node)
 
 
 def _description(args: argparse.Namespace) -> TrainingDescription:

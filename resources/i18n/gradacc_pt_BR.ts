@@ -5697,10 +5697,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Réplicas em paralelismo de dados, cada uma com o seu micro-lote (g). Com paralelismo de tensor e estágios de pipeline, o total é g × tensor × pipeline GPUs.</translation>
     </message>
     <message>
-        <source>Machines the GPUs are spread over, evenly (the launch lines, the network the collectives cross).</source>
-        <translation>Máquinas entre as quais as GPUs se dividem igualmente (as linhas de lançamento, a rede que as operações coletivas atravessam).</translation>
-    </message>
-    <message>
         <source>Each node&apos;s CPU memory (RAM), in GB (optional; empty: not given). What DeepSpeed keeps on the CPU must fit in it — the offloaded optimizer states (and parameters) and the fp32 model each process loads: the plan says whether it does, and the search leaves out what a node cannot hold.</source>
         <translation>A memória de CPU (RAM) de cada nó, em GB (opcional; vazio: não informada). O que o DeepSpeed guarda na CPU precisa caber nela — os estados do otimizador (e os parâmetros) no offload e o modelo em fp32 que cada processo carrega: o plano diz se cabe, e a busca deixa de fora o que um nó não comporta.</translation>
     </message>
@@ -5715,6 +5711,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Groups of layers in sequence (1F1B schedule): the accumulation steps are the micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1).</source>
         <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
+    </message>
+    <message>
+        <source>Machines the GPUs are spread over, evenly (the launch lines, the network the collectives cross). Empty: the fewest nodes of at most 8 GPUs each.</source>
+        <translation>Máquinas entre as quais as GPUs se dividem igualmente (as linhas de lançamento, a rede que as operações coletivas atravessam). Vazio: o menor número de nós com até 8 GPUs cada.</translation>
     </message>
     <message>
         <source>Interleaved 1F1B (Megatron&apos;s virtual pipeline stages): model chunks per GPU (v). The bubble shrinks to (p − 1)/v micro-steps, the pipeline sends grow v times. Only with pipeline stages; 1: plain 1F1B.</source>
@@ -5787,6 +5787,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>modelled from the model&apos;s shape</source>
         <translation>modelada pelo formato do modelo</translation>
+    </message>
+    <message>
+        <source>{nodes} (at most {per_node} GPUs each)</source>
+        <translation>{nodes} (até {per_node} GPUs cada)</translation>
     </message>
     <message>
         <source>not given</source>

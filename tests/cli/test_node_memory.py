@@ -96,3 +96,19 @@ def test_every_command_takes_the_flag(capsys: pytest.CaptureFixture[str], comman
 def test_out_of_range_refused(capsys: pytest.CaptureFixture[str], value: str) -> None:
     err = fails(capsys, "plan", *CASE, *TARGET, "--gpus", "2", "--cpu-memory-gb", value)
     assert "--cpu-memory-gb" in err
+
+
+def test_every_command_assumes_the_same_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --nodes, every command assumes the fewest nodes of at most 8 GPUs: 32
+    data-parallel GPUs are 4 nodes, as --nodes 4 says, in plan and in time alike."""
+    flags = ["--model", "llama-3.1-8b", "--seq-len", "2048", "--gpu-card", "h100-80gb",
+             "--gpus", "32", "--micro-batch", "2", "--target-batch", "256"]  # fmt: skip
+    assumed = run_json(capsys, "plan", *flags)
+    told = run_json(capsys, "plan", *flags, "--nodes", "4")
+    one = run_json(capsys, "plan", *flags, "--nodes", "1")
+    assert assumed["step_seconds"] == told["step_seconds"] != one["step_seconds"]
+    time = run_json(capsys, "time", *flags, "--tokens", "1000000")
+    assert time["step_seconds"] == assumed["step_seconds"]
+    export = run_json(capsys, "export", *flags[:-2], "--format", "deepspeed",
+                      "--accumulation-steps", "4")  # fmt: skip
+    assert export["nodes"] == 4 and export["gpus_per_node"] == 8

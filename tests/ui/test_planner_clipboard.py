@@ -60,6 +60,8 @@ def test_the_plan_as_text_in_portuguese(window: MainWindow, planner: PlannerView
         "Comprimento da sequência: 2.048",
         "Modelo da GPU: NVIDIA A100 SXM4 80GB",
         "GPUs em paralelismo de dados: 1.024",
+        # the nodes field left empty: the fewest nodes of at most 8 GPUs
+        "Nós (máquinas): 128",
         "Estágio ZeRO: Nenhum (paralelismo de dados simples)",
         "Offload para a CPU: Nenhuma",
         "Recomputação: Nenhuma (guardar as ativações)",

@@ -31,9 +31,34 @@ from ..time.profile import SpeedProfile
 #: each node's CPU memory, in whole GB of 10⁹ bytes (a node's memory is whole GB; a
 #: whole-number field also reads Portuguese "2.048" as 2048, never as two gigabytes)
 CPU_MEMORY_LIMITS = whole(1, 100_000)
+#: a node's GPUs when the description does not say how many nodes: an 8-GPU server
+#: (DGX/HGX, the usual cloud node)
+GPUS_PER_NODE = 8
+
+
+def default_nodes(world: int) -> int:
+    """The nodes ``world`` GPUs take when nobody says: the fewest nodes of at most
+    ``GPUS_PER_NODE`` GPUs each that split the world evenly (16 GPUs: 2 nodes of 8; 12:
+    2 of 6; 4: one)."""
+    nodes = -(-world // GPUS_PER_NODE)
+    while world % nodes:
+        nodes += 1
+    return nodes
+
+
+def nodes_of(
+    nodes: int | None, gpus: int, tensor_parallel: int, pipeline_stages: int, context: int
+) -> int:
+    """``nodes`` as given, or ``default_nodes`` of the world the data-parallel ``gpus``
+    and the model-parallel sizes make."""
+    if nodes is not None:
+        return nodes
+    return default_nodes(gpus * tensor_parallel * pipeline_stages * context)
+
 
 __all__ = [
     "CPU_MEMORY_LIMITS",
+    "GPUS_PER_NODE",
     "OPTIMIZER_STATE_BYTES",
     "RECIPE_OPTIMIZER",
     "ContextProblem",
@@ -43,7 +68,9 @@ __all__ = [
     "RunBudget",
     "TrainingDescription",
     "context_problem",
+    "default_nodes",
     "expert_problem",
+    "nodes_of",
 ]
 
 

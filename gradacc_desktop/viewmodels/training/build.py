@@ -36,6 +36,7 @@ from gradacc_desktop.core.training.description import (
     Optimizer,
     RunBudget,
     TrainingDescription,
+    nodes_of,
 )
 from gradacc_desktop.viewmodels.entries import Entries
 from gradacc_desktop.viewmodels.training.fields import (
@@ -173,7 +174,6 @@ def needed(
     fields = [
         TrainingField.TARGET,
         TrainingField.GPUS,
-        TrainingField.NODES,
         TrainingField.TENSOR_PARALLEL,
         TrainingField.PIPELINE_STAGES,
         TrainingField.CONTEXT_PARALLEL,
@@ -210,6 +210,7 @@ def build(
         TrainingField.ACTIVATION,
         TrainingField.OTHER_MEMORY,
         TrainingField.TRAINABLE_PARAMS,
+        TrainingField.NODES,
     ]
     problems = [p for f in required if (p := e.problem(f)) is not None]
     problems += [p for f in optional if e.entry(f) is not None and (p := e.problem(f)) is not None]
@@ -249,6 +250,7 @@ def build(
     goodput = e.optional_value(TrainingField.GOODPUT)[0]
     virtual = whole(TrainingField.VIRTUAL_STAGES) if pipelined(e) else None
     experts = whole(TrainingField.EXPERT_PARALLEL) if routed else None
+
     description = TrainingDescription(
         model=spec,
         method=choices.method,
@@ -267,7 +269,13 @@ def build(
         attention=choices.attention,
         card=card,
         gpus=int(number(TrainingField.GPUS)),
-        nodes=int(number(TrainingField.NODES)),
+        nodes=nodes_of(
+            whole(TrainingField.NODES),
+            int(number(TrainingField.GPUS)),
+            int(number(TrainingField.TENSOR_PARALLEL)),
+            int(number(TrainingField.PIPELINE_STAGES)),
+            int(number(TrainingField.CONTEXT_PARALLEL)),
+        ),
         tensor_parallel=int(number(TrainingField.TENSOR_PARALLEL)),
         pipeline_stages=int(number(TrainingField.PIPELINE_STAGES)),
         virtual_stages=virtual or 1,

@@ -231,6 +231,8 @@ RULES = FieldRules(
             *IMAGE_FIELDS,
             TrainingField.ACTIVATION,
             TrainingField.OTHER_MEMORY,
+            # empty: the fewest nodes of at most 8 GPUs that split the world
+            TrainingField.NODES,
             *RUN_FIELDS,
         }
     ),
@@ -243,7 +245,6 @@ DEFAULT_CUSTOM_GB = Decimal(24)
 FIRST_VALUES = {
     TrainingField.TARGET: DEFAULT_TARGET,
     TrainingField.GPUS: Decimal(1),
-    TrainingField.NODES: Decimal(1),
     TrainingField.TENSOR_PARALLEL: Decimal(1),
     TrainingField.PIPELINE_STAGES: Decimal(1),
     TrainingField.VIRTUAL_STAGES: Decimal(1),

@@ -74,7 +74,7 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
     TrainingField.NODES: trans_late(
         "TrainingTexts",
         "Machines the GPUs are spread over, evenly (the launch lines, the network "
-        "the collectives cross).",
+        "the collectives cross). Empty: the fewest nodes of at most 8 GPUs each.",
     ),
     TrainingField.CPU_MEMORY: trans_late(
         "TrainingTexts",

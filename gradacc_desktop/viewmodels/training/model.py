@@ -249,6 +249,9 @@ class TrainingViewModel(QObject):
             return self._texts.full_goodput()
         if field is TrainingField.CPU_MEMORY:
             return self._texts.node_memory_not_given()
+        if field is TrainingField.NODES:
+            plan = self._state.plan
+            return self._texts.nodes_not_given(None if plan is None else plan.description.nodes)
         if field in (TrainingField.LINK, TrainingField.NETWORK):
             card = current_card(self._choices, self._entries, self._cards)
             if card is None or card.performance is None:

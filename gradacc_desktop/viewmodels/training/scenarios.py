@@ -58,6 +58,9 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
     target, gpus = integer(TrainingField.TARGET), integer(TrainingField.GPUS)
     assert target is not None and gpus is not None
     tensor_parallel = integer(TrainingField.TENSOR_PARALLEL) or 1
+    described = training.description
+    # an empty nodes field: the nodes the description assumes, written out
+    described_nodes = 1 if described is None else described.nodes
     return PlanSettings(
         target_batch=target,
         micro_batch=None if c.recommend else integer(TrainingField.MICRO_BATCH),
@@ -69,7 +72,7 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         activation_gb=value(TrainingField.ACTIVATION),
         seq_len=integer(TrainingField.SEQ_LEN),
         dataset_samples=integer(TrainingField.DATASET),
-        nodes=integer(TrainingField.NODES) or 1,
+        nodes=integer(TrainingField.NODES) or described_nodes,
         zero_stage=c.zero,
         precision=c.precision,
         offload=c.offload,

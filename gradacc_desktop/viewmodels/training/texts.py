@@ -17,7 +17,7 @@ from gradacc_desktop.core.memory import (
     ZeroStage,
 )
 from gradacc_desktop.core.time import CUSTOM_ID, GpuCard, Recompute
-from gradacc_desktop.core.training.description import Method, Optimizer
+from gradacc_desktop.core.training.description import GPUS_PER_NODE, Method, Optimizer
 from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formats import PlanFormats
@@ -342,6 +342,15 @@ class TrainingTexts(Translating):
     def full_goodput(self) -> str:
         """The placeholder of the empty goodput field: all the time trains."""
         return self._formats.format(Decimal(100))
+
+    def nodes_not_given(self, nodes: int | None) -> str:
+        """The placeholder of the empty nodes field: the nodes the plan assumes (the
+        fewest of at most 8 GPUs each)."""
+        if nodes is None:
+            return ""
+        return self.tr("{nodes} (at most {per_node} GPUs each)").format(
+            nodes=self._formats.format(nodes), per_node=self._formats.format(GPUS_PER_NODE)
+        )
 
     def node_memory_not_given(self) -> str:
         """The placeholder of the empty CPU memory field: nothing is said of it."""
