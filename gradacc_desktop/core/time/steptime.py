@@ -57,6 +57,7 @@ from .communication import (
     tensor_parallel,
 )
 from .compute import attention_factor, dense_factor
+from .exact import linear_in, nonzero_sum
 from .hardware import Hardware
 from .profile import SpeedProfile
 from .step_results import StepTime, TimeParts
@@ -453,14 +454,17 @@ class StepModel:
         return self._data_parallel + self.model_collectives(micro_batch)
 
     def _slot(self, stage: _Stage, b: int) -> dict[str, Fraction]:
-        """One stage's micro-step with ``b`` samples: its parts (``_SLOT_PARTS``)."""
-        products = stage.matmul[0] + b * stage.matmul[1]
-        experts = stage.expert_matmul[0] + b * stage.expert_matmul[1]
-        memory = b * stage.memory
-        attention = b * stage.attention
-        permutation = b * stage.permutation
-        if stage.weights > products + experts:  # reading the weights is slower
-            memory += stage.weights - products - experts
+        """One stage's micro-step with ``b`` samples: its parts (``_SLOT_PARTS``). (Zero
+        terms are skipped, not added: exact fractions cost a gcd per operation, and a
+        planner refresh takes hundreds of slots.)"""
+        products = linear_in(stage.matmul, b)
+        experts = linear_in(stage.expert_matmul, b)
+        memory = b * stage.memory if stage.memory else ZERO
+        attention = b * stage.attention if stage.attention else ZERO
+        permutation = b * stage.permutation if stage.permutation else ZERO
+        computed = products + experts if experts else products
+        if stage.weights > computed:  # reading the weights is slower
+            memory += stage.weights - computed
         measured = ZERO
         if self._roofline:  # a typed efficiency: FLOPs or bytes, whichever is slower
             compute = products + experts + attention
@@ -468,16 +472,16 @@ class StepModel:
             busy = compute if compute >= traffic else traffic
             memory = busy - compute
         else:
-            busy = products + experts + attention + memory + permutation
+            busy = nonzero_sum((products, experts, attention, memory, permutation))
         if self.profile is not None:
             layout = self.workload.layout
             measured = self.profile.micro_step_seconds(b) / (layout.model_shards * layout.context)
             busy = measured
             products = experts = attention = memory = permutation = ZERO
-        tensor = self._tensor[0] + b * self._tensor[1]
-        pipeline = self._pipeline[0] + b * self._pipeline[1]
-        experts_comm = self._experts_comm[0] + b * self._experts_comm[1]
-        gpu = busy + tensor + pipeline + experts_comm
+        tensor = linear_in(self._tensor, b)
+        pipeline = linear_in(self._pipeline, b)
+        experts_comm = linear_in(self._experts_comm, b)
+        gpu = nonzero_sum((busy, tensor, pipeline, experts_comm))
         ring = ZERO
         if self._ring[1]:
             # ring attention: each send overlaps the attention of the block already
@@ -531,39 +535,42 @@ class StepModel:
         stages: list[Fraction] = []
         for count, stage in self._stages:
             parts = self._slot(stage, b)
-            seconds = sum(parts.values(), ZERO)
+            seconds = nonzero_sum(parts.values())
             stages += [seconds] * count
-            total += count * seconds
+            total = nonzero_sum((total, count * seconds if count > 1 else seconds))
             if slowest is None or seconds > slowest_time:
                 slowest, slowest_time = parts, seconds
         assert slowest is not None
         micro_step = slowest_time
         # 1F1B: a slots of the slowest stage, the others' fill and drain once (over v
         # virtual stages interleaved)
-        bubble = (total - micro_step) / self._virtual
+        bubble = ZERO if len(stages) == 1 else (total - micro_step) / self._virtual
         data_step = ZERO
-        backward = micro_step * self._backward_share
-        for seconds, window in (
-            # the gradients bucket by bucket beside the last micro-batch's backward and the
-            # pipeline's drain (half the bubble); the updated weights beside the next
-            # step's first forward and the pipeline's fill (the other half): Megatron's
-            # --overlap-grad-reduce and --overlap-param-gather, FSDP's prefetching
-            (self._grad_step, backward + bubble / 2),
-            (self._gather_step, micro_step - backward + bubble / 2),
-        ):
-            if not seconds:
-                continue
-            if self._overlap:
-                shown = exposed(seconds, window, self._layers)
-                data_step += shown + self._contention * (seconds - shown)
-            else:
-                data_step += seconds
-        step = a * micro_step + bubble + data_step + self._optimizer + self._step_overhead
-        compute = slowest["matmul"] + slowest["expert_matmul"] + slowest["attention"]
-        memory_total = slowest["memory"] + slowest["permutation"]
-        products = slowest["matmul"] + slowest["expert_matmul"]
+        if self._grad_step or self._gather_step:
+            backward = micro_step * self._backward_share
+            for seconds, window in (
+                # the gradients bucket by bucket beside the last micro-batch's backward
+                # and the pipeline's drain (half the bubble); the updated weights beside
+                # the next step's first forward and the pipeline's fill (the other half):
+                # Megatron's --overlap-grad-reduce and --overlap-param-gather, FSDP's
+                # prefetching
+                (self._grad_step, backward + bubble / 2),
+                (self._gather_step, micro_step - backward + bubble / 2),
+            ):
+                if not seconds:
+                    continue
+                if self._overlap:
+                    shown = exposed(seconds, window, self._layers)
+                    data_step += shown + self._contention * (seconds - shown)
+                else:
+                    data_step += seconds
+        fixed = (self._optimizer, self._step_overhead)
+        step = nonzero_sum((a * micro_step, bubble, data_step, *fixed))
+        products = nonzero_sum((slowest["matmul"], slowest["expert_matmul"]))
+        compute = nonzero_sum((products, slowest["attention"]))
         stage_weights = self._stages[-1][1].weights
-        memory_total += products if products < stage_weights else stage_weights
+        weights = products if products < stage_weights else stage_weights
+        memory_total = nonzero_sum((slowest["memory"], slowest["permutation"], weights))
         frozen = dict(slowest)
 
         def explain() -> TimeParts:

@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..framework import Framework
@@ -173,7 +173,7 @@ class Figures:
         """Every figure a memory verdict needs is there."""
         return None not in (self.activation.bytes, self.other.bytes, self.usable_bytes)
 
-    @property
+    @cached_property
     def allocated_share(self) -> Fraction | None:
         """One sample's activation bytes on the GPU that holds the most, as its tensors
         hold them: the stage peak (``stage_peak``, scaled by a typed figure over the
@@ -189,7 +189,7 @@ class Figures:
         shards = self.tensor_parallel * self.context_parallel
         return Fraction(self.activation.bytes, shards) * self.interleaving
 
-    @property
+    @cached_property
     def activation_per_gpu(self) -> Fraction | None:
         """One sample's bytes on the GPU that holds the most, as the card holds them
         (the allocator's reserve included)."""
