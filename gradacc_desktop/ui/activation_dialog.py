@@ -49,6 +49,10 @@ from gradacc_desktop.viewmodels.activation import (
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.settings import Settings
 
+#: room a window manager's frame takes around a dialog (title bar, borders), known only
+#: once it is shown: kept free so that the buttons stay on the screen
+FRAME_ALLOWANCE = 48
+
 
 class ActivationDialog(QDialog):
     def __init__(
@@ -145,8 +149,11 @@ class ActivationDialog(QDialog):
         self.retranslate()
         self.resize(1000, 780)
         screen = self.screen().availableGeometry() if self.screen() is not None else None
-        if screen is not None:
-            self.resize(min(self.width(), screen.width()), min(self.height(), screen.height()))
+        if screen is not None:  # the frame too (title bar, borders) inside the screen
+            self.resize(
+                min(self.width(), screen.width() - FRAME_ALLOWANCE),
+                min(self.height(), screen.height() - FRAME_ALLOWANCE),
+            )
 
     # -- construction ---------------------------------------------------------
     def _add_control(self, spec: ControlSpec) -> None:
@@ -410,11 +417,13 @@ def open_activation_dialog(
     calculator_vm: CalculatorViewModel,
     parent: QWidget | None = None,
     settings: Settings | None = None,
+    described: tuple[str | None, int | None] = (None, None),
 ) -> ActivationDialog:
     """Show the dialog (non-modal; one per parent: an open one is raised instead).
 
     With ``settings``, it opens with the setup it had when last closed and
-    remembers the new one when it closes.
+    remembers the new one when it closes; ``described``: the training description's
+    bundled model and sequence length, which it opens with.
     """
     if parent is not None:
         for existing in parent.findChildren(ActivationDialog):
@@ -425,6 +434,7 @@ def open_activation_dialog(
     vm = ActivationViewModel(calculator_vm.locale)
     if settings is not None:
         vm.restore(settings.read_group(SETTINGS_GROUP))
+    vm.start_from(*described)
     dialog = ActivationDialog(calculator_vm, parent, vm=vm, settings=settings)
     vm.setParent(dialog)
     if settings is not None:

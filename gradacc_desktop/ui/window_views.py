@@ -109,7 +109,10 @@ class WindowViews:
     def open_activation_estimator(self) -> ActivationDialog:
         from gradacc_desktop.ui.activation_dialog import open_activation_dialog
 
-        return open_activation_dialog(self.vm, self._parent(), self.settings)
+        described = None if self._training_vm is None else self._training_vm.description
+        model = None if described is None or described.model is None else described.model.name
+        seq_len = None if described is None else described.seq_len
+        return open_activation_dialog(self.vm, self._parent(), self.settings, (model, seq_len))
 
     # -- the tabs ----------------------------------------------------------------------
     @property

@@ -214,3 +214,19 @@ def test_whisper_locks_the_encoder_length(window: MainWindow, qtbot) -> None:  #
     assert dialog.spins[F.TARGET_SEQ].text() == "448"
     assert not dialog.spins[F.IMAGES].isVisibleTo(dialog)
     assert dialog.vm.state.has_result
+
+
+def test_it_opens_with_the_described_model_and_length(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The model and sequence length chosen in the training description are what the
+    estimator opens with (the user asked about this model, not GPT-2)."""
+    from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+    from tests.ui.helpers import choose, described, show_tab, type_into
+
+    show_tab(window, window.planner_page)
+    choose(window, Choice.MODEL, "llama-3.1-8b")
+    type_into(qtbot, described(window, TrainingField.SEQ_LEN), "2048")
+    dialog = window.open_activation_estimator()
+    qtbot.waitExposed(dialog)
+    assert dialog.combos[Option.PRESET].currentText() == "Llama 3.1 8B"
+    assert dialog.spins[F.SEQ].text() == "2.048"
+    assert dialog.spins[F.HIDDEN].text() == "4.096"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from ..framework import Framework
 from ..limits import require_positive_int
@@ -71,6 +72,7 @@ class Hardware:
         return self.efficiency is not None
 
 
+@lru_cache(maxsize=64)
 def hardware(
     card: GpuCard,
     precision: Precision,
@@ -83,7 +85,8 @@ def hardware(
     framework: Framework = Framework.DEEPSPEED,
 ) -> Hardware:
     """The card's figures for ``precision``; ``efficiency`` replaces the kernel model,
-    ``link_gbps``/``network_gbps`` the card's links (GB/s per GPU per direction)."""
+    ``link_gbps``/``network_gbps`` the card's links (GB/s per GPU per direction). (Kept
+    for the same arguments: a search asks for them for every layout.)"""
     perf = card.performance
     if perf is None:
         raise NoSpeedError(f"{card.name} has no speed figures")

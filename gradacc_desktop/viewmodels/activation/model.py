@@ -1,9 +1,6 @@
-"""The estimator's view-model: holds its inputs (a model from a config.json — a
-bundled preset's or a file the user opened —, a sized preset or custom sizes, and the
-training-step options), calls ``core.memory.activation.estimate`` and emits one
-``ActivationState`` per change. Words come from ``texts`` and ``estimate``; no
-model arithmetic here: bytes become decimal GB (10^9 bytes) only for display.
-"""
+"""The estimator's view-model: its inputs (a bundled or opened config.json, a sized preset
+or custom sizes; the step's options) to ``core.memory.activation.estimate``, one
+``ActivationState`` per change; words from ``texts``; bytes become GB only for display."""
 
 from __future__ import annotations
 
@@ -185,6 +182,13 @@ class ActivationViewModel(QObject):
         self._apply_preset(preset)
         self._refresh()
         self.valuesReplaced.emit({f: self.value(f) for f in (*SHAPE_FIELDS, ActivationField.SEQ)})
+
+    def start_from(self, model_name: str | None, seq_len: int | None) -> None:
+        """Begin with the training description's bundled model and sequence length."""
+        if model_name is not None and model_name in dict(self.preset_choices()):
+            self.select_preset(model_name)
+        if seq_len is not None:
+            self.set_value(ActivationField.SEQ, seq_len)
 
     def open_config(self, path: str) -> bool:
         """Read the user's ``config.json`` at ``path`` (a local file; never a download).
