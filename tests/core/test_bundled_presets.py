@@ -1,0 +1,80 @@
+"""The bundled presets added from published ``config.json`` files (see
+``resources/data/models/SOURCES.md``): each one loads, counts the parameters its model is
+published with, and plans."""
+
+from __future__ import annotations
+
+import pytest
+
+from gradacc_desktop.core.memory.models import ModelSpec, catalogue, facts
+from tests.cli.helpers import run_json
+
+#: name -> the published parameter count. "Hub" is the parameter count the model's Hugging
+#: Face page gives from its safetensors; where a checkpoint also stores the tied output
+#: matrix, the Hub counts it twice and the model card's total (one shared matrix, what
+#: transformers' ``num_parameters()`` gives) is the published one.
+PUBLISHED_PARAMS = {
+    # Hub 70.6B; Meta's model card 70B; = the bundled llama-3-70b preset (same shape)
+    "llama-3.1-70b": 70_553_706_496,
+    # Hub 1.24B (tied embeddings); Meta's model card 1.23B
+    "llama-3.2-1b": 1_235_814_400,
+    # Hub 3.21B (tied embeddings); Meta's model card 3.21B
+    "llama-3.2-3b": 3_212_749_824,
+    # Hub 3.09B; Qwen2.5 model card "Number of Parameters: 3.09B" (tied embeddings)
+    "qwen2.5-3b": 3_085_938_688,
+    # Hub 7.62B; model card 7.61B
+    "qwen2.5-7b": 7_615_616_512,
+    # Hub 14.8B; model card 14.7B
+    "qwen2.5-14b": 14_770_033_664,
+    # Hub 32.8B; model card 32.5B
+    "qwen2.5-32b": 32_763_876_352,
+    # model card 1.7B (tied embeddings; the Hub's 2.03B counts the stored lm_head again)
+    "qwen3-1.7b": 1_720_574_976,
+    # Hub 8.19B; model card 8.2B
+    "qwen3-8b": 8_190_735_360,
+    # Hub 14.8B; model card 14.8B
+    "qwen3-14b": 14_768_307_200,
+    # Hub 32.8B; model card 32.8B
+    "qwen3-32b": 32_762_123_264,
+    # Hub 9.24B
+    "gemma-2-9b": 9_241_705_984,
+    # Hub 27.2B
+    "gemma-2-27b-it": 27_227_128_320,
+    # Hub 7.25B
+    "mistral-7b-v0.3": 7_248_023_552,
+    # Hub 3.82B; model card 3.8B
+    "phi-3.5-mini": 3_821_079_552,
+    # Hub 14.7B; Microsoft's model card 14B
+    "phi-4": 14_659_507_200,
+    # Hub 135M (tied embeddings)
+    "smollm2-135m": 134_515_008,
+    # Hub 362M (tied embeddings)
+    "smollm2-360m": 361_821_120,
+}
+
+
+def test_every_new_preset_is_in_the_catalogue_from_its_config() -> None:
+    by_name = {model.name: model for model in catalogue()}
+    for name in PUBLISHED_PARAMS:
+        assert name in by_name
+        assert by_name[name].arch is not None  # the published config, not a sized preset
+        assert by_name[name].source.startswith("https://huggingface.co/")
+
+
+@pytest.mark.parametrize(("name", "params"), PUBLISHED_PARAMS.items())
+def test_the_count_is_the_published_one(name: str, params: int) -> None:
+    assert facts(ModelSpec.bundled(name)).params == params
+
+
+@pytest.mark.parametrize("name", PUBLISHED_PARAMS)
+def test_plan_takes_every_new_preset(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    data = run_json(
+        capsys,
+        "plan",
+        "--model", name,
+        "--seq-len", "2048",
+        "--gpu-card", "h100-80gb",
+        "--gpus", "8",
+        "--target-batch", "64",
+    )  # fmt: skip
+    assert data
