@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# offscreen, on a 1920 x 1080 desktop (the plugin's default screen is 800 x 800, smaller
+# than the window's first size; the windows fit whatever screen they open on)
+os.environ.setdefault(
+    "QT_QPA_PLATFORM",
+    "offscreen:configfile="
+    + os.path.join(os.path.dirname(os.path.abspath(__file__)), "offscreen_screen.json"),
+)
 
 from collections.abc import Iterator
 from pathlib import Path

@@ -35,6 +35,7 @@ from gradacc_desktop.ui.activation_model import ModelSourcePanel
 from gradacc_desktop.ui.activation_parts import MeasurePanel
 from gradacc_desktop.ui.activation_results import EstimatePanel
 from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
+from gradacc_desktop.ui.screen_fit import fit_to_screen
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
@@ -48,10 +49,6 @@ from gradacc_desktop.viewmodels.activation import (
 )
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.settings import Settings
-
-#: room a window manager's frame takes around a dialog (title bar, borders), known only
-#: once it is shown: kept free so that the buttons stay on the screen
-FRAME_ALLOWANCE = 48
 
 
 class ActivationDialog(QDialog):
@@ -147,13 +144,7 @@ class ActivationDialog(QDialog):
         self.vm.valuesReplaced.connect(self.show_values)
         self.show_values({f: self.vm.value(f) for f in ActivationField})
         self.retranslate()
-        self.resize(1000, 780)
-        screen = self.screen().availableGeometry() if self.screen() is not None else None
-        if screen is not None:  # the frame too (title bar, borders) inside the screen
-            self.resize(
-                min(self.width(), screen.width() - FRAME_ALLOWANCE),
-                min(self.height(), screen.height() - FRAME_ALLOWANCE),
-            )
+        fit_to_screen(self, 1000, 780)  # its buttons stay on the screen
 
     # -- construction ---------------------------------------------------------
     def _add_control(self, spec: ControlSpec) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QMainWindow
 
+from gradacc_desktop.ui.screen_fit import fit_to_screen
 from gradacc_desktop.viewmodels.settings import (
     DESCRIPTION_SHOWN,
     DETAILS_OPEN,
@@ -63,6 +64,8 @@ class WindowPersistence:
         geometry = self.settings.get(GEOMETRY)
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(*DEFAULT_SIZE)
+        # inside the screen it opens on (a remembered size from a larger screen too)
+        fit_to_screen(self, self.width(), self.height())
         self.details.set_open(self.settings.get(DETAILS_OPEN))
         self.tabs.set_side_wanted(self.settings.get(DESCRIPTION_SHOWN))
         self.tabs.setCurrentIndex(self.settings.get(TAB))

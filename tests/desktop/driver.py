@@ -186,8 +186,9 @@ class Results:
 class XServer:
     """Xvfb on a free display (``-displayfd``) with openbox managing its windows."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, screen: tuple[int, int] = SCREEN) -> None:
         self.workdir = workdir
+        self.screen = screen
         self.display = ""
         self._xvfb: subprocess.Popen[bytes] | None = None
         self._wm: subprocess.Popen[bytes] | None = None
@@ -215,7 +216,7 @@ class XServer:
         self.workdir.mkdir(parents=True, exist_ok=True)
         (self.workdir / "home").mkdir(exist_ok=True)
         read_fd, write_fd = os.pipe()
-        width, height = SCREEN
+        width, height = self.screen
         self._xvfb = subprocess.Popen(
             [
                 "Xvfb",

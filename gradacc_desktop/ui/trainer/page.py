@@ -10,6 +10,7 @@ from PySide6.QtCore import QLocale, Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from gradacc_desktop.ui.planner.pairs import WrappedLabel
+from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.trainer.check import CheckPanel
 from gradacc_desktop.ui.trainer.export import ExportPanel
 from gradacc_desktop.viewmodels.config_check import CheckViewModel
@@ -33,12 +34,15 @@ class TrainerPage(QWidget):
         self.summary.setObjectName("trainer_summary")
         self.check = CheckPanel(check, self, settings=lambda: self.settings)
         self.export = ExportPanel(vm, self, settings=lambda: self.settings)
-        # the files take the room; what is exported above them, the check below
+        # the files take the room; what is exported above them, the check below, its
+        # report scrolling (a long report never makes the window taller than the screen)
+        self.check_area = ScrollArea(self.check, self, focusable=True)
+        self.check_area.setObjectName("trainer_check_area")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary)
         layout.addWidget(self.export, 1)
-        layout.addWidget(self.check)
+        layout.addWidget(self.check_area, 1)
         self.export.statusMessage.connect(self.statusMessage)
         self.check.statusMessage.connect(self.statusMessage)
         vm.stateChanged.connect(self._show_summary)
