@@ -109,7 +109,7 @@ def test_nothing_fits_then_the_best_setup_is_used(start_app: StartApp, lang: str
     app = start_app(lang)
     app.next_tab()
     time.sleep(0.6)
-    _choose_model(app, "Llama")  # Llama 3.1 8B: 160 GB of model states on one 80 GB card
+    _choose_model(app, "Llama 3.1")  # Llama 3.1 8B: 160 GB of model states on one 80 GB card
     app.type_into("seq_len", "4096")
     app.type_into("target_batch", "512")
     time.sleep(0.3)

@@ -75,11 +75,24 @@ def _catalogue() -> tuple[CatalogueModel, ...]:
             preset.name.lower(),
             CatalogueModel(preset.name, preset.label, preset.source, preset=preset),
         )
-    return tuple(models.values())
+    return tuple(sorted(models.values(), key=_picker_order))
+
+
+def _picker_order(model: CatalogueModel) -> tuple[str, int, str]:
+    """Grouped by family (the label's first word: Gemma, Llama, Qwen2.5, …), smallest
+    first within it: the order the model picker and ``--model``'s list show."""
+    if model.arch is not None:
+        size = parameters(model.arch)
+    else:
+        assert model.preset is not None
+        p = model.preset
+        size = 12 * p.layers * p.hidden * p.hidden + p.vocab * p.hidden  # an order only
+    return model.label.split()[0].lower(), size, model.label
 
 
 def catalogue() -> tuple[CatalogueModel, ...]:
-    """Every bundled model, config presets first (empty when the bundle is broken)."""
+    """Every bundled model, grouped by family and smallest first (a published config
+    before a sized preset of the same name; empty when the bundle is broken)."""
     try:
         return _catalogue()
     except PresetError:

@@ -106,6 +106,8 @@ class TrainingViewModel(QObject):
         self._outcomes = TrainingOutcomes(self._formats)
         self._cards = table_cards(gpu_table)
         self._choices = Choices(card=first_card(self._cards))
+        #: the sequence length the last chosen model filled in (None: none yet)
+        self._filled_length: Decimal | None = None
         self._profile: SpeedProfile | None = None
         self._config_error = ""
         self._entries: Entries[TrainingField] = Entries(
@@ -321,13 +323,17 @@ class TrainingViewModel(QObject):
         return Outcome(True, self._outcomes.config_read(read))
 
     def _fill_length(self) -> None:
-        """A model chosen while the sequence length is empty: its own context (at most
-        4 096 tokens), written into the field where the user sees it."""
-        if self._entries.entry(TrainingField.SEQ_LEN) is not None:
+        """A model chosen while the sequence length is empty, or holds what the last
+        model filled in: its own context (at most 4 096 tokens), written into the field
+        where the user sees it (arrowing through the models, the length follows them
+        until the user types one)."""
+        held = self._entries.entry(TrainingField.SEQ_LEN)
+        if held is not None and held != self._filled_length:
             return
         length = model_length(self._choices)
         if length is not None:
-            self._entries.hold(TrainingField.SEQ_LEN, Decimal(length))
+            self._filled_length = Decimal(length)
+            self._entries.hold(TrainingField.SEQ_LEN, self._filled_length)
             self.inputsReplaced.emit(frozenset({TrainingField.SEQ_LEN}))
 
     # -- the whole description ----------------------------------------------------------

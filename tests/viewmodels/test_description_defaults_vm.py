@@ -1,6 +1,8 @@
-"""The nodes field: empty by default, the plan then assumes the fewest nodes of at most 8
-GPUs that split the world, and the field's placeholder says how many; a typed count
-replaces it, and clearing the field takes it back."""
+"""What the description assumes while nobody says. The nodes field: empty by default,
+the plan then assumes the fewest nodes of at most 8 GPUs that split the world, and the
+field's placeholder says how many; a typed count replaces it, and clearing the field
+takes it back. The sequence length a model fills in follows the model until one is
+typed."""
 
 from __future__ import annotations
 
@@ -52,3 +54,19 @@ def test_a_scenario_keeps_the_nodes_the_plan_assumed(qapp, tmp_path) -> None:  #
     vm = TrainingViewModel(QLocale("en"))
     vm.set_text(F.GPUS, "24")
     assert settings_of(vm).nodes == 3
+
+
+def test_the_filled_length_follows_the_model_until_one_is_typed(qapp) -> None:  # type: ignore[no-untyped-def]
+    """Arrowing through the models, the sequence length each fills in follows them (GPT-2
+    would otherwise leave its 1 024 tokens to every model after it); a typed length
+    stays."""
+    from gradacc_desktop.viewmodels.training.fields import Choice
+
+    vm = TrainingViewModel(QLocale("en"))
+    vm.set_choice(Choice.MODEL, "gpt2")
+    assert vm.shown_text(F.SEQ_LEN) == "1,024"
+    vm.set_choice(Choice.MODEL, "qwen3-0.6b")
+    assert vm.shown_text(F.SEQ_LEN) == "4,096"
+    vm.set_text(F.SEQ_LEN, "2048")
+    vm.set_choice(Choice.MODEL, "gpt2")
+    assert vm.shown_text(F.SEQ_LEN) == "2,048"
