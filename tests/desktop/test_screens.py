@@ -46,7 +46,7 @@ def test_the_window_fits_the_screen_on_every_tab(small: tuple[App, int, int]) ->
     app.next_tab()  # the planner again: a model chosen makes every card show
     time.sleep(0.5)
     app.mnemonic("model")
-    app.type("Llama 3.1")
+    app.type("Llama")
     time.sleep(0.6)
     _inside(app, width, height)
     app.next_tab()  # the trainer's configs with the model's files
