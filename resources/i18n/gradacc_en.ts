@@ -106,10 +106,10 @@
 <context>
     <name>FitTexts</name>
     <message numerus="yes">
-        <source>ZeRO-3 over %n data-parallel GPU(s)</source>
+        <source>With more GPUs: ZeRO-3 over %n data-parallel GPU(s)</source>
         <translation>
-            <numerusform>ZeRO-3 over %n data-parallel GPU</numerusform>
-            <numerusform>ZeRO-3 over %n data-parallel GPUs</numerusform>
+            <numerusform>With more GPUs: ZeRO-3 over %n data-parallel GPU</numerusform>
+            <numerusform>With more GPUs: ZeRO-3 over %n data-parallel GPUs</numerusform>
         </translation>
     </message>
     <message numerus="yes">

@@ -3393,10 +3393,10 @@
         <translation>Uma placa maior: {card}</translation>
     </message>
     <message numerus="yes">
-        <source>ZeRO-3 over %n data-parallel GPU(s)</source>
+        <source>With more GPUs: ZeRO-3 over %n data-parallel GPU(s)</source>
         <translation>
-            <numerusform>ZeRO-3 sobre %n GPU em paralelismo de dados</numerusform>
-            <numerusform>ZeRO-3 sobre %n GPUs em paralelismo de dados</numerusform>
+            <numerusform>Com mais GPUs: ZeRO-3 sobre %n GPU em paralelismo de dados</numerusform>
+            <numerusform>Com mais GPUs: ZeRO-3 sobre %n GPUs em paralelismo de dados</numerusform>
         </translation>
     </message>
     <message>

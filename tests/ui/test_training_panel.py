@@ -187,7 +187,7 @@ def test_nothing_fits_shows_why_and_one_click_applies_an_alternative(
         "• Adaptadores LoRA (posto 16): até 1 amostra por GPU (17,197 GB + 31,715 GB por amostra).",
         "• Adaptadores QLoRA (posto 16): até 2 amostras por GPU "
         "(6,839 GB + 31,715 GB por amostra).",
-        "• ZeRO-3 sobre 4 GPUs em paralelismo de dados: até 1 amostra por GPU "
+        "• Com mais GPUs: ZeRO-3 sobre 4 GPUs em paralelismo de dados: até 1 amostra por GPU "
         "(39,238 GB + 31,715 GB por amostra).",
     ]
     for label, button in shown:

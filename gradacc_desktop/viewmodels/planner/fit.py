@@ -219,7 +219,8 @@ class FitTexts(Translating):
                 card="" if d.card is None else d.card.name
             ),
             Change.GPUS: lambda: self._formats.counted(
-                lambda n: self.tr("ZeRO-3 over %n data-parallel GPU(s)", "", n), d.gpus
+                lambda n: self.tr("With more GPUs: ZeRO-3 over %n data-parallel GPU(s)", "", n),
+                d.gpus,
             ),
             Change.TENSOR_PARALLEL: lambda: self.tr("Tensor parallel {size}").format(
                 size=f(d.tensor_parallel)
