@@ -53,7 +53,8 @@ def register(subparsers: Any) -> None:
         description="Plan a run for a target effective batch. The memory per GPU is derived "
         "from the model (--model, --model-config or --params) at --seq-len on the card "
         "(--gpu-card or --gpu-memory-gb); --activation-gb and --other-memory-gb type over "
-        "the derived figures (decimal GB). Without --micro-batch one is recommended. --gpus "
+        "the derived figures (decimal GB). Without --micro-batch one is recommended once the "
+        "memory is known (until then the pairs that reach the target are listed). --gpus "
         "is the data-parallel size; --auto --world-size N searches the best setup instead.",
     )
     parser.add_argument("--target-batch", type=int_type(TARGET_LIMITS), required=True, metavar="T")
@@ -213,6 +214,18 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
                 print(f"  {changed}: up to {alternative.max_micro_batch} sample(s) per GPU")
         else:
             print("Try: " + ", ".join(s.value.replace("_", " ") for s in p.no_fit.suggestions))
+        return
+    if p.unrecommended:
+        pairs = ", ".join(
+            f"{x.micro_batch} x {x.accumulation_steps} x {d.gpus} = {x.effective_batch}"
+            for x in p.pairs
+        )
+        print(f"Micro-batch x accumulation steps x GPUs: {pairs}")
+        print(
+            "No recommendation: which micro-batch fits is not known without the memory per "
+            "GPU (give --model and --seq-len, or --activation-gb and --other-memory-gb; or "
+            "choose one with --micro-batch)"
+        )
         return
     current, accumulation = p.current, p.accumulation
     assert current is not None and accumulation is not None

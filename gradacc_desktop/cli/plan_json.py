@@ -236,6 +236,19 @@ def plan_json(p: Plan, args: argparse.Namespace) -> dict[str, Any]:
             **_memory(p),
             **_layout(p),
         }
+    if p.unrecommended:  # the memory is not known: no micro-batch is recommended
+        return {
+            **head,
+            "micro_batch": None,
+            "accumulation_steps": None,
+            "effective_batch": None,
+            "exact": None,
+            "fits": None,
+            "max_micro_batch": None,
+            "candidates": [_candidate(p, pair, args) for pair in p.pairs],
+            **_memory(p),
+            **_layout(p),
+        }
     current = p.current
     accumulation = p.accumulation
     assert current is not None and accumulation is not None

@@ -51,10 +51,12 @@ class ExportViewModel(QObject):
     def summary(self) -> str:
         """What is exported, in a line."""
         plan = self._training.plan
+        if plan is not None and plan.setup_problem is not None:  # ``unavailable`` says why
+            return self.tr("Nothing to export: no framework runs this layout.")
+        if plan is not None and plan.unrecommended:
+            return self._no_micro_batch()
         if plan is None or plan.current is None:
             return self.tr("Nothing to export yet: the training description has no configuration.")
-        if plan.setup_problem is not None:  # no framework runs it: ``unavailable`` says why
-            return self.tr("Nothing to export: no framework runs this layout.")
         f = self._training.formats.format
         current, d = plan.current, plan.description
         formula = f"E\u00a0=\u00a0{f(current.micro_batch)}\u00a0×\u00a0" + (
@@ -76,7 +78,9 @@ class ExportViewModel(QObject):
     def unavailable(self) -> str:
         """Why there is nothing to export, in words ("" when there is)."""
         plan = self._training.plan
-        if plan is None or plan.current is None:
+        if plan is not None and plan.setup_problem is None and plan.unrecommended:
+            return self._no_micro_batch()
+        if plan is None or (plan.current is None and plan.setup_problem is None):
             return self.tr("Nothing to export yet: the training description has no configuration.")
         if plan.setup_problem is None:
             return ""
@@ -87,6 +91,13 @@ class ExportViewModel(QObject):
             nodes=f(setup.nodes),
             tensor_parallel=f(setup.tensor_parallel),
             gpus_per_node=f(setup.gpus_per_node),
+        )
+
+    def _no_micro_batch(self) -> str:
+        return self.tr(
+            "Nothing to export yet: which micro-batch fits is not known. Choose the model "
+            "and the sequence length (or type the memory figures), or turn off "
+            "“Recommend” and give the micro-batch."
         )
 
     def notes(self, fmt: ExportFormat) -> tuple[str, ...]:

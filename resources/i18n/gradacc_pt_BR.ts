@@ -3220,6 +3220,10 @@
         <source>Exporting the training description&apos;s configuration: {formula}.</source>
         <translation>Exportando a configuração da descrição do treino: {formula}.</translation>
     </message>
+    <message>
+        <source>Nothing to export yet: which micro-batch fits is not known. Choose the model and the sequence length (or type the memory figures), or turn off “Recommend” and give the micro-batch.</source>
+        <translation>Nada a exportar ainda: não se sabe qual micro-lote cabe. Escolha o modelo e o comprimento da sequência (ou digite os valores de memória), ou desmarque “Recomendar” e informe o micro-lote.</translation>
+    </message>
 </context>
 <context>
     <name>ExtrasTexts</name>

@@ -191,10 +191,28 @@ def test_plan_nothing_fits(capsys: pytest.CaptureFixture[str]) -> None:
     assert "zero_sharding" in data["suggestions"]
 
 
+#: memory figures typed in: a micro-batch can be recommended (up to 700 samples fit)
+MEM = ["--gpu-memory-gb", "80", "--other-memory-gb", "10", "--activation-gb", "0.1"]
+
+
 def test_plan_human(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["plan", "--target-batch", "64", "--gpus", "2"]) == 0
+    assert main(["plan", "--target-batch", "64", "--gpus", "2", *MEM]) == 0
     out = capsys.readouterr().out
     assert "Recommended: micro-batch 32 x 1" in out
+
+
+def test_no_recommendation_without_the_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the memory per GPU, which micro-batch fits is not known: the pairs that
+    reach the target are listed, none recommended (no verdict rests on placeholders)."""
+    assert main(["plan", "--target-batch", "64", "--gpus", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Recommended" not in out
+    assert "Micro-batch x accumulation steps x GPUs: 1 x 32 x 2 = 64, 2 x 16 x 2 = 64," in out
+    assert "No recommendation: which micro-batch fits is not known" in out
+    data = run_json(capsys, "plan", "--target-batch", "64", "--gpus", "2")
+    assert (data["micro_batch"], data["fits"], data["max_micro_batch"]) == (None, None, None)
+    assert [c["micro_batch"] for c in data["candidates"]] == [1, 2, 4, 8, 16, 32]
+    assert all(c["fits"] is None and c["exact"] for c in data["candidates"])
 
 
 @pytest.mark.parametrize(
@@ -603,11 +621,11 @@ def test_installed_entry_point_plan_recommends_and_rejects() -> None:
 
 
 def test_plan_without_exact_pair_names_both_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(capsys, "plan", "--target-batch", "512", "--gpus", "3")
+    data = run_json(capsys, "plan", "--target-batch", "512", "--gpus", "3", *MEM)
     assert data["effective_batch"] == 513 and data["exact"] is False
     assert data["verdicts"]["deepspeed"] == {"ok": False, "reason": "product_mismatch"}
     assert data["verdicts"]["megatron"]["ok"] is False
-    assert main(["plan", "--target-batch", "512", "--gpus", "3"]) == 0
+    assert main(["plan", "--target-batch", "512", "--gpus", "3", *MEM]) == 0
     out = capsys.readouterr().out
     # the same sentences gradacc check and the window say
     assert "DeepSpeed refuses train_batch_size 512: 171 (micro-batch) x 1 (accumulation " in out
@@ -624,7 +642,7 @@ def test_plan_without_exact_pair_names_both_verdicts(capsys: pytest.CaptureFixtu
 
 
 def test_plan_candidates_carry_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(capsys, "plan", "--target-batch", "512", "--gpus", "8")
+    data = run_json(capsys, "plan", "--target-batch", "512", "--gpus", "8", *MEM)
     assert data["verdicts"]["megatron"] == {"ok": True, "derived_accumulation_steps": 1}
     for pair in data["candidates"]:
         assert pair["verdicts"]["deepspeed"]["ok"] is pair["exact"]
@@ -638,7 +656,9 @@ def test_plan_floor_never_exceeds_silently(capsys: pytest.CaptureFixture[str]) -
     assert main([*argv, "--rounding", "floor"]) == 0
     assert "use a micro-batch of at most 2" in capsys.readouterr().out
     # when the floor can be respected it is
-    data = run_json(capsys, "plan", "--target-batch", "100", "--gpus", "3", "--rounding", "floor")
+    data = run_json(
+        capsys, "plan", "--target-batch", "100", "--gpus", "3", "--rounding", "floor", *MEM
+    )
     assert data["effective_batch"] <= 100 and data["floor_unreachable"] is False
 
 

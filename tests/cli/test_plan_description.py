@@ -82,11 +82,12 @@ def test_typing_the_derived_figures_gives_the_same_plan(
 def test_a_time_plan_from_a_parameter_count_needs_no_memory_flags(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The issue's refused example: parameters, a length, a card and pipeline stages."""
+    """The issue's refused example: parameters, a length, a card and pipeline stages, and
+    a micro-batch of its own (without the memory none is recommended)."""
     data = run_json(
         capsys, "plan", "--params", "70000000000", "--seq-len", "4096", "--gpu-card",
         "h100-80gb", "--pipeline-stages", "4", "--tensor-parallel", "8", "--nodes", "4",
-        "--gpus", "4", "--target-batch", "512",
+        "--gpus", "4", "--target-batch", "512", "--micro-batch", "1",
     )  # fmt: skip
     assert D(data["step_seconds"]) > 0 and data["layout"]["world_size"] == 128
     assert data["fits"] is None and data["missing"] == {"activation": "no_shape"}

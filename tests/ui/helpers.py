@@ -70,6 +70,14 @@ def described(window: MainWindow, field: TrainingField) -> NumberField:
     return window.description.fields[field]
 
 
+def memory_typed(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    """Type the memory per GPU into the description — 1 GB per sample, 10 GB of other
+    memory on the 80 GB card: up to 70 samples fit — so that, without a model, a
+    micro-batch can be recommended (none is while the memory is not known)."""
+    type_into(qtbot, described(window, TrainingField.ACTIVATION), "1")
+    type_into(qtbot, described(window, TrainingField.OTHER_MEMORY), "10")
+
+
 def choice_box(window: MainWindow, choice: Choice) -> QComboBox:
     return window.description.combos[choice]
 

@@ -9,7 +9,16 @@ from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.training.specs import Extra
 from gradacc_desktop.viewmodels.settings import Settings
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
-from tests.ui.helpers import box, choice_box, choose, clear, described, shown, type_into
+from tests.ui.helpers import (
+    box,
+    choice_box,
+    choose,
+    clear,
+    described,
+    memory_typed,
+    shown,
+    type_into,
+)
 
 
 def test_inputs_and_geometry_are_remembered(make_window, settings, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -87,6 +96,7 @@ def test_planner_reference_and_export_format_are_remembered(make_window, setting
     first = make_window()
     first.tabs.setCurrentIndex(1)
     planner = first.planner
+    memory_typed(qtbot, first)
     type_into(qtbot, planner.reference[TrainingField.REFERENCE_LR], "0,0003")
     type_into(qtbot, planner.reference[TrainingField.REFERENCE_BATCH], "256")
     export = first.trainer.export

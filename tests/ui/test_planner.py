@@ -16,7 +16,7 @@ from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.view import PlannerView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
-from tests.ui.helpers import box, choice_box, described, pick, show_tab, type_into
+from tests.ui.helpers import box, choice_box, described, memory_typed, pick, show_tab, type_into
 
 
 @pytest.fixture
@@ -127,6 +127,7 @@ def test_use_this_configuration_fills_the_calculator(
 def test_the_pairs_table_and_a_double_click(
     window: MainWindow, planner: PlannerView, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
+    memory_typed(qtbot, window)
     type_into(qtbot, described(window, TrainingField.TARGET), "512")
     type_into(qtbot, described(window, TrainingField.GPUS), "8")
     table = planner.pairs.table

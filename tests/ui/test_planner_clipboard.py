@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.view import PlannerView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
-from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
+from tests.ui.helpers import choice_box, described, memory_typed, pick, show_tab, type_into
 
 
 @pytest.fixture
@@ -144,11 +144,12 @@ def test_nothing_fits_and_no_result(window: MainWindow, planner: PlannerView, qt
 def test_selected_cells_as_tab_separated_text(
     window: MainWindow, planner: PlannerView, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
+    memory_typed(qtbot, window)
     _type(qtbot, window, TrainingField.TARGET, "512")
     _type(qtbot, window, TrainingField.GPUS, "8")
     table = planner.pairs.table
     # the row in use is selected at first: all of its cells
-    assert planner.pairs.selected_text() == "64\t1\t512 (exato)\t—\tAmbos aceitam\t—\t—"
+    assert planner.pairs.selected_text() == "64\t1\t512 (exato)\tSim\tAmbos aceitam\t—\t—"
     rect = table.visualItemRect(table.item(1, 1))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     rect = table.visualItemRect(table.item(2, 2))

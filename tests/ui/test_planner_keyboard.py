@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.view import PlannerView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
-from tests.ui.helpers import choose, described, show_tab, type_into
+from tests.ui.helpers import choose, described, memory_typed, show_tab, type_into
 from tests.ui.layout_checks import settle
 
 
@@ -80,6 +80,7 @@ def test_tab_visits_every_control_in_reading_order_and_leaves(
     _timed(window, qtbot)
     qtbot.mouseClick(planner.search.run_button, Qt.MouseButton.LeftButton)
     assert planner.search.table.isVisible()
+    settle()  # the cards the plan shows laid out, as before a user's next key
     visited = _walk(planner, qtbot)
     assert visited == _reachable(planner)
     assert planner.search.table in visited and planner.reference[TrainingField.REFERENCE_LR] in (
@@ -115,6 +116,7 @@ def test_shift_tab_walks_the_chain_backwards(planner: PlannerView, qtbot) -> Non
 def test_the_table_is_one_stop_arrows_move_inside_and_return_uses_the_row(
     window: MainWindow, planner: PlannerView, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
+    memory_typed(qtbot, window)
     type_into(qtbot, described(window, TrainingField.TARGET), "512")
     type_into(qtbot, described(window, TrainingField.GPUS), "8")
     table = planner.pairs.table

@@ -77,6 +77,8 @@ def test_the_checks_see_an_overlap_and_a_cut_text(make_window) -> None:  # type:
     window = make_window()
     show_tab(window, window.planner_page)
     view = window.planner
+    window.training_vm.set_text(TrainingField.ACTIVATION, "1")  # a configuration shown
+    window.training_vm.set_text(TrainingField.OTHER_MEMORY, "10")
     window.resize(800, 600)
     settle()
     title = view.results.configuration.title

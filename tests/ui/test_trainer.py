@@ -18,7 +18,7 @@ from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.trainer import TrainerPage
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
-from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
+from tests.ui.helpers import choice_box, described, memory_typed, pick, show_tab, type_into
 
 
 def _open(window: MainWindow, qtbot) -> TrainerPage:  # type: ignore[no-untyped-def]
@@ -369,10 +369,15 @@ def test_the_setup_is_saved_in_scenarios(window: MainWindow, qtbot, tmp_path: Pa
     assert zero.currentData() is ZeroStage.OPTIMIZER
 
 
-def test_a_fresh_tab_shows_the_descriptions_setup(window: MainWindow) -> None:
-    window.training_vm.set_text(TrainingField.NODES, "1")
+def test_a_fresh_tab_shows_the_descriptions_setup(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    # without the memory, no micro-batch is recommended: nothing to export, and why
     show_tab(window, window.trainer_page)
     page = window.trainer
+    assert page.summary.text().startswith(
+        "Nada a exportar ainda: não se sabe qual micro-lote cabe."
+    )
+    assert "train_batch_size" not in page.export.preview.toPlainText()
+    memory_typed(qtbot, window)  # 1 GB per sample, 10 GB other: up to 70 fit
     assert page.summary.text().endswith("E = 32 × 1 × 1 = 32.".replace(" ", "\u00a0"))
     assert '"train_batch_size": 32,' in page.export.preview.toPlainText()
 

@@ -16,7 +16,15 @@ from gradacc_desktop.ui.training.specs import DescriptionSection, Extra
 from gradacc_desktop.viewmodels.settings import PLANNER
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.planner_setup import write_profile
-from tests.ui.helpers import choice_box, choose, described, pick, show_tab, type_into
+from tests.ui.helpers import (
+    choice_box,
+    choose,
+    described,
+    memory_typed,
+    pick,
+    show_tab,
+    type_into,
+)
 
 
 def _trainer(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -103,6 +111,7 @@ def test_a_pipeline_offers_the_fastest_pair_and_the_button_uses_it(make_window, 
 def test_the_exports_carry_the_layout_or_say_why_not(make_window, qtbot) -> None:  # type: ignore[no-untyped-def]
     window: MainWindow = make_window(language="pt_BR")
     _trainer(window, qtbot)
+    memory_typed(qtbot, window)  # a micro-batch recommended: files to export
     page = window.trainer
     tensor = described(window, TrainingField.TENSOR_PARALLEL)
     type_into(qtbot, tensor, "2")

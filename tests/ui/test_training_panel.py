@@ -24,6 +24,7 @@ from tests.ui.helpers import (
     choose,
     described,
     dispose,
+    memory_typed,
     paste,
     pick,
     show_tab,
@@ -72,7 +73,10 @@ def test_choosing_a_model_once_changes_the_notes_the_plan_the_time_and_the_expor
         "Escolha o modelo na descrição do treino para ver o tempo por passo."
     )
     show_tab(window, window.trainer_page)
-    assert '"train_micro_batch_size_per_gpu": 32,' in window.trainer.export.preview.toPlainText()
+    # no micro-batch while the memory is not known: nothing exported, and why
+    assert window.trainer.export.preview.toPlainText().startswith(
+        "Nada a exportar ainda: não se sabe qual micro-lote cabe."
+    )
     show_tab(window, window.planner_page)
 
     pick(qtbot, choice_box(window, Choice.MODEL), "qwen3-0.6b")
@@ -383,6 +387,7 @@ def test_a_refused_entry_stays_as_typed_and_the_panel_says_why(
     assert window.planner.results.prompt.isVisible()
     type_into(qtbot, gpus, "2")
     assert not panel.problems.isVisible()
+    memory_typed(qtbot, window)  # a micro-batch recommended: its formula
     assert window.planner.results.configuration.formula.text() == "E = 16 × 1 × 2 = 32"
 
 
@@ -557,7 +562,13 @@ def test_nothing_to_recommend_shows_no_micro_batch(
     window: MainWindow, panel: TrainingPanel
 ) -> None:
     micro = described(window, TrainingField.MICRO_BATCH)
-    assert micro.text() == "32"  # the recommended micro-batch of the first plan
+    # the memory not known at first: no micro-batch recommended
+    assert micro.text() == "" and micro.lineEdit().placeholderText() == "—"
+    window.training_vm.set_text(TrainingField.ACTIVATION, "1")
+    window.training_vm.set_text(TrainingField.OTHER_MEMORY, "10")
+    assert micro.text() == "32"  # up to 70 samples fit: the target's largest pair
+    window.training_vm.use_derived(TrainingField.ACTIVATION)
+    window.training_vm.use_derived(TrainingField.OTHER_MEMORY)
     choose(window, Choice.MODEL, "llama-3.1-8b")  # 160 GB of model states on 80 GB
     described(window, TrainingField.SEQ_LEN).set_text("4096")
     assert window.training_vm.plan is not None and window.training_vm.plan.current is None

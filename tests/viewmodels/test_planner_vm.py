@@ -199,6 +199,8 @@ def test_use_configuration_fills_the_calculator(qapp) -> None:  # type: ignore[n
 def test_without_an_activation_the_calculator_keeps_its_own(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
     vm.training.set_text(TrainingField.ACTIVATION, "")  # no model: nothing derived
+    vm.training.set_choice(Choice.RECOMMEND, False)  # the user's own micro-batch
+    vm.training.set_text(TrainingField.MICRO_BATCH, "4")
     own = vm.calculator.last_valid_inputs.activation_gb
     assert vm.use_configuration() is not None
     inputs = vm.calculator.inputs

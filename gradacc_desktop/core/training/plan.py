@@ -203,6 +203,12 @@ class Plan:
         return None if self.fit is None else self.fit.fits
 
     @property
+    def unrecommended(self) -> bool:
+        """A micro-batch to recommend was asked for but the memory is not known: none is
+        given (the pairs that reach the target are listed, none of them in use)."""
+        return self.recommending and self.current is None and self.no_fit is None
+
+    @property
     def why(self) -> str | None:
         """Why the configuration does not fit, in one line (None when it fits or the
         memory is unknown)."""
@@ -385,7 +391,9 @@ def plan(description: TrainingDescription) -> Plan:
 
     recommending = d.micro_batch is None
     micro = d.micro_batch
-    if micro is None and choice.recommended is not None:
+    # a recommendation rests on the memory: none while it is not known (the pairs are
+    # listed; which of them fits is what is missing, and ``Plan.unrecommended`` says so)
+    if micro is None and choice.recommended is not None and largest_fit is not None:
         micro = choice.recommended.micro_batch
         if not schedule_runs(d.setup(micro, choice.recommended.accumulation_steps)):
             # the largest fitting micro-batch whose steps the interleaved schedule runs

@@ -74,11 +74,18 @@ def test_the_fastest_pair_is_the_one_rule_over_the_listed_pairs() -> None:
 
 
 def test_without_a_model_the_batch_is_planned_and_nothing_else() -> None:
-    p = plan(TrainingDescription(card=A100, target_batch=100, gpus=3, rounding=Rounding.FLOOR))
-    assert p.current is not None and p.current.effective_batch <= 100
+    """The pairs that reach the target are listed; none is recommended (which fits is
+    not known), and a micro-batch of the user's own is planned."""
+    d = TrainingDescription(card=A100, target_batch=100, gpus=3, rounding=Rounding.FLOOR)
+    p = plan(d)
+    assert p.unrecommended and p.current is None and p.accumulation is None
+    assert p.pairs and all(pair.effective_batch <= 100 for pair in p.pairs)
     assert p.fits is None and p.fit is None and p.why is None
     assert all(pair.fits is None and pair.time is None for pair in p.pairs)
     assert p.time_missing is TimeMissing.NO_MODEL
+    own = plan(replace(d, micro_batch=11))
+    assert not own.unrecommended and own.current is not None
+    assert own.current.effective_batch == 99 and own.fits is None
 
 
 def test_time_needs_the_length_and_the_cards_speed() -> None:
