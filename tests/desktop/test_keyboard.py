@@ -109,6 +109,10 @@ def test_trainer_tab_copies_the_file_a_framework_reads(start_app: StartApp, lang
     app = start_app(lang)
     app.next_tab()
     app.type_into("gpus", "2")  # the description's data-parallel GPUs
+    # the memory per GPU typed (no model): 1 GB per sample, 10 GB other, so that a
+    # micro-batch is recommended (none is while the memory is not known)
+    app.type_into("plan_activation", "1")
+    app.type_into("other_memory", "10")
     app.next_tab()
     time.sleep(0.5)
     app.type_into("nodes", "2")
