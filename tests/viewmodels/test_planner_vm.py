@@ -439,3 +439,20 @@ def test_choosing_a_pair_plans_once(qapp) -> None:  # type: ignore[no-untyped-de
     assert len(states) == 1
     assert _configuration(vm).micro_batch == 2
     assert vm.training.choice(Choice.RECOMMEND) is False
+
+
+def test_the_pairs_note_says_when_no_row_is_in_use(qapp) -> None:  # type: ignore[no-untyped-def]
+    """Before the memory is known no pair is recommended: the note under the table does
+    not point at a bold row that is not there."""
+    vm = planner()
+    vm.training.set_text(TrainingField.ACTIVATION, "")
+    vm.training.set_text(TrainingField.OTHER_MEMORY, "")
+    view = vm.state.results
+    assert view is not None and view.configuration is None
+    assert "; none is in use yet." in view.pairs_note
+    assert not any(row.current for row in view.pairs)
+    vm.training.set_text(TrainingField.ACTIVATION, "1")
+    vm.training.set_text(TrainingField.OTHER_MEMORY, "10")
+    view = vm.state.results
+    assert view is not None and "; the row in use is in bold." in view.pairs_note
+    assert sum(row.current for row in view.pairs) == 1

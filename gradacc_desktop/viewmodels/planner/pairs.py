@@ -65,7 +65,16 @@ class PairsTexts(Translating):
             )
         return tuple(rows)
 
-    def note(self) -> str:
+    def note(self, in_use: bool = True) -> str:
+        """What the table lists; ``in_use``: a row is the configuration in use (none while
+        nothing fits or which fits is not known)."""
+        if not in_use:
+            return self.tr(
+                "Exact divisors, powers of two and the largest useful micro-batch; none is in "
+                "use yet. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given "
+                "the target accept only the pairs that reach it exactly. Return or a "
+                "double-click uses the selected row."
+            )
         return self.tr(
             "Exact divisors, powers of two and the largest useful micro-batch; the row in use "
             "is in bold. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given "

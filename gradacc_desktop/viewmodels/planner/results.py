@@ -113,7 +113,7 @@ class PlanResults(Translating):
             nothing_fits=nothing,
             deepspeed=deepspeed,
             pairs=table,
-            pairs_note=self._pairs.note(),
+            pairs_note=self._pairs.note(current is not None),
             extras=extras_view,
             time=self._timing.view(plan),
             points=points,
