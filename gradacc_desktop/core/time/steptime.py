@@ -125,24 +125,6 @@ class _Stage:
     layers: int | None
 
 
-#: the parts of a stage's micro-step (``TimeParts`` names) a slot carries
-_SLOT_PARTS = (
-    "matmul",
-    "expert_matmul",
-    "attention",
-    "memory",
-    "permutation",
-    "overhead",
-    "measured",
-    "tensor_parallel",
-    "pipeline",
-    "expert_parallel",
-    "context_parallel",
-    "data_parallel",
-    "offload",
-)
-
-
 class StepModel:
     """One workload on one kind of GPU: what does not depend on the pair is computed
     once, so timing every candidate pair after a keystroke costs a few operations each.
@@ -454,9 +436,10 @@ class StepModel:
         return self._data_parallel + self.model_collectives(micro_batch)
 
     def _slot(self, stage: _Stage, b: int) -> dict[str, Fraction]:
-        """One stage's micro-step with ``b`` samples: its parts (``_SLOT_PARTS``). (Zero
-        terms are skipped, not added: exact fractions cost a gcd per operation, and a
-        planner refresh takes hundreds of slots.)"""
+        """One stage's micro-step with ``b`` samples: its parts (``PART_NAMES`` but the
+        step's own bubble, optimizer and framework). (Zero terms are skipped, not added:
+        exact fractions cost a gcd per operation, and a planner refresh takes hundreds of
+        slots.)"""
         products = linear_in(stage.matmul, b)
         experts = linear_in(stage.expert_matmul, b)
         memory = b * stage.memory if stage.memory else ZERO
