@@ -50,6 +50,16 @@ PUBLISHED_PARAMS = {
     "smollm2-135m": 134_515_008,
     # Hub 362M (tied embeddings)
     "smollm2-360m": 361_821_120,
+    # Hub 406B; Meta's model card 405B; maxtext's llama3.1-405b sizes
+    "llama-3.1-405b": 405_853_388_800,
+    # Hub 141B; Mistral's announcement "141B parameters, 39B active"
+    "mixtral-8x22b": 140_620_634_112,
+    # Hub 235B; model card "235B in total and 22B activated"
+    "qwen3-235b-a22b": 235_093_634_560,
+    # Hub 27.4B (the whole vision-language model, as transformers counts it)
+    "gemma-3-27b-it": 27_432_406_640,
+    # Hub 12.2B; Mistral's model card 12B
+    "mistral-nemo-12b": 12_247_782_400,
 }
 
 
@@ -78,3 +88,21 @@ def test_plan_takes_every_new_preset(capsys: pytest.CaptureFixture[str], name: s
         "--target-batch", "64",
     )  # fmt: skip
     assert data
+
+
+@pytest.mark.parametrize(
+    ("base_model", "name"),
+    [
+        ("meta-llama/Llama-3.1-405B-Instruct", "llama-3.1-405b"),
+        ("mistralai/Mixtral-8x22B-v0.1", "mixtral-8x22b"),
+        ("Qwen/Qwen3-235B-A22B", "qwen3-235b-a22b"),
+        ("google/gemma-3-27b-it", "gemma-3-27b-it"),
+        ("mistralai/Mistral-Nemo-Base-2407", "mistral-nemo-12b"),
+    ],
+)
+def test_a_training_config_naming_the_repository_finds_the_preset(
+    base_model: str, name: str
+) -> None:
+    from gradacc_desktop.core.training.imported import bundled_model_of
+
+    assert bundled_model_of(base_model) == name
