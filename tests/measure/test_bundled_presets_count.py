@@ -1,0 +1,37 @@
+"""The bundled presets of the large published models (resources/data/models, see its
+SOURCES.md) count what transformers builds from the same file. Built on the meta device:
+no weights are allocated, so a 405B model is cheap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+MODELS = Path(__file__).resolve().parents[2] / "resources" / "data" / "models"
+
+#: causal language models (the Gemma 3 27B vision-language file is counted in
+#: test_family_vlm.py)
+FILES = (
+    "meta-llama__Llama-3.1-405B.json",
+    "mistralai__Mixtral-8x22B-v0.1.json",
+    "Qwen__Qwen3-235B-A22B.json",
+    "mistralai__Mistral-Nemo-Base-2407.json",
+)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_bundled_preset_counts_like_transformers(name: str) -> None:
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    from gradacc_desktop.core.memory.families import parameters, read_model_config
+
+    path = MODELS / name
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    with torch.device("meta"):
+        model = AutoModelForCausalLM.from_config(AutoConfig.for_model(**raw))
+    assert parameters(read_model_config(path)) == model.num_parameters()
