@@ -164,7 +164,9 @@ class WindowViews:
         if self._planner_vm is None:
             from gradacc_desktop.viewmodels.planner import PlannerViewModel
 
-            self._planner_vm = PlannerViewModel(self.training_vm, self.vm, self._parent())
+            self._planner_vm = PlannerViewModel(
+                self.training_vm, self.vm, self._parent(), settings=self.settings
+            )
             self._planner_vm.set_reference(
                 self.settings.get(REFERENCE_LR), self.settings.get(REFERENCE_BATCH)
             )

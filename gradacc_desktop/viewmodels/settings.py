@@ -25,6 +25,7 @@ _log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # imported by its parser, when the planner is built
     from gradacc_desktop.core.frameworks.export import ExportFormat
+    from gradacc_desktop.viewmodels.planner.cost import Currency
 
 T = TypeVar("T")
 
@@ -155,6 +156,13 @@ def _parse_export_format(raw: object) -> ExportFormat | None:
     return known.get(raw.strip()) if isinstance(raw, str) else None
 
 
+def _parse_currency(raw: object) -> Currency | None:
+    from gradacc_desktop.viewmodels.planner.cost import Currency
+
+    known = {c.value: c for c in Currency}
+    return known.get(raw.strip()) if isinstance(raw, str) else None
+
+
 # ``None``: the planner's own default (no reference: an empty field; the first format)
 REFERENCE_LR: Setting[Decimal | None] = Setting("planner/referenceLr", None, _parse_reference_lr)
 REFERENCE_BATCH: Setting[int | None] = Setting(
@@ -163,6 +171,8 @@ REFERENCE_BATCH: Setting[int | None] = Setting(
 EXPORT_FORMAT: Setting[ExportFormat | None] = Setting(
     "planner/exportFormat", None, _parse_export_format
 )
+# the currency of the cost card's price and total (``None``: the language's own)
+CURRENCY: Setting[Currency | None] = Setting("planner/currency", None, _parse_currency)
 
 
 # Reading a stored value catches every Exception, on purpose: a hand-edited or foreign

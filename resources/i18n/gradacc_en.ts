@@ -14,6 +14,13 @@
 <context>
     <name>ConfigCheckTexts</name>
     <message numerus="yes">
+        <source>%n GPU(s) in all</source>
+        <translation>
+            <numerusform>%n GPU in all</numerusform>
+            <numerusform>%n GPUs in all</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n data-parallel replica(s)</source>
         <translation>
             <numerusform>%n data-parallel replica</numerusform>
@@ -49,6 +56,23 @@
         <translation>
             <numerusform>…and %n more</numerusform>
             <numerusform>…and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>CostTexts</name>
+    <message numerus="yes">
+        <source>%n optimizer step(s)</source>
+        <translation>
+            <numerusform>%n optimizer step</numerusform>
+            <numerusform>%n optimizer steps</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n epoch(s) of {samples} samples</source>
+        <translation>
+            <numerusform>%n epoch of {samples} samples</numerusform>
+            <numerusform>%n epochs of {samples} samples</numerusform>
         </translation>
     </message>
 </context>
@@ -182,16 +206,6 @@
         <translation>
             <numerusform>%n GPU</numerusform>
             <numerusform>%n GPUs</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>TimingTexts</name>
-    <message numerus="yes">
-        <source>%n epoch(s) ({steps} steps)</source>
-        <translation>
-            <numerusform>%n epoch ({steps} steps)</numerusform>
-            <numerusform>%n epochs ({steps} steps)</numerusform>
         </translation>
     </message>
 </context>

@@ -1574,6 +1574,33 @@
         <translation>{gpus}: {sizes}.</translation>
     </message>
     <message>
+        <source>GPUs: the file does not say how many.</source>
+        <translation>GPUs: o arquivo não diz quantas.</translation>
+    </message>
+    <message>
+        <source>Checked on {gpus}: what its train_batch_size, micro-batch and accumulation steps imply.</source>
+        <translation>Verificado em {gpus}: o que o seu train_batch_size, micro-lote e passos de acumulação implicam.</translation>
+    </message>
+    <message>
+        <source>Checked on {gpus}, as the file says.</source>
+        <translation>Verificado em {gpus}, como o arquivo diz.</translation>
+    </message>
+    <message>
+        <source>Checked on {gpus}: the training description&apos;s (the file does not say).</source>
+        <translation>Verificado em {gpus}: as da descrição do treino (o arquivo não diz).</translation>
+    </message>
+    <message>
+        <source>Checked on {gpus}: the training description&apos;s (the file says {own}).</source>
+        <translation>Verificado em {gpus}: as da descrição do treino (o arquivo diz {own}).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s) in all</source>
+        <translation>
+            <numerusform>%n GPU no total</numerusform>
+            <numerusform>%n GPUs no total</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>Unknown key: {text}</source>
         <translation>Chave desconhecida: {text}</translation>
     </message>
@@ -1664,6 +1691,10 @@
     <message>
         <source>Put into the training description.</source>
         <translation>Colocado na descrição do treino.</translation>
+    </message>
+    <message>
+        <source>Put into the training description. Its micro-batch and accumulation steps stay the file&apos;s when you change the GPUs, and the effective batch follows, as the framework would run the file.</source>
+        <translation>Colocado na descrição do treino. O micro-lote e os passos de acumulação continuam os do arquivo quando você muda as GPUs, e o lote efetivo acompanha, como o framework executaria o arquivo.</translation>
     </message>
     <message>
         <source>“{name}” read, but not used: correct the training description first.</source>
@@ -2675,6 +2706,95 @@
     <message>
         <source>No micro-batch that fits reaches the target exactly: this one comes closest on the side the rounding mode allows.</source>
         <translation>Nenhum micro-lote que cabe atinge a meta exatamente: este é o que chega mais perto, do lado que o arredondamento permite.</translation>
+    </message>
+</context>
+<context>
+    <name>CostTexts</name>
+    <message>
+        <source>Training cost</source>
+        <translation>Custo do treino</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>Moeda</translation>
+    </message>
+    <message>
+        <source>real</source>
+        <translation>real</translation>
+    </message>
+    <message>
+        <source>US dollar</source>
+        <translation>dólar americano</translation>
+    </message>
+    <message>
+        <source>euro</source>
+        <translation>euro</translation>
+    </message>
+    <message>
+        <source>pound sterling</source>
+        <translation>libra esterlina</translation>
+    </message>
+    <message>
+        <source>Trained</source>
+        <translation>Treino</translation>
+    </message>
+    <message>
+        <source>Wall-clock time</source>
+        <translation>Tempo de relógio</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>GPU-horas</translation>
+    </message>
+    <message>
+        <source>Price per GPU-hour</source>
+        <translation>Preço por GPU-hora</translation>
+    </message>
+    <message>
+        <source>Total cost</source>
+        <translation>Custo total</translation>
+    </message>
+    <message>
+        <source>No run time or cost without a time per step. {why}</source>
+        <translation>Sem tempo por passo, não há tempo nem custo do treino. {why}</translation>
+    </message>
+    <message>
+        <source>Type the “{tokens}”, or the “{dataset}” (and “{epochs}”), in the training description to see the run&apos;s time and cost.</source>
+        <translation>Digite o “{tokens}”, ou o “{dataset}” (e “{epochs}”), na descrição do treino para ver o tempo e o custo do treino.</translation>
+    </message>
+    <message>
+        <source>No total without the price: type the “{price}” in the training description.</source>
+        <translation>Falta o preço para o total: digite o “{price}” na descrição do treino.</translation>
+    </message>
+    <message>
+        <source>The time and cost count a goodput of {goodput}: the rest of the wall-clock time goes to restarts, checkpoints and lost work.</source>
+        <translation>O tempo e o custo contam um goodput de {goodput}: o resto do tempo de relógio vai para reinícios, checkpoints e trabalho perdido.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n optimizer step(s)</source>
+        <translation>
+            <numerusform>%n passo do otimizador</numerusform>
+            <numerusform>%n passos do otimizador</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n epoch(s) of {samples} samples</source>
+        <translation>
+            <numerusform>%n época de {samples} amostras</numerusform>
+            <numerusform>%n épocas de {samples} amostras</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{tokens} tokens</source>
+        <translation>{tokens} tokens</translation>
+    </message>
+    <message>
+        <source>{trained} · {steps}</source>
+        <translation>{trained} · {steps}</translation>
+    </message>
+    <message>
+        <source>{hours} ({gpus})</source>
+        <translation>{hours} ({gpus})</translation>
     </message>
 </context>
 <context>
@@ -5349,10 +5469,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>quanto do tráfego do paralelismo de dados se esconde atrás de cada camada</translation>
     </message>
     <message>
-        <source>One epoch ({steps} steps)</source>
-        <translation>Uma época ({steps} passos)</translation>
-    </message>
-    <message>
         <source>Expert products</source>
         <translation>Produtos dos especialistas</translation>
     </message>
@@ -5371,25 +5487,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>host work per layer</source>
         <translation>trabalho do host por camada</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n epoch(s) ({steps} steps)</source>
-        <translation>
-            <numerusform>%n época ({steps} passos)</numerusform>
-            <numerusform>%n épocas ({steps} passos)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>{tokens} tokens ({steps} steps)</source>
-        <translation>{tokens} tokens ({steps} passos)</translation>
-    </message>
-    <message>
-        <source>{head}: {time}, {gpu_hours} GPU-hours</source>
-        <translation>{head}: {time}, {gpu_hours} GPU-horas</translation>
-    </message>
-    <message>
-        <source>, cost {cost}</source>
-        <translation>, custo {cost}</translation>
     </message>
     <message>
         <source>Micro-steps measured on {device} ({model}), interpolated between the measured sizes; communication, bubble and optimizer estimated.</source>
@@ -6124,6 +6221,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <source>Discard profile</source>
         <translation>Descartar perfil</translation>
     </message>
+    <message>
+        <source>From “{name}”: micro-batch {b} and {a} accumulation steps, as the file sets them; the effective batch follows the data-parallel GPUs ({b} × {a} × {g} = {e}). Type a target or a micro-batch to set your own.</source>
+        <translation>De “{name}”: micro-lote {b} e {a} passos de acumulação, como o arquivo define; o lote efetivo acompanha as GPUs em paralelismo de dados ({b} × {a} × {g} = {e}). Digite uma meta ou um micro-lote para definir os seus.</translation>
+    </message>
 </context>
 <context>
     <name>TrainingViewModel</name>
@@ -6183,8 +6284,12 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>&amp;Estimar ativação a partir do modelo…</translation>
     </message>
     <message>
-        <source>&amp;Open scenario…</source>
-        <translation>A&amp;brir cenário…</translation>
+        <source>&amp;Open training config…</source>
+        <translation>&amp;Abrir configuração de treino…</translation>
+    </message>
+    <message>
+        <source>Open sce&amp;nario…</source>
+        <translation>Abrir ce&amp;nário…</translation>
     </message>
     <message>
         <source>Sa&amp;ve scenario…</source>

@@ -117,6 +117,7 @@ def test_use_this_configuration_fills_the_calculator(
     type_into(qtbot, described(window, TrainingField.ACTIVATION), "0,25")
     button = planner.results.configuration.use_button
     assert button.isEnabled()
+    QApplication.processEvents()  # the cards laid out, as before a user's click
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert window.statusBar().currentMessage().startswith("Configuração enviada para a calculadora")
     assert window.tabs.currentWidget() is window.calculator

@@ -159,8 +159,9 @@ def _mnemonic(text: str) -> str | None:
 @pytest.mark.parametrize("language", ["pt_BR", "en"])
 def test_the_planners_fields_and_buttons_have_a_mnemonic(make_window, language: str) -> None:  # type: ignore[no-untyped-def]
     """The buttons that act on the plan each have an Alt key; the planner's own fields
-    (the GPUs to search on, the learning-rate reference) are labelled and reached with
-    Tab: the description beside the page takes the other letters."""
+    (the GPUs to search on, the learning-rate reference) and the cost card's currency are
+    labelled and reached with Tab: the description beside the page takes the other
+    letters."""
     window: MainWindow = make_window(language=language)
     show_tab(window, window.planner_page)
     planner = window.planner
@@ -169,7 +170,7 @@ def test_the_planners_fields_and_buttons_have_a_mnemonic(make_window, language: 
         for widget in planner.findChildren(QLabel)
         if widget.buddy() is not None and planner.isAncestorOf(widget.buddy())
     ]
-    assert len(labelled) == 3 and all(label.text() for label in labelled)
+    assert len(labelled) == 4 and all(label.text() for label in labelled)
     buttons = [
         planner.results.configuration.use_button.text(),
         planner.search.run_button.text(),

@@ -210,17 +210,18 @@ def test_the_goodput_stretches_the_run(window: MainWindow, qtbot) -> None:  # ty
     type_into(qtbot, described(window, TrainingField.TOKENS), "1000000000")
     goodput = described(window, TrainingField.GOODPUT)
     assert goodput.lineEdit().placeholderText() == "100"
-    card = _card(window)
-    summary, run = card.summary.text(), card.run.text()
+    card, cost = _card(window), window.planner.results.cost
+    hours = cost.values[0][2]  # the GPU-hours of the token budget
+    summary, before = card.summary.text(), hours.text()
     type_into(qtbot, goodput, "50")
-    assert card.summary.text() == summary and card.run.text() != run
-    # "1.000.000.000 tokens (477 passos): 4,02 h, 32,2 GPU-horas"
-    hours = []
-    for text in (run, card.run.text()):
-        found = re.search(r", ([\d.,]+) GPU-horas", text)
-        assert found is not None, text
-        hours.append(Decimal(found.group(1).replace(".", "").replace(",", ".")))
-    assert abs(hours[1] / hours[0] - 2) < Decimal("0.01")
+    assert card.summary.text() == summary and hours.text() != before
+    # "32,2 (8 GPUs)" then "64,4 (8 GPUs)"
+    figures = [
+        Decimal(text.split()[0].replace(".", "").replace(",", "."))
+        for text in (before, hours.text())
+    ]
+    assert abs(figures[1] / figures[0] - 2) < Decimal("0.01")
+    assert cost.note.isVisible() and "50 %" in cost.note.text()
     efficiency = described(window, TrainingField.EFFICIENCY)
     assert efficiency.lineEdit().placeholderText() == "modelada pelo formato do modelo"
 

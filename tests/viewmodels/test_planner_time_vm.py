@@ -11,7 +11,7 @@ from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.memory.setup import Precision
 from gradacc_desktop.core.recompute import Recompute
-from gradacc_desktop.viewmodels.planner import PlannerViewModel, PlanView, TimeView
+from gradacc_desktop.viewmodels.planner import CostView, PlannerViewModel, PlanView, TimeView
 from gradacc_desktop.viewmodels.training.fields import NO_MODEL, PARAMS_MODEL, Choice
 from gradacc_desktop.viewmodels.training.fields import TrainingField as F
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
@@ -131,33 +131,63 @@ def test_tensor_parallelism_shares_the_activations(qapp) -> None:  # type: ignor
     assert "split over 4 tensor-parallel GPUs" in view(vm).fit.usage
 
 
+def cost(vm: PlannerViewModel) -> CostView:
+    card = view(vm).cost
+    assert card is not None
+    return card
+
+
 def test_the_run_totals_and_cost(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
     timed(vm.training)
     vm.training.set_text(F.DATASET, "100000")
     vm.training.set_text(F.TOKENS, "1000000000")
     vm.training.set_text(F.PRICE, "2.5")
-    run = time(vm).run
-    assert len(run) == 2
-    assert run[0].startswith("One epoch (196 steps): ")  # ceil(100000 / 512)
-    assert run[1].startswith("1,000,000,000 tokens (477 steps): ")  # ceil(1e9 / 2 097 152)
-    for line in run:
-        # "…: 3.93 h, 31.4 GPU-hours, cost 78.61": 8 GPUs for the hours, at 2.5 each
-        found = re.fullmatch(r".*: ([\d.]+) h, ([\d.]+) GPU-hours, cost ([\d.]+)", line)
-        assert found is not None, line
-        hours, gpu_hours, cost = (Decimal(g) for g in found.groups())
+    card = cost(vm)
+    assert [line.trained for line in card.lines] == [
+        "1 epoch of 100,000 samples · 196 optimizer steps",  # ceil(100000 / 512)
+        "1,000,000,000 tokens · 477 optimizer steps",  # ceil(1e9 / 2 097 152)
+    ]
+    assert card.price == "US$2.50" and card.missing == ""
+    for line in card.lines:
+        # "3.93 h", "31.4 (8 GPUs)", "US$78.61": 8 GPUs for the hours, at 2.5 each
+        assert line.time.endswith(" h") and line.gpu_hours.endswith(" (8 GPUs)"), line
+        assert re.fullmatch(r"US\$[\d,]+\.\d\d", line.total), line.total
+        hours, gpu_hours = _number(line.time), _number(line.gpu_hours)
+        total = Decimal(line.total.removeprefix("US$").replace(",", ""))
         assert abs(hours * 8 / gpu_hours - 1) < Decimal("0.01")
-        assert abs(cost / Decimal("2.5") - gpu_hours) <= Decimal("0.05")
+        assert abs(total / Decimal("2.5") - gpu_hours) <= Decimal("0.05")
+    # the time card no longer repeats them
+    assert not any("GPU-hours" in text for text in vars(time(vm)).values() if isinstance(text, str))
 
 
 def test_several_epochs(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = planner()
     timed(vm.training)
     vm.training.set_text(F.DATASET, "100000")
-    assert time(vm).run[0].startswith("One epoch (196 steps): ")
+    assert cost(vm).lines[0].trained == "1 epoch of 100,000 samples · 196 optimizer steps"
     vm.training.set_text(F.EPOCHS, "3")
-    assert time(vm).run[0].startswith("3 epochs (588 steps): ")  # 3 × ceil(100000 / 512)
-    assert "cost" not in time(vm).run[0]  # no price given
+    # 3 × ceil(100000 / 512)
+    assert cost(vm).lines[0].trained == "3 epochs of 100,000 samples · 588 optimizer steps"
+    # no price given: no total, and the card says what to type
+    assert cost(vm).lines[0].total == "" and cost(vm).price == ""
+    assert cost(vm).missing == (
+        "No total without the price: type the “Price per GPU-hour” in the training description."
+    )
+
+
+def test_the_cost_card_says_what_is_missing(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = planner()
+    assert cost(vm).lines == () and cost(vm).missing.startswith(
+        "No run time or cost without a time per step. "
+    )
+    timed(vm.training)
+    vm.training.set_text(F.PRICE, "2.5")
+    assert cost(vm).lines == () and cost(vm).price == "US$2.50"
+    assert cost(vm).missing == (
+        "Type the “Token budget”, or the “Dataset size” (and “How many epochs”), in the "
+        "training description to see the run's time and cost."
+    )
 
 
 def test_efficiency_recompute_and_precision_change_the_time(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -131,7 +131,7 @@ def test_fp8_products_only_where_the_precision_and_the_card_allow(qapp) -> None:
     vm = planner()
     training = vm.training
     timed(training)
-    assert not training.fp8_allowed()  # an A100: no FP8 peak
+    assert not training.check(Choice.FP8).enabled  # an A100: no FP8 peak
     assert training.check(Choice.FP8).hint.endswith(
         "Off now: The NVIDIA A100 SXM4 80GB has no FP8 products (FP8 Tensor Cores start with "
         "Ada and Hopper)."
@@ -140,7 +140,7 @@ def test_fp8_products_only_where_the_precision_and_the_card_allow(qapp) -> None:
     description = training.description
     assert description is not None and not description.fp8  # chosen, not possible here
     training.set_choice(Choice.CARD, "h100-80gb")
-    assert training.fp8_allowed() and "Off now" not in training.check(Choice.FP8).hint
+    assert training.check(Choice.FP8).enabled and "Off now" not in training.check(Choice.FP8).hint
     fp8 = time(vm)
     assert fp8.utilisation.endswith(" of 1,979 TFLOP/s per GPU")  # the FP8 peak
     training.set_choice(Choice.FP8, False)
@@ -152,7 +152,7 @@ def test_fp8_products_only_where_the_precision_and_the_card_allow(qapp) -> None:
     assert _step(fp8) < _step(sixteen)
     training.set_choice(Choice.FP8, True)
     training.set_choice(Choice.PRECISION, Precision.FP32)
-    assert not training.fp8_allowed()
+    assert not training.check(Choice.FP8).enabled
     assert training.check(Choice.FP8).hint.endswith(
         "Off now: FP8 products run beside 16-bit training (bf16 or fp16), not with fp32."
     )
@@ -209,17 +209,24 @@ def test_the_goodput_stretches_the_run_not_the_step(qapp) -> None:  # type: igno
     training.set_text(F.TOKENS, "1000000000")
     training.set_text(F.PRICE, "2")
     assert training.placeholder(F.GOODPUT) == "100"
-    full = time(vm)
+    full, full_cost = time(vm), vm.state.results.cost  # type: ignore[union-attr]
     training.set_text(F.GOODPUT, "50")
-    half = time(vm)
+    half, half_cost = time(vm), vm.state.results.cost  # type: ignore[union-attr]
     assert half.summary == full.summary
-    pattern = r".*: ([\d.]+) h, ([\d.,]+) GPU-hours, cost ([\d.,]+)"
-    found_full = re.fullmatch(pattern, full.run[0])
-    found_half = re.fullmatch(pattern, half.run[0])
-    assert found_full is not None and found_half is not None, (full.run, half.run)
-    for before, after in zip(found_full.groups(), found_half.groups(), strict=True):
-        ratio = Decimal(after.replace(",", "")) / Decimal(before.replace(",", ""))
-        assert abs(ratio - 2) < Decimal("0.01")
+    assert full_cost is not None and half_cost is not None
+    assert half_cost.note == (
+        "The time and cost count a goodput of 50 %: the rest of the wall-clock time goes "
+        "to restarts, checkpoints and lost work."
+    )
+    before, after = full_cost.lines[0], half_cost.lines[0]
+    # "3.93 h", "31.4 (8 GPUs)", "US$62.90": each twice as much
+    for old, new in ((before.time, after.time), (before.gpu_hours, after.gpu_hours)):
+        ratio = Decimal(new.split()[0].replace(",", "")) / Decimal(old.split()[0].replace(",", ""))
+        assert abs(ratio - 2) < Decimal("0.01"), (old, new)
+    ratio = Decimal(after.total.removeprefix("US$").replace(",", "")) / Decimal(
+        before.total.removeprefix("US$").replace(",", "")
+    )
+    assert abs(ratio - 2) < Decimal("0.01")
     training.set_text(F.GOODPUT, "0.5")
     assert training.state.run_problems == ("Goodput (%): enter a value from 1 to 100.",)
 

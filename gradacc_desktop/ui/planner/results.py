@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from gradacc_desktop.ui.fit_label import FitLabel
 from gradacc_desktop.ui.planner.card import Card, text_label
+from gradacc_desktop.ui.planner.cost import CostCard
 from gradacc_desktop.ui.planner.step_parts import PartsLegend, StepBar
 from gradacc_desktop.ui.prompt_page import PromptPage
 from gradacc_desktop.ui.verdict import VerdictLabel
@@ -209,7 +210,7 @@ class ExtrasCard(Card):
 class TimeCard(Card):
     """Time per step of the configuration in use, where its step's time goes (a stacked
     bar and its legend), the fastest pair that fits (with a button to use it) and which
-    parts make it faster, and the run's totals; or why the time cannot be estimated."""
+    parts make it faster; or why the time cannot be estimated."""
 
     useFastest = Signal(int)
 
@@ -227,7 +228,6 @@ class TimeCard(Card):
         self.difference = text_label(self, "plan_time_difference")
         self.use_fastest = QPushButton(self)
         self.use_fastest.setObjectName("plan_use_fastest")
-        self.run = text_label(self, "plan_time_run")
         self.note = text_label(self, "plan_time_note")
         font = self.note.font()
         font.setItalic(True)
@@ -252,7 +252,6 @@ class TimeCard(Card):
         row.addLayout(texts, 1)
         row.addWidget(self.use_fastest, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         self.body.addLayout(row)
-        self.body.addWidget(self.run)
         self.body.addWidget(self.note)
         self._fastest: int | None = None
         self.use_fastest.clicked.connect(self._on_use)
@@ -272,7 +271,6 @@ class TimeCard(Card):
             (self.parts_title, view.parts_title),
             (self.fastest, view.fastest),
             (self.difference, view.difference),
-            (self.run, "\n".join(view.run)),
             (self.note, view.note),
         ):
             label.setText(text)
@@ -297,6 +295,7 @@ class PlannerResultsPanel(QWidget):
         self.nothing_fits = NothingFitsCard(self)
         self.fit = FitCard(self)
         self.time = TimeCard(self)
+        self.cost = CostCard(vm, self)
         self.deepspeed = DeepSpeedCard(self)
         self.extras = ExtrasCard(self)
         results_page = QWidget(self)
@@ -306,6 +305,7 @@ class PlannerResultsPanel(QWidget):
         cards = (
             self.configuration,
             self.nothing_fits,
+            self.cost,
             self.fit,
             self.time,
             self.deepspeed,
@@ -352,6 +352,7 @@ class PlannerResultsPanel(QWidget):
         self.deepspeed.title.setText(texts.deepspeed_title())
         self.extras.title.setText(texts.extras_title())
         self.time.title.setText(texts.time_title())
+        self.cost.retranslate()
         self.time.use_fastest.setText(self.tr("Use this p&air"))
         self.time.use_fastest.setToolTip(
             self.tr("Plan with the fastest pair that fits: its micro-batch becomes yours")
@@ -376,6 +377,9 @@ class PlannerResultsPanel(QWidget):
         if view.nothing_fits is not None:
             self.nothing_fits.show_view(view.nothing_fits, view.fit.verdict)
         self.fit.show_view(view.fit)
+        self.cost.setVisible(view.cost is not None)
+        if view.cost is not None:
+            self.cost.show_view(view.cost)
         self.time.setVisible(view.time is not None)
         if view.time is not None:
             self.time.show_view(view.time)

@@ -101,6 +101,7 @@ class PlannerView(QWidget):
         return [
             self.results_area,
             self.results.configuration.use_button,
+            self.results.cost.currency,
             self.results.time.use_fastest,
             self.search.world,
             self.search.run_button,

@@ -5,13 +5,15 @@ description's plan in words, and the rooms it is built from:
 * ``texts`` — titles, the pairs table's headings and notes;
 * ``results`` — the plan's cards and table in words, from ``configuration``,
   ``deepspeed``, ``fit`` (the memory verdict, what is missing, what would fit),
-  ``pairs``, ``extras`` and ``timing`` (the time per step, the fastest pair, the run);
+  ``pairs``, ``extras``, ``timing`` (the time per step, the fastest pair) and
+  ``cost`` (the run's time and cost in the chosen currency);
 * ``clipboard`` — the plan as plain text.
 """
 
 from gradacc_desktop.viewmodels.planner.model import PlannerViewModel
 from gradacc_desktop.viewmodels.planner.views import (
     ConfigurationView,
+    CostView,
     DeepSpeedView,
     ExtrasView,
     FitView,
@@ -26,6 +28,7 @@ from gradacc_desktop.viewmodels.planner.views import (
 
 __all__ = [
     "ConfigurationView",
+    "CostView",
     "DeepSpeedView",
     "ExtrasView",
     "FitView",

@@ -9,6 +9,7 @@ from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.figures import Source, shown_gb
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.formatting import align_row, column_widths
+from gradacc_desktop.viewmodels.planner.cost import CostTexts
 from gradacc_desktop.viewmodels.planner.texts import PlannerTexts
 from gradacc_desktop.viewmodels.planner.views import PairRow, PlannerState, PlanView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
@@ -17,9 +18,10 @@ from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
 @final
 class PlanClipboard(Translating):
-    def __init__(self, texts: PlannerTexts, formats: PlanFormats) -> None:
+    def __init__(self, texts: PlannerTexts, formats: PlanFormats, cost: CostTexts) -> None:
         self._texts = texts
         self._formats = formats
+        self._cost = cost
 
     def text(self, state: PlannerState, training: TrainingViewModel) -> str | None:
         """The plan, or ``None`` in the "no result" state."""
@@ -48,6 +50,7 @@ class PlanClipboard(Translating):
             lines.append(view.deepspeed.explanation)
             lines += [view.deepspeed.megatron_verdict, view.deepspeed.megatron_explanation]
         lines += self._time_lines(view)
+        lines += self._cost_lines(view)
         if view.extras is not None:
             extras = view.extras
             lines += ["", texts.extras_title(), extras.tokens, extras.steps]
@@ -129,7 +132,23 @@ class PlanClipboard(Translating):
                 "  " + align_row([p.name, p.seconds, p.share], widths, [False, True, True], "  ")
                 for p in time.parts
             ]
-        return [*lines, *(text for text in (time.fastest, time.difference) if text), *time.run]
+        return [*lines, *(text for text in (time.fastest, time.difference) if text)]
+
+    def _cost_lines(self, view: PlanView) -> list[str]:
+        cost = view.cost
+        if cost is None:
+            return []
+        texts = self._cost
+        lines = ["", texts.title()]
+        trained, time, hours, price, total = texts.row_labels()
+        for line in cost.lines:
+            lines += [f"{trained}: {line.trained}", f"{time}: {line.time}"]
+            lines.append(f"{hours}: {line.gpu_hours}")
+            if line.total:
+                lines.append(f"{total}: {line.total}")
+        if cost.price:
+            lines.append(f"{price}: {cost.price}")
+        return lines + [text for text in (cost.missing, cost.note) if text]
 
     def _pairs_table(self, pairs: tuple[PairRow, ...]) -> list[str]:
         """The pairs table as aligned rows under its heading (numbers to the right)."""

@@ -19,9 +19,11 @@ from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.planner.clipboard import PlanClipboard
+from gradacc_desktop.viewmodels.planner.cost import CostTexts, Currency, default_currency
 from gradacc_desktop.viewmodels.planner.results import Extras, PlanResults
 from gradacc_desktop.viewmodels.planner.texts import PlannerTexts
 from gradacc_desktop.viewmodels.planner.views import ConfigurationView, PlannerState
+from gradacc_desktop.viewmodels.settings import CURRENCY, Settings
 from gradacc_desktop.viewmodels.training.fields import TrainingField
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
 
@@ -38,14 +40,18 @@ class PlannerViewModel(QObject):
         training: TrainingViewModel,
         calculator: CalculatorViewModel,
         parent: QObject | None = None,
+        settings: Settings | None = None,
     ) -> None:
+        """``settings``: where the chosen currency is remembered (None: not kept)."""
         super().__init__(parent)
         self._training = training
         self._calc = calculator
+        self._settings = settings
+        self._currency = None if settings is None else settings.get(CURRENCY)
         self._formats = training.formats  # one locale for the description and its views
         self._texts = PlannerTexts(self._formats)
         self._results = PlanResults(self._formats)
-        self._clipboard = PlanClipboard(self._texts, self._formats)
+        self._clipboard = PlanClipboard(self._texts, self._formats, self._results.cost_texts)
         self._alternatives: tuple[Alternative, ...] = ()
         self._state = self._build_state(training.state)
         training.stateChanged.connect(self._on_training_state)
@@ -74,6 +80,10 @@ class PlannerViewModel(QObject):
     @property
     def locale(self) -> QLocale:
         return self._formats.locale
+
+    @property
+    def cost_texts(self) -> CostTexts:
+        return self._results.cost_texts
 
     def configuration(self) -> ConfigurationView | None:
         view = self._state.results
@@ -108,6 +118,22 @@ class PlannerViewModel(QObject):
             }
         )
         self._training.refresh_all()
+
+    # -- the cost card's currency (display only: nothing is converted) -----------------
+    def currency(self) -> Currency:
+        """The chosen currency, or the language's own until one is chosen."""
+        if self._currency is not None:
+            return self._currency
+        return default_currency(self._formats.locale.name())
+
+    def set_currency(self, currency: Currency) -> None:
+        """Show the price and the total in ``currency``, and remember it."""
+        if currency is self.currency() and self._currency is not None:
+            return
+        self._currency = currency
+        if self._settings is not None:
+            self._settings.set(CURRENCY, currency)
+        self._refresh(self._training.state)
 
     # -- actions ----------------------------------------------------------------------
     def use_configuration(self) -> str | None:
@@ -177,6 +203,13 @@ class PlannerViewModel(QObject):
             dataset=_optional(t, TrainingField.DATASET),
             lr=_optional(t, TrainingField.REFERENCE_LR),
             reference_batch=_optional(t, TrainingField.REFERENCE_BATCH),
+            currency=self.currency(),
+            run_fields=(
+                t.texts.field_label(TrainingField.TOKENS),
+                t.texts.field_label(TrainingField.DATASET),
+                t.texts.field_label(TrainingField.EPOCHS),
+                t.texts.field_label(TrainingField.PRICE),
+            ),
         )
         view = self._results.view(plan, extras, training.notes.missing, self._alternatives)
         return PlannerState(view, self._texts.prompt(), ())

@@ -15,12 +15,13 @@ from gradacc_desktop.core.training.plan import Plan
 from gradacc_desktop.viewmodels.entries import OptionalValue
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.configuration import ConfigurationTexts
+from gradacc_desktop.viewmodels.planner.cost import CostTexts, Currency
 from gradacc_desktop.viewmodels.planner.deepspeed import DeepSpeedTexts
 from gradacc_desktop.viewmodels.planner.extras import ExtrasTexts
 from gradacc_desktop.viewmodels.planner.fit import FitTexts
 from gradacc_desktop.viewmodels.planner.pairs import PairsTexts
 from gradacc_desktop.viewmodels.planner.timing import TimingTexts
-from gradacc_desktop.viewmodels.planner.views import PairPoint, PlanView
+from gradacc_desktop.viewmodels.planner.views import CostView, PairPoint, PlanView, TimeView
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,11 @@ class Extras:
     dataset: OptionalValue = (None, None)
     lr: OptionalValue = (None, None)
     reference_batch: OptionalValue = (None, None)
+    #: the currency of the price and the total (display only)
+    currency: Currency = Currency.USD
+    #: the description's fields of the token budget, the dataset size, the epochs and
+    #: the price, as the panel names them (what the cost card asks to type)
+    run_fields: tuple[str, str, str, str] = ("", "", "", "")
 
 
 @final
@@ -43,6 +49,11 @@ class PlanResults(Translating):
         self._timing = TimingTexts(formats)
         self._pairs = PairsTexts(formats, self._timing)
         self._extras = ExtrasTexts(formats)
+        self._cost = CostTexts(formats, self._timing)
+
+    @property
+    def cost_texts(self) -> CostTexts:
+        return self._cost
 
     @property
     def fit_texts(self) -> FitTexts:
@@ -107,6 +118,7 @@ class PlanResults(Translating):
             for row, pair in zip(table, plan.pairs, strict=True)
         )
         usable = plan.figures.usable_bytes
+        time = self._timing.view(plan)
         return PlanView(
             configuration=configuration,
             fit=fit,
@@ -115,11 +127,17 @@ class PlanResults(Translating):
             pairs=table,
             pairs_note=self._pairs.note(current is not None),
             extras=extras_view,
-            time=self._timing.view(plan),
+            time=time,
+            cost=self._cost_view(plan, time, extras),
             points=points,
             capacity_gb=None if usable is None else usable / GB,
             setup_problem=self._setup_problem(plan),
         )
+
+    def _cost_view(self, plan: Plan, time: TimeView, extras: Extras) -> CostView:
+        if not time.available:
+            return self._cost.unavailable(time.message)
+        return self._cost.view(plan, extras.currency, extras.run_fields)
 
     def _setup_problem(self, plan: Plan) -> str:
         """Why no framework would run the layout, in words ("" when one would)."""

@@ -1,6 +1,6 @@
 """Time per step in words: the pairs table's time cells, the "Time per step" card
 (the configuration in use, where its step's time goes, the fastest pair that fits and
-which parts make it faster, the run's totals) — all from the one plan
+which parts make it faster; the run's totals are ``cost``'s) — all from the one plan
 (``core.training.plan``), which times every pair and picks the fastest."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from gradacc_desktop.core.time import (
     PART_NAMES,
     Generation,
     Mismatch,
-    RunTotals,
     StepModel,
     StepTime,
     Uncounted,
@@ -222,7 +221,7 @@ class TimingTexts(Translating):
         return TimeView(available=False, message=reason)
 
     def view(self, plan: Plan) -> TimeView:
-        """The card: the configuration in use, the fastest fitting pair, the run."""
+        """The card: the configuration in use, the fastest fitting pair."""
         if plan.step_model is None:
             assert plan.time_missing is not None
             if plan.problems and plan.time_missing is not TimeMissing.NO_SPEED:
@@ -284,7 +283,6 @@ class TimingTexts(Translating):
                 "" if fastest is None or fastest_micro is None else self.difference(t, fastest)
             ),
             fastest_micro_batch=fastest_micro,
-            run=self._run(plan),
             note=" ".join([*self._setup_notes(plan), self._note(plan.description, model, t)]),
         )
 
@@ -328,38 +326,6 @@ class TimingTexts(Translating):
             tokens=self.rate(fastest.tokens_per_second),
         )
         return text, fastest.micro_batch
-
-    def _run(self, plan: Plan) -> tuple[str, ...]:
-        """The run's totals: the epochs over the dataset, the token budget."""
-        f = self._formats.format
-        lines = []
-        for line in plan.run:
-            if line.kind == "epochs":
-                steps = f(line.totals.steps)
-                if line.amount == 1:
-                    head = self.tr("One epoch ({steps} steps)").format(steps=steps)
-                else:
-                    head = self._formats.counted(
-                        lambda n: self.tr("%n epoch(s) ({steps} steps)", "", n), line.amount
-                    ).format(steps=steps)
-            else:
-                head = self.tr("{tokens} tokens ({steps} steps)").format(
-                    tokens=f(line.amount), steps=f(line.totals.steps)
-                )
-            lines.append(self._totals(head, line.totals))
-        return tuple(lines)
-
-    def _totals(self, head: str, totals: RunTotals) -> str:
-        text = self.tr("{head}: {time}, {gpu_hours} GPU-hours").format(
-            head=head,
-            time=self.duration(totals.seconds),
-            gpu_hours=self._formats.format(to_decimal(totals.gpu_hours, 1)),
-        )
-        if totals.cost is not None:
-            text += self.tr(", cost {cost}").format(
-                cost=self._formats.format(to_decimal(totals.cost, 2))
-            )
-        return text
 
     def _note(self, description: TrainingDescription, model: StepModel, current: StepTime) -> str:
         profile = description.profile

@@ -128,8 +128,8 @@ class TimePart:
 @dataclass(frozen=True)
 class TimeView:
     """The "Time per step" card: the configuration in use, where its step's time goes,
-    the fastest fitting pair and why it is faster, the run's totals — or, when the time
-    cannot be estimated, why (``message``)."""
+    the fastest fitting pair and why it is faster — or, when the time cannot be
+    estimated, why (``message``). The run's totals are the cost card's."""
 
     available: bool
     message: str
@@ -147,7 +147,33 @@ class TimeView:
     difference: str = ""
     #: its micro-batch when it is not the one in use ("Use this pair")
     fastest_micro_batch: int | None = None
-    run: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CostLine:
+    """One budget of the run (a token budget, or epochs over the dataset) in words."""
+
+    #: "100.000.000 tokens · 1.526 optimizer steps"
+    trained: str
+    #: "2,31 days"
+    time: str
+    #: "443,5 (8 GPUs)"
+    gpu_hours: str
+    #: "R$ 798,30" ("" without a price)
+    total: str
+
+
+@dataclass(frozen=True)
+class CostView:
+    """The "Training cost" card: one line per budget the description gives, the price
+    per GPU-hour, and what is missing for the rest (a sentence, never a number)."""
+
+    lines: tuple[CostLine, ...]
+    #: "R$ 1,80" ("" not given)
+    price: str
+    #: what is missing for the time or the total ("" when nothing is)
+    missing: str
     note: str = ""
 
 
@@ -161,6 +187,7 @@ class PlanView:
     pairs_note: str
     extras: ExtrasView | None
     time: TimeView | None = None
+    cost: CostView | None = None
     #: the pairs as numbers, in the table's order (see ``PairPoint``)
     points: tuple[PairPoint, ...] = ()
     #: usable memory of one GPU (GB), the chart's limit line (None: not known)
