@@ -12,11 +12,12 @@ import sys
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QMainWindow, QVBoxLayout, QWidget
 
 from gradacc_desktop import __version__
 from gradacc_desktop.ui.calculator_page import CalculatorPage
+from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.main_tabs import MainTabs
 from gradacc_desktop.ui.window_menus import WindowMenus
 from gradacc_desktop.ui.window_persistence import WindowPersistence
@@ -80,6 +81,8 @@ class MainWindow(WindowViews, WindowPersistence, QMainWindow):
         self.details.toggled.connect(self._on_details_toggled)
         language.languageChanged.connect(self._on_language_changed)
 
+        # a file dropped anywhere on the window goes where it belongs (``open_file``)
+        self.setAcceptDrops(True)
         self.retranslate()
         self.restore_state()
         self.statusBar()
@@ -265,6 +268,14 @@ class MainWindow(WindowViews, WindowPersistence, QMainWindow):
                 "<p>Free software under the MIT license.</p>"
             ).format(app=self.windowTitle(), version=__version__),
         )
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        accept_file_drag(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = dropped_file(event)
+        if path is not None:
+            self.open_file(path)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()

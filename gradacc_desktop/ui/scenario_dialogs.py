@@ -22,11 +22,14 @@ class ScenarioDialogs(QObject):
         vm: ScenarioViewModel,
         window: QWidget,
         settings: Callable[[], Settings | None] = lambda: None,
+        open_path: Callable[[Path], object] | None = None,
     ) -> None:
         super().__init__(window)
         self.vm = vm
         self._window = window
         self._settings = settings
+        # where a picked file goes: the window's (a trainer's config goes to the check)
+        self._open_path = self.open if open_path is None else open_path
 
     def save_dialog(self) -> None:
         if self.vm.unsaved_problems():  # say why before asking where
@@ -50,7 +53,7 @@ class ScenarioDialogs(QObject):
             self._window, self.tr("Open scenario"), self._filter(), self._settings()
         )
         if path is not None:
-            self.open(path)
+            self._open_path(path)
 
     def save(self, path: Path) -> bool:
         outcome = self.vm.save(path)

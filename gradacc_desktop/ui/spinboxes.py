@@ -40,6 +40,9 @@ class NumberField(QAbstractSpinBox):
         # the wheel changes a value only in the field that has focus (wheelEvent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.lineEdit().setMaxLength(MAX_LENGTH)
+        # a file dragged over a field is for the window (it opens the file), not text
+        self.lineEdit().setAcceptDrops(False)
+        self.setAcceptDrops(False)
         self.lineEdit().textChanged.connect(self.textChanged)
         self.editingFinished.connect(self.tidy)
 

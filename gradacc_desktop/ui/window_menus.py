@@ -30,6 +30,7 @@ class WindowCommands(Protocol):
     def show_help(self) -> None: ...
     def open_details(self) -> None: ...
     def open_activation_estimator(self) -> object: ...
+    def open_training_config(self) -> None: ...
     def step_tab(self, step: int) -> None: ...
     def show_about(self) -> None: ...
     def set_language(self, code: str) -> None: ...
@@ -70,8 +71,14 @@ class WindowMenus(Translating):
         self.save_scenario_action = QAction(window)
         self.save_scenario_action.setShortcut(QKeySequence.StandardKey.Save)
         self.save_scenario_action.triggered.connect(lambda: commands.scenarios.save_dialog())
+        # Ctrl+O opens what people have most: a trainer's config (DeepSpeed, accelerate,
+        # axolotl, ...); a scenario of this app is Ctrl+Shift+O (either file goes where it
+        # belongs, whichever action picked it)
+        self.open_config_action = QAction(window)
+        self.open_config_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_config_action.triggered.connect(commands.open_training_config)
         self.open_scenario_action = QAction(window)
-        self.open_scenario_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_scenario_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.open_scenario_action.triggered.connect(lambda: commands.scenarios.open_dialog())
         # Ctrl+Tab / Ctrl+Shift+Tab and Ctrl+PgDown / Ctrl+PgUp walk the tabs from
         # anywhere in the window (a number field would otherwise take the page keys as
@@ -111,6 +118,7 @@ class WindowMenus(Translating):
     def _build_menus(self, window: QMainWindow) -> None:
         bar = window.menuBar()
         self.file_menu = bar.addMenu("")
+        self.file_menu.addAction(self.open_config_action)
         self.file_menu.addAction(self.open_scenario_action)
         self.file_menu.addAction(self.save_scenario_action)
         self.file_menu.addSeparator()
@@ -135,7 +143,8 @@ class WindowMenus(Translating):
         self.help_menu.setTitle(self.tr("&Help"))
         self.copy_action.setText(self.tr("&Copy results"))
         self.estimate_action.setText(self.tr("&Estimate activation from the model…"))
-        self.open_scenario_action.setText(self.tr("&Open scenario…"))
+        self.open_config_action.setText(self.tr("&Open training config…"))
+        self.open_scenario_action.setText(self.tr("Open sce&nario…"))
         self.save_scenario_action.setText(self.tr("Sa&ve scenario…"))
         self.restore_action.setText(self.tr("&Restore defaults"))
         self.quit_action.setText(self.tr("&Quit"))

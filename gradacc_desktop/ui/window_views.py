@@ -181,7 +181,10 @@ class WindowViews:
             self.training_vm  # noqa: B018 - built (and restored) before its scenarios
             assert self._scenario_vm is not None
             self._scenarios = ScenarioDialogs(
-                self._scenario_vm, self._parent(), settings=lambda: self.settings
+                self._scenario_vm,
+                self._parent(),
+                settings=lambda: self.settings,
+                open_path=self.open_file,
             )
             self._scenarios.statusMessage.connect(self._show_status)
         return self._scenarios
@@ -203,14 +206,35 @@ class WindowViews:
         panel.copyRequested.connect(self.copy_current)
         panel.modelStatesRequested.connect(self.open_model_states)
         panel.cardSpeedRequested.connect(self.open_card_speed)
-        panel.trainingConfigDropped.connect(self.check_training_config)
         return panel
 
     def check_training_config(self, path: Path) -> bool:
-        """Read a trainer's config (opened or dropped anywhere it is accepted): the
-        trainer tab shows the report and the description takes what the file sets."""
+        """Read a trainer's config: the trainer tab shows the report and the description
+        takes what the file sets."""
         self.tabs.setCurrentWidget(self.trainer_page)
         return self.trainer.check.check(path)
+
+    def open_training_config(self) -> None:
+        """File → Open training config… (Ctrl+O): the trainer tab's check asks for it."""
+        self.tabs.setCurrentWidget(self.trainer_page)
+        self.trainer.check.open_dialog()
+
+    def open_file(self, path: Path) -> bool:
+        """A file opened or dropped anywhere on the window goes where it belongs: a
+        trainer's config to the check and the description, a model's config.json to the
+        description's model, anything else is opened as a scenario (which says why it
+        is not one)."""
+        from gradacc_desktop.core.scenario import FileKind, file_kind
+
+        kind = file_kind(path)
+        if kind is FileKind.TRAINING_CONFIG:
+            return self.check_training_config(path)
+        if kind is FileKind.MODEL_CONFIG:
+            if self.tabs.currentWidget() is self.calculator:
+                self.tabs.setCurrentWidget(self.planner_page)
+            self.tabs.toggle.setChecked(True)  # the model is shown where it went
+            return self.description.open_config_file(path)
+        return self.scenarios.open(path)
 
     def open_model_states(self) -> ModelStatesDialog:
         """The model states behind the other memory, component by component."""

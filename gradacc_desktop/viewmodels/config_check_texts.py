@@ -71,21 +71,23 @@ class ConfigCheckTexts(Translating):
             Offload.ALL: self.tr("the optimizer and the parameters"),
         }[offload]
 
-    def check(self, path: Path, gpus: int | None) -> CheckOutcome:
-        """Read ``path``; ``gpus``: the planner's GPUs, for files that do not say."""
+    def read(self, path: Path) -> ImportedConfig | CheckOutcome:
+        """The file as read, or the outcome saying why it cannot be."""
         try:
-            config = read_config(path)
+            return read_config(path)
         except ConfigImportError as exc:
             message = self.tr("Could not read “{name}”: {reason}").format(
                 name=path.name, reason=self._formats.said(exc.message)
             )
             return CheckOutcome(False, message, message, None)
+
+    def check(self, config: ImportedConfig, name: str, world: int | None) -> CheckOutcome:
+        """What ``config`` gives on ``world`` GPUs in all (None: the file's own count)."""
         said = self._formats.said
-        file_gpus = config.derived(None).gpus
-        on = None if file_gpus is not None else gpus
-        v = verdict(config, on)
-        setup, missing, assumed_bf16 = described_setup(config, on)
-        lines = [self.tr("“{name}”: {kind}.").format(name=path.name, kind=self.kind(config.kind))]
+        v = verdict(config, world)
+        setup, missing, assumed_bf16 = described_setup(config, world)
+        lines = [self.tr("“{name}”: {kind}.").format(name=name, kind=self.kind(config.kind))]
+        lines += self._assumed(config, world)
         if v.accepts:
             lines.append(self._accepts(config.kind))
         else:
@@ -119,12 +121,41 @@ class ConfigCheckTexts(Translating):
                 )
         if setup is None:
             message = self.tr("“{name}” read; the description needs more to use it.").format(
-                name=path.name
+                name=name
             )
             what = tuple(said(m).rstrip(".") for m in missing)
             return CheckOutcome(True, message, "\n".join(lines), None, config, what)
-        message = self.tr("Configuration read from “{name}”.").format(name=path.name)
+        message = self.tr("Configuration read from “{name}”.").format(name=name)
         return CheckOutcome(True, message, "\n".join(lines), setup, config)
+
+    def _assumed(self, config: ImportedConfig, world: int | None) -> list[str]:
+        """The GPUs the report is for, and whose count that is."""
+        own, source = config.derived(None).gpus, config.derived(None).gpus_from
+        if world is None or world == own:
+            if own is None:
+                return [self.tr("GPUs: the file does not say how many.")]
+            if source == "derived":
+                return [
+                    self.tr(
+                        "Checked on {gpus}: what its train_batch_size, micro-batch and "
+                        "accumulation steps imply."
+                    ).format(gpus=self._all(own))
+                ]
+            return [self.tr("Checked on {gpus}, as the file says.").format(gpus=self._all(own))]
+        if own is None:
+            return [
+                self.tr(
+                    "Checked on {gpus}: the training description's (the file does not say)."
+                ).format(gpus=self._all(world))
+            ]
+        return [
+            self.tr("Checked on {gpus}: the training description's (the file says {own}).").format(
+                gpus=self._all(world), own=self._formats.format(own)
+            )
+        ]
+
+    def _all(self, world: int) -> str:
+        return self._formats.counted(lambda n: self.tr("%n GPU(s) in all", "", n), world)
 
     def _unknown(self, config: ImportedConfig) -> list[str]:
         """The keys the framework does not know but runs anyway: a near miss on its own
@@ -280,49 +311,46 @@ class ConfigCheckTexts(Translating):
     def time_unknown(self, why: str) -> str:
         return self.tr("Time per step: {why}").format(why=why)
 
-    def not_put(self, outcome: CheckOutcome) -> CheckOutcome:
-        """``outcome`` when nothing of the file goes into the description."""
-        return replace(
-            outcome,
-            report=outcome.report
-            + "\n"
-            + self.tr("Not put into the training description: {what}.").format(
-                what="; ".join(outcome.missing)
-            ),
+    def not_put(self, missing: tuple[str, ...]) -> str:
+        """The report's last line when nothing of the file goes into the description."""
+        return self.tr("Not put into the training description: {what}.").format(
+            what="; ".join(missing)
         )
 
-    def layout_applied(self, outcome: CheckOutcome, path: Path) -> CheckOutcome:
-        """``outcome`` once the file's GPUs and setup, not its batch, are in the
+    def layout_message(self, name: str) -> str:
+        return self.tr("GPUs and setup read from “{name}”.").format(name=name)
+
+    def layout_put(self, missing: tuple[str, ...]) -> str:
+        """The report's line once the file's GPUs and setup, not its batch, are in the
         description."""
-        return replace(
-            outcome,
-            message=self.tr("GPUs and setup read from “{name}”.").format(name=path.name),
-            report=outcome.report
-            + "\n"
-            + self.tr(
-                "Its GPUs, parallel sizes and setup were put into the training description; "
-                "the file does not give the batch ({what}): the training script's arguments "
-                "do, so the description keeps its own."
-            ).format(what=", ".join(outcome.missing)),
+        return self.tr(
+            "Its GPUs, parallel sizes and setup were put into the training description; "
+            "the file does not give the batch ({what}): the training script's arguments "
+            "do, so the description keeps its own."
+        ).format(what=", ".join(missing))
+
+    def put(self) -> str:
+        return self.tr("Put into the training description.")
+
+    def batch_held(self) -> str:
+        """The report's line while the description holds the file's own pair."""
+        return self.tr(
+            "Put into the training description. Its micro-batch and accumulation steps "
+            "stay the file's when you change the GPUs, and the effective batch follows, "
+            "as the framework would run the file."
         )
 
-    def applied(self, outcome: CheckOutcome) -> CheckOutcome:
-        """``outcome`` once its setup is in the description."""
-        return replace(
-            outcome, report=outcome.report + "\n" + self.tr("Put into the training description.")
-        )
+    def correct_first(self) -> str:
+        return self.tr("Correct the training description, then check the file again.")
 
-    def not_applied(self, outcome: CheckOutcome, path: Path) -> CheckOutcome:
+    def not_applied(self, outcome: CheckOutcome, name: str) -> CheckOutcome:
         """``outcome`` when the description holds a refused entry: nothing was put in."""
         return replace(
             outcome,
             ok=False,
             message=self.tr(
                 "“{name}” read, but not used: correct the training description first."
-            ).format(name=path.name),
-            report=outcome.report
-            + "\n"
-            + self.tr("Correct the training description, then check the file again."),
+            ).format(name=name),
             setup=None,
         )
 

@@ -233,7 +233,8 @@ def test_menus(window: MainWindow) -> None:
         "Aj&uda",
     ]
     assert texts(window.menus.file_menu) == [
-        "A&brir cenário…",
+        "&Abrir configuração de treino…",
+        "Abrir ce&nário…",
         "Sal&var cenário…",
         "&Copiar resultados",
         "&Estimar ativação a partir do modelo…",

@@ -62,8 +62,11 @@ def test_a_deepspeed_json_fills_the_description(qapp, tmp_path: Path) -> None:  
     assert outcome.ok and outcome.message == "Configuration read from “ds_config.json”."
     assert outcome.setup is not None and outcome.config is not None
     lines = outcome.report.splitlines()
-    assert lines[:9] == [
+    assert lines[:10] == [
         "“ds_config.json”: DeepSpeed configuration (JSON).",
+        # the GPUs the report is for, and whose count that is
+        "Checked on 8 GPUs in all: what its train_batch_size, micro-batch and accumulation "
+        "steps imply.",
         "DeepSpeed would run it as written.",
         "Effective batch 512 = 2 × 32 × 8 GPUs, ZeRO-3, bf16, offload: the optimizer.",
         "Derived: GPUs = train_batch_size / (micro-batch x accumulation steps) = "
@@ -73,20 +76,22 @@ def test_a_deepspeed_json_fills_the_description(qapp, tmp_path: Path) -> None:  
         "Megatron accepts --global-batch-size 512 --micro-batch-size 2 and derives 32 "
         "accumulation step(s).",
         'Filled in by the trainer ("auto"): gradient_clipping.',
-        "Put into the training description.",
+        "Put into the training description. Its micro-batch and accumulation steps stay "
+        "the file's when you change the GPUs, and the effective batch follows, as the "
+        "framework would run the file.",
         # the model and card the figures below are for
         "For llama-3.1-8b on 8 × NVIDIA A100 SXM4 80GB:",
     ]
     # what it needs on the description's card: ZeRO-3 with the optimizer offloaded
     # keeps 4 × 525,336,576 (the largest layer, gathered) + 2 × 8,030,261,248 / 8
     # bytes of states, plus 1 GB of overhead
-    assert lines[9].startswith("Fits in GPU memory: Activations 2 × ")
-    assert ", plus 5.109 GB of model states and overhead: " in lines[9]
-    assert lines[9].endswith(" of 80 GB.")
+    assert lines[10].startswith("Fits in GPU memory: Activations 2 × ")
+    assert ", plus 5.109 GB of model states and overhead: " in lines[10]
+    assert lines[10].endswith(" of 80 GB.")
     # the time of one optimizer step on those cards, as the planner times it
-    assert lines[10].startswith("Time: ") and " s per optimizer step, " in lines[10]
-    assert lines[10].endswith(" tokens/s.")
-    assert len(lines) == 11
+    assert lines[11].startswith("Time: ") and " s per optimizer step, " in lines[11]
+    assert lines[11].endswith(" tokens/s.")
+    assert len(lines) == 12
     d = vm.description
     assert d is not None
     assert (d.target_batch, d.micro_batch, d.gpus) == (512, 2, 8)
@@ -108,6 +113,9 @@ def test_in_portuguese_the_reasons_are_portuguese(qapp, catalogue, tmp_path: Pat
     assert outcome.ok and outcome.setup is None
     assert outcome.message == "“ds_config.json” lido; a descrição precisa de mais para usá-lo."
     report = outcome.report.splitlines()
+    assert report.pop(1) == (
+        "Verificado em 8 GPUs no total: as da descrição do treino (o arquivo não diz)."
+    )
     assert report[0] == "“ds_config.json”: configuração do DeepSpeed (JSON)."
     # the framework's refusals first
     assert report[1] == "O DeepSpeed o recusaria:"
@@ -134,6 +142,7 @@ def test_in_portuguese_a_file_that_fits_says_so(qapp, catalogue, tmp_path: Path)
     outcome = CheckViewModel(vm).check(_file(tmp_path, ZERO3))
     assert outcome.message == "Configuração lida de “ds_config.json”."
     lines = outcome.report.splitlines()
+    assert lines.pop(1).startswith("Verificado em 8 GPUs no total: ")
     assert lines[1] == "O DeepSpeed o executaria como está escrito."
     assert lines[2].startswith("Lote efetivo 512 = 2 × 32 × 8 GPUs")
     assert lines[4:6] == [
@@ -141,7 +150,7 @@ def test_in_portuguese_a_file_that_fits_says_so(qapp, catalogue, tmp_path: Path)
         "O Megatron aceita --global-batch-size 512 --micro-batch-size 2 e deriva 32 passo(s) "
         "de acumulação.",
     ]
-    assert lines[-4] == "Colocado na descrição do treino."
+    assert lines[-4].startswith("Colocado na descrição do treino. O micro-lote e os passos ")
     assert lines[-3] == "Para llama-3.1-8b em 8 × NVIDIA A100 SXM4 80GB:"
     assert lines[-2].startswith("Cabe na memória da GPU: Ativações 2 × ")
     assert ", mais 5,109 GB de estados do modelo e sobrecarga: " in lines[-2]
@@ -172,7 +181,11 @@ def test_a_file_without_the_gpus_uses_the_descriptions(qapp, tmp_path: Path) -> 
     }
     outcome = CheckViewModel(vm).check(_file(tmp_path, config))
     assert outcome.setup is not None
-    assert "Effective batch 32 = 4 × 2 × 4 GPUs" in outcome.report.splitlines()[2]
+    lines = outcome.report.splitlines()
+    assert (
+        lines[1] == "Checked on 4 GPUs in all: the training description's (the file does not say)."
+    )
+    assert "Effective batch 32 = 4 × 2 × 4 GPUs" in lines[3]
     d = vm.description
     assert d is not None and (d.target_batch, d.gpus, d.zero_stage) == (32, 4, ZeroStage.GRADIENTS)
     # 4 × 31.7 GB of activations do not fit an 80 GB card: the report says so
@@ -244,7 +257,8 @@ def test_an_accelerate_file_gives_the_gpus_and_setup_not_the_batch(qapp, tmp_pat
     outcome = CheckViewModel(vm).check(path)
     assert outcome.message == "GPUs and setup read from “zero3.yaml”."
     lines = outcome.report.splitlines()
-    assert lines[1] == "accelerate would run it as written."
+    assert lines[1] == "Checked on 4 GPUs in all, as the file says."
+    assert lines[2] == "accelerate would run it as written."
     assert (
         "Its GPUs, parallel sizes and setup were put into the training description; the "
         "file does not give the batch (micro-batch, accumulation steps): the training "
@@ -358,3 +372,72 @@ def test_command_line_values_stay_plain_digits_in_portuguese(
         "O Megatron aceita --global-batch-size 1024 --micro-batch-size 4 e deriva 32 passo(s) "
         "de acumulação."
     ) in outcome.report.splitlines()
+
+
+# micro-batch 4 and 8 accumulation steps, the GPUs left to the launch
+PAIR: dict[str, Any] = {
+    "train_micro_batch_size_per_gpu": 4,
+    "gradient_accumulation_steps": 8,
+    "bf16": {"enabled": True},
+}
+
+
+def test_the_files_own_pair_stays_when_the_gpus_change(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = TrainingViewModel(QLocale("en"))  # one GPU, no model yet
+    check = CheckViewModel(vm)
+    reports: list[str] = []
+    check.reportChanged.connect(reports.append)
+    outcome = check.check(_file(tmp_path, PAIR))
+    assert outcome.report.splitlines()[1] == (
+        "Checked on 1 GPU in all: the training description's (the file does not say)."
+    )
+    assert "Effective batch 32 = 4 × 8 × 1 GPU," in outcome.report
+    # no model yet: the report says what is missing
+    assert "Memory per GPU: not known until the description has a model" in outcome.report
+    vm.set_text(F.GPUS, "4")
+    d = vm.description
+    assert d is not None and (d.target_batch, d.micro_batch, d.gpus) == (128, 4, 4)
+    assert vm.shown_text(F.TARGET) == "128" and vm.shown_text(F.MICRO_BATCH) == "4"
+    # the batch says whose values they are
+    assert vm.state.batch_note == (
+        "From “ds_config.json”: micro-batch 4 and 8 accumulation steps, as the file sets "
+        "them; the effective batch follows the data-parallel GPUs (4 × 8 × 4 = 128). Type a "
+        "target or a micro-batch to set your own."
+    )
+    # the report followed, without checking the file again
+    lines = check.report.splitlines()
+    assert lines[1] == (
+        "Checked on 4 GPUs in all: the training description's (the file does not say)."
+    )
+    assert "Effective batch 128 = 4 × 8 × 4 GPUs, ZeRO-0, bf16, offload: none." in lines
+    assert reports[-1] == check.report
+    # and it follows the model chosen afterwards
+    vm.set_choice(Choice.MODEL, "llama-3.2-1b")
+    assert "For llama-3.2-1b on 4 × NVIDIA A100 SXM4 80GB:" in check.report
+    assert "Memory per GPU: not known" not in check.report
+    assert " in GPU memory: Activations 4 × " in check.report
+
+
+def test_deepspeed_derives_the_steps_on_the_new_gpus(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = TrainingViewModel(QLocale("en"))
+    config = {"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4}
+    CheckViewModel(vm).check(_file(tmp_path, config))
+    d = vm.description
+    assert d is not None and (d.target_batch, d.micro_batch, d.gpus) == (32, 4, 1)
+    # train_batch_size ÷ (micro-batch × GPUs): 32 ÷ (4 × 4) = 2 steps, the batch stays 32
+    vm.set_text(F.GPUS, "4")
+    d = vm.description
+    assert d is not None and (d.target_batch, d.micro_batch, d.gpus) == (32, 4, 4)
+    assert "2 accumulation steps" in vm.state.batch_note
+
+
+def test_typing_a_target_makes_the_batch_the_users(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vm = TrainingViewModel(QLocale("en"))
+    check = CheckViewModel(vm)
+    check.check(_file(tmp_path, PAIR))
+    vm.set_text(F.TARGET, "64")
+    assert vm.state.batch_note == ""
+    vm.set_text(F.GPUS, "2")
+    d = vm.description
+    assert d is not None and (d.target_batch, d.micro_batch) == (64, 4)  # 4 × 8 × 2
+    assert "Put into the training description." in check.report.splitlines()

@@ -85,6 +85,8 @@ optional in ``PlanSettings``. ``load`` either returns a whole ``Scenario`` or ra
 shape (``custom`` or a table id); the UI falls back to "custom" for ids it lacks.
 """
 
+from .kinds import FileKind as FileKind
+from .kinds import file_kind as file_kind
 from .loading import load as load
 from .saving import save as save
 from .saving import to_dict as to_dict

@@ -4,43 +4,44 @@ method, LoRA's rank and layers, the sequence length and the model."""
 
 from __future__ import annotations
 
-import os
-from dataclasses import replace
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 from gradacc_desktop.core.recompute import Recompute
 
 from ..frameworks.config_import import (
     Adapter,
-    ConfigImportError,
     ConfigKind,
     ImportedConfig,
-    read_config,
 )
-from ..memory.families import ModelConfigError, parse_model_config_text, read_model_config_text
 from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec, catalogue
 from ..memory.setup import Offload, Precision, TrainingSetup
 from ..memory.zero import ZeroStage
 from .description import Method, TrainingDescription
 
-__all__ = ["bundled_model_of", "fixed_by", "is_training_config", "layout_fixed_by"]
+__all__ = ["HeldBatch", "bundled_model_of", "fixed_by", "layout_fixed_by"]
 
 
-def is_training_config(path: str | os.PathLike[str]) -> bool:
-    """``path`` is a training config ``read_config`` recognises, not a model's
-    ``config.json``: where a file dropped on the training description goes."""
-    try:
-        parse_model_config_text(read_model_config_text(Path(path)))
-    except ModelConfigError:
-        pass
-    else:
-        return False
-    try:
-        read_config(Path(path))
-    except ConfigImportError:
-        return False
-    return True
+@dataclass(frozen=True)
+class HeldBatch:
+    """A checked config's own micro-batch and accumulation steps, held by the training
+    description while its GPUs change: the framework reads them from the file on however
+    many GPUs it is launched (DeepSpeed derives a missing value from the two others,
+    ``train_batch_size ÷ (micro-batch × GPUs)``), so the effective batch follows the GPUs
+    as the framework would run it (``gradacc check --world-size N``)."""
+
+    config: ImportedConfig
+    file_name: str
+    micro_batch: int
+    accumulation_steps: int
+
+    def on(self, world: int) -> HeldBatch:
+        """The pair the file gives on ``world`` GPUs in all; where its framework refuses
+        it there (``train_batch_size`` that does not split), the last pair it ran with."""
+        d = self.config.derived(world)
+        if d.problem is not None or d.micro_batch is None or d.accumulation_steps is None:
+            return self
+        return replace(self, micro_batch=d.micro_batch, accumulation_steps=d.accumulation_steps)
 
 
 def bundled_model_of(base_model: str | None) -> str | None:

@@ -1,7 +1,8 @@
-""" "Check my config": open (or drop) an existing training config (DeepSpeed, accelerate,
-axolotl, the Hugging Face Trainer or TRL, LLaMA-Factory, torchtune, GPT-NeoX); the
-training description takes what it sets and the report says whether the framework runs
-it, what was read, each verdict, and the memory and time it needs."""
+""" "Check my config": open (or drop anywhere on the window) an existing training
+config (DeepSpeed, accelerate, axolotl, the Hugging Face Trainer or TRL, LLaMA-Factory,
+torchtune, GPT-NeoX); the training description takes what it sets and the report, which
+follows the description, says whether the framework runs it, what was read, each
+verdict, and the memory and time it needs."""
 
 from __future__ import annotations
 
@@ -9,10 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
 
-from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.file_dialogs import ask_open_path
 from gradacc_desktop.ui.planner.pairs import WrappedLabel
 from gradacc_desktop.viewmodels.config_check import CheckViewModel
@@ -32,7 +31,6 @@ class CheckPanel(QGroupBox):
         self.setObjectName("trainer_check")
         self._vm = vm
         self._settings = settings
-        self.setAcceptDrops(True)
         self.hint = WrappedLabel(self)
         self.hint.setObjectName("trainer_check_hint")
         self.open_button = QPushButton(self)
@@ -45,6 +43,9 @@ class CheckPanel(QGroupBox):
         layout.addWidget(self.open_button)
         layout.addWidget(self.report)
         self.open_button.clicked.connect(self.open_dialog)
+        # the report follows the description (its GPUs, model and card) once a file is read
+        vm.reportChanged.connect(self.report.setText)
+        self.report.setText(vm.report)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -77,11 +78,3 @@ class CheckPanel(QGroupBox):
         self.report.setText(outcome.report)
         self.statusMessage.emit(outcome.message)
         return outcome.ok
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        accept_file_drag(event)
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        path = dropped_file(event)
-        if path is not None:
-            self.check(path)

@@ -11,7 +11,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from PySide6.QtCore import QLocale, QSize, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont, QResizeEvent
+from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.training.opening import ask_config, ask_profile
@@ -60,8 +59,6 @@ class TrainingPanel(PanelRows, QWidget):
     #: "Details…" of the other memory: the model states' breakdown
     modelStatesRequested = Signal()
     cardSpeedRequested = Signal()
-    #: a trainer's config file was dropped (not a model's config.json)
-    trainingConfigDropped = Signal(Path)
 
     def __init__(
         self,
@@ -150,7 +147,6 @@ class TrainingPanel(PanelRows, QWidget):
         self.clear_profile.clicked.connect(vm.clear_profile)
         vm.inputsReplaced.connect(self.show_inputs)
         vm.stateChanged.connect(self.show_state)
-        self.setAcceptDrops(True)
         self.retranslate()
         self.show_inputs(None)
 
@@ -253,8 +249,12 @@ class TrainingPanel(PanelRows, QWidget):
         self._say(Extra.OTHER_NOTE, notes.other.text)
         self._say(Extra.USABLE_NOTE, notes.usable)
         self._say(Extra.PROFILE, vm.profile_summary())
+        self._say(Extra.BATCH_NOTE, state.batch_note)
         self._forms[DescriptionSection.METHOD].setRowVisible(
             self._rows[Extra.LORA_NOTE], bool(notes.lora)
+        )
+        self._forms[DescriptionSection.BATCH].setRowVisible(
+            self._rows[Extra.BATCH_NOTE], bool(state.batch_note)
         )
         self.activation_back.setVisible(notes.activation.overridden)
         self.other_back.setVisible(notes.other.overridden)
@@ -315,20 +315,6 @@ class TrainingPanel(PanelRows, QWidget):
 
     def ask_profile(self) -> None:
         ask_profile(self, self.vm, self._settings(), self.statusMessage.emit)
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        accept_file_drag(event)
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        path = dropped_file(event)
-        if path is not None:
-            event.acceptProposedAction()
-            if self.vm.is_training_config(Path(path)):
-                # a trainer's config (DeepSpeed, accelerate, axolotl, ...): checked
-                # and put into the description by the trainer tab
-                self.trainingConfigDropped.emit(Path(path))
-            else:
-                self.open_config_file(Path(path))
 
     # -- words ----------------------------------------------------------------------------
     def retranslate(self) -> None:

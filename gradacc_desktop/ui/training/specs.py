@@ -32,6 +32,7 @@ class Extra(enum.Enum):
     ACTIVATION_NOTE = "activation_note"  # where the activation per sample comes from
     OTHER_NOTE = "other_note"  # where the other memory comes from, "Details…"
     PROFILE = "profile"  # the measured speed profile: load, discard
+    BATCH_NOTE = "batch_note"  # a checked file's own micro-batch and accumulation, held
 
 
 Key = TrainingField | Choice | Extra
@@ -99,6 +100,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(DescriptionSection.BATCH, T.TARGET),
     RowSpec(DescriptionSection.BATCH, C.ROUNDING),
     RowSpec(DescriptionSection.BATCH, T.MICRO_BATCH, beside=C.RECOMMEND),
+    RowSpec(DescriptionSection.BATCH, E.BATCH_NOTE),
     RowSpec(DescriptionSection.MEMORY, T.ACTIVATION, beside=E.ACTIVATION_NOTE),
     RowSpec(DescriptionSection.MEMORY, E.ACTIVATION_NOTE),
     RowSpec(DescriptionSection.MEMORY, T.OTHER_MEMORY, beside=E.OTHER_NOTE),

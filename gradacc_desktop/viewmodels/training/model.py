@@ -24,6 +24,7 @@ from gradacc_desktop.core.time import (
     profile_to_json,
 )
 from gradacc_desktop.core.training.description import TrainingDescription
+from gradacc_desktop.core.training.imported import HeldBatch
 from gradacc_desktop.core.training.plan import Plan, plan
 from gradacc_desktop.viewmodels.entries import Entries
 from gradacc_desktop.viewmodels.files import Outcome
@@ -42,10 +43,8 @@ from gradacc_desktop.viewmodels.training.checks import CheckState, check_state
 from gradacc_desktop.viewmodels.training.choosing import (
     ChoiceValue,
     applied,
-    card_speed,
     choice_value,
     chosen,
-    current_card,
     first_card,
     model_length,
     options,
@@ -64,8 +63,10 @@ from gradacc_desktop.viewmodels.training.fields import (
     Choice,
     TrainingField,
 )
+from gradacc_desktop.viewmodels.training.held import HELD_FIELDS, held_note, held_values
 from gradacc_desktop.viewmodels.training.notes import DescriptionNotes, NoteTexts
 from gradacc_desktop.viewmodels.training.outcomes import TrainingOutcomes
+from gradacc_desktop.viewmodels.training.shown import decided_text, placeholder_text
 from gradacc_desktop.viewmodels.training.texts import TrainingTexts
 
 _log = logging.getLogger(__name__)
@@ -81,6 +82,8 @@ class TrainingState:
     notes: DescriptionNotes
     #: the fields and choices the description shows now
     visible: frozenset[TrainingField | Choice]
+    #: under the batch: a checked file's own micro-batch and accumulation, held ("")
+    batch_note: str = ""
 
     @property
     def description(self) -> TrainingDescription | None:
@@ -110,6 +113,8 @@ class TrainingViewModel(QObject):
         self._filled_length: Decimal | None = None
         self._profile: SpeedProfile | None = None
         self._config_error = ""
+        #: a checked config's own micro-batch and accumulation (None: the user's batch)
+        self._held: HeldBatch | None = None
         self._entries: Entries[TrainingField] = Entries(
             TrainingField,
             RULES,
@@ -219,51 +224,18 @@ class TrainingViewModel(QObject):
         tooltip saying what it does and why it is off when it is."""
         return check_state(self._texts, choice, self._choices, self._entries, self._cards)
 
-    def fp8_allowed(self) -> bool:
-        """Whether FP8 products can be chosen now (the check box is enabled only then)."""
-        return self.check(Choice.FP8).enabled
-
     def shown_text(self, field: TrainingField) -> str:
         """What the field shows: what it holds (unreadable text as typed), except where
-        the description decides the value — a catalogue card's memory and speed, the
-        recommended micro-batch, a chosen model's exact parameters."""
+        the description decides the value (``shown.decided_text``)."""
         number = self._entries.number_input(field)
-        card = self.card()
-        if field is TrainingField.GPU_MEMORY and card is not None:
-            return number.show(card.usable_gb)
-        if field in SPEED_FIELDS and card is not None and card.performance is not None:
-            return number.show(card_speed(card, field))
-        if field is TrainingField.MICRO_BATCH and self._choices.recommend:
-            current = None if self.plan is None else self.plan.current
-            # nothing to recommend (nothing fits): no number that would look like one
-            return "" if current is None else number.show(Decimal(current.micro_batch))
-        if field is TrainingField.MODEL_PARAMS and self._choices.model != PARAMS_MODEL:
-            model = None if self.plan is None else self.plan.figures.facts
-            return "" if model is None else number.show(Decimal(model.params))
-        return number.show_entry(self._entries.entry(field))
+        decided = decided_text(field, number, self.card(), self._choices, self.plan)
+        return number.show_entry(self._entries.entry(field)) if decided is None else decided
 
     def placeholder(self, field: TrainingField) -> str:
-        """What an empty field stands for: a derived figure, the efficiency model, the
-        card's links, a goodput of 100 %, a node's memory not given."""
-        if field is TrainingField.EFFICIENCY:
-            return self._texts.modelled_efficiency()
-        if field is TrainingField.GOODPUT:
-            return self._texts.full_goodput()
-        if field is TrainingField.CPU_MEMORY:
-            return self._texts.node_memory_not_given()
-        if field is TrainingField.NODES:
-            plan = self._state.plan
-            return self._texts.nodes_not_given(None if plan is None else plan.description.nodes)
-        if field in (TrainingField.LINK, TrainingField.NETWORK):
-            card = current_card(self._choices, self._entries, self._cards)
-            if card is None or card.performance is None:
-                return ""
-            perf = card.performance
-            speed = perf.link_gbps if field is TrainingField.LINK else perf.inter_node_gbps
-            return self._texts.card_link(speed)
-        if field is TrainingField.MICRO_BATCH and self._choices.recommend:
-            return "—"  # shown only while there is nothing to recommend
-        return self._notes.field_placeholder(field, self._state.notes)
+        """What an empty field stands for (``shown.placeholder_text``)."""
+        s = self._state
+        args = (self._texts, self._notes, s.notes, self._choices, self._entries, self._cards)
+        return placeholder_text(field, *args, s.plan)
 
     def set_text(self, field: TrainingField, text: str) -> None:
         """The user edited ``field``; ``text`` is in the active locale (unit allowed)."""
@@ -271,6 +243,8 @@ class TrainingViewModel(QObject):
         if same_entry(self._entries.entry(field), raw):
             return
         self._entries.hold(field, raw)
+        if field in HELD_FIELDS:
+            self._held = None
         self._refresh()
 
     def use_derived(self, field: TrainingField) -> None:
@@ -291,6 +265,8 @@ class TrainingViewModel(QObject):
         picked = chosen(self._choices, self._cards, choice, value)
         if picked is None or picked == self._choices:
             return
+        if choice is Choice.RECOMMEND:
+            self._held = None
         if choice is Choice.RECOMMEND and not picked.recommend:
             current = None if self.plan is None else self.plan.current
             if current is not None:  # the recommended micro-batch becomes the user's own
@@ -299,13 +275,6 @@ class TrainingViewModel(QObject):
         self._fill_length()
         self.inputsReplaced.emit(frozenset({CHOICES, *SPEED_FIELDS, *SHOWN_BY_CHOICES}))
         self._refresh()
-
-    def is_training_config(self, path: Path) -> bool:
-        """``path`` is a trainer's config (DeepSpeed, accelerate, axolotl, ...) rather
-        than a model's ``config.json``."""
-        from gradacc_desktop.core.training.imported import is_training_config
-
-        return is_training_config(path)
 
     def open_config(self, path: str | Path) -> Outcome:
         """Take the model from a local ``config.json`` (never a download); a file that
@@ -340,9 +309,22 @@ class TrainingViewModel(QObject):
     def apply(self, description: TrainingDescription) -> None:
         """Make ``description``'s setup and batch the user's: a search's best setup, an
         alternative that fits, a checked config file. The model and what the run costs
-        stay as they are unless ``description`` names another model."""
+        stay as they are unless ``description`` names another model. A held file's batch
+        is let go (``hold_batch`` holds it again)."""
+        self._held = None
         self._choices, values = applied(self._choices, self._cards, description)
         self._replace(values, choices=True)
+
+    @property
+    def held_batch(self) -> HeldBatch | None:
+        return self._held
+
+    def hold_batch(self, held: HeldBatch) -> None:
+        """Keep a checked file's own micro-batch and accumulation steps while the GPUs
+        change, as its framework would run it (the effective batch follows), until the
+        user types a target or a micro-batch, or another description is applied."""
+        self._held = held
+        self._refresh(force=True)
 
     # -- the speed profile ------------------------------------------------------------
     def load_profile(self, path: Path) -> Outcome:
@@ -394,6 +376,7 @@ class TrainingViewModel(QObject):
 
     def refresh_all(self) -> None:
         """After ``hold``/``set_choices``: the fields re-read, one new state."""
+        self._held = None
         self.inputsReplaced.emit(frozenset({CHOICES, *TrainingField}))
         self._refresh(force=True)
 
@@ -408,15 +391,32 @@ class TrainingViewModel(QObject):
         self._refresh()
 
     def _refresh(self, force: bool = False) -> None:
+        replaced = self._follow_held()
         state = self._build_state()
         if force or state != self._state:
             self._state = state
             self.stateChanged.emit(state)
+            if replaced:
+                self.inputsReplaced.emit(replaced)
             # the recommended micro-batch and a model's parameters follow the plan (only
             # while the user does not type them)
             following = frozenset(f for f in FOLLOW_THE_PLAN if not self.editable(f))
             if following:
                 self.inputsReplaced.emit(following)
+
+    def _follow_held(self) -> frozenset[object]:
+        """A held file's pair on the GPUs the fields hold now, put into the target and
+        micro-batch fields (what changed)."""
+        followed = None if self._held is None else held_values(self._held, self._entries)
+        if followed is None:
+            return frozenset()
+        self._held, values = followed
+        changed: set[object] = {f for f, v in values.items() if self._entries.entry(f) != v}
+        self.hold(values)
+        if self._choices.recommend:
+            self._choices = replace(self._choices, recommend=False)
+            changed.add(CHOICES)
+        return frozenset(changed)
 
     def _build_state(self) -> TrainingState:
         built = build(
@@ -443,4 +443,5 @@ class TrainingViewModel(QObject):
             run_problems=built.run_problems,
             notes=notes,
             visible=visible(self._choices, result),
+            batch_note=held_note(self._texts, self._held, self._entries),
         )

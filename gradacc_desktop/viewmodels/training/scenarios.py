@@ -35,6 +35,7 @@ from gradacc_desktop.viewmodels.training.fields import (
     PARAMS_MODEL,
     SHAPE_FIELDS,
     SHAPE_MODEL,
+    Choice,
     TrainingField,
 )
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
@@ -99,7 +100,7 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         expert_parallel=integer(TrainingField.EXPERT_PARALLEL) or 1,
         context_parallel=integer(TrainingField.CONTEXT_PARALLEL) or 1,
         # what the plan uses: FP8 only where the precision and the card allow it
-        fp8=c.fp8 and training.fp8_allowed(),
+        fp8=c.fp8 and training.check(Choice.FP8).enabled,
         attention=c.attention,
         link_gbps=value(TrainingField.LINK),
         network_gbps=value(TrainingField.NETWORK),

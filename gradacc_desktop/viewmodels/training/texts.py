@@ -359,3 +359,12 @@ class TrainingTexts(Translating):
     def card_link(self, gbps: Decimal) -> str:
         """The placeholder of an empty link field: the card's figure."""
         return self.tr("{value} (the card's)").format(value=self._formats.format(gbps))
+
+    def held_batch(self, file_name: str, micro: int, steps: int, gpus: int) -> str:
+        """Under the batch fields while a checked file's own pair is held."""
+        f = self._formats.format
+        return self.tr(
+            "From “{name}”: micro-batch {b} and {a} accumulation steps, as the file sets "
+            "them; the effective batch follows the data-parallel GPUs ({b} × {a} × {g} = "
+            "{e}). Type a target or a micro-batch to set your own."
+        ).format(name=file_name, b=f(micro), a=f(steps), g=f(gpus), e=f(micro * steps * gpus))
