@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gradacc_desktop.ui.confirmation import Confirmation
 from gradacc_desktop.ui.details_panel import DetailsPanel
 from gradacc_desktop.ui.header import Header
 from gradacc_desktop.ui.inputs_panel import InputsPanel
@@ -30,6 +31,8 @@ class CalculatorPage(QWidget):
         self.results = ResultsPanel(vm, self)
         self.copy_button = QPushButton(self)
         self.copy_button.setObjectName("copy_button")
+        # "✓ Copied" beside the button, where the eye is (the status bar says it too)
+        self.copied = Confirmation(self, "copy_confirmation")
         self.details = DetailsPanel(vm, self)
 
         # The page scrolls rather than squeezing: at 800×600 with Details open, or at
@@ -61,6 +64,7 @@ class CalculatorPage(QWidget):
         results_column.addWidget(self.results, 1)
         copy_row = QHBoxLayout()
         copy_row.addStretch(1)
+        copy_row.addWidget(self.copied)
         copy_row.addWidget(self.copy_button)
         results_column.addLayout(copy_row)
         body.addLayout(results_column, 5)

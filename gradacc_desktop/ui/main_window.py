@@ -239,6 +239,7 @@ class MainWindow(WindowViews, WindowPersistence, QMainWindow):
         mime.setHtml(html)
         QApplication.clipboard().setMimeData(mime)
         self.statusBar().showMessage(self.tr("Results copied to the clipboard."), STATUS_TIMEOUT_MS)
+        self.calculator.copied.say(self.tr("Copied"))
 
     def _show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, STATUS_TIMEOUT_MS)

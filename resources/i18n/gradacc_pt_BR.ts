@@ -3302,6 +3302,10 @@
         <translation>Salvar todos os arquivos desta exportação em uma pasta</translation>
     </message>
     <message>
+        <source>{file} copied</source>
+        <translation>{file} copiado</translation>
+    </message>
+    <message>
         <source>{file} ({format}) copied to the clipboard.</source>
         <translation>{file} ({format}) copiado para a área de transferência.</translation>
     </message>
@@ -3316,6 +3320,10 @@
     <message>
         <source>“{folder}” already has {names}. Replace them?</source>
         <translation>“{folder}” já tem {names}. Substituir?</translation>
+    </message>
+    <message>
+        <source>Saved in “{folder}”</source>
+        <translation>Salvo em “{folder}”</translation>
     </message>
     <message>
         <source>Save files</source>
@@ -3740,6 +3748,10 @@
     <message>
         <source>Results copied to the clipboard.</source>
         <translation>Resultados copiados para a área de transferência.</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>Copiado</translation>
     </message>
     <message>
         <source>Default values restored.</source>
@@ -4920,7 +4932,21 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>SearchCard</name>
     <message>
         <source>Find the best setup</source>
-        <extracomment>rows of the ranking shown before the table scrolls</extracomment>
+        <translation>Encontrar a melhor configuração</translation>
+    </message>
+    <message>
+        <source>Find the &amp;best setup</source>
+        <translation>Encontrar a mel&amp;hor configuração</translation>
+    </message>
+    <message>
+        <source>Search ZeRO stage, offload, recomputation, tensor parallelism, pipeline stages and the pair for the fastest setup that fits</source>
+        <translation>Pesquisar estágio ZeRO, offload, recomputação, paralelismo de tensor, estágios de pipeline e o par para a configuração mais rápida que cabe</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPage</name>
+    <message>
+        <source>Find the best setup</source>
         <translation>Encontrar a melhor configuração</translation>
     </message>
     <message>
@@ -4932,8 +4958,16 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Encontrar a mel&amp;hor configuração</translation>
     </message>
     <message>
-        <source>Search ZeRO stage, offload, recomputation, tensor parallelism, pipeline stages and the pair for the fastest setup that fits</source>
-        <translation>Pesquisar estágio ZeRO, offload, recomputação, paralelismo de tensor, estágios de pipeline e o par para a configuração mais rápida que cabe</translation>
+        <source>Search again on these GPUs</source>
+        <translation>Buscar de novo nestas GPUs</translation>
+    </message>
+    <message>
+        <source>Back to the plan</source>
+        <translation>Voltar ao plano</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s cards and the pairs again (Esc)</source>
+        <translation>Os cartões do plano e os pares de novo (Esc)</translation>
     </message>
     <message>
         <source>Use the &amp;selected setup</source>
@@ -4944,8 +4978,16 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Tornar a linha selecionada a configuração da descrição do treino</translation>
     </message>
     <message>
+        <source>One click or Enter on a row makes it the training description&apos;s setup (its row then says “in use”).</source>
+        <translation>Um clique ou Enter numa linha a torna a configuração da descrição do treino (a linha passa a dizer “em uso”).</translation>
+    </message>
+    <message>
         <source>The description changed since this search: search again to update it.</source>
         <translation>A descrição mudou desde esta busca: busque de novo para atualizá-la.</translation>
+    </message>
+    <message>
+        <source>Why the other options are out</source>
+        <translation>Por que as outras opções ficam de fora</translation>
     </message>
     <message>
         <source>Setup</source>
@@ -4964,6 +5006,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Memória/GPU</translation>
     </message>
     <message>
+        <source>Against the best</source>
+        <translation>Em relação à melhor</translation>
+    </message>
+    <message>
         <source>Setups that fit, fastest first</source>
         <translation>Configurações que cabem, da mais rápida à mais lenta</translation>
     </message>
@@ -4972,12 +5018,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>SearchViewModel</name>
     <message>
         <source>GPUs in all</source>
-        <extracomment>the layout in a line (&quot;ZeRO-2 · 8 data × 1 tensor × 1 pipeline&quot;) &quot;1 × 64&quot; nothing searched yet, or why there is nothing to search (&quot;&quot; with results) the best setup in a line (&quot;&quot; without one) why each other option is out, a line each the description changed since: the results are of an older one a problem of the GPUs field</extracomment>
+        <extracomment>the layout in a line (&quot;ZeRO-2 · 8 data × 1 tensor × 1 pipeline&quot;) &quot;1 × 64&quot; against the best, in words: &quot;★ Best&quot;, &quot;4.3 % slower&quot;, &quot;as fast, but less simple&quot; the training description&apos;s setup now (after &quot;Use&quot;) nothing searched yet, or why there is nothing to search (&quot;&quot; with results) the best setup in a line (&quot;&quot; without one) why each other option is out, a line each the description changed since: the results are of an older one a problem of the GPUs field the GPUs field&apos;s placeholder: the description&apos;s world (data × tensor × pipeline × context), followed live</extracomment>
         <translation>GPUs no total</translation>
-    </message>
-    <message>
-        <source>Every GPU of the run (data × tensor × pipeline). Empty: the description&apos;s, {world}.</source>
-        <translation>Todas as GPUs da execução (dados × tensor × pipeline). Vazio: as da descrição, {world}.</translation>
     </message>
     <message>
         <source>The training description now uses {setup}.</source>
@@ -5018,6 +5060,26 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>data {gpus}</source>
         <translation>dados {gpus}</translation>
+    </message>
+    <message>
+        <source>★ Best</source>
+        <translation>★ Melhor</translation>
+    </message>
+    <message>
+        <source>{versus} · in use</source>
+        <translation>{versus} · em uso</translation>
+    </message>
+    <message>
+        <source>simpler first</source>
+        <translation>a mais simples vem antes</translation>
+    </message>
+    <message>
+        <source>as fast, less simple</source>
+        <translation>tão rápida, menos simples</translation>
+    </message>
+    <message>
+        <source>{percent} slower</source>
+        <translation>{percent} mais lenta</translation>
     </message>
     <message>
         <source>No setup fits and reaches the target on these GPUs: see why below.</source>
@@ -5118,6 +5180,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>{value}: a simpler setup that fits comes first.</source>
         <translation>{value}: uma configuração mais simples que cabe vem primeiro.</translation>
+    </message>
+    <message>
+        <source>Every GPU of the run (data × tensor × pipeline × context). Empty: the description&apos;s, {world}.</source>
+        <translation>Todas as GPUs da execução (dados × tensor × pipeline × contexto). Vazio: as da descrição, {world}.</translation>
     </message>
     <message>
         <source>{value}: as fast, but a simpler setup comes first.</source>

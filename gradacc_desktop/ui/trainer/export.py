@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.core.frameworks.export import ExportFormat
+from gradacc_desktop.ui.confirmation import Confirmation
 from gradacc_desktop.ui.file_dialogs import ask_folder
 from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.wheel import guard_wheel
@@ -115,8 +116,11 @@ class ExportPanel(QGroupBox):
         row = QHBoxLayout()
         row.addWidget(self.format_label)
         row.addWidget(self.format, 1)
+        # "✓ Copied" / "✓ Saved in …" beside the buttons (the status bar says it too)
+        self.done = Confirmation(self, "plan_export_done")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
+        buttons.addWidget(self.done)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.save_button)
         layout = QVBoxLayout(self)
@@ -212,6 +216,7 @@ class ExportPanel(QGroupBox):
             self.statusMessage.emit(self._vm.unavailable())
             return
         QApplication.clipboard().setText(self._files[name])
+        self.done.say(self.tr("{file} copied").format(file=name))
         self.statusMessage.emit(
             self.tr("{file} ({format}) copied to the clipboard.").format(
                 file=name, format=self.format.currentText()
@@ -243,6 +248,8 @@ class ExportPanel(QGroupBox):
                 return False
         outcome = self._vm.save(self.current_format(), folder)
         self.statusMessage.emit(outcome.message)
-        if not outcome.ok:
+        if outcome.ok:
+            self.done.say(self.tr("Saved in “{folder}”").format(folder=folder.name or folder))
+        else:
             QMessageBox.warning(self, self.tr("Save files"), outcome.message)
         return outcome.ok
