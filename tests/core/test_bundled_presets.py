@@ -16,6 +16,8 @@ from tests.cli.helpers import run_json
 PUBLISHED_PARAMS = {
     # Hub 70.6B; Meta's model card 70B; = the bundled llama-3-70b preset (same shape)
     "llama-3.1-70b": 70_553_706_496,
+    # Hub 70.6B; Meta's model card: the Llama 3.1 70B architecture
+    "llama-3.3-70b": 70_553_706_496,
     # Hub 1.24B (tied embeddings); Meta's model card 1.23B
     "llama-3.2-1b": 1_235_814_400,
     # Hub 3.21B (tied embeddings); Meta's model card 3.21B

@@ -18,6 +18,7 @@ MODELS = Path(__file__).resolve().parents[2] / "resources" / "data" / "models"
 #: test_family_vlm.py)
 FILES = (
     "meta-llama__Llama-3.1-405B.json",
+    "meta-llama__Llama-3.3-70B-Instruct.json",
     "mistralai__Mixtral-8x22B-v0.1.json",
     "Qwen__Qwen3-235B-A22B.json",
     "mistralai__Mistral-Nemo-Base-2407.json",
