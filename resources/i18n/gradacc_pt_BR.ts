@@ -1444,8 +1444,8 @@
         <translation>Verificar minha configuração</translation>
     </message>
     <message>
-        <source>Open or drop a training config — DeepSpeed, accelerate, axolotl, Hugging Face Trainer or TRL, LLaMA-Factory, torchtune or GPT-NeoX: the report says whether that framework would run it and why not, the training description takes its batch, GPUs and setup (and its model, LoRA, sequence length and checkpointing where the file names them), and the memory and time it needs on your cards follow.</source>
-        <translation>Abra ou solte uma configuração de treino — DeepSpeed, accelerate, axolotl, Trainer do Hugging Face ou TRL, LLaMA-Factory, torchtune ou GPT-NeoX: o relatório diz se esse framework a executaria e, se não, por quê; a descrição do treino recebe o lote, as GPUs e a configuração (e o modelo, a LoRA, o comprimento da sequência e o checkpointing quando o arquivo os traz), e a memória e o tempo que ela precisa nas suas placas aparecem em seguida.</translation>
+        <source>Open (Ctrl+O) or drop anywhere on the window a training config — DeepSpeed, accelerate, axolotl, Hugging Face Trainer or TRL, LLaMA-Factory, torchtune or GPT-NeoX: the description takes what it sets, and the report says whether that framework would run it and what it needs on your cards.</source>
+        <translation>Abra (Ctrl+O) ou solte em qualquer lugar da janela uma configuração de treino — DeepSpeed, accelerate, axolotl, Trainer do Hugging Face ou TRL, LLaMA-Factory, torchtune ou GPT-NeoX: a descrição recebe o que ela define, e o relatório diz se esse framework a executaria e o que ela precisa nas suas placas.</translation>
     </message>
     <message>
         <source>Check &amp;a file…</source>
@@ -6064,8 +6064,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>&amp;Recomendar</translation>
     </message>
     <message>
-        <source>The model every figure is derived from: a bundled model, a config.json you open, sizes typed in, or just a parameter count.</source>
-        <translation>O modelo do qual todos os números são derivados: um modelo incluído, um config.json que você abre, tamanhos digitados ou só uma contagem de parâmetros.</translation>
+        <source>The model every figure is derived from: a bundled model, a config.json you open, sizes typed in, or just a parameter count. Type a name or a size to narrow the list.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>GPT-2 (LayerNorm, GeLU MLP) or Llama (RMSNorm, SwiGLU).</source>
@@ -6128,6 +6128,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>— escolha um modelo —</translation>
     </message>
     <message>
+        <source>Other models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your own model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>File: {name}</source>
         <translation>Arquivo: {name}</translation>
     </message>
@@ -6138,6 +6146,22 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>A parameter count only</source>
         <translation>Só uma contagem de parâmetros</translation>
+    </message>
+    <message>
+        <source>Type a name or size: qwen 7b</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter the models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model matches “{typed}”. Esc keeps the model chosen.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Every parameter (full fine-tuning)</source>

@@ -52,12 +52,10 @@ class CheckPanel(QGroupBox):
         self.setTitle(self.tr("Check my config"))
         self.hint.setText(
             self.tr(
-                "Open or drop a training config — DeepSpeed, accelerate, axolotl, Hugging Face "
-                "Trainer or TRL, LLaMA-Factory, torchtune or GPT-NeoX: the report says "
-                "whether that framework would run it and why not, the training description "
-                "takes its batch, GPUs and setup (and its model, LoRA, sequence length and "
-                "checkpointing where the file names them), and the memory and time it needs "
-                "on your cards follow."
+                "Open (Ctrl+O) or drop anywhere on the window a training config — DeepSpeed, "
+                "accelerate, axolotl, Hugging Face Trainer or TRL, LLaMA-Factory, torchtune or "
+                "GPT-NeoX: the description takes what it sets, and the report says whether "
+                "that framework would run it and what it needs on your cards."
             )
         )
         self.open_button.setText(self.tr("Check &a file…"))
