@@ -15,7 +15,8 @@ Writes, for pt and en:
   plan, with nothing that fits, with the search's result, with extreme values, the
   description's memory figures, its parallelism (Megatron, sequence parallelism,
   selective recomputation), its GPUs (a node's CPU memory that does not hold the
-  offloaded optimizer; also at 1366x768), the model states, trainer configs, both charts,
+  offloaded optimizer; also at 1366x768; the planner with its cost card and the
+  search's result also at 1366x768 and 1280x720), the model states, trainer configs, both charts,
   the activation estimator) at 800x600 and at the smallest size the window or dialog
   allows ("min");
 - the same on a dark palette (tests/ui/palettes.py), at 800x600:
@@ -41,6 +42,8 @@ README_SIZE = (1100, 780)
 SMALL_SIZE = (800, 600)
 #: a common laptop screen
 WIDE_SIZE = (1366, 768)
+#: the smallest screen the window is laid out for
+SMALLEST_SCREEN = (1280, 720)
 
 
 def main() -> int:
@@ -161,6 +164,11 @@ def main() -> int:
             tab(1)
             readme(f"screenshot-planner-{language}")
             shoot_sizes(window, "planner", language)
+            if with_sizes:  # the cost card without scrolling on a common laptop screen
+                window.resize(*WIDE_SIZE)
+                shoot(window, sizes_dir / f"planner-{language}-1366x768.png")
+                window.resize(*SMALLEST_SCREEN)
+                shoot(window, sizes_dir / f"planner-{language}-1280x720.png")
 
             # the same model trained in full on that one GPU: nothing fits, and why
             describe("llama-3.1-8b", seq_len="4096", target="512")
@@ -171,12 +179,16 @@ def main() -> int:
             # "Find the best setup" on 8 GPUs for it, the result listed
             describe("llama-3.1-8b", seq_len="4096", target="512", gpus="8")
             tab(1)
-            search = window.planner.search
-            search.run_button.click()
+            window.planner.search_card.open_button.click()
             settle()
-            window.planner.results_area.ensureWidgetVisible(search, 0, 0)
             readme(f"screenshot-search-{language}")
             shoot_sizes(window, "search", language)
+            if with_sizes:  # the result's rows without scrolling on laptop screens
+                window.resize(*WIDE_SIZE)
+                shoot(window, sizes_dir / f"search-{language}-1366x768.png")
+                window.resize(*SMALLEST_SCREEN)
+                shoot(window, sizes_dir / f"search-{language}-1280x720.png")
+            window.planner.show_plan()
 
             # the description panel scrolled to its memory figures (typed over: ↺)
             describe("qwen2.5-7b", seq_len="2048", target="128", activation="3.5")

@@ -100,11 +100,24 @@ class HelpContent(QObject):
                     "second; the Time per step card shows where one step's time goes (matrix "
                     "products, attention, memory-bound work, each kind of communication, the "
                     "pipeline bubble, the optimizer), names the fastest pair that fits at the "
-                    "same batch and which parts make it faster (Use this pair takes it) and, "
-                    "with a token budget or the dataset, a price and a goodput, the run's "
-                    "time, GPU-hours and cost. It is an estimate: the kernels' efficiency "
-                    "modelled from the model's shape, the communication your ZeRO stage and "
-                    "layout add, the pipeline bubble (docs/TIME.md)."
+                    "same batch and which parts make it faster (Use this pair takes it). It "
+                    "is an estimate: the kernels' efficiency modelled from the model's shape, "
+                    "the communication your ZeRO stage and layout add, the pipeline bubble "
+                    "(docs/TIME.md)."
+                ),
+                self.tr(
+                    "The Training cost card gives, for a token budget or the dataset and its "
+                    "epochs, the run's optimizer steps, wall-clock time and GPU-hours and, "
+                    "with a price per GPU-hour, the total in the currency chosen beside it "
+                    "(display only: nothing is converted); what is missing it says instead."
+                ),
+                self.tr(
+                    "Find the best setup searches every ZeRO stage, offload, recomputation, "
+                    "tensor and pipeline split and pair on the GPUs in all (the "
+                    "description's by default) and shows the result in the whole column: the "
+                    "best row marked, each other row against it, why every other option is "
+                    "out. One click or Enter on a row makes it the description's setup; Esc "
+                    "or Back to the plan returns to the cards."
                 ),
                 self.tr(
                     "Ctrl+C copies the plan with its pairs as text (or the selected text). "

@@ -39,6 +39,11 @@ class RankedRow:
     pair: str
     step: str
     memory: str
+    #: against the best, in words: "★ Best", "4.3 % slower", "as fast, but less simple"
+    versus: str = ""
+    best: bool = False
+    #: the training description's setup now (after "Use")
+    in_use: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,9 @@ class SearchState:
     stale: bool = False
     #: a problem of the GPUs field
     problem: str = ""
+    #: the GPUs field's placeholder: the description's world (data × tensor × pipeline ×
+    #: context), followed live
+    world: str = ""
 
 
 def _searched(d: TrainingDescription) -> TrainingDescription:
@@ -83,7 +91,7 @@ class SearchViewModel(QObject):
         self._world = NumberInput(LAYOUT_LIMITS, locale=training.locale)
         self._world_entry: Entry = None
         self._result: SearchResult | None = None
-        self._state = SearchState(message=self._prompt())
+        self._state = SearchState(message=self._prompt(), world=self.world_placeholder())
         training.stateChanged.connect(self._on_training)
 
     # -- the GPUs field ----------------------------------------------------------------
@@ -104,7 +112,8 @@ class SearchViewModel(QObject):
 
     def world_hint(self) -> str:
         return self.tr(
-            "Every GPU of the run (data × tensor × pipeline). Empty: the description's, {world}."
+            "Every GPU of the run (data × tensor × pipeline × context). Empty: the "
+            "description's, {world}."
         ).format(world=self._training.formats.format(self._description_world()))
 
     def world_placeholder(self) -> str:
@@ -114,14 +123,8 @@ class SearchViewModel(QObject):
         raw = self._world.read(text)
         if not same_entry(raw, self._world_entry):
             self._world_entry = raw
-            problem = self._world_problem()
-            self._state = SearchState(
-                message=self._state.message,
-                best=self._state.best,
-                ranking=self._state.ranking,
-                exclusions=self._state.exclusions,
-                stale=self._result is not None,
-                problem=problem,
+            self._state = replace(
+                self._state, stale=self._result is not None, problem=self._world_problem()
             )
             self.stateChanged.emit(self._state)
 
@@ -175,25 +178,30 @@ class SearchViewModel(QObject):
 
     # -- internals --------------------------------------------------------------------
     def _on_training(self, state: TrainingState) -> None:
+        """Follow the description: its world in the GPUs field, whether the results
+        are still of it, which row it uses."""
         result = self._result
         if result is None:
+            self._publish(self._state)
             return
-        stale = self._is_stale(result, state.description)
-        if stale != self._state.stale:
-            self._publish(self._words(result, stale=stale))
+        self._publish(self._words(result, stale=self._is_stale(result, state.description)))
 
     def _is_stale(self, result: SearchResult, current: TrainingDescription | None) -> bool:
         """The description differs from the searched one in more than the setup the
         search chooses (so using a ranked setup keeps the results current)."""
         if current is None:
             return True
-        if self._world_entry is None and current.world != result.world_size:
+        world = current.world if self._world_entry is None else self._world_entry
+        if world != result.world_size:
             return True
         return _searched(current) != _searched(result.description)
 
     def _publish(self, state: SearchState) -> None:
-        self._state = state
-        self.stateChanged.emit(state)
+        """Emit ``state`` (with the description's world) when it differs from the last."""
+        state = replace(state, world=self.world_placeholder(), problem=self._world_problem())
+        if state != self._state:
+            self._state = state
+            self.stateChanged.emit(state)
 
     def _prompt(self) -> str:
         return self.tr(
@@ -231,12 +239,50 @@ class SearchViewModel(QObject):
         f = self._training.formats.format
         return f"{f(c.micro_batch or 0)} × {f(c.accumulation_steps or 0)}"
 
-    def _row(self, c: Candidate) -> RankedRow:
+    def _row(self, c: Candidate, best: Candidate | None = None) -> RankedRow:
+        """``c`` as the ranking shows it; ``best``: the search's best (None: ``c`` is)."""
+        versus = self.tr("★ Best") if best is None else self._versus(c, best)
+        in_use = self._in_use(c)
+        if in_use:
+            versus = self.tr("{versus} · in use").format(versus=versus)
         return RankedRow(
             setup=self._setup(c),
             pair=self._pair(c),
             step="—" if c.step is None else self._timing.seconds(c.step.step_seconds),
             memory="—" if c.per_gpu_bytes is None else self._fit.gb(c.per_gpu_bytes),
+            versus=versus,
+            best=best is None,
+            in_use=in_use,
+        )
+
+    def _versus(self, c: Candidate, best: Candidate) -> str:
+        if c.step is None or best.step is None:  # ranked by simplicity
+            return self.tr("simpler first")
+        if c.step.step_seconds == best.step.step_seconds:
+            return self.tr("as fast, less simple")
+        return self.tr("{percent} slower").format(
+            percent=self._percent(c.step.step_seconds / best.step.step_seconds - 1)
+        )
+
+    def _in_use(self, c: Candidate) -> bool:
+        """The description's setup is ``c`` (what "Use" puts there)."""
+        d = self._training.description
+        return d is not None and (
+            d.gpus,
+            d.tensor_parallel,
+            d.pipeline_stages,
+            d.zero_stage,
+            d.offload,
+            d.recompute,
+            d.micro_batch,
+        ) == (
+            c.gpus,
+            c.tensor_parallel,
+            c.pipeline_stages,
+            c.zero_stage,
+            c.offload,
+            c.recompute,
+            c.micro_batch,
         )
 
     def _words(self, result: SearchResult, stale: bool = False) -> SearchState:
@@ -270,7 +316,9 @@ class SearchViewModel(QObject):
             )
         return SearchState(
             best=words,
-            ranking=tuple(self._row(c) for c in result.ranking),
+            ranking=tuple(
+                self._row(c, None if i == 0 else best) for i, c in enumerate(result.ranking)
+            ),
             exclusions=tuple(self._exclusion(e, best) for e in result.exclusions),
             stale=stale,
         )

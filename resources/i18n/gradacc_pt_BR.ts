@@ -3636,8 +3636,16 @@
         <translation>A tabela lista os pares de micro-lote e passos de acumulação próximos da meta: as setas percorrem a tabela, Enter ou um clique duplo usa um par. O DeepSpeed e o Megatron, recebendo a meta como tamanho de lote, só aceitam os pares que chegam exatamente a ela. A aba Configurações de treino transforma o plano nos arquivos do seu framework.</translation>
     </message>
     <message>
-        <source>With a model chosen in the training description and the sequence length, every pair gets its time per optimizer step and tokens per second; the Time per step card shows where one step&apos;s time goes (matrix products, attention, memory-bound work, each kind of communication, the pipeline bubble, the optimizer), names the fastest pair that fits at the same batch and which parts make it faster (Use this pair takes it) and, with a token budget or the dataset, a price and a goodput, the run&apos;s time, GPU-hours and cost. It is an estimate: the kernels&apos; efficiency modelled from the model&apos;s shape, the communication your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md).</source>
-        <translation>Com um modelo escolhido na descrição do treino e o comprimento da sequência, cada par ganha seu tempo por passo do otimizador e tokens por segundo; o cartão Tempo por passo mostra para onde vai o tempo de um passo (produtos de matrizes, atenção, trabalho limitado pela memória, cada tipo de comunicação, a bolha do pipeline, o otimizador), indica o par mais rápido que cabe no mesmo lote e quais partes o tornam mais rápido (Usar este par o adota) e, com um orçamento de tokens ou o conjunto de dados, um preço e um tempo útil de treino, o tempo, as GPU-horas e o custo da execução. É uma estimativa: a eficiência dos kernels modelada pelo formato do modelo, a comunicação que seu estágio ZeRO e seu layout acrescentam, a bolha do pipeline (docs/TIME.md).</translation>
+        <source>With a model chosen in the training description and the sequence length, every pair gets its time per optimizer step and tokens per second; the Time per step card shows where one step&apos;s time goes (matrix products, attention, memory-bound work, each kind of communication, the pipeline bubble, the optimizer), names the fastest pair that fits at the same batch and which parts make it faster (Use this pair takes it). It is an estimate: the kernels&apos; efficiency modelled from the model&apos;s shape, the communication your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md).</source>
+        <translation>Com um modelo escolhido na descrição do treino e o comprimento da sequência, cada par ganha seu tempo por passo do otimizador e tokens por segundo; o cartão Tempo por passo mostra para onde vai o tempo de um passo (produtos de matrizes, atenção, trabalho limitado pela memória, cada tipo de comunicação, a bolha do pipeline, o otimizador), indica o par mais rápido que cabe no mesmo lote e quais partes o tornam mais rápido (Usar este par o adota). É uma estimativa: a eficiência dos kernels modelada pelo formato do modelo, a comunicação que seu estágio ZeRO e seu layout acrescentam, a bolha do pipeline (docs/TIME.md).</translation>
+    </message>
+    <message>
+        <source>The Training cost card gives, for a token budget or the dataset and its epochs, the run&apos;s optimizer steps, wall-clock time and GPU-hours and, with a price per GPU-hour, the total in the currency chosen beside it (display only: nothing is converted); what is missing it says instead.</source>
+        <translation>O cartão Custo do treino dá, para um orçamento de tokens ou o conjunto de dados e suas épocas, os passos do otimizador, o tempo de relógio e as GPU-horas do treino e, com um preço por GPU-hora, o total na moeda escolhida ao lado (só exibição: nada é convertido); o que faltar, ele diz no lugar.</translation>
+    </message>
+    <message>
+        <source>Find the best setup searches every ZeRO stage, offload, recomputation, tensor and pipeline split and pair on the GPUs in all (the description&apos;s by default) and shows the result in the whole column: the best row marked, each other row against it, why every other option is out. One click or Enter on a row makes it the description&apos;s setup; Esc or Back to the plan returns to the cards.</source>
+        <translation>Encontrar a melhor configuração pesquisa cada estágio ZeRO, offload, recomputação, divisão de tensor e de pipeline e par nas GPUs no total (as da descrição, por padrão) e mostra o resultado na coluna inteira: a melhor linha marcada, cada outra linha em relação a ela, por que cada outra opção fica de fora. Um clique ou Enter numa linha a torna a configuração da descrição; Esc ou Voltar ao plano volta aos cartões.</translation>
     </message>
     <message>
         <source>Ctrl+C copies the plan with its pairs as text (or the selected text). File ▸ Save scenario keeps the whole setup in a file.</source>
@@ -6065,7 +6073,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>The model every figure is derived from: a bundled model, a config.json you open, sizes typed in, or just a parameter count. Type a name or a size to narrow the list.</source>
-        <translation type="unfinished"></translation>
+        <translation>O modelo do qual todos os números são derivados: um modelo incluído, um config.json que você abre, tamanhos digitados ou só uma contagem de parâmetros. Digite um nome ou um tamanho para estreitar a lista.</translation>
     </message>
     <message>
         <source>GPT-2 (LayerNorm, GeLU MLP) or Llama (RMSNorm, SwiGLU).</source>
@@ -6129,11 +6137,11 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>Other models</source>
-        <translation type="unfinished"></translation>
+        <translation>Outros modelos</translation>
     </message>
     <message>
         <source>Your own model</source>
-        <translation type="unfinished"></translation>
+        <translation>Seu próprio modelo</translation>
     </message>
     <message>
         <source>File: {name}</source>
@@ -6149,19 +6157,19 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>Type a name or size: qwen 7b</source>
-        <translation type="unfinished"></translation>
+        <translation>Digite um nome ou tamanho: qwen 7b</translation>
     </message>
     <message>
         <source>Filter the models</source>
-        <translation type="unfinished"></translation>
+        <translation>Filtrar os modelos</translation>
     </message>
     <message>
         <source>Models</source>
-        <translation type="unfinished"></translation>
+        <translation>Modelos</translation>
     </message>
     <message>
         <source>No model matches “{typed}”. Esc keeps the model chosen.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nenhum modelo corresponde a “{typed}”. Esc mantém o modelo escolhido.</translation>
     </message>
     <message>
         <source>Every parameter (full fine-tuning)</source>

@@ -78,14 +78,23 @@ def test_tab_visits_every_control_in_reading_order_and_leaves(
     window: MainWindow, planner: PlannerView, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
     _timed(window, qtbot)
-    qtbot.mouseClick(planner.search.run_button, Qt.MouseButton.LeftButton)
-    assert planner.search.table.isVisible()
+    qtbot.mouseClick(planner.search_card.open_button, Qt.MouseButton.LeftButton)
+    # the search's page in the column: its own controls, the ranking first in focus
+    assert planner.search.table.isVisible() and not planner.results_area.isVisible()
+    assert QApplication.focusWidget() is planner.search.table
+    settle()
+    visited = _walk(planner, qtbot)
+    assert visited == _reachable(planner)
+    assert visited[0] is planner.search.world and planner.search.table in visited
+    # Esc: the plan again, the focus on the button that opened the search
+    qtbot.keyClick(planner.search.table, Qt.Key.Key_Escape)
+    assert planner.results_area.isVisible() and not planner.search.isVisible()
+    assert QApplication.focusWidget() is planner.search_card.open_button
     settle()  # the cards the plan shows laid out, as before a user's next key
     visited = _walk(planner, qtbot)
     assert visited == _reachable(planner)
-    assert planner.search.table in visited and planner.reference[TrainingField.REFERENCE_LR] in (
-        visited
-    )
+    assert planner.search_card.open_button in visited
+    assert planner.reference[TrainingField.REFERENCE_LR] in visited
     assert visited[-1] is planner.pairs.table
     # every control that takes Tab is in the chain
     focusable = [
@@ -173,6 +182,7 @@ def test_the_planners_fields_and_buttons_have_a_mnemonic(make_window, language: 
     assert len(labelled) == 4 and all(label.text() for label in labelled)
     buttons = [
         planner.results.configuration.use_button.text(),
+        planner.search_card.open_button.text(),
         planner.search.run_button.text(),
         planner.search.use_button.text(),
         planner.results.time.use_fastest.text(),

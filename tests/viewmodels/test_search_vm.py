@@ -47,16 +47,22 @@ def _seconds(text: str) -> Decimal:
 def test_nothing_searched_yet(qapp) -> None:  # type: ignore[no-untyped-def]
     training = TrainingViewModel(QLocale("en"))
     search = SearchViewModel(training)
-    assert search.state == SearchState(message=PROMPT)
+    assert search.state == SearchState(message=PROMPT, world="1")
     assert search.result is None and search.use() is None
     assert search.world_label() == "GPUs in all"
     assert search.world_placeholder() == "1"
     assert search.world_hint() == (
-        "Every GPU of the run (data × tensor × pipeline). Empty: the description's, 1."
+        "Every GPU of the run (data × tensor × pipeline × context). Empty: the description's, 1."
     )
+    seen: list[SearchState] = []
+    search.stateChanged.connect(seen.append)
     training.set_text(F.GPUS, "8")
     training.set_text(F.TENSOR_PARALLEL, "2")
     assert search.world_placeholder() == "16"  # data × tensor × pipeline
+    training.set_text(F.CONTEXT_PARALLEL, "2")
+    assert search.world_placeholder() == "32"  # × context
+    # followed live: the field's placeholder comes with each state
+    assert [state.world for state in seen] == ["8", "16", "32"]
 
 
 def test_the_best_setup_and_the_ranking(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -164,8 +170,12 @@ def test_use_makes_the_best_the_description(qapp) -> None:  # type: ignore[no-un
     assert results.fit.fits and f": {first.memory} of 80 GB." in results.fit.usage
     time = results.time
     assert time is not None and time.summary.startswith(f"{first.step} per optimizer step")
-    # a setup the search chose is still of the searched description: the results stay true
-    assert not search.state.stale and seen == []
+    # a setup the search chose is still of the searched description: the results stay
+    # true, and its row says it is in use
+    assert not search.state.stale and len(seen) == 1
+    assert search.state.ranking[0].in_use and search.state.ranking[0].best
+    assert search.state.ranking[0].versus == "★ Best · in use"
+    assert not any(row.in_use for row in search.state.ranking[1:])
     second = search.state.ranking[1]
     assert search.use(1) == f"The training description now uses {second.setup}."
     assert training.shown_text(F.MICRO_BATCH) == second.pair.split(" × ")[0]
@@ -199,7 +209,7 @@ def test_what_cannot_be_searched_says_why(qapp) -> None:  # type: ignore[no-unty
     search = SearchViewModel(training)
     search.run()
     assert search.state == SearchState(
-        message="Choose the model in the training description first."
+        world="1", message="Choose the model in the training description first."
     )
     training.set_choice(Choice.MODEL, PARAMS_MODEL)  # a count has no activation
     search.run()
@@ -221,7 +231,7 @@ def test_what_cannot_be_searched_says_why(qapp) -> None:  # type: ignore[no-unty
     assert search.state.ranking == () and search.use() is None
     training.set_text(F.TARGET, "")  # no description: the prompt
     search.run()
-    assert search.state == SearchState(message=PROMPT)
+    assert search.state == SearchState(message=PROMPT, world="1")
 
 
 def test_nothing_fits_on_these_gpus(qapp) -> None:  # type: ignore[no-untyped-def]
@@ -246,7 +256,9 @@ def test_the_gpus_field(qapp) -> None:  # type: ignore[no-untyped-def]
     search.set_world_text("x")  # nothing new
     assert len(seen) == 1
     search.run()
-    assert search.state == SearchState(message=PROMPT, problem="GPUs in all: “x” is not a number.")
+    assert search.state == SearchState(
+        message=PROMPT, problem="GPUs in all: “x” is not a number.", world="1"
+    )
     assert search.result is None
     search.set_world_text("0")
     assert search.state.problem == "GPUs in all: enter a value from 1 to 100,000."

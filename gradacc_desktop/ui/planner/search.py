@@ -1,86 +1,228 @@
-"""The "Find the best setup" card: the GPUs to search on, the search's best setup with
-the next ones in a table, why every other option is out, and one button that makes the
-chosen row the training description's setup."""
+"""Find the best setup: a card in the plan's column that starts the search, and the page
+that shows its result in the whole column — the GPUs to search on, the best setup with
+the next ones in a table (the best marked in words and in bold, each other row against
+it), why every other option is out, and a row used with one click or Enter."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import QLocale, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
 from gradacc_desktop.ui.planner.card import Card, text_label
+from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.spinboxes import NumberField
-from gradacc_desktop.viewmodels.search import SearchState, SearchViewModel
+from gradacc_desktop.viewmodels.search import RankedRow, SearchState, SearchViewModel
 
-#: rows of the ranking shown before the table scrolls
-VISIBLE_ROWS = 4
+# the ranking's columns: setup, pair, time per step, memory per GPU, against the best
+COLUMNS = 5
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
 class SearchCard(Card):
-    statusMessage = Signal(str)
+    """In the plan's column: what the search does (or its last best), and the button
+    that runs it and opens its page."""
+
+    searchRequested = Signal()
 
     def __init__(self, vm: SearchViewModel, parent: QWidget | None = None) -> None:
         super().__init__("search", parent)
         self._vm = vm
+        self.summary = text_label(self, "search_summary")
+        self.open_button = QPushButton(self)
+        self.open_button.setObjectName("search_open")
+        row = QHBoxLayout()
+        row.addWidget(self.summary, 1)
+        row.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.body.addLayout(row)
+        self.open_button.clicked.connect(self.searchRequested)
+        vm.stateChanged.connect(self.show_state)
+        self.retranslate()
+
+    def show_state(self, state: SearchState) -> None:
+        self.summary.setText(state.best or state.message)
+
+    def retranslate(self) -> None:
+        self.title.setText(self.tr("Find the best setup"))
+        self.open_button.setText(self.tr("Find the &best setup"))
+        self.open_button.setToolTip(
+            self.tr(
+                "Search ZeRO stage, offload, recomputation, tensor parallelism, pipeline "
+                "stages and the pair for the fastest setup that fits"
+            )
+        )
+        self.show_state(self._vm.state)
+
+
+class RankingTable(QTableWidget):
+    """One stop in the tab chain: arrows move, one click or Return uses a row."""
+
+    rowChosen = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, COLUMNS, parent)
+        self.setObjectName("search_ranking")
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setTabKeyNavigation(False)
+        self.setWordWrap(False)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().setVisible(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, COLUMNS):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.cellClicked.connect(lambda row, _column: self.rowChosen.emit(row))
+
+    def sizeHint(self) -> QSize:
+        """Tall enough for every row (the reasons below take the rest)."""
+        hint = super().sizeHint()
+        rows = sum(self.rowHeight(r) for r in range(self.rowCount()))
+        header = self.horizontalHeader().sizeHint().height()
+        return QSize(hint.width(), header + rows + 2 * self.frameWidth())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
+            self.rowChosen.emit(self.currentRow())
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def show_rows(self, rows: tuple[RankedRow, ...]) -> None:
+        current = self.currentRow()
+        self.setRowCount(len(rows))
+        for r, ranked in enumerate(rows):
+            texts = (ranked.setup, ranked.pair, ranked.step, ranked.memory, ranked.versus)
+            for c, text in enumerate(texts):
+                item = QTableWidgetItem(text)
+                if c == 0:  # the whole setup, when a narrow column cuts it
+                    item.setToolTip(text)
+                if c in (1, 2, 3):
+                    item.setTextAlignment(RIGHT)
+                if ranked.best or ranked.in_use:
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.setItem(r, c, item)
+        if rows:
+            self.selectRow(current if 0 <= current < len(rows) else 0)
+        self.updateGeometry()
+
+
+class SearchPage(QWidget):
+    """The search's result in the whole column (the plan's cards and the pairs make
+    way for it; "Back to the plan" or Esc brings them back)."""
+
+    statusMessage = Signal(str)
+    searchRequested = Signal()
+    backRequested = Signal()
+
+    def __init__(self, vm: SearchViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("search_page")
+        self._vm = vm
+        self.title = QLabel(self)
+        self.title.setObjectName("search_title")
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
         self.world = NumberField(vm.world_input(), self)
         self.world.setObjectName("search_world")
         self.world_label = QLabel(self)
         self.world_label.setBuddy(self.world)
         self.run_button = QPushButton(self)
         self.run_button.setObjectName("search_run")
-        row = QHBoxLayout()
-        form = QFormLayout()
-        form.addRow(self.world_label, self.world)
-        row.addLayout(form, 1)
-        row.addWidget(self.run_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.body.addLayout(row)
+        self.back_button = QPushButton(self)
+        self.back_button.setObjectName("search_back")
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.back_button)
+        gpus = QHBoxLayout()
+        gpus.addWidget(self.world_label)
+        gpus.addWidget(self.world)
+        gpus.addWidget(self.run_button)
+        gpus.addStretch(1)
         self.message = text_label(self, "search_message")
         self.best = text_label(self, "search_best")
         font = self.best.font()
         font.setBold(True)
         self.best.setFont(font)
         self.stale = text_label(self, "search_stale")
-        self.table = QTableWidget(0, 4, self)
-        self.table.setObjectName("search_ranking")
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setTabKeyNavigation(False)
-        self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table = RankingTable(self)
+        self.hint = text_label(self, "search_hint")
         self.use_button = QPushButton(self)
         self.use_button.setObjectName("search_use")
-        self.exclusions = text_label(self, "search_exclusions")
-        for widget in (self.message, self.stale, self.best, self.table):
-            self.body.addWidget(widget)
+        ranking = QWidget(self)
+        ranking_layout = QVBoxLayout(ranking)
+        ranking_layout.setContentsMargins(0, 0, 0, 0)
+        ranking_layout.addWidget(self.table, 1)
         use_row = QHBoxLayout()
-        use_row.addStretch(1)
-        use_row.addWidget(self.use_button)
-        self.body.addLayout(use_row)
-        self.body.addWidget(self.exclusions)
+        use_row.addWidget(self.hint, 1)
+        use_row.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignTop)
+        ranking_layout.addLayout(use_row)
+        # why every other option is out: its own area, which scrolls alone
+        self.exclusions_title = text_label(self, "search_exclusions_title", selectable=False)
+        self.exclusions_title.setFont(font)
+        self.exclusions = text_label(self, "search_exclusions")
+        self.exclusions.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.exclusions_area = ScrollArea(self.exclusions, self, focusable=True)
+        self.exclusions_area.setObjectName("search_exclusions_area")
+        excluded = QWidget(self)
+        excluded_layout = QVBoxLayout(excluded)
+        excluded_layout.setContentsMargins(0, 0, 0, 0)
+        excluded_layout.addWidget(self.exclusions_title)
+        excluded_layout.addWidget(self.exclusions_area, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(head)
+        layout.addLayout(gpus)
+        for label in (self.message, self.stale, self.best):
+            layout.addWidget(label)
+        # the ranking as tall as its rows; the reasons take the rest (and scroll alone)
+        layout.addWidget(ranking, 0)
+        layout.addWidget(excluded, 1)
+
         self.world.textChanged.connect(vm.set_world_text)
-        self.run_button.clicked.connect(vm.run)
+        self.run_button.clicked.connect(self.searchRequested)
+        self.back_button.clicked.connect(self.backRequested)
+        QShortcut(
+            QKeySequence(Qt.Key.Key_Escape),
+            self,
+            self.backRequested.emit,
+            context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
+        )
         self.use_button.clicked.connect(self.use_selected)
-        self.table.itemDoubleClicked.connect(lambda _item: self.use_selected())
+        self.table.rowChosen.connect(self.use_row)
         vm.stateChanged.connect(self.show_state)
         self.retranslate()
         self.show_state(vm.state)
 
+    def tab_chain(self) -> list[QWidget]:
+        return [
+            self.world,
+            self.run_button,
+            self.back_button,
+            self.table,
+            self.use_button,
+            self.exclusions_area,
+        ]
+
     def use_selected(self) -> None:
         rows = self.table.selectionModel().selectedRows()
-        index = rows[0].row() if rows else 0
+        self.use_row(rows[0].row() if rows else 0)
+
+    def use_row(self, index: int) -> None:
         message = self._vm.use(index)
         if message is not None:
             self.statusMessage.emit(message)
@@ -91,29 +233,18 @@ class SearchCard(Card):
         self.best.setText(state.best)
         self.best.setVisible(bool(state.best))
         self.stale.setVisible(state.stale)
-        self.table.setRowCount(len(state.ranking))
-        for r, ranked in enumerate(state.ranking):
-            for c, text in enumerate((ranked.setup, ranked.pair, ranked.step, ranked.memory)):
-                item = QTableWidgetItem(text)
-                if c:
-                    item.setTextAlignment(
-                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-                    )
-                self.table.setItem(r, c, item)
+        self.table.show_rows(state.ranking)
         self.table.setVisible(bool(state.ranking))
-        if state.ranking:
-            self.table.selectRow(0)
-            height = self.table.horizontalHeader().height() + 2 * self.table.frameWidth()
-            shown = min(len(state.ranking), VISIBLE_ROWS)
-            height += sum(self.table.rowHeight(r) for r in range(shown))
-            self.table.setFixedHeight(height)
         self.use_button.setVisible(bool(state.ranking))
+        self.hint.setVisible(bool(state.ranking))
         # results of an older description would undo the changes made since
         self.use_button.setEnabled(not state.stale)
         self.table.setEnabled(not state.stale)
         self.exclusions.setText("\n".join(f"• {line}" for line in state.exclusions))
-        self.exclusions.setVisible(bool(state.exclusions))
-        self.world.lineEdit().setPlaceholderText(self._vm.world_placeholder())
+        self.exclusions_title.setVisible(bool(state.exclusions))
+        self.exclusions_area.setVisible(bool(state.exclusions))
+        self.world.lineEdit().setPlaceholderText(state.world)
+        self.world.setToolTip(self._vm.world_hint())
 
     def retranslate(self) -> None:
         self.title.setText(self.tr("Find the best setup"))
@@ -121,21 +252,32 @@ class SearchCard(Card):
         self.world.setAccessibleName(self._vm.world_label())
         self.world.setToolTip(self._vm.world_hint())
         self.run_button.setText(self.tr("Find the &best setup"))
-        self.run_button.setToolTip(
-            self.tr(
-                "Search ZeRO stage, offload, recomputation, tensor parallelism, pipeline "
-                "stages and the pair for the fastest setup that fits"
-            )
-        )
+        self.run_button.setToolTip(self.tr("Search again on these GPUs"))
+        self.back_button.setText(self.tr("Back to the plan"))
+        self.back_button.setToolTip(self.tr("The plan's cards and the pairs again (Esc)"))
         self.use_button.setText(self.tr("Use the &selected setup"))
         self.use_button.setToolTip(
             self.tr("Make the selected row the training description's setup")
         )
+        self.hint.setText(
+            self.tr(
+                "One click or Enter on a row makes it the training description's setup "
+                "(its row then says “in use”)."
+            )
+        )
         self.stale.setText(
             self.tr("The description changed since this search: search again to update it.")
         )
+        self.exclusions_title.setText(self.tr("Why the other options are out"))
+        self.exclusions_area.setAccessibleName(self.tr("Why the other options are out"))
         self.table.setHorizontalHeaderLabels(
-            [self.tr("Setup"), self.tr("Pair"), self.tr("Time/step"), self.tr("Memory/GPU")]
+            [
+                self.tr("Setup"),
+                self.tr("Pair"),
+                self.tr("Time/step"),
+                self.tr("Memory/GPU"),
+                self.tr("Against the best"),
+            ]
         )
         self.table.setAccessibleName(self.tr("Setups that fit, fastest first"))
 

@@ -1,6 +1,7 @@
 """The "Planejar execução" view: the training description's plan — the result cards
-(with the search for the best setup) and the pairs table. Its inputs are the
-description's, in the panel beside it."""
+(with the card that starts the search for the best setup) and the pairs table, or, in
+their place, the search's result page. Its inputs are the description's, in the panel
+beside it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from gradacc_desktop.ui.planner.pairs import PairsPanel
 from gradacc_desktop.ui.planner.results import PlannerResultsPanel
-from gradacc_desktop.ui.planner.search import SearchCard
+from gradacc_desktop.ui.planner.search import SearchCard, SearchPage
 from gradacc_desktop.ui.scroll_area import ScrollArea
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.viewmodels.planner import PlannerViewModel
@@ -39,8 +40,8 @@ class PlannerView(QWidget):
         self.vm = vm
         self.search_vm = search
         self.results = PlannerResultsPanel(vm, self)
-        self.search = SearchCard(search, self.results)
-        self.results.add_card(self.search, before=self.results.deepspeed)
+        self.search_card = SearchCard(search, self.results)
+        self.results.add_card(self.search_card, before=self.results.deepspeed)
         self.reference_labels: dict[TrainingField, QLabel] = {}
         self.reference: dict[TrainingField, NumberField] = {}
         for field in REFERENCE_FIELDS:
@@ -76,13 +77,22 @@ class PlannerView(QWidget):
         self.splitter.addWidget(self.pairs)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 1)
+        # the search's result takes the whole column (room for its table, no scrolling
+        # inside the column's scrolling)
+        # (one shown at a time: a hidden widget takes no room in the layout)
+        self.search = SearchPage(search, self)
+        self.search.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
+        layout.addWidget(self.search)
 
         self.results.useRequested.connect(self.use_configuration)
         self.results.statusMessage.connect(self.statusMessage)
         self.search.statusMessage.connect(self.statusMessage)
+        self.search_card.searchRequested.connect(self.find_best)
+        self.search.searchRequested.connect(self.find_best)
+        self.search.backRequested.connect(self.show_plan)
         self.pairs.statusMessage.connect(self.statusMessage)
         vm.training.inputsReplaced.connect(self._show_reference)
 
@@ -97,21 +107,33 @@ class PlannerView(QWidget):
 
     def tab_chain(self) -> list[QWidget]:
         """Every control of the page in reading order: the result cards (their buttons
-        and the search), then the pairs table."""
+        and the search's), then the pairs table; then the search's page (shown instead)."""
         return [
             self.results_area,
             self.results.configuration.use_button,
             self.results.cost.currency,
             self.results.time.use_fastest,
-            self.search.world,
-            self.search.run_button,
-            self.search.table,
-            self.search.use_button,
+            self.search_card.open_button,
             *self.reference.values(),
             self.pairs.table,
+            *self.search.tab_chain(),
         ]
 
     # -- actions ----------------------------------------------------------------
+    def find_best(self) -> None:
+        """Search (on the GPUs asked for) and show the result in the whole column."""
+        self.search_vm.run()
+        self.splitter.hide()
+        self.search.show()
+        shown = self.search.table if self.search.table.isVisibleTo(self) else self.search.world
+        shown.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def show_plan(self) -> None:
+        """The plan's cards and the pairs again (the search's result is kept)."""
+        self.search.hide()
+        self.splitter.show()
+        self.search_card.open_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def use_configuration(self) -> None:
         message = self.vm.use_configuration()
         if message is not None:
@@ -134,6 +156,7 @@ class PlannerView(QWidget):
     def retranslate(self) -> None:
         self._retranslate_own()
         self.results.retranslate()
+        self.search_card.retranslate()
         self.search.retranslate()
         self.pairs.retranslate()
 
