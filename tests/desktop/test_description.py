@@ -46,8 +46,12 @@ def _plan(app: App, deselect: bool = True) -> list[str]:
 
 
 def _choose_model(app: App, typed: str) -> None:
+    """Alt to the model picker, a filter typed (the first key opens its list), Enter
+    picks the first model left."""
     app.mnemonic("model")
-    app.type(typed)  # a combo box finds the item as it is typed
+    app.type(typed)
+    time.sleep(0.3)
+    app.key("Return")
     time.sleep(0.4)
 
 
@@ -57,7 +61,7 @@ def test_a_model_chosen_once_reaches_every_tab(start_app: StartApp, lang: str) -
     app = start_app(lang)
     app.next_tab()  # the planner, the description beside it
     time.sleep(0.6)
-    _choose_model(app, "Qwen2.5")
+    _choose_model(app, "qwen2.5 0.5b")
     app.type_into("seq_len", "1024")  # the focus stays in the field: End moves its cursor
     time.sleep(0.3)
     app.screenshot(f"description-model-{lang}", keep=True)
@@ -88,7 +92,7 @@ def test_a_figure_typed_over_and_taken_back(start_app: StartApp, lang: str) -> N
     app = start_app(lang)
     app.next_tab()
     time.sleep(0.6)
-    _choose_model(app, "Qwen2.5")
+    _choose_model(app, "qwen2.5 0.5b")
     app.type_into("seq_len", "1024")
     app.type_into("plan_activation", "3")
     time.sleep(0.3)
@@ -109,13 +113,8 @@ def test_nothing_fits_then_the_best_setup_is_used(start_app: StartApp, lang: str
     app = start_app(lang)
     app.next_tab()
     time.sleep(0.6)
-    # Llama 3.1 8B (160 GB of model states on one 80 GB card): the list is by family and
-    # size, "Llama" finds Llama 3.2 1B, three down is Llama 3.1 8B (a space would open
-    # the combo box's list)
-    _choose_model(app, "Llama")
-    for _ in range(3):
-        app.key("Down")
-    time.sleep(0.4)
+    # Llama 3.1 8B (160 GB of model states on one 80 GB card)
+    _choose_model(app, "llama 3.1 8b")
     app.type_into("seq_len", "4096")
     app.type_into("target_batch", "512")
     time.sleep(0.3)
@@ -135,3 +134,40 @@ def test_nothing_fits_then_the_best_setup_is_used(start_app: StartApp, lang: str
     assert any(line.startswith(says["fits"]) for line in lines), lines[:40]
     # the best setup shards the model states (which ZeRO stage is the time model's call)
     assert any(line.startswith(says["zero"]) for line in lines), lines[:20]
+
+
+PICKED = {
+    "pt_BR": ("Modelo: Llama 3.1 8B", "Modelo: Qwen2.5 7B", "Modelo: Qwen2.5 14B"),
+    "en": ("Model: Llama 3.1 8B", "Model: Qwen2.5 7B", "Model: Qwen2.5 14B"),
+}
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "en"])
+def test_the_model_picker_filters_as_the_user_types(start_app: StartApp, lang: str) -> None:
+    """Words typed on the picker narrow its list; Esc keeps the model, Enter picks the
+    first one left; closed, Down walks to the next model of the family."""
+    llama, qwen_7b, qwen_14b = PICKED[lang]
+    app = start_app(lang)
+    app.next_tab()
+    time.sleep(0.6)
+    _choose_model(app, "llama 3.1 8b")
+    assert llama in _plan(app, deselect=False)
+
+    app.mnemonic("model")
+    app.type("70b")
+    time.sleep(0.3)
+    app.key("Escape")  # the list closes, the model stays
+    time.sleep(0.3)
+    assert llama in _plan(app, deselect=False)
+
+    app.mnemonic("model")
+    app.type("qwen 7")  # Qwen2.5 7B and Qwen3 1.7B are left, the first is current
+    time.sleep(0.4)
+    app.screenshot(f"description-picker-{lang}", keep=True)
+    app.key("Return")
+    time.sleep(0.4)
+    assert qwen_7b in _plan(app, deselect=False)
+
+    app.key("Down")  # the closed picker: the next model
+    time.sleep(0.4)
+    assert qwen_14b in _plan(app, deselect=False)

@@ -46,7 +46,9 @@ def test_the_window_fits_the_screen_on_every_tab(small: tuple[App, int, int]) ->
     app.next_tab()  # the planner again: a model chosen makes every card show
     time.sleep(0.5)
     app.mnemonic("model")
-    app.type("Llama")
+    app.type("llama 3.1 8b")  # the picker's filter, Enter picks
+    time.sleep(0.3)
+    app.key("Return")
     time.sleep(0.6)
     _inside(app, width, height)
     app.next_tab()  # the trainer's configs with the model's files

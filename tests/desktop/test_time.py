@@ -26,7 +26,9 @@ def test_a_model_and_a_layout_give_every_pair_its_time(start_app: StartApp, lang
     app.next_tab()  # trainer configs
     time.sleep(0.5)
     app.mnemonic("model")
-    app.type("Qwen2.5")  # a combo box finds the item as it is typed: Qwen2.5 0.5B
+    app.type("qwen2.5 0.5b")  # the picker's filter: Enter picks the first model left
+    time.sleep(0.3)
+    app.key("Return")
     time.sleep(0.3)
     app.type_into("tensor_parallel", "2")
     time.sleep(0.3)
@@ -73,7 +75,9 @@ def test_the_link_field_and_the_fp8_box_by_their_alt_keys(start_app: StartApp, l
     time.sleep(0.5)
     app.type_into("seq_len", "2048")
     app.mnemonic("model")
-    app.type("Qwen2.5")
+    app.type("qwen2.5 0.5b")
+    time.sleep(0.3)
+    app.key("Return")
     time.sleep(0.3)
     app.type_into("tensor_parallel", "2")
     time.sleep(0.3)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.ui.combo import ElidingComboBox
+from gradacc_desktop.ui.model_picker import ModelPicker
 from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.training.specs import CHECK_BOXES, DescriptionSection, Extra, Key, RowSpec
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
@@ -119,7 +120,12 @@ class PanelRows:
             self.fields[key] = field
             return field
         assert isinstance(key, Choice)
-        combo = ElidingComboBox(parent)
+        vm = self.vm  # the picker's words come from the view-model, never the panel (a cycle)
+        combo = (
+            ModelPicker(lambda: vm.texts, parent)
+            if key is Choice.MODEL
+            else ElidingComboBox(parent)
+        )
         combo.setObjectName(spec.object_name)
         # long choices never widen the panel past the window
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

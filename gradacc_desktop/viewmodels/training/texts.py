@@ -32,6 +32,7 @@ from gradacc_desktop.viewmodels.training.fields import (
     TrainingField,
 )
 from gradacc_desktop.viewmodels.training.hints import FIELD_HINTS
+from gradacc_desktop.viewmodels.training.picking import Heading, grouped, model_size
 
 
 def plain(text: str, mnemonic: bool) -> str:
@@ -147,7 +148,8 @@ class TrainingTexts(Translating):
         return {
             Choice.MODEL: self.tr(
                 "The model every figure is derived from: a bundled model, a config.json you "
-                "open, sizes typed in, or just a parameter count."
+                "open, sizes typed in, or just a parameter count. Type a name or a size to "
+                "narrow the list."
             ),
             Choice.FAMILY: self.tr("GPT-2 (LayerNorm, GeLU MLP) or Llama (RMSNorm, SwiGLU)."),
             Choice.METHOD: self.tr(
@@ -211,11 +213,16 @@ class TrainingTexts(Translating):
             ),
         }[choice]
 
-    def model_options(self, bundled: list[tuple[str, str]], config: str) -> list[tuple[str, str]]:
-        """(key, text) of the model choice: none, every bundled model (its label), the
-        opened config.json (when there is one), a typed shape, a parameter count."""
-        options = [(NO_MODEL, self.tr("— choose a model —"))]
-        options += bundled
+    def model_options(
+        self, bundled: list[tuple[str, str]], config: str
+    ) -> list[tuple[object, str]]:
+        """(key, text) of the model choice: none, every bundled model (its label) under
+        its family's heading, then under a heading of their own the opened config.json
+        (when there is one), a typed shape, a parameter count."""
+        options: list[tuple[object, str]] = [(NO_MODEL, self.tr("— choose a model —"))]
+        options += grouped(bundled, self.tr("Other models"))
+        own = self.tr("Your own model")
+        options.append((Heading(own), own))
         if config:
             options.append((CONFIG_MODEL, self.tr("File: {name}").format(name=config)))
         options += [
@@ -223,6 +230,24 @@ class TrainingTexts(Translating):
             (PARAMS_MODEL, self.tr("A parameter count only")),
         ]
         return options
+
+    def model_size(self, name: str) -> str:
+        """A bundled model's size beside it in the picker ("70.6B"); empty for the rest."""
+        return model_size(self._formats, name)
+
+    def model_filter_hint(self) -> str:
+        return self.tr("Type a name or size: qwen 7b")
+
+    def model_filter_name(self) -> str:
+        return self.tr("Filter the models")
+
+    def model_list_name(self) -> str:
+        return self.tr("Models")
+
+    def no_model_matches(self, typed: str) -> str:
+        return self.tr("No model matches “{typed}”. Esc keeps the model chosen.").format(
+            typed=typed
+        )
 
     def family_options(self) -> list[tuple[Family, str]]:
         return [(Family.LLAMA, "Llama"), (Family.GPT2, "GPT-2")]
