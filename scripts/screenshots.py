@@ -18,7 +18,7 @@ Writes, for pt and en:
   offloaded optimizer; also at 1366x768; the planner with its cost card and the
   search's result also at 1366x768 and 1280x720), the model states, trainer configs, both charts,
   the activation estimator) at 800x600 and at the smallest size the window or dialog
-  allows ("min");
+  allows ("min"); the model picker open, then filtered, at 1366x768;
 - the same on a dark palette (tests/ui/palettes.py), at 800x600:
   docs/screenshots/<view>-<lang>-dark-800x600.png.
 
@@ -57,6 +57,7 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from PySide6.QtCore import QPoint, QSettings
+    from PySide6.QtGui import QPainter
     from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
     from gradacc_desktop.app import configure_application, create_window
@@ -68,6 +69,7 @@ def main() -> int:
     from gradacc_desktop.core.time.gpus import CUSTOM_ID
     from gradacc_desktop.core.training.description import Method
     from gradacc_desktop.paths import resource_path
+    from gradacc_desktop.ui.model_picker import ModelPicker
     from gradacc_desktop.ui.training.specs import DescriptionSection
     from gradacc_desktop.viewmodels.settings import Settings
     from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
@@ -88,6 +90,15 @@ def main() -> int:
     def shoot(widget: QWidget, path: Path) -> None:
         settle()
         widget.grab().save(str(path))
+
+    def shoot_popup(window: QWidget, popup: QWidget, path: Path) -> None:
+        """``window`` with ``popup`` (a window of its own) drawn where it stands."""
+        settle()
+        image = window.grab()
+        painter = QPainter(image)
+        painter.drawPixmap(window.mapFromGlobal(popup.mapToGlobal(QPoint(0, 0))), popup.grab())
+        painter.end()
+        image.save(str(path))
 
     def shoot_sizes(widget: QWidget, name: str, language: str) -> None:
         """``widget`` at 800x600 (or its minimum, if larger) and at its minimum."""
@@ -199,6 +210,17 @@ def main() -> int:
             panel.area.ensureWidgetVisible(memory, 0, panel.area.viewport().height() // 3)
             settle()
             shoot_sizes(window, "description-memory", language)
+
+            # the model picker open on a laptop screen: its families under headings,
+            # then narrowed to what "70b" matches
+            window.resize(*WIDE_SIZE)
+            panel.area.verticalScrollBar().setValue(0)
+            picker = panel.combos[Choice.MODEL]
+            assert isinstance(picker, ModelPicker)
+            for name, typed in (("picker", ""), ("picker-filtered", "70b")):
+                picker.popup.open_with(typed)
+                shoot_popup(window, picker.popup, sizes_dir / f"{name}-{language}-1366x768.png")
+                picker.popup.hide()
 
             # the description panel scrolled to its parallelism: Megatron, sequence
             # parallelism beside tensor parallelism, selective recomputation

@@ -114,6 +114,9 @@ class PickerPopup(QFrame):
         super().__init__(combo, Qt.WindowType.Popup)
         self.setObjectName("model_picker_popup")
         self.setFrameShape(QFrame.Shape.StyledPanel)
+        # a click on the picker itself closes the list, as Qt's own combo box does, and
+        # does not open it again
+        self.setAttribute(Qt.WidgetAttribute.WA_NoMouseReplay)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("model_picker_filter")
         self.filter.setClearButtonEnabled(True)
