@@ -11,14 +11,22 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QMimeData, Qt, QTimer
+from PySide6.QtGui import (
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import QApplication, QMainWindow, QVBoxLayout, QWidget
 
 from gradacc_desktop import __version__
 from gradacc_desktop.ui.calculator_page import CalculatorPage
 from gradacc_desktop.ui.drops import accept_file_drag, dropped_file
 from gradacc_desktop.ui.main_tabs import MainTabs
+from gradacc_desktop.ui.screen_fit import fit_to_screen
 from gradacc_desktop.ui.window_menus import WindowMenus
 from gradacc_desktop.ui.window_persistence import WindowPersistence
 from gradacc_desktop.ui.window_tab_keys import PreviousTabKey
@@ -269,6 +277,26 @@ class MainWindow(WindowViews, WindowPersistence, QMainWindow):
                 "<p>Free software under the MIT license.</p>"
             ).format(app=self.windowTitle(), version=__version__),
         )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        # a page built on its first show, or the search page, may ask for more room
+        # while it is laid out, and Qt grows the window to give it: once the layout has
+        # settled the window is put back inside the screen (the pages scroll)
+        super().resizeEvent(event)
+        QTimer.singleShot(50, self.keep_on_screen)
+
+    def keep_on_screen(self, tries: int = 5) -> None:
+        """Back inside the screen's available geometry if the window grew past it (again
+        a little later while a layout still holds the minimum that made it grow)."""
+        screen = self.screen()
+        if screen is None or self.isMaximized() or self.isFullScreen():
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry()
+        if frame.height() > area.height() or frame.width() > area.width():
+            fit_to_screen(self, self.width(), self.height())
+            if tries > 1 and self.frameGeometry().height() > area.height():
+                QTimer.singleShot(200, lambda: self.keep_on_screen(tries - 1))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         accept_file_drag(event)

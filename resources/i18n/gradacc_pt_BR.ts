@@ -5720,10 +5720,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Memória utilizável por GPU</translation>
     </message>
     <message>
-        <source>&amp;Nodes (machines)</source>
-        <translation>&amp;Nós (máquinas)</translation>
-    </message>
-    <message>
         <source>&amp;Tensor parallel</source>
         <translation>Paralelismo de &amp;tensor</translation>
     </message>
@@ -5766,10 +5762,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>How many epochs</source>
         <translation>Quantas épocas</translation>
-    </message>
-    <message>
-        <source>Token budget</source>
-        <translation>Tokens de treino</translation>
     </message>
     <message>
         <source>Price per GPU-hour</source>
@@ -6006,6 +5998,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>The effective batch the reference learning rate was tuned for (optional).</source>
         <translation>O lote efetivo para o qual a taxa de referência foi ajustada (opcional).</translation>
+    </message>
+    <message>
+        <source>Nodes (machines)</source>
+        <translation>Nós (máquinas)</translation>
+    </message>
+    <message>
+        <source>Toke&amp;n budget</source>
+        <translation>Toke&amp;ns de treino</translation>
     </message>
     <message>
         <source>Mo&amp;del</source>

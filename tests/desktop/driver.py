@@ -45,14 +45,14 @@ MNEMONICS: dict[str, dict[str, str]] = {
         # the training description beside the planner, the trainer configs and the chart:
         # "Mo&delo", "Comprimento da se&quência", "Lote &efetivo alvo",
         # "Tamanho do &micro-lote", "&Recomendar", "&GPUs em paralelismo de dados",
-        # "&Nós (máquinas)", "Paralelismo de &tensor", "Estágio &ZeRO",
+        # "Toke&ns de treino", "Paralelismo de &tensor", "Estágio &ZeRO",
         # "Ati&vação por amostra", "&Outra memória por GPU"
         "model": "d",
         "seq_len": "q",
         "target_batch": "e",
         "plan_micro_batch": "m",
         "recommend": "r",
-        "nodes": "n",
+        "tokens": "n",
         "tensor_parallel": "t",
         "zero": "z",
         "plan_activation": "v",
@@ -68,6 +68,8 @@ MNEMONICS: dict[str, dict[str, str]] = {
         # trainer configs: "E&xportar como", "Co&piar arquivo"
         "export_format": "x",
         "copy_file": "p",
+        # "&Salvar arquivos…"
+        "save_files": "s",
         # menus: "&Arquivo", "&Idioma", "Aj&uda"
         "file_menu": "a",
         "language_menu": "i",
@@ -84,7 +86,7 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "target_batch": "e",
         "plan_micro_batch": "m",
         "recommend": "r",
-        "nodes": "n",
+        "tokens": "n",
         "tensor_parallel": "t",
         "zero": "z",
         "plan_activation": "v",
@@ -98,6 +100,8 @@ MNEMONICS: dict[str, dict[str, str]] = {
         "use_fastest": "a",
         "export_format": "x",
         "copy_file": "y",
+        # "&Save files…"
+        "save_files": "s",
         "file_menu": "f",
         "language_menu": "l",
         "help_menu": "h",

@@ -115,7 +115,9 @@ def test_trainer_tab_copies_the_file_a_framework_reads(start_app: StartApp, lang
     app.type_into("other_memory", "10")
     app.next_tab()
     time.sleep(0.5)
-    app.type_into("nodes", "2")
+    app.mnemonic("gpus")  # the nodes field follows the GPUs (it has no Alt key of its own)
+    app.key("Tab", "ctrl+a")
+    app.type("2")
     time.sleep(0.3)
     copied = app.copy("alt+" + MNEMONICS[app.lang]["copy_file"])
     assert copied is not None and copied.startswith("{"), copied

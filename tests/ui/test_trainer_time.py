@@ -136,7 +136,7 @@ def test_the_runs_inputs_survive_a_language_switch(make_window, qtbot) -> None: 
     assert tokens.text() == "1,000,000"
     panel = window.description
     assert panel.sections[DescriptionSection.RUN].title() == "The run"
-    assert panel.labels[TrainingField.TOKENS].text() == "Token budget"
+    assert panel.labels[TrainingField.TOKENS].text() == "Toke&n budget"
     for field in (TrainingField.DATASET, TrainingField.EPOCHS, TrainingField.PRICE):
         label = panel.labels[field]
         assert label.buddy() is described(window, field)

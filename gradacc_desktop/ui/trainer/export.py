@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from gradacc_desktop.core.frameworks.export import ExportFormat
+from gradacc_desktop.ui.combo import ElidingComboBox
 from gradacc_desktop.ui.confirmation import Confirmation
 from gradacc_desktop.ui.file_dialogs import ask_folder
 from gradacc_desktop.ui.scroll_area import ScrollArea
@@ -82,7 +83,7 @@ class ExportPanel(QGroupBox):
         self._settings = settings
         self._files: dict[str, str] = {}
         self.format_label = QLabel(self)
-        self.format = QComboBox(self)
+        self.format = ElidingComboBox(self)  # typed names pick formats, spaces and all
         self.format.setObjectName("plan_export_format")
         self.format.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
