@@ -130,7 +130,8 @@ class ConfigCheckTexts(Translating):
 
     def _assumed(self, config: ImportedConfig, world: int | None) -> list[str]:
         """The GPUs the report is for, and whose count that is."""
-        own, source = config.derived(None).gpus, config.derived(None).gpus_from
+        own_count = config.derived(None)
+        own, source = own_count.gpus, own_count.gpus_from
         if world is None or world == own:
             if own is None:
                 return [self.tr("GPUs: the file does not say how many.")]
