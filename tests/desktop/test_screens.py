@@ -1,5 +1,5 @@
-"""The window on the screens people have: on a 1366 x 768 laptop and a 1280 x 720 one
-the window opens with its frame inside the screen and stays inside it on every tab,
+"""The window on the screens people have: on a 1366 x 768 laptop, a 1280 x 720 one and
+an 800 x 600 screen the window opens with its frame inside the screen and stays inside it on every tab,
 after a model is chosen and after a long config-check report (each pane scrolls)."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import pytest
 
 from tests.desktop.driver import App, XServer
 
-SCREENS = [((1366, 768), "pt_BR"), ((1280, 720), "en")]
+SCREENS = [((1366, 768), "pt_BR"), ((1280, 720), "en"), ((800, 600), "en")]
 #: openbox's title bar above the window's inside (the frame must fit too)
 TITLE_BAR = 10
 
 
-@pytest.fixture(params=SCREENS, ids=["1366x768-pt", "1280x720-en"])
+@pytest.fixture(params=SCREENS, ids=["1366x768-pt", "1280x720-en", "800x600-en"])
 def small(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[App, int, int]]:
     (width, height), lang = request.param
     server = XServer(tmp_path / "x", screen=(width, height)).start()

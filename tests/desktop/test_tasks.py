@@ -1,4 +1,5 @@
-"""The eight tasks a new user brings, on a 1366 x 768 and a 1280 x 720 laptop screen,
+"""The eight tasks a new user brings, on a 1366 x 768 and a 1280 x 720 laptop screen and
+on an 800 x 600 one,
 each done with real keys through the X server and its actions counted (a key
 combination, a typed text or a click is one action; what the test reads back to check
 the answer is not counted):
@@ -84,7 +85,7 @@ class Task:
 
 
 #: the laptop screens people have (the window opens inside them and stays inside)
-SCREENS = [(1366, 768), (1280, 720)]
+SCREENS = [(1366, 768), (1280, 720), (800, 600)]
 
 
 @pytest.fixture(scope="module", params=SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
