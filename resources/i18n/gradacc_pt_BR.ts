@@ -4425,12 +4425,20 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>{batch} ({difference})</translation>
     </message>
     <message>
-        <source>Exact divisors, powers of two and the largest useful micro-batch; none is in use yet. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given the target accept only the pairs that reach it exactly. Return or a double-click uses the selected row.</source>
-        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; nenhuma linha está em uso ainda. O DeepSpeed (train_batch_size) e o Megatron (--global-batch-size), recebendo a meta, só aceitam os pares que chegam exatamente a ela. Enter ou um clique duplo usa a linha selecionada.</translation>
+        <source>Exact divisors, powers of two and the largest useful micro-batch; none is in use yet.</source>
+        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; nenhuma linha está em uso ainda.</translation>
     </message>
     <message>
-        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is in bold. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given the target accept only the pairs that reach it exactly. Return or a double-click uses the selected row.</source>
-        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso está em negrito. O DeepSpeed (train_batch_size) e o Megatron (--global-batch-size), recebendo a meta, só aceitam os pares que chegam exatamente a ela. Enter ou um clique duplo usa a linha selecionada.</translation>
+        <source>Exact divisors, powers of two and the largest useful micro-batch; the row in use is in bold.</source>
+        <translation>Divisores exatos, potências de dois e o maior micro-lote útil; a linha em uso está em negrito.</translation>
+    </message>
+    <message>
+        <source>A grey row does not fit in one GPU&apos;s memory.</source>
+        <translation>Uma linha em cinza não cabe na memória de uma GPU.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given the target accept only the pairs that reach it exactly. Return or a double-click uses the selected row.</source>
+        <translation>O DeepSpeed (train_batch_size) e o Megatron (--global-batch-size), recebendo a meta, só aceitam os pares que chegam exatamente a ela. Enter ou um clique duplo usa a linha selecionada.</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gradacc_desktop.core.batch.planning import Rounding
@@ -251,3 +252,26 @@ def test_the_learning_rate_reference_scales_the_rate_as_it_is_typed(
     for field, label in planner.reference_labels.items():
         assert label.buddy() is planner.reference[field]
         assert planner.reference[field].accessibleName() == label.text().replace("&", "")
+
+
+def test_grey_rows_are_the_pairs_that_do_not_fit_and_the_note_says_so(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """Before the memory is known no row is grey; once some pair does not fit its row is
+    grey and the note under the table says what grey means."""
+    table, note = planner.pairs.table, planner.pairs.note
+    type_into(qtbot, described(window, TrainingField.TARGET), "64")
+
+    def grey() -> list[str]:
+        dim = table.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        return [
+            table.item(r, 0).text()
+            for r in range(table.rowCount())
+            if table.item(r, 0).foreground().color() == dim
+        ]
+
+    assert grey() == [] and "cinza" not in note.text()
+    memory_typed(qtbot, window)  # 0,5 GB a sample beside 21 GB of model states
+    type_into(qtbot, described(window, TrainingField.ACTIVATION), "20")
+    assert grey() == ["4", "8", "16", "32", "64"]
+    assert "Uma linha em cinza não cabe na memória de uma GPU." in note.text()

@@ -456,3 +456,24 @@ def test_the_pairs_note_says_when_no_row_is_in_use(qapp) -> None:  # type: ignor
     view = vm.state.results
     assert view is not None and "; the row in use is in bold." in view.pairs_note
     assert sum(row.current for row in view.pairs) == 1
+
+
+def test_the_pairs_note_explains_the_grey_rows_only_when_one_does_not_fit(qapp) -> None:  # type: ignore[no-untyped-def]
+    """A row that does not fit is grey in the table; the note says so while there is one,
+    and not while every row fits or the memory is not known."""
+    grey = "A grey row does not fit in one GPU's memory."
+    vm = planner()
+    vm.training.set_text(TrainingField.ACTIVATION, "")
+    vm.training.set_text(TrainingField.OTHER_MEMORY, "")
+    view = vm.state.results
+    assert view is not None and all(row.fits is None for row in view.pairs)
+    assert grey not in view.pairs_note
+    vm.training.set_text(TrainingField.ACTIVATION, "1")
+    vm.training.set_text(TrainingField.OTHER_MEMORY, "10")
+    view = vm.state.results
+    assert view is not None and all(row.fits for row in view.pairs)
+    assert grey not in view.pairs_note
+    vm.training.set_text(TrainingField.ACTIVATION, "20")
+    view = vm.state.results
+    assert view is not None and any(row.fits is False for row in view.pairs)
+    assert grey in view.pairs_note

@@ -211,7 +211,7 @@ class PairsPanel(QGroupBox):
             for c, text in enumerate(row.cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if not row.fits:
+                if row.fits is False:
                     item.setForeground(dim)
                 if row.current:
                     font = item.font()

@@ -65,19 +65,23 @@ class PairsTexts(Translating):
             )
         return tuple(rows)
 
-    def note(self, in_use: bool = True) -> str:
+    def note(self, in_use: bool = True, over: bool = False) -> str:
         """What the table lists; ``in_use``: a row is the configuration in use (none while
-        nothing fits or which fits is not known)."""
+        nothing fits or which fits is not known); ``over``: some row does not fit (grey)."""
         if not in_use:
-            return self.tr(
+            listed = self.tr(
                 "Exact divisors, powers of two and the largest useful micro-batch; none is in "
-                "use yet. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given "
-                "the target accept only the pairs that reach it exactly. Return or a "
-                "double-click uses the selected row."
+                "use yet."
             )
-        return self.tr(
-            "Exact divisors, powers of two and the largest useful micro-batch; the row in use "
-            "is in bold. DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given "
-            "the target accept only the pairs that reach it exactly. Return or a double-click "
-            "uses the selected row."
+        else:
+            listed = self.tr(
+                "Exact divisors, powers of two and the largest useful micro-batch; the row in "
+                "use is in bold."
+            )
+        grey = self.tr("A grey row does not fit in one GPU's memory.") if over else ""
+        rest = self.tr(
+            "DeepSpeed (train_batch_size) and Megatron (--global-batch-size) given the target "
+            "accept only the pairs that reach it exactly. Return or a double-click uses the "
+            "selected row."
         )
+        return " ".join(part for part in (listed, grey, rest) if part)

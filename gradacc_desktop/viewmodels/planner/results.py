@@ -125,7 +125,9 @@ class PlanResults(Translating):
             nothing_fits=nothing,
             deepspeed=deepspeed,
             pairs=table,
-            pairs_note=self._pairs.note(current is not None),
+            pairs_note=self._pairs.note(
+                current is not None, any(row.fits is False for row in table)
+            ),
             extras=extras_view,
             time=time,
             cost=self._cost_view(plan, time, extras),
