@@ -22,6 +22,8 @@ PUBLISHED_PARAMS = {
     "llama-3.2-1b": 1_235_814_400,
     # Hub 3.21B (tied embeddings); Meta's model card 3.21B
     "llama-3.2-3b": 3_212_749_824,
+    # Hub 1.54B; model card "Number of Parameters: 1.54B" (tied embeddings)
+    "qwen2.5-1.5b": 1_543_714_304,
     # Hub 3.09B; Qwen2.5 model card "Number of Parameters: 3.09B" (tied embeddings)
     "qwen2.5-3b": 3_085_938_688,
     # Hub 7.62B; model card 7.61B
@@ -30,8 +32,12 @@ PUBLISHED_PARAMS = {
     "qwen2.5-14b": 14_770_033_664,
     # Hub 32.8B; model card 32.5B
     "qwen2.5-32b": 32_763_876_352,
+    # Hub 72.7B; model card "Number of Parameters: 72.7B"
+    "qwen2.5-72b": 72_706_203_648,
     # model card 1.7B (tied embeddings; the Hub's 2.03B counts the stored lm_head again)
     "qwen3-1.7b": 1_720_574_976,
+    # model card 4.0B (tied embeddings); Hub 4.02B
+    "qwen3-4b": 4_022_468_096,
     # Hub 8.19B; model card 8.2B
     "qwen3-8b": 8_190_735_360,
     # Hub 14.8B; model card 14.8B
@@ -100,6 +106,8 @@ def test_plan_takes_every_new_preset(capsys: pytest.CaptureFixture[str], name: s
         ("Qwen/Qwen3-235B-A22B", "qwen3-235b-a22b"),
         ("google/gemma-3-27b-it", "gemma-3-27b-it"),
         ("mistralai/Mistral-Nemo-Base-2407", "mistral-nemo-12b"),
+        ("Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"),
+        ("Qwen/Qwen3-4B", "qwen3-4b"),
     ],
 )
 def test_a_training_config_naming_the_repository_finds_the_preset(

@@ -22,6 +22,9 @@ FILES = (
     "mistralai__Mixtral-8x22B-v0.1.json",
     "Qwen__Qwen3-235B-A22B.json",
     "mistralai__Mistral-Nemo-Base-2407.json",
+    "Qwen__Qwen2.5-1.5B-Instruct.json",
+    "Qwen__Qwen2.5-72B-Instruct.json",
+    "Qwen__Qwen3-4B.json",
 )
 
 
