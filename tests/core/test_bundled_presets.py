@@ -68,6 +68,10 @@ PUBLISHED_PARAMS = {
     "gemma-3-27b-it": 27_432_406_640,
     # Hub 12.2B; Mistral's model card 12B
     "mistral-nemo-12b": 12_247_782_400,
+    # Hub 1.78B (untied embeddings, unlike Qwen2.5-1.5B)
+    "deepseek-r1-distill-qwen-1.5b": 1_777_088_000,
+    # Hub 7.62B; the shapes of Qwen2.5-7B
+    "deepseek-r1-distill-qwen-7b": 7_615_616_512,
 }
 
 
@@ -108,6 +112,7 @@ def test_plan_takes_every_new_preset(capsys: pytest.CaptureFixture[str], name: s
         ("mistralai/Mistral-Nemo-Base-2407", "mistral-nemo-12b"),
         ("Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"),
         ("Qwen/Qwen3-4B", "qwen3-4b"),
+        ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "deepseek-r1-distill-qwen-7b"),
     ],
 )
 def test_a_training_config_naming_the_repository_finds_the_preset(

@@ -161,7 +161,7 @@ def test_the_model_picker_filters_as_the_user_types(start_app: StartApp, lang: s
     assert llama in _plan(app, deselect=False)
 
     app.mnemonic("model")
-    app.type("qwen 7")  # Qwen2.5 7B and Qwen3 1.7B are left, the first is current
+    app.type("qwen2.5 7")  # Qwen2.5 7B and Qwen2.5 72B are left, the first is current
     time.sleep(0.4)
     app.screenshot(f"description-picker-{lang}", keep=True)
     app.key("Return")

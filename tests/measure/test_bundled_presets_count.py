@@ -25,6 +25,8 @@ FILES = (
     "Qwen__Qwen2.5-1.5B-Instruct.json",
     "Qwen__Qwen2.5-72B-Instruct.json",
     "Qwen__Qwen3-4B.json",
+    "deepseek-ai__DeepSeek-R1-Distill-Qwen-1.5B.json",
+    "deepseek-ai__DeepSeek-R1-Distill-Qwen-7B.json",
 )
 
 

@@ -87,11 +87,12 @@ def test_70b_leaves_only_the_70b_models_under_their_heading(
     assert picker.popup.list.currentIndex().data() == models[0]
 
 
-def test_qwen_7_finds_qwen2_5_7b_and_enter_picks_it(
+def test_qwen2_5_7_finds_qwen2_5_7b_and_enter_picks_it(
     window: MainWindow, picker: ModelPicker, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    _type(qtbot, picker, "qwen 7")
-    assert _models(picker)[0] == "Qwen2.5 7B"
+    # "qwen 7" would also keep DeepSeek-R1-Distill-Qwen 7B, whose family comes first
+    _type(qtbot, picker, "qwen2.5 7")
+    assert _models(picker) == ["Qwen2.5 7B", "Qwen2.5 72B Instruct"]
     assert _shown(picker)[0] == "Qwen"
     _key(qtbot, Qt.Key.Key_Return)
     assert not picker.popup.isVisible()
