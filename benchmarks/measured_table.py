@@ -208,6 +208,7 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         fp8=fp8,
         seq_len=run["seq_len"],
         attention=Attention.SDPA if run["flash_attention"] else Attention.EAGER,
+        fused_loss=run.get("fused_loss", False),
         card=card,
         gpus=dp,
         nodes=nodes,
@@ -435,17 +436,16 @@ KNOWN_MISSES: dict[str, str] = {
         "torch.compile, Float8 and async tensor parallelism change the kernels' speed by "
         "10 to 40 % on the same layout, and the description has no switch for them"
     ),
-    "memory-median": (
-        "16 of the DeepSpeed runs (ml-engineering's Llama 3.1 8B at 8K to 256K tokens) use "
-        "Liger's fused linear cross-entropy, which never makes the logits the estimate "
-        "counts (up to 3.5 times the measured peak at 256K tokens); the description has no "
-        "switch for a fused loss"
-    ),
     "memory-worst": (
-        "as above; Megatron-LM's functional tests of a 12-layer, 512-wide model (a few GB, "
-        "where Transformer Engine's workspaces and the last stage's logits, which they "
-        "measure, weigh most); DeepSeek's pipeline stages, whose dense and sparse layers "
-        "hold different parameters (the plan counts an even share per stage)"
+        "DeepSpeedExamples' bf16 master-weight run keeps its optimizer states in bf16 "
+        "(bf16_optimizer with bf16 master weights), which the description cannot say "
+        "(+54 %); ml-engineering's Llama 3.1 8B at 8K and 32K tokens, whose peak is "
+        "max_memory_reserved since the process started, so the 16 GB of bf16 weights "
+        "loaded before ZeRO-3 shards them outweigh the step (-53 %, -25 %); Megatron-LM's "
+        "functional tests of a 12-layer, 512-wide model (a few GB, where Transformer "
+        "Engine's workspaces and the last stage's logits, which they measure, weigh most); "
+        "DeepSeek's pipeline stages, whose dense and sparse layers hold different "
+        "parameters (the plan counts an even share per stage)"
     ),
     "memory-fsdp": (
         "torchtitan's per-op selective checkpointing keeps the products' outputs and "

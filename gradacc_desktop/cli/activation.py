@@ -241,6 +241,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "dtype": precision,
         "dropout": bool(args.dropout),
         "attention": Attention(args.attention),
+        "fused_loss": bool(args.fused_loss),
         "recompute": Recompute(args.recompute),
         "tensor_parallel": args.tensor_parallel,
         "sequence_parallel": bool(args.sequence_parallel),

@@ -78,6 +78,7 @@ LABELS = {
     "sequence_length": "sequence length",
     "base_model": "base model",
     "checkpointing": "activation checkpointing",
+    "fused_loss": "fused loss (Liger)",
     "packing": "samples packed",
 }
 

@@ -224,6 +224,7 @@ def description_from(
         seq_len=args.seq_len,
         target_seq=args.target_seq,
         attention=Attention(args.attention),
+        fused_loss=args.fused_loss,
         images=args.images,
         image_width=args.image_size[0] if args.image_size else None,
         image_height=args.image_size[1] if args.image_size else None,

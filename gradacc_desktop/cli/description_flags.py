@@ -388,6 +388,13 @@ def add_sequence_arguments(
         "(the scores are written out: more memory and time)",
     )
     group.add_argument(
+        "--fused-loss",
+        action="store_true",
+        help="the head and the loss fused over chunks of tokens (Liger's fused linear "
+        "cross-entropy, use_liger_kernel): a causal LM's whole logits are never kept "
+        "(Hugging Face modules; not with --framework megatron)",
+    )
+    group.add_argument(
         "--target-seq",
         type=int_type(SEQ_LEN_LIMITS),
         metavar="L",

@@ -244,6 +244,10 @@
         <translation>Logits e perda</translation>
     </message>
     <message>
+        <source>Fused loss: input gradient and labels</source>
+        <translation>Perda fundida: gradiente da entrada e rótulos</translation>
+    </message>
+    <message>
         <source>One layer recomputed in the backward pass</source>
         <translation>Uma camada recalculada na retropropagação</translation>
     </message>
@@ -254,6 +258,10 @@
     <message>
         <source>Logits around the loss</source>
         <translation>Logits em torno da perda</translation>
+    </message>
+    <message>
+        <source>One chunk of logits (fused loss)</source>
+        <translation>Um bloco de logits (perda fundida)</translation>
     </message>
     <message>
         <source>Bytes per sample (micro-batch b = 1); tensors shared by a batch (rotary tables, position ids, causal mask) are counted in full.</source>
@@ -331,6 +339,10 @@
     <message>
         <source>Loss: logits cast to fp32 (logits.float()), the log_softmax output kept in fp32 (4·s·V bytes) plus the int64 labels.</source>
         <translation>Perda: logits convertidos para fp32 (logits.float()), a saída do log_softmax guardada em fp32 (4·s·V bytes) mais os rótulos int64.</translation>
+    </message>
+    <message>
+        <source>Fused linear cross-entropy (Liger): the head and the loss run chunk by chunk and the gradient of the head&apos;s input is made in the forward pass, so the whole logits are never kept; it keeps that gradient (s·h in the data type) and the labels, and one chunk of logits (at most 2·s·h) at a time.</source>
+        <translation>Entropia cruzada linear fundida (Liger): a cabeça e a perda rodam bloco a bloco e o gradiente da entrada da cabeça é feito na passagem direta, então os logits inteiros nunca são guardados; ela guarda esse gradiente (s·h no tipo de dado) e os rótulos, e um bloco de logits (no máximo 2·s·h) de cada vez.</translation>
     </message>
     <message>
         <source>Full recomputation = gradient checkpointing of every decoder layer (non-reentrant): each layer keeps its input hidden states.</source>
@@ -2857,6 +2869,14 @@
     <message>
         <source>Sequence parallelism splits the work of a tensor-parallel group: give a tensor-parallel size of two or more.</source>
         <translation>O paralelismo de sequência divide o trabalho de um grupo de paralelismo de tensor: informe um tamanho de paralelismo de tensor de dois ou mais.</translation>
+    </message>
+    <message>
+        <source>The fused loss (Liger) replaces the head and loss of Hugging Face models: Megatron runs its own. Choose DeepSpeed or FSDP.</source>
+        <translation>A perda fundida (Liger) substitui a cabeça e a perda dos modelos do Hugging Face: o Megatron roda as suas. Escolha DeepSpeed ou FSDP.</translation>
+    </message>
+    <message>
+        <source>The fused loss (Liger) replaces a language model&apos;s head and loss: this model has another head.</source>
+        <translation>A perda fundida (Liger) substitui a cabeça e a perda de um modelo de linguagem: este modelo tem outra cabeça.</translation>
     </message>
     <message>
         <source>Expert parallelism ({expert_parallel}) spreads a mixture of experts&apos; routed experts: this model has none.</source>
@@ -5956,6 +5976,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A torre de visão não é treinada (requires_grad false): não guarda nada para a retropropagação, exceto o que os hooks do gradient checkpointing guardam, e não tem gradientes nem estados do otimizador.</translation>
     </message>
     <message>
+        <source>The head and the loss run over chunks of tokens (Liger&apos;s fused linear cross-entropy: use_liger_kernel in transformers and TRL, liger_fused_linear_cross_entropy with axolotl&apos;s LigerPlugin, enable_liger_kernel in LLaMA-Factory): a language model&apos;s whole logits, vocabulary × tokens, are never kept. Much less activation memory at long sequences and large vocabularies; not with Megatron.</source>
+        <translation>A cabeça e a perda rodam sobre blocos de tokens (a entropia cruzada linear fundida do Liger: use_liger_kernel no transformers e no TRL, liger_fused_linear_cross_entropy com o LigerPlugin do axolotl, enable_liger_kernel no LLaMA-Factory): os logits inteiros de um modelo de linguagem, vocabulário × tokens, nunca são guardados. Muito menos memória de ativações em sequências longas e vocabulários grandes; não com o Megatron.</translation>
+    </message>
+    <message>
         <source>Full recomputation keeps only each layer&apos;s input and recomputes the rest in the backward pass: far less activation memory, a third more compute. Selective recomputation (Megatron&apos;s --recompute-granularity selective) recomputes only the attention core: it drops the s² scores eager attention keeps, for a little more compute.</source>
         <translation>A recomputação completa guarda só a entrada de cada camada e recalcula o resto na retropropagação: muito menos memória de ativação, um terço a mais de cálculo. A recomputação seletiva (--recompute-granularity selective do Megatron) recalcula só o núcleo da atenção: descarta as s² pontuações que a atenção eager guarda, com um pouco mais de cálculo.</translation>
     </message>
@@ -6046,6 +6070,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Attention kernel</source>
         <translation>Kernel de atenção</translation>
+    </message>
+    <message>
+        <source>Fused loss (Liger)</source>
+        <translation>Perda fundida (Liger)</translation>
     </message>
     <message>
         <source>GPU model</source>

@@ -87,9 +87,11 @@ FULL = Scenario(
         framework=Framework.MEGATRON,
         sequence_parallel=True,
         cpu_memory_gb=2048,
+        fused_loss=True,
     ),
 )
 NODE_KEYS = ("cpu_memory_gb",)
+LOSS_KEYS = ("fused_loss",)
 FRAMEWORK_KEYS = ("framework", "sequence_parallel")
 VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 SPEED_MODEL_KEYS = (
@@ -136,6 +138,10 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    for key in LOSS_KEYS:
+        del plan[key]
+    if version == 8:
+        return data
     for key in NODE_KEYS:
         del plan[key]
     if version == 7:
@@ -192,7 +198,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 8
+    assert data["format"] == "gradacc-scenario" and data["version"] == 9
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -216,6 +222,32 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["image_height"] == 768 and data["plan"]["vision_frozen"] is True
     assert data["plan"]["framework"] == "megatron" and data["plan"]["sequence_parallel"] is True
     assert data["plan"]["cpu_memory_gb"] == 2048  # whole GB: an integer
+
+
+def test_version_8_files_open_with_the_loss_not_fused() -> None:
+    data = as_version(8)
+    plan = load(encode(data)).plan
+    assert plan.fused_loss is False and plan.cpu_memory_gb == 2048
+    data["plan"]["fused_loss"] = True  # a version 8 file cannot carry version 9 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_the_fused_loss_round_trips(fused: bool) -> None:
+    scenario = replace(FULL, plan=replace(FULL.plan, fused_loss=fused))
+    assert load(save(scenario)) == scenario
+    assert json.loads(save(scenario))["plan"]["fused_loss"] is fused
+
+
+@pytest.mark.parametrize("value", [1, "true", None])
+def test_a_fused_loss_that_is_not_true_or_false_is_refused(value: Any) -> None:
+    data = good()
+    data["plan"]["fused_loss"] = value
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is ReadProblem.WRONG_TYPE and info.value.path == "plan.fused_loss"
 
 
 def test_version_7_files_open_with_the_nodes_memory_not_known() -> None:
@@ -527,7 +559,7 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "root is a number": (b"1", ReadProblem.NOT_AN_OBJECT),
     "root is null": (b"null", ReadProblem.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 8,', '"version": 8, "version": 8,').encode(),
+        VALID.replace('"version": 9,', '"version": 9, "version": 9,').encode(),
         ReadProblem.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -537,12 +569,12 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "wrong format": (_set("format", "something-else"), ReadProblem.WRONG_FORMAT),
     "format missing": (_drop("format"), ReadProblem.MISSING_KEY),
     "version missing": (_drop("version"), ReadProblem.MISSING_KEY),
-    "future version": (_set("version", 9), ReadProblem.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 10), ReadProblem.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), ReadProblem.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), ReadProblem.WRONG_TYPE),
     "version as bool": (_set("version", True), ReadProblem.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 8', '"version": 8.0').encode(),
+        VALID.replace('"version": 9', '"version": 9.0').encode(),
         ReadProblem.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), ReadProblem.MISSING_KEY),

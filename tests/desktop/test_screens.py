@@ -1,6 +1,7 @@
 """The window on the screens people have: on a 1366 x 768 laptop, a 1280 x 720 one and
-an 800 x 600 screen the window opens with its frame inside the screen and stays inside it on every tab,
-after a model is chosen and after a long config-check report (each pane scrolls)."""
+an 800 x 600 screen the window opens with its frame inside the screen and stays inside
+it on every tab, after a model is chosen and after a long config-check report (each pane
+scrolls)."""
 
 from __future__ import annotations
 

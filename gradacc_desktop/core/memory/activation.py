@@ -285,6 +285,8 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
                 if inputs.device is Device.CUDA
                 else Assumption.DROPOUT_MASK_CPU
             )
+        if fuses_loss(inputs):
+            out.append(Assumption.FUSED_LOSS)
         out.append(Assumption.PEAK_MODEL)
         return tuple(out)
     if inputs.profile is Accounting.PAPER:
@@ -308,7 +310,7 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
             out.append(Assumption.HF_SDPA)
             if inputs.dropout and inputs.device is Device.CPU:
                 out.append(Assumption.HF_SDPA_DROPOUT_CPU)
-        out.append(Assumption.HF_LOSS_FP32)
+        out.append(Assumption.FUSED_LOSS if fuses_loss(inputs) else Assumption.HF_LOSS_FP32)
         if inputs.recompute is Recompute.FULL:
             out.append(Assumption.HF_CHECKPOINTING)
         if inputs.recompute is Recompute.SELECTIVE:
@@ -339,10 +341,39 @@ def layout(inputs: Inputs) -> ActivationLayout:
     return llama.sizes_layout(inputs)
 
 
+#: what a causal LM's head and loss keep that a fused linear cross-entropy does not
+_UNFUSED_LOSS = (Part.LM_HEAD_INPUT, Part.LOSS, Part.LOGIT_SOFTCAP)
+
+
+def fuses_loss(inputs: Inputs) -> bool:
+    """Whether the loss is fused (asked for, and the model is a causal LM: Liger's fused
+    linear cross-entropy replaces a language model's head and loss only)."""
+    causal = inputs.arch is None or inputs.arch.head.value == "causal-lm"
+    return inputs.fused_loss and causal and inputs.profile is Accounting.HF
+
+
+def _fused_loss(inputs: Inputs, shape: ActivationLayout) -> ActivationLayout:
+    """Liger's fused linear cross-entropy (linkedin/Liger-Kernel,
+    ``ops/fused_linear_cross_entropy.py``): the head and the loss run over chunks of the
+    tokens, each chunk's logits (chunk = the next power of two of s·⌈V/h⌉⁻¹ tokens, at
+    most 2·s·h elements) made, turned into their gradient in place and freed; the
+    gradient of the head's input (s·h, the data type) is made in the forward pass and
+    kept for the backward one, beside the int64 labels. Nothing of the whole logits is
+    kept: not the head's input, the fp32 log-softmax, nor a soft-capped copy."""
+    dims = dims_of(inputs)
+    p = inputs.dtype.bytes
+    outside = {k: n for k, n in shape.outside.items() if k not in _UNFUSED_LOSS}
+    outside[Part.FUSED_LOSS] = p * dims.s * dims.h + 8 * (dims.s + 1)
+    return ActivationLayout(shape.stacks, outside, 2 * p * dims.s * dims.h, shape.notes)
+
+
 def estimate(inputs: Inputs) -> Result:
     """Activation bytes per sample: saved for backward, modelled peak, breakdown."""
     validate(inputs)
     shape = layout(inputs)
+    fused = fuses_loss(inputs)
+    if fused:
+        shape = _fused_loss(inputs, shape)
     per_layer: list[Item] = []
     extra: list[Item] = []
     recomputed = 0
@@ -375,7 +406,7 @@ def estimate(inputs: Inputs) -> Result:
         extra.append(Item(Part.RECOMPUTED_LAYER, recomputed, 1))
     elif inputs.recompute is Recompute.SELECTIVE and attention_core:
         extra.append(Item(Part.RECOMPUTED_ATTENTION, attention_core, 1))
-    extra.append(Item(Part.LOGITS_TRANSIENT, shape.logits, 1))
+    extra.append(Item(Part.LOSS_CHUNK if fused else Part.LOGITS_TRANSIENT, shape.logits, 1))
     peak = saved + sum(item.total for item in extra)
 
     return Result(

@@ -77,6 +77,7 @@ PART_TEXT: dict[Part, str] = {
     Part.VISION_PROJECTOR: trans_late("Activation", "Multi-modal projector and image merge"),
     Part.OTHER: trans_late("Activation", "Other tensors"),
     Part.LOSS: trans_late("Activation", "Logits and loss"),
+    Part.FUSED_LOSS: trans_late("Activation", "Fused loss: input gradient and labels"),
     Part.RECOMPUTED_LAYER: trans_late(
         "Activation",
         "One layer recomputed in the backward pass",
@@ -86,6 +87,7 @@ PART_TEXT: dict[Part, str] = {
         "One attention core recomputed in the backward pass",
     ),
     Part.LOGITS_TRANSIENT: trans_late("Activation", "Logits around the loss"),
+    Part.LOSS_CHUNK: trans_late("Activation", "One chunk of logits (fused loss)"),
 }
 
 
@@ -178,6 +180,13 @@ ASSUMPTION_TEXT: dict[Assumption, str] = {
         "Activation",
         "Loss: logits cast to fp32 (logits.float()), the log_softmax output kept "
         "in fp32 (4·s·V bytes) plus the int64 labels.",
+    ),
+    Assumption.FUSED_LOSS: trans_late(
+        "Activation",
+        "Fused linear cross-entropy (Liger): the head and the loss run chunk by chunk "
+        "and the gradient of the head's input is made in the forward pass, so the whole "
+        "logits are never kept; it keeps that gradient (s·h in the data type) and the "
+        "labels, and one chunk of logits (at most 2·s·h) at a time.",
     ),
     Assumption.HF_CHECKPOINTING: trans_late(
         "Activation",

@@ -152,10 +152,14 @@ class Part(enum.Enum):
     VISION_PROJECTOR = "vision_projector"
     OTHER = "other"
     LOSS = "loss"
+    #: a fused linear cross-entropy (Liger): the head's input gradient and the labels
+    FUSED_LOSS = "fused_loss"
     # peak only (transients, not saved for backward)
     RECOMPUTED_LAYER = "recomputed_layer"
     RECOMPUTED_ATTENTION = "recomputed_attention"
     LOGITS_TRANSIENT = "logits_transient"
+    #: a fused linear cross-entropy's chunk of logits (in place of the whole logits)
+    LOSS_CHUNK = "loss_chunk"
 
 
 class ShapeProblem(enum.Enum):
@@ -205,6 +209,9 @@ class Inputs:
     image_height: int | None = None
     #: the vision tower is frozen (requires_grad_(False)): it keeps nothing for backward
     vision_frozen: bool = False
+    #: the head and the loss fused and chunked (Liger's fused linear cross-entropy): the
+    #: whole logits are never made (a causal LM's loss only)
+    fused_loss: bool = False
     #: the model's ``use_cache`` in training (None: the config file's, off for sizes
     #: typed in): without recomputation transformers then fills a key/value cache
     use_cache: bool | None = None
@@ -250,6 +257,7 @@ class Assumption(enum.Enum):
     HF_ROTARY = "hf_rotary"
     HF_SWIGLU = "hf_swiglu"
     HF_LOSS_FP32 = "hf_loss_fp32"
+    FUSED_LOSS = "fused_loss"
     HF_CHECKPOINTING = "hf_checkpointing"
     HF_SELECTIVE_MODELLED = "hf_selective_modelled"
     DROPOUT_MASK_CUDA = "dropout_mask_cuda"

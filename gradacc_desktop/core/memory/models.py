@@ -310,6 +310,12 @@ class ModelFacts:
     _preset: Any = None  # a sized Preset or a TypedShape
 
     @property
+    def causal_lm(self) -> bool:
+        """A language model's head and loss (what a fused linear cross-entropy replaces);
+        False for an encoder, an encoder-decoder's or a task head."""
+        return self._arch is None or self._arch.head.value == "causal-lm"
+
+    @property
     def has_shape(self) -> bool:
         return self._arch is not None or self._preset is not None
 

@@ -1,10 +1,10 @@
 """Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 8)::
+File format (UTF-8 JSON, version 9)::
 
     {
       "format": "gradacc-scenario",
-      "version": 8,
+      "version": 9,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
@@ -24,8 +24,12 @@ File format (UTF-8 JSON, version 8)::
                "goodput_percent": null, "images": null, "image_width": null,
                "image_height": null, "vision_frozen": false,
                "framework": "deepspeed", "sequence_parallel": false,
-               "cpu_memory_gb": null}
+               "cpu_memory_gb": null, "fused_loss": false}
     }
+
+Version 9 adds the loss: ``fused_loss`` (``true``/``false``), the head and the loss fused
+over chunks of tokens (Liger's fused linear cross-entropy), so a causal LM's whole logits
+are never kept. Files of versions 1 to 8 open with the loss not fused.
 
 Version 8 adds each node's CPU memory (``cpu_memory_gb``, an integer of GB of 10⁹ bytes;
 null: not known), which the plan checks the model states a node keeps on the CPU

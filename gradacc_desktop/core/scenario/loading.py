@@ -238,6 +238,7 @@ _SPEED_MODEL_KEYS = (
 _VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 _FRAMEWORK_KEYS = ("framework", "sequence_parallel")
 _NODE_KEYS = ("cpu_memory_gb",)
+_LOSS_KEYS = ("fused_loss",)
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -281,6 +282,8 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         keys += _FRAMEWORK_KEYS
     if version >= 8:
         keys += _NODE_KEYS
+    if version >= 9:
+        keys += _LOSS_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -324,6 +327,11 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
         found.update(_framework(p))
     if version >= 8:
         found["cpu_memory_gb"] = _optional(_int, p, "cpu_memory_gb", "plan", CPU_MEMORY_LIMITS)
+    if version >= 9:
+        fused = p["fused_loss"]
+        if not isinstance(fused, bool):
+            raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.fused_loss", "expected true or false")
+        found["fused_loss"] = fused
     return found
 
 

@@ -78,6 +78,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "framework": p.framework.value,
             "sequence_parallel": p.sequence_parallel,
             "cpu_memory_gb": p.cpu_memory_gb,
+            "fused_loss": p.fused_loss,
         },
     }
 

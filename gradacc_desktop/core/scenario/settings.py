@@ -23,9 +23,9 @@ from ..training.description import CPU_MEMORY_LIMITS as CPU_MEMORY_LIMITS
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 8
+VERSION = 9
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: the share of the wall-clock time spent training, as the window asks it: in percent
 #: (``compute.GOODPUT_LIMITS`` times 100)
@@ -157,6 +157,9 @@ class PlanSettings:
     # the node's memory (version 8)
     #: each node's CPU memory, whole GB of 10⁹ bytes (None: not known)
     cpu_memory_gb: int | None = None
+    # the loss (version 9)
+    #: the head and the loss fused over chunks of tokens (Liger)
+    fused_loss: bool = False
 
 
 @dataclass(frozen=True)

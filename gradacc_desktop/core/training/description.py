@@ -143,6 +143,10 @@ class TrainingDescription:
     target_seq: int | None = None
     #: the attention kernel: fused (SDPA/flash: no s² scores kept) or eager
     attention: Attention = Attention.SDPA
+    #: the head and the loss fused over chunks of tokens (Liger's fused linear
+    #: cross-entropy: use_liger_kernel): a causal LM's whole logits are never kept.
+    #: Hugging Face modules only (Megatron's own kernels are not Liger's)
+    fused_loss: bool = False
     #: models with a vision tower: images per sample (None: one, for a language model
     #: reading images), their pixels (None: the model's own size), the tower frozen
     images: int | None = None

@@ -177,6 +177,8 @@ def _training_fixed_by(config: ImportedConfig, d: TrainingDescription) -> Traini
         d = replace(d, seq_len=config.sequence_length)
     if config.checkpointing is not None:
         d = replace(d, recompute=Recompute.FULL if config.checkpointing else Recompute.NONE)
+    if config.fused_loss is not None:
+        d = replace(d, fused_loss=config.fused_loss)
     name = bundled_model_of(config.base_model)
     if name is not None:
         d = replace(d, model=ModelSpec.bundled(name))

@@ -17,6 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from ..framework import Framework
 from ..memory.models import ModelFacts
 from ..memory.setup import PROBLEM_TEXT, Offload, SetupProblem
 from ..memory.zero import ZeroStage
@@ -32,6 +33,8 @@ class ProblemKind(enum.Enum):
     FP8_CARD = "fp8_card"
     VIRTUAL_STAGES = "virtual_stages"
     SEQUENCE_PARALLEL = "sequence_parallel"
+    FUSED_LOSS_MEGATRON = "fused_loss_megatron"
+    FUSED_LOSS_HEAD = "fused_loss_head"
     UNEVEN_NODES = "uneven_nodes"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
     PARAMETER_OFFLOAD_NEEDS_ZERO3 = "parameter_offload_needs_zero3"
@@ -50,6 +53,8 @@ FIELD: dict[ProblemKind, str] = {
     ProblemKind.FP8_CARD: "fp8",
     ProblemKind.VIRTUAL_STAGES: "virtual_stages",
     ProblemKind.SEQUENCE_PARALLEL: "sequence_parallel",
+    ProblemKind.FUSED_LOSS_MEGATRON: "fused_loss",
+    ProblemKind.FUSED_LOSS_HEAD: "fused_loss",
     ProblemKind.UNEVEN_NODES: "nodes",
     ProblemKind.OFFLOAD_NEEDS_ZERO: "offload",
     ProblemKind.PARAMETER_OFFLOAD_NEEDS_ZERO3: "offload",
@@ -79,6 +84,16 @@ _TEXT: dict[ProblemKind, Phrase] = {
         "Description",
         "Sequence parallelism splits the work of a tensor-parallel group: give a "
         "tensor-parallel size of two or more.",
+    ),
+    ProblemKind.FUSED_LOSS_MEGATRON: trans_late(
+        "Description",
+        "The fused loss (Liger) replaces the head and loss of Hugging Face models: Megatron "
+        "runs its own. Choose DeepSpeed or FSDP.",
+    ),
+    ProblemKind.FUSED_LOSS_HEAD: trans_late(
+        "Description",
+        "The fused loss (Liger) replaces a language model's head and loss: this model has "
+        "another head.",
     ),
     ProblemKind.EXPERTS_NOT_MOE: trans_late(
         "Description",
@@ -173,6 +188,10 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
         found.append(_problem(ProblemKind.VIRTUAL_STAGES))
     if d.sequence_parallel and d.tensor_parallel == 1:
         found.append(_problem(ProblemKind.SEQUENCE_PARALLEL))
+    if d.fused_loss and d.framework is Framework.MEGATRON:
+        found.append(_problem(ProblemKind.FUSED_LOSS_MEGATRON))
+    elif d.fused_loss and model is not None and not model.causal_lm:
+        found.append(_problem(ProblemKind.FUSED_LOSS_HEAD))
     if d.world % d.nodes:
         found.append(_problem(ProblemKind.UNEVEN_NODES, gpus=d.world, nodes=d.nodes))
     if d.offload is not Offload.NONE and d.zero_stage is ZeroStage.NONE:

@@ -79,6 +79,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(DescriptionSection.METHOD, C.PRECISION),
     RowSpec(DescriptionSection.METHOD, C.FP8),
     RowSpec(DescriptionSection.METHOD, C.ATTENTION),
+    RowSpec(DescriptionSection.METHOD, C.FUSED_LOSS),
     RowSpec(DescriptionSection.HARDWARE, C.CARD),
     RowSpec(DescriptionSection.HARDWARE, T.GPU_MEMORY),
     RowSpec(DescriptionSection.HARDWARE, T.GPUS),
@@ -117,7 +118,9 @@ ROWS: tuple[RowSpec, ...] = (
 )
 
 #: choices shown as a check box on a row of its own (its text is its label)
-CHECK_BOXES: frozenset[Choice] = frozenset({C.FP8, C.VISION_FROZEN, C.SEQUENCE_PARALLEL})
+CHECK_BOXES: frozenset[Choice] = frozenset(
+    {C.FP8, C.VISION_FROZEN, C.FUSED_LOSS, C.SEQUENCE_PARALLEL}
+)
 
 #: rows shown only when the description has them (the view-model says which)
 CONDITIONAL: frozenset[Key] = frozenset(

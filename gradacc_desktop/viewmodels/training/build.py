@@ -76,6 +76,9 @@ class Choices:
     #: the vision tower does not train (a model with one)
     vision_frozen: bool = False
     attention: Attention = Attention.SDPA
+    #: Liger's fused linear cross-entropy, when the framework runs Hugging Face modules
+    #: (``fused_loss_allowed``)
+    fused_loss: bool = False
     #: a card id, or the custom card's
     card: str = ""
     #: Megatron's sequence parallelism, when tensor parallelism is used
@@ -142,6 +145,12 @@ def fp8_allowed(precision: Precision, card: GpuCard | None) -> bool:
     if precision is Precision.FP32 or card is None or card.performance is None:
         return False
     return card.performance.peak_tflops(Precision.BF16, fp8=True) is not None
+
+
+def fused_loss_allowed(framework: Framework) -> bool:
+    """Whether the fused loss can be chosen: a framework that runs Hugging Face modules
+    (Megatron runs its own head and loss)."""
+    return framework is not Framework.MEGATRON
 
 
 def sequence_parallel_allowed(entries: Entries[TrainingField]) -> bool:
@@ -267,6 +276,7 @@ def build(
         image_height=whole(TrainingField.IMAGE_HEIGHT),
         vision_frozen=choices.vision_frozen,
         attention=choices.attention,
+        fused_loss=choices.fused_loss and fused_loss_allowed(choices.framework),
         card=card,
         gpus=int(number(TrainingField.GPUS)),
         nodes=nodes_of(

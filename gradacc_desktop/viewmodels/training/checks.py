@@ -1,6 +1,7 @@
 """The description's check boxes: whether each can be ticked now, and its tooltip — what
 it does and, when it is off, why. FP8 products need 16-bit training on a card with an
-FP8 peak; sequence parallelism needs tensor parallelism; the frozen vision tower is
+FP8 peak; the fused loss needs a framework that runs Hugging Face modules; sequence
+parallelism needs tensor parallelism; the frozen vision tower is
 always open (its row is shown only for a model with a tower)."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from gradacc_desktop.viewmodels.entries import Entries
 from gradacc_desktop.viewmodels.training.build import (
     Choices,
     fp8_allowed,
+    fused_loss_allowed,
     sequence_parallel_allowed,
 )
 from gradacc_desktop.viewmodels.training.choosing import current_card
@@ -47,6 +49,10 @@ def check_state(
         elif not enabled:
             name = card.name if card is not None else texts.custom_card_name()
             why = texts.off_now(ProblemKind.FP8_CARD, card=name)
+    elif choice is Choice.FUSED_LOSS:
+        enabled = fused_loss_allowed(choices.framework)
+        if not enabled:
+            why = texts.off_now(ProblemKind.FUSED_LOSS_MEGATRON)
     elif choice is Choice.SEQUENCE_PARALLEL:
         enabled = sequence_parallel_allowed(entries)
         if not enabled:

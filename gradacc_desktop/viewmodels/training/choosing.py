@@ -104,6 +104,7 @@ def choice_value(c: Choices, choice: Choice) -> ChoiceValue:
         Choice.FP8: c.fp8,
         Choice.VISION_FROZEN: c.vision_frozen,
         Choice.ATTENTION: c.attention,
+        Choice.FUSED_LOSS: c.fused_loss,
         Choice.CARD: c.card,
         Choice.SEQUENCE_PARALLEL: c.sequence_parallel,
         Choice.FRAMEWORK: c.framework,
@@ -161,6 +162,8 @@ def chosen(
             return replace(c, vision_frozen=value)
         if choice is Choice.SEQUENCE_PARALLEL and isinstance(value, bool):
             return replace(c, sequence_parallel=value)
+        if choice is Choice.FUSED_LOSS and isinstance(value, bool):
+            return replace(c, fused_loss=value)
         enum_choice = ENUM_CHOICES.get(choice)
         if enum_choice is not None:
             attribute, kind = enum_choice
@@ -230,7 +233,7 @@ def applied(
         c = replace(c, model=d.model.name)
     if d.fp8 or fp8_allowed(d.precision, d.card):  # else the choice waits for a card
         c = replace(c, fp8=d.fp8)
-    c = replace(c, vision_frozen=d.vision_frozen)
+    c = replace(c, vision_frozen=d.vision_frozen, fused_loss=d.fused_loss)
     if d.sequence_parallel or d.tensor_parallel > 1:  # else the choice waits for tp > 1
         c = replace(c, sequence_parallel=d.sequence_parallel)
     values: dict[TrainingField, Entry] = {

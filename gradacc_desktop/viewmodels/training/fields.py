@@ -107,6 +107,8 @@ class Choice(enum.Enum):
     FP8 = "fp8"  # a check box: FP8 matrix products around 16-bit training
     VISION_FROZEN = "vision_frozen"  # a check box: the vision tower does not train
     ATTENTION = "attention"
+    #: a check box: the head and the loss fused over chunks (Liger; not under Megatron)
+    FUSED_LOSS = "fused_loss"
     CARD = "card"
     #: a check box: Megatron's sequence parallelism (only with tensor parallelism)
     SEQUENCE_PARALLEL = "sequence_parallel"

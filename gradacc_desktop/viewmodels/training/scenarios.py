@@ -102,6 +102,8 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         # what the plan uses: FP8 only where the precision and the card allow it
         fp8=c.fp8 and training.check(Choice.FP8).enabled,
         attention=c.attention,
+        # what the plan uses: the fused loss only where the framework runs HF modules
+        fused_loss=c.fused_loss and training.check(Choice.FUSED_LOSS).enabled,
         link_gbps=value(TrainingField.LINK),
         network_gbps=value(TrainingField.NETWORK),
         goodput_percent=value(TrainingField.GOODPUT),
@@ -168,6 +170,7 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             fp8=plan.fp8,
             vision_frozen=plan.vision_frozen,
             attention=plan.attention,
+            fused_loss=plan.fused_loss,
             card=card_id,
             sequence_parallel=plan.sequence_parallel,
             framework=plan.framework,

@@ -133,6 +133,7 @@ class TrainingTexts(Translating):
             Choice.FP8: self.tr("FP&8 matrix products"),
             Choice.VISION_FROZEN: say(shared.VISION_FROZEN),
             Choice.ATTENTION: self.tr("Attention kernel"),
+            Choice.FUSED_LOSS: self.tr("Fused loss (Liger)"),
             Choice.CARD: self.tr("GPU model"),
             Choice.SEQUENCE_PARALLEL: self.tr("Sequence parallelism"),
             Choice.FRAMEWORK: self.tr("Framework"),
@@ -178,6 +179,14 @@ class TrainingTexts(Translating):
                 "A fused kernel (PyTorch's SDPA, FlashAttention) keeps no s² scores and runs at "
                 "its own share of the peak; eager attention writes every score to memory and "
                 "back: more activation memory and more time."
+            ),
+            Choice.FUSED_LOSS: self.tr(
+                "The head and the loss run over chunks of tokens (Liger's fused linear "
+                "cross-entropy: use_liger_kernel in transformers and TRL, "
+                "liger_fused_linear_cross_entropy with axolotl's LigerPlugin, "
+                "enable_liger_kernel in LLaMA-Factory): a language model's whole logits, "
+                "vocabulary × tokens, are never kept. Much less activation memory at long "
+                "sequences and large vocabularies; not with Megatron."
             ),
             Choice.CARD: self.tr("Its usable memory and its speed."),
             Choice.SEQUENCE_PARALLEL: self.tr(

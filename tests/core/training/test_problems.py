@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
@@ -49,6 +50,14 @@ CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
     ProblemKind.SEQUENCE_PARALLEL: (
         replace(LLAMA, sequence_parallel=True),
         replace(LLAMA, sequence_parallel=True, tensor_parallel=2),
+    ),
+    ProblemKind.FUSED_LOSS_MEGATRON: (
+        replace(LLAMA, fused_loss=True, framework=Framework.MEGATRON),
+        replace(LLAMA, fused_loss=True, framework=Framework.FSDP),
+    ),
+    ProblemKind.FUSED_LOSS_HEAD: (
+        replace(T5, fused_loss=True),  # an encoder-decoder's head
+        replace(GPT2, fused_loss=True),
     ),
     ProblemKind.UNEVEN_NODES: (replace(LLAMA, nodes=3), replace(LLAMA, nodes=2)),
     ProblemKind.OFFLOAD_NEEDS_ZERO: (

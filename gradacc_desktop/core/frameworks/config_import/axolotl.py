@@ -87,6 +87,7 @@ def read_axolotl(data: dict[Any, Any], r: Reader) -> None:
     # axolotl's load_in_8bit: the frozen base model in 8 bits (bitsandbytes LLM.int8)
     r.boolean("base_8bit", "load_in_8bit", data.get("load_in_8bit"))
     _checkpointing(data, r)
+    _liger(data, r)
     # axolotl 0.21.0 AxolotlInputConfig sample_packing: bool | None
     r.boolean("packing", "sample_packing", data.get("sample_packing"))
     r.text(
@@ -162,6 +163,21 @@ def _unknown_keys(data: dict[Any, Any], r: Reader) -> None:
         else:
             reason = _IGNORES.format()
         r.unknown_key(name, AXOLOTL_KEYS, False, reason)
+
+
+def _liger(data: dict[Any, Any], r: Reader) -> None:
+    """liger_fused_linear_cross_entropy: a key of axolotl's LigerPlugin
+    (axolotl.integrations.liger), read only when plugins lists it; pydantic's lax mode
+    reads its texts as booleans."""
+    listed = data.get("plugins")
+    plugins = listed if isinstance(listed, list) else []
+    if not any(isinstance(p, str) and p.endswith("LigerPlugin") for p in plugins):
+        r.values["fused_loss"] = False  # no Liger kernels without the plugin
+        return
+    value = data.get("liger_fused_linear_cross_entropy")
+    if isinstance(value, str) and value.strip().lower() in _PYDANTIC_BOOLS:
+        value = _PYDANTIC_BOOLS[value.strip().lower()]
+    r.set("fused_loss", "liger_fused_linear_cross_entropy", value is True)
 
 
 def _checkpointing(data: dict[Any, Any], r: Reader) -> None:

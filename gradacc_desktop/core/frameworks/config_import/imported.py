@@ -51,6 +51,8 @@ class ImportedConfig:
     base_model: str | None = None
     # activation (gradient) checkpointing on or off
     checkpointing: bool | None = None
+    # Liger's fused linear cross-entropy on or off (None: the file cannot say)
+    fused_loss: bool | None = None
     # samples packed into full sequences (axolotl's sample_packing, TRL's and
     # LLaMA-Factory's packing, torchtune's dataset.packed): the tokens per step are then
     # the effective batch x sequence length; otherwise at most that

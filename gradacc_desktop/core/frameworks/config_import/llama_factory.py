@@ -74,6 +74,7 @@ def read_llama_factory(data: dict[Any, Any], r: Reader) -> None:
         )
     _read_length(data, r)
     _read_checkpointing(data, r)
+    _read_liger(data, r)
     trainer_sharding(r, data, args)
     zero3 = r.values.get("zero_stage") == ZeroStage.WEIGHTS
     if zero3 and pure is True:
@@ -269,6 +270,20 @@ def _read_length(data: dict[Any, Any], r: Reader) -> None:
                 ).format(length=length - 1, cutoff=length),
             )
         )
+
+
+def _read_liger(data: dict[Any, Any], r: Reader) -> None:
+    # model/model_utils/liger_kernel.py apply_liger_kernel(): enable_liger_kernel applies
+    # Liger's kernels; the fused linear cross-entropy only where the stage does not need
+    # the logits (require_logits is false for pt and sft, the default stage)
+    on = read_flag(r, "enable_liger_kernel", data.get("enable_liger_kernel"), False, "fused_loss")
+    if isinstance(on, Bad):
+        return
+    if on is None:  # ModelArguments' default: no Liger kernels
+        r.values["fused_loss"] = False
+        return
+    stage = data.get("stage", "sft")
+    r.set("fused_loss", "enable_liger_kernel", on and stage in ("pt", "sft"))
 
 
 def _read_checkpointing(data: dict[Any, Any], r: Reader) -> None:

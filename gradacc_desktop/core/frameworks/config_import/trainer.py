@@ -233,6 +233,21 @@ def trainer_args(r: Reader, data: dict[Any, Any], cli: bool, trl: bool) -> Train
     return TrainerArgs(micro, steps, bf16, fp16, evals[0] is True, evals[1] is True, auto is True)
 
 
+def _trainer_liger(r: Reader, data: dict[Any, Any], cli: bool) -> None:
+    # transformers 5, Trainer: use_liger_kernel applies Liger's kernels to the model
+    # (_apply_liger_kernel_to_instance) with liger_kernel_config's keywords, whose
+    # fused_linear_cross_entropy is on unless that config turns it off
+    use = read_flag(r, "use_liger_kernel", data.get("use_liger_kernel"), cli, "fused_loss")
+    if isinstance(use, Bad):
+        return
+    if use is None:  # TrainingArguments' default: no Liger kernels
+        r.values["fused_loss"] = False
+        return
+    options = data.get("liger_kernel_config")
+    off = isinstance(options, dict) and options.get("fused_linear_cross_entropy") is False
+    r.set("fused_loss", "use_liger_kernel", use and not off)
+
+
 def _trainer_checkpointing(r: Reader, data: dict[Any, Any], cli: bool, trl: bool) -> None:
     # transformers 5.24, training_args.py TrainingArguments.__post_init__():
     # gradient_checkpointing is the deprecated alias of activation_checkpointing, used
@@ -500,6 +515,7 @@ def read_trainer(data: dict[Any, Any], r: Reader, *, is_json: bool = False) -> N
         )
     args = trainer_args(r, data, cli, trl)
     _trainer_checkpointing(r, data, cli, trl)
+    _trainer_liger(r, data, cli)
     if trl:
         _read_trl(data, r)
     trainer_sharding(r, data, args)

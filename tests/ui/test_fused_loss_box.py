@@ -1,0 +1,70 @@
+"""The fused loss (Liger) in the training description, as a user meets it: a check box
+with its label and tooltip, ticked with the mouse or Space, read in the planner's memory
+card, off under Megatron (saying why), saved in a scenario and opened again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt
+
+from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.ui.main_window import MainWindow
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
+from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
+
+
+def _llama_at_32k(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    show_tab(window, window.planner_page)
+    pick(qtbot, choice_box(window, Choice.MODEL), "llama-3.1-8b")
+    type_into(qtbot, described(window, TrainingField.SEQ_LEN), "32768")
+    type_into(qtbot, described(window, TrainingField.GPUS), "8")
+
+
+def _usage(window: MainWindow) -> str:
+    return window.planner.results.fit.usage.text()
+
+
+def test_the_fused_loss_box_lowers_the_memory_and_is_saved(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot, tmp_path: Path
+) -> None:
+    _llama_at_32k(window, qtbot)
+    box = window.description.checks[Choice.FUSED_LOSS]
+    assert box.isVisible() and box.isEnabled() and not box.isChecked()
+    assert box.text() == "Perda fundida (Liger)"
+    assert box.accessibleName() == "Perda fundida (Liger)"
+    assert "use_liger_kernel" in box.toolTip()
+    before = _usage(window)
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(6, box.height() // 2))
+    assert box.isChecked()
+    d = window.training_vm.description
+    assert d is not None and d.fused_loss
+    assert _usage(window) != before  # the logits' 10·s·V bytes are gone
+    path = tmp_path / "liger.json"
+    assert window.scenarios.save(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["plan"]["fused_loss"] is True
+    box.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(box, Qt.Key.Key_Space)  # from the keyboard
+    assert not box.isChecked() and _usage(window) == before
+    assert window.scenarios.open(path)
+    assert box.isChecked()
+
+
+def test_the_fused_loss_is_off_under_megatron_and_says_why(  # type: ignore[no-untyped-def]
+    make_window, qtbot
+) -> None:
+    window: MainWindow = make_window(language="en")
+    _llama_at_32k(window, qtbot)
+    box = window.description.checks[Choice.FUSED_LOSS]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(6, box.height() // 2))
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    assert not box.isEnabled() and not box.isChecked()
+    assert box.toolTip().endswith(
+        "Off now: The fused loss (Liger) replaces the head and loss of Hugging Face models: "
+        "Megatron runs its own. Choose DeepSpeed or FSDP."
+    )
+    d = window.training_vm.description
+    assert d is not None and not d.fused_loss
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
+    assert box.isEnabled() and box.isChecked()  # the choice waited
