@@ -40,6 +40,7 @@ from gradacc_desktop.ui.spinboxes import NumberField
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.activation import (
+    FLAGS,
     IMAGE_FIELDS,
     ActivationField,
     ActivationState,
@@ -202,13 +203,7 @@ class ActivationDialog(QDialog):
         return changed
 
     def _checked_setter(self, option: Option) -> Callable[[bool], None]:
-        return {
-            Option.SEQUENCE_PARALLEL: self.vm.set_sequence_parallel,
-            Option.DROPOUT: self.vm.set_dropout,
-            Option.PADDED: self.vm.set_padded,
-            Option.USE_CACHE: self.vm.set_use_cache,
-            Option.VISION_FROZEN: self.vm.set_vision_frozen,
-        }[option]
+        return lambda enabled: self.vm.set_flag(option, enabled)
 
     def _set_tab_order(self) -> None:
         chain: list[QWidget] = []
@@ -331,6 +326,7 @@ class ActivationDialog(QDialog):
             widget.setEnabled(state.typed_family)
         self.spins[ActivationField.TENSOR_PARALLEL].setEnabled(state.typed_family)
         self.checks[Option.USE_CACHE].setEnabled(state.cache_applies)
+        self.checks[Option.FUSED_LOSS].setEnabled(state.loss_fuses)
         step = self.groups[ActivationSection.STEP].layout()
         assert isinstance(step, QFormLayout)
         step.setRowVisible(self.spins[ActivationField.TARGET_SEQ], state.encoder_decoder)
@@ -377,15 +373,9 @@ class ActivationDialog(QDialog):
             for index, (_name, text) in enumerate(self.vm.preset_choices()):
                 current = index == preset.currentIndex()
                 preset.setItemText(index, state.preset_label if current else text)
-        for option, enabled in (
-            (Option.SEQUENCE_PARALLEL, o.sequence_parallel),
-            (Option.DROPOUT, o.dropout),
-            (Option.PADDED, o.padded),
-            (Option.USE_CACHE, o.use_cache),
-            (Option.VISION_FROZEN, o.vision_frozen),
-        ):
+        for option in FLAGS:
             with QSignalBlocker(self.checks[option]):
-                self.checks[option].setChecked(enabled)
+                self.checks[option].setChecked(getattr(o, option.value))
 
     # -- behaviour ------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -408,13 +398,13 @@ def open_activation_dialog(
     calculator_vm: CalculatorViewModel,
     parent: QWidget | None = None,
     settings: Settings | None = None,
-    described: tuple[str | None, int | None] = (None, None),
+    described: tuple[str | None, int | None, bool] = (None, None, False),
 ) -> ActivationDialog:
     """Show the dialog (non-modal; one per parent: an open one is raised instead).
 
     With ``settings``, it opens with the setup it had when last closed and
     remembers the new one when it closes; ``described``: the training description's
-    bundled model and sequence length, which it opens with.
+    bundled model, sequence length and loss, which it opens with.
     """
     if parent is not None:
         for existing in parent.findChildren(ActivationDialog):

@@ -53,5 +53,6 @@ CONTROL_SPECS: tuple[ControlSpec, ...] = (
     ControlSpec(Option.DROPOUT, ActivationSection.STEP, Kind.CHECK),
     ControlSpec(Option.PADDED, ActivationSection.STEP, Kind.CHECK),
     ControlSpec(Option.USE_CACHE, ActivationSection.STEP, Kind.CHECK),
+    ControlSpec(Option.FUSED_LOSS, ActivationSection.STEP, Kind.CHECK),
     ControlSpec(Option.PROFILE, ActivationSection.STEP, Kind.CHOICE),
 )

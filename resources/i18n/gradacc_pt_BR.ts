@@ -1182,6 +1182,14 @@
         <translation>Largura do fluxo residual (hidden_size, h).</translation>
     </message>
     <message>
+        <source>Fused loss (Liger)</source>
+        <translation>Perda fundida (Liger)</translation>
+    </message>
+    <message>
+        <source>Liger&apos;s fused linear cross-entropy (use_liger_kernel): the head and the loss run over chunks of tokens, so a language model&apos;s whole logits are never kept. Hugging Face accounting of a language model only.</source>
+        <translation>A entropia cruzada linear fundida do Liger (use_liger_kernel): a cabeça e a perda rodam sobre blocos de tokens, então os logits inteiros de um modelo de linguagem nunca são guardados. Só na contabilidade do Hugging Face de um modelo de linguagem.</translation>
+    </message>
+    <message>
         <source>Transformer layers (num_hidden_layers, L).</source>
         <translation>Camadas do transformer (num_hidden_layers, L).</translation>
     </message>
@@ -3281,6 +3289,14 @@
     <message>
         <source>Activation recomputation is set in code here: call model.gradient_checkpointing_enable() on a Hugging Face model in build_model(), or wrap your blocks with torch.utils.checkpoint.</source>
         <translation>Aqui a recomputação de ativações é definida no código: chame model.gradient_checkpointing_enable() num modelo do Hugging Face em build_model(), ou envolva os seus blocos com torch.utils.checkpoint.</translation>
+    </message>
+    <message>
+        <source>The fused loss is set in code here: in build_model(), load a Hugging Face model with liger_kernel.transformers.AutoLigerKernelForCausalLM (pip install liger-kernel), or call its apply_liger_kernel_to_&lt;model&gt;() before loading it.</source>
+        <translation>A perda fundida é definida no código aqui: em build_model(), carregue um modelo do Hugging Face com liger_kernel.transformers.AutoLigerKernelForCausalLM (pip install liger-kernel), ou chame o apply_liger_kernel_to_&lt;modelo&gt;() dele antes de carregá-lo.</translation>
+    </message>
+    <message>
+        <source>Megatron runs its own head and loss: the fused loss (Liger) of the description is not in these files, and the activation memory they need is the unfused one.</source>
+        <translation>O Megatron roda a sua própria cabeça e perda: a perda fundida (Liger) da descrição não está nestes arquivos, e a memória de ativações de que eles precisam é a sem fusão.</translation>
     </message>
     <message>
         <source>Selective recomputation (the attention core only) is Megatron&apos;s (--recompute-granularity selective): this file trains without it, so its activations take more memory than the plan says; turn on full recomputation, or none, to plan what it runs.</source>

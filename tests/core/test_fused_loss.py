@@ -12,10 +12,12 @@ import yaml
 
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.frameworks.config_import import read_config
+from gradacc_desktop.core.frameworks.export import ExportFormat
 from gradacc_desktop.core.memory.activation import Inputs, Part, estimate
 from gradacc_desktop.core.memory.activation_types import Family
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.training.description import TrainingDescription
+from gradacc_desktop.core.training.exports import export_description
 from gradacc_desktop.core.training.plan import plan
 from gradacc_desktop.core.training.problems import ProblemKind
 
@@ -148,3 +150,22 @@ def test_an_axolotl_config_fuses_the_loss_with_the_liger_plugin(
 ) -> None:
     config = {"base_model": "meta-llama/Llama-3.1-8B", "micro_batch_size": 1, **data}
     assert _read(tmp_path, "axolotl.yml", config) is fused
+
+
+@pytest.mark.parametrize("fmt", list(ExportFormat), ids=lambda f: f.value)
+def test_every_export_carries_the_fused_loss_or_says_where_it_goes(fmt: ExportFormat) -> None:
+    d = _description(gpus=2, micro_batch=1)
+    exported = export_description(fmt, d, d.setup(1, 4))
+    train = exported.files.get("train.py", "")
+    said = [n for n in exported.notes if "AutoLigerKernelForCausalLM" in n]
+    if fmt in (ExportFormat.HF, ExportFormat.HF_DEEPSPEED):
+        assert "    use_liger_kernel=True,  # the fused loss" in train and not said
+    elif fmt is ExportFormat.MEGATRON:  # its own loss: said, and not in the files
+        assert not said and [n for n in exported.notes if n.startswith("Megatron runs its own")]
+        text = "".join(exported.files.values())
+        assert "fused loss (Liger);" not in text and "fused loss (Liger)\n" not in text
+    else:
+        assert "use_liger_kernel" not in train and len(said) == 1
+    plain = export_description(fmt, replace(d, fused_loss=False), d.setup(1, 4))
+    assert not [n for n in plain.notes if "Liger" in n]
+    assert "liger" not in "".join(plain.files.values()).lower()

@@ -295,3 +295,24 @@ def test_cli_json_files_equal_the_export(capsys) -> None:  # type: ignore[no-unt
     data = json.loads(capsys.readouterr().out)
     setup = TrainingSetup(2, 3, 16, nodes=2, zero_stage=ZeroStage(2))
     assert data["files"] == export(ExportFormat.ACCELERATE, setup).files
+
+
+@pytest.mark.parametrize("fmt", ["hf", "hf-deepspeed"])
+def test_training_arguments_take_the_fused_loss(  # type: ignore[no-untyped-def]
+    fmt: str, in_tmp: Path, simulated_gpus
+) -> None:
+    """A description with the fused loss exports ``use_liger_kernel=True``, which
+    TrainingArguments takes (the Trainer then applies Liger's kernels to the model)."""
+    from gradacc_desktop.cli import main
+
+    argv = ["export", "--format", fmt, "--micro-batch", "1", "--accumulation-steps", "4",
+            "--gpus", "2", "--model", "llama-3.1-8b", "--seq-len", "2048", "--zero-stage",
+            "2", "--fused-loss", "--out", str(in_tmp)]  # fmt: skip
+    assert main(argv) == 0
+    simulated_gpus(2)
+    args = _exec_module(in_tmp / "train.py")["args"]
+    assert args.use_liger_kernel is True
+    assert args.gradient_accumulation_steps == 4
+    assert main([*argv[:-3], "--out", str(in_tmp / "plain")]) == 0
+    plain = _exec_module(in_tmp / "plain" / "train.py")["args"]
+    assert plain.use_liger_kernel is False

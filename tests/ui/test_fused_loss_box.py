@@ -11,6 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.ui.main_window import MainWindow
+from gradacc_desktop.viewmodels.activation import Option
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
 
@@ -68,3 +69,25 @@ def test_the_fused_loss_is_off_under_megatron_and_says_why(  # type: ignore[no-u
     assert d is not None and not d.fused_loss
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
     assert box.isEnabled() and box.isChecked()  # the choice waited
+
+
+def test_the_estimator_opens_with_the_descriptions_fused_loss(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    """The description's loss is the estimator's at first (its figure is the one the
+    description counts); unticking it there brings the logits back; an encoder's head
+    takes no fused loss."""
+    _llama_at_32k(window, qtbot)
+    box = window.description.checks[Choice.FUSED_LOSS]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(6, box.height() // 2))
+    dialog = window.open_activation_estimator()
+    qtbot.waitExposed(dialog)
+    fused = dialog.checks[Option.FUSED_LOSS]
+    assert fused.isEnabled() and fused.isChecked()
+    assert fused.text() == "Perda fundida (Liger)"
+    peak = dialog.peak.value.text()
+    qtbot.mouseClick(fused, Qt.MouseButton.LeftButton, pos=QPoint(6, fused.height() // 2))
+    assert not fused.isChecked() and dialog.peak.value.text() != peak
+    combo = dialog.combos[Option.PRESET]
+    combo.setCurrentIndex(combo.findData("bert-base-uncased"))
+    assert not fused.isEnabled()

@@ -11,7 +11,7 @@ from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.memory.activation import Accounting, Attention, Family, estimate
 from gradacc_desktop.core.memory.families import read_model_config
-from gradacc_desktop.viewmodels.activation import ActivationField, ActivationViewModel
+from gradacc_desktop.viewmodels.activation import ActivationField, ActivationViewModel, Option
 from gradacc_desktop.viewmodels.activation.fields import FILE_KEY
 from tests.configs import config_path
 
@@ -91,14 +91,14 @@ def test_a_padded_batch_costs_more_under_sdpa_only(qapp, tmp_path: Path) -> None
     vm.open_config(str(_copy(tmp_path)))
     vm.set_text(F.SEQ, "1024")
     plain = vm.state.estimate
-    vm.set_padded(True)
+    vm.set_flag(Option.PADDED, True)
     padded = vm.state.estimate
     assert plain is not None and padded is not None
     assert padded.result.saved_bytes > plain.result.saved_bytes
     assert padded.result.inputs.padded
     vm.set_attention(Attention.EAGER)
     eager_padded = vm.state.estimate
-    vm.set_padded(False)
+    vm.set_flag(Option.PADDED, False)
     assert eager_padded is not None and vm.state.estimate is not None
     assert eager_padded.result.saved_bytes == vm.state.estimate.result.saved_bytes
 

@@ -22,6 +22,7 @@ from gradacc_desktop.viewmodels.activation import (
     ActivationField,
     ActivationState,
     ActivationViewModel,
+    Option,
     RowKind,
 )
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
@@ -151,9 +152,9 @@ def test_options_reach_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     vm.select_preset("llama-3-8b")
     vm.set_profile(Accounting.PAPER)
-    vm.set_dropout(True)
+    vm.set_flag(Option.DROPOUT, True)
     vm.set_text(F.TENSOR_PARALLEL, "8")
-    vm.set_sequence_parallel(True)
+    vm.set_flag(Option.SEQUENCE_PARALLEL, True)
     from gradacc_desktop.core.memory.activation import Precision
 
     vm.set_dtype(Precision.FP32)
@@ -291,7 +292,7 @@ def test_tensor_parallel_must_divide_the_sizes(qapp) -> None:  # type: ignore[no
     vm.set_text(F.TENSOR_PARALLEL, "8")
     vm.set_text(F.SEQ, "8191")
     assert vm.state.has_result
-    vm.set_sequence_parallel(True)
+    vm.set_flag(Option.SEQUENCE_PARALLEL, True)
     assert vm.state.problems == (
         "Sequence length: with sequence parallelism, must be a multiple of the "
         "tensor-parallel size (8).",
@@ -380,7 +381,7 @@ def test_measure_command_follows_the_options(qapp) -> None:  # type: ignore[no-u
     )
     vm.set_recompute(Recompute.FULL)
     vm.set_attention(Attention.EAGER)
-    vm.set_dropout(True)
+    vm.set_flag(Option.DROPOUT, True)
     vm.set_text(F.SEQ, "2048")
     assert vm.state.measure_command == (
         "python -m gradacc_desktop.measure --model-config config.json --seq 2048 "
@@ -418,7 +419,8 @@ def test_snapshot_round_trip(qapp) -> None:  # type: ignore[no-untyped-def]
     first.select_preset("mistral-7b")
     first.set_attention(Attention.EAGER)
     first.set_recompute(Recompute.FULL)
-    first.set_dropout(True)
+    first.set_flag(Option.DROPOUT, True)
+    first.set_flag(Option.FUSED_LOSS, True)
     first.set_value(ActivationField.SEQ, 4096)
     saved = first.snapshot()
     second = ActivationViewModel(QLocale("en"))

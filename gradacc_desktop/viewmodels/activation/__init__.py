@@ -12,6 +12,7 @@
 from gradacc_desktop.viewmodels.activation.fields import (
     DEFAULT_PRESET,
     FIELD_LIMITS,
+    FLAGS,
     IMAGE_FIELDS,
     MEASURE_COMMAND,
     PAPER_CITATION,
@@ -34,6 +35,7 @@ from gradacc_desktop.viewmodels.activation.views import (
 __all__ = [
     "DEFAULT_PRESET",
     "FIELD_LIMITS",
+    "FLAGS",
     "IMAGE_FIELDS",
     "MEASURE_COMMAND",
     "PAPER_CITATION",

@@ -72,6 +72,7 @@ class Option(enum.Enum):
     DROPOUT = "dropout"
     PADDED = "padded"
     USE_CACHE = "use_cache"
+    FUSED_LOSS = "fused_loss"
     VISION_FROZEN = "vision_frozen"
     PROFILE = "profile"
 
@@ -94,6 +95,19 @@ class Options:
     use_cache: bool = False
     #: the vision tower is frozen (requires_grad_(False))
     vision_frozen: bool = False
+    #: the head and the loss fused over chunks (Liger): a causal LM's logits not kept
+    fused_loss: bool = False
+
+
+#: the dialog's check boxes: each sets the ``Options`` field of its value's name
+FLAGS = (
+    Option.SEQUENCE_PARALLEL,
+    Option.DROPOUT,
+    Option.PADDED,
+    Option.USE_CACHE,
+    Option.FUSED_LOSS,
+    Option.VISION_FROZEN,
+)
 
 
 #: sizes used when no preset file can be read (GPT-2 small)

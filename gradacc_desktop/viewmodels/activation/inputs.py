@@ -168,6 +168,7 @@ def estimator_inputs(
             profile=o.profile,
             padded=o.padded,
             use_cache=o.use_cache,
+            fused_loss=o.fused_loss,
         )
     return Inputs(
         family=o.family,
@@ -186,6 +187,7 @@ def estimator_inputs(
         sequence_parallel=o.sequence_parallel,
         profile=o.profile,
         padded=o.padded,
+        fused_loss=o.fused_loss,
         # typed sizes: off unless asked (the core's default for them)
         use_cache=True if o.use_cache else None,
     )

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -37,9 +38,11 @@ from gradacc_desktop.viewmodels.activation.fields import (
     FALLBACK_VALUES,
     FIELD_LIMITS,
     FILE_KEY,
+    FLAGS,
     IMAGE_FIELDS,
     SHAPE_FIELDS,
     ActivationField,
+    Option,
     Options,
 )
 from gradacc_desktop.viewmodels.activation.inputs import (
@@ -183,12 +186,14 @@ class ActivationViewModel(QObject):
         self._refresh()
         self.valuesReplaced.emit({f: self.value(f) for f in (*SHAPE_FIELDS, ActivationField.SEQ)})
 
-    def start_from(self, model_name: str | None, seq_len: int | None) -> None:
-        """Begin with the training description's bundled model and sequence length."""
+    def start_from(self, model_name: str | None, seq_len: int | None, fused: bool) -> None:
+        """Begin with the training description's bundled model, sequence length and
+        loss."""
         if model_name is not None and model_name in dict(self.preset_choices()):
             self.select_preset(model_name)
         if seq_len is not None:
             self.set_value(ActivationField.SEQ, seq_len)
+        self.set_flag(Option.FUSED_LOSS, fused)
 
     def open_config(self, path: str) -> bool:
         """Read the user's ``config.json`` at ``path`` (a local file; never a download).
@@ -258,20 +263,11 @@ class ActivationViewModel(QObject):
     def set_recompute(self, recompute: Recompute) -> None:
         self._set_options(replace(self._options, recompute=recompute))
 
-    def set_sequence_parallel(self, enabled: bool) -> None:
-        self._set_options(replace(self._options, sequence_parallel=enabled))
-
-    def set_dropout(self, enabled: bool) -> None:
-        self._set_options(replace(self._options, dropout=enabled))
-
-    def set_padded(self, enabled: bool) -> None:
-        self._set_options(replace(self._options, padded=enabled))
-
-    def set_use_cache(self, enabled: bool) -> None:
-        self._set_options(replace(self._options, use_cache=enabled))
-
-    def set_vision_frozen(self, enabled: bool) -> None:
-        self._set_options(replace(self._options, vision_frozen=enabled))
+    def set_flag(self, option: Option, enabled: bool) -> None:
+        """A check box of ``FLAGS`` ticked or not."""
+        assert option in FLAGS
+        changes: dict[str, Any] = {option.value: enabled}
+        self._set_options(replace(self._options, **changes))
 
     def set_profile(self, profile: Accounting) -> None:
         self._set_options(replace(self._options, profile=profile))
@@ -415,6 +411,8 @@ class ActivationViewModel(QObject):
 
         preset = self._preset
         model = self._model
+        causal = model is None or model.arch.head is Head.CAUSAL_LM
+        causal = causal and self._options.profile is Accounting.HF
         preset_label = self._outcomes.preset_label(model, preset, self._modified())
         return ActivationState(
             estimate=view,
@@ -444,7 +442,6 @@ class ActivationViewModel(QObject):
             image_fields=image_fields(self._model),
             vision=has_tower(model),
             fixed_seq=model is not None and model.arch.fixed_seq is not None,
-            cache_applies=(model is None or model.arch.head is Head.CAUSAL_LM)
-            and self._options.profile is Accounting.HF
-            and self._options.recompute is not Recompute.FULL,
+            cache_applies=causal and self._options.recompute is not Recompute.FULL,
+            loss_fuses=causal,
         )

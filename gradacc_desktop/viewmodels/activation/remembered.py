@@ -65,6 +65,7 @@ def setup_snapshot(
     saved["padded"] = "true" if options.padded else "false"
     saved["use_cache"] = "true" if options.use_cache else "false"
     saved["vision_frozen"] = "true" if options.vision_frozen else "false"
+    saved["fused_loss"] = "true" if options.fused_loss else "false"
     return saved
 
 
@@ -105,6 +106,7 @@ def read_setup(saved: Mapping[str, object], current: Options) -> RememberedSetup
         padded=flag("padded", current.padded),
         use_cache=flag("use_cache", current.use_cache),
         vision_frozen=flag("vision_frozen", current.vision_frozen),
+        fused_loss=flag("fused_loss", current.fused_loss),
     )
     values: dict[ActivationField, Decimal] = {}
     for f in ActivationField:

@@ -54,6 +54,7 @@ class ActivationTexts(Translating):
             Option.DROPOUT: self.tr("Dro&pout enabled"),
             Option.PADDED: self.tr("Padded &batches (attention mask)"),
             Option.USE_CACHE: self.tr("Key/value cache &while training (use_cache)"),
+            Option.FUSED_LOSS: self.tr("Fused loss (Liger)"),
             # no access key: the alphabet is spent; they follow the sequence length in
             # the tab order, shown only for a model with a vision tower
             ActivationField.IMAGES: say(shared.IMAGES),
@@ -140,6 +141,11 @@ class ActivationTexts(Translating):
                 "it). Without recomputation transformers then fills a key/value cache during "
                 "the training forward; where K and V are views of a fused projection (Phi-3, "
                 "GPT-NeoX, GPT-2) that changes what is kept. Recomputation turns it off."
+            ),
+            Option.FUSED_LOSS: self.tr(
+                "Liger's fused linear cross-entropy (use_liger_kernel): the head and the loss "
+                "run over chunks of tokens, so a language model's whole logits are never "
+                "kept. Hugging Face accounting of a language model only."
             ),
             Option.PROFILE: self.tr(
                 "Paper: the accounting of Korthikanti et al. 2022 (Table 2). Hugging Face: what "

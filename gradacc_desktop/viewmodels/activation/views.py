@@ -78,6 +78,8 @@ class ActivationState:
     #: the model can fill a key/value cache in training (a causal LM, the HF profile,
     #: no full recomputation)
     cache_applies: bool = True
+    #: the fused loss applies: a causal LM's head in the Hugging Face accounting
+    loss_fuses: bool = True
     #: the image fields the model reads (shown), empty without a vision tower
     image_fields: tuple[ActivationField, ...] = ()
     #: the model has a vision tower (the frozen-tower check box shows)

@@ -56,14 +56,17 @@ class LoraExport:
 @dataclass(frozen=True)
 class ExportModel:
     """What the files carry of the training description besides the setup: the model's
-    name (a comment), the sequence length, LoRA, activation recomputation and Megatron's
-    sequence parallelism (None: Megatron's files turn it on with tensor parallelism)."""
+    name (a comment), the sequence length, LoRA, activation recomputation, the fused loss
+    and Megatron's sequence parallelism (None: Megatron's files turn it on with tensor
+    parallelism)."""
 
     name: str | None = None
     seq_len: int | None = None
     lora: LoraExport | None = None
     recompute: Recompute = Recompute.NONE
     sequence_parallel: bool | None = None
+    #: the head and the loss fused over chunks (Liger's fused linear cross-entropy)
+    fused_loss: bool = False
 
 
 @dataclass(frozen=True)

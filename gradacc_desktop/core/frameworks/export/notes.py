@@ -153,6 +153,17 @@ NOTE_RECOMPUTE_CODE = trans_late(
     "on a Hugging Face model in build_model(), or wrap your blocks with "
     "torch.utils.checkpoint.",
 )
+NOTE_FUSED_LOSS_CODE = trans_late(
+    "Export",
+    "The fused loss is set in code here: in build_model(), load a Hugging Face model with "
+    "liger_kernel.transformers.AutoLigerKernelForCausalLM (pip install liger-kernel), or "
+    "call its apply_liger_kernel_to_<model>() before loading it.",
+)
+NOTE_FUSED_LOSS_MEGATRON = trans_late(
+    "Export",
+    "Megatron runs its own head and loss: the fused loss (Liger) of the description is not "
+    "in these files, and the activation memory they need is the unfused one.",
+)
 NOTE_SELECTIVE = trans_late(
     "Export",
     "Selective recomputation (the attention core only) is Megatron's "

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import textwrap
+from dataclasses import replace
 
 from ...memory.setup import Offload, TrainingSetup
 from ...recompute import Recompute
 from .model import MODULE, PORT, ExportFormat, ExportModel
 from .notes import (
+    NOTE_FUSED_LOSS_CODE,
+    NOTE_FUSED_LOSS_MEGATRON,
     NOTE_LIGHTNING_LORA,
     NOTE_MEGATRON_LORA,
     NOTE_QLORA,
@@ -78,6 +81,8 @@ def _model_line(model: ExportModel) -> str | None:
         parts.append(f"sequence length {model.seq_len}")
     if model.recompute is not Recompute.NONE:
         parts.append(f"{model.recompute.value} activation recomputation")
+    if model.fused_loss:
+        parts.append("fused loss (Liger)")
     if not parts:
         return None
     return "\n".join(
@@ -139,6 +144,15 @@ def with_model(
             )
         elif model.recompute is Recompute.FULL:
             notes.append(NOTE_RECOMPUTE_CODE)
+        if model.fused_loss and hf:
+            text = text.replace(
+                "    gradient_accumulation_steps=",
+                "    use_liger_kernel=True,  # the fused loss (pip install liger-kernel)\n"
+                "    gradient_accumulation_steps=",
+                1,
+            )
+        elif model.fused_loss:
+            notes.append(NOTE_FUSED_LOSS_CODE)
         lines = text.split("\n")
         if lora is not None and lora.quantized:
             found = next(
@@ -171,6 +185,8 @@ def with_model(
         notes.append(NOTE_SCRIPT_MODEL)
     if fmt is ExportFormat.DEEPSPEED and model.recompute is Recompute.FULL:
         notes.append(NOTE_RECOMPUTE_CODE)
+    if fmt is ExportFormat.DEEPSPEED and model.fused_loss:
+        notes.append(NOTE_FUSED_LOSS_CODE)
     if fmt is not ExportFormat.MEGATRON and model.recompute is Recompute.SELECTIVE:
         notes.append(NOTE_SELECTIVE)
     if fmt is ExportFormat.MEGATRON and "megatron_args.sh" in out:
@@ -191,6 +207,9 @@ def with_model(
             out["megatron_args.sh"] = out["megatron_args.sh"].replace(
                 "\n)\n", "\n" + "\n".join(extra) + "\n)\n", 1
             )
+    if fmt is ExportFormat.MEGATRON and model.fused_loss:
+        notes.append(NOTE_FUSED_LOSS_MEGATRON)
+        model = replace(model, fused_loss=False)  # not what Megatron's files run
     line = _model_line(model)
     if line is not None:
         for name, content in out.items():
