@@ -305,6 +305,8 @@ class ModelFacts:
     vision: VisionFacts | None = None
     #: parameters no fine-tuning trains (Whisper's fixed encoder positions)
     frozen_params: int = 0
+    #: the output layer shares the token embedding's weight (counted once in ``params``)
+    tied_embeddings: bool = False
     #: what the activation estimator reads (None: a bare parameter count)
     _arch: Architecture | None = None
     _preset: Any = None  # a sized Preset or a TypedShape
@@ -440,6 +442,7 @@ def _of_arch(label: str, arch: Architecture, name: str) -> ModelFacts:
         experts=experts,
         vision=_vision_of_arch(arch),
         frozen_params=_frozen_of_arch(arch),
+        tied_embeddings=bool(getattr(arch.spec, "tie_embeddings", False)),
         _arch=arch,
     )
 
@@ -484,6 +487,7 @@ def _of_shape(
         default_seq=min(max_positions, 4096),
         kv_heads=shape.kv_heads,
         context=max_positions,
+        tied_embeddings=bool(shape.tied_embeddings),
         _preset=source,
     )
 

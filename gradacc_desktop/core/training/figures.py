@@ -41,6 +41,7 @@ from ..memory.framework_states import framework_states
 from ..memory.lora import base_weight_bytes_per_param
 from ..memory.model_states import ModelStates
 from ..memory.models import ModelFacts, UnknownModelError, facts
+from ..memory.pipeline_split import heaviest_stage
 from ..memory.setup import SetupProblem, setup_problem
 from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
 
@@ -354,15 +355,24 @@ def _trainable(description: TrainingDescription, model: ModelFacts) -> int | Mis
 
 
 def _states(description: TrainingDescription, model: ModelFacts, trainable: int) -> ModelStates:
-    """DeepSpeed's rules for one GPU's shard of the model (``model_parallel`` GPUs)."""
+    """The framework's rules for one GPU's shard of the model: ``1/tp`` of the pipeline
+    stage that holds the most (an even ``1/pp`` share, or Megatron's split:
+    ``pipeline_split``)."""
     d = description
-    mp = d.model_parallel
+    stage = None
+    if d.framework is Framework.MEGATRON:
+        stage = heaviest_stage(model, d.pipeline_stages, d.layout.virtual)
+    # of the whole model, the part one GPU holds
+    share = Fraction(1, d.model_parallel)
+    if stage is not None:
+        share = Fraction(stage.params, model.params * d.tensor_parallel)
     experts, ep = model.experts, d.expert_parallel
     largest = model.largest_layer or 0
     spread = 0  # the routed experts of one GPU's shard (before expert parallelism)
     if experts is not None and ep > 1:
         largest = experts.largest_layer(ep)
-        spread = math.ceil(Fraction(experts.params, mp))
+        held = experts.params if stage is None else stage.experts * d.pipeline_stages
+        spread = math.ceil(Fraction(held, d.model_parallel))
     if d.method.adapters:
         if model.lora is not None:
             frozen = model.lora.frozen_bytes(d.base_format)
@@ -372,9 +382,10 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
     else:
         frozen = None
         total = model.params
+    mp = d.model_parallel
     return framework_states(
         d.framework,
-        math.ceil(Fraction(total, mp)),
+        math.ceil(total * share),
         d.gpus,
         d.zero_stage,
         d.offload,
@@ -382,8 +393,8 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
         nodes=d.nodes,
         largest_layer=math.ceil(Fraction(largest, mp)),
         optimizer_state_bytes=OPTIMIZER_STATE_BYTES[d.optimizer],
-        trainable=min(math.ceil(Fraction(trainable, mp)), math.ceil(Fraction(total, mp))),
-        frozen_weight_bytes=None if frozen is None else frozen / mp,
+        trainable=min(math.ceil(trainable * share), math.ceil(total * share)),
+        frozen_weight_bytes=None if frozen is None else frozen * share,
         model_parallel=mp,
         experts=spread,
         expert_parallel=ep if spread else 1,
