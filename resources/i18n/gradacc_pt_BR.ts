@@ -3199,6 +3199,10 @@
         <source>Hugging Face profile: the transformers 5 modules and PyTorch&apos;s autograd, checked against gradacc_desktop.measure (docs/ACTIVATION.md).</source>
         <translation>Perfil Hugging Face: os módulos do transformers 5 e o autograd do PyTorch, conferidos com gradacc_desktop.measure (docs/ACTIVATION.md).</translation>
     </message>
+    <message>
+        <source># measures the loss unfused: Liger&apos;s kernels need a GPU</source>
+        <translation># mede a perda sem fusão: os kernels do Liger precisam de uma GPU</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

@@ -91,3 +91,17 @@ def test_the_estimator_opens_with_the_descriptions_fused_loss(  # type: ignore[n
     combo = dialog.combos[Option.PRESET]
     combo.setCurrentIndex(combo.findData("bert-base-uncased"))
     assert not fused.isEnabled()
+
+
+def test_the_measuring_command_says_it_measures_the_loss_unfused(  # type: ignore[no-untyped-def]
+    make_window, qtbot
+) -> None:
+    window: MainWindow = make_window(language="en")
+    dialog = window.open_activation_estimator()
+    qtbot.waitExposed(dialog)
+    fused = dialog.checks[Option.FUSED_LOSS]
+    assert "Liger" not in dialog.measure_command.toPlainText()
+    qtbot.mouseClick(fused, Qt.MouseButton.LeftButton, pos=QPoint(6, fused.height() // 2))
+    assert dialog.measure_command.toPlainText().endswith(
+        "--no-dropout # measures the loss unfused: Liger's kernels need a GPU"
+    )

@@ -235,6 +235,8 @@ class EstimateTexts(Translating):
             parts.append("--checkpointing")
         if not o.dropout:
             parts.append("--no-dropout")
+        if o.fused_loss:  # the tool builds the Hugging Face model: its loss is not Liger's
+            parts.append(self.tr("# measures the loss unfused: Liger's kernels need a GPU"))
         return " ".join(parts)
 
 
