@@ -186,9 +186,12 @@ def _print_memory(p: Plan) -> None:
         print(f"Activation per sample: unknown ({a.missing.value.replace('_', ' ')})")
     if o.bytes is not None:
         if o.source is Source.ESTIMATED and figs.states is not None:
+            reserve = o.bytes - figs.states.gpu_bytes - figs.overhead_bytes
+            kept = f" + the allocator's reserve {_gb_text(reserve)}" if reserve else ""
             print(
                 f"Other memory per GPU: {_gb_text(o.bytes)} (model states "
-                f"{_gb_text(figs.states.gpu_bytes)} + overhead {_gb_text(figs.overhead_bytes)})"
+                f"{_gb_text(figs.states.gpu_bytes)}{kept} + overhead "
+                f"{_gb_text(figs.overhead_bytes)})"
             )
         else:
             print(f"Other memory per GPU: {_gb_text(o.bytes)} (given)")
