@@ -61,9 +61,14 @@ def _description(**changes: object) -> TrainingDescription:
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
-def test_megatron_refuses_the_fused_loss() -> None:
-    kinds = [p.kind for p in plan(_description(framework=Framework.MEGATRON)).problems]
-    assert ProblemKind.FUSED_LOSS_MEGATRON in kinds
+def test_megatron_refuses_the_fused_loss_and_counts_its_own() -> None:
+    """Every figure of the plan is Megatron's unfused one: the activation per sample
+    included, not only what the GPU holds."""
+    megatron = plan(_description(framework=Framework.MEGATRON))
+    assert ProblemKind.FUSED_LOSS_MEGATRON in [p.kind for p in megatron.problems]
+    unfused = plan(_description(framework=Framework.MEGATRON, fused_loss=False))
+    assert megatron.figures.activation.bytes == unfused.figures.activation.bytes
+    assert megatron.figures.per_gpu_bytes(1) == unfused.figures.per_gpu_bytes(1)
     assert not plan(_description()).problems
 
 

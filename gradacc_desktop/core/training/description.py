@@ -225,6 +225,12 @@ class TrainingDescription:
         return self.fp8 and self.precision is not Precision.FP32
 
     @property
+    def loss_fused(self) -> bool:
+        """The fused loss the plan counts: asked for, and not under Megatron, which runs
+        its own head and loss (a problem says so)."""
+        return self.fused_loss and self.framework is not Framework.MEGATRON
+
+    @property
     def base_format(self) -> BaseFormat:
         """How the frozen base of an adapter method is stored."""
         if self.method is Method.QLORA:

@@ -43,7 +43,7 @@ def export_model(description: TrainingDescription) -> ExportModel:
         lora=lora,
         recompute=d.recompute,
         sequence_parallel=d.sequence_parallel,
-        fused_loss=d.fused_loss,
+        fused_loss=d.loss_fused,
     )
 
 

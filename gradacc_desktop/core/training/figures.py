@@ -41,7 +41,7 @@ from ..memory.framework_states import framework_states
 from ..memory.lora import base_weight_bytes_per_param
 from ..memory.model_states import ModelStates
 from ..memory.models import ModelFacts, UnknownModelError, facts
-from ..memory.pipeline_split import heaviest_stage
+from ..memory.pipeline_split import StageShare, heaviest_stage
 from ..memory.setup import SetupProblem, setup_problem
 from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
 
@@ -168,6 +168,9 @@ class Figures:
     stage_share: Fraction | None = None
     #: the caching allocator's reserve over what the tensors hold
     slack: Fraction = Fraction(0)
+    #: Megatron's uneven pipeline split: what the stage the states are counted for holds
+    #: (None: every stage holds an even share)
+    pipeline_stage: StageShare | None = None
 
     @property
     def known(self) -> bool:
@@ -266,7 +269,7 @@ def _activation(
         dtype=description.precision,
         recompute=description.recompute,
         attention=description.attention,
-        fused_loss=description.fused_loss,
+        fused_loss=description.loss_fused,
         profile=Accounting.HF,
         device=Device.CUDA,
         **image_options(description, model),
@@ -304,7 +307,7 @@ def _per_rank(description: TrainingDescription, model: ModelFacts, result: Resul
         dtype=d.precision,
         recompute=d.recompute,
         attention=d.attention,
-        fused_loss=d.fused_loss,
+        fused_loss=d.loss_fused,
         profile=Accounting.PAPER if megatron else Accounting.HF,
         device=Device.CUDA,
         tensor_parallel=d.tensor_parallel,
@@ -354,14 +357,19 @@ def _trainable(description: TrainingDescription, model: ModelFacts) -> int | Mis
     return Missing.LORA_NOT_SIZED
 
 
+def _megatron_stage(d: TrainingDescription, model: ModelFacts) -> StageShare | None:
+    """Megatron's pipeline GPU that holds the most (None: an even share per stage)."""
+    if d.framework is not Framework.MEGATRON:
+        return None
+    return heaviest_stage(model, d.pipeline_stages, d.layout.virtual)
+
+
 def _states(description: TrainingDescription, model: ModelFacts, trainable: int) -> ModelStates:
     """The framework's rules for one GPU's shard of the model: ``1/tp`` of the pipeline
     stage that holds the most (an even ``1/pp`` share, or Megatron's split:
     ``pipeline_split``)."""
     d = description
-    stage = None
-    if d.framework is Framework.MEGATRON:
-        stage = heaviest_stage(model, d.pipeline_stages, d.layout.virtual)
+    stage = _megatron_stage(d, model)
     # of the whole model, the part one GPU holds
     share = Fraction(1, d.model_parallel)
     if stage is not None:
@@ -476,4 +484,5 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
         context_parallel=d.context_parallel,
         stage_share=share,
         slack=slack,
+        pipeline_stage=None if model is None else _megatron_stage(d, model),
     )
