@@ -101,8 +101,19 @@ class ModelStatesViewModel(QObject):
             )
         derived = figs.other.derived
         reserve = 0 if derived is None else derived - states.gpu_bytes - figs.overhead_bytes
+        stage, model = figs.pipeline_stage, figs.facts
+        uneven = ""
+        if stage is not None and model is not None:
+            uneven = self.tr(
+                "Megatron's pipeline stages are not equal: the one that holds the most (the "
+                "embedding or the output layer beside its layers), counted here, holds {stage} "
+                "of the model's {total} parameters, split over its tensor-parallel GPUs."
+            ).format(
+                stage=self._training.formats.format(stage.params),
+                total=self._training.formats.format(model.params),
+            )
         return ModelStatesState(
-            self._view(states, figs.overhead_bytes, reserve, state.notes.lora, overridden)
+            self._view(states, figs.overhead_bytes, reserve, state.notes.lora, overridden, uneven)
         )
 
     # -- words --------------------------------------------------------------------
@@ -124,8 +135,16 @@ class ModelStatesViewModel(QObject):
         return Decimal(share.numerator) / Decimal(share.denominator)
 
     def _view(
-        self, e: ModelStates, overhead: int, reserve: int, lora: str, overridden: str
+        self,
+        e: ModelStates,
+        overhead: int,
+        reserve: int,
+        lora: str,
+        overridden: str,
+        uneven: str = "",
     ) -> ModelStatesView:
+        """``uneven``: which pipeline stage the figures are for, when Megatron's are not
+        equal (instead of an even share of the model)."""
         formats = self._training.formats
         gpu = [c for c in e.components if c.where == "gpu" and c.bytes]
         rows = tuple(
@@ -182,7 +201,9 @@ class ModelStatesViewModel(QObject):
             )
         else:
             sharding = self.tr("No sharding: every GPU holds a full copy.")
-        if e.model_parallel > 1:
+        if uneven:
+            sharding += " " + uneven
+        elif e.model_parallel > 1:
             sharding += " " + formats.counted(
                 lambda n: self.tr(
                     "Each GPU holds 1/%n of the model (tensor parallel × pipeline stages).", "", n

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QLocale
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
@@ -188,6 +189,26 @@ def test_model_parallelism_shards_every_replica(qapp, catalogue) -> None:  # typ
         "No sharding: every GPU holds a full copy. Each GPU holds 1/4 of the model "
         "(tensor parallel × pipeline stages)."
     )
+
+
+def test_megatrons_uneven_pipeline_stages_say_which_one_is_counted(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
+    """Megatron's first stage holds the embedding beside its layers: the figures are that
+    stage's, said in words, not an even quarter of the model."""
+    catalogue("en")
+    training, vm = _states("en", zero=ZeroStage.NONE)
+    training.set_choice(Choice.MODEL, "llama-3.1-8b")
+    training.set_choice(Choice.FRAMEWORK, Framework.MEGATRON)
+    training.set_text(F.PIPELINE_STAGES, "4")
+    view = _view(vm)
+    assert view.sharding == (
+        "No sharding: every GPU holds a full copy. Megatron's pipeline stages are not "
+        "equal: the one that holds the most (the embedding or the output layer beside its "
+        "layers), counted here, holds 2,270,233,600 of the model's 8,030,261,248 "
+        "parameters, split over its tensor-parallel GPUs."
+    )
+    assert view.states.startswith("2,270,233,600 parameters:")
+    training.set_choice(Choice.FRAMEWORK, Framework.DEEPSPEED)  # balanced by parameters
+    assert "1/4 of the model" in _view(vm).sharding
 
 
 def test_a_typed_other_memory_is_said_to_replace_the_states(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
