@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.calculator import Field
+from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.view import PlannerView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
@@ -275,3 +276,19 @@ def test_grey_rows_are_the_pairs_that_do_not_fit_and_the_note_says_so(
     type_into(qtbot, described(window, TrainingField.ACTIVATION), "20")
     assert grey() == ["4", "8", "16", "32", "64"]
     assert "Uma linha em cinza não cabe na memória de uma GPU." in note.text()
+
+
+def test_a_setup_the_framework_refuses_is_not_a_green_fit(
+    window: MainWindow, planner: PlannerView, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    """DeepSpeed's pipeline engine refuses ZeRO-3: the memory card says it fits the
+    memory but will not run, with the cross, not the tick."""
+    pick(qtbot, choice_box(window, Choice.MODEL), "llama-3.1-8b")
+    type_into(qtbot, described(window, TrainingField.SEQ_LEN), "2048")
+    type_into(qtbot, described(window, TrainingField.PIPELINE_STAGES), "4")
+    pick(qtbot, choice_box(window, Choice.ZERO), ZeroStage.WEIGHTS)
+    verdict = planner.results.fit.verdict
+    assert verdict.text() == "✘ Cabe na memória da GPU, mas o framework recusa esta configuração"
+    assert "ZeRO-3" in planner.results.fit.usage.text()
+    pick(qtbot, choice_box(window, Choice.ZERO), ZeroStage.OPTIMIZER)
+    assert verdict.text().startswith("✔ ")

@@ -82,13 +82,15 @@ class FitTexts(Translating):
 
     def refused(self, fit: FitView, refusals: tuple[Refusal, ...]) -> FitView:
         """A setup a framework refuses: why, first (the rule book's sentences); when it
-        fits the memory, the verdict says that it is refused all the same."""
+        fits the memory, the verdict says that it is refused all the same, marked as a
+        setup that does not run."""
         said = " ".join(self._formats.said(r.message) for r in refusals)
         usage = f"{said} {fit.usage}" if fit.usage else said
         if not fit.fits:
             return replace(fit, usage=usage)
-        return replace(
+        return replace(  # it will not run: the verdict is not a green one
             fit,
+            fits=False,
             verdict=self.tr("Fits in GPU memory, but the framework refuses this setup"),
             usage=usage,
         )
