@@ -9,8 +9,9 @@ dropped anywhere on the dialog. All text and numbers come from
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QLocale, QSignalBlocker, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -50,6 +51,9 @@ from gradacc_desktop.viewmodels.activation import (
 )
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
 from gradacc_desktop.viewmodels.settings import Settings
+
+if TYPE_CHECKING:  # only named in annotations
+    from gradacc_desktop.core.training.description import TrainingDescription
 
 
 class ActivationDialog(QDialog):
@@ -189,10 +193,10 @@ class ActivationDialog(QDialog):
         setters: dict[Option, Callable[[Any], None]] = {
             Option.PRESET: self.vm.select_preset,
             Option.FAMILY: self.vm.set_family,
-            Option.DTYPE: self.vm.set_dtype,
-            Option.ATTENTION: self.vm.set_attention,
-            Option.RECOMPUTE: self.vm.set_recompute,
-            Option.PROFILE: self.vm.set_profile,
+            **{
+                o: partial(self.vm.set_option, o)
+                for o in (Option.DTYPE, Option.ATTENTION, Option.RECOMPUTE, Option.PROFILE)
+            },
         }
         setter = setters[option]
 
@@ -203,7 +207,7 @@ class ActivationDialog(QDialog):
         return changed
 
     def _checked_setter(self, option: Option) -> Callable[[bool], None]:
-        return lambda enabled: self.vm.set_flag(option, enabled)
+        return partial(self.vm.set_option, option)
 
     def _set_tab_order(self) -> None:
         chain: list[QWidget] = []
@@ -398,13 +402,14 @@ def open_activation_dialog(
     calculator_vm: CalculatorViewModel,
     parent: QWidget | None = None,
     settings: Settings | None = None,
-    described: tuple[str | None, int | None, bool] = (None, None, False),
+    described: TrainingDescription | None = None,
 ) -> ActivationDialog:
     """Show the dialog (non-modal; one per parent: an open one is raised instead).
 
     With ``settings``, it opens with the setup it had when last closed and
-    remembers the new one when it closes; ``described``: the training description's
-    bundled model, sequence length and loss, which it opens with.
+    remembers the new one when it closes; ``described``: the training description, whose
+    step (model, sequence length, precision, attention, recomputation, loss) it opens
+    with.
     """
     if parent is not None:
         for existing in parent.findChildren(ActivationDialog):
@@ -415,7 +420,7 @@ def open_activation_dialog(
     vm = ActivationViewModel(calculator_vm.locale)
     if settings is not None:
         vm.restore(settings.read_group(SETTINGS_GROUP))
-    vm.start_from(*described)
+    vm.start_from(described)
     dialog = ActivationDialog(calculator_vm, parent, vm=vm, settings=settings)
     vm.setParent(dialog)
     if settings is not None:

@@ -110,12 +110,7 @@ class WindowViews:
         from gradacc_desktop.ui.activation_dialog import open_activation_dialog
 
         described = None if self._training_vm is None else self._training_vm.description
-        model = None if described is None or described.model is None else described.model.name
-        seq_len = None if described is None else described.seq_len
-        fused = described is not None and described.fused_loss
-        return open_activation_dialog(
-            self.vm, self._parent(), self.settings, (model, seq_len, fused)
-        )
+        return open_activation_dialog(self.vm, self._parent(), self.settings, described)
 
     # -- the tabs ----------------------------------------------------------------------
     @property

@@ -10,6 +10,9 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, Qt
 
 from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.viewmodels.activation import Option
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
@@ -105,3 +108,21 @@ def test_the_measuring_command_says_it_measures_the_loss_unfused(  # type: ignor
     assert dialog.measure_command.toPlainText().endswith(
         "--no-dropout # measures the loss unfused: Liger's kernels need a GPU"
     )
+
+
+def test_the_estimator_opens_with_the_descriptions_whole_step(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    """Recomputation, precision and attention kernel come with the model and length: the
+    estimator's figure is the description's activation per sample."""
+    _llama_at_32k(window, qtbot)
+    pick(qtbot, choice_box(window, Choice.RECOMPUTE), Recompute.FULL)
+    pick(qtbot, choice_box(window, Choice.PRECISION), Precision.FP16)
+    dialog = window.open_activation_estimator()
+    qtbot.waitExposed(dialog)
+    assert dialog.combos[Option.RECOMPUTE].currentData() is Recompute.FULL
+    assert dialog.combos[Option.DTYPE].currentData() is Precision.FP16
+    assert dialog.combos[Option.ATTENTION].currentData() is Attention.SDPA
+    estimate, plan = dialog.vm.state.estimate, window.training_vm.plan
+    assert estimate is not None and plan is not None
+    assert estimate.result.peak_bytes == plan.figures.activation.bytes

@@ -91,14 +91,14 @@ def test_a_padded_batch_costs_more_under_sdpa_only(qapp, tmp_path: Path) -> None
     vm.open_config(str(_copy(tmp_path)))
     vm.set_text(F.SEQ, "1024")
     plain = vm.state.estimate
-    vm.set_flag(Option.PADDED, True)
+    vm.set_option(Option.PADDED, True)
     padded = vm.state.estimate
     assert plain is not None and padded is not None
     assert padded.result.saved_bytes > plain.result.saved_bytes
     assert padded.result.inputs.padded
-    vm.set_attention(Attention.EAGER)
+    vm.set_option(Option.ATTENTION, Attention.EAGER)
     eager_padded = vm.state.estimate
-    vm.set_flag(Option.PADDED, False)
+    vm.set_option(Option.PADDED, False)
     assert eager_padded is not None and vm.state.estimate is not None
     assert eager_padded.result.saved_bytes == vm.state.estimate.result.saved_bytes
 
@@ -128,7 +128,7 @@ def test_bundled_configs_are_choices_and_shadow_same_named_presets(qapp) -> None
 def test_paper_profile_on_a_qwen3_head_size_is_explained(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     vm.open_config(str(_copy(tmp_path)))
-    vm.set_profile(Accounting.PAPER)
+    vm.set_option(Option.PROFILE, Accounting.PAPER)
     assert vm.state.estimate is None
     assert any("paper profile" in p for p in vm.state.problems)
 

@@ -127,7 +127,7 @@ def test_same_text_emits_nothing(qtbot) -> None:  # type: ignore[no-untyped-def]
 def test_full_recomputation_lowers_what_is_saved(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     before = _estimate(vm).result.saved_bytes
-    vm.set_recompute(Recompute.FULL)
+    vm.set_option(Option.RECOMPUTE, Recompute.FULL)
     after = _estimate(vm).result
     assert after.saved_bytes < before
     assert after == estimate(GPT2.inputs(recompute=Recompute.FULL))
@@ -139,7 +139,7 @@ def test_full_recomputation_lowers_what_is_saved(qapp) -> None:  # type: ignore[
 def test_eager_attention_stores_the_scores(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     sdpa = _estimate(vm)
-    vm.set_attention(Attention.EAGER)
+    vm.set_option(Option.ATTENTION, Attention.EAGER)
     eager = _estimate(vm)
     assert eager.result.saved_bytes > sdpa.result.saved_bytes
     assert eager.result == estimate(GPT2.inputs(attention=Attention.EAGER))
@@ -151,13 +151,13 @@ def test_eager_attention_stores_the_scores(qapp) -> None:  # type: ignore[no-unt
 def test_options_reach_the_core(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     vm.select_preset("llama-3-8b")
-    vm.set_profile(Accounting.PAPER)
-    vm.set_flag(Option.DROPOUT, True)
+    vm.set_option(Option.PROFILE, Accounting.PAPER)
+    vm.set_option(Option.DROPOUT, True)
     vm.set_text(F.TENSOR_PARALLEL, "8")
-    vm.set_flag(Option.SEQUENCE_PARALLEL, True)
+    vm.set_option(Option.SEQUENCE_PARALLEL, True)
     from gradacc_desktop.core.memory.activation import Precision
 
-    vm.set_dtype(Precision.FP32)
+    vm.set_option(Option.DTYPE, Precision.FP32)
     assert vm.inputs == LLAMA_8B.inputs(
         profile=Accounting.PAPER,
         dropout=True,
@@ -292,7 +292,7 @@ def test_tensor_parallel_must_divide_the_sizes(qapp) -> None:  # type: ignore[no
     vm.set_text(F.TENSOR_PARALLEL, "8")
     vm.set_text(F.SEQ, "8191")
     assert vm.state.has_result
-    vm.set_flag(Option.SEQUENCE_PARALLEL, True)
+    vm.set_option(Option.SEQUENCE_PARALLEL, True)
     assert vm.state.problems == (
         "Sequence length: with sequence parallelism, must be a multiple of the "
         "tensor-parallel size (8).",
@@ -344,7 +344,7 @@ def test_warnings(qapp) -> None:  # type: ignore[no-untyped-def]
         "The sequence is longer than GPT-2 small (124M) accepts (1,024 positions).",
     )
     vm.select_preset("llama-3-70b")
-    vm.set_attention(Attention.EAGER)
+    vm.set_option(Option.ATTENTION, Attention.EAGER)
     vm.set_text(F.SEQ, "1000000")
     view = _estimate(vm)
     assert view.calculator_value == ""
@@ -379,9 +379,9 @@ def test_measure_command_follows_the_options(qapp) -> None:  # type: ignore[no-u
         "python -m gradacc_desktop.measure --model-config config.json --seq 1024 "
         "--dtype bf16 --attention sdpa --no-dropout"
     )
-    vm.set_recompute(Recompute.FULL)
-    vm.set_attention(Attention.EAGER)
-    vm.set_flag(Option.DROPOUT, True)
+    vm.set_option(Option.RECOMPUTE, Recompute.FULL)
+    vm.set_option(Option.ATTENTION, Attention.EAGER)
+    vm.set_option(Option.DROPOUT, True)
     vm.set_text(F.SEQ, "2048")
     assert vm.state.measure_command == (
         "python -m gradacc_desktop.measure --model-config config.json --seq 2048 "
@@ -417,10 +417,10 @@ def test_snapshot_round_trip(qapp) -> None:  # type: ignore[no-untyped-def]
 
     first = ActivationViewModel(QLocale("en"))
     first.select_preset("mistral-7b")
-    first.set_attention(Attention.EAGER)
-    first.set_recompute(Recompute.FULL)
-    first.set_flag(Option.DROPOUT, True)
-    first.set_flag(Option.FUSED_LOSS, True)
+    first.set_option(Option.ATTENTION, Attention.EAGER)
+    first.set_option(Option.RECOMPUTE, Recompute.FULL)
+    first.set_option(Option.DROPOUT, True)
+    first.set_option(Option.FUSED_LOSS, True)
     first.set_value(ActivationField.SEQ, 4096)
     saved = first.snapshot()
     second = ActivationViewModel(QLocale("en"))

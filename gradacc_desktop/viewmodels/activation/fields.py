@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from gradacc_desktop.core.limits import Limits
 from gradacc_desktop.core.memory import (
@@ -108,6 +109,15 @@ FLAGS = (
     Option.FUSED_LOSS,
     Option.VISION_FROZEN,
 )
+
+#: the options the view-model's ``set_option`` takes, with the type of each one's value
+OPTION_KINDS: dict[Option, Any] = {
+    Option.DTYPE: Precision,
+    Option.ATTENTION: Attention,
+    Option.RECOMPUTE: Recompute,
+    Option.PROFILE: Accounting,
+    **dict.fromkeys(FLAGS, bool),
+}
 
 
 #: sizes used when no preset file can be read (GPT-2 small)

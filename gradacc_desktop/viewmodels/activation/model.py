@@ -15,12 +15,10 @@ from PySide6.QtCore import QLocale, QObject, Signal
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.core.memory import (
     Accounting,
-    Attention,
     ConfigPreset,
     Family,
     Inputs,
     InvalidActivationInputs,
-    Precision,
     Preset,
     Recompute,
     estimate,
@@ -32,14 +30,15 @@ from gradacc_desktop.core.memory.families import (
     parse_model_config_text,
     read_model_config_text,
 )
+from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.viewmodels.activation.estimate import EstimateTexts
 from gradacc_desktop.viewmodels.activation.fields import (
     DEFAULT_PRESET,
     FALLBACK_VALUES,
     FIELD_LIMITS,
     FILE_KEY,
-    FLAGS,
     IMAGE_FIELDS,
+    OPTION_KINDS,
     SHAPE_FIELDS,
     ActivationField,
     Option,
@@ -186,14 +185,20 @@ class ActivationViewModel(QObject):
         self._refresh()
         self.valuesReplaced.emit({f: self.value(f) for f in (*SHAPE_FIELDS, ActivationField.SEQ)})
 
-    def start_from(self, model_name: str | None, seq_len: int | None, fused: bool) -> None:
-        """Begin with the training description's bundled model, sequence length and
-        loss."""
-        if model_name is not None and model_name in dict(self.preset_choices()):
-            self.select_preset(model_name)
-        if seq_len is not None:
-            self.set_value(ActivationField.SEQ, seq_len)
-        self.set_flag(Option.FUSED_LOSS, fused)
+    def start_from(self, described: TrainingDescription | None) -> None:
+        """Begin with the training description's step: its bundled model, sequence
+        length, precision, attention kernel, recomputation and loss."""
+        if described is None:
+            return
+        name = None if described.model is None else described.model.name
+        if name is not None and name in dict(self.preset_choices()):
+            self.select_preset(name)
+        if described.seq_len is not None:
+            self.set_value(ActivationField.SEQ, described.seq_len)
+        o, d = self._options, described
+        step = (d.precision, d.attention, d.recompute, d.loss_fused)
+        self._set_options(replace(o, dtype=step[0], attention=step[1], recompute=step[2],
+                                  fused_loss=step[3]))  # fmt: skip
 
     def open_config(self, path: str) -> bool:
         """Read the user's ``config.json`` at ``path`` (a local file; never a download).
@@ -254,23 +259,12 @@ class ActivationViewModel(QObject):
                     {ActivationField.KV_HEADS: self.value(ActivationField.HEADS)}
                 )
 
-    def set_dtype(self, dtype: Precision) -> None:
-        self._set_options(replace(self._options, dtype=dtype))
-
-    def set_attention(self, attention: Attention) -> None:
-        self._set_options(replace(self._options, attention=attention))
-
-    def set_recompute(self, recompute: Recompute) -> None:
-        self._set_options(replace(self._options, recompute=recompute))
-
-    def set_flag(self, option: Option, enabled: bool) -> None:
-        """A check box of ``FLAGS`` ticked or not."""
-        assert option in FLAGS
-        changes: dict[str, Any] = {option.value: enabled}
+    def set_option(self, option: Option, value: object) -> None:
+        """A choice (data type, attention, recomputation, profile) or a check box
+        (``FLAGS``): the ``Options`` field of the option's name."""
+        kind = OPTION_KINDS[option]
+        changes: dict[str, Any] = {option.value: value if kind is bool else kind(value)}
         self._set_options(replace(self._options, **changes))
-
-    def set_profile(self, profile: Accounting) -> None:
-        self._set_options(replace(self._options, profile=profile))
 
     def set_language(self, locale: QLocale) -> None:
         """After a language switch (the new translators are installed): read and show
