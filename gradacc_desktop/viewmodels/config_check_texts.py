@@ -256,7 +256,13 @@ class ConfigCheckTexts(Translating):
                         reference=found.reference
                     )
                 )
-            else:  # the launch folder, a folder above the config, or an absolute path
+            elif found.path == found.reference:  # an absolute path, read as written
+                lines.append(
+                    self.tr("Read {reference}, which {key} names.").format(
+                        reference=found.reference, key=found.key
+                    )
+                )
+            else:  # the launch folder or a folder above the config
                 lines.append(
                     self.tr("Read {reference} from {path}.").format(
                         reference=found.reference, path=found.path

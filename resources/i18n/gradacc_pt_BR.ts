@@ -1476,8 +1476,8 @@
         <translation>Ler uma configuração de treino existente</translation>
     </message>
     <message>
-        <source>Check a config file</source>
-        <translation>Verificar um arquivo de configuração</translation>
+        <source>Open a training config</source>
+        <translation>Abrir uma configuração de treino</translation>
     </message>
     <message>
         <source>Training configs (*.json *.yaml *.yml);;All files (*)</source>
@@ -1659,6 +1659,10 @@
     <message>
         <source>Read {reference} next to the config.</source>
         <translation>{reference} lido ao lado da configuração.</translation>
+    </message>
+    <message>
+        <source>Read {reference}, which {key} names.</source>
+        <translation>{reference} lido, indicado por {key}.</translation>
     </message>
     <message>
         <source>no GPU card chosen</source>
@@ -3279,8 +3283,12 @@
         <translation>Estes arquivos deixam de fora o paralelismo de especialistas: este framework não tem uma configuração que distribua os especialistas de um modelo pelas GPUs, então cada GPU de paralelismo de dados guarda todos os especialistas roteados, mais memória do que o paralelismo de especialistas de {expert_parallel} vias do plano conta. Use a exportação do megatron para distribuí-los.</translation>
     </message>
     <message>
-        <source>The model, LoRA and the sequence length live in your training script, not in ds_config.json: adapter_config.json is PEFT&apos;s own file (LoraConfig.from_pretrained reads it), and your samples should be {seq_len} tokens long.</source>
-        <translation>O modelo, a LoRA e o comprimento da sequência ficam no seu script de treino, não no ds_config.json: adapter_config.json é o arquivo do próprio PEFT (LoraConfig.from_pretrained o lê), e as suas amostras devem ter {seq_len} tokens.</translation>
+        <source>The model and the sequence length live in your training script, not in ds_config.json: your samples should be {seq_len} tokens long.</source>
+        <translation>O modelo e o comprimento da sequência ficam no seu script de treino, não no ds_config.json: suas amostras devem ter {seq_len} tokens.</translation>
+    </message>
+    <message>
+        <source>LoRA lives in your training script, not in ds_config.json: adapter_config.json is PEFT&apos;s own file (LoraConfig.from_pretrained reads it).</source>
+        <translation>A LoRA fica no seu script de treino, não no ds_config.json: o adapter_config.json é o arquivo do próprio PEFT (o LoraConfig.from_pretrained o lê).</translation>
     </message>
     <message>
         <source>Megatron-LM trains every parameter: it has no LoRA. These arguments train the whole model; use the hf, hf-deepspeed, accelerate or torchrun export for LoRA.</source>
@@ -4148,6 +4156,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <source>No model states to show: {cause}.</source>
         <translation>Nenhum estado do modelo para mostrar: {cause}.</translation>
     </message>
+    <message>
+        <source>Megatron&apos;s pipeline stages are not equal: the one that holds the most (the embedding or the output layer beside its layers), counted here, holds {stage} of the model&apos;s {total} parameters, split over its tensor-parallel GPUs.</source>
+        <translation>Os estágios do pipeline do Megatron não são iguais: o que mais guarda (a camada de embedding ou a camada de saída ao lado das suas camadas), contado aqui, guarda {stage} dos {total} parâmetros do modelo, divididos entre as suas GPUs de paralelismo de tensor.</translation>
+    </message>
     <message numerus="yes">
         <source>%n parameter(s): {gb} of model states on each GPU</source>
         <translation>
@@ -4168,7 +4180,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>Other memory per GPU: {states} + {reserve} the allocator&apos;s reserve + {overhead} overhead = {total}</source>
-        <translation>Outra memória por GPU: {states} + {reserve} de reserva do alocador + {overhead} de overhead = {total}</translation>
+        <translation>Outra memória por GPU: {states} + {reserve} de reserva do alocador + {overhead} de sobrecarga = {total}</translation>
     </message>
     <message>
         <source>Other memory per GPU: {states} + {overhead} overhead = {total}</source>
@@ -4243,16 +4255,36 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Digitado; derivado do modelo: {derived}.</translation>
     </message>
     <message>
-        <source>Estimated: {value} per sample (the whole model on one GPU, {length} tokens, {precision}, SDPA; transformers&apos; saved tensors).</source>
-        <translation>Estimado: {value} por amostra (o modelo inteiro em uma GPU, {length} tokens, {precision}, SDPA; tensores guardados pelo transformers).</translation>
-    </message>
-    <message>
         <source>{value} (estimated)</source>
         <translation>{value} (estimado)</translation>
     </message>
     <message>
         <source>Not derived: {why}</source>
         <translation>Não derivado: {why}</translation>
+    </message>
+    <message>
+        <source>SDPA</source>
+        <translation>SDPA</translation>
+    </message>
+    <message>
+        <source>eager</source>
+        <translation>atenção eager</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>recomputação completa</translation>
+    </message>
+    <message>
+        <source>selective recomputation</source>
+        <translation>recomputação seletiva</translation>
+    </message>
+    <message>
+        <source>fused loss</source>
+        <translation>perda fundida</translation>
+    </message>
+    <message>
+        <source>Estimated: {value} per sample (the whole model on one GPU, {length} tokens, {step}; transformers&apos; saved tensors).</source>
+        <translation>Estimado: {value} por amostra (o modelo inteiro em uma GPU, {length} tokens, {step}; tensores guardados pelo transformers).</translation>
     </message>
     <message numerus="yes">
         <source>ZeRO-{stage} over %n GPU(s)</source>

@@ -441,3 +441,28 @@ def test_typing_a_target_makes_the_batch_the_users(qapp, tmp_path: Path) -> None
     d = vm.description
     assert d is not None and (d.target_batch, d.micro_batch) == (64, 4)  # 4 × 8 × 2
     assert "Put into the training description." in check.report.splitlines()
+
+
+def test_a_liger_axolotl_file_with_an_absolute_deepspeed_path(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The file's fused loss reaches the description, and the DeepSpeed file it names by
+    its full path is said once, with the key that names it."""
+    vm = TrainingViewModel(QLocale("en"))
+    vm.set_text(F.GPUS, "8")
+    zero3 = _file(tmp_path, ZERO3, "zero3.json")
+    path = tmp_path / "liger.yml"
+    path.write_text(
+        "base_model: meta-llama/Llama-3.1-8B\n"
+        "plugins:\n  - axolotl.integrations.liger.LigerPlugin\n"
+        "liger_fused_linear_cross_entropy: true\n"
+        "sequence_len: 32768\n"
+        "micro_batch_size: 1\n"
+        "gradient_accumulation_steps: 4\n"
+        "bf16: true\n"
+        f"deepspeed: {zero3}\n",
+        encoding="utf-8",
+    )
+    outcome = CheckViewModel(vm).check(path)
+    assert f"Read {zero3}, which deepspeed names." in outcome.report.splitlines()
+    d = vm.description
+    assert d is not None and d.fused_loss and d.seq_len == 32768
+    assert vm.choice(Choice.FUSED_LOSS) is True

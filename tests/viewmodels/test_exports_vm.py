@@ -92,14 +92,18 @@ def test_what_a_format_cannot_carry_is_said(qapp) -> None:  # type: ignore[no-un
         "Megatron-LM trains every parameter: it has no LoRA. These arguments train the whole "
         "model; use the hf, hf-deepspeed, accelerate or torchrun export for LoRA.",
     )
-    (deepspeed,) = exports.notes(ExportFormat.DEEPSPEED)
-    assert deepspeed.startswith("The model, LoRA and the sequence length live in your training")
-    assert "4096 tokens long" in deepspeed
+    sequence, lora = exports.notes(ExportFormat.DEEPSPEED)
+    assert sequence.startswith("The model and the sequence length live in your training")
+    assert "4096 tokens long" in sequence
+    assert lora.startswith("LoRA lives in your training script, not in ds_config.json")
     hf = exports.exported(ExportFormat.HF)
     assert hf is not None and "adapter_config.json" in hf.files
     adapter = json.loads(hf.files["adapter_config.json"])
     assert (adapter["peft_type"], adapter["r"]) == ("LORA", 16)
     assert adapter["target_modules"] == ["q_proj", "v_proj"]  # query and value, by default
+    vm.set_choice(Choice.METHOD, Method.FULL)  # a full fine-tune: no word of LoRA
+    (full,) = exports.notes(ExportFormat.DEEPSPEED)
+    assert full == sequence
 
 
 def test_nothing_to_export_says_why(qapp) -> None:  # type: ignore[no-untyped-def]

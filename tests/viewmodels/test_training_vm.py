@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QLocale
 
 from gradacc_desktop.core.batch.planning import Rounding
+from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
@@ -70,6 +71,19 @@ def test_the_first_description(qapp) -> None:  # type: ignore[no-untyped-def]
     assert not vm.editable(F.MICRO_BATCH) and not vm.editable(F.GPU_MEMORY)
     assert vm.shown_text(F.GPU_MEMORY) == "80 GB"
     assert F.MODEL_PARAMS not in vm.state.visible and F.LORA_RANK not in vm.state.visible
+
+
+def test_the_activation_note_names_the_step_it_was_estimated_for(qapp) -> None:  # type: ignore[no-untyped-def]
+    """The kernel, the recomputation and the loss change the figure: the note says them."""
+    vm = TrainingViewModel(QLocale("en"))
+    vm.set_choice(Choice.MODEL, "llama-3.1-8b")
+    vm.set_choice(Choice.ATTENTION, Attention.EAGER)
+    vm.set_choice(Choice.RECOMPUTE, Recompute.FULL)
+    vm.set_choice(Choice.FUSED_LOSS, True)
+    assert vm.state.notes.activation.text.endswith(
+        " per sample (the whole model on one GPU, 4,096 tokens, bf16, eager, full "
+        "recomputation, fused loss; transformers' saved tensors)."
+    )
 
 
 def test_a_bundled_model_derives_both_memory_figures(qapp) -> None:  # type: ignore[no-untyped-def]

@@ -64,7 +64,7 @@ class CheckPanel(QGroupBox):
     def open_dialog(self) -> None:
         path = ask_open_path(
             self,
-            self.tr("Check a config file"),
+            self.tr("Open a training config"),
             self.tr("Training configs (*.json *.yaml *.yml);;All files (*)"),
             self._settings(),
         )

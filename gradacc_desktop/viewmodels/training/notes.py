@@ -9,7 +9,8 @@ from decimal import Decimal
 from typing import final
 
 from gradacc_desktop.core.framework import Framework
-from gradacc_desktop.core.memory import ModelFacts, ModelSource
+from gradacc_desktop.core.memory import Attention, ModelFacts, ModelSource
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time import GpuCard
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.figures import Figure, Figures, Missing, Source, shown_gb
@@ -136,11 +137,19 @@ class NoteTexts(Translating):
             return self._typed(figure, derived)
         if figure.source is Source.ESTIMATED:
             length = self._formats.format(d.seq_len or 0)
+            step = [d.precision.value]
+            step.append(self.tr("SDPA") if d.attention is Attention.SDPA else self.tr("eager"))
+            if d.recompute is Recompute.FULL:
+                step.append(self.tr("full recomputation"))
+            elif d.recompute is Recompute.SELECTIVE:
+                step.append(self.tr("selective recomputation"))
+            if d.loss_fused:
+                step.append(self.tr("fused loss"))
             return FigureNote(
                 self.tr(
                     "Estimated: {value} per sample (the whole model on one GPU, {length} "
-                    "tokens, {precision}, SDPA; transformers' saved tensors)."
-                ).format(value=derived, length=length, precision=d.precision.value),
+                    "tokens, {step}; transformers' saved tensors)."
+                ).format(value=derived, length=length, step=", ".join(step)),
                 placeholder=self.tr("{value} (estimated)").format(value=derived),
             )
         return self._not_derived(figure)

@@ -244,8 +244,10 @@ def _trainer_liger(r: Reader, data: dict[Any, Any], cli: bool) -> None:
         r.values["fused_loss"] = False
         return
     options = data.get("liger_kernel_config")
-    off = isinstance(options, dict) and options.get("fused_linear_cross_entropy") is False
-    r.set("fused_loss", "use_liger_kernel", use and not off)
+    if use and isinstance(options, dict) and options.get("fused_linear_cross_entropy") is False:
+        r.set("fused_loss", "liger_kernel_config", False)
+    else:
+        r.set("fused_loss", "use_liger_kernel", use)
 
 
 def _trainer_checkpointing(r: Reader, data: dict[Any, Any], cli: bool, trl: bool) -> None:

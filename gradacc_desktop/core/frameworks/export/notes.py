@@ -131,11 +131,15 @@ NOTE_NO_EXPERTS = trans_late(
 )
 
 
-NOTE_SCRIPT_MODEL = trans_late(
+NOTE_SCRIPT_SEQ = trans_late(
     "Export",
-    "The model, LoRA and the sequence length live in your training script, not in "
-    "ds_config.json: adapter_config.json is PEFT's own file (LoraConfig.from_pretrained "
-    "reads it), and your samples should be {seq_len} tokens long.",
+    "The model and the sequence length live in your training script, not in "
+    "ds_config.json: your samples should be {seq_len} tokens long.",
+)
+NOTE_SCRIPT_LORA = trans_late(
+    "Export",
+    "LoRA lives in your training script, not in ds_config.json: adapter_config.json is "
+    "PEFT's own file (LoraConfig.from_pretrained reads it).",
 )
 NOTE_MEGATRON_LORA = trans_late(
     "Export",

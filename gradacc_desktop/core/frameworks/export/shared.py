@@ -18,7 +18,8 @@ from .notes import (
     NOTE_MEGATRON_LORA,
     NOTE_QLORA,
     NOTE_RECOMPUTE_CODE,
-    NOTE_SCRIPT_MODEL,
+    NOTE_SCRIPT_LORA,
+    NOTE_SCRIPT_SEQ,
     NOTE_SELECTIVE,
     note_comment,
 )
@@ -181,8 +182,10 @@ def with_model(
             notes.append(NOTE_LIGHTNING_LORA)
         if lora.quantized and fmt is not ExportFormat.MEGATRON:
             notes.append(NOTE_QLORA)
-    if fmt is ExportFormat.DEEPSPEED and (lora is not None or model.seq_len is not None):
-        notes.append(NOTE_SCRIPT_MODEL)
+    if fmt is ExportFormat.DEEPSPEED and model.seq_len is not None:
+        notes.append(NOTE_SCRIPT_SEQ)
+    if fmt is ExportFormat.DEEPSPEED and lora is not None:
+        notes.append(NOTE_SCRIPT_LORA)
     if fmt is ExportFormat.DEEPSPEED and model.recompute is Recompute.FULL:
         notes.append(NOTE_RECOMPUTE_CODE)
     if fmt is ExportFormat.DEEPSPEED and model.fused_loss:
