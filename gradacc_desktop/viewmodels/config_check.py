@@ -148,6 +148,9 @@ class CheckViewModel(QObject):
             lines.append(self._texts.batch_held())
         else:
             lines.append(self._texts.put())
+        besides = self._texts.taken(checked.config)
+        if besides is not None:  # the file's setup went into the description
+            lines.append(besides)
         if plan is None:
             return "\n".join(lines)
         lines += self._texts.figures_for(checked.config, plan.description)

@@ -339,6 +339,28 @@ class ConfigCheckTexts(Translating):
     def put(self) -> str:
         return self.tr("Put into the training description.")
 
+    def taken(self, config: ImportedConfig) -> str | None:
+        """What the description took from the file besides its batch and layout: the
+        sequence length, the recomputation and the loss (None: nothing)."""
+        parts = []
+        if config.sequence_length is not None:
+            parts.append(
+                self.tr("{length} tokens").format(
+                    length=self._formats.format(config.sequence_length)
+                )
+            )
+        if config.checkpointing is not None:
+            parts.append(
+                self.tr("full recomputation")
+                if config.checkpointing
+                else self.tr("no recomputation")
+            )
+        if config.fused_loss:
+            parts.append(self.tr("the fused loss (Liger)"))
+        if not parts:
+            return None
+        return self.tr("From the file as well: {parts}.").format(parts=", ".join(parts))
+
     def batch_held(self) -> str:
         """The report's line while the description holds the file's own pair."""
         return self.tr(

@@ -1717,6 +1717,26 @@
         <translation>Colocado na descrição do treino.</translation>
     </message>
     <message>
+        <source>{length} tokens</source>
+        <translation>{length} tokens</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>recomputação completa</translation>
+    </message>
+    <message>
+        <source>no recomputation</source>
+        <translation>sem recomputação</translation>
+    </message>
+    <message>
+        <source>the fused loss (Liger)</source>
+        <translation>a perda fundida (Liger)</translation>
+    </message>
+    <message>
+        <source>From the file as well: {parts}.</source>
+        <translation>Também do arquivo: {parts}.</translation>
+    </message>
+    <message>
         <source>Put into the training description. Its micro-batch and accumulation steps stay the file&apos;s when you change the GPUs, and the effective batch follows, as the framework would run the file.</source>
         <translation>Colocado na descrição do treino. O micro-lote e os passos de acumulação continuam os do arquivo quando você muda as GPUs, e o lote efetivo acompanha, como o framework executaria o arquivo.</translation>
     </message>
