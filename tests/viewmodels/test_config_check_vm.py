@@ -465,8 +465,7 @@ def test_a_liger_axolotl_file_with_an_absolute_deepspeed_path(qapp, tmp_path: Pa
     lines = outcome.report.splitlines()
     assert f"Read {zero3}, which deepspeed names." in lines
     assert (
-        "From the file as well: 32,768 tokens, no recomputation, the fused loss (Liger)."
-        in lines
+        "From the file as well: 32,768 tokens, no recomputation, the fused loss (Liger)." in lines
     )
     d = vm.description
     assert d is not None and d.fused_loss and d.seq_len == 32768
