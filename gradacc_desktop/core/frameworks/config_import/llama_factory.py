@@ -12,7 +12,14 @@ from ...memory.zero import ZeroStage
 from ...text import trans_late
 from .model import Adapter
 from .reader import MAX_RANK, MAX_SEQ, Bad, Reader, clean
-from .trainer import read_count, read_flag, trainer_args, trainer_sharding, unknown_trainer_keys
+from .trainer import (
+    liger_flag,
+    read_count,
+    read_flag,
+    trainer_args,
+    trainer_sharding,
+    unknown_trainer_keys,
+)
 from .trainer_keys import LLAMA_FACTORY_KEYS
 
 _KINDS = trans_late("ConfigImport", 'LLaMA-Factory accepts "lora", "oft", "freeze" or "full"')
@@ -276,11 +283,8 @@ def _read_liger(data: dict[Any, Any], r: Reader) -> None:
     # model/model_utils/liger_kernel.py apply_liger_kernel(): enable_liger_kernel applies
     # Liger's kernels; the fused linear cross-entropy only where the stage does not need
     # the logits (require_logits is false for pt and sft, the default stage)
-    on = read_flag(r, "enable_liger_kernel", data.get("enable_liger_kernel"), False, "fused_loss")
-    if isinstance(on, Bad):
-        return
-    if on is None:  # ModelArguments' default: no Liger kernels
-        r.values["fused_loss"] = False
+    on = liger_flag(r, "enable_liger_kernel", data, False)
+    if on is None:
         return
     stage = data.get("stage", "sft")
     r.set("fused_loss", "enable_liger_kernel", on and stage in ("pt", "sft"))

@@ -233,15 +233,22 @@ def trainer_args(r: Reader, data: dict[Any, Any], cli: bool, trl: bool) -> Train
     return TrainerArgs(micro, steps, bf16, fp16, evals[0] is True, evals[1] is True, auto is True)
 
 
+def liger_flag(r: Reader, key: str, data: dict[Any, Any], cli: bool) -> bool | None:
+    """The flag that turns Liger's kernels on: its value, or None when it is unreadable
+    (the fused loss stays open) or absent (the arguments' default: no Liger kernels, the
+    loss unfused)."""
+    on = read_flag(r, key, data.get(key), cli, "fused_loss")
+    if on is None:
+        r.values["fused_loss"] = False
+    return None if isinstance(on, Bad) else on
+
+
 def _trainer_liger(r: Reader, data: dict[Any, Any], cli: bool) -> None:
     # transformers 5, Trainer: use_liger_kernel applies Liger's kernels to the model
     # (_apply_liger_kernel_to_instance) with liger_kernel_config's keywords, whose
     # fused_linear_cross_entropy is on unless that config turns it off
-    use = read_flag(r, "use_liger_kernel", data.get("use_liger_kernel"), cli, "fused_loss")
-    if isinstance(use, Bad):
-        return
-    if use is None:  # TrainingArguments' default: no Liger kernels
-        r.values["fused_loss"] = False
+    use = liger_flag(r, "use_liger_kernel", data, cli)
+    if use is None:
         return
     options = data.get("liger_kernel_config")
     if use and isinstance(options, dict) and options.get("fused_linear_cross_entropy") is False:
