@@ -36,6 +36,7 @@ from gradacc_desktop.core.memory.families import parse_model_config
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload, Precision
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import Generation, load_gpu_table
 from gradacc_desktop.core.time.kernels import (
@@ -209,6 +210,7 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         seq_len=run["seq_len"],
         attention=Attention.SDPA if run["flash_attention"] else Attention.EAGER,
         fused_loss=run.get("fused_loss", False),
+        master_weights=MasterWeights(run.get("master_weights", "fp32")),
         card=card,
         gpus=dp,
         nodes=nodes,
@@ -437,9 +439,7 @@ KNOWN_MISSES: dict[str, str] = {
         "10 to 40 % on the same layout, and the description has no switch for them"
     ),
     "memory-worst": (
-        "DeepSpeedExamples' bf16 master-weight run keeps its optimizer states in bf16 "
-        "(bf16_optimizer with bf16 master weights), which the description cannot say "
-        "(+54 %); ml-engineering's Llama 3.1 8B at 8K and 32K tokens, whose peak is "
+        "ml-engineering's Llama 3.1 8B at 8K and 32K tokens, whose peak is "
         "max_memory_reserved since the process started, so the 16 GB of bf16 weights "
         "loaded before ZeRO-3 shards them outweigh the step (-53 %, -25 %); Megatron-LM's "
         "functional tests of a 12-layer, 512-wide model (a few GB, where Transformer "

@@ -79,6 +79,7 @@ LABELS = {
     "base_model": "base model",
     "checkpointing": "activation checkpointing",
     "fused_loss": "fused loss (Liger)",
+    "master_weights": "master weights",
     "packing": "samples packed",
 }
 

@@ -8,7 +8,7 @@ into one ``TrainingDescription`` — each command is a view of the same plan.
   [--family llama|gpt2]``;
 * method: ``--lora-rank R`` (LoRA) with ``--lora-targets`` and ``--base-bits 4`` (QLoRA),
   ``--trainable-params`` for adapters on a model whose projections are not known,
-  ``--optimizer``, ``--precision``;
+  ``--optimizer``, ``--precision``, ``--master-weights``;
 * sequences: ``--seq-len``, ``--target-seq`` (encoder-decoders), ``--attention``;
 * GPUs: ``--gpus G`` (data-parallel) or ``--world-size N`` (every GPU);
 * hardware and layout: ``--gpu-card CARD | --gpu-memory-gb C``, ``--nodes``,
@@ -47,6 +47,7 @@ from ..core.memory import (
     typed_shape,
 )
 from ..core.memory.families import ModelConfigError, file_name, read_model_config
+from ..core.precision import MasterWeights
 from ..core.time import (
     MISMATCH_TEXT,
     GpuCard,
@@ -221,6 +222,7 @@ def description_from(
         precision=precision,
         fp8=fp8,
         optimizer=Optimizer(args.optimizer),
+        master_weights=MasterWeights(args.master_weights),
         seq_len=args.seq_len,
         target_seq=args.target_seq,
         attention=Attention(args.attention),

@@ -28,7 +28,7 @@ from ..core.memory import (
     Precision,
     ZeroStage,
 )
-from ..core.precision import FP8
+from ..core.precision import FP8, MasterWeights
 from ..core.recompute import Recompute
 from ..core.time import (
     BANDWIDTH_LIMITS,
@@ -200,6 +200,15 @@ def add_method_arguments(
         metavar="{" + ",".join(p.value for p in Precision) + "}",
         default=Precision.BF16.value,
         help="what the weights, gradients and activations are kept in (default bf16)",
+    )
+    group.add_argument(
+        "--master-weights",
+        choices=[m.value for m in MasterWeights],
+        default=MasterWeights.FP32.value,
+        help="what a bf16 training's optimizer updates: an fp32 master copy with fp32 "
+        "states (mixed precision; default), a bf16 one with bf16 states (DeepSpeed's "
+        "bf16_master_weights_and_grads) or none (pure bf16: torchtune, FSDP2 without a "
+        "mixed-precision policy)",
     )
     group.add_argument(
         "--fp8",

@@ -42,6 +42,7 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
+from ..core.framework import Framework
 from ..core.memory import (
     LARGEST_LAYER_LIMITS,
     ModelStates,
@@ -53,6 +54,7 @@ from ..core.memory import (
     lora,
     model_states,
 )
+from ..core.precision import MasterWeights
 from ..core.training.description import (
     OPTIMIZER_STATE_BYTES,
     RECIPE_OPTIMIZER,
@@ -61,6 +63,7 @@ from ..core.training.description import (
 )
 from ..core.training.figures import Figures, figures, shown_gb
 from ..core.training.plan import cpu_fits
+from ..core.training.problems import ProblemKind, problem_text
 from ._common import MICRO_BATCH, UsageError, int_type, plain, print_json
 from .description import (
     add_description_arguments,
@@ -88,6 +91,9 @@ PART_NAMES = {
     "cpu_offload": "offloaded optimizer (and parameters)",
     "cpu_buffer": "DeepSpeed's 1.5x buffer",
 }
+
+#: the master copy's parts, named in its format
+_MASTER_PARTS = ("fp32_gradients", "master_weights")
 
 #: the rank ``--recipe lora`` trains without ``--lora-rank`` (memory's old default)
 RECIPE_LORA_RANK = 16
@@ -230,6 +236,7 @@ def _plan_figures(d: TrainingDescription, figs: Figures, micro: int | None) -> d
         "model_states_bytes": figs.states.gpu_bytes if figs.states else None,
         "other_memory_bytes": figs.other.bytes,
         "framework": d.framework.value,
+        "master_weights": d.master.value,
         "world_size": d.world,
         "layout": layout_dict(d),
         "activation_bytes_per_sample": figs.activation.bytes,
@@ -249,6 +256,7 @@ def _count_figures(result: ModelStates) -> dict[str, Any]:
         "model_states_bytes": result.gpu_bytes,
         "other_memory_bytes": None,
         "framework": "deepspeed",
+        "master_weights": result.master.value,
         "world_size": result.gpus,
         "layout": None,
         "activation_bytes_per_sample": None,
@@ -324,9 +332,25 @@ def _count_states(args: argparse.Namespace, recipe: Recipe) -> ModelStates:
             optimizer_state_bytes=OPTIMIZER_STATE_BYTES[Optimizer(args.optimizer)],
             trainable=trainable,
             frozen_weight_bytes=frozen,
+            master=_counted_master(args, precision),
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def _counted_master(args: argparse.Namespace, precision: Precision) -> MasterWeights:
+    """``--master-weights`` for DeepSpeed's estimator on the counts: refused, with the
+    plan's sentence, where DeepSpeed does not keep it."""
+    master = MasterWeights(args.master_weights)
+    if master is MasterWeights.FP32:
+        return master
+    if precision is not Precision.BF16:
+        kind = ProblemKind.MASTER_PRECISION
+        raise UsageError(f"--master-weights: {problem_text(kind, precision=precision.value)}")
+    if not Framework.DEEPSPEED.keeps(master):
+        text = problem_text(ProblemKind.MASTER_DEEPSPEED)
+        raise UsageError(f"--master-weights: {text}")
+    return master
 
 
 def _base_bits(args: argparse.Namespace, recipe: Recipe) -> int | None:
@@ -387,12 +411,13 @@ def _print_text(
     gpus = f"{result.gpus} GPU(s)"
     if split:
         gpus = f"{result.gpus} data-parallel GPU(s) x {' x '.join(split)}"
-    framework = data.get("framework")
+    framework, master = data.get("framework"), result.master.value
     out.write(
         f"{data['params']} parameters on {gpus}"
         + (f" ({result.nodes} nodes)" if result.nodes > 1 else "")
         + f", ZeRO-{int(result.zero_stage)}, offload {result.offload.value}, {recipe.value}"
         + (f", {framework}" if framework not in (None, "deepspeed") else "")
+        + (f", {master} master copy" if master != MasterWeights.FP32.value else "")
         + "\n"
     )
     out.write(f"Per GPU:  {result.gpu_bytes} bytes ({_gb(result.gpu_bytes)})\n")
@@ -403,7 +428,10 @@ def _print_text(
     out.write(node + "\n")
     for c in result.components:
         where = "GPU" if c.where == "gpu" else "CPU"
-        out.write(f"  {where} {PART_NAMES[c.part.value]}: {_gb_fraction(c.bytes)}\n")
+        name = PART_NAMES[c.part.value]
+        if result.master is MasterWeights.BF16 and c.part.value in _MASTER_PARTS:
+            name = name.replace("fp32", "bf16")  # the master copy's parts are bf16
+        out.write(f"  {where} {name}: {_gb_fraction(c.bytes)}\n")
     out.write(f"Source: {data['source']}\n")
     _print_plan_figures(data)
 

@@ -204,6 +204,8 @@ def plan_json(p: Plan, args: argparse.Namespace) -> dict[str, Any]:
         "rounding": d.rounding,
         # what runs the step: how the memory is counted and the gradients travel
         "framework": d.framework.value,
+        # what the optimizer updates: the master copy the figures count
+        "master_weights": d.master.value,
         # what frameworks run, but slowly (tensor parallelism across nodes)
         "notes": [n.value for n in p.notes],
         # what the framework refuses of this setup: the rule book's entries

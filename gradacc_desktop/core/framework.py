@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import enum
 
-from .precision import Precision
+from .precision import MasterWeights, Precision
 
 __all__ = ["Framework"]
 
@@ -39,10 +39,27 @@ class Framework(enum.Enum):
     MEGATRON = "megatron"
     FSDP = "fsdp"
 
-    def gradient_bytes(self, precision: Precision) -> int:
-        """Bytes of one gradient value as the data-parallel reduction moves it."""
+    def keeps(self, master: MasterWeights) -> bool:
+        """Whether the framework can keep a 16-bit training's ``master`` copy so:
+        DeepSpeed an fp32 or a bf16 one (``bf16_master_weights_and_grads``: its ZeRO
+        optimizers always keep one), FSDP2 fp32 shards or none (pure bf16: the shards
+        are the bf16 weights), Megatron its fp32 main parameters (its precision-aware
+        optimizer is not described)."""
+        if master is MasterWeights.FP32:
+            return True
+        if self is Framework.DEEPSPEED:
+            return master is MasterWeights.BF16
+        return self is Framework.FSDP and master is MasterWeights.NONE
+
+    def gradient_bytes(
+        self, precision: Precision, master: MasterWeights = MasterWeights.FP32
+    ) -> int:
+        """Bytes of one gradient value as the data-parallel reduction moves it (a pure
+        bf16 training reduces its bf16 gradients)."""
         if precision is Precision.FP32:
             return 4
+        if master is MasterWeights.NONE:
+            return precision.bytes
         if self is Framework.MEGATRON and precision is Precision.BF16:
             return 4
         if self is Framework.FSDP:

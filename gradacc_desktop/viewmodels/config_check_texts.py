@@ -28,6 +28,7 @@ from gradacc_desktop.core.frameworks.config_import.verdict import (
     verdict,
 )
 from gradacc_desktop.core.memory import ModelSource, ModelSpec, Offload, TrainingSetup
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.imported import bundled_model_of
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
@@ -357,6 +358,10 @@ class ConfigCheckTexts(Translating):
             )
         if config.fused_loss:
             parts.append(self.tr("the fused loss (Liger)"))
+        if config.master_weights is MasterWeights.BF16:
+            parts.append(self.tr("a bf16 master copy with bf16 optimizer states"))
+        elif config.master_weights is MasterWeights.NONE:
+            parts.append(self.tr("pure bf16 (no master copy)"))
         if not parts:
             return None
         return self.tr("From the file as well: {parts}.").format(parts=", ".join(parts))

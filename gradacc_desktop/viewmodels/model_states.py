@@ -13,6 +13,7 @@ from fractions import Fraction
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from gradacc_desktop.core.memory import ModelStates, StatePart
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.training.figures import Source, shown_gb
 from gradacc_desktop.viewmodels.formatting import format_approx
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
@@ -69,7 +70,12 @@ class ModelStatesViewModel(QObject):
         self._state = self._build(state)
         self.stateChanged.emit(self._state)
 
-    def part_name(self, part: StatePart) -> str:
+    def part_name(self, part: StatePart, master: MasterWeights = MasterWeights.FP32) -> str:
+        """``master``: the copy the optimizer updates (its parts are named in its format)."""
+        if master is MasterWeights.BF16 and part is StatePart.MASTER_WEIGHTS:
+            return self.tr("bf16 master weights")
+        if master is MasterWeights.BF16 and part is StatePart.FP32_GRADIENTS:
+            return self.tr("bf16 gradients of the master copy")
         return {
             StatePart.WEIGHTS: self.tr("Weights"),
             StatePart.GRADIENTS: self.tr("Gradients"),
@@ -149,7 +155,7 @@ class ModelStatesViewModel(QObject):
         gpu = [c for c in e.components if c.where == "gpu" and c.bytes]
         rows = tuple(
             (
-                self.part_name(c.part),
+                self.part_name(c.part, e.master),
                 self._gb(c.bytes),
                 self._bytes(self._per_param(c.bytes, e.parameters)),
             )
@@ -188,7 +194,7 @@ class ModelStatesViewModel(QObject):
                 total=self._gb(total_states + overhead),
             )
         cpu_parts = ", ".join(
-            f"{self.part_name(c.part)} {self._gb(c.bytes)}"
+            f"{self.part_name(c.part, e.master)} {self._gb(c.bytes)}"
             for c in e.components
             if c.where == "cpu" and c.bytes
         )

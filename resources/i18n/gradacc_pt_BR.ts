@@ -1733,6 +1733,14 @@
         <translation>a perda fundida (Liger)</translation>
     </message>
     <message>
+        <source>a bf16 master copy with bf16 optimizer states</source>
+        <translation>uma cópia mestre em bf16 com os estados do otimizador em bf16</translation>
+    </message>
+    <message>
+        <source>pure bf16 (no master copy)</source>
+        <translation>bf16 puro (sem cópia mestre)</translation>
+    </message>
+    <message>
         <source>From the file as well: {parts}.</source>
         <translation>Também do arquivo: {parts}.</translation>
     </message>
@@ -2046,10 +2054,6 @@
     <message>
         <source>LLaMA-Factory refuses a key that none of its argument classes defines (unless ALLOW_EXTRA_ARGS=1 is set)</source>
         <translation>o LLaMA-Factory recusa uma chave que nenhuma das suas classes de argumentos define (a menos que ALLOW_EXTRA_ARGS=1 esteja definido)</translation>
-    </message>
-    <message>
-        <source>pure bf16 training (no fp32 master weights) is not modelled</source>
-        <translation>o treino em bf16 puro (sem pesos mestres em fp32) não é modelado</translation>
     </message>
     <message>
         <source>LLaMA-Factory refuses a config without it</source>
@@ -2887,7 +2891,7 @@
     <name>Description</name>
     <message>
         <source>FP8 products run beside 16-bit training (bf16 or fp16), not with fp32.</source>
-        <extracomment>the input each kind concerns (the window marks it; the command line names its flag)</extracomment>
+        <extracomment>the input each kind concerns (the window marks it; the command line names its flag) why each framework does not keep a master copy it was asked for</extracomment>
         <translation>Os produtos em FP8 rodam junto com o treino em 16 bits (bf16 ou fp16), não com fp32.</translation>
     </message>
     <message>
@@ -2909,6 +2913,22 @@
     <message>
         <source>The fused loss (Liger) replaces a language model&apos;s head and loss: this model has another head.</source>
         <translation>A perda fundida (Liger) substitui a cabeça e a perda de um modelo de linguagem: este modelo tem outra cabeça.</translation>
+    </message>
+    <message>
+        <source>A bf16 master copy, or none, belongs to bf16 training: with {precision} the optimizer keeps an fp32 master copy, and the figures count it.</source>
+        <translation>Uma cópia mestre em bf16, ou nenhuma, é coisa de treino em bf16: com {precision} o otimizador mantém uma cópia mestre em fp32, e os números a contam.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s optimizers always keep a master copy, in fp32 or in bf16: the figures count the fp32 one.</source>
+        <translation>Os otimizadores do DeepSpeed sempre mantêm uma cópia mestre, em fp32 ou em bf16: os números contam a de fp32.</translation>
+    </message>
+    <message>
+        <source>FSDP2&apos;s shards are the master copy: fp32 shards (a mixed-precision policy) or none (bf16 shards); the figures count the fp32 one.</source>
+        <translation>Os fragmentos do FSDP2 são a cópia mestre: fragmentos em fp32 (uma política de precisão mista) ou nenhuma (fragmentos em bf16); os números contam a de fp32.</translation>
+    </message>
+    <message>
+        <source>Megatron keeps fp32 main parameters and gradients (its precision-aware optimizer is not described here): the figures count them.</source>
+        <translation>O Megatron mantém parâmetros principais e gradientes em fp32 (seu otimizador ciente de precisão não é descrito aqui): os números os contam.</translation>
     </message>
     <message>
         <source>Expert parallelism ({expert_parallel}) spreads a mixture of experts&apos; routed experts: this model has none.</source>
@@ -3325,6 +3345,10 @@
     <message>
         <source>The fused loss is set in code here: in build_model(), load a Hugging Face model with liger_kernel.transformers.AutoLigerKernelForCausalLM (pip install liger-kernel), or call its apply_liger_kernel_to_&lt;model&gt;() before loading it.</source>
         <translation>A perda fundida é definida no código aqui: em build_model(), carregue um modelo do Hugging Face com liger_kernel.transformers.AutoLigerKernelForCausalLM (pip install liger-kernel), ou chame o apply_liger_kernel_to_&lt;modelo&gt;() dele antes de carregá-lo.</translation>
+    </message>
+    <message>
+        <source>Pure bf16 (no master copy) is set in code here: in build_model(), load the model in bf16 (torch_dtype=torch.bfloat16); the optimizer then updates the bf16 weights and keeps its states in bf16, as the plan counts.</source>
+        <translation>O bf16 puro (sem cópia mestre) é definido no código aqui: em build_model(), carregue o modelo em bf16 (torch_dtype=torch.bfloat16); o otimizador então atualiza os pesos em bf16 e mantém seus estados em bf16, como o plano conta.</translation>
     </message>
     <message>
         <source>Megatron runs its own head and loss: the fused loss (Liger) of the description is not in these files, and the activation memory they need is the unfused one.</source>
@@ -4105,12 +4129,24 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Estrutura do estimador do DeepSpeed com pesos e gradientes fp32 e sem cópia mestra</translation>
     </message>
     <message>
+        <source>DeepSpeed&apos;s estimator layout with a bf16 master copy, bf16 gradients for it and bf16 optimizer states (bf16_master_weights_and_grads, bf16_optimizer_states)</source>
+        <translation>A organização dos estimadores do DeepSpeed com uma cópia mestre em bf16, seus gradientes em bf16 e os estados do otimizador em bf16 (bf16_master_weights_and_grads, bf16_optimizer_states)</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s estimator layout in pure bf16: the optimizer updates the bf16 weights and keeps its states in bf16 (no master copy)</source>
+        <translation>A organização dos estimadores do DeepSpeed em bf16 puro: o otimizador atualiza os pesos em bf16 e mantém seus estados em bf16 (sem cópia mestre)</translation>
+    </message>
+    <message>
         <source>Megatron&apos;s fp32 gradient buffer and distributed optimizer (megatron-core 0.16, distrib_optimizer.py)</source>
         <translation>Buffer de gradientes em fp32 e otimizador distribuído do Megatron (megatron-core 0.16, distrib_optimizer.py)</translation>
     </message>
     <message>
         <source>FSDP2&apos;s per-parameter sharding: fp32 shards, fp32 gradients (torchtitan&apos;s defaults)</source>
         <translation>Fragmentação por parâmetro do FSDP2: fragmentos em fp32, gradientes em fp32 (padrões do torchtitan)</translation>
+    </message>
+    <message>
+        <source>FSDP2&apos;s per-parameter sharding in pure bf16: bf16 shards, bf16 gradients and optimizer states (torchtune&apos;s defaults)</source>
+        <translation>Fragmentação por parâmetro do FSDP2 em bf16 puro: fragmentos, gradientes e estados do otimizador em bf16 (os padrões do torchtune)</translation>
     </message>
 </context>
 <context>
@@ -4131,6 +4167,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Per parameter</source>
         <translation>Por parâmetro</translation>
+    </message>
+    <message>
+        <source>bf16 master weights</source>
+        <translation>Pesos mestres em bf16</translation>
+    </message>
+    <message>
+        <source>bf16 gradients of the master copy</source>
+        <translation>Gradientes da cópia mestre em bf16</translation>
     </message>
     <message>
         <source>Weights</source>
@@ -4908,6 +4952,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>FSDP offloads the parameters, the gradients and the optimizer states together (CPUOffloadPolicy): offload everything, or nothing.</source>
         <translation>O FSDP descarrega na CPU os parâmetros, os gradientes e os estados do otimizador juntos (CPUOffloadPolicy): descarregue tudo, ou nada.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed keeps a bf16 master copy only in its ZeRO optimizers (&quot;Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3&quot;): use ZeRO-1, 2 or 3, or the fp32 master copy.</source>
+        <translation>O DeepSpeed mantém uma cópia mestre em bf16 só nos seus otimizadores ZeRO (&quot;Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3&quot;): use ZeRO-1, 2 ou 3, ou a cópia mestre em fp32.</translation>
     </message>
 </context>
 <context>
@@ -6136,6 +6184,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Precisão</translation>
     </message>
     <message>
+        <source>Master weights</source>
+        <translation>Pesos mestres</translation>
+    </message>
+    <message>
         <source>FP&amp;8 matrix products</source>
         <translation>Produtos de matrizes em FP&amp;8</translation>
     </message>
@@ -6202,6 +6254,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>The numbers training computes in: mixed precision keeps fp32 master weights.</source>
         <translation>Os números em que o treino calcula: a precisão mista guarda pesos mestres em fp32.</translation>
+    </message>
+    <message>
+        <source>What the optimizer updates in bf16 training. fp32: a master copy of the weights, its gradients and the optimizer&apos;s states in fp32 (mixed precision). bf16: the same copy, gradients and states in bf16 (DeepSpeed&apos;s bf16_master_weights_and_grads with bf16_optimizer_states). None: pure bf16, the optimizer updates the bf16 weights and keeps its states in bf16 (torchtune&apos;s dtype bf16, LLaMA-Factory&apos;s pure_bf16, FSDP2 without a mixed-precision policy). Adam&apos;s states then take 4 bytes per parameter instead of 8.</source>
+        <translation>O que o otimizador atualiza no treino em bf16. fp32: uma cópia mestre dos pesos, seus gradientes e os estados do otimizador em fp32 (precisão mista). bf16: a mesma cópia, gradientes e estados em bf16 (bf16_master_weights_and_grads com bf16_optimizer_states do DeepSpeed). Nenhuma: bf16 puro, o otimizador atualiza os próprios pesos em bf16 e mantém seus estados em bf16 (dtype bf16 do torchtune, pure_bf16 do LLaMA-Factory, FSDP2 sem política de precisão mista). Os estados do Adam ocupam então 4 bytes por parâmetro em vez de 8.</translation>
     </message>
     <message>
         <source>Matrix products in FP8 (Transformer Engine) around 16-bit weights, gradients and activations: the card&apos;s FP8 peak, the memory of bf16/fp16 training. Only with bf16 or fp16 on a card with an FP8 peak (Hopper, Ada, Blackwell, MI300X).</source>
@@ -6326,6 +6382,18 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>fp32 (full precision)</source>
         <translation>fp32 (precisão total)</translation>
+    </message>
+    <message>
+        <source>fp32 (mixed precision)</source>
+        <translation>fp32 (precisão mista)</translation>
+    </message>
+    <message>
+        <source>bf16 (DeepSpeed)</source>
+        <translation>bf16 (DeepSpeed)</translation>
+    </message>
+    <message>
+        <source>None (pure bf16)</source>
+        <translation>Nenhuma (bf16 puro)</translation>
     </message>
     <message>
         <source>Fused (SDPA / FlashAttention)</source>

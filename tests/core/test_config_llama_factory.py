@@ -11,6 +11,7 @@ import pytest
 from gradacc_desktop.cli import main
 from gradacc_desktop.core.frameworks.config_import import Adapter, ConfigKind
 from gradacc_desktop.core.memory.setup import Precision
+from gradacc_desktop.core.precision import MasterWeights
 from tests.core.test_config_trainer import read, unknown, unread, write
 
 # --------------------------------------------------------------------------- LLaMA-Factory
@@ -166,8 +167,11 @@ def test_llama_factory_pure_bf16(tmp_path: Path) -> None:
     config = read(
         tmp_path, "lf.yaml", {"model_name_or_path": "m", "stage": "sft", "pure_bf16": True}
     )
-    assert config.precision is None and "precision" in config.unresolved
+    # the model in bf16 without AMP: no master copy, the optimizer's states in bf16
+    assert config.precision is Precision.BF16 and "precision" not in config.unresolved
+    assert config.master_weights is MasterWeights.NONE
     assert "precision" not in [f for f, _ in config.defaults]
+    assert ("master_weights", "pure_bf16") in config.keys
     write(tmp_path, "z3.json", {"zero_optimization": {"stage": 3}})
     zero3 = read(
         tmp_path,

@@ -16,6 +16,7 @@ from gradacc_desktop.core.frameworks.rules import RULES, Rule, refusals, schedul
 from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.setup import Offload, TrainingSetup
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import TrainingDescription
@@ -62,6 +63,11 @@ CASES: dict[Rule, tuple[Framework, dict[str, Any], dict[str, Any]]] = {
         Framework.FSDP,
         {"zero_stage": ZeroStage.WEIGHTS, "offload": Offload.OPTIMIZER},
         {"zero_stage": ZeroStage.WEIGHTS, "offload": Offload.ALL},
+    ),
+    Rule.BF16_MASTER_ZERO: (
+        Framework.DEEPSPEED,
+        {"master": MasterWeights.BF16, "zero_stage": ZeroStage.NONE},
+        {"master": MasterWeights.BF16, "zero_stage": ZeroStage.OPTIMIZER},
     ),
 }
 

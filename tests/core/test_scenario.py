@@ -20,6 +20,7 @@ from gradacc_desktop.core.memory.families import parse_model_config_text
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSource, ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Offload, Precision, ZeroStage
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.scenario import (
     MAX_BYTES,
@@ -88,8 +89,10 @@ FULL = Scenario(
         sequence_parallel=True,
         cpu_memory_gb=2048,
         fused_loss=True,
+        master_weights=MasterWeights.BF16,
     ),
 )
+MASTER_KEYS = ("master_weights",)
 NODE_KEYS = ("cpu_memory_gb",)
 LOSS_KEYS = ("fused_loss",)
 FRAMEWORK_KEYS = ("framework", "sequence_parallel")
@@ -138,6 +141,10 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    for key in MASTER_KEYS:
+        del plan[key]
+    if version == 9:
+        return data
     for key in LOSS_KEYS:
         del plan[key]
     if version == 8:
@@ -198,7 +205,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 9
+    assert data["format"] == "gradacc-scenario" and data["version"] == 10
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -222,6 +229,40 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["image_height"] == 768 and data["plan"]["vision_frozen"] is True
     assert data["plan"]["framework"] == "megatron" and data["plan"]["sequence_parallel"] is True
     assert data["plan"]["cpu_memory_gb"] == 2048  # whole GB: an integer
+    assert data["plan"]["master_weights"] == "bf16"
+
+
+def test_version_9_files_open_with_the_fp32_master_copy() -> None:
+    data = as_version(9)
+    plan = load(encode(data)).plan
+    assert plan.master_weights is MasterWeights.FP32 and plan.fused_loss is True
+    data["plan"]["master_weights"] = "bf16"  # a version 9 file cannot carry version 10 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
+
+
+@pytest.mark.parametrize("master", list(MasterWeights))
+def test_the_master_copy_round_trips(master: MasterWeights) -> None:
+    scenario = replace(FULL, plan=replace(FULL.plan, master_weights=master))
+    assert load(save(scenario)) == scenario
+    assert json.loads(save(scenario))["plan"]["master_weights"] == master.value
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("fp16", ReadProblem.BAD_CHOICE),
+        (None, ReadProblem.WRONG_TYPE),
+        (True, ReadProblem.WRONG_TYPE),
+    ],
+)
+def test_a_master_copy_of_no_known_kind_is_refused(value: Any, reason: ReadProblem) -> None:
+    data = good()
+    data["plan"]["master_weights"] = value
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is reason and info.value.path == "plan.master_weights"
 
 
 def test_version_8_files_open_with_the_loss_not_fused() -> None:
@@ -559,7 +600,7 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "root is a number": (b"1", ReadProblem.NOT_AN_OBJECT),
     "root is null": (b"null", ReadProblem.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 9,', '"version": 9, "version": 9,').encode(),
+        VALID.replace('"version": 10,', '"version": 10, "version": 10,').encode(),
         ReadProblem.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -569,12 +610,12 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "wrong format": (_set("format", "something-else"), ReadProblem.WRONG_FORMAT),
     "format missing": (_drop("format"), ReadProblem.MISSING_KEY),
     "version missing": (_drop("version"), ReadProblem.MISSING_KEY),
-    "future version": (_set("version", 10), ReadProblem.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 11), ReadProblem.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), ReadProblem.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), ReadProblem.WRONG_TYPE),
     "version as bool": (_set("version", True), ReadProblem.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 9', '"version": 9.0').encode(),
+        VALID.replace('"version": 10', '"version": 10.0').encode(),
         ReadProblem.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), ReadProblem.MISSING_KEY),

@@ -37,10 +37,12 @@ from deepspeed.runtime.pipe.module import PipelineModule
 from deepspeed.runtime.pipe.topology import PipeModelDataParallelTopology
 
 from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.core.frameworks.export.deepspeed import deepspeed_config
 from gradacc_desktop.core.frameworks.rules import RULES, Rule, refusals
 from gradacc_desktop.core.memory.models import ModelFacts
 from gradacc_desktop.core.memory.setup import TrainingSetup
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import MasterWeights
 from tests.core.test_rules import BASE, CASES, LLAMA, QWEN
 from tests.trainers.test_layout import _deepspeed_config, _GridMpu, _interleaved_refusal
 
@@ -76,6 +78,10 @@ HOLDS: dict[Rule, tuple[str, ...]] = {
     ),
     Rule.FSDP_ZERO1: ("reshard_after_forward: bool | int | None = None,",),
     Rule.FSDP_OFFLOAD: ("class CPUOffloadPolicy(OffloadPolicy):",),
+    Rule.BF16_MASTER_ZERO: (
+        "assert self.zero_enabled and self.zero_optimization_stage in (",
+        '"Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3."',
+    ),
 }
 
 #: the lines after the cited one that may hold the rest of the check
@@ -250,6 +256,22 @@ def _zero_optimizer_built(
     raise AssertionError("ZeRO-1/2/3 should build an optimizer or refuse")
 
 
+def _exported_config_read(
+    setup: TrainingSetup, model: ModelFacts, monkeypatch: pytest.MonkeyPatch
+) -> str | None:
+    """DeepSpeedConfig's refusal of the ds_config.json the export writes for ``setup``
+    (None: it reads it, the bf16 master copy's keys included)."""
+    config = deepspeed_config(setup)
+    try:
+        read = _deepspeed_config(config, monkeypatch, setup.world)
+    except AssertionError as exc:
+        return str(exc)
+    bf16 = read.bfloat16_config
+    kept = setup.master is MasterWeights.BF16
+    assert (bf16.bf16_master_weights_and_grads, bf16.bf16_optimizer_states) == (kept, kept)
+    return None
+
+
 # --------------------------------------------------------------------------- each rule
 
 Check = Callable[[TrainingSetup, ModelFacts, pytest.MonkeyPatch], str | None]
@@ -278,6 +300,10 @@ CHECKS: dict[Rule, tuple[Check, str]] = {
     ),
     Rule.VIRTUAL_LAYERS: (lambda s, m, _: _megatron_builds(s, m), "should be divisible by vp_size"),
     Rule.INTERLEAVING: (_megatron_interleaves, "The remainder of M"),
+    Rule.BF16_MASTER_ZERO: (
+        _exported_config_read,
+        "Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3",
+    ),
 }
 assert set(CHECKS) == set(Rule) - {Rule.FSDP_ZERO1, Rule.FSDP_OFFLOAD}
 

@@ -104,7 +104,9 @@ def test_each_new_input_has_its_label_name_tab_stop_and_alt_key(  # type: ignore
     assert attention in chain and fp8 in chain
     # in reading order: FP8 under the precision, the virtual stages under the pipeline's
     assert chain.index(fp8) == chain.index(panel.combos[Choice.PRECISION]) + 1
-    assert chain.index(attention) == chain.index(fp8) + 1
+    master = panel.combos[Choice.MASTER_WEIGHTS]
+    assert chain.index(master) == chain.index(fp8) + 1
+    assert chain.index(attention) == chain.index(master) + 1
     stages = panel.fields[TrainingField.PIPELINE_STAGES]
     assert chain.index(panel.fields[TrainingField.VIRTUAL_STAGES]) == chain.index(stages) + 1
     link = panel.fields[TrainingField.LINK]

@@ -205,11 +205,11 @@ def test_an_old_scenario_opens_with_deepspeed(window: MainWindow, qtbot, tmp_pat
     path = tmp_path / "antigo.json"
     assert window.scenarios.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["version"] == scenario_io.VERSION == 9
+    assert data["version"] == scenario_io.VERSION == 10
     data["version"] = 6  # as this app's version before the framework wrote it
     del data["plan"]["framework"], data["plan"]["sequence_parallel"]
     del data["plan"]["cpu_memory_gb"]  # version 8
-    del data["plan"]["fused_loss"]  # version 9
+    del data["plan"]["fused_loss"], data["plan"]["master_weights"]  # versions 9, 10
     path.write_text(json.dumps(data), encoding="utf-8")
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
     type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")

@@ -10,6 +10,7 @@ from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.training.description import Method
 from gradacc_desktop.viewmodels.model_states import (
     ModelStatesState,
@@ -66,6 +67,24 @@ def test_llama2_7b_zero2_on_8_gpus_is_deepspeeds_figure(qapp, catalogue) -> None
     assert training.placeholder(F.OTHER_MEMORY) == "29.639 GB (estimated)"
     assert vm.title() == "Model states per GPU"
     assert vm.headers() == ("Component", "On one GPU", "Per parameter")
+
+
+def test_the_bf16_master_copy_is_named_in_its_format(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]
+    catalogue("pt_BR")
+    training, vm = _states("pt_BR", LLAMA2_7B, ZeroStage.GRADIENTS)
+    training.set_text(F.GPUS, "8")
+    training.set_choice(Choice.MASTER_WEIGHTS, MasterWeights.BF16)
+    view = _view(vm)
+    assert [name for name, _gb, _b in view.rows[:-1]] == [
+        "Pesos",
+        "Gradientes",
+        "Gradientes da cópia mestre em bf16",
+        "Pesos mestres em bf16",
+        "Estados do otimizador",
+    ]
+    # ZeRO-2: 2·P whole + (2 + 2 + 2 + 4)·P / 8 sharded, instead of 2 + 18 / 8 = 4.25
+    assert view.rows[-1][2] == "3,25 bytes"
+    assert "bf16_master_weights_and_grads" in view.source
 
 
 def test_the_shape_typed_in_is_llama2_7b_too(qapp, catalogue) -> None:  # type: ignore[no-untyped-def]

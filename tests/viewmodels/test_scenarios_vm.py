@@ -309,7 +309,7 @@ def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ig
     for key in ("framework", "sequence_parallel"):  # version 7
         del data["plan"][key]
     del data["plan"]["cpu_memory_gb"]  # version 8
-    del data["plan"]["fused_loss"]  # version 9
+    del data["plan"]["fused_loss"], data["plan"]["master_weights"]  # versions 9, 10
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     opened = _time_model_inputs()  # every new input away from its default

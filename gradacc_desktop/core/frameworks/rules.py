@@ -27,6 +27,7 @@ from ..framework import Framework
 from ..memory.models import ModelFacts
 from ..memory.setup import Offload, TrainingSetup
 from ..memory.zero import ZeroStage
+from ..precision import MasterWeights
 from ..text import Message, Phrase, trans_late
 
 __all__ = ["RULES", "Refusal", "Rule", "RuleEntry", "refusals", "schedule_runs"]
@@ -46,6 +47,7 @@ class Rule(enum.Enum):
     INTERLEAVING = "interleaving"
     FSDP_ZERO1 = "fsdp_zero1"
     FSDP_OFFLOAD = "fsdp_offload"
+    BF16_MASTER_ZERO = "bf16_master_zero"
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,16 @@ RULES: dict[Rule, RuleEntry] = {
             "(CPUOffloadPolicy): offload everything, or nothing.",
         ),
     ),
+    Rule.BF16_MASTER_ZERO: RuleEntry(
+        Framework.DEEPSPEED,
+        f"{DEEPSPEED}, deepspeed/runtime/config.py:707",
+        trans_late(
+            "Rules",
+            "DeepSpeed keeps a bf16 master copy only in its ZeRO optimizers "
+            '("Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3"): '
+            "use ZeRO-1, 2 or 3, or the fp32 master copy.",
+        ),
+    ),
 }
 
 
@@ -218,4 +230,7 @@ def refusals(
             found.append(_refusal(Rule.FSDP_ZERO1))
         if s.offload is Offload.OPTIMIZER:
             found.append(_refusal(Rule.FSDP_OFFLOAD))
+    deepspeed = framework is Framework.DEEPSPEED
+    if deepspeed and s.master is MasterWeights.BF16 and s.zero_stage is ZeroStage.NONE:
+        found.append(_refusal(Rule.BF16_MASTER_ZERO))
     return tuple(found)

@@ -30,6 +30,13 @@ and reduce-scatters the gradients into fp32 shards (torchtitan's
 DDP keeps, DeepSpeed's rules; so does any CPU offload (the offloads DeepSpeed's
 estimators describe).
 
+Without an fp32 master copy (``MasterWeights.NONE``, pure bf16) FSDP2's shards are the
+bf16 weights and the gradients are reduced into bf16 shards, with the optimizer's states
+in bf16: ``2P/R + 2T/R + 4T/R`` and the gathered layer. Megatron keeps its fp32 main
+parameters and gradient buffer whatever is asked (its precision-aware optimizer is not
+described), and FSDP2 has no separate master copy to keep in bf16: a description asking
+for those says so (``core.training.problems``) and is counted with the fp32 master.
+
 A mixture of experts' routed experts spread over ``EP`` GPUs: each GPU holds the dense
 part and ``1/EP`` of the experts, and the shards run over the replicas that hold the
 same ones (a shard is ``P/R`` either way), as DeepSpeed's rules do.
@@ -41,8 +48,9 @@ import math
 from fractions import Fraction
 
 from ..framework import Framework
+from ..precision import MasterWeights, sixteen_bit_state_bytes
 from ..text import trans_late
-from .model_states import Component, ModelStates, StatePart, model_states
+from .model_states import Component, ModelStates, StatePart, master_of, model_states
 from .setup import Offload, Precision
 from .zero import ZeroStage
 
@@ -56,6 +64,11 @@ SOURCE_MEGATRON = trans_late(
 SOURCE_FSDP = trans_late(
     "ModelStates",
     "FSDP2's per-parameter sharding: fp32 shards, fp32 gradients (torchtitan's defaults)",
+)
+SOURCE_FSDP_BF16 = trans_late(
+    "ModelStates",
+    "FSDP2's per-parameter sharding in pure bf16: bf16 shards, bf16 gradients and optimizer "
+    "states (torchtune's defaults)",
 )
 
 
@@ -75,9 +88,15 @@ def framework_states(
     experts: int = 0,
     expert_parallel: int = 1,
     context_parallel: int = 1,
+    master: MasterWeights = MasterWeights.FP32,
 ) -> ModelStates:
     """One GPU's model states under ``framework`` (the arguments as ``model_states``'s):
-    DeepSpeed's rules for DeepSpeed, for any offload, and for FSDP below ZeRO-2."""
+    DeepSpeed's rules for DeepSpeed, for any offload, and for FSDP below ZeRO-2. The
+    ``master`` copy is counted as asked where the framework keeps it so
+    (``Framework.keeps``), with the fp32 one elsewhere."""
+    master = master_of(precision, MasterWeights(master))
+    if not framework.keeps(master):
+        master = MasterWeights.FP32
     deepspeed = model_states(
         parameters,
         gpus,
@@ -93,6 +112,7 @@ def framework_states(
         experts=experts,
         expert_parallel=expert_parallel,
         context_parallel=context_parallel,
+        master=master,
     )
     stage = ZeroStage(zero_stage)
     if framework is Framework.DEEPSPEED or offload is not Offload.NONE:
@@ -116,7 +136,7 @@ def framework_states(
         held_weights = frozen + w * t
         if elsewhere and not experts_train:
             held_weights -= elsewhere * frozen / (p - t)
-    grad = framework.gradient_bytes(precision)
+    grad = framework.gradient_bytes(precision, master)
     gpu: list[tuple[StatePart, Fraction]] = []
     if not sharded:  # Megatron, no ZeRO or its distributed optimizer
         gpu.append((StatePart.WEIGHTS, held_weights))
@@ -126,6 +146,18 @@ def framework_states(
             gpu.append((StatePart.MASTER_WEIGHTS, 4 * share))
         gpu.append((StatePart.OPTIMIZER_STATES, optimizer_state_bytes * share))
         source = SOURCE_MEGATRON
+    elif mixed and master is MasterWeights.NONE:  # FSDP2 in pure bf16: bf16 shards
+        trained = p if frozen_weight_bytes is None else t
+        frozen = Fraction(0) if frozen_weight_bytes is None else Fraction(frozen_weight_bytes)
+        gpu.append((StatePart.WEIGHTS, (w * trained + frozen) / ranks))
+        gpu.append((StatePart.GRADIENTS, w * t / ranks))
+        states = sixteen_bit_state_bytes(optimizer_state_bytes)
+        gpu.append((StatePart.OPTIMIZER_STATES, states * t / ranks))
+        gpu.append((StatePart.LARGEST_LAYER, (w + w) * Fraction(largest_layer)))
+        if stage is ZeroStage.GRADIENTS:
+            gpu.append((StatePart.WEIGHTS, held_weights))
+            gpu.append((StatePart.GRADIENTS, w * t_held))
+        source = SOURCE_FSDP_BF16
     else:  # FSDP2 (and Megatron-FSDP): every state sharded per parameter
         # the fp32 shard is the training copy (the gathered one is cast to 16 bits)
         gpu.append(
@@ -163,4 +195,5 @@ def framework_states(
         experts=experts,
         expert_parallel=expert_parallel,
         context_parallel=context_parallel,
+        master=master,
     )

@@ -29,6 +29,13 @@ fp32 training (no 16-bit copies) is not what the estimators assume; the same lay
 is used with 4-byte weights and gradients, no master copy and no separate fp32
 gradient: stage 0 16P, stage 1 8P + 8P/N, stage 2 4P + 12P/N, stage 3 8L + 16P/N.
 
+A 16-bit training whose master copy is not fp32 (``MasterWeights``) keeps the same
+layout with other bytes: a bf16 master copy (DeepSpeed's
+``bf16_master_weights_and_grads`` with ``bf16_optimizer_states``) has 2-byte master
+weights and gradients and Adam's moments in 4 bytes, 18 becoming 10 (the 12 bytes per
+parameter DeepSpeedExamples' bf16_master_weight README counts beside the 16-bit
+weights); pure bf16 has no master copy and no second gradient, 18 becoming 6.
+
 Expert parallelism (DeepSpeed-MoE's ``ep_size``, Megatron's
 ``--expert-model-parallel-size``) spreads a mixture of experts' ``E`` routed-expert
 parameters over ``EP`` GPUs of the data-parallel group: a GPU holds the dense ``P − E``
@@ -49,6 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..limits import whole
+from ..precision import MasterWeights, sixteen_bit_state_bytes
 from ..text import trans_late
 from .setup import Offload, Precision
 from .zero import ZeroStage
@@ -76,6 +84,16 @@ SOURCE_PAPER = trans_late(
 SOURCE_FP32 = trans_late(
     "ModelStates",
     "DeepSpeed's estimator layout with fp32 weights and gradients and no master copy",
+)
+SOURCE_BF16_MASTER = trans_late(
+    "ModelStates",
+    "DeepSpeed's estimator layout with a bf16 master copy, bf16 gradients for it and bf16 "
+    "optimizer states (bf16_master_weights_and_grads, bf16_optimizer_states)",
+)
+SOURCE_PURE_BF16 = trans_late(
+    "ModelStates",
+    "DeepSpeed's estimator layout in pure bf16: the optimizer updates the bf16 weights and "
+    "keeps its states in bf16 (no master copy)",
 )
 
 
@@ -126,12 +144,26 @@ class ModelStates:
     expert_parallel: int = 1
     # GPUs each sequence is split over: ZeRO partitions over ``gpus · context_parallel``
     context_parallel: int = 1
+    # what a 16-bit training's optimizer updates (fp32 training: FP32)
+    master: MasterWeights = MasterWeights.FP32
 
 
-def _bytes(precision: Precision, states: int) -> tuple[int, int, int, int, int]:
-    """weights, gradients, fp32 gradients, master weights, optimizer states per param."""
+def master_of(precision: Precision, master: MasterWeights) -> MasterWeights:
+    """The master copy a training in ``precision`` keeps: fp32 training has none of its
+    own (its weights are fp32), so only a 16-bit precision changes it."""
+    return MasterWeights.FP32 if precision is Precision.FP32 else master
+
+
+def _bytes(
+    precision: Precision, states: int, master: MasterWeights
+) -> tuple[int, int, int, int, int]:
+    """weights, gradients, master gradients, master weights, optimizer states per param."""
     if precision is Precision.FP32:
         return 4, 4, 0, 0, states
+    if master is MasterWeights.BF16:
+        return 2, 2, 2, 2, sixteen_bit_state_bytes(states)
+    if master is MasterWeights.NONE:
+        return 2, 2, 0, 0, sixteen_bit_state_bytes(states)
     return 2, 2, 4, 4, states
 
 
@@ -150,6 +182,7 @@ def model_states(
     experts: int = 0,
     expert_parallel: int = 1,
     context_parallel: int = 1,
+    master: MasterWeights = MasterWeights.FP32,
 ) -> ModelStates:
     """Bytes of weights, gradients and optimizer states per GPU and per node's CPU.
 
@@ -185,6 +218,10 @@ def model_states(
     distributed optimizer and gradient reduction on the data-parallel group "with
     context parallel", ``parallel_state.get_data_parallel_group(with_context_parallel=
     True)``; its expert data-parallel group likewise folds the context-parallel ranks).
+
+    ``master`` says what a 16-bit training's optimizer updates (see the module's
+    docstring); ``optimizer_state_bytes`` is then the fp32 optimizer's, halved for bf16
+    states (``sixteen_bit_state_bytes``).
     """
     for name, value in (
         ("parameters", parameters),
@@ -234,14 +271,15 @@ def model_states(
     # offloaded states: every shard's, spread over the nodes
     shards = model_parallel
     t = Fraction(trainable)
-    w, g, g32, master, states = _bytes(precision, optimizer_state_bytes)
+    master = master_of(precision, MasterWeights(master))
+    w, g, g32, master_bytes, states = _bytes(precision, optimizer_state_bytes, master)
     if frozen_weight_bytes is not None and (
         not isinstance(frozen_weight_bytes, Fraction | int) or frozen_weight_bytes < 0
     ):
         raise ValueError("frozen_weight_bytes must be a non-negative number of bytes")
     # bytes of every weight: the trained ones at w, the frozen ones as given
     all_weights = w * p if frozen_weight_bytes is None else Fraction(frozen_weight_bytes) + w * t
-    optimizer_side = g32 + master + states  # what ZeRO-1 partitions and offload moves
+    optimizer_side = g32 + master_bytes + states  # what ZeRO-1 partitions and offload moves
     # what one GPU holds whole: without the routed experts other GPUs hold (expert
     # parallelism); ZeRO's partitions are P/N either way (see the module's docstring)
     elsewhere = experts * Fraction(expert_parallel - 1, expert_parallel)
@@ -261,7 +299,7 @@ def model_states(
     def opt_parts(scale: Fraction) -> list[tuple[StatePart, Fraction]]:
         parts = [
             (StatePart.FP32_GRADIENTS, g32 * scale),
-            (StatePart.MASTER_WEIGHTS, master * scale),
+            (StatePart.MASTER_WEIGHTS, master_bytes * scale),
             (StatePart.OPTIMIZER_STATES, states * scale),
         ]
         return [(part, value) for part, value in parts if value]
@@ -270,15 +308,15 @@ def model_states(
         gpu.append((StatePart.LARGEST_LAYER, (w + g) * layer))
         if offload is Offload.NONE:
             sharded += [(StatePart.WEIGHTS, all_weights / ranks), *opt_parts(t / ranks)]
-            if precision is Precision.FP32:  # the fp32 gradients are the training copy
+            if not g32:  # the optimizer reads the training copy's gradients
                 sharded.append((StatePart.GRADIENTS, g * t / ranks))
             cpu.append((StatePart.CPU_MODEL, 4 * layer * per_node))
         elif offload is Offload.OPTIMIZER:
             sharded.append((StatePart.WEIGHTS, all_weights / ranks))
-            cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
+            cpu_opt = optimizer_side + (0 if g32 else g)
             cpu.append((StatePart.CPU_OFFLOAD, shards * cpu_opt * t / nodes))
         else:
-            cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
+            cpu_opt = optimizer_side + (0 if g32 else g)
             cpu.append((StatePart.CPU_OFFLOAD, shards * (cpu_opt * t + all_weights) / nodes))
     else:
         gpu.append((StatePart.WEIGHTS, held_weights))
@@ -295,7 +333,7 @@ def model_states(
         else:
             if stage is ZeroStage.OPTIMIZER:
                 gpu.append((StatePart.GRADIENTS, g * t_held))
-            cpu_opt = optimizer_side + (g if precision is Precision.FP32 else 0)
+            cpu_opt = optimizer_side + (0 if g32 else g)
             cpu.append((StatePart.CPU_OFFLOAD, max(4 * world * p_held, shards * cpu_opt * t)))
 
     gpu_total = sum((v for _, v in gpu), Fraction(0)) + math.floor(
@@ -308,7 +346,7 @@ def model_states(
         + [Component(part, "cpu", value) for part, value in cpu]
         + [Component(StatePart.CPU_BUFFER, "cpu", cpu_total - cpu_raw)]
     )
-    mixed = precision is not Precision.FP32
+    mixed = precision is not Precision.FP32 and master is MasterWeights.FP32
     from_deepspeed = (
         mixed
         and stage >= ZeroStage.GRADIENTS
@@ -316,7 +354,14 @@ def model_states(
         and trainable == parameters
         and frozen_weight_bytes is None
     )
-    source = SOURCE_DEEPSPEED if from_deepspeed else SOURCE_PAPER if mixed else SOURCE_FP32
+    if precision is Precision.FP32:
+        source = SOURCE_FP32
+    elif master is MasterWeights.BF16:
+        source = SOURCE_BF16_MASTER
+    elif master is MasterWeights.NONE:
+        source = SOURCE_PURE_BF16
+    else:
+        source = SOURCE_DEEPSPEED if from_deepspeed else SOURCE_PAPER
     return ModelStates(
         parameters=parameters,
         largest_layer=largest_layer,
@@ -338,4 +383,5 @@ def model_states(
         experts=experts,
         expert_parallel=expert_parallel,
         context_parallel=context_parallel,
+        master=master,
     )

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..precision import Precision
+from ..precision import MasterWeights, Precision
 from ..text import trans_late
 from .zero import ZeroStage
 
@@ -90,6 +90,8 @@ class TrainingSetup:
     expert_parallel: int = 1
     # GPUs each sequence is split over (Megatron's --context-parallel-size)
     context_parallel: int = 1
+    # what a bf16 training's optimizer updates (DeepSpeed's bf16 master copy, or none)
+    master: MasterWeights = MasterWeights.FP32
 
     def __post_init__(self) -> None:
         for name in (
@@ -111,6 +113,7 @@ class TrainingSetup:
         object.__setattr__(self, "zero_stage", ZeroStage(self.zero_stage))
         object.__setattr__(self, "precision", Precision(self.precision))
         object.__setattr__(self, "offload", Offload(self.offload))
+        object.__setattr__(self, "master", MasterWeights(self.master))
 
     @property
     def effective_batch(self) -> int:

@@ -1,10 +1,10 @@
 """Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 9)::
+File format (UTF-8 JSON, version 10)::
 
     {
       "format": "gradacc-scenario",
-      "version": 9,
+      "version": 10,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
@@ -24,8 +24,14 @@ File format (UTF-8 JSON, version 9)::
                "goodput_percent": null, "images": null, "image_width": null,
                "image_height": null, "vision_frozen": false,
                "framework": "deepspeed", "sequence_parallel": false,
-               "cpu_memory_gb": null, "fused_loss": false}
+               "cpu_memory_gb": null, "fused_loss": false,
+               "master_weights": "fp32"}
     }
+
+Version 10 adds the master copy: ``master_weights`` (``fp32``: mixed precision's fp32
+master weights and optimizer states; ``bf16``: DeepSpeed's bf16 master copy and states;
+``none``: pure bf16, the optimizer updating the bf16 weights). Files of versions 1 to 9
+open with the fp32 master copy.
 
 Version 9 adds the loss: ``fused_loss`` (``true``/``false``), the head and the loss fused
 over chunks of tokens (Liger's fused linear cross-entropy), so a causal LM's whole logits

@@ -28,6 +28,7 @@ from ..memory.families import ModelConfigError, parse_model_config_text
 from ..memory.lora import LORA_RANK_LIMITS, LoraTargets
 from ..memory.models import ModelSource, ModelSpec, TypedShape
 from ..memory.setup import Offload, Precision, ZeroStage
+from ..precision import MasterWeights
 from ..time.compute import (
     BANDWIDTH_LIMITS,
     EFFICIENCY_PERCENT_LIMITS,
@@ -239,6 +240,7 @@ _VISION_KEYS = ("images", "image_width", "image_height", "vision_frozen")
 _FRAMEWORK_KEYS = ("framework", "sequence_parallel")
 _NODE_KEYS = ("cpu_memory_gb",)
 _LOSS_KEYS = ("fused_loss",)
+_MASTER_KEYS = ("master_weights",)
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -284,6 +286,8 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         keys += _NODE_KEYS
     if version >= 9:
         keys += _LOSS_KEYS
+    if version >= 10:
+        keys += _MASTER_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -332,6 +336,9 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
         if not isinstance(fused, bool):
             raise ScenarioError(ReadProblem.WRONG_TYPE, "plan.fused_loss", "expected true or false")
         found["fused_loss"] = fused
+    if version >= 10:
+        master = _choice(p, "master_weights", tuple(m.value for m in MasterWeights))
+        found["master_weights"] = MasterWeights(master)
     return found
 
 

@@ -79,6 +79,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "sequence_parallel": p.sequence_parallel,
             "cpu_memory_gb": p.cpu_memory_gb,
             "fused_loss": p.fused_loss,
+            "master_weights": p.master_weights.value,
         },
     }
 

@@ -19,13 +19,14 @@ from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec
 from ..memory.setup import Offload, Precision, ZeroStage
 from ..memory.zero import DEFAULT_OVERHEAD_GB
+from ..precision import MasterWeights
 from ..training.description import CPU_MEMORY_LIMITS as CPU_MEMORY_LIMITS
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 9
+VERSION = 10
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: the share of the wall-clock time spent training, as the window asks it: in percent
 #: (``compute.GOODPUT_LIMITS`` times 100)
@@ -160,6 +161,9 @@ class PlanSettings:
     # the loss (version 9)
     #: the head and the loss fused over chunks of tokens (Liger)
     fused_loss: bool = False
+    # the master copy (version 10)
+    #: what a bf16 training's optimizer updates
+    master_weights: MasterWeights = MasterWeights.FP32
 
 
 @dataclass(frozen=True)

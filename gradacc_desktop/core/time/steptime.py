@@ -352,7 +352,9 @@ class StepModel:
         if workload.zero_stage is not ZeroStage.NONE:
             experts_trained = workload.expert_trained_per_gpu
             updated = workload.data_shard(updated - experts_trained, experts_trained)
-        self._optimizer = updated * optimizer_bytes(workload.precision) / hw.memory_bandwidth
+        self._optimizer = (
+            updated * optimizer_bytes(workload.precision, workload.master) / hw.memory_bandwidth
+        )
         if workload.offload is not Offload.NONE:
             # ZeRO-Offload: the shard's gradients go down to the host and its updated
             # weights come back over PCIe; the CPU optimizer runs at the node's memory
@@ -360,7 +362,7 @@ class StepModel:
             host_memory = Fraction(HOST_MEMORY_BYTES_PER_SECOND, hw.gpus_per_node)
             self._optimizer = (
                 updated * 2 * nbytes / HOST_LINK_BYTES_PER_SECOND
-                + updated * optimizer_bytes(workload.precision) / host_memory
+                + updated * optimizer_bytes(workload.precision, workload.master) / host_memory
             )
         self._host_fetch = Fraction(0)
         if workload.offload is Offload.ALL:

@@ -16,7 +16,7 @@ from ..framework import Framework
 from ..limits import require_positive_int
 from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
-from ..precision import Precision
+from ..precision import MasterWeights, Precision
 from .compute import TokenCost
 from .layout import ParallelLayout
 
@@ -27,11 +27,20 @@ def value_bytes(precision: Precision) -> int:
     return precision.bytes
 
 
-def optimizer_bytes(precision: Precision) -> int:
+def optimizer_bytes(precision: Precision, master: MasterWeights = MasterWeights.FP32) -> int:
     """Bytes Adam reads and writes per trained parameter in one update: mixed precision
     reads the fp32 master weight, gradient and both moments (16) and writes the three
-    states and the 16-bit copy back (14, rounded up to 16); fp32 reads 16, writes 12."""
-    return 28 if precision is Precision.FP32 else 32
+    states and the 16-bit copy back (14, rounded up to 16); fp32 reads 16, writes 12; a
+    bf16 master copy reads its weight, gradient and moments (8) and writes them and the
+    training copy (8); pure bf16 reads the weight, gradient and moments (8) and writes
+    three (6)."""
+    if precision is Precision.FP32:
+        return 28
+    if master is MasterWeights.BF16:
+        return 16
+    if master is MasterWeights.NONE:
+        return 14
+    return 32
 
 
 class Uncounted(enum.Enum):
@@ -90,6 +99,8 @@ class Workload:
     layout: ParallelLayout = field(default_factory=ParallelLayout)
     zero_stage: ZeroStage = ZeroStage.NONE
     precision: Precision = Precision.BF16
+    #: what a 16-bit training's optimizer updates (its bytes; how gradients travel)
+    master: MasterWeights = MasterWeights.FP32
     #: hidden size and layers: the kernels' widths, the tensor- and pipeline-parallel
     #: traffic and the layer-by-layer overlap need them
     hidden: int | None = None
@@ -144,7 +155,8 @@ class Workload:
     @property
     def gradient_scale(self) -> Fraction:
         """Bytes of a gradient as the data-parallel reduction moves it, over a weight's."""
-        return Fraction(self.framework.gradient_bytes(self.precision), self.value_bytes)
+        grad = self.framework.gradient_bytes(self.precision, self.master)
+        return Fraction(grad, self.value_bytes)
 
     @property
     def expert_parallel(self) -> int:

@@ -24,6 +24,7 @@ from ..memory.lora import BaseFormat, LoraTargets
 from ..memory.models import ModelFacts, ModelSpec
 from ..memory.setup import Offload, Precision, TrainingSetup
 from ..memory.zero import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
+from ..precision import MasterWeights
 from ..time.gpus import GpuCard
 from ..time.layout import ParallelLayout
 from ..time.profile import SpeedProfile
@@ -137,6 +138,9 @@ class TrainingDescription:
     #: and activations: the card's FP8 peak, the memory of 16-bit training
     fp8: bool = False
     optimizer: Optimizer = Optimizer.ADAM
+    #: what a bf16 training's optimizer updates: an fp32 master copy (mixed precision), a
+    #: bf16 one (DeepSpeed's bf16_master_weights_and_grads) or none (pure bf16)
+    master_weights: MasterWeights = MasterWeights.FP32
     #: None: not given (nothing that depends on it is derived)
     seq_len: int | None = None
     #: encoder-decoders: the target (decoder) length (None: ``seq_len``)
@@ -225,6 +229,16 @@ class TrainingDescription:
         return self.fp8 and self.precision is not Precision.FP32
 
     @property
+    def master(self) -> MasterWeights:
+        """The master copy the plan counts: the one asked for, in bf16 training under a
+        framework that keeps it so (``Framework.keeps``); the fp32 one otherwise (a
+        problem says why)."""
+        asked = self.master_weights
+        if self.precision is not Precision.BF16 or not self.framework.keeps(asked):
+            return MasterWeights.FP32
+        return asked
+
+    @property
     def loss_fused(self) -> bool:
         """The fused loss the plan counts: asked for, and not under Megatron, which runs
         its own head and loss (a problem says so)."""
@@ -252,6 +266,7 @@ class TrainingDescription:
             virtual_stages=self.layout.virtual,
             expert_parallel=self.expert_parallel,
             context_parallel=self.context_parallel,
+            master=self.master,
         )
 
     def expert_problem(self, model: ModelFacts | None) -> ExpertProblem | None:

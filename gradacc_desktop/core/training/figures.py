@@ -407,6 +407,7 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
         experts=spread,
         expert_parallel=ep if spread else 1,
         context_parallel=d.context_parallel,
+        master=d.master,
     )
 
 

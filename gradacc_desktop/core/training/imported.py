@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
 from ..frameworks.config_import import (
@@ -17,6 +18,7 @@ from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec, catalogue
 from ..memory.setup import Offload, Precision, TrainingSetup
 from ..memory.zero import ZeroStage
+from ..precision import MasterWeights
 from .description import Method, TrainingDescription
 
 __all__ = ["HeldBatch", "bundled_model_of", "fixed_by", "layout_fixed_by"]
@@ -179,10 +181,24 @@ def _training_fixed_by(config: ImportedConfig, d: TrainingDescription) -> Traini
         d = replace(d, recompute=Recompute.FULL if config.checkpointing else Recompute.NONE)
     if config.fused_loss is not None:
         d = replace(d, fused_loss=config.fused_loss)
+    if config.master_weights is not None:
+        d = replace(d, master_weights=config.master_weights)
+    if config.kind is ConfigKind.TORCHTUNE or (
+        config.master_weights is MasterWeights.NONE and not _deepspeed_runs(config)
+    ):
+        # torchtune's recipes shard with FSDP2 (or run on one device); pure bf16 without
+        # DeepSpeed is PyTorch's own DDP or FSDP2: the description's FSDP
+        d = replace(d, framework=Framework.FSDP)
     name = bundled_model_of(config.base_model)
     if name is not None:
         d = replace(d, model=ModelSpec.bundled(name))
     return d
+
+
+def _deepspeed_runs(config: ImportedConfig) -> bool:
+    """The file's training runs under DeepSpeed: a DeepSpeed JSON, GPT-NeoX, or a file
+    naming one (followed, or axolotl's deepspeed)."""
+    return config.kind.deepspeed_batch or config.uses_deepspeed or bool(config.followed)
 
 
 _FULL_WITHOUT_ADAPTER = frozenset(

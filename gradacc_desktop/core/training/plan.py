@@ -322,6 +322,7 @@ def step_model(
         layout=d.layout,
         zero_stage=d.zero_stage,
         precision=d.precision,
+        master=d.master,
         hidden=None if size is None else size.hidden,
         layers=None if size is None else size.layers,
         vocab=None if size is None else size.vocab,

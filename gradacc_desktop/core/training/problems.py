@@ -21,7 +21,7 @@ from ..framework import Framework
 from ..memory.models import ModelFacts
 from ..memory.setup import PROBLEM_TEXT, Offload, SetupProblem
 from ..memory.zero import ZeroStage
-from ..precision import Precision
+from ..precision import MasterWeights, Precision
 from ..text import Message, Phrase, trans_late
 from .description import TrainingDescription
 
@@ -35,6 +35,10 @@ class ProblemKind(enum.Enum):
     SEQUENCE_PARALLEL = "sequence_parallel"
     FUSED_LOSS_MEGATRON = "fused_loss_megatron"
     FUSED_LOSS_HEAD = "fused_loss_head"
+    MASTER_PRECISION = "master_precision"
+    MASTER_DEEPSPEED = "master_deepspeed"
+    MASTER_FSDP = "master_fsdp"
+    MASTER_MEGATRON = "master_megatron"
     UNEVEN_NODES = "uneven_nodes"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
     PARAMETER_OFFLOAD_NEEDS_ZERO3 = "parameter_offload_needs_zero3"
@@ -55,6 +59,10 @@ FIELD: dict[ProblemKind, str] = {
     ProblemKind.SEQUENCE_PARALLEL: "sequence_parallel",
     ProblemKind.FUSED_LOSS_MEGATRON: "fused_loss",
     ProblemKind.FUSED_LOSS_HEAD: "fused_loss",
+    ProblemKind.MASTER_PRECISION: "master_weights",
+    ProblemKind.MASTER_DEEPSPEED: "master_weights",
+    ProblemKind.MASTER_FSDP: "master_weights",
+    ProblemKind.MASTER_MEGATRON: "master_weights",
     ProblemKind.UNEVEN_NODES: "nodes",
     ProblemKind.OFFLOAD_NEEDS_ZERO: "offload",
     ProblemKind.PARAMETER_OFFLOAD_NEEDS_ZERO3: "offload",
@@ -65,6 +73,13 @@ FIELD: dict[ProblemKind, str] = {
     ProblemKind.IMAGES: "images",
     ProblemKind.TARGET_SEQ: "target_seq",
     ProblemKind.SEQ_TOO_LONG: "seq_len",
+}
+
+#: why each framework does not keep a master copy it was asked for
+MASTER_KINDS = {
+    Framework.DEEPSPEED: ProblemKind.MASTER_DEEPSPEED,
+    Framework.FSDP: ProblemKind.MASTER_FSDP,
+    Framework.MEGATRON: ProblemKind.MASTER_MEGATRON,
 }
 
 _TEXT: dict[ProblemKind, Phrase] = {
@@ -94,6 +109,26 @@ _TEXT: dict[ProblemKind, Phrase] = {
         "Description",
         "The fused loss (Liger) replaces a language model's head and loss: this model has "
         "another head.",
+    ),
+    ProblemKind.MASTER_PRECISION: trans_late(
+        "Description",
+        "A bf16 master copy, or none, belongs to bf16 training: with {precision} the "
+        "optimizer keeps an fp32 master copy, and the figures count it.",
+    ),
+    ProblemKind.MASTER_DEEPSPEED: trans_late(
+        "Description",
+        "DeepSpeed's optimizers always keep a master copy, in fp32 or in bf16: the figures "
+        "count the fp32 one.",
+    ),
+    ProblemKind.MASTER_FSDP: trans_late(
+        "Description",
+        "FSDP2's shards are the master copy: fp32 shards (a mixed-precision policy) or "
+        "none (bf16 shards); the figures count the fp32 one.",
+    ),
+    ProblemKind.MASTER_MEGATRON: trans_late(
+        "Description",
+        "Megatron keeps fp32 main parameters and gradients (its precision-aware optimizer "
+        "is not described here): the figures count them.",
     ),
     ProblemKind.EXPERTS_NOT_MOE: trans_late(
         "Description",
@@ -192,6 +227,12 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
         found.append(_problem(ProblemKind.FUSED_LOSS_MEGATRON))
     elif d.fused_loss and model is not None and not model.causal_lm:
         found.append(_problem(ProblemKind.FUSED_LOSS_HEAD))
+    master = d.master_weights
+    if master is not MasterWeights.FP32:
+        if d.precision is not Precision.BF16:
+            found.append(_problem(ProblemKind.MASTER_PRECISION, precision=d.precision.value))
+        elif not d.framework.keeps(master):
+            found.append(_problem(MASTER_KINDS[d.framework]))
     if d.world % d.nodes:
         found.append(_problem(ProblemKind.UNEVEN_NODES, gpus=d.world, nodes=d.nodes))
     if d.offload is not Offload.NONE and d.zero_stage is ZeroStage.NONE:

@@ -78,6 +78,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(DescriptionSection.METHOD, C.OPTIMIZER),
     RowSpec(DescriptionSection.METHOD, C.PRECISION),
     RowSpec(DescriptionSection.METHOD, C.FP8),
+    RowSpec(DescriptionSection.METHOD, C.MASTER_WEIGHTS),
     RowSpec(DescriptionSection.METHOD, C.ATTENTION),
     RowSpec(DescriptionSection.METHOD, C.FUSED_LOSS),
     RowSpec(DescriptionSection.HARDWARE, C.CARD),

@@ -24,6 +24,7 @@ from gradacc_desktop.core.memory import (
     facts,
 )
 from gradacc_desktop.core.memory.families import Architecture
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.time import (
     GpuCard,
     Recompute,
@@ -71,6 +72,7 @@ class Choices:
     lora_targets: LoraTargets = LoraTargets.QUERY_VALUE
     optimizer: Optimizer = Optimizer.ADAM
     precision: Precision = Precision.BF16
+    master_weights: MasterWeights = MasterWeights.FP32
     #: FP8 matrix products, when the precision and the card allow them (``fp8_allowed``)
     fp8: bool = False
     #: the vision tower does not train (a model with one)
@@ -269,6 +271,7 @@ def build(
         precision=choices.precision,
         fp8=choices.fp8 and fp8_allowed(choices.precision, card),
         optimizer=choices.optimizer,
+        master_weights=choices.master_weights,
         seq_len=whole(TrainingField.SEQ_LEN),
         target_seq=whole(TrainingField.TARGET_SEQ),
         images=whole(TrainingField.IMAGES),

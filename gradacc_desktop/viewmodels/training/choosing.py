@@ -24,6 +24,7 @@ from gradacc_desktop.core.memory import (
     catalogue,
     facts,
 )
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.time import (
     CUSTOM_ID,
     GpuCard,
@@ -67,6 +68,7 @@ ENUM_CHOICES: dict[Choice, tuple[str, Callable[[Any], Any]]] = {
     Choice.LORA_TARGETS: ("lora_targets", LoraTargets),
     Choice.OPTIMIZER: ("optimizer", Optimizer),
     Choice.PRECISION: ("precision", Precision),
+    Choice.MASTER_WEIGHTS: ("master_weights", MasterWeights),
     Choice.FRAMEWORK: ("framework", Framework),
     Choice.ZERO: ("zero", ZeroStage),
     Choice.OFFLOAD: ("offload", Offload),
@@ -101,6 +103,7 @@ def choice_value(c: Choices, choice: Choice) -> ChoiceValue:
         Choice.LORA_TARGETS: c.lora_targets,
         Choice.OPTIMIZER: c.optimizer,
         Choice.PRECISION: c.precision,
+        Choice.MASTER_WEIGHTS: c.master_weights,
         Choice.FP8: c.fp8,
         Choice.VISION_FROZEN: c.vision_frozen,
         Choice.ATTENTION: c.attention,
@@ -130,6 +133,7 @@ def options(
         Choice.LORA_TARGETS: list(t.target_options()),
         Choice.OPTIMIZER: list(t.optimizer_options()),
         Choice.PRECISION: list(t.precision_options()),
+        Choice.MASTER_WEIGHTS: list(t.master_options()),
         Choice.ATTENTION: list(t.attention_options()),
         Choice.CARD: list(t.card_options(cards)),
         Choice.FRAMEWORK: list(t.framework_options()),
@@ -216,6 +220,7 @@ def applied(
         method=d.method,
         optimizer=d.optimizer,
         precision=d.precision,
+        master_weights=d.master_weights,
         attention=d.attention,
         framework=d.framework,
         zero=d.zero_stage,

@@ -104,6 +104,8 @@ class Choice(enum.Enum):
     LORA_TARGETS = "lora_targets"
     OPTIMIZER = "optimizer"
     PRECISION = "precision"
+    #: what a bf16 training's optimizer updates: an fp32 master copy, a bf16 one, none
+    MASTER_WEIGHTS = "master_weights"
     FP8 = "fp8"  # a check box: FP8 matrix products around 16-bit training
     VISION_FROZEN = "vision_frozen"  # a check box: the vision tower does not train
     ATTENTION = "attention"

@@ -16,6 +16,7 @@ from gradacc_desktop.core.memory import (
     Precision,
     ZeroStage,
 )
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.time import CUSTOM_ID, GpuCard, Recompute
 from gradacc_desktop.core.training.description import GPUS_PER_NODE, Method, Optimizer
 from gradacc_desktop.core.training.problems import ProblemKind, problem_text
@@ -130,6 +131,7 @@ class TrainingTexts(Translating):
             Choice.LORA_TARGETS: self.tr("Adapted layers"),
             Choice.OPTIMIZER: self.tr("Optimizer"),
             Choice.PRECISION: self.tr("Precision"),
+            Choice.MASTER_WEIGHTS: self.tr("Master weights"),
             Choice.FP8: self.tr("FP&8 matrix products"),
             Choice.VISION_FROZEN: say(shared.VISION_FROZEN),
             Choice.ATTENTION: self.tr("Attention kernel"),
@@ -164,6 +166,16 @@ class TrainingTexts(Translating):
             ),
             Choice.PRECISION: self.tr(
                 "The numbers training computes in: mixed precision keeps fp32 master weights."
+            ),
+            Choice.MASTER_WEIGHTS: self.tr(
+                "What the optimizer updates in bf16 training. fp32: a master copy of the "
+                "weights, its gradients and the optimizer's states in fp32 (mixed precision). "
+                "bf16: the same copy, gradients and states in bf16 (DeepSpeed's "
+                "bf16_master_weights_and_grads with bf16_optimizer_states). None: pure bf16, "
+                "the optimizer updates the bf16 weights and keeps its states in bf16 "
+                "(torchtune's dtype bf16, LLaMA-Factory's pure_bf16, FSDP2 without a "
+                "mixed-precision policy). Adam's states then take 4 bytes per parameter "
+                "instead of 8."
             ),
             Choice.VISION_FROZEN: self.tr(
                 "The vision tower does not train (requires_grad false): it keeps nothing for "
@@ -287,6 +299,13 @@ class TrainingTexts(Translating):
             (Precision.BF16, self.tr("bf16 mixed precision")),
             (Precision.FP16, self.tr("fp16 mixed precision")),
             (Precision.FP32, self.tr("fp32 (full precision)")),
+        ]
+
+    def master_options(self) -> list[tuple[MasterWeights, str]]:
+        return [
+            (MasterWeights.FP32, self.tr("fp32 (mixed precision)")),
+            (MasterWeights.BF16, self.tr("bf16 (DeepSpeed)")),
+            (MasterWeights.NONE, self.tr("None (pure bf16)")),
         ]
 
     def attention_options(self) -> list[tuple[Attention, str]]:

@@ -15,7 +15,7 @@ from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
-from gradacc_desktop.core.precision import Precision
+from gradacc_desktop.core.precision import MasterWeights, Precision
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import cpu_fits, plan
@@ -58,6 +58,22 @@ CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
     ProblemKind.FUSED_LOSS_HEAD: (
         replace(T5, fused_loss=True),  # an encoder-decoder's head
         replace(GPT2, fused_loss=True),
+    ),
+    ProblemKind.MASTER_PRECISION: (
+        replace(LLAMA, master_weights=MasterWeights.NONE, precision=Precision.FP16),
+        replace(LLAMA, master_weights=MasterWeights.FP32, precision=Precision.FP16),
+    ),
+    ProblemKind.MASTER_DEEPSPEED: (
+        replace(LLAMA, master_weights=MasterWeights.NONE),
+        replace(LLAMA, master_weights=MasterWeights.BF16),
+    ),
+    ProblemKind.MASTER_FSDP: (
+        replace(LLAMA, master_weights=MasterWeights.BF16, framework=Framework.FSDP),
+        replace(LLAMA, master_weights=MasterWeights.NONE, framework=Framework.FSDP),
+    ),
+    ProblemKind.MASTER_MEGATRON: (
+        replace(LLAMA, master_weights=MasterWeights.BF16, framework=Framework.MEGATRON),
+        replace(LLAMA, framework=Framework.MEGATRON),
     ),
     ProblemKind.UNEVEN_NODES: (replace(LLAMA, nodes=3), replace(LLAMA, nodes=2)),
     ProblemKind.OFFLOAD_NEEDS_ZERO: (

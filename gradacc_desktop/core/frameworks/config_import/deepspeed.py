@@ -7,6 +7,7 @@ from typing import Any
 
 from ...batch.planning import MAX_TARGET_BATCH
 from ...memory.zero import ZeroStage
+from ...precision import MasterWeights
 from ...text import trans_late
 from .model import Unread
 from .reader import BAD, MAX_MICRO, MAX_STEPS, TRUE_FALSE_AUTO, Reader
@@ -247,6 +248,7 @@ def read_deepspeed(data: dict[Any, Any], r: Reader) -> None:
         if section is None:
             states.append((f"{name}.enabled", BAD))
             continue
+        _master(r, name, section)
         key = f"{name}.enabled"
         enabled = section.get("enabled", False)  # DeepSpeed's default
         if enabled is None or isinstance(enabled, bool):
@@ -265,6 +267,19 @@ def read_deepspeed(data: dict[Any, Any], r: Reader) -> None:
         else:
             states.append((key, r.refuse(key, enabled, TRUE_FALSE_AUTO.format(), "precision")))
     r.precision(states)
+
+
+def _master(r: Reader, name: str, section: dict[Any, Any]) -> None:
+    """A bf16 master copy with bf16 optimizer states (runtime/config.py's
+    bf16_master_weights_and_grads and bf16_optimizer_states, both true): the master copy,
+    its gradients and Adam's moments in bf16. The master copy alone keeps fp32 states,
+    which the description does not say: the fp32 master copy is counted (more memory)."""
+    if name != "bf16":
+        return
+    master = section.get("bf16_master_weights_and_grads")
+    states = section.get("bf16_optimizer_states")
+    if master is True and states is True:
+        r.set("master_weights", "bf16.bf16_master_weights_and_grads", MasterWeights.BF16)
 
 
 def read_zero(data: dict[Any, Any], r: Reader) -> None:

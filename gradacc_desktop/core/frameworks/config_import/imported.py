@@ -9,6 +9,7 @@ from typing import Any
 
 from ...memory.setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
 from ...memory.zero import ZeroStage
+from ...precision import MasterWeights
 from .derive import resolve_derived
 from .model import (
     MISSING_NAMES,
@@ -53,6 +54,9 @@ class ImportedConfig:
     checkpointing: bool | None = None
     # Liger's fused linear cross-entropy on or off (None: the file cannot say)
     fused_loss: bool | None = None
+    # what a bf16 training's optimizer updates (DeepSpeed's bf16 master copy; none: pure
+    # bf16 — torchtune's dtype bf16, LLaMA-Factory's pure_bf16)
+    master_weights: MasterWeights | None = None
     # samples packed into full sequences (axolotl's sample_packing, TRL's and
     # LLaMA-Factory's packing, torchtune's dataset.packed): the tokens per step are then
     # the effective batch x sequence length; otherwise at most that

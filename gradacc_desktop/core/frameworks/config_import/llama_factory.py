@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...memory.setup import Precision
 from ...memory.zero import ZeroStage
+from ...precision import MasterWeights
 from ...text import trans_late
 from .model import Adapter
 from .reader import MAX_RANK, MAX_SEQ, Bad, Reader, clean
@@ -52,17 +54,12 @@ def read_llama_factory(data: dict[Any, Any], r: Reader) -> None:
     args = trainer_args(r, data, False, False)
     pure = read_flag(r, "pure_bf16", data.get("pure_bf16"), False, "precision")
     if pure is True:
-        # finetuning_args.py pure_bf16: the model in bf16 without AMP (no fp32 master
-        # weights), which gradacc's precisions do not describe
+        # finetuning_args.py pure_bf16: the model in bf16 without AMP, no fp32 master
+        # weights (the optimizer's states in bf16 too)
         _drop(r, "precision")
-        r.refuse(
-            "pure_bf16",
-            True,
-            trans_late(
-                "ConfigImport", "pure bf16 training (no fp32 master weights) is not modelled"
-            ).format(),
-            "precision",
-        )
+        r.unresolved.discard("precision")
+        r.set("precision", "pure_bf16", Precision.BF16)
+        r.set("master_weights", "pure_bf16", MasterWeights.NONE)
     bits = _read_method(data, r)
     r.text(
         "base_model",

@@ -20,6 +20,7 @@ from typing import Any
 
 from ...memory.setup import Offload, Precision
 from ...memory.zero import ZeroStage
+from ...precision import MasterWeights
 from ...text import trans_late
 from .model import Adapter, Unread
 from .reader import MAX_MICRO, MAX_RANK, MAX_SEQ, MAX_STEPS, Reader
@@ -161,6 +162,7 @@ def _dtype(c: _Config, data: dict[Any, Any]) -> None:
         # torchtune trains in bf16 throughout (the recipes' docstrings: "all activations,
         # gradients and optimizer states are in bfloat16"), without fp32 master weights
         r.set("precision", "dtype", Precision.BF16)
+        r.set("master_weights", "dtype", MasterWeights.NONE)
     elif value == "fp16":
         # full_finetune_* and lora_finetune_distributed: ValueError("full fp16 training
         # is not supported with this recipe. Please use bf16 or fp32 instead.");

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...memory.setup import Precision, TrainingSetup
+from ...precision import MasterWeights
 from .shared import json_text, launch_sh, torchrun_line, zero_section
 
 # --------------------------------------------------------------------------- DeepSpeed
@@ -14,6 +15,18 @@ def _autotp(setup: TrainingSetup) -> bool:
     return setup.tensor_parallel > 1 and setup.pipeline_stages == 1
 
 
+def _bf16(setup: TrainingSetup, enabled: object = None) -> dict[str, object]:
+    """The bf16 section: on with bf16 (``enabled``: what to write instead), and a bf16
+    master copy with bf16 optimizer states when the setup keeps one."""
+    section: dict[str, object] = {
+        "enabled": setup.precision is Precision.BF16 if enabled is None else enabled
+    }
+    if setup.master is MasterWeights.BF16 and setup.precision is Precision.BF16:
+        section["bf16_master_weights_and_grads"] = True
+        section["bf16_optimizer_states"] = True
+    return section
+
+
 def deepspeed_config(setup: TrainingSetup) -> dict[str, object]:
     s = setup
     config: dict[str, object] = {
@@ -21,7 +34,7 @@ def deepspeed_config(setup: TrainingSetup) -> dict[str, object]:
         "train_micro_batch_size_per_gpu": s.micro_batch,
         "gradient_accumulation_steps": s.accumulation_steps,
         "zero_optimization": zero_section(s),
-        "bf16": {"enabled": s.precision is Precision.BF16},
+        "bf16": _bf16(s),
         "fp16": {"enabled": s.precision is Precision.FP16},
     }
     if _autotp(s):
@@ -39,7 +52,7 @@ def hf_deepspeed_config(setup: TrainingSetup) -> dict[str, object]:
         "train_micro_batch_size_per_gpu": "auto",
         "gradient_accumulation_steps": "auto",
         "zero_optimization": zero_section(setup),
-        "bf16": {"enabled": "auto"},
+        "bf16": _bf16(setup, "auto"),
         "fp16": {"enabled": "auto"},
     }
     if _autotp(setup):

@@ -163,6 +163,12 @@ NOTE_FUSED_LOSS_CODE = trans_late(
     "liger_kernel.transformers.AutoLigerKernelForCausalLM (pip install liger-kernel), or "
     "call its apply_liger_kernel_to_<model>() before loading it.",
 )
+NOTE_PURE_BF16 = trans_late(
+    "Export",
+    "Pure bf16 (no master copy) is set in code here: in build_model(), load the model in bf16 "
+    "(torch_dtype=torch.bfloat16); the optimizer then updates the bf16 weights and keeps its "
+    "states in bf16, as the plan counts.",
+)
 NOTE_FUSED_LOSS_MEGATRON = trans_late(
     "Export",
     "Megatron runs its own head and loss: the fused loss (Liger) of the description is not "

@@ -9,6 +9,7 @@ import textwrap
 from dataclasses import replace
 
 from ...memory.setup import Offload, TrainingSetup
+from ...precision import MasterWeights
 from ...recompute import Recompute
 from .model import MODULE, PORT, ExportFormat, ExportModel
 from .notes import (
@@ -16,6 +17,7 @@ from .notes import (
     NOTE_FUSED_LOSS_MEGATRON,
     NOTE_LIGHTNING_LORA,
     NOTE_MEGATRON_LORA,
+    NOTE_PURE_BF16,
     NOTE_QLORA,
     NOTE_RECOMPUTE_CODE,
     NOTE_SCRIPT_LORA,
@@ -190,6 +192,8 @@ def with_model(
         notes.append(NOTE_RECOMPUTE_CODE)
     if fmt is ExportFormat.DEEPSPEED and model.fused_loss:
         notes.append(NOTE_FUSED_LOSS_CODE)
+    if python and setup.master is MasterWeights.NONE and fmt is not ExportFormat.HF_DEEPSPEED:
+        notes.append(NOTE_PURE_BF16)
     if fmt is not ExportFormat.MEGATRON and model.recompute is Recompute.SELECTIVE:
         notes.append(NOTE_SELECTIVE)
     if fmt is ExportFormat.MEGATRON and "megatron_args.sh" in out:
