@@ -67,6 +67,16 @@ class PreviewEdit(QPlainTextEdit):
         return super().event(event)
 
 
+class FileTabs(QTabBar):
+    """The files' tabs, a descent taller than Fusion makes them: it draws the tabs that
+    are not current lower, and their label rectangle cut the underscore off
+    "adapter_config.json" and "ds_config.json"."""
+
+    def tabSizeHint(self, index: int) -> QSize:
+        size = super().tabSizeHint(index)
+        return QSize(size.width(), size.height() + self.fontMetrics().descent())
+
+
 class ExportPanel(QGroupBox):
     """The format, a tab per file it writes, the file's text, and copy / save."""
 
@@ -102,7 +112,7 @@ class ExportPanel(QGroupBox):
         self.notes_area.setObjectName("plan_export_notes_area")
         self.notes_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.notes_area.setVisible(False)
-        self.files = QTabBar(self)
+        self.files = FileTabs(self)
         self.files.setObjectName("plan_export_files")
         self.files.setDocumentMode(True)
         self.files.setExpanding(False)
