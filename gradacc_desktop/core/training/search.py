@@ -279,29 +279,29 @@ def _evaluate(d: TrainingDescription, model: ModelFacts) -> Candidate:
         one = figs.per_gpu_bytes(1)
         assert one is not None and figs.usable_bytes is not None
         return replace(layout, shortfall_bytes=one - figs.usable_bytes)
-    # interleaved 1F1B runs whole groups of pipeline-stages micro-batches only
-    runnable = [b for b in sizes if schedule_runs(d.setup(b, per_gpu // b))]
-    if not runnable:
-        largest_size = sizes[-1]
-        refused = refusals(d.setup(largest_size, per_gpu // largest_size), model, d.framework)
-        return replace(layout, refusals=refused)
-    sizes = runnable
+    if d.layout.virtual > 1:
+        # interleaved 1F1B runs whole groups of pipeline-stages micro-batches only
+        runnable = [b for b in sizes if schedule_runs(d.setup(b, per_gpu // b))]
+        if not runnable:
+            largest_size = sizes[-1]
+            setup = d.setup(largest_size, per_gpu // largest_size)
+            return replace(layout, refusals=refusals(setup, model, d.framework))
+        sizes = runnable
     timing, _missing, _detail = step_model(d, figs)
-    best: Candidate | None = None
-    for b in sizes:
-        step = None if timing is None else timing.time(b, per_gpu // b)
-        candidate = replace(
-            layout,
-            micro_batch=b,
-            accumulation_steps=per_gpu // b,
-            fits=True,
-            per_gpu_bytes=figs.per_gpu_bytes(b),
-            step=step,
-        )
-        if best is None or _rank_key(candidate) < _rank_key(best):
-            best = candidate
-    assert best is not None
-    return best
+    # the layout's other ranking keys are the same for every pair: the fastest step,
+    # then the largest micro-batch (``_rank_key``)
+    steps = [(None if timing is None else timing.time(b, per_gpu // b), b) for b in sizes]
+    step, b = min(
+        steps, key=lambda sb: (Fraction(0) if sb[0] is None else sb[0].step_seconds, -sb[1])
+    )
+    return replace(
+        layout,
+        micro_batch=b,
+        accumulation_steps=per_gpu // b,
+        fits=True,
+        per_gpu_bytes=figs.per_gpu_bytes(b),
+        step=step,
+    )
 
 
 def search(
