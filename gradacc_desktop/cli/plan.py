@@ -24,7 +24,7 @@ from ..core.frameworks.config_import import deepspeed_text
 from ..core.memory import note_text, problem_text, setup_problem
 from ..core.time import LAYOUT_LIMITS, StepTime
 from ..core.training.description import TrainingDescription, default_nodes
-from ..core.training.figures import Source, shown_gb
+from ..core.training.figures import Source, shown_free_gb, shown_gb
 from ..core.training.plan import Plan, plan
 from ..core.training.search import Candidate, SearchResult, search
 from ._common import GPUS, MICRO_BATCH, UsageError, extras_lines, int_type, plain
@@ -176,6 +176,14 @@ def _gb_text(nbytes: int) -> str:
     return f"{plain(shown_gb(nbytes))} GB"
 
 
+def _free_text(nbytes: int) -> str:
+    """The headroom: rounded down (see ``shown_free_gb``); short of memory is the
+    excess, rounded up."""
+    if nbytes < 0:
+        return f"short by {_gb_text(-nbytes)}"
+    return f"headroom {plain(shown_free_gb(nbytes))} GB"
+
+
 def _print_memory(p: Plan) -> None:
     figs = p.figures
     a, o = figs.activation, figs.other
@@ -206,6 +214,9 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
     )
     for problem in p.problems:
         print(f"Problem ({problem.field.replace('_', '-')}): {problem.message}")
+    # what the framework refuses, whether or not anything fits
+    for refusal in p.refusals:
+        print(f"Refused ({refusal.framework.value}): {refusal.message}")
     _print_memory(p)
     if p.no_fit is not None:
         print(f"Nothing fits: {p.no_fit.why}.")
@@ -254,15 +265,19 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
     if p.fit is not None:
         f = p.fit
         verdict = "fits" if f.fits else "does NOT fit"
+        # the parts as the window's memory card adds them: the activations on the GPU
+        # that holds the most, the allocator's reserve included
+        parts = (
+            f"{_gb_text(f.other_bytes)} other + {f.micro_batch} x "
+            f"{_gb_text(f.per_sample_bytes)} of activations = "
+        )
         print(
-            f"Memory per GPU: {_gb_text(f.per_gpu_bytes)} of {_gb_text(f.usable_bytes)} "
-            f"({verdict}, headroom {_gb_text(f.headroom_bytes)}); largest micro-batch that "
+            f"Memory per GPU: {parts}{_gb_text(f.per_gpu_bytes)} of {_gb_text(f.usable_bytes)} "
+            f"({verdict}, {_free_text(f.headroom_bytes)}); largest micro-batch that "
             f"fits: {f.max_micro_batch}"
         )
         if p.why is not None:
             print(f"Why: {p.why}.")
-    for refusal in p.refusals:
-        print(f"Refused ({refusal.framework.value}): {refusal.message}")
     if p.cpu_bytes_per_node:
         print(_cpu_text(p))
     _print_verdicts(current.verdicts, p)

@@ -237,6 +237,13 @@ def shown_gb(nbytes: int) -> Decimal:
     return (-(-nbytes // 10**6) * Decimal("0.001")).normalize()
 
 
+def shown_free_gb(nbytes: int) -> Decimal:
+    """Free memory (the headroom) as decimal GB to the MB, rounded down: what is left is
+    never shown higher than it is, and a total shown rounded up plus the headroom shown
+    rounded down is the memory they share."""
+    return ((nbytes // 10**6) * Decimal("0.001")).normalize()
+
+
 def to_bytes(gb: Decimal) -> int:
     """Decimal GB to whole bytes (rounded up past the ninth decimal)."""
     return math.ceil(Fraction(gb) * GB)

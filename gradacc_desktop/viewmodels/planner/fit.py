@@ -10,7 +10,7 @@ from typing import final
 from gradacc_desktop.core.frameworks.rules import Refusal
 from gradacc_desktop.core.memory import Offload
 from gradacc_desktop.core.training.alternatives import Alternative, Change
-from gradacc_desktop.core.training.figures import shown_gb
+from gradacc_desktop.core.training.figures import shown_free_gb, shown_gb
 from gradacc_desktop.core.training.plan import MemoryFit, NoFit, Plan
 from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
@@ -57,7 +57,8 @@ class FitTexts(Translating):
             capacity=self.gb(result.usable_bytes),
         )
         if result.fits:
-            headroom = self.tr("Headroom: {free} free.").format(free=self.gb(result.headroom_bytes))
+            free = self._formats.format_gb(shown_free_gb(result.headroom_bytes))
+            headroom = self.tr("Headroom: {free} free.").format(free=free)
         else:
             headroom = self.tr("Over capacity by {excess}.").format(
                 excess=self.gb(-result.headroom_bytes)
