@@ -68,6 +68,8 @@ def test_every_typed_word_is_in_the_label_the_name_or_the_size(typed: str, kept:
 def test_the_size_of_a_bundled_model_in_the_locales_digits() -> None:
     pt, en = PlanFormats(QLocale("pt_BR")), PlanFormats(QLocale("en"))
     assert model_size(en, "gpt2") == "124M"
+    # 999,885,952 parameters round to a thousand millions: a billion, as its card says
+    assert (model_size(pt, "gemma-3-1b-it"), model_size(en, "gemma-3-1b-it")) == ("1B", "1B")
     assert (model_size(pt, "gpt2-xl"), model_size(en, "gpt2-xl")) == ("1,6B", "1.6B")
     assert model_size(en, "llama-3-70b") == "70.6B"
     assert model_size(en, "llama-3.1-405b") == "406B"

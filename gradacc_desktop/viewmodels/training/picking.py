@@ -72,8 +72,9 @@ def model_size(formats: PlanFormats, name: str) -> str:
     count = _parameters(name)
     if count is None:
         return ""
-    if count < 10**9:
-        return f"{formats.format(round(Decimal(count) / 10**6))}M"
+    millions = round(Decimal(count) / 10**6)
+    if millions < 1000:  # Gemma 3 1B's 999.9 million are "1B", not "1,000M"
+        return f"{formats.format(millions)}M"
     billions = Decimal(count) / 10**9
     shown = billions.quantize(Decimal("0.1")) if billions < 100 else round(billions)
     return f"{formats.format(shown)}B"
