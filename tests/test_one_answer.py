@@ -26,7 +26,9 @@ from PySide6.QtCore import QLocale
 
 from gradacc_desktop.cli import main
 from gradacc_desktop.cli.plan_json import rounded
-from gradacc_desktop.core.frameworks.export import FRAMEWORK_OF, ExportFormat
+from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.core.frameworks.export import ExportFormat, framework_of
+from gradacc_desktop.core.memory.setup import TrainingSetup
 from gradacc_desktop.core.training.figures import Missing
 from gradacc_desktop.core.training.problems import FIELD, SETUP_KINDS, ProblemKind
 from gradacc_desktop.viewmodels.calculator import CalculatorViewModel
@@ -380,7 +382,8 @@ def test_every_door_gives_the_same_answer(
     # -- export: the format's framework refuses what the plan of the layout its files
     # carry refuses under that framework ----------------------------------------------------
     export = as_json(capsys, *argv["export"])
-    framework = FRAMEWORK_OF[fmt]
+    # accelerate's file is FSDP's plugin for an FSDP plan
+    framework = framework_of(fmt, TrainingSetup(1, 1, 1, framework=Framework(plan["framework"])))
     carried = export["files_layout"]
     if framework is None:
         assert export["refusals"] == []

@@ -3351,6 +3351,14 @@
         <translation>O bf16 puro (sem cópia mestre) é definido no código aqui: em build_model(), carregue o modelo em bf16 (torch_dtype=torch.bfloat16); o otimizador então atualiza os pesos em bf16 e mantém seus estados em bf16, como o plano conta.</translation>
     </message>
     <message>
+        <source>Pure bf16 is not in these files: {framework} keeps an fp32 master copy of the weights and its optimizer states in fp32, so they need more memory than the plan counts.</source>
+        <translation>O bf16 puro não está nestes arquivos: o {framework} mantém uma cópia mestre dos pesos em fp32 e os estados do otimizador em fp32, então eles precisam de mais memória do que o plano conta.</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s bf16 master copy is not in these files: put bf16_master_weights_and_grads and bf16_optimizer_states in the bf16 section of a DeepSpeed config (ZeRO-1 to 3). As written, the optimizer keeps an fp32 master copy and needs more memory than the plan counts.</source>
+        <translation>A cópia mestre em bf16 do DeepSpeed não está nestes arquivos: coloque bf16_master_weights_and_grads e bf16_optimizer_states na seção bf16 de uma configuração do DeepSpeed (ZeRO-1 a 3). Como escritos, o otimizador mantém uma cópia mestre em fp32 e precisa de mais memória do que o plano conta.</translation>
+    </message>
+    <message>
         <source>Megatron runs its own head and loss: the fused loss (Liger) of the description is not in these files, and the activation memory they need is the unfused one.</source>
         <translation>O Megatron roda a sua própria cabeça e perda: a perda fundida (Liger) da descrição não está nestes arquivos, e a memória de ativações de que eles precisam é a sem fusão.</translation>
     </message>

@@ -85,3 +85,42 @@ def test_the_python_exports_say_where_pure_bf16_goes(capsys: pytest.CaptureFixtu
         said = [n for n in pure["notes"] if n.startswith("Pure bf16 (no master copy)")]
         assert len(said) == 1 and "torch_dtype=torch.bfloat16" in said[0], fmt
         assert not [n for n in mixed["notes"] if n.startswith("Pure bf16")], fmt
+
+
+def test_files_that_run_deepspeed_say_pure_bf16_is_not_in_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["export", "--micro-batch", "1", "--accumulation-steps", "4", "--gpus", "8",
+            "--zero-stage", "3", "--framework", "fsdp", "--master-weights", "none",
+            "--json"]  # fmt: skip
+    for fmt, framework in (("deepspeed", "DeepSpeed"), ("lightning", "DeepSpeed"),
+                           ("megatron", "Megatron")):  # fmt: skip
+        notes = run_json(capsys, *args, "--format", fmt)["notes"]
+        said = [n for n in notes if n.startswith("Pure bf16 is not in these files")]
+        assert len(said) == 1 and f": {framework} keeps an fp32 master copy" in said[0], fmt
+
+
+def test_files_without_deepspeeds_json_say_the_bf16_copy_is_not_in_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["export", "--micro-batch", "1", "--accumulation-steps", "4", "--gpus", "8",
+            "--zero-stage", "2", "--master-weights", "bf16", "--json"]  # fmt: skip
+    for fmt in ("accelerate", "hf", "lightning"):
+        notes = run_json(capsys, *args, "--format", fmt)["notes"]
+        assert any(
+            n.startswith("DeepSpeed's bf16 master copy is not in these files") for n in notes
+        )
+    for fmt in ("deepspeed", "hf-deepspeed"):
+        notes = run_json(capsys, *args, "--format", fmt)["notes"]
+        assert not any("bf16 master copy is not" in n for n in notes), fmt
+
+
+def test_accelerate_writes_fsdp_for_an_fsdp_description(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["export", "--format", "accelerate", "--micro-batch", "1", "--accumulation-steps",
+            "4", "--gpus", "8", "--zero-stage", "3"]  # fmt: skip
+    assert main([*args, "--framework", "fsdp"]) == 0
+    fsdp = capsys.readouterr().out
+    assert "distributed_type: FSDP\n" in fsdp and "  fsdp_version: 2\n" in fsdp
+    assert "  fsdp_reshard_after_forward: true\n" in fsdp and "mixed_precision: bf16\n" in fsdp
+    assert main(args) == 0
+    assert "distributed_type: DEEPSPEED\n" in capsys.readouterr().out

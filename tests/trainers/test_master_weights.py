@@ -9,6 +9,7 @@ model-state components the plan counts must weigh the same.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -17,11 +18,13 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 import torch
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.frameworks.export import ExportFormat, export
 from gradacc_desktop.core.memory.model_states import StatePart, model_states
-from gradacc_desktop.core.memory.setup import Precision, TrainingSetup
+from gradacc_desktop.core.memory.setup import Offload, Precision, TrainingSetup
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.precision import MasterWeights
 
@@ -93,3 +96,75 @@ def test_pure_bf16_adamw_keeps_the_states_the_plan_counts() -> None:
     assert by_part[StatePart.WEIGHTS] == weights == 2
     assert by_part[StatePart.MASTER_WEIGHTS] == by_part[StatePart.FP32_GRADIENTS] == 0
     assert counted.gpu_bytes == 8 * PARAMS
+
+
+# ------------------------------------------------------------------ the exports, read
+
+
+FSDP_SETUPS = [
+    TrainingSetup(2, 4, 8, zero_stage=ZeroStage(z), offload=o, framework=Framework.FSDP, master=m)
+    for z in (2, 3)
+    for o in (Offload.NONE, Offload.ALL)
+    for m in (MasterWeights.FP32, MasterWeights.NONE)
+    if not (o is Offload.ALL and z == 2)  # parameter offload needs ZeRO-3
+]
+
+
+def _fsdp_id(s: TrainingSetup) -> str:
+    return f"z{int(s.zero_stage)}-{s.offload.value}-{s.master.value}"
+
+
+@pytest.mark.parametrize("setup", FSDP_SETUPS, ids=_fsdp_id)
+def test_accelerate_launches_the_fsdp_file_as_fsdp2(
+    setup: TrainingSetup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``accelerate launch`` reads the exported YAML into the environment its FSDP plugin
+    is built from: FSDP2, resharding after the forward for ZeRO-3, the offload, and no
+    mixed precision for pure bf16 (accelerate would upcast the shards to fp32)."""
+    from accelerate.commands.launch import _validate_launch_command, launch_command_parser
+    from accelerate.utils import FullyShardedDataParallelPlugin
+    from accelerate.utils.launch import prepare_multi_gpu_env
+
+    (tmp_path / "accelerate_config.yaml").write_text(
+        export(ExportFormat.ACCELERATE, setup).files["accelerate_config.yaml"], "utf-8"
+    )
+    parser = launch_command_parser()
+    args = parser.parse_args(["--config_file", str(tmp_path / "accelerate_config.yaml"), "t.py"])
+    args, _defaults, _mixed = _validate_launch_command(args)
+    assert args.use_fsdp and not args.use_deepspeed
+    env = prepare_multi_gpu_env(args)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    plugin = FullyShardedDataParallelPlugin()
+    assert plugin.fsdp_version == 2
+    assert plugin.reshard_after_forward is (setup.zero_stage is ZeroStage.WEIGHTS)
+    offloads = type(plugin.cpu_offload).__name__ == "CPUOffloadPolicy"
+    assert offloads is (setup.offload is Offload.ALL)
+    pure = setup.master is MasterWeights.NONE
+    assert env["ACCELERATE_MIXED_PRECISION"] == ("no" if pure else "bf16")
+
+
+def test_the_rule_book_reads_accelerate_as_fsdp_for_an_fsdp_setup() -> None:
+    setup = TrainingSetup(2, 4, 8, zero_stage=ZeroStage.OPTIMIZER, framework=Framework.FSDP)
+    exported = export(ExportFormat.ACCELERATE, setup)
+    assert [r.rule.value for r in exported.refusals] == ["fsdp_zero1"]
+    # DeepSpeed's plugin then: FSDP has no ZeRO-1
+    assert "distributed_type: DEEPSPEED" in exported.files["accelerate_config.yaml"]
+
+
+def test_training_arguments_and_lightning_read_pure_bf16(tmp_path: Path) -> None:
+    import lightning as L
+
+    setup = TrainingSetup(2, 4, 8, framework=Framework.FSDP, master=MasterWeights.NONE)
+    files = export(ExportFormat.HF, setup).files
+    assert "bf16=True" not in files["train.py"]  # no mixed precision: no fp32 upcast
+    # the exported Trainer(...) call, built by Lightning on the CPU (as test_configs does)
+    tree = ast.parse(export(ExportFormat.LIGHTNING, setup).files["train.py"])
+    call = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "trainer"
+    )
+    source = ast.unparse(call).replace("accelerator='auto'", "accelerator='cpu'")
+    trainer = eval(source, {"L": L})
+    assert trainer.precision == "bf16-true"  # no fp32 master weights

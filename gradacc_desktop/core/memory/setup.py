@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..framework import Framework
 from ..precision import MasterWeights, Precision
 from ..text import trans_late
 from .zero import ZeroStage
@@ -92,6 +93,8 @@ class TrainingSetup:
     context_parallel: int = 1
     # what a bf16 training's optimizer updates (DeepSpeed's bf16 master copy, or none)
     master: MasterWeights = MasterWeights.FP32
+    # what runs the step: accelerate's file is FSDP's for FSDP (ZeRO-2/3), else DeepSpeed's
+    framework: Framework = Framework.DEEPSPEED
 
     def __post_init__(self) -> None:
         for name in (
@@ -114,6 +117,7 @@ class TrainingSetup:
         object.__setattr__(self, "precision", Precision(self.precision))
         object.__setattr__(self, "offload", Offload(self.offload))
         object.__setattr__(self, "master", MasterWeights(self.master))
+        object.__setattr__(self, "framework", Framework(self.framework))
 
     @property
     def effective_batch(self) -> int:

@@ -267,6 +267,7 @@ class TrainingDescription:
             expert_parallel=self.expert_parallel,
             context_parallel=self.context_parallel,
             master=self.master,
+            framework=self.framework,
         )
 
     def expert_problem(self, model: ModelFacts | None) -> ExpertProblem | None:

@@ -99,7 +99,7 @@ from .notes import (
     NOTE_TORCH_TENSOR,
     carried_layout,
 )
-from .shared import annotate, with_model
+from .shared import annotate, master_notes, with_model
 from .torchrun import torchrun_files
 
 # one module per framework; these are the names the rest of the app uses
@@ -111,6 +111,7 @@ __all__ = [
     "accelerate_config",
     "deepspeed_config",
     "export",
+    "framework_of",
     "hf_deepspeed_config",
     "layout_notes",
     "megatron_arguments",
@@ -128,8 +129,8 @@ _RENDERERS = {
 
 
 #: the framework each format's files run under, whose rules the export names (plain
-#: PyTorch: none of the rule book's)
-FRAMEWORK_OF: dict[ExportFormat, Framework | None] = {
+#: PyTorch: none of the rule book's); see ``framework_of``
+_FRAMEWORK_OF: dict[ExportFormat, Framework | None] = {
     ExportFormat.DEEPSPEED: Framework.DEEPSPEED,
     ExportFormat.HF: Framework.DEEPSPEED,
     ExportFormat.HF_DEEPSPEED: Framework.DEEPSPEED,
@@ -138,6 +139,14 @@ FRAMEWORK_OF: dict[ExportFormat, Framework | None] = {
     ExportFormat.TORCHRUN: None,
     ExportFormat.MEGATRON: Framework.MEGATRON,
 }
+
+
+def framework_of(fmt: ExportFormat, setup: TrainingSetup) -> Framework | None:
+    """The framework the files of ``fmt`` run ``setup`` under, whose rules they answer
+    to: accelerate's FSDP plugin for an FSDP setup, else the format's own."""
+    if fmt is ExportFormat.ACCELERATE and setup.framework is Framework.FSDP:
+        return Framework.FSDP
+    return _FRAMEWORK_OF[fmt]
 
 
 def layout_notes(fmt: ExportFormat, setup: TrainingSetup) -> tuple[TrainingSetup, tuple[str, ...]]:
@@ -207,13 +216,14 @@ def export(
     fmt = ExportFormat(fmt)
     carried, notes = layout_notes(fmt, setup)
     # what the files' framework refuses of the setup: the rule book's own sentences
-    framework = FRAMEWORK_OF[fmt]
+    framework = framework_of(fmt, carried)
     found = () if framework is None else refusals(carried, shape, framework)
     notes = (*(r.message for r in found), *notes)
     files = _RENDERERS[fmt](carried)
     if model is not None and model != ExportModel():
         files, model_notes = with_model(fmt, files, model, carried)
         notes = (*notes, *model_notes)
+    notes = (*notes, *master_notes(fmt, files, carried))
     values: tuple[tuple[str, str], ...] = (
         ("seq_len", str(model.seq_len) if model and model.seq_len else "N"),
     )

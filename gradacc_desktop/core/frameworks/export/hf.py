@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...memory.setup import Offload, Precision, TrainingSetup
 from ...memory.zero import ZeroStage
+from ...precision import MasterWeights
 from .deepspeed import hf_deepspeed_config
 from .model import MODULE
 from .shared import header, json_text, launch_sh, torchrun_line
@@ -14,6 +15,9 @@ from .shared import header, json_text, launch_sh, torchrun_line
 
 
 def _hf_precision(setup: TrainingSetup) -> list[str]:
+    if setup.precision is Precision.BF16 and setup.master is MasterWeights.NONE:
+        # bf16=True would keep fp32 master weights (accelerate upcasts FSDP2's shards)
+        return ["    # pure bf16: the model's own bf16 weights train, without mixed precision"]
     return {
         Precision.BF16: ["    bf16=True,"],
         Precision.FP16: ["    fp16=True,"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...memory.setup import Offload, Precision, TrainingSetup
 from ...memory.zero import ZeroStage
+from ...precision import MasterWeights
 from .model import MODULE
 from .shared import header, launch_sh, torchrun_line
 
@@ -15,6 +16,15 @@ LIGHTNING_PRECISION = {
     Precision.FP16: "16-mixed",
     Precision.FP32: "32-true",
 }
+
+
+def _precision(setup: TrainingSetup) -> str:
+    """Lightning's precision: pure bf16 is "bf16-true" (no fp32 master weights) where
+    DeepSpeed's strategy does not run the step (it keeps a master copy of its own)."""
+    deepspeed = setup.tensor_parallel == 1 and setup.zero_stage is not ZeroStage.NONE
+    if setup.precision is Precision.BF16 and setup.master is MasterWeights.NONE and not deepspeed:
+        return "bf16-true"
+    return LIGHTNING_PRECISION[setup.precision]
 
 
 def lightning_files(setup: TrainingSetup) -> dict[str, str]:
@@ -49,7 +59,7 @@ def lightning_files(setup: TrainingSetup) -> dict[str, str]:
             f"    devices={s.gpus_per_node},  # GPUs per node",
             f"    num_nodes={s.nodes},",
             f"    accumulate_grad_batches={s.accumulation_steps},",
-            f'    precision="{LIGHTNING_PRECISION[s.precision]}",',
+            f'    precision="{_precision(s)}",',
             f"    strategy={strategy},",
             ")",
             "",

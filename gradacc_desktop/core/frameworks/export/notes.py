@@ -169,6 +169,18 @@ NOTE_PURE_BF16 = trans_late(
     "(torch_dtype=torch.bfloat16); the optimizer then updates the bf16 weights and keeps its "
     "states in bf16, as the plan counts.",
 )
+NOTE_PURE_BF16_DROPPED = trans_late(
+    "Export",
+    "Pure bf16 is not in these files: {framework} keeps an fp32 master copy of the weights "
+    "and its optimizer states in fp32, so they need more memory than the plan counts.",
+)
+NOTE_BF16_MASTER_DROPPED = trans_late(
+    "Export",
+    "DeepSpeed's bf16 master copy is not in these files: put bf16_master_weights_and_grads "
+    "and bf16_optimizer_states in the bf16 section of a DeepSpeed config (ZeRO-1 to 3). As "
+    "written, the optimizer keeps an fp32 master copy and needs more memory than the plan "
+    "counts.",
+)
 NOTE_FUSED_LOSS_MEGATRON = trans_late(
     "Export",
     "Megatron runs its own head and loss: the fused loss (Liger) of the description is not "

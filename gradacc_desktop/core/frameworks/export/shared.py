@@ -13,11 +13,13 @@ from ...precision import MasterWeights
 from ...recompute import Recompute
 from .model import MODULE, PORT, ExportFormat, ExportModel
 from .notes import (
+    NOTE_BF16_MASTER_DROPPED,
     NOTE_FUSED_LOSS_CODE,
     NOTE_FUSED_LOSS_MEGATRON,
     NOTE_LIGHTNING_LORA,
     NOTE_MEGATRON_LORA,
     NOTE_PURE_BF16,
+    NOTE_PURE_BF16_DROPPED,
     NOTE_QLORA,
     NOTE_RECOMPUTE_CODE,
     NOTE_SCRIPT_LORA,
@@ -93,6 +95,33 @@ def _model_line(model: ExportModel) -> str | None:
             "; ".join(parts), width=88, initial_indent="# model: ", subsequent_indent="#   "
         )
     )
+
+
+def _runs_deepspeed(fmt: ExportFormat, files: dict[str, str]) -> bool:
+    """The files start DeepSpeed's engine: its JSON, accelerate's DeepSpeed plugin or
+    Lightning's DeepSpeed strategy."""
+    if fmt in (ExportFormat.DEEPSPEED, ExportFormat.HF_DEEPSPEED) or "ds_config.json" in files:
+        return True
+    if "distributed_type: DEEPSPEED" in files.get("accelerate_config.yaml", ""):
+        return True
+    return "DeepSpeedStrategy(" in files.get("train.py", "")
+
+
+def master_notes(fmt: ExportFormat, files: dict[str, str], setup: TrainingSetup) -> list[str]:
+    """What the files say of the setup's master copy: where pure bf16 goes in code, or
+    that the copy the plan counts is not what they run."""
+    master = setup.master
+    if master is MasterWeights.NONE:
+        if fmt is ExportFormat.MEGATRON:
+            return [NOTE_PURE_BF16_DROPPED.format(framework="Megatron")]
+        if _runs_deepspeed(fmt, files):
+            return [NOTE_PURE_BF16_DROPPED.format(framework="DeepSpeed")]
+        return [NOTE_PURE_BF16.format()]
+    if master is MasterWeights.BF16:
+        written = '"bf16_master_weights_and_grads": true'
+        if not any(written in text for name, text in files.items() if name.endswith(".json")):
+            return [NOTE_BF16_MASTER_DROPPED.format()]
+    return []
 
 
 def with_model(
@@ -192,8 +221,6 @@ def with_model(
         notes.append(NOTE_RECOMPUTE_CODE)
     if fmt is ExportFormat.DEEPSPEED and model.fused_loss:
         notes.append(NOTE_FUSED_LOSS_CODE)
-    if python and setup.master is MasterWeights.NONE and fmt is not ExportFormat.HF_DEEPSPEED:
-        notes.append(NOTE_PURE_BF16)
     if fmt is not ExportFormat.MEGATRON and model.recompute is Recompute.SELECTIVE:
         notes.append(NOTE_SELECTIVE)
     if fmt is ExportFormat.MEGATRON and "megatron_args.sh" in out:
