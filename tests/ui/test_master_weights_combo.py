@@ -74,3 +74,19 @@ def test_pure_bf16_needs_a_framework_that_keeps_no_copy(  # type: ignore[no-unty
     assert not problems.isVisible()
     d = window.training_vm.description
     assert d is not None and d.master is MasterWeights.NONE
+
+
+def test_the_plan_says_the_problem_above_its_figures(  # type: ignore[no-untyped-def]
+    make_window, qtbot
+) -> None:
+    window: MainWindow = make_window(language="en")
+    _llama_on_8(window, qtbot)
+    above = window.planner.results.description_problems
+    assert not above.isVisible()
+    pick(qtbot, choice_box(window, Choice.MASTER_WEIGHTS), MasterWeights.NONE)
+    # seen with the description hidden too: the figures count the fp32 copy, and say why
+    window.description.setVisible(False)
+    assert above.isVisible()
+    assert above.text().startswith("DeepSpeed's optimizers always keep a master copy")
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
+    assert not above.isVisible()

@@ -18,7 +18,7 @@ from gradacc_desktop.ui.planner.card import Card, text_label
 from gradacc_desktop.ui.planner.cost import CostCard
 from gradacc_desktop.ui.planner.step_parts import PartsLegend, StepBar
 from gradacc_desktop.ui.prompt_page import PromptPage
-from gradacc_desktop.ui.verdict import VerdictLabel
+from gradacc_desktop.ui.verdict import VerdictLabel, verdict_colour
 from gradacc_desktop.viewmodels.planner import (
     ConfigurationView,
     DeepSpeedView,
@@ -299,9 +299,17 @@ class PlannerResultsPanel(QWidget):
         self.deepspeed = DeepSpeedCard(self)
         self.extras = ExtrasCard(self)
         results_page = QWidget(self)
+        # what the description asks for that it cannot give, above what it gives instead
+        # (the description may be hidden): the description panel's own sentences
+        self.description_problems = text_label(results_page, "plan_description_problems")
+        palette = self.description_problems.palette()
+        colour = verdict_colour(palette, False)
+        palette.setColor(self.description_problems.foregroundRole(), colour)
+        self.description_problems.setPalette(palette)
         rl = QVBoxLayout(results_page)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(8)
+        rl.addWidget(self.description_problems)
         cards = (
             self.configuration,
             self.nothing_fits,
@@ -369,6 +377,8 @@ class PlannerResultsPanel(QWidget):
             self._prompt_page.show_problems(state.prompt, state.problems)
             self.pages.setCurrentWidget(self._prompt_page)
             return
+        self.description_problems.setText("\n".join(state.problems))
+        self.description_problems.setVisible(bool(state.problems))
         config = view.configuration
         self.configuration.setVisible(config is not None)
         if config is not None:

@@ -212,7 +212,8 @@ class PlannerViewModel(QObject):
             ),
         )
         view = self._results.view(plan, extras, training.notes.missing, self._alternatives)
-        return PlannerState(view, self._texts.prompt(), ())
+        # the description's problems (what it asks for that its figures do not count)
+        return PlannerState(view, self._texts.prompt(), training.problems)
 
 
 def _optional(

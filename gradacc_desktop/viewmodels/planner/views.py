@@ -198,7 +198,9 @@ class PlanView:
 
 @dataclass(frozen=True)
 class PlannerState:
-    # ``None`` is the "no result" state: show ``prompt`` and ``problems`` instead.
+    # ``None`` is the "no result" state: show ``prompt`` and ``problems`` instead; with
+    # results, ``problems`` are what the description asks for that the figures do not
+    # count (shown above them).
     results: PlanView | None
     prompt: str
     problems: tuple[str, ...]
