@@ -4370,6 +4370,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>sem ZeRO</translation>
     </message>
     <message>
+        <source>a bf16 master copy</source>
+        <translation>cópia mestre em bf16</translation>
+    </message>
+    <message>
+        <source>no master copy (pure bf16)</source>
+        <translation>sem cópia mestre (bf16 puro)</translation>
+    </message>
+    <message>
         <source>Model states {states} ({sharding}, as {framework} counts them) + {reserve} allocator reserve + {overhead} overhead.</source>
         <translation>Estados do modelo {states} ({sharding}, como o {framework} os conta) + {reserve} de reserva do alocador + {overhead} de sobrecarga.</translation>
     </message>

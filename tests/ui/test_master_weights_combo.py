@@ -47,6 +47,9 @@ def test_the_bf16_master_copy_lowers_the_memory_and_is_saved(  # type: ignore[no
     assert d is not None and d.master is MasterWeights.BF16
     assert _usage(window) != before
     assert not window.description.problems.isVisible()
+    # the other memory's note names the copy its model states are counted with
+    note = window.training_vm.state.notes.other.text
+    assert "(ZeRO-3 sobre 8 GPUs, cópia mestre em bf16, como o DeepSpeed" in note, note
     path = tmp_path / "bf16.json"
     assert window.scenarios.save(path)
     assert json.loads(path.read_text(encoding="utf-8"))["plan"]["master_weights"] == "bf16"

@@ -10,6 +10,7 @@ from typing import final
 
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import Attention, ModelFacts, ModelSource
+from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time import GpuCard
 from gradacc_desktop.core.training.description import TrainingDescription
@@ -167,6 +168,13 @@ class NoteTexts(Translating):
                 ).format(stage=int(states.zero_stage))
             else:
                 sharding = self.tr("no ZeRO")
+            master = ""  # the copy the states are counted with, when not mixed precision's
+            if d.master is MasterWeights.BF16:
+                master = self.tr("a bf16 master copy")
+            elif d.master is MasterWeights.NONE:
+                master = self.tr("no master copy (pure bf16)")
+            if master:
+                sharding = ", ".join((sharding, master))
             said = {
                 "states": self.gb(states.gpu_bytes),
                 "sharding": sharding,
