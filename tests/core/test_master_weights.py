@@ -167,3 +167,11 @@ def test_a_torchtune_file_is_pure_bf16_under_fsdp(tmp_path: Path) -> None:
         MasterWeights.NONE,
     )
     assert plan(d).problems == ()
+
+
+def test_fsdp_zero2_in_pure_bf16_keeps_one_row_per_part() -> None:
+    z2 = framework_states(Framework.FSDP, 8 * P, 8, ZeroStage.GRADIENTS, master=MasterWeights.NONE)
+    parts = [c.part for c in z2.components if c.where == "gpu"]
+    assert len(parts) == len(set(parts))
+    # the shards (2 + 2 + 4 per parameter over 8) and the gathered weights and gradients
+    assert z2.gpu_bytes == 8 * P + (2 + 2) * 8 * P

@@ -149,14 +149,18 @@ def framework_states(
     elif mixed and master is MasterWeights.NONE:  # FSDP2 in pure bf16: bf16 shards
         trained = p if frozen_weight_bytes is None else t
         frozen = Fraction(0) if frozen_weight_bytes is None else Fraction(frozen_weight_bytes)
-        gpu.append((StatePart.WEIGHTS, (w * trained + frozen) / ranks))
-        gpu.append((StatePart.GRADIENTS, w * t / ranks))
-        states = sixteen_bit_state_bytes(optimizer_state_bytes)
-        gpu.append((StatePart.OPTIMIZER_STATES, states * t / ranks))
-        gpu.append((StatePart.LARGEST_LAYER, (w + w) * Fraction(largest_layer)))
+        weights, gradients = (w * trained + frozen) / ranks, w * t / ranks
         if stage is ZeroStage.GRADIENTS:
-            gpu.append((StatePart.WEIGHTS, held_weights))
-            gpu.append((StatePart.GRADIENTS, w * t_held))
+            # beside their shards, the weights stay gathered after the forward and the
+            # gradients accumulate unsharded until the step (one row each)
+            weights, gradients = weights + held_weights, gradients + w * t_held
+        states = sixteen_bit_state_bytes(optimizer_state_bytes)
+        gpu += [
+            (StatePart.WEIGHTS, weights),
+            (StatePart.GRADIENTS, gradients),
+            (StatePart.OPTIMIZER_STATES, states * t / ranks),
+            (StatePart.LARGEST_LAYER, (w + w) * Fraction(largest_layer)),
+        ]
         source = SOURCE_FSDP_BF16
     else:  # FSDP2 (and Megatron-FSDP): every state sharded per parameter
         # the fp32 shard is the training copy (the gathered one is cast to 16 bits)
