@@ -27,14 +27,6 @@ from .trainer_keys import LLAMA_FACTORY_KEYS
 _KINDS = trans_late("ConfigImport", 'LLaMA-Factory accepts "lora", "oft", "freeze" or "full"')
 
 
-def _drop(r: Reader, field: str) -> None:
-    """Forget what was read or defaulted for ``field`` (it is left open)."""
-    r.values.pop(field, None)
-    r.keys.pop(field, None)
-    r.defaults = [(f, note) for f, note in r.defaults if f != field]
-    r.unresolved.add(field)
-
-
 def read_llama_factory(data: dict[Any, Any], r: Reader) -> None:
     # hparams/parser.py _parse_train_args() -> _parse_args(): parse_dict(args,
     # allow_extra_keys=is_env_enabled("ALLOW_EXTRA_ARGS")), which raises ValueError
@@ -56,8 +48,7 @@ def read_llama_factory(data: dict[Any, Any], r: Reader) -> None:
     if pure is True:
         # finetuning_args.py pure_bf16: the model in bf16 without AMP, no fp32 master
         # weights (the optimizer's states in bf16 too)
-        _drop(r, "precision")
-        r.unresolved.discard("precision")
+        r.defaults = [(f, note) for f, note in r.defaults if f != "precision"]
         r.set("precision", "pure_bf16", Precision.BF16)
         r.set("master_weights", "pure_bf16", MasterWeights.NONE)
     bits = _read_method(data, r)
