@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import enum
 
-from .precision import MasterWeights, Precision
+from .precision import MasterWeights, Precision, bf16_master
 
 __all__ = ["Framework"]
 
@@ -50,6 +50,13 @@ class Framework(enum.Enum):
         if self is Framework.DEEPSPEED:
             return master is MasterWeights.BF16
         return self is Framework.FSDP and master is MasterWeights.NONE
+
+    def counted(self, precision: Precision, master: MasterWeights) -> MasterWeights:
+        """The master copy the figures count for ``master`` asked of a ``precision``
+        training: the one asked, in bf16 training where the framework keeps it so; the
+        fp32 copy otherwise (a problem says why)."""
+        kept = bf16_master(precision, master)
+        return kept if self.keeps(kept) else MasterWeights.FP32
 
     def gradient_bytes(
         self, precision: Precision, master: MasterWeights = MasterWeights.FP32

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["FP8", "MasterWeights", "Precision", "sixteen_bit_state_bytes"]
+__all__ = ["FP8", "MasterWeights", "Precision", "bf16_master", "sixteen_bit_state_bytes"]
 
 #: FP8 matrix products where a precision is named (the command line's --precision fp8, the
 #: messages): beside a 16-bit precision, never one of its own
@@ -44,6 +44,13 @@ class MasterWeights(enum.Enum):
     FP32 = "fp32"
     BF16 = "bf16"
     NONE = "none"
+
+
+def bf16_master(precision: Precision, master: MasterWeights) -> MasterWeights:
+    """``master`` where the training is bf16; the fp32 copy otherwise (fp32 training's
+    weights are their own fp32 copy, fp16 keeps an fp32 one: a bf16 copy or none belongs
+    to bf16 training)."""
+    return master if precision is Precision.BF16 else MasterWeights.FP32
 
 
 def sixteen_bit_state_bytes(optimizer_state_bytes: int) -> int:

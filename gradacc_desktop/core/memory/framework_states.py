@@ -50,7 +50,7 @@ from fractions import Fraction
 from ..framework import Framework
 from ..precision import MasterWeights, sixteen_bit_state_bytes
 from ..text import trans_late
-from .model_states import Component, ModelStates, StatePart, master_of, model_states
+from .model_states import Component, ModelStates, StatePart, model_states
 from .setup import Offload, Precision
 from .zero import ZeroStage
 
@@ -94,9 +94,7 @@ def framework_states(
     DeepSpeed's rules for DeepSpeed, for any offload, and for FSDP below ZeRO-2. The
     ``master`` copy is counted as asked where the framework keeps it so
     (``Framework.keeps``), with the fp32 one elsewhere."""
-    master = master_of(precision, MasterWeights(master))
-    if not framework.keeps(master):
-        master = MasterWeights.FP32
+    master = framework.counted(Precision(precision), MasterWeights(master))
     deepspeed = model_states(
         parameters,
         gpus,

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..limits import whole
-from ..precision import MasterWeights, sixteen_bit_state_bytes
+from ..precision import MasterWeights, bf16_master, sixteen_bit_state_bytes
 from ..text import trans_late
 from .setup import Offload, Precision
 from .zero import ZeroStage
@@ -146,12 +146,6 @@ class ModelStates:
     context_parallel: int = 1
     # what a 16-bit training's optimizer updates (fp32 training: FP32)
     master: MasterWeights = MasterWeights.FP32
-
-
-def master_of(precision: Precision, master: MasterWeights) -> MasterWeights:
-    """The master copy a training in ``precision`` keeps: fp32 training has none of its
-    own (its weights are fp32), so only a 16-bit precision changes it."""
-    return MasterWeights.FP32 if precision is Precision.FP32 else master
 
 
 def _bytes(
@@ -271,7 +265,7 @@ def model_states(
     # offloaded states: every shard's, spread over the nodes
     shards = model_parallel
     t = Fraction(trainable)
-    master = master_of(precision, MasterWeights(master))
+    master = bf16_master(precision, MasterWeights(master))
     w, g, g32, master_bytes, states = _bytes(precision, optimizer_state_bytes, master)
     if frozen_weight_bytes is not None and (
         not isinstance(frozen_weight_bytes, Fraction | int) or frozen_weight_bytes < 0

@@ -233,10 +233,7 @@ class TrainingDescription:
         """The master copy the plan counts: the one asked for, in bf16 training under a
         framework that keeps it so (``Framework.keeps``); the fp32 one otherwise (a
         problem says why)."""
-        asked = self.master_weights
-        if self.precision is not Precision.BF16 or not self.framework.keeps(asked):
-            return MasterWeights.FP32
-        return asked
+        return self.framework.counted(self.precision, self.master_weights)
 
     @property
     def loss_fused(self) -> bool:

@@ -18,11 +18,17 @@ LIGHTNING_PRECISION = {
 }
 
 
+def _deepspeed(setup: TrainingSetup) -> bool:
+    """DeepSpeed's strategy runs the step: ZeRO without tensor parallelism (which
+    Lightning's ModelParallelStrategy runs)."""
+    return setup.tensor_parallel == 1 and setup.zero_stage is not ZeroStage.NONE
+
+
 def _precision(setup: TrainingSetup) -> str:
     """Lightning's precision: pure bf16 is "bf16-true" (no fp32 master weights) where
     DeepSpeed's strategy does not run the step (it keeps a master copy of its own)."""
-    deepspeed = setup.tensor_parallel == 1 and setup.zero_stage is not ZeroStage.NONE
-    if setup.precision is Precision.BF16 and setup.master is MasterWeights.NONE and not deepspeed:
+    pure = setup.precision is Precision.BF16 and setup.master is MasterWeights.NONE
+    if pure and not _deepspeed(setup):
         return "bf16-true"
     return LIGHTNING_PRECISION[setup.precision]
 
@@ -37,7 +43,7 @@ def lightning_files(setup: TrainingSetup) -> dict[str, str]:
             f"ModelParallelStrategy(data_parallel_size={s.gpus}, "
             f"tensor_parallel_size={s.tensor_parallel})"
         )
-    elif s.zero_stage is ZeroStage.NONE:
+    elif not _deepspeed(s):
         strategy = '"ddp"'
     else:
         imports.append("from lightning.pytorch.strategies import DeepSpeedStrategy")
