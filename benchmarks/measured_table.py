@@ -429,15 +429,6 @@ KNOWN_MISSES: dict[str, str] = {
         "as fast as the attention share the other Hopper sources fit (torchtitan's SDPA, "
         "MPT's Triton kernel); the attention kernel is not part of the description"
     ),
-    "source-nemo-performance": (
-        "NeMo overlaps the tensor-parallel communication with the products "
-        "(tp_comm_overlap) and reduces the gradients in bf16; the model shows the "
-        "all-reduces exposed and the gradients in fp32, Megatron-LM's default"
-    ),
-    "source-torchtitan": (
-        "torch.compile, Float8 and async tensor parallelism change the kernels' speed by "
-        "10 to 40 % on the same layout, and the description has no switch for them"
-    ),
     "memory-worst": (
         "ml-engineering's Llama 3.1 8B at 8K and 32K tokens, whose peak is "
         "max_memory_reserved since the process started, so the 16 GB of bf16 weights "
@@ -445,11 +436,6 @@ KNOWN_MISSES: dict[str, str] = {
         "functional tests of a 12-layer, 512-wide model (a few GB, where Transformer "
         "Engine's workspaces and the last stage's logits, which they measure, weigh most: "
         "up to -35 %)"
-    ),
-    "memory-fsdp": (
-        "torchtitan's per-op selective checkpointing keeps the products' outputs and "
-        "recomputes the rest, between none and selective here, and its own Llama modules "
-        "keep less than the Hugging Face modules the estimate follows"
     ),
     "published-worst": (
         "Megatron-Bridge's Llama 3.1 405B on 128 B200 (FP8, held out) runs faster than "

@@ -243,7 +243,8 @@ def add_recompute_argument(group: Any) -> None:
         choices=[r.value for r in Recompute],
         default=Recompute.NONE.value,
         help="activation recomputation: none, selective (the attention core, Megatron's "
-        "--recompute-granularity selective) or full (every layer's forward)",
+        "--recompute-granularity selective), selective-op (torchtitan's per-op selective "
+        "checkpointing: every second product kept) or full (every layer's forward)",
     )
 
 

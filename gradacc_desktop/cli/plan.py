@@ -191,7 +191,8 @@ def _print_memory(p: Plan) -> None:
         how = "estimated from the model" if a.source is Source.ESTIMATED else "given"
         print(f"Activation per sample: {_gb_text(a.bytes)} ({how}, whole model on one GPU)")
     elif a.missing is not None:
-        print(f"Activation per sample: unknown ({a.missing.value.replace('_', ' ')})")
+        why = a.missing.value.replace("_", " ")
+        print(f"Activation per sample: unknown ({why}{': ' + a.detail if a.detail else ''})")
     if o.bytes is not None:
         if o.source is Source.ESTIMATED and figs.states is not None:
             reserve = o.bytes - figs.states.gpu_bytes - figs.overhead_bytes

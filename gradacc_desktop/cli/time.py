@@ -59,12 +59,12 @@ from ..core.time import (
     load_gpu_table,
     significant,
     to_decimal,
-    token_cost,
     training_time,
 )
 from ..core.training.description import TrainingDescription, default_nodes
 from ..core.training.figures import figures, shown_gb
 from ..core.training.plan import Plan, plan
+from ..core.training.problems import ProblemKind, problem_text
 from ._common import (
     MICRO_BATCH,
     UsageError,
@@ -334,13 +334,10 @@ def _cost(args: argparse.Namespace, spec: ModelSpec) -> TokenCost:
     attention term when the model's shape is known — the plan's rule."""
     gpus = data_parallel(args)
     d = description_from(args, gpus=gpus, target_batch=gpus)
-    figs = figures(d)
-    model = figs.facts
-    assert model is not None
-    trained = figs.trainable if d.method.adapters and isinstance(figs.trainable, int) else None
-    shape = None if args.seq_len is None else model.attention_shape
-    seq = None if shape is None else args.seq_len
-    return token_cost(model.compute_params, shape, seq, d.recompute, trained)
+    cost = figures(d).token_cost(d, args.seq_len)
+    if cost is None:
+        raise UsageError(f"--recompute: {problem_text(ProblemKind.RECOMPUTE_PER_OP_MODEL)}")
+    return cost
 
 
 def _estimate(args: argparse.Namespace, cost: TokenCost) -> TrainingTime:

@@ -172,6 +172,10 @@
         <translation>Entrada da camada (checkpoint)</translation>
     </message>
     <message>
+        <source>Every second product&apos;s output (per-op)</source>
+        <translation>Saída de um produto a cada dois (por operação)</translation>
+    </message>
+    <message>
         <source>Embeddings</source>
         <translation>Embeddings</translation>
     </message>
@@ -351,6 +355,10 @@
     <message>
         <source>Selective recomputation is not built into transformers: modelled as dropping the attention core&apos;s internal tensors.</source>
         <translation>A recomputação seletiva não existe no transformers: modelada como o descarte dos tensores internos do núcleo da atenção.</translation>
+    </message>
+    <message>
+        <source>Per-op selective recomputation (torchtitan): each layer keeps its input, every second product&apos;s output and the attention&apos;s output; the rest of its forward runs again in the backward.</source>
+        <translation>Recomputação seletiva por operação (torchtitan): cada camada guarda a sua entrada, a saída de um produto a cada dois e a saída da atenção; o resto do seu forward roda de novo no backward.</translation>
     </message>
     <message>
         <source>CUDA dropout (fused native_dropout) keeps a 1-byte boolean mask.</source>
@@ -1292,6 +1300,10 @@
     <message>
         <source>Selective (attention core)</source>
         <translation>Seletiva (núcleo da atenção)</translation>
+    </message>
+    <message>
+        <source>Per-op selective (torchtitan)</source>
+        <translation>Seletiva por operação (torchtitan)</translation>
     </message>
     <message>
         <source>Full (gradient checkpointing)</source>
@@ -2923,6 +2935,14 @@
         <translation>Os otimizadores do DeepSpeed sempre mantêm uma cópia mestre, em fp32 ou em bf16: os números contam a de fp32.</translation>
     </message>
     <message>
+        <source>Per-op selective recomputation is torchtitan&apos;s (FSDP2, selective_ac_option &apos;op&apos;): {framework} trains without it; choose FSDP, or another recomputation.</source>
+        <translation>A recomputação seletiva por operação é do torchtitan (FSDP2, selective_ac_option &apos;op&apos;): o {framework} treina sem ela; escolha FSDP, ou outra recomputação.</translation>
+    </message>
+    <message>
+        <source>Per-op selective recomputation is modelled for Llama-like layers (Llama, Mistral, Qwen2, Qwen3) with fused attention (SDPA) and no dropout: choose another recomputation.</source>
+        <translation>A recomputação seletiva por operação é modelada para camadas como as do Llama (Llama, Mistral, Qwen2, Qwen3) com atenção fundida (SDPA) e sem dropout: escolha outra recomputação.</translation>
+    </message>
+    <message>
         <source>FSDP2&apos;s shards are the master copy: fp32 shards (a mixed-precision policy) or none (bf16 shards); the figures count the fp32 one.</source>
         <translation>Os fragmentos do FSDP2 são a cópia mestre: fragmentos em fp32 (uma política de precisão mista) ou nenhuma (fragmentos em bf16); os números contam a de fp32.</translation>
     </message>
@@ -3365,6 +3385,10 @@
     <message>
         <source>Selective recomputation (the attention core only) is Megatron&apos;s (--recompute-granularity selective): this file trains without it, so its activations take more memory than the plan says; turn on full recomputation, or none, to plan what it runs.</source>
         <translation>A recomputação seletiva (só o núcleo da atenção) é do Megatron (--recompute-granularity selective): este arquivo treina sem ela, então as ativações ocupam mais memória do que o plano diz; ative a recomputação completa, ou nenhuma, para planejar o que ele roda.</translation>
+    </message>
+    <message>
+        <source>Per-op selective recomputation is torchtitan&apos;s (activation_checkpoint.mode &apos;selective&apos;, selective_ac_option &apos;op&apos;): this file trains without it, so its activations take more memory than the plan says; turn on full recomputation, or none, to plan what it runs.</source>
+        <translation>A recomputação seletiva por operação é do torchtitan (activation_checkpoint.mode &apos;selective&apos;, selective_ac_option &apos;op&apos;): este arquivo treina sem ela, então as ativações ocupam mais memória do que o plano diz; ative a recomputação completa, ou nenhuma, para planejar o que ele roda.</translation>
     </message>
     <message>
         <source>QLoRA: build_model() must load the frozen base with quantization_config=QUANTIZATION (4-bit NF4 with double quantization, bitsandbytes).</source>
@@ -4349,6 +4373,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>selective recomputation</source>
         <translation>recomputação seletiva</translation>
+    </message>
+    <message>
+        <source>per-op selective recomputation</source>
+        <translation>recomputação seletiva por operação</translation>
     </message>
     <message>
         <source>fused loss</source>
@@ -6470,6 +6498,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Selective (attention core, Megatron)</source>
         <translation>Seletiva (núcleo da atenção, Megatron)</translation>
+    </message>
+    <message>
+        <source>Per-op selective (torchtitan)</source>
+        <translation>Seletiva por operação (torchtitan)</translation>
     </message>
     <message>
         <source>Full (recompute every layer: +1/3 compute)</source>

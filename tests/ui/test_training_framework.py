@@ -85,7 +85,7 @@ def test_the_new_controls_have_a_label_a_name_a_tooltip_and_a_tab_stop(  # type:
         if language == "pt_BR"
         else "Selective (attention core, Megatron)"
     )
-    assert len(texts) == 3 and texts[1] == selective
+    assert len(texts) == 4 and texts[1] == selective
     assert recompute.itemData(1) is Recompute.SELECTIVE
 
 
@@ -163,6 +163,36 @@ def test_selective_recomputation_is_offered_and_the_plan_uses_it(  # type: ignor
     assert selective != none
     pick(qtbot, choice_box(window, Choice.RECOMPUTE), Recompute.FULL)
     assert _usage(window) not in (none, selective)
+
+
+def test_per_op_recomputation_is_torchtitans_and_the_plan_uses_it(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    _panel(window)
+    _llama(window, qtbot)
+    none = _usage(window)
+    box = choice_box(window, Choice.RECOMPUTE)
+    pick(qtbot, box, Recompute.SELECTIVE_OP)
+    assert box.currentText() == "Seletiva por operação (torchtitan)"
+    problems = window.description.problems
+    assert problems.isVisible()
+    assert problems.text() == (
+        "A recomputação seletiva por operação é do torchtitan (FSDP2, selective_ac_option "
+        "'op'): o DeepSpeed treina sem ela; escolha FSDP, ou outra recomputação."
+    )
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
+    assert not problems.isVisible()
+    fsdp_op = _usage(window)
+    pick(qtbot, box, Recompute.NONE)
+    assert _usage(window) != fsdp_op != none
+    pick(qtbot, box, Recompute.SELECTIVE_OP)
+    assert _usage(window) == fsdp_op
+    # a model whose layers' products are not described: said, and no figure guessed
+    pick(qtbot, choice_box(window, Choice.MODEL), "gpt2")
+    assert problems.isVisible()
+    assert problems.text().startswith(
+        "A recomputação seletiva por operação é modelada para camadas como as do Llama"
+    )
 
 
 def test_a_megatron_scenario_reopens_with_its_choices(  # type: ignore[no-untyped-def]

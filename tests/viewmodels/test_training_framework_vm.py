@@ -119,6 +119,7 @@ def test_selective_recomputation_is_offered_and_planned(qapp) -> None:  # type: 
     assert [data for data, _ in vm.options(Choice.RECOMPUTE)] == [
         Recompute.NONE,
         Recompute.SELECTIVE,
+        Recompute.SELECTIVE_OP,
         Recompute.FULL,
     ]
     assert dict(vm.options(Choice.RECOMPUTE))[Recompute.SELECTIVE] == (

@@ -43,8 +43,10 @@ practice the logits are often freed before the first layer is recomputed.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from gradacc_desktop.core.limits import Limits, whole
-from gradacc_desktop.core.memory import families
+from gradacc_desktop.core.memory import families, per_op
 from gradacc_desktop.core.memory.activation_texts import ASSUMPTION_TEXT, PART_TEXT, STACK_TEXT
 from gradacc_desktop.core.memory.activation_types import (
     ATTENTION_CORE,
@@ -94,6 +96,7 @@ __all__ = [
     "StackKind",
     "estimate",
     "layout",
+    "repeated_products",
     "validate",
 ]
 
@@ -162,6 +165,17 @@ def validate(inputs: Inputs) -> None:
     if inputs.sequence_parallel and inputs.seq % t:
         raise InvalidActivationInputs(
             "seq", ShapeProblem.NOT_DIVISIBLE, "must divide by the tensor-parallel size"
+        )
+    if inputs.recompute is Recompute.SELECTIVE_OP and (
+        inputs.profile is Accounting.PAPER
+        or inputs.attention is not Attention.SDPA
+        or inputs.dropout
+    ):
+        raise InvalidActivationInputs(
+            "recompute",
+            ShapeProblem.NOT_MODELLED,
+            "per-op selective recomputation is modelled with fused attention (SDPA), "
+            "without dropout, in the Hugging Face accounting",
         )
 
 
@@ -279,6 +293,8 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
             out.append(Assumption.HF_CHECKPOINTING)
         if inputs.recompute is Recompute.SELECTIVE:
             out.append(Assumption.HF_SELECTIVE_MODELLED)
+        if inputs.recompute is Recompute.SELECTIVE_OP:
+            out.append(Assumption.PER_OP)
         if inputs.dropout:
             out.append(
                 Assumption.DROPOUT_MASK_CUDA
@@ -315,6 +331,8 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
             out.append(Assumption.HF_CHECKPOINTING)
         if inputs.recompute is Recompute.SELECTIVE:
             out.append(Assumption.HF_SELECTIVE_MODELLED)
+        if inputs.recompute is Recompute.SELECTIVE_OP:
+            out.append(Assumption.PER_OP)
         if inputs.dropout:
             out.append(
                 Assumption.DROPOUT_MASK_CUDA
@@ -367,10 +385,26 @@ def _fused_loss(inputs: Inputs, shape: ActivationLayout) -> ActivationLayout:
     return ActivationLayout(shape.stacks, outside, 2 * p * dims.s * dims.h, shape.notes)
 
 
+def repeated_products(inputs: Inputs) -> Fraction:
+    """The share of the layers' product FLOPs the backward computes again: all of them
+    with full recomputation, none without or with selective (the attention core is
+    apart), the products per-op selective recomputation does not keep."""
+    if inputs.recompute is Recompute.FULL:
+        return Fraction(1)
+    if inputs.recompute is not Recompute.SELECTIVE_OP:
+        return Fraction(0)
+    validate(inputs)
+    stacks = layout(inputs).stacks
+    per_op.require_products(stacks)
+    return per_op.repeated_share(stacks)
+
+
 def estimate(inputs: Inputs) -> Result:
     """Activation bytes per sample: saved for backward, modelled peak, breakdown."""
     validate(inputs)
     shape = layout(inputs)
+    if inputs.recompute is Recompute.SELECTIVE_OP:
+        per_op.require_products(shape.stacks)
     fused = fuses_loss(inputs)
     if fused:
         shape = _fused_loss(inputs, shape)
@@ -378,6 +412,7 @@ def estimate(inputs: Inputs) -> Result:
     extra: list[Item] = []
     recomputed = 0
     attention_core = 0
+    again = 0
     largest_layer = 0
     for stack in shape.stacks:
         if stack.count < 1:
@@ -386,6 +421,10 @@ def estimate(inputs: Inputs) -> Result:
             kept = dict(stack.checkpoint)
         elif inputs.recompute is Recompute.SELECTIVE:
             kept = {k: v for k, v in stack.parts.items() if k not in ATTENTION_CORE}
+        elif inputs.recompute is Recompute.SELECTIVE_OP:
+            kept = per_op.kept(inputs, stack)
+            # the rest of the layer's forward, made again in its backward
+            again = max(again, sum(stack.parts.values()) - sum(kept.values()))
         else:
             kept = dict(stack.parts)
         per_layer += [
@@ -406,6 +445,8 @@ def estimate(inputs: Inputs) -> Result:
         extra.append(Item(Part.RECOMPUTED_LAYER, recomputed, 1))
     elif inputs.recompute is Recompute.SELECTIVE and attention_core:
         extra.append(Item(Part.RECOMPUTED_ATTENTION, attention_core, 1))
+    elif inputs.recompute is Recompute.SELECTIVE_OP and again:
+        extra.append(Item(Part.RECOMPUTED_LAYER, again, 1))
     extra.append(Item(Part.LOSS_CHUNK if fused else Part.LOGITS_TRANSIENT, shape.logits, 1))
     peak = saved + sum(item.total for item in extra)
 

@@ -59,6 +59,7 @@ PART_TEXT: dict[Part, str] = {
     Part.RESIDUAL: trans_late("Activation", "Residual and scaling copies"),
     Part.OTHER_LAYER: trans_late("Activation", "Other tensors of the layer"),
     Part.LAYER_CHECKPOINT: trans_late("Activation", "Layer input (checkpoint)"),
+    Part.KEPT_PRODUCTS: trans_late("Activation", "Every second product's output (per-op)"),
     Part.EMBEDDINGS: trans_late("Activation", "Embeddings"),
     Part.ROTARY: trans_late("Activation", "Rotary cos/sin tables"),
     Part.CAUSAL_MASK: trans_late("Activation", "Causal mask (checkpoint input)"),
@@ -197,6 +198,12 @@ ASSUMPTION_TEXT: dict[Assumption, str] = {
         "Activation",
         "Selective recomputation is not built into transformers: modelled as "
         "dropping the attention core's internal tensors.",
+    ),
+    Assumption.PER_OP: trans_late(
+        "Activation",
+        "Per-op selective recomputation (torchtitan): each layer keeps its input, every "
+        "second product's output and the attention's output; the rest of its forward "
+        "runs again in the backward.",
     ),
     Assumption.DROPOUT_MASK_CUDA: trans_late(
         "Activation",

@@ -132,6 +132,9 @@ class Part(enum.Enum):
     RESIDUAL = "residual"
     OTHER_LAYER = "other_layer"
     LAYER_CHECKPOINT = "layer_checkpoint"
+    #: per-op selective recomputation: every second product's output, the
+    #: reduce-scatters' outputs under tensor parallelism
+    KEPT_PRODUCTS = "kept_products"
     # once per model
     EMBEDDINGS = "embeddings"
     ROTARY = "rotary"
@@ -260,6 +263,7 @@ class Assumption(enum.Enum):
     FUSED_LOSS = "fused_loss"
     HF_CHECKPOINTING = "hf_checkpointing"
     HF_SELECTIVE_MODELLED = "hf_selective_modelled"
+    PER_OP = "per_op"
     DROPOUT_MASK_CUDA = "dropout_mask_cuda"
     DROPOUT_MASK_CPU = "dropout_mask_cpu"
     TENSOR_PARALLEL = "tensor_parallel"
@@ -301,17 +305,33 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Product:
+    """One matrix product of a layer's forward, on one tensor-parallel rank: its input
+    and output widths per token (a row-parallel product's output is the whole hidden
+    size, a partial sum), whether it is a plain ``aten.mm`` (no bias) and whether it is
+    row-parallel (a reduction follows it under tensor parallelism)."""
+
+    inputs: int
+    outputs: int
+    plain: bool = True
+    row_parallel: bool = False
+
+
+@dataclass(frozen=True)
 class Stack:
     """``count`` layers that keep the same tensors.
 
     ``parts``: one layer without recomputation. ``checkpoint``: what one layer keeps
-    when every layer is recomputed (the checkpoint's inputs).
+    when every layer is recomputed (the checkpoint's inputs). ``products``: the layer's
+    matrix products in forward order, for per-op selective recomputation (empty: the
+    family does not describe them, and that recomputation is not modelled).
     """
 
     kind: StackKind
     count: int
     parts: Mapping[Part, int]
     checkpoint: Mapping[Part, int]
+    products: tuple[Product, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,9 @@ File format (UTF-8 JSON, version 10)::
                "master_weights": "fp32"}
     }
 
+``recompute`` may also be ``selective-op`` (torchtitan's per-op selective
+checkpointing) in any version that has the key.
+
 Version 10 adds the master copy: ``master_weights`` (``fp32``: mixed precision's fp32
 master weights and optimizer states; ``bf16``: DeepSpeed's bf16 master copy and states;
 ``none``: pure bf16, the optimizer updating the bf16 weights). Files of versions 1 to 9

@@ -10,7 +10,9 @@ Pure Python, exact (``Fraction`` inside, ``Decimal`` for what a user reads).
 * Hardware FLOPs: with full activation recomputation the forward runs twice, so every
   token costs ``4/3`` of the model FLOPs (``8N + 16·L·H·Q·T``); with selective
   recomputation only the attention core's forward runs twice (``6N + 16·L·H·Q·T``,
-  Korthikanti et al. 2022). Model FLOPs utilisation
+  Korthikanti et al. 2022); with per-op selective recomputation the products it does not
+  keep run once more (``6N·(1 + r/3)``, ``r`` their share of the layers' product FLOPs:
+  about 0.36 for Llama 3). Model FLOPs utilisation
   (MFU) divides the *model* FLOPs a second achieves by the peak; hardware FLOPs
   utilisation (HFU) divides the *hardware* FLOPs (PaLM, section 4.1 and appendix B).
 * Training time (Narayanan et al. 2021, section 5.1): ``8·T·P / (n·X)`` seconds for ``T``
@@ -58,11 +60,6 @@ REPEATED = Fraction(4, 3)
 ONCE = Fraction(1)
 
 
-def dense_factor(recompute: Recompute) -> Fraction:
-    """Hardware over model FLOPs of the dense products: 4/3 with the layers recomputed."""
-    return REPEATED if recompute.repeats_layers else ONCE
-
-
 def attention_factor(recompute: Recompute) -> Fraction:
     """Hardware over model FLOPs of the attention core: 4/3 when it is recomputed,
     selectively or with its layer."""
@@ -107,6 +104,20 @@ class TokenCost:
     recompute: Recompute
     #: T, the adapters' parameters (None: every parameter is trained)
     trained: int | None = None
+    #: the share of the layers' product FLOPs whose forward runs again (1 with full
+    #: recomputation; ``core.memory.activation.repeated_products``)
+    repeated: Fraction = Fraction(0)
+
+    @property
+    def dense_passes(self) -> Fraction:
+        """Hardware over model FLOPs of the dense products: 1 + r/3 (4/3 with the
+        layers recomputed)."""
+        return 1 + (REPEATED - 1) * self.repeated
+
+    @property
+    def elementwise_passes(self) -> Fraction:
+        """How many times the layers' element-wise work runs per forward + backward."""
+        return REPEATED if self.recompute.repeats_elementwise else ONCE
 
     @property
     def model(self) -> int:
@@ -118,8 +129,7 @@ class TokenCost:
         """Hardware FLOPs per token: the model FLOPs with the recomputed forwards — × 4/3
         with full recomputation; the attention term's × 4/3 only with selective (the
         attention core's forward, a third of its 12·L·H·Q·T, runs once more)."""
-        r = self.recompute
-        return self.dense * dense_factor(r) + self.attention * attention_factor(r)
+        return self.dense * self.dense_passes + self.attention * attention_factor(self.recompute)
 
     @property
     def recompute_factor(self) -> Fraction:
@@ -133,6 +143,7 @@ def token_cost(
     seq_len: int | None = None,
     recompute: Recompute = Recompute.NONE,
     trained: int | None = None,
+    repeated: Fraction | None = None,
 ) -> TokenCost:
     """FLOPs per token for ``params`` parameters; the attention term needs the shape
     and the sequence length (both or neither).
@@ -140,7 +151,10 @@ def token_cost(
     ``trained``: the adapters' parameters T when only they train (LoRA): the frozen
     base still runs its forward (2N) and passes the gradient back through every layer
     (2N), but computes no gradient for its own weights, which is 2N less than 6N; the
-    adapters cost 6T. Hu et al. 2021 (LoRA, §4.2) report the same saving."""
+    adapters cost 6T. Hu et al. 2021 (LoRA, §4.2) report the same saving.
+
+    ``repeated``: the share of the products recomputed (None: all with full
+    recomputation, none otherwise; per-op selective recomputation needs it)."""
     require_positive_int("params", params)
     if trained is not None:
         require_positive_int("trained", trained)
@@ -151,7 +165,13 @@ def token_cost(
         require_positive_int("seq_len", seq_len)
         attention = 12 * shape.layers * shape.heads * shape.head_dim * seq_len
     dense = 6 * params if trained is None else 4 * params + 6 * trained
-    return TokenCost(params, dense, attention, recompute, trained)
+    if repeated is None:
+        if recompute is Recompute.SELECTIVE_OP:
+            raise ValueError("per-op selective recomputation needs the share it repeats")
+        repeated = Fraction(1 if recompute.repeats_layers else 0)
+    if not 0 <= repeated <= 1:
+        raise ValueError(f"the repeated share must be in [0, 1], got {repeated}")
+    return TokenCost(params, dense, attention, recompute, trained, repeated)
 
 
 def utilisation(

@@ -132,36 +132,36 @@ class KernelModel:
 #: shared by every generation (``make measured-table`` --fit on the measured runs that
 #: are not held out, then copied here by a person)
 SHARED: dict[str, int | Fraction] = {
-    "width_half": 219,
-    "tokens_half": 793,
-    "seq_half": 1988,
+    "width_half": 172,
+    "tokens_half": 551,
+    "seq_half": 1982,
     "elementwise_values": 16,
     "logit_values": 6,
-    "score_values": 23,
-    "permute_values": 28,
-    "contention": Fraction(33305, 697401),
-    "fp8_gain": Fraction(731963, 366016),
-    "latency_intra": Fraction(23, 425232),
+    "score_values": 27,
+    "permute_values": 23,
+    "contention": Fraction(103, 980367),
+    "fp8_gain": Fraction(2, 1),
+    "latency_intra": Fraction(72, 916975),
     "latency_inter": Fraction(0, 1),
-    "pcie_efficiency": Fraction(54050, 153839),
+    "pcie_efficiency": Fraction(16065, 48574),
 }
 
 #: per fitted generation: matmul, attention, expert_matmul
 SHARES: dict[Generation, dict[str, Fraction]] = {
     Generation.AMPERE: {
-        "matmul": Fraction(708, 833),
-        "attention": Fraction(328, 587),
-        "expert_matmul": Fraction(999, 1000),
+        "matmul": Fraction(17, 20),
+        "attention": Fraction(554, 965),
+        "expert_matmul": Fraction(1, 1),
     },
     Generation.BLACKWELL: {
-        "matmul": Fraction(89, 176),
-        "attention": Fraction(504, 593),
-        "expert_matmul": Fraction(31, 70),
+        "matmul": Fraction(437, 900),
+        "attention": Fraction(17, 20),
+        "expert_matmul": Fraction(362, 829),
     },
     Generation.HOPPER: {
-        "matmul": Fraction(185, 253),
-        "attention": Fraction(293, 736),
-        "expert_matmul": Fraction(386, 573),
+        "matmul": Fraction(158, 221),
+        "attention": Fraction(53, 137),
+        "expert_matmul": Fraction(447, 758),
     },
 }
 
@@ -169,16 +169,16 @@ SHARES: dict[Generation, dict[str, Fraction]] = {
 #: per optimizer step (the frameworks run different Python around the same kernels)
 FRAMEWORKS: dict[Framework, dict[str, Fraction]] = {
     Framework.DEEPSPEED: {
-        "layer_seconds": Fraction(2377, 899056),
-        "step_seconds": Fraction(11603, 856873),
+        "layer_seconds": Fraction(2105, 798744),
+        "step_seconds": Fraction(7471, 496897),
     },
     Framework.MEGATRON: {
-        "layer_seconds": Fraction(3121, 546003),
-        "step_seconds": Fraction(257, 437585),
+        "layer_seconds": Fraction(2695, 472363),
+        "step_seconds": Fraction(913, 936933),
     },
     Framework.FSDP: {
         "layer_seconds": Fraction(981, 911705),
-        "step_seconds": Fraction(15055, 184858),
+        "step_seconds": Fraction(102342, 880115),
     },
 }
 

@@ -56,7 +56,7 @@ from .communication import (
     ring_attention,
     tensor_parallel,
 )
-from .compute import attention_factor, dense_factor
+from .compute import attention_factor
 from .exact import linear_in, nonzero_sum
 from .hardware import Hardware
 from .profile import SpeedProfile
@@ -158,7 +158,8 @@ class StepModel:
         # load-balanced causal split (chunks r and 2cp − 1 − r), 1/cp of the attention
         cp = layout.context
         tokens = Fraction(seq, cp)
-        passes = dense_factor(cost.recompute)
+        passes = cost.dense_passes
+        elementwise = cost.elementwise_passes
         attention_passes = attention_factor(cost.recompute)
         stage_layers = None if workload.layers is None else Fraction(workload.layers, pp)
         self._layers = None if workload.layers is None else max(1, workload.layers // pp)
@@ -221,17 +222,18 @@ class StepModel:
                 # element-wise work: split by tp with sequence parallelism, else every
                 # tensor-parallel rank repeats it on all of its tokens
                 split = tp if workload.sequence_parallel else 1
-                values = k.elementwise_values * workload.hidden * tokens * stage_layers * passes
+                values = k.elementwise_values * workload.hidden * tokens * stage_layers
+                values *= elementwise
                 memory = values * nbytes / split / hw.memory_bandwidth
                 # the loss: fp32 logits of the vocabulary, on the last stage
                 if workload.vocab is not None:
                     logits = k.logit_values * 4 * workload.vocab * tokens / tp
                     logits /= hw.memory_bandwidth
-                host = k.layer_seconds * passes * stage_layers
+                host = k.layer_seconds * elementwise * stage_layers
                 if experts is not None:
                     sparse = Fraction(experts.layers, pp)
                     routed = experts.top_k * tokens * workload.hidden * nbytes / tp
-                    permutation = k.permute_values * routed * sparse * passes
+                    permutation = k.permute_values * routed * sparse * elementwise
                     permutation /= hw.memory_bandwidth
             if workload.flash_attention:
                 # each GPU's kernels run on its s/cp-token blocks

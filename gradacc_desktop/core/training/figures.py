@@ -35,7 +35,15 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from ..framework import Framework
-from ..memory.activation import Accounting, Device, Inputs, Part, Result, estimate
+from ..memory.activation import (
+    Accounting,
+    Device,
+    Inputs,
+    Part,
+    Result,
+    estimate,
+    repeated_products,
+)
 from ..memory.families.vision_facts import DEFAULT_IMAGES
 from ..memory.framework_states import framework_states
 from ..memory.lora import base_weight_bytes_per_param
@@ -43,9 +51,21 @@ from ..memory.model_states import ModelStates
 from ..memory.models import ModelFacts, UnknownModelError, facts
 from ..memory.pipeline_split import StageShare, heaviest_stage
 from ..memory.setup import SetupProblem, setup_problem
+from ..recompute import Recompute
+from ..time.compute import TokenCost, token_cost
 from .description import OPTIMIZER_STATE_BYTES, TrainingDescription
 
-__all__ = ["GB", "Figure", "Figures", "Missing", "Source", "figures", "shown_gb", "to_bytes"]
+__all__ = [
+    "GB",
+    "Figure",
+    "Figures",
+    "Missing",
+    "Source",
+    "figures",
+    "repeated_share",
+    "shown_gb",
+    "to_bytes",
+]
 
 GB = 10**9
 
@@ -171,6 +191,9 @@ class Figures:
     #: Megatron's uneven pipeline split: what the stage the states are counted for holds
     #: (None: every stage holds an even share)
     pipeline_stage: StageShare | None = None
+    #: the share of the layers' products the backward computes again (None: per-op
+    #: selective recomputation, not modelled for the model)
+    repeated: Fraction | None = Fraction(0)
 
     @property
     def known(self) -> bool:
@@ -216,6 +239,19 @@ class Figures:
         if total is None or total < self.overhead_bytes:
             return None
         return math.floor((total - self.overhead_bytes) / (1 + self.slack))
+
+    def token_cost(self, d: TrainingDescription, seq: int | None) -> TokenCost | None:
+        """FLOPs per token of ``d``'s model: 6N (4N + 6T for adapters), plus the attention
+        term at ``seq`` (None: without it), with what the recomputation repeats; None
+        without the model or with a recomputation not modelled for it."""
+        model = self.facts
+        if model is None or self.repeated is None:
+            return None
+        adapters = d.method.adapters and isinstance(self.trainable, int)
+        trained = self.trainable if adapters else None
+        shape = None if seq is None else model.attention_shape
+        at = None if shape is None else seq
+        return token_cost(model.compute_params, shape, at, d.recompute, trained, self.repeated)
 
     def max_micro_batch(self) -> int | None:
         """The largest b with other + b · the activation per GPU <= usable (0: not even
@@ -493,4 +529,31 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
         stage_share=share,
         slack=slack,
         pipeline_stage=None if model is None else _megatron_stage(d, model),
+        repeated=repeated_share(d, model),
     )
+
+
+@lru_cache(maxsize=128)
+def _repeated_share(inputs: Inputs) -> Fraction | None:
+    try:
+        return repeated_products(inputs)
+    except ValueError:  # InvalidActivationInputs: not modelled for the model
+        return None
+
+
+def repeated_share(d: TrainingDescription, model: ModelFacts | None) -> Fraction | None:
+    """The share of the layers' products ``d``'s recomputation repeats (None: per-op
+    selective recomputation, not modelled for the model, its attention or dropout)."""
+    if d.recompute is not Recompute.SELECTIVE_OP:
+        return Fraction(1 if d.recompute.repeats_layers else 0)
+    if model is None or not model.has_shape:
+        return None
+    inputs = model.activation_inputs(
+        d.seq_len or 1,
+        recompute=d.recompute,
+        attention=d.attention,
+        dtype=d.precision,
+        profile=Accounting.HF,
+        device=Device.CUDA,
+    )
+    return None if inputs is None else _repeated_share(inputs)

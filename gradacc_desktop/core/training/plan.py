@@ -31,7 +31,6 @@ from ..frameworks.verdicts import BatchVerdicts, batch_verdicts
 from ..memory.activation import Attention
 from ..memory.lora import base_weight_bytes_per_param
 from ..memory.setup import SetupNote, SetupProblem, TrainingSetup, setup_notes, setup_problem
-from ..time.compute import token_cost
 from ..time.hardware import NoSpeedError, hardware
 from ..time.step_results import RunTotals, StepTime, run_totals
 from ..time.steptime import StepModel
@@ -69,6 +68,8 @@ class TimeMissing(enum.Enum):
     #: the GPUs do not split evenly over the nodes, or the expert-parallel size does not
     #: spread the model's experts over the data-parallel GPUs
     LAYOUT = "layout"
+    #: per-op selective recomputation is not modelled for the model
+    RECOMPUTE = "recompute"
 
 
 @dataclass(frozen=True)
@@ -300,11 +301,9 @@ def step_model(
     except NoSpeedError as exc:
         return None, TimeMissing.PRECISION, str(exc)
     size = model.size
-    shape = model.attention_shape
-    seq = None if shape is None else d.seq_len
-    adapters = d.method.adapters and isinstance(figs.trainable, int)
-    trained = figs.trainable if adapters else None
-    cost = token_cost(model.compute_params, shape, seq, d.recompute, trained)
+    cost = figs.token_cost(d, d.seq_len)
+    if cost is None:
+        return None, TimeMissing.RECOMPUTE, ""
     experts = None
     if model.experts is not None and size is not None:
         # the routed tokens' all-to-alls over the expert-parallel group (none at 1), and
@@ -335,7 +334,9 @@ def step_model(
         activation_bytes_per_sample=figs.activation.bytes,
         offload=d.offload,
         frozen_value_bytes=(
-            Fraction(base_weight_bytes_per_param(d.base_format)) if adapters else None
+            Fraction(base_weight_bytes_per_param(d.base_format))
+            if cost.trained is not None
+            else None
         ),
         experts=experts,
         framework=d.framework,

@@ -22,8 +22,10 @@ from ..memory.models import ModelFacts
 from ..memory.setup import PROBLEM_TEXT, Offload, SetupProblem
 from ..memory.zero import ZeroStage
 from ..precision import MasterWeights, Precision
+from ..recompute import Recompute
 from ..text import Message, Phrase, trans_late
 from .description import TrainingDescription
+from .figures import repeated_share
 
 __all__ = ["SETUP_KINDS", "Problem", "ProblemKind", "problem_text", "problems"]
 
@@ -35,6 +37,8 @@ class ProblemKind(enum.Enum):
     SEQUENCE_PARALLEL = "sequence_parallel"
     FUSED_LOSS_MEGATRON = "fused_loss_megatron"
     FUSED_LOSS_HEAD = "fused_loss_head"
+    RECOMPUTE_PER_OP = "recompute_per_op"
+    RECOMPUTE_PER_OP_MODEL = "recompute_per_op_model"
     MASTER_PRECISION = "master_precision"
     MASTER_DEEPSPEED = "master_deepspeed"
     MASTER_FSDP = "master_fsdp"
@@ -59,6 +63,8 @@ FIELD: dict[ProblemKind, str] = {
     ProblemKind.SEQUENCE_PARALLEL: "sequence_parallel",
     ProblemKind.FUSED_LOSS_MEGATRON: "fused_loss",
     ProblemKind.FUSED_LOSS_HEAD: "fused_loss",
+    ProblemKind.RECOMPUTE_PER_OP: "recompute",
+    ProblemKind.RECOMPUTE_PER_OP_MODEL: "recompute",
     ProblemKind.MASTER_PRECISION: "master_weights",
     ProblemKind.MASTER_DEEPSPEED: "master_weights",
     ProblemKind.MASTER_FSDP: "master_weights",
@@ -119,6 +125,17 @@ _TEXT: dict[ProblemKind, Phrase] = {
         "Description",
         "DeepSpeed's optimizers always keep a master copy, in fp32 or in bf16: the figures "
         "count the fp32 one.",
+    ),
+    ProblemKind.RECOMPUTE_PER_OP: trans_late(
+        "Description",
+        "Per-op selective recomputation is torchtitan's (FSDP2, selective_ac_option "
+        "'op'): {framework} trains without it; choose FSDP, or another recomputation.",
+    ),
+    ProblemKind.RECOMPUTE_PER_OP_MODEL: trans_late(
+        "Description",
+        "Per-op selective recomputation is modelled for Llama-like layers (Llama, Mistral, "
+        "Qwen2, Qwen3) with fused attention (SDPA) and no dropout: choose another "
+        "recomputation.",
     ),
     ProblemKind.MASTER_FSDP: trans_late(
         "Description",
@@ -227,6 +244,16 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
         found.append(_problem(ProblemKind.FUSED_LOSS_MEGATRON))
     elif d.fused_loss and model is not None and not model.causal_lm:
         found.append(_problem(ProblemKind.FUSED_LOSS_HEAD))
+    if d.recompute is Recompute.SELECTIVE_OP and d.framework is not Framework.FSDP:
+        name = "DeepSpeed" if d.framework is Framework.DEEPSPEED else "Megatron"
+        found.append(_problem(ProblemKind.RECOMPUTE_PER_OP, framework=name))
+    elif (
+        d.recompute is Recompute.SELECTIVE_OP
+        and model is not None
+        and model.has_shape
+        and repeated_share(d, model) is None
+    ):
+        found.append(_problem(ProblemKind.RECOMPUTE_PER_OP_MODEL))
     master = d.master_weights
     if master is not MasterWeights.FP32:
         if d.precision is not Precision.BF16:

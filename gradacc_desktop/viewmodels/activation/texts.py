@@ -196,6 +196,7 @@ class ActivationTexts(Translating):
         return (
             (Recompute.NONE, self.tr("None")),
             (Recompute.SELECTIVE, self.tr("Selective (attention core)")),
+            (Recompute.SELECTIVE_OP, self.tr("Per-op selective (torchtitan)")),
             (Recompute.FULL, self.tr("Full (gradient checkpointing)")),
         )
 

@@ -27,6 +27,7 @@ from gradacc_desktop.core.time import (
 )
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import Plan, TimeMissing
+from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
 from gradacc_desktop.viewmodels.planner.views import TimePart, TimeView
 
@@ -214,6 +215,9 @@ class TimingTexts(Translating):
             ),
             TimeMissing.LAYOUT: self.tr(
                 "The GPUs do not split evenly over the nodes: no time per step."
+            ),
+            TimeMissing.RECOMPUTE: self._formats.said(
+                problem_text(ProblemKind.RECOMPUTE_PER_OP_MODEL)
             ),
         }[why]
 

@@ -144,6 +144,8 @@ class NoteTexts(Translating):
                 step.append(self.tr("full recomputation"))
             elif d.recompute is Recompute.SELECTIVE:
                 step.append(self.tr("selective recomputation"))
+            elif d.recompute is Recompute.SELECTIVE_OP:
+                step.append(self.tr("per-op selective recomputation"))
             if d.loss_fused:
                 step.append(self.tr("fused loss"))
             return FigureNote(

@@ -353,6 +353,7 @@ class TrainingTexts(Translating):
         return [
             (Recompute.NONE, self.tr("None (keep the activations)")),
             (Recompute.SELECTIVE, self.tr("Selective (attention core, Megatron)")),
+            (Recompute.SELECTIVE_OP, self.tr("Per-op selective (torchtitan)")),
             (Recompute.FULL, self.tr("Full (recompute every layer: +1/3 compute)")),
         ]
 

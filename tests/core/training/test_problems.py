@@ -16,6 +16,7 @@ from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.precision import MasterWeights, Precision
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.plan import cpu_fits, plan
@@ -66,6 +67,14 @@ CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
     ProblemKind.MASTER_DEEPSPEED: (
         replace(LLAMA, master_weights=MasterWeights.NONE),
         replace(LLAMA, master_weights=MasterWeights.BF16),
+    ),
+    ProblemKind.RECOMPUTE_PER_OP: (
+        replace(LLAMA, recompute=Recompute.SELECTIVE_OP),
+        replace(LLAMA, recompute=Recompute.SELECTIVE_OP, framework=Framework.FSDP),
+    ),
+    ProblemKind.RECOMPUTE_PER_OP_MODEL: (
+        replace(GPT2, recompute=Recompute.SELECTIVE_OP, framework=Framework.FSDP),
+        replace(GPT2, recompute=Recompute.FULL, framework=Framework.FSDP),
     ),
     ProblemKind.MASTER_FSDP: (
         replace(LLAMA, master_weights=MasterWeights.BF16, framework=Framework.FSDP),

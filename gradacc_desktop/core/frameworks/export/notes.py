@@ -193,6 +193,13 @@ NOTE_SELECTIVE = trans_late(
     "take more memory than the plan says; turn on full recomputation, or none, to plan what "
     "it runs.",
 )
+NOTE_SELECTIVE_OP = trans_late(
+    "Export",
+    "Per-op selective recomputation is torchtitan's (activation_checkpoint.mode "
+    "'selective', selective_ac_option 'op'): this file trains without it, so its "
+    "activations take more memory than the plan says; turn on full recomputation, or none, "
+    "to plan what it runs.",
+)
 NOTE_QLORA = trans_late(
     "Export",
     "QLoRA: build_model() must load the frozen base with quantization_config=QUANTIZATION "

@@ -25,6 +25,7 @@ from .notes import (
     NOTE_SCRIPT_LORA,
     NOTE_SCRIPT_SEQ,
     NOTE_SELECTIVE,
+    NOTE_SELECTIVE_OP,
     note_comment,
 )
 
@@ -223,6 +224,8 @@ def with_model(
         notes.append(NOTE_FUSED_LOSS_CODE)
     if fmt is not ExportFormat.MEGATRON and model.recompute is Recompute.SELECTIVE:
         notes.append(NOTE_SELECTIVE)
+    if model.recompute is Recompute.SELECTIVE_OP:
+        notes.append(NOTE_SELECTIVE_OP)
     if fmt is ExportFormat.MEGATRON and "megatron_args.sh" in out:
         if model.sequence_parallel is False:  # the description plans without it
             out["megatron_args.sh"] = out["megatron_args.sh"].replace(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gradacc_desktop.core.memory.activation_types import ActivationLayout as ActivationLayout
-from gradacc_desktop.core.memory.activation_types import Family, Inputs, Part, StackKind
+from gradacc_desktop.core.memory.activation_types import Family, Inputs, Part, Product, StackKind
 from gradacc_desktop.core.memory.activation_types import Stack as Stack
 from gradacc_desktop.core.memory.families.heads import Task, modelled
 from gradacc_desktop.core.text import trans_late
@@ -266,6 +266,9 @@ def linear(n_in: int, n_out: int, bias: bool) -> int:
 
 
 def single_stack(
-    count: int, parts: Mapping[Part, int], checkpoint: Mapping[Part, int]
+    count: int,
+    parts: Mapping[Part, int],
+    checkpoint: Mapping[Part, int],
+    products: tuple[Product, ...] = (),
 ) -> tuple[Stack, ...]:
-    return (Stack(StackKind.LAYERS, count, parts, checkpoint),)
+    return (Stack(StackKind.LAYERS, count, parts, checkpoint, products),)

@@ -25,6 +25,7 @@ from gradacc_desktop.core.memory.activation_types import (
     Family,
     Inputs,
     Part,
+    Product,
     StackKind,
     dims_of,
 )
@@ -249,6 +250,25 @@ def hf_outside(inputs: Inputs, dims: Dims) -> dict[Part, int]:
     return parts
 
 
+def products(
+    inputs: Inputs, *, qkv_bias: bool = False, o_bias: bool = False, mlp_bias: bool = False
+) -> tuple[Product, ...]:
+    """The layer's products in the order its forward runs them, on one tensor-parallel
+    rank: q, k, v, the output projection (``LlamaAttention``), then gate, up and down
+    (``LlamaMLP``: ``down(act(gate(x)) · up(x))``)."""
+    dims = dims_of(inputs)
+    h, q, kv, i = dims.h, dims.a * dims.d, dims.k * dims.d, dims.i
+    return (
+        Product(h, q, not qkv_bias),
+        Product(h, kv, not qkv_bias),
+        Product(h, kv, not qkv_bias),
+        Product(q, h, not o_bias, row_parallel=True),
+        Product(h, i, not mlp_bias),
+        Product(h, i, not mlp_bias),
+        Product(i, h, not mlp_bias, row_parallel=True),
+    )
+
+
 def sizes_layout(inputs: Inputs) -> ActivationLayout:
     """A Llama typed as sizes (no ``config.json``): ``LlamaConfig``'s defaults (SiLU, no
     biases, no sliding window) and no explicit SDPA mask."""
@@ -259,6 +279,7 @@ def sizes_layout(inputs: Inputs) -> ActivationLayout:
             inputs.layers,
             layer_parts(inputs, masked=False, qk_norm=False),
             {Part.LAYER_CHECKPOINT: p * dims.s_sp * dims.h},
+            products(inputs),
         ),
         outside=hf_outside(inputs, dims),
         logits=logits_transient(inputs, dims.s, dims.v),
@@ -301,6 +322,9 @@ def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
         kinds = [(StackKind.LAYERS, arch.layers, spec.sliding_window)]
     else:
         kinds = [(StackKind.LAYERS, arch.layers, None)]
+    layer_products = products(
+        inputs, qkv_bias=spec.qkv_bias, o_bias=spec.o_bias, mlp_bias=spec.mlp_bias
+    )
     stacks = tuple(
         Stack(
             kind,
@@ -312,6 +336,7 @@ def layout(arch: Architecture, inputs: Inputs) -> ActivationLayout:
                 activation=spec.activation,
             ),
             checkpoint,
+            layer_products,
         )
         for kind, count, window in kinds
     )
