@@ -30,6 +30,7 @@ from __future__ import annotations
 import enum
 
 from .precision import MasterWeights, Precision, bf16_master
+from .recompute import Recompute
 
 __all__ = ["Framework"]
 
@@ -38,6 +39,18 @@ class Framework(enum.Enum):
     DEEPSPEED = "deepspeed"
     MEGATRON = "megatron"
     FSDP = "fsdp"
+
+    @property
+    def recomputations(self) -> tuple[Recompute, ...]:
+        """The recomputations the framework's own configuration offers, least first:
+        every one none or full; Megatron also its selective recomputation of the
+        attention core (``--recompute-granularity selective``), FSDP torchtitan's per-op
+        selective checkpointing (``selective_ac_option = "op"``)."""
+        if self is Framework.MEGATRON:
+            return (Recompute.NONE, Recompute.SELECTIVE, Recompute.FULL)
+        if self is Framework.FSDP:
+            return (Recompute.NONE, Recompute.SELECTIVE_OP, Recompute.FULL)
+        return (Recompute.NONE, Recompute.FULL)
 
     def keeps(self, master: MasterWeights) -> bool:
         """Whether the framework can keep a 16-bit training's ``master`` copy so:

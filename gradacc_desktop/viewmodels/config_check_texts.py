@@ -29,9 +29,11 @@ from gradacc_desktop.core.frameworks.config_import.verdict import (
 )
 from gradacc_desktop.core.memory import ModelSource, ModelSpec, Offload, TrainingSetup
 from gradacc_desktop.core.precision import MasterWeights
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.imported import bundled_model_of
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
+from gradacc_desktop.viewmodels.shared_texts import RECOMPUTATION, say
 
 
 @dataclass(frozen=True)
@@ -351,11 +353,8 @@ class ConfigCheckTexts(Translating):
                 )
             )
         if config.checkpointing is not None:
-            parts.append(
-                self.tr("full recomputation")
-                if config.checkpointing
-                else self.tr("no recomputation")
-            )
+            checked = Recompute.FULL if config.checkpointing else Recompute.NONE
+            parts.append(say(RECOMPUTATION[checked]))
         if config.fused_loss:
             parts.append(self.tr("the fused loss (Liger)"))
         if config.master_weights is MasterWeights.BF16:

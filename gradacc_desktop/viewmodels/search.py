@@ -28,6 +28,7 @@ from gradacc_desktop.viewmodels.number_input import NumberInput
 from gradacc_desktop.viewmodels.planner.fit import FitTexts
 from gradacc_desktop.viewmodels.planner.timing import TimingTexts
 from gradacc_desktop.viewmodels.problems import describe
+from gradacc_desktop.viewmodels.shared_texts import RECOMPUTATION, say
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
 
 
@@ -224,8 +225,8 @@ class SearchViewModel(QObject):
                     offloaded=offloaded, cpu=self._fit.gb(c.cpu_bytes_per_node)
                 )
             parts.append(offloaded)
-        if c.recompute is Recompute.FULL:
-            parts.append(self.tr("full recomputation"))
+        if c.recompute is not Recompute.NONE:
+            parts.append(say(RECOMPUTATION[c.recompute]))
         # every GPU is data-parallel unless tensor or pipeline parallelism takes some
         if c.tensor_parallel > 1:
             parts.append(self.tr("tensor {size}").format(size=f(c.tensor_parallel)))
@@ -350,9 +351,8 @@ class SearchViewModel(QObject):
                 Offload.ALL: self.tr("Optimizer and parameter offload"),
             }[value]
         if isinstance(value, Recompute):
-            if value is Recompute.FULL:
-                return self.tr("Full recomputation")
-            return self.tr("No recomputation")
+            said = say(RECOMPUTATION[value])
+            return said[:1].upper() + said[1:]
         number = int(value) if isinstance(value, int) else 0
         if e.dimension == "zero_stage":
             return self.tr("ZeRO-{stage}").format(stage=number) if number else self.tr("No ZeRO")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import Phrase, trans_late
 
 MICRO_BATCH = trans_late("SharedTexts", "&Micro-batch size")
@@ -26,6 +27,14 @@ IMAGES = trans_late("SharedTexts", "Images per sample")
 IMAGE_WIDTH = trans_late("SharedTexts", "Image width (pixels)")
 IMAGE_HEIGHT = trans_late("SharedTexts", "Image height (pixels)")
 VISION_FROZEN = trans_late("SharedTexts", "Frozen vision tower")
+
+# a recomputation in a sentence (the estimate's note, a searched layout, a checked file)
+RECOMPUTATION: dict[Recompute, Phrase] = {
+    Recompute.NONE: trans_late("SharedTexts", "no recomputation"),
+    Recompute.SELECTIVE: trans_late("SharedTexts", "selective recomputation"),
+    Recompute.SELECTIVE_OP: trans_late("SharedTexts", "per-op selective recomputation"),
+    Recompute.FULL: trans_late("SharedTexts", "full recomputation"),
+}
 
 OPEN_CONFIG_BUTTON = trans_late("SharedTexts", "Open config.&json…")
 OPEN_CONFIG_TITLE = trans_late("SharedTexts", "Open a model's config.json")

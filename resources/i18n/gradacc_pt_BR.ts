@@ -1733,14 +1733,6 @@
         <translation>{length} tokens</translation>
     </message>
     <message>
-        <source>full recomputation</source>
-        <translation>recomputação completa</translation>
-    </message>
-    <message>
-        <source>no recomputation</source>
-        <translation>sem recomputação</translation>
-    </message>
-    <message>
         <source>the fused loss (Liger)</source>
         <translation>a perda fundida (Liger)</translation>
     </message>
@@ -4367,18 +4359,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>atenção eager</translation>
     </message>
     <message>
-        <source>full recomputation</source>
-        <translation>recomputação completa</translation>
-    </message>
-    <message>
-        <source>selective recomputation</source>
-        <translation>recomputação seletiva</translation>
-    </message>
-    <message>
-        <source>per-op selective recomputation</source>
-        <translation>recomputação seletiva por operação</translation>
-    </message>
-    <message>
         <source>fused loss</source>
         <translation>perda fundida</translation>
     </message>
@@ -5246,10 +5226,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>{offloaded} ({cpu} de memória de CPU por nó)</translation>
     </message>
     <message>
-        <source>full recomputation</source>
-        <translation>recomputação completa</translation>
-    </message>
-    <message>
         <source>tensor {size}</source>
         <translation>tensor {size}</translation>
     </message>
@@ -5324,14 +5300,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Optimizer and parameter offload</source>
         <translation>Offload do otimizador e dos parâmetros</translation>
-    </message>
-    <message>
-        <source>Full recomputation</source>
-        <translation>Recomputação completa</translation>
-    </message>
-    <message>
-        <source>No recomputation</source>
-        <translation>Sem recomputação</translation>
     </message>
     <message>
         <source>ZeRO-{stage}</source>
@@ -5461,6 +5429,22 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Frozen vision tower</source>
         <translation>Torre de visão congelada</translation>
+    </message>
+    <message>
+        <source>no recomputation</source>
+        <translation>sem recomputação</translation>
+    </message>
+    <message>
+        <source>selective recomputation</source>
+        <translation>recomputação seletiva</translation>
+    </message>
+    <message>
+        <source>per-op selective recomputation</source>
+        <translation>recomputação seletiva por operação</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>recomputação completa</translation>
     </message>
     <message>
         <source>Open config.&amp;json…</source>

@@ -244,16 +244,12 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
         found.append(_problem(ProblemKind.FUSED_LOSS_MEGATRON))
     elif d.fused_loss and model is not None and not model.causal_lm:
         found.append(_problem(ProblemKind.FUSED_LOSS_HEAD))
-    if d.recompute is Recompute.SELECTIVE_OP and d.framework is not Framework.FSDP:
-        name = "DeepSpeed" if d.framework is Framework.DEEPSPEED else "Megatron"
-        found.append(_problem(ProblemKind.RECOMPUTE_PER_OP, framework=name))
-    elif (
-        d.recompute is Recompute.SELECTIVE_OP
-        and model is not None
-        and model.has_shape
-        and repeated_share(d, model) is None
-    ):
-        found.append(_problem(ProblemKind.RECOMPUTE_PER_OP_MODEL))
+    if d.recompute is Recompute.SELECTIVE_OP:
+        if d.recompute not in d.framework.recomputations:
+            name = "DeepSpeed" if d.framework is Framework.DEEPSPEED else "Megatron"
+            found.append(_problem(ProblemKind.RECOMPUTE_PER_OP, framework=name))
+        elif model is not None and model.has_shape and repeated_share(d, model) is None:
+            found.append(_problem(ProblemKind.RECOMPUTE_PER_OP_MODEL))
     master = d.master_weights
     if master is not MasterWeights.FP32:
         if d.precision is not Precision.BF16:

@@ -2,12 +2,15 @@
 
 The search walks every layout of ``world_size`` GPUs over the description's nodes —
 tensor-parallel size (powers of two that divide the GPUs of a node), pipeline stages
-(divisors of what is left), ZeRO stage with its CPU offload, recomputation — and, for
+(divisors of what is left), ZeRO stage with its CPU offload, the recomputations the
+description's framework offers (``Framework.recomputations``: none and full; Megatron's
+selective with the eager attention, whose s² scores it drops; FSDP's per-op selective
+where it is modelled for the model) — and, for
 each, every micro-batch that reaches the target batch exactly (``b · a · dp = T``: what
 DeepSpeed's ``train_batch_size`` and Megatron's ``--global-batch-size`` accept). It keeps
 the layouts that fit and that the frameworks run, times each one's pairs with the step
 model and ranks the layouts by their fastest pair's time per optimizer step (ties: the
-simpler layout — fewer model-parallel GPUs, no offload, a lower ZeRO stage, no
+simpler layout — fewer model-parallel GPUs, no offload, a lower ZeRO stage, less
 recomputation — then the larger micro-batch). Memory figures are always derived here: a
 value typed over them belongs to one setup, not to all.
 
@@ -39,12 +42,13 @@ from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import divisors
 from ..frameworks.rules import Refusal, refusals, schedule_runs
+from ..memory.activation_types import Attention
 from ..memory.models import ModelFacts, UnknownModelError, facts
 from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
 from ..time.step_results import StepTime
 from .description import TrainingDescription
-from .figures import Figures, figures
+from .figures import Figures, figures, repeated_share
 from .plan import TimeMissing, cpu_fits, step_model
 
 __all__ = [
@@ -68,7 +72,6 @@ ZERO_OFFLOAD = (
     (ZeroStage.WEIGHTS, Offload.OPTIMIZER),
     (ZeroStage.WEIGHTS, Offload.ALL),
 )
-RECOMPUTES = (Recompute.NONE, Recompute.FULL)
 #: how many layouts the ranking lists
 RANKED = 10
 
@@ -234,14 +237,14 @@ def _layouts(world: int, gpus_per_node: int) -> Iterator[tuple[int, int, int]]:
             yield tp, pp, world // (tp * pp)
 
 
-def _rank_key(c: Candidate) -> tuple[Fraction, int, bool, int, bool, int]:
+def _rank_key(c: Candidate) -> tuple[Fraction, int, bool, int, int, int]:
     seconds = c.step_seconds if c.step_seconds is not None else Fraction(0)
     return (
         seconds,
         c.tensor_parallel * c.pipeline_stages,
         c.offload is not Offload.NONE,
         int(c.zero_stage),
-        c.recompute is Recompute.FULL,
+        list(Recompute).index(c.recompute),  # the less recomputed first
         -(c.micro_batch or 0),
     )
 
@@ -341,6 +344,18 @@ def search(
     if probe.usable_bytes is None:
         return unsearchable(Unsearchable.NO_CAPACITY)
 
+    # the recomputations the framework offers (per-op: where it is modelled for the
+    # model); with a fused attention kernel there are no s² scores for the selective one
+    # to drop, so it keeps what none keeps and is slower: not tried
+    recomputes = [
+        r
+        for r in d.framework.recomputations
+        if not (r is Recompute.SELECTIVE and d.attention is Attention.SDPA)
+        and (
+            r is not Recompute.SELECTIVE_OP
+            or repeated_share(replace(d, recompute=r), model) is not None
+        )
+    ]
     evaluated: list[Candidate] = []
     per_node = world_size // nodes
     for tp, pp, dp in _layouts(world_size // cp, max(1, per_node // cp)):
@@ -348,7 +363,7 @@ def search(
             continue
         if pipeline_stages is not None and pp not in pipeline_stages:
             continue
-        for recompute in RECOMPUTES:
+        for recompute in recomputes:
             for zero, offload in ZERO_OFFLOAD:
                 changed = replace(
                     d,

@@ -17,6 +17,7 @@ from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.figures import Figure, Figures, Missing, Source, shown_gb
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating, format_approx
+from gradacc_desktop.viewmodels.shared_texts import RECOMPUTATION, say
 from gradacc_desktop.viewmodels.training.fields import TrainingField
 
 #: the frameworks by their own names (not translated)
@@ -140,12 +141,8 @@ class NoteTexts(Translating):
             length = self._formats.format(d.seq_len or 0)
             step = [d.precision.value]
             step.append(self.tr("SDPA") if d.attention is Attention.SDPA else self.tr("eager"))
-            if d.recompute is Recompute.FULL:
-                step.append(self.tr("full recomputation"))
-            elif d.recompute is Recompute.SELECTIVE:
-                step.append(self.tr("selective recomputation"))
-            elif d.recompute is Recompute.SELECTIVE_OP:
-                step.append(self.tr("per-op selective recomputation"))
+            if d.recompute is not Recompute.NONE:
+                step.append(say(RECOMPUTATION[d.recompute]))
             if d.loss_fused:
                 step.append(self.tr("fused loss"))
             return FigureNote(

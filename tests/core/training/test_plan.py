@@ -127,8 +127,10 @@ DESCRIPTIONS = st.builds(
     zero_stage=st.sampled_from(list(ZeroStage)),
     recompute=st.sampled_from(list(Recompute)),
 ).filter(  # per-op selective recomputation is modelled for the Llama-like models only
-    lambda d: d.recompute is not Recompute.SELECTIVE_OP
-    or d.model.name in ("qwen2.5-0.5b", "llama-3.2-1b")
+    lambda d: (
+        d.recompute is not Recompute.SELECTIVE_OP
+        or d.model.name in ("qwen2.5-0.5b", "llama-3.2-1b")
+    )
 )
 
 

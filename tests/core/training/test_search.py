@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from gradacc_desktop.core.batch.planning import divisors
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.frameworks.rules import Rule
+from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
@@ -71,6 +72,24 @@ def test_the_ranking_is_fastest_first_and_every_excluded_value_says_why() -> Non
     single = search(LLAMA, 1)
     zero = {(e.dimension, e.value): e for e in single.exclusions}
     assert zero[("offload", Offload.NONE)].reason is ExclusionReason.NOT_FIT
+
+
+def test_each_framework_tries_the_recomputations_it_offers() -> None:
+    """FSDP's per-op selective recomputation (where modelled) and Megatron's selective
+    one (with the eager attention, whose scores it drops) are searched too."""
+    d = replace(LLAMA, model=ModelSpec.bundled("llama-3-70b"), target_batch=65536, nodes=128,
+                card=TABLE.by_id("h100-80gb"), framework=Framework.FSDP)  # fmt: skip
+    result = search(d, 1024)
+    assert result.best is not None and result.best.recompute is Recompute.SELECTIVE_OP
+    out = {e.value: e.reason for e in result.exclusions if e.dimension == "recompute"}
+    assert out == {Recompute.NONE: ExclusionReason.SLOWER, Recompute.FULL: ExclusionReason.SLOWER}
+    # GPT-2's products are not described: per-op is not tried for it
+    gpt2 = replace(LLAMA, model=ModelSpec.bundled("gpt2"), seq_len=1024, framework=Framework.FSDP)
+    tried = {c.recompute for c in search(gpt2, 8).ranking}
+    assert Recompute.SELECTIVE_OP not in tried
+    megatron = replace(LLAMA, framework=Framework.MEGATRON)
+    fused, eager = search(megatron, 8), search(replace(megatron, attention=Attention.EAGER), 8)
+    assert eager.considered == fused.considered * 3 // 2
 
 
 def test_frameworks_refusals_are_applied() -> None:
