@@ -136,6 +136,21 @@ def test_full_recomputation_lowers_what_is_saved(qapp) -> None:  # type: ignore[
     assert "One layer recomputed in the backward pass" in labels
 
 
+def test_per_op_recomputation_is_refused_for_gpt2_in_words(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm()
+    vm.set_option(Option.RECOMPUTE, Recompute.SELECTIVE_OP)
+    assert vm.state.estimate is None
+    assert vm.state.problems == (
+        "Per-op selective recomputation is modelled for Llama-like layers (Llama, Mistral, "
+        "Qwen2, Qwen3) with fused attention (SDPA) and no dropout: choose another "
+        "recomputation.",
+    )
+    llama = _vm(preset="llama-3-8b")
+    llama.set_option(Option.RECOMPUTE, Recompute.SELECTIVE_OP)
+    labels = [row.label for row in _estimate(llama).breakdown]
+    assert "Every second product's output (per-op)" in labels
+
+
 def test_eager_attention_stores_the_scores(qapp) -> None:  # type: ignore[no-untyped-def]
     vm = _vm()
     sdpa = _estimate(vm)

@@ -22,6 +22,7 @@ from gradacc_desktop.core.memory import (
 )
 from gradacc_desktop.core.memory import ShapeProblem as CoreProblem
 from gradacc_desktop.core.memory.families import parameters
+from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels.activation.fields import ActivationField
 from gradacc_desktop.viewmodels.activation.loaded import LoadedModel
 from gradacc_desktop.viewmodels.activation.texts import ActivationTexts
@@ -157,6 +158,8 @@ class ActivationOutcomes:
                 "only; use 1.",
             ).format(field=label)
             return message, {ActivationField.TENSOR_PARALLEL}
+        if exc.field == "recompute":  # per-op selective: the description's words
+            return self._said(problem_text(ProblemKind.RECOMPUTE_PER_OP_MODEL)), set()
         if exc.field == "profile":
             return QCoreApplication.translate(
                 "ActivationViewModel",
