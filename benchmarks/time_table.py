@@ -82,10 +82,11 @@ class Row:
 def _recompute(run: dict[str, Any]) -> Recompute:
     """The run's recomputation: Megatron's selective recomputation (Korthikanti et al.
     2022, eager attention) recomputes the attention core, as the time model prices
-    ``Recompute.SELECTIVE``; torchtitan's "selective op" checkpointing saves the matrix
-    products and recomputes the cheap element-wise work around them (described as none)."""
-    if run["recompute"] == "full":
-        return Recompute.FULL
+    ``Recompute.SELECTIVE`` (with a fused attention there are no scores to drop:
+    described as none); torchtitan's "selective op" checkpointing is
+    ``Recompute.SELECTIVE_OP``."""
+    if run["recompute"] in ("full", "selective-op"):
+        return Recompute(run["recompute"])
     if run["recompute"] == "selective" and not run["flash_attention"]:
         return Recompute.SELECTIVE
     return Recompute.NONE
