@@ -268,7 +268,7 @@ def description_from(
             profile,
             args.seq_len,
             description.precision,
-            description.recompute,
+            description.recomputed,
             description.fp8_products,
         )
         for what, measured, planned in found:

@@ -339,7 +339,7 @@ def print_step(step: StepTime, label: str) -> None:
 
 def _setup_text(c: Candidate) -> str:
     offload = "" if c.offload.value == "none" else f" + offload {c.offload.value}"
-    recompute = ", full recomputation" if c.recompute.value == "full" else ""
+    recompute = "" if c.recompute.value == "none" else f", {c.recompute.value} recomputation"
     experts = f" ({c.expert_parallel}-way expert parallel)" if c.expert_parallel > 1 else ""
     if c.context_parallel > 1:
         experts += f" x {c.context_parallel} context"

@@ -155,10 +155,14 @@ class CheckViewModel(QObject):
             return "\n".join(lines)
         lines += self._texts.figures_for(checked.config, plan.description)
         if plan.fit is not None:  # what it needs on the description's GPU
-            fit = self._fit.fit(plan.fit, plan.description.tensor_parallel)
+            fit = self._fit.fit(
+                plan.fit, plan.description.tensor_parallel, reserve=plan.figures.slack
+            )
             lines.append(f"{fit.verdict}: {fit.usage}")
         elif plan.no_fit is not None:
-            fit = self._fit.fit_of_nothing(plan.no_fit, plan.description.tensor_parallel)
+            fit = self._fit.fit_of_nothing(
+                plan.no_fit, plan.description.tensor_parallel, reserve=plan.figures.slack
+            )
             lines.append(f"{fit.verdict}: {fit.usage}")
         else:
             lines.append(self._texts.memory_unknown())

@@ -2927,8 +2927,8 @@
         <translation>Os otimizadores do DeepSpeed sempre mantêm uma cópia mestre, em fp32 ou em bf16: os números contam a de fp32.</translation>
     </message>
     <message>
-        <source>Per-op selective recomputation is torchtitan&apos;s (FSDP2, selective_ac_option &apos;op&apos;): {framework} trains without it; choose FSDP, or another recomputation.</source>
-        <translation>A recomputação seletiva por operação é do torchtitan (FSDP2, selective_ac_option &apos;op&apos;): o {framework} treina sem ela; escolha FSDP, ou outra recomputação.</translation>
+        <source>Per-op selective recomputation is torchtitan&apos;s (FSDP2, selective_ac_option &apos;op&apos;): {framework} trains without it, and the figures count no recomputation; choose the FSDP2 (PyTorch) framework, or another recomputation.</source>
+        <translation>A recomputação seletiva por operação é do torchtitan (FSDP2, selective_ac_option &apos;op&apos;): o {framework} treina sem ela, e os números são contados sem recomputação; escolha o framework FSDP2 (PyTorch), ou outra recomputação.</translation>
     </message>
     <message>
         <source>Per-op selective recomputation is modelled for Llama-like layers (Llama, Mistral, Qwen2, Qwen3) with fused attention (SDPA) and no dropout: choose another recomputation.</source>
@@ -3543,6 +3543,10 @@
     <message>
         <source>Not even a micro-batch of 1 fits.</source>
         <translation>Nem um micro-lote de 1 cabe.</translation>
+    </message>
+    <message>
+        <source>Each sample&apos;s activations include the caching allocator&apos;s reserve (+{percent} %).</source>
+        <translation>As ativações de cada amostra incluem a reserva do alocador de cache (+{percent} %).</translation>
     </message>
     <message>
         <source>Per GPU: one sample&apos;s activations split over {tensor} tensor-parallel GPUs (the first pipeline stage holds p micro-batches of 1/p of the layers).</source>
@@ -4420,6 +4424,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>the estimator does not model it ({detail})</source>
         <translation>o estimador não o modela ({detail})</translation>
+    </message>
+    <message>
+        <source>the recomputation is not modelled for this model</source>
+        <translation>a recomputação não é modelada para este modelo</translation>
     </message>
     <message>
         <source>the adapters&apos; size is not known</source>
@@ -6128,10 +6136,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A cabeça e a perda rodam sobre blocos de tokens (a entropia cruzada linear fundida do Liger: use_liger_kernel no transformers e no TRL, liger_fused_linear_cross_entropy com o LigerPlugin do axolotl, enable_liger_kernel no LLaMA-Factory): os logits inteiros de um modelo de linguagem, vocabulário × tokens, nunca são guardados. Muito menos memória de ativações em sequências longas e vocabulários grandes; não com o Megatron.</translation>
     </message>
     <message>
-        <source>Full recomputation keeps only each layer&apos;s input and recomputes the rest in the backward pass: far less activation memory, a third more compute. Selective recomputation (Megatron&apos;s --recompute-granularity selective) recomputes only the attention core: it drops the s² scores eager attention keeps, for a little more compute.</source>
-        <translation>A recomputação completa guarda só a entrada de cada camada e recalcula o resto na retropropagação: muito menos memória de ativação, um terço a mais de cálculo. A recomputação seletiva (--recompute-granularity selective do Megatron) recalcula só o núcleo da atenção: descarta as s² pontuações que a atenção eager guarda, com um pouco mais de cálculo.</translation>
-    </message>
-    <message>
         <source>Off now: {why}</source>
         <translation>Desligado agora: {why}</translation>
     </message>
@@ -6314,6 +6318,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>What ZeRO-Offload keeps in the CPU&apos;s memory.</source>
         <translation>O que o ZeRO-Offload guarda na memória da CPU.</translation>
+    </message>
+    <message>
+        <source>Full recomputation keeps only each layer&apos;s input and recomputes the rest in the backward pass: far less activation memory, a third more compute. Selective recomputation (Megatron&apos;s --recompute-granularity selective) recomputes only the attention core: it drops the s² scores eager attention keeps, for a little more compute. Per-op selective recomputation (torchtitan&apos;s, FSDP2) keeps every second product&apos;s output and the attention&apos;s, and recomputes the rest of each layer: about a third of the activation memory for a tenth more compute.</source>
+        <translation>A recomputação completa guarda só a entrada de cada camada e recalcula o resto na retropropagação: muito menos memória de ativação, um terço a mais de cálculo. A recomputação seletiva (--recompute-granularity selective do Megatron) recalcula só o núcleo da atenção: descarta as s² pontuações que a atenção eager guarda, com um pouco mais de cálculo. A recomputação seletiva por operação (do torchtitan, FSDP2) guarda a saída de um produto a cada dois e a da atenção, e recalcula o resto de cada camada: cerca de um terço da memória de ativação com um décimo a mais de cálculo.</translation>
     </message>
     <message>
         <source>How the accumulation steps round T / (b·g).</source>

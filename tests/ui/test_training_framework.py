@@ -178,11 +178,15 @@ def test_per_op_recomputation_is_torchtitans_and_the_plan_uses_it(  # type: igno
     assert problems.isVisible()
     assert problems.text() == (
         "A recomputação seletiva por operação é do torchtitan (FSDP2, selective_ac_option "
-        "'op'): o DeepSpeed treina sem ela; escolha FSDP, ou outra recomputação."
+        "'op'): o DeepSpeed treina sem ela, e os números são contados sem recomputação; "
+        "escolha o framework FSDP2 (PyTorch), ou outra recomputação."
     )
+    assert _usage(window) == none  # DeepSpeed runs none: the figures count none
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
     assert not problems.isVisible()
     fsdp_op = _usage(window)
+    # the card's activations per GPU are more than the description's per sample: said
+    assert "incluem a reserva do alocador de cache (+10 %)" in fsdp_op
     pick(qtbot, box, Recompute.NONE)
     assert _usage(window) != fsdp_op != none
     pick(qtbot, box, Recompute.SELECTIVE_OP)

@@ -1,11 +1,13 @@
 """When not even one sample fits: the single changes to the description that would fit.
 
-Each ``Alternative`` changes one thing — recompute the activations, a higher ZeRO stage,
-CPU offload, LoRA or QLoRA instead of training every parameter, a larger card from the
-catalogue, more data-parallel GPUs with ZeRO-3, tensor parallelism inside a node — and
-says how many samples per GPU would then fit, with the memory figures behind it. Only
-changes that fit are returned, the least disruptive of each kind first; combining them
-is what ``core.training.search`` does.
+Each ``Alternative`` changes one thing — recompute the activations (the recomputations
+the framework offers, the least first), a higher ZeRO stage, CPU offload, LoRA or QLoRA
+instead of training every parameter, a larger card from the catalogue, more
+data-parallel GPUs with ZeRO-3, tensor parallelism inside a node on the same GPUs (the
+data-parallel ones split) — and says how many samples per GPU would then fit, with the
+memory figures behind it. Only changes that fit and that the framework runs (the rule
+book's ``refusals``) are returned, the least disruptive of each kind first; combining
+them is what ``core.training.search`` does. Only ``Change.GPUS`` adds GPUs.
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from gradacc_desktop.core.recompute import Recompute
-
+from ..frameworks.rules import refusals
 from ..memory.models import ModelFacts
 from ..memory.setup import Offload, setup_problem
 from ..memory.zero import ZeroStage
@@ -54,8 +55,10 @@ class Alternative:
 def _candidates(
     d: TrainingDescription, cards: tuple[GpuCard, ...]
 ) -> Iterator[tuple[Change, TrainingDescription]]:
-    if d.recompute is Recompute.NONE and d.activation_gb is None:
-        yield Change.RECOMPUTE, replace(d, recompute=Recompute.FULL)
+    offered = d.framework.recomputations
+    if d.activation_gb is None and d.recompute in offered:
+        for recompute in offered[offered.index(d.recompute) + 1 :]:
+            yield Change.RECOMPUTE, replace(d, recompute=recompute)
     stages = [z for z in ZeroStage if z > d.zero_stage]
     if d.other_memory_gb is None:
         for stage in stages:
@@ -79,10 +82,13 @@ def _candidates(
         for card in sorted(cards, key=lambda c: c.usable_gb):
             if card.usable_gb > d.card.usable_gb:
                 yield Change.CARD, replace(d, card=card)
+    # the same GPUs: the data-parallel ones split into tensor-parallel groups in a node
     gpus_per_node = d.world // d.nodes if d.world % d.nodes == 0 else 0
     tp = d.tensor_parallel * 2
     while gpus_per_node and tp <= gpus_per_node and d.other_memory_gb is None:
-        yield Change.TENSOR_PARALLEL, replace(d, tensor_parallel=tp)
+        factor = tp // d.tensor_parallel
+        if d.gpus % factor == 0:
+            yield Change.TENSOR_PARALLEL, replace(d, tensor_parallel=tp, gpus=d.gpus // factor)
         tp *= 2
 
 
@@ -98,6 +104,9 @@ def alternatives(
         if change in found or setup_problem(changed.setup(1, 1)) is not None:
             continue
         figs: Figures = figures(changed, model)
+        setup = changed.setup(1, changed.pipeline_stages)
+        if refusals(setup, figs.facts, changed.framework):
+            continue  # a layout the framework does not run
         largest = figs.max_micro_batch()
         if not largest:
             continue

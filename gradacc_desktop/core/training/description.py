@@ -236,6 +236,16 @@ class TrainingDescription:
         return self.framework.counted(self.precision, self.master_weights)
 
     @property
+    def recomputed(self) -> Recompute:
+        """The recomputation the plan counts: the one asked for, but per-op selective
+        recomputation under a framework that does not offer it (torchtitan's, FSDP2),
+        which runs none (a problem says why)."""
+        offered = self.recompute in self.framework.recomputations
+        if self.recompute is Recompute.SELECTIVE_OP and not offered:
+            return Recompute.NONE
+        return self.recompute
+
+    @property
     def loss_fused(self) -> bool:
         """The fused loss the plan counts: asked for, and not under Megatron, which runs
         its own head and loss (a problem says so)."""

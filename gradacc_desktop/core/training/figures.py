@@ -87,6 +87,8 @@ class Missing(enum.Enum):
     SEQ_TOO_LONG = "seq_too_long"
     #: the estimator does not model this model (``Figure.detail`` says why)
     NOT_ESTIMATED = "not_estimated"
+    #: per-op selective recomputation is not modelled for the model (a problem says so)
+    RECOMPUTE = "recompute"
     #: adapters on a model whose projections are not known, and no trainable count typed
     LORA_NOT_SIZED = "lora_not_sized"
     #: no framework runs the layout (``Figures.setup_problem`` says which rule)
@@ -251,7 +253,7 @@ class Figures:
         trained = self.trainable if adapters else None
         shape = None if seq is None else model.attention_shape
         at = None if shape is None else seq
-        return token_cost(model.compute_params, shape, at, d.recompute, trained, self.repeated)
+        return token_cost(model.compute_params, shape, at, d.recomputed, trained, self.repeated)
 
     def max_micro_batch(self) -> int | None:
         """The largest b with other + b · the activation per GPU <= usable (0: not even
@@ -310,7 +312,7 @@ def _activation(
         seq,
         description.target_seq,
         dtype=description.precision,
-        recompute=description.recompute,
+        recompute=description.recomputed,
         attention=description.attention,
         fused_loss=description.loss_fused,
         profile=Accounting.HF,
@@ -321,7 +323,9 @@ def _activation(
     try:
         result = _estimate(inputs)
     except ValueError as exc:  # InvalidActivationInputs: a shape the estimator refuses
-        return None, None, Missing.NOT_ESTIMATED, str(exc)
+        field = getattr(exc, "field", "")
+        why = Missing.RECOMPUTE if field == "recompute" else Missing.NOT_ESTIMATED
+        return None, None, why, str(exc)
     return result.peak_bytes, result, None, ""
 
 
@@ -348,7 +352,7 @@ def _per_rank(description: TrainingDescription, model: ModelFacts, result: Resul
         d.seq_len,
         d.target_seq,
         dtype=d.precision,
-        recompute=d.recompute,
+        recompute=d.recomputed,
         attention=d.attention,
         fused_loss=d.loss_fused,
         profile=Accounting.PAPER if megatron else Accounting.HF,
@@ -544,13 +548,14 @@ def _repeated_share(inputs: Inputs) -> Fraction | None:
 def repeated_share(d: TrainingDescription, model: ModelFacts | None) -> Fraction | None:
     """The share of the layers' products ``d``'s recomputation repeats (None: per-op
     selective recomputation, not modelled for the model, its attention or dropout)."""
-    if d.recompute is not Recompute.SELECTIVE_OP:
-        return Fraction(1 if d.recompute.repeats_layers else 0)
+    recompute = d.recomputed
+    if recompute is not Recompute.SELECTIVE_OP:
+        return Fraction(1 if recompute.repeats_layers else 0)
     if model is None or not model.has_shape:
         return None
     inputs = model.activation_inputs(
         d.seq_len or 1,
-        recompute=d.recompute,
+        recompute=recompute,
         attention=d.attention,
         dtype=d.precision,
         profile=Accounting.HF,

@@ -129,7 +129,8 @@ _TEXT: dict[ProblemKind, Phrase] = {
     ProblemKind.RECOMPUTE_PER_OP: trans_late(
         "Description",
         "Per-op selective recomputation is torchtitan's (FSDP2, selective_ac_option "
-        "'op'): {framework} trains without it; choose FSDP, or another recomputation.",
+        "'op'): {framework} trains without it, and the figures count no recomputation; "
+        "choose the FSDP2 (PyTorch) framework, or another recomputation.",
     ),
     ProblemKind.RECOMPUTE_PER_OP_MODEL: trans_late(
         "Description",

@@ -338,7 +338,8 @@ def search(
     cp = d.context_parallel
     if world_size % cp or d.context_problem() is not None:
         return unsearchable(Unsearchable.CONTEXT_PARALLEL)
-    probe = figures(d, model)
+    # every layout tries its own recomputations: the probe asks for none
+    probe = figures(replace(d, recompute=Recompute.NONE), model)
     if probe.activation.bytes is None:
         return unsearchable(Unsearchable.NO_ACTIVATION)
     if probe.usable_bytes is None:

@@ -5,10 +5,12 @@ why, with the numbers, and the single changes that would fit."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import final
 
 from gradacc_desktop.core.frameworks.rules import Refusal
 from gradacc_desktop.core.memory import Offload
+from gradacc_desktop.core.time.compute import to_decimal
 from gradacc_desktop.core.training.alternatives import Alternative, Change
 from gradacc_desktop.core.training.figures import shown_free_gb, shown_gb
 from gradacc_desktop.core.training.plan import MemoryFit, NoFit, Plan
@@ -33,10 +35,15 @@ class FitTexts(Translating):
         return shown if shown_gb(nbytes) * 10**9 == nbytes else f"≈\u00a0{shown}"
 
     def fit(
-        self, result: MemoryFit, tensor_parallel: int = 1, typed_other: bool = False
+        self,
+        result: MemoryFit,
+        tensor_parallel: int = 1,
+        typed_other: bool = False,
+        reserve: Fraction = Fraction(0),
     ) -> FitView:
         """The memory verdict of the configuration in use; ``typed_other``: the other
-        memory was typed in (it is then not called model states)."""
+        memory was typed in (it is then not called model states); ``reserve``: the
+        caching allocator's reserve the activations per GPU include (FSDP2's, Megatron's)."""
         f = self._formats.format
         if typed_other:
             usage = self.tr(
@@ -69,6 +76,10 @@ class FitTexts(Translating):
             )
         else:
             largest = self.tr("Not even a micro-batch of 1 fits.")
+        if reserve:
+            usage += " " + self.tr(
+                "Each sample's activations include the caching allocator's reserve (+{percent} %)."
+            ).format(percent=self._formats.format(to_decimal(reserve * 100, 1)))
         if tensor_parallel > 1:
             usage += " " + self.tr(
                 "Per GPU: one sample's activations split over {tensor} tensor-parallel GPUs "
@@ -135,7 +146,11 @@ class FitTexts(Translating):
         return replace(fit, verdict=verdict, usage=f"{fit.usage} {said}")
 
     def fit_of_nothing(
-        self, nothing: NoFit, tensor_parallel: int = 1, typed_other: bool = False
+        self,
+        nothing: NoFit,
+        tensor_parallel: int = 1,
+        typed_other: bool = False,
+        reserve: Fraction = Fraction(0),
     ) -> FitView:
         """The memory card when not even one sample fits."""
         per_gpu = nothing.other_bytes + nothing.activation_bytes
@@ -153,6 +168,7 @@ class FitTexts(Translating):
             ),
             tensor_parallel,
             typed_other,
+            reserve,
         )
 
     def unknown(self, missing: tuple[str, ...]) -> FitView:

@@ -89,9 +89,11 @@ class PlanResults(Translating):
             )
         typed = plan.figures.other.source is Source.GIVEN
         if plan.fit is not None:
-            fit = self._fit.fit(plan.fit, d.tensor_parallel, typed)
+            fit = self._fit.fit(plan.fit, d.tensor_parallel, typed, plan.figures.slack)
         elif plan.no_fit is not None:
-            fit = self._fit.fit_of_nothing(plan.no_fit, d.tensor_parallel, typed)
+            fit = self._fit.fit_of_nothing(
+                plan.no_fit, d.tensor_parallel, typed, plan.figures.slack
+            )
         else:
             fit = self._fit.unknown(missing)
         if plan.refusals:

@@ -15,6 +15,7 @@ from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time import GpuCard
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.figures import Figure, Figures, Missing, Source, shown_gb
+from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating, format_approx
 from gradacc_desktop.viewmodels.shared_texts import RECOMPUTATION, say
@@ -141,8 +142,8 @@ class NoteTexts(Translating):
             length = self._formats.format(d.seq_len or 0)
             step = [d.precision.value]
             step.append(self.tr("SDPA") if d.attention is Attention.SDPA else self.tr("eager"))
-            if d.recompute is not Recompute.NONE:
-                step.append(say(RECOMPUTATION[d.recompute]))
+            if d.recomputed is not Recompute.NONE:
+                step.append(say(RECOMPUTATION[d.recomputed]))
             if d.loss_fused:
                 step.append(self.tr("fused loss"))
             return FigureNote(
@@ -218,6 +219,7 @@ class NoteTexts(Translating):
             Missing.NOT_ESTIMATED: self.tr("the estimator does not model it ({detail})").format(
                 detail=detail
             ),
+            Missing.RECOMPUTE: self.tr("the recomputation is not modelled for this model"),
             Missing.LORA_NOT_SIZED: self.tr("the adapters' size is not known"),
             Missing.LAYOUT: self.tr("no framework runs this layout"),
             Missing.NO_CAPACITY: self.tr("the custom card's memory is not given"),
@@ -241,6 +243,7 @@ class NoteTexts(Translating):
             Missing.NOT_ESTIMATED: self.tr("the estimator does not model it ({detail}).").format(
                 detail=detail
             ),
+            Missing.RECOMPUTE: self._formats.said(problem_text(ProblemKind.RECOMPUTE_PER_OP_MODEL)),
             Missing.LORA_NOT_SIZED: self.tr(
                 "the app does not know this model's projections: type the adapters' parameters."
             ),

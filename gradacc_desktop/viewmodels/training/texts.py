@@ -226,7 +226,10 @@ class TrainingTexts(Translating):
                 "the backward pass: far less activation memory, a third more compute. "
                 "Selective recomputation (Megatron's --recompute-granularity selective) "
                 "recomputes only the attention core: it drops the s² scores eager attention "
-                "keeps, for a little more compute."
+                "keeps, for a little more compute. Per-op selective recomputation "
+                "(torchtitan's, FSDP2) keeps every second product's output and the "
+                "attention's, and recomputes the rest of each layer: about a third of the "
+                "activation memory for a tenth more compute."
             ),
             Choice.ROUNDING: self.tr("How the accumulation steps round T / (b·g)."),
             Choice.RECOMMEND: self.tr(

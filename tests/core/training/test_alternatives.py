@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.recompute import Recompute
@@ -61,3 +62,30 @@ def test_a_larger_card_is_offered_when_one_is_large_enough() -> None:
     for other in smaller:
         if other.usable_gb > 24:
             assert plan(replace(d, card=other)).no_fit is not None
+
+
+def test_fsdp_is_offered_torchtitans_per_op_recomputation_before_full() -> None:
+    # Llama 3 70B at 4K tokens, FSDP2 (ZeRO-3) over 128 H100: none does not fit a sample
+    d = TrainingDescription(
+        model=ModelSpec.bundled("llama-3-70b"), seq_len=4096, card=TABLE.by_id("h100-80gb"),
+        target_batch=1024, gpus=128, zero_stage=ZeroStage.WEIGHTS, framework=Framework.FSDP,
+    )  # fmt: skip
+    assert plan(d).fits is False
+    found = {a.change: a for a in alternatives(d, TABLE.cards)}
+    assert found[Change.RECOMPUTE].description.recompute is Recompute.SELECTIVE_OP
+    # DeepSpeed offers full only
+    deepspeed = {a.change: a for a in alternatives(replace(d, framework=Framework.DEEPSPEED))}
+    assert deepspeed[Change.RECOMPUTE].description.recompute is Recompute.FULL
+
+
+def test_tensor_parallelism_is_offered_on_the_same_gpus_and_nothing_refused() -> None:
+    d = LLAMA_ON_ONE_A100
+    assert plan(d).fits is False
+    found = alternatives(d, TABLE.cards)
+    for a in found:
+        p = plan(a.description)
+        assert p.refusals == () and p.problems == (), a.change
+        if a.change is not Change.GPUS:  # only "more GPUs" adds GPUs
+            assert a.description.world == d.world, a.change
+    tp = {a.change: a for a in found}[Change.TENSOR_PARALLEL].description
+    assert tp.tensor_parallel > 1 and tp.gpus * tp.tensor_parallel == 8

@@ -85,7 +85,11 @@ def _model_line(model: ExportModel) -> str | None:
         parts.append(f"{kind} r={model.lora.rank} on {', '.join(model.lora.target_modules)}")
     if model.seq_len is not None:
         parts.append(f"sequence length {model.seq_len}")
-    if model.recompute is not Recompute.NONE:
+    if model.recompute is Recompute.SELECTIVE_OP:  # no export format is torchtitan's
+        parts.append(
+            "planned with per-op selective recomputation (torchtitan's, not in these files)"
+        )
+    elif model.recompute is not Recompute.NONE:
         parts.append(f"{model.recompute.value} activation recomputation")
     if model.fused_loss:
         parts.append("fused loss (Liger)")
