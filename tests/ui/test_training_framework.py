@@ -19,6 +19,7 @@ from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.training.panel import TrainingPanel
 from gradacc_desktop.ui.training.specs import Extra
+from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
 from tests.ui.layout_checks import layout_problems, settle
@@ -182,8 +183,12 @@ def test_per_op_recomputation_is_torchtitans_and_the_plan_uses_it(  # type: igno
         "escolha o framework FSDP2 (PyTorch), ou outra recomputação."
     )
     assert _usage(window) == none  # DeepSpeed runs none: the figures count none
+    label = _panel(window).labels[Choice.RECOMPUTE]
+    red = verdict_colour(label.palette(), False)
+    assert label.palette().color(label.foregroundRole()) == red  # the choice is marked
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
     assert not problems.isVisible()
+    assert label.palette().color(label.foregroundRole()) != red
     fsdp_op = _usage(window)
     # the card's activations per GPU are more than the description's per sample: said
     assert "incluem a reserva do alocador de cache (+10 %)" in fsdp_op

@@ -401,6 +401,12 @@ def search(
     )
 
 
+def _twin(group: list[Candidate], best: Candidate, dimension: str) -> Candidate | None:
+    """The layout of ``group`` that is ``best`` but for ``dimension`` (None: not tried)."""
+    others = [d for d in DIMENSIONS if d != dimension]
+    return next((c for c in group if all(c.value(d) == best.value(d) for d in others)), None)
+
+
 def _exclusions(evaluated: list[Candidate], best: Candidate | None) -> tuple[Exclusion, ...]:
     found: list[Exclusion] = []
     for dimension in DIMENSIONS:
@@ -424,11 +430,14 @@ def _exclusions(evaluated: list[Candidate], best: Candidate | None) -> tuple[Exc
             if cpu:
                 found.append(Exclusion(dimension, value, ExclusionReason.NOT_FIT_CPU, min(cpu)))
                 continue
+            # why the best with this one value changed is out; else every reason met
+            twin = None if best is None else _twin(group, best, dimension)
+            said = group if twin is None or not (twin.refusals or twin.blocked) else [twin]
             first: dict[object, Refusal] = {}
-            for c in group:
+            for c in said:
                 for r in c.refusals:
                     first.setdefault(r.rule, r)
-            blocked = tuple(b for b in Blocked if any(c.blocked is b for c in group))
+            blocked = tuple(b for b in Blocked if any(c.blocked is b for c in said))
             found.append(
                 Exclusion(
                     dimension,

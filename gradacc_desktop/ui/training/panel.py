@@ -40,6 +40,7 @@ from gradacc_desktop.ui.training.specs import (
 from gradacc_desktop.ui.verdict import verdict_colour
 from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.settings import Settings
+from gradacc_desktop.viewmodels.training.choosing import ENUM_CHOICES, refused_choices
 from gradacc_desktop.viewmodels.training.fields import CHOICES, Choice, TrainingField
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
 
@@ -241,6 +242,9 @@ class TrainingPanel(PanelRows, QWidget):
                 box.lineEdit().setPlaceholderText(text)
             box.setEnabled(vm.editable(field))
             self._mark(field, vm.problem(field) is not None)
+        refused = refused_choices(state.plan)
+        for choice in ENUM_CHOICES:
+            self._mark(choice, choice in refused)
         self._show_checks()
         notes = state.notes
         self._say(Extra.MODEL_NOTE, notes.model + "".join(f"\n⚠ {w}" for w in notes.warnings))
@@ -279,8 +283,9 @@ class TrainingPanel(PanelRows, QWidget):
             note.setText(text)
             note.setVisible(bool(text))
 
-    def _mark(self, field: TrainingField, refused: bool) -> None:
-        """A refused field's label in the theme's red (its message is above)."""
+    def _mark(self, field: Key, refused: bool) -> None:
+        """A refused field's or choice's label in the theme's red (its message is
+        above)."""
         label = self.labels.get(field)
         if label is None:
             return

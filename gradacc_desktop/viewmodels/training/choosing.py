@@ -77,6 +77,13 @@ ENUM_CHOICES: dict[Choice, tuple[str, Callable[[Any], Any]]] = {
 }
 
 
+def refused_choices(plan: Plan | None) -> frozenset[Choice]:
+    """The choices a problem of the plan's description concerns (the window marks their
+    labels, as it marks a refused field's)."""
+    fields = set() if plan is None else {p.field for p in plan.problems}
+    return frozenset(c for c, (key, _) in ENUM_CHOICES.items() if key in fields)
+
+
 def table_cards(gpu_table: GpuTable | None) -> tuple[GpuCard, ...]:
     """The cards of ``gpu_table``, else of the bundled table (none when it is broken:
     only the custom card is offered then)."""

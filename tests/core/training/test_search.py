@@ -83,6 +83,9 @@ def test_each_framework_tries_the_recomputations_it_offers() -> None:
     assert result.best is not None and result.best.recompute is Recompute.SELECTIVE_OP
     out = {e.value: e.reason for e in result.exclusions if e.dimension == "recompute"}
     assert out == {Recompute.NONE: ExclusionReason.SLOWER, Recompute.FULL: ExclusionReason.SLOWER}
+    # a refused value says why the best with that one value changed is refused only
+    zero1 = next(e for e in result.exclusions if e.value == ZeroStage.OPTIMIZER)
+    assert [r.rule.value for r in zero1.refusals] == ["fsdp_zero1"]
     # GPT-2's products are not described: per-op is not tried for it
     gpt2 = replace(LLAMA, model=ModelSpec.bundled("gpt2"), seq_len=1024, framework=Framework.FSDP)
     tried = {c.recompute for c in search(gpt2, 8).ranking}
