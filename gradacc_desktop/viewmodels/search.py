@@ -212,8 +212,18 @@ class SearchViewModel(QObject):
         )
 
     def _setup(self, c: Candidate) -> str:
+        """ZeRO, the recomputation (always said), the model-parallel split, then the
+        offload (the longest part: a narrow column cuts it last)."""
         f = self._training.formats.format
         parts = [f"ZeRO-{int(c.zero_stage)}" if c.zero_stage else self.tr("no ZeRO")]
+        parts.append(say(RECOMPUTATION[c.recompute]))
+        # every GPU is data-parallel unless tensor or pipeline parallelism takes some
+        if c.tensor_parallel > 1:
+            parts.append(self.tr("tensor {size}").format(size=f(c.tensor_parallel)))
+        if c.pipeline_stages > 1:
+            parts.append(self.tr("pipeline {stages}").format(stages=f(c.pipeline_stages)))
+        if c.tensor_parallel > 1 or c.pipeline_stages > 1:
+            parts.append(self.tr("data {gpus}").format(gpus=f(c.gpus)))
         if c.offload is not Offload.NONE:
             offloaded = (
                 self.tr("optimizer offloaded")
@@ -225,15 +235,6 @@ class SearchViewModel(QObject):
                     offloaded=offloaded, cpu=self._fit.gb(c.cpu_bytes_per_node)
                 )
             parts.append(offloaded)
-        if c.recompute is not Recompute.NONE:
-            parts.append(say(RECOMPUTATION[c.recompute]))
-        # every GPU is data-parallel unless tensor or pipeline parallelism takes some
-        if c.tensor_parallel > 1:
-            parts.append(self.tr("tensor {size}").format(size=f(c.tensor_parallel)))
-        if c.pipeline_stages > 1:
-            parts.append(self.tr("pipeline {stages}").format(stages=f(c.pipeline_stages)))
-        if c.tensor_parallel > 1 or c.pipeline_stages > 1:
-            parts.append(self.tr("data {gpus}").format(gpus=f(c.gpus)))
         return " · ".join(parts)
 
     def _pair(self, c: Candidate) -> str:

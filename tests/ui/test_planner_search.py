@@ -94,11 +94,13 @@ def test_one_click_uses_a_row_and_the_description_shows_it(window: MainWindow, q
     settle()
     table = planner.search.table
     setups = [table.item(row, 0).text() for row in range(table.rowCount())]
-    row = setups.index("ZeRO-2")
+    row = setups.index("ZeRO-2 · sem recomputação")
     assert row > 0
     rect = table.visualItemRect(table.item(row, 0))
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert window.statusBar().currentMessage() == "A descrição do treino agora usa ZeRO-2."
+    assert window.statusBar().currentMessage() == (
+        "A descrição do treino agora usa ZeRO-2 · sem recomputação."
+    )
     assert choice_box(window, Choice.ZERO).currentData() is ZeroStage.GRADIENTS
     assert not window.description.recommend.isChecked()
     # the row says it is in use, in words and in bold; the results stay current

@@ -234,10 +234,14 @@ def test_the_search_finds_setups_and_the_selected_one_becomes_the_description(
     best = table.item(0, 2).text()  # the best setup's time, as its row shows it
     assert re.fullmatch(r"\d+,\d+ s", best)
     assert search.best.text() == (
-        f"Melhor: ZeRO-3, micro-lote 1 × 4 passos de acumulação, {best} por passo, 52,884 GB "
-        "por GPU."
+        f"Melhor: ZeRO-3 · sem recomputação, micro-lote 1 × 4 passos de acumulação, {best} por "
+        "passo, 52,884 GB por GPU."
     )
-    assert [table.item(1, c).text() for c in (0, 1, 3)] == ["ZeRO-2", "1 × 4", "66,843 GB"]
+    assert [table.item(1, c).text() for c in (0, 1, 3)] == [
+        "ZeRO-2 · sem recomputação",
+        "1 × 4",
+        "66,843 GB",
+    ]
     # ranked by their time per step, the best first
     times = [float(table.item(r, 2).text().split()[0].replace(",", ".")) for r in range(10)]
     assert times == sorted(times)
@@ -250,7 +254,9 @@ def test_the_search_finds_setups_and_the_selected_one_becomes_the_description(
 
     qtbot.mouseClick(search.use_button, Qt.MouseButton.LeftButton)
 
-    assert window.statusBar().currentMessage() == "A descrição do treino agora usa ZeRO-2."
+    assert window.statusBar().currentMessage() == (
+        "A descrição do treino agora usa ZeRO-2 · sem recomputação."
+    )
     assert choice_box(window, Choice.ZERO).currentData() is ZeroStage.GRADIENTS
     assert described(window, TrainingField.MICRO_BATCH).text() == "1"
     assert not panel.recommend.isChecked()

@@ -82,6 +82,9 @@ def test_the_best_setup_and_the_ranking(qapp) -> None:  # type: ignore[no-untype
         data = 8 if found is None else int(found.group(1))
         assert b * a * data == 512, row
         assert row.memory.endswith(" GB")
+        # the recomputation is said right after ZeRO, none too
+        said = row.setup.split(" · ")[1]
+        assert said in ("no recomputation", "full recomputation"), row
     # fastest first, as shown
     steps = [_seconds(row.step) for row in state.ranking]
     assert steps == sorted(steps)
