@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from gradacc_desktop.core.frameworks.export import Exported, ExportFormat
+from gradacc_desktop.core.frameworks.export import Exported, ExportFormat, framework_of
 from gradacc_desktop.core.memory import PROBLEM_TEXT
 from gradacc_desktop.core.text import Message
 from gradacc_desktop.core.training.exports import export_description
@@ -47,6 +47,19 @@ class ExportViewModel(QObject):
             (ExportFormat.TORCHRUN, "PyTorch DDP (torchrun)"),
             (ExportFormat.MEGATRON, "Megatron-LM"),
         ]
+
+    def format_for(self, current: ExportFormat) -> ExportFormat:
+        """``current``, or — when its files do not run the description's framework — the
+        first format whose files do (FSDP: accelerate's FSDP2 plugin; Megatron: its own
+        arguments)."""
+        d = self._training.description
+        if d is None:
+            return current
+        setup = d.setup(1, 1)
+        if framework_of(current, setup) is d.framework:
+            return current
+        suited = (f for f, _ in self.formats() if framework_of(f, setup) is d.framework)
+        return next(suited, current)
 
     def summary(self) -> str:
         """What is exported, in a line."""

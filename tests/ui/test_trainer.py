@@ -12,6 +12,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
+from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.frameworks.export import ExportFormat
 from gradacc_desktop.core.memory.setup import Offload, Precision, ZeroStage
 from gradacc_desktop.core.training.description import Method
@@ -115,6 +116,22 @@ def test_the_descriptions_choices_change_every_export(window: MainWindow, qtbot)
         "Exportando a configuração da descrição do treino: E\u00a0=\u00a04\u00a0×\u00a016"
         "\u00a0×\u00a08\u00a0=\u00a0512."
     )
+
+
+def test_the_format_follows_a_change_of_framework(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    page = _open(window, qtbot)
+    page.export.set_format(ExportFormat.HF_DEEPSPEED)
+    pick(qtbot, choice_box(window, Choice.ZERO), ZeroStage.WEIGHTS)
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.FSDP)
+    # the HF + DeepSpeed files do not run FSDP2: accelerate's FSDP plugin does
+    assert page.export.format.currentText() == "Hugging Face Accelerate"
+    assert "fsdp_version: 2" in page.export.preview.toPlainText()
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    assert page.export.format.currentText() == "Megatron-LM"
+    # the user's own pick stays while the framework does
+    page.export.set_format(ExportFormat.TORCHRUN)
+    pick(qtbot, choice_box(window, Choice.ZERO), ZeroStage.OPTIMIZER)
+    assert page.export.current_format() is ExportFormat.TORCHRUN
 
 
 def test_impossible_setups_say_why_and_copy_nothing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

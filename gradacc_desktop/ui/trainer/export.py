@@ -92,6 +92,9 @@ class ExportPanel(QGroupBox):
         self._vm = vm
         self._settings = settings
         self._files: dict[str, str] = {}
+        # the framework the format was last matched to (a change picks a format that runs it)
+        described = vm.training.description
+        self._framework = None if described is None else described.framework
         self.format_label = QLabel(self)
         self.format = ElidingComboBox(self)  # typed names pick formats, spaces and all
         self.format.setObjectName("plan_export_format")
@@ -186,7 +189,15 @@ class ExportPanel(QGroupBox):
         self.preview.setAccessibleName(self.tr("Configuration preview"))
         self.refresh()
 
-    def _on_state(self, _state: TrainingState) -> None:
+    def _on_state(self, state: TrainingState) -> None:
+        framework = None if state.description is None else state.description.framework
+        if framework is not None and framework is not self._framework:
+            # another framework: a format whose files run it (the user's pick otherwise)
+            self._framework = framework
+            suited = self._vm.format_for(self.current_format())
+            if suited is not self.current_format():
+                self.set_format(suited)  # refreshes
+                return
         self.refresh()
 
     def refresh(self) -> None:
