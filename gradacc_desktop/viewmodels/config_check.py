@@ -155,13 +155,21 @@ class CheckViewModel(QObject):
             return "\n".join(lines)
         lines += self._texts.figures_for(checked.config, plan.description)
         if plan.fit is not None:  # what it needs on the description's GPU
+            d = plan.description
             fit = self._fit.fit(
-                plan.fit, plan.description.tensor_parallel, reserve=plan.figures.slack
+                plan.fit,
+                d.tensor_parallel,
+                reserve=plan.figures.slack,
+                pipeline_stages=d.pipeline_stages,
             )
             lines.append(f"{fit.verdict}: {fit.usage}")
         elif plan.no_fit is not None:
+            d = plan.description
             fit = self._fit.fit_of_nothing(
-                plan.no_fit, plan.description.tensor_parallel, reserve=plan.figures.slack
+                plan.no_fit,
+                d.tensor_parallel,
+                reserve=plan.figures.slack,
+                pipeline_stages=d.pipeline_stages,
             )
             lines.append(f"{fit.verdict}: {fit.usage}")
         else:

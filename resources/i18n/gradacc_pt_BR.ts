@@ -1239,7 +1239,7 @@
     </message>
     <message>
         <source>Eager attention stores the s² attention scores of every head; fused kernels (SDPA, FlashAttention) do not.</source>
-        <translation>A atenção eager guarda os s² escores de atenção de cada cabeça; kernels fundidos (SDPA, FlashAttention) não.</translation>
+        <translation>A atenção eager guarda as s² pontuações de atenção de cada cabeça; kernels fundidos (SDPA, FlashAttention) não.</translation>
     </message>
     <message>
         <source>Selective recomputes the attention core during the backward pass; full (gradient checkpointing) keeps only each layer&apos;s input.</source>
@@ -1287,11 +1287,11 @@
     </message>
     <message>
         <source>Eager (stores the s² scores)</source>
-        <translation>Eager (guarda os escores s²)</translation>
+        <translation>Eager (guarda as pontuações s²)</translation>
     </message>
     <message>
         <source>Fused/Flash (SDPA)</source>
-        <translation>Fused/Flash (SDPA)</translation>
+        <translation>Fundida/Flash (SDPA)</translation>
     </message>
     <message>
         <source>None</source>
@@ -3549,8 +3549,12 @@
         <translation>As ativações de cada amostra incluem a reserva do alocador de cache (+{percent} %).</translation>
     </message>
     <message>
-        <source>Per GPU: one sample&apos;s activations split over {tensor} tensor-parallel GPUs (the first pipeline stage holds p micro-batches of 1/p of the layers).</source>
-        <translation>Por GPU: as ativações de uma amostra divididas entre {tensor} GPUs de paralelismo de tensor (o primeiro estágio do pipeline guarda p micro-lotes de 1/p das camadas).</translation>
+        <source>Per GPU: one sample&apos;s activations split over {tensor} tensor-parallel GPUs.</source>
+        <translation>Por GPU: as ativações de uma amostra divididas entre {tensor} GPUs de paralelismo de tensor.</translation>
+    </message>
+    <message>
+        <source>The first pipeline stage holds p micro-batches of 1/p of the layers.</source>
+        <translation>O primeiro estágio do pipeline guarda p micro-lotes de 1/p das camadas.</translation>
     </message>
     <message>
         <source>Fits in GPU memory</source>

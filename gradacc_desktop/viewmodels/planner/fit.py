@@ -40,6 +40,7 @@ class FitTexts(Translating):
         tensor_parallel: int = 1,
         typed_other: bool = False,
         reserve: Fraction = Fraction(0),
+        pipeline_stages: int = 1,
     ) -> FitView:
         """The memory verdict of the configuration in use; ``typed_other``: the other
         memory was typed in (it is then not called model states); ``reserve``: the
@@ -82,9 +83,12 @@ class FitTexts(Translating):
             ).format(percent=self._formats.format(to_decimal(reserve * 100, 1)))
         if tensor_parallel > 1:
             usage += " " + self.tr(
-                "Per GPU: one sample's activations split over {tensor} tensor-parallel GPUs "
-                "(the first pipeline stage holds p micro-batches of 1/p of the layers)."
+                "Per GPU: one sample's activations split over {tensor} tensor-parallel GPUs."
             ).format(tensor=f(tensor_parallel))
+        if pipeline_stages > 1:
+            usage += " " + self.tr(
+                "The first pipeline stage holds p micro-batches of 1/p of the layers."
+            )
         verdict = (
             self.tr("Fits in GPU memory") if result.fits else self.tr("Does not fit in GPU memory")
         )
@@ -151,6 +155,7 @@ class FitTexts(Translating):
         tensor_parallel: int = 1,
         typed_other: bool = False,
         reserve: Fraction = Fraction(0),
+        pipeline_stages: int = 1,
     ) -> FitView:
         """The memory card when not even one sample fits."""
         per_gpu = nothing.other_bytes + nothing.activation_bytes
@@ -169,6 +174,7 @@ class FitTexts(Translating):
             tensor_parallel,
             typed_other,
             reserve,
+            pipeline_stages,
         )
 
     def unknown(self, missing: tuple[str, ...]) -> FitView:

@@ -89,10 +89,12 @@ class PlanResults(Translating):
             )
         typed = plan.figures.other.source is Source.GIVEN
         if plan.fit is not None:
-            fit = self._fit.fit(plan.fit, d.tensor_parallel, typed, plan.figures.slack)
+            fit = self._fit.fit(
+                plan.fit, d.tensor_parallel, typed, plan.figures.slack, d.pipeline_stages
+            )
         elif plan.no_fit is not None:
             fit = self._fit.fit_of_nothing(
-                plan.no_fit, d.tensor_parallel, typed, plan.figures.slack
+                plan.no_fit, d.tensor_parallel, typed, plan.figures.slack, d.pipeline_stages
             )
         else:
             fit = self._fit.unknown(missing)
