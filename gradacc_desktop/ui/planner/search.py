@@ -6,13 +6,14 @@ it), why every other option is out, and a row used with one click or Enter."""
 from __future__ import annotations
 
 from PySide6.QtCore import QLocale, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -26,6 +27,10 @@ from gradacc_desktop.viewmodels.search import RankedRow, SearchState, SearchView
 
 # the ranking's columns: setup, pair, time per step, memory per GPU, against the best
 COLUMNS = 5
+#: the comparison column's widest in a narrow pane, in average characters (it wraps)
+VERSUS_CHARS = 14
+#: below this many average characters the setup column is narrow: its rows take two lines
+SETUP_CHARS = 28
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -76,13 +81,15 @@ class RankingTable(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setTabKeyNavigation(False)
-        self.setWordWrap(False)
+        # a narrow pane wraps the setup and the comparison rather than cutting them
+        self.setWordWrap(True)
         self.setAlternatingRowColors(True)
         self.verticalHeader().setVisible(False)
         header = self.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, COLUMNS):
+        for column in range(1, COLUMNS - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COLUMNS - 1, QHeaderView.ResizeMode.Interactive)
         self.cellClicked.connect(lambda row, _column: self.rowChosen.emit(row))
 
     def sizeHint(self) -> QSize:
@@ -115,9 +122,55 @@ class RankingTable(QTableWidget):
                     font.setBold(True)
                     item.setFont(font)
                 self.setItem(r, c, item)
+        self._fit_versus()
         if rows:
             self.selectRow(current if 0 <= current < len(rows) else 0)
+        self.horizontalScrollBar().setValue(0)  # the setup first
         self.updateGeometry()
+
+    def _fit_versus(self) -> None:
+        """The comparison column as wide as its text, unless that leaves the setup
+        column narrow: then at most ``VERSUS_CHARS`` average characters or its heading
+        (it wraps beyond); then the rows' heights."""
+        metrics = self.fontMetrics()
+        last = COLUMNS - 1
+        items = [self.item(r, last) for r in range(self.rowCount())]
+        items.append(self.horizontalHeaderItem(last))
+        texts = [item.text() for item in items if item is not None]
+        versus = max((metrics.horizontalAdvance(t) for t in texts), default=0) + self._padding()
+        numbers = sum(self.columnWidth(c) for c in range(1, last))
+        if self.viewport().width() - numbers - versus < self._narrow():
+            heading = self.horizontalHeaderItem(last)
+            title = 0 if heading is None else metrics.horizontalAdvance(heading.text())
+            cap = max(metrics.averageCharWidth() * VERSUS_CHARS, title + self._padding())
+            versus = min(versus, cap)
+        self.setColumnWidth(last, versus)
+        self._fit_rows()
+
+    def _padding(self) -> int:
+        return 2 * self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 8
+
+    def _narrow(self) -> int:
+        return self.fontMetrics().averageCharWidth() * SETUP_CHARS
+
+    def _fit_rows(self) -> None:
+        """One line a row (eight rows and more in view; a longer setup elided, whole in
+        its tooltip); in a narrow pane two where the setup or the comparison does not fit
+        its column."""
+        metrics = self.fontMetrics()
+        one = self.verticalHeader().defaultSectionSize()
+        narrow = self.columnWidth(0) < self._narrow()
+        for r in range(self.rowCount()):
+            wide = narrow and any(
+                (item := self.item(r, c)) is not None
+                and metrics.horizontalAdvance(item.text()) + self._padding() > self.columnWidth(c)
+                for c in (0, COLUMNS - 1)
+            )
+            self.setRowHeight(r, one + metrics.lineSpacing() if wide else one)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_versus()  # the room for the setup and the comparison has changed
 
 
 class SearchPage(QWidget):
