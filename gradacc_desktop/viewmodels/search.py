@@ -208,7 +208,7 @@ class SearchViewModel(QObject):
         return self.tr(
             "Search every ZeRO stage, offload, recomputation, tensor and pipeline split and "
             "pair for the target batch on these GPUs: the fastest setup that fits and that "
-            "DeepSpeed and Megatron accept."
+            "the description's framework runs."
         )
 
     def _setup(self, c: Candidate) -> str:

@@ -5124,6 +5124,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>SearchCard</name>
     <message>
         <source>Find the best setup</source>
+        <extracomment>the comparison column&apos;s widest in a narrow pane, in average characters (it wraps) below this many average characters the setup column is narrow: its rows take two lines</extracomment>
         <translation>Encontrar a melhor configuração</translation>
     </message>
     <message>
@@ -5218,10 +5219,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A descrição do treino agora usa {setup}.</translation>
     </message>
     <message>
-        <source>Search every ZeRO stage, offload, recomputation, tensor and pipeline split and pair for the target batch on these GPUs: the fastest setup that fits and that DeepSpeed and Megatron accept.</source>
-        <translation>Pesquisar cada estágio ZeRO, offload, recomputação, divisão em tensor e pipeline e par para o lote-alvo nestas GPUs: a configuração mais rápida que cabe e que DeepSpeed e Megatron aceitam.</translation>
-    </message>
-    <message>
         <source>no ZeRO</source>
         <translation>sem ZeRO</translation>
     </message>
@@ -5240,6 +5237,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>tensor {size}</source>
         <translation>tensor {size}</translation>
+    </message>
+    <message>
+        <source>Search every ZeRO stage, offload, recomputation, tensor and pipeline split and pair for the target batch on these GPUs: the fastest setup that fits and that the description&apos;s framework runs.</source>
+        <translation>Pesquisar cada estágio ZeRO, offload, recomputação, divisão em tensor e pipeline e par para o lote-alvo nestas GPUs: a configuração mais rápida que cabe e que o framework da descrição roda.</translation>
     </message>
     <message>
         <source>pipeline {stages}</source>

@@ -20,8 +20,8 @@ from tests.planner_setup import one_gpu_llama
 
 PROMPT = (
     "Search every ZeRO stage, offload, recomputation, tensor and pipeline split and pair for "
-    "the target batch on these GPUs: the fastest setup that fits and that DeepSpeed and "
-    "Megatron accept."
+    "the target batch on these GPUs: the fastest setup that fits and that the description's "
+    "framework runs."
 )
 
 
