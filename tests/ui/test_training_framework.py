@@ -202,6 +202,10 @@ def test_per_op_recomputation_is_torchtitans_and_the_plan_uses_it(  # type: igno
     assert problems.text().startswith(
         "A recomputação seletiva por operação é modelada para camadas como as do Llama"
     )
+    # the cost card says "no time per step" once, then why
+    missing = window.planner.results.cost.missing.text()
+    assert missing.count("Sem tempo por passo") == 1
+    assert missing.endswith("sem dropout: escolha outra recomputação.")
 
 
 def test_a_megatron_scenario_reopens_with_its_choices(  # type: ignore[no-untyped-def]

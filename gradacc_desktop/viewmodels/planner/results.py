@@ -142,7 +142,7 @@ class PlanResults(Translating):
 
     def _cost_view(self, plan: Plan, time: TimeView, extras: Extras) -> CostView:
         if not time.available:
-            return self._cost.unavailable(time.message)
+            return self._cost.unavailable(time.reason)
         return self._cost.view(plan, extras.currency, extras.run_fields)
 
     def _setup_problem(self, plan: Plan) -> str:

@@ -221,8 +221,8 @@ class TimingTexts(Translating):
             ),
         }[why]
 
-    def unavailable(self, reason: str) -> TimeView:
-        return TimeView(available=False, message=reason)
+    def unavailable(self, message: str, reason: str = "") -> TimeView:
+        return TimeView(available=False, message=message, reason=reason or message)
 
     def view(self, plan: Plan) -> TimeView:
         """The card: the configuration in use, the fastest fitting pair."""
@@ -231,7 +231,8 @@ class TimingTexts(Translating):
             if plan.problems and plan.time_missing is not TimeMissing.NO_SPEED:
                 # the description's problem is why (the same words as gradacc plan)
                 why = self._formats.said(plan.problems[0].message)
-                return self.unavailable(self.tr("No time per step: {why}").format(why=why))
+                said = self.tr("No time per step: {why}").format(why=why)
+                return self.unavailable(said, why)
             return self.unavailable(
                 self.missing(plan.time_missing, plan.time_detail, plan.description)
             )

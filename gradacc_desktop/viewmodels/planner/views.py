@@ -133,6 +133,8 @@ class TimeView:
 
     available: bool
     message: str
+    #: why there is no time, without the card's "No time per step" (the cost card's)
+    reason: str = ""
     summary: str = ""
     utilisation: str = ""
     shares: str = ""
