@@ -3386,6 +3386,14 @@
         <source>QLoRA: build_model() must load the frozen base with quantization_config=QUANTIZATION (4-bit NF4 with double quantization, bitsandbytes).</source>
         <translation>QLoRA: build_model() deve carregar a base congelada com quantization_config=QUANTIZATION (NF4 de 4 bits com quantização dupla, bitsandbytes).</translation>
     </message>
+    <message>
+        <source>Without it one GPU holds {total} GB at micro-batch {micro}, within the {usable} GB it has.</source>
+        <translation>Sem ela uma GPU guarda {total} GB com micro-lote {micro}, dentro dos {usable} GB que tem.</translation>
+    </message>
+    <message>
+        <source>Without it one GPU needs {total} GB at micro-batch {micro}, more than the {usable} GB it has: these files will not run on this card as planned.</source>
+        <translation>Sem ela uma GPU precisa de {total} GB com micro-lote {micro}, mais do que os {usable} GB que tem: estes arquivos não rodam nesta placa como planejado.</translation>
+    </message>
 </context>
 <context>
     <name>ExportPanel</name>

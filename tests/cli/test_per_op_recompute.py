@@ -57,6 +57,18 @@ def test_a_model_whose_products_are_not_described_has_no_figures(
     assert code == 2 and "--recompute: Per-op selective" in capsys.readouterr().err
 
 
+def test_the_exports_say_what_one_gpu_needs_without_it(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["export", "--format", "hf", "--model", "llama-3.1-8b", "--seq-len", "8192",
+            "--gpu-card", "h100-80gb", "--micro-batch", "2", "--accumulation-steps", "1",
+            "--gpus", "8", "--framework", "fsdp", "--zero-stage", "3"]  # fmt: skip
+    assert main([*args, "--recompute", "selective-op"]) == 0
+    err = capsys.readouterr().err
+    # 28.6 GB a sample with per-op; without it the 2 samples take 160.5 GB of the 80
+    assert "Without it one GPU needs 160.521 GB at micro-batch 2, more than the 80 GB" in err
+    assert main([*args, "--recompute", "full"]) == 0
+    assert "Without it" not in capsys.readouterr().err  # the files run full recomputation
+
+
 def test_the_exports_say_they_train_without_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

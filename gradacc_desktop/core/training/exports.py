@@ -4,10 +4,27 @@ length, LoRA's settings and recomputation (``core.frameworks.export.ExportModel`
 
 from __future__ import annotations
 
+from dataclasses import replace
+from decimal import Decimal
+
 from ..frameworks.export import Exported, ExportFormat, ExportModel, LoraExport, export
 from ..memory.models import ModelSource, UnknownModelError, facts
 from ..memory.setup import TrainingSetup
+from ..recompute import Recompute
+from ..text import Message, trans_late
 from .description import Method, TrainingDescription
+from .figures import figures, shown_gb
+
+# what the files need without the plan's recomputation (one that they do not run)
+WITHOUT_FITS = trans_late(
+    "Export",
+    "Without it one GPU holds {total} GB at micro-batch {micro}, within the {usable} GB it has.",
+)
+WITHOUT_OVER = trans_late(
+    "Export",
+    "Without it one GPU needs {total} GB at micro-batch {micro}, more than the {usable} GB "
+    "it has: these files will not run on this card as planned.",
+)
 
 __all__ = ["export_description", "export_model"]
 
@@ -58,4 +75,31 @@ def export_description(
             shape = facts(description.model)
         except UnknownModelError:
             shape = None
-    return export(fmt, setup, export_model(description), shape)
+    exported = export(fmt, setup, export_model(description), shape)
+    said = _without(fmt, description, setup)
+    return exported if said is None else replace(exported, notes=(*exported.notes, said))
+
+
+def _without(
+    fmt: ExportFormat, description: TrainingDescription, setup: TrainingSetup
+) -> Message | None:
+    """The memory the files of ``fmt`` need when they cannot run the plan's selective or
+    per-op selective recomputation (they train without any), against the card's."""
+    counted = description.recomputed
+    runs = counted is not Recompute.SELECTIVE_OP and (
+        counted is not Recompute.SELECTIVE or fmt is ExportFormat.MEGATRON
+    )
+    if runs:
+        return None
+    without = figures(replace(description, recompute=Recompute.NONE))
+    total = without.per_gpu_bytes(setup.micro_batch)
+    usable = without.usable_bytes
+    if total is None or usable is None:
+        return None
+    phrase = WITHOUT_FITS if total <= usable else WITHOUT_OVER
+    # GB to the MB, written out (80, not 8E+1)
+    gb = {
+        name: Decimal(format(shown_gb(n), "f"))
+        for name, n in (("total", total), ("usable", usable))
+    }
+    return phrase.format(micro=setup.micro_batch, **gb)
