@@ -75,14 +75,26 @@ from .description_flags import precision_of
 SIZE_FLAGS = ("layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "family")
 
 
-def check_expert_data(expert_parallel: int, data_parallel: int, what: str = "--gpus") -> None:
-    """A usage error when ``expert_parallel`` does not divide the data-parallel GPUs."""
-    if data_parallel % expert_parallel:
+def check_expert_groups(d: TrainingDescription, what: str = "--gpus") -> None:
+    """A usage error when the expert groups do not tile the GPUs they are spread over
+    (the setup's rule, with the flags named); ``what``: where the data-parallel GPUs
+    came from."""
+    setup = d.setup(1, 1)
+    if setup.expert_span % setup.expert_group == 0:
+        return
+    ep = d.expert_parallel
+    if setup.expert_tensor_parallel:  # Megatron's expert tensor parallelism, given
         raise UsageError(
-            f"--expert-parallel {expert_parallel} must divide the {data_parallel} "
-            f"data-parallel GPUs ({what}): each group of {expert_parallel} holds every "
-            "routed expert once"
+            f"--expert-parallel {ep} x --expert-tensor-parallel {setup.expert_tensor} = "
+            f"{setup.expert_group} must divide the {setup.expert_span} GPUs of a pipeline "
+            f"stage (tensor x context x data parallel, {what})"
         )
+    folded = setup.context_parallel > 1 and d.framework is Framework.MEGATRON
+    kind = "context x data-parallel" if folded else "data-parallel"
+    raise UsageError(
+        f"--expert-parallel {ep} must divide the {setup.expert_span // setup.tensor_parallel} "
+        f"{kind} GPUs ({what}): each group of {ep} holds every routed expert once"
+    )
 
 
 def _sizes(args: argparse.Namespace) -> ModelSpec | None:
@@ -238,6 +250,7 @@ def description_from(
         pipeline_stages=args.pipeline_stages,
         virtual_stages=args.virtual_stages,
         expert_parallel=args.expert_parallel,
+        expert_tensor_parallel=args.expert_tensor_parallel,
         context_parallel=args.context_parallel,
         zero_stage=ZeroStage(args.zero_stage),
         offload=Offload(args.offload),
@@ -335,7 +348,7 @@ def gpus_flag_text(args: argparse.Namespace) -> str:
 def checked(d: TrainingDescription, what: str = "--gpus") -> TrainingDescription:
     """``d``, or a usage error when no framework runs its layout (as ``gradacc plan``
     refuses it); ``what``: where the data-parallel GPUs came from."""
-    check_expert_data(d.expert_parallel, d.gpus, what)
+    check_expert_groups(d, what)
     setup = d.setup(1, 1)
     problem = setup_problem(setup)
     if problem is not None:
@@ -359,6 +372,9 @@ def layout_dict(description: TrainingDescription) -> dict[str, Any]:
         "virtual_stages": description.layout.virtual,
         # GPUs of the data-parallel group each MoE layer's experts are spread over
         "expert_parallel": description.expert_parallel,
+        # GPUs each routed expert is split over (Megatron's; the tensor-parallel size
+        # unless given)
+        "expert_tensor_parallel": description.setup(1, 1).expert_tensor,
         # GPUs each sequence is split over (they add to the world)
         "context_parallel": description.context_parallel,
         "world_size": description.world,

@@ -329,6 +329,16 @@ def add_expert_parallel_argument(group: Any) -> None:
         "the data-parallel GPUs (Megatron's --expert-model-parallel-size, DeepSpeed-MoE's "
         "ep_size); EP must divide the data-parallel GPUs and the experts",
     )
+    group.add_argument(
+        "--expert-tensor-parallel",
+        type=LAYOUT,
+        default=None,
+        metavar="ETP",
+        help="Megatron only: split each routed expert over ETP GPUs "
+        "(--expert-tensor-parallel-size; default: the tensor-parallel size); the groups of "
+        "EP x ETP GPUs then tile a pipeline stage's tensor x context x data-parallel GPUs "
+        "(MoE parallel folding: EP may take tensor-parallel GPUs)",
+    )
 
 
 def add_context_parallel_argument(group: Any) -> None:

@@ -52,7 +52,7 @@ from ._common import ACCUMULATION_STEPS, MICRO_BATCH, UsageError, int_type, prin
 from .description import (
     add_description_arguments,
     add_gpus_arguments,
-    check_expert_data,
+    check_expert_groups,
     data_parallel,
     description_from,
 )
@@ -94,8 +94,9 @@ def description_of(args: argparse.Namespace) -> TrainingDescription:
 
 
 def setup_from(args: argparse.Namespace) -> TrainingSetup:
-    setup = description_of(args).setup(args.micro_batch, args.accumulation_steps)
-    check_expert_data(setup.expert_parallel, setup.gpus)
+    d = description_of(args)
+    check_expert_groups(d)
+    setup = d.setup(args.micro_batch, args.accumulation_steps)
     problem = setup_problem(setup)
     if problem is not None:
         raise UsageError(problem_text(problem, setup))
@@ -140,6 +141,7 @@ def _layout(setup: TrainingSetup) -> dict[str, int]:
         "tensor_parallel": setup.tensor_parallel,
         "pipeline_stages": setup.pipeline_stages,
         "expert_parallel": setup.expert_parallel,
+        "expert_tensor_parallel": setup.expert_tensor,
         "context_parallel": setup.context_parallel,
         "world_size": setup.world,
     }

@@ -31,7 +31,7 @@ from ._common import GPUS, MICRO_BATCH, UsageError, extras_lines, int_type, plai
 from ._common import print_json as _print_json
 from .description import (
     add_description_arguments,
-    check_expert_data,
+    check_expert_groups,
     description_from,
 )
 from .plan_json import (
@@ -102,7 +102,7 @@ def _description(
             "step depend on it"
         )
     if check_layout:
-        check_expert_data(d.expert_parallel, d.gpus)
+        check_expert_groups(d)
     problem = setup_problem(d.setup(1, 1)) if check_layout else None
     if problem is not None:
         raise UsageError(problem_text(problem, d.setup(1, 1)))

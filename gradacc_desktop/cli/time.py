@@ -163,6 +163,7 @@ _LAYOUT_FLAGS: dict[str, Any] = {
     "pipeline_stages": 1,
     "virtual_stages": 1,
     "expert_parallel": 1,
+    "expert_tensor_parallel": None,
     "context_parallel": 1,
     "zero_stage": 0,
     "gpus_per_node": None,

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from gradacc_desktop.core.frameworks.export import Exported, ExportFormat, framework_of
-from gradacc_desktop.core.memory import PROBLEM_TEXT
+from gradacc_desktop.core.memory import problem_text
 from gradacc_desktop.core.text import Message
 from gradacc_desktop.core.training.exports import export_description
 from gradacc_desktop.viewmodels.files import Outcome
@@ -97,14 +97,8 @@ class ExportViewModel(QObject):
             return self.tr("Nothing to export yet: the training description has no configuration.")
         if plan.setup_problem is None:
             return ""
-        setup = plan.description.setup(1, 1)
-        f = self._training.formats.format
-        return QCoreApplication.translate("Setup", PROBLEM_TEXT[plan.setup_problem]).format(
-            gpus=f(setup.world),
-            nodes=f(setup.nodes),
-            tensor_parallel=f(setup.tensor_parallel),
-            gpus_per_node=f(setup.gpus_per_node),
-        )
+        said = problem_text(plan.setup_problem, plan.description.setup(1, 1))
+        return self._training.formats.said(said)
 
     def _no_micro_batch(self) -> str:
         return self.tr(

@@ -2947,6 +2947,10 @@
         <translation>O paralelismo de especialistas ({expert_parallel}) distribui os especialistas roteados de uma mistura de especialistas: este modelo não tem nenhum.</translation>
     </message>
     <message>
+        <source>An expert tensor-parallel size apart from the tensor-parallel one is Megatron&apos;s (--expert-tensor-parallel-size): {framework} splits the experts as the other layers; clear the field or choose Megatron.</source>
+        <translation>Um tamanho de paralelismo de tensor dos especialistas diferente do de tensor é do Megatron (--expert-tensor-parallel-size): o {framework} divide os especialistas como as outras camadas; esvazie o campo ou escolha o Megatron.</translation>
+    </message>
+    <message>
         <source>The expert-parallel size {expert_parallel} must divide the model&apos;s {experts} routed experts per layer: each GPU holds an equal share.</source>
         <translation>O tamanho de paralelismo de especialistas {expert_parallel} precisa dividir os {experts} especialistas roteados por camada do modelo: cada GPU guarda uma parte igual.</translation>
     </message>
@@ -5391,12 +5395,16 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>Setup</name>
     <message>
         <source>{gpus} GPUs cannot be split evenly over {nodes} nodes.</source>
-        <extracomment>the expert-parallel groups must tile the data-parallel GPUs</extracomment>
+        <extracomment>the expert-parallel groups must tile the data-parallel GPUs Megatron&apos;s expert groups (EP × expert TP) must tile a stage&apos;s tp × cp × dp GPUs</extracomment>
         <translation>{gpus} GPUs não se dividem igualmente entre {nodes} nós.</translation>
     </message>
     <message>
         <source>The expert-parallel size must divide the data-parallel GPUs: each group of that many GPUs holds every routed expert once.</source>
         <translation>O tamanho do paralelismo de especialistas deve dividir as GPUs de paralelismo de dados: cada grupo com essa quantidade de GPUs guarda cada especialista roteado uma vez.</translation>
+    </message>
+    <message>
+        <source>Megatron spreads the routed experts over groups of {group} GPUs (expert-parallel × expert tensor-parallel size): {group} must divide the {span} GPUs of a pipeline stage (tensor × context × data parallel).</source>
+        <translation>O Megatron espalha os especialistas roteados em grupos de {group} GPUs (paralelismo de especialistas × paralelismo de tensor dos especialistas): {group} precisa dividir as {span} GPUs de um estágio do pipeline (tensor × contexto × dados).</translation>
     </message>
     <message>
         <source>CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO).</source>
@@ -6073,6 +6081,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>GPUs entre as quais cada camada é dividida (paralelismo de tensor do Megatron; paralelismo de sequência logo abaixo), dentro de um nó: pesos e ativações por GPU diminuem por esse fator.</translation>
     </message>
     <message>
+        <source>Megatron&apos;s --expert-tensor-parallel-size: the GPUs each routed expert is split over. Groups of expert-parallel × this many GPUs then tile each pipeline stage&apos;s tensor × context × data-parallel GPUs, so expert parallelism may take tensor-parallel GPUs (MoE parallel folding). Empty: the tensor-parallel size.</source>
+        <translation>O --expert-tensor-parallel-size do Megatron: as GPUs entre as quais cada especialista roteado é dividido. Grupos de paralelismo de especialistas × esse número de GPUs então cobrem as GPUs de tensor × contexto × dados de cada estágio do pipeline, de modo que o paralelismo de especialistas pode tomar GPUs de paralelismo de tensor (MoE parallel folding). Vazio: o tamanho de paralelismo de tensor.</translation>
+    </message>
+    <message>
         <source>Everything on one GPU except activations (O). Empty: the model states as the chosen framework counts them for this setup, plus the framework overhead.</source>
         <translation>Tudo numa GPU exceto as ativações (O). Vazio: os estados do modelo como o framework escolhido os conta para esta configuração, mais a sobrecarga do framework.</translation>
     </message>
@@ -6199,6 +6211,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Nodes (machines)</source>
         <translation>Nós (máquinas)</translation>
+    </message>
+    <message>
+        <source>Expert tensor-parallel GPUs</source>
+        <translation>GPUs de tensor dos especialistas</translation>
     </message>
     <message>
         <source>Toke&amp;n budget</source>
@@ -6547,6 +6563,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Discard profile</source>
         <translation>Descartar perfil</translation>
+    </message>
+    <message>
+        <source>{size} (the tensor-parallel size)</source>
+        <translation>{size} (o tamanho de paralelismo de tensor)</translation>
     </message>
     <message>
         <source>From “{name}”: micro-batch {b} and {a} accumulation steps, as the file sets them; the effective batch follows the data-parallel GPUs ({b} × {a} × {g} = {e}). Type a target or a micro-batch to set your own.</source>

@@ -31,7 +31,8 @@ def test_plan_splits_the_sequence_and_says_so(capsys: pytest.CaptureFixture[str]
     assert one["layout"]["context_parallel"] == 1 and one["layout"]["world_size"] == 4
     assert four["layout"] == {
         "data_parallel": 2, "tensor_parallel": 2, "pipeline_stages": 1, "virtual_stages": 1,
-        "expert_parallel": 1, "context_parallel": 4, "world_size": 16,
+        "expert_parallel": 1, "expert_tensor_parallel": 2, "context_parallel": 4,
+        "world_size": 16,
     }  # fmt: skip
     # each GPU keeps a quarter of the tokens, and ZeRO-1 shards over dp · cp = 8 ranks
     assert four["activation_bytes_per_sample"] == one["activation_bytes_per_sample"]

@@ -30,7 +30,8 @@ def test_plan_spreads_the_experts_and_says_so(capsys: pytest.CaptureFixture[str]
     assert one["layout"]["expert_parallel"] == 1
     assert eight["layout"] == {
         "data_parallel": 16, "tensor_parallel": 1, "pipeline_stages": 1, "virtual_stages": 1,
-        "expert_parallel": 8, "context_parallel": 1, "world_size": 16,
+        "expert_parallel": 8, "expert_tensor_parallel": 1, "context_parallel": 1,
+        "world_size": 16,
     }  # fmt: skip
     # each GPU holds an eighth of the routed experts: fits where EP = 1 does not
     assert eight["model_states_bytes"] < one["model_states_bytes"]
@@ -67,7 +68,8 @@ def test_export_writes_megatrons_flag(capsys: pytest.CaptureFixture[str]) -> Non
     assert "--expert-model-parallel-size 8" in megatron["files"]["megatron_args.sh"]
     assert megatron["layout"] == {
         "data_parallel": 16, "tensor_parallel": 1, "pipeline_stages": 1,
-        "expert_parallel": 8, "context_parallel": 1, "world_size": 16,
+        "expert_parallel": 8, "expert_tensor_parallel": 1, "context_parallel": 1,
+        "world_size": 16,
     }  # fmt: skip
     assert any("--expert-model-parallel-size" in note for note in megatron["notes"])
     hf = run_json(capsys, *EXPORT, "--format", "hf", "--expert-parallel", "8")
@@ -132,3 +134,27 @@ def test_plan_says_the_descriptions_problem(
     )
     (problem,) = run_json(capsys, "plan", *flags)["problems"]
     assert problem["rule"] == rule and says in problem["message"]
+
+
+def test_megatron_folds_expert_groups_into_tensor_parallel_gpus(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 4 data x 4 tensor GPUs: EP 16 x expert TP 1 tiles them (MoE parallel folding)
+    args = ("plan", *QWEN, "--gpus", "4", "--tensor-parallel", "4", "--nodes", "2",
+            "--target-batch", "256", "--micro-batch", "1", "--zero-stage", "1",
+            "--framework", "megatron", "--expert-parallel", "16")  # fmt: skip
+    folded = run_json(capsys, *args, "--expert-tensor-parallel", "1")
+    assert folded["problems"] == [] and folded["refusals"] == []
+    assert folded["layout"]["expert_parallel"] == 16
+    assert folded["layout"]["expert_tensor_parallel"] == 1
+    # without it, EP 16 x tp 4 = 64 GPUs do not tile the 16: refused in one line
+    said = fails(capsys, *args)
+    assert "must divide the 4 data-parallel GPUs (--gpus)" in said
+    said = fails(capsys, *args, "--expert-tensor-parallel", "2")
+    assert "--expert-parallel 16 x --expert-tensor-parallel 2 = 32 must divide the 16" in said
+    export = ("export", "--model", "qwen3-30b-a3b", "--micro-batch", "1",
+              "--accumulation-steps", "64", "--gpus", "4", "--tensor-parallel", "4",
+              "--nodes", "2", "--format", "megatron", "--framework", "megatron",
+              "--expert-parallel", "16", "--expert-tensor-parallel", "1")  # fmt: skip
+    files = run_json(capsys, *export)["files"]["megatron_args.sh"]
+    assert "--expert-tensor-parallel-size 1" in files

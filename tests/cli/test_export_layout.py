@@ -30,6 +30,7 @@ def test_json_gains_layout_and_notes(capsys: pytest.CaptureFixture[str]) -> None
         "tensor_parallel": 2,
         "pipeline_stages": 2,
         "expert_parallel": 1,
+        "expert_tensor_parallel": 2,
         "context_parallel": 1,
         "world_size": 16,
     }
@@ -51,6 +52,7 @@ def test_defaults_keep_every_existing_key(capsys: pytest.CaptureFixture[str]) ->
         "tensor_parallel": 1,
         "pipeline_stages": 1,
         "expert_parallel": 1,
+        "expert_tensor_parallel": 1,
         "context_parallel": 1,
         "world_size": 4,
     }

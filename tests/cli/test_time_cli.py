@@ -193,7 +193,8 @@ def test_plan_reports_time_per_plan_and_per_candidate(capsys: pytest.CaptureFixt
     assert D("0.3") < D(data["mfu"]) <= D("0.75")
     assert data["layout"] == {
         "data_parallel": 8, "tensor_parallel": 1, "pipeline_stages": 1, "virtual_stages": 1,
-        "expert_parallel": 1, "context_parallel": 1, "world_size": 8,
+        "expert_parallel": 1, "expert_tensor_parallel": 1, "context_parallel": 1,
+        "world_size": 8,
     }  # fmt: skip
     assert data["efficiency"] == "modelled" and data["uncounted"] == []
     fastest = data["fastest"]

@@ -86,9 +86,9 @@ def test_a_tensor_parallel_group_across_nodes_runs_and_is_said() -> None:
 def test_every_problem_has_a_message() -> None:
     assert set(PROBLEM_TEXT) == set(SetupProblem)
     assert set(NOTE_TEXT) == set(SetupNote)
-    # the window fills them with these values only
+    # the window fills them with problem_text's values only
     for text in PROBLEM_TEXT.values():
-        text.format(gpus=1, nodes=1, tensor_parallel=1, gpus_per_node=1)
+        text.format(gpus=1, nodes=1, tensor_parallel=1, gpus_per_node=1, group=1, span=1)
 
 
 def test_expert_parallel_groups_tile_the_data_parallel_gpus() -> None:

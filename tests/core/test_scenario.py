@@ -90,8 +90,10 @@ FULL = Scenario(
         cpu_memory_gb=2048,
         fused_loss=True,
         master_weights=MasterWeights.BF16,
+        expert_tensor_parallel=1,
     ),
 )
+EXPERT_TENSOR_KEYS = ("expert_tensor_parallel",)
 MASTER_KEYS = ("master_weights",)
 NODE_KEYS = ("cpu_memory_gb",)
 LOSS_KEYS = ("fused_loss",)
@@ -141,6 +143,10 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    for key in EXPERT_TENSOR_KEYS:
+        del plan[key]
+    if version == 10:
+        return data
     for key in MASTER_KEYS:
         del plan[key]
     if version == 9:
@@ -205,7 +211,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 10
+    assert data["format"] == "gradacc-scenario" and data["version"] == 11
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -600,7 +606,7 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "root is a number": (b"1", ReadProblem.NOT_AN_OBJECT),
     "root is null": (b"null", ReadProblem.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 10,', '"version": 10, "version": 10,').encode(),
+        VALID.replace('"version": 11,', '"version": 11, "version": 11,').encode(),
         ReadProblem.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -610,12 +616,12 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "wrong format": (_set("format", "something-else"), ReadProblem.WRONG_FORMAT),
     "format missing": (_drop("format"), ReadProblem.MISSING_KEY),
     "version missing": (_drop("version"), ReadProblem.MISSING_KEY),
-    "future version": (_set("version", 11), ReadProblem.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 12), ReadProblem.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), ReadProblem.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), ReadProblem.WRONG_TYPE),
     "version as bool": (_set("version", True), ReadProblem.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 10', '"version": 10.0').encode(),
+        VALID.replace('"version": 11', '"version": 11.0').encode(),
         ReadProblem.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), ReadProblem.MISSING_KEY),

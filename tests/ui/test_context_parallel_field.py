@@ -20,8 +20,11 @@ def test_the_field_splits_the_sequence(window: MainWindow, qtbot) -> None:  # ty
     assert label.buddy() is field or field.isAncestorOf(label.buddy())
     assert "2·c" in field.toolTip()
     chain = panel.tab_chain()
+    # after the expert-parallel GPUs and Megatron's expert tensor-parallel size
     experts = panel.fields[TrainingField.EXPERT_PARALLEL]
-    assert chain.index(field) == chain.index(experts) + 1
+    expert_tensor = panel.fields[TrainingField.EXPERT_TENSOR_PARALLEL]
+    assert chain.index(expert_tensor) == chain.index(experts) + 1
+    assert chain.index(field) == chain.index(expert_tensor) + 1
     assert set(PART_COLOURS) == set(PART_NAMES)
     pick(qtbot, choice_box(window, Choice.CARD), "h100-80gb")
     pick(qtbot, choice_box(window, Choice.MODEL), "llama-3.1-8b")

@@ -248,11 +248,12 @@ def test_an_old_scenario_opens_with_deepspeed(window: MainWindow, qtbot, tmp_pat
     path = tmp_path / "antigo.json"
     assert window.scenarios.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["version"] == scenario_io.VERSION == 10
+    assert data["version"] == scenario_io.VERSION == 11
     data["version"] = 6  # as this app's version before the framework wrote it
     del data["plan"]["framework"], data["plan"]["sequence_parallel"]
     del data["plan"]["cpu_memory_gb"]  # version 8
     del data["plan"]["fused_loss"], data["plan"]["master_weights"]  # versions 9, 10
+    del data["plan"]["expert_tensor_parallel"]  # version 11
     path.write_text(json.dumps(data), encoding="utf-8")
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
     type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
@@ -283,3 +284,30 @@ def test_the_new_rows_are_readable_at_800_by_600(make_window, qtbot, language: s
     assert framework.width() >= framework.minimumSizeHint().width()
     assert not panel.area.horizontalScrollBar().isVisible()
     assert layout_problems(panel, window) == []
+
+
+def test_megatrons_expert_tensor_parallelism_is_read_for_a_mixture_of_experts(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    panel = _panel(window)
+    field = described(window, TrainingField.EXPERT_TENSOR_PARALLEL)
+    label = panel.labels[TrainingField.EXPERT_TENSOR_PARALLEL]
+    assert label.text() == "GPUs de tensor dos especialistas"
+    assert "--expert-tensor-parallel-size" in field.toolTip()
+    _llama(window, qtbot)
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    assert not field.isEnabled()  # a dense model: nothing to fold
+    pick(qtbot, choice_box(window, Choice.MODEL), "qwen3-30b-a3b")
+    assert field.isEnabled()
+    type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "4")
+    type_into(qtbot, described(window, TrainingField.GPUS), "4")
+    assert field.lineEdit().placeholderText() == "4 (o tamanho de paralelismo de tensor)"
+    type_into(qtbot, described(window, TrainingField.EXPERT_PARALLEL), "16")
+    problems = window.description.problems
+    assert problems.isVisible() and "O Megatron espalha os especialistas" in problems.text()
+    type_into(qtbot, field, "1")  # EP 16 × expert TP 1 tiles the 16 GPUs
+    assert not problems.isVisible()
+    d = window.training_vm.description
+    assert d is not None and d.expert_tensor_parallel == 1 and d.expert_parallel == 16
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.DEEPSPEED)
+    assert not field.isEnabled()

@@ -86,7 +86,7 @@ def framework_states(
     frozen_weight_bytes: Fraction | None = None,
     model_parallel: int = 1,
     experts: int = 0,
-    expert_parallel: int = 1,
+    expert_parallel: int | Fraction = 1,
     context_parallel: int = 1,
     master: MasterWeights = MasterWeights.FP32,
 ) -> ModelStates:

@@ -139,9 +139,10 @@ class ModelStates:
     from_deepspeed: bool
     # GPUs one replica spans (tensor parallel x pipeline stages); the counts are a shard's
     model_parallel: int = 1
-    # the routed experts among ``parameters`` and the GPUs they are spread over
+    # the routed experts among ``parameters`` and how many times further than the shard
+    # they are spread (the expert-parallel GPUs; a fraction with expert tensor parallelism)
     experts: int = 0
-    expert_parallel: int = 1
+    expert_parallel: int | Fraction = 1
     # GPUs each sequence is split over: ZeRO partitions over ``gpus · context_parallel``
     context_parallel: int = 1
     # what a 16-bit training's optimizer updates (fp32 training: FP32)
@@ -174,7 +175,7 @@ def model_states(
     frozen_weight_bytes: Fraction | None = None,
     model_parallel: int = 1,
     experts: int = 0,
-    expert_parallel: int = 1,
+    expert_parallel: int | Fraction = 1,
     context_parallel: int = 1,
     master: MasterWeights = MasterWeights.FP32,
 ) -> ModelStates:
@@ -198,10 +199,11 @@ def model_states(
     to each shard; 1 gives DeepSpeed's figures exactly).
 
     ``experts`` of the ``parameters`` (one GPU's shard, as they are) are a mixture of
-    experts' routed experts, spread over ``expert_parallel`` GPUs of the ``gpus``
-    data-parallel replicas (it must divide them): each GPU holds ``1/expert_parallel``
-    of them, and ZeRO partitions them over the ``gpus / expert_parallel`` replicas that
-    hold the same ones (see the module's docstring). They train when every parameter
+    experts' routed experts, spread ``expert_parallel`` times further than that shard
+    (EP GPUs of the data-parallel replicas; with Megatron's expert tensor parallelism,
+    EP × its size over the tensor-parallel size, a fraction): each GPU holds
+    ``1/expert_parallel`` of them, and ZeRO partitions them over the replicas that hold
+    the same ones (see the module's docstring). They train when every parameter
     does; with adapters they are part of the frozen base (``frozen_weight_bytes`` at one
     rate per frozen weight). ``largest_layer`` is what one GPU gathers, already
     shrunk.
@@ -230,14 +232,10 @@ def model_states(
         raise ValueError(f"largest_layer must be an integer >= 0, got {largest_layer!r}")
     if (
         isinstance(expert_parallel, bool)
-        or not isinstance(expert_parallel, int)
-        or expert_parallel < 1
-        or gpus % expert_parallel
+        or not isinstance(expert_parallel, int | Fraction)
+        or expert_parallel <= 0
     ):
-        raise ValueError(
-            f"expert_parallel must be an integer >= 1 dividing the {gpus} data-parallel GPUs, "
-            f"got {expert_parallel!r}"
-        )
+        raise ValueError(f"expert_parallel must be a number > 0, got {expert_parallel!r}")
     if isinstance(experts, bool) or not isinstance(experts, int) or not 0 <= experts <= parameters:
         raise ValueError(f"experts must be an integer in 0..parameters, got {experts!r}")
     # the ranks ZeRO partitions over and that reduce the gradients: dp · cp

@@ -17,7 +17,9 @@ choice does not fix it (a bare parameter count has no shape).
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -258,10 +260,10 @@ class ExpertFacts:
         """Every routed expert of every sparse layer."""
         return self.sparse_layers * self.layer_params
 
-    def largest_layer(self, expert_parallel: int = 1) -> int:
+    def largest_layer(self, expert_parallel: int | Fraction = 1) -> int:
         """The largest module ZeRO-3 gathers on a GPU that holds ``1/expert_parallel`` of
         each layer's experts."""
-        return max(self.largest_other, self.layer_params // expert_parallel)
+        return max(self.largest_other, math.floor(self.layer_params / Fraction(expert_parallel)))
 
 
 @dataclass(frozen=True)

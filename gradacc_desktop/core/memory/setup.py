@@ -13,17 +13,21 @@ tensor-parallel size and pipeline stages. Every process is a GPU, so the world s
 world. Context parallelism adds GPUs: each sequence is split over ``context_parallel``
 GPUs of a replica (Megatron's ``--context-parallel-size``). Expert
 parallelism adds no GPUs: it spreads a mixture of experts' routed experts over
-``expert_parallel`` GPUs of the data-parallel group.
+``expert_parallel`` GPUs of the data-parallel group — with Megatron, groups of
+``expert_parallel × expert_tensor_parallel`` GPUs folded into each pipeline stage's
+tensor × context × data-parallel GPUs (megatron-core's MoE parallel folding,
+``--expert-tensor-parallel-size``, the tensor-parallel size by default).
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..framework import Framework
 from ..precision import MasterWeights, Precision
-from ..text import trans_late
+from ..text import Message, trans_late
 from .zero import ZeroStage
 
 __all__ = [
@@ -48,6 +52,8 @@ class SetupProblem(enum.Enum):
     UNEVEN_NODES = "uneven_nodes"
     #: the expert-parallel groups must tile the data-parallel GPUs
     EXPERT_PARALLEL_DATA = "expert_parallel_data"
+    #: Megatron's expert groups (EP × expert TP) must tile a stage's tp × cp × dp GPUs
+    EXPERT_MESH = "expert_mesh"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
     PARAMETER_OFFLOAD_NEEDS_ZERO3 = "parameter_offload_needs_zero3"
 
@@ -61,6 +67,12 @@ PROBLEM_TEXT = {
         "Setup",
         "The expert-parallel size must divide the data-parallel GPUs: each group of that "
         "many GPUs holds every routed expert once.",
+    ),
+    SetupProblem.EXPERT_MESH: trans_late(
+        "Setup",
+        "Megatron spreads the routed experts over groups of {group} GPUs (expert-parallel "
+        "× expert tensor-parallel size): {group} must divide the {span} GPUs of a "
+        "pipeline stage (tensor × context × data parallel).",
     ),
     SetupProblem.OFFLOAD_NEEDS_ZERO: trans_late(
         "Setup", "CPU offload needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it without ZeRO)."
@@ -91,6 +103,9 @@ class TrainingSetup:
     expert_parallel: int = 1
     # GPUs each sequence is split over (Megatron's --context-parallel-size)
     context_parallel: int = 1
+    # GPUs each routed expert is split over (Megatron's --expert-tensor-parallel-size;
+    # 0: the tensor-parallel size, its default)
+    expert_tensor_parallel: int = 0
     # what a bf16 training's optimizer updates (DeepSpeed's bf16 master copy, or none)
     master: MasterWeights = MasterWeights.FP32
     # what runs the step: accelerate's file is FSDP's for FSDP (ZeRO-2/3), else DeepSpeed's
@@ -111,6 +126,9 @@ class TrainingSetup:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        etp = self.expert_tensor_parallel
+        if isinstance(etp, bool) or not isinstance(etp, int) or etp < 0:
+            raise ValueError(f"expert_tensor_parallel must be an integer >= 0, got {etp!r}")
         if self.virtual_stages > 1 and self.pipeline_stages == 1:
             raise ValueError("virtual_stages interleave pipeline stages: give pipeline_stages")
         object.__setattr__(self, "zero_stage", ZeroStage(self.zero_stage))
@@ -128,6 +146,30 @@ class TrainingSetup:
         """GPUs (processes) in all: data-parallel × tensor-parallel × pipeline stages ×
         context-parallel."""
         return self.gpus * self.tensor_parallel * self.pipeline_stages * self.context_parallel
+
+    @property
+    def expert_tensor(self) -> int:
+        """GPUs each routed expert is split over (the tensor-parallel size unless told)."""
+        return self.expert_tensor_parallel or self.tensor_parallel
+
+    @property
+    def expert_group(self) -> int:
+        """GPUs that hold every routed expert once: expert-parallel × expert tensor."""
+        return self.expert_parallel * self.expert_tensor
+
+    @property
+    def expert_span(self) -> int:
+        """The GPUs of a pipeline stage the expert groups tile: Megatron folds them into
+        tensor × context × data parallel; DeepSpeed-MoE and FSDP into the data-parallel
+        GPUs, each split as the dense layers are."""
+        span = self.gpus * self.tensor_parallel
+        return span * self.context_parallel if self.framework is Framework.MEGATRON else span
+
+    @property
+    def expert_spread(self) -> Fraction:
+        """How many times more ways a GPU's routed experts are split than its dense
+        weights: expert-parallel × expert tensor / tensor-parallel size."""
+        return Fraction(self.expert_group, self.tensor_parallel)
 
     @property
     def parallel(self) -> bool:
@@ -185,9 +227,11 @@ def setup_problem(setup: TrainingSetup) -> SetupProblem | None:
     """The first reason no framework would run ``setup``, or ``None``."""
     if setup.world % setup.nodes:
         return SetupProblem.UNEVEN_NODES
-    # DeepSpeed-MoE and Megatron build the expert-parallel groups inside the
-    # data-parallel group: dp / EP replicas hold the same experts
-    if setup.gpus % setup.expert_parallel:
+    # DeepSpeed-MoE builds the expert-parallel groups inside the data-parallel group
+    # (dp / EP replicas hold the same experts); Megatron inside a stage's tp · cp · dp
+    if setup.expert_span % setup.expert_group:
+        if setup.framework is Framework.MEGATRON:
+            return SetupProblem.EXPERT_MESH
         return SetupProblem.EXPERT_PARALLEL_DATA
     if setup.offload is not Offload.NONE and setup.zero_stage is ZeroStage.NONE:
         return SetupProblem.OFFLOAD_NEEDS_ZERO
@@ -196,11 +240,14 @@ def setup_problem(setup: TrainingSetup) -> SetupProblem | None:
     return None
 
 
-def problem_text(problem: SetupProblem, setup: TrainingSetup) -> str:
-    """The English message of ``problem`` for ``setup``."""
+def problem_text(problem: SetupProblem, setup: TrainingSetup) -> Message:
+    """The English message of ``problem`` for ``setup`` (a ``Message``: the window
+    translates it with its values)."""
     return PROBLEM_TEXT[problem].format(
         gpus=setup.world,
         nodes=setup.nodes,
         tensor_parallel=setup.tensor_parallel,
         gpus_per_node=setup.gpus_per_node,
+        group=setup.expert_group,
+        span=setup.expert_span,
     )

@@ -28,6 +28,10 @@ File format (UTF-8 JSON, version 10)::
                "master_weights": "fp32"}
     }
 
+Version 11 adds Megatron's expert tensor parallelism: ``expert_tensor_parallel`` (GPUs
+each routed expert is split over; null: the tensor-parallel size). Files of versions 1
+to 10 open with null.
+
 ``recompute`` may also be ``selective-op`` (torchtitan's per-op selective
 checkpointing) in any version that has the key.
 

@@ -241,6 +241,7 @@ _FRAMEWORK_KEYS = ("framework", "sequence_parallel")
 _NODE_KEYS = ("cpu_memory_gb",)
 _LOSS_KEYS = ("fused_loss",)
 _MASTER_KEYS = ("master_weights",)
+_EXPERT_TENSOR_KEYS = ("expert_tensor_parallel",)
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -288,6 +289,8 @@ def _plan(raw: Any, version: int) -> PlanSettings:
         keys += _LOSS_KEYS
     if version >= 10:
         keys += _MASTER_KEYS
+    if version >= 11:
+        keys += _EXPERT_TENSOR_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -339,6 +342,10 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
     if version >= 10:
         master = _choice(p, "master_weights", tuple(m.value for m in MasterWeights))
         found["master_weights"] = MasterWeights(master)
+    if version >= 11:
+        found["expert_tensor_parallel"] = _optional(
+            _int, p, "expert_tensor_parallel", "plan", LAYOUT_LIMITS
+        )
     return found
 
 

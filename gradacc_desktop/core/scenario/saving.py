@@ -80,6 +80,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "cpu_memory_gb": p.cpu_memory_gb,
             "fused_loss": p.fused_loss,
             "master_weights": p.master_weights.value,
+            "expert_tensor_parallel": p.expert_tensor_parallel,
         },
     }
 

@@ -24,9 +24,9 @@ from ..training.description import CPU_MEMORY_LIMITS as CPU_MEMORY_LIMITS
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 10
+VERSION = 11
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: the share of the wall-clock time spent training, as the window asks it: in percent
 #: (``compute.GOODPUT_LIMITS`` times 100)
@@ -164,6 +164,9 @@ class PlanSettings:
     # the master copy (version 10)
     #: what a bf16 training's optimizer updates
     master_weights: MasterWeights = MasterWeights.FP32
+    # Megatron's expert tensor parallelism (version 11)
+    #: GPUs each routed expert is split over (None: the tensor-parallel size)
+    expert_tensor_parallel: int | None = None
 
 
 @dataclass(frozen=True)

@@ -278,18 +278,22 @@ class StepModel:
         latency_inter = Fraction(0) if k is None else k.latency_inter
         self._latency = (latency_intra, latency_inter)
         adapters = workload.cost.trained is not None
-        ep = workload.expert_parallel
+        # the experts' split over the dense weights' (EP; with Megatron's expert tensor
+        # parallelism EP × its size / tp): 1 is the dense weights' own
+        share = Fraction(1) if workload.experts is None else workload.experts.share
         # the gradients are reduced (and ZeRO partitions) over dp · cp ranks: each
         # context-parallel GPU holds the same weights (megatron-core's data-parallel
         # group "with context parallel")
         ranks = layout.gradient_ranks
-        expert_weights = workload.expert_weight_bytes_per_gpu if ep > 1 else Fraction(0)
-        expert_trained = workload.expert_trained_per_gpu * nbytes if ep > 1 else Fraction(0)
+        apart = share != 1
+        expert_weights = workload.expert_weight_bytes_per_gpu if apart else Fraction(0)
+        expert_trained = workload.expert_trained_per_gpu * nbytes if apart else Fraction(0)
         gradient_scale = workload.gradient_scale
         dp_latency = latency_intra if one_node else latency_inter
         # the dense weights over every replica; with expert parallelism each GPU's
-        # experts over the dp/EP replicas that hold the same ones (DeepSpeed-MoE's
-        # expert data-parallel group, Megatron's expert_data_parallel_size)
+        # experts over the replicas that hold the same ones, dp · cp / share of them
+        # (DeepSpeed-MoE's expert data-parallel group, Megatron's
+        # expert_data_parallel_size: tp · cp · dp / (EP · expert tp))
         self._data_parallel = data_parallel(
             workload.zero_stage,
             math.ceil(weight_bytes - expert_weights),
@@ -300,11 +304,11 @@ class StepModel:
             gradient_scale=gradient_scale,
             latency=dp_latency,
         )
-        if ep > 1:
+        if apart:
             self._data_parallel += data_parallel(
                 workload.zero_stage,
                 math.ceil(expert_weights),
-                ranks // ep,
+                max(1, math.floor(ranks / share)),
                 dp_bandwidth,
                 one_node,
                 math.ceil(expert_trained) if adapters else None,
@@ -409,7 +413,8 @@ class StepModel:
         )
         if w.experts is not None and w.experts.parallel > 1:
             e = w.experts
-            inside = hw.gpus_per_node % (e.parallel * tp) == 0
+            # a group of EP · expert tp consecutive ranks (EP · tp by default)
+            inside = hw.gpus_per_node % (e.share * tp) == 0
             found += all_to_all(
                 math.ceil(Fraction(e.layers, pp)),
                 Fraction(activation * e.top_k, tp),

@@ -71,6 +71,14 @@ class Experts:
     #: the routed experts' parameters, every expert of every sparse layer (0: not told
     #: apart: the cost's N, with its ``top_k`` experts per layer, stands for the weights)
     params: int = 0
+    #: how many times further than the dense weights a GPU's experts are split (None:
+    #: ``parallel``; Megatron's expert tensor parallelism: EP × its size / tp)
+    spread: Fraction | None = None
+
+    @property
+    def share(self) -> Fraction:
+        """The experts' split over the dense weights' (``spread``, else ``parallel``)."""
+        return Fraction(self.parallel) if self.spread is None else self.spread
 
     def __post_init__(self) -> None:
         for name in ("experts", "top_k", "layers", "parallel"):
@@ -134,9 +142,10 @@ class Workload:
         require_positive_int("seq_len", self.seq_len)
         if (self.hidden is None) != (self.layers is None):
             raise ValueError("hidden and layers go together")
-        if self.experts is not None and self.layout.data % self.experts.parallel:
+        e = self.experts
+        if e is not None and e.spread is None and self.layout.data % e.parallel:
             raise ValueError(
-                f"the expert-parallel size {self.experts.parallel} must divide the "
+                f"the expert-parallel size {e.parallel} must divide the "
                 f"{self.layout.data} data-parallel GPUs"
             )
 
@@ -159,19 +168,14 @@ class Workload:
         return Fraction(grad, self.value_bytes)
 
     @property
-    def expert_parallel(self) -> int:
-        """GPUs each sparse layer's routed experts are spread over (1: dense, or held
-        whole by every GPU)."""
-        return 1 if self.experts is None else self.experts.parallel
-
-    @property
     def expert_params_per_gpu(self) -> Fraction:
         """The routed experts' parameters one GPU holds: ``1/EP`` of them, split
-        ``tp · pp`` ways (0 for a dense model, or experts not told apart)."""
+        ``tp · pp`` ways — ``expert tp · pp`` with Megatron's expert tensor parallelism
+        (0 for a dense model, or experts not told apart)."""
         e = self.experts
         if e is None or not e.params:
             return Fraction(0)
-        return Fraction(e.params, e.parallel * self.layout.model_shards)
+        return Fraction(e.params) / (e.share * self.layout.model_shards)
 
     @property
     def params_per_gpu(self) -> Fraction:
@@ -225,7 +229,8 @@ class Workload:
         data-parallel replica and of ``experts`` held by the ``dp/EP`` replicas with the
         same experts: ``dense/dp + experts·EP/dp``; with context parallelism over
         ``dp · cp`` ranks (``ParallelLayout.gradient_ranks``)."""
-        return (dense + experts * self.expert_parallel) / self.layout.gradient_ranks
+        share = 1 if self.experts is None else self.experts.share
+        return (dense + experts * share) / self.layout.gradient_ranks
 
     @property
     def uncounted(self) -> tuple[Uncounted, ...]:

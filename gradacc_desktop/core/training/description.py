@@ -170,6 +170,11 @@ class TrainingDescription:
     #: DeepSpeed-MoE's ep_size); each holds experts/EP of them. It must divide ``gpus``
     #: and the experts (``expert_problem``); 1: every GPU holds every expert
     expert_parallel: int = 1
+    #: Megatron's --expert-tensor-parallel-size: GPUs each routed expert is split over,
+    #: its expert groups (EP × this) folded into a stage's tensor × context × data GPUs
+    #: (MoE parallel folding); None: the tensor-parallel size, Megatron's default and
+    #: the only one the other frameworks run (a problem says so)
+    expert_tensor_parallel: int | None = None
     #: GPUs each sequence is split over (Megatron's --context-parallel-size, Llama 3's
     #: CP): each keeps s/CP tokens of every layer and passes its keys and values around
     #: the group (ring attention). Adds GPUs: the world is dp · tp · pp · cp. The
@@ -273,9 +278,25 @@ class TrainingDescription:
             virtual_stages=self.layout.virtual,
             expert_parallel=self.expert_parallel,
             context_parallel=self.context_parallel,
+            expert_tensor_parallel=self.expert_tensor,
             master=self.master,
             framework=self.framework,
         )
+
+    @property
+    def experts_tile(self) -> bool:
+        """Whether the expert groups tile the GPUs they are spread over (the setup's
+        rule, ``SetupProblem.EXPERT_PARALLEL_DATA`` and ``EXPERT_MESH``)."""
+        setup = self.setup(1, 1)
+        return setup.expert_span % setup.expert_group == 0
+
+    @property
+    def expert_tensor(self) -> int:
+        """The expert tensor-parallel size the plan counts: the one asked for under
+        Megatron, the tensor-parallel size otherwise (0 in a setup: that size)."""
+        if self.framework is Framework.MEGATRON and self.expert_tensor_parallel:
+            return self.expert_tensor_parallel
+        return 0
 
     def expert_problem(self, model: ModelFacts | None) -> ExpertProblem | None:
         """Why ``expert_parallel`` cannot spread ``model``'s experts (None: it can, or it

@@ -421,10 +421,12 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
     share = Fraction(1, d.model_parallel)
     if stage is not None:
         share = Fraction(stage.params, model.params * d.tensor_parallel)
-    experts, ep = model.experts, d.expert_parallel
+    # how many times more ways the routed experts are split than the dense weights:
+    # EP × the expert tensor-parallel size over the tensor-parallel size
+    experts, ep = model.experts, d.setup(1, 1).expert_spread
     largest = model.largest_layer or 0
     spread = 0  # the routed experts of one GPU's shard (before expert parallelism)
-    if experts is not None and ep > 1:
+    if experts is not None and ep != 1:
         largest = experts.largest_layer(ep)
         held = experts.params if stage is None else stage.experts * d.pipeline_stages
         spread = math.ceil(Fraction(held, d.model_parallel))

@@ -283,7 +283,7 @@ def step_model(
         return None, TimeMissing.NO_SPEED, ""
     if d.world % d.nodes:
         return None, TimeMissing.LAYOUT, ""
-    if d.gpus % d.expert_parallel or d.expert_problem(model) is not None:
+    if not d.experts_tile or d.expert_problem(model) is not None:
         return None, TimeMissing.LAYOUT, ""
     if d.context_problem() is not None:
         return None, TimeMissing.LAYOUT, ""
@@ -314,6 +314,7 @@ def step_model(
             layers=model.experts.sparse_layers,
             parallel=d.expert_parallel,
             params=model.experts.params,
+            spread=d.setup(1, 1).expert_spread,
         )
     workload = Workload(
         cost=cost,

@@ -49,6 +49,8 @@ class ProblemKind(enum.Enum):
     EXPERTS_NOT_MOE = "experts_not_moe"
     EXPERTS_SPLIT = "experts_split"
     EXPERTS_DATA = "experts_data"
+    EXPERTS_MESH = "experts_mesh"
+    EXPERTS_TENSOR = "experts_tensor"
     CONTEXT_SPLIT = "context_split"
     IMAGES = "images"
     TARGET_SEQ = "target_seq"
@@ -75,6 +77,8 @@ FIELD: dict[ProblemKind, str] = {
     ProblemKind.EXPERTS_NOT_MOE: "expert_parallel",
     ProblemKind.EXPERTS_SPLIT: "expert_parallel",
     ProblemKind.EXPERTS_DATA: "expert_parallel",
+    ProblemKind.EXPERTS_MESH: "expert_tensor_parallel",
+    ProblemKind.EXPERTS_TENSOR: "expert_tensor_parallel",
     ProblemKind.CONTEXT_SPLIT: "context_parallel",
     ProblemKind.IMAGES: "images",
     ProblemKind.TARGET_SEQ: "target_seq",
@@ -153,6 +157,12 @@ _TEXT: dict[ProblemKind, Phrase] = {
         "Expert parallelism ({expert_parallel}) spreads a mixture of experts' routed "
         "experts: this model has none.",
     ),
+    ProblemKind.EXPERTS_TENSOR: trans_late(
+        "Description",
+        "An expert tensor-parallel size apart from the tensor-parallel one is Megatron's "
+        "(--expert-tensor-parallel-size): {framework} splits the experts as the other "
+        "layers; clear the field or choose Megatron.",
+    ),
     ProblemKind.EXPERTS_SPLIT: trans_late(
         "Description",
         "The expert-parallel size {expert_parallel} must divide the model's {experts} routed "
@@ -187,6 +197,7 @@ _TEXT.update(
             SetupProblem.PARAMETER_OFFLOAD_NEEDS_ZERO3
         ],
         ProblemKind.EXPERTS_DATA: PROBLEM_TEXT[SetupProblem.EXPERT_PARALLEL_DATA],
+        ProblemKind.EXPERTS_MESH: PROBLEM_TEXT[SetupProblem.EXPERT_MESH],
     }
 )
 
@@ -198,6 +209,7 @@ SETUP_KINDS = frozenset(
         ProblemKind.OFFLOAD_NEEDS_ZERO,
         ProblemKind.PARAMETER_OFFLOAD_NEEDS_ZERO3,
         ProblemKind.EXPERTS_DATA,
+        ProblemKind.EXPERTS_MESH,
     }
 )
 
@@ -273,8 +285,18 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
                     ProblemKind.EXPERTS_SPLIT, expert_parallel=ep, experts=model.experts.experts
                 )
             )
-    if d.gpus % ep:
-        found.append(_problem(ProblemKind.EXPERTS_DATA, expert_parallel=ep, gpus=d.gpus))
+    etp = d.expert_tensor_parallel
+    if etp is not None and etp != d.tensor_parallel and d.framework is not Framework.MEGATRON:
+        name = "DeepSpeed" if d.framework is Framework.DEEPSPEED else "FSDP2"
+        found.append(_problem(ProblemKind.EXPERTS_TENSOR, framework=name))
+    setup = d.setup(1, 1)
+    if setup.expert_span % setup.expert_group:
+        if d.framework is Framework.MEGATRON:
+            found.append(
+                _problem(ProblemKind.EXPERTS_MESH, group=setup.expert_group, span=setup.expert_span)
+            )
+        else:
+            found.append(_problem(ProblemKind.EXPERTS_DATA, expert_parallel=ep, gpus=d.gpus))
     cp = d.context_parallel
     if cp > 1 and d.seq_len is not None and d.seq_len % (2 * cp):
         found.append(_problem(ProblemKind.CONTEXT_SPLIT, seq_len=d.seq_len, chunks=2 * cp))

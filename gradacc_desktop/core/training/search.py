@@ -260,7 +260,7 @@ def _evaluate(d: TrainingDescription, model: ModelFacts) -> Candidate:
         expert_parallel=d.expert_parallel,
         context_parallel=d.context_parallel,
     )
-    if d.gpus % d.expert_parallel or d.expert_problem(model) is not None:
+    if not d.experts_tile or d.expert_problem(model) is not None:
         return replace(layout, blocked=Blocked.EXPERT_PARALLEL)
     # the layout's own rules (accumulation steps the schedule runs: one group)
     refused = refusals(d.setup(1, d.pipeline_stages), model, d.framework)

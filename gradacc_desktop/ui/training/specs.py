@@ -94,6 +94,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(DescriptionSection.LAYOUT, T.PIPELINE_STAGES),
     RowSpec(DescriptionSection.LAYOUT, T.VIRTUAL_STAGES),
     RowSpec(DescriptionSection.LAYOUT, T.EXPERT_PARALLEL),
+    RowSpec(DescriptionSection.LAYOUT, T.EXPERT_TENSOR_PARALLEL),
     RowSpec(DescriptionSection.LAYOUT, T.CONTEXT_PARALLEL),
     RowSpec(DescriptionSection.LAYOUT, C.FRAMEWORK),
     RowSpec(DescriptionSection.LAYOUT, C.ZERO),

@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import final
 
-from PySide6.QtCore import QCoreApplication
-
-from gradacc_desktop.core.memory import PROBLEM_TEXT
+from gradacc_desktop.core.memory import problem_text
 from gradacc_desktop.core.training.alternatives import Alternative
 from gradacc_desktop.core.training.figures import GB, Source, shown_gb
 from gradacc_desktop.core.training.plan import Plan
@@ -149,11 +147,5 @@ class PlanResults(Translating):
         """Why no framework would run the layout, in words ("" when one would)."""
         if plan.setup_problem is None:
             return ""
-        setup = plan.description.setup(1, 1)
-        f = self._formats.format
-        return QCoreApplication.translate("Setup", PROBLEM_TEXT[plan.setup_problem]).format(
-            gpus=f(setup.world),
-            nodes=f(setup.nodes),
-            tensor_parallel=f(setup.tensor_parallel),
-            gpus_per_node=f(setup.gpus_per_node),
-        )
+        said = problem_text(plan.setup_problem, plan.description.setup(1, 1))
+        return self._formats.said(said)

@@ -172,6 +172,12 @@ def has_experts(spec: ModelSpec | None) -> bool:
         return False
 
 
+def folds_experts(choices: Choices, spec: ModelSpec | None) -> bool:
+    """Whether the description reads Megatron's expert tensor parallelism: a mixture of
+    experts under Megatron."""
+    return has_experts(spec) and choices.framework is Framework.MEGATRON
+
+
 def pipelined(entries: Entries[TrainingField]) -> bool:
     """Whether the pipeline stages hold more than one (the virtual stages are read)."""
     stages = entries.accepted(TrainingField.PIPELINE_STAGES)
@@ -237,6 +243,11 @@ def build(
     routed = has_experts(spec)
     if routed and (problem := e.problem(TrainingField.EXPERT_PARALLEL)) is not None:
         problems.append(problem)
+    # Megatron's expert tensor parallelism, read for a mixture of experts under Megatron
+    folds = folds_experts(choices, spec)
+    etp = TrainingField.EXPERT_TENSOR_PARALLEL
+    if folds and e.entry(etp) is not None and (problem := e.problem(etp)) is not None:
+        problems.append(problem)
     if problems:
         return BuiltDescription(None, tuple(problems), run_problems)
 
@@ -261,6 +272,7 @@ def build(
     goodput = e.optional_value(TrainingField.GOODPUT)[0]
     virtual = whole(TrainingField.VIRTUAL_STAGES) if pipelined(e) else None
     experts = whole(TrainingField.EXPERT_PARALLEL) if routed else None
+    expert_tensor = whole(TrainingField.EXPERT_TENSOR_PARALLEL) if folds else None
 
     description = TrainingDescription(
         model=spec,
@@ -293,6 +305,7 @@ def build(
         pipeline_stages=int(number(TrainingField.PIPELINE_STAGES)),
         virtual_stages=virtual or 1,
         expert_parallel=experts or 1,
+        expert_tensor_parallel=expert_tensor,
         context_parallel=int(number(TrainingField.CONTEXT_PARALLEL)),
         zero_stage=choices.zero,
         offload=choices.offload,

@@ -256,6 +256,9 @@ def applied(
         TrainingField.PIPELINE_STAGES: Decimal(d.pipeline_stages),
         TrainingField.VIRTUAL_STAGES: Decimal(d.virtual_stages),
         TrainingField.EXPERT_PARALLEL: Decimal(d.expert_parallel),
+        TrainingField.EXPERT_TENSOR_PARALLEL: (
+            None if d.expert_tensor_parallel is None else Decimal(d.expert_tensor_parallel)
+        ),
         TrainingField.CONTEXT_PARALLEL: Decimal(d.context_parallel),
         TrainingField.LORA_RANK: Decimal(d.lora_rank),
         TrainingField.ACTIVATION: d.activation_gb,

@@ -70,6 +70,8 @@ class TrainingField(enum.Enum):
     PIPELINE_STAGES = "pipeline_stages"
     VIRTUAL_STAGES = "virtual_stages"  # read only with pipeline stages
     EXPERT_PARALLEL = "expert_parallel"  # read only for a mixture of experts
+    # Megatron's, for a mixture of experts (empty: the tensor-parallel size)
+    EXPERT_TENSOR_PARALLEL = "expert_tensor_parallel"
     CONTEXT_PARALLEL = "context_parallel"  # GPUs each sequence is split over
     # the batch
     TARGET = "target_batch"
@@ -180,6 +182,7 @@ LIMITS_BY_FIELD: dict[TrainingField, Limits] = {
     TrainingField.PIPELINE_STAGES: LAYOUT_LIMITS,
     TrainingField.VIRTUAL_STAGES: LAYOUT_LIMITS,
     TrainingField.EXPERT_PARALLEL: LAYOUT_LIMITS,
+    TrainingField.EXPERT_TENSOR_PARALLEL: LAYOUT_LIMITS,
     TrainingField.CONTEXT_PARALLEL: LAYOUT_LIMITS,
     TrainingField.LINK: BANDWIDTH_LIMITS,
     TrainingField.NETWORK: BANDWIDTH_LIMITS,
@@ -237,6 +240,8 @@ RULES = FieldRules(
             TrainingField.OTHER_MEMORY,
             # empty: the fewest nodes of at most 8 GPUs that split the world
             TrainingField.NODES,
+            # empty: the tensor-parallel size (Megatron's default)
+            TrainingField.EXPERT_TENSOR_PARALLEL,
             *RUN_FIELDS,
         }
     ),

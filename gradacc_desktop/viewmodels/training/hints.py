@@ -108,6 +108,13 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
         "micro-step. It must divide the data-parallel GPUs and the experts; 1: every "
         "GPU holds every expert.",
     ),
+    TrainingField.EXPERT_TENSOR_PARALLEL: trans_late(
+        "TrainingTexts",
+        "Megatron's --expert-tensor-parallel-size: the GPUs each routed expert is split "
+        "over. Groups of expert-parallel × this many GPUs then tile each pipeline "
+        "stage's tensor × context × data-parallel GPUs, so expert parallelism may take "
+        "tensor-parallel GPUs (MoE parallel folding). Empty: the tensor-parallel size.",
+    ),
     TrainingField.CONTEXT_PARALLEL: trans_late(
         "TrainingTexts",
         "Context parallelism (Megatron's --context-parallel-size): the GPUs each "

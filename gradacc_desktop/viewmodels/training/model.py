@@ -35,6 +35,7 @@ from gradacc_desktop.viewmodels.training.build import (
     Choices,
     InvalidShape,
     build,
+    folds_experts,
     has_experts,
     model_spec,
     pipelined,
@@ -216,6 +217,8 @@ class TrainingViewModel(QObject):
             return pipelined(self._entries)
         if field is TrainingField.EXPERT_PARALLEL:
             return has_experts(self.model_spec())
+        if field is TrainingField.EXPERT_TENSOR_PARALLEL:  # Megatron's
+            return folds_experts(self._choices, self.model_spec())
         return True
 
     def check(self, choice: Choice) -> CheckState:

@@ -99,6 +99,7 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         overhead_gb=value(TrainingField.OVERHEAD) or DEFAULT_OVERHEAD_GB,
         virtual_stages=integer(TrainingField.VIRTUAL_STAGES) or 1,
         expert_parallel=integer(TrainingField.EXPERT_PARALLEL) or 1,
+        expert_tensor_parallel=integer(TrainingField.EXPERT_TENSOR_PARALLEL),
         context_parallel=integer(TrainingField.CONTEXT_PARALLEL) or 1,
         # what the plan uses: FP8 only where the precision and the card allow it
         fp8=c.fp8 and training.check(Choice.FP8).enabled,
@@ -197,6 +198,7 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             TrainingField.PIPELINE_STAGES: Decimal(plan.pipeline_stages),
             TrainingField.VIRTUAL_STAGES: Decimal(plan.virtual_stages),
             TrainingField.EXPERT_PARALLEL: Decimal(plan.expert_parallel),
+            TrainingField.EXPERT_TENSOR_PARALLEL: optional(plan.expert_tensor_parallel),
             TrainingField.CONTEXT_PARALLEL: Decimal(plan.context_parallel),
             TrainingField.SEQ_LEN: optional(plan.seq_len),
             TrainingField.TARGET_SEQ: optional(plan.target_seq),

@@ -59,6 +59,8 @@ def placeholder_text(
         return texts.node_memory_not_given()
     if field is TrainingField.NODES:
         return texts.nodes_not_given(None if plan is None else plan.description.nodes)
+    if field is TrainingField.EXPERT_TENSOR_PARALLEL:
+        return texts.expert_tensor_not_given(entries.accepted(TrainingField.TENSOR_PARALLEL))
     if field in (TrainingField.LINK, TrainingField.NETWORK):
         card = current_card(choices, entries, cards)
         if card is None or card.performance is None:

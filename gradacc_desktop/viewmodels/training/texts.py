@@ -96,6 +96,7 @@ class TrainingTexts(Translating):
             TrainingField.PIPELINE_STAGES: self.tr("Pipeline stages"),
             TrainingField.VIRTUAL_STAGES: self.tr("Virtual stages per GPU"),
             TrainingField.EXPERT_PARALLEL: self.tr("Expert-parallel GPUs"),
+            TrainingField.EXPERT_TENSOR_PARALLEL: self.tr("Expert tensor-parallel GPUs"),
             TrainingField.CONTEXT_PARALLEL: self.tr("Context-parallel GPUs"),
             TrainingField.LINK: self.tr("L&ink between GPUs (GB/s)"),
             TrainingField.NETWORK: self.tr("Network between nodes (GB/s)"),
@@ -399,6 +400,15 @@ class TrainingTexts(Translating):
     def full_goodput(self) -> str:
         """The placeholder of the empty goodput field: all the time trains."""
         return self._formats.format(Decimal(100))
+
+    def expert_tensor_not_given(self, tensor_parallel: Decimal | None) -> str:
+        """The placeholder of the empty expert tensor-parallel field: the tensor-parallel
+        size it stands for (Megatron's default)."""
+        if tensor_parallel is None:
+            return ""
+        return self.tr("{size} (the tensor-parallel size)").format(
+            size=self._formats.format(int(tensor_parallel))
+        )
 
     def nodes_not_given(self, nodes: int | None) -> str:
         """The placeholder of the empty nodes field: the nodes the plan assumes (the

@@ -102,6 +102,29 @@ CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
         replace(MIXTRAL, gpus=6, expert_parallel=4),
         replace(MIXTRAL, gpus=8, expert_parallel=4),
     ),
+    # Megatron folds EP × expert tp into a stage's tp · cp · dp GPUs (here 2 · 2 = 4)
+    ProblemKind.EXPERTS_MESH: (
+        replace(
+            MIXTRAL,
+            framework=Framework.MEGATRON,
+            tensor_parallel=2,
+            gpus=2,
+            expert_parallel=8,
+            expert_tensor_parallel=1,
+        ),
+        replace(
+            MIXTRAL,
+            framework=Framework.MEGATRON,
+            tensor_parallel=2,
+            gpus=2,
+            expert_parallel=4,
+            expert_tensor_parallel=1,
+        ),
+    ),
+    ProblemKind.EXPERTS_TENSOR: (
+        replace(MIXTRAL, tensor_parallel=2, gpus=2, expert_tensor_parallel=1),
+        replace(MIXTRAL, tensor_parallel=2, gpus=2, expert_tensor_parallel=2),
+    ),
     ProblemKind.CONTEXT_SPLIT: (
         replace(LLAMA, seq_len=4098, context_parallel=2),  # not 4 equal chunks
         replace(LLAMA, seq_len=4104, context_parallel=2),

@@ -22,6 +22,8 @@ def megatron_arguments(setup: TrainingSetup) -> list[str]:
         args.append(f"--num-virtual-stages-per-pipeline-rank {s.virtual_stages}")
     if s.expert_parallel > 1:
         args.append(f"--expert-model-parallel-size {s.expert_parallel}")
+    if s.expert_tensor_parallel:  # given apart from the tensor-parallel size
+        args.append(f"--expert-tensor-parallel-size {s.expert_tensor_parallel}")
     if s.context_parallel > 1:
         # each sequence split over CP GPUs (ring attention, cp_comm_type p2p)
         args.append(f"--context-parallel-size {s.context_parallel}")
