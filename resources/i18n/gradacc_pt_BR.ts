@@ -6169,6 +6169,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>modelada pelo formato do modelo</translation>
     </message>
     <message>
+        <source>{size} (as tensor parallel)</source>
+        <translation>{size} (como o de tensor)</translation>
+    </message>
+    <message>
         <source>{nodes} (at most {per_node} GPUs each)</source>
         <translation>{nodes} (até {per_node} GPUs cada)</translation>
     </message>
@@ -6563,10 +6567,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Discard profile</source>
         <translation>Descartar perfil</translation>
-    </message>
-    <message>
-        <source>{size} (the tensor-parallel size)</source>
-        <translation>{size} (o tamanho de paralelismo de tensor)</translation>
     </message>
     <message>
         <source>From “{name}”: micro-batch {b} and {a} accumulation steps, as the file sets them; the effective batch follows the data-parallel GPUs ({b} × {a} × {g} = {e}). Type a target or a micro-batch to set your own.</source>

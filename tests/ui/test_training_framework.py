@@ -301,7 +301,7 @@ def test_megatrons_expert_tensor_parallelism_is_read_for_a_mixture_of_experts(  
     assert field.isEnabled()
     type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "4")
     type_into(qtbot, described(window, TrainingField.GPUS), "4")
-    assert field.lineEdit().placeholderText() == "4 (o tamanho de paralelismo de tensor)"
+    assert field.lineEdit().placeholderText() == "4 (como o de tensor)"
     type_into(qtbot, described(window, TrainingField.EXPERT_PARALLEL), "16")
     problems = window.description.problems
     assert problems.isVisible() and "O Megatron espalha os especialistas" in problems.text()

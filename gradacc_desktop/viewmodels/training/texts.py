@@ -406,7 +406,7 @@ class TrainingTexts(Translating):
         size it stands for (Megatron's default)."""
         if tensor_parallel is None:
             return ""
-        return self.tr("{size} (the tensor-parallel size)").format(
+        return self.tr("{size} (as tensor parallel)").format(
             size=self._formats.format(int(tensor_parallel))
         )
 
