@@ -377,8 +377,9 @@ class SearchViewModel(QObject):
                 "The data-parallel GPUs do not divide the target batch."
             ),
             Blocked.EXPERT_PARALLEL: self.tr(
-                "The expert-parallel size must divide the data-parallel GPUs and the "
-                "model's experts."
+                "The expert-parallel groups must tile the GPUs they are spread over (the "
+                "data-parallel ones; with Megatron, a stage's tensor × context × data "
+                "parallel), and the size must divide the model's experts."
             ),
         }[blocked]
 

@@ -5359,10 +5359,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>As GPUs de paralelismo de dados não dividem o lote-alvo.</translation>
     </message>
     <message>
-        <source>The expert-parallel size must divide the data-parallel GPUs and the model&apos;s experts.</source>
-        <translation>O tamanho do paralelismo de especialistas precisa dividir as GPUs de paralelismo de dados e os especialistas do modelo.</translation>
-    </message>
-    <message>
         <source>{value}: the offloaded states do not fit a node&apos;s CPU memory (short by {short} per node).</source>
         <translation>{value}: os estados descarregados não cabem na memória de CPU de um nó (faltam {short} por nó).</translation>
     </message>
@@ -5377,6 +5373,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Every GPU of the run (data × tensor × pipeline × context). Empty: the description&apos;s, {world}.</source>
         <translation>Todas as GPUs da execução (dados × tensor × pipeline × contexto). Vazio: as da descrição, {world}.</translation>
+    </message>
+    <message>
+        <source>The expert-parallel groups must tile the GPUs they are spread over (the data-parallel ones; with Megatron, a stage&apos;s tensor × context × data parallel), and the size must divide the model&apos;s experts.</source>
+        <translation>Os grupos de paralelismo de especialistas precisam cobrir as GPUs entre as quais se espalham (as de paralelismo de dados; com o Megatron, as de tensor × contexto × dados de um estágio), e o tamanho precisa dividir os especialistas do modelo.</translation>
     </message>
     <message>
         <source>{value}: as fast, but a simpler setup comes first.</source>
