@@ -105,6 +105,7 @@ _COUNT_REFUSES: dict[str, Any] = {
     "pipeline_stages": 1,
     "virtual_stages": 1,
     "expert_parallel": 1,
+    "expert_tensor_parallel": None,
     "context_parallel": 1,
     "framework": "deepspeed",
     "sequence_parallel": False,

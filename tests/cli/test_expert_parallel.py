@@ -158,3 +158,17 @@ def test_megatron_folds_expert_groups_into_tensor_parallel_gpus(
               "--expert-parallel", "16", "--expert-tensor-parallel", "1")  # fmt: skip
     files = run_json(capsys, *export)["files"]["megatron_args.sh"]
     assert "--expert-tensor-parallel-size 1" in files
+
+
+def test_memory_reads_it_with_a_model_and_refuses_it_with_a_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    said = fails(capsys, "memory", "--params", "1000000000", "--gpus", "8",
+                 "--expert-tensor-parallel", "2")  # fmt: skip
+    assert "--expert-tensor-parallel needs the model" in said
+    args = ("--model", "qwen3-30b-a3b", "--gpus", "4", "--tensor-parallel", "4",
+            "--framework", "megatron", "--zero-stage", "1", "--expert-parallel", "16",
+            "--expert-tensor-parallel", "1")  # fmt: skip
+    memory = run_json(capsys, "memory", *args)
+    planned = run_json(capsys, "plan", *args, "--seq-len", "4096", "--target-batch", "64")
+    assert memory["model_states_bytes"] == planned["model_states_bytes"]
