@@ -56,8 +56,9 @@ def _candidates(
     d: TrainingDescription, cards: tuple[GpuCard, ...]
 ) -> Iterator[tuple[Change, TrainingDescription]]:
     offered = d.framework.recomputations
-    if d.activation_gb is None and d.recompute in offered:
-        for recompute in offered[offered.index(d.recompute) + 1 :]:
+    counted = d.recomputed  # what the framework runs of the one asked
+    if d.activation_gb is None and counted in offered:
+        for recompute in offered[offered.index(counted) + 1 :]:
             yield Change.RECOMPUTE, replace(d, recompute=recompute)
     stages = [z for z in ZeroStage if z > d.zero_stage]
     if d.other_memory_gb is None:

@@ -89,3 +89,12 @@ def test_tensor_parallelism_is_offered_on_the_same_gpus_and_nothing_refused() ->
             assert a.description.world == d.world, a.change
     tp = {a.change: a for a in found}[Change.TENSOR_PARALLEL].description
     assert tp.tensor_parallel > 1 and tp.gpus * tp.tensor_parallel == 8
+
+
+def test_a_recomputation_the_framework_does_not_run_is_replaced_by_one_it_does() -> None:
+    # per-op selective under DeepSpeed counts none: full recomputation is offered
+    d = replace(LLAMA_ON_ONE_A100, zero_stage=ZeroStage.WEIGHTS, seq_len=8192,
+                recompute=Recompute.SELECTIVE_OP)  # fmt: skip
+    assert plan(d).fits is False
+    found = {a.change: a for a in alternatives(d, TABLE.cards)}
+    assert found[Change.RECOMPUTE].description.recompute is Recompute.FULL
