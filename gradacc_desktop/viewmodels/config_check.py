@@ -154,23 +154,8 @@ class CheckViewModel(QObject):
         if plan is None:
             return "\n".join(lines)
         lines += self._texts.figures_for(checked.config, plan.description)
-        if plan.fit is not None:  # what it needs on the description's GPU
-            d = plan.description
-            fit = self._fit.fit(
-                plan.fit,
-                d.tensor_parallel,
-                reserve=plan.figures.slack,
-                pipeline_stages=d.pipeline_stages,
-            )
-            lines.append(f"{fit.verdict}: {fit.usage}")
-        elif plan.no_fit is not None:
-            d = plan.description
-            fit = self._fit.fit_of_nothing(
-                plan.no_fit,
-                d.tensor_parallel,
-                reserve=plan.figures.slack,
-                pipeline_stages=d.pipeline_stages,
-            )
+        fit = self._fit.of_plan(plan)  # what it needs on the description's GPU
+        if fit is not None:
             lines.append(f"{fit.verdict}: {fit.usage}")
         else:
             lines.append(self._texts.memory_unknown())

@@ -34,17 +34,40 @@ class FitTexts(Translating):
         shown = self.gb(nbytes)
         return shown if shown_gb(nbytes) * 10**9 == nbytes else f"≈\u00a0{shown}"
 
-    def fit(
+    def of_plan(self, plan: Plan, typed_other: bool = False) -> FitView | None:
+        """The memory verdict of ``plan``'s configuration in use, or of one sample when
+        nothing fits (None: a figure is missing); ``typed_other``: the other memory was
+        typed in (it is then not called model states)."""
+        d, reserve = plan.description, plan.figures.slack
+        layout = (d.tensor_parallel, typed_other, reserve, d.pipeline_stages)
+        if plan.fit is not None:
+            return self._fit(plan.fit, *layout)
+        if plan.no_fit is None:
+            return None
+        nothing = plan.no_fit
+        one = MemoryFit(
+            micro_batch=1,
+            per_gpu_bytes=nothing.other_bytes + nothing.activation_bytes,
+            usable_bytes=nothing.usable_bytes,
+            other_bytes=nothing.other_bytes,
+            activation_bytes=nothing.activation_bytes,
+            per_sample_bytes=nothing.activation_bytes,
+            fits=False,
+            headroom_bytes=-nothing.shortfall_bytes,
+            max_micro_batch=0,
+        )
+        return self._fit(one, *layout)
+
+    def _fit(
         self,
         result: MemoryFit,
-        tensor_parallel: int = 1,
-        typed_other: bool = False,
-        reserve: Fraction = Fraction(0),
-        pipeline_stages: int = 1,
+        tensor_parallel: int,
+        typed_other: bool,
+        reserve: Fraction,
+        pipeline_stages: int,
     ) -> FitView:
-        """The memory verdict of the configuration in use; ``typed_other``: the other
-        memory was typed in (it is then not called model states); ``reserve``: the
-        caching allocator's reserve the activations per GPU include (FSDP2's, Megatron's)."""
+        """``reserve``: the caching allocator's reserve the activations per GPU include
+        (FSDP2's, Megatron's)."""
         f = self._formats.format
         if typed_other:
             usage = self.tr(
@@ -148,34 +171,6 @@ class FitTexts(Translating):
         if not fit.fits or plan.refusals:
             verdict = fit.verdict
         return replace(fit, verdict=verdict, usage=f"{fit.usage} {said}")
-
-    def fit_of_nothing(
-        self,
-        nothing: NoFit,
-        tensor_parallel: int = 1,
-        typed_other: bool = False,
-        reserve: Fraction = Fraction(0),
-        pipeline_stages: int = 1,
-    ) -> FitView:
-        """The memory card when not even one sample fits."""
-        per_gpu = nothing.other_bytes + nothing.activation_bytes
-        return self.fit(
-            MemoryFit(
-                micro_batch=1,
-                per_gpu_bytes=per_gpu,
-                usable_bytes=nothing.usable_bytes,
-                other_bytes=nothing.other_bytes,
-                activation_bytes=nothing.activation_bytes,
-                per_sample_bytes=nothing.activation_bytes,
-                fits=False,
-                headroom_bytes=-nothing.shortfall_bytes,
-                max_micro_batch=0,
-            ),
-            tensor_parallel,
-            typed_other,
-            reserve,
-            pipeline_stages,
-        )
 
     def unknown(self, missing: tuple[str, ...]) -> FitView:
         """No verdict: a figure cannot be derived (``missing`` says which and why)."""

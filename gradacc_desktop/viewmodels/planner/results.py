@@ -86,16 +86,7 @@ class PlanResults(Translating):
                 extras.reference_batch,
             )
         typed = plan.figures.other.source is Source.GIVEN
-        if plan.fit is not None:
-            fit = self._fit.fit(
-                plan.fit, d.tensor_parallel, typed, plan.figures.slack, d.pipeline_stages
-            )
-        elif plan.no_fit is not None:
-            fit = self._fit.fit_of_nothing(
-                plan.no_fit, d.tensor_parallel, typed, plan.figures.slack, d.pipeline_stages
-            )
-        else:
-            fit = self._fit.unknown(missing)
+        fit = self._fit.of_plan(plan, typed) or self._fit.unknown(missing)
         if plan.refusals:
             fit = self._fit.refused(fit, plan.refusals)
         fit = self._fit.node_memory(fit, plan)
