@@ -278,7 +278,11 @@ class TrainingDescription:
             virtual_stages=self.layout.virtual,
             expert_parallel=self.expert_parallel,
             context_parallel=self.context_parallel,
-            expert_tensor_parallel=self.expert_tensor,
+            # Megatron's, as asked; the others split the experts as the tensor-parallel
+            # size does (0 in a setup; a problem says so when another was asked)
+            expert_tensor_parallel=(
+                (self.expert_tensor_parallel or 0) if self.framework is Framework.MEGATRON else 0
+            ),
             master=self.master,
             framework=self.framework,
         )
@@ -289,14 +293,6 @@ class TrainingDescription:
         rule, ``SetupProblem.EXPERT_PARALLEL_DATA`` and ``EXPERT_MESH``)."""
         setup = self.setup(1, 1)
         return setup.expert_span % setup.expert_group == 0
-
-    @property
-    def expert_tensor(self) -> int:
-        """The expert tensor-parallel size the plan counts: the one asked for under
-        Megatron, the tensor-parallel size otherwise (0 in a setup: that size)."""
-        if self.framework is Framework.MEGATRON and self.expert_tensor_parallel:
-            return self.expert_tensor_parallel
-        return 0
 
     def expert_problem(self, model: ModelFacts | None) -> ExpertProblem | None:
         """Why ``expert_parallel`` cannot spread ``model``'s experts (None: it can, or it
