@@ -51,6 +51,8 @@ def refresh(target: int, gpus: int) -> int:
 
 
 def measure() -> list[tuple[int, int, int, float, float]]:
+    gc.collect()
+    gc.freeze()  # as the app does after start-up: no collection of start-up objects
     rows = []
     for gpus in GPUS:
         for target in TARGETS:

@@ -311,7 +311,7 @@ def _split_refused(d: TrainingDescription) -> str | None:
     if d.tensor_parallel == 1 or d.model is None:
         return None
     split = (Rule.HEADS, Rule.QUERY_GROUPS)
-    found = [r for r in refusals(d.setup(1, 1), facts(d.model), d.framework) if r.rule in split]
+    found = [r for r in refusals(d.shape, facts(d.model), d.framework) if r.rule in split]
     return None if not found else f"--tensor-parallel: {found[0].message}"
 
 

@@ -79,7 +79,7 @@ def check_expert_groups(d: TrainingDescription, what: str = "--gpus") -> None:
     """A usage error when the expert groups do not tile the GPUs they are spread over
     (the setup's rule, with the flags named); ``what``: where the data-parallel GPUs
     came from."""
-    setup = d.setup(1, 1)
+    setup = d.shape
     if setup.expert_span % setup.expert_group == 0:
         return
     ep = d.expert_parallel
@@ -349,7 +349,7 @@ def checked(d: TrainingDescription, what: str = "--gpus") -> TrainingDescription
     """``d``, or a usage error when no framework runs its layout (as ``gradacc plan``
     refuses it); ``what``: where the data-parallel GPUs came from."""
     check_expert_groups(d, what)
-    setup = d.setup(1, 1)
+    setup = d.shape
     problem = setup_problem(setup)
     if problem is not None:
         raise UsageError(problem_text(problem, setup))
@@ -374,7 +374,7 @@ def layout_dict(description: TrainingDescription) -> dict[str, Any]:
         "expert_parallel": description.expert_parallel,
         # GPUs each routed expert is split over (Megatron's; the tensor-parallel size
         # unless given)
-        "expert_tensor_parallel": description.setup(1, 1).expert_tensor,
+        "expert_tensor_parallel": description.shape.expert_tensor,
         # GPUs each sequence is split over (they add to the world)
         "context_parallel": description.context_parallel,
         "world_size": description.world,

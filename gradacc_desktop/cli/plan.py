@@ -103,9 +103,9 @@ def _description(
         )
     if check_layout:
         check_expert_groups(d)
-    problem = setup_problem(d.setup(1, 1)) if check_layout else None
+    problem = setup_problem(d.shape) if check_layout else None
     if problem is not None:
-        raise UsageError(problem_text(problem, d.setup(1, 1)))
+        raise UsageError(problem_text(problem, d.shape))
     return d
 
 
@@ -284,7 +284,7 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
     _print_verdicts(current.verdicts, p)
     for text in extras_lines(extras_dict(p)):  # the run's totals in words, not a dict
         print(text)
-    setup = d.setup(1, 1)
+    setup = d.shape
     for note in p.notes:
         print(f"Note: {note_text(note, setup)}")
     if current.time is not None:

@@ -55,7 +55,7 @@ class ExportViewModel(QObject):
         d = self._training.description
         if d is None:
             return current
-        setup = d.setup(1, 1)
+        setup = d.shape
         if framework_of(current, setup) is d.framework:
             return current
         suited = (f for f, _ in self.formats() if framework_of(f, setup) is d.framework)
@@ -97,7 +97,7 @@ class ExportViewModel(QObject):
             return self.tr("Nothing to export yet: the training description has no configuration.")
         if plan.setup_problem is None:
             return ""
-        said = problem_text(plan.setup_problem, plan.description.setup(1, 1))
+        said = problem_text(plan.setup_problem, plan.description.shape)
         return self._training.formats.said(said)
 
     def _no_micro_batch(self) -> str:

@@ -18,6 +18,7 @@ from gradacc_desktop.core.time.communication import (
     CollectiveKind,
     What,
     all_to_all,
+    exposed,
     pipeline,
     volume_factor,
 )
@@ -27,7 +28,7 @@ from gradacc_desktop.core.time.hardware import Hardware, hardware
 from gradacc_desktop.core.time.kernels import FITTED, kernel_model
 from gradacc_desktop.core.time.layout import ParallelLayout, bubble_fraction
 from gradacc_desktop.core.time.step_results import PART_NAMES, run_totals
-from gradacc_desktop.core.time.steptime import StepModel, exposed
+from gradacc_desktop.core.time.steptime import StepModel
 from gradacc_desktop.core.time.workload import Experts, Uncounted, Workload
 
 TABLE = load_gpu_table()

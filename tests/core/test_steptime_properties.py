@@ -5,21 +5,24 @@ collective, the host's floor never makes a step faster, and the parts add up."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.precision import Precision
 from gradacc_desktop.core.recompute import Recompute
+from gradacc_desktop.core.time.communication import exposed
 from gradacc_desktop.core.time.compute import Shape, token_cost
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.hardware import hardware
 from gradacc_desktop.core.time.layout import ParallelLayout
-from gradacc_desktop.core.time.steptime import StepModel, exposed
-from gradacc_desktop.core.time.workload import Workload
+from gradacc_desktop.core.time.steptime import StepModel
+from gradacc_desktop.core.time.workload import Experts, Workload
 
 TABLE = load_gpu_table()
 CARDS = ("a100-80gb", "a100-pcie-80gb", "h100-80gb", "b200-180gb")
@@ -116,3 +119,37 @@ def test_the_host_floor_never_speeds_a_step_and_the_parts_add_up(setup, b, a) ->
     unhosted = StepModel(model.workload, dataclasses.replace(model.hardware, kernels=free))
     assert unhosted.time(b, a).step_seconds <= step.step_seconds
     assert unhosted.time(b, a).parts.overhead == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    layouts,
+    st.sampled_from((1, 2, 4)),
+    st.sampled_from(tuple(Offload)),
+    st.booleans(),
+    st.sampled_from((None, 2)),
+    st.sampled_from(CARDS),
+    st.integers(1, 8),
+    st.integers(1, 16),
+)
+def test_every_stage_is_the_sum_of_its_parts(  # type: ignore[no-untyped-def]
+    layout, context, offload, flash, experts, card, b, a
+) -> None:
+    """Each stage's micro-step is timed from its summed lines; its parts, listed one by
+    one, add up to the same exact seconds (with ring attention, experts' all-to-alls,
+    eager attention's scores and ZeRO-Infinity's fetch from the host)."""
+    layout = dataclasses.replace(layout, context=context)
+    workload = dataclasses.replace(
+        _workload(layout, ZeroStage.WEIGHTS, Framework.MEGATRON),
+        kv_width=1024,
+        offload=offload,
+        flash_attention=flash,
+        experts=None
+        if experts is None
+        else Experts(8, 2, 32, parallel=math.gcd(experts, layout.data), params=10**9),
+    )
+    hw = hardware(TABLE.by_id(card), Precision.BF16, 8, framework=Framework.MEGATRON)
+    step = StepModel(workload, hw).time(b, a)
+    assert step.parts.total == step.step_seconds
+    assert step.micro_step_seconds == max(step.stage_seconds)
+    assert step.slot is not None and step.slot.total == step.micro_step_seconds

@@ -284,3 +284,40 @@ def ring_attention(
             latency,
         ),
     )
+
+
+def seconds_at(
+    collectives: tuple[Collective, ...], when: When, what: What | None = None
+) -> Fraction:
+    """The seconds of ``collectives`` that run at ``when`` (carrying ``what``: any)."""
+    return sum(
+        (c.seconds for c in collectives if c.when is when and (what is None or c.what is what)),
+        Fraction(0),
+    )
+
+
+def seconds_by_kind(
+    collectives: tuple[Collective, ...],
+) -> dict[tuple[CollectiveKind, What], Fraction]:
+    """The seconds of ``collectives`` summed by kind and what they carry."""
+    sums: dict[tuple[CollectiveKind, What], Fraction] = {}
+    for c in collectives:
+        key = (c.kind, c.what)
+        sums[key] = sums[key] + c.seconds if key in sums else c.seconds
+    return sums
+
+
+def exposed(communication: Fraction, compute: Fraction, pieces: int | None) -> Fraction:
+    """What of ``communication`` shows when it is cut in ``pieces`` equal parts (one per
+    layer), each fetched while the previous part's ``compute`` runs (prefetch depth
+    one): the first part never hides, and a part longer than the compute it hides
+    behind shows its excess. ``pieces`` None: as finely cut as needed (only the excess
+    over the compute shows)."""
+    if communication <= 0:
+        return Fraction(0)
+    if pieces is None:
+        return max(Fraction(0), communication - compute)
+    piece, work = communication / pieces, compute / pieces
+    if piece <= work:
+        return piece
+    return communication - compute + work

@@ -97,10 +97,8 @@ class StepTime:
     effective_batch: int
     tokens_per_step: int
     world: int
-    #: one micro-step's FLOPs at the kernels' rates
-    compute_seconds: Fraction
-    #: one micro-step's memory-bound time (weights read, element-wise work)
-    memory_seconds: Fraction
+    #: reading the last stage's weights (and gradients) once: a floor under its products
+    weight_seconds: Fraction
     #: one micro-step with its exposed traffic (a pipeline slot)
     micro_step_seconds: Fraction
     #: idle pipeline time in one optimizer step
@@ -146,6 +144,24 @@ class StepTime:
         scaled["optimizer"] = self.optimizer_seconds
         scaled["framework"] = self.framework_seconds
         return TimeParts(**scaled)
+
+    @cached_property
+    def compute_seconds(self) -> Fraction:
+        """One micro-step's FLOPs at the kernels' rates (of its slowest stage)."""
+        slot = self.slot
+        if slot is None:
+            return Fraction(0)
+        return slot.matmul + slot.expert_matmul + slot.attention
+
+    @cached_property
+    def memory_seconds(self) -> Fraction:
+        """One micro-step's memory-bound time: the weights read (as far as the products
+        do not already cover it), element-wise work and token permutation."""
+        slot = self.slot
+        if slot is None:
+            return Fraction(0)
+        products = slot.matmul + slot.expert_matmul
+        return slot.memory + slot.permutation + min(products, self.weight_seconds)
 
     @cached_property
     def communication_seconds(self) -> Fraction:

@@ -52,8 +52,11 @@ from .communication import (
     When,
     all_to_all,
     data_parallel,
+    exposed,
     pipeline,
     ring_attention,
+    seconds_at,
+    seconds_by_kind,
     tensor_parallel,
 )
 from .compute import attention_factor
@@ -73,33 +76,6 @@ HOST_MEMORY_BYTES_PER_SECOND = 100 * 10**9
 BUS_EFFICIENCY = Fraction(8, 10)
 
 ZERO = Fraction(0)
-
-
-def _seconds(collectives: tuple[Collective, ...], when: When, what: What | None = None) -> Fraction:
-    return sum(
-        (c.seconds for c in collectives if c.when is when and (what is None or c.what is what)),
-        Fraction(0),
-    )
-
-
-def _kind(collectives: tuple[Collective, ...], kind: CollectiveKind) -> Fraction:
-    return sum((c.seconds for c in collectives if c.kind is kind), Fraction(0))
-
-
-def exposed(communication: Fraction, compute: Fraction, pieces: int | None) -> Fraction:
-    """What of ``communication`` shows when it is cut in ``pieces`` equal parts (one per
-    layer), each fetched while the previous part's ``compute`` runs (prefetch depth
-    one): the first part never hides, and a part longer than the compute it hides
-    behind shows its excess. ``pieces`` None: as finely cut as needed (only the excess
-    over the compute shows)."""
-    if communication <= 0:
-        return Fraction(0)
-    if pieces is None:
-        return max(Fraction(0), communication - compute)
-    piece, work = communication / pieces, compute / pieces
-    if piece <= work:
-        return piece
-    return communication - compute + work
 
 
 @dataclass(frozen=True)
@@ -317,34 +293,41 @@ class StepModel:
             )
         micro = When.MICRO_STEP
         grads, gathers = What.GRADIENTS, What.WEIGHTS
-        self._gather_micro = _seconds(self._data_parallel, micro, gathers)
-        self._reduce_micro = _seconds(self._data_parallel, micro, grads)
-        self._grad_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, grads)
-        self._gather_step = _seconds(self._data_parallel, When.OPTIMIZER_STEP, gathers)
+        self._gather_micro = seconds_at(self._data_parallel, micro, gathers)
+        self._reduce_micro = seconds_at(self._data_parallel, micro, grads)
+        self._grad_step = seconds_at(self._data_parallel, When.OPTIMIZER_STEP, grads)
+        self._gather_step = seconds_at(self._data_parallel, When.OPTIMIZER_STEP, gathers)
         self._overlap = workload.framework.overlaps_gradient_reduction(
             workload.zero_stage is ZeroStage.WEIGHTS
         )
-        one = self.model_collectives(1)
-        two = self.model_collectives(2)
+        # each kind of collective's seconds at micro-batches 1 and 2: a line through them
+        one = seconds_by_kind(self.model_collectives(1))
+        two = seconds_by_kind(self.model_collectives(2))
 
         def linear(kind: CollectiveKind, what: What | None = None) -> tuple[Fraction, Fraction]:
-            def pick(found: tuple[Collective, ...]) -> Fraction:
-                return sum(
-                    (
-                        c.seconds
-                        for c in found
-                        if c.kind is kind and (what is None or c.what is what)
-                    ),
-                    Fraction(0),
-                )
-
-            a, b = pick(one), pick(two)
+            a, b = (
+                nonzero_sum(v for (k, w), v in found.items() if k is kind and what in (None, w))
+                for found in (one, two)
+            )
             return 2 * a - b, b - a
 
         self._tensor = linear(CollectiveKind.ALL_REDUCE)
         self._experts_comm = linear(CollectiveKind.ALL_TO_ALL)
         self._ring = linear(CollectiveKind.SEND_RECV, What.KEYS_VALUES)
         self._pipeline = linear(CollectiveKind.SEND_RECV, What.ACTIVATIONS)
+        # the kernel model's micro-step on the GPU, all its linear parts summed once per
+        # stage: (fixed, per sample) of everything, and of the products alone (the
+        # weights' floor); None: the parts are added up one by one (``_slot``)
+        Line = tuple[Fraction, Fraction]
+        self._lines: tuple[tuple[Line, Line], ...] = ()
+        if not self._roofline and profile is None:
+            lines = (self._tensor, self._pipeline, self._experts_comm)
+            for _, st in self._stages:
+                slopes = (st.memory, st.attention, st.permutation)
+                every = (st.matmul, st.expert_matmul, *lines, (ZERO, nonzero_sum(slopes)))
+                products = (st.matmul[0] + st.expert_matmul[0], st.matmul[1] + st.expert_matmul[1])
+                summed = (nonzero_sum(c for c, _ in every), nonzero_sum(k for _, k in every))
+                self._lines += ((summed, products),)
         # the backward's share of a micro-step's FLOPs: everything but the forward (a third
         # of the model FLOPs): 4 of 6 (N) without recomputation, 6 of 8 with full
         # recomputation (the repeated forward runs inside the backward)
@@ -483,19 +466,7 @@ class StepModel:
         overhead = ZERO
         if self.profile is None and stage.host > gpu:  # the GPU waits for the host
             overhead = stage.host - gpu
-        micro_step = gpu + overhead
-        data_micro = ZERO
-        if self._gather_micro or self._reduce_micro:
-            backward = micro_step * self._backward_share
-            data_micro = exposed(
-                self._gather_micro / 2, micro_step - backward, stage.layers
-            ) + exposed(self._gather_micro / 2 + self._reduce_micro, backward, stage.layers)
-            if self._contention:  # the hidden part slows the kernels beside it
-                hidden = self._gather_micro + self._reduce_micro - data_micro
-                data_micro += self._contention * hidden
-        host = ZERO
-        if self._host_fetch:
-            host = exposed(self._host_fetch, micro_step, None)
+        data_micro, host = self._beside(gpu + overhead, stage.layers)
         return {
             "matmul": products,
             "expert_matmul": experts,
@@ -512,6 +483,40 @@ class StepModel:
             "offload": host,
         }
 
+    def _beside(self, micro_step: Fraction, layers: int | None) -> tuple[Fraction, Fraction]:
+        """What shows of a micro-step's data-parallel traffic and of ZeRO-Infinity's
+        fetch from the host, beside a micro-step of ``micro_step`` seconds."""
+        data_micro = ZERO
+        if self._gather_micro or self._reduce_micro:
+            backward = micro_step * self._backward_share
+            data_micro = exposed(self._gather_micro / 2, micro_step - backward, layers) + exposed(
+                self._gather_micro / 2 + self._reduce_micro, backward, layers
+            )
+            if self._contention:  # the hidden part slows the kernels beside it
+                hidden = self._gather_micro + self._reduce_micro - data_micro
+                data_micro += self._contention * hidden
+        host = ZERO
+        if self._host_fetch:
+            host = exposed(self._host_fetch, micro_step, None)
+        return data_micro, host
+
+    def _slot_seconds(self, index: int, b: int) -> Fraction:
+        """The sum of ``_slot``'s parts of stage ``index``, from the summed lines (the
+        same exact sum, a few operations instead of one per part)."""
+        stage = self._stages[index][1]
+        if not self._lines:
+            return nonzero_sum(self._slot(stage, b).values())
+        line, products = self._lines[index]
+        gpu = linear_in(line, b)
+        floor = stage.weights - linear_in(products, b)
+        if floor > 0:  # reading the weights is slower than the products
+            gpu += floor
+        if self._ring[1]:
+            ring = exposed(self._ring[0] + b * self._ring[1], b * stage.attention, None)
+            gpu += ring
+        micro_step = gpu if stage.host <= gpu else stage.host
+        return nonzero_sum((micro_step, *self._beside(micro_step, stage.layers)))
+
     def time(self, micro_batch: int, accumulation_steps: int) -> StepTime:
         """Time of one optimizer step with ``micro_batch`` samples per GPU and
         ``accumulation_steps`` micro-batches (the pipeline's ``m``)."""
@@ -521,17 +526,16 @@ class StepModel:
         b, a = micro_batch, accumulation_steps
         layout = w.layout
         dp = layout.data
-        slowest: dict[str, Fraction] | None = None
+        slowest: _Stage | None = None
         slowest_time = ZERO
         total = ZERO
         stages: list[Fraction] = []
-        for count, stage in self._stages:
-            parts = self._slot(stage, b)
-            seconds = nonzero_sum(parts.values())
+        for index, (count, stage) in enumerate(self._stages):
+            seconds = self._slot_seconds(index, b)
             stages += [seconds] * count
             total = nonzero_sum((total, count * seconds if count > 1 else seconds))
             if slowest is None or seconds > slowest_time:
-                slowest, slowest_time = parts, seconds
+                slowest, slowest_time = stage, seconds
         assert slowest is not None
         micro_step = slowest_time
         # 1F1B: a slots of the slowest stage, the others' fill and drain once (over v
@@ -558,15 +562,10 @@ class StepModel:
                     data_step += seconds
         fixed = (self._optimizer, self._step_overhead)
         step = nonzero_sum((a * micro_step, bubble, data_step, *fixed))
-        products = nonzero_sum((slowest["matmul"], slowest["expert_matmul"]))
-        compute = nonzero_sum((products, slowest["attention"]))
-        stage_weights = self._stages[-1][1].weights
-        weights = products if products < stage_weights else stage_weights
-        memory_total = nonzero_sum((slowest["memory"], slowest["permutation"], weights))
-        frozen = dict(slowest)
+        slowest_stage = slowest
 
         def explain() -> TimeParts:
-            return TimeParts(**frozen)
+            return TimeParts(**self._slot(slowest_stage, b))
 
         return StepTime(
             micro_batch=b,
@@ -574,8 +573,7 @@ class StepModel:
             effective_batch=b * a * dp,
             tokens_per_step=b * a * dp * w.seq_len,
             world=layout.world,
-            compute_seconds=compute,
-            memory_seconds=memory_total,
+            weight_seconds=self._stages[-1][1].weights,
             micro_step_seconds=micro_step,
             bubble_seconds=bubble,
             optimizer_seconds=self._optimizer,

@@ -102,7 +102,7 @@ def alternatives(
     order of ``Change``); ``cards`` are the catalogue a larger card is taken from."""
     found: dict[Change, Alternative] = {}
     for change, changed in _candidates(description, cards):
-        if change in found or setup_problem(changed.setup(1, 1)) is not None:
+        if change in found or setup_problem(changed.shape) is not None:
             continue
         figs: Figures = figures(changed, model)
         setup = changed.setup(1, changed.pipeline_stages)

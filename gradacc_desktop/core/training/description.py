@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
@@ -287,11 +288,17 @@ class TrainingDescription:
             framework=self.framework,
         )
 
+    @cached_property
+    def shape(self) -> TrainingSetup:
+        """The setup with one sample in one micro-batch: the layout, precision and
+        framework the setup's rules and notes read (worked out once per description)."""
+        return self.setup(1, 1)
+
     @property
     def experts_tile(self) -> bool:
         """Whether the expert groups tile the GPUs they are spread over (the setup's
         rule, ``SetupProblem.EXPERT_PARALLEL_DATA`` and ``EXPERT_MESH``)."""
-        setup = self.setup(1, 1)
+        setup = self.shape
         return setup.expert_span % setup.expert_group == 0
 
     def expert_problem(self, model: ModelFacts | None) -> ExpertProblem | None:

@@ -423,7 +423,7 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
         share = Fraction(stage.params, model.params * d.tensor_parallel)
     # how many times more ways the routed experts are split than the dense weights:
     # EP × the expert tensor-parallel size over the tensor-parallel size
-    experts, ep = model.experts, d.setup(1, 1).expert_spread
+    experts, ep = model.experts, d.shape.expert_spread
     largest = model.largest_layer or 0
     spread = 0  # the routed experts of one GPU's shard (before expert parallelism)
     if experts is not None and ep != 1:
@@ -470,7 +470,7 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
             model = facts(d.model)
         except UnknownModelError:
             unknown = True
-    problem = setup_problem(d.setup(1, 1))
+    problem = setup_problem(d.shape)
 
     # activation per sample
     derived, result, missing, detail = _activation(d, model)

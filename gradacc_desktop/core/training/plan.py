@@ -314,7 +314,7 @@ def step_model(
             layers=model.experts.sparse_layers,
             parallel=d.expert_parallel,
             params=model.experts.params,
-            spread=d.setup(1, 1).expert_spread,
+            spread=d.shape.expert_spread,
         )
     workload = Workload(
         cost=cost,
@@ -449,8 +449,8 @@ def plan(description: TrainingDescription) -> Plan:
         time_missing=time_missing,
         time_detail=time_detail,
         run=run,
-        setup_problem=setup_problem(d.setup(1, 1)),
-        notes=setup_notes(d.setup(1, 1)),
+        setup_problem=setup_problem(d.shape),
+        notes=setup_notes(d.shape),
         refusals=refusals(in_use, figs.facts, d.framework),
         problems=problems(d, figs.facts),
     )

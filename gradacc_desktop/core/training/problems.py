@@ -289,7 +289,7 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
     if etp is not None and etp != d.tensor_parallel and d.framework is not Framework.MEGATRON:
         name = "DeepSpeed" if d.framework is Framework.DEEPSPEED else "FSDP2"
         found.append(_problem(ProblemKind.EXPERTS_TENSOR, framework=name))
-    setup = d.setup(1, 1)
+    setup = d.shape
     if setup.expert_span % setup.expert_group:
         if d.framework is Framework.MEGATRON:
             found.append(

@@ -138,5 +138,5 @@ class PlanResults(Translating):
         """Why no framework would run the layout, in words ("" when one would)."""
         if plan.setup_problem is None:
             return ""
-        said = problem_text(plan.setup_problem, plan.description.setup(1, 1))
+        said = problem_text(plan.setup_problem, plan.description.shape)
         return self._formats.said(said)

@@ -293,7 +293,7 @@ class TimingTexts(Translating):
 
     def _setup_notes(self, plan: Plan) -> list[str]:
         """What frameworks run, but slowly (tensor parallelism across nodes), in words."""
-        setup = plan.description.setup(1, 1)
+        setup = plan.description.shape
         f = self._formats.format
         return [
             QCoreApplication.translate("Setup", NOTE_TEXT[note]).format(

@@ -14,11 +14,17 @@ from gradacc_desktop.core.memory.model_states import model_states
 from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.core.recompute import Recompute
-from gradacc_desktop.core.time.communication import CollectiveKind, What, When, ring_attention
+from gradacc_desktop.core.time.communication import (
+    CollectiveKind,
+    What,
+    When,
+    exposed,
+    ring_attention,
+)
 from gradacc_desktop.core.time.gpus import load_gpu_table
 from gradacc_desktop.core.time.layout import ParallelLayout
 from gradacc_desktop.core.time.step_results import PART_NAMES
-from gradacc_desktop.core.time.steptime import BUS_EFFICIENCY, exposed
+from gradacc_desktop.core.time.steptime import BUS_EFFICIENCY
 from gradacc_desktop.core.training.description import (
     ContextProblem,
     TrainingDescription,

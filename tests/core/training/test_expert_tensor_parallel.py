@@ -38,10 +38,10 @@ def _held(d: TrainingDescription) -> Fraction:
 
 def test_expert_groups_may_take_the_tensor_parallel_gpus() -> None:
     folded = replace(D, expert_parallel=16, expert_tensor_parallel=1)
-    assert setup_problem(folded.setup(1, 1)) is None and problems(folded, facts(QWEN)) == ()
+    assert setup_problem(folded.shape) is None and problems(folded, facts(QWEN)) == ()
     # without folding EP · tp = 64 does not tile the 16 GPUs
     plain = replace(D, expert_parallel=16)
-    assert setup_problem(plain.setup(1, 1)) is SetupProblem.EXPERT_MESH
+    assert setup_problem(plain.shape) is SetupProblem.EXPERT_MESH
     assert [p.kind for p in problems(plain, facts(QWEN))] == [ProblemKind.EXPERTS_MESH]
 
 

@@ -106,7 +106,7 @@ def test_dense_models_and_bad_sizes_refuse_expert_parallelism() -> None:
     assert expert_problem(8, mixtral_facts) is None and expert_problem(1, llama_facts) is None
     # it must divide the data-parallel GPUs: the setup's rule
     uneven = replace(MIXTRAL, gpus=6, target_batch=60, expert_parallel=4)
-    assert setup_problem(uneven.setup(1, 1)) is SetupProblem.EXPERT_PARALLEL_DATA
+    assert setup_problem(uneven.shape) is SetupProblem.EXPERT_PARALLEL_DATA
     p = plan(uneven)
     assert p.figures.other.missing is Missing.LAYOUT and p.setup is None
     assert p.time_missing is TimeMissing.LAYOUT
