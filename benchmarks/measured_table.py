@@ -108,7 +108,8 @@ def model_config(run: dict[str, Any]) -> dict[str, Any]:
     """The Hugging Face config.json a user would open for the run's model."""
     m = run["model"]
     seq = run["seq_len"]
-    raw = m.get("raw_config") or {}
+    # a config's keys, or Megatron's flags as its model_config.yaml spells them
+    raw = {k.lstrip("-").replace("-", "_"): v for k, v in (m.get("raw_config") or {}).items()}
     family = m.get("family")
     if m.get("attention") == "mla":
         kind = "deepseek_v3" if m.get("experts", 0) and m["experts"] > 160 else "deepseek_v2"
@@ -431,11 +432,6 @@ KNOWN_MISSES: dict[str, str] = {
         "MPT's Triton kernel); the attention kernel is not part of the description"
     ),
     "memory-worst": (
-        "Megatron-LM's functional test of a small DeepSeek-V3-style MoE with the unfused "
-        "attention (+133 %, planned since Megatron's expert tensor parallelism is "
-        "described): Megatron keeps the bf16 softmax of the s² scores, while the "
-        "activation of an MLA model follows the Hugging Face modules, which keep it in "
-        "fp32 and in bf16 (three times as much); "
         "ml-engineering's Llama 3.1 8B at 8K and 32K tokens, whose peak is "
         "max_memory_reserved since the process started, so the 16 GB of bf16 weights "
         "loaded before ZeRO-3 shards them outweigh the step (-53 %, -25 %); Megatron-LM's "

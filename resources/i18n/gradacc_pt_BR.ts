@@ -349,6 +349,10 @@
         <translation>Entropia cruzada linear fundida (Liger): a cabeça e a perda rodam bloco a bloco e o gradiente da entrada da cabeça é feito na passagem direta, então os logits inteiros nunca são guardados; ela guarda esse gradiente (s·h no tipo de dado) e os rótulos, e um bloco de logits (no máximo 2·s·h) de cada vez.</translation>
     </message>
     <message>
+        <source>Megatron&apos;s unfused attention: its fused scale-mask-softmax kernel keeps only its output, in the data type (a·s² values per layer), where the Hugging Face modules keep an fp32 softmax and its cast.</source>
+        <translation>Atenção não fundida do Megatron: seu kernel fundido de escala, máscara e softmax guarda só a saída, no tipo de dado (a·s² valores por camada), onde os módulos do Hugging Face guardam um softmax em fp32 e sua conversão.</translation>
+    </message>
+    <message>
         <source>Full recomputation = gradient checkpointing of every decoder layer (non-reentrant): each layer keeps its input hidden states.</source>
         <translation>Recomputação completa = gradient checkpointing de todas as camadas do decodificador (não reentrante): cada camada guarda os estados ocultos de entrada.</translation>
     </message>

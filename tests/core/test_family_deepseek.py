@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.core.memory.activation import (
+    Assumption,
     Attention,
     Device,
     Family,
@@ -365,3 +366,27 @@ def test_a_missing_top_k_says_what_is_missing() -> None:
         parse_model_config({"model_type": "deepseek_v2"})
     assert info.value.key == "num_experts_per_tok"
     assert "num_experts_per_tok must be a number" in info.value.detail
+
+
+def test_megatron_s_fused_softmax_keeps_its_output_in_the_data_type_only() -> None:
+    """Megatron's unfused attention scales, masks and normalises the scores in one kernel
+    (FusedScaleMaskSoftmax) that keeps its bf16 output: a·s² values, Korthikanti et al.'s
+    2as² bytes, where the modules keep an fp32 softmax and its cast. Nothing else of the
+    layer changes, and fused attention has no softmax to keep."""
+    arch = read_model_config(config_path(V2_LITE))
+    s, a = 512, arch.heads
+    eager = estimate(arch.inputs(seq=s, attention=Attention.EAGER))
+    fused = estimate(arch.inputs(seq=s, attention=Attention.EAGER, fused_softmax=True))
+    for stack in (StackKind.DENSE, StackKind.SPARSE):
+        before = {i.key: i.bytes for i in eager.breakdown if i.stack is stack}
+        after = {i.key: i.bytes for i in fused.breakdown if i.stack is stack}
+        assert before[Part.ATTN_SOFTMAX] == (4 + 2) * a * s * s
+        assert after[Part.ATTN_SOFTMAX] == 2 * a * s * s
+        assert {k: n for k, n in after.items() if k is not Part.ATTN_SOFTMAX} == {
+            k: n for k, n in before.items() if k is not Part.ATTN_SOFTMAX
+        }
+    assert eager.saved_bytes - fused.saved_bytes == 4 * a * s * s * arch.layers
+    assert Assumption.FUSED_SOFTMAX in fused.assumptions
+    assert Assumption.FUSED_SOFTMAX not in eager.assumptions
+    sdpa = estimate(arch.inputs(seq=s, fused_softmax=True))
+    assert sdpa.saved_bytes == estimate(arch.inputs(seq=s)).saved_bytes

@@ -43,6 +43,7 @@ practice the logits are often freed before the first layer is recomputed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from gradacc_desktop.core.limits import Limits, whole
@@ -303,6 +304,8 @@ def _assumptions(inputs: Inputs) -> tuple[Assumption, ...]:
             )
         if fuses_loss(inputs):
             out.append(Assumption.FUSED_LOSS)
+        if inputs.fused_softmax and inputs.attention is Attention.EAGER:
+            out.append(Assumption.FUSED_SOFTMAX)
         out.append(Assumption.PEAK_MODEL)
         return tuple(out)
     if inputs.profile is Accounting.PAPER:
@@ -385,6 +388,33 @@ def _fused_loss(inputs: Inputs, shape: ActivationLayout) -> ActivationLayout:
     return ActivationLayout(shape.stacks, outside, 2 * p * dims.s * dims.h, shape.notes)
 
 
+#: the layers whose attention is causal self-attention over the whole sequence
+_SELF_ATTENTION = (
+    StackKind.LAYERS,
+    StackKind.SLIDING,
+    StackKind.GLOBAL,
+    StackKind.DENSE,
+    StackKind.SPARSE,
+)
+
+
+def _fused_softmax(inputs: Inputs, shape: ActivationLayout) -> ActivationLayout:
+    """Megatron's unfused attention (``--attention-backend unfused``): its scores go
+    through ``FusedScaleMaskSoftmax``, one kernel that scales, masks and normalises
+    them and keeps only its output, in the data type — p·a·s² per layer on a rank's
+    ``a`` heads, Korthikanti et al.'s 2as² — where the modules keep an fp32 softmax and
+    its cast. Dropout's mask and output stay as the modules keep them."""
+    heads = inputs.heads // inputs.tensor_parallel
+    kept = inputs.dtype.bytes * heads * inputs.seq * inputs.seq
+    stacks = tuple(
+        replace(stack, parts={**stack.parts, Part.ATTN_SOFTMAX: kept})
+        if stack.kind in _SELF_ATTENTION and Part.ATTN_SOFTMAX in stack.parts
+        else stack
+        for stack in shape.stacks
+    )
+    return replace(shape, stacks=stacks)
+
+
 def repeated_products(inputs: Inputs) -> Fraction:
     """The share of the layers' product FLOPs the backward computes again: all of them
     with full recomputation, none without or with selective (the attention core is
@@ -408,6 +438,8 @@ def estimate(inputs: Inputs) -> Result:
     fused = fuses_loss(inputs)
     if fused:
         shape = _fused_loss(inputs, shape)
+    if inputs.fused_softmax and inputs.attention is Attention.EAGER:
+        shape = _fused_softmax(inputs, shape)
     per_layer: list[Item] = []
     extra: list[Item] = []
     recomputed = 0

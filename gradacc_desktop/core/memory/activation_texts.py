@@ -189,6 +189,12 @@ ASSUMPTION_TEXT: dict[Assumption, str] = {
         "logits are never kept; it keeps that gradient (s·h in the data type) and the "
         "labels, and one chunk of logits (at most 2·s·h) at a time.",
     ),
+    Assumption.FUSED_SOFTMAX: trans_late(
+        "Activation",
+        "Megatron's unfused attention: its fused scale-mask-softmax kernel keeps only "
+        "its output, in the data type (a·s² values per layer), where the Hugging Face "
+        "modules keep an fp32 softmax and its cast.",
+    ),
     Assumption.HF_CHECKPOINTING: trans_late(
         "Activation",
         "Full recomputation = gradient checkpointing of every decoder layer "

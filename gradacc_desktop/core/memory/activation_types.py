@@ -215,6 +215,9 @@ class Inputs:
     #: the head and the loss fused and chunked (Liger's fused linear cross-entropy): the
     #: whole logits are never made (a causal LM's loss only)
     fused_loss: bool = False
+    #: eager attention's softmax is Megatron's fused scale-mask-softmax kernel
+    #: (``FusedScaleMaskSoftmax``): it keeps its output in the data type only
+    fused_softmax: bool = False
     #: the model's ``use_cache`` in training (None: the config file's, off for sizes
     #: typed in): without recomputation transformers then fills a key/value cache
     use_cache: bool | None = None
@@ -249,6 +252,7 @@ class Assumption(enum.Enum):
     PAPER_OUTSIDE_LAYERS = "paper_outside_layers"
     PAPER_FULL_CHECKPOINT = "paper_full_checkpoint"
     PAPER_NO_DROPOUT = "paper_no_dropout"
+    FUSED_SOFTMAX = "fused_softmax"
     HF_PURE_DTYPE = "hf_pure_dtype"
     HF_GELU_NEW = "hf_gelu_new"
     HF_LAYERNORM = "hf_layernorm"

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -37,6 +37,7 @@ from typing import Any
 from ..framework import Framework
 from ..memory.activation import (
     Accounting,
+    Attention,
     Device,
     Inputs,
     Part,
@@ -329,8 +330,11 @@ def _activation(
     return result.peak_bytes, result, None, ""
 
 
-def _per_rank(description: TrainingDescription, model: ModelFacts, result: Result) -> Result:
-    """What one tensor-parallel rank keeps per sample, as the framework keeps it.
+def _per_rank(
+    description: TrainingDescription, model: ModelFacts, result: Result
+) -> tuple[Result, bool]:
+    """What one tensor-parallel rank keeps per sample, as the framework keeps it, and
+    whether that is still the whole model's, for the caller to divide by the ranks.
 
     Megatron keeps what Korthikanti et al. 2022 count (the estimator's paper accounting:
     its fused kernels, the norms, dropouts and residuals on 1/tp of the tokens only with
@@ -340,14 +344,19 @@ def _per_rank(description: TrainingDescription, model: ModelFacts, result: Resul
     the norms and residuals whole (the estimator's own tensor-parallel accounting, the
     figure ``gradacc activation --tensor-parallel`` gives). FSDP's tensor parallelism
     (torchtitan's plan) shards the norms' tokens too (sequence parallelism): what the
-    modules save, split evenly over the ranks — returned unchanged, the caller divides
-    it (the measured torchtitan runs agree: docs/MEMORY.md). So is any shape the
-    estimator does not split (heads that do not divide, a family it does not split)."""
+    modules save, split evenly over the ranks — returned whole, the caller divides it
+    (the measured torchtitan runs agree: docs/MEMORY.md). So is any shape the estimator
+    does not split (heads that do not divide, a family it does not split); under
+    Megatron its eager attention then keeps the softmax as Megatron's fused kernel does
+    (``Inputs.fused_softmax``)."""
     d = description
     megatron = d.framework is Framework.MEGATRON
     autotp = d.framework is Framework.DEEPSPEED and d.tensor_parallel > 1
     if d.seq_len is None or not (megatron or autotp):
-        return result
+        return result, True
+    whole = result
+    if megatron and d.attention is Attention.EAGER:
+        whole = _estimate(replace(result.inputs, fused_softmax=True))
     inputs = model.activation_inputs(
         d.seq_len,
         d.target_seq,
@@ -362,11 +371,11 @@ def _per_rank(description: TrainingDescription, model: ModelFacts, result: Resul
         **image_options(d, model),
     )
     if inputs is None:
-        return result
+        return whole, True
     try:
-        return _estimate(inputs)
+        return _estimate(inputs), False
     except ValueError:  # not a shape the accounting splits: the modules' even split
-        return result
+        return whole, True
 
 
 def image_options(description: TrainingDescription, model: ModelFacts) -> dict[str, Any]:
@@ -508,8 +517,8 @@ def figures(description: TrainingDescription, model: ModelFacts | None = None) -
         derived_other = math.ceil(states.gpu_bytes * (1 + slack)) + overhead
     share = None
     if result is not None and model is not None:
-        ranked = _per_rank(d, model, result)
-        shards = d.context_parallel * (1 if ranked is not result else d.tensor_parallel)
+        ranked, whole = _per_rank(d, model, result)
+        shards = d.context_parallel * (d.tensor_parallel if whole else 1)
         share = stage_peak(ranked, d.pipeline_stages, d.layout.interleaving) / shards
     if d.other_memory_gb is not None:
         other = Figure(to_bytes(d.other_memory_gb), Source.GIVEN, derived_other, why)

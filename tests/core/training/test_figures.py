@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from gradacc_desktop.core.framework import Framework
+from gradacc_desktop.core.memory.activation import Attention, Inputs, estimate
 from gradacc_desktop.core.memory.activation import Family as ActivationFamily
-from gradacc_desktop.core.memory.activation import Inputs, estimate
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Offload, Precision
@@ -142,6 +142,32 @@ def test_tensor_and_pipeline_parallelism_split_the_states_and_the_activation() -
                            framework=Framework.FSDP))  # fmt: skip
     assert fsdp.activation_per_gpu == halves * Fraction(11, 10)
     assert split.states.model_parallel == 4
+
+
+def test_megatron_keeps_eager_attention_s_softmax_as_its_fused_kernel() -> None:
+    """A model outside the paper's accounting (MLA) keeps what its modules keep under
+    Megatron, but for the softmax: Megatron's FusedScaleMaskSoftmax keeps its bf16
+    output only (the modules an fp32 softmax and its cast); its tensor-parallel ranks
+    split the rest evenly. DeepSpeed runs the modules: their softmax."""
+    d = replace(
+        LLAMA,
+        model=ModelSpec.bundled("deepseek-v2-lite"),
+        seq_len=2048,
+        attention=Attention.EAGER,
+        gpus=2,
+        tensor_parallel=2,
+        zero_stage=ZeroStage.OPTIMIZER,
+    )
+    modules = figures(d)
+    megatron = figures(replace(d, framework=Framework.MEGATRON))
+    assert modules.estimate is not None and megatron.estimate is not None
+    fused = estimate(replace(modules.estimate.inputs, fused_softmax=True))
+    assert megatron.stage_share == Fraction(fused.peak_bytes, 2)
+    a, s = 16, 2048  # DeepSeek-V2-Lite's heads
+    dropped = 4 * a * s * s * 27  # fp32 softmax, 27 layers: the cast is what stays
+    assert fused.peak_bytes == modules.estimate.peak_bytes - dropped
+    # DeepSpeed's AutoTP on the same model: the modules' figure, split
+    assert modules.stage_share == Fraction(modules.estimate.peak_bytes, 2)
 
 
 def test_a_layout_no_framework_runs_has_no_model_states() -> None:
