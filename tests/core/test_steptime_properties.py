@@ -153,3 +153,29 @@ def test_every_stage_is_the_sum_of_its_parts(  # type: ignore[no-untyped-def]
     assert step.parts.total == step.step_seconds
     assert step.micro_step_seconds == max(step.stage_seconds)
     assert step.slot is not None and step.slot.total == step.micro_step_seconds
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(CARDS), st.sampled_from((20, 100, 400)), st.integers(1, 8))
+def test_zero_offload_s_update_runs_at_the_node_s_memory_bandwidth(card, gbps, gpus) -> None:  # type: ignore[no-untyped-def]
+    """ZeRO-Offload: the CPU optimizer's update reads and writes the shard's states at
+    the node's CPU memory bandwidth, shared by its GPUs; the shard's gradients and
+    weights cross the host link either way. A faster host never slows the step."""
+    layout = ParallelLayout(data=gpus)
+    workload = dataclasses.replace(
+        _workload(layout, ZeroStage.OPTIMIZER, Framework.DEEPSPEED), offload=Offload.OPTIMIZER
+    )
+    hw = hardware(TABLE.by_id(card), Precision.BF16, gpus, framework=Framework.DEEPSPEED)
+    assert hw.kernels is not None
+
+    def update(host: int) -> Fraction:
+        kernels = dataclasses.replace(hw.kernels, host_memory_gbps=host)  # type: ignore[arg-type]
+        return (
+            StepModel(workload, dataclasses.replace(hw, kernels=kernels))
+            .time(1, 1)
+            .optimizer_seconds
+        )
+
+    # the update's part is inversely proportional to the bandwidth, the link's fixed
+    once, twice, four = update(gbps), update(2 * gbps), update(4 * gbps)
+    assert once - twice == 2 * (twice - four) and once > twice > four > 0

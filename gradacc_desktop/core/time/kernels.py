@@ -42,6 +42,9 @@ from typing import Any
 from ..framework import Framework
 from .gpus import Generation
 
+#: a node's CPU memory bandwidth, GB/s, before a fit (a two-socket server)
+HOST_MEMORY_GBPS = 100
+
 
 @dataclass(frozen=True)
 class KernelModel:
@@ -87,6 +90,8 @@ class KernelModel:
     #: share of a PCIe link's rate collectives reach (no NVLink: rings cross the PCIe
     #: switches and the host bridge)
     pcie_efficiency: Fraction = Fraction(8, 10)
+    #: a node's CPU memory bandwidth its GPUs' CPU optimizers share (ZeRO-Offload), GB/s
+    host_memory_gbps: int = HOST_MEMORY_GBPS
 
     def __post_init__(self) -> None:
         if not isinstance(self.fp8_gain, Fraction) or not 1 <= self.fp8_gain <= 2:
@@ -103,6 +108,7 @@ class KernelModel:
             "logit_values",
             "score_values",
             "permute_values",
+            "host_memory_gbps",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -133,35 +139,36 @@ class KernelModel:
 #: are not held out, then copied here by a person)
 SHARED: dict[str, int | Fraction] = {
     "width_half": 172,
-    "tokens_half": 551,
-    "seq_half": 1982,
+    "tokens_half": 545,
+    "seq_half": 1740,
     "elementwise_values": 16,
     "logit_values": 6,
     "score_values": 27,
-    "permute_values": 23,
-    "contention": Fraction(103, 980367),
-    "fp8_gain": Fraction(2, 1),
-    "latency_intra": Fraction(72, 916975),
+    "permute_values": 22,
+    "contention": Fraction(102, 970841),
+    "fp8_gain": Fraction(1201556, 600811),
+    "latency_intra": Fraction(31, 407336),
     "latency_inter": Fraction(0, 1),
-    "pcie_efficiency": Fraction(16065, 48574),
+    "pcie_efficiency": Fraction(307721, 933319),
+    "host_memory_gbps": 183,
 }
 
 #: per fitted generation: matmul, attention, expert_matmul
 SHARES: dict[Generation, dict[str, Fraction]] = {
     Generation.AMPERE: {
-        "matmul": Fraction(17, 20),
-        "attention": Fraction(554, 965),
+        "matmul": Fraction(623, 733),
+        "attention": Fraction(38, 67),
         "expert_matmul": Fraction(1, 1),
     },
     Generation.BLACKWELL: {
-        "matmul": Fraction(437, 900),
-        "attention": Fraction(17, 20),
-        "expert_matmul": Fraction(362, 829),
+        "matmul": Fraction(295, 614),
+        "attention": Fraction(555, 653),
+        "expert_matmul": Fraction(222, 509),
     },
     Generation.HOPPER: {
-        "matmul": Fraction(158, 221),
-        "attention": Fraction(53, 137),
-        "expert_matmul": Fraction(447, 758),
+        "matmul": Fraction(16, 23),
+        "attention": Fraction(290, 737),
+        "expert_matmul": Fraction(593, 978),
     },
 }
 
@@ -169,16 +176,16 @@ SHARES: dict[Generation, dict[str, Fraction]] = {
 #: per optimizer step (the frameworks run different Python around the same kernels)
 FRAMEWORKS: dict[Framework, dict[str, Fraction]] = {
     Framework.DEEPSPEED: {
-        "layer_seconds": Fraction(2105, 798744),
-        "step_seconds": Fraction(7471, 496897),
+        "layer_seconds": Fraction(544, 205339),
+        "step_seconds": Fraction(13885, 923247),
     },
     Framework.MEGATRON: {
-        "layer_seconds": Fraction(2695, 472363),
-        "step_seconds": Fraction(913, 936933),
+        "layer_seconds": Fraction(3535, 620007),
+        "step_seconds": Fraction(944, 968373),
     },
     Framework.FSDP: {
         "layer_seconds": Fraction(981, 911705),
-        "step_seconds": Fraction(102342, 880115),
+        "step_seconds": Fraction(46799, 400370),
     },
 }
 

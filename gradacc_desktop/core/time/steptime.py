@@ -62,14 +62,13 @@ from .communication import (
 from .compute import attention_factor
 from .exact import linear_in, nonzero_sum
 from .hardware import Hardware
+from .kernels import HOST_MEMORY_GBPS
 from .profile import SpeedProfile
 from .step_results import StepTime, TimeParts
 from .workload import Workload, optimizer_bytes
 
 #: what ZeRO-Offload moves between a GPU and its host, per direction: PCIe 4.0 x16
 HOST_LINK_BYTES_PER_SECOND = 25 * 10**9
-#: a node's CPU memory bandwidth, shared by its GPUs' CPU optimizers (a two-socket server)
-HOST_MEMORY_BYTES_PER_SECOND = 100 * 10**9
 
 #: the share of a link's rate NCCL's collectives reach on large messages (its "bus
 #: bandwidth", nccl-tests/doc/PERFORMANCE.md; 230–240 of 300 GB/s on DGX A100's NVLink)
@@ -348,7 +347,9 @@ class StepModel:
             # ZeRO-Offload: the shard's gradients go down to the host and its updated
             # weights come back over PCIe; the CPU optimizer runs at the node's memory
             # bandwidth shared by its GPUs (Ren et al. 2021, ZeRO-Offload)
-            host_memory = Fraction(HOST_MEMORY_BYTES_PER_SECOND, hw.gpus_per_node)
+            # a node's CPU memory bandwidth: the fitted one, or a two-socket server's
+            gbps = HOST_MEMORY_GBPS if k is None else k.host_memory_gbps
+            host_memory = Fraction(gbps * 10**9, hw.gpus_per_node)
             self._optimizer = (
                 updated * 2 * nbytes / HOST_LINK_BYTES_PER_SECOND
                 + updated * optimizer_bytes(workload.precision, workload.master) / host_memory
