@@ -24,9 +24,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.framework import Framework
-from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.memory.lora import Family
 from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Precision
@@ -138,7 +138,7 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         precision=Precision(precision),
         fp8=fp8,
         seq_len=run["seq_len"],
-        attention=Attention.SDPA if run["flash_attention"] else Attention.EAGER,
+        attention=AttentionKernel.SDPA if run["flash_attention"] else AttentionKernel.EAGER,
         card=card,
         gpus=dp,
         nodes=nodes,

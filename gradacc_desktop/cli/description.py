@@ -31,10 +31,10 @@ import sys
 from decimal import Decimal
 from typing import Any
 
+from ..core.attention import AttentionKernel
 from ..core.batch import Rounding
 from ..core.framework import Framework
 from ..core.memory import (
-    Attention,
     Family,
     LoraTargets,
     ModelSpec,
@@ -237,7 +237,7 @@ def description_from(
         master_weights=MasterWeights(args.master_weights),
         seq_len=args.seq_len,
         target_seq=args.target_seq,
-        attention=Attention(args.attention),
+        attention=AttentionKernel(args.attention),
         fused_loss=args.fused_loss,
         images=args.images,
         image_width=args.image_size[0] if args.image_size else None,

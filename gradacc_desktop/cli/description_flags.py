@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from ..core.attention import AttentionKernel
 from ..core.batch import DATASET_LIMITS, GPU_MEMORY_LIMITS, OTHER_MEMORY_LIMITS, SEQ_LEN_LIMITS
 from ..core.framework import Framework
 from ..core.limits import Limits, whole
@@ -22,7 +23,6 @@ from ..core.memory import (
     DEFAULT_OVERHEAD_GB,
     LORA_RANK_LIMITS,
     SHAPE_LIMITS,
-    Attention,
     Family,
     Offload,
     Precision,
@@ -402,10 +402,11 @@ def add_sequence_arguments(
     _flag(group, "--seq-len", old_names, type=int_type(SEQ_LEN_LIMITS), metavar="L", help=seq_help)
     group.add_argument(
         "--attention",
-        choices=[a.value for a in Attention],
-        default=Attention.SDPA.value,
-        help="the attention kernel: sdpa (fused, flash: no scores kept; default) or eager "
-        "(the scores are written out: more memory and time)",
+        choices=[a.value for a in AttentionKernel],
+        default=AttentionKernel.SDPA.value,
+        help="the attention kernel: sdpa (fused: SDPA, FlashAttention 2; no scores kept; "
+        "default), flash (FlashAttention 3 on Hopper, 4 on Blackwell: as sdpa, its own "
+        "speed) or eager (the scores are written out: more memory and time)",
     )
     group.add_argument(
         "--fused-loss",

@@ -135,6 +135,10 @@ def test_links_fp8_attention_and_goodput_follow_the_flags(
     h100 = (*PLAN[:4], "h100-80gb", *PLAN[5:], "--gpus", "8", "--micro-batch", "1")
     fp8 = run_json(capsys, *h100, "--fp8")
     bf16 = run_json(capsys, *h100)
+    # FlashAttention 3 on Hopper: the fused kernels' memory, its own (faster) attention
+    flash = run_json(capsys, *h100, "--attention", "flash")
+    assert flash["activation_bytes_per_sample"] == bf16["activation_bytes_per_sample"]
+    assert D(flash["parts"]["attention"]) < D(bf16["parts"]["attention"])
     assert D(fp8["step_seconds"]) < D(bf16["step_seconds"])
     assert fp8["model_states_bytes"] == bf16["model_states_bytes"]
     # the A100 has no FP8 peak: no time, and the problem says why

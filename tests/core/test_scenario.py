@@ -12,10 +12,11 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch.planning import SEQ_LEN_LIMITS, Rounding
 from gradacc_desktop.core.calculator import DEFAULTS, BatchInputs
 from gradacc_desktop.core.framework import Framework
-from gradacc_desktop.core.memory.activation import Attention, Family
+from gradacc_desktop.core.memory.activation import Family
 from gradacc_desktop.core.memory.families import parse_model_config_text
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSource, ModelSpec, TypedShape
@@ -77,7 +78,7 @@ FULL = Scenario(
         expert_parallel=2,
         context_parallel=4,
         fp8=True,
-        attention=Attention.EAGER,
+        attention=AttentionKernel.EAGER,
         link_gbps=Decimal("200"),
         network_gbps=Decimal("12.5"),
         goodput_percent=Decimal("92.5"),
@@ -288,6 +289,13 @@ def test_the_fused_loss_round_trips(fused: bool) -> None:
     assert json.loads(save(scenario))["plan"]["fused_loss"] is fused
 
 
+@pytest.mark.parametrize("kernel", list(AttentionKernel))
+def test_every_attention_kernel_round_trips(kernel: AttentionKernel) -> None:
+    scenario = replace(FULL, plan=replace(FULL.plan, attention=kernel))
+    assert load(save(scenario)) == scenario
+    assert json.loads(save(scenario))["plan"]["attention"] == kernel.value
+
+
 @pytest.mark.parametrize("value", [1, "true", None])
 def test_a_fused_loss_that_is_not_true_or_false_is_refused(value: Any) -> None:
     data = good()
@@ -433,7 +441,7 @@ def test_version_4_files_open_with_the_defaults_of_the_newer_inputs() -> None:
     plan = load(encode(data)).plan
     assert plan.method is Method.QLORA and plan.overhead_gb == Decimal("1.5")
     assert plan.virtual_stages == 1 and plan.fp8 is False and plan.expert_parallel == 1
-    assert plan.attention is Attention.SDPA
+    assert plan.attention is AttentionKernel.SDPA
     assert plan.link_gbps is plan.network_gbps is plan.goodput_percent is None
     data["plan"]["fp8"] = True  # a version 4 file cannot carry version 5 keys
     with pytest.raises(ScenarioError) as info:
@@ -549,7 +557,7 @@ def test_bad_models_are_refused(model: Any, reason: ReadProblem) -> None:
         ("expert_parallel", "2", ReadProblem.WRONG_TYPE),
         ("fp8", 1, ReadProblem.WRONG_TYPE),
         ("fp8", "true", ReadProblem.WRONG_TYPE),
-        ("attention", "flash", ReadProblem.BAD_CHOICE),
+        ("attention", "flash_attention_3", ReadProblem.BAD_CHOICE),
         ("link_gbps", "0", ReadProblem.OUT_OF_RANGE),
         ("network_gbps", 25, ReadProblem.WRONG_TYPE),
         ("goodput_percent", "0.5", ReadProblem.OUT_OF_RANGE),

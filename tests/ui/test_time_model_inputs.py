@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QCheckBox, QLabel
 
-from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.memory.setup import Precision
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.planner.results import TimeCard
@@ -201,7 +201,7 @@ def test_the_attention_kernel_and_the_links_change_the_time(  # type: ignore[no-
     assert data.text() != before
     attention = card.legend.rows["attention"][2]
     before = attention.text()
-    pick(qtbot, choice_box(window, Choice.ATTENTION), Attention.EAGER)
+    pick(qtbot, choice_box(window, Choice.ATTENTION), AttentionKernel.EAGER)
     assert choice_box(window, Choice.ATTENTION).currentText() == "Eager (scores through memory)"
     assert attention.text() != before
 
@@ -300,7 +300,7 @@ def test_the_new_inputs_are_saved_and_reopened_in_a_scenario(  # type: ignore[no
     _pipeline(window, qtbot)
     type_into(qtbot, described(window, TrainingField.VIRTUAL_STAGES), "2")
     _tick(qtbot, panel.checks[Choice.FP8])
-    pick(qtbot, choice_box(window, Choice.ATTENTION), Attention.EAGER)
+    pick(qtbot, choice_box(window, Choice.ATTENTION), AttentionKernel.EAGER)
     type_into(qtbot, described(window, TrainingField.LINK), "400")
     type_into(qtbot, described(window, TrainingField.NETWORK), "25")
     type_into(qtbot, described(window, TrainingField.GOODPUT), "90,5")
@@ -317,14 +317,14 @@ def test_the_new_inputs_are_saved_and_reopened_in_a_scenario(  # type: ignore[no
     # undo everything, then open the file
     type_into(qtbot, described(window, TrainingField.VIRTUAL_STAGES), "1")
     _tick(qtbot, panel.checks[Choice.FP8])
-    pick(qtbot, choice_box(window, Choice.ATTENTION), Attention.SDPA)
+    pick(qtbot, choice_box(window, Choice.ATTENTION), AttentionKernel.SDPA)
     for field in (TrainingField.LINK, TrainingField.NETWORK, TrainingField.GOODPUT):
         type_into(qtbot, described(window, field), "")
     assert _card(window).summary.text() != summary
     assert window.scenarios.open(path)
     assert described(window, TrainingField.VIRTUAL_STAGES).text() == "2"
     assert panel.checks[Choice.FP8].isChecked()
-    assert choice_box(window, Choice.ATTENTION).currentData() is Attention.EAGER
+    assert choice_box(window, Choice.ATTENTION).currentData() is AttentionKernel.EAGER
     assert described(window, TrainingField.LINK).text() == "400"
     assert described(window, TrainingField.NETWORK).text() == "25"
     assert described(window, TrainingField.GOODPUT).text() == "90,5"

@@ -12,8 +12,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QCheckBox
 
 from gradacc_desktop.core import scenario as scenario_io
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.framework import Framework
-from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.memory.setup import ZeroStage
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.ui.main_window import MainWindow
@@ -152,7 +152,7 @@ def test_selective_recomputation_is_offered_and_the_plan_uses_it(  # type: ignor
 ) -> None:
     _panel(window)
     _llama(window, qtbot)
-    pick(qtbot, choice_box(window, Choice.ATTENTION), Attention.EAGER)  # the s² scores
+    pick(qtbot, choice_box(window, Choice.ATTENTION), AttentionKernel.EAGER)  # the s² scores
     none = _usage(window)
     pick(qtbot, choice_box(window, Choice.RECOMPUTE), Recompute.SELECTIVE)
     assert choice_box(window, Choice.RECOMPUTE).currentText() == (

@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QLocale
 
 from gradacc_desktop.core import scenario as scenario_io
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch.planning import Rounding
 from gradacc_desktop.core.calculator import Field
-from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.scenario import ReadProblem, ScenarioError
 from gradacc_desktop.core.training.description import Method
@@ -255,7 +255,7 @@ def _time_model_inputs() -> Made:
     vm.set_text(F.PIPELINE_STAGES, "2")
     vm.set_text(F.VIRTUAL_STAGES, "4")
     vm.set_choice(Choice.FP8, True)
-    vm.set_choice(Choice.ATTENTION, Attention.EAGER)
+    vm.set_choice(Choice.ATTENTION, AttentionKernel.EAGER)
     vm.set_text(F.LINK, "200")
     vm.set_text(F.NETWORK, "12.5")
     vm.set_text(F.GOODPUT, "92.5")
@@ -277,7 +277,9 @@ def test_the_time_model_inputs_are_saved_and_reopened(qapp, tmp_path: Path) -> N
     assert opened.files.open(path).ok
     again = opened.training
     assert again.description == d
-    assert again.choice(Choice.FP8) is True and again.choice(Choice.ATTENTION) is Attention.EAGER
+    assert (
+        again.choice(Choice.FP8) is True and again.choice(Choice.ATTENTION) is AttentionKernel.EAGER
+    )
     assert again.shown_text(F.VIRTUAL_STAGES) == "4"
     assert again.shown_text(F.LINK) == "200" and again.shown_text(F.NETWORK) == "12.5"
     assert again.shown_text(F.GOODPUT) == "92.5"
@@ -318,7 +320,7 @@ def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ig
     again = opened.training
     d = again.description
     assert d is not None and d.pipeline_stages == 2 and d.layout.virtual == 1
-    assert not d.fp8 and d.attention is Attention.SDPA
+    assert not d.fp8 and d.attention is AttentionKernel.SDPA
     assert d.link_gbps is d.network_gbps is d.run.goodput is None
     assert again.shown_text(F.LINK) == "" and again.placeholder(F.LINK) == "450 (the card's)"
     assert again.shown_text(F.GOODPUT) == "" and again.placeholder(F.GOODPUT) == "100"
@@ -329,7 +331,11 @@ def test_a_version_4_file_opens_with_the_defaults_of_the_new_inputs(  # type: ig
     [
         ("virtual_stages", 0, "the setting “plan.virtual_stages” is out of range."),
         ("fp8", "yes", "the setting “plan.fp8” has the wrong type."),
-        ("attention", "flash", "the setting “plan.attention” has a value this app does not know."),
+        (
+            "attention",
+            "flash_attention_3",
+            "the setting “plan.attention” has a value this app does not know.",
+        ),
         ("link_gbps", "-3", "the setting “plan.link_gbps” is out of range."),
         ("goodput_percent", "150", "the setting “plan.goodput_percent” is out of range."),
     ],

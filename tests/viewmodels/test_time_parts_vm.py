@@ -10,8 +10,9 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import QLocale
 
-from gradacc_desktop.core.memory.activation import Attention
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.memory.setup import Precision
+from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time.step_results import PART_NAMES
 from gradacc_desktop.viewmodels.planner import PlannerViewModel, TimePart, TimeView
 from gradacc_desktop.viewmodels.training.fields import Choice
@@ -168,15 +169,45 @@ def test_eager_attention_costs_memory_and_time(qapp) -> None:  # type: ignore[no
     training.set_choice(Choice.RECOMMEND, False)  # the same pair for both kernels
     training.set_text(F.MICRO_BATCH, "4")
     assert training.options(Choice.ATTENTION) == [
-        (Attention.SDPA, "Fused (SDPA / FlashAttention)"),
-        (Attention.EAGER, "Eager (scores through memory)"),
+        (AttentionKernel.SDPA, "Fused (SDPA / FlashAttention 2)"),
+        (AttentionKernel.FLASH, "FlashAttention 3/4 (Hopper, Blackwell)"),
+        (AttentionKernel.EAGER, "Eager (scores through memory)"),
     ]
     fused, fused_note = time(vm), training.state.notes.activation.text
-    training.set_choice(Choice.ATTENTION, Attention.EAGER)
+    training.set_choice(Choice.ATTENTION, AttentionKernel.EAGER)
     eager, eager_note = time(vm), training.state.notes.activation.text
     assert eager_note != fused_note
     assert _seconds(eager, "attention") > _seconds(fused, "attention")
     assert _step(eager) > _step(fused)
+
+
+def test_flash_attention_3_keeps_what_sdpa_keeps_and_runs_faster_on_hopper(qapp) -> None:  # type: ignore[no-untyped-def]
+    """FlashAttention 3 (Hopper) keeps what any fused kernel keeps, and its attention is
+    faster than the fused kernels' at 32K tokens (ml-engineering's H200 runs); before
+    Hopper the package's kernel is FlashAttention 2, SDPA's speed."""
+    vm = planner()
+    training = vm.training
+    timed(training, "llama-3.1-8b", "32768")
+    training.set_text(F.ACTIVATION, "")  # the estimate, which names the kernel
+    training.set_choice(Choice.RECOMMEND, False)  # the same pair for both kernels
+    training.set_text(F.MICRO_BATCH, "1")
+    training.set_choice(Choice.RECOMPUTE, Recompute.FULL)
+    times = {}
+    for card in ("a100-80gb", "h100-80gb"):
+        training.set_choice(Choice.CARD, card)
+        for kernel in (AttentionKernel.SDPA, AttentionKernel.FLASH):
+            training.set_choice(Choice.ATTENTION, kernel)
+            times[card, kernel] = (time(vm), training.state.notes.activation.text)
+    sdpa, flash = (
+        times["h100-80gb", AttentionKernel.SDPA],
+        times["h100-80gb", AttentionKernel.FLASH],
+    )
+    assert "FlashAttention" in flash[1] and "SDPA" in sdpa[1]
+    assert flash[1].replace("FlashAttention", "SDPA") == sdpa[1]  # the same activation
+    assert _seconds(flash[0], "attention") < _seconds(sdpa[0], "attention")
+    assert _step(flash[0]) < _step(sdpa[0])
+    ampere = [times["a100-80gb", k][0] for k in (AttentionKernel.SDPA, AttentionKernel.FLASH)]
+    assert _seconds(ampere[0], "attention") == _seconds(ampere[1], "attention")
 
 
 def test_typed_links_replace_the_cards(qapp) -> None:  # type: ignore[no-untyped-def]

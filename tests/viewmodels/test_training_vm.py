@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch.planning import Rounding
-from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
@@ -77,7 +77,7 @@ def test_the_activation_note_names_the_step_it_was_estimated_for(qapp) -> None: 
     """The kernel, the recomputation and the loss change the figure: the note says them."""
     vm = TrainingViewModel(QLocale("en"))
     vm.set_choice(Choice.MODEL, "llama-3.1-8b")
-    vm.set_choice(Choice.ATTENTION, Attention.EAGER)
+    vm.set_choice(Choice.ATTENTION, AttentionKernel.EAGER)
     vm.set_choice(Choice.RECOMPUTE, Recompute.FULL)
     vm.set_choice(Choice.FUSED_LOSS, True)
     assert vm.state.notes.activation.text.endswith(

@@ -64,7 +64,8 @@ Version 5 adds the time model's newer inputs: the interleaved pipeline's virtual
 (ignored without pipeline stages), the expert-parallel GPUs of a mixture of experts
 (ignored for a dense model), the context-parallel GPUs each sequence is split over
 (they add GPUs; a version 5 file without the key has none), FP8 matrix products
-around 16-bit training, the attention kernel (``sdpa``: fused/flash, ``eager``), the
+around 16-bit training, the attention kernel (``sdpa``: fused; ``flash``: FlashAttention
+3 on Hopper, 4 on Blackwell, readable in any version that has the key; ``eager``), the
 links typed over the card's (GB/s per GPU and direction between the GPUs of a node
 and between nodes; null: the card's) and the goodput in percent (the share of the
 wall-clock time spent training; null: 100). Files of versions 1 to 4 open with one

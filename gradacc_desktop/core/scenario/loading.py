@@ -13,6 +13,7 @@ from typing import Any, NoReturn, TypeVar
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
+from ..attention import AttentionKernel
 from ..batch.planning import (
     DATASET_LIMITS,
     GPU_MEMORY_LIMITS,
@@ -23,7 +24,7 @@ from ..batch.planning import (
 )
 from ..calculator import LIMITS, BatchInputs, Field, normalize
 from ..limits import EntryProblem, Limits, check
-from ..memory.activation import SHAPE_LIMITS, Attention, Family
+from ..memory.activation import SHAPE_LIMITS, Family
 from ..memory.families import ModelConfigError, parse_model_config_text
 from ..memory.lora import LORA_RANK_LIMITS, LoraTargets
 from ..memory.models import ModelSource, ModelSpec, TypedShape
@@ -463,7 +464,9 @@ def _speed_model(p: dict[str, Any]) -> dict[str, Any]:
         "expert_parallel": _int(p, "expert_parallel", "plan", LAYOUT_LIMITS),
         "context_parallel": _int(p, "context_parallel", "plan", LAYOUT_LIMITS),
         "fp8": fp8,
-        "attention": Attention(_choice(p, "attention", tuple(x.value for x in Attention))),
+        "attention": AttentionKernel(
+            _choice(p, "attention", tuple(x.value for x in AttentionKernel))
+        ),
         "link_gbps": _optional(_decimal, p, "link_gbps", "plan", BANDWIDTH_LIMITS),
         "network_gbps": _optional(_decimal, p, "network_gbps", "plan", BANDWIDTH_LIMITS),
         "goodput_percent": _optional(

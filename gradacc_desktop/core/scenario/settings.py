@@ -11,10 +11,10 @@ from decimal import Decimal
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
+from ..attention import AttentionKernel
 from ..batch.planning import Rounding
 from ..calculator import DEFAULTS, LIMITS, BatchInputs, Field
 from ..limits import Limits
-from ..memory.activation import Attention
 from ..memory.lora import LoraTargets
 from ..memory.models import ModelSpec
 from ..memory.setup import Offload, Precision, ZeroStage
@@ -143,7 +143,7 @@ class PlanSettings:
     image_width: int | None = None
     image_height: int | None = None
     vision_frozen: bool = False
-    attention: Attention = Attention.SDPA
+    attention: AttentionKernel = AttentionKernel.SDPA
     #: GB/s per GPU and direction, between the GPUs of a node / between nodes (None:
     #: the card's)
     link_gbps: Decimal | None = None

@@ -13,7 +13,10 @@ kernel one after another, and each reaches its own share of the card:
   scaling, casts and the 16-bit parts around them take some of it).
 * **Attention** (PaLM's ``12·L·H·Q·T``), a fused flash kernel: ``peak · attention ·
   s / (s + s½)`` — short sequences leave the kernel's tiles part empty. It runs in
-  16 bits, against the 16-bit peak, also when the products run in FP8.
+  16 bits, against the 16-bit peak, also when the products run in FP8. A causal kernel
+  computes half of PaLM's count, so the share may exceed 1. The flash-attn packages'
+  own kernels (FlashAttention 3 on Hopper, 4 on Blackwell) have their own share,
+  ``flash``, where measured runs fit one.
   Eager attention (no fused kernel) runs its two products at the matrix products' rate
   and reads and writes ``score_values`` times each of its ``heads · s²`` scores per
   layer (softmax, mask, dropout; forward and backward) at the memory bandwidth.
@@ -27,10 +30,11 @@ kernel one after another, and each reaches its own share of the card:
   the card's cores and memory bandwidth; the kernels slow by ``contention`` times the
   communication they hide.
 
-``matmul`` and ``attention`` depend on the card's generation; the widths, tokens and
-byte counts are the same for every card. All of them were fitted on published training
-runs (``benchmarks/published_runs.json``; ``make time-table`` prints the fit and the
-held-out error into ``docs/TIME.md``).
+``matmul``, ``attention``, ``flash`` and ``expert_matmul`` depend on the card's
+generation; the widths, tokens and byte counts are the same for every card. All of them
+are fitted on measured and published training runs (``make measured-fit``;
+``benchmarks/measured_runs.json``, ``benchmarks/published_runs.json``; the tables and
+the held-out errors are in ``docs/TIME.md``).
 """
 
 from __future__ import annotations
@@ -55,7 +59,9 @@ class KernelModel:
     #: how many times faster FP8 products run than 16-bit ones (the datasheet says 2;
     #: scaling, casts and the 16-bit parts of each product take some of it)
     fp8_gain: Fraction
-    #: share of the peak the flash-attention kernels (forward and backward) reach
+    #: share of the peak the fused attention kernels (forward and backward) reach, of
+    #: PaLM's count, which counts every score: a causal kernel skips the masked half,
+    #: so the share may exceed 1 (at most 2)
     attention: Fraction
     #: per-GPU product width at which products run at half of ``matmul``
     width_half: int
@@ -92,14 +98,23 @@ class KernelModel:
     pcie_efficiency: Fraction = Fraction(8, 10)
     #: a node's CPU memory bandwidth its GPUs' CPU optimizers share (ZeRO-Offload), GB/s
     host_memory_gbps: int = HOST_MEMORY_GBPS
+    #: the flash-attn packages' own kernel's share, as ``attention`` (FlashAttention 3
+    #: on Hopper, 4 on Blackwell); None: no measured run to fit, ``attention``'s
+    flash: Fraction | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.fp8_gain, Fraction) or not 1 <= self.fp8_gain <= 2:
             raise ValueError(f"fp8_gain must be a Fraction in [1, 2], got {self.fp8_gain!r}")
-        for name in ("matmul", "attention", "expert_matmul", "pcie_efficiency"):
+        for name in ("matmul", "expert_matmul", "pcie_efficiency"):
             value = getattr(self, name)
             if not isinstance(value, Fraction) or not 0 < value <= 1:
                 raise ValueError(f"{name} must be a Fraction in (0, 1], got {value!r}")
+        for name in ("attention", "flash"):
+            value = getattr(self, name)
+            if name == "flash" and value is None:
+                continue
+            if not isinstance(value, Fraction) or not 0 < value <= 2:
+                raise ValueError(f"{name} must be a Fraction in (0, 2], got {value!r}")
         for name in (
             "width_half",
             "tokens_half",
@@ -131,44 +146,49 @@ class KernelModel:
             return self.matmul
         return self.matmul * Fraction(width, width + self.width_half)
 
-    def attention_share(self, seq_len: int) -> Fraction:
-        return self.attention * Fraction(seq_len, seq_len + self.seq_half)
+    def attention_share(self, seq_len: int, flash: bool = False) -> Fraction:
+        """Share of the 16-bit peak the fused attention kernels reach on ``seq_len``
+        tokens (``flash``: the flash-attn packages' own kernel)."""
+        share = self.flash if flash and self.flash is not None else self.attention
+        return share * Fraction(seq_len, seq_len + self.seq_half)
 
 
 #: shared by every generation (``make measured-table`` --fit on the measured runs that
 #: are not held out, then copied here by a person)
 SHARED: dict[str, int | Fraction] = {
-    "width_half": 172,
-    "tokens_half": 545,
-    "seq_half": 1740,
+    "width_half": 179,
+    "tokens_half": 543,
+    "seq_half": 1395,
     "elementwise_values": 16,
     "logit_values": 6,
     "score_values": 27,
-    "permute_values": 22,
-    "contention": Fraction(102, 970841),
-    "fp8_gain": Fraction(1201556, 600811),
-    "latency_intra": Fraction(31, 407336),
+    "permute_values": 6,
+    "contention": Fraction(89, 873096),
+    "fp8_gain": Fraction(2, 1),
+    "latency_intra": Fraction(68, 939855),
     "latency_inter": Fraction(0, 1),
-    "pcie_efficiency": Fraction(307721, 933319),
-    "host_memory_gbps": 183,
+    "pcie_efficiency": Fraction(320982, 979831),
+    "host_memory_gbps": 134,
 }
 
 #: per fitted generation: matmul, attention, expert_matmul
 SHARES: dict[Generation, dict[str, Fraction]] = {
     Generation.AMPERE: {
-        "matmul": Fraction(623, 733),
-        "attention": Fraction(38, 67),
-        "expert_matmul": Fraction(1, 1),
+        "matmul": Fraction(17, 20),
+        "attention": Fraction(506, 923),
+        "expert_matmul": Fraction(434, 467),
     },
     Generation.BLACKWELL: {
-        "matmul": Fraction(295, 614),
-        "attention": Fraction(555, 653),
-        "expert_matmul": Fraction(222, 509),
+        "matmul": Fraction(466, 951),
+        "attention": Fraction(403, 606),
+        "expert_matmul": Fraction(341, 832),
+        "flash": Fraction(1035, 913),
     },
     Generation.HOPPER: {
-        "matmul": Fraction(16, 23),
-        "attention": Fraction(290, 737),
-        "expert_matmul": Fraction(593, 978),
+        "matmul": Fraction(495, 701),
+        "attention": Fraction(155, 456),
+        "expert_matmul": Fraction(263, 398),
+        "flash": Fraction(801, 724),
     },
 }
 
@@ -176,16 +196,16 @@ SHARES: dict[Generation, dict[str, Fraction]] = {
 #: per optimizer step (the frameworks run different Python around the same kernels)
 FRAMEWORKS: dict[Framework, dict[str, Fraction]] = {
     Framework.DEEPSPEED: {
-        "layer_seconds": Fraction(544, 205339),
-        "step_seconds": Fraction(13885, 923247),
+        "layer_seconds": Fraction(2223, 844681),
+        "step_seconds": Fraction(13517, 884421),
     },
     Framework.MEGATRON: {
-        "layer_seconds": Fraction(3535, 620007),
-        "step_seconds": Fraction(944, 968373),
+        "layer_seconds": Fraction(5234, 914927),
+        "step_seconds": Fraction(116, 258301),
     },
     Framework.FSDP: {
-        "layer_seconds": Fraction(981, 911705),
-        "step_seconds": Fraction(46799, 400370),
+        "layer_seconds": Fraction(106, 115307),
+        "step_seconds": Fraction(17834, 143011),
     },
 }
 

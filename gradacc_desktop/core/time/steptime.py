@@ -212,7 +212,7 @@ class StepModel:
                     permutation /= hw.memory_bandwidth
             if workload.flash_attention:
                 # each GPU's kernels run on its s/cp-token blocks
-                share = k.attention_share(max(1, seq // cp))
+                share = k.attention_share(max(1, seq // cp), workload.flash_kernel)
                 attention_time = attention / (sixteen_bit * share)
             else:  # two batched products, and the scores through memory
                 attention_time = attention / rate

@@ -122,6 +122,9 @@ class Workload:
     kv_width: int | None = None
     #: a fused (flash/SDPA) attention kernel; False: eager, scores written out
     flash_attention: bool = True
+    #: the fused kernel is the flash-attn packages' own for the card (FlashAttention 3
+    #: on Hopper, 4 on Blackwell: ``core.attention``), at its own fitted speed
+    flash_kernel: bool = False
     #: activation bytes one sample keeps for the whole model on one GPU (None: not counted)
     activation_bytes_per_sample: int | None = None
     #: ZeRO-Offload: the optimizer (and with ALL the parameters) in CPU memory

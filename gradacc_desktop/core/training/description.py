@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import Rounding
 from ..limits import whole
-from ..memory.activation import Attention
 from ..memory.lora import BaseFormat, LoraTargets
 from ..memory.models import ModelFacts, ModelSpec
 from ..memory.setup import Offload, Precision, TrainingSetup
@@ -146,8 +146,9 @@ class TrainingDescription:
     seq_len: int | None = None
     #: encoder-decoders: the target (decoder) length (None: ``seq_len``)
     target_seq: int | None = None
-    #: the attention kernel: fused (SDPA/flash: no s² scores kept) or eager
-    attention: Attention = Attention.SDPA
+    #: the attention kernel: fused (SDPA, FlashAttention: no s² scores kept) or eager
+    #: (``core.attention``)
+    attention: AttentionKernel = AttentionKernel.SDPA
     #: the head and the loss fused over chunks of tokens (Liger's fused linear
     #: cross-entropy: use_liger_kernel): a causal LM's whole logits are never kept.
     #: Hugging Face modules only (Megatron's own kernels are not Liger's)

@@ -37,7 +37,6 @@ from typing import Any
 from ..framework import Framework
 from ..memory.activation import (
     Accounting,
-    Attention,
     Device,
     Inputs,
     Part,
@@ -314,7 +313,7 @@ def _activation(
         description.target_seq,
         dtype=description.precision,
         recompute=description.recomputed,
-        attention=description.attention,
+        attention=description.attention.kept,
         fused_loss=description.loss_fused,
         profile=Accounting.HF,
         device=Device.CUDA,
@@ -355,14 +354,14 @@ def _per_rank(
     if d.seq_len is None or not (megatron or autotp):
         return result, True
     whole = result
-    if megatron and d.attention is Attention.EAGER:
+    if megatron and not d.attention.fused:
         whole = _estimate(replace(result.inputs, fused_softmax=True))
     inputs = model.activation_inputs(
         d.seq_len,
         d.target_seq,
         dtype=d.precision,
         recompute=d.recomputed,
-        attention=d.attention,
+        attention=d.attention.kept,
         fused_loss=d.loss_fused,
         profile=Accounting.PAPER if megatron else Accounting.HF,
         device=Device.CUDA,
@@ -567,7 +566,7 @@ def repeated_share(d: TrainingDescription, model: ModelFacts | None) -> Fraction
     inputs = model.activation_inputs(
         d.seq_len or 1,
         recompute=recompute,
-        attention=d.attention,
+        attention=d.attention.kept,
         dtype=d.precision,
         profile=Accounting.HF,
         device=Device.CUDA,

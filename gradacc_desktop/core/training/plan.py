@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..attention import AttentionKernel
 from ..batch.planning import AccumulationPlan, solve_accumulation, steps_per_epoch
 from ..batch.recommend import (
     PairChoice,
@@ -28,7 +29,6 @@ from ..batch.recommend import (
 )
 from ..frameworks.rules import Refusal, refusals, schedule_runs
 from ..frameworks.verdicts import BatchVerdicts, batch_verdicts
-from ..memory.activation import Attention
 from ..memory.lora import base_weight_bytes_per_param
 from ..memory.setup import SetupNote, SetupProblem, TrainingSetup, setup_notes, setup_problem
 from ..time.hardware import NoSpeedError, hardware
@@ -331,7 +331,8 @@ def step_model(
         kv_width=(
             None if size is None else (model.kv_heads or size.shape.heads) * size.shape.head_dim
         ),
-        flash_attention=d.attention is Attention.SDPA,
+        flash_attention=d.attention.fused,
+        flash_kernel=d.attention is AttentionKernel.FLASH,
         activation_bytes_per_sample=figs.activation.bytes,
         offload=d.offload,
         frozen_value_bytes=(

@@ -42,7 +42,6 @@ from gradacc_desktop.core.recompute import Recompute
 
 from ..batch.planning import divisors
 from ..frameworks.rules import Refusal, refusals, schedule_runs
-from ..memory.activation_types import Attention
 from ..memory.models import ModelFacts, UnknownModelError, facts
 from ..memory.setup import Offload
 from ..memory.zero import ZeroStage
@@ -351,7 +350,7 @@ def search(
     recomputes = [
         r
         for r in d.framework.recomputations
-        if not (r is Recompute.SELECTIVE and d.attention is Attention.SDPA)
+        if not (r is Recompute.SELECTIVE and d.attention.fused)
         and (
             r is not Recompute.SELECTIVE_OP
             or repeated_share(replace(d, recompute=r), model) is not None

@@ -196,7 +196,7 @@ class ActivationViewModel(QObject):
         if described.seq_len is not None:
             self.set_value(ActivationField.SEQ, described.seq_len)
         o, d = self._options, described
-        step = (d.precision, d.attention, d.recomputed, d.loss_fused)
+        step = (d.precision, d.attention.kept, d.recomputed, d.loss_fused)
         self._set_options(replace(o, dtype=step[0], attention=step[1], recompute=step[2],
                                   fused_loss=step[3]))  # fmt: skip
 

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch import Rounding
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import (
-    Attention,
     Family,
     LoraTargets,
     ModelSource,
@@ -77,7 +77,7 @@ class Choices:
     fp8: bool = False
     #: the vision tower does not train (a model with one)
     vision_frozen: bool = False
-    attention: Attention = Attention.SDPA
+    attention: AttentionKernel = AttentionKernel.SDPA
     #: Liger's fused linear cross-entropy, when the framework runs Hugging Face modules
     #: (``fused_loss_allowed``)
     fused_loss: bool = False

@@ -10,10 +10,10 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch import Rounding
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import (
-    Attention,
     Family,
     LoraTargets,
     ModelSource,
@@ -62,7 +62,7 @@ ChoiceValue = object
 
 #: the choices that hold one member of an enum: the Choices attribute and the enum
 ENUM_CHOICES: dict[Choice, tuple[str, Callable[[Any], Any]]] = {
-    Choice.ATTENTION: ("attention", Attention),
+    Choice.ATTENTION: ("attention", AttentionKernel),
     Choice.FAMILY: ("family", Family),
     Choice.METHOD: ("method", Method),
     Choice.LORA_TARGETS: ("lora_targets", LoraTargets),

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import final
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.framework import Framework
-from gradacc_desktop.core.memory import Attention, ModelFacts, ModelSource
+from gradacc_desktop.core.memory import ModelFacts, ModelSource
 from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.time import GpuCard
@@ -141,7 +142,12 @@ class NoteTexts(Translating):
         if figure.source is Source.ESTIMATED:
             length = self._formats.format(d.seq_len or 0)
             step = [d.precision.value]
-            step.append(self.tr("SDPA") if d.attention is Attention.SDPA else self.tr("eager"))
+            kernel = {
+                AttentionKernel.SDPA: self.tr("SDPA"),
+                AttentionKernel.FLASH: self.tr("FlashAttention"),
+                AttentionKernel.EAGER: self.tr("eager"),
+            }
+            step.append(kernel[d.attention])
             if d.recomputed is not Recompute.NONE:
                 step.append(say(RECOMPUTATION[d.recomputed]))
             if d.loss_fused:

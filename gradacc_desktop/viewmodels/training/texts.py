@@ -6,10 +6,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import final
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch import Rounding
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import (
-    Attention,
     Family,
     LoraTargets,
     Offload,
@@ -189,9 +189,12 @@ class TrainingTexts(Translating):
                 "with bf16 or fp16 on a card with an FP8 peak (Hopper, Ada, Blackwell, MI300X)."
             ),
             Choice.ATTENTION: self.tr(
-                "A fused kernel (PyTorch's SDPA, FlashAttention) keeps no s² scores and runs at "
-                "its own share of the peak; eager attention writes every score to memory and "
-                "back: more activation memory and more time."
+                "A fused kernel (PyTorch's SDPA, FlashAttention 2) keeps no s² scores and runs "
+                "at its own share of the peak. FlashAttention 3 (Hopper) and 4 (Blackwell), "
+                "transformers' flash_attention_3 and flash_attention_4, keep the same and run "
+                "faster on long sequences; before Hopper they are FlashAttention 2. Eager "
+                "attention writes every score to memory and back: more activation memory and "
+                "more time."
             ),
             Choice.FUSED_LOSS: self.tr(
                 "The head and the loss run over chunks of tokens (Liger's fused linear "
@@ -312,10 +315,11 @@ class TrainingTexts(Translating):
             (MasterWeights.NONE, self.tr("None (pure bf16)")),
         ]
 
-    def attention_options(self) -> list[tuple[Attention, str]]:
+    def attention_options(self) -> list[tuple[AttentionKernel, str]]:
         return [
-            (Attention.SDPA, self.tr("Fused (SDPA / FlashAttention)")),
-            (Attention.EAGER, self.tr("Eager (scores through memory)")),
+            (AttentionKernel.SDPA, self.tr("Fused (SDPA / FlashAttention 2)")),
+            (AttentionKernel.FLASH, self.tr("FlashAttention 3/4 (Hopper, Blackwell)")),
+            (AttentionKernel.EAGER, self.tr("Eager (scores through memory)")),
         ]
 
     def card_options(self, cards: tuple[GpuCard, ...]) -> list[tuple[str, str]]:

@@ -8,9 +8,10 @@ from fractions import Fraction
 
 import pytest
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.framework import Framework
-from gradacc_desktop.core.memory.activation import Attention, Inputs, estimate
 from gradacc_desktop.core.memory.activation import Family as ActivationFamily
+from gradacc_desktop.core.memory.activation import Inputs, estimate
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.models import ModelSpec, TypedShape
 from gradacc_desktop.core.memory.setup import Offload, Precision
@@ -153,7 +154,7 @@ def test_megatron_keeps_eager_attention_s_softmax_as_its_fused_kernel() -> None:
         LLAMA,
         model=ModelSpec.bundled("deepseek-v2-lite"),
         seq_len=2048,
-        attention=Attention.EAGER,
+        attention=AttentionKernel.EAGER,
         gpus=2,
         tensor_parallel=2,
         zero_stage=ZeroStage.OPTIMIZER,

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.batch.planning import divisors
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.frameworks.rules import Rule
-from gradacc_desktop.core.memory.activation import Attention
 from gradacc_desktop.core.memory.models import ModelSpec
 from gradacc_desktop.core.memory.setup import Offload
 from gradacc_desktop.core.memory.zero import ZeroStage
@@ -91,7 +91,10 @@ def test_each_framework_tries_the_recomputations_it_offers() -> None:
     tried = {c.recompute for c in search(gpt2, 8).ranking}
     assert Recompute.SELECTIVE_OP not in tried
     megatron = replace(LLAMA, framework=Framework.MEGATRON)
-    fused, eager = search(megatron, 8), search(replace(megatron, attention=Attention.EAGER), 8)
+    fused, eager = (
+        search(megatron, 8),
+        search(replace(megatron, attention=AttentionKernel.EAGER), 8),
+    )
     assert eager.considered == fused.considered * 3 // 2
 
 
