@@ -61,6 +61,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
     from gradacc_desktop.app import configure_application, create_window
+    from gradacc_desktop.core.attention import AttentionKernel
     from gradacc_desktop.core.calculator import Field
     from gradacc_desktop.core.framework import Framework
     from gradacc_desktop.core.memory.setup import Offload
@@ -333,6 +334,30 @@ def main() -> int:
             assert window.help_dialog is not None
             shoot(window.help_dialog, sizes_dir / f"help-planner-{language}.png")
             window.help_dialog.close()
+
+            # the attention kernel: FlashAttention 3 on the H100s, its time beside it
+            describe(
+                "llama-3.1-8b",
+                {Choice.CARD: "h100-80gb", Choice.ATTENTION: AttentionKernel.FLASH,
+                 Choice.ZERO: ZeroStage.WEIGHTS, Choice.RECOMPUTE: Recompute.FULL},
+                seq_len="32768", target="64", gpus="8",
+            )  # fmt: skip
+            tab(1)
+            method = panel.sections[DescriptionSection.METHOD]
+
+            def to_method(method=method, panel=panel, column=column, w=window) -> None:  # type: ignore[no-untyped-def]
+                """The method's section (the attention kernel) beside the time card."""
+                settle()
+                panel.area.verticalScrollBar().setValue(method.mapTo(column, QPoint(0, 0)).y())
+                w.planner.results_area.ensureWidgetVisible(w.planner.results.time, 0, 0)
+                settle()
+
+            window.resize(*WIDE_SIZE)
+            to_method()
+            shoot(window, sizes_dir / f"description-attention-{language}-1366x768.png")
+            window.resize(*SMALL_SIZE)
+            to_method()
+            shoot(window, sizes_dir / f"description-attention-{language}-800x600.png")
 
             # the description panel scrolled to its GPUs (last of the shots beside it: the
             # panel's scroll stays where this leaves it): the issue's Llama-3-70B on 16

@@ -6173,14 +6173,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A cabeça e a perda rodam sobre blocos de tokens (a entropia cruzada linear fundida do Liger: use_liger_kernel no transformers e no TRL, liger_fused_linear_cross_entropy com o LigerPlugin do axolotl, enable_liger_kernel no LLaMA-Factory): os logits inteiros de um modelo de linguagem, vocabulário × tokens, nunca são guardados. Muito menos memória de ativações em sequências longas e vocabulários grandes; não com o Megatron.</translation>
     </message>
     <message>
-        <source>Fused (SDPA / FlashAttention 2)</source>
-        <translation>Fundido (SDPA / FlashAttention 2)</translation>
-    </message>
-    <message>
-        <source>FlashAttention 3/4 (Hopper, Blackwell)</source>
-        <translation>FlashAttention 3/4 (Hopper, Blackwell)</translation>
-    </message>
-    <message>
         <source>Off now: {why}</source>
         <translation>Desligado agora: {why}</translation>
     </message>
@@ -6479,6 +6471,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>None (pure bf16)</source>
         <translation>Nenhuma (bf16 puro)</translation>
+    </message>
+    <message>
+        <source>Fused: SDPA / FlashAttention 2</source>
+        <translation>Fundido: SDPA / FlashAttention 2</translation>
+    </message>
+    <message>
+        <source>FlashAttention 3/4</source>
+        <translation>FlashAttention 3/4</translation>
     </message>
     <message>
         <source>Eager (scores through memory)</source>

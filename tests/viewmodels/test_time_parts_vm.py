@@ -169,8 +169,8 @@ def test_eager_attention_costs_memory_and_time(qapp) -> None:  # type: ignore[no
     training.set_choice(Choice.RECOMMEND, False)  # the same pair for both kernels
     training.set_text(F.MICRO_BATCH, "4")
     assert training.options(Choice.ATTENTION) == [
-        (AttentionKernel.SDPA, "Fused (SDPA / FlashAttention 2)"),
-        (AttentionKernel.FLASH, "FlashAttention 3/4 (Hopper, Blackwell)"),
+        (AttentionKernel.SDPA, "Fused: SDPA / FlashAttention 2"),
+        (AttentionKernel.FLASH, "FlashAttention 3/4"),
         (AttentionKernel.EAGER, "Eager (scores through memory)"),
     ]
     fused, fused_note = time(vm), training.state.notes.activation.text

@@ -317,8 +317,8 @@ class TrainingTexts(Translating):
 
     def attention_options(self) -> list[tuple[AttentionKernel, str]]:
         return [
-            (AttentionKernel.SDPA, self.tr("Fused (SDPA / FlashAttention 2)")),
-            (AttentionKernel.FLASH, self.tr("FlashAttention 3/4 (Hopper, Blackwell)")),
+            (AttentionKernel.SDPA, self.tr("Fused: SDPA / FlashAttention 2")),
+            (AttentionKernel.FLASH, self.tr("FlashAttention 3/4")),
             (AttentionKernel.EAGER, self.tr("Eager (scores through memory)")),
         ]
 
