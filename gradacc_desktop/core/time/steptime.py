@@ -316,7 +316,7 @@ class StepModel:
         self._pipeline = linear(CollectiveKind.SEND_RECV, What.ACTIVATIONS)
         # the kernel model's micro-step on the GPU, all its linear parts summed once per
         # stage: (fixed, per sample) of everything, and of the products alone (the
-        # weights' floor); None: the parts are added up one by one (``_slot``)
+        # weights' floor); empty: the parts are added up one by one (``_slot``)
         Line = tuple[Fraction, Fraction]
         self._lines: tuple[tuple[Line, Line], ...] = ()
         if not self._roofline and profile is None:
