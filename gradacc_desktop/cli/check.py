@@ -78,6 +78,7 @@ LABELS = {
     "sequence_length": "sequence length",
     "base_model": "base model",
     "checkpointing": "activation checkpointing",
+    "attention": "attention kernel",
     "fused_loss": "fused loss (Liger)",
     "master_weights": "master weights",
     "packing": "samples packed",

@@ -22,8 +22,10 @@ time model reads which kernel runs.
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
 
-from gradacc_desktop.core.memory.activation_types import Attention
+if TYPE_CHECKING:  # the memory package is loaded on first use, not at start-up
+    from gradacc_desktop.core.memory.activation_types import Attention
 
 __all__ = ["AttentionKernel"]
 
@@ -36,6 +38,8 @@ class AttentionKernel(enum.Enum):
     @property
     def kept(self) -> Attention:
         """What the activation estimator counts: the scores (eager) or none (fused)."""
+        from gradacc_desktop.core.memory.activation_types import Attention
+
         return Attention.EAGER if self is AttentionKernel.EAGER else Attention.SDPA
 
     @property

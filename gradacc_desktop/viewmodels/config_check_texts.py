@@ -33,7 +33,7 @@ from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.training.description import TrainingDescription
 from gradacc_desktop.core.training.imported import bundled_model_of
 from gradacc_desktop.viewmodels.formats import PlanFormats, Translating
-from gradacc_desktop.viewmodels.shared_texts import RECOMPUTATION, say
+from gradacc_desktop.viewmodels.shared_texts import ATTENTION_KERNEL, RECOMPUTATION, say
 
 
 @dataclass(frozen=True)
@@ -355,6 +355,8 @@ class ConfigCheckTexts(Translating):
         if config.checkpointing is not None:
             checked = Recompute.FULL if config.checkpointing else Recompute.NONE
             parts.append(say(RECOMPUTATION[checked]))
+        if config.attention is not None:
+            parts.append(say(ATTENTION_KERNEL[config.attention]))
         if config.fused_loss:
             parts.append(self.tr("the fused loss (Liger)"))
         if config.master_weights is MasterWeights.BF16:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.core.text import Phrase, trans_late
 
@@ -34,6 +35,13 @@ RECOMPUTATION: dict[Recompute, Phrase] = {
     Recompute.SELECTIVE: trans_late("SharedTexts", "selective recomputation"),
     Recompute.SELECTIVE_OP: trans_late("SharedTexts", "per-op selective recomputation"),
     Recompute.FULL: trans_late("SharedTexts", "full recomputation"),
+}
+
+# the attention kernel in a list of what a step was estimated for or a file gave
+ATTENTION_KERNEL: dict[AttentionKernel, Phrase] = {
+    AttentionKernel.SDPA: trans_late("SharedTexts", "SDPA"),
+    AttentionKernel.FLASH: trans_late("SharedTexts", "FlashAttention 3/4"),
+    AttentionKernel.EAGER: trans_late("SharedTexts", "eager attention"),
 }
 
 OPEN_CONFIG_BUTTON = trans_late("SharedTexts", "Open config.&json…")

@@ -2679,6 +2679,14 @@
         <source>alignment-handbook&apos;s scripts define it; TRL&apos;s own scripts (trl sft, trl dpo) refuse it</source>
         <translation>os scripts do alignment-handbook a definem; os scripts do próprio TRL (trl sft, trl dpo) a recusam</translation>
     </message>
+    <message>
+        <source>an attention implementation gradacc does not know: the description&apos;s attention kernel stays as it is</source>
+        <translation>uma implementação de atenção que o gradacc não conhece: o kernel de atenção da descrição fica como está</translation>
+    </message>
+    <message>
+        <source>must be &quot;auto&quot;, &quot;disabled&quot;, &quot;sdpa&quot; or &quot;fa2&quot; (LLaMA-Factory raises &quot;Unknown attention type&quot; for the others; gpt-oss runs FlashAttention 3 whatever is set)</source>
+        <translation>deve ser &quot;auto&quot;, &quot;disabled&quot;, &quot;sdpa&quot; ou &quot;fa2&quot; (o LLaMA-Factory lança &quot;Unknown attention type&quot; para os outros; o gpt-oss roda FlashAttention 3 seja qual for o valor)</translation>
+    </message>
 </context>
 <context>
     <name>ConfigurationTexts</name>
@@ -4375,18 +4383,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Não derivado: {why}</translation>
     </message>
     <message>
-        <source>SDPA</source>
-        <translation>SDPA</translation>
-    </message>
-    <message>
-        <source>FlashAttention</source>
-        <translation>FlashAttention</translation>
-    </message>
-    <message>
-        <source>eager</source>
-        <translation>atenção eager</translation>
-    </message>
-    <message>
         <source>fused loss</source>
         <translation>perda fundida</translation>
     </message>
@@ -5482,6 +5478,18 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>full recomputation</source>
         <translation>recomputação completa</translation>
+    </message>
+    <message>
+        <source>SDPA</source>
+        <translation>SDPA</translation>
+    </message>
+    <message>
+        <source>FlashAttention 3/4</source>
+        <translation>FlashAttention 3/4</translation>
+    </message>
+    <message>
+        <source>eager attention</source>
+        <translation>atenção eager</translation>
     </message>
     <message>
         <source>Open config.&amp;json…</source>

@@ -81,7 +81,7 @@ def test_the_activation_note_names_the_step_it_was_estimated_for(qapp) -> None: 
     vm.set_choice(Choice.RECOMPUTE, Recompute.FULL)
     vm.set_choice(Choice.FUSED_LOSS, True)
     assert vm.state.notes.activation.text.endswith(
-        " per sample (the whole model on one GPU, 4,096 tokens, bf16, eager, full "
+        " per sample (the whole model on one GPU, 4,096 tokens, bf16, eager attention, full "
         "recomputation, fused loss; transformers' saved tensors)."
     )
 

@@ -179,6 +179,8 @@ def _training_fixed_by(config: ImportedConfig, d: TrainingDescription) -> Traini
         d = replace(d, seq_len=config.sequence_length)
     if config.checkpointing is not None:
         d = replace(d, recompute=Recompute.FULL if config.checkpointing else Recompute.NONE)
+    if config.attention is not None:
+        d = replace(d, attention=config.attention)
     if config.fused_loss is not None:
         d = replace(d, fused_loss=config.fused_loss)
     if config.master_weights is not None:

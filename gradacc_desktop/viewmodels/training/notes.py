@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import final
 
-from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory import ModelFacts, ModelSource
 from gradacc_desktop.core.precision import MasterWeights
@@ -19,7 +18,7 @@ from gradacc_desktop.core.training.figures import Figure, Figures, Missing, Sour
 from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating, format_approx
-from gradacc_desktop.viewmodels.shared_texts import RECOMPUTATION, say
+from gradacc_desktop.viewmodels.shared_texts import ATTENTION_KERNEL, RECOMPUTATION, say
 from gradacc_desktop.viewmodels.training.fields import TrainingField
 
 #: the frameworks by their own names (not translated)
@@ -142,12 +141,7 @@ class NoteTexts(Translating):
         if figure.source is Source.ESTIMATED:
             length = self._formats.format(d.seq_len or 0)
             step = [d.precision.value]
-            kernel = {
-                AttentionKernel.SDPA: self.tr("SDPA"),
-                AttentionKernel.FLASH: self.tr("FlashAttention"),
-                AttentionKernel.EAGER: self.tr("eager"),
-            }
-            step.append(kernel[d.attention])
+            step.append(say(ATTENTION_KERNEL[d.attention]))
             if d.recomputed is not Recompute.NONE:
                 step.append(say(RECOMPUTATION[d.recomputed]))
             if d.loss_fused:

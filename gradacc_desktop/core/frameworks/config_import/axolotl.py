@@ -8,6 +8,7 @@ from typing import Any
 
 from ...batch.planning import MAX_TARGET_BATCH
 from ...text import trans_late
+from .attention import read_axolotl_attention
 from .axolotl_keys import AXOLOTL_KEYS, AXOLOTL_PLUGIN_KEYS, BUILTIN_PLUGINS
 from .follow import follow_deepspeed
 from .fsdp import RESHARD, apply_fsdp, env_text, pydantic_bool
@@ -87,6 +88,7 @@ def read_axolotl(data: dict[Any, Any], r: Reader) -> None:
     # axolotl's load_in_8bit: the frozen base model in 8 bits (bitsandbytes LLM.int8)
     r.boolean("base_8bit", "load_in_8bit", data.get("load_in_8bit"))
     _checkpointing(data, r)
+    read_axolotl_attention(r, data)
     _liger(data, r)
     # axolotl 0.21.0 AxolotlInputConfig sample_packing: bool | None
     r.boolean("packing", "sample_packing", data.get("sample_packing"))

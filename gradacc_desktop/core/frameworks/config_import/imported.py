@@ -7,6 +7,7 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ...attention import AttentionKernel
 from ...memory.setup import Offload, Precision, TrainingSetup, problem_text, setup_problem
 from ...memory.zero import ZeroStage
 from ...precision import MasterWeights
@@ -52,6 +53,8 @@ class ImportedConfig:
     base_model: str | None = None
     # activation (gradient) checkpointing on or off
     checkpointing: bool | None = None
+    # the attention kernel the model is loaded with (None: the file does not say)
+    attention: AttentionKernel | None = None
     # Liger's fused linear cross-entropy on or off (None: the file cannot say)
     fused_loss: bool | None = None
     # what a bf16 training's optimizer updates (DeepSpeed's bf16 master copy; none: pure

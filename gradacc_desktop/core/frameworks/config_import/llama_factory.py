@@ -12,6 +12,7 @@ from ...memory.setup import Precision
 from ...memory.zero import ZeroStage
 from ...precision import MasterWeights
 from ...text import trans_late
+from .attention import read_llama_factory_attention
 from .model import Adapter
 from .reader import MAX_RANK, MAX_SEQ, Bad, Reader, clean
 from .trainer import (
@@ -69,6 +70,7 @@ def read_llama_factory(data: dict[Any, Any], r: Reader) -> None:
         )
     _read_length(data, r)
     _read_checkpointing(data, r)
+    read_llama_factory_attention(r, data.get("flash_attn"))
     _read_liger(data, r)
     trainer_sharding(r, data, args)
     zero3 = r.values.get("zero_stage") == ZeroStage.WEIGHTS

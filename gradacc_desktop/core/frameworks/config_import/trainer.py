@@ -26,6 +26,7 @@ from typing import Any
 
 from ...memory.setup import Precision
 from ...text import trans_late
+from .attention import read_implementation
 from .deepspeed import deepspeed_unknown_keys, read_deepspeed
 from .follow import follow_deepspeed
 from .model import Adapter, UnknownKey, Unread
@@ -235,8 +236,7 @@ def trainer_args(r: Reader, data: dict[Any, Any], cli: bool, trl: bool) -> Train
 
 def liger_flag(r: Reader, key: str, data: dict[Any, Any], cli: bool) -> bool | None:
     """The flag that turns Liger's kernels on: its value, or None when it is unreadable
-    (the fused loss stays open) or absent (the arguments' default: no Liger kernels, the
-    loss unfused)."""
+    (the fused loss stays open) or absent (the default: no Liger kernels, loss unfused)."""
     on = read_flag(r, key, data.get(key), cli, "fused_loss")
     if on is None:
         r.values["fused_loss"] = False
@@ -553,6 +553,7 @@ def trainer_sharding(r: Reader, data: dict[Any, Any], args: TrainerArgs) -> None
 
 def _read_trl(data: dict[Any, Any], r: Reader) -> None:
     peft = _trl_adapter(r, data, True)
+    read_implementation(r, "attn_implementation", data.get("attn_implementation"))  # ModelConfig
     r.text(
         "base_model",
         "model_name_or_path",
