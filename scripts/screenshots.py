@@ -290,7 +290,7 @@ def main() -> int:
                 "base_model: Qwen/Qwen2.5-7B\nadapter: lora\nlora_r: 32\n"
                 "lora_target_linear: true\nsequence_len: 4096\nmicro_batch_size: 2\n"
                 "gradient_accumulation_steps: 8\ntensor_parallel_size: 2\nbf16: auto\n"
-                "gradient_checkpointing: true\nmicro_batch_sizee: 4\n",
+                "gradient_checkpointing: true\nflash_attention: true\nmicro_batch_sizee: 4\n",
                 encoding="utf-8",
             )
             trainer.check.check(recipe)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QLocale
 
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.memory.lora import LoraTargets
 from gradacc_desktop.core.memory.setup import Offload, Precision
 from gradacc_desktop.core.memory.zero import ZeroStage
@@ -458,6 +459,7 @@ def test_a_liger_axolotl_file_with_an_absolute_deepspeed_path(qapp, tmp_path: Pa
         "micro_batch_size: 1\n"
         "gradient_accumulation_steps: 4\n"
         "bf16: true\n"
+        "attn_implementation: flash_attention_3\n"
         f"deepspeed: {zero3}\n",
         encoding="utf-8",
     )
@@ -465,8 +467,10 @@ def test_a_liger_axolotl_file_with_an_absolute_deepspeed_path(qapp, tmp_path: Pa
     lines = outcome.report.splitlines()
     assert f"Read {zero3}, which deepspeed names." in lines
     assert (
-        "From the file as well: 32,768 tokens, no recomputation, the fused loss (Liger)." in lines
+        "From the file as well: 32,768 tokens, no recomputation, FlashAttention 3/4, "
+        "the fused loss (Liger)." in lines
     )
     d = vm.description
     assert d is not None and d.fused_loss and d.seq_len == 32768
     assert vm.choice(Choice.FUSED_LOSS) is True
+    assert vm.choice(Choice.ATTENTION) is AttentionKernel.FLASH
