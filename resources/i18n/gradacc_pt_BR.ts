@@ -2915,6 +2915,10 @@
         <translation>A {card} não tem produtos em FP8 (os Tensor Cores FP8 começam com Ada e Hopper).</translation>
     </message>
     <message>
+        <source>FlashAttention 3 and 4 run on Hopper and Blackwell: on the {card} the flash-attn package&apos;s kernel is FlashAttention 2, timed as the fused kernels (SDPA).</source>
+        <translation>FlashAttention 3 e 4 rodam em Hopper e Blackwell: na {card} o kernel do pacote flash-attn é o FlashAttention 2, cronometrado como os kernels fundidos (SDPA).</translation>
+    </message>
+    <message>
         <source>Virtual stages interleave pipeline stages: give two or more pipeline stages.</source>
         <translation>Estágios virtuais intercalam estágios de pipeline: informe dois ou mais estágios de pipeline.</translation>
     </message>

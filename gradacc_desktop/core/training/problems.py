@@ -17,6 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from ..attention import AttentionKernel
 from ..framework import Framework
 from ..memory.models import ModelFacts
 from ..memory.setup import PROBLEM_TEXT, Offload, SetupProblem
@@ -24,6 +25,7 @@ from ..memory.zero import ZeroStage
 from ..precision import MasterWeights, Precision
 from ..recompute import Recompute
 from ..text import Message, Phrase, trans_late
+from ..time.gpus import Generation
 from .description import TrainingDescription
 from .figures import repeated_share
 
@@ -33,6 +35,7 @@ __all__ = ["SETUP_KINDS", "Problem", "ProblemKind", "problem_text", "problems"]
 class ProblemKind(enum.Enum):
     FP8_PRECISION = "fp8_precision"
     FP8_CARD = "fp8_card"
+    FLASH_CARD = "flash_card"
     VIRTUAL_STAGES = "virtual_stages"
     SEQUENCE_PARALLEL = "sequence_parallel"
     FUSED_LOSS_MEGATRON = "fused_loss_megatron"
@@ -61,6 +64,7 @@ class ProblemKind(enum.Enum):
 FIELD: dict[ProblemKind, str] = {
     ProblemKind.FP8_PRECISION: "fp8",
     ProblemKind.FP8_CARD: "fp8",
+    ProblemKind.FLASH_CARD: "attention",
     ProblemKind.VIRTUAL_STAGES: "virtual_stages",
     ProblemKind.SEQUENCE_PARALLEL: "sequence_parallel",
     ProblemKind.FUSED_LOSS_MEGATRON: "fused_loss",
@@ -100,6 +104,11 @@ _TEXT: dict[ProblemKind, Phrase] = {
     ProblemKind.FP8_CARD: trans_late(
         "Description",
         "The {card} has no FP8 products (FP8 Tensor Cores start with Ada and Hopper).",
+    ),
+    ProblemKind.FLASH_CARD: trans_late(
+        "Description",
+        "FlashAttention 3 and 4 run on Hopper and Blackwell: on the {card} the flash-attn "
+        "package's kernel is FlashAttention 2, timed as the fused kernels (SDPA).",
     ),
     ProblemKind.VIRTUAL_STAGES: trans_late(
         "Description",
@@ -249,6 +258,8 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
             found.append(_problem(ProblemKind.FP8_PRECISION))
         elif d.card is not None and not _has_fp8(d):
             found.append(_problem(ProblemKind.FP8_CARD, card=d.card.name))
+    if d.attention is AttentionKernel.FLASH and d.card is not None and not _has_flash(d):
+        found.append(_problem(ProblemKind.FLASH_CARD, card=d.card.name))
     if d.virtual_stages > 1 and d.pipeline_stages == 1:
         found.append(_problem(ProblemKind.VIRTUAL_STAGES))
     if d.sequence_parallel and d.tensor_parallel == 1:
@@ -311,6 +322,16 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
         if positions is not None and longest > positions:
             found.append(_problem(ProblemKind.SEQ_TOO_LONG, positions=positions, seq_len=longest))
     return tuple(found)
+
+
+def _has_flash(d: TrainingDescription) -> bool:
+    """The card runs FlashAttention 3 or 4 (Hopper, Blackwell; a custom card: unknown)."""
+    assert d.card is not None
+    performance = d.card.performance
+    return performance is None or performance.generation in (
+        Generation.HOPPER,
+        Generation.BLACKWELL,
+    )
 
 
 def _has_fp8(d: TrainingDescription) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from gradacc_desktop.cli import main
+from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.framework import Framework
 from gradacc_desktop.core.memory.models import ModelSpec, facts
 from gradacc_desktop.core.memory.setup import Offload
@@ -43,6 +44,10 @@ CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
     ProblemKind.FP8_CARD: (
         replace(LLAMA, fp8=True, card=TABLE.by_id("a100-80gb")),
         replace(LLAMA, fp8=True),
+    ),
+    ProblemKind.FLASH_CARD: (
+        replace(LLAMA, attention=AttentionKernel.FLASH, card=TABLE.by_id("a100-80gb")),
+        replace(LLAMA, attention=AttentionKernel.FLASH),
     ),
     ProblemKind.VIRTUAL_STAGES: (
         replace(LLAMA, virtual_stages=2),
@@ -209,3 +214,18 @@ def test_cpu_fits_compares_decimal_gb() -> None:
     below = plan(replace(p.description, cpu_memory_gb=Decimal(need - 1) / 10**9))
     above = plan(replace(p.description, cpu_memory_gb=Decimal(need) / 10**9))
     assert (below.cpu_fits, above.cpu_fits) == (False, True)
+
+
+def test_flash_attention_3_and_4_run_on_hopper_and_blackwell_only() -> None:
+    """Before Hopper the flash-attn package's kernel is FlashAttention 2: a problem says
+    so, and the plan times it as the fused kernels (the same step as SDPA)."""
+    flash = replace(LLAMA, attention=AttentionKernel.FLASH)
+    assert plan(replace(flash, card=TABLE.by_id("b200-180gb"))).problems == ()
+    ampere = replace(flash, card=TABLE.by_id("a100-80gb"))
+    (problem,) = plan(ampere).problems
+    assert problem.field == "attention" and str(problem.message) == (
+        "FlashAttention 3 and 4 run on Hopper and Blackwell: on the NVIDIA A100 SXM4 80GB the "
+        "flash-attn package's kernel is FlashAttention 2, timed as the fused kernels (SDPA)."
+    )
+    sdpa = plan(replace(ampere, attention=AttentionKernel.SDPA))
+    assert [p.time for p in plan(ampere).pairs] == [p.time for p in sdpa.pairs]
