@@ -335,6 +335,26 @@ def main() -> int:
             shoot(window.help_dialog, sizes_dir / f"help-planner-{language}.png")
             window.help_dialog.close()
 
+            def beside(
+                section, card, name, w=window, panel=panel, column=column, lang=language
+            ) -> None:  # type: ignore[no-untyped-def]
+                """The description scrolled to ``section`` beside the plan's ``card``, at
+                1366×768 and the small sizes."""
+
+                def scroll() -> None:
+                    settle()
+                    top = section.mapTo(column, QPoint(0, 0)).y()
+                    panel.area.verticalScrollBar().setValue(top)
+                    w.planner.results_area.ensureWidgetVisible(card, 0, 0)
+                    settle()
+
+                w.resize(*WIDE_SIZE)
+                scroll()
+                shoot(w, sizes_dir / f"{name}-{lang}-1366x768.png")
+                w.resize(*SMALL_SIZE)
+                scroll()
+                shoot_sizes(w, name, lang)
+
             # the attention kernel: FlashAttention 3 on the H100s, its time beside it
             describe(
                 "llama-3.1-8b",
@@ -343,21 +363,9 @@ def main() -> int:
                 seq_len="32768", target="64", gpus="8",
             )  # fmt: skip
             tab(1)
-            method = panel.sections[DescriptionSection.METHOD]
-
-            def to_method(method=method, panel=panel, column=column, w=window) -> None:  # type: ignore[no-untyped-def]
-                """The method's section (the attention kernel) beside the time card."""
-                settle()
-                panel.area.verticalScrollBar().setValue(method.mapTo(column, QPoint(0, 0)).y())
-                w.planner.results_area.ensureWidgetVisible(w.planner.results.time, 0, 0)
-                settle()
-
-            window.resize(*WIDE_SIZE)
-            to_method()
-            shoot(window, sizes_dir / f"description-attention-{language}-1366x768.png")
-            window.resize(*SMALL_SIZE)
-            to_method()
-            shoot(window, sizes_dir / f"description-attention-{language}-800x600.png")
+            sections = panel.sections
+            beside(sections[DescriptionSection.METHOD], window.planner.results.time,
+                   "description-attention")  # fmt: skip
 
             # the description panel scrolled to its GPUs (last of the shots beside it: the
             # panel's scroll stays where this leaves it): the issue's Llama-3-70B on 16
@@ -371,22 +379,8 @@ def main() -> int:
                 pipeline_stages="2", nodes="2", cpu_memory="1000",
             )  # fmt: skip
             tab(1)
-            hardware = panel.sections[DescriptionSection.HARDWARE]
-
-            def to_hardware(hardware=hardware, panel=panel, column=column, w=window) -> None:  # type: ignore[no-untyped-def]
-                """The GPUs' section beside the memory card (its verdict)."""
-                settle()
-                top = hardware.mapTo(column, QPoint(0, 0)).y()
-                panel.area.verticalScrollBar().setValue(top)
-                w.planner.results_area.ensureWidgetVisible(w.planner.results.fit, 0, 0)
-                settle()
-
-            window.resize(*WIDE_SIZE)
-            to_hardware()
-            shoot(window, sizes_dir / f"description-hardware-{language}-1366x768.png")
-            window.resize(*SMALL_SIZE)
-            to_hardware()
-            shoot_sizes(window, "description-hardware", language)
+            beside(sections[DescriptionSection.HARDWARE], window.planner.results.fit,
+                   "description-hardware")  # fmt: skip
 
             # a refused entry: kept as typed, its message under the field
             tab(0)
