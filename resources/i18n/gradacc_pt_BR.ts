@@ -2680,12 +2680,16 @@
         <translation>os scripts do alignment-handbook a definem; os scripts do próprio TRL (trl sft, trl dpo) a recusam</translation>
     </message>
     <message>
-        <source>an attention implementation gradacc does not know: the description&apos;s attention kernel stays as it is</source>
-        <translation>uma implementação de atenção que o gradacc não conhece: o kernel de atenção da descrição fica como está</translation>
+        <source>a Hub attention kernel gradacc does not know: the description&apos;s attention kernel stays as it is</source>
+        <translation>um kernel de atenção do Hub que o gradacc não conhece: o kernel de atenção da descrição fica como está</translation>
     </message>
     <message>
-        <source>must be &quot;auto&quot;, &quot;disabled&quot;, &quot;sdpa&quot; or &quot;fa2&quot; (LLaMA-Factory raises &quot;Unknown attention type&quot; for the others; gpt-oss runs FlashAttention 3 whatever is set)</source>
-        <translation>deve ser &quot;auto&quot;, &quot;disabled&quot;, &quot;sdpa&quot; ou &quot;fa2&quot; (o LLaMA-Factory lança &quot;Unknown attention type&quot; para os outros; o gpt-oss roda FlashAttention 3 seja qual for o valor)</translation>
+        <source>not an attention implementation transformers knows (a Hub kernel is named owner/name): loading the model fails</source>
+        <translation>não é uma implementação de atenção que o transformers conhece (um kernel do Hub se chama dono/nome): o modelo não carrega</translation>
+    </message>
+    <message>
+        <source>must be &quot;auto&quot;, &quot;disabled&quot;, &quot;sdpa&quot; or &quot;fa2&quot;: LLaMA-Factory raises &quot;Unknown attention type&quot; for the others (but for gpt-oss)</source>
+        <translation>deve ser &quot;auto&quot;, &quot;disabled&quot;, &quot;sdpa&quot; ou &quot;fa2&quot;: o LLaMA-Factory lança &quot;Unknown attention type&quot; para os outros (exceto no gpt-oss)</translation>
     </message>
 </context>
 <context>
@@ -6178,7 +6182,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>A fused kernel (PyTorch&apos;s SDPA, FlashAttention 2) keeps no s² scores and runs at its own share of the peak. FlashAttention 3 (Hopper) and 4 (Blackwell), transformers&apos; flash_attention_3 and flash_attention_4, keep the same and run faster on long sequences; before Hopper they are FlashAttention 2. Eager attention writes every score to memory and back: more activation memory and more time.</source>
-        <translation>Um kernel fundido (o SDPA do PyTorch, FlashAttention 2) não guarda os s² escores e roda na sua própria fração do pico. FlashAttention 3 (Hopper) e 4 (Blackwell), flash_attention_3 e flash_attention_4 no transformers, guardam o mesmo e rodam mais rápido em sequências longas; antes do Hopper são o FlashAttention 2. A atenção eager escreve cada escore na memória e o lê de volta: mais memória de ativação e mais tempo.</translation>
+        <translation>Um kernel fundido (o SDPA do PyTorch, FlashAttention 2) não guarda as s² pontuações e roda na sua própria fração do pico. FlashAttention 3 (Hopper) e 4 (Blackwell), flash_attention_3 e flash_attention_4 no transformers, guardam o mesmo e rodam mais rápido em sequências longas; antes do Hopper são o FlashAttention 2. A atenção eager escreve cada pontuação na memória e a lê de volta: mais memória de ativação e mais tempo.</translation>
     </message>
     <message>
         <source>The head and the loss run over chunks of tokens (Liger&apos;s fused linear cross-entropy: use_liger_kernel in transformers and TRL, liger_fused_linear_cross_entropy with axolotl&apos;s LigerPlugin, enable_liger_kernel in LLaMA-Factory): a language model&apos;s whole logits, vocabulary × tokens, are never kept. Much less activation memory at long sequences and large vocabularies; not with Megatron.</source>
@@ -6554,7 +6558,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>Full (recompute every layer: +1/3 compute)</source>
-        <translation>Completa (recalcular cada camada: +1/3 de cálculo)</translation>
+        <translation>Completa (cada camada: +1/3 de cálculo)</translation>
     </message>
     <message>
         <source>Round up (at least the target)</source>

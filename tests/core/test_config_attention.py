@@ -39,11 +39,16 @@ def test_trl_s_attn_implementation(tmp_path: Path, value: str, kernel: Attention
     assert ("attention", "attn_implementation") in config.keys
 
 
-def test_an_unknown_implementation_leaves_the_kernel_open(tmp_path: Path) -> None:
+def test_an_unknown_implementation_is_refused_an_unknown_hub_kernel_said(tmp_path: Path) -> None:
+    """transformers refuses a name it does not know; a Hub kernel (owner/name) loads,
+    at a speed gradacc does not know: the description's kernel stays."""
     config = read(tmp_path, "sft.yaml", {**TRL, "attn_implementation": "someone/kernel"})
     assert config.attention is None
     reason, refused = unread(config)["attn_implementation"]
     assert "does not know" in reason and not refused
+    typo = read(tmp_path, "typo.yaml", {**TRL, "attn_implementation": "flash_attention_9"})
+    reason, refused = unread(typo)["attn_implementation"]
+    assert typo.attention is None and refused and "loading the model fails" in reason
     assert read(tmp_path, "plain.yaml", TRL).attention is None  # not set: not said
 
 
@@ -85,7 +90,14 @@ def test_llama_factory_s_flash_attn(
 def test_llama_factory_refuses_fa3_for_a_model_that_is_not_gpt_oss(tmp_path: Path) -> None:
     config = read(tmp_path, "lf.yaml", {**LLAMA_FACTORY, "flash_attn": "fa3"})
     assert config.attention is None
-    assert "Unknown attention type" in unread(config)["flash_attn"][0]
+    reason, refused = unread(config)["flash_attn"]
+    assert "Unknown attention type" in reason and refused
+    # gpt-oss runs FlashAttention 3 (a Hub kernel) whatever flash_attn says
+    oss = {**LLAMA_FACTORY, "model_name_or_path": "openai/gpt-oss-20b"}
+    for value in ("fa3", "sdpa", None):
+        assert read(tmp_path, "oss.yaml", {**oss, "flash_attn": value}).attention is (
+            AttentionKernel.FLASH
+        )
 
 
 def test_the_description_takes_the_file_s_kernel_and_keeps_what_it_keeps(tmp_path: Path) -> None:

@@ -63,22 +63,31 @@ LLAMA_FACTORY = {
     "fa2": "flash_attention_2",
 }
 
+_HUB_KERNEL = trans_late(
+    "ConfigImport",
+    "a Hub attention kernel gradacc does not know: the description's attention kernel "
+    "stays as it is",
+)
 _UNKNOWN = trans_late(
     "ConfigImport",
-    "an attention implementation gradacc does not know: the description's attention "
-    "kernel stays as it is",
+    "not an attention implementation transformers knows (a Hub kernel is named "
+    "owner/name): loading the model fails",
 )
 
 
 def read_implementation(r: Reader, key: str, value: Any) -> None:
-    """``key`` set to a transformers attn_implementation name (None: not set)."""
+    """``key`` set to a transformers attn_implementation name (None: not set). A name
+    transformers does not know is refused (``PreTrainedModel`` raises on it), a Hub
+    kernel gradacc does not know leaves the description's kernel."""
     if value is None:
         return
     kernel = IMPLEMENTATIONS.get(value) if isinstance(value, str) else None
-    if kernel is None:
-        r.refuse(key, value, _UNKNOWN.format())
-    else:
+    if kernel is not None:
         r.set("attention", key, kernel)
+    elif isinstance(value, str) and "/" in value:
+        r.refuse(key, value, _HUB_KERNEL.format())
+    else:
+        r.refuse(key, value, _UNKNOWN.format(), "attention", refused=True)
 
 
 def read_axolotl_attention(r: Reader, data: dict[Any, Any]) -> None:
@@ -92,9 +101,13 @@ def read_axolotl_attention(r: Reader, data: dict[Any, Any]) -> None:
             return
 
 
-def read_llama_factory_attention(r: Reader, value: Any) -> None:
-    """LLaMA-Factory's ``flash_attn``: auto (the default), disabled, sdpa, fa2; fa3 is
-    refused for every model but gpt-oss, which runs FlashAttention 3 whatever is set."""
+def read_llama_factory_attention(r: Reader, value: Any, model: Any) -> None:
+    """LLaMA-Factory's ``flash_attn``: auto (the default), disabled, sdpa, fa2. gpt-oss
+    runs FlashAttention 3 whatever is set (a Hub kernel); any other model raises
+    "Unknown attention type" for fa3, and the parser refuses the rest."""
+    if isinstance(model, str) and "gpt-oss" in model.lower():
+        r.set("attention", "model_name_or_path", AttentionKernel.FLASH)
+        return
     if value is None or value == "auto":
         return
     name = LLAMA_FACTORY.get(value) if isinstance(value, str) else None
@@ -104,9 +117,11 @@ def read_llama_factory_attention(r: Reader, value: Any) -> None:
             value,
             trans_late(
                 "ConfigImport",
-                'must be "auto", "disabled", "sdpa" or "fa2" (LLaMA-Factory raises "Unknown '
-                'attention type" for the others; gpt-oss runs FlashAttention 3 whatever is set)',
+                'must be "auto", "disabled", "sdpa" or "fa2": LLaMA-Factory raises '
+                '"Unknown attention type" for the others (but for gpt-oss)',
             ).format(),
+            "attention",
+            refused=True,
         )
     else:
         r.set("attention", "flash_attn", IMPLEMENTATIONS[name])

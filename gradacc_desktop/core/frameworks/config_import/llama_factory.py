@@ -70,7 +70,7 @@ def read_llama_factory(data: dict[Any, Any], r: Reader) -> None:
         )
     _read_length(data, r)
     _read_checkpointing(data, r)
-    read_llama_factory_attention(r, data.get("flash_attn"))
+    read_llama_factory_attention(r, data.get("flash_attn"), data.get("model_name_or_path"))
     _read_liger(data, r)
     trainer_sharding(r, data, args)
     zero3 = r.values.get("zero_stage") == ZeroStage.WEIGHTS
