@@ -6493,10 +6493,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Fundido: SDPA / FlashAttention 2</translation>
     </message>
     <message>
-        <source>FlashAttention 3/4</source>
-        <translation>FlashAttention 3/4</translation>
-    </message>
-    <message>
         <source>Eager (scores through memory)</source>
         <translation>Eager (pontuações pela memória)</translation>
     </message>

@@ -23,7 +23,7 @@ from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formats import PlanFormats
 from gradacc_desktop.viewmodels.formatting import Translating
-from gradacc_desktop.viewmodels.shared_texts import say
+from gradacc_desktop.viewmodels.shared_texts import ATTENTION_KERNEL, say
 from gradacc_desktop.viewmodels.training.fields import (
     CONFIG_MODEL,
     NO_MODEL,
@@ -318,7 +318,7 @@ class TrainingTexts(Translating):
     def attention_options(self) -> list[tuple[AttentionKernel, str]]:
         return [
             (AttentionKernel.SDPA, self.tr("Fused: SDPA / FlashAttention 2")),
-            (AttentionKernel.FLASH, self.tr("FlashAttention 3/4")),
+            (AttentionKernel.FLASH, say(ATTENTION_KERNEL[AttentionKernel.FLASH])),
             (AttentionKernel.EAGER, self.tr("Eager (scores through memory)")),
         ]
 
