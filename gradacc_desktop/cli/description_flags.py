@@ -404,7 +404,8 @@ def add_sequence_arguments(
         "--attention",
         choices=[a.value for a in AttentionKernel],
         default=AttentionKernel.SDPA.value,
-        help="the attention kernel: sdpa (fused: SDPA, FlashAttention 2; no scores kept; "
+        help="the attention kernel: sdpa (fused: SDPA, FlashAttention 2; under megatron "
+        "Transformer Engine's cuDNN kernel, flash's speed from Hopper on; no scores kept; "
         "default), flash (FlashAttention 3 on Hopper, 4 on Blackwell: as sdpa, its own "
         "speed) or eager (the scores are written out: more memory and time)",
     )

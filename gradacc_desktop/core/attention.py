@@ -7,7 +7,8 @@ command line's ``--attention``, a scenario's ``attention``):
 * ``SDPA``: a fused kernel — PyTorch's ``scaled_dot_product_attention`` (its flash,
   memory-efficient or cuDNN backend), FlashAttention 2, Transformer Engine's fused
   attention. It keeps no s² scores; it runs at the fused-kernel speed the measured runs
-  fit for the card's generation.
+  fit for the card's generation, and under Megatron at ``FLASH``'s (Transformer Engine
+  runs cuDNN's flash kernel on Hopper and later: ``Framework.flash_attention``).
 * ``FLASH``: the flash-attn packages' own kernel for the card — FlashAttention 3 on
   Hopper, FlashAttention 4 on Blackwell (transformers' ``attn_implementation``
   ``flash_attention_3``, ``flash_attention_4``). It keeps what the fused kernels keep

@@ -17,7 +17,8 @@ read. The three differ in what they keep per GPU and in how they move gradients:
   the data-parallel ranks, the fp32 gradient buffer reduce-scattered); the reduction
   runs beside the backward and the weights' gather beside the next forward
   (``--overlap-grad-reduce``, ``--overlap-param-gather``: what Megatron-LM's example
-  scripts and NeMo's and Megatron-Bridge's recipes set).
+  scripts and NeMo's and Megatron-Bridge's recipes set); its fused attention runs
+  cuDNN's flash kernel on Hopper and later (``flash_attention``).
 * ``FSDP`` (PyTorch FSDP2 ``fully_shard``, torchtitan, accelerate's FSDP plugin,
   Composer): every parameter, gradient and optimizer state sharded per parameter over
   the data-parallel ranks (ZeRO-3's pattern; ``reshard_after_forward=False`` is ZeRO-2's);
@@ -51,6 +52,15 @@ class Framework(enum.Enum):
         if self is Framework.FSDP:
             return (Recompute.NONE, Recompute.SELECTIVE_OP, Recompute.FULL)
         return (Recompute.NONE, Recompute.FULL)
+
+    @property
+    def flash_attention(self) -> bool:
+        """Whether its fused attention is a flash kernel of the card's own generation:
+        Megatron's is Transformer Engine's ``DotProductAttention``, which prefers cuDNN's
+        fused flash attention on Hopper and later (NeMo's *memory optimizations* guide),
+        a kernel as fast as FlashAttention 3 there (the FlashAttention-3 paper's H100
+        benchmarks, cuDNN beside FA3); the others' is PyTorch's SDPA or FlashAttention 2."""
+        return self is Framework.MEGATRON
 
     def keeps(self, master: MasterWeights) -> bool:
         """Whether the framework can keep a 16-bit training's ``master`` copy so:

@@ -6181,10 +6181,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>A torre de visão não é treinada (requires_grad false): não guarda nada para a retropropagação, exceto o que os hooks do gradient checkpointing guardam, e não tem gradientes nem estados do otimizador.</translation>
     </message>
     <message>
-        <source>A fused kernel (PyTorch&apos;s SDPA, FlashAttention 2) keeps no s² scores and runs at its own share of the peak. FlashAttention 3 (Hopper) and 4 (Blackwell), transformers&apos; flash_attention_3 and flash_attention_4, keep the same and run faster on long sequences; before Hopper they are FlashAttention 2. Eager attention writes every score to memory and back: more activation memory and more time.</source>
-        <translation>Um kernel fundido (o SDPA do PyTorch, FlashAttention 2) não guarda as s² pontuações e roda na sua própria fração do pico. FlashAttention 3 (Hopper) e 4 (Blackwell), flash_attention_3 e flash_attention_4 no transformers, guardam o mesmo e rodam mais rápido em sequências longas; antes do Hopper são o FlashAttention 2. A atenção eager escreve cada pontuação na memória e a lê de volta: mais memória de ativação e mais tempo.</translation>
-    </message>
-    <message>
         <source>The head and the loss run over chunks of tokens (Liger&apos;s fused linear cross-entropy: use_liger_kernel in transformers and TRL, liger_fused_linear_cross_entropy with axolotl&apos;s LigerPlugin, enable_liger_kernel in LLaMA-Factory): a language model&apos;s whole logits, vocabulary × tokens, are never kept. Much less activation memory at long sequences and large vocabularies; not with Megatron.</source>
         <translation>A cabeça e a perda rodam sobre blocos de tokens (a entropia cruzada linear fundida do Liger: use_liger_kernel no transformers e no TRL, liger_fused_linear_cross_entropy com o LigerPlugin do axolotl, enable_liger_kernel no LLaMA-Factory): os logits inteiros de um modelo de linguagem, vocabulário × tokens, nunca são guardados. Muito menos memória de ativações em sequências longas e vocabulários grandes; não com o Megatron.</translation>
     </message>
@@ -6355,6 +6351,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Matrix products in FP8 (Transformer Engine) around 16-bit weights, gradients and activations: the card&apos;s FP8 peak, the memory of bf16/fp16 training. Only with bf16 or fp16 on a card with an FP8 peak (Hopper, Ada, Blackwell, MI300X).</source>
         <translation>Produtos de matrizes em FP8 (Transformer Engine) em torno de pesos, gradientes e ativações de 16 bits: o pico em FP8 da placa, a memória do treino em bf16/fp16. Só com bf16 ou fp16 numa placa com pico em FP8 (Hopper, Ada, Blackwell, MI300X).</translation>
+    </message>
+    <message>
+        <source>A fused kernel (PyTorch&apos;s SDPA, FlashAttention 2) keeps no s² scores and runs at its own share of the peak. FlashAttention 3 (Hopper) and 4 (Blackwell), transformers&apos; flash_attention_3 and flash_attention_4, keep the same and run faster on long sequences; before Hopper they are FlashAttention 2. Under Megatron the fused kernel is Transformer Engine&apos;s, cuDNN&apos;s flash attention from Hopper on, as fast as FlashAttention 3/4. Eager attention writes every score to memory and back: more activation memory and more time.</source>
+        <translation>Um kernel fundido (o SDPA do PyTorch, FlashAttention 2) não guarda as s² pontuações e roda na sua própria fração do pico. FlashAttention 3 (Hopper) e 4 (Blackwell), flash_attention_3 e flash_attention_4 no transformers, guardam o mesmo e rodam mais rápido em sequências longas; antes do Hopper são o FlashAttention 2. No Megatron, o kernel fundido é o do Transformer Engine, a atenção flash do cuDNN a partir do Hopper, tão rápida quanto o FlashAttention 3/4. A atenção eager escreve cada pontuação na memória e a lê de volta: mais memória de ativação e mais tempo.</translation>
     </message>
     <message>
         <source>Its usable memory and its speed.</source>

@@ -20,6 +20,7 @@ from gradacc_desktop.core.time.communication import (
     all_to_all,
     exposed,
     pipeline,
+    spread_bandwidth,
     volume_factor,
 )
 from gradacc_desktop.core.time.compute import Shape, token_cost
@@ -365,6 +366,22 @@ def test_moe_all_to_all_volume() -> None:
     assert all_to_all(24, 8000, 8, link, True, recompute=True)[0].count == 6 * 24
     assert all_to_all(24, 8000, 1, link, True, recompute=False) == ()
     assert volume_factor(CollectiveKind.ALL_TO_ALL, 8) == Fraction(7, 8)
+
+
+def test_an_all_to_all_over_nodes_sends_only_the_other_nodes_share_over_the_network() -> None:
+    # 16 ranks on 2 nodes: half of each rank's tokens stay on its node (7 of its 15
+    # peers there, over NVLink at the same time); the network carries the other half
+    link, network = Fraction(360 * 10**9), Fraction(40 * 10**9)
+    assert spread_bandwidth(16, 1, link, network) == link
+    both = spread_bandwidth(16, 2, link, network)
+    assert both == Fraction(15, 16) / (Fraction(1, 2) / network)
+    assert network < both < link
+    # the more nodes, the more of the tokens cross the network, never slower than it
+    spreads = [spread_bandwidth(64, k, link, network) for k in (2, 4, 8, 64)]
+    assert spreads == sorted(spreads, reverse=True)
+    assert spreads[-1] == network
+    # a slow link inside the node sets the time when the network is the faster
+    assert spread_bandwidth(16, 2, network, link) == Fraction(15, 16) / (Fraction(7, 16) / network)
 
 
 def test_expert_parallel_adds_its_exchange_to_every_micro_step() -> None:

@@ -252,6 +252,23 @@ def all_to_all(
     )
 
 
+def spread_bandwidth(ranks: int, nodes: int, link: Fraction, network: Fraction) -> Fraction:
+    """The bandwidth (bytes/s of ``volume_factor``'s bytes) of an all-to-all whose
+    ``ranks`` GPUs lie evenly on ``nodes`` nodes: what each rank sends to its peers on
+    other nodes, (k−1)/k of its tokens, goes over the ``network``; what it sends to the
+    peers on its own node, (n/k − 1)/n, over the ``link`` at the same time (NCCL's
+    all-to-all is one send and one receive per peer, all in flight together); the
+    slower of the two sets the time. One node: the ``link``."""
+    require_positive_int("ranks", ranks)
+    require_positive_int("nodes", nodes)
+    if nodes == 1:
+        return link
+    remote = Fraction(nodes - 1, nodes)
+    local = Fraction(ranks // nodes - 1, ranks) if ranks > nodes else Fraction(0)
+    seconds = max(remote / network, local / link)
+    return volume_factor(CollectiveKind.ALL_TO_ALL, ranks) / seconds
+
+
 def ring_attention(
     layers: int,
     block_size: int | Fraction,

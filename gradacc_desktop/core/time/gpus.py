@@ -78,6 +78,13 @@ class Generation(enum.Enum):
     BLACKWELL = "blackwell"
     CDNA3 = "cdna3"
 
+    @property
+    def flash_kernel(self) -> bool:
+        """Whether flash kernels of its own run on it: FlashAttention 3 on Hopper, 4 on
+        Blackwell (and cuDNN's on both); before Hopper the flash-attn package's kernel
+        is FlashAttention 2, the fused kernels' speed."""
+        return self in (Generation.HOPPER, Generation.BLACKWELL)
+
 
 @dataclass(frozen=True)
 class Performance:

@@ -156,39 +156,39 @@ class KernelModel:
 #: shared by every generation (``make measured-table`` --fit on the measured runs that
 #: are not held out, then copied here by a person)
 SHARED: dict[str, int | Fraction] = {
-    "width_half": 179,
-    "tokens_half": 543,
-    "seq_half": 1395,
-    "elementwise_values": 16,
+    "width_half": 114,
+    "tokens_half": 605,
+    "seq_half": 2805,
+    "elementwise_values": 31,
     "logit_values": 6,
     "score_values": 27,
-    "permute_values": 6,
-    "contention": Fraction(89, 873096),
-    "fp8_gain": Fraction(2, 1),
-    "latency_intra": Fraction(68, 939855),
+    "permute_values": 3,
+    "contention": Fraction(27, 269765),
+    "fp8_gain": Fraction(1204036, 603901),
+    "latency_intra": Fraction(55, 646883),
     "latency_inter": Fraction(0, 1),
-    "pcie_efficiency": Fraction(320982, 979831),
-    "host_memory_gbps": 134,
+    "pcie_efficiency": Fraction(241796, 722123),
+    "host_memory_gbps": 142,
 }
 
 #: per fitted generation: matmul, attention, expert_matmul
 SHARES: dict[Generation, dict[str, Fraction]] = {
     Generation.AMPERE: {
-        "matmul": Fraction(17, 20),
-        "attention": Fraction(506, 923),
-        "expert_matmul": Fraction(434, 467),
+        "matmul": Fraction(521, 613),
+        "attention": Fraction(251, 434),
+        "expert_matmul": Fraction(1, 1),
     },
     Generation.BLACKWELL: {
-        "matmul": Fraction(466, 951),
-        "attention": Fraction(403, 606),
-        "expert_matmul": Fraction(341, 832),
-        "flash": Fraction(1035, 913),
+        "matmul": Fraction(430, 891),
+        "attention": Fraction(334, 395),
+        "expert_matmul": Fraction(13, 32),
+        "flash": Fraction(655, 648),
     },
     Generation.HOPPER: {
-        "matmul": Fraction(495, 701),
-        "attention": Fraction(155, 456),
-        "expert_matmul": Fraction(263, 398),
-        "flash": Fraction(801, 724),
+        "matmul": Fraction(43, 66),
+        "attention": Fraction(312, 961),
+        "expert_matmul": Fraction(479, 962),
+        "flash": Fraction(561, 518),
     },
 }
 
@@ -196,16 +196,16 @@ SHARES: dict[Generation, dict[str, Fraction]] = {
 #: per optimizer step (the frameworks run different Python around the same kernels)
 FRAMEWORKS: dict[Framework, dict[str, Fraction]] = {
     Framework.DEEPSPEED: {
-        "layer_seconds": Fraction(2223, 844681),
-        "step_seconds": Fraction(13517, 884421),
+        "layer_seconds": Fraction(363, 137822),
+        "step_seconds": Fraction(14069, 938043),
     },
     Framework.MEGATRON: {
-        "layer_seconds": Fraction(5234, 914927),
-        "step_seconds": Fraction(116, 258301),
+        "layer_seconds": Fraction(3598, 653323),
+        "step_seconds": Fraction(172, 21923),
     },
     Framework.FSDP: {
-        "layer_seconds": Fraction(106, 115307),
-        "step_seconds": Fraction(17834, 143011),
+        "layer_seconds": Fraction(577, 516952),
+        "step_seconds": Fraction(629, 51288),
     },
 }
 

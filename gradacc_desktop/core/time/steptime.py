@@ -57,6 +57,7 @@ from .communication import (
     ring_attention,
     seconds_at,
     seconds_by_kind,
+    spread_bandwidth,
     tensor_parallel,
 )
 from .compute import attention_factor
@@ -399,11 +400,12 @@ class StepModel:
             e = w.experts
             # a group of EP · expert tp consecutive ranks (EP · tp by default)
             inside = hw.gpus_per_node % (e.share * tp) == 0
+            nodes = 1 if inside else max(2, math.ceil(e.share * tp / hw.gpus_per_node))
             found += all_to_all(
                 math.ceil(Fraction(e.layers, pp)),
                 Fraction(activation * e.top_k, tp),
                 e.parallel,
-                link if inside else network,
+                spread_bandwidth(e.parallel, min(nodes, e.parallel), link, network),
                 inside,
                 w.cost.recompute.repeats_layers,
                 intra if inside else inter,

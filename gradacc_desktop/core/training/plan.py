@@ -332,7 +332,8 @@ def step_model(
             None if size is None else (model.kv_heads or size.shape.heads) * size.shape.head_dim
         ),
         flash_attention=d.attention.fused,
-        flash_kernel=d.attention is AttentionKernel.FLASH,
+        flash_kernel=d.attention is AttentionKernel.FLASH
+        or (d.attention is AttentionKernel.SDPA and d.framework.flash_attention),
         activation_bytes_per_sample=figs.activation.bytes,
         offload=d.offload,
         frozen_value_bytes=(

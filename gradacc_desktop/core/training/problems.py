@@ -25,7 +25,6 @@ from ..memory.zero import ZeroStage
 from ..precision import MasterWeights, Precision
 from ..recompute import Recompute
 from ..text import Message, Phrase, trans_late
-from ..time.gpus import Generation
 from .description import TrainingDescription
 from .figures import repeated_share
 
@@ -328,10 +327,7 @@ def _has_flash(d: TrainingDescription) -> bool:
     """The card runs FlashAttention 3 or 4 (Hopper, Blackwell; a custom card: unknown)."""
     assert d.card is not None
     performance = d.card.performance
-    return performance is None or performance.generation in (
-        Generation.HOPPER,
-        Generation.BLACKWELL,
-    )
+    return performance is None or performance.generation.flash_kernel
 
 
 def _has_fp8(d: TrainingDescription) -> bool:

@@ -192,7 +192,9 @@ class TrainingTexts(Translating):
                 "A fused kernel (PyTorch's SDPA, FlashAttention 2) keeps no s² scores and runs "
                 "at its own share of the peak. FlashAttention 3 (Hopper) and 4 (Blackwell), "
                 "transformers' flash_attention_3 and flash_attention_4, keep the same and run "
-                "faster on long sequences; before Hopper they are FlashAttention 2. Eager "
+                "faster on long sequences; before Hopper they are FlashAttention 2. Under "
+                "Megatron the fused kernel is Transformer Engine's, cuDNN's flash attention "
+                "from Hopper on, as fast as FlashAttention 3/4. Eager "
                 "attention writes every score to memory and back: more activation memory and "
                 "more time."
             ),

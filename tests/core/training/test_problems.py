@@ -229,3 +229,19 @@ def test_flash_attention_3_and_4_run_on_hopper_and_blackwell_only() -> None:
     )
     sdpa = plan(replace(ampere, attention=AttentionKernel.SDPA))
     assert [p.time for p in plan(ampere).pairs] == [p.time for p in sdpa.pairs]
+
+
+def test_megatron_s_fused_attention_is_cudnn_s_flash_kernel_from_hopper_on() -> None:
+    """Transformer Engine runs cuDNN's flash attention on Hopper and later: under
+    Megatron the fused kernel is timed as FlashAttention 3/4 there, with no problem to
+    say; DeepSpeed's fused kernel stays SDPA / FlashAttention 2, slower."""
+
+    def steps(d: TrainingDescription) -> list[Any]:
+        return [p.time for p in plan(d).pairs]
+
+    for card in ("h100-80gb", "b200-180gb"):
+        on = replace(LLAMA, card=TABLE.by_id(card), seq_len=8192)
+        megatron = replace(on, framework=Framework.MEGATRON)
+        assert plan(megatron).problems == ()
+        assert steps(megatron) == steps(replace(megatron, attention=AttentionKernel.FLASH))
+        assert steps(on) != steps(replace(on, attention=AttentionKernel.FLASH))
