@@ -102,8 +102,7 @@ class HelpContent(QObject):
                     "pipeline bubble, the optimizer), names the fastest pair that fits at the "
                     "same batch and which parts make it faster (Use this pair takes it). It "
                     "is an estimate: the kernels' efficiency modelled from the model's shape, "
-                    "the communication your ZeRO stage and layout add, the pipeline bubble "
-                    "(docs/TIME.md)."
+                    "the communication your ZeRO stage and layout add, the pipeline bubble."
                 ),
                 self.tr(
                     "The Training cost card gives, for a token budget or the dataset and its "

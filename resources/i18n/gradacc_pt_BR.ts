@@ -3276,8 +3276,8 @@
         <translation>Perfil do artigo: {citation}, {url}</translation>
     </message>
     <message>
-        <source>Hugging Face profile: the transformers 5 modules and PyTorch&apos;s autograd, checked against gradacc_desktop.measure (docs/ACTIVATION.md).</source>
-        <translation>Perfil Hugging Face: os módulos do transformers 5 e o autograd do PyTorch, conferidos com gradacc_desktop.measure (docs/ACTIVATION.md).</translation>
+        <source>Hugging Face profile: the transformers 5 modules and PyTorch&apos;s autograd, checked against what autograd saves on real models.</source>
+        <translation>Perfil Hugging Face: os módulos do transformers 5 e o autograd do PyTorch, conferidos com o que o autograd salva em modelos reais.</translation>
     </message>
     <message>
         <source># measures the loss unfused: Liger&apos;s kernels need a GPU</source>
@@ -3792,8 +3792,8 @@
         <translation>A tabela lista os pares de micro-lote e passos de acumulação próximos da meta: as setas percorrem a tabela, Enter ou um clique duplo usa um par. O DeepSpeed e o Megatron, recebendo a meta como tamanho de lote, só aceitam os pares que chegam exatamente a ela. A aba Configurações de treino transforma o plano nos arquivos do seu framework.</translation>
     </message>
     <message>
-        <source>With a model chosen in the training description and the sequence length, every pair gets its time per optimizer step and tokens per second; the Time per step card shows where one step&apos;s time goes (matrix products, attention, memory-bound work, each kind of communication, the pipeline bubble, the optimizer), names the fastest pair that fits at the same batch and which parts make it faster (Use this pair takes it). It is an estimate: the kernels&apos; efficiency modelled from the model&apos;s shape, the communication your ZeRO stage and layout add, the pipeline bubble (docs/TIME.md).</source>
-        <translation>Com um modelo escolhido na descrição do treino e o comprimento da sequência, cada par ganha seu tempo por passo do otimizador e tokens por segundo; o cartão Tempo por passo mostra para onde vai o tempo de um passo (produtos de matrizes, atenção, trabalho limitado pela memória, cada tipo de comunicação, a bolha do pipeline, o otimizador), indica o par mais rápido que cabe no mesmo lote e quais partes o tornam mais rápido (Usar este par o adota). É uma estimativa: a eficiência dos kernels modelada pelo formato do modelo, a comunicação que seu estágio ZeRO e seu layout acrescentam, a bolha do pipeline (docs/TIME.md).</translation>
+        <source>With a model chosen in the training description and the sequence length, every pair gets its time per optimizer step and tokens per second; the Time per step card shows where one step&apos;s time goes (matrix products, attention, memory-bound work, each kind of communication, the pipeline bubble, the optimizer), names the fastest pair that fits at the same batch and which parts make it faster (Use this pair takes it). It is an estimate: the kernels&apos; efficiency modelled from the model&apos;s shape, the communication your ZeRO stage and layout add, the pipeline bubble.</source>
+        <translation>Com um modelo escolhido na descrição do treino e o comprimento da sequência, cada par ganha seu tempo por passo do otimizador e tokens por segundo; o cartão Tempo por passo mostra para onde vai o tempo de um passo (produtos de matrizes, atenção, trabalho limitado pela memória, cada tipo de comunicação, a bolha do pipeline, o otimizador), indica o par mais rápido que cabe no mesmo lote e quais partes o tornam mais rápido (Usar este par o adota). É uma estimativa: a eficiência dos kernels modelada pelo formato do modelo, a comunicação que seu estágio ZeRO e seu layout acrescentam, a bolha do pipeline.</translation>
     </message>
     <message>
         <source>The Training cost card gives, for a token budget or the dataset and its epochs, the run&apos;s optimizer steps, wall-clock time and GPU-hours and, with a price per GPU-hour, the total in the currency chosen beside it (display only: nothing is converted); what is missing it says instead.</source>
@@ -5732,14 +5732,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Par mais rápido que cabe: {micro} × {steps} — {step} por passo, {tokens} tokens/s.</translation>
     </message>
     <message>
-        <source>The typed efficiency applies: every kernel at {efficiency} of the peak, or at the memory bandwidth where that is slower (a roofline, docs/TIME.md), plus the communication not hidden behind them.</source>
-        <translation>Vale a eficiência digitada: cada kernel a {efficiency} do pico, ou à banda de memória onde ela for mais lenta (um roofline, docs/TIME.md), mais a comunicação que não fica escondida atrás deles.</translation>
-    </message>
-    <message>
-        <source>The kernels&apos; efficiency is modelled from the model&apos;s shape: the products&apos; width and tokens per micro-step, the attention kernel, the memory-bound work (docs/TIME.md); plus the communication not hidden behind them.</source>
-        <translation>A eficiência dos kernels é modelada pelo formato do modelo: a largura dos produtos e os tokens por micro-passo, o kernel de atenção, o trabalho limitado pela memória (docs/TIME.md); mais a comunicação que não fica escondida atrás deles.</translation>
-    </message>
-    <message>
         <source>No published {generation} runs to fit: its kernels take {like}&apos;s shares.</source>
         <translation>Não há treinos publicados em {generation} para ajustar: seus kernels usam as frações da {like}.</translation>
     </message>
@@ -5790,6 +5782,14 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>host work per layer</source>
         <translation>trabalho do host por camada</translation>
+    </message>
+    <message>
+        <source>The typed efficiency applies: every kernel at {efficiency} of the peak, or at the memory bandwidth where that is slower (a roofline), plus the communication not hidden behind them.</source>
+        <translation>Vale a eficiência digitada: cada kernel a {efficiency} do pico, ou à banda de memória onde ela for mais lenta (um roofline), mais a comunicação que não fica escondida atrás deles.</translation>
+    </message>
+    <message>
+        <source>The kernels&apos; efficiency is modelled from the model&apos;s shape: the products&apos; width and tokens per micro-step, the attention kernel, the memory-bound work; plus the communication not hidden behind them.</source>
+        <translation>A eficiência dos kernels é modelada pelo formato do modelo: a largura dos produtos e os tokens por micro-passo, o kernel de atenção, o trabalho limitado pela memória; mais a comunicação que não fica escondida atrás deles.</translation>
     </message>
     <message>
         <source>Micro-steps measured on {device} ({model}), interpolated between the measured sizes; communication, bubble and optimizer estimated.</source>
@@ -6113,6 +6113,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Tudo numa GPU exceto as ativações (O). Vazio: os estados do modelo como o framework escolhido os conta para esta configuração, mais a sobrecarga do framework.</translation>
     </message>
     <message>
+        <source>One share of the card&apos;s dense peak for every kernel (optional). Empty: the efficiency is modelled from the model&apos;s shape — the products&apos; width, the tokens per micro-step, the attention kernel. Type a measured figure to use it instead.</source>
+        <translation>Uma só fração do pico denso da placa para todos os kernels (opcional). Vazio: a eficiência é modelada pelo formato do modelo — a largura dos produtos, os tokens por micro-passo, o kernel de atenção. Digite um valor medido para usá-lo no lugar.</translation>
+    </message>
+    <message>
         <source>Groups of layers in sequence (1F1B schedule): the accumulation steps are the micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1).</source>
         <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
     </message>
@@ -6173,16 +6177,16 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Fração do tempo de relógio gasta treinando (opcional; vazio: 100 %): reinícios, checkpoints e trabalho perdido levam o resto. Estica o tempo, as GPU-horas e o custo da execução, não o passo.</translation>
     </message>
     <message>
-        <source>One share of the card&apos;s dense peak for every kernel (optional). Empty: the efficiency is modelled from the model&apos;s shape — the products&apos; width, the tokens per micro-step, the attention kernel (docs/TIME.md). Type a measured figure to use it instead.</source>
-        <translation>Uma só fração do pico denso da placa para todos os kernels (opcional). Vazio: a eficiência é modelada pelo formato do modelo — a largura dos produtos, os tokens por micro-passo, o kernel de atenção (docs/TIME.md). Digite um valor medido para usá-lo no lugar.</translation>
-    </message>
-    <message>
         <source>The vision tower does not train (requires_grad false): it keeps nothing for the backward pass, except what gradient checkpointing&apos;s hooks keep, and has no gradients or optimizer states.</source>
         <translation>A torre de visão não é treinada (requires_grad false): não guarda nada para a retropropagação, exceto o que os hooks do gradient checkpointing guardam, e não tem gradientes nem estados do otimizador.</translation>
     </message>
     <message>
         <source>The head and the loss run over chunks of tokens (Liger&apos;s fused linear cross-entropy: use_liger_kernel in transformers and TRL, liger_fused_linear_cross_entropy with axolotl&apos;s LigerPlugin, enable_liger_kernel in LLaMA-Factory): a language model&apos;s whole logits, vocabulary × tokens, are never kept. Much less activation memory at long sequences and large vocabularies; not with Megatron.</source>
         <translation>A cabeça e a perda rodam sobre blocos de tokens (a entropia cruzada linear fundida do Liger: use_liger_kernel no transformers e no TRL, liger_fused_linear_cross_entropy com o LigerPlugin do axolotl, enable_liger_kernel no LLaMA-Factory): os logits inteiros de um modelo de linguagem, vocabulário × tokens, nunca são guardados. Muito menos memória de ativações em sequências longas e vocabulários grandes; não com o Megatron.</translation>
+    </message>
+    <message>
+        <source>What runs the step. It decides how memory is counted — the model states (DeepSpeed&apos;s estimators; Megatron&apos;s fp32 gradient buffer and distributed optimizer; FSDP2&apos;s per-parameter shards), the activations with tensor parallelism, the allocator&apos;s reserve — and how gradients move: in which precision, and whether their reduction overlaps the backward pass.</source>
+        <translation>O que executa o passo. Ele decide como a memória é contada — os estados do modelo (os estimadores do DeepSpeed; o buffer de gradientes em fp32 e o otimizador distribuído do Megatron; os fragmentos por parâmetro do FSDP2), as ativações com paralelismo de tensor, a reserva do alocador — e como os gradientes trafegam: em que precisão, e se a redução deles se sobrepõe à retropropagação.</translation>
     </message>
     <message>
         <source>Off now: {why}</source>
@@ -6363,10 +6367,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Megatron&apos;s sequence parallelism (--sequence-parallel), beside tensor parallelism: the layer norms, dropouts and residuals of each tensor-parallel group run on 1/t of the tokens instead of on all of them on every GPU. Under Megatron their activations shrink t times; under every framework that element-wise work is split instead of repeated.</source>
         <translation>O paralelismo de sequência do Megatron (--sequence-parallel), junto com o paralelismo de tensor: as normalizações de camada, os dropouts e os residuais de cada grupo de paralelismo de tensor rodam em 1/t dos tokens, em vez de em todos eles em cada GPU. No Megatron, as ativações deles diminuem t vezes; em qualquer framework, esse trabalho elemento a elemento é dividido em vez de repetido.</translation>
-    </message>
-    <message>
-        <source>What runs the step. It decides how memory is counted — the model states (DeepSpeed&apos;s estimators; Megatron&apos;s fp32 gradient buffer and distributed optimizer; FSDP2&apos;s per-parameter shards), the activations with tensor parallelism, the allocator&apos;s reserve — and how gradients move: in which precision, and whether their reduction overlaps the backward pass. docs/MEMORY.md explains each rule.</source>
-        <translation>O que executa o passo. Ele decide como a memória é contada — os estados do modelo (os estimadores do DeepSpeed; o buffer de gradientes em fp32 e o otimizador distribuído do Megatron; os fragmentos por parâmetro do FSDP2), as ativações com paralelismo de tensor, a reserva do alocador — e como os gradientes trafegam: em que precisão, e se a redução deles se sobrepõe à retropropagação. O docs/MEMORY.md explica cada regra.</translation>
     </message>
     <message>
         <source>How much of the optimizer states, gradients and weights is sharded over the data-parallel GPUs.</source>

@@ -198,7 +198,7 @@ class EstimateTexts(Translating):
         sources.append(
             self.tr(
                 "Hugging Face profile: the transformers 5 modules and PyTorch's autograd, "
-                "checked against gradacc_desktop.measure (docs/ACTIVATION.md)."
+                "checked against what autograd saves on real models."
             )
         )
         return tuple(sources)

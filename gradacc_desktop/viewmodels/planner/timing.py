@@ -339,8 +339,8 @@ class TimingTexts(Translating):
             parts = [
                 self.tr(
                     "The typed efficiency applies: every kernel at {efficiency} of the peak, "
-                    "or at the memory bandwidth where that is slower (a roofline, "
-                    "docs/TIME.md), plus the communication not hidden behind them."
+                    "or at the memory bandwidth where that is slower (a roofline), plus the "
+                    "communication not hidden behind them."
                 ).format(efficiency=self.percent(hw.efficiency))
             ]
         elif profile is None:
@@ -348,7 +348,7 @@ class TimingTexts(Translating):
                 self.tr(
                     "The kernels' efficiency is modelled from the model's shape: the products' "
                     "width and tokens per micro-step, the attention kernel, the memory-bound "
-                    "work (docs/TIME.md); plus the communication not hidden behind them."
+                    "work; plus the communication not hidden behind them."
                 )
             ]
             generation = self._generation(description)

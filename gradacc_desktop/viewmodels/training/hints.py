@@ -179,7 +179,7 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
         "TrainingTexts",
         "One share of the card's dense peak for every kernel (optional). Empty: the "
         "efficiency is modelled from the model's shape — the products' width, the "
-        "tokens per micro-step, the attention kernel (docs/TIME.md). Type a measured "
+        "tokens per micro-step, the attention kernel. Type a measured "
         "figure to use it instead.",
     ),
     TrainingField.CUSTOM_TFLOPS: trans_late(

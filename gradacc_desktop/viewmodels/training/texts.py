@@ -219,8 +219,7 @@ class TrainingTexts(Translating):
                 "(DeepSpeed's estimators; Megatron's fp32 gradient buffer and distributed "
                 "optimizer; FSDP2's per-parameter shards), the activations with tensor "
                 "parallelism, the allocator's reserve — and how gradients move: in which "
-                "precision, and whether their reduction overlaps the backward pass. "
-                "docs/MEMORY.md explains each rule."
+                "precision, and whether their reduction overlaps the backward pass."
             ),
             Choice.ZERO: self.tr(
                 "How much of the optimizer states, gradients and weights is sharded over the "
