@@ -257,6 +257,7 @@ def description_from(
         recompute=Recompute(args.recompute),
         framework=Framework(args.framework),
         sequence_parallel=args.sequence_parallel,
+        tp_comm_overlap=args.tp_comm_overlap,
         target_batch=target_batch,
         rounding=rounding,
         micro_batch=micro_batch,

@@ -300,6 +300,13 @@ def add_split_arguments(group: Any, *, old_names: OldNames | None = None) -> Non
         help="Megatron's sequence parallelism beside --tensor-parallel: norms, dropouts "
         "and residuals on 1/TP of the tokens (their activations and work split too)",
     )
+    group.add_argument(
+        "--tp-comm-overlap",
+        action="store_true",
+        help="Megatron's --tp-comm-overlap (Transformer Engine): the tensor-parallel "
+        "all-gathers and reduce-scatters run inside the matrix products; with "
+        "--sequence-parallel and --framework megatron",
+    )
 
 
 def add_link_arguments(group: Any) -> None:

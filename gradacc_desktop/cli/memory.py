@@ -109,6 +109,7 @@ _COUNT_REFUSES: dict[str, Any] = {
     "context_parallel": 1,
     "framework": "deepspeed",
     "sequence_parallel": False,
+    "tp_comm_overlap": False,
     "micro_batch": None,
     "seq_len": None,
     "activation_gb": None,

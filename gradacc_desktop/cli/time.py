@@ -172,6 +172,7 @@ _LAYOUT_FLAGS: dict[str, Any] = {
     "network_gbps": None,
     "framework": "deepspeed",
     "sequence_parallel": False,
+    "tp_comm_overlap": False,
     "offload": "none",
 }
 #: description flags the plan reads and Narayanan's estimate does not

@@ -2931,6 +2931,10 @@
         <translation>O paralelismo de sequência divide o trabalho de um grupo de paralelismo de tensor: informe um tamanho de paralelismo de tensor de dois ou mais.</translation>
     </message>
     <message>
+        <source>Overlapping the tensor-parallel communication with the products is Megatron&apos;s (Transformer Engine, --tp-comm-overlap) and needs sequence parallelism over two or more tensor-parallel GPUs.</source>
+        <translation>Sobrepor a comunicação do paralelismo de tensor aos produtos é coisa do Megatron (Transformer Engine, --tp-comm-overlap) e exige paralelismo de sequência sobre duas ou mais GPUs de paralelismo de tensor.</translation>
+    </message>
+    <message>
         <source>The fused loss (Liger) replaces the head and loss of Hugging Face models: Megatron runs its own. Choose DeepSpeed or FSDP.</source>
         <translation>A perda fundida (Liger) substitui a cabeça e a perda dos modelos do Hugging Face: o Megatron roda as suas. Escolha DeepSpeed ou FSDP.</translation>
     </message>
@@ -6301,6 +6305,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Paralelismo de sequência</translation>
     </message>
     <message>
+        <source>Overlap tensor-parallel communication</source>
+        <translation>Sobrepor a comunicação do paralelismo de tensor</translation>
+    </message>
+    <message>
         <source>Framework</source>
         <translation>Framework</translation>
     </message>
@@ -6367,6 +6375,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Megatron&apos;s sequence parallelism (--sequence-parallel), beside tensor parallelism: the layer norms, dropouts and residuals of each tensor-parallel group run on 1/t of the tokens instead of on all of them on every GPU. Under Megatron their activations shrink t times; under every framework that element-wise work is split instead of repeated.</source>
         <translation>O paralelismo de sequência do Megatron (--sequence-parallel), junto com o paralelismo de tensor: as normalizações de camada, os dropouts e os residuais de cada grupo de paralelismo de tensor rodam em 1/t dos tokens, em vez de em todos eles em cada GPU. No Megatron, as ativações deles diminuem t vezes; em qualquer framework, esse trabalho elemento a elemento é dividido em vez de repetido.</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s --tp-comm-overlap: Transformer Engine runs sequence parallelism&apos;s all-gathers and reduce-scatters inside the matrix products they feed (NeMo&apos;s and Megatron-Bridge&apos;s recipes turn it on for tensor-parallel models on H100 and later). Only the communication longer than the products shows in the step&apos;s time. It needs sequence parallelism.</source>
+        <translation>O --tp-comm-overlap do Megatron: o Transformer Engine roda os all-gathers e reduce-scatters do paralelismo de sequência dentro dos produtos de matrizes que eles alimentam (as receitas do NeMo e do Megatron-Bridge o ligam para modelos com paralelismo de tensor na H100 e depois). Só a comunicação mais longa que os produtos aparece no tempo do passo. Exige paralelismo de sequência.</translation>
     </message>
     <message>
         <source>How much of the optimizer states, gradients and weights is sharded over the data-parallel GPUs.</source>

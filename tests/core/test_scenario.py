@@ -92,8 +92,10 @@ FULL = Scenario(
         fused_loss=True,
         master_weights=MasterWeights.BF16,
         expert_tensor_parallel=1,
+        tp_comm_overlap=True,
     ),
 )
+TP_OVERLAP_KEYS = ("tp_comm_overlap",)
 EXPERT_TENSOR_KEYS = ("expert_tensor_parallel",)
 MASTER_KEYS = ("master_weights",)
 NODE_KEYS = ("cpu_memory_gb",)
@@ -144,6 +146,10 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
+    for key in TP_OVERLAP_KEYS:
+        del plan[key]
+    if version == 11:
+        return data
     for key in EXPERT_TENSOR_KEYS:
         del plan[key]
     if version == 10:
@@ -212,7 +218,7 @@ def test_version_1_files_still_open() -> None:
 
 def test_saved_decimals_are_strings() -> None:
     data = json.loads(save(FULL))
-    assert data["format"] == "gradacc-scenario" and data["version"] == 11
+    assert data["format"] == "gradacc-scenario" and data["version"] == 12
     assert data["plan"]["nodes"] == 2 and data["plan"]["zero_stage"] == 3
     assert data["plan"]["precision"] == "fp16" and data["plan"]["offload"] == "all"
     assert data["calculator"]["activation_gb"] == "0.125"
@@ -237,6 +243,27 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["framework"] == "megatron" and data["plan"]["sequence_parallel"] is True
     assert data["plan"]["cpu_memory_gb"] == 2048  # whole GB: an integer
     assert data["plan"]["master_weights"] == "bf16"
+    assert data["plan"]["tp_comm_overlap"] is True
+
+
+def test_version_11_files_open_without_the_tensor_parallel_overlap() -> None:
+    data = as_version(11)
+    plan = load(encode(data)).plan
+    assert plan.tp_comm_overlap is False and plan.expert_tensor_parallel == 1
+    data["plan"]["tp_comm_overlap"] = True  # a version 11 file cannot carry version 12 keys
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is ReadProblem.UNKNOWN_KEY
+
+
+@pytest.mark.parametrize("value", [None, 1, "true"])
+def test_an_overlap_that_is_not_true_or_false_is_refused(value: Any) -> None:
+    data = good()
+    data["plan"]["tp_comm_overlap"] = value
+    with pytest.raises(ScenarioError) as info:
+        load(encode(data))
+    assert info.value.reason is ReadProblem.WRONG_TYPE
+    assert info.value.path == "plan.tp_comm_overlap"
 
 
 def test_version_9_files_open_with_the_fp32_master_copy() -> None:
@@ -614,7 +641,7 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "root is a number": (b"1", ReadProblem.NOT_AN_OBJECT),
     "root is null": (b"null", ReadProblem.NOT_AN_OBJECT),
     "duplicate key": (
-        VALID.replace('"version": 11,', '"version": 11, "version": 11,').encode(),
+        VALID.replace('"version": 12,', '"version": 12, "version": 12,').encode(),
         ReadProblem.DUPLICATE_KEY,
     ),
     "duplicate nested key": (
@@ -624,12 +651,12 @@ BAD: dict[str, tuple[bytes, ReadProblem]] = {
     "wrong format": (_set("format", "something-else"), ReadProblem.WRONG_FORMAT),
     "format missing": (_drop("format"), ReadProblem.MISSING_KEY),
     "version missing": (_drop("version"), ReadProblem.MISSING_KEY),
-    "future version": (_set("version", 12), ReadProblem.UNSUPPORTED_VERSION),
+    "future version": (_set("version", 13), ReadProblem.UNSUPPORTED_VERSION),
     "version zero": (_set("version", 0), ReadProblem.UNSUPPORTED_VERSION),
     "version as string": (_set("version", "1"), ReadProblem.WRONG_TYPE),
     "version as bool": (_set("version", True), ReadProblem.WRONG_TYPE),
     "version as float": (
-        VALID.replace('"version": 11', '"version": 11.0').encode(),
+        VALID.replace('"version": 12', '"version": 12.0').encode(),
         ReadProblem.WRONG_TYPE,
     ),
     "calculator missing": (_drop("calculator"), ReadProblem.MISSING_KEY),

@@ -131,19 +131,22 @@ def test_the_host_floor_never_speeds_a_step_and_the_parts_add_up(setup, b, a) ->
     st.sampled_from(CARDS),
     st.integers(1, 8),
     st.integers(1, 16),
+    st.booleans(),
 )
 def test_every_stage_is_the_sum_of_its_parts(  # type: ignore[no-untyped-def]
-    layout, context, offload, flash, experts, card, b, a
+    layout, context, offload, flash, experts, card, b, a, tp_overlap
 ) -> None:
     """Each stage's micro-step is timed from its summed lines; its parts, listed one by
     one, add up to the same exact seconds (with ring attention, experts' all-to-alls,
-    eager attention's scores and ZeRO-Infinity's fetch from the host)."""
+    eager attention's scores, ZeRO-Infinity's fetch from the host and the tensor-parallel
+    traffic hidden in the products)."""
     layout = dataclasses.replace(layout, context=context)
     workload = dataclasses.replace(
         _workload(layout, ZeroStage.WEIGHTS, Framework.MEGATRON),
         kv_width=1024,
         offload=offload,
         flash_attention=flash,
+        tp_overlap=tp_overlap,
         experts=None
         if experts is None
         else Experts(8, 2, 32, parallel=math.gcd(experts, layout.data), params=10**9),

@@ -503,3 +503,43 @@ def test_megatron_reads_the_context_parallel_size(setup: TrainingSetup, in_tmp: 
     # the ring stays in a node exactly when tp · cp divides its GPUs (the time model's rule)
     inside = all(len({r // setup.gpus_per_node for r in g}) == 1 for g in rings)
     assert inside is (setup.gpus_per_node % (tp * cp) == 0)
+
+
+def test_megatron_core_knows_the_overlap_flag_and_its_sequence_parallelism(
+    in_tmp: Path,
+) -> None:
+    """The description's tensor-parallel overlap reaches Megatron's arguments as
+    ``--tp-comm-overlap`` beside ``--sequence-parallel``: megatron-core's own
+    ``ModelParallelConfig`` has a field of each name and takes them together."""
+    import dataclasses
+
+    from megatron.core.model_parallel_config import ModelParallelConfig
+
+    from gradacc_desktop.core.framework import Framework
+    from gradacc_desktop.core.memory.models import ModelSpec
+    from gradacc_desktop.core.training.description import TrainingDescription
+    from gradacc_desktop.core.training.exports import export_description
+
+    d = TrainingDescription(
+        model=ModelSpec.bundled("llama-3.1-8b"),
+        seq_len=4096,
+        gpus=2,
+        tensor_parallel=4,
+        sequence_parallel=True,
+        tp_comm_overlap=True,
+        framework=Framework.MEGATRON,
+    )
+    files = export_description(ExportFormat.MEGATRON, d, d.setup(1, 8)).files
+    text = files["megatron_args.sh"]
+    body = text[text.index("BATCH_ARGS=(") + len("BATCH_ARGS=(") : text.index("\n)")]
+    args = shlex.split(body)
+    names = {f.name for f in dataclasses.fields(ModelParallelConfig)}
+    switches = [a for a in args if a in ("--tp-comm-overlap", "--sequence-parallel")]
+    assert sorted(switches) == ["--sequence-parallel", "--tp-comm-overlap"]
+    kwargs = {a.removeprefix("--").replace("-", "_"): True for a in switches}
+    assert set(kwargs) <= names
+    values = dict(itertools.pairwise(args))
+    config = ModelParallelConfig(
+        tensor_model_parallel_size=int(values["--tensor-model-parallel-size"]), **kwargs
+    )
+    assert config.tp_comm_overlap and config.sequence_parallel

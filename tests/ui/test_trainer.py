@@ -377,7 +377,7 @@ def test_the_setup_is_saved_in_scenarios(window: MainWindow, qtbot, tmp_path: Pa
     path = tmp_path / "cenario.json"
     assert window.scenarios.save(path)
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved["version"] == 11 and saved["plan"]["cpu_memory_gb"] is None
+    assert saved["version"] == 12 and saved["plan"]["cpu_memory_gb"] is None
     assert saved["plan"]["nodes"] == 2 and saved["plan"]["zero_stage"] == 1
     pick(qtbot, zero, ZeroStage.NONE)
     type_into(qtbot, nodes, "1")

@@ -249,12 +249,13 @@ def test_an_old_scenario_opens_with_deepspeed(window: MainWindow, qtbot, tmp_pat
     path = tmp_path / "antigo.json"
     assert window.scenarios.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["version"] == scenario_io.VERSION == 11
+    assert data["version"] == scenario_io.VERSION == 12
     data["version"] = 6  # as this app's version before the framework wrote it
     del data["plan"]["framework"], data["plan"]["sequence_parallel"]
     del data["plan"]["cpu_memory_gb"]  # version 8
     del data["plan"]["fused_loss"], data["plan"]["master_weights"]  # versions 9, 10
     del data["plan"]["expert_tensor_parallel"]  # version 11
+    del data["plan"]["tp_comm_overlap"]  # version 12
     path.write_text(json.dumps(data), encoding="utf-8")
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
     type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
@@ -312,3 +313,54 @@ def test_megatrons_expert_tensor_parallelism_is_read_for_a_mixture_of_experts(  
     assert d is not None and d.expert_tensor_parallel == 1 and d.expert_parallel == 16
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.DEEPSPEED)
     assert not field.isEnabled()
+
+
+def test_megatrons_tensor_parallel_overlap_hides_the_all_reduces_in_the_time_card(  # type: ignore[no-untyped-def]
+    make_window, qtbot, tmp_path: Path
+) -> None:
+    """The box shows under Megatron only, is on only beside sequence parallelism over 2+
+    tensor-parallel GPUs (its tooltip says why), takes the tensor-parallel traffic out
+    of the time card's parts, and is kept in a scenario file."""
+    window: MainWindow = make_window(language="en")
+    panel = _panel(window)
+    _llama(window, qtbot)
+    box = panel.checks[Choice.TP_COMM_OVERLAP]
+    assert not box.isVisible()  # DeepSpeed runs no such overlap
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    assert box.isVisible() and not box.isEnabled()
+    assert box.text() == "Overlap tensor-parallel communication"
+    assert box.accessibleName() == box.text()
+    assert box.toolTip().endswith(
+        "Off now: Overlapping the tensor-parallel communication with the products is "
+        "Megatron's (Transformer Engine, --tp-comm-overlap) and needs sequence parallelism "
+        "over two or more tensor-parallel GPUs."
+    )
+    type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
+    assert not box.isEnabled()  # sequence parallelism still off
+    _tick(qtbot, panel.checks[Choice.SEQUENCE_PARALLEL])
+    assert box.isEnabled() and "Off now" not in box.toolTip()
+    legend = window.planner.results.time.legend
+    assert "tensor_parallel" in legend.shown()
+    # from the keyboard: Tab from sequence parallelism reaches the box, Space ticks it
+    sequence = panel.checks[Choice.SEQUENCE_PARALLEL]
+    sequence.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(sequence.hasFocus)
+    qtbot.keyClick(sequence, Qt.Key.Key_Tab)
+    assert box.hasFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Space)
+    assert box.isChecked()
+    d = window.training_vm.description
+    assert d is not None and d.tp_overlapped
+    assert "tensor_parallel" not in legend.shown()  # hidden in the products
+    path = tmp_path / "overlap.json"
+    assert window.scenarios.save(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["plan"]["tp_comm_overlap"] is True
+    _tick(qtbot, box)
+    assert "tensor_parallel" in legend.shown()
+    assert window.scenarios.open(path)
+    assert box.isChecked() and "tensor_parallel" not in legend.shown()
+    # switching sequence parallelism off turns the overlap off with it
+    _tick(qtbot, sequence)
+    assert not box.isEnabled()
+    d = window.training_vm.description
+    assert d is not None and not d.tp_comm_overlap

@@ -165,7 +165,7 @@ def test_the_node_memory_is_saved_and_reopened(qapp, tmp_path: Path) -> None:  #
     path = tmp_path / "node.json"
     assert files.save(path).ok
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["version"] == 11 and data["plan"]["cpu_memory_gb"] == 1536
+    assert data["version"] == 12 and data["plan"]["cpu_memory_gb"] == 1536
     opened = TrainingViewModel(QLocale("en"))
     assert ScenarioViewModel(opened, CalculatorViewModel(QLocale("en"))).open(path).ok
     assert opened.shown_text(F.CPU_MEMORY) == "1,536"
@@ -185,6 +185,7 @@ def test_a_version_7_file_opens_with_the_node_memory_not_given(qapp, tmp_path: P
     data["version"] = 7
     del data["plan"]["cpu_memory_gb"], data["plan"]["fused_loss"], data["plan"]["master_weights"]
     del data["plan"]["expert_tensor_parallel"]  # version 11
+    del data["plan"]["tp_comm_overlap"]  # version 12
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     opened = _issue().training

@@ -1,10 +1,10 @@
 """Save and load a scenario: the calculator's inputs plus the training description.
 
-File format (UTF-8 JSON, version 10)::
+File format (UTF-8 JSON, version 12)::
 
     {
       "format": "gradacc-scenario",
-      "version": 10,
+      "version": 12,
       "calculator": {"micro_batch": 4, "accumulation_steps": 8, "gpus": 1,
                      "activation_gb": "0.5"},
       "plan": {"target_batch": 32, "micro_batch": null, "gpus": 1, "rounding": "ceil",
@@ -25,8 +25,14 @@ File format (UTF-8 JSON, version 10)::
                "image_height": null, "vision_frozen": false,
                "framework": "deepspeed", "sequence_parallel": false,
                "cpu_memory_gb": null, "fused_loss": false,
-               "master_weights": "fp32"}
+               "master_weights": "fp32", "expert_tensor_parallel": null,
+               "tp_comm_overlap": false}
     }
+
+Version 12 adds Megatron's tensor-parallel communication overlap: ``tp_comm_overlap``
+(``true``/``false``; ``--tp-comm-overlap``, Transformer Engine running sequence
+parallelism's collectives inside the products). Files of versions 1 to 11 open without
+it.
 
 Version 11 adds Megatron's expert tensor parallelism: ``expert_tensor_parallel`` (GPUs
 each routed expert is split over; null: the tensor-parallel size). Files of versions 1

@@ -81,6 +81,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "fused_loss": p.fused_loss,
             "master_weights": p.master_weights.value,
             "expert_tensor_parallel": p.expert_tensor_parallel,
+            "tp_comm_overlap": p.tp_comm_overlap,
         },
     }
 

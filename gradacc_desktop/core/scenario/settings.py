@@ -24,9 +24,9 @@ from ..training.description import CPU_MEMORY_LIMITS as CPU_MEMORY_LIMITS
 from ..training.description import Method, Optimizer
 
 FORMAT = "gradacc-scenario"
-VERSION = 11
+VERSION = 12
 #: Versions ``load`` reads.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 NODES_LIMITS = LIMITS[Field.GPUS]
 #: the share of the wall-clock time spent training, as the window asks it: in percent
 #: (``compute.GOODPUT_LIMITS`` times 100)
@@ -167,6 +167,9 @@ class PlanSettings:
     # Megatron's expert tensor parallelism (version 11)
     #: GPUs each routed expert is split over (None: the tensor-parallel size)
     expert_tensor_parallel: int | None = None
+    # Megatron's tensor-parallel communication overlap (version 12)
+    #: --tp-comm-overlap: sequence parallelism's collectives inside the products
+    tp_comm_overlap: bool = False
 
 
 @dataclass(frozen=True)

@@ -320,8 +320,12 @@ class StepModel:
         # weights' floor); empty: the parts are added up one by one (``_slot``)
         Line = tuple[Fraction, Fraction]
         self._lines: tuple[tuple[Line, Line], ...] = ()
+        # --tp-comm-overlap: the tensor-parallel traffic hides in the products it feeds
+        self._tp_overlap = workload.tp_overlap
         if not self._roofline and profile is None:
-            lines = (self._tensor, self._pipeline, self._experts_comm)
+            lines: tuple[Line, ...] = (self._pipeline, self._experts_comm)
+            if not self._tp_overlap:
+                lines += (self._tensor,)
             for _, st in self._stages:
                 slopes = (st.memory, st.attention, st.permutation)
                 every = (st.matmul, st.expert_matmul, *lines, (ZERO, nonzero_sum(slopes)))
@@ -457,6 +461,8 @@ class StepModel:
             busy = measured
             products = experts = attention = memory = permutation = ZERO
         tensor = linear_in(self._tensor, b)
+        if self._tp_overlap:
+            tensor = exposed(tensor, products, None)
         pipeline = linear_in(self._pipeline, b)
         experts_comm = linear_in(self._experts_comm, b)
         gpu = nonzero_sum((busy, tensor, pipeline, experts_comm))
@@ -517,6 +523,8 @@ class StepModel:
         if self._ring[1]:
             ring = exposed(self._ring[0] + b * self._ring[1], b * stage.attention, None)
             gpu += ring
+        if self._tp_overlap:
+            gpu += exposed(linear_in(self._tensor, b), linear_in(stage.matmul, b), None)
         micro_step = gpu if stage.host <= gpu else stage.host
         return nonzero_sum((micro_step, *self._beside(micro_step, stage.layers)))
 

@@ -125,6 +125,9 @@ class Workload:
     #: the fused kernel is the flash-attn packages' own for the card (FlashAttention 3
     #: on Hopper, 4 on Blackwell: ``core.attention``), at its own fitted speed
     flash_kernel: bool = False
+    #: Megatron's --tp-comm-overlap: the tensor-parallel collectives run inside the
+    #: matrix products (Transformer Engine's userbuffers); only their excess shows
+    tp_overlap: bool = False
     #: activation bytes one sample keeps for the whole model on one GPU (None: not counted)
     activation_bytes_per_sample: int | None = None
     #: ZeRO-Offload: the optimizer (and with ALL the parameters) in CPU memory

@@ -190,6 +190,9 @@ class TrainingDescription:
     #: Megatron's sequence parallelism beside tensor parallelism: the layer norms,
     #: dropouts and residuals of each tensor-parallel group run on 1/tp of the tokens
     sequence_parallel: bool = False
+    #: Megatron's --tp-comm-overlap: Transformer Engine runs sequence parallelism's
+    #: all-gathers and reduce-scatters inside the matrix products they feed
+    tp_comm_overlap: bool = False
     target_batch: int = 32
     rounding: Rounding = Rounding.CEIL
     #: None: the plan recommends one
@@ -251,6 +254,17 @@ class TrainingDescription:
         if self.recompute is Recompute.SELECTIVE_OP and not offered:
             return Recompute.NONE
         return self.recompute
+
+    @property
+    def tp_overlapped(self) -> bool:
+        """The overlap the plan counts: asked for, under Megatron, with sequence
+        parallelism over two or more tensor-parallel GPUs (a problem says why not)."""
+        return (
+            self.tp_comm_overlap
+            and self.framework is Framework.MEGATRON
+            and self.sequence_parallel
+            and self.tensor_parallel > 1
+        )
 
     @property
     def loss_fused(self) -> bool:

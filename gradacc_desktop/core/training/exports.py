@@ -60,6 +60,7 @@ def export_model(description: TrainingDescription) -> ExportModel:
         lora=lora,
         recompute=d.recompute,
         sequence_parallel=d.sequence_parallel,
+        tp_comm_overlap=d.tp_overlapped,
         fused_loss=d.loss_fused,
     )
 

@@ -344,6 +344,7 @@ def step_model(
         experts=experts,
         framework=d.framework,
         sequence_parallel=d.sequence_parallel,
+        tp_overlap=d.tp_overlapped,
     )
     return StepModel(workload, hw, d.profile), None, ""
 

@@ -37,6 +37,7 @@ class ProblemKind(enum.Enum):
     FLASH_CARD = "flash_card"
     VIRTUAL_STAGES = "virtual_stages"
     SEQUENCE_PARALLEL = "sequence_parallel"
+    TP_COMM_OVERLAP = "tp_comm_overlap"
     FUSED_LOSS_MEGATRON = "fused_loss_megatron"
     FUSED_LOSS_HEAD = "fused_loss_head"
     RECOMPUTE_PER_OP = "recompute_per_op"
@@ -66,6 +67,7 @@ FIELD: dict[ProblemKind, str] = {
     ProblemKind.FLASH_CARD: "attention",
     ProblemKind.VIRTUAL_STAGES: "virtual_stages",
     ProblemKind.SEQUENCE_PARALLEL: "sequence_parallel",
+    ProblemKind.TP_COMM_OVERLAP: "tp_comm_overlap",
     ProblemKind.FUSED_LOSS_MEGATRON: "fused_loss",
     ProblemKind.FUSED_LOSS_HEAD: "fused_loss",
     ProblemKind.RECOMPUTE_PER_OP: "recompute",
@@ -117,6 +119,12 @@ _TEXT: dict[ProblemKind, Phrase] = {
         "Description",
         "Sequence parallelism splits the work of a tensor-parallel group: give a "
         "tensor-parallel size of two or more.",
+    ),
+    ProblemKind.TP_COMM_OVERLAP: trans_late(
+        "Description",
+        "Overlapping the tensor-parallel communication with the products is Megatron's "
+        "(Transformer Engine, --tp-comm-overlap) and needs sequence parallelism over two or "
+        "more tensor-parallel GPUs.",
     ),
     ProblemKind.FUSED_LOSS_MEGATRON: trans_late(
         "Description",
@@ -263,6 +271,8 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
         found.append(_problem(ProblemKind.VIRTUAL_STAGES))
     if d.sequence_parallel and d.tensor_parallel == 1:
         found.append(_problem(ProblemKind.SEQUENCE_PARALLEL))
+    if d.tp_comm_overlap and not d.tp_overlapped:
+        found.append(_problem(ProblemKind.TP_COMM_OVERLAP))
     if d.fused_loss and d.framework is Framework.MEGATRON:
         found.append(_problem(ProblemKind.FUSED_LOSS_MEGATRON))
     elif d.fused_loss and model is not None and not model.causal_lm:

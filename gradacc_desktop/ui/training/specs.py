@@ -91,6 +91,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(DescriptionSection.HARDWARE, E.CARD_SPEED),
     RowSpec(DescriptionSection.LAYOUT, T.TENSOR_PARALLEL),
     RowSpec(DescriptionSection.LAYOUT, C.SEQUENCE_PARALLEL),
+    RowSpec(DescriptionSection.LAYOUT, C.TP_COMM_OVERLAP),
     RowSpec(DescriptionSection.LAYOUT, T.PIPELINE_STAGES),
     RowSpec(DescriptionSection.LAYOUT, T.VIRTUAL_STAGES),
     RowSpec(DescriptionSection.LAYOUT, T.EXPERT_PARALLEL),
@@ -121,7 +122,7 @@ ROWS: tuple[RowSpec, ...] = (
 
 #: choices shown as a check box on a row of its own (its text is its label)
 CHECK_BOXES: frozenset[Choice] = frozenset(
-    {C.FP8, C.VISION_FROZEN, C.FUSED_LOSS, C.SEQUENCE_PARALLEL}
+    {C.FP8, C.VISION_FROZEN, C.FUSED_LOSS, C.SEQUENCE_PARALLEL, C.TP_COMM_OVERLAP}
 )
 
 #: rows shown only when the description has them (the view-model says which)
@@ -141,6 +142,7 @@ CONDITIONAL: frozenset[Key] = frozenset(
         T.IMAGE_WIDTH,
         T.IMAGE_HEIGHT,
         C.VISION_FROZEN,
+        C.TP_COMM_OVERLAP,
         T.LORA_RANK,
         C.LORA_TARGETS,
         T.TRAINABLE_PARAMS,

@@ -86,6 +86,9 @@ class Choices:
     #: Megatron's sequence parallelism, when tensor parallelism is used
     #: (``sequence_parallel_allowed``)
     sequence_parallel: bool = False
+    #: Megatron's --tp-comm-overlap, when sequence parallelism runs under Megatron
+    #: (``tp_comm_overlap_allowed``)
+    tp_comm_overlap: bool = False
     framework: Framework = Framework.DEEPSPEED
     zero: ZeroStage = ZeroStage.NONE
     offload: Offload = Offload.NONE
@@ -160,6 +163,16 @@ def sequence_parallel_allowed(entries: Entries[TrainingField]) -> bool:
     GPU (it splits the tokens over the tensor-parallel group)."""
     size = entries.accepted(TrainingField.TENSOR_PARALLEL)
     return size is not None and size > 1
+
+
+def tp_comm_overlap_allowed(choices: Choices, entries: Entries[TrainingField]) -> bool:
+    """Whether Megatron's tensor-parallel overlap can be chosen: Megatron, with sequence
+    parallelism over two or more tensor-parallel GPUs (the collectives it overlaps)."""
+    return (
+        choices.framework is Framework.MEGATRON
+        and choices.sequence_parallel
+        and sequence_parallel_allowed(entries)
+    )
 
 
 def has_experts(spec: ModelSpec | None) -> bool:
@@ -312,6 +325,7 @@ def build(
         recompute=choices.recompute,
         framework=choices.framework,
         sequence_parallel=choices.sequence_parallel and sequence_parallel_allowed(e),
+        tp_comm_overlap=choices.tp_comm_overlap and tp_comm_overlap_allowed(choices, e),
         target_batch=int(number(TrainingField.TARGET)),
         rounding=choices.rounding,
         micro_batch=None if choices.recommend else int(number(TrainingField.MICRO_BATCH)),

@@ -17,6 +17,7 @@ from gradacc_desktop.viewmodels.training.build import (
     fp8_allowed,
     fused_loss_allowed,
     sequence_parallel_allowed,
+    tp_comm_overlap_allowed,
 )
 from gradacc_desktop.viewmodels.training.choosing import current_card
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
@@ -57,5 +58,9 @@ def check_state(
         enabled = sequence_parallel_allowed(entries)
         if not enabled:
             why = texts.off_now(ProblemKind.SEQUENCE_PARALLEL)
+    elif choice is Choice.TP_COMM_OVERLAP:
+        enabled = tp_comm_overlap_allowed(choices, entries)
+        if not enabled:
+            why = texts.off_now(ProblemKind.TP_COMM_OVERLAP)
     hint = texts.choice_hint(choice)
     return CheckState(enabled, hint + (f"\n\n{why}" if why else ""))

@@ -117,6 +117,7 @@ def choice_value(c: Choices, choice: Choice) -> ChoiceValue:
         Choice.FUSED_LOSS: c.fused_loss,
         Choice.CARD: c.card,
         Choice.SEQUENCE_PARALLEL: c.sequence_parallel,
+        Choice.TP_COMM_OVERLAP: c.tp_comm_overlap,
         Choice.FRAMEWORK: c.framework,
         Choice.ZERO: c.zero,
         Choice.OFFLOAD: c.offload,
@@ -173,6 +174,8 @@ def chosen(
             return replace(c, vision_frozen=value)
         if choice is Choice.SEQUENCE_PARALLEL and isinstance(value, bool):
             return replace(c, sequence_parallel=value)
+        if choice is Choice.TP_COMM_OVERLAP and isinstance(value, bool):
+            return replace(c, tp_comm_overlap=value)
         if choice is Choice.FUSED_LOSS and isinstance(value, bool):
             return replace(c, fused_loss=value)
         enum_choice = ENUM_CHOICES.get(choice)
@@ -248,6 +251,8 @@ def applied(
     c = replace(c, vision_frozen=d.vision_frozen, fused_loss=d.fused_loss)
     if d.sequence_parallel or d.tensor_parallel > 1:  # else the choice waits for tp > 1
         c = replace(c, sequence_parallel=d.sequence_parallel)
+    if d.tp_comm_overlap or d.framework is Framework.MEGATRON:
+        c = replace(c, tp_comm_overlap=d.tp_comm_overlap)
     values: dict[TrainingField, Entry] = {
         TrainingField.TARGET: Decimal(d.target_batch),
         TrainingField.GPUS: Decimal(d.gpus),
@@ -313,8 +318,15 @@ def visible(c: Choices, plan_: Plan | None) -> frozenset[TrainingField | Choice]
             TrainingField.REFERENCE_BATCH,
         )
     }
-    hidden_choices = (Choice.FAMILY, Choice.LORA_TARGETS, Choice.VISION_FROZEN)
+    hidden_choices = (
+        Choice.FAMILY,
+        Choice.LORA_TARGETS,
+        Choice.VISION_FROZEN,
+        Choice.TP_COMM_OVERLAP,
+    )
     shown |= {ch for ch in Choice if ch not in hidden_choices}
+    if c.framework is Framework.MEGATRON:  # an overlap only Megatron runs
+        shown.add(Choice.TP_COMM_OVERLAP)
     if c.model == PARAMS_MODEL:  # any other model states its count in its note
         shown.add(TrainingField.MODEL_PARAMS)
     if c.model == SHAPE_MODEL:

@@ -116,6 +116,8 @@ class Choice(enum.Enum):
     CARD = "card"
     #: a check box: Megatron's sequence parallelism (only with tensor parallelism)
     SEQUENCE_PARALLEL = "sequence_parallel"
+    #: a check box: Megatron's --tp-comm-overlap (with sequence parallelism)
+    TP_COMM_OVERLAP = "tp_comm_overlap"
     FRAMEWORK = "framework"  # what runs the step: how memory is counted
     ZERO = "zero"
     OFFLOAD = "offload"

@@ -116,6 +116,8 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         framework=c.framework,
         # what the plan uses: sequence parallelism only beside tensor parallelism
         sequence_parallel=c.sequence_parallel and tensor_parallel > 1,
+        # what the plan uses: the overlap only where Megatron runs it
+        tp_comm_overlap=c.tp_comm_overlap and training.check(Choice.TP_COMM_OVERLAP).enabled,
         cpu_memory_gb=integer(TrainingField.CPU_MEMORY),
     )
 
@@ -176,6 +178,7 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             fused_loss=plan.fused_loss,
             card=card_id,
             sequence_parallel=plan.sequence_parallel,
+            tp_comm_overlap=plan.tp_comm_overlap,
             framework=plan.framework,
             zero=plan.zero_stage,
             offload=plan.offload,

@@ -139,6 +139,7 @@ class TrainingTexts(Translating):
             Choice.FUSED_LOSS: self.tr("Fused loss (Liger)"),
             Choice.CARD: self.tr("GPU model"),
             Choice.SEQUENCE_PARALLEL: self.tr("Sequence parallelism"),
+            Choice.TP_COMM_OVERLAP: self.tr("Overlap tensor-parallel communication"),
             Choice.FRAMEWORK: self.tr("Framework"),
             Choice.ZERO: self.tr("&ZeRO stage"),
             Choice.OFFLOAD: self.tr("C&PU offload"),
@@ -213,6 +214,13 @@ class TrainingTexts(Translating):
                 "group run on 1/t of the tokens instead of on all of them on every GPU. Under "
                 "Megatron their activations shrink t times; under every framework that "
                 "element-wise work is split instead of repeated."
+            ),
+            Choice.TP_COMM_OVERLAP: self.tr(
+                "Megatron's --tp-comm-overlap: Transformer Engine runs sequence parallelism's "
+                "all-gathers and reduce-scatters inside the matrix products they feed "
+                "(NeMo's and Megatron-Bridge's recipes turn it on for tensor-parallel models "
+                "on H100 and later). Only the communication longer than the products shows "
+                "in the step's time. It needs sequence parallelism."
             ),
             Choice.FRAMEWORK: self.tr(
                 "What runs the step. It decides how memory is counted — the model states "

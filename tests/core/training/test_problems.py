@@ -57,6 +57,17 @@ CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
         replace(LLAMA, sequence_parallel=True),
         replace(LLAMA, sequence_parallel=True, tensor_parallel=2),
     ),
+    # Megatron's overlap needs sequence parallelism over 2+ tensor-parallel GPUs
+    ProblemKind.TP_COMM_OVERLAP: (
+        replace(LLAMA, tp_comm_overlap=True, tensor_parallel=2, sequence_parallel=True),
+        replace(
+            LLAMA,
+            tp_comm_overlap=True,
+            tensor_parallel=2,
+            sequence_parallel=True,
+            framework=Framework.MEGATRON,
+        ),
+    ),
     ProblemKind.FUSED_LOSS_MEGATRON: (
         replace(LLAMA, fused_loss=True, framework=Framework.MEGATRON),
         replace(LLAMA, fused_loss=True, framework=Framework.FSDP),
@@ -245,3 +256,58 @@ def test_megatron_s_fused_attention_is_cudnn_s_flash_kernel_from_hopper_on() -> 
         assert plan(megatron).problems == ()
         assert steps(megatron) == steps(replace(megatron, attention=AttentionKernel.FLASH))
         assert steps(on) != steps(replace(on, attention=AttentionKernel.FLASH))
+
+
+def test_megatron_s_tp_comm_overlap_hides_the_tensor_parallel_traffic_in_the_products() -> None:
+    """--tp-comm-overlap: the all-gathers and reduce-scatters of sequence parallelism run
+    inside the products they feed; what shows is only their excess, and nothing changes
+    where the overlap cannot run (no sequence parallelism: a problem says so)."""
+    on = replace(
+        LLAMA,
+        framework=Framework.MEGATRON,
+        tensor_parallel=8,
+        gpus=1,
+        sequence_parallel=True,
+        card=TABLE.by_id("h100-80gb"),
+        seq_len=8192,
+        micro_batch=8,  # the GPU's work, not the host's, sets the micro-step
+    )
+    # NVLink: all of it hides; a slow link (5 GB/s): its excess over the products shows
+    for link, shows in ((None, False), (Decimal(5), True)):
+        plain = plan(replace(on, link_gbps=link)).current
+        hidden = plan(replace(on, link_gbps=link, tp_comm_overlap=True)).current
+        assert plain is not None and hidden is not None
+        assert plain.time is not None and hidden.time is not None
+        before, after = plain.time.parts, hidden.time.parts
+        assert after.tensor_parallel < before.tensor_parallel
+        assert after.tensor_parallel == max(0, before.tensor_parallel - before.matmul)
+        assert (after.tensor_parallel > 0) is shows
+        assert hidden.time.step_seconds == plain.time.step_seconds - (
+            before.tensor_parallel - after.tensor_parallel
+        )
+    # without sequence parallelism Megatron refuses the flag: the time stays
+    refused = replace(on, sequence_parallel=False, tp_comm_overlap=True)
+    assert [p.time for p in plan(refused).pairs] == [
+        p.time for p in plan(replace(refused, tp_comm_overlap=False)).pairs
+    ]
+
+
+def test_megatron_s_arguments_carry_the_overlap_only_where_it_runs() -> None:
+    from gradacc_desktop.core.frameworks.export import ExportFormat
+    from gradacc_desktop.core.training.exports import export_description
+
+    on = replace(
+        LLAMA,
+        framework=Framework.MEGATRON,
+        tensor_parallel=2,
+        sequence_parallel=True,
+        tp_comm_overlap=True,
+    )
+    args = export_description(ExportFormat.MEGATRON, on, on.setup(1, 8)).files
+    text = args["megatron_args.sh"]
+    assert "  --tp-comm-overlap\n" in text and "  --sequence-parallel\n" in text
+    off = replace(on, sequence_parallel=False)  # Megatron-LM would refuse the flag
+    text = export_description(ExportFormat.MEGATRON, off, off.setup(1, 8)).files[
+        "megatron_args.sh"
+    ]
+    assert "--tp-comm-overlap" not in text and "--sequence-parallel" not in text

@@ -65,6 +65,8 @@ class ExportModel:
     lora: LoraExport | None = None
     recompute: Recompute = Recompute.NONE
     sequence_parallel: bool | None = None
+    #: Megatron's --tp-comm-overlap (with sequence parallelism)
+    tp_comm_overlap: bool = False
     #: the head and the loss fused over chunks (Liger's fused linear cross-entropy)
     fused_loss: bool = False
 

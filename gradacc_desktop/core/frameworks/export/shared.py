@@ -236,6 +236,8 @@ def with_model(
                 "  --sequence-parallel\n", "", 1
             )
         extra = []
+        if model.tp_comm_overlap:
+            extra.append("  --tp-comm-overlap")
         if model.seq_len is not None:
             extra.append(f"  --seq-length {model.seq_len}")
         if model.recompute is Recompute.FULL:
