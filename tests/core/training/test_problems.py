@@ -307,7 +307,5 @@ def test_megatron_s_arguments_carry_the_overlap_only_where_it_runs() -> None:
     text = args["megatron_args.sh"]
     assert "  --tp-comm-overlap\n" in text and "  --sequence-parallel\n" in text
     off = replace(on, sequence_parallel=False)  # Megatron-LM would refuse the flag
-    text = export_description(ExportFormat.MEGATRON, off, off.setup(1, 8)).files[
-        "megatron_args.sh"
-    ]
+    text = export_description(ExportFormat.MEGATRON, off, off.setup(1, 8)).files["megatron_args.sh"]
     assert "--tp-comm-overlap" not in text and "--sequence-parallel" not in text
