@@ -439,10 +439,6 @@ KNOWN_MISSES: dict[str, str] = {
         "Engine's workspaces and the last stage's logits, which they measure, weigh most: "
         "up to -35 %)"
     ),
-    "published-worst": (
-        "Megatron-Bridge's Llama 3.1 405B on 128 B200 (FP8, held out) runs faster than "
-        "predicted: its tuned FP8 recipe outruns what Blackwell's other runs fit"
-    ),
 }
 
 

@@ -150,6 +150,7 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         recompute=_recompute(run),
         framework=Framework(run["framework"]),
         sequence_parallel=bool(run.get("sequence_parallel")),
+        tp_comm_overlap=bool(run.get("tp_comm_overlap")),
         target_batch=run["global_batch"],
         rounding=Rounding.CEIL,
         micro_batch=run["micro_batch"],

@@ -6305,8 +6305,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Paralelismo de sequência</translation>
     </message>
     <message>
-        <source>Overlap tensor-parallel communication</source>
-        <translation>Sobrepor a comunicação do paralelismo de tensor</translation>
+        <source>Overlap TP communication</source>
+        <translation>Sobrepor comunicação TP</translation>
     </message>
     <message>
         <source>Framework</source>

@@ -328,7 +328,7 @@ def test_megatrons_tensor_parallel_overlap_hides_the_all_reduces_in_the_time_car
     assert not box.isVisible()  # DeepSpeed runs no such overlap
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
     assert box.isVisible() and not box.isEnabled()
-    assert box.text() == "Overlap tensor-parallel communication"
+    assert box.text() == "Overlap TP communication"
     assert box.accessibleName() == box.text()
     assert box.toolTip().endswith(
         "Off now: Overlapping the tensor-parallel communication with the products is "

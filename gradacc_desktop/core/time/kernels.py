@@ -174,7 +174,7 @@ SHARED: dict[str, int | Fraction] = {
 #: per fitted generation: matmul, attention, expert_matmul
 SHARES: dict[Generation, dict[str, Fraction]] = {
     Generation.AMPERE: {
-        "matmul": Fraction(521, 613),
+        "matmul": Fraction(504, 593),
         "attention": Fraction(579, 1000),
         "expert_matmul": Fraction(1, 1),
     },

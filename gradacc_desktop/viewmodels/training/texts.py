@@ -139,7 +139,7 @@ class TrainingTexts(Translating):
             Choice.FUSED_LOSS: self.tr("Fused loss (Liger)"),
             Choice.CARD: self.tr("GPU model"),
             Choice.SEQUENCE_PARALLEL: self.tr("Sequence parallelism"),
-            Choice.TP_COMM_OVERLAP: self.tr("Overlap tensor-parallel communication"),
+            Choice.TP_COMM_OVERLAP: self.tr("Overlap TP communication"),
             Choice.FRAMEWORK: self.tr("Framework"),
             Choice.ZERO: self.tr("&ZeRO stage"),
             Choice.OFFLOAD: self.tr("C&PU offload"),
