@@ -231,6 +231,7 @@ def describe(run: dict[str, Any]) -> TrainingDescription:
         framework=Framework(run["framework"]),
         sequence_parallel=bool(run.get("sequence_parallel")),
         tp_comm_overlap=bool(run.get("tp_comm_overlap")),
+        grad_reduce_bf16=bool(run.get("grad_reduce_bf16")),
         target_batch=run["global_batch"],
         rounding=Rounding.CEIL,
         micro_batch=run["micro_batch"],

@@ -14,8 +14,9 @@ Writes, for pt and en:
   dialog (calculator, calculator with the details open, the planner empty, with a
   plan, with nothing that fits, with the search's result, with extreme values, the
   description's memory figures, its parallelism (Megatron, sequence parallelism and
-  its tensor-parallel overlap, selective recomputation), its GPUs (a node's CPU memory that does not hold the
-  offloaded optimizer; also at 1366x768; the planner with its cost card and the
+  its tensor-parallel overlap, bf16 gradients, selective recomputation), its GPUs (a
+  node's CPU memory that does not hold the offloaded optimizer; also at 1366x768; the
+  planner with its cost card and the
   search's result also at 1366x768 and 1280x720), the model states, trainer configs, both charts,
   the activation estimator) at 800x600 and at the smallest size the window or dialog
   allows ("min"); the model picker open, then filtered, at 1366x768;
@@ -228,7 +229,8 @@ def main() -> int:
             describe(
                 "llama-3.1-8b",
                 {Choice.FRAMEWORK: Framework.MEGATRON, Choice.SEQUENCE_PARALLEL: True,
-                 Choice.TP_COMM_OVERLAP: True, Choice.RECOMPUTE: Recompute.SELECTIVE},
+                 Choice.TP_COMM_OVERLAP: True, Choice.GRAD_REDUCE_BF16: True,
+                 Choice.RECOMPUTE: Recompute.SELECTIVE},
                 seq_len="4096", target="512", gpus="8", tensor_parallel="2",
             )  # fmt: skip
             tab(1)

@@ -258,6 +258,7 @@ def description_from(
         framework=Framework(args.framework),
         sequence_parallel=args.sequence_parallel,
         tp_comm_overlap=args.tp_comm_overlap,
+        grad_reduce_bf16=args.grad_reduce_in_bf16,
         target_batch=target_batch,
         rounding=rounding,
         micro_batch=micro_batch,

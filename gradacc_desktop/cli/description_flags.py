@@ -307,6 +307,13 @@ def add_split_arguments(group: Any, *, old_names: OldNames | None = None) -> Non
         "all-gathers and reduce-scatters run inside the matrix products; with "
         "--sequence-parallel and --framework megatron",
     )
+    group.add_argument(
+        "--grad-reduce-in-bf16",
+        action="store_true",
+        help="Megatron's --grad-reduce-in-bf16: its gradient buffer and the data-parallel "
+        "reduction in bf16 instead of fp32 (2 bytes a parameter less); with --framework "
+        "megatron and bf16",
+    )
 
 
 def add_link_arguments(group: Any) -> None:

@@ -110,6 +110,7 @@ _COUNT_REFUSES: dict[str, Any] = {
     "framework": "deepspeed",
     "sequence_parallel": False,
     "tp_comm_overlap": False,
+    "grad_reduce_in_bf16": False,
     "micro_batch": None,
     "seq_len": None,
     "activation_gb": None,

@@ -173,6 +173,7 @@ _LAYOUT_FLAGS: dict[str, Any] = {
     "framework": "deepspeed",
     "sequence_parallel": False,
     "tp_comm_overlap": False,
+    "grad_reduce_in_bf16": False,
     "offload": "none",
 }
 #: description flags the plan reads and Narayanan's estimate does not

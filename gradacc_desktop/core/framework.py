@@ -82,16 +82,20 @@ class Framework(enum.Enum):
         return kept if self.keeps(kept) else MasterWeights.FP32
 
     def gradient_bytes(
-        self, precision: Precision, master: MasterWeights = MasterWeights.FP32
+        self,
+        precision: Precision,
+        master: MasterWeights = MasterWeights.FP32,
+        bf16_reduce: bool = False,
     ) -> int:
         """Bytes of one gradient value as the data-parallel reduction moves it (a pure
-        bf16 training reduces its bf16 gradients)."""
+        bf16 training reduces its bf16 gradients; ``bf16_reduce``: Megatron's
+        ``--grad-reduce-in-bf16``, its gradient buffer in bf16)."""
         if precision is Precision.FP32:
             return 4
         if master is MasterWeights.NONE:
             return precision.bytes
         if self is Framework.MEGATRON and precision is Precision.BF16:
-            return 4
+            return 2 if bf16_reduce else 4
         if self is Framework.FSDP:
             return 4
         return precision.bytes

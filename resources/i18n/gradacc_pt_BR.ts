@@ -2935,6 +2935,10 @@
         <translation>Sobrepor a comunicação do paralelismo de tensor aos produtos é coisa do Megatron (Transformer Engine, --tp-comm-overlap) e exige paralelismo de sequência sobre duas ou mais GPUs de paralelismo de tensor.</translation>
     </message>
     <message>
+        <source>Reducing the gradients in bf16 is Megatron&apos;s --grad-reduce-in-bf16, in bf16 training (DeepSpeed already reduces a bf16 training&apos;s gradients in bf16).</source>
+        <translation>Reduzir os gradientes em bf16 é o --grad-reduce-in-bf16 do Megatron, em treino bf16 (o DeepSpeed já reduz em bf16 os gradientes de um treino bf16).</translation>
+    </message>
+    <message>
         <source>The fused loss (Liger) replaces the head and loss of Hugging Face models: Megatron runs its own. Choose DeepSpeed or FSDP.</source>
         <translation>A perda fundida (Liger) substitui a cabeça e a perda dos modelos do Hugging Face: o Megatron roda as suas. Escolha DeepSpeed ou FSDP.</translation>
     </message>
@@ -6121,6 +6125,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Uma só fração do pico denso da placa para todos os kernels (opcional). Vazio: a eficiência é modelada pelo formato do modelo — a largura dos produtos, os tokens por micro-passo, o kernel de atenção. Digite um valor medido para usá-lo no lugar.</translation>
     </message>
     <message>
+        <source>Megatron&apos;s --grad-reduce-in-bf16: the gradients accumulate in a bf16 buffer and are reduced in bf16, not fp32 — 2 bytes a parameter less on every GPU and half the data-parallel traffic, at some precision (Megatron-Bridge&apos;s performance recipes set it). Only in bf16 training.</source>
+        <translation>O --grad-reduce-in-bf16 do Megatron: os gradientes se acumulam num buffer em bf16 e são reduzidos em bf16, não em fp32 — 2 bytes a menos por parâmetro em cada GPU e metade do tráfego de paralelismo de dados, ao custo de alguma precisão (as receitas de desempenho do Megatron-Bridge o ligam). Só em treino bf16.</translation>
+    </message>
+    <message>
         <source>Groups of layers in sequence (1F1B schedule): the accumulation steps are the micro-batches that fill the pipeline, and its idle share is (p − 1)/(a + p − 1).</source>
         <translation>Grupos de camadas em sequência (agenda 1F1B): os passos de acumulação são os micro-lotes que enchem o pipeline, e a parte ociosa dele é (p − 1)/(a + p − 1).</translation>
     </message>
@@ -6309,6 +6317,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Sobrepor comunicação TP</translation>
     </message>
     <message>
+        <source>Reduce gradients in bf16</source>
+        <translation>Reduzir gradientes em bf16</translation>
+    </message>
+    <message>
         <source>Framework</source>
         <translation>Framework</translation>
     </message>
@@ -6374,6 +6386,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>Megatron&apos;s sequence parallelism (--sequence-parallel), beside tensor parallelism: the layer norms, dropouts and residuals of each tensor-parallel group run on 1/t of the tokens instead of on all of them on every GPU. Under Megatron their activations shrink t times; under every framework that element-wise work is split instead of repeated.</source>
+        <extracomment>the hints of the layout&apos;s Megatron switches (the other choices&apos; are in ``TrainingTexts.choice_hint``)</extracomment>
         <translation>O paralelismo de sequência do Megatron (--sequence-parallel), junto com o paralelismo de tensor: as normalizações de camada, os dropouts e os residuais de cada grupo de paralelismo de tensor rodam em 1/t dos tokens, em vez de em todos eles em cada GPU. No Megatron, as ativações deles diminuem t vezes; em qualquer framework, esse trabalho elemento a elemento é dividido em vez de repetido.</translation>
     </message>
     <message>

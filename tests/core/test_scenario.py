@@ -93,9 +93,10 @@ FULL = Scenario(
         master_weights=MasterWeights.BF16,
         expert_tensor_parallel=1,
         tp_comm_overlap=True,
+        grad_reduce_bf16=True,
     ),
 )
-TP_OVERLAP_KEYS = ("tp_comm_overlap",)
+MEGATRON_KEYS = ("tp_comm_overlap", "grad_reduce_bf16")
 EXPERT_TENSOR_KEYS = ("expert_tensor_parallel",)
 MASTER_KEYS = ("master_weights",)
 NODE_KEYS = ("cpu_memory_gb",)
@@ -146,7 +147,7 @@ def as_version(version: int) -> dict[str, Any]:
     data = good()
     data["version"] = version
     plan = data["plan"]
-    for key in TP_OVERLAP_KEYS:
+    for key in MEGATRON_KEYS:
         del plan[key]
     if version == 11:
         return data
@@ -244,26 +245,30 @@ def test_saved_decimals_are_strings() -> None:
     assert data["plan"]["cpu_memory_gb"] == 2048  # whole GB: an integer
     assert data["plan"]["master_weights"] == "bf16"
     assert data["plan"]["tp_comm_overlap"] is True
+    assert data["plan"]["grad_reduce_bf16"] is True
 
 
-def test_version_11_files_open_without_the_tensor_parallel_overlap() -> None:
+@pytest.mark.parametrize("key", ["tp_comm_overlap", "grad_reduce_bf16"])
+def test_version_11_files_open_without_megatron_s_switches(key: str) -> None:
     data = as_version(11)
     plan = load(encode(data)).plan
-    assert plan.tp_comm_overlap is False and plan.expert_tensor_parallel == 1
-    data["plan"]["tp_comm_overlap"] = True  # a version 11 file cannot carry version 12 keys
+    assert plan.tp_comm_overlap is False and plan.grad_reduce_bf16 is False
+    assert plan.expert_tensor_parallel == 1
+    data["plan"][key] = True  # a version 11 file cannot carry version 12 keys
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
     assert info.value.reason is ReadProblem.UNKNOWN_KEY
 
 
+@pytest.mark.parametrize("key", ["tp_comm_overlap", "grad_reduce_bf16"])
 @pytest.mark.parametrize("value", [None, 1, "true"])
-def test_an_overlap_that_is_not_true_or_false_is_refused(value: Any) -> None:
+def test_a_switch_that_is_not_true_or_false_is_refused(key: str, value: Any) -> None:
     data = good()
-    data["plan"]["tp_comm_overlap"] = value
+    data["plan"][key] = value
     with pytest.raises(ScenarioError) as info:
         load(encode(data))
     assert info.value.reason is ReadProblem.WRONG_TYPE
-    assert info.value.path == "plan.tp_comm_overlap"
+    assert info.value.path == f"plan.{key}"
 
 
 def test_version_9_files_open_with_the_fp32_master_copy() -> None:

@@ -505,12 +505,13 @@ def test_megatron_reads_the_context_parallel_size(setup: TrainingSetup, in_tmp: 
     assert inside is (setup.gpus_per_node % (tp * cp) == 0)
 
 
-def test_megatron_core_knows_the_overlap_flag_and_its_sequence_parallelism(
+def test_megatron_core_knows_the_overlap_flag_and_the_bf16_gradients(
     in_tmp: Path,
 ) -> None:
     """The description's tensor-parallel overlap reaches Megatron's arguments as
     ``--tp-comm-overlap`` beside ``--sequence-parallel``: megatron-core's own
-    ``ModelParallelConfig`` has a field of each name and takes them together."""
+    ``ModelParallelConfig`` has a field of each name and takes them together; its bf16
+    gradients as ``--grad-reduce-in-bf16``, the DDP config's fp32 reduction off."""
     import dataclasses
 
     from megatron.core.model_parallel_config import ModelParallelConfig
@@ -527,6 +528,7 @@ def test_megatron_core_knows_the_overlap_flag_and_its_sequence_parallelism(
         tensor_parallel=4,
         sequence_parallel=True,
         tp_comm_overlap=True,
+        grad_reduce_bf16=True,
         framework=Framework.MEGATRON,
     )
     files = export_description(ExportFormat.MEGATRON, d, d.setup(1, 8)).files
@@ -543,3 +545,9 @@ def test_megatron_core_knows_the_overlap_flag_and_its_sequence_parallelism(
         tensor_model_parallel_size=int(values["--tensor-model-parallel-size"]), **kwargs
     )
     assert config.tp_comm_overlap and config.sequence_parallel
+    # --grad-reduce-in-bf16 is Megatron-LM's switch of the DDP's fp32 reduction off
+    from megatron.core.distributed import DistributedDataParallelConfig
+
+    assert "--grad-reduce-in-bf16" in args
+    ddp = DistributedDataParallelConfig(grad_reduce_in_fp32="--grad-reduce-in-bf16" not in args)
+    assert ddp.grad_reduce_in_fp32 is False

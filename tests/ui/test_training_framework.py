@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QCheckBox
 from gradacc_desktop.core import scenario as scenario_io
 from gradacc_desktop.core.attention import AttentionKernel
 from gradacc_desktop.core.framework import Framework
-from gradacc_desktop.core.memory.setup import ZeroStage
+from gradacc_desktop.core.memory.setup import Precision, ZeroStage
 from gradacc_desktop.core.recompute import Recompute
 from gradacc_desktop.ui.main_window import MainWindow
 from gradacc_desktop.ui.training.panel import TrainingPanel
@@ -77,9 +77,12 @@ def test_the_new_controls_have_a_label_a_name_a_tooltip_and_a_tab_stop(  # type:
     assert box.text() == (
         "Paralelismo de sequência" if language == "pt_BR" else "Sequence parallelism"
     )
-    # in reading order: the box under the tensor-parallel size, the framework above ZeRO
+    # in reading order: the box under the tensor-parallel size, then Megatron's overlap;
+    # the framework, Megatron's bf16 gradients, ZeRO
     assert chain.index(box) == chain.index(panel.fields[TrainingField.TENSOR_PARALLEL]) + 1
-    assert chain.index(framework) + 1 == chain.index(panel.combos[Choice.ZERO])
+    assert chain[chain.index(box) + 1] is panel.checks[Choice.TP_COMM_OVERLAP]
+    assert chain[chain.index(framework) + 1] is panel.checks[Choice.GRAD_REDUCE_BF16]
+    assert chain.index(framework) + 2 == chain.index(panel.combos[Choice.ZERO])
     recompute = panel.combos[Choice.RECOMPUTE]
     texts = [recompute.itemText(i) for i in range(recompute.count())]
     selective = (
@@ -256,6 +259,7 @@ def test_an_old_scenario_opens_with_deepspeed(window: MainWindow, qtbot, tmp_pat
     del data["plan"]["fused_loss"], data["plan"]["master_weights"]  # versions 9, 10
     del data["plan"]["expert_tensor_parallel"]  # version 11
     del data["plan"]["tp_comm_overlap"]  # version 12
+    del data["plan"]["grad_reduce_bf16"]  # version 12
     path.write_text(json.dumps(data), encoding="utf-8")
     pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
     type_into(qtbot, described(window, TrainingField.TENSOR_PARALLEL), "2")
@@ -364,3 +368,35 @@ def test_megatrons_tensor_parallel_overlap_hides_the_all_reduces_in_the_time_car
     assert not box.isEnabled()
     d = window.training_vm.description
     assert d is not None and not d.tp_comm_overlap
+
+
+def test_megatrons_bf16_gradients_lower_the_memory_per_gpu(  # type: ignore[no-untyped-def]
+    make_window, qtbot
+) -> None:
+    """The box shows under Megatron only, is on in bf16 training only (its tooltip says
+    why not), and takes the fp32 gradient buffer's half out of the memory card."""
+    window: MainWindow = make_window(language="en")
+    panel = _panel(window)
+    _llama(window, qtbot)
+    box = panel.checks[Choice.GRAD_REDUCE_BF16]
+    assert not box.isVisible()
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    assert box.isVisible() and box.isEnabled() and not box.isChecked()
+    assert box.text() == "Reduce gradients in bf16" == box.accessibleName()
+    note = panel.notes[Extra.OTHER_NOTE]
+    fp32 = note.text()
+    usage = _usage(window)
+    _tick(qtbot, box)
+    d = window.training_vm.description
+    assert d is not None and d.bf16_gradients
+    assert note.text() != fp32 and _usage(window) != usage
+    # the 8B model's buffer in bf16: 2 bytes a parameter less, 16,06 GB
+    assert "60.227 GB" in fp32 and "44.167 GB" in note.text()
+    pick(qtbot, choice_box(window, Choice.PRECISION), Precision.FP16)
+    assert not box.isEnabled()
+    assert box.toolTip().endswith(
+        "Off now: Reducing the gradients in bf16 is Megatron's --grad-reduce-in-bf16, in "
+        "bf16 training (DeepSpeed already reduces a bf16 training's gradients in bf16)."
+    )
+    d = window.training_vm.description
+    assert d is not None and not d.grad_reduce_bf16

@@ -186,6 +186,7 @@ def test_a_version_7_file_opens_with_the_node_memory_not_given(qapp, tmp_path: P
     del data["plan"]["cpu_memory_gb"], data["plan"]["fused_loss"], data["plan"]["master_weights"]
     del data["plan"]["expert_tensor_parallel"]  # version 11
     del data["plan"]["tp_comm_overlap"]  # version 12
+    del data["plan"]["grad_reduce_bf16"]  # version 12
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     opened = _issue().training

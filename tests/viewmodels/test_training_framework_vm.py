@@ -181,6 +181,7 @@ def test_an_old_scenario_opens_with_deepspeed(qapp, tmp_path: Path) -> None:  # 
     del data["plan"]["fused_loss"], data["plan"]["master_weights"]  # versions 9, 10
     del data["plan"]["expert_tensor_parallel"]  # version 11
     del data["plan"]["tp_comm_overlap"]  # version 12
+    del data["plan"]["grad_reduce_bf16"]  # version 12
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     opened = _llama()

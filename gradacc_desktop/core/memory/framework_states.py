@@ -89,6 +89,7 @@ def framework_states(
     expert_parallel: int | Fraction = 1,
     context_parallel: int = 1,
     master: MasterWeights = MasterWeights.FP32,
+    bf16_gradients: bool = False,
 ) -> ModelStates:
     """One GPU's model states under ``framework`` (the arguments as ``model_states``'s):
     DeepSpeed's rules for DeepSpeed, for any offload, and for FSDP below ZeRO-2. The
@@ -134,7 +135,7 @@ def framework_states(
         held_weights = frozen + w * t
         if elsewhere and not experts_train:
             held_weights -= elsewhere * frozen / (p - t)
-    grad = framework.gradient_bytes(precision, master)
+    grad = framework.gradient_bytes(precision, master, bf16_gradients)
     gpu: list[tuple[StatePart, Fraction]] = []
     if not sharded:  # Megatron, no ZeRO or its distributed optimizer
         gpu.append((StatePart.WEIGHTS, held_weights))

@@ -26,13 +26,13 @@ File format (UTF-8 JSON, version 12)::
                "framework": "deepspeed", "sequence_parallel": false,
                "cpu_memory_gb": null, "fused_loss": false,
                "master_weights": "fp32", "expert_tensor_parallel": null,
-               "tp_comm_overlap": false}
+               "tp_comm_overlap": false, "grad_reduce_bf16": false}
     }
 
-Version 12 adds Megatron's tensor-parallel communication overlap: ``tp_comm_overlap``
-(``true``/``false``; ``--tp-comm-overlap``, Transformer Engine running sequence
-parallelism's collectives inside the products). Files of versions 1 to 11 open without
-it.
+Version 12 adds two Megatron switches, each ``true``/``false``: ``tp_comm_overlap``
+(``--tp-comm-overlap``, Transformer Engine running sequence parallelism's collectives
+inside the products) and ``grad_reduce_bf16`` (``--grad-reduce-in-bf16``, the gradient
+buffer and its reduction in bf16). Files of versions 1 to 11 open without them.
 
 Version 11 adds Megatron's expert tensor parallelism: ``expert_tensor_parallel`` (GPUs
 each routed expert is split over; null: the tensor-parallel size). Files of versions 1

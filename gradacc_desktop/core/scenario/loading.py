@@ -243,7 +243,7 @@ _NODE_KEYS = ("cpu_memory_gb",)
 _LOSS_KEYS = ("fused_loss",)
 _MASTER_KEYS = ("master_weights",)
 _EXPERT_TENSOR_KEYS = ("expert_tensor_parallel",)
-_TP_OVERLAP_KEYS = ("tp_comm_overlap",)
+_MEGATRON_KEYS = ("tp_comm_overlap", "grad_reduce_bf16")
 _SHAPE_KEYS = ("family", "hidden", "layers", "heads", "kv_heads", "intermediate", "vocab",
                "max_positions")  # fmt: skip
 _TARGET_NAMES = re.compile(r"[A-Za-z0-9_.-]{1,64}(,[A-Za-z0-9_.-]{1,64}){0,31}")
@@ -294,7 +294,7 @@ def _plan(raw: Any, version: int) -> PlanSettings:
     if version >= 11:
         keys += _EXPERT_TENSOR_KEYS
     if version >= 12:
-        keys += _TP_OVERLAP_KEYS
+        keys += _MEGATRON_KEYS
     p = _object(raw, "plan", keys)
     rounding = p["rounding"]
     if not isinstance(rounding, str):
@@ -351,12 +351,10 @@ def _settings(p: dict[str, Any], version: int) -> dict[str, Any]:
             _int, p, "expert_tensor_parallel", "plan", LAYOUT_LIMITS
         )
     if version >= 12:
-        overlap = p["tp_comm_overlap"]
-        if not isinstance(overlap, bool):
-            raise ScenarioError(
-                ReadProblem.WRONG_TYPE, "plan.tp_comm_overlap", "expected true or false"
-            )
-        found["tp_comm_overlap"] = overlap
+        for key in _MEGATRON_KEYS:
+            if not isinstance(p[key], bool):
+                raise ScenarioError(ReadProblem.WRONG_TYPE, f"plan.{key}", "expected true or false")
+            found[key] = p[key]
     return found
 
 

@@ -82,6 +82,7 @@ def to_dict(scenario: Scenario) -> dict[str, Any]:
             "master_weights": p.master_weights.value,
             "expert_tensor_parallel": p.expert_tensor_parallel,
             "tp_comm_overlap": p.tp_comm_overlap,
+            "grad_reduce_bf16": p.grad_reduce_bf16,
         },
     }
 

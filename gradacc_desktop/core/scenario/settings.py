@@ -167,9 +167,11 @@ class PlanSettings:
     # Megatron's expert tensor parallelism (version 11)
     #: GPUs each routed expert is split over (None: the tensor-parallel size)
     expert_tensor_parallel: int | None = None
-    # Megatron's tensor-parallel communication overlap (version 12)
+    # Megatron's tensor-parallel communication overlap and bf16 gradients (version 12)
     #: --tp-comm-overlap: sequence parallelism's collectives inside the products
     tp_comm_overlap: bool = False
+    #: --grad-reduce-in-bf16: Megatron's gradient buffer and its reduction in bf16
+    grad_reduce_bf16: bool = False
 
 
 @dataclass(frozen=True)

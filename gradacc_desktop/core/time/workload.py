@@ -128,6 +128,8 @@ class Workload:
     #: Megatron's --tp-comm-overlap: the tensor-parallel collectives run inside the
     #: matrix products (Transformer Engine's userbuffers); only their excess shows
     tp_overlap: bool = False
+    #: Megatron's --grad-reduce-in-bf16: the gradients reduced in bf16, not fp32
+    bf16_gradients: bool = False
     #: activation bytes one sample keeps for the whole model on one GPU (None: not counted)
     activation_bytes_per_sample: int | None = None
     #: ZeRO-Offload: the optimizer (and with ALL the parameters) in CPU memory
@@ -170,7 +172,7 @@ class Workload:
     @property
     def gradient_scale(self) -> Fraction:
         """Bytes of a gradient as the data-parallel reduction moves it, over a weight's."""
-        grad = self.framework.gradient_bytes(self.precision, self.master)
+        grad = self.framework.gradient_bytes(self.precision, self.master, self.bf16_gradients)
         return Fraction(grad, self.value_bytes)
 
     @property

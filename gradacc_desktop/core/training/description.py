@@ -193,6 +193,9 @@ class TrainingDescription:
     #: Megatron's --tp-comm-overlap: Transformer Engine runs sequence parallelism's
     #: all-gathers and reduce-scatters inside the matrix products they feed
     tp_comm_overlap: bool = False
+    #: Megatron's --grad-reduce-in-bf16: its gradient buffer, and the data-parallel
+    #: reduction of it, in bf16 instead of fp32 (Megatron-Bridge's performance recipes)
+    grad_reduce_bf16: bool = False
     target_batch: int = 32
     rounding: Rounding = Rounding.CEIL
     #: None: the plan recommends one
@@ -264,6 +267,16 @@ class TrainingDescription:
             and self.framework is Framework.MEGATRON
             and self.sequence_parallel
             and self.tensor_parallel > 1
+        )
+
+    @property
+    def bf16_gradients(self) -> bool:
+        """The bf16 gradient buffer the plan counts: asked for, under Megatron, in bf16
+        training (a problem says why not)."""
+        return (
+            self.grad_reduce_bf16
+            and self.framework is Framework.MEGATRON
+            and self.precision is Precision.BF16
         )
 
     @property

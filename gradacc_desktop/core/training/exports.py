@@ -61,6 +61,7 @@ def export_model(description: TrainingDescription) -> ExportModel:
         recompute=d.recompute,
         sequence_parallel=d.sequence_parallel,
         tp_comm_overlap=d.tp_overlapped,
+        grad_reduce_bf16=d.bf16_gradients,
         fused_loss=d.loss_fused,
     )
 

@@ -465,6 +465,7 @@ def _states(description: TrainingDescription, model: ModelFacts, trainable: int)
         expert_parallel=ep if spread else 1,
         context_parallel=d.context_parallel,
         master=d.master,
+        bf16_gradients=d.bf16_gradients,
     )
 
 

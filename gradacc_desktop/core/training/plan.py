@@ -345,6 +345,7 @@ def step_model(
         framework=d.framework,
         sequence_parallel=d.sequence_parallel,
         tp_overlap=d.tp_overlapped,
+        bf16_gradients=d.bf16_gradients,
     )
     return StepModel(workload, hw, d.profile), None, ""
 

@@ -38,6 +38,7 @@ class ProblemKind(enum.Enum):
     VIRTUAL_STAGES = "virtual_stages"
     SEQUENCE_PARALLEL = "sequence_parallel"
     TP_COMM_OVERLAP = "tp_comm_overlap"
+    GRAD_REDUCE_BF16 = "grad_reduce_bf16"
     FUSED_LOSS_MEGATRON = "fused_loss_megatron"
     FUSED_LOSS_HEAD = "fused_loss_head"
     RECOMPUTE_PER_OP = "recompute_per_op"
@@ -68,6 +69,7 @@ FIELD: dict[ProblemKind, str] = {
     ProblemKind.VIRTUAL_STAGES: "virtual_stages",
     ProblemKind.SEQUENCE_PARALLEL: "sequence_parallel",
     ProblemKind.TP_COMM_OVERLAP: "tp_comm_overlap",
+    ProblemKind.GRAD_REDUCE_BF16: "grad_reduce_bf16",
     ProblemKind.FUSED_LOSS_MEGATRON: "fused_loss",
     ProblemKind.FUSED_LOSS_HEAD: "fused_loss",
     ProblemKind.RECOMPUTE_PER_OP: "recompute",
@@ -125,6 +127,11 @@ _TEXT: dict[ProblemKind, Phrase] = {
         "Overlapping the tensor-parallel communication with the products is Megatron's "
         "(Transformer Engine, --tp-comm-overlap) and needs sequence parallelism over two or "
         "more tensor-parallel GPUs.",
+    ),
+    ProblemKind.GRAD_REDUCE_BF16: trans_late(
+        "Description",
+        "Reducing the gradients in bf16 is Megatron's --grad-reduce-in-bf16, in bf16 "
+        "training (DeepSpeed already reduces a bf16 training's gradients in bf16).",
     ),
     ProblemKind.FUSED_LOSS_MEGATRON: trans_late(
         "Description",
@@ -273,6 +280,8 @@ def problems(d: TrainingDescription, model: ModelFacts | None) -> tuple[Problem,
         found.append(_problem(ProblemKind.SEQUENCE_PARALLEL))
     if d.tp_comm_overlap and not d.tp_overlapped:
         found.append(_problem(ProblemKind.TP_COMM_OVERLAP))
+    if d.grad_reduce_bf16 and not d.bf16_gradients:
+        found.append(_problem(ProblemKind.GRAD_REDUCE_BF16))
     if d.fused_loss and d.framework is Framework.MEGATRON:
         found.append(_problem(ProblemKind.FUSED_LOSS_MEGATRON))
     elif d.fused_loss and model is not None and not model.causal_lm:

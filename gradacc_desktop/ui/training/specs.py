@@ -98,6 +98,7 @@ ROWS: tuple[RowSpec, ...] = (
     RowSpec(DescriptionSection.LAYOUT, T.EXPERT_TENSOR_PARALLEL),
     RowSpec(DescriptionSection.LAYOUT, T.CONTEXT_PARALLEL),
     RowSpec(DescriptionSection.LAYOUT, C.FRAMEWORK),
+    RowSpec(DescriptionSection.LAYOUT, C.GRAD_REDUCE_BF16),
     RowSpec(DescriptionSection.LAYOUT, C.ZERO),
     RowSpec(DescriptionSection.LAYOUT, C.OFFLOAD),
     RowSpec(DescriptionSection.LAYOUT, C.RECOMPUTE),
@@ -122,7 +123,14 @@ ROWS: tuple[RowSpec, ...] = (
 
 #: choices shown as a check box on a row of its own (its text is its label)
 CHECK_BOXES: frozenset[Choice] = frozenset(
-    {C.FP8, C.VISION_FROZEN, C.FUSED_LOSS, C.SEQUENCE_PARALLEL, C.TP_COMM_OVERLAP}
+    {
+        C.FP8,
+        C.VISION_FROZEN,
+        C.FUSED_LOSS,
+        C.SEQUENCE_PARALLEL,
+        C.TP_COMM_OVERLAP,
+        C.GRAD_REDUCE_BF16,
+    }
 )
 
 #: rows shown only when the description has them (the view-model says which)
@@ -143,6 +151,7 @@ CONDITIONAL: frozenset[Key] = frozenset(
         T.IMAGE_HEIGHT,
         C.VISION_FROZEN,
         C.TP_COMM_OVERLAP,
+        C.GRAD_REDUCE_BF16,
         T.LORA_RANK,
         C.LORA_TARGETS,
         T.TRAINABLE_PARAMS,

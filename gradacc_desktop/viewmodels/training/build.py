@@ -89,6 +89,8 @@ class Choices:
     #: Megatron's --tp-comm-overlap, when sequence parallelism runs under Megatron
     #: (``tp_comm_overlap_allowed``)
     tp_comm_overlap: bool = False
+    #: Megatron's --grad-reduce-in-bf16, in bf16 training (``grad_reduce_bf16_allowed``)
+    grad_reduce_bf16: bool = False
     framework: Framework = Framework.DEEPSPEED
     zero: ZeroStage = ZeroStage.NONE
     offload: Offload = Offload.NONE
@@ -173,6 +175,12 @@ def tp_comm_overlap_allowed(choices: Choices, entries: Entries[TrainingField]) -
         and choices.sequence_parallel
         and sequence_parallel_allowed(entries)
     )
+
+
+def grad_reduce_bf16_allowed(choices: Choices) -> bool:
+    """Whether Megatron's bf16 gradients can be chosen: Megatron, in bf16 training (its
+    fp32 gradient buffer is what the switch replaces)."""
+    return choices.framework is Framework.MEGATRON and choices.precision is Precision.BF16
 
 
 def has_experts(spec: ModelSpec | None) -> bool:
@@ -326,6 +334,7 @@ def build(
         framework=choices.framework,
         sequence_parallel=choices.sequence_parallel and sequence_parallel_allowed(e),
         tp_comm_overlap=choices.tp_comm_overlap and tp_comm_overlap_allowed(choices, e),
+        grad_reduce_bf16=choices.grad_reduce_bf16 and grad_reduce_bf16_allowed(choices),
         target_batch=int(number(TrainingField.TARGET)),
         rounding=choices.rounding,
         micro_batch=None if choices.recommend else int(number(TrainingField.MICRO_BATCH)),

@@ -16,6 +16,7 @@ from gradacc_desktop.viewmodels.training.build import (
     Choices,
     fp8_allowed,
     fused_loss_allowed,
+    grad_reduce_bf16_allowed,
     sequence_parallel_allowed,
     tp_comm_overlap_allowed,
 )
@@ -58,6 +59,10 @@ def check_state(
         enabled = sequence_parallel_allowed(entries)
         if not enabled:
             why = texts.off_now(ProblemKind.SEQUENCE_PARALLEL)
+    elif choice is Choice.GRAD_REDUCE_BF16:
+        enabled = grad_reduce_bf16_allowed(choices)
+        if not enabled:
+            why = texts.off_now(ProblemKind.GRAD_REDUCE_BF16)
     elif choice is Choice.TP_COMM_OVERLAP:
         enabled = tp_comm_overlap_allowed(choices, entries)
         if not enabled:

@@ -118,6 +118,7 @@ def choice_value(c: Choices, choice: Choice) -> ChoiceValue:
         Choice.CARD: c.card,
         Choice.SEQUENCE_PARALLEL: c.sequence_parallel,
         Choice.TP_COMM_OVERLAP: c.tp_comm_overlap,
+        Choice.GRAD_REDUCE_BF16: c.grad_reduce_bf16,
         Choice.FRAMEWORK: c.framework,
         Choice.ZERO: c.zero,
         Choice.OFFLOAD: c.offload,
@@ -176,6 +177,8 @@ def chosen(
             return replace(c, sequence_parallel=value)
         if choice is Choice.TP_COMM_OVERLAP and isinstance(value, bool):
             return replace(c, tp_comm_overlap=value)
+        if choice is Choice.GRAD_REDUCE_BF16 and isinstance(value, bool):
+            return replace(c, grad_reduce_bf16=value)
         if choice is Choice.FUSED_LOSS and isinstance(value, bool):
             return replace(c, fused_loss=value)
         enum_choice = ENUM_CHOICES.get(choice)
@@ -253,6 +256,8 @@ def applied(
         c = replace(c, sequence_parallel=d.sequence_parallel)
     if d.tp_comm_overlap or d.framework is Framework.MEGATRON:
         c = replace(c, tp_comm_overlap=d.tp_comm_overlap)
+    if d.grad_reduce_bf16 or d.framework is Framework.MEGATRON:
+        c = replace(c, grad_reduce_bf16=d.grad_reduce_bf16)
     values: dict[TrainingField, Entry] = {
         TrainingField.TARGET: Decimal(d.target_batch),
         TrainingField.GPUS: Decimal(d.gpus),
@@ -323,10 +328,11 @@ def visible(c: Choices, plan_: Plan | None) -> frozenset[TrainingField | Choice]
         Choice.LORA_TARGETS,
         Choice.VISION_FROZEN,
         Choice.TP_COMM_OVERLAP,
+        Choice.GRAD_REDUCE_BF16,
     )
     shown |= {ch for ch in Choice if ch not in hidden_choices}
-    if c.framework is Framework.MEGATRON:  # an overlap only Megatron runs
-        shown.add(Choice.TP_COMM_OVERLAP)
+    if c.framework is Framework.MEGATRON:  # switches only Megatron has
+        shown.update((Choice.TP_COMM_OVERLAP, Choice.GRAD_REDUCE_BF16))
     if c.model == PARAMS_MODEL:  # any other model states its count in its note
         shown.add(TrainingField.MODEL_PARAMS)
     if c.model == SHAPE_MODEL:

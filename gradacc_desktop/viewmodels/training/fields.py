@@ -118,6 +118,8 @@ class Choice(enum.Enum):
     SEQUENCE_PARALLEL = "sequence_parallel"
     #: a check box: Megatron's --tp-comm-overlap (with sequence parallelism)
     TP_COMM_OVERLAP = "tp_comm_overlap"
+    #: a check box: Megatron's --grad-reduce-in-bf16 (in bf16 training)
+    GRAD_REDUCE_BF16 = "grad_reduce_bf16"
     FRAMEWORK = "framework"  # what runs the step: how memory is counted
     ZERO = "zero"
     OFFLOAD = "offload"

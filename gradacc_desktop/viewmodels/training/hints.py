@@ -1,12 +1,13 @@
-"""The training description's field hints (tooltips), marked for translation in the
-context of ``TrainingTexts`` (the micro-batch's is the calculator's too:
-``SharedTexts``); ``TrainingTexts.field_hint`` translates each in its own context."""
+"""The training description's field hints and its Megatron switches' (tooltips),
+marked for translation in the context of ``TrainingTexts`` (the micro-batch's is the
+calculator's too: ``SharedTexts``); ``TrainingTexts.field_hint`` and ``choice_hint``
+translate each in its own context."""
 
 from __future__ import annotations
 
 from gradacc_desktop.core.text import Phrase, trans_late
 from gradacc_desktop.viewmodels import shared_texts as shared
-from gradacc_desktop.viewmodels.training.fields import TrainingField
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 
 FIELD_HINTS: dict[TrainingField, Phrase] = {
     TrainingField.MODEL_PARAMS: trans_late(
@@ -204,5 +205,33 @@ FIELD_HINTS: dict[TrainingField, Phrase] = {
     ),
     TrainingField.REFERENCE_BATCH: trans_late(
         "TrainingTexts", "The effective batch the reference learning rate was tuned for (optional)."
+    ),
+}
+
+#: the hints of the layout's Megatron switches (the other choices' are in
+#: ``TrainingTexts.choice_hint``)
+CHOICE_HINTS: dict[Choice, Phrase] = {
+    Choice.SEQUENCE_PARALLEL: trans_late(
+        "TrainingTexts",
+        "Megatron's sequence parallelism (--sequence-parallel), beside tensor "
+        "parallelism: the layer norms, dropouts and residuals of each tensor-parallel "
+        "group run on 1/t of the tokens instead of on all of them on every GPU. Under "
+        "Megatron their activations shrink t times; under every framework that "
+        "element-wise work is split instead of repeated.",
+    ),
+    Choice.TP_COMM_OVERLAP: trans_late(
+        "TrainingTexts",
+        "Megatron's --tp-comm-overlap: Transformer Engine runs sequence parallelism's "
+        "all-gathers and reduce-scatters inside the matrix products they feed "
+        "(NeMo's and Megatron-Bridge's recipes turn it on for tensor-parallel models "
+        "on H100 and later). Only the communication longer than the products shows "
+        "in the step's time. It needs sequence parallelism.",
+    ),
+    Choice.GRAD_REDUCE_BF16: trans_late(
+        "TrainingTexts",
+        "Megatron's --grad-reduce-in-bf16: the gradients accumulate in a bf16 buffer "
+        "and are reduced in bf16, not fp32 — 2 bytes a parameter less on every GPU "
+        "and half the data-parallel traffic, at some precision (Megatron-Bridge's "
+        "performance recipes set it). Only in bf16 training.",
     ),
 }

@@ -118,6 +118,7 @@ def settings_of(training: TrainingViewModel) -> PlanSettings:
         sequence_parallel=c.sequence_parallel and tensor_parallel > 1,
         # what the plan uses: the overlap only where Megatron runs it
         tp_comm_overlap=c.tp_comm_overlap and training.check(Choice.TP_COMM_OVERLAP).enabled,
+        grad_reduce_bf16=c.grad_reduce_bf16 and training.check(Choice.GRAD_REDUCE_BF16).enabled,
         cpu_memory_gb=integer(TrainingField.CPU_MEMORY),
     )
 
@@ -179,6 +180,7 @@ def apply_settings(training: TrainingViewModel, plan: PlanSettings) -> None:
             card=card_id,
             sequence_parallel=plan.sequence_parallel,
             tp_comm_overlap=plan.tp_comm_overlap,
+            grad_reduce_bf16=plan.grad_reduce_bf16,
             framework=plan.framework,
             zero=plan.zero_stage,
             offload=plan.offload,

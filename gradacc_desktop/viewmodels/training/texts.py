@@ -32,7 +32,7 @@ from gradacc_desktop.viewmodels.training.fields import (
     Choice,
     TrainingField,
 )
-from gradacc_desktop.viewmodels.training.hints import FIELD_HINTS
+from gradacc_desktop.viewmodels.training.hints import CHOICE_HINTS, FIELD_HINTS
 from gradacc_desktop.viewmodels.training.picking import Heading, grouped, model_size
 
 
@@ -140,6 +140,7 @@ class TrainingTexts(Translating):
             Choice.CARD: self.tr("GPU model"),
             Choice.SEQUENCE_PARALLEL: self.tr("Sequence parallelism"),
             Choice.TP_COMM_OVERLAP: self.tr("Overlap TP communication"),
+            Choice.GRAD_REDUCE_BF16: self.tr("Reduce gradients in bf16"),
             Choice.FRAMEWORK: self.tr("Framework"),
             Choice.ZERO: self.tr("&ZeRO stage"),
             Choice.OFFLOAD: self.tr("C&PU offload"),
@@ -150,6 +151,8 @@ class TrainingTexts(Translating):
         return plain(text, mnemonic)
 
     def choice_hint(self, choice: Choice) -> str:
+        if choice in CHOICE_HINTS:  # the layout's Megatron switches (hints.py)
+            return say(CHOICE_HINTS[choice])
         return {
             Choice.MODEL: self.tr(
                 "The model every figure is derived from: a bundled model, a config.json you "
@@ -208,20 +211,6 @@ class TrainingTexts(Translating):
                 "sequences and large vocabularies; not with Megatron."
             ),
             Choice.CARD: self.tr("Its usable memory and its speed."),
-            Choice.SEQUENCE_PARALLEL: self.tr(
-                "Megatron's sequence parallelism (--sequence-parallel), beside tensor "
-                "parallelism: the layer norms, dropouts and residuals of each tensor-parallel "
-                "group run on 1/t of the tokens instead of on all of them on every GPU. Under "
-                "Megatron their activations shrink t times; under every framework that "
-                "element-wise work is split instead of repeated."
-            ),
-            Choice.TP_COMM_OVERLAP: self.tr(
-                "Megatron's --tp-comm-overlap: Transformer Engine runs sequence parallelism's "
-                "all-gathers and reduce-scatters inside the matrix products they feed "
-                "(NeMo's and Megatron-Bridge's recipes turn it on for tensor-parallel models "
-                "on H100 and later). Only the communication longer than the products shows "
-                "in the step's time. It needs sequence parallelism."
-            ),
             Choice.FRAMEWORK: self.tr(
                 "What runs the step. It decides how memory is counted — the model states "
                 "(DeepSpeed's estimators; Megatron's fp32 gradient buffer and distributed "

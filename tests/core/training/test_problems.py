@@ -68,6 +68,11 @@ CASES: dict[ProblemKind, tuple[TrainingDescription, TrainingDescription]] = {
             framework=Framework.MEGATRON,
         ),
     ),
+    # bf16 gradients are Megatron's switch, in bf16 training
+    ProblemKind.GRAD_REDUCE_BF16: (
+        replace(LLAMA, grad_reduce_bf16=True),
+        replace(LLAMA, grad_reduce_bf16=True, framework=Framework.MEGATRON),
+    ),
     ProblemKind.FUSED_LOSS_MEGATRON: (
         replace(LLAMA, fused_loss=True, framework=Framework.MEGATRON),
         replace(LLAMA, fused_loss=True, framework=Framework.FSDP),
@@ -309,3 +314,44 @@ def test_megatron_s_arguments_carry_the_overlap_only_where_it_runs() -> None:
     off = replace(on, sequence_parallel=False)  # Megatron-LM would refuse the flag
     text = export_description(ExportFormat.MEGATRON, off, off.setup(1, 8)).files["megatron_args.sh"]
     assert "--tp-comm-overlap" not in text and "--sequence-parallel" not in text
+
+
+def test_megatron_s_arguments_carry_bf16_gradients_only_in_bf16_training() -> None:
+    from gradacc_desktop.core.frameworks.export import ExportFormat
+    from gradacc_desktop.core.training.exports import export_description
+
+    on = replace(LLAMA, framework=Framework.MEGATRON, grad_reduce_bf16=True)
+    text = export_description(ExportFormat.MEGATRON, on, on.setup(1, 8)).files["megatron_args.sh"]
+    assert "  --grad-reduce-in-bf16\n" in text and "  --bf16\n" in text
+    fp16 = replace(on, precision=Precision.FP16)
+    text = export_description(ExportFormat.MEGATRON, fp16, fp16.setup(1, 8)).files[
+        "megatron_args.sh"
+    ]
+    assert "--grad-reduce-in-bf16" not in text
+
+
+def test_megatron_s_bf16_gradients_halve_its_gradient_buffer_and_their_reduction() -> None:
+    """--grad-reduce-in-bf16: Megatron keeps its gradient buffer in bf16, 2 bytes a
+    parameter instead of 4, and reduces it in bf16; nothing else changes, and nothing at
+    all in fp16 training (a problem says so)."""
+    on = replace(
+        LLAMA,
+        framework=Framework.MEGATRON,
+        gpus=8,
+        zero_stage=ZeroStage.OPTIMIZER,
+        card=TABLE.by_id("h100-80gb"),
+        micro_batch=1,
+        nodes=2,
+    )
+    fp32, bf16 = plan(on), plan(replace(on, grad_reduce_bf16=True))
+    assert bf16.problems == ()
+    params = fp32.figures.facts.params if fp32.figures.facts is not None else 0
+    assert fp32.figures.states.gpu_bytes - bf16.figures.states.gpu_bytes == 2 * params
+    before, after = fp32.current, bf16.current
+    assert before is not None and after is not None
+    assert before.time is not None and after.time is not None
+    assert after.time.parts.data_parallel < before.time.parts.data_parallel
+    fp16 = replace(on, precision=Precision.FP16)
+    asked = replace(fp16, grad_reduce_bf16=True)
+    assert [p.kind for p in plan(asked).problems] == [ProblemKind.GRAD_REDUCE_BF16]
+    assert plan(asked).figures.states == plan(fp16).figures.states

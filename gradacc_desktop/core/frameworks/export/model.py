@@ -67,6 +67,8 @@ class ExportModel:
     sequence_parallel: bool | None = None
     #: Megatron's --tp-comm-overlap (with sequence parallelism)
     tp_comm_overlap: bool = False
+    #: Megatron's --grad-reduce-in-bf16
+    grad_reduce_bf16: bool = False
     #: the head and the loss fused over chunks (Liger's fused linear cross-entropy)
     fused_loss: bool = False
 

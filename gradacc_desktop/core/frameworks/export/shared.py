@@ -238,6 +238,8 @@ def with_model(
         extra = []
         if model.tp_comm_overlap:
             extra.append("  --tp-comm-overlap")
+        if model.grad_reduce_bf16:
+            extra.append("  --grad-reduce-in-bf16")
         if model.seq_len is not None:
             extra.append(f"  --seq-length {model.seq_len}")
         if model.recompute is Recompute.FULL:
