@@ -28,6 +28,7 @@ from ..core.memory import (
     Precision,
     ZeroStage,
 )
+from ..core.memory.setup import SERVER_GPUS
 from ..core.precision import FP8, MasterWeights
 from ..core.recompute import Recompute
 from ..core.time import (
@@ -42,7 +43,7 @@ from ..core.time import (
     GpuTableError,
     load_gpu_table,
 )
-from ..core.training.description import CPU_MEMORY_LIMITS, GPUS_PER_NODE, Optimizer
+from ..core.training.description import CPU_MEMORY_LIMITS, Optimizer
 from ._common import GPUS, add_old_name, decimal_type, image_size_type, int_type, say_renamed
 
 #: images per sample: the estimator's range
@@ -229,7 +230,7 @@ def add_layout_arguments(
         "--nodes",
         type=NODES,
         metavar="N",
-        help=f"{nodes_help} (default: the fewest nodes of at most {GPUS_PER_NODE} GPUs that "
+        help=f"{nodes_help} (default: the fewest nodes of at most {SERVER_GPUS} GPUs that "
         "split the world evenly)",
     )
     add_split_arguments(group, old_names=old_names)

@@ -5436,8 +5436,12 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     </message>
     <message>
         <source>A tensor-parallel group of {tensor_parallel} GPUs spans nodes of {gpus_per_node} GPUs: its all-reduces run over the network on every layer, much slower than inside a node (the time per step counts them there).</source>
-        <extracomment>tensor-parallel groups reach over the network (Megatron and DeepSpeed run them)</extracomment>
+        <extracomment>tensor-parallel groups reach over the network (Megatron and DeepSpeed run them) more GPUs in a node than a server holds (8: HGX and DGX boards) the GPUs of the usual training server (8-GPU HGX and DGX boards, the cloud&apos;s nodes)</extracomment>
         <translation>Um grupo de paralelismo de tensor de {tensor_parallel} GPUs atravessa nós de {gpus_per_node} GPUs: os all-reduces dele passam pela rede em toda camada, bem mais devagar do que dentro de um nó (o tempo por passo os conta ali).</translation>
+    </message>
+    <message>
+        <source>{gpus_per_node} GPUs a node: most servers hold 8 (HGX and DGX boards; a DGX-2 16), and the time per step counts all {gpus_per_node} as one node&apos;s links. Give more nodes if yours hold fewer.</source>
+        <translation>{gpus_per_node} GPUs por nó: a maioria dos servidores leva 8 (placas HGX e DGX; um DGX-2, 16), e o tempo por passo conta as {gpus_per_node} como os links de um só nó. Indique mais nós se os seus levam menos.</translation>
     </message>
 </context>
 <context>

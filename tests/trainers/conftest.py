@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,3 +26,14 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Run in a fresh folder (the exports name their files relative to it)."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def no_zero3_left_behind() -> Iterator[None]:
+    """transformers keeps the last ``TrainingArguments(deepspeed=...)``'s ZeRO config in a
+    weak global until the arguments are collected: a ZeRO-3 one would make the next
+    test's ``from_config`` build under ``deepspeed.zero.Init``. Unset it after each test."""
+    yield
+    integration = sys.modules.get("transformers.integrations.deepspeed")
+    if integration is not None:
+        integration.unset_hf_deepspeed_config()

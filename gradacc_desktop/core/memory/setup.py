@@ -191,7 +191,12 @@ class SetupNote(enum.Enum):
 
     #: tensor-parallel groups reach over the network (Megatron and DeepSpeed run them)
     TENSOR_PARALLEL_ACROSS_NODES = "tensor_parallel_across_nodes"
+    #: more GPUs in a node than a server holds (8: HGX and DGX boards)
+    LARGE_NODE = "large_node"
 
+
+#: the GPUs of the usual training server (8-GPU HGX and DGX boards, the cloud's nodes)
+SERVER_GPUS = 8
 
 # English notes (the CLI prints them; the planner translates them, context "Setup").
 NOTE_TEXT = {
@@ -201,6 +206,12 @@ NOTE_TEXT = {
         "GPUs: its all-reduces run over the network on every layer, much slower than inside "
         "a node (the time per step counts them there).",
     ),
+    SetupNote.LARGE_NODE: trans_late(
+        "Setup",
+        "{gpus_per_node} GPUs a node: most servers hold 8 (HGX and DGX boards; a DGX-2 "
+        "16), and the time per step counts all {gpus_per_node} as one node's links. Give "
+        "more nodes if yours hold fewer.",
+    ),
 }
 
 
@@ -209,11 +220,14 @@ def setup_notes(setup: TrainingSetup) -> tuple[SetupNote, ...]:
     evenly: that is a problem)."""
     if setup.world % setup.nodes:
         return ()
+    found: tuple[SetupNote, ...] = ()
+    if setup.gpus_per_node > SERVER_GPUS:
+        found += (SetupNote.LARGE_NODE,)
     # tensor-parallel groups are consecutive ranks (Megatron's order): each stays inside
     # one node only when the GPUs per node are a multiple of the group
     if setup.gpus_per_node % setup.tensor_parallel:
-        return (SetupNote.TENSOR_PARALLEL_ACROSS_NODES,)
-    return ()
+        found += (SetupNote.TENSOR_PARALLEL_ACROSS_NODES,)
+    return found
 
 
 def note_text(note: SetupNote, setup: TrainingSetup) -> str:

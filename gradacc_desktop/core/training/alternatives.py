@@ -21,7 +21,7 @@ from ..memory.models import ModelFacts
 from ..memory.setup import Offload, setup_problem
 from ..memory.zero import ZeroStage
 from ..time.gpus import GpuCard
-from .description import Method, TrainingDescription
+from .description import Method, TrainingDescription, default_nodes
 from .figures import Figures, figures
 
 __all__ = ["Alternative", "Change", "alternatives"]
@@ -78,7 +78,10 @@ def _candidates(
         elif d.method is Method.LORA:
             yield Change.QLORA, replace(d, method=Method.QLORA)
         for factor in MORE_GPUS_FACTORS:
-            yield Change.GPUS, replace(d, gpus=d.gpus * factor, zero_stage=ZeroStage.WEIGHTS)
+            # the added GPUs in servers of at most 8, as many nodes as that takes
+            nodes = max(d.nodes, default_nodes(d.world * factor))
+            more = replace(d, gpus=d.gpus * factor, nodes=nodes, zero_stage=ZeroStage.WEIGHTS)
+            yield Change.GPUS, more
     if d.card is not None:
         for card in sorted(cards, key=lambda c: c.usable_gb):
             if card.usable_gb > d.card.usable_gb:

@@ -23,7 +23,7 @@ from ..batch.planning import Rounding
 from ..limits import whole
 from ..memory.lora import BaseFormat, LoraTargets
 from ..memory.models import ModelFacts, ModelSpec
-from ..memory.setup import Offload, Precision, TrainingSetup
+from ..memory.setup import SERVER_GPUS, Offload, Precision, TrainingSetup
 from ..memory.zero import DEFAULT_OVERHEAD_GB, Recipe, ZeroStage
 from ..precision import MasterWeights
 from ..time.gpus import GpuCard
@@ -33,16 +33,13 @@ from ..time.profile import SpeedProfile
 #: each node's CPU memory, in whole GB of 10⁹ bytes (a node's memory is whole GB; a
 #: whole-number field also reads Portuguese "2.048" as 2048, never as two gigabytes)
 CPU_MEMORY_LIMITS = whole(1, 100_000)
-#: a node's GPUs when the description does not say how many nodes: an 8-GPU server
-#: (DGX/HGX, the usual cloud node)
-GPUS_PER_NODE = 8
 
 
 def default_nodes(world: int) -> int:
     """The nodes ``world`` GPUs take when nobody says: the fewest nodes of at most
-    ``GPUS_PER_NODE`` GPUs each that split the world evenly (16 GPUs: 2 nodes of 8; 12:
+    ``SERVER_GPUS`` GPUs each that split the world evenly (16 GPUs: 2 nodes of 8; 12:
     2 of 6; 4: one)."""
-    nodes = -(-world // GPUS_PER_NODE)
+    nodes = -(-world // SERVER_GPUS)
     while world % nodes:
         nodes += 1
     return nodes
@@ -60,7 +57,6 @@ def nodes_of(
 
 __all__ = [
     "CPU_MEMORY_LIMITS",
-    "GPUS_PER_NODE",
     "OPTIMIZER_STATE_BYTES",
     "RECIPE_OPTIMIZER",
     "ContextProblem",

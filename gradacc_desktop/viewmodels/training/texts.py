@@ -16,9 +16,10 @@ from gradacc_desktop.core.memory import (
     Precision,
     ZeroStage,
 )
+from gradacc_desktop.core.memory.setup import SERVER_GPUS
 from gradacc_desktop.core.precision import MasterWeights
 from gradacc_desktop.core.time import CUSTOM_ID, GpuCard, Recompute
-from gradacc_desktop.core.training.description import GPUS_PER_NODE, Method, Optimizer
+from gradacc_desktop.core.training.description import Method, Optimizer
 from gradacc_desktop.core.training.problems import ProblemKind, problem_text
 from gradacc_desktop.viewmodels import shared_texts as shared
 from gradacc_desktop.viewmodels.formats import PlanFormats
@@ -418,7 +419,7 @@ class TrainingTexts(Translating):
         if nodes is None:
             return ""
         return self.tr("{nodes} (at most {per_node} GPUs each)").format(
-            nodes=self._formats.format(nodes), per_node=self._formats.format(GPUS_PER_NODE)
+            nodes=self._formats.format(nodes), per_node=self._formats.format(SERVER_GPUS)
         )
 
     def node_memory_not_given(self) -> str:

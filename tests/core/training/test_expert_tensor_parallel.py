@@ -23,7 +23,7 @@ from gradacc_desktop.core.training.problems import ProblemKind, problems
 QWEN = ModelSpec.bundled("qwen3-30b-a3b")
 # 16 GPUs: tensor 4 × data 4, Megatron's distributed optimizer
 D = TrainingDescription(
-    model=QWEN, seq_len=4096, card=load_gpu_table().by_id("h100-80gb"), gpus=4,
+    model=QWEN, seq_len=4096, card=load_gpu_table().by_id("h100-80gb"), gpus=4, nodes=2,
     tensor_parallel=4, zero_stage=ZeroStage.OPTIMIZER, framework=Framework.MEGATRON,
     target_batch=1024, micro_batch=1,
 )  # fmt: skip

@@ -355,3 +355,19 @@ def test_megatron_s_bf16_gradients_halve_its_gradient_buffer_and_their_reduction
     asked = replace(fp16, grad_reduce_bf16=True)
     assert [p.kind for p in plan(asked).problems] == [ProblemKind.GRAD_REDUCE_BF16]
     assert plan(asked).figures.states == plan(fp16).figures.states
+
+
+def test_more_gpus_in_a_node_than_a_server_holds_is_said_beside_the_plan() -> None:
+    from gradacc_desktop.core.memory.setup import SetupNote
+
+    # 32 GPUs on 2 nodes: 16 a node, twice an HGX board; 4 nodes of 8 say nothing
+    assert plan(replace(LLAMA, gpus=32, nodes=2)).notes == (SetupNote.LARGE_NODE,)
+    assert plan(replace(LLAMA, gpus=32, nodes=4)).notes == ()
+    # "with more GPUs" spreads the added GPUs over servers of 8: 8 GPUs of one node,
+    # ZeRO-1, become 16 on two nodes
+    from gradacc_desktop.core.training.alternatives import Change, alternatives
+
+    full = replace(LLAMA, gpus=8, nodes=1, zero_stage=ZeroStage.OPTIMIZER)
+    assert plan(full).fits is False
+    (more,) = [a.description for a in alternatives(full, TABLE.cards) if a.change is Change.GPUS]
+    assert (more.world, more.nodes) == (16, 2) and plan(more).notes == ()
