@@ -134,6 +134,19 @@ def test_the_format_follows_a_change_of_framework(window: MainWindow, qtbot) -> 
     assert page.export.current_format() is ExportFormat.TORCHRUN
 
 
+def test_a_tab_first_opened_under_megatron_shows_megatrons_files(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    """The trainer tab is built on first use: built after Megatron was chosen, it opens
+    on Megatron-LM's files, not on the first format of its list."""
+    show_tab(window, window.planner_page)
+    pick(qtbot, choice_box(window, Choice.FRAMEWORK), Framework.MEGATRON)
+    assert window.trainer_page.built is None
+    page = _open(window, qtbot)
+    assert page.export.format.currentText() == "Megatron-LM"
+    assert _tabs(page)[0] == "megatron_args.sh"
+
+
 def test_impossible_setups_say_why_and_copy_nothing(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     page = _open(window, qtbot)
     nodes = described(window, TrainingField.NODES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QResizeEvent
@@ -31,6 +32,9 @@ from gradacc_desktop.ui.wheel import guard_wheel
 from gradacc_desktop.viewmodels.exports import ExportViewModel
 from gradacc_desktop.viewmodels.settings import Settings
 from gradacc_desktop.viewmodels.training.model import TrainingState
+
+if TYPE_CHECKING:
+    from gradacc_desktop.core.framework import Framework
 
 # Lines of configuration the preview asks room for.
 PREVIEW_LINES = 9
@@ -92,9 +96,9 @@ class ExportPanel(QGroupBox):
         self._vm = vm
         self._settings = settings
         self._files: dict[str, str] = {}
-        # the framework the format was last matched to (a change picks a format that runs it)
-        described = vm.training.description
-        self._framework = None if described is None else described.framework
+        # the framework the format was last matched to (a change picks a format that runs
+        # it; the first state too: a page built under Megatron opens on Megatron's files)
+        self._framework: Framework | None = None
         self.format_label = QLabel(self)
         self.format = ElidingComboBox(self)  # typed names pick formats, spaces and all
         self.format.setObjectName("plan_export_format")
@@ -150,6 +154,7 @@ class ExportPanel(QGroupBox):
         self.save_button.clicked.connect(self.save_dialog)
         vm.stateChanged.connect(self._on_state)
         self.retranslate()
+        self._on_state(vm.state)
 
     def _notes_height(self) -> int:
         width = max(self.notes_area.viewport().width(), 200)
