@@ -5580,10 +5580,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Micro-passos medidos</translation>
     </message>
     <message>
-        <source>Tensor-parallel all-reduces</source>
-        <translation>All-reduces do paralelismo de tensor</translation>
-    </message>
-    <message>
         <source>Pipeline sends</source>
         <translation>Envios do pipeline</translation>
     </message>
@@ -5634,10 +5630,6 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>measured micro-steps</source>
         <translation>micro-passos medidos</translation>
-    </message>
-    <message>
-        <source>tensor-parallel all-reduces</source>
-        <translation>all-reduces do paralelismo de tensor</translation>
     </message>
     <message>
         <source>pipeline sends</source>
@@ -5760,8 +5752,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>a largura dos produtos, o trabalho limitado pela memória e o trabalho do host por camada</translation>
     </message>
     <message>
-        <source>the tensor-parallel all-reduces</source>
-        <translation>os all-reduces do paralelismo de tensor</translation>
+        <source>the tensor-parallel communication</source>
+        <translation>a comunicação do paralelismo de tensor</translation>
     </message>
     <message>
         <source>the pipeline sends</source>
@@ -5788,12 +5780,20 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Trabalho do host por camada</translation>
     </message>
     <message>
+        <source>Tensor-parallel communication</source>
+        <translation>Comunicação do paralelismo de tensor</translation>
+    </message>
+    <message>
         <source>token permutation</source>
         <translation>permutação de tokens</translation>
     </message>
     <message>
         <source>host work per layer</source>
         <translation>trabalho do host por camada</translation>
+    </message>
+    <message>
+        <source>tensor-parallel communication</source>
+        <translation>comunicação do paralelismo de tensor</translation>
     </message>
     <message>
         <source>The typed efficiency applies: every kernel at {efficiency} of the peak, or at the memory bandwidth where that is slower (a roofline), plus the communication not hidden behind them.</source>

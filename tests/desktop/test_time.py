@@ -52,8 +52,8 @@ def test_a_model_and_a_layout_give_every_pair_its_time(start_app: StartApp, lang
 
 
 PARTS = {
-    "pt_BR": ("Para onde vai o tempo de um passo do otimizador", "All-reduces do paralelismo"),
-    "en": ("Where one optimizer step's time goes", "Tensor-parallel all-reduces"),
+    "pt_BR": ("Para onde vai o tempo de um passo do otimizador", "Comunicação do paralelismo"),
+    "en": ("Where one optimizer step's time goes", "Tensor-parallel communication"),
 }
 
 

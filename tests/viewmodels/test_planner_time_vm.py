@@ -276,7 +276,7 @@ def test_typed_parameters_without_a_model(qapp) -> None:  # type: ignore[no-unty
     assert "tensor-parallel" not in card.note
     assert [part.key for part in card.parts if part.key in ("attention", "overhead")] == []
     training.set_text(F.TENSOR_PARALLEL, "2")
-    assert ", the tensor-parallel all-reduces, " in time(vm).note
+    assert ", the tensor-parallel communication, " in time(vm).note
     training.set_choice(Choice.MODEL, "gpt2")
     assert "Without the model's shape" not in time(vm).note
     assert not training.editable(F.MODEL_PARAMS)

@@ -85,7 +85,7 @@ def test_the_parts_in_portuguese(qapp, catalogue) -> None:  # type: ignore[no-un
     names = {part.key: part.name for part in card.parts}
     assert names["matmul"] == "Produtos de matrizes"
     assert names["bubble"] == "Bolha do pipeline"
-    assert names["tensor_parallel"] == "All-reduces do paralelismo de tensor"
+    assert names["tensor_parallel"] == "Comunicação do paralelismo de tensor"
     bubble = _part(card, "bubble")
     assert re.fullmatch(r"\d+,\d+ s", bubble.seconds) and bubble.share.endswith(" %")
     total = sum(_figure(part.seconds, ".", ",") for part in card.parts)

@@ -108,7 +108,7 @@ class TimingTexts(Translating):
             "permutation": self.tr("Token permutation"),
             "overhead": self.tr("Host work per layer"),
             "measured": self.tr("Measured micro-steps"),
-            "tensor_parallel": self.tr("Tensor-parallel all-reduces"),
+            "tensor_parallel": self.tr("Tensor-parallel communication"),
             "pipeline": self.tr("Pipeline sends"),
             "expert_parallel": self.tr("Expert all-to-all"),
             "context_parallel": self.tr("Context-parallel key/value sends"),
@@ -129,7 +129,7 @@ class TimingTexts(Translating):
             "permutation": self.tr("token permutation"),
             "overhead": self.tr("host work per layer"),
             "measured": self.tr("measured micro-steps"),
-            "tensor_parallel": self.tr("tensor-parallel all-reduces"),
+            "tensor_parallel": self.tr("tensor-parallel communication"),
             "pipeline": self.tr("pipeline sends"),
             "expert_parallel": self.tr("expert all-to-all"),
             "context_parallel": self.tr("context-parallel key/value sends"),
@@ -399,7 +399,7 @@ class TimingTexts(Translating):
             Uncounted.KERNEL_SHAPES: self.tr(
                 "the products' width, the memory-bound work and the host's work per layer"
             ),
-            Uncounted.TENSOR_PARALLEL: self.tr("the tensor-parallel all-reduces"),
+            Uncounted.TENSOR_PARALLEL: self.tr("the tensor-parallel communication"),
             Uncounted.PIPELINE: self.tr("the pipeline sends"),
             Uncounted.CONTEXT_PARALLEL: self.tr("the context-parallel key/value sends"),
             Uncounted.LAYER_OVERLAP: self.tr(
