@@ -62,6 +62,16 @@ class Framework(enum.Enum):
         benchmarks, cuDNN beside FA3); the others' is PyTorch's SDPA or FlashAttention 2."""
         return self is Framework.MEGATRON
 
+    def overlaps_tensor_parallel(self, sequence_parallel: bool, tensor_parallel: int) -> bool:
+        """Whether ``--tp-comm-overlap`` runs: Megatron, with sequence parallelism over two
+        or more tensor-parallel GPUs (Megatron-LM's arguments.py asserts it)."""
+        return self is Framework.MEGATRON and sequence_parallel and tensor_parallel > 1
+
+    def reduces_bf16_gradients(self, precision: Precision) -> bool:
+        """Whether ``--grad-reduce-in-bf16`` runs: Megatron's fp32 gradient buffer of a
+        bf16 training is what it replaces."""
+        return self is Framework.MEGATRON and precision is Precision.BF16
+
     def keeps(self, master: MasterWeights) -> bool:
         """Whether the framework can keep a 16-bit training's ``master`` copy so:
         DeepSpeed an fp32 or a bf16 one (``bf16_master_weights_and_grads``: its ZeRO

@@ -5440,8 +5440,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Um grupo de paralelismo de tensor de {tensor_parallel} GPUs atravessa nós de {gpus_per_node} GPUs: os all-reduces dele passam pela rede em toda camada, bem mais devagar do que dentro de um nó (o tempo por passo os conta ali).</translation>
     </message>
     <message>
-        <source>{gpus_per_node} GPUs a node: most servers hold 8 (HGX and DGX boards; a DGX-2 16), and the time per step counts all {gpus_per_node} as one node&apos;s links. Give more nodes if yours hold fewer.</source>
-        <translation>{gpus_per_node} GPUs por nó: a maioria dos servidores leva 8 (placas HGX e DGX; um DGX-2, 16), e o tempo por passo conta as {gpus_per_node} como os links de um só nó. Indique mais nós se os seus levam menos.</translation>
+        <source>{gpus_per_node} GPUs a node: most servers hold {server} (HGX and DGX boards; a DGX-2 16), and the time per step counts all {gpus_per_node} as one node&apos;s links. Give more nodes if yours hold fewer.</source>
+        <translation>{gpus_per_node} GPUs por nó: a maioria dos servidores leva {server} (placas HGX e DGX; um DGX-2, 16), e o tempo por passo conta as {gpus_per_node} como os links de um só nó. Indique mais nós se os seus levam menos.</translation>
     </message>
 </context>
 <context>

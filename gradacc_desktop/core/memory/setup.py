@@ -208,8 +208,8 @@ NOTE_TEXT = {
     ),
     SetupNote.LARGE_NODE: trans_late(
         "Setup",
-        "{gpus_per_node} GPUs a node: most servers hold 8 (HGX and DGX boards; a DGX-2 "
-        "16), and the time per step counts all {gpus_per_node} as one node's links. Give "
+        "{gpus_per_node} GPUs a node: most servers hold {server} (HGX and DGX boards; a "
+        "DGX-2 16), and the time per step counts all {gpus_per_node} as one node's links. Give "
         "more nodes if yours hold fewer.",
     ),
 }
@@ -233,7 +233,9 @@ def setup_notes(setup: TrainingSetup) -> tuple[SetupNote, ...]:
 def note_text(note: SetupNote, setup: TrainingSetup) -> str:
     """The English note for ``setup``."""
     return NOTE_TEXT[note].format(
-        tensor_parallel=setup.tensor_parallel, gpus_per_node=setup.gpus_per_node
+        tensor_parallel=setup.tensor_parallel,
+        gpus_per_node=setup.gpus_per_node,
+        server=SERVER_GPUS,
     )
 
 

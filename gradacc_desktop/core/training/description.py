@@ -258,22 +258,15 @@ class TrainingDescription:
     def tp_overlapped(self) -> bool:
         """The overlap the plan counts: asked for, under Megatron, with sequence
         parallelism over two or more tensor-parallel GPUs (a problem says why not)."""
-        return (
-            self.tp_comm_overlap
-            and self.framework is Framework.MEGATRON
-            and self.sequence_parallel
-            and self.tensor_parallel > 1
+        return self.tp_comm_overlap and self.framework.overlaps_tensor_parallel(
+            self.sequence_parallel, self.tensor_parallel
         )
 
     @property
     def bf16_gradients(self) -> bool:
         """The bf16 gradient buffer the plan counts: asked for, under Megatron, in bf16
         training (a problem says why not)."""
-        return (
-            self.grad_reduce_bf16
-            and self.framework is Framework.MEGATRON
-            and self.precision is Precision.BF16
-        )
+        return self.grad_reduce_bf16 and self.framework.reduces_bf16_gradients(self.precision)
 
     @property
     def loss_fused(self) -> bool:

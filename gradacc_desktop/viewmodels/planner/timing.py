@@ -11,6 +11,7 @@ from typing import final
 from PySide6.QtCore import QCoreApplication
 
 from gradacc_desktop.core.memory import NOTE_TEXT
+from gradacc_desktop.core.memory.setup import SERVER_GPUS
 from gradacc_desktop.core.time import (
     CUSTOM_ID,
     FITTED,
@@ -297,7 +298,9 @@ class TimingTexts(Translating):
         f = self._formats.format
         return [
             QCoreApplication.translate("Setup", NOTE_TEXT[note]).format(
-                tensor_parallel=f(setup.tensor_parallel), gpus_per_node=f(setup.gpus_per_node)
+                tensor_parallel=f(setup.tensor_parallel),
+                gpus_per_node=f(setup.gpus_per_node),
+                server=f(SERVER_GPUS),
             )
             for note in plan.notes
         ]

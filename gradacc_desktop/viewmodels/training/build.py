@@ -170,17 +170,16 @@ def sequence_parallel_allowed(entries: Entries[TrainingField]) -> bool:
 def tp_comm_overlap_allowed(choices: Choices, entries: Entries[TrainingField]) -> bool:
     """Whether Megatron's tensor-parallel overlap can be chosen: Megatron, with sequence
     parallelism over two or more tensor-parallel GPUs (the collectives it overlaps)."""
-    return (
-        choices.framework is Framework.MEGATRON
-        and choices.sequence_parallel
-        and sequence_parallel_allowed(entries)
+    size = entries.accepted(TrainingField.TENSOR_PARALLEL)
+    return choices.framework.overlaps_tensor_parallel(
+        choices.sequence_parallel, 1 if size is None else int(size)
     )
 
 
 def grad_reduce_bf16_allowed(choices: Choices) -> bool:
     """Whether Megatron's bf16 gradients can be chosen: Megatron, in bf16 training (its
     fp32 gradient buffer is what the switch replaces)."""
-    return choices.framework is Framework.MEGATRON and choices.precision is Precision.BF16
+    return choices.framework.reduces_bf16_gradients(choices.precision)
 
 
 def has_experts(spec: ModelSpec | None) -> bool:
