@@ -143,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Everything built so far lives as long as the app: keep it out of the cyclic
     # garbage collector's way, so its passes stay short while the user types.
     gc.freeze()
+    gc.enable()  # the entry scripts turn it off for start-up (gradacc_desktop/__main__.py)
     from gradacc_desktop import startup_probe
 
     startup_probe.after_first_paint(window, setup_logging)

@@ -53,3 +53,30 @@ def _cancel() -> str:
     """A standard button's text, as Qt's catalogue gives it."""
     box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
     return box.buttons()[0].text()
+
+
+def test_the_collector_runs_again_once_the_window_is_up(tmp_path: Path) -> None:
+    """``python -m gradacc_desktop`` turns the cyclic collector off for start-up only: the
+    app that the user then types into collects its garbage as any process does."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import atexit, gc, runpy\n"
+        "atexit.register(lambda: print('collector', gc.isenabled()))\n"
+        "runpy.run_module('gradacc_desktop', run_name='__main__', alter_sys=True)\n"
+    )
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "GRADACC_BENCH_PAINT_FILE": str(tmp_path / "painted"),
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "painted").exists()
+    assert "collector True" in done.stdout
