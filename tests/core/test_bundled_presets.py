@@ -72,6 +72,20 @@ PUBLISHED_PARAMS = {
     "deepseek-r1-distill-qwen-1.5b": 1_777_088_000,
     # Hub 7.62B; the shapes of Qwen2.5-7B
     "deepseek-r1-distill-qwen-7b": 7_615_616_512,
+    # The distills DeepSeek-R1's README names with their base models: the base's file.
+    # Hub 8.03B, as Llama-3.1-8B
+    "deepseek-r1-distill-llama-8b": 8_030_261_248,
+    # Hub 14.8B, as Qwen2.5-14B
+    "deepseek-r1-distill-qwen-14b": 14_770_033_664,
+    # the Hub's safetensors total, to the parameter
+    "deepseek-r1-distill-qwen-32b": 32_763_876_352,
+    # Hub 70.6B, as Llama-3.3-70B-Instruct
+    "deepseek-r1-distill-llama-70b": 70_553_706_496,
+    # The Qwen2.5-Coder report's Table 1 has Qwen2.5's sizes: Qwen2.5's files.
+    # Hub 7.62B, as Qwen2.5-7B
+    "qwen2.5-coder-7b": 7_615_616_512,
+    # Hub 32.8B, as Qwen2.5-32B
+    "qwen2.5-coder-32b": 32_763_876_352,
 }
 
 
@@ -113,6 +127,11 @@ def test_plan_takes_every_new_preset(capsys: pytest.CaptureFixture[str], name: s
         ("Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"),
         ("Qwen/Qwen3-4B", "qwen3-4b"),
         ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "deepseek-r1-distill-qwen-7b"),
+        ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek-r1-distill-llama-70b"),
+        # the base, not the distill that reads the same file
+        ("meta-llama/Llama-3.3-70B-Instruct", "llama-3.3-70b"),
+        ("Qwen/Qwen2.5-32B", "qwen2.5-32b"),
+        ("Qwen/Qwen2.5-Coder-7B-Instruct", "qwen2.5-coder-7b"),
     ],
 )
 def test_a_training_config_naming_the_repository_finds_the_preset(
@@ -121,3 +140,32 @@ def test_a_training_config_naming_the_repository_finds_the_preset(
     from gradacc_desktop.core.training.imported import bundled_model_of
 
     assert bundled_model_of(base_model) == name
+
+
+def test_a_distill_reads_its_base_models_file_and_no_other() -> None:
+    from pathlib import Path
+
+    from gradacc_desktop.core.memory.presets import PresetError, parse_config_presets
+    from gradacc_desktop.paths import resource_path
+
+    folder = Path(resource_path("data", "models"))
+    base = {
+        "name": "llama-3.1-8b",
+        "label": "Llama 3.1 8B",
+        "file": "meta-llama__Llama-3.1-8B.json",
+        "source": "https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json",
+    }
+    distill = {
+        "name": "distill-8b",
+        "label": "Distill 8B",
+        "base": "llama-3.1-8b",
+        "file": "meta-llama__Llama-3.1-8B.json",
+        "source": "https://huggingface.co/deepseek-ai/DeepSeek-R1-Distill-Llama-8B",
+    }
+    read = parse_config_presets({"format": 1, "models": [base, distill]}, folder)
+    assert read[1].arch == read[0].arch and read[1].label == "Distill 8B"
+    other = {**distill, "file": "Qwen__Qwen2.5-7B.json"}
+    with pytest.raises(PresetError, match="same file"):
+        parse_config_presets({"format": 1, "models": [base, other]}, folder)
+    with pytest.raises(PresetError, match="same file"):  # the base comes first
+        parse_config_presets({"format": 1, "models": [distill, base]}, folder)

@@ -27,6 +27,11 @@ FILES = (
     "Qwen__Qwen3-4B.json",
     "deepseek-ai__DeepSeek-R1-Distill-Qwen-1.5B.json",
     "deepseek-ai__DeepSeek-R1-Distill-Qwen-7B.json",
+    # the files of DeepSeek-R1-Distill-Qwen 14B and 32B (their base models'; the Llama
+    # distills read the Llama 3.1 8B and 3.3 70B files counted above and in
+    # test_family_llama.py)
+    "Qwen__Qwen2.5-14B.json",
+    "Qwen__Qwen2.5-32B.json",
 )
 
 

@@ -82,8 +82,10 @@ def test_70b_leaves_only_the_70b_models_under_their_heading(
     assert QApplication.focusWidget() is picker.popup.filter
     models = _models(picker)
     assert models and all("70B" in label for label in models), models
-    assert {"Llama 3 70B", "Llama 3.1 70B"} <= set(models)
-    assert _shown(picker)[0] == "Llama"  # the family's heading above them
+    assert {"Llama 3 70B", "Llama 3.1 70B", "DeepSeek-R1-Distill-Llama 70B"} <= set(models)
+    shown = _shown(picker)  # each family's heading above its models
+    assert shown[0] == "DeepSeek" and shown[1] == "DeepSeek-R1-Distill-Llama 70B"
+    assert shown[shown.index("Llama") + 1] == "Llama 3 70B"
     assert picker.popup.list.currentIndex().data() == models[0]
 
 
@@ -92,7 +94,7 @@ def test_qwen2_5_7_finds_qwen2_5_7b_and_enter_picks_it(
 ) -> None:  # type: ignore[no-untyped-def]
     # "qwen 7" would also keep DeepSeek-R1-Distill-Qwen 7B, whose family comes first
     _type(qtbot, picker, "qwen2.5 7")
-    assert _models(picker) == ["Qwen2.5 7B", "Qwen2.5 72B Instruct"]
+    assert _models(picker) == ["Qwen2.5 7B", "Qwen2.5 72B Instruct", "Qwen2.5-Coder 7B"]
     assert _shown(picker)[0] == "Qwen"
     _key(qtbot, Qt.Key.Key_Return)
     assert not picker.popup.isVisible()
@@ -106,7 +108,7 @@ def test_qwen2_5_7_finds_qwen2_5_7b_and_enter_picks_it(
 def test_down_in_the_list_then_enter_picks_the_next_model_left(
     window: MainWindow, picker: ModelPicker, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    _type(qtbot, picker, "llama 8b")
+    _type(qtbot, picker, "llama 3 8b")  # "llama 8b" keeps DeepSeek-R1-Distill-Llama 8B too
     assert _models(picker) == ["Llama 3 8B", "Llama 3.1 8B"]
     _key(qtbot, Qt.Key.Key_Down)
     _key(qtbot, Qt.Key.Key_Enter)
