@@ -3,7 +3,8 @@ flags.
 
 What the first paint waits for is only what the calculator tab needs (docs/PERFORMANCE.md
 has the measurements): the other tabs, their view-models and the core modules behind
-them are imported on first use, and the log file is opened once the window is painted.
+them are imported on first use; the log file is opened and the window icon set once the
+window is painted.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ import sys
 from collections.abc import Sequence
 from types import SimpleNamespace, TracebackType
 
-from PySide6.QtCore import QSize
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 
@@ -74,21 +73,25 @@ def configure_application(app: QApplication) -> None:
     app.setApplicationDisplayName("")
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_NAME)
-    app.setWindowIcon(app_icon())
 
 
 # Rendered sizes of resources/icons/gradacc.svg (scripts/make_icons.py). PNGs need no
-# SVG library at start-up; Qt picks the closest size for each use.
+# SVG library; Qt picks the closest size for each use.
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 
 
-def app_icon() -> QIcon:
+def set_app_icon(app: QApplication) -> None:
+    """The windows' icon. On X11 a shown window hands the window manager every size at
+    once, decoding each PNG (a few ms): start-up sets it once the window is painted."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QIcon
+
     icon = QIcon()
     for size in ICON_SIZES:
         path = resource_path("icons", "hicolor", f"{size}x{size}", "apps", f"{APP_NAME}.png")
         if path.exists():  # with its size: Qt reads the file when it draws it, not now
             icon.addFile(str(path), QSize(size, size))
-    return icon
+    app.setWindowIcon(icon)
 
 
 def install_crash_handler() -> None:
@@ -138,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.self_test:
         from gradacc_desktop.selftest import run_self_test
 
+        set_app_icon(app)
         return run_self_test(app, create_window)
     window = create_window(app, settings, args.lang)
     # Everything built so far lives as long as the app: keep it out of the cyclic
@@ -146,7 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.enable()  # the entry scripts turn it off for start-up (gradacc_desktop/__main__.py)
     from gradacc_desktop import startup_probe
 
-    startup_probe.after_first_paint(window, setup_logging)
+    def after_first_paint() -> None:
+        set_app_icon(app)
+        setup_logging()
+
+    startup_probe.after_first_paint(window, after_first_paint)
     probe_file = os.environ.get(startup_probe.ENV)
     if probe_file:
         startup_probe.stamp_first_paint(app, window, probe_file)

@@ -554,6 +554,18 @@ class App:
     def window_name(self) -> str:
         return self._xdotool("getwindowname", self.window).strip()
 
+    def icon_sizes(self) -> list[str]:
+        """The sizes of the icon the window gives the window manager (_NET_WM_ICON)."""
+        out = subprocess.run(
+            ["xprop", "-id", self.window, "-notype", "_NET_WM_ICON"],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+        ).stdout
+        return re.findall(r"Icon \((\d+ x \d+)\)", out)
+
     def active_window(self) -> str:
         return self._xdotool("getactivewindow", check=False).strip()
 

@@ -29,6 +29,15 @@ def test_wheel_over_an_unfocused_spin_box_scrolls_the_description(app: App) -> N
     assert changed_region(still, scrolled) is not None, "the wheel did not scroll the page"
 
 
+def test_the_window_shows_the_apps_icon(app: App) -> None:
+    """Set once the window is painted (start-up's deferred work): the rendered sizes Qt
+    hands the window manager (up to 128 on xcb)."""
+    deadline = time.monotonic() + 5
+    while not (sizes := app.icon_sizes()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert sizes == [f"{n} x {n}" for n in (16, 24, 32, 48, 64, 128)]
+
+
 TABS = ("calculator", "planner", "trainer", "chart")
 
 
