@@ -86,6 +86,11 @@ PUBLISHED_PARAMS = {
     "qwen2.5-coder-7b": 7_615_616_512,
     # Hub 32.8B, as Qwen2.5-32B
     "qwen2.5-coder-32b": 32_763_876_352,
+    # model.safetensors.index.json beside the copied file: total_size 47,144,806,400
+    # bytes of bf16 weights, two a parameter; Hub 23.6B
+    "mistral-small-24b": 23_572_403_200,
+    # the model card: the Instruct model is a fine-tune of this base (Hub 23.6B)
+    "mistral-small-24b-base": 23_572_403_200,
 }
 
 
@@ -132,6 +137,8 @@ def test_plan_takes_every_new_preset(capsys: pytest.CaptureFixture[str], name: s
         ("meta-llama/Llama-3.3-70B-Instruct", "llama-3.3-70b"),
         ("Qwen/Qwen2.5-32B", "qwen2.5-32b"),
         ("Qwen/Qwen2.5-Coder-7B-Instruct", "qwen2.5-coder-7b"),
+        ("mistralai/Mistral-Small-24B-Instruct-2501", "mistral-small-24b"),
+        ("mistralai/Mistral-Small-24B-Base-2501", "mistral-small-24b-base"),
     ],
 )
 def test_a_training_config_naming_the_repository_finds_the_preset(
@@ -158,14 +165,14 @@ def test_a_distill_reads_its_base_models_file_and_no_other() -> None:
     distill = {
         "name": "distill-8b",
         "label": "Distill 8B",
-        "base": "llama-3.1-8b",
+        "shapes_of": "llama-3.1-8b",
         "file": "meta-llama__Llama-3.1-8B.json",
         "source": "https://huggingface.co/deepseek-ai/DeepSeek-R1-Distill-Llama-8B",
     }
     read = parse_config_presets({"format": 1, "models": [base, distill]}, folder)
     assert read[1].arch == read[0].arch and read[1].label == "Distill 8B"
     other = {**distill, "file": "Qwen__Qwen2.5-7B.json"}
-    with pytest.raises(PresetError, match="same file"):
+    with pytest.raises(PresetError, match="with its file"):
         parse_config_presets({"format": 1, "models": [base, other]}, folder)
-    with pytest.raises(PresetError, match="same file"):  # the base comes first
+    with pytest.raises(PresetError, match="with its file"):  # the base comes first
         parse_config_presets({"format": 1, "models": [distill, base]}, folder)

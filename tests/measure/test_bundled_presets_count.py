@@ -32,6 +32,7 @@ FILES = (
     # test_family_llama.py)
     "Qwen__Qwen2.5-14B.json",
     "Qwen__Qwen2.5-32B.json",
+    "mistralai__Mistral-Small-24B-Instruct-2501.json",
 )
 
 

@@ -7,7 +7,7 @@ returns frozen ``Preset`` objects; ``Preset.inputs`` turns one into
 ``activation.Inputs``. *Config* presets are the published ``config.json`` files of
 popular models of every family, in ``resources/data/models`` with an ``index.json``
 naming each one's label and source (a model published with the shapes of another names
-it as its ``base`` and reads its file); ``load_config_presets`` reads them through
+it in ``shapes_of`` and reads its file); ``load_config_presets`` reads them through
 ``core.memory.families``.
 """
 
@@ -174,7 +174,7 @@ def parse_config_presets(data: Any, folder: Path) -> tuple[ConfigPreset, ...]:
     for n, raw in enumerate(entries):
         where = f"models[{n}]"
         keys = {"name", "label", "file", "source"}
-        if not isinstance(raw, dict) or set(raw) - {"base"} != keys:
+        if not isinstance(raw, dict) or set(raw) - {"shapes_of"} != keys:
             raise PresetError(f"{where}: expected name, label, file and source")
         if not all(isinstance(v, str) and v for v in raw.values()):
             raise PresetError(f"{where}: every value must be a non-empty string")
@@ -182,9 +182,9 @@ def parse_config_presets(data: Any, folder: Path) -> tuple[ConfigPreset, ...]:
             raise PresetError(f"{where}: 'source' must be a https://huggingface.co/ URL")
         if "/" in raw["file"] or "\\" in raw["file"]:
             raise PresetError(f"{where}: 'file' must be a file name")
-        # a model built on another's shapes (a fine-tune, a code model) reads its file
-        if "base" in raw and read.get(raw["base"]) != raw["file"]:
-            raise PresetError(f"{where}: 'base' must name an earlier model with the same file")
+        # a model published with another's shapes (a fine-tune, its base) reads its file
+        if "shapes_of" in raw and read.get(raw["shapes_of"]) != raw["file"]:
+            raise PresetError(f"{where}: 'shapes_of' must name an earlier model with its file")
         read[raw["name"]] = raw["file"]
         try:
             arch = read_model_config(folder / raw["file"])
