@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from gradacc_desktop.core.memory.zero import ZeroStage
 from gradacc_desktop.ui.main_window import MainWindow
+from gradacc_desktop.ui.planner.search import SETUP_CHARS
 from gradacc_desktop.ui.planner.view import PlannerView
 from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from tests.ui.helpers import choice_box, described, pick, show_tab, type_into
@@ -60,6 +61,37 @@ def test_the_result_takes_the_column_with_room_for_its_rows(  # type: ignore[no-
     qtbot.mouseClick(planner.search.back_button, Qt.MouseButton.LeftButton)
     assert planner.results_area.isVisible() and not planner.search.isVisible()
     assert planner.search_card.summary.text() == planner.search.best.text()
+
+
+@pytest.mark.parametrize("language", ["pt_BR", "en"])
+def test_a_narrow_window_keeps_the_setup_readable_and_rows_in_view(  # type: ignore[no-untyped-def]
+    make_window, qtbot, language: str
+) -> None:
+    """At 800 x 600 with the description beside it the setup column keeps room for its
+    words (the table scrolls sideways rather than cut it to nothing) and a few rows stay
+    in view (the reasons below give way); at the window's least nothing overlaps."""
+    window = make_window(language=language)
+    window.resize(800, 600)
+    planner = _planner(window, qtbot)
+    qtbot.mouseClick(planner.search_card.open_button, Qt.MouseButton.LeftButton)
+    settle()
+    table, page = planner.search.table, planner.search
+    average = table.fontMetrics().averageCharWidth()
+    assert table.columnWidth(0) >= SETUP_CHARS * average
+    assert table.horizontalScrollBar().maximum() > 0  # the rest is a scroll away
+    assert _visible_rows(planner) >= 3, table.viewport().size()
+    first = table.item(0, 0)
+    assert first is not None and first.toolTip() == first.text()  # the whole setup
+    window.resize(1, 1)
+    settle()
+    window.resize(1, 1)
+    settle()
+    parts = [table, page.hint, page.exclusions_title, page.exclusions_area]
+    tops = [part.mapTo(page, part.rect().topLeft()).y() for part in parts]
+    bottoms = [part.mapTo(page, part.rect().bottomLeft()).y() for part in parts]
+    assert all(b < t for b, t in zip(bottoms, tops[1:], strict=False)), (tops, bottoms)
+    assert bottoms[-1] <= page.height()
+    assert table.viewport().height() > table.horizontalHeader().height()  # a row at least
 
 
 def test_the_best_row_is_marked_and_every_other_says_why(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -29,8 +29,13 @@ from gradacc_desktop.viewmodels.search import RankedRow, SearchState, SearchView
 COLUMNS = 5
 #: the comparison column's widest in a narrow pane, in average characters (it wraps)
 VERSUS_CHARS = 14
-#: below this many average characters the setup column is narrow: its rows take two lines
+#: the setup column's narrowest, in average characters: below it its rows take more
+#: lines, and a pane narrower still scrolls sideways rather than cut the setup to nothing
 SETUP_CHARS = 28
+#: the most lines a row takes in a narrow pane (the whole setup is in its tooltip)
+ROW_LINES = 3
+#: the rows the table keeps in view however short the window (the reasons scroll first)
+MIN_ROWS = 3
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -94,10 +99,11 @@ class RankingTable(QTableWidget):
 
     def sizeHint(self) -> QSize:
         """Tall enough for every row (the reasons below take the rest)."""
-        hint = super().sizeHint()
-        rows = sum(self.rowHeight(r) for r in range(self.rowCount()))
+        return QSize(super().sizeHint().width(), self._height(self.rowCount()))
+
+    def _height(self, rows: int) -> int:
         header = self.horizontalHeader().sizeHint().height()
-        return QSize(hint.width(), header + rows + 2 * self.frameWidth())
+        return header + sum(self.rowHeight(r) for r in range(rows)) + 2 * self.frameWidth()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
@@ -145,6 +151,15 @@ class RankingTable(QTableWidget):
             cap = max(metrics.averageCharWidth() * VERSUS_CHARS, title + self._padding())
             versus = min(versus, cap)
         self.setColumnWidth(last, versus)
+        # the setup stretches over what is left, never below its narrowest: a pane too
+        # narrow for that scrolls sideways (the setup stays first, in view)
+        header = self.horizontalHeader()
+        squeezed = self.viewport().width() - numbers - versus < self._narrow()
+        mode = QHeaderView.ResizeMode.Interactive if squeezed else QHeaderView.ResizeMode.Stretch
+        if header.sectionResizeMode(0) != mode:
+            header.setSectionResizeMode(0, mode)
+        if squeezed:
+            self.setColumnWidth(0, self._narrow())
         self._fit_rows()
 
     def _padding(self) -> int:
@@ -155,18 +170,25 @@ class RankingTable(QTableWidget):
 
     def _fit_rows(self) -> None:
         """One line a row (eight rows and more in view; a longer setup elided, whole in
-        its tooltip); in a narrow pane two where the setup or the comparison does not fit
-        its column."""
+        its tooltip); in a narrow pane as many as the setup or the comparison needs in
+        its column, up to ``ROW_LINES``."""
         metrics = self.fontMetrics()
         one = self.verticalHeader().defaultSectionSize()
-        narrow = self.columnWidth(0) < self._narrow()
+        narrow = self.columnWidth(0) <= self._narrow()
         for r in range(self.rowCount()):
-            wide = narrow and any(
-                (item := self.item(r, c)) is not None
-                and metrics.horizontalAdvance(item.text()) + self._padding() > self.columnWidth(c)
-                for c in (0, COLUMNS - 1)
-            )
-            self.setRowHeight(r, one + metrics.lineSpacing() if wide else one)
+            lines = 1
+            for c in (0, COLUMNS - 1) if narrow else ():
+                item = self.item(r, c)
+                room = self.columnWidth(c) - self._padding()
+                if item is not None and room > 0:
+                    needed = -(-metrics.horizontalAdvance(item.text()) // room)  # ceiling
+                    lines = max(lines, min(needed, ROW_LINES))
+            self.setRowHeight(r, one + (lines - 1) * metrics.lineSpacing())
+        # a short window keeps MIN_ROWS rows in view: the reasons below give way first (a
+        # minimum of the widget's own: the page's word-wrapped labels make its layout
+        # share the height by its items' heights for the width, not their size hints)
+        self.setMinimumHeight(self._height(min(self.rowCount(), MIN_ROWS)))
+        self.updateGeometry()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -216,14 +238,9 @@ class SearchPage(QWidget):
         self.hint = text_label(self, "search_hint")
         self.use_button = QPushButton(self)
         self.use_button.setObjectName("search_use")
-        ranking = QWidget(self)
-        ranking_layout = QVBoxLayout(ranking)
-        ranking_layout.setContentsMargins(0, 0, 0, 0)
-        ranking_layout.addWidget(self.table, 1)
         use_row = QHBoxLayout()
         use_row.addWidget(self.hint, 1)
         use_row.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignTop)
-        ranking_layout.addLayout(use_row)
         # why every other option is out: its own area, which scrolls alone
         self.exclusions_title = text_label(self, "search_exclusions_title", selectable=False)
         self.exclusions_title.setFont(font)
@@ -231,20 +248,20 @@ class SearchPage(QWidget):
         self.exclusions.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.exclusions_area = ScrollArea(self.exclusions, self, focusable=True)
         self.exclusions_area.setObjectName("search_exclusions_area")
-        excluded = QWidget(self)
-        excluded_layout = QVBoxLayout(excluded)
-        excluded_layout.setContentsMargins(0, 0, 0, 0)
-        excluded_layout.addWidget(self.exclusions_title)
-        excluded_layout.addWidget(self.exclusions_area, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(head)
         layout.addLayout(gpus)
         for label in (self.message, self.stale, self.best):
             layout.addWidget(label)
-        # the ranking as tall as its rows; the reasons take the rest (and scroll alone)
-        layout.addWidget(ranking, 0)
-        layout.addWidget(excluded, 1)
+        # The ranking as tall as its rows, the reasons take the rest (and scroll alone); a
+        # short window keeps the table's minimum (a few rows) and the reasons give way.
+        # One flat layout: a table inside a box with the word-wrapped hint would be sized
+        # by its height for the width (every row), not by its minimum.
+        layout.addWidget(self.table, 0)
+        layout.addLayout(use_row)
+        layout.addWidget(self.exclusions_title)
+        layout.addWidget(self.exclusions_area, 1)
 
         self.world.textChanged.connect(vm.set_world_text)
         self.run_button.clicked.connect(self.searchRequested)
@@ -279,6 +296,16 @@ class SearchPage(QWidget):
         message = self._vm.use(index)
         if message is not None:
             self.statusMessage.emit(message)
+
+    def minimumSizeHint(self) -> QSize:
+        """As short as its parts allow at its narrowest, the wrapped labels' lines
+        counted (Qt's own hint counts one line each: a window at its minimum would draw
+        the table over the words below it)."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is None:
+            return hint
+        return QSize(hint.width(), max(hint.height(), layout.minimumHeightForWidth(hint.width())))
 
     def show_state(self, state: SearchState) -> None:
         self.message.setText(state.problem or state.message)
