@@ -16,8 +16,8 @@ Symbols (as in the seed's formula):
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from .limits import DEFAULT_DECIMALS, EntryProblem, Limits, check, whole
 
@@ -50,8 +50,7 @@ LIMITS: dict[Field, Limits] = {
 }
 
 
-@dataclass(frozen=True)
-class BatchInputs:
+class BatchInputs(NamedTuple):
     micro_batch: int
     accumulation_steps: int
     gpus: int
@@ -70,8 +69,7 @@ class BatchInputs:
 DEFAULTS = BatchInputs(micro_batch=4, accumulation_steps=8, gpus=1, activation_gb=Decimal("0.5"))
 
 
-@dataclass(frozen=True)
-class BatchResult:
+class BatchResult(NamedTuple):
     inputs: BatchInputs
     # E = b * a * g
     effective_batch: int
@@ -83,8 +81,7 @@ class BatchResult:
     micro_batches_per_step: int
 
 
-@dataclass(frozen=True)
-class ValidationError:
+class ValidationError(NamedTuple):
     field: Field
     problem: EntryProblem
     limits: Limits
@@ -144,8 +141,7 @@ def compute(inputs: BatchInputs) -> BatchResult:
     )
 
 
-@dataclass(frozen=True)
-class WorkedExample:
+class WorkedExample(NamedTuple):
     """The seed's worked example, recomputed from the user's inputs."""
 
     result: BatchResult

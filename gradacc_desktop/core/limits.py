@@ -8,15 +8,14 @@ the view-models only translate it into words. Nothing here knows about Qt.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
 
 # Decimal places a non-integer input accepts unless its limits say otherwise (GB to the MB).
 DEFAULT_DECIMALS = 3
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     minimum: Decimal
     maximum: Decimal
     integer: bool

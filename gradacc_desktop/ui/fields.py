@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gradacc_desktop.core.calculator import Field
 
@@ -13,8 +13,7 @@ class Group(enum.Enum):
     MEMORY = "memory"
 
 
-@dataclass(frozen=True)
-class FieldSpec:
+class FieldSpec(NamedTuple):
     field: Field
     group: Group
     # a button under the field opens the estimator ("Estimar a partir do modelo…")

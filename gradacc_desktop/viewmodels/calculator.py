@@ -4,8 +4,8 @@ emits display-ready, locale-formatted state. No widgets here."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
@@ -34,8 +34,7 @@ from gradacc_desktop.viewmodels.shared_texts import say
 TIMES = "×"
 
 
-@dataclass(frozen=True)
-class ResultsView:
+class ResultsView(NamedTuple):
     """Display strings for one valid result (and the raw result behind them)."""
 
     effective_batch: str
@@ -47,8 +46,7 @@ class ResultsView:
     result: BatchResult
 
 
-@dataclass(frozen=True)
-class CalculatorState:
+class CalculatorState(NamedTuple):
     # ``None`` is the "no result" state: show ``prompt`` and ``problems`` instead.
     results: ResultsView | None
     prompt: str

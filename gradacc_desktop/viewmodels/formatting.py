@@ -10,8 +10,8 @@ locale text -> ``Decimal`` without passing through a float (``core.numbers``, th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from typing import NamedTuple
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
@@ -101,8 +101,7 @@ def align_row(cells: Sequence[str], widths: Sequence[int], right: Sequence[bool]
     )
 
 
-@dataclass(frozen=True)
-class Unparsed:
+class Unparsed(NamedTuple):
     """Text that is not a number in the active locale, kept to name it in a message."""
 
     text: str

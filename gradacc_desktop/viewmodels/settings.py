@@ -11,7 +11,6 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -67,11 +66,15 @@ def _input_parser(field: Field) -> Callable[[object], Decimal | None]:
     return parse
 
 
-@dataclass(frozen=True)
 class Setting(Generic[T]):
-    key: str
-    default: T
-    parse: Callable[[object], T | None]
+    """One setting: its key, its default and the parser that reads a stored value."""
+
+    __slots__ = ("default", "key", "parse")
+
+    def __init__(self, key: str, default: T, parse: Callable[[object], T | None]) -> None:
+        self.key = key
+        self.default = default
+        self.parse = parse
 
 
 def _parse_tab(raw: object) -> int | None:
