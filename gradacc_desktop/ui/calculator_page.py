@@ -79,8 +79,7 @@ class CalculatorPage(QWidget):
         # Tab order follows the layout: inputs top to bottom, copy, details.
         chain = [*self.inputs.focus_chain(), self.copy_button, self.details.toggle]
         for first, second in pairwise(chain):
-            self.setTabOrder(first, second)
-        self.setTabOrder(self.details.toggle, self.details.browser)
+            self.setTabOrder(first, second)  # the details' text follows its toggle
 
     def _on_details_toggled(self, opened: bool) -> None:
         # closed: the empty space goes below the toggle; open: to the document

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QSizePolicy, QToolButton, QVBoxLayout, QWidget
 class CollapsibleBox(QWidget):
     toggled = Signal(bool)
 
-    def __init__(self, body: QWidget, parent: QWidget | None = None) -> None:
+    def __init__(self, body: QWidget | None, parent: QWidget | None = None) -> None:
+        """``body`` may come later (``set_body``): a panel that builds it on first open."""
         super().__init__(parent)
         self.toggle = QToolButton(self)
         self.toggle.setObjectName("details_toggle")
@@ -20,14 +21,19 @@ class CollapsibleBox(QWidget):
         font = self.toggle.font()
         font.setBold(True)
         self.toggle.setFont(font)
-        self.body = body
-        self.body.setVisible(False)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.toggle)
-        layout.addWidget(self.body, 1)
+        self.body: QWidget | None = None
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addWidget(self.toggle)
+        if body is not None:
+            self.set_body(body)
         self.toggle.toggled.connect(self._on_toggled)
         self._update_policy(False)
+
+    def set_body(self, body: QWidget) -> None:
+        self.body = body
+        body.setVisible(self.is_open())
+        self._layout.addWidget(body, 1)
 
     def is_open(self) -> bool:
         return self.toggle.isChecked()
@@ -41,7 +47,8 @@ class CollapsibleBox(QWidget):
 
     def _on_toggled(self, opened: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if opened else Qt.ArrowType.RightArrow)
-        self.body.setVisible(opened)
+        if self.body is not None:
+            self.body.setVisible(opened)
         self._update_policy(opened)
         self.toggled.emit(opened)
 

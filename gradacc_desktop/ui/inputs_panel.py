@@ -30,7 +30,8 @@ class InputsPanel(QWidget):
         self._vm = vm
         self.boxes: dict[Field, NumberField] = {}
         self.labels: dict[Field, QLabel] = {}
-        # the view-model's message for a refused entry, under its field
+        # the view-model's message for a refused entry, under its field (built at the
+        # field's first refused entry: most sessions never need one)
         self.errors: dict[Field, VerdictLabel] = {}
         self._errors_shown: set[Field] = set()
         self._groups: dict[Group, QGroupBox] = {}
@@ -66,10 +67,6 @@ class InputsPanel(QWidget):
         form = group.layout()
         assert isinstance(form, QFormLayout)
         form.addRow(label, box)
-        error = VerdictLabel(group)
-        error.setObjectName(f"{spec.object_name}_error")
-        form.addRow("", error)
-        form.setRowVisible(error, False)
         if spec.estimator:
             self.estimate_button = QPushButton(group)
             self.estimate_button.setObjectName("estimate_activation")
@@ -78,7 +75,26 @@ class InputsPanel(QWidget):
             form.addRow("", self.estimate_button)
         self.boxes[spec.field] = box
         self.labels[spec.field] = label
-        self.errors[spec.field] = error
+
+    def _error_label(self, field: Field) -> VerdictLabel:
+        """The message row under ``field``'s row (built the first time it is needed)."""
+        error = self.errors.get(field)
+        if error is None:
+            box = self.boxes[field]
+            group = box.parentWidget()
+            form = group.layout() if group is not None else None
+            assert isinstance(form, QFormLayout)
+            field_role = QFormLayout.ItemRole.FieldRole
+            row = next(
+                r
+                for r in range(form.rowCount())
+                if (item := form.itemAt(r, field_role)) is not None and item.widget() is box
+            )
+            error = self.errors[field] = VerdictLabel(group)
+            error.setObjectName(f"{box.objectName()}_error")
+            form.insertRow(row + 1, "", error)
+            form.setRowVisible(error, False)
+        return error
 
     def show_inputs(self) -> None:
         """Show what the view-model holds in every field (defaults, settings, scenarios)."""
@@ -93,8 +109,11 @@ class InputsPanel(QWidget):
         """Each refused entry's message under its field (rows change only when needed)."""
         if not state.field_problems and not self._errors_shown:
             return  # the usual keystroke: everything valid before and after
-        for field, error in self.errors.items():
+        for field in self.boxes:
             message = state.problem(field)
+            if message is None and field not in self._errors_shown:
+                continue
+            error = self._error_label(field)
             if message is not None:
                 error.set_verdict(False, message)
             if (message is not None) != (field in self._errors_shown):

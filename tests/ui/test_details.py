@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
 from gradacc_desktop.core.calculator import Field
 from gradacc_desktop.ui.main_window import MainWindow
 from tests.ui.helpers import box, clear, type_into
@@ -11,6 +14,19 @@ def test_details_closed_by_default_and_toggles(window: MainWindow, qtbot) -> Non
     assert window.details.browser.isVisible()
     window.details.toggle.click()
     assert not window.details.browser.isVisible()
+
+
+def test_opened_from_the_keyboard_tab_goes_from_the_toggle_into_the_text(  # type: ignore[no-untyped-def]
+    window: MainWindow, qtbot
+) -> None:
+    toggle = window.details.toggle
+    toggle.setFocus()
+    qtbot.waitUntil(toggle.hasFocus)
+    qtbot.keyClick(toggle, Qt.Key.Key_Space)
+    qtbot.waitUntil(window.details.browser.isVisible)
+    qtbot.keyClick(toggle, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is window.details.browser
+    assert "Memória de acumulação de gradiente" in window.details.browser.toPlainText()
 
 
 def test_details_hold_the_seed_content(window: MainWindow) -> None:

@@ -117,3 +117,25 @@ def test_the_wheel_changes_only_the_field_being_edited(window: MainWindow, qtbot
     wheel(micro, 120)
     assert micro.text() == "5"
     assert shown(window) == ("40", "2,5 GB")
+
+
+def test_each_message_sits_under_its_own_field(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A refused entry's message shows right under its field, above the next one (and
+    above the estimator's button under the activation)."""
+    inputs = window.inputs
+    below = {
+        Field.ACCUMULATION_STEPS: box(window, Field.GPUS),
+        Field.ACTIVATION_GB: inputs.estimate_button,
+    }
+    for field, following in below.items():
+        type_into(qtbot, box(window, field), "0")
+        error = inputs.errors[field]
+        assert error.isVisible() and error.text()
+        field_box = box(window, field)
+        top = error.mapTo(window, error.rect().topLeft()).y()
+        bottom = error.mapTo(window, error.rect().bottomLeft()).y()
+        assert field_box.mapTo(window, field_box.rect().bottomLeft()).y() < top
+        assert following is not None
+        assert bottom < following.mapTo(window, following.rect().topLeft()).y()
+    type_into(qtbot, box(window, Field.ACCUMULATION_STEPS), "8")
+    assert not inputs.errors[Field.ACCUMULATION_STEPS].isVisible()
