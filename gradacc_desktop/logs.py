@@ -7,8 +7,9 @@ written, messages go to standard error only and the app starts anyway.
 
 Start-up keeps the file off its critical path: ``hold_records`` (cheap) keeps the
 package's records in memory until the window has been painted, then
-``setup_logging`` opens the file (``logging.handlers`` and what it imports are
-loaded only then) and writes the held records first, in order.
+``setup_logging`` opens the file and writes the held records first, in order. The
+file rotates as ``logging.handlers.RotatingFileHandler`` would (``LogFile``): that
+module imports socket, pickle, selectors and queue, a megabyte the app never uses.
 """
 
 from __future__ import annotations
@@ -90,9 +91,36 @@ def setup_logging(level: int = logging.INFO) -> Path | None:
                         handler.handle(record)
 
 
-def _add_handlers(logger: logging.Logger) -> Path | None:
-    import logging.handlers  # here: off start-up's critical path (socket, pickle, queue…)
+class LogFile(logging.FileHandler):
+    """The log file, at most ``MAX_LOG_BYTES``: a record that would pass it first moves
+    the file to ``<name>.1`` (``.1`` to ``.2`` …, the oldest of ``BACKUPS`` dropped)."""
 
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if self.stream is not None:
+                line = f"{self.format(record)}{self.terminator}"
+                if self.stream.tell() + len(line.encode(self.encoding or "utf-8")) > MAX_LOG_BYTES:
+                    self._rotate()
+        except (OSError, ValueError):
+            self.handleError(record)
+            return
+        super().emit(record)
+
+    def _rotate(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+        self.stream = None
+        base = Path(self.baseFilename)
+        for n in range(BACKUPS - 1, 0, -1):
+            older = base.with_name(f"{base.name}.{n}")
+            if older.exists():
+                older.replace(base.with_name(f"{base.name}.{n + 1}"))
+        if base.exists():
+            base.replace(base.with_name(f"{base.name}.1"))
+        self.stream = self._open()
+
+
+def _add_handlers(logger: logging.Logger) -> Path | None:
     if sys.stderr is not None:  # a windowed app on Windows has no standard error
         console = logging.StreamHandler()
         console.setLevel(logging.WARNING)
@@ -102,9 +130,7 @@ def _add_handlers(logger: logging.Logger) -> Path | None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # opened now: a folder that cannot be written shows here, not at the first record
-        handler = logging.handlers.RotatingFileHandler(
-            path, maxBytes=MAX_LOG_BYTES, backupCount=BACKUPS, encoding="utf-8"
-        )
+        handler = LogFile(path, encoding="utf-8")
     except OSError as exc:
         logger.warning("log file %s cannot be written: %s", path, exc)
         return None

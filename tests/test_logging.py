@@ -4,7 +4,6 @@ start-up, and a warning for every stored setting it had to ignore."""
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import os
 import struct
 import subprocess
@@ -113,9 +112,8 @@ def test_main_sets_up_the_log_in_the_log_folder(
         if writable:
             assert len(files) == 1
             handler = files[0]
-            assert isinstance(handler, logging.handlers.RotatingFileHandler)
+            assert isinstance(handler, logs.LogFile)
             assert Path(handler.baseFilename) == folder / logs.LOG_NAME
-            assert (handler.maxBytes, handler.backupCount) == (256 * 1024, 3)
             handler.flush()
             assert "INFO gradacc_desktop.app:" in (folder / logs.LOG_NAME).read_text("utf-8")
         else:
@@ -216,3 +214,27 @@ def test_held_records_are_bounded() -> None:
         logs.reset_logging()
     assert len(records) == logs.MAX_HELD
     assert records[0].getMessage() == "record 10"
+
+
+def test_the_log_file_rotates_and_keeps_three_old_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Never a disk filler: the file stays under its cap, the older records move to
+    .1, .2 and .3, and what is older still is dropped."""
+    monkeypatch.setattr(logs, "log_dir", lambda: tmp_path)
+    monkeypatch.setattr(logs, "MAX_LOG_BYTES", 2000)
+    try:
+        assert logs.setup_logging() == tmp_path / logs.LOG_NAME
+        log = logging.getLogger("gradacc_desktop.test")
+        for n in range(200):
+            log.info("record %03d %s", n, "x" * 40)
+    finally:
+        logs.reset_logging()
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == [logs.LOG_NAME, *(f"{logs.LOG_NAME}.{n}" for n in (1, 2, 3))]
+    texts = [(tmp_path / name).read_text("utf-8") for name in files]
+    assert all(len(text.encode()) <= 2000 for text in texts)
+    assert "record 199" in texts[0]  # the newest in the current file
+    newest_first = [int(line.split("record ")[1][:3]) for t in texts for line in t.splitlines()[::-1]]
+    assert newest_first == sorted(newest_first, reverse=True)  # .1 older than the file, …
+    assert "record 000" not in "".join(texts)  # the oldest dropped
