@@ -30,7 +30,6 @@ What is measured
 from __future__ import annotations
 
 import argparse
-import compileall
 import datetime
 import os
 import platform
@@ -391,10 +390,6 @@ def main() -> int:
         variants["app, bundle"] = [str(APP_BUNDLE)]
         variants["bare, bundle"] = [str(BARE_BUNDLE)]
 
-    # Byte code written first: a module changed since its .pyc (or a checkout run with
-    # PYTHONDONTWRITEBYTECODE) would be compiled again at every start-up, and that is
-    # the compiler's time, not the app's (pip and the bundle ship compiled modules).
-    compileall.compile_dir(ROOT / "gradacc_desktop", quiet=1)
     # one warm-up each (page cache), not recorded
     for cmd in variants.values():
         start_once(cmd)
@@ -471,8 +466,7 @@ def main() -> int:
         "",
         "Wall time from spawning the process to the first paint event of its main",
         f"window. {args.runs} runs per variant, variants alternated in rotating order",
-        "after one unrecorded warm-up each, the app's byte code compiled first (as pip",
-        "and the bundle ship it). The app runs its normal start-up (argument",
+        "after one unrecorded warm-up each. The app runs its normal start-up (argument",
         "parsing, QApplication, settings, translators) and then builds and shows the",
         "real main window (gradacc_desktop/startup_probe.py records the first paint:",
         "an event filter on the window alone, in both the app and the bare window).",
