@@ -216,11 +216,10 @@ def test_held_records_are_bounded() -> None:
     assert records[0].getMessage() == "record 10"
 
 
-def test_the_log_file_rotates_and_keeps_three_old_ones(
+def test_the_rotated_files_hold_the_newest_records_in_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Never a disk filler: the file stays under its cap, the older records move to
-    .1, .2 and .3, and what is older still is dropped."""
+    """The older records move to .1, .2 and .3 in order; what is older still is dropped."""
     monkeypatch.setattr(logs, "log_dir", lambda: tmp_path)
     monkeypatch.setattr(logs, "MAX_LOG_BYTES", 2000)
     try:
@@ -235,6 +234,7 @@ def test_the_log_file_rotates_and_keeps_three_old_ones(
     texts = [(tmp_path / name).read_text("utf-8") for name in files]
     assert all(len(text.encode()) <= 2000 for text in texts)
     assert "record 199" in texts[0]  # the newest in the current file
-    newest_first = [int(line.split("record ")[1][:3]) for t in texts for line in t.splitlines()[::-1]]
+    lines = [line for text in texts for line in text.splitlines()[::-1]]
+    newest_first = [int(line.split("record ")[1][:3]) for line in lines]
     assert newest_first == sorted(newest_first, reverse=True)  # .1 older than the file, …
     assert "record 000" not in "".join(texts)  # the oldest dropped

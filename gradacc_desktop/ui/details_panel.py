@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
 from gradacc_desktop.ui.collapsible import CollapsibleBox
@@ -44,6 +44,11 @@ class DetailsPanel(CollapsibleBox):
             browser = self._browser = QTextBrowser()
             browser.setObjectName("details_text")
             browser.setOpenExternalLinks(False)
+            # a caret to select with Shift and the arrows, as with the mouse (Qt's
+            # browser selects with the mouse only)
+            browser.setTextInteractionFlags(
+                browser.textInteractionFlags() | Qt.TextInteractionFlag.TextSelectableByKeyboard
+            )
             browser.setMinimumHeight(220)
             browser.setAccessibleName(self._content.toggle_label())
             self.set_body(browser)

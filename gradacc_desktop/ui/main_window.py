@@ -199,11 +199,13 @@ class MainWindow(WindowViews, WindowPersistence, QMainWindow):
             return
         current = self.tabs.currentWidget()
         if current is self.planner_page:
-            planner = self.planner
-            text = planner.pairs.selected_text() if planner.pairs.table.hasFocus() else None
-            if text is None:
-                text = self.planner_vm.clipboard_text()
-            self._copy_text(text, self.tr("Plan copied to the clipboard."))
+            pairs = self.planner.pairs
+            if pairs.table.hasFocus() and pairs.selected_text() is not None:
+                pairs.copy_selection()  # the cells, and the status bar says so
+                return
+            self._copy_text(
+                self.planner_vm.clipboard_text(), self.tr("Plan copied to the clipboard.")
+            )
         elif current is self.trainer_page:
             self.trainer.export.copy()
         elif current is self.chart_page:

@@ -251,6 +251,11 @@ class TradeoffViewModel(ChartViewModel):
         state = self._training.state
         if state.plan is None:
             return self.tr("Correct the training description to see the chart.")
+        if state.plan.no_fit is not None:
+            return self.tr(
+                "Nothing to draw: not even a micro-batch of 1 fits in a GPU's memory with "
+                "this description (the plan says what would fit)."
+            )
         return self.tr(
             "The chart needs the activation per sample: choose the model and the sequence "
             "length in the training description, or type the activation."

@@ -5156,7 +5156,7 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <name>SearchCard</name>
     <message>
         <source>Find the best setup</source>
-        <extracomment>the comparison column&apos;s widest in a narrow pane, in average characters (it wraps) below this many average characters the setup column is narrow: its rows take two lines</extracomment>
+        <extracomment>the comparison column&apos;s widest in a narrow pane, in average characters (it wraps) the setup column&apos;s narrowest, in average characters: below it its rows take more lines, and a pane narrower still scrolls sideways rather than cut the setup to nothing the most lines a row takes in a narrow pane (the whole setup is in its tooltip) the rows the table keeps in view however short the window (the reasons scroll first)</extracomment>
         <translation>Encontrar a melhor configuração</translation>
     </message>
     <message>
@@ -5825,6 +5825,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>Correct the training description to see the chart.</source>
         <translation>Corrija a descrição do treino para ver o gráfico.</translation>
+    </message>
+    <message>
+        <source>Nothing to draw: not even a micro-batch of 1 fits in a GPU&apos;s memory with this description (the plan says what would fit).</source>
+        <translation>Nada a desenhar: nem um micro-lote de 1 cabe na memória de uma GPU com esta descrição (o plano diz o que caberia).</translation>
     </message>
     <message>
         <source>The chart needs the activation per sample: choose the model and the sequence length in the training description, or type the activation.</source>

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from gradacc_desktop.core.calculator import Field
@@ -25,8 +26,17 @@ def test_opened_from_the_keyboard_tab_goes_from_the_toggle_into_the_text(  # typ
     qtbot.keyClick(toggle, Qt.Key.Key_Space)
     qtbot.waitUntil(window.details.browser.isVisible)
     qtbot.keyClick(toggle, Qt.Key.Key_Tab)
-    assert QApplication.focusWidget() is window.details.browser
-    assert "Memória de acumulação de gradiente" in window.details.browser.toPlainText()
+    browser = window.details.browser
+    assert QApplication.focusWidget() is browser
+    assert "Memória de acumulação de gradiente" in browser.toPlainText()
+    # a caret: Shift and the arrows select, Ctrl+C copies that (not the results)
+    for _ in range(7):
+        qtbot.keyClick(browser, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+    selected = browser.textCursor().selectedText()
+    assert len(selected) == 7
+    QGuiApplication.clipboard().setText("sentinel")
+    qtbot.keySequence(browser, QKeySequence.StandardKey.Copy)
+    assert QGuiApplication.clipboard().text() == selected
 
 
 def test_details_hold_the_seed_content(window: MainWindow) -> None:

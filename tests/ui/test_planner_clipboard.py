@@ -166,5 +166,17 @@ def test_selected_cells_as_tab_separated_text(
     assert window.statusBar().currentMessage() == (
         "Células selecionadas copiadas para a área de transferência."
     )
+    # File > Copy results with the table in focus: the cells too, and said so (it
+    # copied them while saying "Plan copied")
+    QGuiApplication.clipboard().clear()
+    window.statusBar().clearMessage()
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    window.menus.copy_action.trigger()
+    assert QGuiApplication.clipboard().text() == "32\t512 (exato)\n16\t512 (exato)"
+    assert window.statusBar().currentMessage().startswith("Células selecionadas copiadas")
     table.clearSelection()
     assert planner.pairs.selected_text() is None
+    window.menus.copy_action.trigger()  # nothing selected: the plan
+    assert window.statusBar().currentMessage() == "Plano copiado para a área de transferência."
+    assert QGuiApplication.clipboard().text().count("\n") > 5

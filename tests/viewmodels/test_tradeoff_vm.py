@@ -5,7 +5,7 @@ from decimal import Decimal
 from PySide6.QtCore import QLocale
 
 from gradacc_desktop.viewmodels.tradeoff import TradeoffViewModel
-from gradacc_desktop.viewmodels.training.fields import TrainingField
+from gradacc_desktop.viewmodels.training.fields import Choice, TrainingField
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 from tests.planner_setup import described
 
@@ -72,6 +72,13 @@ def test_nothing_to_copy_without_a_result(qapp) -> None:  # type: ignore[no-unty
     vm._training.set_text(TrainingField.ACTIVATION, "")
     assert vm.clipboard_text() is None
     assert "activation per sample" in vm.empty_text()
+
+
+def test_nothing_fits_is_said_rather_than_asking_for_what_is_given(qapp) -> None:  # type: ignore[no-untyped-def]
+    vm = _vm("en", other="90")  # more than the 80 GB card before any activation
+    vm._training.set_choice(Choice.RECOMMEND, True)
+    assert vm.clipboard_text() is None
+    assert vm.empty_text().startswith("Nothing to draw: not even a micro-batch of 1 fits")
 
 
 def test_axis_takes_the_densest_labels_that_fit(qapp) -> None:  # type: ignore[no-untyped-def]
