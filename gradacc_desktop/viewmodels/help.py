@@ -83,10 +83,12 @@ class HelpContent(QObject):
                     "really get, whether it is exact, and whether DeepSpeed accepts it."
                 ),
                 self.tr(
-                    "Choose your GPU and the other memory per GPU (Estimate… derives it from "
-                    "the model size, the optimizer recipe and ZeRO) to see whether the "
-                    "configuration fits and how much headroom is left."
-                ),
+                    "Choose your GPU in the training description: with the model, the method "
+                    "and ZeRO chosen, the memory each GPU needs besides the activations is "
+                    "derived (its “{states}” button shows it part by part, and a figure typed "
+                    "over it is used instead), and the plan says whether the configuration "
+                    "fits and how much headroom is left."
+                ).format(states=self.tr("Model states…")),
                 self.tr(
                     "The table lists the micro-batch and accumulation-step pairs near the "
                     "target: arrow keys move through it, Enter or a double-click uses a pair. "

@@ -3589,8 +3589,8 @@
         <translation>As ativações de cada amostra incluem a reserva do alocador de cache (+{percent} %).</translation>
     </message>
     <message>
-        <source>Per GPU: one sample&apos;s activations split over {tensor} tensor-parallel GPUs.</source>
-        <translation>Por GPU: as ativações de uma amostra divididas entre {tensor} GPUs de paralelismo de tensor.</translation>
+        <source>Per GPU: each of the {tensor} tensor-parallel GPUs keeps its share of one sample&apos;s activations (what tensor parallelism does not split, it keeps whole).</source>
+        <translation>Por GPU: cada uma das {tensor} GPUs de paralelismo de tensor guarda sua parte das ativações de uma amostra (o que o paralelismo de tensor não divide, ela guarda inteiro).</translation>
     </message>
     <message>
         <source>The first pipeline stage holds p micro-batches of 1/p of the layers.</source>
@@ -3792,8 +3792,12 @@
         <translation>Informe o lote efetivo alvo da sua receita e as GPUs em paralelismo de dados. O planejador calcula os passos de acumulação para o seu micro-lote — ou recomenda o maior micro-lote que cabe — e mostra o lote que você realmente obtém, se é exato e se o DeepSpeed o aceita.</translation>
     </message>
     <message>
-        <source>Choose your GPU and the other memory per GPU (Estimate… derives it from the model size, the optimizer recipe and ZeRO) to see whether the configuration fits and how much headroom is left.</source>
-        <translation>Escolha a sua GPU e a outra memória por GPU (Estimar… a deduz do tamanho do modelo, da receita do otimizador e do ZeRO) para ver se a configuração cabe e quanta folga sobra.</translation>
+        <source>Choose your GPU in the training description: with the model, the method and ZeRO chosen, the memory each GPU needs besides the activations is derived (its “{states}” button shows it part by part, and a figure typed over it is used instead), and the plan says whether the configuration fits and how much headroom is left.</source>
+        <translation>Escolha sua GPU na descrição do treino: com o modelo, o método e o ZeRO escolhidos, a memória de que cada GPU precisa além das ativações é derivada (o botão “{states}” a mostra parte por parte, e um valor digitado por cima é usado no lugar), e o plano diz se a configuração cabe e quanta folga sobra.</translation>
+    </message>
+    <message>
+        <source>Model states…</source>
+        <translation>Estados do modelo…</translation>
     </message>
     <message>
         <source>The table lists the micro-batch and accumulation-step pairs near the target: arrow keys move through it, Enter or a double-click uses a pair. DeepSpeed and Megatron, given the target as their batch size, accept only the pairs that reach it exactly. The Trainer configs tab turns the plan into your framework&apos;s files.</source>

@@ -22,7 +22,7 @@ def test_typing_a_card_with_spaces_picks_it(window: MainWindow, qtbot) -> None: 
     assert window.training_vm.choice(Choice.CARD) == card.currentData()
     qtbot.wait(QApplication.keyboardInputInterval() + 50)  # a new search, later on
     qtbot.keyClicks(card, "NVIDIA GeForce RTX 4090")
-    assert card.currentText() == "NVIDIA GeForce RTX 4090"
+    assert card.currentText() == "NVIDIA GeForce RTX 4090 24GB"
 
 
 def test_a_space_alone_opens_the_list(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -48,7 +48,7 @@ def test_any_word_of_a_card_finds_it(window: MainWindow, qtbot) -> None:  # type
     assert window.training_vm.choice(Choice.CARD) == card.currentData()
     qtbot.wait(QApplication.keyboardInputInterval() + 50)
     qtbot.keyClicks(card, "4090")
-    assert card.currentText() == "NVIDIA GeForce RTX 4090"
+    assert card.currentText() == "NVIDIA GeForce RTX 4090 24GB"
     qtbot.wait(QApplication.keyboardInputInterval() + 50)
     qtbot.keyClicks(card, "mi")
     assert card.currentText().startswith("AMD Instinct MI300X")

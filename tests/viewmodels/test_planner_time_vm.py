@@ -132,7 +132,7 @@ def test_tensor_parallelism_shares_the_activations(qapp) -> None:  # type: ignor
     assert view(vm).fit.largest == "Largest micro-batch that fits: 10."  # (80 − 60) / 2
     vm.training.set_text(F.TENSOR_PARALLEL, "4")
     assert view(vm).fit.largest == "Largest micro-batch that fits: 40."  # (80 − 60) / (2/4)
-    assert "split over 4 tensor-parallel GPUs" in view(vm).fit.usage
+    assert "each of the 4 tensor-parallel GPUs keeps its share" in view(vm).fit.usage
 
 
 def cost(vm: PlannerViewModel) -> CostView:

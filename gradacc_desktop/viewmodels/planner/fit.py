@@ -106,7 +106,8 @@ class FitTexts(Translating):
             ).format(percent=self._formats.format(to_decimal(reserve * 100, 1)))
         if tensor_parallel > 1:
             usage += " " + self.tr(
-                "Per GPU: one sample's activations split over {tensor} tensor-parallel GPUs."
+                "Per GPU: each of the {tensor} tensor-parallel GPUs keeps its share of one "
+                "sample's activations (what tensor parallelism does not split, it keeps whole)."
             ).format(tensor=f(tensor_parallel))
         if pipeline_stages > 1:
             usage += " " + self.tr(
