@@ -29,6 +29,7 @@ from ..core.memory import (
     ZeroStage,
 )
 from ..core.memory.setup import SERVER_GPUS
+from ..core.names import unknown_name
 from ..core.precision import FP8, MasterWeights
 from ..core.recompute import Recompute
 from ..core.time import (
@@ -90,6 +91,14 @@ def card_ids() -> list[str]:
         return [card.id for card in load_gpu_table().cards]
     except GpuTableError:  # a broken bundle must not take the whole CLI down
         return []
+
+
+def _card_id(text: str) -> str:
+    """A known card's id (an unknown one is refused with the ids it may have meant)."""
+    known = card_ids()
+    if text in known:
+        return text
+    raise argparse.ArgumentTypeError(unknown_name("card", text, known))
 
 
 def add_gpus_arguments(
@@ -374,7 +383,7 @@ def add_hardware_arguments(parser: argparse.ArgumentParser, *, card_group: Any =
     group = parser.add_argument_group("hardware")
     (group if card_group is None else card_group).add_argument(
         "--gpu-card",
-        choices=card_ids(),
+        type=_card_id,
         metavar="CARD",
         help="a known card: its usable memory and speed (e.g. a100-80gb, h100-80gb, rtx-4090-24gb)",
     )

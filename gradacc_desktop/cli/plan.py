@@ -227,8 +227,11 @@ def _print_plan(p: Plan, args: argparse.Namespace) -> None:
             for alternative in found:
                 changed = ", ".join(f"{k} {v}" for k, v in changed_dict(alternative).items())
                 print(f"  {changed}: up to {alternative.max_micro_batch} sample(s) per GPU")
-        else:
-            print("Try: " + ", ".join(s.value.replace("_", " ") for s in p.no_fit.suggestions))
+        else:  # as the window says it
+            print(
+                "No single change makes it fit: try --auto (the best setup on these GPUs), "
+                "or a smaller model."
+            )
         return
     if p.unrecommended:
         pairs = ", ".join(

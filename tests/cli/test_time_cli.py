@@ -169,6 +169,29 @@ def test_unknown_model(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown model 'gpt-9'" in err and "llama-3.1-8b" in err
 
 
+@pytest.mark.parametrize(
+    ("flag", "typed", "meant"),
+    [
+        ("--model", "deepseek-r1-distill-llama70b", "did you mean deepseek-r1-distill-llama-70b"),
+        ("--model", "qwen2.5-coder", "did you mean qwen2.5-coder-7b or qwen2.5-coder-32b?"),
+        ("--gpu-card", "h100", "did you mean h100-80gb or h100-pcie-80gb?"),
+        ("--gpu-card", "a100-80", "did you mean a100-80gb?"),
+    ],
+)
+def test_a_mistyped_name_is_answered_with_what_it_may_mean(
+    capsys: pytest.CaptureFixture[str], flag: str, typed: str, meant: str
+) -> None:
+    args = ["--model", "llama-3.1-8b", "--seq-len", "4096", flag, typed]
+    err = fails(capsys, "plan", "--target-batch", "64", "--gpus", "8", *args)
+    assert f"{flag}: unknown {flag.removeprefix('--').replace('gpu-', '')} {typed!r}" in err
+    assert meant in err
+
+
+def test_a_name_like_no_other_gets_the_list_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    err = fails(capsys, "plan", "--target-batch", "64", "--gpus", "8", "--gpu-card", "zzz")
+    assert "unknown card 'zzz' (choose from: a100-40gb," in err and "did you mean" not in err
+
+
 # --------------------------------------------------------------------------- gradacc plan
 
 PLAN = (
@@ -310,3 +333,18 @@ def test_plan_text_names_the_time_and_the_fastest_pair(capsys: pytest.CaptureFix
     assert "s per optimizer step" in time_line and "bubble 0.7" in time_line
     assert fastest.startswith("Fastest pair that fits: 2 x 32: ")
     assert "E+" not in out and ".0 tokens/s" not in out
+
+
+def test_nothing_fits_and_no_single_change_says_what_to_try(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """In words, as the window says it (not the JSON's suggestion keys)."""
+    argv = ["plan", "--model", "llama-3.1-405b", "--seq-len", "4096", "--gpus", "1"]
+    argv += ["--gpu-card", "rtx-4090-24gb", "--target-batch", "64"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(
+        "No single change makes it fit: try --auto (the best setup on these GPUs), "
+        "or a smaller model."
+    )
+    assert "zero sharding" not in out

@@ -23,6 +23,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from ..names import unknown_name
 from ..time.compute import Shape
 from .activation import Family, Inputs
 from .families import Architecture, Head, family_module, hooks, parameters
@@ -47,7 +48,7 @@ __all__ = [
 
 class UnknownModelError(LookupError):
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
-        super().__init__(f"unknown model {name!r} (choose from: {', '.join(known)})")
+        super().__init__(unknown_name("model", name, known))
         self.name = name
         self.known = known
 
