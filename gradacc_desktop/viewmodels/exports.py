@@ -68,6 +68,8 @@ class ExportViewModel(QObject):
             return self.tr("Nothing to export: no framework runs this layout.")
         if plan is not None and plan.unrecommended:
             return self._no_micro_batch()
+        if plan is not None and plan.no_fit is not None:
+            return self._nothing_fits()
         if plan is None or plan.current is None:
             return self.tr("Nothing to export yet: the training description has no configuration.")
         f = self._training.formats.format
@@ -93,12 +95,20 @@ class ExportViewModel(QObject):
         plan = self._training.plan
         if plan is not None and plan.setup_problem is None and plan.unrecommended:
             return self._no_micro_batch()
+        if plan is not None and plan.setup_problem is None and plan.no_fit is not None:
+            return self._nothing_fits()
         if plan is None or (plan.current is None and plan.setup_problem is None):
             return self.tr("Nothing to export yet: the training description has no configuration.")
         if plan.setup_problem is None:
             return ""
         said = problem_text(plan.setup_problem, plan.description.shape)
         return self._training.formats.said(said)
+
+    def _nothing_fits(self) -> str:
+        return self.tr(
+            "Nothing to export: not even a micro-batch of 1 fits in a GPU's memory with this "
+            "description (the plan says what would fit)."
+        )
 
     def _no_micro_batch(self) -> str:
         return self.tr(

@@ -230,7 +230,14 @@ class SearchViewModel(QObject):
                 if c.offload is Offload.OPTIMIZER
                 else self.tr("optimizer and parameters offloaded")
             )
-            if c.cpu_bytes_per_node is not None:  # what a node's CPU memory must hold
+            d = self._training.description
+            if c.cpu_bytes_per_node is not None and d is not None and d.cpu_memory_gb is None:
+                # no verdict on what was not given: the search could not check it
+                offloaded = self.tr(
+                    "{offloaded} ({cpu} of CPU memory per node, not checked: a node's memory "
+                    "is not given)"
+                ).format(offloaded=offloaded, cpu=self._fit.gb(c.cpu_bytes_per_node))
+            elif c.cpu_bytes_per_node is not None:  # what a node's CPU memory must hold
                 offloaded = self.tr("{offloaded} ({cpu} of CPU memory per node)").format(
                     offloaded=offloaded, cpu=self._fit.gb(c.cpu_bytes_per_node)
                 )

@@ -3505,6 +3505,10 @@
         <translation>Exportando a configuração da descrição do treino: {formula}.</translation>
     </message>
     <message>
+        <source>Nothing to export: not even a micro-batch of 1 fits in a GPU&apos;s memory with this description (the plan says what would fit).</source>
+        <translation>Nada a exportar: nem um micro-lote de 1 cabe na memória de uma GPU com esta descrição (o plano diz o que caberia).</translation>
+    </message>
+    <message>
         <source>Nothing to export yet: which micro-batch fits is not known. Choose the model and the sequence length (or type the memory figures), or turn off “Recommend” and give the micro-batch.</source>
         <translation>Nada a exportar ainda: não se sabe qual micro-lote cabe. Escolha o modelo e o comprimento da sequência (ou digite os valores de memória), ou desmarque “Recomendar” e informe o micro-lote.</translation>
     </message>
@@ -5285,6 +5289,10 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
     <message>
         <source>data {gpus}</source>
         <translation>dados {gpus}</translation>
+    </message>
+    <message>
+        <source>{offloaded} ({cpu} of CPU memory per node, not checked: a node&apos;s memory is not given)</source>
+        <translation>{offloaded} ({cpu} de memória de CPU por nó, não verificado: a memória de um nó não foi informada)</translation>
     </message>
     <message>
         <source>★ Best</source>

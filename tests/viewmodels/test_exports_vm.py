@@ -115,7 +115,9 @@ def test_nothing_to_export_says_why(qapp) -> None:  # type: ignore[no-untyped-de
     assert exports.notes(ExportFormat.HF) == ()
     # the Llama on one A100: nothing fits, no configuration to export
     nothing_fits = _exports(one_gpu_llama())
-    assert nothing_fits.unavailable() == NOTHING
+    said = "Nothing to export: not even a micro-batch of 1 fits in a GPU's memory"
+    assert nothing_fits.unavailable().startswith(said)
+    assert nothing_fits.summary().startswith(said)
     assert nothing_fits.text(ExportFormat.DEEPSPEED) is None
 
 

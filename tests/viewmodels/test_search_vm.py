@@ -113,8 +113,15 @@ def test_on_one_gpu_what_does_not_fit_is_said(qapp) -> None:  # type: ignore[no-
     best = search.state.best
     # 20 bytes per parameter are 161 GB on the one GPU: only an offloaded setup fits
     # with what a node's CPU memory must hold for it (the node's memory is not given)
-    offloaded = r" · optimizer( and parameters)? offloaded \([\d,.]+ GB of CPU memory per node\), "
+    offloaded = (
+        r" · optimizer( and parameters)? offloaded \([\d,.]+ GB of CPU memory per node, "
+        r"not checked: a node's memory is not given\), "
+    )
     assert re.search(offloaded + "micro-batch ", best), best
+    _training.set_text(F.CPU_MEMORY, "2048")  # given: said, and checked
+    search.run()
+    offloaded = r" · optimizer( and parameters)? offloaded \([\d,.]+ GB of CPU memory per node\), "
+    assert re.search(offloaded + "micro-batch ", search.state.best), search.state.best
     not_fit = re.compile(
         r"(No ZeRO|No offload): does not fit \(short by \d+(\.\d+)? GB per GPU at one sample\)\."
     )
