@@ -7,7 +7,10 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 
 class PromptPage(QWidget):
-    def __init__(self, name: str, parent: QWidget | None = None, selectable: bool = False) -> None:
+    def __init__(
+        self, name: str, parent: QWidget | None = None, selectable: bool = False, top: bool = False
+    ) -> None:
+        """``top``: the words at the top (a column that scrolls), not in the middle."""
         super().__init__(parent)
         self.prompt = QLabel(self)
         self.prompt.setObjectName(f"{name}_prompt")
@@ -22,7 +25,8 @@ class PromptPage(QWidget):
         if selectable:
             self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
-        layout.addStretch(1)
+        if not top:
+            layout.addStretch(1)
         layout.addWidget(self.prompt)
         layout.addWidget(self.problems)
         layout.addStretch(1)

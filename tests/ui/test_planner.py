@@ -109,7 +109,8 @@ def test_nothing_fits_says_what_would_help(window: MainWindow, planner: PlannerV
     assert planner.results.fit.verdict.text() == "✘ Não cabe na memória da GPU"
     assert planner.results.fit.verdict.ok is False
     show_tab(window, window.trainer_page)
-    assert window.trainer.export.preview.toPlainText().startswith("Nada a exportar ainda")
+    preview = window.trainer.export.preview.toPlainText()
+    assert preview.startswith("Nada a exportar: nem um micro-lote de 1 cabe")
 
 
 def test_use_this_configuration_fills_the_calculator(

@@ -198,7 +198,8 @@ def test_nothing_fits_shows_why_and_one_click_applies_an_alternative(
         assert button.isVisible() and button.isEnabled() and button.text() == "Usar esta"
         assert button.accessibleName() == f"Usar esta: {label.text()[2:]}"
     show_tab(window, window.trainer_page)
-    assert window.trainer.export.preview.toPlainText().startswith("Nada a exportar ainda")
+    preview = window.trainer.export.preview.toPlainText()
+    assert preview.startswith("Nada a exportar: nem um micro-lote de 1 cabe")
     show_tab(window, window.planner_page)
 
     qtbot.mouseClick(shown[2][1], Qt.MouseButton.LeftButton)  # QLoRA
@@ -393,6 +394,22 @@ def test_a_refused_entry_stays_as_typed_and_the_panel_says_why(
     assert window.planner.results.prompt.isVisible()
     type_into(qtbot, gpus, "2")
     assert not panel.problems.isVisible()
+    # with the plan's column scrolled down, a refused entry brings its words into view
+    window.resize(800, 600)
+    settle()
+    area = window.planner.results_area
+    bar = area.verticalScrollBar()
+    assert bar.maximum() > 0
+    bar.setValue(bar.maximum())
+    type_into(qtbot, gpus, "0")
+    prompt, problems = window.planner.results.prompt, window.planner.results.problems
+    assert "GPUs em paralelismo de dados" in problems.text()
+    for label in (prompt, problems):
+        corner = label.mapTo(area.viewport(), label.rect().bottomLeft())
+        assert area.viewport().rect().contains(corner), corner
+    # at the top of the column, where the first card was (not in the middle of its height)
+    assert prompt.mapTo(area.viewport(), prompt.rect().topLeft()).y() < prompt.height()
+    type_into(qtbot, gpus, "2")
     memory_typed(qtbot, window)  # a micro-batch recommended: its formula
     assert window.planner.results.configuration.formula.text() == "E = 16 × 1 × 2 = 32"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -323,7 +324,9 @@ class PlannerResultsPanel(QWidget):
             rl.addWidget(card)
         rl.addStretch(1)
 
-        prompt_page = PromptPage("plan", self, selectable=True)
+        # at the top of the column: it scrolls, and the cards before it may have left it
+        # scrolled down
+        prompt_page = PromptPage("plan", self, selectable=True, top=True)
         self.prompt, self.problems = prompt_page.prompt, prompt_page.problems
 
         self.pages = QStackedWidget(self)
@@ -376,6 +379,11 @@ class PlannerResultsPanel(QWidget):
         if view is None:
             self._prompt_page.show_problems(state.prompt, state.problems)
             self.pages.setCurrentWidget(self._prompt_page)
+            area = self.parentWidget()
+            while area is not None and not isinstance(area, QAbstractScrollArea):
+                area = area.parentWidget()
+            if area is not None:  # the words in view, wherever the cards were scrolled
+                area.verticalScrollBar().setValue(0)
             return
         self.description_problems.setText("\n".join(state.problems))
         self.description_problems.setVisible(bool(state.problems))
