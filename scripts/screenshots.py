@@ -30,6 +30,7 @@ high-DPI layout). Settings are not touched.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -55,7 +56,14 @@ def main() -> int:
     args = parser.parse_args()
     if args.scale != 1.0:
         os.environ["QT_SCALE_FACTOR"] = str(args.scale)
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
+        # A screen larger than every size shot (Qt's offscreen screen is 800 x 800):
+        # on it the window keeps the size asked for instead of being put back inside a
+        # screen it outgrew for a moment, which left some 800 x 600 shots 752 wide.
+        screen = {"name": "shots", "x": 0, "y": 0, "width": 1920, "height": 1200}
+        config = Path(tempfile.mkdtemp()) / "offscreen.json"
+        config.write_text(json.dumps({"screens": [{**screen, "logicalDpi": 96, "dpr": 1}]}))
+        os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={config}"
 
     from PySide6.QtCore import QPoint, QSettings
     from PySide6.QtGui import QPainter

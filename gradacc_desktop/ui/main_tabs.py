@@ -54,7 +54,9 @@ class MainTabs(QWidget):
         self.toggle.setObjectName("description_toggle")
         self.toggle.setCheckable(True)
         self.toggle.setChecked(True)
-        self.toggle.setAutoRaise(True)
+        # a button's frame whether pressed in or not: hidden, the description's way back
+        # must not read as a plain label
+        self.toggle.setAutoRaise(False)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._pages = QStackedWidget(self)
         self._pages.setObjectName("main_pages")

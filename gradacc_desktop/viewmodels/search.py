@@ -211,7 +211,7 @@ class SearchViewModel(QObject):
             "the description's framework runs."
         )
 
-    def _setup(self, c: Candidate) -> str:
+    def _setup(self, c: Candidate, unchecked: bool = False) -> str:
         """ZeRO, the recomputation (always said), the model-parallel split, then the
         offload (the longest part: a narrow column cuts it last)."""
         f = self._training.formats.format
@@ -231,7 +231,8 @@ class SearchViewModel(QObject):
                 else self.tr("optimizer and parameters offloaded")
             )
             d = self._training.description
-            if c.cpu_bytes_per_node is not None and d is not None and d.cpu_memory_gb is None:
+            not_given = d is not None and d.cpu_memory_gb is None
+            if c.cpu_bytes_per_node is not None and unchecked and not_given:
                 # no verdict on what was not given: the search could not check it
                 offloaded = self.tr(
                     "{offloaded} ({cpu} of CPU memory per node, not checked: a node's memory "
@@ -313,7 +314,7 @@ class SearchViewModel(QObject):
         row = self._row(best)
         f = self._training.formats.format
         words = head.format(
-            setup=row.setup,
+            setup=self._setup(best, unchecked=True),  # the rows say it once, here
             micro=f(best.micro_batch or 0),
             steps=f(best.accumulation_steps or 0),
             step=row.step,

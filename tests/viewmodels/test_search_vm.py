@@ -71,10 +71,16 @@ def test_the_best_setup_and_the_ranking(qapp) -> None:  # type: ignore[no-untype
     assert state.message == "" and state.problem == "" and not state.stale
     assert state.ranking
     first = state.ranking[0]
+    # the best's offload says once, here, that a node's memory was not given to check it
+    unchecked = first.setup.replace(
+        "per node)", "per node, not checked: a node's memory is not given)"
+    )
+    assert unchecked != first.setup
     assert state.best == (
-        f"Best: {first.setup}, micro-batch {first.pair} accumulation steps, {first.step} per step, "
+        f"Best: {unchecked}, micro-batch {first.pair} accumulation steps, {first.step} per step, "
         f"{first.memory} per GPU."
     )
+    assert not any("not checked" in row.setup for row in state.ranking)
     # every ranked setup reaches 512 exactly on 8 GPUs: b · a · data = 512
     for row in state.ranking:
         b, a = (int(n) for n in row.pair.split(" × "))
@@ -287,8 +293,11 @@ def test_a_language_switch_rewords_the_results(qapp, catalogue) -> None:  # type
     search.set_language()
     state = search.state
     first = state.ranking[0]
+    unchecked = first.setup.replace(
+        "por nó)", "por nó, não verificado: a memória de um nó não foi informada)"
+    )
     assert state.best == (
-        f"Melhor: {first.setup}, micro-lote {first.pair} passos de acumulação, "
+        f"Melhor: {unchecked}, micro-lote {first.pair} passos de acumulação, "
         f"{first.step} por passo, {first.memory} por GPU."
     )
     assert first.memory == english.ranking[0].memory.replace(".", ",")

@@ -35,7 +35,7 @@ SETUP_CHARS = 28
 #: the most lines a row takes in a narrow pane (the whole setup is in its tooltip)
 ROW_LINES = 3
 #: the rows the table keeps in view however short the window (the reasons scroll first)
-MIN_ROWS = 3
+MIN_ROWS = 2
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -298,14 +298,15 @@ class SearchPage(QWidget):
             self.statusMessage.emit(message)
 
     def minimumSizeHint(self) -> QSize:
-        """As short as its parts allow at its narrowest, the wrapped labels' lines
-        counted (Qt's own hint counts one line each: a window at its minimum would draw
-        the table over the words below it)."""
+        """As short as its parts allow at its width, the wrapped labels' lines counted
+        (Qt's own hint counts one line each: a window at its minimum would draw the table
+        over the words below it)."""
         hint = super().minimumSizeHint()
         layout = self.layout()
         if layout is None:
             return hint
-        return QSize(hint.width(), max(hint.height(), layout.minimumHeightForWidth(hint.width())))
+        width = max(self.width(), hint.width())
+        return QSize(hint.width(), max(hint.height(), layout.minimumHeightForWidth(width)))
 
     def show_state(self, state: SearchState) -> None:
         self.message.setText(state.problem or state.message)
