@@ -431,13 +431,17 @@ class App:
             self._log = None
 
     # -- keys, typing, mouse -------------------------------------------------------
-    def _xdotool(self, *args: str, check: bool = True) -> str:
+    def _tool(self, tool: str, *args: str, check: bool = True) -> str:
+        """The output of an X tool run on this server (xdotool, xwininfo, xprop)."""
         result = subprocess.run(
-            ["xdotool", *args], env=self.env(), capture_output=True, text=True, timeout=60
+            [tool, *args], env=self.env(), capture_output=True, text=True, timeout=60
         )
         if check and result.returncode != 0:
-            raise RuntimeError(f"xdotool {' '.join(args)} failed: {result.stderr.strip()}")
+            raise RuntimeError(f"{tool} {' '.join(args)} failed: {result.stderr.strip()}")
         return result.stdout
+
+    def _xdotool(self, *args: str, check: bool = True) -> str:
+        return self._tool("xdotool", *args, check=check)
 
     def key(self, *keys: str) -> None:
         """Press keys in turn, e.g. ``key("ctrl+a", "Tab")`` (X keysym names)."""
@@ -532,14 +536,7 @@ class App:
     def geometry(self) -> Region:
         """The window's inside on the screen (xwininfo: under openbox, `xdotool
         getwindowgeometry` adds the frame's offset a second time)."""
-        out = subprocess.run(
-            ["xwininfo", "-id", self.window],
-            env=self.env(),
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=30,
-        ).stdout
+        out = self._tool("xwininfo", "-id", self.window)
         values = {
             key.strip(): value.strip()
             for key, _, value in (line.partition(":") for line in out.splitlines())
@@ -556,14 +553,7 @@ class App:
 
     def icon_sizes(self) -> list[str]:
         """The sizes of the icon the window gives the window manager (_NET_WM_ICON)."""
-        out = subprocess.run(
-            ["xprop", "-id", self.window, "-notype", "_NET_WM_ICON"],
-            env=self.env(),
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=30,
-        ).stdout
+        out = self._tool("xprop", "-id", self.window, "-notype", "_NET_WM_ICON", check=False)
         return re.findall(r"Icon \((\d+ x \d+)\)", out)
 
     def active_window(self) -> str:
