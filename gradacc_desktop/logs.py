@@ -99,7 +99,8 @@ class LogFile(logging.FileHandler):
         try:
             if self.stream is not None:
                 line = f"{self.format(record)}{self.terminator}"
-                if self.stream.tell() + len(line.encode(self.encoding or "utf-8")) > MAX_LOG_BYTES:
+                end = self.stream.seek(0, 2)  # where appending writes (Windows: not tell())
+                if end + len(line.encode(self.encoding or "utf-8")) > MAX_LOG_BYTES:
                     self._rotate()
         except (OSError, ValueError):
             self.handleError(record)
