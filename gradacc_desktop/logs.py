@@ -18,8 +18,6 @@ import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
-
 LOG_NAME = "gradacc-desktop.log"
 # Small: a few crashes and warnings, never a disk filler (current file + 3 old ones).
 MAX_LOG_BYTES = 256 * 1024
@@ -29,6 +27,8 @@ FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 def log_dir() -> Path:
     """The user's folder for the app's logs (the app-data folder Qt names)."""
+    from PySide6.QtCore import QStandardPaths  # here: the file opens after the first paint
+
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
     return Path(location) if location else Path.home() / ".gradacc-desktop"
 
