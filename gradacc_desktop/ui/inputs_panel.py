@@ -81,16 +81,14 @@ class InputsPanel(QWidget):
         error = self.errors.get(field)
         if error is None:
             box = self.boxes[field]
-            group = box.parentWidget()
-            form = group.layout() if group is not None else None
-            assert isinstance(form, QFormLayout)
+            form = _form_of(box)
             field_role = QFormLayout.ItemRole.FieldRole
             row = next(
                 r
                 for r in range(form.rowCount())
                 if (item := form.itemAt(r, field_role)) is not None and item.widget() is box
             )
-            error = self.errors[field] = VerdictLabel(group)
+            error = self.errors[field] = VerdictLabel(box.parentWidget())
             error.setObjectName(f"{box.objectName()}_error")
             form.insertRow(row + 1, "", error)
             form.setRowVisible(error, False)
@@ -117,10 +115,7 @@ class InputsPanel(QWidget):
             if message is not None:
                 error.set_verdict(False, message)
             if (message is not None) != (field in self._errors_shown):
-                group = error.parentWidget()
-                form = group.layout() if group is not None else None
-                assert isinstance(form, QFormLayout)
-                form.setRowVisible(error, message is not None)
+                _form_of(error).setRowVisible(error, message is not None)
                 self._errors_shown ^= {field}
 
     def set_locale(self, locale: QLocale) -> None:
@@ -156,3 +151,11 @@ class InputsPanel(QWidget):
         width = max(label.sizeHint().width() for label in self.labels.values())
         for label in self.labels.values():
             label.setMinimumWidth(width)
+
+
+def _form_of(widget: QWidget) -> QFormLayout:
+    """The form a field (or its message) sits in: its group's layout."""
+    group = widget.parentWidget()
+    form = group.layout() if group is not None else None
+    assert isinstance(form, QFormLayout)
+    return form

@@ -13,6 +13,7 @@ from gradacc_desktop.core.memory import problem_text
 from gradacc_desktop.core.text import Message
 from gradacc_desktop.core.training.exports import export_description
 from gradacc_desktop.viewmodels.files import Outcome
+from gradacc_desktop.viewmodels.shared_texts import NOTHING_FITS, say
 from gradacc_desktop.viewmodels.training.model import TrainingState, TrainingViewModel
 from gradacc_desktop.viewmodels.training.scenarios import ScenarioFiles
 
@@ -105,10 +106,7 @@ class ExportViewModel(QObject):
         return self._training.formats.said(said)
 
     def _nothing_fits(self) -> str:
-        return self.tr(
-            "Nothing to export: not even a micro-batch of 1 fits in a GPU's memory with this "
-            "description (the plan says what would fit)."
-        )
+        return self.tr("Nothing to export: {why}.").format(why=say(NOTHING_FITS))
 
     def _no_micro_batch(self) -> str:
         return self.tr(

@@ -44,6 +44,13 @@ ATTENTION_KERNEL: dict[AttentionKernel, Phrase] = {
     AttentionKernel.EAGER: trans_late("SharedTexts", "eager attention"),
 }
 
+#: why a tab has nothing to show when not even one sample fits (the chart, the exports)
+NOTHING_FITS = trans_late(
+    "SharedTexts",
+    "not even a micro-batch of 1 fits in a GPU's memory with this description (the plan "
+    "says what would fit)",
+)
+
 OPEN_CONFIG_BUTTON = trans_late("SharedTexts", "Open config.&json…")
 OPEN_CONFIG_TITLE = trans_late("SharedTexts", "Open a model's config.json")
 NOT_OPENED = trans_late("SharedTexts", "{file} was not opened: {reason}")

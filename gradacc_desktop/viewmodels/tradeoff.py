@@ -21,6 +21,7 @@ from gradacc_desktop.core.batch import (
 from gradacc_desktop.core.calculator import BatchInputs
 from gradacc_desktop.core.training.figures import shown_gb
 from gradacc_desktop.viewmodels.formatting import align_row, column_widths
+from gradacc_desktop.viewmodels.shared_texts import NOTHING_FITS, say
 from gradacc_desktop.viewmodels.training.model import TrainingViewModel
 
 # Most ticks an axis gets, however much room it has.
@@ -252,10 +253,7 @@ class TradeoffViewModel(ChartViewModel):
         if state.plan is None:
             return self.tr("Correct the training description to see the chart.")
         if state.plan.no_fit is not None:
-            return self.tr(
-                "Nothing to draw: not even a micro-batch of 1 fits in a GPU's memory with "
-                "this description (the plan says what would fit)."
-            )
+            return self.tr("Nothing to draw: {why}.").format(why=say(NOTHING_FITS))
         return self.tr(
             "The chart needs the activation per sample: choose the model and the sequence "
             "length in the training description, or type the activation."

@@ -3505,8 +3505,8 @@
         <translation>Exportando a configuração da descrição do treino: {formula}.</translation>
     </message>
     <message>
-        <source>Nothing to export: not even a micro-batch of 1 fits in a GPU&apos;s memory with this description (the plan says what would fit).</source>
-        <translation>Nada a exportar: nem um micro-lote de 1 cabe na memória de uma GPU com esta descrição (o plano diz o que caberia).</translation>
+        <source>Nothing to export: {why}.</source>
+        <translation>Nada a exportar: {why}.</translation>
     </message>
     <message>
         <source>Nothing to export yet: which micro-batch fits is not known. Choose the model and the sequence length (or type the memory figures), or turn off “Recommend” and give the micro-batch.</source>
@@ -5524,6 +5524,11 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>atenção eager</translation>
     </message>
     <message>
+        <source>not even a micro-batch of 1 fits in a GPU&apos;s memory with this description (the plan says what would fit)</source>
+        <extracomment>why a tab has nothing to show when not even one sample fits (the chart, the exports)</extracomment>
+        <translation>nem um micro-lote de 1 cabe na memória de uma GPU com esta descrição (o plano diz o que caberia)</translation>
+    </message>
+    <message>
         <source>Open config.&amp;json…</source>
         <translation>Abrir config.&amp;json…</translation>
     </message>
@@ -5839,8 +5844,8 @@ positions are a fixed table in the encoder and a learned one in the decoder: the
         <translation>Corrija a descrição do treino para ver o gráfico.</translation>
     </message>
     <message>
-        <source>Nothing to draw: not even a micro-batch of 1 fits in a GPU&apos;s memory with this description (the plan says what would fit).</source>
-        <translation>Nada a desenhar: nem um micro-lote de 1 cabe na memória de uma GPU com esta descrição (o plano diz o que caberia).</translation>
+        <source>Nothing to draw: {why}.</source>
+        <translation>Nada a desenhar: {why}.</translation>
     </message>
     <message>
         <source>The chart needs the activation per sample: choose the model and the sequence length in the training description, or type the activation.</source>
